@@ -1,0 +1,150 @@
+"""Letters <-> tiles.
+
+A tile is a plain int. Letters are numbered 1..63 in alphabet order; 0 is the blank on a rack (and
+the GADDAG separator in a KWG). A blank standing for a letter, once on the board, is the letter with
+the high bit :data:`BLANK` set. In move tiles, :data:`THROUGH` marks a square played through (a tile
+already on the board), see :mod:`racksmith.move`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import UnknownLetterError
+
+Tile = int
+
+BLANK = 0x80  #: bit set on a tile that is a blank standing for a letter
+THROUGH = 0x40  #: bit set in move tiles on squares already occupied (played through)
+LETTER_MASK = 0x3F  #: the letter part of a tile
+MAX_LETTERS = 63
+BLANK_CHARS = "?*"
+
+
+def is_blank(tile: Tile) -> bool:
+    return bool(tile & BLANK)
+
+
+def letter_of(tile: Tile) -> int:
+    return tile & LETTER_MASK
+
+
+@dataclass(frozen=True, slots=True)
+class Alphabet:
+    """The letters of a ruleset, in order; tile ``i`` is ``letters[i - 1]``.
+
+    ``aliases`` maps other spellings to a letter (e.g. Latin ``Ë`` to Cyrillic ``Ё``).
+    """
+
+    letters: tuple[str, ...]
+    name: str = ""
+    aliases: tuple[tuple[str, str], ...] = ()
+    _index: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _multi: tuple = field(default=(), init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.letters) <= MAX_LETTERS:
+            raise UnknownLetterError(
+                f"an alphabet needs 1 to {MAX_LETTERS} letters, got {len(self.letters)}"
+            )
+        index: dict[str, int] = {}
+        for i, letter in enumerate(self.letters, start=1):
+            if not letter or letter != letter.upper() or letter in index or letter in BLANK_CHARS:
+                raise UnknownLetterError(
+                    f"alphabet letter {letter!r} must be non-empty, uppercase, unique and not '?' or '*'"
+                )
+            index[letter] = i
+        for alias, target in self.aliases:
+            if target not in index:
+                raise UnknownLetterError(f"alias {alias!r} points to {target!r}, not a letter")
+            index[alias.upper()] = index[target]
+        object.__setattr__(self, "_index", index)
+        multi = tuple(sorted((k for k in index if len(k) > 1), key=len, reverse=True))
+        object.__setattr__(self, "_multi", multi)
+
+    def __len__(self) -> int:
+        return len(self.letters)
+
+    def __contains__(self, letter: object) -> bool:
+        return isinstance(letter, str) and letter.upper() in self._index
+
+    def _where(self) -> str:
+        return f" of {self.name}" if self.name else ""
+
+    def tile(self, letter: str) -> Tile:
+        """The tile for one letter: uppercase = the letter, lowercase = a blank standing for it."""
+        up = letter.upper()
+        t = self._index.get(up)
+        if t is None:
+            raise UnknownLetterError(
+                f"letter {letter!r} is not in the alphabet{self._where()} "
+                f"({''.join(self.letters) if all(len(x) == 1 for x in self.letters) else ' '.join(self.letters)})"
+            )
+        if letter != up:
+            t |= BLANK
+        return t
+
+    def letter(self, tile: Tile) -> str:
+        """The letter of a tile: lowercase for a blank on the board, ``?`` for the rack blank 0."""
+        t = tile & LETTER_MASK
+        if t == 0:
+            return "?"
+        if t > len(self.letters):
+            raise UnknownLetterError(f"tile {t} is outside the alphabet{self._where()}")
+        s = self.letters[t - 1]
+        return s.lower() if tile & BLANK else s
+
+    def split(self, text: str) -> list[str]:
+        """Split text into letter tokens: ``[CH]`` brackets a multi-character tile; otherwise the
+        longest multi-character letter of the alphabet matches first, then single characters."""
+        out: list[str] = []
+        i = 0
+        n = len(text)
+        while i < n:
+            c = text[i]
+            if c == "[":
+                j = text.find("]", i)
+                if j < 0:
+                    raise UnknownLetterError(f"unclosed '[' in {text!r}")
+                out.append(text[i + 1 : j])
+                i = j + 1
+                continue
+            for m in self._multi:
+                if text[i : i + len(m)].upper() == m:
+                    out.append(text[i : i + len(m)])
+                    i += len(m)
+                    break
+            else:
+                out.append(c)
+                i += 1
+        return out
+
+    def encode(self, word: str) -> list[Tile]:
+        """Tiles of a word as written on a board: uppercase = tile, lowercase = blank."""
+        return [self.tile(tok) for tok in self.split(word)]
+
+    def encode_plain(self, word: str) -> list[Tile]:
+        """Tiles of a lexicon word: case ignored, no blanks."""
+        return [self.tile(tok.upper()) for tok in self.split(word)]
+
+    def decode(self, tiles) -> str:
+        """Inverse of :meth:`encode`; multi-character letters are bracketed."""
+        parts = []
+        for t in tiles:
+            s = self.letter(t)
+            parts.append(f"[{s}]" if len(s) > 1 else s)
+        return "".join(parts)
+
+    def rack(self, text: str) -> list[Tile]:
+        """Tiles of a rack: letters (case ignored) and ``?`` or ``*`` for blanks (tile 0), sorted."""
+        out = []
+        for tok in self.split(text):
+            if tok in BLANK_CHARS:
+                out.append(0)
+            else:
+                out.append(self.tile(tok.upper()))
+        out.sort()
+        return out
+
+    def rack_string(self, tiles) -> str:
+        """A rack written back: blanks as ``?`` first, then letters in alphabet order."""
+        return "".join("?" if t == 0 else self.decode([t]) for t in sorted(tiles))

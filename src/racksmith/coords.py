@@ -1,0 +1,44 @@
+"""Square coordinates as players write them: ``8H`` is row 8, column H (1-based rows, lettered columns).
+
+A square is a plain int ``row * cols + col`` (0-based); helpers here convert to and from text.
+In move notation the order tells the direction: ``8D`` (row first) is across, ``D8`` (column first) down.
+"""
+from __future__ import annotations
+
+import re
+
+from .errors import InvalidMoveError
+
+Square = int
+MAX_DIM = 26  #: columns are lettered A..Z, so boards have at most 26 rows and columns
+COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+_ROW_FIRST = re.compile(r"^(\d{1,2})([A-Za-z])$")
+_COL_FIRST = re.compile(r"^([A-Za-z])(\d{1,2})$")
+
+
+def column_label(col: int) -> str:
+    return COLUMNS[col]
+
+
+def coord_label(row: int, col: int, across: bool = True) -> str:
+    """``coord_label(7, 3)`` is ``'8D'`` (across); with ``across=False`` it is ``'D8'``."""
+    return f"{row + 1}{COLUMNS[col]}" if across else f"{COLUMNS[col]}{row + 1}"
+
+
+def parse_coord(text: str) -> tuple[int, int, bool]:
+    """``'8D'`` -> ``(7, 3, True)`` (across); ``'D8'`` -> ``(7, 3, False)`` (down). 0-based."""
+    t = text.strip()
+    m = _ROW_FIRST.match(t)
+    if m:
+        row, col, across = int(m.group(1)) - 1, COLUMNS.index(m.group(2).upper()), True
+    else:
+        m = _COL_FIRST.match(t)
+        if not m:
+            raise InvalidMoveError(
+                f"bad coordinate {text!r}: write row then column for across (8D) or column then row for down (D8)"
+            )
+        row, col, across = int(m.group(2)) - 1, COLUMNS.index(m.group(1).upper()), False
+    if row < 0:
+        raise InvalidMoveError(f"bad coordinate {text!r}: rows are numbered from 1")
+    return row, col, across

@@ -1,0 +1,306 @@
+"""Rulesets as data: board, premiums, alphabet, tiles and the rules that vary between games.
+
+The shipped rulesets live in ``racksmith/rulesets/*.toml``; :func:`get_ruleset` finds them by name or
+alias, and :meth:`Ruleset.load` reads a user's own file (TOML or JSON, same fields).
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .alphabet import Alphabet
+from .coords import MAX_DIM, Square, coord_label, parse_coord
+from .errors import InvalidMoveError, RacksmithError, RulesetError
+
+#: board legend character -> (letter multiplier, word multiplier)
+LEGEND: dict[str, tuple[int, int]] = {
+    ".": (1, 1),
+    " ": (1, 1),
+    "'": (2, 1),
+    '"': (3, 1),
+    "^": (4, 1),
+    "-": (1, 2),
+    "=": (1, 3),
+    "~": (1, 4),
+}
+_PREMIUM_CHAR = {v: k for k, v in LEGEND.items() if k != " "}
+END_RULES = ("tournament", "club")
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One game's rules. Squares are ints ``row * cols + col``; tile ``i`` is ``alphabet.letters[i-1]``."""
+
+    name: str
+    title: str
+    aliases: tuple[str, ...]
+    alphabet: Alphabet
+    rows: int
+    cols: int
+    letter_multipliers: tuple[int, ...]  #: per square
+    word_multipliers: tuple[int, ...]  #: per square
+    counts: tuple[int, ...]  #: tiles in the bag at the start, index 0 = blanks
+    values: tuple[int, ...]  #: points per tile, index 0 = blank
+    rack_size: int
+    bingo_bonus: int
+    start: Square
+    end_rule: str
+    exchange_limit: int
+    zero_turn_limit: int
+    lexicon: str | None
+    source: str = ""
+
+    # --- geometry -------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def square(self, row: int, col: int) -> Square:
+        return row * self.cols + col
+
+    def row_col(self, square: Square) -> tuple[int, int]:
+        return divmod(square, self.cols)
+
+    def on_board(self, row: int, col: int) -> bool:
+        return 0 <= row < self.rows and 0 <= col < self.cols
+
+    def premium_char(self, square: Square) -> str:
+        return _PREMIUM_CHAR.get((self.letter_multipliers[square], self.word_multipliers[square]), ".")
+
+    def layout(self) -> list[str]:
+        """The board as legend strings, one per row (the inverse of the ``board`` field)."""
+        return [
+            "".join(self.premium_char(r * self.cols + c) for c in range(self.cols)) for r in range(self.rows)
+        ]
+
+    # --- tiles ----------------------------------------------------------------------------
+    @property
+    def blanks(self) -> int:
+        return self.counts[0]
+
+    @property
+    def total_tiles(self) -> int:
+        return sum(self.counts)
+
+    def value(self, tile: int) -> int:
+        """Points of a tile as played: a blank (rack 0 or board tile with the blank bit) scores 0."""
+        return 0 if tile == 0 or tile & 0x80 else self.values[tile & 0x3F]
+
+    def rack_value(self, tiles) -> int:
+        return sum(self.values[t & 0x3F] if not t & 0x80 else 0 for t in tiles)
+
+    # --- loading --------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path) -> "Ruleset":
+        """Read a ruleset file (``.toml`` or ``.json``) with the fields of the shipped ones."""
+        p = Path(path)
+        try:
+            raw = p.read_bytes()
+        except OSError as e:
+            raise RulesetError(f"cannot read ruleset file {str(p)!r}: {e.strerror or e}") from None
+        try:
+            if p.suffix.lower() == ".json":
+                data = json.loads(raw.decode("utf-8"))
+            else:
+                data = tomllib.loads(raw.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise RulesetError(f"ruleset file {str(p)!r} is not valid {p.suffix.lstrip('.') or 'TOML'}: {e}") from None
+        return cls.from_dict(data, source=str(p))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "<dict>") -> "Ruleset":
+        """Build a ruleset from plain data; every malformed field is named in the error."""
+        if not isinstance(data, dict):
+            raise RulesetError(f"ruleset {source}: expected a table of fields, got {type(data).__name__}")
+
+        def fail(fld: str, problem: str) -> RulesetError:
+            return RulesetError(f"ruleset {source}: field {fld!r} {problem}")
+
+        def need(fld: str, typ, default=None):
+            if fld not in data:
+                if default is not None:
+                    return default
+                raise fail(fld, "is missing")
+            v = data[fld]
+            if typ is int and (isinstance(v, bool) or not isinstance(v, int)):
+                raise fail(fld, f"must be an integer, got {v!r}")
+            if typ is str and not isinstance(v, str):
+                raise fail(fld, f"must be a string, got {v!r}")
+            if typ is list and not isinstance(v, list):
+                raise fail(fld, f"must be a list, got {v!r}")
+            return v
+
+        name = need("name", str).strip().lower()
+        if not name:
+            raise fail("name", "must not be empty")
+        board = need("board", list)
+        rows = len(board)
+        if not 2 <= rows <= MAX_DIM:
+            raise fail("board", f"must have 2 to {MAX_DIM} rows, got {rows}")
+        if not all(isinstance(r, str) for r in board):
+            raise fail("board", "must be a list of strings, one per row")
+        cols = len(board[0])
+        lm: list[int] = []
+        wm: list[int] = []
+        for r, line in enumerate(board):
+            if len(line) != cols:
+                raise fail("board", f"row {r + 1} has {len(line)} squares, row 1 has {cols}")
+            for c, ch in enumerate(line):
+                if ch not in LEGEND:
+                    raise fail(
+                        "board",
+                        f"row {r + 1} column {c + 1} has {ch!r}; use one of . ' \" ^ - = ~",
+                    )
+                a, b = LEGEND[ch]
+                lm.append(a)
+                wm.append(b)
+        if not 2 <= cols <= MAX_DIM:
+            raise fail("board", f"must have 2 to {MAX_DIM} columns, got {cols}")
+
+        tiles = need("tiles", list)
+        letters: list[str] = []
+        counts = [0]
+        values = [0]
+        for i, entry in enumerate(tiles):
+            if (
+                not isinstance(entry, (list, tuple))
+                or len(entry) != 3
+                or not isinstance(entry[0], str)
+                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in entry[1:])
+            ):
+                raise fail("tiles", f"entry {i + 1} must be [letter, count, points] with counts and points >= 0, got {entry!r}")
+            letters.append(entry[0].upper())
+            counts.append(entry[1])
+            values.append(entry[2])
+        aliases_raw = data.get("letter_aliases", {})
+        if not isinstance(aliases_raw, dict):
+            raise fail("letter_aliases", "must be a table of alias = letter")
+        try:
+            alphabet = Alphabet(tuple(letters), name=name, aliases=tuple(aliases_raw.items()))
+        except RacksmithError as e:
+            raise fail("tiles", f"does not make an alphabet: {e}") from None
+        blanks = need("blanks", int, default=0) if "blanks" in data else 0
+        if blanks < 0:
+            raise fail("blanks", "must be >= 0")
+        counts[0] = blanks
+
+        rack_size = need("rack_size", int)
+        if not 1 <= rack_size <= 15:
+            raise fail("rack_size", f"must be 1..15, got {rack_size}")
+        bingo = need("bingo_bonus", int)
+        end_rule = need("end_rule", str, default="tournament") if "end_rule" in data else "tournament"
+        if end_rule not in END_RULES:
+            raise fail("end_rule", f"must be one of {', '.join(END_RULES)}, got {end_rule!r}")
+        start_text = need("start", str)
+        try:
+            sr, sc, _ = parse_coord(start_text)
+        except InvalidMoveError:
+            raise fail("start", f"must be a square like '8H', got {start_text!r}") from None
+        if not (0 <= sr < rows and 0 <= sc < cols):
+            raise fail("start", f"{start_text!r} is off the {rows}x{cols} board")
+        exchange_limit = need("exchange_limit", int) if "exchange_limit" in data else rack_size
+        zero_limit = need("zero_turn_limit", int) if "zero_turn_limit" in data else 6
+        if zero_limit < 1:
+            raise fail("zero_turn_limit", "must be >= 1")
+        lexicon = data.get("lexicon")
+        if lexicon is not None and not isinstance(lexicon, str):
+            raise fail("lexicon", f"must be a lexicon name, got {lexicon!r}")
+        aliases = data.get("aliases", [])
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+            raise fail("aliases", "must be a list of strings")
+        title = data.get("title", name)
+        if not isinstance(title, str):
+            raise fail("title", "must be a string")
+        if sum(counts) < rack_size:
+            raise fail("tiles", f"hold {sum(counts)} tiles, fewer than a rack of {rack_size}")
+        return cls(
+            name=name,
+            title=title,
+            aliases=tuple(a.lower() for a in aliases),
+            alphabet=alphabet,
+            rows=rows,
+            cols=cols,
+            letter_multipliers=tuple(lm),
+            word_multipliers=tuple(wm),
+            counts=tuple(counts),
+            values=tuple(values),
+            rack_size=rack_size,
+            bingo_bonus=bingo,
+            start=sr * cols + sc,
+            end_rule=end_rule,
+            exchange_limit=exchange_limit,
+            zero_turn_limit=zero_limit,
+            lexicon=lexicon,
+            source=source,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data that :meth:`from_dict` reads back into an equal ruleset."""
+        r, c = self.row_col(self.start)
+        return {
+            "name": self.name,
+            "title": self.title,
+            "aliases": list(self.aliases),
+            "lexicon": self.lexicon,
+            "rack_size": self.rack_size,
+            "exchange_limit": self.exchange_limit,
+            "zero_turn_limit": self.zero_turn_limit,
+            "bingo_bonus": self.bingo_bonus,
+            "end_rule": self.end_rule,
+            "start": coord_label(r, c),
+            "blanks": self.counts[0],
+            "letter_aliases": dict(self.alphabet.aliases),
+            "board": self.layout(),
+            "tiles": [[l, self.counts[i], self.values[i]] for i, l in enumerate(self.alphabet.letters, 1)],
+        }
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name}: {self.rows}x{self.cols}, {len(self.alphabet)} letters, {self.total_tiles} tiles>"
+
+
+BUILTIN = ("english", "russian", "erudit", "super")
+
+
+@lru_cache(maxsize=None)
+def _builtin(name: str) -> Ruleset:
+    text = resources.files("racksmith").joinpath("rulesets").joinpath(f"{name}.toml").read_text("utf-8")
+    return Ruleset.from_dict(tomllib.loads(text), source=f"{name}.toml")
+
+
+@lru_cache(maxsize=None)
+def _alias_table() -> dict[str, str]:
+    table = {}
+    for name in BUILTIN:
+        table[name] = name
+        for a in _builtin(name).aliases:
+            table[a] = name
+    return table
+
+
+def available_rulesets() -> list[Ruleset]:
+    return [_builtin(n) for n in BUILTIN]
+
+
+def get_ruleset(spec: "str | Path | Ruleset | None" = None) -> Ruleset:
+    """A ruleset by name or alias (``english``, ``scrabble``, ``эрудит``…), a path to a file, or itself."""
+    if spec is None:
+        return _builtin("english")
+    if isinstance(spec, Ruleset):
+        return spec
+    if isinstance(spec, Path):
+        return Ruleset.load(spec)
+    key = str(spec).strip().lower()
+    table = _alias_table()
+    if key in table:
+        return _builtin(table[key])
+    p = Path(str(spec))
+    if p.suffix.lower() in (".toml", ".json") or p.exists():
+        return Ruleset.load(p)
+    raise RulesetError(
+        f"unknown ruleset {spec!r}: use one of {', '.join(BUILTIN)} (or an alias), or the path of a .toml/.json ruleset file"
+    )
