@@ -7,6 +7,10 @@ from pathlib import Path
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
+import sys
+sys.path.insert(0, str(Path(__file__).parent))
+from setup_directives import DIRECTIVES  # noqa: E402
+
 HERE = Path(__file__).parent
 extensions = [
     Extension(
@@ -20,12 +24,6 @@ extensions = [
 setup(
     ext_modules=cythonize(
         extensions,
-        compiler_directives={
-            "language_level": 3,
-            "boundscheck": False,
-            "wraparound": False,
-            "cdivision": True,
-            "initializedcheck": False,
-        },
+        compiler_directives=DIRECTIVES,
     )
 )

@@ -1,0 +1,30 @@
+"""Helpers shared by the command modules: JSON to stdout, diagnostics to stderr, clean failures."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+from rich.console import Console
+
+#: diagnostics, tables for people and progress bars: never stdout when --json is asked for
+err_console = Console(stderr=True)
+out_console = Console()
+
+
+def emit_json(obj: Any) -> None:
+    """Machine output: plain ``json.dumps`` on stdout, nothing else."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Stop the command with one readable line on stderr."""
+    raise CLIError(message, code)
+
+
+class CLIError(Exception):
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.code = code

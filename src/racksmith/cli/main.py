@@ -1,0 +1,106 @@
+"""Entry point of the ``racksmith`` command: errors become one line on stderr and an exit code
+(1 for a user or data error, 2 for bad usage, 130 on Ctrl-C), never a traceback."""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+import typer
+
+from ..errors import RacksmithError
+from .common import CLIError
+
+app = typer.Typer(
+    name="racksmith",
+    help="Every legal play, ranked, for Scrabble-family crossword games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"racksmith {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
+) -> None:
+    """Every legal play, ranked, for Scrabble-family crossword games."""
+
+
+#: (module, attribute, group name or None for top-level commands registered by the module itself)
+_GROUPS = (
+    ("racksmith.cli.position_cmds", "register", None),
+    ("racksmith.cli.lexicon_cmds", "lexicon_app", "lexicon"),
+    ("racksmith.cli.leaves_cmds", "leaves_app", "leaves"),
+    ("racksmith.cli.moves_cmds", "register", None),
+    ("racksmith.cli.game_cmds", "register", None),
+    ("racksmith.cli.gcg_cmds", "gcg_app", "gcg"),
+)
+
+for _mod, _attr, _group in _GROUPS:
+    try:
+        _m = importlib.import_module(_mod)
+    except ModuleNotFoundError as _e:  # a command group that is not written yet
+        if _e.name != _mod:
+            raise
+        continue
+    _obj = getattr(_m, _attr)
+    if _group is None:
+        _obj(app)
+    else:
+        app.add_typer(_obj, name=_group)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        app(args=argv, standalone_mode=False)
+        return 0
+    except CLIError as e:
+        _say(e.message)
+        return e.code
+    except RacksmithError as e:
+        _say(str(e))
+        return 1
+    except click.exceptions.NoArgsIsHelpError as e:
+        e.show()
+        return 2
+    except click.exceptions.UsageError as e:
+        _say(f"usage error: {e.format_message()}" + (f" (see '{e.ctx.command_path} --help')" if e.ctx else ""))
+        return 2
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except click.exceptions.Abort:
+        return 130
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `racksmith ... | head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except OSError as e:
+        _say(f"{e.filename + ': ' if getattr(e, 'filename', None) else ''}{e.strerror or e}")
+        return 1
+
+
+def _say(message: str) -> None:
+    sys.stderr.write(f"racksmith: {message.strip().splitlines()[0] if message.strip() else 'error'}\n")
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()
