@@ -145,6 +145,10 @@ class Alphabet:
         out.sort()
         return out
 
-    def rack_string(self, tiles) -> str:
-        """A rack written back: blanks as ``?`` first, then letters in alphabet order."""
-        return "".join("?" if t == 0 else self.decode([t]) for t in sorted(tiles))
+    def rack_string(self, tiles, blanks_last: bool = False) -> str:
+        """A rack written back: letters in alphabet order and blanks as ``?`` — first (the order of
+        leave files and exchanges) or, with ``blanks_last``, last (the order of CGP racks)."""
+        ts = sorted(tiles)
+        if blanks_last:
+            ts = [t for t in ts if t] + [t for t in ts if not t]
+        return "".join("?" if t == 0 else self.decode([t]) for t in ts)

@@ -1,0 +1,261 @@
+"""Moves as frozen values: placements, exchanges and passes, parsed from and written to notation.
+
+``Move.parse`` checks syntax only (context-free, like ``chess.Move.from_uci``); the position resolves
+played-through squares and checks legality (:meth:`racksmith.position.Position.resolve`).
+
+Placement tiles, one per square from ``(row, col)`` along the direction:
+
+* a placed tile: its letter (1..63), with :data:`~racksmith.alphabet.BLANK` set for a blank;
+* a square already occupied: :data:`~racksmith.alphabet.THROUGH` plus the board tile (letter, with the
+  blank bit if that tile is a blank); the letter part is 0 when it is not known yet (written ``.``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet
+from .coords import coord_label, parse_coord
+from .errors import InvalidMoveError, RacksmithError
+
+PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
+
+_ENGLISH: Alphabet | None = None
+
+
+def _default_alphabet() -> Alphabet:
+    global _ENGLISH
+    if _ENGLISH is None:
+        from .ruleset import get_ruleset
+
+        _ENGLISH = get_ruleset("english").alphabet
+    return _ENGLISH
+
+
+def _alphabet_of(spec) -> Alphabet:
+    if spec is None:
+        return _default_alphabet()
+    if isinstance(spec, Alphabet):
+        return spec
+    from .ruleset import get_ruleset
+
+    return get_ruleset(spec).alphabet
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A placement, an exchange or a pass. Compare and hash by what is played, not by its score."""
+
+    kind: str
+    row: int = 0
+    col: int = 0
+    across: bool = True
+    tiles: tuple[int, ...] = ()
+    alphabet: Alphabet | None = field(default=None, compare=False, repr=False)
+    score: int | None = field(default=None, compare=False)
+    equity: float | None = field(default=None, compare=False)
+    leave: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+
+    # --- constructors ---------------------------------------------------------------------
+    @classmethod
+    def place(cls, row: int, col: int, across: bool, tiles, alphabet: Alphabet | None = None, **kw) -> "Move":
+        return cls(PLACE, row, col, across, tuple(tiles), alphabet, **kw)
+
+    @classmethod
+    def exchange(cls, tiles, alphabet: Alphabet | None = None, **kw) -> "Move":
+        return cls(EXCHANGE, tiles=tuple(sorted(tiles)), alphabet=alphabet, **kw)
+
+    @classmethod
+    def pass_(cls, alphabet: Alphabet | None = None, **kw) -> "Move":
+        return cls(PASS, alphabet=alphabet, **kw)
+
+    @classmethod
+    def parse(cls, text: str, ruleset=None) -> "Move":
+        """Parse ``8D QUIRK`` (across), ``D8 QUIRK`` (down), ``8D QU(I)RK`` or ``8D QU.RK``
+        (played-through), lowercase = blank; ``-ABC`` or ``exch ABC`` exchange; ``-`` or ``pass`` pass.
+
+        ``ruleset`` (name, :class:`~racksmith.ruleset.Ruleset` or :class:`~racksmith.alphabet.Alphabet`)
+        gives the letters; English by default.
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is written as text, got {type(text).__name__}")
+        alphabet = _alphabet_of(getattr(ruleset, "alphabet", ruleset))
+        t = text.strip()
+        low = t.lower()
+        if low in ("-", "pass", "(pass)"):
+            return cls.pass_(alphabet)
+        m = re.fullmatch(r"\(?\s*(?:exch(?:ange)?\s+|-\s*)([^\s()]+)\s*\)?", t, flags=re.IGNORECASE)
+        if m and not re.fullmatch(r"\(?\s*-\s*\d+\s*\)?", t):
+            try:
+                tiles = alphabet.rack(m.group(1))
+            except RacksmithError as e:
+                raise InvalidMoveError(f"bad exchange {text!r}: {e}") from None
+            return cls.exchange(tiles, alphabet)
+        parts = t.split()
+        if len(parts) != 2:
+            raise InvalidMoveError(
+                f"bad move {text!r}: write a coordinate and a word ('8D QUIRK' across, 'D8 QUIRK' down), "
+                "'-ABC' to exchange or '-' to pass"
+            )
+        row, col, across = parse_coord(parts[0])
+        return cls.place(row, col, across, _parse_word(parts[1], alphabet, text), alphabet)
+
+    # --- views ----------------------------------------------------------------------------
+    @property
+    def is_place(self) -> bool:
+        return self.kind == PLACE
+
+    @property
+    def is_exchange(self) -> bool:
+        return self.kind == EXCHANGE
+
+    @property
+    def is_pass(self) -> bool:
+        return self.kind == PASS
+
+    @property
+    def squares(self) -> list[tuple[int, int]]:
+        """(row, col) of every square the placement covers, played-through ones included."""
+        dr, dc = (0, 1) if self.across else (1, 0)
+        return [(self.row + i * dr, self.col + i * dc) for i in range(len(self.tiles))]
+
+    @property
+    def placed(self) -> list[tuple[int, int, int]]:
+        """(row, col, tile) of every newly placed tile."""
+        return [(r, c, t) for (r, c), t in zip(self.squares, self.tiles) if not t & THROUGH]
+
+    @property
+    def tiles_played(self) -> int:
+        """Tiles taken from the rack (placed, or given back in an exchange)."""
+        if self.kind == PLACE:
+            return sum(1 for t in self.tiles if not t & THROUGH)
+        return len(self.tiles) if self.kind == EXCHANGE else 0
+
+    def rack_tiles(self) -> list[int]:
+        """The rack tiles this move uses (0 = blank), sorted."""
+        if self.kind == EXCHANGE:
+            return sorted(self.tiles)
+        if self.kind == PASS:
+            return []
+        return sorted(0 if t & BLANK else t & LETTER_MASK for t in self.tiles if not t & THROUGH)
+
+    @property
+    def word(self) -> str:
+        """The whole main word, played-through tiles included; lowercase = blank (``.`` if unknown)."""
+        if self.kind != PLACE:
+            return ""
+        a = self._abc()
+        return "".join(_letter(a, t & ~THROUGH) if (t & LETTER_MASK) else "." for t in self.tiles)
+
+    def notation(self) -> str:
+        """``8D QU(I)RK``, ``-ABC`` or ``-``: the notation players read."""
+        if self.kind == PASS:
+            return "-"
+        a = self._abc()
+        if self.kind == EXCHANGE:
+            return "-" + a.rack_string(self.tiles)
+        out = []
+        inside = False
+        for t in self.tiles:
+            through = bool(t & THROUGH)
+            if through != inside:
+                out.append("(" if through else ")")
+                inside = through
+            out.append(_letter(a, t & ~THROUGH) if t & LETTER_MASK else ".")
+        if inside:
+            out.append(")")
+        return f"{coord_label(self.row, self.col, self.across)} {''.join(out)}"
+
+    def gcg(self) -> str:
+        """GCG form: ``8D QU.RK`` (played-through as ``.``), ``-ABC``, ``-``."""
+        if self.kind != PLACE:
+            return self.notation()
+        a = self._abc()
+        w = "".join("." if t & THROUGH else _letter(a, t) for t in self.tiles)
+        return f"{coord_label(self.row, self.col, self.across)} {w}"
+
+    def _abc(self) -> Alphabet:
+        return self.alphabet or _default_alphabet()
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def __repr__(self) -> str:
+        extra = "" if self.score is None else f", score={self.score}"
+        if self.equity is not None:
+            extra += f", equity={self.equity:.3f}"
+        return f"Move.parse({self.notation()!r}){'' if not extra else ' #' + extra[1:]}"
+
+
+def _letter(a: Alphabet, tile: int) -> str:
+    s = a.letter(tile)
+    return f"[{s}]" if len(s) > 1 else s
+
+
+def _parse_word(word: str, alphabet: Alphabet, text: str) -> tuple[int, ...]:
+    tiles: list[int] = []
+    depth = 0
+    i = 0
+    tokens: list[tuple[str, bool]] = []
+    while i < len(word):
+        c = word[i]
+        if c == "(":
+            if depth:
+                raise InvalidMoveError(f"bad move {text!r}: nested '('")
+            depth = 1
+            i += 1
+            continue
+        if c == ")":
+            if not depth:
+                raise InvalidMoveError(f"bad move {text!r}: ')' without '('")
+            depth = 0
+            i += 1
+            continue
+        if c == "[":
+            j = word.find("]", i)
+            if j < 0:
+                raise InvalidMoveError(f"bad move {text!r}: unclosed '['")
+            tokens.append((word[i + 1 : j], bool(depth)))
+            i = j + 1
+            continue
+        tokens.append((c, bool(depth)))
+        i += 1
+    if depth:
+        raise InvalidMoveError(f"bad move {text!r}: unclosed '('")
+    if not tokens:
+        raise InvalidMoveError(f"bad move {text!r}: no letters")
+    # join multi-character letters written without brackets
+    for tok, through in _merge_multi(tokens, alphabet):
+        if tok == ".":
+            tiles.append(THROUGH)
+            continue
+        if tok in BLANK_CHARS:
+            raise InvalidMoveError(
+                f"bad move {text!r}: write a blank as the lowercase letter it stands for, not {tok!r}"
+            )
+        try:
+            t = alphabet.tile(tok)
+        except RacksmithError as e:
+            raise InvalidMoveError(f"bad move {text!r}: {e}") from None
+        tiles.append(THROUGH | t if through else t)
+    return tuple(tiles)
+
+
+def _merge_multi(tokens, alphabet: Alphabet):
+    if not alphabet._multi:
+        return tokens
+    out = []
+    i = 0
+    while i < len(tokens):
+        for m in alphabet._multi:
+            k = len(m)
+            chunk = tokens[i : i + k]
+            if len(chunk) == k and all(len(x[0]) == 1 for x in chunk) and "".join(x[0] for x in chunk).upper() == m:
+                if len({x[1] for x in chunk}) == 1:
+                    out.append(("".join(x[0] for x in chunk), chunk[0][1]))
+                    i += k
+                    break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out

@@ -1,0 +1,193 @@
+"""A position: board, racks (player to move first), scores, the zero-turn count, and the bag.
+
+The bag is never stored: it is the distribution minus the board and the racks. When the opponent's
+rack is unknown (empty in the CGP), the bag holds every unseen tile.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .alphabet import BLANK, LETTER_MASK
+from .cgp import format_cgp, parse_cgp
+from .errors import PositionError
+from .ruleset import Ruleset, get_ruleset
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .move import Move
+
+
+class Position:
+    """Board (numpy uint8 ``(rows, cols)``: 0 empty, letter, or letter | BLANK), racks, scores."""
+
+    __slots__ = ("ruleset", "board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec")
+
+    def __init__(
+        self,
+        ruleset: "str | Ruleset | None" = None,
+        board: Any = None,
+        racks=((), ()),
+        scores=None,
+        zero_turns: int = 0,
+        opcodes=(),
+        lexicon: Any = None,
+    ):
+        self.ruleset = get_ruleset(ruleset)
+        rs = self.ruleset
+        if board is None:
+            board = np.zeros((rs.rows, rs.cols), dtype=np.uint8)
+        else:
+            board = np.array(board, dtype=np.uint8)
+            if board.shape != (rs.rows, rs.cols):
+                raise PositionError(f"board shape {board.shape} does not match the {rs.name} board ({rs.rows}x{rs.cols})")
+        self.board = board
+        self.racks = [tuple(sorted(int(t) for t in r)) for r in racks]
+        if len(self.racks) < 1:
+            raise PositionError("a position needs at least one rack (the player to move)")
+        self.scores = list(scores) if scores is not None else [0] * len(self.racks)
+        if len(self.scores) != len(self.racks):
+            raise PositionError(f"{len(self.scores)} scores for {len(self.racks)} racks")
+        self.zero_turns = int(zero_turns)
+        self.opcodes = tuple(opcodes)
+        self._lexicon = None
+        self._lexicon_spec = lexicon
+        if lexicon is not None and not isinstance(lexicon, (str, bytes)) and not hasattr(lexicon, "__fspath__"):
+            self._lexicon = lexicon
+        self._check()
+
+    # --- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_cgp(cls, cgp: str, ruleset: "str | Ruleset | None" = None, lexicon: Any = None) -> "Position":
+        """Read a CGP line. ``lexicon``: a name, a path, a lexicon object, or None for the ruleset's own."""
+        rs = get_ruleset(ruleset)
+        p = parse_cgp(cgp, rs)
+        return cls(rs, p.board, p.racks, p.scores, p.zero_turns, p.opcodes, lexicon)
+
+    @classmethod
+    def empty(cls, ruleset: "str | Ruleset | None" = None, rack: str = "", lexicon: Any = None) -> "Position":
+        rs = get_ruleset(ruleset)
+        return cls(rs, None, (rs.alphabet.rack(rack), ()), None, 0, (), lexicon)
+
+    def copy(self) -> "Position":
+        p = Position.__new__(Position)
+        p.ruleset = self.ruleset
+        p.board = self.board.copy()
+        p.racks = list(self.racks)
+        p.scores = list(self.scores)
+        p.zero_turns = self.zero_turns
+        p.opcodes = self.opcodes
+        p._lexicon = self._lexicon
+        p._lexicon_spec = self._lexicon_spec
+        return p
+
+    def _check(self) -> None:
+        rs = self.ruleset
+        n = len(rs.alphabet)
+        b = self.board
+        letters = b & LETTER_MASK
+        bad = (b != 0) & ((letters == 0) | (letters > n) | ((b & 0x40) != 0))
+        if bad.any():
+            r, c = map(int, np.argwhere(bad)[0])
+            raise PositionError(f"board square {r + 1}{chr(65 + c)} holds tile {int(b[r, c])}, not a tile of {rs.name}")
+        for i, rack in enumerate(self.racks):
+            if any(t < 0 or t > n for t in rack):
+                raise PositionError(f"rack {i + 1} holds a tile outside the {rs.name} alphabet")
+            if len(rack) > rs.rack_size:
+                raise PositionError(f"rack {i + 1} has {len(rack)} tiles; a rack holds at most {rs.rack_size}")
+        bag = self._bag_signed()
+        if (bag < 0).any():
+            t = int(np.argmax(bag < 0))
+            name = "blank" if t == 0 else repr(rs.alphabet.letter(t))
+            raise PositionError(
+                f"impossible position: {int(rs.counts[t] - bag[t])} {name} tiles on the board and racks, "
+                f"but the {rs.name} set has only {rs.counts[t]}"
+            )
+
+    # --- tiles ---------------------------------------------------------------------------------
+    def _bag_signed(self) -> np.ndarray:
+        rs = self.ruleset
+        counts = np.array(rs.counts, dtype=np.int64)
+        b = self.board[self.board != 0]
+        blanks = b & BLANK
+        used = np.bincount(np.where(blanks != 0, 0, b & LETTER_MASK), minlength=len(counts))
+        counts -= used[: len(counts)]
+        for rack in self.racks:
+            for t in rack:
+                counts[t] -= 1
+        return counts
+
+    def bag_counts(self) -> np.ndarray:
+        """Tiles left in the bag (unseen tiles if the opponent's rack is unknown), by tile; 0 = blanks."""
+        return self._bag_signed()
+
+    @property
+    def bag_count(self) -> int:
+        return int(self._bag_signed().sum())
+
+    def bag_tiles(self) -> list[int]:
+        return [t for t, n in enumerate(self._bag_signed().tolist()) for _ in range(n)]
+
+    @property
+    def rack(self) -> tuple[int, ...]:
+        """The rack of the player to move."""
+        return self.racks[0]
+
+    @property
+    def rack_string(self) -> str:
+        return self.ruleset.alphabet.rack_string(self.racks[0], blanks_last=True)
+
+    @property
+    def is_empty(self) -> bool:
+        """No tile on the board yet (the next play is an opening)."""
+        return not self.board.any()
+
+    def tile_at(self, row: int, col: int) -> int:
+        return int(self.board[row, col])
+
+    # --- lexicon -------------------------------------------------------------------------------
+    @property
+    def lexicon(self):
+        """The lexicon, loaded on first use (the ruleset's default when none was given)."""
+        if self._lexicon is None:
+            from .lexicon import load_lexicon
+
+            spec = self._lexicon_spec if self._lexicon_spec is not None else self.ruleset.lexicon
+            if spec is None:
+                raise PositionError(f"ruleset {self.ruleset.name} names no default lexicon: pass lexicon=")
+            self._lexicon = load_lexicon(spec, ruleset=self.ruleset)
+        return self._lexicon
+
+    @lexicon.setter
+    def lexicon(self, value) -> None:
+        self._lexicon = None
+        self._lexicon_spec = value
+        if value is not None and not isinstance(value, (str, bytes)) and not hasattr(value, "__fspath__"):
+            self._lexicon = value
+
+    # --- formats -------------------------------------------------------------------------------
+    def cgp(self) -> str:
+        return format_cgp(self.board, self.racks, self.scores, self.zero_turns, self.opcodes, self.ruleset)
+
+    def __repr__(self) -> str:
+        return f"Position.from_cgp({self.cgp()!r}, ruleset={self.ruleset.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (
+            self.ruleset == other.ruleset
+            and np.array_equal(self.board, other.board)
+            and self.racks == other.racks
+            and self.scores == other.scores
+            and self.zero_turns == other.zero_turns
+        )
+
+    __hash__ = None  # mutable
+
+    # --- delegation to the modules that do the work ---------------------------------------------
+    def moves(self, **kw):
+        """Every legal move, ranked; see :func:`racksmith.movegen.generate_moves` for the options."""
+        from .movegen import generate_moves
+
+        return generate_moves(self, **kw)
