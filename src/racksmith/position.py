@@ -186,6 +186,38 @@ class Position:
     __hash__ = None  # mutable
 
     # --- delegation to the modules that do the work ---------------------------------------------
+    def resolve(self, move: "Move | str") -> "Move":
+        """The canonical form of a move here; see :func:`racksmith.validation.resolve_move`."""
+        from .validation import resolve_move
+
+        return resolve_move(self, move)
+
+    def score(self, move: "Move | str"):
+        """The score of a move with its breakdown; see :func:`racksmith.scoring.score_move`."""
+        from .scoring import score_move
+
+        return score_move(self, move)
+
+    def validate(self, move: "Move | str", lexicon: Any = None):
+        """Legal or not, and why; see :func:`racksmith.validation.validate`. ``lexicon``: an object
+        answering ``word in lexicon``, a lexicon name or path, or None for the position's lexicon."""
+        from .validation import validate
+
+        return validate(self, move, lexicon)
+
+    def render(self) -> str:
+        """The board as text, premiums on empty squares, with racks, scores and the bag."""
+        from .render import render_text
+
+        return render_text(self)
+
+    __str__ = render
+
+    def _repr_svg_(self) -> str:
+        from .render import render_svg
+
+        return render_svg(self)
+
     def moves(self, **kw):
         """Every legal move, ranked; see :func:`racksmith.movegen.generate_moves` for the options."""
         from .movegen import generate_moves
