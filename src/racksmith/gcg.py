@@ -1,0 +1,432 @@
+"""GCG game records: read (every event kind, line numbers in errors), collect errors or raise, write.
+
+Reading is syntax plus the alphabet: each event becomes a :class:`GCGEvent` with its move parsed.
+Whether the record is consistent (legal plays, scores, running totals) is :mod:`racksmith.replay`'s
+job. The reader goes through a visitor, as python-chess reads PGN: :class:`GCGVisitor` receives
+pragmas, events and notes; :class:`GameBuilder` builds a :class:`GCGGame`, and with ``strict=False``
+keeps reading past errors and lists them in ``game.errors``.
+
+The dialect written is the one of the MAGPIE fixtures::
+
+    #character-encoding UTF-8
+    #player1 p1 Full Name
+    >p1: AEKNOQR 8D KRONA +28 28
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .errors import GCGError, RacksmithError, RulesetError
+from .move import Move
+from .ruleset import Ruleset, get_ruleset
+
+# event kinds
+PLAY = "play"  #: a placement: ``8D WORD +28 28``
+EXCHANGE = "exchange"  #: ``-ABC +0 0``, or ``-3`` when the tiles are hidden
+PASS = "pass"  #: ``- +0 131``
+PHONY = "phony"  #: the previous play withdrawn after a challenge: ``-- -24 55``
+CHALLENGE = "challenge"  #: a challenge bonus to the player whose play stood: ``(challenge) +5 160``
+OUT = "out"  #: going-out bonus, the others' leftover tiles in parentheses: ``(OPEG) +14 345``
+RACK_PENALTY = "rack_penalty"  #: a player's own leftover subtracted: ``RACK (RACK) -8 cum``
+TIME = "time"  #: time penalty: ``(time) -20 358``
+EVENT_KINDS = (PLAY, EXCHANGE, PASS, PHONY, CHALLENGE, OUT, RACK_PENALTY, TIME)
+#: events that are a player's turn (the others are adjustments recorded after a turn)
+TURN_KINDS = (PLAY, EXCHANGE, PASS)
+
+_RACK_RE = re.compile(r"^[^\s()+\-.\d#>:]+$")
+_SCORE_RE = re.compile(r"^[+\-]?\d+$")
+_PLAYER_RE = re.compile(r"^player(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class GCGPlayer:
+    nick: str
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GCGEvent:
+    """One event line. ``score`` is signed (the points the event adds); ``total`` the running total.
+
+    ``move`` is the parsed play, exchange (``None`` when the tiles are hidden: see ``count``) or pass;
+    ``tiles`` the letters in parentheses of an end-of-game event (as written).
+    """
+
+    nick: str
+    kind: str
+    score: int
+    total: int
+    rack: str = ""
+    move: Move | None = None
+    tiles: str = ""
+    count: int = 0  #: tiles exchanged (also when hidden)
+    line: int = 0
+    note: str = ""
+
+    def action(self) -> str:
+        """The event's middle part as GCG writes it: ``8D WO.D``, ``-ABC``, ``-3``, ``-``, ``--``, ``(ABC)``…"""
+        k = self.kind
+        if k == PLAY:
+            return self.move.gcg()
+        if k == EXCHANGE:
+            return self.move.gcg() if self.move is not None else f"-{self.count}"
+        if k == PASS:
+            return "-"
+        if k == PHONY:
+            return "--"
+        if k == CHALLENGE:
+            return "(challenge)"
+        if k == TIME:
+            return "(time)"
+        return f"({self.tiles})"
+
+    def text(self) -> str:
+        """The event line, in the dialect racksmith writes."""
+        rack = f" {self.rack}" if self.rack else ""
+        return f">{self.nick}:{rack} {self.action()} {self.score:+d} {self.total}"
+
+
+@dataclass(slots=True)
+class GCGGame:
+    """A game record: players, pragmas (name, value, line) in file order, events, and the errors
+    met while reading (only with ``strict=False``)."""
+
+    ruleset: Ruleset
+    players: list[GCGPlayer] = field(default_factory=list)
+    pragmas: list[tuple[str, str, int]] = field(default_factory=list)
+    events: list[GCGEvent] = field(default_factory=list)
+    errors: list[GCGError] = field(default_factory=list)
+
+    def pragma(self, name: str, default: str | None = None) -> str | None:
+        """The value of the first pragma of that name (``lexicon``, ``title``, ``description``…)."""
+        for n, v, _ in self.pragmas:
+            if n == name:
+                return v
+        return default
+
+    @property
+    def lexicon_name(self) -> str | None:
+        return self.pragma("lexicon")
+
+    def player_index(self, nick: str) -> int:
+        for i, p in enumerate(self.players):
+            if p.nick == nick:
+                return i
+        raise GCGError(f"no player with the nick {nick!r} (players: {', '.join(p.nick for p in self.players)})")
+
+    def final_scores(self) -> dict[str, int]:
+        """Each player's last recorded running total (0 for a player with no event)."""
+        out = {p.nick: 0 for p in self.players}
+        for e in self.events:
+            out[e.nick] = e.total
+        return out
+
+    def gcg(self) -> str:
+        return format_gcg(self)
+
+
+class GCGVisitor:
+    """Receives what the reader finds, in file order. Override what you need."""
+
+    def begin_game(self, ruleset: Ruleset) -> None:
+        pass
+
+    def visit_pragma(self, name: str, value: str, line: int) -> None:
+        pass
+
+    def visit_player(self, index: int, player: GCGPlayer, line: int) -> None:
+        pass
+
+    def visit_event(self, event: GCGEvent) -> None:
+        pass
+
+    def visit_note(self, text: str, line: int) -> None:
+        """A ``#note`` (its continuation lines joined with newlines)."""
+
+    def handle_error(self, error: GCGError) -> None:
+        """Called for each malformed line; raising stops reading (the default)."""
+        raise error
+
+    def result(self):
+        return None
+
+
+class GameBuilder(GCGVisitor):
+    """Builds a :class:`GCGGame`; notes attach to the event before them (or become header pragmas)."""
+
+    def __init__(self, strict: bool = True):
+        self.strict = strict
+        self.game: GCGGame | None = None
+
+    def begin_game(self, ruleset: Ruleset) -> None:
+        self.game = GCGGame(ruleset)
+
+    def visit_pragma(self, name: str, value: str, line: int) -> None:
+        self.game.pragmas.append((name, value, line))
+
+    def visit_player(self, index: int, player: GCGPlayer, line: int) -> None:
+        players = self.game.players
+        while len(players) <= index:
+            players.append(GCGPlayer(f"player{len(players) + 1}"))
+        players[index] = player
+
+    def visit_event(self, event: GCGEvent) -> None:
+        game = self.game
+        if all(p.nick != event.nick for p in game.players):  # no #player pragmas: players in order of play
+            game.players.append(GCGPlayer(event.nick))
+        game.events.append(event)
+
+    def visit_note(self, text: str, line: int) -> None:
+        game = self.game
+        if game.events:
+            last = game.events[-1]
+            joined = f"{last.note}\n{text}" if last.note else text
+            game.events[-1] = replace(last, note=joined)
+        else:
+            game.pragmas.append(("note", text, line))
+
+    def handle_error(self, error: GCGError) -> None:
+        if self.strict:
+            raise error
+        self.game.errors.append(error)
+
+    def result(self) -> GCGGame:
+        return self.game
+
+
+# --- reading ------------------------------------------------------------------------------------
+def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None):
+    """Read a GCG file (UTF-8, or Latin-1 when it is not valid UTF-8)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise GCGError(f"cannot read GCG file {str(p)!r}: {e.strerror or e}") from None
+    return parse_gcg(decode_gcg(raw), ruleset, strict=strict, visitor=visitor)
+
+
+def decode_gcg(raw: bytes) -> str:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None):
+    """Parse GCG text. The ruleset is ``ruleset`` if given, else the one named by
+    ``#tile-distribution`` when racksmith knows it, else English.
+
+    Returns ``visitor.result()`` (a :class:`GCGGame` for the default :class:`GameBuilder`).
+    """
+    if visitor is None:
+        visitor = GameBuilder(strict=strict)
+    lines = text.lstrip("\ufeff").splitlines()
+    rs = get_ruleset(ruleset) if ruleset is not None else _ruleset_from_header(lines)
+    visitor.begin_game(rs)
+    nicks: list[str] = []
+    declared = False
+    note: list[str] | None = None
+    note_line = 0
+
+    def flush_note() -> None:
+        nonlocal note
+        if note is not None:
+            visitor.visit_note("\n".join(note).strip("\n"), note_line)
+            note = None
+
+    for number, raw_line in enumerate(lines, start=1):
+        line = raw_line.strip()
+        if not line:
+            if note is not None:
+                note.append("")
+            continue
+        if line.startswith("#"):
+            flush_note()
+            name, _, value = line[1:].partition(" ")
+            name = name.strip().lower()
+            value = value.strip()
+            if name == "note":
+                note, note_line = [value], number
+                continue
+            m = _PLAYER_RE.match(name)
+            if m:
+                nick, _, full = value.partition(" ")
+                if not nick:
+                    visitor.handle_error(GCGError(f"'#{name}' needs a nick (e.g. '#{name} doug Doug Smith')", number))
+                    continue
+                idx = int(m.group(1)) - 1
+                if idx < 0:
+                    visitor.handle_error(GCGError(f"players are numbered from 1, got '#{name}'", number))
+                    continue
+                while len(nicks) <= idx:
+                    nicks.append("")
+                nicks[idx] = nick
+                declared = True
+                visitor.visit_pragma(name, value, number)
+                visitor.visit_player(idx, GCGPlayer(nick, full.strip()), number)
+                continue
+            visitor.visit_pragma(name, value, number)
+            continue
+        if line.startswith(">"):
+            flush_note()
+            try:
+                event = parse_event(line, rs, number)
+            except GCGError as e:
+                visitor.handle_error(e)
+                continue
+            if declared and event.nick not in nicks:
+                visitor.handle_error(
+                    GCGError(
+                        f"event by {event.nick!r}, who is not a declared player ({', '.join(n for n in nicks if n)})",
+                        number,
+                    )
+                )
+                continue
+            if not declared and event.nick not in nicks:
+                nicks.append(event.nick)
+            visitor.visit_event(event)
+            continue
+        if note is not None:
+            note.append(line)
+            continue
+        visitor.handle_error(
+            GCGError(f"cannot read {line[:40]!r}: a GCG line starts with '#' (pragma) or '>' (event)", number)
+        )
+    flush_note()
+    return visitor.result()
+
+
+def _ruleset_from_header(lines: list[str]) -> Ruleset:
+    for line in lines:
+        s = line.strip()
+        if s.startswith(">"):
+            break
+        if s.lower().startswith("#tile-distribution"):
+            name = s[len("#tile-distribution") :].strip()
+            try:
+                return get_ruleset(name)
+            except RulesetError:
+                break
+    return get_ruleset("english")
+
+
+def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
+    """One ``>nick: ...`` line."""
+    body = line.strip()[1:]
+    nick, colon, rest = body.partition(":")
+    nick = nick.strip()
+    if not colon or not nick:
+        raise GCGError(f"an event starts with '>nick:', got {line.strip()[:40]!r}", number)
+    tokens = rest.split()
+    if len(tokens) < 3:
+        raise GCGError(
+            f"event {rest.strip()!r} needs an action, a score and a running total (e.g. '8D WORD +28 28')", number
+        )
+    score_s, total_s = tokens[-2], tokens[-1]
+    if not _SCORE_RE.match(score_s):
+        raise GCGError(f"score {score_s!r} is not a number like +28 or -5", number)
+    if not _SCORE_RE.match(total_s):
+        raise GCGError(f"running total {total_s!r} is not a number", number)
+    score, total = int(score_s), int(total_s)
+    head = tokens[:-2]
+    a = ruleset.alphabet
+
+    def rack_of(parts: list[str], expect: int) -> str:
+        if len(parts) == expect:
+            return ""
+        if len(parts) == expect + 1 and _RACK_RE.match(parts[0]):
+            try:
+                a.rack(parts[0])
+            except RacksmithError as e:
+                raise GCGError(f"rack {parts[0]!r}: {e}", number) from None
+            return parts[0]
+        raise GCGError(f"cannot read the event {rest.strip()!r}: expected '[RACK] ACTION SCORE TOTAL'", number)
+
+    last = head[-1]
+    common = dict(nick=nick, score=score, total=total, line=number)
+    if last == "--":
+        return GCGEvent(kind=PHONY, rack=rack_of(head, 1), **common)
+    if last == "-":
+        return GCGEvent(kind=PASS, rack=rack_of(head, 1), move=Move.pass_(a), **common)
+    if last.startswith("-"):
+        rack = rack_of(head, 1)
+        body_s = last[1:]
+        if body_s.isdigit():
+            return GCGEvent(kind=EXCHANGE, rack=rack, count=int(body_s), **common)
+        try:
+            tiles = a.rack(body_s)
+        except RacksmithError as e:
+            raise GCGError(f"exchange {last!r}: {e}", number) from None
+        return GCGEvent(kind=EXCHANGE, rack=rack, move=Move.exchange(tiles, a), count=len(tiles), **common)
+    if last.startswith("(") and last.endswith(")"):
+        inner = last[1:-1].strip()
+        rack = rack_of(head, 1)
+        if inner == "challenge":
+            return GCGEvent(kind=CHALLENGE, rack=rack, **common)
+        if inner == "time":
+            return GCGEvent(kind=TIME, rack=rack, **common)
+        try:
+            a.rack(inner)
+        except RacksmithError as e:
+            raise GCGError(f"end-of-game tiles {last!r}: {e}", number) from None
+        penalty = score_s.startswith("-") or (score == 0 and bool(rack))
+        return GCGEvent(kind=RACK_PENALTY if penalty else OUT, rack=rack, tiles=inner, **common)
+    if len(head) >= 2:
+        rack = rack_of(head, 2)
+        try:
+            move = Move.parse(f"{head[-2]} {head[-1]}", a)
+        except RacksmithError as e:
+            raise GCGError(f"play {head[-2]} {head[-1]!r}: {e}", number) from None
+        if not move.is_place:
+            raise GCGError(f"play {head[-2]} {head[-1]!r} is not a placement", number)
+        return GCGEvent(kind=PLAY, rack=rack, move=move, count=move.tiles_played, **common)
+    raise GCGError(
+        f"cannot read the event {rest.strip()!r}: expected a play ('8D WORD'), an exchange ('-ABC'), "
+        "a pass ('-'), a withdrawn play ('--') or a bonus ('(challenge)', '(TILES)', '(time)')",
+        number,
+    )
+
+
+# --- writing ------------------------------------------------------------------------------------
+def format_gcg(game: GCGGame) -> str:
+    """GCG text: ``#character-encoding UTF-8`` first, the pragmas in order, then the events with
+    their notes."""
+    out = ["#character-encoding UTF-8"]
+    players = {i: p for i, p in enumerate(game.players)}
+    written_players: set[int] = set()
+    for name, value, _ in game.pragmas:
+        if name == "character-encoding":
+            continue
+        m = _PLAYER_RE.match(name)
+        if m:
+            idx = int(m.group(1)) - 1
+            if idx in players:
+                out.append(_player_line(idx, players[idx]))
+                written_players.add(idx)
+            continue
+        if name == "note":
+            out.extend(_note_lines(value))
+            continue
+        out.append(f"#{name} {value}".rstrip())
+    for idx, p in players.items():
+        if idx not in written_players:
+            out.append(_player_line(idx, p))
+    for e in game.events:
+        out.append(e.text())
+        if e.note:
+            out.extend(_note_lines(e.note))
+    return "\n".join(out) + "\n"
+
+
+def _player_line(index: int, player: GCGPlayer) -> str:
+    return f"#player{index + 1} {player.nick} {player.name}".rstrip()
+
+
+def _note_lines(text: str) -> list[str]:
+    lines = [s.strip() for s in text.split("\n")]
+    first, rest = lines[0], lines[1:]
+    return [f"#note {first}".rstrip()] + [f" {s}" if s[:1] in ("#", ">") else s for s in rest]
