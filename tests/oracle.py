@@ -11,6 +11,10 @@ Stable API (imported by the move-generation tests):
   — exactly the ``placements`` of ``tests/fixtures/positions.jsonl``. ``words`` is a ``WordIndex``
   or an iterable of words (indexed on the fly). The player to move is ``position.racks[0]``.
 
+Fixture helpers: ``load_fixture_positions(name)``, ``fixture_position(record)``,
+``placement_move(position, placement)`` (a placement tuple as a canonical ``Move``),
+``enable_words()`` and ``enable_index(alphabet)`` (ENABLE 2-15, ``tests/fixtures/enable15.txt.gz``).
+
 Conventions (as MAGPIE and wolges): a single-tile play is one move, listed across if the tile has a
 horizontal neighbour, else down; each distinct choice of which tiles are blanks is its own move; on an
 empty board only across plays, which must cover the start square.
@@ -25,13 +29,18 @@ below. Words are pre-filtered per rack: a word needs at most as many letters bey
 """
 from __future__ import annotations
 
+import gzip
+import json
 import re
+from functools import lru_cache
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 
 _BASE = 0x100  # tile t is written as the character chr(_BASE + t) inside the index
 _BLANK = 0x80
+_THROUGH = 0x40
 _MASK = 0x3F
 
 
@@ -287,3 +296,49 @@ def _score(d, span, cells, letters, blank_set, empties, rack_size, rs, cross, ti
 def _letter(alphabet, tile: int) -> str:
     s = alphabet.letter(tile)
     return f"[{s}]" if len(s) > 1 else s
+
+
+# --- fixture helpers (shared by the tests that compare against tests/fixtures/) -------------------
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def load_fixture_positions(name: str = "positions.jsonl") -> list[dict]:
+    """The records of a fixture file (``positions.jsonl`` or ``super_positions.jsonl``)."""
+    with open(FIXTURES / name, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def fixture_position(record: dict):
+    """The :class:`~racksmith.position.Position` of a fixture record (its ``ruleset`` and ``cgp``)."""
+    from racksmith.position import Position
+
+    return Position.from_cgp(record["cgp"], record["ruleset"])
+
+
+def placement_move(position, placement):
+    """The canonical :class:`~racksmith.move.Move` of a ``(row, col, dir, word, score)`` placement:
+    squares already filled become ``THROUGH | board tile``."""
+    from racksmith.move import Move
+
+    row, col, d, word, _ = placement
+    alphabet = position.ruleset.alphabet
+    across = d == "H"
+    tiles = []
+    for i, tile in enumerate(alphabet.encode(word)):
+        r, c = (row, col + i) if across else (row + i, col)
+        on_board = int(position.board[r, c])
+        tiles.append(_THROUGH | on_board if on_board else tile)
+    return Move.place(row, col, across, tiles, alphabet)
+
+
+@lru_cache(maxsize=None)
+def enable_words() -> tuple[str, ...]:
+    """ENABLE, words of 2-15 letters (public domain; the word list of the fixtures), uppercase."""
+    with gzip.open(FIXTURES / "enable15.txt.gz", "rt", encoding="ascii") as f:
+        return tuple(w.strip().upper() for w in f if w.strip())
+
+
+@lru_cache(maxsize=None)
+def enable_index(alphabet) -> WordIndex:
+    """ENABLE indexed for an alphabet (English and Super Scrabble share the letters)."""
+    return WordIndex(enable_words(), alphabet)
