@@ -1,0 +1,111 @@
+# The C-level contract of the move generation kernel: the record layout that crosses into Python,
+# the per-call tables, and the generator state. Implementation in _movegen.pyx (+ _movegen_*.pxi).
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
+
+cdef enum:
+    MAX_DIM = 26            # racksmith.coords.MAX_DIM
+    MAX_SQ = 676            # MAX_DIM * MAX_DIM
+    MAX_RACK = 15
+    REC_TILES = 28          # tiles stored per move record (a word spans at most MAX_DIM squares)
+    BLANK_BIT = 0x80
+    THROUGH_BIT = 0x40
+    LETTER_MASK = 0x3F
+
+cdef enum:
+    KIND_PLACE = 0
+    KIND_EXCHANGE = 1
+    KIND_PASS = 2
+
+cdef enum:
+    ACROSS = 0
+    DOWN = 1
+
+
+# One generated move; numpy sees it as racksmith.movelist.RECORD_DTYPE (48 bytes).
+cdef struct MoveRec:
+    double equity
+    int32_t score
+    uint8_t kind
+    uint8_t row
+    uint8_t col
+    uint8_t dir
+    uint8_t length          # entries used in tiles
+    uint8_t n_played        # tiles from the rack (placed or exchanged)
+    uint16_t leave          # kept rack tiles, one bit per rack tile (see Gen.base)
+    uint8_t tiles[REC_TILES]
+
+
+# One lane (a row for across plays, a column for down plays) copied into 1-D arrays.
+cdef struct Lane:
+    int n                   # squares in the lane
+    int index               # the row (across) or column (down)
+    int dir
+    int n_anchors
+    uint8_t tiles[MAX_DIM]  # 0 empty, letter | BLANK_BIT
+    uint8_t lm[MAX_DIM]
+    uint8_t wm[MAX_DIM]
+    uint8_t adj[MAX_DIM]    # a perpendicular neighbour exists
+    uint8_t anchors[MAX_DIM]        # anchor squares, left to right
+    uint64_t cross[MAX_DIM]         # letters allowed by the perpendicular word (bit t)
+    int32_t xscore[MAX_DIM]         # face value of the perpendicular tiles
+    double vpen[MAX_DIM]            # opening vowel penalty of a vowel placed here
+
+
+# An upper bound on the valuation of any move from one anchor (shadow playing).
+cdef struct AnchorBound:
+    double bound
+    int16_t lane            # index into Gen.lanes
+    int16_t anchor          # position of the anchor in its lane
+    int16_t left_min        # leftmost position a move from this anchor may cover
+    int16_t pad
+
+
+cdef struct Gen:
+    # lexicon
+    const uint32_t* kwg
+    uint32_t dawg_root
+    uint32_t gaddag_root
+    int use_gaddag
+    # ruleset
+    int rows
+    int cols
+    const uint8_t* lm
+    const uint8_t* wm
+    int32_t val[64]
+    uint64_t vowels
+    int bingo
+    int rack_size
+    int start
+    # position
+    const uint8_t* board
+    int board_empty
+    uint64_t cross[2][MAX_SQ]
+    int32_t xscore[2][MAX_SQ]
+    uint8_t adj[2][MAX_SQ]
+    # rack state while generating
+    uint8_t rack[64]
+    int n_rack
+    uint64_t rack_letters
+    uint8_t base[64]                # first leave bit of each letter's rack tiles
+    uint8_t rack_sorted[MAX_RACK]   # rack tile of each leave bit
+    uint32_t leave_mask
+    const double* leave_adj         # valuation of each kept set beyond the score, by leave mask
+    double best_adj[MAX_RACK + 1]   # best leave_adj over the kept sets when playing k tiles
+    int n_played
+    # current lane and anchor
+    Lane* lane
+    int anchor
+    int left_min
+    uint8_t placed[MAX_DIM]
+    uint8_t left_part[MAX_DIM]
+    # lanes of this call
+    Lane lanes[2 * MAX_DIM]
+    int n_lanes
+    # output
+    int top                         # 0: every move
+    int by_equity
+    MoveRec* out
+    int64_t n_out
+    int64_t cap_out
+    int oom
+    int64_t n_found                 # placements seen (recorded or not)
