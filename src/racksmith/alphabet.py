@@ -18,6 +18,8 @@ THROUGH = 0x40  #: bit set in move tiles on squares already occupied (played thr
 LETTER_MASK = 0x3F  #: the letter part of a tile
 MAX_LETTERS = 63
 BLANK_CHARS = "?*"
+#: characters that mean something else in CGP, notation or racks, so no letter may contain them
+RESERVED_CHARS = BLANK_CHARS + "/()[].-;"
 
 
 def is_blank(tile: Tile) -> bool:
@@ -48,9 +50,15 @@ class Alphabet:
             )
         index: dict[str, int] = {}
         for i, letter in enumerate(self.letters, start=1):
-            if not letter or letter != letter.upper() or letter in index or letter in BLANK_CHARS:
+            if (
+                not letter
+                or letter != letter.upper()
+                or letter in index
+                or any(ch in RESERVED_CHARS or ch.isdigit() or ch.isspace() for ch in letter)
+            ):
                 raise UnknownLetterError(
-                    f"alphabet letter {letter!r} must be non-empty, uppercase, unique and not '?' or '*'"
+                    f"alphabet letter {letter!r} must be non-empty, uppercase, unique, without digits, "
+                    f"spaces or any of {RESERVED_CHARS}"
                 )
             index[letter] = i
         for alias, target in self.aliases:
@@ -127,12 +135,18 @@ class Alphabet:
         return [self.tile(tok.upper()) for tok in self.split(word)]
 
     def decode(self, tiles) -> str:
-        """Inverse of :meth:`encode`; multi-character letters are bracketed."""
+        """Inverse of :meth:`encode`: multi-character letters are bracketed, and so is a letter that
+        would otherwise read, with the letters after it, as a longer one (``[R]R`` is two Rs)."""
         parts = []
-        for t in tiles:
+        after = ""
+        longest = len(self._multi[0]) if self._multi else 0
+        for t in reversed(list(tiles)):
             s = self.letter(t)
-            parts.append(f"[{s}]" if len(s) > 1 else s)
-        return "".join(parts)
+            if len(s) > 1 or (longest and any((s + after)[: len(m)].upper() == m for m in self._multi)):
+                s = f"[{s}]"
+            parts.append(s)
+            after = (s + after)[:longest]
+        return "".join(reversed(parts))
 
     def rack(self, text: str) -> list[Tile]:
         """Tiles of a rack: letters (case ignored) and ``?`` or ``*`` for blanks (tile 0), sorted."""
@@ -151,4 +165,4 @@ class Alphabet:
         ts = sorted(tiles)
         if blanks_last:
             ts = [t for t in ts if t] + [t for t in ts if not t]
-        return "".join("?" if t == 0 else self.decode([t]) for t in ts)
+        return self.decode(ts)

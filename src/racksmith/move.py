@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from .alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet
 from .coords import coord_label, parse_coord
@@ -144,8 +145,7 @@ class Move:
         """The whole main word, played-through tiles included; lowercase = blank (``.`` if unknown)."""
         if self.kind != PLACE:
             return ""
-        a = self._abc()
-        return "".join(_letter(a, t & ~THROUGH) if (t & LETTER_MASK) else "." for t in self.tiles)
+        return _spell(self._abc(), self.tiles)
 
     def notation(self) -> str:
         """``8D QU(I)RK``, ``-ABC`` or ``-``: the notation players read."""
@@ -155,23 +155,16 @@ class Move:
         if self.kind == EXCHANGE:
             return "-" + a.rack_string(self.tiles)
         out = []
-        inside = False
-        for t in self.tiles:
-            through = bool(t & THROUGH)
-            if through != inside:
-                out.append("(" if through else ")")
-                inside = through
-            out.append(_letter(a, t & ~THROUGH) if t & LETTER_MASK else ".")
-        if inside:
-            out.append(")")
+        for through, run in groupby(self.tiles, key=lambda t: bool(t & THROUGH)):
+            text = _spell(a, list(run))
+            out.append(f"({text})" if through else text)
         return f"{coord_label(self.row, self.col, self.across)} {''.join(out)}"
 
     def gcg(self) -> str:
         """GCG form: ``8D QU.RK`` (played-through as ``.``), ``-ABC``, ``-``."""
         if self.kind != PLACE:
             return self.notation()
-        a = self._abc()
-        w = "".join("." if t & THROUGH else _letter(a, t) for t in self.tiles)
+        w = _spell(self._abc(), [THROUGH if t & THROUGH else t for t in self.tiles])
         return f"{coord_label(self.row, self.col, self.across)} {w}"
 
     def _abc(self) -> Alphabet:
@@ -187,16 +180,25 @@ class Move:
         return f"Move.parse({self.notation()!r}){'' if not extra else ' #' + extra[1:]}"
 
 
-def _letter(a: Alphabet, tile: int) -> str:
-    s = a.letter(tile)
-    return f"[{s}]" if len(s) > 1 else s
+def _spell(a: Alphabet, tiles) -> str:
+    """Letters of a run of move tiles, ``.`` for a played-through square whose letter is unknown."""
+    out = []
+    run: list[int] = []
+    for t in tiles:
+        if t & LETTER_MASK:
+            run.append(t & ~THROUGH)
+        else:
+            out.append(a.decode(run) + ".")
+            run = []
+    out.append(a.decode(run))
+    return "".join(out)
 
 
 def _parse_word(word: str, alphabet: Alphabet, text: str) -> tuple[int, ...]:
     tiles: list[int] = []
     depth = 0
     i = 0
-    tokens: list[tuple[str, bool]] = []
+    tokens: list[tuple[str, bool, bool]] = []  # (text, played through, bracketed)
     while i < len(word):
         c = word[i]
         if c == "(":
@@ -215,17 +217,17 @@ def _parse_word(word: str, alphabet: Alphabet, text: str) -> tuple[int, ...]:
             j = word.find("]", i)
             if j < 0:
                 raise InvalidMoveError(f"bad move {text!r}: unclosed '['")
-            tokens.append((word[i + 1 : j], bool(depth)))
+            tokens.append((word[i + 1 : j], bool(depth), True))
             i = j + 1
             continue
-        tokens.append((c, bool(depth)))
+        tokens.append((c, bool(depth), False))
         i += 1
     if depth:
         raise InvalidMoveError(f"bad move {text!r}: unclosed '('")
     if not tokens:
         raise InvalidMoveError(f"bad move {text!r}: no letters")
     # join multi-character letters written without brackets
-    for tok, through in _merge_multi(tokens, alphabet):
+    for tok, through, _ in _merge_multi(tokens, alphabet):
         if tok == ".":
             tiles.append(THROUGH)
             continue
@@ -250,9 +252,9 @@ def _merge_multi(tokens, alphabet: Alphabet):
         for m in alphabet._multi:
             k = len(m)
             chunk = tokens[i : i + k]
-            if len(chunk) == k and all(len(x[0]) == 1 for x in chunk) and "".join(x[0] for x in chunk).upper() == m:
+            if len(chunk) == k and not any(x[2] for x in chunk) and "".join(x[0] for x in chunk).upper() == m:
                 if len({x[1] for x in chunk}) == 1:
-                    out.append(("".join(x[0] for x in chunk), chunk[0][1]))
+                    out.append(("".join(x[0] for x in chunk), chunk[0][1], False))
                     i += k
                     break
         else:

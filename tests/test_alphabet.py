@@ -1,0 +1,106 @@
+"""Letters and tiles: encode/decode, blanks, racks, aliases, multi-character letters, bad alphabets."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from racksmith.alphabet import BLANK, LETTER_MASK, THROUGH, Alphabet, is_blank, letter_of
+from racksmith.errors import UnknownLetterError
+from racksmith.ruleset import get_ruleset
+
+EN = get_ruleset("english").alphabet
+RU = get_ruleset("russian").alphabet
+ERUDIT = get_ruleset("erudit").alphabet
+SPANISH_LIKE = Alphabet(("A", "C", "CH", "L", "LL", "O", "R", "RR"), name="es")
+
+
+def test_tiles_are_numbered_from_one_and_blanks_carry_the_high_bit():
+    assert EN.tile("A") == 1 and EN.tile("Z") == 26 and len(EN) == 26
+    assert EN.tile("q") == 17 | BLANK
+    assert is_blank(EN.tile("q")) and not is_blank(17) and letter_of(EN.tile("q")) == 17
+    assert EN.letter(17) == "Q" and EN.letter(17 | BLANK) == "q" and EN.letter(0) == "?"
+    assert BLANK == 0x80 and THROUGH == 0x40 and LETTER_MASK == 0x3F
+    assert "a" in EN and "Ñ" not in EN and 3 not in EN
+
+
+def test_encode_decode():
+    assert EN.encode("QuIRK") == [17, 21 | BLANK, 9, 18, 11]
+    assert EN.decode([17, 21 | BLANK, 9, 18, 11]) == "QuIRK"
+    assert EN.encode_plain("quirk") == [17, 21, 9, 18, 11]
+    assert RU.encode("ЁЖ") == [7, 8] and RU.decode([7, 8 | BLANK]) == "Ёж"
+
+
+def test_racks_sort_and_write_blanks_first_or_last():
+    assert EN.rack("?zA*e") == [0, 0, 1, 5, 26]
+    assert EN.rack_string([26, 0, 1]) == "?AZ"
+    assert EN.rack_string([26, 0, 1], blanks_last=True) == "AZ?"
+    assert EN.rack("") == []
+
+
+def test_aliases():
+    # Эрудит has no Ё: ё is written е; the Latin Ë seen in public data is Ё in Russian
+    assert ERUDIT.tile("Ё") == ERUDIT.tile("Е") == 6
+    assert ERUDIT.tile("ё") == 6 | BLANK
+    assert RU.tile("Ë") == RU.tile("Ё") == 7  # Latin E with diaeresis
+    assert len(ERUDIT) == 32 and "Ё" not in ERUDIT.letters
+
+
+def test_multi_character_letters():
+    a = SPANISH_LIKE
+    assert a.split("CHORRO") == ["CH", "O", "RR", "O"]
+    assert a.split("C[H]") == ["C", "H"]  # brackets name one letter, however long
+    assert a.split("[CH]OLLA") == ["CH", "O", "LL", "A"]
+    assert a.encode("chORRo") == [a.tile("ch"), 6, 8, 6 | BLANK]
+    assert a.decode(a.encode("CHOLLA")) == "[CH]O[LL]A"
+    assert a.encode(a.decode(a.encode("CHOLLA"))) == a.encode("CHOLLA")
+    assert a.rack("CH?LL") == [0, 3, 5]
+    with pytest.raises(UnknownLetterError, match="unclosed"):
+        a.split("[CH")
+
+
+def test_unknown_letter_names_the_alphabet():
+    with pytest.raises(UnknownLetterError, match=r"'Ж' is not in the alphabet of english \(ABCDEFGHIJKLMNOPQRSTUVWXYZ\)"):
+        EN.tile("Ж")
+    with pytest.raises(UnknownLetterError):
+        EN.encode("QU1RK")
+    with pytest.raises(UnknownLetterError, match="outside"):
+        EN.letter(40)
+    with pytest.raises(UnknownLetterError):
+        SPANISH_LIKE.tile("[X]")
+
+
+@pytest.mark.parametrize(
+    "letters, aliases",
+    [
+        ((), ()),
+        (tuple("AB") * 32, ()),  # 64 letters
+        (("A", "A"), ()),
+        (("A", "b"), ()),
+        (("A", ""), ()),
+        (("A", "?"), ()),
+        (("A", "*"), ()),
+        (("A", "1"), ()),
+        (("A", "/"), ()),
+        (("A", "("), ()),
+        (("A", "."), ()),
+        (("A", "B C"), ()),
+        (("A", "B"), (("X", "C"),)),
+    ],
+)
+def test_bad_alphabets_are_refused(letters, aliases):
+    with pytest.raises(UnknownLetterError):
+        Alphabet(letters, aliases=aliases)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 26), st.booleans()), min_size=1, max_size=15))
+def test_encode_decode_round_trip(tiles):
+    ts = [t | (BLANK if b else 0) for t, b in tiles]
+    assert EN.encode(EN.decode(ts)) == ts
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(range(0, 9)), max_size=7))
+def test_multi_letter_rack_round_trip(rack):
+    assert SPANISH_LIKE.rack(SPANISH_LIKE.rack_string(rack)) == sorted(rack)
