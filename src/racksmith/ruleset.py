@@ -204,6 +204,8 @@ class Ruleset:
         if not (0 <= sr < rows and 0 <= sc < cols):
             raise fail("start", f"{start_text!r} is off the {rows}x{cols} board")
         exchange_limit = need("exchange_limit", int) if "exchange_limit" in data else rack_size
+        if exchange_limit < 0:
+            raise fail("exchange_limit", "must be >= 0 (tiles the bag must hold for an exchange)")
         zero_limit = need("zero_turn_limit", int) if "zero_turn_limit" in data else 6
         if zero_limit < 1:
             raise fail("zero_turn_limit", "must be >= 1")
