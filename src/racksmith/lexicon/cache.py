@@ -1,0 +1,81 @@
+"""Word lists compiled once and kept: a per-user cache of KWG files.
+
+The cache lives in ``$RACKSMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME/racksmith``, else
+``~/.cache/racksmith``. A file's name carries a hash of everything its content depends on (the
+word list's bytes, the alphabet, the longest word, the GADDAG option, the format version), so a
+changed list or ruleset never meets a stale graph. Files are written atomically, so processes
+compiling the same list at once are safe; when the cache cannot be written the lexicon is built
+in memory all the same.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+from ..ruleset import Ruleset
+from .files import write_atomically
+from .lexicon import Lexicon, max_word_length
+from .kwg import nodes_of, read_file
+from .wordlist import Skipped, parse_word_list
+
+FORMAT_VERSION = 1  #: bump when the builder's output changes
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("RACKSMITH_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "racksmith"
+
+
+def cache_key(words: bytes, ruleset: Ruleset, gaddag: bool) -> str:
+    h = hashlib.sha256()
+    alphabet = ruleset.alphabet
+    header = json.dumps(
+        {
+            "format": FORMAT_VERSION,
+            "letters": list(alphabet.letters),
+            "aliases": [list(a) for a in alphabet.aliases],
+            "max_length": max_word_length(ruleset),
+            "gaddag": bool(gaddag),
+        },
+        ensure_ascii=False,
+    )
+    h.update(header.encode("utf-8"))
+    h.update(b"\0")
+    h.update(words)
+    return h.hexdigest()[:32]
+
+
+def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool = True, source: str = "") -> Lexicon:
+    """The lexicon of a word list's bytes: from the cache when it is there, else built (and
+    cached when the cache can be written)."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "words"
+    key = cache_key(words, ruleset, gaddag)
+    folder = cache_dir()
+    kwg_path = folder / f"{stem}-{key}.kwg"
+    meta_path = folder / f"{stem}-{key}.json"
+    try:
+        meta = json.loads(meta_path.read_text("utf-8"))
+        skipped = Skipped(**meta["skipped"])
+        nodes = nodes_of(read_file(kwg_path), repr(str(kwg_path)))
+        return Lexicon(nodes, ruleset.alphabet, name=name, path=kwg_path, skipped=skipped)
+    except (OSError, ValueError, KeyError, TypeError):  # LexiconFormatError is a ValueError
+        pass  # not cached yet, or a damaged entry: build it again
+    wl = parse_word_list(words, ruleset.alphabet, max_word_length(ruleset), source or name)
+    lex = Lexicon.from_word_list(wl, ruleset, gaddag=gaddag, name=name)
+    try:
+        meta = {"name": name, "source": source, "words": len(lex), "skipped": _skipped_dict(wl.skipped)}
+        write_atomically(meta_path, json.dumps(meta).encode("utf-8"))
+        write_atomically(kwg_path, lex.tobytes())
+    except OSError:
+        return lex  # cache not writable: go on in memory
+    return lex.located(kwg_path)
+
+
+def _skipped_dict(s: Skipped) -> dict:
+    return {"letters": s.letters, "too_long": s.too_long, "too_short": s.too_short}

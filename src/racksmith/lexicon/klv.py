@@ -1,0 +1,297 @@
+"""Leave values in KLV2 files: a DAWG-only KWG whose words are the leaves (tile 0 = blank, tiles
+of a leave sorted) and one ``float32`` per leave, in the DAWG's word order.
+
+``u32 node_count, node_count × u32 nodes, u32 leave_count, leave_count × f32`` (little-endian).
+The older KLV (v1) stores ``i16`` values scaled by 256 and is recognised by its shorter length.
+A leave that is absent (the empty leave too) is worth 0.
+"""
+from __future__ import annotations
+
+import gzip
+import re
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .. import _kwgwalk
+from ..alphabet import Alphabet
+from ..errors import LexiconFormatError, UnknownLetterError
+from ..ruleset import Ruleset, get_ruleset
+from .build import build_packed
+from .files import write_atomically
+from .kwg import ARC_MASK, EMPTY_KWG, check_kwg, nodes_of, read_file
+from .wordlist import _code_table
+
+_PAD = 0xFF  # after every tile when the tiles of a leave are sorted
+_BLANK_CODE = 0x40  # '?' and '*' while reading a CSV (tile 0 once sorted)
+
+
+class Leaves:
+    """Leave values: ``value("?ERS")``. ``kwg`` and ``values`` are the file's arrays (no copy);
+    ``counts[i]`` is the number of leaves in the sibling list from node ``i`` on, which turns a
+    walk through the DAWG into a leave's index (see :func:`leave_index`)."""
+
+    __slots__ = ("kwg", "values", "counts", "alphabet", "path", "version", "longest")
+
+    def __init__(self, kwg: np.ndarray, values: np.ndarray, alphabet: Alphabet, *,
+                 path: str | Path | None = None, version: int = 2, source: str = ""):
+        where = source or (str(path) if path else "<memory>")
+        nodes = np.asarray(kwg)
+        if nodes.dtype != np.uint32 or nodes.ndim != 1:
+            raise LexiconFormatError(f"leaves {where}: the KWG must be a 1-D uint32 array")
+        vals = np.asarray(values)
+        if vals.dtype != np.float32 or vals.ndim != 1:
+            raise LexiconFormatError(f"leaves {where}: the values must be a 1-D float32 array")
+        facts = check_kwg(nodes, len(alphabet), f"of leaves {where}", leaves=True)
+        if facts.words != vals.size:
+            raise LexiconFormatError(
+                f"leaves {where}: the KWG holds {facts.words} leaves but the file has {vals.size} values "
+                "(corrupt or truncated file)"
+            )
+        bad = np.flatnonzero(~np.isfinite(vals))
+        if bad.size:
+            raise LexiconFormatError(f"leaves {where}: value {int(bad[0])} is {vals[bad[0]]}, not a number")
+        for a in (nodes, vals):
+            if a.flags.writeable:
+                a.flags.writeable = False
+        self.kwg = nodes
+        self.values = vals
+        counts = facts.counts.astype(np.uint32)  # each at most the number of leaves
+        counts.flags.writeable = False
+        self.counts = counts
+        self.longest = facts.longest
+        self.alphabet = alphabet
+        self.path = Path(path) if path is not None else None
+        self.version = version
+
+    # --- ways in ---------------------------------------------------------------------------
+    @classmethod
+    def empty(cls, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
+        """No leaves: every leave is worth 0."""
+        return cls(nodes_of(EMPTY_KWG, "<no leaves>"), np.zeros(0, np.float32), get_ruleset(ruleset).alphabet,
+                   source="<no leaves>")
+
+    @classmethod
+    def load(cls, path: str | Path, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
+        """A ``.klv2`` (or v1 ``.klv``) file, memory-mapped."""
+        p = Path(path)
+        return cls._parse(read_file(p, "leave"), get_ruleset(ruleset).alphabet, repr(str(p)), p)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
+        return cls._parse(np.frombuffer(data, np.uint8), get_ruleset(ruleset).alphabet, "<bytes>", None)
+
+    @classmethod
+    def _parse(cls, buf: np.ndarray, alphabet: Alphabet, where: str, path: Path | None) -> "Leaves":
+        size = buf.size
+        if size < 8:
+            raise LexiconFormatError(f"leave file {where}: {size} bytes is too short for a KLV file")
+        n_nodes = int(buf[:4].view("<u4")[0])
+        top = 4 + 4 * n_nodes
+        if top + 4 > size:
+            raise LexiconFormatError(
+                f"leave file {where}: announces {n_nodes} nodes but has only {size} bytes (truncated or corrupt file)"
+            )
+        n_values = int(buf[top : top + 4].view("<u4")[0])
+        rest = size - top - 4
+        if rest == 4 * n_values:
+            values = buf[top + 4 :].view("<f4")
+            version = 2
+        elif rest == 2 * n_values:
+            values = buf[top + 4 :].view("<i2").astype(np.float32) / np.float32(256)
+            version = 1
+        else:
+            raise LexiconFormatError(
+                f"leave file {where}: announces {n_values} values but {rest} bytes follow the graph "
+                f"(KLV2 needs {4 * n_values}, KLV v1 {2 * n_values}); truncated or corrupt file"
+            )
+        if values.dtype != np.dtype(np.float32):  # big-endian machine
+            values = values.astype(np.float32)
+        nodes = nodes_of(buf[4:top], f"of leave file {where}")
+        return cls(nodes, values, alphabet, path=path, version=version, source=where)
+
+    @classmethod
+    def from_csv(cls, path: str | Path, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
+        """Build from a ``leave,value`` CSV (gzip accepted); tiles in any order, ``?`` = blank."""
+        p = Path(path)
+        try:
+            data = p.read_bytes()
+        except OSError as e:
+            raise LexiconFormatError(f"cannot read leave CSV {str(p)!r}: {e.strerror or e}") from None
+        if data[:2] == b"\x1f\x8b":
+            try:
+                data = gzip.decompress(data)
+            except (OSError, EOFError) as e:
+                raise LexiconFormatError(f"leave CSV {str(p)!r} is a damaged gzip file: {e}") from None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise LexiconFormatError(f"leave CSV {str(p)!r} is not UTF-8 text (bad byte at offset {e.start})") from None
+        return cls.from_csv_text(text, ruleset, source=repr(str(p)))
+
+    @classmethod
+    def from_csv_text(cls, text: str, ruleset: "str | Path | Ruleset | None" = None, *,
+                      source: str = "<csv>") -> "Leaves":
+        leaves, values = _csv_columns(text, source)
+        return cls.from_pairs(zip(leaves, values), ruleset, source=source)
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[tuple[str, float]], ruleset: "str | Path | Ruleset | None" = None, *,
+                   source: str = "<pairs>") -> "Leaves":
+        """Build from (leave, value) pairs; the empty leave may only be worth 0."""
+        alphabet = get_ruleset(ruleset).alphabet
+        names, vals = [], []
+        for leave, value in pairs:
+            if leave == "":
+                if float(value) != 0:
+                    raise LexiconFormatError(f"leaves {source}: the empty leave cannot be stored (it is always worth 0)")
+                continue
+            names.append(leave)
+            vals.append(value)
+        try:
+            values = np.asarray(vals, dtype=np.float64).astype(np.float32)
+        except (TypeError, ValueError) as e:
+            raise LexiconFormatError(f"leaves {source}: a value is not a number: {e}") from None
+        mat = _leave_matrix(names, alphabet, source)
+        order = np.argsort(mat.view(f"S{mat.shape[1]}").ravel(), kind="stable") if mat.size else np.zeros(0, np.int64)
+        mat = mat[order]
+        values = values[order]
+        if len(mat) > 1:
+            same = np.flatnonzero((mat[1:] == mat[:-1]).all(axis=1))
+            if same.size:
+                raise LexiconFormatError(
+                    f"leaves {source}: leave {names[order[same[0]]]!r} appears twice (as {names[order[same[0] + 1]]!r})"
+                )
+        lengths = np.count_nonzero(mat, axis=1)
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        text = (mat[mat != 0] - 1).astype(np.uint8)
+        nodes = build_packed(text, offsets, gaddag=False, share_tails=False)
+        nodes.flags.writeable = False
+        return cls(nodes, values, alphabet, source=source)
+
+    # --- ways out --------------------------------------------------------------------------
+    def tobytes(self) -> bytes:
+        """The KLV2 file's bytes (values as float32, whatever version was read)."""
+        head = np.array([self.kwg.size], dtype="<u4").tobytes()
+        mid = np.array([self.values.size], dtype="<u4").tobytes()
+        return head + self.kwg.astype("<u4", copy=False).tobytes() + mid + self.values.astype("<f4", copy=False).tobytes()
+
+    def save(self, path: str | Path) -> None:
+        write_atomically(Path(path), self.tobytes())
+
+    # --- queries ---------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return int(self.values.size)
+
+    def __repr__(self) -> str:
+        return f"<Leaves {self.path.name if self.path else '?'}: {len(self):,} leaves, {self.kwg.size:,} nodes>"
+
+    def value(self, leave: str) -> float:
+        """Value of a leave written as letters (any order, ``?`` or ``*`` = blank); 0 if absent."""
+        return self.value_tiles(self.alphabet.rack(leave))
+
+    def value_tiles(self, tiles: Sequence[int]) -> float:
+        """Value of a leave given as rack tiles (0 = blank, letters 1..63, any order)."""
+        i = leave_index(self, tiles)
+        return float(self.values[i]) if i >= 0 else 0.0
+
+    def items(self) -> list[tuple[str, float]]:
+        """Every (leave, value), in the file's order; blanks shown ``?``."""
+        listing = _kwgwalk.words(self.kwg, int(self.kwg[0]) & ARC_MASK, b"", self.longest)
+        if not listing:
+            return []
+        table = {0xFF: "\n", 0: "?"}
+        table.update({t: s for t, s in enumerate(self.alphabet.letters, 1)})
+        names = listing.decode("latin-1").translate(table).split("\n")[:-1]
+        return list(zip(names, self.values.tolist()))
+
+
+def leave_index(leaves: Leaves, tiles: Sequence[int]) -> int:
+    """Index of a leave in ``leaves.values`` (-1 when absent)."""
+    key = sorted(int(t) for t in tiles)
+    if not key or key[0] < 0 or key[-1] > len(leaves.alphabet):
+        return -1
+    return int(_kwgwalk.word_index(leaves.kwg, leaves.counts, bytes(key)))
+
+
+def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Ruleset | None" = None) -> Leaves:
+    """Leave values from a ``.klv2``/``.klv`` file or a ``leave,value`` CSV (``.csv``,
+    ``.csv.gz``); ``None`` for none (every leave worth 0); a :class:`Leaves` passes through."""
+    if isinstance(spec, Leaves):
+        return spec
+    if spec is None:
+        return Leaves.empty(ruleset)
+    p = Path(spec)
+    name = p.name.lower()
+    if name.endswith((".csv", ".csv.gz")):
+        return Leaves.from_csv(p, ruleset)
+    return Leaves.load(p, ruleset)
+
+
+def _csv_columns(text: str, source: str) -> tuple[list[str], list[float]]:
+    """The two columns of a leave CSV (a header line is allowed), values as floats."""
+    rows = [(i, ln) for i, ln in enumerate(text.replace("\r", "").split("\n"), 1) if ln.strip()]
+    if not rows:
+        return [], []
+    for i, ln in rows:
+        if ln.count(",") != 1:
+            raise LexiconFormatError(f"leave CSV {source}, line {i}: expected 'leave,value', got {ln!r}")
+    parts = re.split(r"[,\n]", "\n".join(ln for _, ln in rows))
+    leaves, texts = parts[0::2], parts[1::2]
+    try:
+        float(texts[0])
+    except ValueError:  # a header line
+        leaves, texts, rows = leaves[1:], texts[1:], rows[1:]
+    try:
+        values = np.array(texts, dtype=np.float64)
+    except ValueError:
+        values = np.array([_number(t, i, source) for (i, _), t in zip(rows, texts)], dtype=np.float64)
+    return [s.strip() for s in leaves], values.tolist()
+
+
+def _number(text: str, line: int, source: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise LexiconFormatError(f"leave CSV {source}, line {line}: value {text!r} is not a number") from None
+
+
+def _leave_matrix(names: list[str], alphabet: Alphabet, source: str) -> np.ndarray:
+    """Leaves as rows of ``tile + 1`` (0 = padding), each row's tiles sorted, blank first."""
+    if not names:
+        return np.zeros((0, 1), dtype=np.uint8)
+    if any(len(x) > 1 for x in alphabet._index):
+        racks = []
+        for name in names:
+            try:
+                racks.append(alphabet.rack(name))
+            except UnknownLetterError as e:
+                raise LexiconFormatError(f"leaves {source}: leave {name!r}: {e}") from None
+        width = max(len(r) for r in racks)
+        mat = np.zeros((len(racks), width), dtype=np.uint8)
+        for i, r in enumerate(racks):
+            mat[i, : len(r)] = np.asarray(r) + 1
+        return mat
+    table = _code_table(alphabet).copy()
+    table[[ord("?"), ord("*")]] = _BLANK_CODE
+    lengths = np.fromiter((len(s) for s in names), dtype=np.int64, count=len(names))
+    width = int(lengths.max())
+    if width > 255:
+        raise LexiconFormatError(f"leaves {source}: a leave of {width} tiles is too long")
+    codes = table[np.frombuffer("".join(names).encode("utf-32-le"), dtype="<u4")]
+    bad = np.flatnonzero((codes > 63) & (codes != _BLANK_CODE))
+    if bad.size:
+        where = int(np.searchsorted(np.cumsum(lengths), bad[0], side="right"))
+        raise LexiconFormatError(
+            f"leaves {source}: leave {names[where]!r} has a letter outside the alphabet of {alphabet.name or 'the ruleset'}"
+        )
+    codes = np.where(codes == _BLANK_CODE, 0, codes).astype(np.uint8) + 1
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    col = np.arange(width)
+    mat = codes[np.minimum(starts[:, None] + col, codes.size - 1)]
+    mat[col >= lengths[:, None]] = _PAD
+    mat.sort(axis=1)
+    mat[mat == _PAD] = 0
+    return mat

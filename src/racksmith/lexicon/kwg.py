@@ -1,0 +1,152 @@
+"""KWG word graphs as flat arrays of little-endian ``u32`` nodes: reading them without copying,
+and checking once, at load, everything the queries and the move generator rely on.
+
+One node is ``tile << 24 | accepts << 23 | is_end << 22 | arc_index``; node 0 points to the
+DAWG's root list, node 1 (when the file carries a GADDAG) to the GADDAG's, tile 0 being the
+GADDAG separator (in a leave file, the blank). See ``formats.md`` of the project's references.
+"""
+from __future__ import annotations
+
+import mmap
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import _kwgwalk
+from ..errors import LexiconFormatError
+
+ARC_MASK = 0x003F_FFFF
+IS_END = 0x0040_0000
+ACCEPTS = 0x0080_0000
+MAX_NODES = 1 << 22  #: an arc index has 22 bits
+SEPARATOR = 0  #: the GADDAG's direction switch, shown ``@``
+EMPTY_KWG = bytes.fromhex("0000400000004000")  #: no words, with an (empty) GADDAG root
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GraphFacts:
+    """What the load-time check learnt about a graph."""
+
+    nodes: int
+    words: int  #: words of the DAWG
+    longest: int  #: letters of its longest word
+    has_gaddag: bool
+    gaddag_paths: int  #: accepted paths of the GADDAG (0 without one)
+    longest_path: int  #: tiles of the GADDAG's longest path, separator included
+    dawg_nodes: int  #: nodes reachable from the DAWG root (-1 when not counted: leave files)
+    counts: np.ndarray  #: uint64, words in the sibling list from each node on (0 where not reached)
+
+
+def read_file(path: str | Path, what: str = "KWG") -> np.ndarray:
+    """The bytes of a file as a read-only ``uint8`` array over a memory map (no copy)."""
+    p = Path(path)
+    try:
+        with open(p, "rb") as f:
+            size = p.stat().st_size
+            if size == 0:
+                raise LexiconFormatError(f"{what} file {str(p)!r} is empty")
+            mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except OSError as e:
+        raise LexiconFormatError(f"cannot read {what} file {str(p)!r}: {e.strerror or e}") from None
+    return np.frombuffer(mm, dtype=np.uint8)
+
+
+def nodes_of(data, source: str) -> np.ndarray:
+    """The nodes of a KWG held in ``data`` (bytes-like or uint8 array), as a read-only
+    ``uint32`` view when the machine is little-endian, a converted copy otherwise."""
+    buf = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data
+    if buf.size % 4:
+        raise LexiconFormatError(
+            f"KWG {source}: {buf.size} bytes is not a whole number of 4-byte nodes (truncated file?)"
+        )
+    if buf.size == 0:
+        raise LexiconFormatError(f"KWG {source}: no nodes at all (the empty KWG has 2 nodes, 8 bytes)")
+    nodes = buf.view("<u4")
+    if nodes.dtype != np.dtype(np.uint32):  # big-endian machine
+        nodes = nodes.astype(np.uint32)
+    nodes.flags.writeable = False
+    return nodes
+
+
+def check_kwg(nodes: np.ndarray, n_letters: int, source: str, *, leaves: bool = False) -> GraphFacts:
+    """Check a KWG against every rule the readers rely on; raise :class:`LexiconFormatError`
+    naming the first broken rule and the node where it breaks.
+
+    ``n_letters`` bounds the tiles (1..n_letters are letters). In a lexicon (``leaves=False``)
+    tile 0 may only be a GADDAG separator; in a leave file it is the blank and there is no GADDAG.
+    """
+    n = int(nodes.size)
+    where = f"KWG {source}"
+    if n == 0:
+        raise LexiconFormatError(f"{where}: no nodes at all (the empty KWG has 2 nodes, 8 bytes)")
+    if n > MAX_NODES:
+        raise LexiconFormatError(f"{where}: {n} nodes, more than the {MAX_NODES} a KWG can address")
+    tiles = nodes >> 24
+    arcs = nodes & ARC_MASK
+    ends = (nodes & IS_END) != 0
+    head = int(nodes[0])
+    if head >> 24 != 0 or not head & IS_END:
+        raise LexiconFormatError(
+            f"{where}: node 0 is not the DAWG root pointer (tile 0 with is_end); not a KWG file?"
+        )
+    bad = np.flatnonzero(arcs >= n)
+    if bad.size:
+        i = int(bad[0])
+        raise LexiconFormatError(
+            f"{where}: node {i} has arc index {int(arcs[i])} but the file has only {n} nodes "
+            "(truncated or corrupt file)"
+        )
+    bad = np.flatnonzero(tiles > n_letters)
+    if bad.size:
+        i = int(bad[0])
+        raise LexiconFormatError(
+            f"{where}: node {i} has tile {int(tiles[i])} but the alphabet has only {n_letters} letters "
+            "(corrupt file, or a lexicon for another ruleset: choose the ruleset that matches it)"
+        )
+    if not ends[-1]:
+        raise LexiconFormatError(
+            f"{where}: the last node does not end its sibling list (truncated or corrupt file)"
+        )
+    bad = np.flatnonzero(~ends[:-1] & (tiles[:-1] >= tiles[1:]))
+    if bad.size:
+        i = int(bad[0])
+        raise LexiconFormatError(
+            f"{where}: siblings at nodes {i} and {i + 1} are not in ascending tile order "
+            f"({int(tiles[i])} then {int(tiles[i + 1])}); corrupt file"
+        )
+    dawg_root = int(arcs[0])
+    has_gaddag = (
+        not leaves and n >= 2 and dawg_root != 1 and tiles[1] == SEPARATOR and bool(ends[1])
+        and (arcs[1] != 0 or n == 2)
+    )
+    gaddag_root = int(arcs[1]) if has_gaddag else 0
+    counts = np.zeros(n, dtype=np.uint64)
+    err, node, longest = _kwgwalk.analyse(nodes, (dawg_root, gaddag_root), counts)
+    if err:
+        raise LexiconFormatError(f"{where}: the graph has a cycle through node {node}; corrupt file")
+    dawg_nodes = -1
+    if not leaves:
+        err, node, dawg_nodes = _kwgwalk.letter_region(nodes, dawg_root, has_gaddag)
+        if err == _kwgwalk.ERR_SEPARATOR_IN_WORD:
+            raise LexiconFormatError(
+                f"{where}: node {node} has tile 0, the GADDAG separator, inside a word; corrupt file"
+            )
+        if err == _kwgwalk.ERR_EMPTY_SEPARATOR:
+            raise LexiconFormatError(f"{where}: GADDAG separator at node {node} leads nowhere; corrupt file")
+        if err == _kwgwalk.ERR_ACCEPTING_SEPARATOR:
+            raise LexiconFormatError(f"{where}: GADDAG separator at node {node} accepts a word; corrupt file")
+        if gaddag_root and tiles[gaddag_root] == SEPARATOR:
+            raise LexiconFormatError(
+                f"{where}: the GADDAG root list starts with a separator (node {gaddag_root}); corrupt file"
+            )
+    return GraphFacts(
+        nodes=n,
+        words=int(counts[dawg_root]) if dawg_root else 0,
+        longest=int(longest[0]) if dawg_root else 0,
+        has_gaddag=bool(has_gaddag),
+        gaddag_paths=int(counts[gaddag_root]) if gaddag_root else 0,
+        longest_path=int(longest[1]) if gaddag_root else 0,
+        dawg_nodes=int(dawg_nodes),
+        counts=counts,
+    )

@@ -1,0 +1,269 @@
+"""The :class:`Lexicon`: a KWG word graph with its alphabet, and the queries people ask of it."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .. import _kwgwalk
+from ..alphabet import LETTER_MASK, Alphabet
+from ..errors import LexiconFormatError, UnknownLetterError
+from ..ruleset import Ruleset, get_ruleset
+from .build import build_packed
+from .files import write_atomically
+from .kwg import ACCEPTS, ARC_MASK, GraphFacts, check_kwg, nodes_of, read_file
+from .wordlist import Skipped, WordList, words_to_list
+
+
+@lru_cache(maxsize=16)
+def _listing_table(alphabet: Alphabet) -> dict[int, str]:
+    """Listing byte -> text: letters, lowercase for a blank, ``@`` for the separator."""
+    table = {0xFF: "\n", 0: "@"}
+    for tile, letter in enumerate(alphabet.letters, start=1):
+        shown = f"[{letter}]" if len(letter) > 1 else letter
+        table[tile] = shown
+        table[tile | 0x80] = shown.lower()
+    return table
+
+
+def _split_listing(listing: bytes, alphabet: Alphabet) -> list[str]:
+    if not listing:
+        return []
+    return listing.decode("latin-1").translate(_listing_table(alphabet)).split("\n")[:-1]
+
+
+def max_word_length(ruleset: Ruleset) -> int:
+    """Longest playable word: the longer side of the board."""
+    return max(ruleset.rows, ruleset.cols)
+
+
+MAX_LISTING = 50_000_000  #: a graph with more words than this is not listed whole
+
+
+def _listable(count: int, what: str) -> None:
+    if count > MAX_LISTING:
+        raise LexiconFormatError(f"{what} holds {count:,} words, too many to list (more than {MAX_LISTING:,})")
+
+
+class Lexicon:
+    """A word list as a KWG graph (DAWG, usually with a GADDAG) over a ruleset's alphabet.
+
+    ``kwg`` is the read-only ``uint32`` node array (over the file's memory map when loaded from a
+    file). Words are strings, case ignored; :meth:`anagrams` shows letters that come from a blank
+    in lowercase. Listings are in alphabet order.
+    """
+
+    __slots__ = ("kwg", "alphabet", "name", "path", "skipped_by_reason", "facts")
+
+    def __init__(
+        self,
+        kwg: np.ndarray,
+        alphabet: Alphabet,
+        *,
+        name: str = "",
+        path: str | Path | None = None,
+        skipped: Skipped = Skipped(),
+    ):
+        """Wrap (and check) a node array; see :meth:`load`, :meth:`from_words` and
+        :func:`racksmith.lexicon.load_lexicon` for the usual ways in."""
+        nodes = np.asarray(kwg)
+        if nodes.dtype != np.uint32 or nodes.ndim != 1:
+            raise LexiconFormatError(f"a KWG is a 1-D uint32 array, got {nodes.dtype} with shape {nodes.shape}")
+        if nodes.flags.writeable:
+            nodes = nodes.copy()
+            nodes.flags.writeable = False
+        source = str(path) if path is not None else (name or "<memory>")
+        self.facts: GraphFacts = check_kwg(nodes, len(alphabet), repr(source))
+        self.kwg = nodes
+        self.alphabet = alphabet
+        self.name = name
+        self.path = Path(path) if path is not None else None
+        self.skipped_by_reason = skipped
+
+    # --- ways in ---------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path, ruleset: str | Path | Ruleset | None = None, *, name: str = "") -> "Lexicon":
+        """A ``.kwg`` file (built by racksmith, MAGPIE or wolges), memory-mapped."""
+        p = Path(path)
+        nodes = nodes_of(read_file(p), repr(str(p)))
+        return cls(nodes, get_ruleset(ruleset).alphabet, name=name or p.stem, path=p)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, ruleset: str | Path | Ruleset | None = None, *, name: str = "") -> "Lexicon":
+        """A KWG held in memory (no copy on little-endian machines)."""
+        return cls(nodes_of(data, name or "<bytes>"), get_ruleset(ruleset).alphabet, name=name)
+
+    @classmethod
+    def from_words(
+        cls,
+        words: Iterable[str],
+        ruleset: str | Path | Ruleset | None = None,
+        gaddag: bool = True,
+        *,
+        name: str = "",
+        share_tails: bool = True,
+    ) -> "Lexicon":
+        """Build from strings; words with letters outside the alphabet, longer than the board or
+        shorter than 2 letters are skipped and counted in :attr:`skipped`."""
+        rs = get_ruleset(ruleset)
+        return cls.from_word_list(words_to_list(words, rs.alphabet, max_word_length(rs)), rs, gaddag=gaddag,
+                                  name=name, share_tails=share_tails)
+
+    @classmethod
+    def from_word_list(
+        cls, words: WordList, ruleset: Ruleset, *, gaddag: bool = True, name: str = "",
+        share_tails: bool = True, path: str | Path | None = None,
+    ) -> "Lexicon":
+        """Build from a parsed word list (see :mod:`racksmith.lexicon.wordlist`)."""
+        nodes = build_packed(words.text, words.offsets, gaddag=gaddag, share_tails=share_tails)
+        nodes.flags.writeable = False
+        return cls(nodes, ruleset.alphabet, name=name, path=path, skipped=words.skipped)
+
+    # --- ways out --------------------------------------------------------------------------
+    def tobytes(self) -> bytes:
+        """The KWG file's bytes."""
+        return self.kwg.astype("<u4", copy=False).tobytes()
+
+    def save(self, path: str | Path) -> None:
+        """Write the KWG file (atomically: a reader never sees half a file)."""
+        write_atomically(Path(path), self.tobytes())
+
+    def located(self, path: str | Path) -> "Lexicon":
+        """The same lexicon, known to be saved at ``path``."""
+        other = object.__new__(Lexicon)
+        for slot in Lexicon.__slots__:
+            setattr(other, slot, getattr(self, slot))
+        other.path = Path(path)
+        return other
+
+    def __reduce__(self):
+        return (_restore, (self.tobytes(), self.alphabet, self.name, self.skipped_by_reason))
+
+    # --- facts -----------------------------------------------------------------------------
+    @property
+    def has_gaddag(self) -> bool:
+        return self.facts.has_gaddag
+
+    @property
+    def skipped(self) -> int:
+        """Words of the source list left out (0 for a KWG file); see :attr:`skipped_by_reason`."""
+        return self.skipped_by_reason.total
+
+    @property
+    def nodes(self) -> int:
+        return self.facts.nodes
+
+    @property
+    def dawg_nodes(self) -> int:
+        """Nodes reachable from the DAWG root (the GADDAG's separators point into these)."""
+        return self.facts.dawg_nodes
+
+    @property
+    def gaddag_paths(self) -> int:
+        """Accepted GADDAG paths: one per letter of each word (0 without a GADDAG)."""
+        return self.facts.gaddag_paths
+
+    @property
+    def longest(self) -> int:
+        return self.facts.longest
+
+    def info(self) -> dict:
+        return {
+            "words": len(self),
+            "nodes": self.nodes,
+            "dawg_nodes": self.dawg_nodes,
+            "gaddag": self.has_gaddag,
+            "bytes": 4 * self.nodes,
+        }
+
+    def __len__(self) -> int:
+        return self.facts.words
+
+    def __repr__(self) -> str:
+        what = "DAWG+GADDAG" if self.has_gaddag else "DAWG"
+        return f"<Lexicon {self.name or '?'}: {len(self):,} words, {self.nodes:,} nodes, {what}>"
+
+    # --- queries ---------------------------------------------------------------------------
+    @property
+    def _root(self) -> int:
+        return int(self.kwg[0]) & ARC_MASK
+
+    def _tiles(self, word: str) -> bytes | None:
+        try:
+            tiles = self.alphabet.encode_plain(word)
+        except UnknownLetterError:
+            return None
+        return bytes(tiles)
+
+    def contains_tiles(self, tiles: Sequence[int]) -> bool:
+        """Is this tile sequence a word? (the blank bit of board tiles is ignored)"""
+        letters = []
+        for t in tiles:
+            t = int(t) & LETTER_MASK
+            if not 1 <= t <= len(self.alphabet):
+                return False
+            letters.append(t)
+        if not letters:
+            return False
+        node = _kwgwalk.find(self.kwg, self._root, bytes(letters))
+        return node != 0 and bool(int(self.kwg[node]) & ACCEPTS)
+
+    def __contains__(self, word: object) -> bool:
+        if isinstance(word, str):
+            tiles = self._tiles(word)
+            return tiles is not None and self.contains_tiles(tiles)
+        if isinstance(word, (list, tuple)) and all(isinstance(t, (int, np.integer)) for t in word):
+            return self.contains_tiles(word)
+        return False
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.words())
+
+    def words(self) -> list[str]:
+        """Every word, in alphabet order."""
+        _listable(len(self), f"lexicon {self.name or '?'}")
+        return _split_listing(_kwgwalk.words(self.kwg, self._root, b"", self.longest), self.alphabet)
+
+    def completions(self, prefix: str) -> list[str]:
+        """Words that start with ``prefix`` (itself included when it is a word), in order."""
+        tiles = self._tiles(prefix)
+        if tiles is None:
+            return []
+        if not tiles:
+            return self.words()
+        node = _kwgwalk.find(self.kwg, self._root, tiles)
+        if node == 0:
+            return []
+        v = int(self.kwg[node])
+        listing = tiles + b"\xff" if v & ACCEPTS else b""
+        if v & ARC_MASK:
+            _listable(int(self.facts.counts[v & ARC_MASK]), f"prefix {prefix!r}")
+            listing += _kwgwalk.words(self.kwg, v & ARC_MASK, tiles, self.longest)
+        return _split_listing(listing, self.alphabet)
+
+    def anagrams(self, rack: str, partial: bool = False) -> list[str]:
+        """Words made of the rack's tiles (``?`` or ``*`` = blank): all of them, or with
+        ``partial`` any of them. Each word once, in alphabet order; a letter that must come
+        from a blank is lowercase (blanks take the last occurrences of their letter)."""
+        tiles = self.alphabet.rack(rack)
+        counts = np.zeros(64, dtype=np.int64)
+        for t in tiles:
+            counts[t] += 1
+        blanks = int(counts[0])
+        counts[0] = 0
+        return _split_listing(_kwgwalk.anagrams(self.kwg, self._root, counts, blanks, partial), self.alphabet)
+
+    def gaddag_strings(self) -> list[str]:
+        """Every accepted GADDAG path, in order, ``@`` standing for the separator (empty
+        without a GADDAG): ``CARE`` gives ``ERAC``, ``RAC@E``, ``AC@RE``, ``C@ARE``."""
+        if not self.has_gaddag:
+            return []
+        root = int(self.kwg[1]) & ARC_MASK
+        _listable(self.gaddag_paths, f"the GADDAG of lexicon {self.name or '?'}")
+        return _split_listing(_kwgwalk.words(self.kwg, root, b"", self.facts.longest_path), self.alphabet)
+
+
+def _restore(data: bytes, alphabet: Alphabet, name: str, skipped: Skipped) -> Lexicon:
+    return Lexicon(nodes_of(data, name or "<bytes>"), alphabet, name=name, skipped=skipped)

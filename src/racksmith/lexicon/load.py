@@ -1,0 +1,62 @@
+"""One way in for every kind of lexicon: an embedded name, a word list, a KWG file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import RacksmithError
+from ..ruleset import Ruleset, get_ruleset
+from .cache import cache_dir, compile_word_list
+from .embedded import EMBEDDED, default_ruleset, embedded_words
+from .lexicon import Lexicon
+from .wordlist import read_word_list_bytes
+
+
+class UnknownLexiconError(RacksmithError):
+    """A lexicon name that is neither embedded nor a file."""
+
+
+_loaded: dict[tuple, Lexicon] = {}
+
+
+def is_kwg_bytes(head: bytes) -> bool:
+    """Does a file start like a KWG? (node 0: tile 0 with is_end; text never has a NUL there)"""
+    return len(head) >= 4 and head[3] == 0 and bool(head[2] & 0x40)
+
+
+def load_lexicon(
+    spec: "str | Path | Lexicon",
+    ruleset: "str | Path | Ruleset | None" = None,
+    *,
+    gaddag: bool = True,
+) -> Lexicon:
+    """A lexicon from an embedded name (``enable``, ``ru``, ``ru-erudit``), a word list file
+    (compiled and cached), or a ``.kwg`` file; a :class:`Lexicon` passes through.
+
+    ``ruleset`` gives the alphabet (and, for word lists, the longest word: the longer side of
+    the board); by default English, or for an embedded name the ruleset that names it.
+    """
+    if isinstance(spec, Lexicon):
+        return spec
+    text = str(spec)
+    path = Path(text)
+    if not isinstance(spec, Path) and text.strip().lower() in EMBEDDED and not path.exists():
+        name = text.strip().lower()
+        rs = get_ruleset(ruleset) if ruleset is not None else default_ruleset(name)
+        key = (name, rs.alphabet, rs.rows, rs.cols, gaddag, str(cache_dir()))
+        if key not in _loaded:
+            _loaded[key] = compile_word_list(embedded_words(name), rs, name=name, gaddag=gaddag,
+                                             source=f"embedded {name}")
+        return _loaded[key]
+    rs = get_ruleset(ruleset)
+    if not path.is_file():
+        raise UnknownLexiconError(
+            f"no lexicon {text!r}: give one of {', '.join(EMBEDDED)}, a word list file or a .kwg file"
+        )
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except OSError as e:
+        raise UnknownLexiconError(f"cannot read {text!r}: {e.strerror or e}") from None
+    if is_kwg_bytes(head):
+        return Lexicon.load(path, rs)
+    return compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))

@@ -1,0 +1,193 @@
+"""Word lists: UTF-8 text, one word a line, case ignored, blank lines ignored.
+
+Words with letters outside the alphabet, longer than the board or shorter than 2 letters are
+skipped and counted. Single-character alphabets take a vectorised path (the whole list is
+mapped to tiles by one table look-up); alphabets with multi-character letters, and the rare
+line that needs it (spaces, unknown characters), go through :meth:`Alphabet.encode_plain`.
+"""
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..alphabet import Alphabet
+from ..errors import LexiconFormatError, UnknownLetterError
+
+MIN_LENGTH = 2
+_NEWLINE = 0xFF
+_CR = 0xFD
+_OTHER = 0xFE  # anything that is neither a letter nor a line break
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """Words of a list left out, by reason."""
+
+    letters: int = 0  #: letters outside the alphabet
+    too_long: int = 0  #: longer than the board
+    too_short: int = 0  #: shorter than 2 letters
+
+    @property
+    def total(self) -> int:
+        return self.letters + self.too_long + self.too_short
+
+    def describe(self, max_length: int) -> str:
+        parts = [
+            f"{n:,} {why}"
+            for n, why in (
+                (self.letters, "with letters outside the alphabet"),
+                (self.too_long, f"longer than {max_length}"),
+                (self.too_short, f"shorter than {MIN_LENGTH}"),
+            )
+            if n
+        ]
+        return f"skipped {self.total:,} words: " + ", ".join(parts) if parts else "skipped no words"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WordList:
+    """Words as tiles, sorted and unique, packed for the builder."""
+
+    text: np.ndarray  #: uint8 tiles, words end to end
+    offsets: np.ndarray  #: int64, word i is ``text[offsets[i]:offsets[i+1]]``
+    skipped: Skipped
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+
+def read_word_list_bytes(path: str | Path) -> bytes:
+    """The bytes of a word list file, gunzipped when they are gzip data."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise LexiconFormatError(f"cannot read word list {str(p)!r}: {e.strerror or e}") from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as e:
+            raise LexiconFormatError(f"word list {str(p)!r} is a damaged gzip file: {e}") from None
+    return data
+
+
+@lru_cache(maxsize=8)
+def _code_table(alphabet: Alphabet) -> np.ndarray:
+    """Unicode code point -> tile (1..63), line break or other, for single-character alphabets."""
+    table = np.full(0x110000, _OTHER, dtype=np.uint8)
+    table[ord("\n")] = _NEWLINE
+    table[ord("\r")] = _CR
+    for spelling, tile in alphabet._index.items():
+        for form in {spelling, spelling.lower()}:
+            if len(form) == 1:
+                table[ord(form)] = tile
+    return table
+
+
+def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, source: str = "<words>") -> WordList:
+    """Tiles of the words of a list (bytes are UTF-8, a leading BOM is ignored)."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data)
+        if b"\x00" in raw:
+            raise LexiconFormatError(
+                f"word list {source} contains NUL bytes: it is not a text word list (a .kwg or .klv2 file?)"
+            )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise LexiconFormatError(
+                f"word list {source} is not UTF-8 text (bad byte at offset {e.start}); save it as UTF-8"
+            ) from None
+    else:
+        text = data
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if any(len(x) > 1 for x in alphabet._index):
+        mat, fast_long, fast_short = np.zeros((0, max_length), dtype=np.uint8), 0, 0
+        odd = text.split("\n")
+    else:
+        (mat, fast_long, fast_short), odd = _fast_rows(text, alphabet, max_length)
+    rows = []
+    letters = too_long = too_short = 0
+    for line in odd:
+        word = line.strip()
+        if not word:
+            continue
+        try:
+            tiles = alphabet.encode_plain(word)
+        except UnknownLetterError:
+            letters += 1
+            continue
+        if len(tiles) > max_length:
+            too_long += 1
+        elif len(tiles) < MIN_LENGTH:
+            too_short += 1
+        else:
+            rows.append(tiles)
+    if rows:
+        extra = np.zeros((len(rows), max_length), dtype=np.uint8)
+        for i, tiles in enumerate(rows):
+            extra[i, : len(tiles)] = tiles
+        mat = np.concatenate([mat, extra])
+    return _pack(mat, Skipped(letters, too_long + fast_long, too_short + fast_short))
+
+
+def _fast_rows(text: str, alphabet: Alphabet, max_length: int):
+    """Lines made only of letters, as a zero-padded matrix of tiles (and the counts of those
+    too long or too short); the other non-blank lines as strings, for the careful path."""
+    codes = _code_table(alphabet)[np.frombuffer(text.encode("utf-32-le"), dtype="<u4")]
+    n = codes.size
+    breaks = np.flatnonzero(codes == _NEWLINE)
+    starts = np.concatenate(([0], breaks + 1))
+    ends = np.concatenate((breaks, [n]))
+    nonempty = ends > starts
+    ends[nonempty] -= codes[ends[nonempty] - 1] == _CR  # CRLF line ends
+    lengths = ends - starts
+    odd_char = np.concatenate(([0], np.cumsum(codes > 63)))
+    is_odd = odd_char[ends] - odd_char[starts] > 0
+    odd = [text[s:e] for s, e in zip(starts[is_odd].tolist(), ends[is_odd].tolist())]
+    clean = ~is_odd & (lengths > 0)
+    too_long = int(np.count_nonzero(clean & (lengths > max_length)))
+    too_short = int(np.count_nonzero(clean & (lengths < MIN_LENGTH)))
+    keep = clean & (lengths <= max_length) & (lengths >= MIN_LENGTH)
+    s, ln = starts[keep], lengths[keep]
+    col = np.arange(max_length)
+    mat = codes[np.minimum(s[:, None] + col, max(n - 1, 0))]
+    mat[col >= ln[:, None]] = 0
+    return (mat, too_long, too_short), odd
+
+
+def _pack(mat: np.ndarray, skipped: Skipped) -> WordList:
+    """Sort and deduplicate zero-padded tile rows (padding sorts before every tile)."""
+    width = mat.shape[1]
+    if mat.shape[0] == 0 or width == 0:
+        return WordList(np.zeros(0, np.uint8), np.zeros(1, np.int64), skipped)
+    rows = np.sort(np.ascontiguousarray(mat).view(f"S{width}").ravel())
+    if rows.size > 1:
+        rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
+    mat = rows.view(np.uint8).reshape(-1, width)
+    lengths = np.count_nonzero(mat, axis=1)
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return WordList(mat[mat != 0], offsets, skipped)
+
+
+def words_to_list(words: Iterable[str], alphabet: Alphabet, max_length: int) -> WordList:
+    """Tiles of words given as strings (same rules as a word list file)."""
+    letters = 0
+    kept = []
+    for w in words:
+        if not isinstance(w, str):
+            raise LexiconFormatError(f"words must be strings, got {w!r}")
+        if "\n" in w or "\r" in w:
+            letters += 1
+        else:
+            kept.append(w)
+    wl = parse_word_list("\n".join(kept), alphabet, max_length)
+    s = wl.skipped
+    return WordList(wl.text, wl.offsets, Skipped(s.letters + letters, s.too_long, s.too_short))
