@@ -1,0 +1,162 @@
+"""CGP in and out: exact round trips, opcodes kept, every malformed case refused with a clear message."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oracle import load_fixture_positions
+from racksmith.alphabet import BLANK
+from racksmith.cgp import parse_cgp
+from racksmith.errors import CGPError, PositionError
+from racksmith.position import Position
+from racksmith.ruleset import Ruleset, get_ruleset
+
+RECORDS = load_fixture_positions("positions.jsonl") + load_fixture_positions("super_positions.jsonl")
+EMPTY15 = "/".join(["15"] * 15)
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
+def test_fixture_cgp_round_trip_exactly(record):
+    pos = Position.from_cgp(record["cgp"], record["ruleset"])
+    assert pos.cgp() == record["cgp"]
+    assert Position.from_cgp(pos.cgp(), record["ruleset"]) == pos
+    assert pos.rack_string == record["rack"]
+    assert pos.ruleset.alphabet.rack_string(pos.racks[1], blanks_last=True) == record["opp_rack"]
+    assert pos.bag_count == record["bag_count"]
+    assert pos.zero_turns == record["zero_turns"]
+
+
+def test_board_tiles_and_blanks():
+    pos = Position.from_cgp("/".join(["15"] * 7 + ["7qI6"] + ["15"] * 7) + " ABC/DEF 10/-3 2")
+    assert pos.tile_at(7, 7) == 17 | BLANK and pos.tile_at(7, 8) == 9
+    assert pos.scores == [10, -3] and pos.zero_turns == 2
+    assert pos.racks == [(1, 2, 3), (4, 5, 6)]
+
+
+def test_opcodes_are_kept_including_unknown_ones():
+    cgp = f"{EMPTY15} AEINRST/ 0/0 0 lex TWL06; foo bar baz; flag; gid 123;"
+    pos = Position.from_cgp(cgp)
+    assert pos.opcodes == (("lex", "TWL06"), ("foo", "bar baz"), ("flag", ""), ("gid", "123"))
+    assert pos.cgp() == cgp
+
+
+def test_racks_may_be_empty_and_players_may_be_more_than_two():
+    pos = Position.from_cgp(f"{EMPTY15} / 0/0 0")
+    assert pos.racks == [(), ()] and pos.cgp() == f"{EMPTY15} / 0/0 0"
+    three = Position.from_cgp(f"{EMPTY15} AB/CD/E? 1/2/3 0")
+    assert len(three.racks) == 3 and three.scores == [1, 2, 3]
+    assert three.cgp() == f"{EMPTY15} AB/CD/E? 1/2/3 0"
+
+
+def test_rack_order_is_normalised_blanks_last():
+    pos = Position.from_cgp(f"{EMPTY15} ?ZA*/ 0/0 0")
+    assert pos.cgp() == f"{EMPTY15} AZ??/ 0/0 0"
+
+
+def test_russian_and_erudit_letters():
+    ru = "/".join(["15"] * 7 + ["7ЁЖ6"] + ["15"] * 7) + " ЩЪ?/ 0/0 0"
+    pos = Position.from_cgp(ru, "russian")
+    assert pos.cgp() == ru
+    # Эрудит has no Ё: it reads as Е and is written back as Е
+    er = Position.from_cgp(ru.replace("ЩЪ?", "ЩЪ"), "erudit")
+    assert er.tile_at(7, 7) == er.ruleset.alphabet.tile("Е")
+    assert "ЕЖ" in er.cgp()
+
+
+def test_multi_character_letters_are_bracketed():
+    rs = Ruleset.from_dict({
+        "name": "cl", "board": ["....."] * 5, "start": "3C", "rack_size": 3, "bingo_bonus": 0, "blanks": 3,
+        "tiles": [["A", 5, 1], ["C", 5, 1], ["CH", 5, 1], ["L", 5, 1], ["LL", 5, 1], ["O", 5, 1]],
+    })
+    cgp = "5/[CH]O[LL]A1/5/c[l]3/5 [CH]L?/[L]L 0/0 0"
+    pos = Position.from_cgp(cgp, rs)
+    a = rs.alphabet
+    assert [pos.tile_at(1, c) for c in range(4)] == [a.tile("CH"), a.tile("O"), a.tile("LL"), a.tile("A")]
+    assert pos.tile_at(3, 0) == a.tile("c") and pos.tile_at(3, 1) == a.tile("l")
+    assert pos.racks[1] == (a.tile("L"), a.tile("L"))  # two L tiles, not the LL tile
+    assert pos.cgp() == "5/[CH]O[LL]A1/5/cl3/5 [CH]L?/[L]L 0/0 0"
+    assert Position.from_cgp(pos.cgp(), rs) == pos
+
+
+@pytest.mark.parametrize(
+    "cgp, words",
+    [
+        ("", "empty CGP"),
+        ("   ", "empty CGP"),
+        (f"{EMPTY15} AB/", "needs at least 4"),
+        ("/".join(["15"] * 14) + " A/ 0/0 0", "CGP board has 14 rows; the english board has 15"),
+        ("/".join(["21"] * 21) + " A/ 0/0 0", "use the 'super' ruleset"),
+        (EMPTY15.replace("15", "16", 1) + " A/ 0/0 0", "covers 16 squares"),
+        (EMPTY15.replace("15", "14", 1) + " A/ 0/0 0", "covers 14 squares"),
+        (EMPTY15.replace("15", "15A", 1) + " A/ 0/0 0", "longer than 15 squares"),
+        (EMPTY15.replace("15", "14Ж", 1) + " A/ 0/0 0", "is not in the alphabet"),
+        (EMPTY15.replace("15", "14?", 1) + " A/ 0/0 0", "a blank on the board is the lowercase letter"),
+        (EMPTY15.replace("15", "[QU14", 1) + " A/ 0/0 0", "unclosed '['"),
+        (EMPTY15.replace("15", "", 1) + " A/ 0/0 0", "covers 0 squares"),
+        (f"{EMPTY15} ABCDEFGH/ 0/0 0", "has 8 tiles; a rack holds at most 7"),
+        (f"{EMPTY15} A1/ 0/0 0", "CGP rack 1 'A1'"),
+        (f"{EMPTY15} AB/C# 0/0 0", "CGP rack 2 'C#'"),
+        (f"{EMPTY15} ABC 0 0", "one rack per player"),
+        (f"{EMPTY15} AB/CD 0 0", "one score per rack"),
+        (f"{EMPTY15} AB/CD a/b 0", "must be integers"),
+        (f"{EMPTY15} AB/CD 0/0 x", "zero-turn count 'x' must be an integer"),
+        (f"{EMPTY15} AB/CD 0/0 -1", "must not be negative"),
+        (f"{EMPTY15} AB/CD 0/0 0 lex TWL06", "must end with ';'"),
+    ],
+)
+def test_malformed_cgp(cgp, words):
+    with pytest.raises(CGPError) as e:
+        Position.from_cgp(cgp)
+    assert words in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "cgp, words",
+    [
+        (EMPTY15.replace("15", "QQ13", 1) + " A/ 0/0 0", "2 'Q' tiles on the board and racks, but the english set has only 1"),
+        (EMPTY15.replace("15", "abc12", 1) + " / 0/0 0", "3 blank tiles"),
+        (EMPTY15.replace("15", "ab13", 1) + " ?/ 0/0 0", "3 blank tiles"),
+        (f"{EMPTY15} ZZ/ 0/0 0", "'Z'"),
+    ],
+)
+def test_impossible_positions(cgp, words):
+    with pytest.raises(PositionError) as e:
+        Position.from_cgp(cgp)
+    assert words in str(e.value) and not isinstance(e.value, CGPError)
+
+
+def test_parse_cgp_gives_plain_values():
+    p = parse_cgp(f"{EMPTY15} AB/C 5/6 1 lex X;", get_ruleset("english"))
+    assert p.board.shape == (15, 15) and p.board.dtype == np.uint8 and not p.board.any()
+    assert p.racks == ((1, 2), (3,)) and p.scores == (5, 6) and p.zero_turns == 1 and p.opcodes == (("lex", "X"),)
+
+
+@st.composite
+def english_positions(draw):
+    rs = get_ruleset("english")
+    bag = [t for t, n in enumerate(rs.counts) for _ in range(n)]
+    order = draw(st.permutations(bag))
+    n_board = draw(st.integers(0, 60))
+    squares = draw(st.lists(st.integers(0, 224), min_size=n_board, max_size=n_board, unique=True))
+    board = np.zeros((15, 15), dtype=np.uint8)
+    tiles = list(order)
+    for sq in squares:
+        t = tiles.pop()
+        if t == 0:
+            t = draw(st.integers(1, 26)) | BLANK
+        board[sq // 15, sq % 15] = t
+    r1 = tiles[: draw(st.integers(0, 7))]
+    del tiles[: len(r1)]
+    r2 = tiles[: draw(st.integers(0, 7))]
+    scores = draw(st.lists(st.integers(-100, 900), min_size=2, max_size=2))
+    return Position(rs, board, (r1, r2), scores, draw(st.integers(0, 6)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(english_positions())
+def test_random_positions_round_trip(pos):
+    again = Position.from_cgp(pos.cgp())
+    assert again == pos and again.cgp() == pos.cgp()
+    assert again.bag_count == 100 - int((pos.board != 0).sum()) - sum(len(r) for r in pos.racks)
