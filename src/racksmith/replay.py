@@ -283,7 +283,7 @@ class _Replayer:
         try:
             move = check_move(pos, event.move, ANY_WORD)
         except IllegalMoveError as e:
-            self.fail(f"illegal play {event.move.gcg()}: {e.message}", event.line)
+            self.fail(f"illegal play {event.move.gcg()} ({e.reason}): {e.message}", event.line)
             self.last_play = None
             self.scores[p] += event.score
             return record
@@ -311,7 +311,7 @@ class _Replayer:
             self.kept[p] = +kept
         else:
             self.kept[p] = None
-        self.last_play = dict(p=p, placed=placed, drawn=drawn, score=event.score, kept=self.kept[p], rack=rack,
+        self.last_play = dict(p=p, line=event.line, placed=placed, drawn=drawn, score=event.score, kept=self.kept[p], rack=rack,
                               zero_turns=self.zero_turns, record=record)
         self.scores[p] += event.score
         self.zero_turns = 0 if event.score else self.zero_turns + 1
@@ -385,6 +385,7 @@ class _Replayer:
         self.kept[p] = Counter(last["rack"]) if last["rack"] is not None else None
         self.zero_turns = last["zero_turns"] + 1
         last["record"]["withdrawn"] = True
+        self.result.phonies = [ph for ph in self.result.phonies if ph[0] != last["line"]]
         self.last_play = None
         self.scores[p] += event.score
 

@@ -1,0 +1,106 @@
+"""``racksmith gcg replay|show|cgp``: check a GCG game record, show or export the position at a turn."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import emit_json, err_console, fail
+
+gcg_app = typer.Typer(
+    help="GCG game records: replay and check them, show the position at any turn.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+RULESET_HELP = "Ruleset name or file [default: the record's #tile-distribution if known, else english]."
+LEXICON_HELP = "Lexicon for --check-words: an embedded name, a word list or a .kwg file [default: the ruleset's]."
+
+
+def _replay(path: Path, ruleset: Optional[str], lexicon: Optional[str], check_words: bool):
+    from ..replay import replay_file
+
+    return replay_file(path, ruleset, lexicon, check_words=check_words, strict=False)
+
+
+@gcg_app.command("replay")
+def replay_cmd(
+    path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help=LEXICON_HELP),
+    check_words: bool = typer.Option(
+        False, "--check-words", help="Look every word up and list those not in the lexicon (phonies that stood are legal in a record)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
+) -> None:
+    """Replay a game, checking every move's legality and score and every running total.
+
+    Exits 1 if the record is inconsistent, naming the line."""
+    r = _replay(path, ruleset, lexicon, check_words)
+    if as_json:
+        emit_json(r.to_dict())
+    else:
+        scores = ", ".join(f"{n} {s}" for n, s in r.final_scores().items())
+        err_console.print(
+            f"{path.name}: {len(r.turns)} turns, {'complete' if r.over else 'not finished'}; final scores {scores}",
+            highlight=False,
+            markup=False,
+        )
+        for line, words in r.phonies:
+            err_console.print(f"line {line}: not in the lexicon: {', '.join(words)}", highlight=False, markup=False)
+        for note in r.notes:
+            err_console.print(note, highlight=False, markup=False)
+        for e in r.errors:
+            err_console.print(str(e), highlight=False, markup=False)
+    if r.errors:
+        more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
+        fail(f"{path.name} is inconsistent: {r.errors[0]}{more}")
+
+
+@gcg_app.command("show")
+def show_cmd(
+    path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
+    turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Show the position before this turn (1-based) [default: the end]."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the turns and the position as JSON on stdout."),
+) -> None:
+    """Show the turns of a game and the board before a turn (or at the end)."""
+    from ..render import render_rich
+
+    r = _replay(path, ruleset, None, False)
+    pos = r.position(turn)
+    if as_json:
+        emit_json(
+            {
+                "players": r.players,
+                "turn": turn if turn is not None else len(r.turns) + 1,
+                "cgp": pos.cgp(),
+                "events": [e.text() for e in r.record.events],
+                "final_scores": r.final_scores(),
+                "errors": [{"line": e.line, "message": e.message} for e in r.errors],
+            }
+        )
+        return
+    shown = len(r.turns) if turn is None else turn - 1
+    for t in r.turns[:shown]:
+        err_console.print(f"{t.number:3d}. {t.event.text()}", highlight=False, markup=False)
+    err_console.print(render_rich(pos), highlight=False)
+    for e in r.errors:
+        err_console.print(str(e), highlight=False, markup=False)
+
+
+@gcg_app.command("cgp")
+def cgp_cmd(
+    path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
+    turn: Optional[int] = typer.Option(None, "--turn", "-t", help="The position before this turn (1-based) [default: the end]."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print {turn, cgp} as JSON."),
+) -> None:
+    """Print the CGP of the position before a turn: the mover's rack first, the opponent's when the record reveals it."""
+    r = _replay(path, ruleset, None, False)
+    cgp = r.cgp(turn)
+    if as_json:
+        emit_json({"turn": turn if turn is not None else len(r.turns) + 1, "cgp": cgp})
+    else:
+        typer.echo(cgp)

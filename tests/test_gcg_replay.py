@@ -1,0 +1,188 @@
+"""Replaying GCG records: the MAGPIE games exactly, every kind of inconsistency found at its line,
+positions at any turn, and the ``racksmith gcg`` commands."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from racksmith.cli.main import main
+from racksmith.errors import GCGError
+from racksmith.replay import replay_file, replay_text
+
+GCG_DIR = Path(__file__).parent / "fixtures" / "gcg"
+GAME01 = GCG_DIR / "game01_seed1.gcg"
+GAME07 = GCG_DIR / "game07_seed379.gcg"
+
+
+def _edit(path: Path, old: str, new: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize("path, scores, turns", [(GAME01, {"p1": 445, "p2": 516}, 24), (GAME07, {"p1": 346, "p2": 408}, 26)])
+def test_magpie_games_replay_exactly(path, scores, turns):
+    r = replay_file(path)
+    assert r.ok and r.over
+    assert r.final_scores() == scores
+    assert len(r.turns) == turns
+    assert r.board.sum() > 0
+    # every recorded score is the score racksmith computes
+    assert all(t.score == t.event.score for t in r.turns)
+
+
+def test_bingos_and_exchanges_are_recognised():
+    r = replay_file(GAME01)
+    assert [t.number for t in r.turns if t.bingo] == [2, 6, 8, 13, 20]
+    r7 = replay_file(GAME07)
+    assert [t.event.kind for t in r7.turns[:2]] == ["exchange", "exchange"]
+    assert [t.number for t in r7.turns if t.bingo] == [8, 15]
+
+
+def test_position_before_a_turn():
+    r = replay_file(GAME01)
+    empty = "/".join(["15"] * 15)
+    assert r.cgp(1) == f"{empty} AEKNOQR/CEIRSTU 0/0 0"
+    assert r.cgp(2) == "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 CEIRSTU/BEIOQUV 0/28 0"
+    pos = r.position(24)  # the last turn: bag empty, so the opponent's rack is every unseen tile
+    assert pos.rack_string == "OU" and pos.racks[1] == tuple(r.ruleset.alphabet.rack("R"))
+    assert pos.scores == [506, 445]
+    end = r.position()
+    assert end.scores == [445, 516] and end.racks[0] == ()
+    with pytest.raises(GCGError, match="turn 26 does not exist"):
+        r.position(26)
+
+
+@pytest.mark.parametrize(
+    "old, new, line, needle",
+    [
+        ("+36 64", "+37 65", 11, "BO(S)QUE scores 36, the record says +37"),
+        ("+28 28", "+28 29", 9, "running total is 28 after this event, the record says 29"),
+        ("AEKNOQR 8D KRONA", "AEKNOQS 8D KRONA", 9, "not_in_rack"),
+        (">p1: AEKNOQR 8D KRONA", ">p1: AEKNOQR 8A KRONA", 9, "must_cover_start"),
+        (">p2: ?DDFGGY H12 .DGY", ">p2: ?DDFGGY H12 XDGY", 12, "occupied"),
+        (">p1: BEIOQUV 12C BO.QUE +36 64", ">p1: BEIOQUV 12A BO +4 32", 11, "not_connected"),
+        (">p2: (R) +2 516", ">p2: (R) +4 518", 33, "going out adds 2"),
+        (">p2: (R) +2 516", ">p2: (E) +2 516", 33, "leftover is R"),
+        (">p1: LR 6D L.. +10 445", ">p1: LRS 6D L.. +10 445", 31, "has 3 tiles"),
+        (">p1: BEIOQUV", ">p1: BDIOQUV", 11, "lacks E, kept from"),
+    ],
+)
+def test_inconsistencies_are_found_at_their_line(old, new, line, needle):
+    text = _edit(GAME01, old, new)
+    with pytest.raises(GCGError) as info:
+        replay_text(text)
+    assert info.value.line == line
+    assert needle in info.value.message
+    collected = replay_text(text, strict=False)
+    assert not collected.ok
+    assert collected.errors[0].line == line
+
+
+def test_a_slip_is_reported_where_it_is():
+    # a wrong score: the score and the running total of that line are reported, and the replay
+    # goes on from the recorded total without reporting every later line
+    text = _edit(GAME01, "+36 64", "+37 64")
+    r = replay_text(text, strict=False)
+    assert [e.line for e in r.errors] == [11, 11]
+    assert r.final_scores() == {"p1": 445, "p2": 516}
+
+
+def test_exchange_needs_a_full_bag():
+    text = _edit(GAME01, ">p2: OU M12 OU. +8 514\n>p2: (R) +2 516", ">p2: OU -OU +0 506")
+    r = replay_text(text, strict=False)
+    assert any(e.line == 32 and "exchange with 0 tiles in the bag" in e.message for e in r.errors)
+
+
+def test_turns_after_the_end_are_errors():
+    text = GAME01.read_text(encoding="utf-8") + ">p1: R - +0 445\n"
+    with pytest.raises(GCGError, match=r"a turn after the end of the game \(line 33\)") as info:
+        replay_text(text)
+    assert info.value.line == 34
+
+
+HANDMADE = """\
+#character-encoding UTF-8
+#player1 ann Ann
+#player2 bob Bob
+>ann: AEJNOSV 8E JAVE +28 28
+>bob: DEIILTZ 9D ZIT +23 23
+>bob: DEIILTZ -- -23 0
+>ann: ANOSSTU -ANOU +0 28
+>bob: DEIILTZ 9D ZIT +23 23
+>bob: DEIILTZ (challenge) +5 28
+>ann:  (time) -10 18
+"""
+
+
+def test_withdrawn_phony_challenge_bonus_and_time_penalty():
+    r = replay_text(HANDMADE)
+    assert r.ok, r.errors
+    assert r.final_scores() == {"ann": 18, "bob": 28}
+    assert [t.withdrawn for t in r.turns] == [False, True, False, False]
+    # the withdrawn tiles left the board: the same play fits again two turns later
+    assert r.turns[3].move.notation() == "9D ZIT"
+    assert r.turns[3].board.sum() == r.turns[1].board.sum()
+
+
+def test_withdrawal_must_follow_a_play():
+    text = HANDMADE.replace(">bob: DEIILTZ -- -23 0", ">ann: AEJNOSV -- -23 0")
+    with pytest.raises(GCGError, match="last event is not a play") as info:
+        replay_text(text)
+    assert info.value.line == 6
+
+
+def test_six_scoreless_turns_penalties():
+    text = (
+        "#player1 a A\n#player2 b B\n"
+        ">a: AEJNOSV - +0 0\n>b: DEIILTZ - +0 0\n>a: AEJNOSV - +0 0\n"
+        ">b: DEIILTZ - +0 0\n>a: AEJNOSV - +0 0\n>b: DEIILTZ - +0 0\n"
+        ">a: AEJNOSV (AEJNOSV) -17 -17\n>b: DEIILTZ (DEIILTZ) -17 -17\n"
+    )
+    r = replay_text(text)
+    assert r.ok and r.over and r.final_scores() == {"a": -17, "b": -17}
+    bad = text.replace("(DEIILTZ) -17 -17", "(DEIILTZ) -15 -15")
+    with pytest.raises(GCGError, match="the penalty is -17") as info:
+        replay_text(bad)
+    assert info.value.line == 10
+
+
+def test_check_words_lists_phonies_that_stood_without_failing():
+    r = replay_text(HANDMADE, check_words=True, lexicon="enable")
+    assert r.ok
+    # JAVE stood; JI (with ZIT) was withdrawn once, then stood
+    assert r.phonies == [(4, ("JAVE",)), (8, ("JI",))]
+    assert replay_text(HANDMADE).phonies == []
+
+
+# --- the command line --------------------------------------------------------------------------
+def test_cli_replay_json(capsys):
+    assert main(["gcg", "replay", str(GAME07), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["players"] == ["p1", "p2"]
+    assert out["final_scores"] == {"p1": 346, "p2": 408}
+    assert out["turns"] == 26 and out["errors"] == []
+
+
+def test_cli_replay_inconsistent_exits_1_naming_the_line(tmp_path, capsys):
+    bad = tmp_path / "bad.gcg"
+    bad.write_text(_edit(GAME01, "+36 64", "+37 65"), encoding="utf-8")
+    assert main(["gcg", "replay", str(bad), "--json"]) == 1
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["errors"][0]["line"] == 11
+    assert "line 11" in captured.err
+
+
+def test_cli_cgp_and_show(capsys):
+    assert main(["gcg", "cgp", str(GAME01), "--turn", "2"]) == 0
+    assert capsys.readouterr().out.strip() == "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 CEIRSTU/BEIOQUV 0/28 0"
+    assert main(["gcg", "show", str(GAME01), "--turn", "3", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["turn"] == 3 and shown["cgp"].startswith("15/15/15/15/4R10")
+    assert main(["gcg", "show", str(GAME01)]) == 0
+    assert "KRONA" in capsys.readouterr().err
+    assert main(["gcg", "cgp", str(GAME01), "--turn", "99"]) == 1
+    assert "turn 99 does not exist" in capsys.readouterr().err
