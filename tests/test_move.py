@@ -1,0 +1,149 @@
+"""Move notation: parsing, writing, round trips (hypothesis), and every malformed form refused."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from racksmith.alphabet import BLANK, THROUGH, Alphabet
+from racksmith.errors import InvalidMoveError
+from racksmith.move import EXCHANGE, PASS, PLACE, Move
+from racksmith.ruleset import get_ruleset
+
+EN = get_ruleset("english").alphabet
+RU = get_ruleset("russian").alphabet
+MULTI = Alphabet(("A", "C", "CH", "L", "LL", "O", "R", "RR"), name="multi")
+
+
+def test_parse_across_and_down():
+    m = Move.parse("8D QUIRK")
+    assert (m.kind, m.row, m.col, m.across) == (PLACE, 7, 3, True)
+    assert m.tiles == (17, 21, 9, 18, 11)
+    d = Move.parse("D8 QUIRK")
+    assert (d.row, d.col, d.across) == (7, 3, False)
+    assert d.squares == [(7, 3), (8, 3), (9, 3), (10, 3), (11, 3)]
+    assert Move.parse("  h8   quIrk ") == Move.place(7, 7, False, [17 | BLANK, 21 | BLANK, 9, 18 | BLANK, 11 | BLANK])
+
+
+def test_played_through_forms():
+    paren = Move.parse("8D QU(I)RK")
+    assert paren.tiles == (17, 21, THROUGH | 9, 18, 11)
+    assert paren.notation() == "8D QU(I)RK" and paren.gcg() == "8D QU.RK" and paren.word == "QUIRK"
+    dot = Move.parse("8D QU.RK")
+    assert dot.tiles == (17, 21, THROUGH, 18, 11)
+    assert dot.word == "QU.RK" and dot.gcg() == "8D QU.RK"
+    assert Move.parse("8D (QU)IRK").notation() == "8D (QU)IRK"
+    assert Move.parse("8D (q)UIRK").tiles[0] == THROUGH | 17 | BLANK
+
+
+def test_placement_views():
+    m = Move.parse("8D QU(I)Rk")
+    assert m.placed == [(7, 3, 17), (7, 4, 21), (7, 6, 18), (7, 7, 11 | BLANK)]
+    assert m.tiles_played == 4
+    assert m.rack_tiles() == [0, 17, 18, 21]
+    assert m.is_place and not m.is_exchange and not m.is_pass
+
+
+@pytest.mark.parametrize(
+    "text, tiles",
+    [("-ABC", (1, 2, 3)), ("- CBA", (1, 2, 3)), ("exch A?B", (0, 1, 2)), ("exchange ZZ", (26, 26)),
+     ("(exch ABC)", (1, 2, 3)), ("-*a", (0, 1))],
+)
+def test_exchanges(text, tiles):
+    m = Move.parse(text)
+    assert m.kind == EXCHANGE and m.tiles == tiles
+    assert m.tiles_played == len(tiles) and m.rack_tiles() == list(tiles)
+    assert Move.parse(m.notation()) == m
+
+
+@pytest.mark.parametrize("text", ["-", "pass", "PASS", "(pass)", " - "])
+def test_passes(text):
+    m = Move.parse(text)
+    assert m.kind == PASS and m.notation() == "-" and m.tiles_played == 0 and m.rack_tiles() == []
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "bad move"),
+        ("8D", "bad move"),
+        ("8D QUIRK X", "bad move"),
+        ("-7", "bad move"),
+        ("DD QUIRK", "bad coordinate"),
+        ("0A AB", "rows are numbered from 1"),
+        ("8D QU?RK", "write a blank as the lowercase letter"),
+        ("8D QU*RK", "write a blank as the lowercase letter"),
+        ("8D QU((I))RK", "nested '('"),
+        ("8D QU)IRK", "')' without '('"),
+        ("8D QU(IRK", "unclosed '('"),
+        ("8D ()", "no letters"),
+        ("8D [QU", "unclosed '['"),
+        ("8D QU1RK", "not in the alphabet"),
+        ("-AB1", "bad exchange"),
+    ],
+)
+def test_malformed_notation(text, words):
+    with pytest.raises(InvalidMoveError) as e:
+        Move.parse(text)
+    assert words in str(e.value)
+
+
+def test_non_text_is_refused():
+    with pytest.raises(InvalidMoveError, match="written as text"):
+        Move.parse(5)
+
+
+def test_other_alphabets():
+    m = Move.parse("8H КОТ", "russian")
+    assert m.tiles == tuple(RU.tile(c) for c in "КОТ") and m.notation() == "8H КОТ"
+    assert Move.parse("8H ЁЖ", "erudit").word == "ЕЖ"  # Эрудит writes ё as е
+    with pytest.raises(InvalidMoveError):
+        Move.parse("8H КОТ")  # English by default
+    c = Move.parse("8D CHORRO", MULTI)
+    assert c.tiles == (MULTI.tile("CH"), MULTI.tile("O"), MULTI.tile("RR"), MULTI.tile("O"))
+    assert c.notation() == "8D [CH]O[RR]O"
+    assert Move.parse("8D [R]RO", MULTI).tiles == (MULTI.tile("R"), MULTI.tile("R"), MULTI.tile("O"))
+
+
+def test_equality_ignores_score_and_repr_pastes_back():
+    scored = Move.place(7, 3, True, (17, 21, 9, 18, 11), EN, score=56)
+    assert scored == Move.parse("8D QUIRK") and hash(scored) == hash(Move.parse("8D QUIRK"))
+    assert repr(scored) == "Move.parse('8D QUIRK') # score=56"
+    assert eval(repr(scored), {"Move": Move}) == scored  # the score is a comment
+    assert str(scored) == "8D QUIRK"
+
+
+# --- round trips ------------------------------------------------------------------------------------
+def placements(alphabet: Alphabet, max_dim: int = 15):
+    n = len(alphabet)
+    letter = st.integers(1, n)
+    tile = st.one_of(
+        st.builds(lambda t, b: t | (BLANK if b else 0), letter, st.booleans()),  # placed
+        st.builds(lambda t, b: THROUGH | t | (BLANK if b and t else 0), st.integers(0, n), st.booleans()),  # through
+    )
+    return st.builds(
+        lambda r, c, a, ts: Move.place(r, c, a, ts, alphabet),
+        st.integers(0, max_dim - 1), st.integers(0, max_dim - 1), st.booleans(), st.lists(tile, min_size=1, max_size=15),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(placements(EN, 26), placements(RU), placements(MULTI)))
+def test_notation_round_trip(move):
+    again = Move.parse(move.notation(), move.alphabet)
+    assert again == move and again.notation() == move.notation()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(placements(EN), placements(MULTI)))
+def test_gcg_round_trip_forgets_played_through_letters(move):
+    again = Move.parse(move.gcg(), move.alphabet)
+    assert again.tiles == tuple(THROUGH if t & THROUGH else t for t in move.tiles)
+    assert (again.row, again.col, again.across) == (move.row, move.col, move.across)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 26), min_size=1, max_size=7))
+def test_exchange_round_trip(tiles):
+    m = Move.exchange(tiles, EN)
+    assert Move.parse(m.notation()) == m and m.tiles == tuple(sorted(tiles))
