@@ -13,7 +13,7 @@ Stable API (imported by the move-generation tests):
 
 Fixture helpers: ``load_fixture_positions(name)``, ``fixture_position(record)``,
 ``placement_move(position, placement)`` (a placement tuple as a canonical ``Move``),
-``enable_words()`` and ``enable_index(alphabet)`` (ENABLE 2-15, ``tests/fixtures/enable15.txt.gz``).
+``enable_words()`` and ``enable_index(alphabet)`` (ENABLE 2-15, from racksmith's embedded copy).
 
 Conventions (as MAGPIE and wolges): a single-tile play is one move, listed across if the tile has a
 horizontal neighbour, else down; each distinct choice of which tiles are blanks is its own move; on an
@@ -33,6 +33,7 @@ import gzip
 import json
 import re
 from functools import lru_cache
+from importlib import resources
 from itertools import combinations
 from pathlib import Path
 
@@ -333,9 +334,11 @@ def placement_move(position, placement):
 
 @lru_cache(maxsize=None)
 def enable_words() -> tuple[str, ...]:
-    """ENABLE, words of 2-15 letters (public domain; the word list of the fixtures), uppercase."""
-    with gzip.open(FIXTURES / "enable15.txt.gz", "rt", encoding="ascii") as f:
-        return tuple(w.strip().upper() for w in f if w.strip())
+    """ENABLE words of 2-15 letters, uppercase: the word list behind the fixtures (MAGPIE's ENABLE15),
+    read from the copy racksmith embeds (``racksmith/data/enable1.txt.gz``)."""
+    data = gzip.decompress(resources.files("racksmith").joinpath("data").joinpath("enable1.txt.gz").read_bytes())
+    words = (w.strip().upper() for w in data.decode("ascii").split())
+    return tuple(w for w in words if 2 <= len(w) <= 15)
 
 
 @lru_cache(maxsize=None)
