@@ -49,6 +49,13 @@ cdef struct Lane:
     uint64_t cross[MAX_DIM]         # letters allowed by the perpendicular word (bit t)
     int32_t xscore[MAX_DIM]         # face value of the perpendicular tiles
     double vpen[MAX_DIM]            # opening vowel penalty of a vowel placed here
+    # at the last tile of each run (GADDAG only): the node after its reversed tiles (0: no word
+    # holds the run), the run's face value, and the letters that can extend it on the left and,
+    # when the word starts with the run, on the right
+    uint32_t run_node[MAX_DIM]
+    int32_t run_sum[MAX_DIM]
+    uint64_t lext[MAX_DIM]
+    uint64_t rext[MAX_DIM]
 
 
 # An upper bound on the valuation of any move from one anchor (shadow playing).
@@ -82,6 +89,10 @@ cdef struct Gen:
     uint64_t cross[2][MAX_SQ]
     int32_t xscore[2][MAX_SQ]
     uint8_t adj[2][MAX_SQ]
+    uint32_t run_node[2][MAX_SQ]
+    int32_t run_sum[2][MAX_SQ]
+    uint64_t lext[2][MAX_SQ]
+    uint64_t rext[2][MAX_SQ]
     # rack state while generating
     uint8_t rack[64]
     int n_rack

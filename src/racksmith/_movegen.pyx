@@ -92,6 +92,21 @@ cdef inline uint64_t accepted_children(const uint32_t* kwg, uint32_t p) noexcept
         p += 1
 
 
+cdef inline uint64_t all_children(const uint32_t* kwg, uint32_t p) noexcept nogil:
+    """Letters of the sibling list at ``p`` (the separator left out)."""
+    cdef uint64_t m = 0
+    cdef uint32_t node
+    if p == 0:
+        return 0
+    while True:
+        node = kwg[p]
+        if node >> 24:
+            m |= (<uint64_t>1) << (node >> 24)
+        if node & IS_END:
+            return m
+        p += 1
+
+
 # ---------------------------------------------------------------------------------------------
 # Rack bookkeeping: counts, letters present, and the leave mask (one bit per rack tile; a letter's
 # tiles own consecutive bits and the lowest ones stay set, so each kept multiset has one mask)
@@ -189,7 +204,8 @@ cdef uint64_t cross_set(Gen* g, int sq, int step, int nb, int na, int32_t* xs) n
 
 
 cdef void compute_cross_sets(Gen* g) noexcept nogil:
-    """Cross-sets, cross-scores and adjacency of every empty square, for both directions."""
+    """Cross-sets, cross-scores and adjacency of every empty square, for both directions, one
+    square at a time over the DAWG (lexicons without a GADDAG)."""
     cdef int rows = g.rows, cols = g.cols
     cdef const uint8_t* b = g.board
     cdef int r, c, sq, nb, na
@@ -230,6 +246,124 @@ cdef void compute_cross_sets(Gen* g) noexcept nogil:
                 g.adj[DOWN][sq] = 0
 
 
+cdef uint64_t between_runs(Gen* g, int sq0, int step, int i1, int j1, uint32_t p2) noexcept nogil:
+    """Letters x such that run ``i1..j1`` + x + the run whose reversed tiles led to list ``p2``
+    is a word (the square between two runs)."""
+    cdef const uint32_t* kwg = g.kwg
+    cdef uint64_t m = 0
+    cdef uint32_t node, q, idx, last
+    cdef int k
+    if p2 == 0:
+        return 0
+    while True:
+        node = kwg[p2]
+        if node >> 24:
+            q = arc_of(node)
+            last = 0
+            for k in range(j1, i1 - 1, -1):
+                idx = find_child(kwg, q, g.board[sq0 + k * step] & LETTER_MASK)
+                if idx == 0:
+                    last = 0
+                    break
+                last = kwg[idx]
+                q = arc_of(last)
+            if last & ACCEPTS:
+                m |= (<uint64_t>1) << (node >> 24)
+        if node & IS_END:
+            return m
+        p2 += 1
+
+
+cdef void scan_line(Gen* g, int dir, int index) noexcept nogil:
+    """The runs of tiles along one line (a row when ``dir`` is ACROSS), read once each through the
+    GADDAG: what generating along the line starts from (node, value, extension sets), and the
+    cross-sets the runs impose on the squares before and after them (plays the other way)."""
+    cdef const uint32_t* kwg = g.kwg
+    cdef const uint8_t* b = g.board
+    cdef int n, sq0, step, i, j, k, xd = 1 - dir, pi = -1, sqb, sqa
+    cdef int32_t s, prev_sum = 0
+    cdef uint32_t p, q, idx, node
+    cdef uint8_t bt
+    if dir == ACROSS:
+        n = g.cols
+        sq0 = index * g.cols
+        step = 1
+    else:
+        n = g.rows
+        sq0 = index
+        step = g.cols
+    i = 0
+    while i < n:
+        if b[sq0 + i * step] == 0:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and b[sq0 + (j + 1) * step]:
+            j += 1
+        # the run i..j, right to left
+        s = 0
+        p = g.gaddag_root
+        node = 0
+        for k in range(j, i - 1, -1):
+            bt = b[sq0 + k * step]
+            s += board_value(g, bt)
+            if p:
+                idx = find_child(kwg, p, bt & LETTER_MASK)
+                if idx:
+                    node = kwg[idx]
+                    p = arc_of(node)
+                else:
+                    node = 0
+                    p = 0
+        if node == 0:
+            p = 0
+        q = 0
+        if p and (kwg[p] >> 24) == 0:
+            q = arc_of(kwg[p])          # through the separator: the word starts with the run
+        sqa = sq0 + j * step
+        g.run_node[dir][sqa] = node
+        g.run_sum[dir][sqa] = s
+        g.lext[dir][sqa] = all_children(kwg, p)
+        g.rext[dir][sqa] = all_children(kwg, q)
+        if i > 0:
+            sqb = sq0 + (i - 1) * step
+            if i > 1 and b[sqb - step]:
+                g.cross[xd][sqb] = between_runs(g, sq0, step, pi, i - 2, p)
+                g.xscore[xd][sqb] = s + prev_sum
+            else:
+                g.cross[xd][sqb] = accepted_children(kwg, p)
+                g.xscore[xd][sqb] = s
+            g.adj[xd][sqb] = 1
+        if j + 1 < n and not (j + 2 < n and b[sq0 + (j + 2) * step]):
+            sqa = sq0 + (j + 1) * step
+            g.cross[xd][sqa] = accepted_children(kwg, q)
+            g.xscore[xd][sqa] = s
+            g.adj[xd][sqa] = 1
+        pi = i
+        prev_sum = s
+        i = j + 1
+
+
+cdef void compute_cross_sets_gaddag(Gen* g) noexcept nogil:
+    """Cross-sets of every empty square and the runs of every lane, through the GADDAG."""
+    cdef int sq, i
+    for sq in range(g.rows * g.cols):
+        if g.board[sq]:
+            g.cross[ACROSS][sq] = 0
+            g.cross[DOWN][sq] = 0
+        else:
+            g.cross[ACROSS][sq] = ALL_LETTERS
+            g.cross[DOWN][sq] = ALL_LETTERS
+        g.xscore[ACROSS][sq] = 0
+        g.xscore[DOWN][sq] = 0
+        g.adj[ACROSS][sq] = 0
+        g.adj[DOWN][sq] = 0
+    for i in range(g.rows):
+        scan_line(g, ACROSS, i)
+    for i in range(g.cols):
+        scan_line(g, DOWN, i)
+
+
 cdef void build_lane(Gen* g, Lane* ln, int dir, int index, const double* vpen) noexcept nogil:
     """Copy one row (across) or column (down) into ``ln`` and find its anchors.
 
@@ -260,6 +394,11 @@ cdef void build_lane(Gen* g, Lane* ln, int dir, int index, const double* vpen) n
         ln.xscore[i] = g.xscore[dir][sq]
         ln.adj[i] = g.adj[dir][sq]
         ln.vpen[i] = vpen[sq] if dir == ACROSS else 0.0
+        if gaddag and ln.tiles[i]:
+            ln.run_node[i] = g.run_node[dir][sq]
+            ln.run_sum[i] = g.run_sum[dir][sq]
+            ln.lext[i] = g.lext[dir][sq]
+            ln.rext[i] = g.rext[dir][sq]
     if g.board_empty:
         # the opening: across plays through the start square only
         if dir == ACROSS and g.start // g.cols == index:
@@ -550,8 +689,32 @@ cdef void gad_left(Gen* g, int pos, uint32_t p, int main, int wmul, int xtot) no
         i += 1
 
 
+cdef inline uint64_t run_extensions(Gen* g, Lane* ln, int a) noexcept nogil:
+    """Rack letters that can go next to the run ending at ``a``: left of it, or right of it."""
+    cdef int i = a
+    cdef uint64_t m = 0, avail = available(g)
+    while i > 0 and ln.tiles[i - 1]:
+        i -= 1
+    if i > 0:
+        m |= ln.lext[a] & ln.cross[i - 1] & avail
+    if a + 1 < ln.n:
+        m |= ln.rext[a] & ln.cross[a + 1] & avail
+    return m
+
+
 cdef inline void gaddag_anchor(Gen* g) noexcept nogil:
-    gad_left(g, g.anchor, g.gaddag_root, 0, 1, 0)
+    cdef Lane* ln = g.lane
+    cdef int a = g.anchor, i
+    if ln.tiles[a] == 0:
+        gad_left(g, a, g.gaddag_root, 0, 1, 0)
+        return
+    # the run ending at the anchor was read at the cross-set stage: start after it
+    if ln.run_node[a] == 0 or run_extensions(g, ln, a) == 0:
+        return
+    i = a
+    while i > 0 and ln.tiles[i - 1]:
+        i -= 1
+    gad_left_next(g, i, ln.run_node[a], ln.run_sum[a], 1, 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -766,49 +929,92 @@ cdef void leave_walk(Gen* g, LeaveCtx* c, int li, uint32_t p, int64_t base_idx, 
 
 
 # ---------------------------------------------------------------------------------------------
-# Sorting (every move): quicksort of indices, the comparator inlined
+# Sorting (every move): quicksort of compact keys (primary, secondary, then kind, row, column,
+# direction and the first four tiles packed in one integer, in the order of rec_cmp); the full
+# comparison of records only breaks the remaining ties
 # ---------------------------------------------------------------------------------------------
 
-cdef void sort_indices(int32_t* idx, int64_t lo, int64_t hi, const MoveRec* recs,
-                       int by_equity) noexcept nogil:
-    """Sort ``idx[lo:hi]`` by rank of the records they point to."""
+cdef struct SortKey:
+    double k1
+    double k2
+    uint64_t k3
+    int64_t idx
+
+
+cdef inline bint key_before(const SortKey* a, const SortKey* b, const MoveRec* recs,
+                            int by_equity) noexcept nogil:
+    if a.k1 != b.k1:
+        return a.k1 > b.k1
+    if a.k2 != b.k2:
+        return a.k2 > b.k2
+    if a.k3 != b.k3:
+        return a.k3 < b.k3
+    return rec_cmp(&recs[a.idx], &recs[b.idx], by_equity) < 0
+
+
+cdef void sort_keys(SortKey* k, int64_t lo, int64_t hi, const MoveRec* recs,
+                    int by_equity) noexcept nogil:
+    """Sort ``k[lo:hi]`` best first."""
     cdef int64_t i, j, mid
-    cdef int32_t pivot, tmp
+    cdef SortKey pivot, tmp
     while hi - lo > 16:
         mid = lo + (hi - lo) // 2
-        # median of three to idx[mid]
-        if rec_cmp(&recs[idx[mid]], &recs[idx[lo]], by_equity) < 0:
-            tmp = idx[mid]; idx[mid] = idx[lo]; idx[lo] = tmp
-        if rec_cmp(&recs[idx[hi - 1]], &recs[idx[lo]], by_equity) < 0:
-            tmp = idx[hi - 1]; idx[hi - 1] = idx[lo]; idx[lo] = tmp
-        if rec_cmp(&recs[idx[hi - 1]], &recs[idx[mid]], by_equity) < 0:
-            tmp = idx[hi - 1]; idx[hi - 1] = idx[mid]; idx[mid] = tmp
-        pivot = idx[mid]
+        if key_before(&k[mid], &k[lo], recs, by_equity):
+            tmp = k[mid]; k[mid] = k[lo]; k[lo] = tmp
+        if key_before(&k[hi - 1], &k[lo], recs, by_equity):
+            tmp = k[hi - 1]; k[hi - 1] = k[lo]; k[lo] = tmp
+        if key_before(&k[hi - 1], &k[mid], recs, by_equity):
+            tmp = k[hi - 1]; k[hi - 1] = k[mid]; k[mid] = tmp
+        pivot = k[mid]
         i = lo
         j = hi - 1
         while i <= j:
-            while rec_cmp(&recs[idx[i]], &recs[pivot], by_equity) < 0:
+            while key_before(&k[i], &pivot, recs, by_equity):
                 i += 1
-            while rec_cmp(&recs[pivot], &recs[idx[j]], by_equity) < 0:
+            while key_before(&pivot, &k[j], recs, by_equity):
                 j -= 1
             if i <= j:
-                tmp = idx[i]; idx[i] = idx[j]; idx[j] = tmp
+                tmp = k[i]; k[i] = k[j]; k[j] = tmp
                 i += 1
                 j -= 1
         # recurse into the smaller side, loop on the larger
         if j + 1 - lo < hi - i:
-            sort_indices(idx, lo, j + 1, recs, by_equity)
+            sort_keys(k, lo, j + 1, recs, by_equity)
             lo = i
         else:
-            sort_indices(idx, i, hi, recs, by_equity)
+            sort_keys(k, i, hi, recs, by_equity)
             hi = j + 1
     for i in range(lo + 1, hi):
-        tmp = idx[i]
+        tmp = k[i]
         j = i - 1
-        while j >= lo and rec_cmp(&recs[tmp], &recs[idx[j]], by_equity) < 0:
-            idx[j + 1] = idx[j]
+        while j >= lo and key_before(&tmp, &k[j], recs, by_equity):
+            k[j + 1] = k[j]
             j -= 1
-        idx[j + 1] = tmp
+        k[j + 1] = tmp
+
+
+cdef int sorted_order(Gen* g, SortKey** out) noexcept nogil:
+    """The records of ``g.out`` in rank order, as keys; -1 when memory ran out."""
+    cdef int64_t m
+    cdef const MoveRec* r
+    cdef SortKey* k = <SortKey*>malloc(g.n_out * sizeof(SortKey) + 1)
+    if k == NULL:
+        return -1
+    for m in range(g.n_out):
+        r = &g.out[m]
+        k[m].k3 = ((<uint64_t>r.kind) << 56 | (<uint64_t>r.row) << 48 | (<uint64_t>r.col) << 40
+                   | (<uint64_t>r.dir) << 32 | (<uint64_t>r.tiles[0]) << 24
+                   | (<uint64_t>r.tiles[1]) << 16 | (<uint64_t>r.tiles[2]) << 8 | r.tiles[3])
+        if g.by_equity:
+            k[m].k1 = g.out[m].equity
+            k[m].k2 = g.out[m].score
+        else:
+            k[m].k1 = g.out[m].score
+            k[m].k2 = g.out[m].equity
+        k[m].idx = m
+    sort_keys(k, 0, g.n_out, g.out, g.by_equity)
+    out[0] = k
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -953,7 +1159,18 @@ cdef int run(Gen* g, LeaveCtx* lc, int directions, const double* vpen) noexcept 
     emit(g, &rec)
     if g.n_rack == 0:
         return -1 if g.oom else 0
-    compute_cross_sets(g)
+    if g.board_empty:
+        for i in range(g.rows * g.cols):
+            g.cross[ACROSS][i] = ALL_LETTERS
+            g.cross[DOWN][i] = ALL_LETTERS
+            g.xscore[ACROSS][i] = 0
+            g.xscore[DOWN][i] = 0
+            g.adj[ACROSS][i] = 0
+            g.adj[DOWN][i] = 0
+    elif g.use_gaddag:
+        compute_cross_sets_gaddag(g)
+    else:
+        compute_cross_sets(g)
     g.n_lanes = 0
     for d in range(2):
         if not (directions >> d) & 1:
@@ -1092,7 +1309,7 @@ cdef class Tables:
         cdef LeaveCtx lc
         cdef int i, n, t, rc
         cdef const uint8_t* rk = rack
-        cdef int32_t* idx = NULL
+        cdef SortKey* order = NULL
         cdef int64_t n_out, m
         cdef char* dst
         cdef bint empty = True
@@ -1181,23 +1398,17 @@ cdef class Tables:
             rc = run(g, &lc, directions, self.vpen)
             n_out = g.n_out
             if rc == 0:
-                idx = <int32_t*>malloc(n_out * sizeof(int32_t) + 1)
-                if idx == NULL:
-                    rc = -1
-                else:
-                    for m in range(n_out):
-                        idx[m] = m
-                    sort_indices(idx, 0, n_out, g.out, g.by_equity)
+                rc = sorted_order(g, &order)
         try:
             if rc != 0:
                 raise MemoryError()
             data = PyBytes_FromStringAndSize(NULL, n_out * sizeof(MoveRec))
             dst = data
             for m in range(n_out):
-                memcpy(dst + m * sizeof(MoveRec), &g.out[idx[m]], sizeof(MoveRec))
+                memcpy(dst + m * sizeof(MoveRec), &g.out[order[m].idx], sizeof(MoveRec))
             return np.frombuffer(data, dtype=RECORD_DTYPE), g.n_found
         finally:
-            free(idx)
+            free(order)
             free(g.out)
             free(lc.table)
             free(g)
