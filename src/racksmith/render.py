@@ -60,11 +60,10 @@ def _footer(position) -> list[str]:
     lines.append(f"      bag: {bag} tile{'s' if bag != 1 else ''}" + (
         f"   scoreless turns: {position.zero_turns}" if position.zero_turns else ""
     ))
-    lines.append(
-        "   legend: = triple word  - double word  \" triple letter  ' double letter"
-        + ("  ~ quadruple word  ^ quadruple letter" if max(rs.word_multipliers + rs.letter_multipliers) > 3 else "")
-        + "  lowercase = blank"
-    )
+    lines.append("   legend: = triple word  - double word  \" triple letter  ' double letter")
+    if max(rs.word_multipliers + rs.letter_multipliers) > 3:
+        lines.append("           ~ quadruple word  ^ quadruple letter")
+    lines.append("           lowercase = blank" + (f"  {START_MARK} start" if rs.premium_char(rs.start) == "." else ""))
     return lines
 
 

@@ -57,7 +57,7 @@ def show(
             }
         )
         return
-    err_console.print(render_rich(pos), highlight=False)
+    err_console.print(render_rich(pos), highlight=False, soft_wrap=True)
 
 
 def score(
@@ -86,7 +86,7 @@ def score(
     if result.bingo:
         table.add_row("bingo", "", "", str(result.bingo))
     table.add_row("total", "", "", str(result.score), style="bold")
-    err_console.print(table, highlight=False)
+    err_console.print(table, highlight=False, soft_wrap=True)
 
 
 def validate(
