@@ -19,18 +19,21 @@ from .wordlist import Skipped, WordList, words_to_list
 
 @lru_cache(maxsize=16)
 def _listing_table(alphabet: Alphabet) -> dict[int, str]:
-    """Listing byte -> text: letters, lowercase for a blank, ``@`` for the separator."""
+    """Listing byte -> text for one-character alphabets: letters, lowercase for a blank, ``@``
+    for the separator, a line break after each word."""
     table = {0xFF: "\n", 0: "@"}
     for tile, letter in enumerate(alphabet.letters, start=1):
-        shown = f"[{letter}]" if len(letter) > 1 else letter
-        table[tile] = shown
-        table[tile | 0x80] = shown.lower()
+        table[tile] = letter
+        table[tile | 0x80] = letter.lower()
     return table
 
 
 def _split_listing(listing: bytes, alphabet: Alphabet) -> list[str]:
+    """Words of a listing (tiles, each word ended by 0xFF) as text."""
     if not listing:
         return []
+    if alphabet._multi:  # spelled by the alphabet, which brackets what would read ambiguously
+        return ["@".join(alphabet.decode(part) for part in word.split(b"\0")) for word in listing.split(b"\xff")[:-1]]
     return listing.decode("latin-1").translate(_listing_table(alphabet)).split("\n")[:-1]
 
 

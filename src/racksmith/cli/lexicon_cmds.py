@@ -1,0 +1,128 @@
+"""``racksmith lexicon build|info|check|anagram``: KWG word graphs."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .common import emit_json, err_console, fail
+
+lexicon_app = typer.Typer(
+    help="Lexicons (KWG word graphs): build them from word lists, look words up, find anagrams.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+RULESET_HELP = "Ruleset whose alphabet (and board size, for word lists) the lexicon uses."
+RULESET_OPTIONAL_HELP = RULESET_HELP + " [default: english; for an embedded lexicon, the ruleset that names it]"
+LEXICON_HELP = "An embedded lexicon (enable, ru, ru-erudit), a word list file or a .kwg file."
+
+
+def _say(text: str) -> None:
+    err_console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+
+def _load(spec: str, ruleset: Optional[str]):
+    """The lexicon; for a word list given by path, the count of words skipped goes to stderr."""
+    from ..lexicon import load_lexicon
+    from ..lexicon.lexicon import max_word_length
+    from ..ruleset import get_ruleset
+
+    lex = load_lexicon(spec, ruleset)
+    if lex.skipped and Path(spec).is_file():
+        _say(f"{spec}: {lex.skipped_by_reason.describe(max_word_length(get_ruleset(ruleset)))}")
+    return lex
+
+
+@lexicon_app.command("build")
+def build_cmd(
+    words: Path = typer.Argument(..., help="Word list: UTF-8, one word a line (gzip accepted).", dir_okay=False),
+    output: Path = typer.Option(..., "--output", "-o", help="The .kwg file to write.", dir_okay=False),
+    ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
+    dawg_only: bool = typer.Option(False, "--dawg-only", help="Leave the GADDAG out (lookups only, no move generation)."),
+    magpie_layout: bool = typer.Option(
+        False, "--magpie-layout",
+        help="Write every sibling list whole, as MAGPIE does (same bytes as MAGPIE's file; a little larger).",
+    ),
+) -> None:
+    """Compile a word list into a KWG file (DAWG + GADDAG unless --dawg-only).
+
+    Words with letters outside the alphabet, longer than the board or shorter than 2 letters
+    are skipped; their count is shown."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from ..lexicon import Lexicon
+    from ..lexicon.lexicon import max_word_length
+    from ..lexicon.wordlist import parse_word_list, read_word_list_bytes
+    from ..ruleset import get_ruleset
+
+    rs = get_ruleset(ruleset)
+    longest = max_word_length(rs)
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=err_console, transient=True) as progress:
+        step = progress.add_task(f"reading {words.name}", total=3)
+        data = read_word_list_bytes(words)
+        wl = parse_word_list(data, rs.alphabet, longest, repr(str(words)))
+        progress.update(step, advance=1, description=f"building the graph of {len(wl):,} words")
+        lex = Lexicon.from_word_list(wl, rs, gaddag=not dawg_only, name=words.stem, share_tails=not magpie_layout)
+        progress.update(step, advance=1, description=f"writing {output.name}")
+        lex.save(output)
+        progress.update(step, advance=1)
+    _say(f"{output}: {len(lex):,} words, {lex.nodes:,} nodes ({4 * lex.nodes:,} bytes), "
+         f"{'DAWG + GADDAG' if lex.has_gaddag else 'DAWG only'}")
+    if lex.skipped:
+        _say(wl.skipped.describe(longest))
+
+
+@lexicon_app.command("info")
+def info_cmd(
+    lexicon: str = typer.Argument(..., help=LEXICON_HELP),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_OPTIONAL_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the facts as JSON on stdout."),
+) -> None:
+    """Words, nodes and parts (DAWG, GADDAG) of a lexicon."""
+    lex = _load(lexicon, ruleset)
+    info = lex.info()
+    if as_json:
+        emit_json(info)
+        return
+    _say(f"{lex.name}: {info['words']:,} words; {info['nodes']:,} nodes ({info['bytes']:,} bytes), "
+         f"{info['dawg_nodes']:,} of them in the DAWG; GADDAG: {'yes' if info['gaddag'] else 'no'}"
+         + (f"; file {lex.path}" if lex.path else ""))
+
+
+@lexicon_app.command("check")
+def check_cmd(
+    lexicon: str = typer.Argument(..., help=LEXICON_HELP),
+    words: List[str] = typer.Argument(..., help="Words to look up (case ignored)."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_OPTIONAL_HELP),
+    as_json: bool = typer.Option(False, "--json", help='Print {"WORD": true|false} on stdout.'),
+) -> None:
+    """Look words up. Exits 0 whatever the answers."""
+    lex = _load(lexicon, ruleset)
+    found = {w: w in lex for w in words}
+    if as_json:
+        emit_json(found)
+        return
+    for w, ok in found.items():
+        _say(f"{w}: {'valid' if ok else 'not in ' + (lex.name or 'the lexicon')}")
+
+
+@lexicon_app.command("anagram")
+def anagram_cmd(
+    lexicon: str = typer.Argument(..., help=LEXICON_HELP),
+    tiles: str = typer.Argument(..., help="The tiles; ? (or *) is a blank."),
+    partial: bool = typer.Option(False, "--partial", help="Also words using only some of the tiles."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_OPTIONAL_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the list of words as JSON on stdout."),
+) -> None:
+    """Words made from the tiles, one a line on stdout; letters that come from a blank are lowercase."""
+    lex = _load(lexicon, ruleset)
+    found = lex.anagrams(tiles, partial=partial)
+    if as_json:
+        emit_json(found)
+        return
+    if found:
+        typer.echo("\n".join(found))
+    _say(f"{len(found):,} word{'s' if len(found) != 1 else ''}")

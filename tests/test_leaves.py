@@ -1,0 +1,158 @@
+"""KLV2 leave values: MAGPIE's file read exactly, ours written byte for byte the same, KLV v1,
+damaged files."""
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from racksmith.errors import LexiconFormatError
+from racksmith.lexicon import Leaves, load_leaves
+from racksmith.lexicon.klv import leave_index
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SYNTH_LEAVES = 914_624
+
+
+def synth_csv() -> dict[str, float]:
+    rows = gzip.decompress((FIXTURES / "SYNTH.csv.gz").read_bytes()).decode().split()
+    return {leave: float(value) for leave, value in (r.split(",") for r in rows)}
+
+
+@pytest.fixture(scope="module")
+def csv_values() -> dict[str, float]:
+    return synth_csv()
+
+
+@pytest.fixture(scope="module")
+def magpie() -> Leaves:
+    return load_leaves(FIXTURES / "SYNTH.klv2")
+
+
+@pytest.fixture(scope="module")
+def ours() -> Leaves:
+    return Leaves.from_csv(FIXTURES / "SYNTH.csv.gz")
+
+
+def test_magpie_file_gives_the_csv_value_of_every_leave(magpie, csv_values):
+    assert len(magpie) == len(csv_values) == SYNTH_LEAVES and magpie.version == 2
+    items = magpie.items()
+    assert [leave for leave, _ in items] == sorted(csv_values, key=lambda s: s.replace("?", "\0"))
+    got = np.array([v for _, v in items], dtype=np.float32)
+    want = np.array([csv_values[leave] for leave, _ in items], dtype=np.float32)
+    assert np.array_equal(got, want)
+    for leave in list(csv_values)[::9973]:
+        assert magpie.value(leave) == np.float32(csv_values[leave])
+
+
+def test_our_klv2_is_magpies_byte_for_byte(ours):
+    assert ours.tobytes() == (FIXTURES / "SYNTH.klv2").read_bytes()
+
+
+def test_values_any_tile_order_and_absent_leaves(magpie, csv_values):
+    assert magpie.value("?ERS") == magpie.value("SRE?") == magpie.value("RS*E") == np.float32(csv_values["?ERS"])
+    assert magpie.value_tiles([19, 5, 18, 0]) == magpie.value("?ERS")
+    assert magpie.value("") == 0.0
+    assert magpie.value("QQ") == 0.0  # one Q in the bag: never a leave
+    assert magpie.value("AAAAAAA") == 0.0  # seven tiles: longer than any leave
+    assert leave_index(magpie, []) == -1 and leave_index(magpie, [99]) == -1
+    assert leave_index(magpie, [0]) == 0  # "?" sorts first
+
+
+def test_no_leaves_means_zero_everywhere():
+    none = load_leaves(None)
+    assert len(none) == 0 and none.value("?ERS") == 0.0 and none.items() == []
+
+
+def test_klv_v1_is_read(magpie):
+    values = np.round(magpie.values[:1000] * 256).astype("<i2")
+    small = Leaves.from_pairs(magpie.items()[:1000])
+    kwg = small.kwg.astype("<u4")
+    data = (np.array([kwg.size], "<u4").tobytes() + kwg.tobytes()
+            + np.array([values.size], "<u4").tobytes() + values.tobytes())
+    v1 = Leaves.from_bytes(data)
+    assert v1.version == 1
+    leave = small.items()[500][0]
+    assert v1.value(leave) == pytest.approx(float(values[500]) / 256)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.text("?ABCDE", min_size=1, max_size=5), st.floats(-50, 50, width=32), max_size=40))
+def test_round_trip_of_random_leave_tables(table):
+    canonical = {}
+    for leave, value in table.items():
+        canonical.setdefault("".join(sorted(leave, key=lambda c: "\0" if c == "?" else c)), value)
+    leaves = Leaves.from_pairs(canonical.items())
+    back = Leaves.from_bytes(leaves.tobytes())
+    assert back.tobytes() == leaves.tobytes()
+    assert dict(back.items()) == pytest.approx(canonical)
+    for leave, value in canonical.items():
+        assert back.value(leave[::-1]) == np.float32(value)
+    assert back.value("EEEEEE") == 0.0
+
+
+def test_csv_problems_are_reported(tmp_path):
+    def build(text: str) -> Leaves:
+        path = tmp_path / "leaves.csv"
+        path.write_text(text, encoding="utf-8")
+        return Leaves.from_csv(path)
+
+    assert len(build("leave,value\nAB,1.5\n\n?,2\n")) == 2  # a header line and blank lines are fine
+    assert build("BA,1.5\n").value("AB") == 1.5
+    with pytest.raises(LexiconFormatError, match="line 2: expected 'leave,value'"):
+        build("A,1\nB;2\n")
+    with pytest.raises(LexiconFormatError, match="line 2: value 'x' is not a number"):
+        build("A,1\nB,x\n")
+    with pytest.raises(LexiconFormatError, match="appears twice"):
+        build("AB,1\nBA,2\n")
+    with pytest.raises(LexiconFormatError, match="outside the alphabet"):
+        build("A1,1\n")
+    with pytest.raises(LexiconFormatError, match="empty leave"):
+        build(",3\n")
+    with pytest.raises(LexiconFormatError, match="not a number"):
+        build("A,nan\n")
+
+
+def small_klv() -> bytes:
+    return Leaves.from_pairs([("?", 1.0), ("A", 2.0), ("AB", 3.0), ("B", -1.0)]).tobytes()
+
+
+def test_damaged_klv_files_are_refused():
+    data = small_klv()
+    with pytest.raises(LexiconFormatError, match="too short"):
+        Leaves.from_bytes(data[:5])
+    with pytest.raises(LexiconFormatError, match="truncated"):
+        Leaves.from_bytes(data[:-1])
+    wrong_count = bytearray(data)
+    n_nodes = int.from_bytes(data[:4], "little")
+    wrong_count[4 + 4 * n_nodes] += 1  # announces 5 values
+    with pytest.raises(LexiconFormatError):
+        Leaves.from_bytes(bytes(wrong_count) + b"\0\0\0\0")
+    with pytest.raises(LexiconFormatError, match="KWG holds 4 leaves but the file has 5 values"):
+        Leaves.from_bytes(bytes(wrong_count) + b"\0\0\0\0")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), min_size=1, max_size=5))
+def test_random_corruption_never_crashes(edits):
+    data = bytearray(small_klv())
+    for pos, value in edits:
+        data[pos % len(data)] = value
+    try:
+        leaves = Leaves.from_bytes(bytes(data))
+    except LexiconFormatError:
+        return
+    for leave in ["?", "A", "AB", "B", "?AB", "ZZ", ""]:
+        assert np.isfinite(leaves.value(leave))
+    assert len(leaves.items()) == len(leaves)
+
+
+def test_save_and_load(tmp_path, magpie):
+    path = tmp_path / "copy.klv2"
+    magpie.save(path)
+    again = load_leaves(path)
+    assert again.value("?ERS") == magpie.value("?ERS") and not again.kwg.flags.owndata

@@ -1,0 +1,40 @@
+"""``racksmith leaves ...`` through the real entry point."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from racksmith.cli.main import main
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_value_against_the_csv(capsys):
+    code, out, _ = run(capsys, "leaves", "value", FIXTURES / "SYNTH.klv2", "?ERS", "SRE?", "Q", "", "QQ", "--json")
+    assert code == 0
+    assert json.loads(out) == {"?ERS": 37.277000427246094, "SRE?": 37.277000427246094,
+                               "Q": -9.197999954223633, "": 0.0, "QQ": 0.0}
+
+
+def test_build_writes_magpies_bytes(tmp_path, capsys):
+    out_klv = tmp_path / "synth.klv2"
+    code, out, err = run(capsys, "leaves", "build", FIXTURES / "SYNTH.csv.gz", "-o", out_klv)
+    assert code == 0 and out == "" and "914,624 leaves" in err
+    assert out_klv.read_bytes() == (FIXTURES / "SYNTH.klv2").read_bytes()
+
+
+def test_small_csv_and_errors(tmp_path, capsys):
+    csv = tmp_path / "l.csv"
+    csv.write_text("?,25.5\nES,3\n", encoding="utf-8")
+    code, out, err = run(capsys, "leaves", "value", csv, "SE", "?", "Z")
+    assert code == 0 and out == "" and "SE: 3" in err and "?: 25.5" in err and "Z: 0" in err
+    code, _, err = run(capsys, "leaves", "value", tmp_path / "missing.klv2", "A")
+    assert code == 1 and "cannot read leave file" in err
+    code, _, err = run(capsys, "leaves", "value", FIXTURES / "ENABLE15.kwg", "A")
+    assert code == 1 and "leave file" in err
