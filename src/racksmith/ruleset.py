@@ -30,6 +30,8 @@ LEGEND: dict[str, tuple[int, int]] = {
 }
 _PREMIUM_CHAR = {v: k for k, v in LEGEND.items() if k != " "}
 END_RULES = ("tournament", "club")
+#: vowels assumed when a ruleset file names none (the opening's vowel penalty of static equity)
+DEFAULT_VOWELS = "AEIOUАЕЁИОУЫЭЮЯ"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +56,7 @@ class Ruleset:
     zero_turn_limit: int
     lexicon: str | None
     source: str = ""
+    vowels: tuple[int, ...] = ()  #: vowel tiles (static equity penalises them next to premiums on the opening)
 
     # --- geometry -------------------------------------------------------------------------
     @property
@@ -220,6 +223,14 @@ class Ruleset:
             raise fail("title", "must be a string")
         if sum(counts) < rack_size:
             raise fail("tiles", f"hold {sum(counts)} tiles, fewer than a rack of {rack_size}")
+        if "vowels" in data:
+            vtext = need("vowels", str)
+            try:
+                vowels = tuple(sorted({alphabet.tile(v.upper()) for v in alphabet.split(vtext)}))
+            except RacksmithError as e:
+                raise fail("vowels", f"must be letters of the alphabet: {e}") from None
+        else:
+            vowels = tuple(i for i, letter in enumerate(alphabet.letters, 1) if letter in DEFAULT_VOWELS)
         return cls(
             name=name,
             title=title,
@@ -239,6 +250,7 @@ class Ruleset:
             zero_turn_limit=zero_limit,
             lexicon=lexicon,
             source=source,
+            vowels=vowels,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -259,6 +271,7 @@ class Ruleset:
             "letter_aliases": dict(self.alphabet.aliases),
             "board": self.layout(),
             "tiles": [[l, self.counts[i], self.values[i]] for i, l in enumerate(self.alphabet.letters, 1)],
+            "vowels": self.alphabet.decode(self.vowels),
         }
 
     def __repr__(self) -> str:
