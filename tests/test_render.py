@@ -1,0 +1,86 @@
+"""Pictures of positions: the exact text board, Rich text, and well-formed SVG."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from racksmith.position import Position
+from racksmith.render import render_rich, render_svg, render_text
+from racksmith.ruleset import Ruleset
+
+TINY = Ruleset.from_dict(
+    {
+        "name": "tiny",
+        "board": ["=.'.-", '."..~', "'...^", "^...=", '-.\'."'],
+        "tiles": [["A", 6, 1], ["B", 4, 3], ["C", 4, 2], ["<", 1, 9]],
+        "blanks": 2,
+        "rack_size": 3,
+        "bingo_bonus": 20,
+        "start": "3C",
+    }
+)
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def tiny_position() -> Position:
+    board = np.zeros((5, 5), dtype=np.uint8)
+    a = TINY.alphabet
+    board[2, 1], board[2, 2], board[2, 3] = a.tile("A"), a.tile("b"), a.tile("C")
+    return Position(TINY, board, (a.rack("A?<"), a.rack("BC")), [12, 7], zero_turns=2)
+
+
+def test_text_board_exactly():
+    assert render_text(tiny_position()) == "\n".join([
+        "    A B C D E",
+        " 1  = . ' . -",
+        ' 2  . " . . ~',
+        " 3  ' A b C ^",
+        " 4  ^ . . . =",
+        ' 5  - . \' . "',
+        "",
+        "  to move: A<?  score 12",
+        " player 2: BC   score 7",
+        "      bag: 9 tiles   scoreless turns: 2",
+        "   legend: = triple word  - double word  \" triple letter  ' double letter",
+        "           ~ quadruple word  ^ quadruple letter",
+        "           lowercase = blank  * start",
+    ])
+    assert str(tiny_position()) == tiny_position().render() == render_text(tiny_position())
+
+
+def test_plain_start_square_is_marked():
+    assert "\n 3  ' . * . ^\n" in render_text(Position(TINY))
+    assert " 8  = . . ' . . . * . . . ' . . =" in str(Position.empty("erudit"))
+    assert " 8  = . . ' . . . - . . . ' . . =" in str(Position.empty("english"))
+
+
+def test_rich_text_has_the_same_characters():
+    pos = tiny_position()
+    assert render_rich(pos).plain == render_text(pos)
+
+
+def test_svg_is_well_formed_with_tiles_premiums_and_blanks():
+    pos = tiny_position()
+    svg = pos._repr_svg_()
+    assert svg == render_svg(pos)
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    for label in ("A", "B", "C", "D", "E", "1", "5", "3W", "2L", "3L", "4W", "4L", "2W"):
+        assert label in texts, label
+    assert "<" in texts  # the letter '<' is escaped, the document still parses
+    assert "bag: 9" in texts
+    # board tiles A (1 point) and C (2 points) show their points, the blank b shows none
+    assert texts.count("b") == 1
+    rects = list(root.iter(f"{SVG}rect"))
+    assert len(rects) == 1 + 25 + 3 + 5  # background, squares, board tiles, rack tiles
+    fills = {r.get("fill") for r in rects}
+    assert {"#d9443a", "#a6d1e6", "#3d8ec9", "#f2b8b5", "#8c1c4a", "#27418f"} <= fills
+
+
+def test_svg_of_every_shipped_board_parses():
+    for name in ("english", "russian", "erudit", "super"):
+        root = ET.fromstring(Position.empty(name)._repr_svg_())
+        rs = Position.empty(name).ruleset
+        assert int(float(root.get("width"))) > rs.cols * 32
