@@ -71,8 +71,11 @@ def test_svg_is_well_formed_with_tiles_premiums_and_blanks():
         assert label in texts, label
     assert "<" in texts  # the letter '<' is escaped, the document still parses
     assert "bag: 9" in texts
-    # board tiles A (1 point) and C (2 points) show their points, the blank b shows none
-    assert texts.count("b") == 1
+    # the blank b is drawn as a pale B without points; A (1 point) and C (2 points) show theirs
+    pale = [t.text for t in root.iter(f"{SVG}text") if t.get("fill") == "#8a7a5a"]
+    assert pale == ["B"]  # the blank on the board; the blank on the rack is an empty pale tile
+    assert texts.count("1") == 1 + 2  # row label 1, the A on the board and the A on the rack
+    assert texts.count("9") == 1  # the '<' tile on the rack
     rects = list(root.iter(f"{SVG}rect"))
     assert len(rects) == 1 + 25 + 3 + 5  # background, squares, board tiles, rack tiles
     fills = {r.get("fill") for r in rects}

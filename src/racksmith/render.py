@@ -176,16 +176,20 @@ def render_svg(position, size: int = 32) -> str:
 
 
 def _svg_tile(x: float, y: float, size: float, letter: str, blank: bool, points: int) -> str:
-    """One tile: the letter large, its points small in the corner; a blank is pale, its letter grey."""
+    """One tile: the letter large, its points small in the corner; a blank is pale, its letter (if it
+    stands for one) grey, and it shows no points."""
     fill = BLANK_FILL if blank else TILE_FILL
     colour = "#8a7a5a" if blank else "#222"
     fs = size * (0.6 if len(letter) == 1 else 0.42)
     parts = [
         f'<rect x="{x + 1:.1f}" y="{y + 1:.1f}" width="{size - 2:.1f}" height="{size - 2:.1f}" rx="{size * 0.12:.1f}" '
-        f'fill="{fill}" stroke="#b59a6a" stroke-width="1"/>',
-        f'<text x="{x + size * 0.45:.1f}" y="{y + size * 0.7:.1f}" font-size="{fs:.1f}" font-weight="bold" '
-        f'text-anchor="middle" fill="{colour}">{escape(letter)}</text>',
+        f'fill="{fill}" stroke="#b59a6a" stroke-width="1"/>'
     ]
+    if letter:
+        parts.append(
+            f'<text x="{x + size * 0.45:.1f}" y="{y + size * 0.7:.1f}" font-size="{fs:.1f}" font-weight="bold" '
+            f'text-anchor="middle" fill="{colour}">{escape(letter)}</text>'
+        )
     if not blank:
         parts.append(
             f'<text x="{x + size * 0.88:.1f}" y="{y + size * 0.88:.1f}" font-size="{size * 0.25:.1f}" '
