@@ -169,7 +169,7 @@ def tiny_positions(draw):
     return pos, set(two) | set(draw(WORDS))
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(tiny_positions())
 def test_oracle_matches_brute_force_on_random_tiny_boards(case):
     pos, lex = case
@@ -194,7 +194,7 @@ def seeded_positions(count: int, seed: int = 7):
     return out
 
 
-@pytest.mark.parametrize("case", seeded_positions(40), ids=lambda c: c[0].cgp().split()[0] + " " + c[0].rack_string)
+@pytest.mark.parametrize("case", seeded_positions(80), ids=lambda c: c[0].cgp().split()[0] + " " + c[0].rack_string)
 def test_oracle_matches_brute_force_on_seeded_boards(case):
     pos, lex = case
     expected = naive_placements(pos, lex)
