@@ -1,7 +1,6 @@
 """Scores on every ruleset, computed by hand in the comments, and every placement of MAGPIE's fixtures."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from oracle import fixture_position, load_fixture_positions, placement_move
