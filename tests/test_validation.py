@@ -181,6 +181,10 @@ def test_moves_of_another_alphabet_or_bad_tiles_are_refused(quirk):
     with pytest.raises(InvalidMoveError):
         resolve_move(quirk, Move.place(7, 8, True, [27]))
     with pytest.raises(InvalidMoveError):
+        resolve_move(quirk, Move.place(7, 8, True, [1.5]))
+    with pytest.raises(InvalidMoveError):
+        resolve_move(quirk, Move.exchange(["A"]))
+    with pytest.raises(InvalidMoveError):
         quirk.validate("8D QU?RK", LEX)
     with pytest.raises(InvalidMoveError):
         quirk.validate(42, LEX)

@@ -13,6 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .alphabet import BLANK, LETTER_MASK, THROUGH
 from .errors import IllegalMoveError, InvalidMoveError
 from .move import Move
@@ -82,6 +84,8 @@ def resolve_move(position, move: "Move | str") -> Move:
             f"the move is written in the alphabet of {move.alphabet.name or 'another ruleset'}, the position "
             f"is {rs.name}: parse it with Move.parse(text, ruleset) or pass the text"
         )
+    if not all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) for t in move.tiles):
+        raise InvalidMoveError(f"move tiles must be integers, got {list(move.tiles)!r}")
     if not move.is_place:
         if any(not 0 <= t <= n for t in move.tiles):
             raise InvalidMoveError(f"exchange of tiles {list(move.tiles)}: tiles are 0 (blank) to {n}")
