@@ -842,7 +842,7 @@ cdef void dawg_anchor(Gen* g) noexcept nogil:
 
 cdef struct LeaveCtx:
     const uint32_t* klv
-    const uint32_t* klv_words
+    const uint32_t* klv_counts          # leaves in the sibling list from each node on
     const float* klv_values
     int64_t n_values
     int bag_empty
@@ -912,11 +912,10 @@ cdef void leave_walk(Gen* g, LeaveCtx* c, int li, uint32_t p, int64_t base_idx, 
                     break
                 if (node >> 24) > t or node & IS_END:
                     break
-                qi += c.klv_words[s]
                 s += 1
         if ok:
-            oi = qi
-            qi += 1 if node & ACCEPTS else 0
+            oi = qi + c.klv_counts[q] - c.klv_counts[s]     # the leaves of the siblings skipped
+            qi = oi + (1 if node & ACCEPTS else 0)
             q = arc_of(node)
             ok = (node & ACCEPTS) != 0
         else:
@@ -1241,16 +1240,17 @@ cdef class Tables:
 
     Arrays must be validated by the caller (:mod:`racksmith.movegen` does): ``kwg`` a KWG whose
     arcs stay inside it, whose last node ends a sibling list and whose tiles fit the alphabet;
-    ``leaves_words`` the per-node word counts of ``leaves_kwg`` (:func:`klv_word_counts`).
+    ``leaves_counts`` the leaves in the sibling list from each node of ``leaves_kwg`` on
+    (:attr:`racksmith.lexicon.Leaves.counts`).
     """
 
     cdef const uint32_t[::1] kwg
     cdef const uint32_t[::1] klv
-    cdef const uint32_t[::1] klv_words
+    cdef const uint32_t[::1] klv_counts
     cdef const float[::1] klv_values
     cdef readonly bint has_gaddag
     cdef readonly bint has_leaves
-    cdef readonly int rows, cols
+    cdef readonly int rows, cols, n_letters
     cdef int bingo, rack_size, start
     cdef uint8_t lm[MAX_SQ]
     cdef uint8_t wm[MAX_SQ]
@@ -1258,18 +1258,21 @@ cdef class Tables:
     cdef uint64_t vowels
     cdef double vpen[MAX_SQ]
 
-    def __init__(self, kwg, bint has_gaddag, int rows, int cols, letter_multipliers,
+    def __init__(self, kwg, bint has_gaddag, int n_letters, int rows, int cols, letter_multipliers,
                  word_multipliers, values, vowels, int bingo_bonus, int rack_size, int start,
-                 leaves_kwg=None, leaves_words=None, leaves_values=None):
+                 leaves_kwg=None, leaves_counts=None, leaves_values=None):
         cdef int i, r, c, rr, sq
         cdef double pen
         if not (2 <= rows <= MAX_DIM and 2 <= cols <= MAX_DIM):
             raise ValueError(f"board {rows}x{cols} is outside 2..{MAX_DIM}")
         if len(letter_multipliers) != rows * cols or len(word_multipliers) != rows * cols:
             raise ValueError("premiums must give one entry per square")
-        if len(values) > 64:
-            raise ValueError("at most 63 letters")
+        if not 1 <= n_letters <= 63 or len(values) != n_letters + 1:
+            raise ValueError("values must give blank and 1 to 63 letters")
         self.kwg = kwg
+        if self.kwg.shape[0] < (2 if has_gaddag else 1):
+            raise ValueError("KWG too short")
+        self.n_letters = n_letters
         self.has_gaddag = has_gaddag
         self.rows = rows
         self.cols = cols
@@ -1297,7 +1300,7 @@ cdef class Tables:
         self.has_leaves = leaves_kwg is not None
         if self.has_leaves:
             self.klv = leaves_kwg
-            self.klv_words = leaves_words
+            self.klv_counts = leaves_counts
             self.klv_values = leaves_values
 
     def generate(self, const uint8_t[:, ::1] board, bytes rack, int bag_count, int opp_value,
@@ -1313,11 +1316,23 @@ cdef class Tables:
         cdef int64_t n_out, m
         cdef char* dst
         cdef bint empty = True
+        cdef uint8_t bt
         if board.shape[0] != self.rows or board.shape[1] != self.cols:
-            raise ValueError(f"board must be {self.rows}x{self.cols}")
+            raise ValueError(f"the board must be {self.rows}x{self.cols}, got {board.shape[0]}x{board.shape[1]}")
         n = len(rack)
         if n > MAX_RACK:
-            raise ValueError(f"a rack holds at most {MAX_RACK} tiles")
+            raise ValueError(f"a rack holds at most {MAX_RACK} tiles, got {n}")
+        for i in range(n):
+            if rk[i] > self.n_letters:
+                raise ValueError(f"rack tile {rk[i]} is outside the alphabet of {self.n_letters} letters")
+        for i in range(self.rows):
+            for t in range(self.cols):
+                bt = board[i, t]
+                if bt and ((bt & LETTER_MASK) == 0 or (bt & LETTER_MASK) > self.n_letters or bt & THROUGH_BIT):
+                    raise ValueError(
+                        f"board square {i + 1}{chr(65 + t)} holds {bt}, not a tile of the alphabet of "
+                        f"{self.n_letters} letters"
+                    )
         if gaddag and not self.has_gaddag:
             raise ValueError("the lexicon has no GADDAG")
         g = <Gen*>malloc(sizeof(Gen))
@@ -1345,11 +1360,7 @@ cdef class Tables:
         # the rack
         memset(g.rack, 0, sizeof(g.rack))
         for i in range(n):
-            t = rk[i]
-            if t >= 64:
-                free(g)
-                raise ValueError(f"rack tile {t} out of range")
-            g.rack[t] += 1
+            g.rack[rk[i]] += 1
         g.n_rack = n
         g.rack_letters = 0
         lc.n_letters = 0
@@ -1383,12 +1394,12 @@ cdef class Tables:
             raise MemoryError()
         if self.has_leaves:
             lc.klv = &self.klv[0]
-            lc.klv_words = &self.klv_words[0]
+            lc.klv_counts = &self.klv_counts[0]
             lc.klv_values = &self.klv_values[0] if self.klv_values.shape[0] else NULL
             lc.n_values = self.klv_values.shape[0]
         else:
             lc.klv = NULL
-            lc.klv_words = NULL
+            lc.klv_counts = NULL
             lc.klv_values = NULL
             lc.n_values = 0
         lc.bag_empty = bag_count <= 0
@@ -1413,61 +1424,3 @@ cdef class Tables:
             free(lc.table)
             free(g)
 
-
-def klv_word_counts(kwg):
-    """For each node of a DAWG-only KWG, the number of words below it (its own included): what
-    turns a leave into its index in a KLV2 file. Raises ``ValueError`` on a cycle."""
-    cdef const uint32_t[::1] k = kwg
-    cdef int64_t n = k.shape[0], top = 0, q, d
-    cdef uint32_t node
-    words = np.zeros(n, dtype=np.uint32)
-    lists = np.zeros(n + 1, dtype=np.uint64)     # words of the sibling list from each node on
-    state = np.zeros(n + 1, dtype=np.uint8)      # 0 new, 1 open, 2 done
-    stack = np.empty(2 * n + 2, dtype=np.int64)
-    cdef uint32_t[::1] w = words
-    cdef uint64_t[::1] lw = lists
-    cdef uint8_t[::1] st = state
-    cdef int64_t[::1] sk = stack
-    cdef int64_t root
-    cdef bint cycle = False
-    if n < 1:
-        raise ValueError("empty KWG")
-    with nogil:
-        for root in range(n):
-            if st[root] == 2:
-                continue
-            sk[0] = root
-            top = 1
-            while top > 0 and not cycle:
-                q = sk[top - 1]
-                if st[q] == 2:
-                    top -= 1
-                    continue
-                node = k[q]
-                if st[q] == 0:
-                    st[q] = 1
-                    d = arc_of(node)
-                    if d:
-                        if st[d] == 1:
-                            cycle = True
-                        elif st[d] == 0:
-                            sk[top] = d
-                            top += 1
-                    if not node & IS_END and q + 1 < n:
-                        d = q + 1
-                        if st[d] == 1:
-                            cycle = True
-                        elif st[d] == 0:
-                            sk[top] = d
-                            top += 1
-                    continue
-                # both dependencies are done
-                w[q] = (1 if node & ACCEPTS else 0) + (lw[arc_of(node)] if arc_of(node) else 0)
-                lw[q] = w[q] + (lw[q + 1] if not node & IS_END and q + 1 < n else 0)
-                st[q] = 2
-                top -= 1
-            if cycle:
-                break
-    if cycle:
-        raise ValueError("the KWG has a cycle")
-    return words

@@ -1,0 +1,190 @@
+"""Every legal move of a position, ranked by score or by static equity.
+
+>>> from racksmith import Position                                    # doctest: +SKIP
+>>> pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ILSSTUY/ 0/0 0")
+>>> moves = pos.moves(top=5, sort="equity", leaves="SYNTH.klv2")     # doctest: +SKIP
+>>> str(moves[0]), moves[0].score                                    # doctest: +SKIP
+('8H LUSTY', 24)
+
+The work is done by the compiled kernel :mod:`racksmith._movegen` in one call without the GIL;
+this module checks the options, turns the position, lexicon and leaves into the kernel's flat
+arrays (cached per ruleset, lexicon and leaves) and wraps the result in a
+:class:`~racksmith.movelist.MoveList`.
+
+Conventions (those of MAGPIE and wolges): each distinct choice of which tiles are blanks is its own
+move; a single tile is listed once, across if it has a horizontal neighbour, else down, scoring both
+words; on an empty board only across plays through the start square; no move twice.
+
+Static equity ("Hasty valuation"): with tiles in the bag, score + value of the leave (0 for an
+absent or empty leave); on the opening, minus 0.35 × ((word multiplier − 1) + (letter multiplier
+− 1)) of the squares above and below each vowel placed; with the bag empty, score + twice the
+opponent's rack when going out, else score − (10 + twice the tiles kept). Exchanges (when the bag
+holds at least ``ruleset.exchange_limit`` tiles) and the pass are valued by the tiles they keep.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._movegen import Tables
+from .errors import PositionError, RacksmithError
+from .lexicon import Leaves, Lexicon, load_leaves
+from .movelist import MoveList
+from .ruleset import Ruleset
+
+__all__ = ["ALGORITHMS", "DIRECTIONS", "SORTS", "MoveGenError", "MoveList", "generate_moves"]
+
+SORTS = ("score", "equity")
+DIRECTIONS = {"both": 3, "across": 1, "down": 2}
+ALGORITHMS = ("gaddag", "dawg")
+_HEAP_LIMIT = 4096  #: a larger top N is cut from the complete list instead of kept in a heap
+_CACHE_SIZE = 16
+
+
+class MoveGenError(RacksmithError):
+    """Options of move generation that cannot be honoured (an unknown sort, a GADDAG asked of a
+    lexicon without one, a lexicon or leave file for another alphabet...)."""
+
+
+def generate_moves(
+    position,
+    top: int | None = None,
+    sort: str = "score",
+    leaves: "Leaves | str | PathLike | None" = None,
+    exchanges: bool = False,
+    direction: str = "both",
+    algorithm: str = "gaddag",
+) -> MoveList:
+    """The legal moves of the player to move, best first.
+
+    ``top``: keep only the best N (found with shadow playing, without generating the rest), or
+    None for every move. ``sort``: ``"score"`` or ``"equity"`` (ties: the other key, then
+    placements before exchanges before the pass, then row, column, direction and tiles).
+    ``leaves``: a :class:`~racksmith.lexicon.Leaves`, the path of a ``.klv2``/``.klv``/CSV file,
+    or None (every leave worth 0). Equity is computed when leaves are given or ``sort="equity"``;
+    otherwise each move's ``equity`` is None. ``exchanges``: also list every distinct exchange
+    (when the bag allows) — the pass is always listed. ``direction``: ``"both"``, ``"across"`` or
+    ``"down"``. ``algorithm``: ``"gaddag"`` (Gordon; needs a lexicon with a GADDAG) or ``"dawg"``
+    (Appel–Jacobson); both give the same moves.
+    """
+    if sort not in SORTS:
+        raise MoveGenError(f"unknown sort {sort!r}: use 'score' or 'equity'")
+    dirs = DIRECTIONS.get(direction)
+    if dirs is None:
+        raise MoveGenError(f"unknown direction {direction!r}: use 'both', 'across' or 'down'")
+    if algorithm not in ALGORITHMS:
+        raise MoveGenError(f"unknown algorithm {algorithm!r}: use 'gaddag' or 'dawg'")
+    if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1):
+        raise MoveGenError(f"top must be a whole number of moves, at least 1 (or None for every move), got {top!r}")
+    rs: Ruleset = position.ruleset
+    lexicon = position.lexicon
+    if not isinstance(lexicon, Lexicon):
+        raise MoveGenError(
+            f"generating moves needs a KWG lexicon (racksmith.lexicon.Lexicon), got {type(lexicon).__name__}"
+        )
+    use_gaddag = algorithm == "gaddag"
+    if use_gaddag and not lexicon.has_gaddag:
+        raise MoveGenError(
+            f"lexicon {lexicon.name or '?'} has no GADDAG (a DAWG-only KWG): use algorithm='dawg', "
+            "or rebuild the lexicon with a GADDAG"
+        )
+    leave_values = _leaves(leaves, rs)
+    tables = _tables(rs, lexicon, leave_values)
+
+    board = position.board
+    if board.dtype != np.uint8 or not board.flags.c_contiguous:
+        board = np.ascontiguousarray(board, dtype=np.uint8)
+    racks = position.racks
+    rack = racks[0]
+    bag = rs.total_tiles - int(np.count_nonzero(board)) - sum(len(r) for r in racks)
+    values = rs.values
+    opp_value = sum(values[t] for t in racks[1] if t) if len(racks) > 1 else 0
+    with_equity = leave_values is not None or sort == "equity"
+    n = 0 if top is None or top > _HEAP_LIMIT else int(top)
+    try:
+        records, _ = tables.generate(
+            board,
+            bytes(rack),
+            bag,
+            opp_value,
+            n,
+            sort == "equity",
+            exchanges and bag >= rs.exchange_limit,
+            dirs,
+            use_gaddag,
+        )
+    except ValueError as e:
+        raise PositionError(f"cannot generate moves: {e}") from None
+    if top is not None and n == 0:
+        records = records[:top]
+    return MoveList(records, rs.alphabet, rack, with_equity)
+
+
+# --- the kernel's tables, per (ruleset, lexicon, leaves) ------------------------------------------
+
+_tables_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
+_leaves_cache: "OrderedDict[tuple, Leaves]" = OrderedDict()
+
+
+def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> Tables:
+    key = (id(rs), id(lexicon), id(leaves))
+    hit = _tables_cache.get(key)
+    if hit is not None:
+        return hit[-1]
+    if lexicon.alphabet.letters != rs.alphabet.letters:
+        raise MoveGenError(
+            f"lexicon {lexicon.name or '?'} is spelled in another alphabet "
+            f"({''.join(lexicon.alphabet.letters)[:40]}) than ruleset {rs.name} "
+            f"({''.join(rs.alphabet.letters)[:40]}): load it with ruleset={rs.name!r}"
+        )
+    kw: dict[str, Any] = {}
+    if leaves is not None:
+        kw = {"leaves_kwg": leaves.kwg, "leaves_counts": leaves.counts, "leaves_values": leaves.values}
+    tables = Tables(
+        lexicon.kwg,
+        lexicon.has_gaddag,
+        len(rs.alphabet),
+        rs.rows,
+        rs.cols,
+        rs.letter_multipliers,
+        rs.word_multipliers,
+        rs.values,
+        rs.vowels,
+        rs.bingo_bonus,
+        rs.rack_size,
+        rs.start,
+        **kw,
+    )
+    _tables_cache[key] = (rs, lexicon, leaves, tables)  # the objects stay alive while their id is a key
+    if len(_tables_cache) > _CACHE_SIZE:
+        _tables_cache.popitem(last=False)
+    return tables
+
+
+def _leaves(spec: "Leaves | str | PathLike | None", rs: Ruleset) -> Leaves | None:
+    if spec is None:
+        return None
+    if isinstance(spec, Leaves):
+        leaves = spec
+    elif isinstance(spec, (str, PathLike)):
+        p = Path(spec)
+        try:
+            st = p.stat()
+        except OSError as e:
+            raise MoveGenError(f"cannot read leave file {str(p)!r}: {e.strerror or e}") from None
+        key = (str(p.resolve()), st.st_mtime_ns, st.st_size, rs.alphabet.letters)
+        leaves = _leaves_cache.get(key)
+        if leaves is None:
+            leaves = load_leaves(p, rs)
+            _leaves_cache[key] = leaves
+            if len(_leaves_cache) > _CACHE_SIZE:
+                _leaves_cache.popitem(last=False)
+    else:
+        raise MoveGenError(f"leaves must be a Leaves object or the path of a leave file, got {type(spec).__name__}")
+    if leaves.alphabet.letters != rs.alphabet.letters:
+        raise MoveGenError(f"the leave file is for another alphabet than ruleset {rs.name}: load it with ruleset={rs.name!r}")
+    return leaves
