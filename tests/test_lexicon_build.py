@@ -1,7 +1,6 @@
 """Building KWG graphs: the format's rules, MAGPIE's bytes, wolges' size, round trips."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import emit_json, err_console, fail
+from .common import emit_json, err_console
 
 lexicon_app = typer.Typer(
     help="Lexicons (KWG word graphs): build them from word lists, look words up, find anagrams.",

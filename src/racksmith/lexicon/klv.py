@@ -43,6 +43,12 @@ class Leaves:
         vals = np.asarray(values)
         if vals.dtype != np.float32 or vals.ndim != 1:
             raise LexiconFormatError(f"leaves {where}: the values must be a 1-D float32 array")
+        if nodes.flags.writeable:
+            nodes = nodes.copy()
+            nodes.flags.writeable = False
+        if vals.flags.writeable:
+            vals = vals.copy()
+            vals.flags.writeable = False
         facts = check_kwg(nodes, len(alphabet), f"of leaves {where}", leaves=True)
         if facts.words != vals.size:
             raise LexiconFormatError(
@@ -52,9 +58,6 @@ class Leaves:
         bad = np.flatnonzero(~np.isfinite(vals))
         if bad.size:
             raise LexiconFormatError(f"leaves {where}: value {int(bad[0])} is {vals[bad[0]]}, not a number")
-        for a in (nodes, vals):
-            if a.flags.writeable:
-                a.flags.writeable = False
         self.kwg = nodes
         self.values = vals
         counts = facts.counts.astype(np.uint32)  # each at most the number of leaves

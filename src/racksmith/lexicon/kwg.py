@@ -54,8 +54,11 @@ def read_file(path: str | Path, what: str = "KWG") -> np.ndarray:
 
 def nodes_of(data, source: str) -> np.ndarray:
     """The nodes of a KWG held in ``data`` (bytes-like or uint8 array), as a read-only
-    ``uint32`` view when the machine is little-endian, a converted copy otherwise."""
+    ``uint32`` view of read-only data (bytes, a read-only memory map) on a little-endian
+    machine; otherwise a copy."""
     buf = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data
+    if buf.flags.writeable:  # a buffer its owner may still change: the checked graph must not
+        buf = buf.copy()
     if buf.size % 4:
         raise LexiconFormatError(
             f"KWG {source}: {buf.size} bytes is not a whole number of 4-byte nodes (truncated file?)"

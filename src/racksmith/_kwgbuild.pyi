@@ -1,0 +1,6 @@
+import numpy as np
+import numpy.typing as npt
+
+def build(
+    text: npt.NDArray[np.uint8], offsets: npt.NDArray[np.int64], gaddag: bool, share_tails: bool
+) -> npt.NDArray[np.uint32]: ...

@@ -1,0 +1,20 @@
+from collections.abc import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+ERR_CYCLE: int
+ERR_SEPARATOR_IN_WORD: int
+ERR_EMPTY_SEPARATOR: int
+ERR_ACCEPTING_SEPARATOR: int
+
+def analyse(
+    kwg: npt.NDArray[np.uint32], roots: Iterable[int], counts: npt.NDArray[np.uint64]
+) -> tuple[int, int, tuple[int, ...]]: ...
+def letter_region(kwg: npt.NDArray[np.uint32], dawg_root: int, gaddag: bool) -> tuple[int, int, int]: ...
+def find(kwg: npt.NDArray[np.uint32], root: int, tiles: bytes) -> int: ...
+def words(kwg: npt.NDArray[np.uint32], root: int, prefix: bytes, longest: int) -> bytes: ...
+def anagrams(
+    kwg: npt.NDArray[np.uint32], root: int, rack: npt.NDArray[np.int64], blanks: int, partial: bool
+) -> bytes: ...
+def word_index(kwg: npt.NDArray[np.uint32], counts: npt.NDArray[np.uint32], tiles: bytes) -> int: ...
