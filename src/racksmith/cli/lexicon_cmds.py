@@ -60,7 +60,7 @@ def build_cmd(
     rs = get_ruleset(ruleset)
     longest = max_word_length(rs)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=err_console, transient=True) as progress:
+                  console=err_console, transient=True, disable=not err_console.is_terminal) as progress:
         step = progress.add_task(f"reading {words.name}", total=3)
         data = read_word_list_bytes(words)
         wl = parse_word_list(data, rs.alphabet, longest, repr(str(words)))
@@ -73,6 +73,8 @@ def build_cmd(
          f"{'DAWG + GADDAG' if lex.has_gaddag else 'DAWG only'}")
     if lex.skipped:
         _say(wl.skipped.describe(longest))
+    if not len(lex) and wl.skipped.letters:
+        _say(f"no word of {words.name} fits the alphabet of {rs.name}: is --ruleset right?")
 
 
 @lexicon_app.command("info")
