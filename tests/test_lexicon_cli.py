@@ -60,7 +60,7 @@ def test_embedded_names(capsys):
     code, out, _ = run(capsys, "lexicon", "check", "ru-erudit", "ёж", "ЕЖ", "--json")
     assert code == 0 and json.loads(out) == {"ёж": True, "ЕЖ": True}
     code, out, err = run(capsys, "lexicon", "info", "ru-erudit")
-    assert code == 0 and out == "" and "58,729 words" in err
+    assert code == 0 and out == "" and "58,729 words" in err and "OpenCorpora (CC BY-SA 3.0)" in err
 
 
 def test_anagram(capsys):

@@ -89,9 +89,14 @@ def info_cmd(
     if as_json:
         emit_json(info)
         return
+    from ..lexicon import EMBEDDED
+
+    embedded = EMBEDDED.get(lexicon.strip().lower()) if not Path(lexicon).is_file() else None
     _say(f"{lex.name}: {info['words']:,} words; {info['nodes']:,} nodes ({info['bytes']:,} bytes), "
          f"{info['dawg_nodes']:,} of them in the DAWG; GADDAG: {'yes' if info['gaddag'] else 'no'}"
          + (f"; file {lex.path}" if lex.path else ""))
+    if embedded:
+        _say(f"embedded: {embedded.description}")
 
 
 @lexicon_app.command("check")
