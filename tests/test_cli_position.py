@@ -29,12 +29,12 @@ def one_line(err: str) -> str:
 
 
 # --- show -------------------------------------------------------------------------------------------
-def test_show_text_goes_to_stderr(capsys):
+def test_show_text_goes_to_stdout(capsys):
     code, out, err = run(capsys, "show", "--cgp", QUIRK)
-    assert code == 0 and out == ""
-    assert "A B C D E F G H I J K L M N O" in err
-    assert " 8  = . . Q U I R K . . . ' . . =" in err
-    assert "to move: ADEIRS?" in err and "score 56" in err and "bag: 88 tiles" in err
+    assert code == 0 and err == ""
+    assert "A B C D E F G H I J K L M N O" in out
+    assert " 8  = . . Q U I R K . . . ' . . =" in out
+    assert "to move: ADEIRS?" in out and "score 56" in out and "bag: 88 tiles" in out
 
 
 def test_show_json_and_svg(capsys, tmp_path):
@@ -53,7 +53,7 @@ def test_show_json_and_svg(capsys, tmp_path):
 def test_show_other_rulesets(capsys):
     cgp = "/".join(["21"] * 21) + " AEELSV?/ 0/0 0"
     code, out, err = run(capsys, "show", "--cgp", cgp, "--ruleset", "super")
-    assert code == 0 and "21  ~" in err and "quadruple" in err
+    assert code == 0 and "21  ~" in out and "quadruple" in out
     code, out, err = run(capsys, "show", "--cgp", f"{EMPTY15} АБВ?/ 0/0 0", "-r", "эрудит", "--json")
     assert code == 0 and json.loads(out)["ruleset"] == "erudit"
 
@@ -85,8 +85,8 @@ def test_score_cross_words_blanks_and_bingo(capsys):
 
 def test_score_text_table(capsys):
     code, out, err = run(capsys, "score", "--cgp", OPEN, "--move", "8D QUIRK")
-    assert code == 0 and out == ""
-    assert "QUIRK" in err and "56" in err and "total" in err
+    assert code == 0 and err == ""
+    assert "QUIRK" in out and "56" in out and "total" in out
 
 
 def test_score_rejects_illegal_geometry(capsys):
@@ -105,7 +105,7 @@ def test_validate_legal_with_the_rulesets_lexicon(capsys):
     assert code == 0 and err == ""
     assert json.loads(out) == {"legal": True, "score": 56}
     code, out, err = run(capsys, "validate", "--cgp", OPEN, "--move", "8D QUIRK")
-    assert code == 0 and out == "" and one_line(err) == "legal: 8D QUIRK scores 56"
+    assert code == 0 and err == "" and one_line(out) == "legal: 8D QUIRK scores 56"
 
 
 def test_validate_illegal_json(capsys):

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from ..errors import IllegalMoveError
-from .common import emit_json, err_console, fail
+from .common import emit_json, fail, out_console
 
 CGP_HELP = "The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]'."
 RULESET_HELP = "Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file."
@@ -57,7 +57,7 @@ def show(
             }
         )
         return
-    err_console.print(render_rich(pos), highlight=False, soft_wrap=True)
+    out_console.print(render_rich(pos), highlight=False, soft_wrap=True)
 
 
 def score(
@@ -86,7 +86,7 @@ def score(
     if result.bingo:
         table.add_row("bingo", "", "", str(result.bingo))
     table.add_row("total", "", "", str(result.score), style="bold")
-    err_console.print(table, highlight=False, soft_wrap=True)
+    out_console.print(table, highlight=False, soft_wrap=True)
 
 
 def validate(
@@ -111,7 +111,7 @@ def validate(
     if as_json:
         emit_json(verdict.to_dict())
         return
-    err_console.print(f"legal: {verdict.move.notation()} scores {verdict.score}", highlight=False, markup=False)
+    out_console.print(f"legal: {verdict.move.notation()} scores {verdict.score}", highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:
