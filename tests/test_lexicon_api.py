@@ -264,3 +264,19 @@ def test_kwg_files_are_recognised_by_content(tmp_path, small):
     path = tmp_path / "graph.bin"
     small.save(path)
     assert load_lexicon(path).words() == small.words()
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.text("abcABCxyzé1 \t\r-", max_size=9), max_size=40))
+def test_word_lists_follow_python_set_semantics(lines):
+    """Whatever the lines, the lexicon is the set of stripped, upper-cased lines made of
+    letters only, 2..8 long, and the skipped count is the rest of the non-blank lines."""
+    rs = Ruleset.from_dict({**ENGLISH.to_dict(), "name": "tiny", "board": ["." * 8] * 8, "start": "4D"})
+    text = "\n".join(lines)
+    lex = Lexicon.from_word_list(parse_word_list(text.encode(), rs.alphabet, 8), rs)
+    stripped = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    keep = {w.upper() for w in stripped if w.isascii() and w.isalpha() and 2 <= len(w) <= 8}
+    assert lex.words() == sorted(keep)
+    expected_skips = sum(1 for w in stripped if not (w.isascii() and w.isalpha() and 2 <= len(w) <= 8))
+    assert lex.skipped == expected_skips
+    assert all(w in lex for w in keep)
