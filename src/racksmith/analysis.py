@@ -1,0 +1,201 @@
+"""Analysis of a recorded game: for every turn, where the move played ranks among all the moves by
+static equity, the best moves, and the equity lost; a summary per player.
+
+The position of each turn comes from the replay (:mod:`racksmith.replay`): the mover's recorded
+rack, and the opponent's rack when the record reveals it (so that the bag, exchanges and the
+end-of-game equity are exact). Turns whose rack is not recorded, or whose exchange is hidden, are
+listed without a rank.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .gcg import PASS
+from .move import Move
+from .replay import Replay, ReplayTurn
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    notation: str
+    score: int
+    equity: float
+    bingo: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"move": self.notation, "score": self.score, "equity": round(self.equity, 3), "bingo": self.bingo}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAnalysis:
+    """One turn. ``rank`` is 1 for the best move (ties share the better rank), None when the move
+    played is not among the legal moves (a phony, a hidden exchange) or the rack is unknown."""
+
+    turn: int
+    line: int
+    player: str
+    rack: str
+    played: str
+    played_score: int
+    played_equity: float | None
+    rank: int | None
+    moves: int
+    best: tuple[Candidate, ...]
+    equity_lost: float | None
+    bingo_played: bool
+    bingo_available: bool
+    withdrawn: bool = False
+    note: str = ""
+
+    @property
+    def bingo_missed(self) -> bool:
+        return self.bingo_available and not self.bingo_played
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "line": self.line,
+            "player": self.player,
+            "rack": self.rack,
+            "played": self.played,
+            "score": self.played_score,
+            "equity": None if self.played_equity is None else round(self.played_equity, 3),
+            "rank": self.rank,
+            "moves": self.moves,
+            "best": [c.to_dict() for c in self.best],
+            "equity_lost": None if self.equity_lost is None else round(self.equity_lost, 3),
+            "bingo_played": self.bingo_played,
+            "bingo_missed": self.bingo_missed,
+            "withdrawn": self.withdrawn,
+            "note": self.note,
+        }
+
+
+@dataclass(slots=True)
+class PlayerSummary:
+    player: str
+    turns: int = 0
+    ranked: int = 0
+    best_moves: int = 0
+    equity_lost: float = 0.0
+    bingos_played: int = 0
+    bingos_missed: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "turns": self.turns,
+            "ranked_turns": self.ranked,
+            "best_moves": self.best_moves,
+            "equity_lost": round(self.equity_lost, 3),
+            "mean_equity_lost": round(self.equity_lost / self.ranked, 3) if self.ranked else None,
+            "bingos_played": self.bingos_played,
+            "bingos_missed": self.bingos_missed,
+        }
+
+
+@dataclass(slots=True)
+class Analysis:
+    turns: list[TurnAnalysis] = field(default_factory=list)
+    players: list[PlayerSummary] = field(default_factory=list)
+    with_leaves: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``racksmith analyze --json``."""
+        return {
+            "turns": [t.to_dict() for t in self.turns],
+            "players": [p.to_dict() for p in self.players],
+            "leaves": self.with_leaves,
+            "notes": list(self.notes),
+        }
+
+
+def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = None) -> Analysis:
+    """Analyse every turn of a replayed game. ``leaves``: a loaded leave table or None (equity
+    without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
+    else the ruleset's)."""
+    if top < 1:
+        from .errors import RacksmithError
+
+        raise RacksmithError(f"--top must be at least 1, got {top}")
+    rs = replay.ruleset
+    result = Analysis(with_leaves=leaves is not None)
+    summaries = {nick: PlayerSummary(nick) for nick in replay.players}
+    result.players = list(summaries.values())
+    a = rs.alphabet
+    for t in replay.turns:
+        nick = replay.players[t.player]
+        summary = summaries[nick]
+        summary.turns += 1
+        ta = _analyze_turn(replay, t, leaves, top, lexicon, a, nick, rs.rack_size)
+        result.turns.append(ta)
+        if ta.rank is not None:
+            summary.ranked += 1
+            summary.equity_lost += ta.equity_lost
+            summary.best_moves += ta.rank == 1
+        summary.bingos_played += ta.bingo_played and not ta.withdrawn
+        summary.bingos_missed += ta.bingo_missed
+    return result
+
+
+def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, a, nick: str, rack_size: int) -> TurnAnalysis:
+    ev = t.event
+    played_move = t.move if t.move is not None else ev.move
+    played = played_move.notation() if played_move is not None else ev.action()
+    base = dict(
+        turn=t.number,
+        line=ev.line,
+        player=nick,
+        rack=ev.rack,
+        played=played,
+        played_score=t.score,
+        withdrawn=t.withdrawn,
+    )
+    bingo_played = bool(t.bingo)
+    if not t.rack:
+        return TurnAnalysis(
+            **base, played_equity=None, rank=None, moves=0, best=(), equity_lost=None,
+            bingo_played=bingo_played, bingo_available=False, note="rack not recorded",
+        )
+    pos = replay.position(t.number)
+    if lexicon is not None:
+        pos.lexicon = lexicon
+    moves = pos.moves(sort="equity", leaves=leaves, exchanges=True)
+    n = len(moves)
+    best = tuple(_candidate(moves[i], rack_size) for i in range(min(top, n)))
+    bingo_available = any(m.is_place and m.tiles_played == rack_size for m in moves)
+    target = _target(played_move, ev.kind)
+    found = None
+    if target is not None:
+        for i in range(n):
+            if moves[i] == target:
+                found = i
+                break
+    note = ""
+    if found is None:
+        note = "the move played is not a legal move here (a phony?)" if played_move is not None else "exchanged tiles not recorded"
+        return TurnAnalysis(
+            **base, played_equity=None, rank=None, moves=n, best=best, equity_lost=None,
+            bingo_played=bingo_played, bingo_available=bingo_available, note=note,
+        )
+    eq = moves[found].equity
+    top_eq = moves[0].equity
+    rank = 1 + sum(1 for i in range(found) if moves[i].equity > eq + 1e-9)
+    return TurnAnalysis(
+        **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, top_eq - eq),
+        bingo_played=bingo_played, bingo_available=bingo_available,
+    )
+
+
+def _target(move: Move | None, kind: str) -> Move | None:
+    if move is None:
+        return None
+    if kind == PASS:
+        return Move.pass_(move.alphabet)
+    return move
+
+
+def _candidate(m: Move, rack_size: int) -> Candidate:
+    return Candidate(m.notation(), int(m.score or 0), float(m.equity or 0.0), m.is_place and m.tiles_played == rack_size)

@@ -1,0 +1,148 @@
+"""``racksmith selfplay`` and ``racksmith analyze``: games between built-in players, analysis of a record."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import emit_json, err_console, fail
+
+
+def selfplay(
+    games: int = typer.Option(100, "--games", "-n", help="How many complete games to play."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Series seed: game i draws its bag from (seed, i)."),
+    ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset name or file."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
+    leaves: Optional[Path] = typer.Option(
+        None, "--leaves", help="KLV2 leave values for the equity players [default: none: equity without leaves].", dir_okay=False
+    ),
+    players: str = typer.Option("equity,equity", "--players", "-p", help="Players, comma-separated: equity, score, random."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (results do not depend on it)."),
+    gcg_dir: Optional[Path] = typer.Option(None, "--gcg-dir", help="Write every game as GCG into this directory.", file_okay=False),
+    fast: bool = typer.Option(
+        False, "--fast", help="Skip the independent validator on each play (tile and score invariants are still checked)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
+) -> None:
+    """Play complete games between built-in players and report speed, scores, bingos, wins and
+    invariant violations (tiles conserved, plays legal, scores the sum of their events)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..selfplay import SelfPlayConfig, parse_players, run_selfplay
+
+    config = SelfPlayConfig(
+        players=parse_players(players),
+        ruleset=ruleset,
+        lexicon=lexicon,
+        leaves=str(leaves) if leaves is not None else None,
+        seed=seed,
+        validate=not fast,
+        gcg_dir=str(gcg_dir) if gcg_dir is not None else None,
+    )
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}", 2)
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}", 2)
+    if "equity" in config.players and config.leaves is None:
+        err_console.print(
+            "note: no --leaves given: the equity players use equity without leave values "
+            "(score, opening and end-of-game adjustments)",
+            highlight=False,
+            markup=False,
+        )
+    with Progress(
+        TextColumn("self-play"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        report = run_selfplay(games, config, jobs=jobs, progress=lambda n: bar.update(task, completed=n))
+    d = report.to_dict()
+    if as_json:
+        emit_json(d)
+    else:
+        _print_report(d)
+    if d["invariant_violations"]:
+        fail(f"{d['invariant_violations']} invariant violation(s); first: {d['violations'][0]}")
+
+
+def _print_report(d: dict) -> None:
+    say = lambda s: err_console.print(s, highlight=False, markup=False)  # noqa: E731
+    say(
+        f"{d['games']} games in {d['seconds']:.2f} s: {d['games_per_second']:.1f} games/s, "
+        f"{d['turns_per_second']:.0f} turns/s, {d['moves_generated_per_second']:.0f} moves generated/s "
+        f"({d['turns_per_game']:.1f} turns a game; {d['jobs']} job{'s' if d['jobs'] != 1 else ''}"
+        f"{'' if d['validated'] else ', validator skipped'})"
+    )
+    if d["equity_without_leaves"]:
+        say("equity players: no leave values (score + opening/end-of-game adjustments)")
+    elif d["leaves"]:
+        say(f"leaves: {d['leaves']}")
+    for p in d["players"]:
+        lo, hi = p["win_rate_ci95"]
+        say(
+            f"{p['player']} ({p['kind']}): mean {p['mean_score']:.1f} (sd {p['score_stdev']:.1f}), "
+            f"{p['wins']}-{p['losses']}-{p['ties']}, win rate {p['win_rate']:.3f} [95% {lo:.3f}, {hi:.3f}], "
+            f"{p['bingos_per_game']:.2f} bingos/game"
+        )
+    say(f"mean spread p1-p2 {d['mean_spread']:+.1f} (sd {d['spread_stdev']:.1f}); {d['bingos_per_game']:.2f} bingos a game")
+    say(f"invariant violations: {d['invariant_violations']}")
+    for v in d["violations"]:
+        say(f"  {v}")
+
+
+def analyze(
+    path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
+    leaves: Optional[Path] = typer.Option(None, "--leaves", help="KLV2 leave values [default: equity without leaves].", dir_okay=False),
+    top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset [default: the record's, else english]."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon to generate moves from [default: the ruleset's]."),
+    as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON on stdout."),
+) -> None:
+    """For every turn: the move played, its rank among all moves by equity, the best moves and the
+    equity lost; then a summary per player (equity lost, bingos missed)."""
+    from ..analysis import analyze as run_analysis
+    from ..lexicon import load_leaves, load_lexicon
+    from ..replay import replay_file
+
+    if top < 1:
+        fail(f"--top must be at least 1, got {top}", 2)
+    r = replay_file(path, ruleset, None, strict=False)
+    rs = r.ruleset
+    spec = lexicon or rs.lexicon
+    if spec is None:
+        fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
+    lex = load_lexicon(spec, ruleset=rs)
+    klv = load_leaves(leaves, ruleset=rs) if leaves is not None else None
+    result = run_analysis(r, klv, top=top, lexicon=lex)
+    named = r.record.lexicon_name
+    if named and lexicon is None and named.lower() != str(spec).lower():
+        result.notes.append(f"the record names lexicon {named}; moves were generated from {spec}")
+    result.notes.extend(str(e) for e in r.errors)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    say = lambda s: err_console.print(s, highlight=False, markup=False)  # noqa: E731
+    for t in result.turns:
+        rank = f"#{t.rank}/{t.moves}" if t.rank is not None else f"-/{t.moves}"
+        lost = f"-{t.equity_lost:.1f}" if t.equity_lost else ""
+        best = t.best[0].notation if t.best else ""
+        flag = " (withdrawn)" if t.withdrawn else ""
+        say(f"{t.turn:3d}. {t.player:<10} {t.rack:<8} {t.played:<18} {t.played_score:+4d} {rank:>10} {lost:>7}  best {best}{flag}")
+    for p in result.players:
+        d = p.to_dict()
+        say(
+            f"{d['player']}: {d['turns']} turns, {d['best_moves']} best, equity lost {d['equity_lost']:.1f}, "
+            f"bingos {d['bingos_played']} played / {d['bingos_missed']} missed"
+        )
+    for note in result.notes:
+        say(f"note: {note}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("selfplay")(selfplay)
+    app.command("analyze")(analyze)

@@ -1,0 +1,165 @@
+"""Players: anything with ``choose(view) -> Move``. Three are built in — best score, best equity
+(with a KLV2 leave table, or without leaves) and a random legal move — and a user plugs in his own::
+
+    class Greedy:
+        def choose(self, view):
+            moves = view.moves(top=1, sort="score")
+            return moves[0] if len(moves) else Move.pass_()
+
+A player may also define ``new_game(seed)``, called before each game of a self-play series with a
+seed derived from the series seed and the game index (for reproducible random choices).
+"""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from .errors import RacksmithError
+from .move import Move
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+    from .position import Position
+
+
+class GameView:
+    """What the player to move sees: his rack, the board, the scores, the bag count, the history.
+
+    ``position`` is the game's live position (the player to move first; do not change it, copy it).
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: "Game"):
+        self._game = game
+
+    @property
+    def position(self) -> "Position":
+        return self._game.live_position()
+
+    @property
+    def player(self) -> int:
+        return self._game.to_move
+
+    @property
+    def rack(self) -> tuple[int, ...]:
+        return self._game.rack
+
+    @property
+    def scores(self) -> list[int]:
+        """Scores by seat (not rotated)."""
+        return list(self._game.scores)
+
+    @property
+    def bag_count(self) -> int:
+        return len(self._game.bag)
+
+    @property
+    def history(self) -> tuple:
+        return tuple(self._game.history)
+
+    @property
+    def ruleset(self):
+        return self._game.ruleset
+
+    @property
+    def lexicon(self):
+        return self._game.lexicon
+
+    @property
+    def zero_turns(self) -> int:
+        return self._game.zero_turns
+
+    def moves(self, **options):
+        """The legal moves of the player to move (options of :func:`racksmith.movegen.generate_moves`)."""
+        return self._game.live_position().moves(**options)
+
+    def unseen(self) -> list[int]:
+        """The tiles the player to move cannot see (bag and the other racks), by tile."""
+        game = self._game
+        counts = game.bag.counts()
+        for i, rack in enumerate(game.racks):
+            if i != game.to_move:
+                for t in rack:
+                    counts[t] += 1
+        return counts
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A strategy: the move to make (a placement, an exchange or a pass) for the player to move."""
+
+    def choose(self, view: GameView) -> Move: ...
+
+
+def _first_or_pass(moves, view: GameView) -> Move:
+    if len(moves):
+        return moves[0]
+    return Move.pass_(view.ruleset.alphabet, score=0)
+
+
+class BestScorePlayer:
+    """Plays the highest-scoring placement; with none, exchanges the whole rack if the bag allows,
+    else passes."""
+
+    name = "score"
+
+    def choose(self, view: GameView) -> Move:
+        moves = view.moves(top=1, sort="score")
+        if len(moves):
+            return moves[0]
+        rs = view.ruleset
+        if view.bag_count >= rs.exchange_limit and view.rack:
+            return Move.exchange(view.rack, rs.alphabet, score=0)
+        return Move.pass_(rs.alphabet, score=0)
+
+
+class BestEquityPlayer:
+    """Plays the move of highest static equity (score + leave value, or the end-of-game and opening
+    adjustments) among placements, exchanges and the pass. ``leaves``: a loaded leave table, a path
+    to a KLV2 file, or None for equity without leave values."""
+
+    name = "equity"
+
+    def __init__(self, leaves: Any = None, ruleset=None):
+        if isinstance(leaves, (str, bytes)) or hasattr(leaves, "__fspath__"):
+            from .lexicon import load_leaves
+
+            leaves = load_leaves(leaves, ruleset=ruleset)
+        self.leaves = leaves
+
+    def choose(self, view: GameView) -> Move:
+        return _first_or_pass(view.moves(top=1, sort="equity", leaves=self.leaves, exchanges=True), view)
+
+
+class RandomPlayer:
+    """Plays a legal move (placement, exchange or pass) chosen uniformly at random."""
+
+    name = "random"
+
+    def __init__(self, seed: "int | str | None" = None):
+        self.rng = random.Random(seed)
+
+    def new_game(self, seed: "int | str") -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: GameView) -> Move:
+        moves = view.moves(sort="score", exchanges=True)
+        if not len(moves):
+            return Move.pass_(view.ruleset.alphabet, score=0)
+        return moves[self.rng.randrange(len(moves))]
+
+
+PLAYER_KINDS = {"equity": BestEquityPlayer, "score": BestScorePlayer, "random": RandomPlayer}
+
+
+def make_player(kind: str, *, leaves: Any = None, ruleset=None) -> Player:
+    """A built-in player by name: ``equity`` (uses ``leaves``), ``score`` or ``random``."""
+    k = kind.strip().lower()
+    if k == "equity":
+        return BestEquityPlayer(leaves, ruleset=ruleset)
+    if k == "score":
+        return BestScorePlayer()
+    if k == "random":
+        return RandomPlayer()
+    raise RacksmithError(f"unknown player {kind!r}: use one of {', '.join(PLAYER_KINDS)}")

@@ -1,0 +1,193 @@
+"""Self-play: complete games with zero invariant violations on every ruleset, the same results for
+any number of jobs, games written as GCG that replay, players plugged in, the command line."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from racksmith.cli.main import main
+from racksmith.errors import RacksmithError
+from racksmith.game import Game
+from racksmith.gcg import OUT, RACK_PENALTY
+from racksmith.lexicon import load_leaves, load_lexicon
+from racksmith.move import Move
+from racksmith.players import BestEquityPlayer, BestScorePlayer, GameView, Player, RandomPlayer, make_player
+from racksmith.replay import replay_file
+from racksmith.selfplay import SelfPlayConfig, parse_players, run_selfplay, wilson_interval
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SYNTH = FIXTURES / "SYNTH.klv2"
+
+TIMING = {"seconds", "games_per_second", "turns_per_second", "moves_generated_per_second", "load_seconds", "jobs"}
+
+
+def _without_timings(d: dict) -> dict:
+    return {k: v for k, v in d.items() if k not in TIMING}
+
+
+@pytest.fixture(scope="module")
+def enable():
+    return load_lexicon("enable", ruleset="english")
+
+
+@pytest.fixture(scope="module")
+def synth():
+    return load_leaves(SYNTH, ruleset="english")
+
+
+def test_equity_against_score_with_leaves(enable, synth, tmp_path):
+    config = SelfPlayConfig(players=("equity", "score"), leaves=str(SYNTH), seed=3, gcg_dir=str(tmp_path))
+    report = run_selfplay(4, config, lexicon=enable, leaves=synth)
+    d = report.to_dict()
+    assert d["games"] == 4 and d["invariant_violations"] == 0 and d["violations"] == []
+    assert d["equity_without_leaves"] is False and d["validated"] is True
+    assert 15 <= d["turns_per_game"] <= 40
+    assert d["generator_calls"] == d["turns"]  # one generation a turn
+    p1, p2 = d["players"]
+    assert (p1["kind"], p2["kind"]) == ("equity", "score")
+    assert p1["wins"] + p1["losses"] + p1["ties"] == 4
+    assert p1["first_moves"] == p2["first_moves"] == 2
+    assert d["mean_spread"] == pytest.approx(p1["mean_score"] - p2["mean_score"], abs=1e-2)
+    files = sorted(tmp_path.glob("*.gcg"))
+    assert [f.name for f in files] == [f"game{i:06d}.gcg" for i in range(4)]
+    for f, result in zip(files, report.results):
+        r = replay_file(f)
+        assert r.ok and r.over, r.errors
+        nicks = r.final_scores()
+        assert (nicks["p1"], nicks["p2"]) == result.scores
+        text = f.read_text(encoding="utf-8")
+        assert text.startswith("#character-encoding UTF-8\n#description Created with racksmith self-play")
+        assert "#lexicon enable" in text and "#tile-distribution english" in text
+
+
+def test_results_do_not_depend_on_jobs(enable):
+    config = SelfPlayConfig(players=("equity", "score"), seed=11)
+    one = run_selfplay(4, config, jobs=1, lexicon=enable)
+    two = run_selfplay(4, config, jobs=2, lexicon=enable)
+    assert one.results == two.results
+    assert _without_timings(one.to_dict()) == _without_timings(two.to_dict())
+    assert one.to_dict()["equity_without_leaves"] is True
+
+
+def test_same_seed_same_games_other_seed_other_games(enable):
+    config = SelfPlayConfig(players=("score", "score"), seed=5, validate=False)
+    a = run_selfplay(2, config, lexicon=enable)
+    b = run_selfplay(2, config, lexicon=enable)
+    c = run_selfplay(2, SelfPlayConfig(players=("score", "score"), seed=6, validate=False), lexicon=enable)
+    assert a.results == b.results != c.results
+    assert a.to_dict()["validated"] is False and a.to_dict()["invariant_violations"] == 0
+
+
+def test_random_players_finish(enable):
+    d = run_selfplay(2, SelfPlayConfig(players=("random", "equity"), seed=2), lexicon=enable).to_dict()
+    assert d["invariant_violations"] == 0
+    assert d["moves_generated"] > d["generator_calls"]  # random players see every move
+
+
+@pytest.mark.parametrize("ruleset, lexicon, bonus, end_rule", [("russian", "ru", 50, "tournament"), ("erudit", "ru-erudit", 15, "club")])
+def test_russian_rulesets_play_to_the_end(ruleset, lexicon, bonus, end_rule, tmp_path):
+    config = SelfPlayConfig(players=("equity", "equity"), ruleset=ruleset, lexicon=lexicon, seed=1, gcg_dir=str(tmp_path))
+    report = run_selfplay(2, config)
+    assert report.to_dict()["invariant_violations"] == 0
+    for f in sorted(tmp_path.glob("*.gcg")):
+        r = replay_file(f, ruleset)
+        assert r.ok and r.over, r.errors
+        assert r.ruleset.bingo_bonus == bonus and r.ruleset.end_rule == end_rule
+        outs = [e for e in r.record.events if e.kind == OUT]
+        penalties = [e for e in r.record.events if e.kind == RACK_PENALTY]
+        if outs and end_rule == "club":
+            # club rule: the player going out adds the leftover once, the other subtracts it
+            assert outs[0].score == -sum(p.score for p in penalties)
+        if outs and end_rule == "tournament":
+            assert not penalties and outs[0].score % 2 == 0
+
+
+def test_erudit_has_three_stars_and_a_plain_centre():
+    g = Game("erudit", lexicon=set(), seed=1)
+    rs = g.ruleset
+    assert rs.blanks == 3 and rs.word_multipliers[rs.start] == 1 and rs.bingo_bonus == 15
+    assert g.bag.counts()[0] + sum(r.count(0) for r in g.racks) == 3
+
+
+def test_a_player_of_ones_own_plugs_in(enable):
+    class FirstByScore:
+        def choose(self, view: GameView) -> Move:
+            moves = view.moves(top=5, sort="score")
+            return moves[len(moves) - 1] if len(moves) else Move.pass_(view.ruleset.alphabet)
+
+    mine = FirstByScore()
+    assert isinstance(mine, Player) and isinstance(BestScorePlayer(), Player)
+    g = Game("english", enable, seed=4)
+    view = GameView(g)
+    players = [mine, make_player("score")]
+    while not g.over:
+        g.play(players[g.to_move].choose(view))
+    assert not g.check_invariants()
+    assert view.bag_count == 0 or g.zero_turns >= 6
+    assert _replays_to_its_scores(g)
+
+
+def _replays_to_its_scores(game: Game) -> bool:
+    from racksmith.replay import replay_text
+
+    r = replay_text(game.gcg())
+    return r.ok and r.final_scores() == dict(zip(game.nicks, game.scores))
+
+
+def test_game_view_shows_the_player_to_move(enable):
+    g = Game("english", enable, seed=8)
+    view = GameView(g)
+    assert view.player == 0 and view.rack == g.racks[0] and view.bag_count == 86
+    unseen = view.unseen()
+    assert sum(unseen) == 93 and view.position.racks[0] == g.racks[0]
+    assert view.history == () and view.scores == [0, 0] and view.zero_turns == 0
+    g.play(BestEquityPlayer().choose(view))
+    assert view.player == 1 and view.position.racks[0] == g.racks[1] and len(view.history) == 1
+
+
+def test_random_player_is_seeded(enable):
+    def first_moves(seed):
+        g = Game("english", enable, seed=1)
+        p = RandomPlayer(seed)
+        return [p.choose(GameView(g)) for _ in range(5)]
+
+    assert first_moves(1) == first_moves(1)
+
+
+def test_player_specs_and_bad_input():
+    assert parse_players("equity, score,random") == ("equity", "score", "random")
+    for bad in ("equity", "equity,wizard", ""):
+        with pytest.raises(RacksmithError, match="--players"):
+            parse_players(bad)
+    with pytest.raises(RacksmithError, match="unknown player"):
+        make_player("wizard")
+    with pytest.raises(RacksmithError, match="--games"):
+        run_selfplay(0)
+
+
+def test_wilson_interval():
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_cli_selfplay_json(capsys):
+    code = main(["selfplay", "--games", "2", "--seed", "1", "--players", "equity,score", "--leaves", str(SYNTH), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0
+    d = json.loads(captured.out)
+    assert d["games"] == 2 and d["invariant_violations"] == 0
+    for key in ("seconds", "games_per_second", "turns", "turns_per_second", "moves_generated_per_second", "bingos_per_game"):
+        assert key in d
+    assert d["players"][0]["win_rate_ci95"][0] <= d["players"][0]["win_rate"] <= d["players"][0]["win_rate_ci95"][1]
+
+
+def test_cli_selfplay_text_says_when_there_are_no_leaves(capsys):
+    assert main(["selfplay", "--games", "1", "--fast"]) == 0
+    err = capsys.readouterr().err
+    assert "no --leaves given" in err and "games/s" in err and "validator skipped" in err
+    assert main(["selfplay", "--games", "1", "--players", "equity,wizard"]) == 1
+    assert main(["selfplay", "--games", "0"]) == 2
