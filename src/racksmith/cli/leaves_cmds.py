@@ -11,7 +11,6 @@ from .common import emit_json, err_console
 leaves_app = typer.Typer(
     help="Leave values (KLV2 files): build them from a CSV, look leaves up.",
     no_args_is_help=True,
-    rich_markup_mode=None,
 )
 
 RULESET_HELP = "Ruleset whose alphabet the leaves use (? is the blank)."

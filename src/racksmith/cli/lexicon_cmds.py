@@ -11,7 +11,6 @@ from .common import emit_json, err_console
 lexicon_app = typer.Typer(
     help="Lexicons (KWG word graphs): build them from word lists, look words up, find anagrams.",
     no_args_is_help=True,
-    rich_markup_mode=None,
 )
 
 RULESET_HELP = "Ruleset whose alphabet (and board size, for word lists) the lexicon uses."
