@@ -117,6 +117,10 @@ def test_liberal_whitespace_and_signs():
     assert not down.move.across
     no_rack = parse_event(">x: 8D JAVE +34 34", get_ruleset())
     assert no_rack.rack == "" and no_rack.kind == PLAY
+    bracketed = parse_event(">Randy: (U) - +0 380", get_ruleset())
+    assert (bracketed.kind, bracketed.rack, bracketed.total) == (PASS, "U", 380)
+    through = parse_event(">x: AEIQRU 8D QU(I)RK +40 40", get_ruleset())
+    assert through.kind == PLAY and through.move.notation() == "8D QU(I)RK"
 
 
 @pytest.mark.parametrize(

@@ -186,3 +186,25 @@ def test_cli_cgp_and_show(capsys):
     assert "KRONA" in capsys.readouterr().err
     assert main(["gcg", "cgp", str(GAME01), "--turn", "99"]) == 1
     assert "turn 99 does not exist" in capsys.readouterr().err
+
+
+def test_partial_racks_of_annotated_games_are_accepted():
+    # human annotators often record only the tiles an opponent played
+    text = _edit(GAME01, ">p2: CEIRSTU E5", ">p2: CEIRSTU E5").replace(">p1: BEIOQUV 12C", ">p1: BOQU 12C", 1)
+    r = replay_text(text)
+    assert r.ok and r.final_scores() == {"p1": 445, "p2": 516}
+    assert r.turns[2].rack_complete is False and r.turns[1].rack_complete is True
+    assert r.turns[0].opponent_rack is not None and r.turns[1].opponent_rack is None
+
+
+def test_other_writers_dialects_replay():
+    """No encoding line, extra spaces, played-through letters in parentheses or plainly, lowercase
+    coordinates, unsigned scores."""
+    text = GAME07.read_text(encoding="utf-8").replace("#character-encoding UTF-8\n", "")
+    text = text.replace(">p1: ADEOTV C2 OVATE +28 346", ">p1:  ADEOTV  c2  OVATE  28  346")
+    text = text.replace(">p2: AEFIIOU D8 FO.IA +24 137", ">p2: AEFIIOU D8 FO(L)IA +24 137")
+    text = text.replace(">p1: AAENPRT E9 P.NATA +26 150", ">p1: AAENPRT E9 PINATA +26 150")
+    text = text.replace(">p1: DKRRTTV -DKRTTV +0 284", ">p1: DKRRTTV  -DKRTTV  +0  284")
+    r = replay_text(text)
+    assert r.ok, r.errors
+    assert r.final_scores() == {"p1": 346, "p2": 408}

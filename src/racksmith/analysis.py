@@ -154,10 +154,11 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, a, n
         withdrawn=t.withdrawn,
     )
     bingo_played = bool(t.bingo)
-    if not t.rack:
+    if not t.rack_complete:
         return TurnAnalysis(
             **base, played_equity=None, rank=None, moves=0, best=(), equity_lost=None,
-            bingo_played=bingo_played, bingo_available=False, note="rack not recorded",
+            bingo_played=bingo_played, bingo_available=False,
+            note="rack partly recorded" if t.rack else "rack not recorded",
         )
     pos = replay.position(t.number)
     if lexicon is not None:

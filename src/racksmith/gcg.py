@@ -338,12 +338,15 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
     def rack_of(parts: list[str], expect: int) -> str:
         if len(parts) == expect:
             return ""
-        if len(parts) == expect + 1 and _RACK_RE.match(parts[0]):
+        token = parts[0] if len(parts) == expect + 1 else ""
+        if len(token) > 2 and token[0] == "(" and token[-1] == ")":
+            token = token[1:-1]  # some writers bracket the rack of a pass: '>x: (U) - +0 380'
+        if _RACK_RE.match(token):
             try:
-                a.rack(parts[0])
+                a.rack(token)
             except RacksmithError as e:
-                raise GCGError(f"rack {parts[0]!r}: {e}", number) from None
-            return parts[0]
+                raise GCGError(f"rack {token!r}: {e}", number) from None
+            return token
         raise GCGError(f"cannot read the event {rest.strip()!r}: expected '[RACK] ACTION SCORE TOTAL'", number)
 
     last = head[-1]

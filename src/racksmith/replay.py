@@ -38,7 +38,8 @@ from .validation import check_move
 class ReplayTurn:
     """A turn (play, exchange or pass) and the position before it.
 
-    ``rack`` is the mover's rack as recorded (empty when the record does not show it);
+    ``rack`` is the mover's rack as recorded (empty when the record does not show it;
+    ``rack_complete`` is False then, or when it shows fewer tiles than the player held);
     ``opponent_rack`` the other player's rack when the record reveals it (two-player games: his rack
     at his next turn, or every unseen tile once the bag is empty), else None. ``move`` is the
     canonical move (plays resolved, with the score racksmith computes); ``withdrawn`` tells that a
@@ -51,6 +52,7 @@ class ReplayTurn:
     board: np.ndarray
     scores: tuple[int, ...]
     rack: tuple[int, ...]
+    rack_complete: bool
     opponent_rack: tuple[int, ...] | None
     bag_count: int
     zero_turns: int
@@ -217,13 +219,16 @@ class _Replayer:
             )
             self.scores[p] = event.total
 
-    def rack_of(self, event: GCGEvent, p: int) -> tuple[int, ...] | None:
-        """The recorded rack, checked against the tiles unseen by the player, his rack size and the
-        tiles he kept; None when not recorded."""
+    def rack_of(self, event: GCGEvent, p: int) -> tuple[tuple[int, ...] | None, bool]:
+        """The recorded rack (None when not recorded) and whether it is complete, checked against
+        the tiles unseen by the player, his rack size and the tiles he kept. A rack with fewer tiles
+        than the player holds is a partial record (annotated games often show only the tiles
+        played): accepted, but not compared with the tiles kept."""
         if not event.rack:
-            return None
+            return None, False
         rack = tuple(self.rs.alphabet.rack(event.rack))
-        if len(rack) != self.rack_sizes[p]:
+        complete = len(rack) == self.rack_sizes[p]
+        if len(rack) > self.rack_sizes[p]:
             self.fail(
                 f"{event.nick}'s rack {event.rack} has {len(rack)} tiles; after the turns so far it should hold "
                 f"{self.rack_sizes[p]}",
@@ -238,7 +243,7 @@ class _Replayer:
                 event.line,
             )
         kept = self.kept[p]
-        if kept is not None:
+        if kept is not None and complete:
             lost = kept - Counter(rack)
             if lost:
                 self.fail(
@@ -246,7 +251,7 @@ class _Replayer:
                     f"{event.nick}'s previous turn",
                     event.line,
                 )
-        return rack
+        return rack, complete
 
     def unseen(self) -> Counter:
         c = Counter({t: k for t, k in enumerate(self.rs.counts) if k})
@@ -254,13 +259,14 @@ class _Replayer:
             c[0 if t & BLANK else t & LETTER_MASK] -= 1
         return c
 
-    def turn_record(self, event: GCGEvent, p: int, rack, move, score: int) -> dict:
+    def turn_record(self, event: GCGEvent, p: int, rack, complete: bool, move, score: int) -> dict:
         return dict(
             player=p,
             event=event,
             board=self.board.copy(),
             scores=tuple(self.scores),
             rack=rack if rack is not None else (),
+            rack_complete=complete,
             bag_count=self.bag,
             zero_turns=self.zero_turns,
             move=move,
@@ -272,9 +278,9 @@ class _Replayer:
     # --- turns ---------------------------------------------------------------------------------
     def on_play(self, event: GCGEvent, p: int) -> dict | None:
         rs = self.rs
-        rack = self.rack_of(event, p)
-        shown = rack if rack is not None else tuple(event.move.rack_tiles())
-        record = self.turn_record(event, p, rack, None, event.score)
+        rack, complete = self.rack_of(event, p)
+        shown = rack if complete else tuple(event.move.rack_tiles())
+        record = self.turn_record(event, p, rack, complete, None, event.score)
         try:
             pos = Position(rs, self.board, (shown, ()), lexicon=self.lexicon)
         except PositionError as e:
@@ -305,13 +311,14 @@ class _Replayer:
         drawn = min(k, self.bag)
         self.bag -= drawn
         self.rack_sizes[p] += drawn - k
-        if rack is not None:
+        if complete:
             kept = Counter(rack)
             kept.subtract(move.rack_tiles())
             self.kept[p] = +kept
         else:
             self.kept[p] = None
-        self.last_play = dict(p=p, line=event.line, placed=placed, drawn=drawn, score=event.score, kept=self.kept[p], rack=rack,
+        self.last_play = dict(p=p, line=event.line, placed=placed, drawn=drawn, score=event.score,
+                              rack=rack if complete else None,
                               zero_turns=self.zero_turns, record=record)
         self.scores[p] += event.score
         self.zero_turns = 0 if event.score else self.zero_turns + 1
@@ -326,8 +333,8 @@ class _Replayer:
 
     def on_exchange(self, event: GCGEvent, p: int) -> dict:
         rs = self.rs
-        rack = self.rack_of(event, p)
-        record = self.turn_record(event, p, rack, event.move, 0)
+        rack, complete = self.rack_of(event, p)
+        record = self.turn_record(event, p, rack, complete, event.move, 0)
         if self.bag < rs.exchange_limit:
             self.fail(
                 f"exchange with {self.bag} tile{'s' if self.bag != 1 else ''} in the bag; the {rs.name} rules need "
@@ -336,7 +343,7 @@ class _Replayer:
             )
         if event.count > self.rack_sizes[p] or event.count < 1:
             self.fail(f"exchange of {event.count} tiles from a rack of {self.rack_sizes[p]}", event.line)
-        if event.move is not None and rack is not None:
+        if event.move is not None and complete:
             missing = Counter(event.move.tiles) - Counter(rack)
             if missing:
                 self.fail(
@@ -346,7 +353,7 @@ class _Replayer:
                 )
         if event.score:
             self.fail(f"an exchange scores 0, the record says {event.score:+d}", event.line)
-        if event.move is not None and rack is not None:
+        if event.move is not None and complete:
             kept = Counter(rack)
             kept.subtract(event.move.tiles)
             self.kept[p] = +kept
@@ -358,11 +365,11 @@ class _Replayer:
         return record
 
     def on_pass(self, event: GCGEvent, p: int) -> dict:
-        rack = self.rack_of(event, p)
-        record = self.turn_record(event, p, rack, event.move, 0)
+        rack, complete = self.rack_of(event, p)
+        record = self.turn_record(event, p, rack, complete, event.move, 0)
         if event.score:
             self.fail(f"a pass scores 0, the record says {event.score:+d}", event.line)
-        self.kept[p] = Counter(rack) if rack is not None else None
+        self.kept[p] = Counter(rack) if complete else None
         self.scores[p] += event.score
         self.zero_turns += 1
         self.last_play = None
@@ -461,9 +468,9 @@ class _Replayer:
             if self.n == 2:
                 q = 1 - t["player"]
                 nxt = next((u for u in raw[i + 1 :] if u["player"] == q), None)
-                if t["bag_count"] == 0 and t["rack"]:
+                if t["bag_count"] == 0 and t["rack_complete"]:
                     opp = self.unseen_at(t["board"], t["rack"])
-                elif nxt is not None and nxt["rack"]:
+                elif nxt is not None and nxt["rack_complete"] and t["rack_complete"]:
                     opp = nxt["rack"]
                     if Counter(opp) - self.unseen_at(t["board"], t["rack"], as_counter=True):
                         opp = None
