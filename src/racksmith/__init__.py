@@ -1,4 +1,10 @@
-"""racksmith: every legal play, ranked, for Scrabble-family crossword games."""
+"""racksmith: every legal play, ranked, for Scrabble-family crossword games.
+
+>>> from racksmith import Position
+>>> pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ILSSTUY/ 0/0 0")
+>>> str(pos.moves(top=1)[0])
+'8H LUSTY'
+"""
 from .alphabet import BLANK, THROUGH, Alphabet
 from .errors import (
     CGPError,
@@ -11,6 +17,33 @@ from .errors import (
     RulesetError,
     UnknownLetterError,
 )
+from .lexicon import Leaves, Lexicon, load_leaves, load_lexicon
+from .move import Move
+from .position import Position
 from .ruleset import Ruleset, available_rulesets, get_ruleset
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "BLANK",
+    "THROUGH",
+    "Alphabet",
+    "CGPError",
+    "GCGError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Leaves",
+    "Lexicon",
+    "LexiconFormatError",
+    "Move",
+    "Position",
+    "PositionError",
+    "RacksmithError",
+    "Ruleset",
+    "RulesetError",
+    "UnknownLetterError",
+    "available_rulesets",
+    "get_ruleset",
+    "load_leaves",
+    "load_lexicon",
+]
