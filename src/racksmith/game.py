@@ -223,7 +223,7 @@ class Game:
             move = Move.parse(move, self.ruleset)
         checked = check_move(pos, move, None if check_words else ANY_WORD)
         if checked.is_place:
-            return self._place(checked, checked.score)
+            return self._play_turn(checked, checked.score)
         if checked.is_exchange:
             return self._exchange(checked)
         return self._pass()
@@ -245,7 +245,7 @@ class Game:
         catch a generator that lies."""
         self._require_live()
         if move.is_place:
-            return self._place(move, move.score)
+            return self._play_turn(move, move.score)
         if move.is_exchange:
             return self._exchange(move)
         return self._pass()
@@ -282,13 +282,10 @@ class Game:
             return True
         if bonus:
             self._restore(snap)
-            ended = self._place(play_event.move, play_event.score, finish=False, record=False)
+            e = self._place(play_event.move, play_event.score)
             self._add(p, CHALLENGE, bonus, rack=play_event.rack)
             self._actions.append(now)
-            if ended:
-                self._finish_out(p)
-            elif not play_event.score:
-                self._after_scoreless()
+            self._after_play(e)
             return False
         self._actions.append(now)
         q = self.to_move
@@ -325,10 +322,15 @@ class Game:
         self.history.append(e)
         return e
 
-    def _place(self, move: Move, score: int, *, finish: bool = True, record: bool = True):
+    def _play_turn(self, move: Move, score: int) -> Event:
+        self._actions.append(self._snapshot(PLAY, self.to_move))
+        e = self._place(move, score)
+        self._after_play(e)
+        return e
+
+    def _place(self, move: Move, score: int) -> Event:
+        """Put the tiles on the board, draw, score; the turn passes (no end-of-game check)."""
         p = self.to_move
-        if record:
-            self._actions.append(self._snapshot(PLAY, p))
         rack = self.racks[p]
         left = list(rack)
         board = self.board
@@ -350,14 +352,13 @@ class Game:
         )
         self.zero_turns = 0 if score else self.zero_turns + 1
         self.to_move = (p + 1) % len(self.nicks)
-        ended = not left
-        if not finish:
-            return ended
-        if ended:
-            self._finish_out(p)
-        elif not score:
-            self._after_scoreless()
         return e
+
+    def _after_play(self, e: Event) -> None:
+        if not self.racks[e.player]:  # an empty rack after drawing: the bag is empty too
+            self._finish_out(e.player)
+        elif not e.score:
+            self._after_scoreless()
 
     def _exchange(self, move: Move) -> Event:
         p = self.to_move
