@@ -1,0 +1,136 @@
+"""``racksmith moves``: every legal play of a position, ranked by score or by equity."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import click
+import typer
+
+from ..errors import PositionError, RacksmithError
+from .common import emit_json, err_console, fail, out_console
+
+CGP_HELP = "The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]'."
+RULESET_HELP = "Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file."
+DEFAULT_TOP = 20
+
+
+def read_board(path: Path, ruleset):
+    """A plain-text board: one row per line, ``.`` or a space for an empty square, an uppercase
+    letter for a tile, lowercase for a blank (``[CH]`` for a multi-character letter)."""
+    import numpy as np
+
+    a = ruleset.alphabet
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise PositionError(f"board file {str(path)!r} is not UTF-8 text (bad byte at offset {e.start})") from None
+    lines = text.splitlines()
+    while len(lines) > ruleset.rows and not lines[-1].strip():
+        lines.pop()
+    if len(lines) != ruleset.rows:
+        raise PositionError(
+            f"board file {str(path)!r} has {len(lines)} rows, the {ruleset.name} board {ruleset.rows} "
+            "(write every row, '.' for empty squares)"
+        )
+    board = np.zeros((ruleset.rows, ruleset.cols), dtype=np.uint8)
+    for r, line in enumerate(lines):
+        squares = a.split(line)
+        if len(squares) > ruleset.cols:
+            raise PositionError(
+                f"board file {str(path)!r}, line {r + 1}: {len(squares)} squares, the board is {ruleset.cols} wide"
+            )
+        for c, sq in enumerate(squares):
+            if sq in (".", " "):
+                continue
+            try:
+                board[r, c] = a.tile(sq)
+            except RacksmithError as e:
+                raise PositionError(f"board file {str(path)!r}, line {r + 1}, column {c + 1}: {e}") from None
+    return board
+
+
+def moves(
+    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
+    board: Optional[Path] = typer.Option(
+        None, "--board", help="A plain-text board instead of --cgp: one row per line, '.' or space empty, "
+        "uppercase tile, lowercase blank.", dir_okay=False, exists=True,
+    ),
+    rack: Optional[str] = typer.Option(None, "--rack", help="The rack with --board ('?' for a blank)."),
+    ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
+    lexicon: Optional[str] = typer.Option(
+        None, "--lexicon", "-l", help="Lexicon: an embedded name, a word list or a .kwg file [default: the ruleset's]."
+    ),
+    leaves: Optional[Path] = typer.Option(
+        None, "--leaves", help="Leave values (.klv2, .klv or leave,value CSV): equity = score + leave.", dir_okay=False
+    ),
+    all_moves: bool = typer.Option(False, "--all", help="List every move."),
+    top: Optional[int] = typer.Option(None, "--top", "-n", min=1, help=f"List the best N [default: {DEFAULT_TOP}]."),
+    sort: str = typer.Option("score", "--sort", click_type=click.Choice(["score", "equity"]), help="Rank by score or equity."),
+    exchanges: bool = typer.Option(False, "--exchanges", help="Also list exchanges (when the bag allows them)."),
+    direction: str = typer.Option(
+        "both", "--direction", click_type=click.Choice(["both", "across", "down"]), help="Plays in which direction."
+    ),
+    algorithm: str = typer.Option(
+        "gaddag", "--algorithm", click_type=click.Choice(["gaddag", "dawg"]),
+        help="gaddag (Gordon; the lexicon needs a GADDAG) or dawg (Appel-Jacobson).",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print {count, moves} as JSON on stdout."),
+) -> None:
+    """Every legal move of the player to move, best first (the best 20 unless --all or --top)."""
+    from ..lexicon import load_lexicon
+    from ..movegen import generate_moves
+    from ..position import Position
+    from ..ruleset import get_ruleset
+
+    if all_moves and top is not None:
+        raise typer.BadParameter("give --all or --top, not both", param_hint="--all/--top")
+    if (cgp is None) == (board is None):
+        raise typer.BadParameter("give the position with --cgp, or with --board and --rack", param_hint="--cgp/--board")
+    if board is not None and rack is None:
+        raise typer.BadParameter("--board needs --rack", param_hint="--rack")
+    if cgp is not None and rack is not None:
+        raise typer.BadParameter("--rack goes with --board (a CGP holds the racks)", param_hint="--rack")
+    rs = get_ruleset(ruleset)
+    spec = lexicon if lexicon is not None else rs.lexicon
+    if spec is None:
+        fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
+    lex = load_lexicon(spec, ruleset=rs)
+    if cgp is not None:
+        pos = Position.from_cgp(cgp, rs, lexicon=lex)
+    else:
+        pos = Position(rs, read_board(board, rs), (rs.alphabet.rack(rack), ()), lexicon=lex)
+    n = None if all_moves else (top if top is not None else DEFAULT_TOP)
+    ranked = generate_moves(pos, top=n, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction,
+                            algorithm=algorithm)
+    if as_json:
+        emit_json({"count": len(ranked), "moves": ranked.to_records()})
+        return
+    _table(ranked, pos, sort)
+
+
+def _table(ranked, pos, sort: str) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    a = pos.ruleset.alphabet
+    title = f"{pos.ruleset.title}: rack {a.rack_string(pos.rack, blanks_last=True) or '(empty)'}, by {sort}"
+    table = Table(title=Text(title), title_justify="left", show_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("move")
+    table.add_column("score", justify="right")
+    if ranked.has_equity:
+        table.add_column("equity", justify="right")
+    table.add_column("leave")
+    for i, m in enumerate(ranked, 1):
+        row = [str(i), Text(m.notation()), str(m.score)]
+        if ranked.has_equity:
+            row.append(f"{m.equity:.3f}")
+        row.append(Text(a.rack_string(m.leave)))
+        table.add_row(*row)
+    out_console.print(table, highlight=False, soft_wrap=True)
+    err_console.print(f"{len(ranked)} move{'s' if len(ranked) != 1 else ''} listed", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("moves")(moves)
