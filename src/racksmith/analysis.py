@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .gcg import PASS
 from .move import Move
 from .replay import Replay, ReplayTurn
@@ -124,12 +126,11 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
     result = Analysis(with_leaves=leaves is not None)
     summaries = {nick: PlayerSummary(nick) for nick in replay.players}
     result.players = list(summaries.values())
-    a = rs.alphabet
     for t in replay.turns:
         nick = replay.players[t.player]
         summary = summaries[nick]
         summary.turns += 1
-        ta = _analyze_turn(replay, t, leaves, top, lexicon, a, nick, rs.rack_size)
+        ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size)
         result.turns.append(ta)
         if ta.rank is not None:
             summary.ranked += 1
@@ -140,7 +141,7 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
     return result
 
 
-def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, a, nick: str, rack_size: int) -> TurnAnalysis:
+def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick: str, rack_size: int) -> TurnAnalysis:
     ev = t.event
     played_move = t.move if t.move is not None else ev.move
     played = played_move.notation() if played_move is not None else ev.action()
@@ -166,28 +167,40 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, a, n
     moves = pos.moves(sort="equity", leaves=leaves, exchanges=True)
     n = len(moves)
     best = tuple(_candidate(moves[i], rack_size) for i in range(min(top, n)))
-    bingo_available = any(m.is_place and m.tiles_played == rack_size for m in moves)
-    target = _target(played_move, ev.kind)
-    found = None
-    if target is not None:
-        for i in range(n):
-            if moves[i] == target:
-                found = i
-                break
-    note = ""
+    recs = moves.to_numpy()
+    bingo_available = bool(((recs["kind"] == 0) & (recs["n_played"] == rack_size)).any())
+    found = _find(moves, _target(played_move, ev.kind))
     if found is None:
         note = "the move played is not a legal move here (a phony?)" if played_move is not None else "exchanged tiles not recorded"
         return TurnAnalysis(
             **base, played_equity=None, rank=None, moves=n, best=best, equity_lost=None,
             bingo_played=bingo_played, bingo_available=bingo_available, note=note,
         )
-    eq = moves[found].equity
-    top_eq = moves[0].equity
-    rank = 1 + sum(1 for i in range(found) if moves[i].equity > eq + 1e-9)
+    equities = recs["equity"]
+    eq = float(equities[found])
+    rank = 1 + int((equities[:found] > eq + 1e-9).sum())  # ties share the better rank
     return TurnAnalysis(
-        **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, top_eq - eq),
+        **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, float(equities[0]) - eq),
         bingo_played=bingo_played, bingo_available=bingo_available,
     )
+
+
+def _find(moves, target: Move | None) -> int | None:
+    """The index of ``target`` in the list, looking only at records of the same kind and place."""
+    if target is None:
+        return None
+    recs = moves.to_numpy()
+    kind = {"place": 0, "exchange": 1, "pass": 2}[target.kind]
+    same = recs["kind"] == kind
+    if target.is_place:
+        same &= (recs["row"] == target.row) & (recs["col"] == target.col) & (recs["dir"] == (0 if target.across else 1))
+        same &= recs["length"] == len(target.tiles)
+    elif target.is_exchange:
+        same &= recs["n_played"] == len(target.tiles)
+    for i in np.flatnonzero(same).tolist():
+        if moves[i] == target:
+            return i
+    return None
 
 
 def _target(move: Move | None, kind: str) -> Move | None:

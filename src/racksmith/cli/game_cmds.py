@@ -1,6 +1,7 @@
 """``racksmith selfplay`` and ``racksmith analyze``: games between built-in players, analysis of a record."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -51,6 +52,7 @@ def selfplay(
             highlight=False,
             markup=False,
         )
+    # no refresh thread: worker processes are forked, and the measured loop should not pay for drawing
     with Progress(
         TextColumn("self-play"),
         BarColumn(),
@@ -58,9 +60,18 @@ def selfplay(
         TimeRemainingColumn(),
         console=err_console,
         transient=True,
+        auto_refresh=False,
     ) as bar:
         task = bar.add_task("games", total=games)
-        report = run_selfplay(games, config, jobs=jobs, progress=lambda n: bar.update(task, completed=n))
+        last = [0.0]
+
+        def progress(done: int) -> None:
+            now = time.monotonic()
+            if now - last[0] >= 0.1 or done == games:
+                last[0] = now
+                bar.update(task, completed=done, refresh=True)
+
+        report = run_selfplay(games, config, jobs=jobs, progress=progress)
     d = report.to_dict()
     if as_json:
         emit_json(d)
@@ -71,7 +82,7 @@ def selfplay(
 
 
 def _print_report(d: dict) -> None:
-    say = lambda s: err_console.print(s, highlight=False, markup=False)  # noqa: E731
+    say = lambda s: err_console.print(s, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
     say(
         f"{d['games']} games in {d['seconds']:.2f} s: {d['games_per_second']:.1f} games/s, "
         f"{d['turns_per_second']:.0f} turns/s, {d['moves_generated_per_second']:.0f} moves generated/s "
@@ -126,7 +137,7 @@ def analyze(
     if as_json:
         emit_json(result.to_dict())
         return
-    say = lambda s: err_console.print(s, highlight=False, markup=False)  # noqa: E731
+    say = lambda s: err_console.print(s, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
     for t in result.turns:
         rank = f"#{t.rank}/{t.moves}" if t.rank is not None else f"-/{t.moves}"
         lost = f"-{t.equity_lost:.1f}" if t.equity_lost else ""
