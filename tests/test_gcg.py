@@ -208,6 +208,10 @@ def test_ruleset_from_tile_distribution():
     assert game.ruleset.name == "russian"
     assert game.events[0].move.word == "ДЕД"
     assert parse_gcg("#tile-distribution klingon\n").ruleset.name == "english"
+    assert parse_gcg("#board-layout SuperCrosswordGame\n#tile-distribution english\n").ruleset.name == "super"
+    assert parse_gcg("#tile-distribution english_super\n").ruleset.name == "super"
+    assert parse_gcg("#tile-distribution Russian-Scrabble\n").ruleset.name == "russian"
+    assert parse_gcg("#tile-distribution erudit\n", "english").ruleset.name == "english"  # an explicit ruleset wins
 
 
 def test_game_builder_strict_flag():

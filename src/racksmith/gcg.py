@@ -301,16 +301,30 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
 
 
 def _ruleset_from_header(lines: list[str]) -> Ruleset:
+    """The ruleset a record's header names: ``#tile-distribution`` (a racksmith ruleset name or
+    alias, or a name containing one, such as ``english_super``), ``#board-layout`` for Super
+    Scrabble's board; English otherwise."""
+    distribution = layout = ""
     for line in lines:
         s = line.strip()
         if s.startswith(">"):
             break
-        if s.lower().startswith("#tile-distribution"):
-            name = s[len("#tile-distribution") :].strip()
-            try:
-                return get_ruleset(name)
-            except RulesetError:
-                break
+        name, _, value = s.partition(" ")
+        if name.lower() == "#tile-distribution":
+            distribution = value.strip().lower()
+        elif name.lower() == "#board-layout":
+            layout = value.strip().lower()
+    if "super" in layout or "super" in distribution:
+        return get_ruleset("super")
+    if distribution:
+        try:
+            return get_ruleset(distribution)
+        except RulesetError:
+            for part in re.split(r"[^a-zа-яё]+", distribution):
+                try:
+                    return get_ruleset(part)
+                except RulesetError:
+                    continue
     return get_ruleset("english")
 
 
