@@ -11,7 +11,6 @@ from .common import emit_json, err_console, fail
 gcg_app = typer.Typer(
     help="GCG game records: replay and check them, show the position at any turn.",
     no_args_is_help=True,
-    rich_markup_mode=None,
 )
 
 RULESET_HELP = "Ruleset name or file [default: the record's #tile-distribution if known, else english]."
