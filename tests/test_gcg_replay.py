@@ -176,6 +176,17 @@ def test_cli_replay_inconsistent_exits_1_naming_the_line(tmp_path, capsys):
     assert "line 11" in captured.err
 
 
+def test_cli_replay_lists_phonies_when_a_lexicon_is_given(tmp_path, capsys):
+    game = tmp_path / "handmade.gcg"
+    game.write_text(HANDMADE, encoding="utf-8")
+    assert main(["gcg", "replay", str(game), "--lexicon", "enable", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["phonies"] == [{"line": 4, "words": ["JAVE"]}, {"line": 8, "words": ["JI"]}]
+    assert out["final_scores"] == {"ann": 18, "bob": 28} and out["errors"] == []
+    assert main(["gcg", "replay", str(game)]) == 0
+    assert "not in the lexicon" not in capsys.readouterr().err
+
+
 def test_cli_cgp_and_show(capsys):
     assert main(["gcg", "cgp", str(GAME01), "--turn", "2"]) == 0
     assert capsys.readouterr().out.strip() == "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 CEIRSTU/BEIOQUV 0/28 0"

@@ -14,7 +14,7 @@ gcg_app = typer.Typer(
 )
 
 RULESET_HELP = "Ruleset name or file [default: the record's #tile-distribution if known, else english]."
-LEXICON_HELP = "Lexicon for --check-words: an embedded name, a word list or a .kwg file [default: the ruleset's]."
+LEXICON_HELP = "Look words up in this lexicon (implies --check-words): an embedded name, a word list or a .kwg file."
 
 
 def _replay(path: Path, ruleset: Optional[str], lexicon: Optional[str], check_words: bool):
@@ -35,8 +35,9 @@ def replay_cmd(
 ) -> None:
     """Replay a game, checking every move's legality and score and every running total.
 
-    Exits 1 if the record is inconsistent, naming the line."""
-    r = _replay(path, ruleset, lexicon, check_words)
+    Exits 1 if the record is inconsistent, naming the line. Words are looked up only when asked
+    (--check-words or --lexicon); words not in the lexicon are listed, not errors."""
+    r = _replay(path, ruleset, lexicon, check_words or lexicon is not None)
     if as_json:
         emit_json(r.to_dict())
     else:
