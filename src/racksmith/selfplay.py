@@ -123,7 +123,7 @@ class _Series:
                 break
             move = by_seat[game.to_move].choose(view)
             turns += 1
-            if validate and move.is_place:
+            if validate and not move.is_pass:
                 problem = self._check(game, move)
                 if problem:
                     violations.append(f"game {index}, turn {turns}: {problem}")
