@@ -191,3 +191,31 @@ def test_cli_selfplay_text_says_when_there_are_no_leaves(capsys):
     assert "no --leaves given" in err and "games/s" in err and "validator skipped" in err
     assert main(["selfplay", "--games", "1", "--players", "equity,wizard"]) == 1
     assert main(["selfplay", "--games", "0"]) == 2
+
+
+def test_a_lying_generator_is_caught(enable, monkeypatch):
+    import dataclasses
+
+    import racksmith.selfplay as sp
+
+    class Liar(BestScorePlayer):
+        def choose(self, view):
+            move = super().choose(view)
+            return dataclasses.replace(move, score=move.score + 1) if move.is_place else move
+
+    monkeypatch.setattr(sp, "make_player", lambda kind, **kw: Liar())
+    d = run_selfplay(1, SelfPlayConfig(players=("score", "score"), seed=1), lexicon=enable).to_dict()
+    assert d["invariant_violations"] >= 10  # every placement of the game
+    assert "by the validator" in d["violations"][0]
+    fast = run_selfplay(1, SelfPlayConfig(players=("score", "score"), seed=1, validate=False), lexicon=enable).to_dict()
+    assert fast["invariant_violations"] == 0  # without the validator a consistent lie goes unseen
+
+
+def test_lost_tiles_are_caught(enable):
+    g = Game("english", enable, seed=1)
+    g.bag.draw(2)  # two tiles vanish
+    problems = g.check_invariants()
+    assert len(problems) == 1 and problems[0].startswith("tiles not conserved: missing")
+    g2 = Game("english", enable, seed=1)
+    g2.scores[0] += 3
+    assert "differ from the sums of the events" in g2.check_invariants()[0]
