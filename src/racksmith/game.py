@@ -18,6 +18,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -155,6 +156,8 @@ class Game:
         self._actions: list[_Snapshot] = []
         if isinstance(lexicon, str):
             self.lexicon_name = lexicon
+        elif hasattr(lexicon, "__fspath__"):
+            self.lexicon_name = Path(lexicon).stem
         else:
             self.lexicon_name = getattr(lexicon, "name", None) or rs.lexicon
         self._pos = Position(rs, self.board, (self.racks[0], self.racks[1]), lexicon=lexicon)
