@@ -1,0 +1,37 @@
+"""The README's Python examples run as written, and its commands match .ci/run."""
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+
+
+def test_readme_has_python_examples():
+    assert len(BLOCKS) >= 3
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_readme_python_block_runs(index, tmp_path, monkeypatch, capsys):
+    # fixture paths in the README are relative to the repository root; files it writes go to tmp
+    code = BLOCKS[index].replace('"tests/fixtures/', f'"{ROOT}/tests/fixtures/')
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, f"README.md block {index + 1}", "exec"), {"__name__": "__readme__"})
+    out = capsys.readouterr().out
+    # a comment "# => text  (remark)" after a print is what that print shows
+    printed = out.splitlines()
+    checked = 0
+    for line in code.splitlines():
+        m = re.match(r"\s*print\(.*\)\s+# => (.+?)(\s{2}\(.*\))?$", line)
+        if m:
+            assert m.group(1) in printed, f"README says {line.strip()!r} but the block printed:\n{out}"
+            checked += 1
+    assert checked == code.count("# =>")
+
+
+def test_ci_runs_the_readme_test_command():
+    commands = re.findall(r"```sh\n(.*?)```", README, flags=re.S)
+    test_cmd = next(c.strip() for c in commands if "pytest" in c)
+    assert test_cmd in (ROOT / ".ci" / "run").read_text()
