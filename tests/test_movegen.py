@@ -297,3 +297,24 @@ def test_blank_designations_are_distinct_moves(enable15):
     # AA with the blank as either A, at both places through the start square
     assert {w for w in words if w[2].upper() == "AA"} == {(7, 6, "Aa"), (7, 6, "aA"), (7, 7, "Aa"), (7, 7, "aA")}
     assert all(sum(bool(t & BLANK) for t in m.tiles) == 1 for m in moves if len(m.tiles) == 2)
+
+
+@pytest.mark.parametrize("record", [ENGLISH[6], ENGLISH[8], ENGLISH[10]], ids=lambda r: r["id"])
+def test_records_say_what_the_moves_say(record, enable15, synth):
+    """to_records() (built straight from the arrays) agrees with the Move objects, blanks on the
+    board and on the rack included."""
+    pos = _position(record, enable15)
+    ms = pos.moves(sort="equity", leaves=synth["english"], exchanges=True)
+    a = pos.ruleset.alphabet
+    expected = []
+    for m in ms:
+        if m.is_place:
+            expected.append({"type": "place", "row": m.row, "col": m.col, "dir": "H" if m.across else "V",
+                             "word": m.word, "notation": m.notation(), "score": m.score, "equity": m.equity,
+                             "leave": a.rack_string(m.leave)})
+        elif m.is_exchange:
+            expected.append({"type": "exchange", "tiles": a.rack_string(m.tiles), "equity": m.equity,
+                             "leave": a.rack_string(m.leave)})
+        else:
+            expected.append({"type": "pass", "equity": m.equity})
+    assert ms.to_records() == expected

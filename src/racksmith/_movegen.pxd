@@ -102,6 +102,7 @@ cdef struct Gen:
     uint32_t leave_mask
     const double* leave_adj         # valuation of each kept set beyond the score, by leave mask
     double best_adj[MAX_RACK + 1]   # best leave_adj over the kept sets when playing k tiles
+    bint bingo_alone                # a word of rack_size rack tiles exists (no tile played through)
     int n_played
     # current lane and anchor
     Lane* lane

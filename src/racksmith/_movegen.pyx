@@ -1026,7 +1026,8 @@ cdef int sorted_order(Gen* g, SortKey** out) noexcept nogil:
 
 cdef struct Span:
     int n_placed
-    int through                 # face value of the tiles played through
+    int n_through               # tiles played through
+    int through                 # their face value
     int wmul                    # product of the word multipliers of the squares placed on
     int xfixed                  # perpendicular tiles' value times their square's word multiplier
     uint8_t sq_lm[MAX_RACK]
@@ -1062,6 +1063,8 @@ cdef inline double span_bound(Gen* g, const Span* s, const int* desc_values) noe
             mult[j] = mult[j - 1]
             j -= 1
         mult[j] = m
+    if k == g.rack_size and s.n_through == 0 and not g.bingo_alone:
+        return -1e300               # no word is made of rack tiles alone
     score = s.through * s.wmul + s.xfixed
     for i in range(k):
         score += mult[i] * desc_values[i]
@@ -1073,14 +1076,23 @@ cdef inline double span_bound(Gen* g, const Span* s, const int* desc_values) noe
 
 
 cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc_values) noexcept nogil:
-    cdef uint64_t avail = available(g)
+    cdef uint64_t avail = available(g), lext = ALL_LETTERS, rext = ALL_LETTERS
     cdef double best = -1e300, b
     cdef Span left, span
-    cdef int L, R, n = ln.n
+    cdef int L, R, n = ln.n, run_start = -2
     cdef uint8_t bt
-    if ln.tiles[a] == 0 and (ln.cross[a] & avail) == 0:
-        return best
+    if ln.tiles[a] == 0:
+        if (ln.cross[a] & avail) == 0:
+            return best
+    else:
+        # the last tile of a run (GADDAG): what can extend the run on either side
+        run_start = a
+        while run_start > 0 and ln.tiles[run_start - 1]:
+            run_start -= 1
+        lext = ln.lext[a]
+        rext = ln.rext[a]
     left.n_placed = 0
+    left.n_through = 0
     left.through = 0
     left.wmul = 1
     left.xfixed = 0
@@ -1090,8 +1102,9 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
         if L < a:
             bt = ln.tiles[L]
             if bt:
+                left.n_through += 1
                 left.through += board_value(g, bt)
-            elif not span_add(&left, ln, L, avail, g.n_rack - 1):
+            elif not span_add(&left, ln, L, avail & lext if L == run_start - 1 else avail, g.n_rack - 1):
                 break
         if L > 0 and ln.tiles[L - 1]:
             continue                    # a word cannot start next to a tile
@@ -1099,8 +1112,10 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
         for R in range(a, n):
             bt = ln.tiles[R]
             if bt:
+                span.n_through += 1
                 span.through += board_value(g, bt)
-            elif not span_add(&span, ln, R, avail, g.n_rack):
+            elif not span_add(&span, ln, R, avail & rext if R == a + 1 and left.n_placed == 0 else avail,
+                              g.n_rack):
                 break
             if R + 1 < n and ln.tiles[R + 1]:
                 continue                # nor end next to one
@@ -1110,6 +1125,33 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
             if b > best:
                 best = b
     return best
+
+
+cdef bint word_of_rack_tiles(Gen* g, uint32_t p, int need) noexcept nogil:
+    """Is there a word of ``need`` more rack tiles after the DAWG list ``p`` (blanks included)?"""
+    cdef const uint32_t* kwg = g.kwg
+    cdef uint32_t node, t
+    cdef bint found
+    if p == 0:
+        return False
+    while True:
+        node = kwg[p]
+        t = node >> 24
+        if t and (g.rack[t] or g.rack[0]):
+            if need == 1:
+                if node & ACCEPTS:
+                    return True
+            elif arc_of(node):
+                # a real tile is never worse than a blank for the same letter
+                t = t if g.rack[t] else 0
+                take(g, t)
+                found = word_of_rack_tiles(g, arc_of(node), need - 1)
+                give_back(g, t)
+                if found:
+                    return True
+        if node & IS_END:
+            return False
+        p += 1
 
 
 cdef void sort_bounds(AnchorBound* ab, int n) noexcept nogil:
@@ -1191,6 +1233,9 @@ cdef int run(Gen* g, LeaveCtx* lc, int directions, const double* vpen) noexcept 
                     return -1
         return 0
     # the best N: shadow every anchor, then generate best bound first
+    g.bingo_alone = True
+    if g.n_rack >= g.rack_size and g.rack[0] < 2:
+        g.bingo_alone = word_of_rack_tiles(g, g.dawg_root, g.rack_size)
     k = 0
     for i in range(MAX_RACK):
         desc_values[i] = 0
@@ -1303,11 +1348,16 @@ cdef class Tables:
             self.klv_counts = leaves_counts
             self.klv_values = leaves_values
 
-    def generate(self, const uint8_t[:, ::1] board, bytes rack, int bag_count, int opp_value,
-                 int top=0, bint by_equity=False, bint exchanges=False, int directions=3,
+    def generate(self, const uint8_t[:, ::1] board, bytes rack, int not_on_racks, int opp_value,
+                 int top=0, bint by_equity=False, int exchange_limit=-1, int directions=3,
                  bint gaddag=True):
         """Moves of ``rack`` (tiles, 0 = blank) on ``board``: a read-only numpy array of
-        ``RECORD_DTYPE`` in rank order, and the number of placements the generator reached."""
+        ``RECORD_DTYPE`` in rank order, and the number of placements the generator reached.
+
+        ``not_on_racks``: tiles of the set on no rack (the bag is that minus the board's tiles);
+        ``opp_value``: the opponent's rack, for going out; ``top``: 0 for every move, else the best
+        N; ``exchange_limit``: exchanges are listed when the bag holds that many tiles (-1: never);
+        ``directions``: 1 across, 2 down, 3 both; ``gaddag``: Gordon's algorithm, else the DAWG's."""
         cdef Gen* g
         cdef LeaveCtx lc
         cdef int i, n, t, rc
@@ -1315,8 +1365,8 @@ cdef class Tables:
         cdef SortKey* order = NULL
         cdef int64_t n_out, m
         cdef char* dst
-        cdef bint empty = True
         cdef uint8_t bt
+        cdef int n_board = 0, bag_count
         if board.shape[0] != self.rows or board.shape[1] != self.cols:
             raise ValueError(f"the board must be {self.rows}x{self.cols}, got {board.shape[0]}x{board.shape[1]}")
         n = len(rack)
@@ -1328,11 +1378,14 @@ cdef class Tables:
         for i in range(self.rows):
             for t in range(self.cols):
                 bt = board[i, t]
-                if bt and ((bt & LETTER_MASK) == 0 or (bt & LETTER_MASK) > self.n_letters or bt & THROUGH_BIT):
-                    raise ValueError(
-                        f"board square {i + 1}{chr(65 + t)} holds {bt}, not a tile of the alphabet of "
-                        f"{self.n_letters} letters"
-                    )
+                if bt:
+                    n_board += 1
+                    if (bt & LETTER_MASK) == 0 or (bt & LETTER_MASK) > self.n_letters or bt & THROUGH_BIT:
+                        raise ValueError(
+                            f"board square {i + 1}{chr(65 + t)} holds {bt}, not a tile of the alphabet of "
+                            f"{self.n_letters} letters"
+                        )
+        bag_count = not_on_racks - n_board
         if gaddag and not self.has_gaddag:
             raise ValueError("the lexicon has no GADDAG")
         g = <Gen*>malloc(sizeof(Gen))
@@ -1352,11 +1405,7 @@ cdef class Tables:
         g.rack_size = self.rack_size
         g.start = self.start
         g.board = &board[0, 0]
-        for i in range(self.rows * self.cols):
-            if g.board[i]:
-                empty = False
-                break
-        g.board_empty = empty
+        g.board_empty = n_board == 0
         # the rack
         memset(g.rack, 0, sizeof(g.rack))
         for i in range(n):
@@ -1404,7 +1453,7 @@ cdef class Tables:
             lc.n_values = 0
         lc.bag_empty = bag_count <= 0
         lc.opp_bonus = 2.0 * opp_value
-        lc.exchanges = exchanges
+        lc.exchanges = 0 <= exchange_limit <= bag_count
         with nogil:
             rc = run(g, &lc, directions, self.vpen)
             n_out = g.n_out

@@ -93,27 +93,25 @@ def generate_moves(
             "or rebuild the lexicon with a GADDAG"
         )
     leave_values = _leaves(leaves, rs)
-    tables = _tables(rs, lexicon, leave_values)
+    tables, total_tiles = _tables(rs, lexicon, leave_values)
 
     board = position.board
     if board.dtype != np.uint8 or not board.flags.c_contiguous:
         board = np.ascontiguousarray(board, dtype=np.uint8)
     racks = position.racks
     rack = racks[0]
-    bag = rs.total_tiles - int(np.count_nonzero(board)) - sum(len(r) for r in racks)
     values = rs.values
-    opp_value = sum(values[t] for t in racks[1] if t) if len(racks) > 1 else 0
-    with_equity = leave_values is not None or sort == "equity"
+    opp_value = sum(values[t] for t in racks[1]) if len(racks) > 1 else 0
     n = 0 if top is None or top > _HEAP_LIMIT else int(top)
     try:
         records, _ = tables.generate(
             board,
             bytes(rack),
-            bag,
+            total_tiles - sum(len(r) for r in racks),
             opp_value,
             n,
             sort == "equity",
-            exchanges and bag >= rs.exchange_limit,
+            rs.exchange_limit if exchanges else -1,
             dirs,
             use_gaddag,
         )
@@ -121,7 +119,7 @@ def generate_moves(
         raise PositionError(f"cannot generate moves: {e}") from None
     if top is not None and n == 0:
         records = records[:top]
-    return MoveList(records, rs.alphabet, rack, with_equity)
+    return MoveList(records, rs.alphabet, rack, leave_values is not None or sort == "equity")
 
 
 # --- the kernel's tables, per (ruleset, lexicon, leaves) ------------------------------------------
@@ -130,11 +128,14 @@ _tables_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _leaves_cache: "OrderedDict[tuple, Leaves]" = OrderedDict()
 
 
-def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> Tables:
+def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Tables, int]:
+    """The kernel's tables and the number of tiles in the set."""
     key = (id(rs), id(lexicon), id(leaves))
     hit = _tables_cache.get(key)
     if hit is not None:
         return hit[-1]
+    if leaves is not None and leaves.alphabet.letters != rs.alphabet.letters:
+        raise MoveGenError(f"the leave file is for another alphabet than ruleset {rs.name}: load it with ruleset={rs.name!r}")
     if lexicon.alphabet.letters != rs.alphabet.letters:
         raise MoveGenError(
             f"lexicon {lexicon.name or '?'} is spelled in another alphabet "
@@ -159,32 +160,29 @@ def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> Tables:
         rs.start,
         **kw,
     )
-    _tables_cache[key] = (rs, lexicon, leaves, tables)  # the objects stay alive while their id is a key
+    entry = (tables, rs.total_tiles)
+    _tables_cache[key] = (rs, lexicon, leaves, entry)  # the objects stay alive while their id is a key
     if len(_tables_cache) > _CACHE_SIZE:
         _tables_cache.popitem(last=False)
-    return tables
+    return entry
 
 
 def _leaves(spec: "Leaves | str | PathLike | None", rs: Ruleset) -> Leaves | None:
     if spec is None:
         return None
     if isinstance(spec, Leaves):
-        leaves = spec
-    elif isinstance(spec, (str, PathLike)):
-        p = Path(spec)
-        try:
-            st = p.stat()
-        except OSError as e:
-            raise MoveGenError(f"cannot read leave file {str(p)!r}: {e.strerror or e}") from None
-        key = (str(p.resolve()), st.st_mtime_ns, st.st_size, rs.alphabet.letters)
-        leaves = _leaves_cache.get(key)
-        if leaves is None:
-            leaves = load_leaves(p, rs)
-            _leaves_cache[key] = leaves
-            if len(_leaves_cache) > _CACHE_SIZE:
-                _leaves_cache.popitem(last=False)
-    else:
+        return spec
+    if not isinstance(spec, (str, PathLike)):
         raise MoveGenError(f"leaves must be a Leaves object or the path of a leave file, got {type(spec).__name__}")
-    if leaves.alphabet.letters != rs.alphabet.letters:
-        raise MoveGenError(f"the leave file is for another alphabet than ruleset {rs.name}: load it with ruleset={rs.name!r}")
+    try:
+        st = Path(spec).stat()
+    except OSError as e:
+        raise MoveGenError(f"cannot read leave file {str(spec)!r}: {e.strerror or e}") from None
+    key = (str(spec), st.st_mtime_ns, st.st_size, rs.alphabet.letters)
+    leaves = _leaves_cache.get(key)
+    if leaves is None:
+        leaves = load_leaves(Path(spec), rs)
+        _leaves_cache[key] = leaves
+        if len(_leaves_cache) > _CACHE_SIZE:
+            _leaves_cache.popitem(last=False)
     return leaves

@@ -9,18 +9,36 @@ A :class:`MoveList` holds the kernel's records (a numpy structured array, one 48
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any, overload
 
 import numpy as np
 
 from ._movegen import RECORD_DTYPE
-from .alphabet import Alphabet
+from .alphabet import LETTER_MASK, THROUGH, Alphabet
+from .coords import coord_label
 from .move import EXCHANGE, PASS, PLACE, Move
 
 __all__ = ["MoveList", "RECORD_DTYPE"]
 
 _KINDS = (PLACE, EXCHANGE, PASS)
 _TILES_OFFSET = RECORD_DTYPE.fields["tiles"][1]
+_ITEMSIZE = RECORD_DTYPE.itemsize
+
+
+@lru_cache(maxsize=16)
+def _letters(alphabet: Alphabet) -> tuple[str, ...]:
+    """How each tile (0..255, the THROUGH bit clear) is written: ``?`` for the rack blank, the
+    letter, lowercase with the BLANK bit; multi-character letters in brackets."""
+    out = []
+    for t in range(256):
+        letter = t & LETTER_MASK
+        if t & THROUGH or letter > len(alphabet) or (letter == 0 and t):
+            out.append("")
+            continue
+        s = alphabet.letter(t) if letter else "?"
+        out.append(f"[{s}]" if len(s) > 1 else s)
+    return tuple(out)
 
 
 class MoveList(Sequence[Move]):
@@ -30,7 +48,7 @@ class MoveList(Sequence[Move]):
     the part of it kept. ``equity`` is ``None`` on every move when equity was not computed.
     """
 
-    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf")
+    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves")
 
     def __init__(self, records: np.ndarray, alphabet: Alphabet, rack: Sequence[int], with_equity: bool):
         if records.dtype != RECORD_DTYPE:
@@ -41,6 +59,7 @@ class MoveList(Sequence[Move]):
         self._with_equity = with_equity
         self._cols: tuple | None = None
         self._buf: bytes | None = None
+        self._leaves: dict[int, tuple[int, ...]] = {}
 
     # --- the compact form ---------------------------------------------------------------------
     @property
@@ -82,23 +101,25 @@ class MoveList(Sequence[Move]):
             self._buf = r.tobytes()
         return self._cols
 
+    def _leave(self, mask: int) -> tuple[int, ...]:
+        leave = self._leaves.get(mask)
+        if leave is None:
+            leave = self._leaves[mask] = tuple(t for b, t in enumerate(self._rack) if mask >> b & 1)
+        return leave
+
     def _move(self, i: int) -> Move:
         kind, row, col, dirs, length, score, equity, leave = self._columns()
-        off = i * RECORD_DTYPE.itemsize + _TILES_OFFSET
-        tiles = tuple(self._buf[off : off + length[i]])
-        k = _KINDS[kind[i]]
-        mask = leave[i]
-        rack = self._rack
+        off = i * _ITEMSIZE + _TILES_OFFSET
         return Move(
-            kind=k,
+            kind=_KINDS[kind[i]],
             row=row[i],
             col=col[i],
             across=dirs[i] == 0,
-            tiles=tiles,
+            tiles=tuple(self._buf[off : off + length[i]]),
             alphabet=self._alphabet,
             score=score[i],
             equity=equity[i] if self._with_equity else None,
-            leave=tuple(t for b, t in enumerate(rack) if mask >> b & 1),
+            leave=self._leave(leave[i]),
         )
 
     @overload
@@ -124,30 +145,49 @@ class MoveList(Sequence[Move]):
 
     def to_records(self) -> list[dict[str, Any]]:
         """Plain dicts, best first (what ``racksmith moves --json`` prints):
-        placements ``{type, row, col, dir, word, notation, score, equity, leave}``,
-        exchanges ``{type, tiles, equity, leave}``, the pass ``{type, equity}``."""
-        a = self._alphabet
+        placements ``{type, row, col, dir, word, notation, score, equity, leave}`` (``word`` the
+        whole main word, lowercase for blanks, also those already on the board; ``notation`` as
+        :meth:`Move.notation`), exchanges ``{type, tiles, equity, leave}``, the pass
+        ``{type, equity}``."""
+        kind, row, col, dirs, length, score, equity, leave = self._columns()
+        buf = self._buf
+        text = _letters(self._alphabet)
+        with_equity = self._with_equity
         out: list[dict[str, Any]] = []
-        for m in self:
-            leave = a.rack_string(m.leave)
-            if m.kind == PLACE:
+        for i in range(len(kind)):
+            eq = equity[i] if with_equity else None
+            off = i * _ITEMSIZE + _TILES_OFFSET
+            tiles = buf[off : off + length[i]]
+            kept = "".join(text[t] for t in self._leave(leave[i]))
+            if kind[i] == 0:
+                across = dirs[i] == 0
+                parts = []
+                inside = False
+                for t in tiles:
+                    through = t & THROUGH != 0
+                    if through != inside:
+                        parts.append("(" if through else ")")
+                        inside = through
+                    parts.append(text[t & ~THROUGH])
+                if inside:
+                    parts.append(")")
                 out.append(
                     {
                         "type": PLACE,
-                        "row": m.row,
-                        "col": m.col,
-                        "dir": "H" if m.across else "V",
-                        "word": m.word,
-                        "notation": m.notation(),
-                        "score": m.score,
-                        "equity": m.equity,
-                        "leave": leave,
+                        "row": row[i],
+                        "col": col[i],
+                        "dir": "H" if across else "V",
+                        "word": "".join(text[t & ~THROUGH] for t in tiles),
+                        "notation": f"{coord_label(row[i], col[i], across)} {''.join(parts)}",
+                        "score": score[i],
+                        "equity": eq,
+                        "leave": kept,
                     }
                 )
-            elif m.kind == EXCHANGE:
-                out.append({"type": EXCHANGE, "tiles": a.rack_string(m.tiles), "equity": m.equity, "leave": leave})
+            elif kind[i] == 1:
+                out.append({"type": EXCHANGE, "tiles": "".join(text[t] for t in tiles), "equity": eq, "leave": kept})
             else:
-                out.append({"type": PASS, "equity": m.equity})
+                out.append({"type": PASS, "equity": eq})
         return out
 
     def __repr__(self) -> str:

@@ -1,0 +1,148 @@
+"""Move generation speed on the fixture positions, next to MAGPIE's and wolges' figures.
+
+    python benchmarks/bench_movegen.py [--fixtures DIR] [--seconds S] [--json]
+
+Per position: all moves (every placement, exchanges and the pass, valued and sorted by equity with
+``SYNTH.klv2`` — what MAGPIE's figures measure) and the best move by equity (top 1, shadow pruned),
+each by the GADDAG and the DAWG algorithm, through the raw kernel (``Tables.generate`` on prepared
+arrays) and through the Python API (``Position.moves``, returning a lazy ``MoveList``); the cost of
+turning every move into a ``Move`` is shown too. Times are the median of many calls, in µs. Then
+the sizes of the lexicon files.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from racksmith.lexicon import Leaves, Lexicon, load_lexicon  # noqa: E402
+from racksmith.movegen import _tables  # noqa: E402
+from racksmith.position import Position  # noqa: E402
+
+#: /work/shared/reference/peers.md: MAGPIE (KWG mode) and wolges, all moves, median µs per call,
+#: measured on this machine kind with ENABLE15 and SYNTH.klv2
+PEERS = {
+    "open_s375_t0": (26.7, 44.8),
+    "open_s263_t0": (2502, 3311),
+    "mid_s208_t2": (65.6, 92.9),
+    "mid_s494_t1": (69.9, 100.0),
+    "mid_s125_t5": (36.8, 57.2),
+    "mid_s186_t8": (119.0, 157.2),
+    "midbb_s56_t13": (148.6, 201.1),
+    "mid1b_s115_t16": (1510, 1929),
+    "mid2b_s632_t5": (1079, 1348),
+    "peg_s141_t19": (51.5, 76.0),
+    "end_s350_t21": (30.7, 40.0),
+    "edge_Q_s10": (3.8, 11.3),
+}
+
+
+def median_us(fn, seconds: float, min_calls: int = 15) -> float:
+    """Median time of one call, in µs, over about ``seconds`` of calls."""
+    fn()  # warm
+    times = []
+    deadline = time.perf_counter() + seconds
+    while len(times) < min_calls or time.perf_counter() < deadline:
+        t0 = time.perf_counter_ns()
+        fn()
+        times.append(time.perf_counter_ns() - t0)
+    return statistics.median(times) / 1000
+
+
+def bench_position(record, lexicon, leaves, seconds):
+    rs = "super" if record["ruleset"] == "super" else "english"
+    pos = Position.from_cgp(record["cgp"], rs, lexicon=lexicon)
+    tables, total = _tables(pos.ruleset, lexicon, leaves)
+    board, rack = pos.board, bytes(pos.rack)
+    bag = total - sum(len(r) for r in pos.racks)
+    opp = sum(pos.ruleset.values[t] for t in pos.racks[1])
+    ex = pos.ruleset.exchange_limit
+    row = {"id": record["id"], "moves": record["n_moves"]}
+    for alg in ("gaddag", "dawg"):
+        g = alg == "gaddag"
+        row[f"kernel_all_{alg}"] = median_us(lambda: tables.generate(board, rack, bag, opp, 0, True, ex, 3, g), seconds)
+        row[f"kernel_best_{alg}"] = median_us(lambda: tables.generate(board, rack, bag, opp, 1, True, ex, 3, g), seconds)
+    row["api_all"] = median_us(lambda: pos.moves(sort="equity", leaves=leaves, exchanges=True), seconds)
+    row["api_best"] = median_us(lambda: pos.moves(top=1, sort="equity", leaves=leaves, exchanges=True), seconds)
+    row["api_all_objects"] = median_us(lambda: list(pos.moves(sort="equity", leaves=leaves, exchanges=True)),
+                                       seconds, 5)
+    found = tables.generate(board, rack, bag, opp, 1, True, ex, 3, True)[1]
+    row["best_placements_reached"] = found
+    row["placements"] = record["n_placements"]
+    return row
+
+
+def lexicon_sizes(fixtures: Path) -> list[dict]:
+    enable = load_lexicon("enable", "english")
+    out = []
+    for name, lex in (
+        ("ENABLE15.kwg (MAGPIE)", Lexicon.load(fixtures / "ENABLE15.kwg", "english")),
+        ("ENABLE15.wolges.kwg", Lexicon.load(fixtures / "ENABLE15.wolges.kwg", "english")),
+        ("enable, racksmith (DAWG+GADDAG)", enable),
+        ("enable, racksmith (DAWG only)", Lexicon.from_words(enable.words(), "english", gaddag=False)),
+    ):
+        out.append({"lexicon": name, "words": len(lex), "nodes": lex.nodes, "bytes": 4 * lex.nodes,
+                    "gaddag": lex.has_gaddag})
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--fixtures", type=Path, default=ROOT / "tests" / "fixtures")
+    ap.add_argument("--seconds", type=float, default=0.4, help="timing budget per measurement")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    fx = args.fixtures
+    sets = [
+        ("positions.jsonl", Lexicon.load(fx / "ENABLE15.kwg", "english"), Leaves.load(fx / "SYNTH.klv2", "english")),
+        ("super_positions.jsonl", Lexicon.load(fx / "ENABLE15.kwg", "super"),
+         Leaves.load(fx / "SYNTH_super.klv2", "super")),
+    ]
+    rows = []
+    for name, lexicon, leaves in sets:
+        for line in (fx / name).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rows.append(bench_position(json.loads(line), lexicon, leaves, args.seconds))
+                print(f"  {rows[-1]['id']}", file=sys.stderr)
+    sizes = lexicon_sizes(fx)
+    if args.json:
+        print(json.dumps({"positions": rows, "lexicons": sizes}, indent=1))
+        return 0
+    print("| position | moves | MAGPIE µs | kernel GADDAG µs | ratio | kernel DAWG µs | API µs | API/kernel "
+          "| + Move objects µs | best: kernel µs | best: API µs | best: placements reached |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    ratios, api_ratios = [], []
+    for r in rows:
+        magpie = PEERS.get(r["id"], (None, None))[0]
+        ratio = r["kernel_all_gaddag"] / magpie if magpie else None
+        if ratio:
+            ratios.append(ratio)
+        api_ratios.append(r["api_all"] / r["kernel_all_gaddag"])
+        print(
+            f"| {r['id']} | {r['moves']} | {magpie if magpie else '–'} | {r['kernel_all_gaddag']:.1f} | "
+            f"{f'{ratio:.2f}' if ratio else '–'} | {r['kernel_all_dawg']:.1f} | {r['api_all']:.1f} | "
+            f"{r['api_all'] / r['kernel_all_gaddag']:.2f} | {r['api_all_objects']:.0f} | "
+            f"{r['kernel_best_gaddag']:.1f} | {r['api_best']:.1f} | {r['best_placements_reached']}/{r['placements']} |"
+        )
+    print()
+    print(f"median kernel/MAGPIE ratio: {statistics.median(ratios):.2f} (max {max(ratios):.2f}); "
+          f"median API/kernel: {statistics.median(api_ratios):.2f} (max {max(api_ratios):.2f})")
+    print(f"median kernel µs over the {len(ratios)} English positions: "
+          f"{statistics.median(r['kernel_all_gaddag'] for r in rows if r['id'] in PEERS):.1f} "
+          f"(MAGPIE {statistics.median(p[0] for p in PEERS.values()):.1f})")
+    print()
+    print("| lexicon | words | nodes | bytes | GADDAG |")
+    print("|---|---|---|---|---|")
+    for s in sizes:
+        print(f"| {s['lexicon']} | {s['words']:,} | {s['nodes']:,} | {s['bytes']:,} | {'yes' if s['gaddag'] else 'no'} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
