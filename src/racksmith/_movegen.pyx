@@ -388,36 +388,40 @@ cdef void build_lane(Gen* g, Lane* ln, int dir, int index, const double* vpen) n
     for i in range(n):
         sq = sq0 + i * step
         ln.tiles[i] = g.board[sq]
-        ln.lm[i] = g.lm[sq]
-        ln.wm[i] = g.wm[sq]
-        ln.cross[i] = g.cross[dir][sq]
-        ln.xscore[i] = g.xscore[dir][sq]
         ln.adj[i] = g.adj[dir][sq]
-        ln.vpen[i] = vpen[sq] if dir == ACROSS else 0.0
-        if gaddag and ln.tiles[i]:
-            ln.run_node[i] = g.run_node[dir][sq]
-            ln.run_sum[i] = g.run_sum[dir][sq]
-            ln.lext[i] = g.lext[dir][sq]
-            ln.rext[i] = g.rext[dir][sq]
     if g.board_empty:
         # the opening: across plays through the start square only
         if dir == ACROSS and g.start // g.cols == index:
             ln.anchors[0] = g.start % g.cols
             ln.n_anchors = 1
+    else:
+        for i in range(n):
+            if ln.tiles[i]:
+                # GADDAG: the last tile of each run (its word is read right to left first)
+                anchor = gaddag and (i + 1 == n or ln.tiles[i + 1] == 0)
+            elif (i > 0 and ln.tiles[i - 1]) or (i + 1 < n and ln.tiles[i + 1]):
+                # DAWG: the empty squares next to a run
+                anchor = not gaddag
+            else:
+                # both: empty squares that touch tiles only across the lane
+                anchor = ln.adj[i]
+            if anchor:
+                ln.anchors[ln.n_anchors] = i
+                ln.n_anchors += 1
+    if ln.n_anchors == 0:
         return
     for i in range(n):
-        if ln.tiles[i]:
-            # GADDAG: the last tile of each run (its word is read right to left first)
-            anchor = gaddag and (i + 1 == n or ln.tiles[i + 1] == 0)
-        elif (i > 0 and ln.tiles[i - 1]) or (i + 1 < n and ln.tiles[i + 1]):
-            # DAWG: the empty squares next to a run
-            anchor = not gaddag
-        else:
-            # both: empty squares that touch tiles only across the lane
-            anchor = ln.adj[i]
-        if anchor:
-            ln.anchors[ln.n_anchors] = i
-            ln.n_anchors += 1
+        sq = sq0 + i * step
+        ln.lm[i] = g.lm[sq]
+        ln.wm[i] = g.wm[sq]
+        ln.cross[i] = g.cross[dir][sq]
+        ln.xscore[i] = g.xscore[dir][sq]
+        ln.vpen[i] = vpen[sq] if g.board_empty else 0.0
+        if gaddag and ln.tiles[i]:
+            ln.run_node[i] = g.run_node[dir][sq]
+            ln.run_sum[i] = g.run_sum[dir][sq]
+            ln.lext[i] = g.lext[dir][sq]
+            ln.rext[i] = g.rext[dir][sq]
 
 
 # ---------------------------------------------------------------------------------------------
