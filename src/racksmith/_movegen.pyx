@@ -572,25 +572,32 @@ cdef void record_place(Gen* g, int left, int right, int main, int wmul, int xtot
 
 
 # ---------------------------------------------------------------------------------------------
-# Gordon's algorithm over the GADDAG: from the anchor leftwards (reversed prefix), then through
-# the separator rightwards. Leftwards stops before the previous anchor (left_min).
+# Placing tiles, one square at a time. Both algorithms read the KWG square by square: leftwards
+# from the anchor (Gordon, reversed prefixes in the GADDAG) and rightwards (after the GADDAG's
+# separator, or Appel–Jacobson's extension through the DAWG). Each move is recorded once, when its
+# last square is reached.
 # ---------------------------------------------------------------------------------------------
 
-cdef inline void gad_right_next(Gen* g, int left, int pos, uint32_t node, int main, int wmul,
-                                int xtot) noexcept nogil:
-    cdef Lane* ln = g.lane
-    cdef uint32_t q
-    if pos + 1 == ln.n or ln.tiles[pos + 1] == 0:
-        if node & ACCEPTS:
-            record_place(g, left, pos, main, wmul, xtot)
-        if pos + 1 == ln.n or g.n_rack == 0:
-            return
-    q = arc_of(node)
-    if q:
-        gad_right(g, left, pos + 1, q, main, wmul, xtot)
+cdef enum:
+    LEFTWARDS = 0
+    RIGHTWARDS = 1
 
 
-cdef void gad_right(Gen* g, int left, int pos, uint32_t p, int main, int wmul, int xtot) noexcept nogil:
+cdef void play_left(Gen* g, int pos, uint32_t p, int main, int wmul, int xtot) noexcept nogil:
+    play_square(g, LEFTWARDS, 0, pos, p, main, wmul, xtot)
+
+
+cdef void play_right(Gen* g, int left, int pos, uint32_t p, int main, int wmul, int xtot) noexcept nogil:
+    play_square(g, RIGHTWARDS, left, pos, p, main, wmul, xtot)
+
+
+cdef inline void play_square(Gen* g, int way, int left, int pos, uint32_t p, int main, int wmul,
+                             int xtot) noexcept nogil:
+    """Square ``pos``: its board tile, which must be in the sibling list ``p``; else each rack tile
+    that the list and the square's cross-set allow, as itself and then as a blank. ``left`` is the
+    word's first square (rightwards); ``main``/``wmul``/``xtot`` the score so far (main-word sum,
+    word multiplier, cross words). Inlined into :func:`play_left` and :func:`play_right`, where
+    ``way`` is a constant."""
     cdef Lane* ln = g.lane
     cdef const uint32_t* kwg = g.kwg
     cdef uint8_t bt = ln.tiles[pos]
@@ -600,10 +607,13 @@ cdef void gad_right(Gen* g, int left, int pos, uint32_t p, int main, int wmul, i
     if bt:
         i = find_child(kwg, p, bt & LETTER_MASK)
         if i:
-            gad_right_next(g, left, pos, kwg[i], main + board_value(g, bt), wmul, xtot)
+            if way == LEFTWARDS:
+                left_next(g, pos, kwg[i], main + board_value(g, bt), wmul, xtot)
+            else:
+                right_next(g, left, pos, kwg[i], main + board_value(g, bt), wmul, xtot)
         return
     allowed = ln.cross[pos] & available(g)
-    if allowed == 0:
+    if allowed == 0 or p == 0:
         return
     lm = ln.lm[pos]
     wsq = ln.wm[pos]
@@ -617,21 +627,45 @@ cdef void gad_right(Gen* g, int left, int pos, uint32_t p, int main, int wmul, i
                 take(g, t)
                 g.placed[pos] = t
                 tv = g.val[t] * lm
-                gad_right_next(g, left, pos, node, main + tv, wmul * wsq,
+                if way == LEFTWARDS:
+                    left_next(g, pos, node, main + tv, wmul * wsq, xtot + (xs + tv * wsq if ln.adj[pos] else 0))
+                else:
+                    right_next(g, left, pos, node, main + tv, wmul * wsq,
                                xtot + (xs + tv * wsq if ln.adj[pos] else 0))
                 give_back(g, t)
             if g.rack[0]:
                 take(g, 0)
                 g.placed[pos] = t | BLANK_BIT
-                gad_right_next(g, left, pos, node, main, wmul * wsq, xtot + xs)
+                if way == LEFTWARDS:
+                    left_next(g, pos, node, main, wmul * wsq, xtot + xs)
+                else:
+                    right_next(g, left, pos, node, main, wmul * wsq, xtot + xs)
                 give_back(g, 0)
         if node & IS_END or ((allowed >> t) >> 1) == 0:
             return
         i += 1
 
 
-cdef inline void gad_left_next(Gen* g, int pos, uint32_t node, int main, int wmul,
-                               int xtot) noexcept nogil:
+cdef inline void right_next(Gen* g, int left, int pos, uint32_t node, int main, int wmul,
+                            int xtot) noexcept nogil:
+    """After square ``pos`` (rightwards): record the word ``left..pos`` if it is one and ends
+    here, past the anchor; go on to the right."""
+    cdef Lane* ln = g.lane
+    cdef uint32_t q
+    if pos + 1 == ln.n or ln.tiles[pos + 1] == 0:
+        if node & ACCEPTS and pos >= g.anchor and pos > left:
+            record_place(g, left, pos, main, wmul, xtot)
+        if pos + 1 == ln.n or g.n_rack == 0:
+            return
+    q = arc_of(node)
+    if q:
+        play_right(g, left, pos + 1, q, main, wmul, xtot)
+
+
+cdef inline void left_next(Gen* g, int pos, uint32_t node, int main, int wmul, int xtot) noexcept nogil:
+    """After square ``pos`` (GADDAG, leftwards from the anchor): if the word may start here,
+    record ``pos..anchor`` when it is a word and turn rightwards through the separator; go on to
+    the left, not onto the previous anchor."""
     cdef Lane* ln = g.lane
     cdef int a = g.anchor
     cdef uint32_t q, sep
@@ -639,7 +673,7 @@ cdef inline void gad_left_next(Gen* g, int pos, uint32_t node, int main, int wmu
     if pos > 0 and ln.tiles[pos - 1]:
         # the word cannot start here: go on through the tiles to the left
         if q and pos - 1 >= g.left_min:
-            gad_left(g, pos - 1, q, main, wmul, xtot)
+            play_left(g, pos - 1, q, main, wmul, xtot)
         return
     if node & ACCEPTS and a > pos and g.n_played and (a + 1 == ln.n or ln.tiles[a + 1] == 0):
         record_place(g, pos, a, main, wmul, xtot)
@@ -648,50 +682,14 @@ cdef inline void gad_left_next(Gen* g, int pos, uint32_t node, int main, int wmu
     if a + 1 < ln.n and (g.kwg[q] >> 24) == 0:
         sep = arc_of(g.kwg[q])
         if sep and (g.n_rack > 0 or ln.tiles[a + 1]):
-            gad_right(g, pos, a + 1, sep, main, wmul, xtot)
+            play_right(g, pos, a + 1, sep, main, wmul, xtot)
     if pos - 1 >= g.left_min and g.n_rack > 0:
-        gad_left(g, pos - 1, q, main, wmul, xtot)
+        play_left(g, pos - 1, q, main, wmul, xtot)
 
 
-cdef void gad_left(Gen* g, int pos, uint32_t p, int main, int wmul, int xtot) noexcept nogil:
-    cdef Lane* ln = g.lane
-    cdef const uint32_t* kwg = g.kwg
-    cdef uint8_t bt = ln.tiles[pos]
-    cdef uint32_t i, node, t
-    cdef uint64_t allowed
-    cdef int lm, wsq, tv, xs
-    if bt:
-        i = find_child(kwg, p, bt & LETTER_MASK)
-        if i:
-            gad_left_next(g, pos, kwg[i], main + board_value(g, bt), wmul, xtot)
-        return
-    allowed = ln.cross[pos] & available(g)
-    if allowed == 0:
-        return
-    lm = ln.lm[pos]
-    wsq = ln.wm[pos]
-    xs = ln.xscore[pos] * wsq if ln.adj[pos] else 0
-    i = p
-    while True:
-        node = kwg[i]
-        t = node >> 24
-        if (allowed >> t) & 1:
-            if g.rack[t]:
-                take(g, t)
-                g.placed[pos] = t
-                tv = g.val[t] * lm
-                gad_left_next(g, pos, node, main + tv, wmul * wsq,
-                              xtot + (xs + tv * wsq if ln.adj[pos] else 0))
-                give_back(g, t)
-            if g.rack[0]:
-                take(g, 0)
-                g.placed[pos] = t | BLANK_BIT
-                gad_left_next(g, pos, node, main, wmul * wsq, xtot + xs)
-                give_back(g, 0)
-        if node & IS_END or ((allowed >> t) >> 1) == 0:
-            return
-        i += 1
-
+# ---------------------------------------------------------------------------------------------
+# Gordon's algorithm over the GADDAG: from the anchor leftwards, then through the separator.
+# ---------------------------------------------------------------------------------------------
 
 cdef inline uint64_t run_extensions(Gen* g, Lane* ln, int a) noexcept nogil:
     """Rack letters that can go next to the run ending at ``a``: left of it, or right of it."""
@@ -710,7 +708,7 @@ cdef inline void gaddag_anchor(Gen* g) noexcept nogil:
     cdef Lane* ln = g.lane
     cdef int a = g.anchor, i
     if ln.tiles[a] == 0:
-        gad_left(g, a, g.gaddag_root, 0, 1, 0)
+        play_left(g, a, g.gaddag_root, 0, 1, 0)
         return
     # the run ending at the anchor was read at the cross-set stage: start after it
     if ln.run_node[a] == 0 or run_extensions(g, ln, a) == 0:
@@ -718,62 +716,13 @@ cdef inline void gaddag_anchor(Gen* g) noexcept nogil:
     i = a
     while i > 0 and ln.tiles[i - 1]:
         i -= 1
-    gad_left_next(g, i, ln.run_node[a], ln.run_sum[a], 1, 0)
+    left_next(g, i, ln.run_node[a], ln.run_sum[a], 1, 0)
 
 
 # ---------------------------------------------------------------------------------------------
 # Appel–Jacobson over the DAWG: a left part (tiles already left of the anchor, or rack tiles on
 # the free squares before it), then extend rightwards through the anchor.
 # ---------------------------------------------------------------------------------------------
-
-cdef void dawg_right(Gen* g, int left, int pos, uint32_t p, int main, int wmul, int xtot,
-                     bint acc) noexcept nogil:
-    cdef Lane* ln = g.lane
-    cdef const uint32_t* kwg = g.kwg
-    cdef uint32_t i, node, t
-    cdef uint64_t allowed
-    cdef int lm, wsq, tv, xs
-    cdef uint8_t bt
-    if pos == ln.n or ln.tiles[pos] == 0:
-        if acc and pos > g.anchor and pos - left >= 2:
-            record_place(g, left, pos - 1, main, wmul, xtot)
-        if pos == ln.n or p == 0:
-            return
-        allowed = ln.cross[pos] & available(g)
-        if allowed == 0:
-            return
-        lm = ln.lm[pos]
-        wsq = ln.wm[pos]
-        xs = ln.xscore[pos] * wsq if ln.adj[pos] else 0
-        i = p
-        while True:
-            node = kwg[i]
-            t = node >> 24
-            if (allowed >> t) & 1:
-                if g.rack[t]:
-                    take(g, t)
-                    g.placed[pos] = t
-                    tv = g.val[t] * lm
-                    dawg_right(g, left, pos + 1, arc_of(node), main + tv, wmul * wsq,
-                               xtot + (xs + tv * wsq if ln.adj[pos] else 0), node & ACCEPTS)
-                    give_back(g, t)
-                if g.rack[0]:
-                    take(g, 0)
-                    g.placed[pos] = t | BLANK_BIT
-                    dawg_right(g, left, pos + 1, arc_of(node), main, wmul * wsq, xtot + xs,
-                               node & ACCEPTS)
-                    give_back(g, 0)
-            if node & IS_END or ((allowed >> t) >> 1) == 0:
-                return
-            i += 1
-    else:
-        bt = ln.tiles[pos]
-        i = find_child(kwg, p, bt & LETTER_MASK)
-        if i:
-            node = kwg[i]
-            dawg_right(g, left, pos + 1, arc_of(node), main + board_value(g, bt), wmul, xtot,
-                       node & ACCEPTS)
-
 
 cdef void dawg_left(Gen* g, uint32_t p, int k, int limit) noexcept nogil:
     """Left parts of ``k`` rack tiles (in ``g.left_part``) on the free squares before the anchor."""
@@ -791,7 +740,7 @@ cdef void dawg_left(Gen* g, uint32_t p, int k, int limit) noexcept nogil:
         if not lt & BLANK_BIT:
             main += g.val[lt] * ln.lm[pos]
         wmul *= ln.wm[pos]
-    dawg_right(g, a - k, a, p, main, wmul, 0, False)
+    play_right(g, a - k, a, p, main, wmul, 0)
     if k >= limit:
         return
     allowed = available(g)
@@ -832,7 +781,7 @@ cdef void dawg_anchor(Gen* g) noexcept nogil:
             main += board_value(g, ln.tiles[k])
             p = arc_of(g.kwg[i])
         if p:
-            dawg_right(g, j, a, p, main, 1, 0, False)
+            play_right(g, j, a, p, main, 1, 0)
         return
     limit = a - g.left_min
     if limit > g.n_rack - 1:
