@@ -98,7 +98,6 @@ cdef struct Gen:
     int n_rack
     uint64_t rack_letters
     uint8_t base[64]                # first leave bit of each letter's rack tiles
-    uint8_t rack_sorted[MAX_RACK]   # rack tile of each leave bit
     uint32_t leave_mask
     const double* leave_adj         # valuation of each kept set beyond the score, by leave mask
     double best_adj[MAX_RACK + 1]   # best leave_adj over the kept sets when playing k tiles

@@ -5,9 +5,6 @@ import numpy as np
 import numpy.typing as npt
 
 RECORD_DTYPE: np.dtype
-MAX_RACK_TILES: int
-MAX_BOARD_DIM: int
-RECORD_TILES: int
 
 class Tables:
     """The tables of one (ruleset, lexicon, leaves) triple, built once and reused by every call."""

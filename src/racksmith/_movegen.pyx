@@ -48,10 +48,6 @@ RECORD_DTYPE = np.dtype(
 )
 assert RECORD_DTYPE.itemsize == sizeof(MoveRec)
 
-MAX_RACK_TILES = MAX_RACK
-MAX_BOARD_DIM = MAX_DIM
-RECORD_TILES = REC_TILES
-
 
 # ---------------------------------------------------------------------------------------------
 # KWG access
@@ -1375,9 +1371,7 @@ cdef class Tables:
                 lc.letters[lc.n_letters] = t
                 lc.counts[lc.n_letters] = g.rack[t]
                 lc.n_letters += 1
-                for i in range(g.rack[t]):
-                    g.rack_sorted[m] = t
-                    m += 1
+                m += g.rack[t]
         g.leave_mask = ((<uint32_t>1) << n) - 1
         g.n_played = 0
         g.top = top
