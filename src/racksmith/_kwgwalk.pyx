@@ -403,3 +403,45 @@ def word_index(const uint32_t[::1] kwg, const uint32_t[::1] counts, const uint8_
                 index += 1
             p = _arc(v)
     return index
+
+
+def first_absent(const uint32_t[::1] kwg, int64_t root, int64_t letters, const uint8_t[::1] words):
+    """Many lookups in one call: the index of the first word of ``words`` that the list at ``root``
+    does not accept, or -1 when it accepts every one.
+
+    Each word ends at a 0xFF byte or at the end of ``words``; every other byte is a tile whose
+    letter part (``tile & 0x3F``) is read, as :meth:`Lexicon.contains_tiles` does. A word is
+    accepted when every letter lies in 1..``letters`` and its path ends on an accepting node; an
+    empty word never is.
+    """
+    cdef int64_t m = words.shape[0], i = 0, index = 0, p = root, node = 0, length = 0
+    cdef uint32_t t
+    cdef bint found = True
+    with nogil:
+        while i <= m:
+            if i == m or words[i] == WORD_END:
+                if i == m and length == 0:
+                    index = -1  # nothing after the last end mark
+                    break
+                if length == 0 or not found or not (kwg[node] & ACCEPT_FLAG):
+                    break
+                index += 1
+                p = root
+                node = 0
+                length = 0
+                found = True
+                if i == m:
+                    index = -1
+                    break
+            elif found:
+                t = words[i] & 0x3F
+                node = _child(&kwg[0], p, t) if 1 <= t <= letters else 0
+                if node == 0:
+                    found = False
+                else:
+                    p = _arc(kwg[node])
+                length += 1
+            else:
+                length += 1
+            i += 1
+    return index

@@ -213,6 +213,15 @@ class Lexicon:
         node = _kwgwalk.find(self.kwg, self._root, bytes(letters))
         return node != 0 and bool(int(self.kwg[node]) & ACCEPTS)
 
+    def first_absent(self, words: bytes) -> int:
+        """Many :meth:`contains_tiles` lookups in one compiled call: the index of the first word of
+        ``words`` that is not in the lexicon, or -1 when all are.
+
+        ``words`` holds tile sequences, each ended by 0xFF (the last one may end with the bytes
+        instead); as in :meth:`contains_tiles`, only the letter part of a tile (``tile & 0x3F``)
+        is read, and an empty word is not a word."""
+        return _kwgwalk.first_absent(self.kwg, self._root, len(self.alphabet), words)
+
     def __contains__(self, word: object) -> bool:
         if isinstance(word, str):
             tiles = self._tiles(word)
