@@ -42,7 +42,7 @@ from .gcg import (
 from .move import Move
 from .position import Position
 from .ruleset import Ruleset, get_ruleset
-from .validation import check_move
+from .validation import check_move_lean
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +224,7 @@ class Game:
         pos = self.live_position()
         if isinstance(move, str):
             move = Move.parse(move, self.ruleset)
-        checked = check_move(pos, move, None if check_words else ANY_WORD)
+        checked = check_move_lean(pos, move, None if check_words else ANY_WORD)
         if checked.is_place:
             return self._play_turn(checked, checked.score)
         if checked.is_exchange:
@@ -264,7 +264,7 @@ class Game:
         play_event = self.history[len(snap.history)]
         p = play_event.player
         try:
-            check_move(self._position_from(snap), play_event.move, self.lexicon)
+            check_move_lean(self._position_from(snap), play_event.move, self.lexicon)
             phony = False
         except IllegalMoveError as e:
             if e.reason != "invalid_words":

@@ -26,7 +26,7 @@ from .errors import IllegalMoveError, RacksmithError
 from .game import Game
 from .players import GameView, make_player
 from .ruleset import Ruleset, get_ruleset
-from .validation import check_move
+from .validation import check_move_lean
 
 #: a game longer than this many turns is reported as a violation and stopped
 MAX_TURNS = 1000
@@ -155,7 +155,7 @@ class _Series:
 
     def _check(self, game: Game, move) -> str:
         try:
-            checked = check_move(game.live_position(), move, self.lexicon)
+            checked = check_move_lean(game.live_position(), move, self.lexicon)
         except IllegalMoveError as e:
             return f"{move.notation()} is illegal ({e.reason}): {e.message}"
         if move.score is not None and checked.score != move.score:
