@@ -1028,11 +1028,12 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
     cdef uint64_t avail = available(g), lext = ALL_LETTERS, rext = ALL_LETTERS
     cdef double best = -1e300, b
     cdef Span left, span
-    cdef int L, R, n = ln.n, run_start = -2
+    cdef int L, R, n = ln.n, run_start = -2, left_cap = g.n_rack
     cdef uint8_t bt
     if ln.tiles[a] == 0:
         if (ln.cross[a] & avail) == 0:
             return best
+        left_cap = g.n_rack - 1         # the anchor square takes one of them
     else:
         # the last tile of a run (GADDAG): what can extend the run on either side
         run_start = a
@@ -1053,7 +1054,7 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
             if bt:
                 left.n_through += 1
                 left.through += board_value(g, bt)
-            elif not span_add(&left, ln, L, avail & lext if L == run_start - 1 else avail, g.n_rack - 1):
+            elif not span_add(&left, ln, L, avail & lext if L == run_start - 1 else avail, left_cap):
                 break
         if L > 0 and ln.tiles[L - 1]:
             continue                    # a word cannot start next to a tile
