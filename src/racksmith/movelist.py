@@ -41,6 +41,9 @@ def _letters(alphabet: Alphabet) -> tuple[str, ...]:
     return tuple(out)
 
 
+EQUITY_DECIMALS = 5  #: equities are reported to 1e-5 points
+
+
 class MoveList(Sequence[Move]):
     """The moves of a position, ranked (see :func:`racksmith.movegen.generate_moves`).
 
@@ -95,7 +98,9 @@ class MoveList(Sequence[Move]):
                 r["dir"].tolist(),
                 r["length"].tolist(),
                 r["score"].tolist(),
-                r["equity"].tolist(),
+                # leave values are float32 in KLV files: round away the noise of widening them
+                # (a 20.774 leave would read 20.77400016784668), keeping far more than they carry
+                np.round(r["equity"], EQUITY_DECIMALS).tolist(),
                 r["leave"].tolist(),
             )
             self._buf = r.tobytes()
