@@ -333,3 +333,12 @@ def test_threads_generate_in_parallel_with_the_same_results(enable15, synth):
     with ThreadPoolExecutor(max_workers=4) as pool:
         for _ in range(3):
             assert list(pool.map(run, positions)) == serial
+
+
+def test_placements_reached_counts_the_work_of_a_top_n_search(enable15, synth):
+    rec = next(r for r in ENGLISH if r["id"] == "mid1b_s115_t16")
+    pos = Position.from_cgp(rec["cgp"], lexicon=enable15["english"])
+    full = pos.moves(sort="equity", leaves=synth["english"], exchanges=True)
+    best = pos.moves(top=1, sort="equity", leaves=synth["english"], exchanges=True)
+    assert full.placements_reached == rec["n_placements"]
+    assert 0 < best.placements_reached < rec["n_placements"]

@@ -104,7 +104,7 @@ def generate_moves(
     opp_value = sum(values[t] for t in racks[1]) if len(racks) > 1 else 0
     n = 0 if top is None or top > _HEAP_LIMIT else int(top)
     try:
-        records, _ = tables.generate(
+        records, reached = tables.generate(
             board,
             bytes(rack),
             total_tiles - sum(len(r) for r in racks),
@@ -119,7 +119,7 @@ def generate_moves(
         raise PositionError(f"cannot generate moves: {e}") from None
     if top is not None and n == 0:
         records = records[:top]
-    return MoveList(records, rs.alphabet, rack, leave_values is not None or sort == "equity")
+    return MoveList(records, rs.alphabet, rack, leave_values is not None or sort == "equity", reached)
 
 
 # --- the kernel's tables, per (ruleset, lexicon, leaves) ------------------------------------------

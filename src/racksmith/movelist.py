@@ -49,11 +49,20 @@ class MoveList(Sequence[Move]):
 
     ``rack`` is the rack the moves were made from (0 = blank, sorted): each move's ``leave`` is
     the part of it kept. ``equity`` is ``None`` on every move when equity was not computed.
+    ``placements_reached`` counts the placements the generator completed to make this list (all
+    of them for a complete list; fewer when shadow playing stopped a top-N search early).
     """
 
-    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves")
+    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "placements_reached")
 
-    def __init__(self, records: np.ndarray, alphabet: Alphabet, rack: Sequence[int], with_equity: bool):
+    def __init__(
+        self,
+        records: np.ndarray,
+        alphabet: Alphabet,
+        rack: Sequence[int],
+        with_equity: bool,
+        placements_reached: int | None = None,
+    ):
         if records.dtype != RECORD_DTYPE:
             raise TypeError(f"records must have dtype RECORD_DTYPE, got {records.dtype}")
         self._recs = records
@@ -63,6 +72,7 @@ class MoveList(Sequence[Move]):
         self._cols: tuple | None = None
         self._buf: bytes | None = None
         self._leaves: dict[int, tuple[int, ...]] = {}
+        self.placements_reached = placements_reached
 
     # --- the compact form ---------------------------------------------------------------------
     @property
