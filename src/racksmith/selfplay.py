@@ -60,7 +60,9 @@ class GameResult:
 
 
 class _CountingView(GameView):
-    """A game view that counts the move-generation calls of the players and the moves they got."""
+    """A game view that counts the move-generation calls of the players and the placements the
+    generator completed for them (all of a position's placements for a full list; those reached
+    before shadow playing stopped, for a top-N search)."""
 
     __slots__ = ("calls", "generated")
 
@@ -72,7 +74,8 @@ class _CountingView(GameView):
     def moves(self, **options):
         ms = self._game.live_position().moves(**options)
         self.calls += 1
-        self.generated += len(ms)
+        reached = getattr(ms, "placements_reached", None)
+        self.generated += len(ms) if reached is None else reached
         return ms
 
 
