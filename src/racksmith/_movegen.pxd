@@ -101,7 +101,16 @@ cdef struct Gen:
     uint32_t leave_mask
     const double* leave_adj         # valuation of each kept set beyond the score, by leave mask
     double best_adj[MAX_RACK + 1]   # best leave_adj over the kept sets when playing k tiles
-    bint bingo_alone                # a word of rack_size rack tiles exists (no tile played through)
+    # bingos (shadow playing): the multisets of the lexicon's long words as sums of per-letter
+    # hashes (see Anagrams), the rack's sum (blanks left out), and answers already found
+    const uint64_t* anagrams
+    uint64_t anagram_mask
+    const uint64_t* letter_hash
+    int n_letters
+    uint64_t rack_hash
+    uint64_t bingo_key[64]
+    uint8_t bingo_ok[64]
+    uint64_t bingo_known            # slots of bingo_key in use
     int n_played
     # current lane and anchor
     Lane* lane
@@ -120,3 +129,11 @@ cdef struct Gen:
     int64_t cap_out
     int oom
     int64_t n_found                 # placements seen (recorded or not)
+    # the best N: the key a move needs to enter the full heap (minus the floating-point margin),
+    # and the current anchor's bounds by extent (shadow playing): reach_left[p] bounds every move
+    # whose first square is at or before p, reach_right[L][p] every move from L whose last square
+    # is at or after p
+    int prune                       # bounds of the current anchor are filled in
+    double threshold
+    double reach_left[MAX_DIM]
+    double reach_right[MAX_DIM][MAX_DIM]

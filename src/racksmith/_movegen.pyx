@@ -17,7 +17,7 @@ Pipeline of one call (:meth:`Tables.generate`):
    best bound first into a bounded heap, stopping when no remaining bound can enter it.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
@@ -512,13 +512,16 @@ cdef void emit(Gen* g, const MoveRec* rec) noexcept nogil:
             g.cap_out = cap
         g.out[g.n_out] = rec[0]
         g.n_out += 1
-    elif g.n_out < g.top:
-        g.out[g.n_out] = rec[0]
-        heap_sift_up(g.out, g.n_out, g.by_equity)
-        g.n_out += 1
-    elif rec_cmp(rec, &g.out[0], g.by_equity) < 0:
-        g.out[0] = rec[0]
-        heap_sift_down(g.out, g.n_out, 0, g.by_equity)
+    else:
+        if g.n_out < g.top:
+            g.out[g.n_out] = rec[0]
+            heap_sift_up(g.out, g.n_out, g.by_equity)
+            g.n_out += 1
+        elif rec_cmp(rec, &g.out[0], g.by_equity) < 0:
+            g.out[0] = rec[0]
+            heap_sift_down(g.out, g.n_out, 0, g.by_equity)
+        if g.n_out == g.top:
+            g.threshold = primary_key(&g.out[0], g.by_equity) - BOUND_SLACK
 
 
 cdef void record_place(Gen* g, int left, int right, int main, int wmul, int xtot) noexcept nogil:
@@ -600,6 +603,13 @@ cdef inline void play_square(Gen* g, int way, int left, int pos, uint32_t p, int
     cdef uint32_t i, node, t
     cdef uint64_t allowed
     cdef int lm, wsq, tv, xs
+    if g.prune:
+        # the best N: no move of the extents still open can enter the heap
+        if way == LEFTWARDS:
+            if g.reach_left[pos] < g.threshold:
+                return
+        elif g.reach_right[left][pos] < g.threshold:
+            return
     if bt:
         i = find_child(kwg, p, bt & LETTER_MASK)
         if i:
@@ -979,6 +989,7 @@ cdef struct Span:
     int through                 # their face value
     int wmul                    # product of the word multipliers of the squares placed on
     int xfixed                  # perpendicular tiles' value times their square's word multiplier
+    uint64_t through_hash       # the multiset of the tiles played through (sum of letter hashes)
     uint8_t sq_lm[MAX_RACK]
     uint8_t sq_wm[MAX_RACK]
     uint8_t sq_adj[MAX_RACK]
@@ -1012,8 +1023,8 @@ cdef inline double span_bound(Gen* g, const Span* s, const int* desc_values) noe
             mult[j] = mult[j - 1]
             j -= 1
         mult[j] = m
-    if k == g.rack_size and s.n_through == 0 and not g.bingo_alone:
-        return -1e300               # no word is made of rack tiles alone
+    if k == g.rack_size and not bingo_fits(g, s.through_hash):
+        return -1e300               # no word is made of the whole rack and the tiles played through
     score = s.through * s.wmul + s.xfixed
     for i in range(k):
         score += mult[i] * desc_values[i]
@@ -1024,12 +1035,19 @@ cdef inline double span_bound(Gen* g, const Span* s, const int* desc_values) noe
     return score
 
 
-cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc_values) noexcept nogil:
+cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc_values,
+                          bint by_extent) noexcept nogil:
+    """The bound of every move from anchor ``a`` of lane ``ln``; with ``by_extent``, also the
+    bounds by extent of :c:type:`Gen` (``reach_left``, ``reach_right``) for generating from it."""
     cdef uint64_t avail = available(g), lext = ALL_LETTERS, rext = ALL_LETTERS
     cdef double best = -1e300, b
     cdef Span left, span
     cdef int L, R, n = ln.n, run_start = -2, left_cap = g.n_rack
     cdef uint8_t bt
+    if by_extent:
+        for L in range(left_min, a + 1):
+            for R in range(a, n):
+                g.reach_right[L][R] = -1e300
     if ln.tiles[a] == 0:
         if (ln.cross[a] & avail) == 0:
             return best
@@ -1046,6 +1064,7 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
     left.through = 0
     left.wmul = 1
     left.xfixed = 0
+    left.through_hash = 0
     L = a + 1
     while L > left_min:
         L -= 1
@@ -1054,6 +1073,7 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
             if bt:
                 left.n_through += 1
                 left.through += board_value(g, bt)
+                left.through_hash += g.letter_hash[bt & LETTER_MASK]
             elif not span_add(&left, ln, L, avail & lext if L == run_start - 1 else avail, left_cap):
                 break
         if L > 0 and ln.tiles[L - 1]:
@@ -1064,6 +1084,7 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
             if bt:
                 span.n_through += 1
                 span.through += board_value(g, bt)
+                span.through_hash += g.letter_hash[bt & LETTER_MASK]
             elif not span_add(&span, ln, R, avail & rext if R == a + 1 and left.n_placed == 0 else avail,
                               g.n_rack):
                 break
@@ -1072,36 +1093,62 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
             if R == L or span.n_placed == 0:
                 continue                # one square is not a word; a move places a tile
             b = span_bound(g, &span, desc_values)
+            if by_extent:
+                g.reach_right[L][R] = b
             if b > best:
                 best = b
+    if by_extent:
+        for L in range(left_min, a + 1):
+            for R in range(n - 2, a - 1, -1):
+                if g.reach_right[L][R + 1] > g.reach_right[L][R]:
+                    g.reach_right[L][R] = g.reach_right[L][R + 1]
+            b = g.reach_right[L][a]
+            g.reach_left[L] = b if L == left_min or b > g.reach_left[L - 1] else g.reach_left[L - 1]
     return best
 
 
-cdef bint word_of_rack_tiles(Gen* g, uint32_t p, int need) noexcept nogil:
-    """Is there a word of ``need`` more rack tiles after the DAWG list ``p`` (blanks included)?"""
-    cdef const uint32_t* kwg = g.kwg
-    cdef uint32_t node, t
-    cdef bint found
-    if p == 0:
-        return False
-    while True:
-        node = kwg[p]
-        t = node >> 24
-        if t and (g.rack[t] or g.rack[0]):
-            if need == 1:
-                if node & ACCEPTS:
-                    return True
-            elif arc_of(node):
-                # a real tile is never worse than a blank for the same letter
-                t = t if g.rack[t] else 0
-                take(g, t)
-                found = word_of_rack_tiles(g, arc_of(node), need - 1)
-                give_back(g, t)
-                if found:
-                    return True
-        if node & IS_END:
-            return False
-        p += 1
+cdef inline bint anagram_known(Gen* g, uint64_t h) noexcept nogil:
+    """Is ``h`` the letter-hash sum of some word's multiset (or of a colliding one)?"""
+    cdef uint64_t key = h if h else 1
+    cdef uint64_t i = anagram_slot(key, g.anagram_mask)
+    while g.anagrams[i]:
+        if g.anagrams[i] == key:
+            return True
+        i = (i + 1) & g.anagram_mask
+    return False
+
+
+cdef bint bingo_fits(Gen* g, uint64_t through) noexcept nogil:
+    """Can a word be made of every rack tile (``rack_size`` of them; blanks as any letter) and the
+    tiles played through, whose letter-hash sum is ``through``? Never False when one exists: a
+    hash collision only says True more often. Answers are remembered for the call."""
+    cdef uint64_t h = g.rack_hash + through, bit
+    cdef int slot = <int>((through ^ (through >> 32)) & 63), x, y
+    cdef bint ok = False
+    bit = (<uint64_t>1) << slot
+    if g.bingo_known & bit and g.bingo_key[slot] == through:
+        return g.bingo_ok[slot]
+    if g.anagrams == NULL or g.n_rack != g.rack_size or g.rack[0] > 2:
+        ok = True
+    elif g.rack[0] == 0:
+        ok = anagram_known(g, h)
+    elif g.rack[0] == 1:
+        for x in range(1, g.n_letters + 1):
+            if anagram_known(g, h + g.letter_hash[x]):
+                ok = True
+                break
+    else:
+        for x in range(1, g.n_letters + 1):
+            for y in range(x, g.n_letters + 1):
+                if anagram_known(g, h + g.letter_hash[x] + g.letter_hash[y]):
+                    ok = True
+                    break
+            if ok:
+                break
+    g.bingo_known |= bit
+    g.bingo_key[slot] = through
+    g.bingo_ok[slot] = ok
+    return ok
 
 
 cdef void sort_bounds(AnchorBound* ab, int n) noexcept nogil:
@@ -1135,7 +1182,6 @@ cdef int run(Gen* g, LeaveCtx* lc, int directions, const double* vpen) noexcept 
     cdef AnchorBound* ab = NULL
     cdef int desc_values[MAX_RACK]
     cdef MoveRec rec
-    cdef double worst
     # valuation of every kept subset (and the exchanges)
     for k in range(MAX_RACK + 1):
         g.best_adj[k] = -1e300
@@ -1183,9 +1229,10 @@ cdef int run(Gen* g, LeaveCtx* lc, int directions, const double* vpen) noexcept 
                     return -1
         return 0
     # the best N: shadow every anchor, then generate best bound first
-    g.bingo_alone = True
-    if g.n_rack >= g.rack_size and g.rack[0] < 2:
-        g.bingo_alone = word_of_rack_tiles(g, g.dawg_root, g.rack_size)
+    g.bingo_known = 0
+    g.rack_hash = 0
+    for d in range(1, 64):
+        g.rack_hash += g.rack[d] * g.letter_hash[d]
     k = 0
     for i in range(MAX_RACK):
         desc_values[i] = 0
@@ -1213,21 +1260,58 @@ cdef int run(Gen* g, LeaveCtx* lc, int directions, const double* vpen) noexcept 
             ab[n_ab].lane = i
             ab[n_ab].anchor = ln.anchors[j]
             ab[n_ab].left_min = ln.anchors[j - 1] + 1 if j > 0 else 0
-            ab[n_ab].bound = shadow_anchor(g, ln, ab[n_ab].anchor, ab[n_ab].left_min, desc_values)
+            ab[n_ab].bound = shadow_anchor(g, ln, ab[n_ab].anchor, ab[n_ab].left_min, desc_values, False)
             if ab[n_ab].bound > -1e299:
                 n_ab += 1
     sort_bounds(ab, n_ab)
     for i in range(n_ab):
-        if g.n_out >= g.top:
-            worst = primary_key(&g.out[0], g.by_equity)
-            if ab[i].bound < worst - BOUND_SLACK:
-                break
+        if ab[i].bound < g.threshold:
+            break
         g.lane = &g.lanes[ab[i].lane]
         g.anchor = ab[i].anchor
         g.left_min = ab[i].left_min
+        shadow_anchor(g, g.lane, g.anchor, g.left_min, desc_values, True)
+        g.prune = 1
         gen_anchor(g)
+        g.prune = 0
     free(ab)
     return 0
+
+
+cdef inline uint64_t anagram_slot(uint64_t key, uint64_t mask) noexcept nogil:
+    return (key ^ (key >> 29)) & mask
+
+
+cdef void insert_anagram(uint64_t* table, uint64_t mask, uint64_t h) noexcept nogil:
+    cdef uint64_t key = h if h else 1       # 0 marks a free slot
+    cdef uint64_t i = anagram_slot(key, mask)
+    while table[i] and table[i] != key:
+        i = (i + 1) & mask
+    table[i] = key
+
+
+cdef int64_t collect_anagrams(const uint32_t* kwg, uint32_t p, int depth, uint64_t h, int min_len,
+                              const uint64_t* letter_hash, uint64_t* table, uint64_t mask) noexcept nogil:
+    """Every word of ``min_len`` to MAX_DIM letters after the DAWG list ``p`` (``depth`` letters
+    read, hash sum ``h``): count them and, when ``table`` is given, insert their hash sums."""
+    cdef int64_t n = 0
+    cdef uint32_t node, t
+    cdef uint64_t k
+    if p == 0 or depth >= MAX_DIM:
+        return 0
+    while True:
+        node = kwg[p]
+        t = node >> 24
+        if t:
+            k = h + letter_hash[t]
+            if node & ACCEPTS and depth + 1 >= min_len:
+                n += 1
+                if table != NULL:
+                    insert_anagram(table, mask, k)
+            n += collect_anagrams(kwg, arc_of(node), depth + 1, k, min_len, letter_hash, table, mask)
+        if node & IS_END:
+            return n
+        p += 1
 
 
 cdef class Tables:
@@ -1252,6 +1336,12 @@ cdef class Tables:
     cdef int32_t val[64]
     cdef uint64_t vowels
     cdef double vpen[MAX_SQ]
+    # Anagrams: a set of the multisets of the words of rack_size letters or more, each as the sum of
+    # a fixed pseudo-random 64-bit hash per letter (open addressing, 0 = free); shadow playing asks
+    # it whether a bingo can exist on a span
+    cdef uint64_t letter_hash[64]
+    cdef uint64_t* anagrams
+    cdef uint64_t anagram_mask
 
     def __init__(self, kwg, bint has_gaddag, int n_letters, int rows, int cols, letter_multipliers,
                  word_multipliers, values, vowels, int bingo_bonus, int rack_size, int start,
@@ -1292,11 +1382,37 @@ cdef class Tables:
                         sq = rr * cols + c
                         pen += 0.35 * ((self.wm[sq] - 1) + (self.lm[sq] - 1))
                 self.vpen[r * cols + c] = pen
+        self.build_anagrams()
         self.has_leaves = leaves_kwg is not None
         if self.has_leaves:
             self.klv = leaves_kwg
             self.klv_counts = leaves_counts
             self.klv_values = leaves_values
+
+    cdef build_anagrams(self):
+        cdef uint64_t z
+        cdef int64_t n, size = 2
+        cdef int i
+        cdef uint32_t root = arc_of(self.kwg[0])
+        for i in range(64):
+            z = <uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL   # splitmix64
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+            self.letter_hash[i] = z ^ (z >> 31)
+        with nogil:
+            n = collect_anagrams(&self.kwg[0], root, 0, 0, self.rack_size, self.letter_hash, NULL, 0)
+        while size < 2 * n + 2:
+            size *= 2
+        self.anagrams = <uint64_t*>calloc(size, sizeof(uint64_t))
+        if self.anagrams == NULL:
+            raise MemoryError()
+        self.anagram_mask = size - 1
+        with nogil:
+            collect_anagrams(&self.kwg[0], root, 0, 0, self.rack_size, self.letter_hash, self.anagrams,
+                             self.anagram_mask)
+
+    def __dealloc__(self):
+        free(self.anagrams)
 
     def generate(self, const uint8_t[:, ::1] board, bytes rack, int not_on_racks, int opp_value,
                  int top=0, bint by_equity=False, int exchange_limit=-1, int directions=3,
@@ -1354,6 +1470,10 @@ cdef class Tables:
         g.bingo = self.bingo
         g.rack_size = self.rack_size
         g.start = self.start
+        g.anagrams = self.anagrams
+        g.anagram_mask = self.anagram_mask
+        g.letter_hash = self.letter_hash
+        g.n_letters = self.n_letters
         g.board = &board[0, 0]
         g.board_empty = n_board == 0
         # the rack
@@ -1379,6 +1499,8 @@ cdef class Tables:
         g.by_equity = by_equity
         g.oom = 0
         g.n_found = 0
+        g.prune = 0
+        g.threshold = -1e300
         g.n_out = 0
         g.cap_out = top if top > 0 else 256
         g.out = <MoveRec*>malloc(g.cap_out * sizeof(MoveRec))
