@@ -76,10 +76,12 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
         i = 0
         while i < len(row):
             ch = row[i]
-            if ch.isdigit():
+            if ch.isdecimal():
                 j = i
-                while j < len(row) and row[j].isdigit():
+                while j < len(row) and row[j].isdecimal():
                     j += 1
+                if j - i > 2:  # boards are at most 26 wide (and int() refuses thousands of digits)
+                    raise CGPError(f"CGP board row {r + 1}: a run of {j - i} digits is more empty squares than a board has")
                 c += int(row[i:j])
                 i = j
                 continue
