@@ -64,8 +64,9 @@ for _mod, _attr, _group in _GROUPS:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        app(args=argv, standalone_mode=False)
-        return 0
+        code = app(args=argv, standalone_mode=False)
+        # typer turns a KeyboardInterrupt inside a command into the return value 130
+        return code if isinstance(code, int) and not isinstance(code, bool) else 0
     except CLIError as e:
         _say(e.message)
         return e.code
