@@ -1,0 +1,63 @@
+"""``racksmith serve``: the local web analyzer (a page and a JSON API on this machine)."""
+from __future__ import annotations
+
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import err_console, fail
+
+RULESET_HELP = "Default ruleset: a name or alias (english, russian, erudit, super) or a .toml/.json ruleset file."
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (this machine only by default)."),
+    port: int = typer.Option(8765, "--port", "-p", min=0, max=65535, help="Port to listen on; 0 picks a free one."),
+    ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
+    lexicon: Optional[str] = typer.Option(
+        None, "--lexicon", "-l",
+        help="Lexicon for the default ruleset and those spelled alike: an embedded name, a word list or a .kwg file "
+        "[default: each ruleset's].",
+    ),
+    leaves: Optional[Path] = typer.Option(
+        None, "--leaves", dir_okay=False,
+        help="Leave values (.klv2, .klv or leave,value CSV) for equity and game analysis, for the default ruleset "
+        "and those spelled alike.",
+    ),
+    open_browser: bool = typer.Option(False, "--open", help="Open the page in the web browser."),
+) -> None:
+    """Start the local web analyzer: a board to edit, every move ranked with its score breakdown,
+    moves checked as you type them, and GCG games stepped through turn by turn with their analysis.
+
+    The URL is printed on stderr; Ctrl-C stops the server."""
+    from ..web import Analyzer, make_server
+
+    analyzer = Analyzer(ruleset, lexicon, leaves)
+    try:
+        server = make_server(analyzer, host, port)
+    except OSError as e:
+        fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
+    url = server.url
+    what = [f"ruleset {analyzer.default.name}"]
+    if analyzer.lexicon_label:
+        what.append(f"lexicon {analyzer.lexicon_label}")
+    if analyzer.leaves_label:
+        what.append(f"leaves {analyzer.leaves_label}")
+    err_console.print(f"racksmith web analyzer on {url} ({', '.join(what)}); Ctrl-C stops it",
+                      highlight=False, markup=False, soft_wrap=True)
+    if open_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        err_console.print("stopped", highlight=False, markup=False)
+        raise
+    finally:
+        server.server_close()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)

@@ -1,0 +1,359 @@
+"""The web analyzer's JSON API, without HTTP: each endpoint is a method of :class:`Analyzer` that
+takes the decoded request body (a dict) and returns plain JSON data.
+
+Bad input raises a :class:`~racksmith.errors.RacksmithError` whose message names the field and
+what to send instead (:class:`RequestError` for the request's own shape, the library's errors for
+the position, the move or the record). The server (:mod:`racksmith.web.server`) turns them into
+``400 {"error": "..."}``.
+
+Requests name rulesets and lexicons, never files: a request may pick a shipped ruleset (or the one
+the server was started with), an embedded lexicon or the server's own, and the server's leaves.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..errors import RacksmithError
+from ..lexicon import EMBEDDED, Leaves, Lexicon, load_leaves, load_lexicon
+from ..lexicon.embedded import default_ruleset
+from ..move import Move
+from ..movegen import DIRECTIONS, SORTS
+from ..position import Position
+from ..ruleset import Ruleset, available_rulesets, get_ruleset
+
+DEFAULT_TOP = 20
+DEFAULT_ANALYSIS_TOP = 5
+MAX_ANALYSIS_TOP = 50
+
+
+class RequestError(RacksmithError):
+    """A request the API cannot answer: a missing field, a field of the wrong type or value."""
+
+
+class Analyzer:
+    """The state behind the API: the rulesets a request may name, and the lexicons and leaves,
+    loaded once and shared by every request (thread-safe).
+
+    ``ruleset`` is the default ruleset (a name or a ruleset file); ``lexicon`` (a name, a word
+    list or a ``.kwg`` file) and ``leaves`` (a ``.klv2``/``.klv``/CSV file) are the server's own,
+    used for every ruleset spelled with the default ruleset's alphabet. They (or the default
+    ruleset's own lexicon) are loaded here: a bad file is reported at start-up, not on the first request.
+    """
+
+    def __init__(self, ruleset: "str | Path | Ruleset | None" = None, lexicon: "str | Path | None" = None,
+                 leaves: "str | Path | None" = None):
+        self.default = get_ruleset(ruleset)
+        self._lock = threading.Lock()
+        self._lexicons: dict[tuple[str, str], Lexicon] = {}
+        shipped = available_rulesets()
+        if self.default not in shipped:  # a ruleset file: listed first, in place of a namesake
+            shipped = [self.default, *(rs for rs in shipped if rs.name != self.default.name)]
+        self.rulesets: tuple[Ruleset, ...] = tuple(shipped)
+        self._by_name: dict[str, Ruleset] = {}
+        for rs in self.rulesets:
+            for key in (rs.name, *rs.aliases):
+                self._by_name.setdefault(key, rs)
+        self.lexicon_spec = str(lexicon) if lexicon is not None else None
+        self.lexicon_label = None
+        if lexicon is not None:
+            lex = load_lexicon(lexicon, ruleset=self.default)
+            self.lexicon_label = _label(lexicon)
+            self._lexicons[(self.default.name, self.lexicon_label)] = lex
+        elif self.lexicon_names(self.default):
+            self.lexicon(self.default, {})
+        self.leaves: Leaves | None = load_leaves(leaves, self.default) if leaves is not None else None
+        self.leaves_label = Path(str(leaves)).name if leaves is not None else None
+
+    # --- what a request may name -------------------------------------------------------------------
+    def ruleset(self, body: dict) -> Ruleset:
+        """The request's ``ruleset`` (a name or alias known to the server), else the default."""
+        spec = body.get("ruleset")
+        if spec is None or spec == "":
+            return self.default
+        if not isinstance(spec, str):
+            raise RequestError(f"field 'ruleset' must be a ruleset name, got {_show(spec)}")
+        rs = self._by_name.get(spec.strip().lower())
+        if rs is None:
+            raise RequestError(f"unknown ruleset {spec!r}: use one of {', '.join(r.name for r in self.rulesets)}")
+        return rs
+
+    def _fits(self, rs: Ruleset) -> bool:
+        """Is ``rs`` spelled like the default ruleset (so the server's lexicon and leaves serve it)?"""
+        return rs.alphabet.letters == self.default.alphabet.letters
+
+    def lexicon_names(self, rs: Ruleset) -> list[str]:
+        """The lexicons a request may name for ``rs``, its default first."""
+        names = []
+        if self.lexicon_label is not None and self._fits(rs):
+            names.append(self.lexicon_label)
+        if rs.lexicon is not None and rs.lexicon in EMBEDDED and rs.lexicon not in names:
+            names.append(rs.lexicon)
+        for name in EMBEDDED:
+            if name not in names and default_ruleset(name).alphabet.letters == rs.alphabet.letters:
+                names.append(name)
+        return names
+
+    def lexicon(self, rs: Ruleset, body: dict) -> tuple[Lexicon, str]:
+        """The lexicon the request names (``lexicon``), else the ruleset's default; and its name."""
+        names = self.lexicon_names(rs)
+        spec = body.get("lexicon")
+        if spec is None or spec == "":
+            if not names:
+                raise RequestError(
+                    f"ruleset {rs.name} names no lexicon and the server has none for it: "
+                    "start the server with --lexicon"
+                )
+            name = names[0]
+        else:
+            if not isinstance(spec, str):
+                raise RequestError(f"field 'lexicon' must be a lexicon name, got {_show(spec)}")
+            name = next((n for n in names if n.lower() == spec.strip().lower()), None)
+            if name is None:
+                raise RequestError(
+                    f"lexicon {spec!r} is not available for ruleset {rs.name}: use "
+                    + (" or ".join(repr(n) for n in names) if names else "--lexicon when starting the server")
+                )
+        key = (rs.name, name)
+        with self._lock:
+            lex = self._lexicons.get(key)
+            if lex is None:
+                source = self.lexicon_spec if name == self.lexicon_label else name
+                lex = self._lexicons[key] = load_lexicon(source, ruleset=rs)
+        return lex, name
+
+    def leaves_for(self, rs: Ruleset, body: dict) -> Leaves | None:
+        """The server's leaves when the request asks for them (``leaves``: true, false, or absent =
+        use them when the server has leaves for this ruleset)."""
+        want = body.get("leaves")
+        if want is not None and not isinstance(want, bool):
+            raise RequestError(f"field 'leaves' must be true or false, got {_show(want)}")
+        have = self.leaves if self.leaves is not None and self._fits(rs) else None
+        if want and have is None:
+            if self.leaves is None:
+                raise RequestError("the server has no leave values: start it with --leaves FILE.klv2")
+            raise RequestError(
+                f"the server's leaves are spelled in the {self.default.name} alphabet, not {rs.name}'s: "
+                f"start a server with --ruleset {rs.name} --leaves FILE.klv2"
+            )
+        return have if want is not False else None
+
+    def _position(self, body: dict, rs: Ruleset, lexicon: Lexicon | None = None) -> Position:
+        cgp = _field(body, "cgp", str)
+        return Position.from_cgp(cgp, rs, lexicon=lexicon)
+
+    # --- the endpoints ---------------------------------------------------------------------------
+    def rulesets_info(self) -> dict[str, Any]:
+        """``GET /api/rulesets``: every ruleset a request may name, with what the page draws."""
+        return {
+            "default": self.default.name,
+            "leaves": self.leaves_label,
+            "rulesets": [self._ruleset_info(rs) for rs in self.rulesets],
+        }
+
+    def _ruleset_info(self, rs: Ruleset) -> dict[str, Any]:
+        a = rs.alphabet
+        r, c = rs.row_col(rs.start)
+        return {
+            "name": rs.name,
+            "title": rs.title,
+            "aliases": list(rs.aliases),
+            "rows": rs.rows,
+            "cols": rs.cols,
+            "alphabet": list(a.letters),
+            "letter_aliases": dict(a.aliases),
+            "values": {letter: rs.values[i] for i, letter in enumerate(a.letters, 1)},
+            "counts": {"?": rs.counts[0], **{letter: rs.counts[i] for i, letter in enumerate(a.letters, 1)}},
+            "premiums": rs.layout(),
+            "start": [r, c],
+            "rack_size": rs.rack_size,
+            "bingo_bonus": rs.bingo_bonus,
+            "lexicons": self.lexicon_names(rs),
+            "leaves": self.leaves is not None and self._fits(rs),
+        }
+
+    def position(self, body: dict) -> dict[str, Any]:
+        """``POST /api/position`` {cgp, ruleset}: the parsed position."""
+        rs = self.ruleset(body)
+        return position_info(self._position(body, rs))
+
+    def moves(self, body: dict) -> dict[str, Any]:
+        """``POST /api/moves`` {cgp, ruleset, lexicon, top, sort, exchanges, leaves, direction}:
+        the best ``top`` moves (default 20; null for every move)."""
+        rs = self.ruleset(body)
+        lex, lex_name = self.lexicon(rs, body)
+        top = body.get("top", DEFAULT_TOP)
+        if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+            raise RequestError(f"field 'top' must be a whole number of moves (1 or more) or null for all, got {_show(top)}")
+        sort = _choice(body, "sort", SORTS, "score")
+        direction = _choice(body, "direction", tuple(DIRECTIONS), "both")
+        exchanges = _flag(body, "exchanges", False)
+        leaves = self.leaves_for(rs, body)
+        pos = self._position(body, rs, lex)
+        ranked = pos.moves(top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction)
+        a = rs.alphabet
+        out = []
+        for rec, m in zip(ranked.to_records(), ranked):
+            rec["notation"] = m.notation()
+            rec["score"] = m.score
+            if rec["equity"] is not None:
+                rec["equity"] = round(rec["equity"], 3)
+            if m.is_place:
+                rec["placed"] = [[r, c, a.letter(t)] for r, c, t in m.placed]
+                rec["bingo"] = m.tiles_played == rs.rack_size
+            out.append(rec)
+        return {"count": len(out), "sort": sort, "lexicon": lex_name, "leaves": leaves is not None, "moves": out}
+
+    def score(self, body: dict) -> dict[str, Any]:
+        """``POST /api/score`` {cgp, ruleset, move}: the breakdown of ``racksmith score --json``."""
+        rs = self.ruleset(body)
+        move = _field(body, "move", str)
+        return self._position(body, rs).score(move).to_dict()
+
+    def validate(self, body: dict) -> dict[str, Any]:
+        """``POST /api/validate`` {cgp, ruleset, lexicon, move}: the verdict of ``racksmith validate --json``."""
+        rs = self.ruleset(body)
+        lex, _ = self.lexicon(rs, body)
+        move = _field(body, "move", str)
+        return self._position(body, rs, lex).validate(move, lex).to_dict()
+
+    def gcg(self, body: dict) -> dict[str, Any]:
+        """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
+        with the position before it) and, unless ``analyze`` is false, the analysis of every turn."""
+        from ..analysis import analyze
+        from ..replay import replay_text
+
+        text = _field(body, "text", str)
+        if not text.strip():
+            raise RequestError("field 'text' is empty: paste a GCG game record")
+        spec = body.get("ruleset")
+        rs = self.ruleset(body) if spec not in (None, "") else None
+        do_analyze = _flag(body, "analyze", True)
+        top = body.get("top", DEFAULT_ANALYSIS_TOP)
+        if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_ANALYSIS_TOP:
+            raise RequestError(f"field 'top' must be a whole number from 1 to {MAX_ANALYSIS_TOP}, got {_show(top)}")
+        r = replay_text(text, rs, strict=False)
+        rs = r.ruleset
+        result: dict[str, Any] = {
+            "ruleset": rs.name,
+            "players": r.players,
+            "final_scores": [r.scores[i] if i < len(r.scores) else 0 for i in range(len(r.players))],
+            "complete": r.over,
+            "errors": [{"line": e.line, "message": e.message} for e in r.errors],
+            "notes": list(r.notes),
+            "turns": [_turn_info(r, t, rs) for t in r.turns],
+            "end_cgp": _cgp_or_none(r, len(r.turns) + 1) if r.players else None,
+            "analysis": None,
+        }
+        if do_analyze and r.turns:
+            lex, lex_name = self.lexicon(rs, body)
+            leaves = self.leaves_for(rs, body)
+            try:
+                analysis = analyze(r, leaves, top=top, lexicon=lex).to_dict()
+            except RacksmithError as e:
+                result["analysis_error"] = _one_line(str(e))
+            else:
+                analysis["lexicon"] = lex_name
+                result["analysis"] = analysis
+        return result
+
+
+# --- JSON of library values ---------------------------------------------------------------------------
+def position_info(pos: Position) -> dict[str, Any]:
+    """A position as the page draws it: the board (letters, lowercase = blank, "" = empty), the
+    premium layout, racks, scores, the zero-turn count and the unseen tiles."""
+    rs = pos.ruleset
+    a = rs.alphabet
+    bag = pos.bag_counts().tolist()
+    return {
+        "ruleset": rs.name,
+        "cgp": pos.cgp(),
+        "rows": rs.rows,
+        "cols": rs.cols,
+        "board": [[a.letter(int(t)) if t else "" for t in row] for row in pos.board.tolist()],
+        "premiums": rs.layout(),
+        "racks": [a.rack_string(r, blanks_last=True) for r in pos.racks],
+        "scores": list(pos.scores),
+        "zero_turns": pos.zero_turns,
+        "bag_count": pos.bag_count,
+        "bag": {("?" if t == 0 else a.letter(t)): n for t, n in enumerate(bag) if n},
+    }
+
+
+def _turn_info(r, t, rs: Ruleset) -> dict[str, Any]:
+    a = rs.alphabet
+    move: Move | None = t.move
+    return {
+        "turn": t.number,
+        "line": t.line,
+        "player": t.player,
+        "nick": r.players[t.player],
+        "event": t.event.text(),
+        "rack": a.rack_string(t.rack, blanks_last=True),
+        "move": move.notation() if move is not None else t.event.action(),
+        "placed": [[row, col, a.letter(tile)] for row, col, tile in move.placed] if move is not None and move.is_place else [],
+        "score": t.score,
+        "scores_before": list(t.scores),
+        "bingo": t.bingo,
+        "withdrawn": t.withdrawn,
+        "cgp": _cgp_or_none(r, t.number),
+    }
+
+
+def _cgp_or_none(r, turn: int) -> str | None:
+    """The position before ``turn``, or None when the record makes it impossible (its errors say why)."""
+    try:
+        return r.cgp(turn)
+    except RacksmithError:
+        return None
+
+
+# --- fields of a request -------------------------------------------------------------------------------
+def _field(body: dict, name: str, typ: type) -> Any:
+    if name not in body or body[name] is None:
+        raise RequestError(f"field {name!r} is missing")
+    value = body[name]
+    if not isinstance(value, typ) or isinstance(value, bool) and typ is not bool:
+        raise RequestError(f"field {name!r} must be {_TYPE_NAMES[typ]}, got {_show(value)}")
+    return value
+
+
+def _flag(body: dict, name: str, default: bool) -> bool:
+    value = body.get(name, default)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise RequestError(f"field {name!r} must be true or false, got {_show(value)}")
+    return value
+
+
+def _choice(body: dict, name: str, choices: tuple[str, ...], default: str) -> str:
+    value = body.get(name, default)
+    if value is None:
+        return default
+    if value not in choices:
+        raise RequestError(f"field {name!r} must be one of {', '.join(choices)}, got {_show(value)}")
+    return value
+
+
+_TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false"}
+
+
+def _show(value: Any) -> str:
+    """A short picture of a JSON value for an error message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _one_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0] if lines else "error"
+
+
+def _label(spec: "str | Path") -> str:
+    """How requests name the server's lexicon: an embedded name as is, a file by its stem."""
+    text = str(spec)
+    if text.strip().lower() in EMBEDDED and not Path(text).exists():
+        return text.strip().lower()
+    return Path(text).stem

@@ -1,0 +1,406 @@
+"""The web analyzer over real HTTP: a server on a free port in a thread, every endpoint compared with
+the library and the CLI, every error path a one-line JSON error, the page and its assets served."""
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import socket
+import threading
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURES
+from racksmith import Position
+from racksmith.analysis import analyze
+from racksmith.cli.main import main
+from racksmith.lexicon import load_leaves
+from racksmith.replay import replay_text
+from racksmith.web import MAX_BODY, Analyzer, RequestError, make_server
+
+EMPTY15 = "/".join(["15"] * 15)
+QUIRK = "/".join(["15"] * 7 + ["3QUIRK7"] + ["15"] * 7) + " ADEIRS?/ 56/0 0"
+MID = ("7M7/7O7/7N7/5V1G3OPAH/4REFoRGED3/4EX1L7/4C10/3KRONA3F3/4U6O3/4I6I3/4T2HAJIS3/2BOSQUE3T3/7D7/"
+       "ADVISING7/7Y7 AEEILPS/ABCENW? 301/230 0")
+SUPER = ("7K13/7U13/7V3G9/3COMMA3N2GOOFY2/4DIASPORA2I6/2JEER1Z3W2L6/11EL1T6/7INVADERS6/12H8/12R8/8KYATS8/"
+         + "/".join(["21"] * 10) + " DHIORTU/EEILOPS 252/230 0")
+RUSSIAN = f"{'/'.join(['15'] * 7)}/5КОШКА5/{'/'.join(['15'] * 7)} АБВЁЛО?/ 12/0 0"
+LEAVES = FIXTURES / "SYNTH.klv2"
+GAME = (FIXTURES / "gcg" / "game01_seed1.gcg").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def server():
+    logged: list[str] = []
+    srv = make_server(Analyzer("english", None, LEAVES), "127.0.0.1", 0, log=logged.append)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    srv.logged = logged
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    assert logged == []  # no internal error in the whole module
+
+
+def call(server, method: str, path: str, body=None, *, raw: bytes | None = None, headers=None):
+    """(status, headers, decoded JSON or bytes)."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    req = urllib.request.Request(server.url.rstrip("/") + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=20) as res:
+            status, head, payload = res.status, res.headers, res.read()
+    except urllib.error.HTTPError as e:
+        status, head, payload = e.code, e.headers, e.read()
+    if head.get("Content-Type", "").startswith("application/json"):
+        return status, head, json.loads(payload)
+    return status, head, payload
+
+
+def post(server, path, body):
+    status, _, answer = call(server, "POST", path, body)
+    assert status == 200, answer
+    return answer
+
+
+def error(server, path, body=None, *, method="POST", status=400, **kw) -> dict:
+    got, head, answer = call(server, method, path, body, **kw)
+    assert got == status, answer
+    assert head["Content-Type"] == "application/json; charset=utf-8"
+    assert isinstance(answer["error"], str) and answer["error"] and "\n" not in answer["error"]
+    assert "Traceback" not in answer["error"]
+    return answer
+
+
+# --- the page ---------------------------------------------------------------------------------------
+def test_page_and_every_asset_it_names_are_served(server):
+    status, head, page = call(server, "GET", "/")
+    assert status == 200 and head["Content-Type"] == "text/html; charset=utf-8"
+    assert "default-src 'self'" in head["Content-Security-Policy"]
+    text = page.decode("utf-8")
+    assert '<div id="board"' in text and 'id="moves"' in text and 'id="gcg-text"' in text
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', text)
+    assert sorted(assets) == ["/static/app.css", "/static/app.js"]
+    for path, kind in (("/static/app.css", "text/css"), ("/static/app.js", "text/javascript")):
+        status, head, data = call(server, "GET", path)
+        assert status == 200 and head["Content-Type"].startswith(kind) and len(data) > 1000
+    status, head, data = call(server, "HEAD", "/static/app.js")
+    assert status == 200 and data == b"" and int(head["Content-Length"]) > 1000
+    js = call(server, "GET", "/static/app.js")[2].decode("utf-8")
+    for endpoint in ("/api/rulesets", "/api/position", "/api/moves", "/api/score", "/api/validate", "/api/gcg"):
+        assert f'"{endpoint}"' in js  # the page uses every endpoint
+    error(server, "/static/nope.js", method="GET", status=404)
+    error(server, "/static/../api.py", method="GET", status=404)
+
+
+# --- the endpoints --------------------------------------------------------------------------------------
+def test_rulesets(server):
+    status, _, info = call(server, "GET", "/api/rulesets")
+    assert status == 200
+    assert info["default"] == "english" and info["leaves"] == "SYNTH.klv2"
+    by = {r["name"]: r for r in info["rulesets"]}
+    assert list(by) == ["english", "russian", "erudit", "super"]
+    en = by["english"]
+    assert (en["rows"], en["cols"], en["rack_size"], en["bingo_bonus"], en["start"]) == (15, 15, 7, 50, [7, 7])
+    assert en["values"]["Q"] == 10 and en["counts"]["?"] == 2 and sum(en["counts"].values()) == 100
+    assert en["premiums"][7] == "=..'...-...'..=" and en["alphabet"][:3] == ["A", "B", "C"]
+    assert (en["lexicons"], en["leaves"]) == (["enable"], True)
+    assert (by["super"]["rows"], by["super"]["lexicons"], by["super"]["leaves"]) == (21, ["enable"], True)
+    assert by["super"]["premiums"][0][0] == "~"
+    ru = by["russian"]
+    assert "Ё" in ru["alphabet"] and ru["values"]["Ф"] == 10 and ru["lexicons"] == ["ru"] and not ru["leaves"]
+    assert by["erudit"]["lexicons"] == ["ru-erudit"]
+
+
+def test_position(server):
+    p = post(server, "/api/position", {"cgp": QUIRK})
+    assert p["ruleset"] == "english" and p["cgp"] == QUIRK and (p["rows"], p["cols"]) == (15, 15)
+    assert p["board"][7][3:8] == ["Q", "U", "I", "R", "K"] and p["board"][0][0] == ""
+    assert p["racks"] == ["ADEIRS?", ""] and p["scores"] == [56, 0] and p["zero_turns"] == 0
+    assert p["bag_count"] == 88 == sum(p["bag"].values()) and p["bag"]["?"] == 1 and "Q" not in p["bag"]
+    assert p["premiums"][0] == "=..'...=...'..="
+    mid = post(server, "/api/position", {"cgp": MID, "ruleset": "english"})
+    assert mid["board"][4][7] == "o"  # a blank is lowercase
+    s = post(server, "/api/position", {"cgp": SUPER, "ruleset": "super"})
+    assert (s["rows"], len(s["board"]), len(s["board"][0])) == (21, 21, 21) and s["cgp"] == SUPER
+    r = post(server, "/api/position", {"cgp": RUSSIAN, "ruleset": "скрэббл"})
+    assert r["ruleset"] == "russian" and r["board"][7][5:10] == list("КОШКА") and r["racks"][0] == "АБВЁЛО?"
+
+
+def _library_moves(cgp, ruleset="english", **kw):
+    return Position.from_cgp(cgp, ruleset).moves(**kw)
+
+
+@pytest.mark.parametrize("sort", ["score", "equity"])
+def test_moves_are_the_library_s(server, sort):
+    got = post(server, "/api/moves", {"cgp": MID, "top": 25, "sort": sort, "exchanges": True})
+    want = _library_moves(MID, top=25, sort=sort, leaves=load_leaves(LEAVES, "english"), exchanges=True)
+    assert got["count"] == 25 and got["sort"] == sort and got["lexicon"] == "enable" and got["leaves"] is True
+    assert [m["notation"] for m in got["moves"]] == [m.notation() for m in want]
+    assert [m["score"] for m in got["moves"]] == [m.score for m in want]
+    assert [m["equity"] for m in got["moves"]] == [round(m.equity, 3) for m in want]
+    records = want.to_records()
+    for g, m, rec in zip(got["moves"], want, records):
+        assert (g["type"], g.get("row"), g.get("col"), g.get("dir"), g.get("word"), g["leave"]) == (
+            rec["type"], rec.get("row"), rec.get("col"), rec.get("dir"), rec.get("word"), rec.get("leave"))
+        if m.is_place:
+            assert g["placed"] == [[r, c, m.alphabet.letter(t)] for r, c, t in m.placed]
+            assert g["bingo"] == (m.tiles_played == 7)
+
+
+def test_moves_options(server):
+    every = post(server, "/api/moves", {"cgp": MID, "top": None, "leaves": False})
+    assert every["count"] == len(_library_moves(MID)) == 1150 and every["leaves"] is False
+    assert all(m["equity"] is None for m in every["moves"])  # by score, no leaves: no equity
+    assert every["moves"][-1] == {"type": "pass", "equity": None, "notation": "-", "score": 0}
+    down = post(server, "/api/moves", {"cgp": MID, "top": None, "direction": "down", "leaves": False})
+    assert {m["dir"] for m in down["moves"] if m["type"] == "place"} == {"V"}
+    assert post(server, "/api/moves", {"cgp": MID})["count"] == 20  # the default top
+    ex = post(server, "/api/moves", {"cgp": MID, "top": None, "exchanges": True})
+    assert sum(m["type"] == "exchange" for m in ex["moves"]) == 95  # distinct subsets of AEEILPS
+    bingo = post(server, "/api/moves", {"cgp": QUIRK, "top": 1})["moves"][0]
+    assert bingo["bingo"] is True and len(bingo["placed"]) == 7
+    sup = post(server, "/api/moves", {"cgp": SUPER, "ruleset": "super", "top": 5, "sort": "equity"})
+    want = _library_moves(SUPER, "super", top=5, sort="equity", leaves=load_leaves(LEAVES, "super"))
+    assert [m["notation"] for m in sup["moves"]] == [m.notation() for m in want] and sup["leaves"] is True
+    ru = post(server, "/api/moves", {"cgp": RUSSIAN, "ruleset": "russian", "top": 3})
+    assert ru["lexicon"] == "ru" and ru["leaves"] is False
+    assert [m["notation"] for m in ru["moves"]] == [m.notation() for m in _library_moves(RUSSIAN, "russian", top=3)]
+
+
+def _cli_json(capsys, *args):
+    code = main(list(args))
+    out, _ = capsys.readouterr()
+    return code, json.loads(out)
+
+
+def test_score_and_validate_answer_the_cli_s_json(server, capsys):
+    for move in ("A10 ESPI(A)L", "8L (F)LIP", "-AEE", "-"):
+        assert post(server, "/api/score", {"cgp": MID, "move": move}) == _cli_json(
+            capsys, "score", "--cgp", MID, "--move", move, "--json")[1]
+    b = post(server, "/api/score", {"cgp": MID, "move": "A10 ESPI(A)L"})
+    assert b["score"] == 33 and b["words"][0]["word"] == "ESPIAL" and b["words"][0]["word_multiplier"] == 3
+    for move in ("8L (F)LIP", "8L (F)LOP", "8L (F)LIPZ", "A10 ESPI(A)L", "-AEE", "-Z"):
+        want = _cli_json(capsys, "validate", "--cgp", MID, "--move", move, "--json")[1]
+        assert post(server, "/api/validate", {"cgp": MID, "move": move}) == want
+    assert post(server, "/api/validate", {"cgp": MID, "move": "8L (F)LOP"})["reason"] == "not_in_rack"
+    assert post(server, "/api/validate", {"cgp": MID, "move": "8L (F)LIPS"})["reason"] in ("invalid_words", "off_board")
+    v = post(server, "/api/validate", {"cgp": RUSSIAN, "ruleset": "russian", "move": "F6 БО(К)АЛ"})
+    assert v == {"legal": True, "score": 19}
+    illegal = error(server, "/api/score", {"cgp": MID, "move": "8A QI"})
+    assert illegal["reason"] == "not_connected" and illegal["words"] == []
+
+
+def test_gcg_replay_and_analysis(server):
+    g = post(server, "/api/gcg", {"text": GAME})
+    r = replay_text(GAME, strict=False)
+    assert g["ruleset"] == "english" and g["players"] == ["p1", "p2"] and g["final_scores"] == [445, 516]
+    assert g["complete"] is True and g["errors"] == [] and len(g["turns"]) == 24
+    for t, rt in zip(g["turns"], r.turns):
+        assert t["cgp"] == r.cgp(rt.number) and t["move"] == rt.move.notation() and t["score"] == rt.score
+        assert t["placed"] == [[row, col, r.ruleset.alphabet.letter(x)] for row, col, x in rt.move.placed]
+    assert g["turns"][1]["event"] == ">p2: CEIRSTU E5 REC.UITS +90 90" and g["turns"][1]["bingo"] is True
+    assert g["turns"][1]["scores_before"] == [28, 0] and g["turns"][1]["nick"] == "p2"
+    assert g["end_cgp"] == r.cgp(25)
+    want = analyze(r, load_leaves(LEAVES, "english"), top=5).to_dict()
+    assert g["analysis"]["turns"] == want["turns"] and g["analysis"]["players"] == want["players"]
+    assert g["analysis"]["leaves"] is True and g["analysis"]["lexicon"] == "enable"
+    bare = post(server, "/api/gcg", {"text": GAME, "analyze": False})
+    assert bare["analysis"] is None and bare["turns"] == g["turns"]
+    top1 = post(server, "/api/gcg", {"text": GAME, "top": 1, "leaves": False})
+    assert {len(t["best"]) for t in top1["analysis"]["turns"]} == {1} and top1["analysis"]["leaves"] is False
+
+
+def test_gcg_record_errors_are_reported_not_fatal(server):
+    bad = GAME.replace(">p1: AEKNOQR 8D KRONA +28 28", ">p1: AEKNOQR 8D KRONA +30 30")
+    g = post(server, "/api/gcg", {"text": bad})
+    assert [e["line"] for e in g["errors"]][:1] == [9] and "the record says +30" in g["errors"][0]["message"]
+    assert len(g["turns"]) == 24 and g["analysis"] is not None
+    junk = post(server, "/api/gcg", {"text": "hello\nworld\n"})
+    assert junk["errors"] and junk["turns"] == []
+
+
+# --- errors ------------------------------------------------------------------------------------------------
+BAD_REQUESTS = [
+    ("/api/position", {}, "field 'cgp' is missing"),
+    ("/api/position", {"cgp": 5}, "field 'cgp' must be a string, got 5"),
+    ("/api/position", {"cgp": "15/15 A/ 0/0 0"}, "CGP board has 2 rows"),
+    ("/api/position", {"cgp": SUPER}, "use the 'super' ruleset"),
+    ("/api/position", {"cgp": f"{EMPTY15} QQQ/ 0/0 0"}, "impossible position"),
+    ("/api/position", {"cgp": "9" * 5000 + "/15 A/ 0/0 0"}, "CGP board has 2 rows"),
+    ("/api/position", {"cgp": QUIRK, "ruleset": "chess"}, "unknown ruleset 'chess'"),
+    ("/api/position", {"cgp": QUIRK, "ruleset": str(FIXTURES / "x.toml")}, "unknown ruleset"),
+    ("/api/position", {"cgp": QUIRK, "ruleset": ["english"]}, "field 'ruleset' must be a ruleset name"),
+    ("/api/moves", {"cgp": MID, "top": 0}, "field 'top' must be a whole number"),
+    ("/api/moves", {"cgp": MID, "top": "5"}, "field 'top' must be a whole number"),
+    ("/api/moves", {"cgp": MID, "top": True}, "field 'top' must be a whole number"),
+    ("/api/moves", {"cgp": MID, "sort": "luck"}, "field 'sort' must be one of score, equity"),
+    ("/api/moves", {"cgp": MID, "direction": "up"}, "field 'direction' must be one of"),
+    ("/api/moves", {"cgp": MID, "exchanges": "yes"}, "field 'exchanges' must be true or false"),
+    ("/api/moves", {"cgp": MID, "leaves": 1}, "field 'leaves' must be true or false"),
+    ("/api/moves", {"cgp": MID, "lexicon": "/etc/passwd"}, "lexicon '/etc/passwd' is not available"),
+    ("/api/moves", {"cgp": MID, "lexicon": "ru"}, "lexicon 'ru' is not available for ruleset english"),
+    ("/api/moves", {"cgp": RUSSIAN, "ruleset": "russian", "leaves": True}, "the server's leaves are spelled"),
+    ("/api/score", {"cgp": MID}, "field 'move' is missing"),
+    ("/api/score", {"cgp": MID, "move": "QUIRK"}, "bad move 'QUIRK'"),
+    ("/api/score", {"cgp": MID, "move": "8A QI"}, "the play touches no tile"),
+    ("/api/score", {"cgp": MID, "move": "8Z QI"}, "the move runs off the 15x15 board at 8Z"),
+    ("/api/score", {"cgp": MID, "move": "0A QI"}, "bad coordinate"),
+    ("/api/validate", {"cgp": MID, "move": "8D Q1"}, "bad move '8D Q1'"),
+    ("/api/validate", {"cgp": MID, "move": 8}, "field 'move' must be a string"),
+    ("/api/gcg", {}, "field 'text' is missing"),
+    ("/api/gcg", {"text": "  \n"}, "field 'text' is empty"),
+    ("/api/gcg", {"text": GAME, "top": 0}, "field 'top' must be a whole number from 1 to 50"),
+    ("/api/gcg", {"text": GAME, "analyze": "no"}, "field 'analyze' must be true or false"),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "message"), BAD_REQUESTS)
+def test_bad_requests_get_one_line(server, path, body, message):
+    assert message in error(server, path, body)["error"]
+
+
+def test_http_errors(server):
+    assert error(server, "/api/nope", {}, status=404)["error"] == "no such page or endpoint: /api/nope"
+    got = error(server, "/api/moves", method="GET", status=405)
+    assert got["error"] == "GET is not allowed here: use POST"
+    status, head, _ = call(server, "GET", "/api/moves")
+    assert head["Allow"] == "POST"
+    error(server, "/api/rulesets", {}, status=405)
+    error(server, "/", {}, method="PUT", status=405)
+    error(server, "/api/moves", {}, method="DELETE", status=405)
+    error(server, "/nowhere", {}, method="PATCH", status=404)
+    assert error(server, "/api/moves", raw=b"[1, 2]")["error"].startswith("the body must be a JSON object")
+    assert error(server, "/api/moves", raw=b"")["error"].startswith("the body must be a JSON object")
+    assert error(server, "/api/moves", raw=b'{"cgp": ')["error"].startswith("the body is not JSON")
+    assert error(server, "/api/moves", raw=b"\xff\xfe")["error"].startswith("the body is not UTF-8")
+    assert "nested too deeply" in error(server, "/api/moves", raw=b"[" * 200_000)["error"]
+    assert error(server, "/api/moves", raw=b"{}", headers={"Host": "evil.example"}, status=403)["error"].startswith("host")
+
+
+def _raw_exchange(server, request: bytes) -> tuple[int, dict, bytes]:
+    """Send bytes as they are and read the answer (http.client cannot send malformed requests)."""
+    host, port = server.server_address[:2]
+    with socket.create_connection((host, port), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    if not data.startswith(b"HTTP/"):  # the answer to a request line without a version has no head
+        return 0, {}, data
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return status, headers, body
+
+
+def test_oversized_chunked_and_malformed_requests(server):
+    big = f"POST /api/moves HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n".encode()
+    status, headers, body = _raw_exchange(server, big)  # answered without reading the body, then closed
+    assert status == 413 and headers["Connection"] == "close"
+    assert json.loads(body) == {"error": f"the body has {MAX_BODY + 1} bytes; the limit is {MAX_BODY} (1 MB)"}
+    chunked = b"POST /api/moves HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+    status, _, body = _raw_exchange(server, chunked)
+    assert status == 400 and "Content-Length" in json.loads(body)["error"]
+    status, _, body = _raw_exchange(server, b"POST /api/moves HTTP/1.1\r\nContent-Length: -5\r\n\r\n")
+    assert status == 400 and json.loads(body)["error"] == "bad Content-Length '-5'"
+    status, _, body = _raw_exchange(server, b"GARBAGE\r\n\r\n")
+    assert json.loads(body) == {"error": "Bad request syntax ('GARBAGE')"}
+    status, _, body = _raw_exchange(server, b"GET / HTTP/1.1\r\nX: " + b"x" * 70000 + b"\r\n\r\n")
+    assert status == 431 and json.loads(body) == {"error": "Line too long"}
+    status, _, body = _raw_exchange(server, b"BREW /api/moves HTTP/1.1\r\n\r\n")
+    assert status == 501 and "error" in json.loads(body)
+    # keep-alive: one connection, several requests, the body of a refused one drained
+    conn = http.client.HTTPConnection(*server.server_address[:2], timeout=10)
+    conn.request("GET", "/api/rulesets")
+    assert conn.getresponse().read() and True
+    conn.request("PUT", "/api/moves", body=b'{"cgp": "x"}')
+    res = conn.getresponse()
+    assert res.status == 405 and json.loads(res.read())["error"].startswith("PUT")
+    conn.request("POST", "/api/position", body=json.dumps({"cgp": QUIRK}), headers={"Content-Type": "application/json"})
+    res = conn.getresponse()
+    assert res.status == 200 and json.loads(res.read())["cgp"] == QUIRK
+    conn.close()
+    assert call(server, "GET", "/api/rulesets")[0] == 200  # still serving
+
+
+def test_concurrent_requests_agree_with_serial_ones(server):
+    bodies = [{"cgp": c, "ruleset": rs, "top": 30, "sort": "equity"} for c, rs in
+              ((MID, "english"), (QUIRK, "english"), (SUPER, "super"), (RUSSIAN, "russian"))] * 4
+    serial = [post(server, "/api/moves", b) for b in bodies]
+    with ThreadPoolExecutor(8) as pool:
+        parallel = list(pool.map(lambda b: post(server, "/api/moves", b), bodies))
+    assert parallel == serial
+
+
+VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 10**6), st.floats(allow_nan=False), st.sampled_from(
+        [MID, QUIRK, SUPER, RUSSIAN, "english", "super", "russian", "erudit", "score", "equity", "down", "8L (F)LIP",
+         "-AEE", "-", "enable", "ru", GAME, "#player1 a a\n>a: A 8H A +0 0", "", "15/15"]),
+    st.text(max_size=30), st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+BODIES = st.dictionaries(
+    st.sampled_from(["cgp", "ruleset", "lexicon", "top", "sort", "exchanges", "leaves", "direction", "move", "text",
+                     "analyze"]), VALUES, max_size=6)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/api/position", "/api/moves", "/api/score", "/api/validate", "/api/gcg"]), body=BODIES)
+def test_any_body_gets_an_answer_or_a_one_line_error(server, path, body):
+    status, _, answer = call(server, "POST", path, body)
+    assert status in (200, 400), answer
+    if status == 400:
+        assert answer["error"] and "\n" not in answer["error"]
+
+
+GAME_LINES = GAME.splitlines()
+GCG_TOKENS = st.sampled_from([">p1:", ">p2:", "AEKNOQR", "?DDFGGY", "8D", "H12", "15A", "KRONA", ".DGY", "-ABC", "-",
+                              "--", "+28", "-27", "28", "(R)", "#player1", "p1", "x", "99999999999999999999", ""])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(line=st.integers(0, len(GAME_LINES) - 1), tokens=st.lists(GCG_TOKENS | st.text(max_size=8), max_size=6),
+       analyze_it=st.booleans())
+def test_any_damaged_record_gets_an_answer_or_a_one_line_error(server, line, tokens, analyze_it):
+    text = "\n".join(GAME_LINES[:line] + [" ".join(tokens)] + GAME_LINES[line + 1:])
+    status, _, answer = call(server, "POST", "/api/gcg", {"text": text, "analyze": analyze_it})
+    assert status in (200, 400), answer
+    if status == 400:
+        assert answer["error"] and "\n" not in answer["error"]
+    else:
+        assert all("\n" not in e["message"] for e in answer["errors"])
+
+
+# --- the server's own lexicon and ruleset ------------------------------------------------------------------
+def test_server_lexicon_and_custom_ruleset(tmp_path):
+    custom = tmp_path / "mini.toml"
+    custom.write_text(
+        'name = "mini"\ntitle = "Mini"\nboard = [".....", ".....", "..-..", ".....", "....."]\n'
+        'tiles = [["A", 9, 1], ["B", 2, 3], ["E", 12, 1], ["T", 6, 1]]\nblanks = 2\nrack_size = 5\n'
+        'bingo_bonus = 20\nstart = "3C"\n', encoding="utf-8")
+    words = tmp_path / "mini-words.txt"
+    words.write_text("BAT\nTAB\nBEAT\nABATE\nEAT\nTEA\nAT\nTA\nBE\n", encoding="utf-8")
+    analyzer = Analyzer(custom, words, None)
+    info = analyzer.rulesets_info()
+    assert [r["name"] for r in info["rulesets"]][:2] == ["mini", "english"] and info["default"] == "mini"
+    assert info["rulesets"][0]["lexicons"] == ["mini-words"] and info["rulesets"][1]["lexicons"] == ["enable"]
+    moves = analyzer.moves({"cgp": "5/5/5/5/5 ABET?/ 0/0 0", "top": 5})
+    assert moves["lexicon"] == "mini-words" and [(m["notation"], m["score"], m.get("bingo")) for m in moves["moves"]] == [
+        ("3A ABaTE", 32, True), ("3A aBATE", 32, True), ("3A BEAT", 12, False), ("3B BEAT", 12, False),
+        ("3A BAT", 10, False)]
+    with pytest.raises(RequestError, match="lexicon 'enable' is not available for ruleset mini"):
+        analyzer.moves({"cgp": "5/5/5/5/5 ABET?/ 0/0 0", "lexicon": "enable"})
+    kwg = Analyzer("english", FIXTURES / "ENABLE15.kwg", LEAVES)
+    assert kwg.rulesets_info()["rulesets"][0]["lexicons"] == ["ENABLE15", "enable"]
+    a = kwg.moves({"cgp": MID, "top": None})
+    b = kwg.moves({"cgp": MID, "top": None, "lexicon": "enable"})
+    assert (a["lexicon"], b["lexicon"], a["count"]) == ("ENABLE15", "enable", 1150) and a["moves"] == b["moves"]

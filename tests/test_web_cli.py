@@ -1,0 +1,55 @@
+"""``racksmith serve``: the URL on stderr, a working server, a clean stop on Ctrl-C, one-line errors."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+
+from conftest import FIXTURES
+from racksmith.cli.main import main
+
+
+def test_serve_prints_the_url_serves_and_stops_on_ctrl_c():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "racksmith.cli.main", "serve", "--port", "0", "--leaves", str(FIXTURES / "SYNTH.klv2")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"},
+    )
+    try:
+        line = proc.stderr.readline()
+        m = re.search(r"(http://127\.0\.0\.1:(\d+)/)", line)
+        assert m and int(m.group(2)) > 0, line
+        assert "ruleset english" in line and "leaves SYNTH.klv2" in line
+        with urllib.request.urlopen(m.group(1) + "api/rulesets", timeout=10) as res:
+            assert json.loads(res.read())["leaves"] == "SYNTH.klv2"
+        with urllib.request.urlopen(m.group(1), timeout=10) as res:
+            assert b'id="board"' in res.read()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert out == "" and err.strip() == "stopped" and "Traceback" not in err
+
+
+def test_serve_errors_are_one_line(capsys, tmp_path):
+    assert main(["serve", "--port", "0", "--leaves", str(tmp_path / "none.klv2")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("racksmith: ") and "none.klv2" in err and err.count("\n") == 1
+    assert main(["serve", "--port", "0", "--ruleset", "chess"]) == 1
+    assert "unknown ruleset 'chess'" in capsys.readouterr().err
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "usage error" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"racksmith: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
