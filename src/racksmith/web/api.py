@@ -192,16 +192,18 @@ class Analyzer:
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
         ranked = pos.moves(top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction)
-        a = rs.alphabet
+        letters: dict[int, str] = {}
         out = []
         for rec, m in zip(ranked.to_records(), ranked):
-            rec["notation"] = m.notation()
-            rec["score"] = m.score
             if rec["equity"] is not None:
                 rec["equity"] = round(rec["equity"], 3)
             if m.is_place:
-                rec["placed"] = [[r, c, a.letter(t)] for r, c, t in m.placed]
-                rec["bingo"] = m.tiles_played == rs.rack_size
+                placed = m.placed
+                rec["placed"] = [[r, c, letters.get(t) or letters.setdefault(t, rs.alphabet.letter(t))] for r, c, t in placed]
+                rec["bingo"] = len(placed) == rs.rack_size
+            else:
+                rec["notation"] = m.notation()
+                rec["score"] = m.score
             out.append(rec)
         return {"count": len(out), "sort": sort, "lexicon": lex_name, "leaves": leaves is not None, "moves": out}
 

@@ -100,6 +100,7 @@ class Handler(BaseHTTPRequestHandler):
     server_version = f"racksmith/{__version__}"
     protocol_version = "HTTP/1.1"
     timeout = TIMEOUT
+    disable_nagle_algorithm = True  # the head and the body leave at once (no 40 ms delayed-ACK stall)
 
     # --- methods ---------------------------------------------------------------------------------
     def do_GET(self) -> None:
