@@ -321,8 +321,8 @@ def test_oversized_chunked_and_malformed_requests(server):
     assert status == 501 and "error" in json.loads(body)
     # keep-alive: one connection, several requests, the body of a refused one drained
     conn = http.client.HTTPConnection(*server.server_address[:2], timeout=10)
-    conn.request("GET", "/api/rulesets")
-    assert conn.getresponse().read() and True
+    conn.request("GET", "/api/rulesets", body=b"ignored")
+    assert json.loads(conn.getresponse().read())["default"] == "english"
     conn.request("PUT", "/api/moves", body=b'{"cgp": "x"}')
     res = conn.getresponse()
     assert res.status == 405 and json.loads(res.read())["error"].startswith("PUT")

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ..alphabet import BLANK
 from ..errors import RacksmithError
 from ..lexicon import EMBEDDED, Leaves, Lexicon, load_leaves, load_lexicon
 from ..lexicon.embedded import default_ruleset
@@ -140,7 +141,7 @@ class Analyzer:
         return have if want is not False else None
 
     def _position(self, body: dict, rs: Ruleset, lexicon: Lexicon | None = None) -> Position:
-        cgp = _field(body, "cgp", str)
+        cgp = _text(body, "cgp")
         return Position.from_cgp(cgp, rs, lexicon=lexicon)
 
     # --- the endpoints ---------------------------------------------------------------------------
@@ -192,14 +193,15 @@ class Analyzer:
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
         ranked = pos.moves(top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction)
-        letters: dict[int, str] = {}
+        a = rs.alphabet
+        letters = {t: a.letter(t) for n in range(1, len(a) + 1) for t in (n, n | BLANK)}
         out = []
         for rec, m in zip(ranked.to_records(), ranked):
             if rec["equity"] is not None:
                 rec["equity"] = round(rec["equity"], 3)
             if m.is_place:
                 placed = m.placed
-                rec["placed"] = [[r, c, letters.get(t) or letters.setdefault(t, rs.alphabet.letter(t))] for r, c, t in placed]
+                rec["placed"] = [[r, c, letters[t]] for r, c, t in placed]
                 rec["bingo"] = len(placed) == rs.rack_size
             else:
                 rec["notation"] = m.notation()
@@ -210,14 +212,14 @@ class Analyzer:
     def score(self, body: dict) -> dict[str, Any]:
         """``POST /api/score`` {cgp, ruleset, move}: the breakdown of ``racksmith score --json``."""
         rs = self.ruleset(body)
-        move = _field(body, "move", str)
+        move = _text(body, "move")
         return self._position(body, rs).score(move).to_dict()
 
     def validate(self, body: dict) -> dict[str, Any]:
         """``POST /api/validate`` {cgp, ruleset, lexicon, move}: the verdict of ``racksmith validate --json``."""
         rs = self.ruleset(body)
         lex, _ = self.lexicon(rs, body)
-        move = _field(body, "move", str)
+        move = _text(body, "move")
         return self._position(body, rs, lex).validate(move, lex).to_dict()
 
     def gcg(self, body: dict) -> dict[str, Any]:
@@ -226,7 +228,7 @@ class Analyzer:
         from ..analysis import analyze
         from ..replay import replay_text
 
-        text = _field(body, "text", str)
+        text = _text(body, "text")
         if not text.strip():
             raise RequestError("field 'text' is empty: paste a GCG game record")
         spec = body.get("ruleset")
@@ -312,12 +314,13 @@ def _cgp_or_none(r, turn: int) -> str | None:
 
 
 # --- fields of a request -------------------------------------------------------------------------------
-def _field(body: dict, name: str, typ: type) -> Any:
-    if name not in body or body[name] is None:
+def _text(body: dict, name: str) -> str:
+    """A required string field."""
+    value = body.get(name)
+    if value is None:
         raise RequestError(f"field {name!r} is missing")
-    value = body[name]
-    if not isinstance(value, typ) or isinstance(value, bool) and typ is not bool:
-        raise RequestError(f"field {name!r} must be {_TYPE_NAMES[typ]}, got {_show(value)}")
+    if not isinstance(value, str):
+        raise RequestError(f"field {name!r} must be a string, got {_show(value)}")
     return value
 
 
@@ -337,9 +340,6 @@ def _choice(body: dict, name: str, choices: tuple[str, ...], default: str) -> st
     if value not in choices:
         raise RequestError(f"field {name!r} must be one of {', '.join(choices)}, got {_show(value)}")
     return value
-
-
-_TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false"}
 
 
 def _show(value: Any) -> str:

@@ -133,6 +133,7 @@ class Handler(BaseHTTPRequestHandler):
             if method not in ("GET", "HEAD"):
                 self._not_allowed("GET, HEAD")
                 return
+            self._discard_body()
             self._send(HTTPStatus.OK, static[0], static[1], {"Cache-Control": "no-cache", "Content-Security-Policy": _CSP})
             return
         route = ROUTES.get(path)
@@ -144,9 +145,13 @@ class Handler(BaseHTTPRequestHandler):
         if method != want and not (method == "HEAD" and want == "GET"):
             self._not_allowed(want)
             return
-        body = self._read_json() if want == "POST" else {}
-        if body is None:
-            return
+        if want == "POST":
+            body = self._read_json()
+            if body is None:
+                return
+        else:
+            self._discard_body()
+            body = {}
         try:
             result = endpoint(self.server.analyzer, body)
         except RacksmithError as e:
