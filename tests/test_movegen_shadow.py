@@ -85,3 +85,21 @@ def test_the_best_n_keep_moves_at_every_extent(rows, rack, words, n):
     lexicon = Lexicon.from_words(words, "english")
     pos = Position.from_cgp(_cgp(rows, rack), "english", lexicon=lexicon)
     _best_is_head(pos, n)
+
+
+# --- bounds once blanks are played: the leave keeps fewer blanks, the blank scores nothing -----------
+
+def test_bounds_once_a_blank_is_played_still_count_every_other_tile():
+    # a self-play position (DEIMNX?) where pairing one tile fewer than played, once the blank is
+    # down, dropped the best move 14B X(U) by equity
+    cgp = ("L2W7QUAI/A2I3S3U3/V2G2LEISTERS1/AY1L3R3u3/1ORE3E2PE3/1KAT1WINCHED3/BED4I2A4/R1OZONATED5/"
+           "O1NA2BY7/N2F2O8/C2TO1R8/O1HIP1T8/2AGE10/2U1N10/JILT11 DEIMNX?/ 0/0 0")
+    pos = Position.from_cgp(cgp, "english", lexicon=Lexicon.load(FIXTURES / "ENABLE15.kwg", "english"))
+    leaves = Leaves.load(FIXTURES / "SYNTH.klv2", "english")
+    for sort in ("equity", "score"):
+        for algorithm in ("gaddag", "dawg"):
+            full = pos.moves(sort=sort, leaves=leaves, exchanges=True, algorithm=algorithm).to_numpy()
+            for n in (1, 3):
+                best = pos.moves(top=n, sort=sort, leaves=leaves, exchanges=True, algorithm=algorithm)
+                assert best.to_numpy().tobytes() == full[:n].tobytes(), (sort, algorithm, n)
+    assert str(pos.moves(top=1, sort="equity", leaves=leaves)[0]) == "14B X(U)"

@@ -100,7 +100,11 @@ cdef struct Gen:
     uint8_t base[64]                # first leave bit of each letter's rack tiles
     uint32_t leave_mask
     const double* leave_adj         # valuation of each kept set beyond the score, by leave mask
-    double best_adj[MAX_RACK + 1]   # best leave_adj over the kept sets when playing k tiles
+    # best leave_adj over the kept sets when playing k tiles ([b][k]: b or more of them blanks,
+    # b up to 2; a kept set then holds b blanks fewer than the rack)
+    double best_adj[3][MAX_RACK + 1]
+    int n_blanks                    # blanks on the rack
+    int n_tables                    # tables by blanks played: 1 + min(n_blanks, 2)
     # bingos (shadow playing): the multisets of the lexicon's long words as sums of per-letter
     # hashes (see Anagrams), the rack's sum (blanks left out), and answers already found
     const uint64_t* anagrams
@@ -130,10 +134,10 @@ cdef struct Gen:
     int oom
     int64_t n_found                 # placements seen (recorded or not)
     # the best N: the key a move needs to enter the full heap (minus the floating-point margin),
-    # and the current anchor's bounds by extent (shadow playing): reach_left[p] bounds every move
-    # whose first square is at or before p, reach_right[L][p] every move from L whose last square
-    # is at or after p
+    # and the current anchor's bounds by extent (shadow playing), once b blanks are played (b up
+    # to 2): reach_left[b][p] bounds every move whose first square is at or before p,
+    # reach_right[b][L][p] every move from L whose last square is at or after p
     int prune                       # bounds of the current anchor are filled in
     double threshold
-    double reach_left[MAX_DIM]
-    double reach_right[MAX_DIM][MAX_DIM]
+    double reach_left[3][MAX_DIM]
+    double reach_right[3][MAX_DIM][MAX_DIM]

@@ -605,10 +605,13 @@ cdef inline void play_square(Gen* g, int way, int left, int pos, uint32_t p, int
     cdef int lm, wsq, tv, xs
     if g.prune:
         # the best N: no move of the extents still open can enter the heap
+        tv = g.n_blanks - g.rack[0]     # blanks played so far
+        if tv > 2:
+            tv = 2
         if way == LEFTWARDS:
-            if g.reach_left[pos] < g.threshold:
+            if g.reach_left[tv][pos] < g.threshold:
                 return
-        elif g.reach_right[left][pos] < g.threshold:
+        elif g.reach_right[tv][left][pos] < g.threshold:
             return
     if bt:
         i = find_child(kwg, p, bt & LETTER_MASK)
@@ -835,8 +838,10 @@ cdef void leave_walk(Gen* g, LeaveCtx* c, int li, uint32_t p, int64_t base_idx, 
             v = c.klv_values[cur_idx]
         c.table[mask] = v
         n_played = g.n_rack - n_kept
-        if v > g.best_adj[n_played]:
-            g.best_adj[n_played] = v
+        k = c.kept[0] if c.n_letters and c.letters[0] == 0 else 0      # blanks kept
+        for j in range(3):
+            if k <= g.n_blanks - j and v > g.best_adj[j][n_played]:
+                g.best_adj[j][n_played] = v
         if c.exchanges and n_played > 0:
             memset(&rec, 0, sizeof(MoveRec))
             rec.equity = v
@@ -1011,9 +1016,16 @@ cdef inline bint span_add(Span* s, Lane* ln, int pos, uint64_t avail, int max_ti
     return True
 
 
-cdef inline double span_bound(Gen* g, const Span* s, const int* desc_values) noexcept nogil:
-    cdef int k = s.n_placed, i, j, m, score
+cdef inline double span_bound(Gen* g, const Span* s, const int* desc_values, double* out,
+                              int n_tables) noexcept nogil:
+    """The bound of every move covering the span, in ``out[b]`` once ``b`` of its tiles are known
+    to be blanks (for ``b`` below ``n_tables``); returns ``out[0]``."""
+    cdef int k = s.n_placed, i, j, m, score, b
     cdef int mult[MAX_RACK]
+    if k == g.rack_size and not bingo_fits(g, s.through_hash):
+        for b in range(n_tables):
+            out[b] = -1e300         # no word is made of the whole rack and the tiles played through
+        return -1e300
     for i in range(k):
         m = s.sq_lm[i] * s.wmul
         if s.sq_adj[i]:
@@ -1023,16 +1035,20 @@ cdef inline double span_bound(Gen* g, const Span* s, const int* desc_values) noe
             mult[j] = mult[j - 1]
             j -= 1
         mult[j] = m
-    if k == g.rack_size and not bingo_fits(g, s.through_hash):
-        return -1e300               # no word is made of the whole rack and the tiles played through
     score = s.through * s.wmul + s.xfixed
-    for i in range(k):
-        score += mult[i] * desc_values[i]
     if k == g.rack_size:
         score += g.bingo
-    if g.by_equity:
-        return score + g.best_adj[k]
-    return score
+    for i in range(k - n_tables + 1):
+        score += mult[i] * desc_values[i]
+    # with b blanks (worth nothing) among them, only the best k - b other tiles score
+    for b in range(n_tables - 1, -1, -1):
+        if k < b:
+            out[b] = -1e300
+            continue
+        if b < n_tables - 1 and k - b - 1 >= 0:
+            score += mult[k - b - 1] * desc_values[k - b - 1]
+        out[b] = score + g.best_adj[b][k] if g.by_equity else score
+    return out[0]
 
 
 cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc_values,
@@ -1041,13 +1057,16 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
     bounds by extent of :c:type:`Gen` (``reach_left``, ``reach_right``) for generating from it."""
     cdef uint64_t avail = available(g), lext = ALL_LETTERS, rext = ALL_LETTERS
     cdef double best = -1e300, b
+    cdef double bounds[3]
     cdef Span left, span
-    cdef int L, R, n = ln.n, run_start = -2, left_cap = g.n_rack
+    cdef int L, R, n = ln.n, run_start = -2, left_cap = g.n_rack, t, n_tables = 1
     cdef uint8_t bt
     if by_extent:
-        for L in range(left_min, a + 1):
-            for R in range(a, n):
-                g.reach_right[L][R] = -1e300
+        n_tables = g.n_tables
+        for t in range(n_tables):
+            for L in range(left_min, a + 1):
+                for R in range(a, n):
+                    g.reach_right[t][L][R] = -1e300
     if ln.tiles[a] == 0:
         if (ln.cross[a] & avail) == 0:
             return best
@@ -1092,18 +1111,20 @@ cdef double shadow_anchor(Gen* g, Lane* ln, int a, int left_min, const int* desc
                 continue                # nor end next to one
             if R == L or span.n_placed == 0:
                 continue                # one square is not a word; a move places a tile
-            b = span_bound(g, &span, desc_values)
+            b = span_bound(g, &span, desc_values, bounds, n_tables)
             if by_extent:
-                g.reach_right[L][R] = b
+                for t in range(n_tables):
+                    g.reach_right[t][L][R] = bounds[t]
             if b > best:
                 best = b
     if by_extent:
-        for L in range(left_min, a + 1):
-            for R in range(n - 2, a - 1, -1):
-                if g.reach_right[L][R + 1] > g.reach_right[L][R]:
-                    g.reach_right[L][R] = g.reach_right[L][R + 1]
-            b = g.reach_right[L][a]
-            g.reach_left[L] = b if L == left_min or b > g.reach_left[L - 1] else g.reach_left[L - 1]
+        for t in range(n_tables):
+            for L in range(left_min, a + 1):
+                for R in range(n - 2, a - 1, -1):
+                    if g.reach_right[t][L][R + 1] > g.reach_right[t][L][R]:
+                        g.reach_right[t][L][R] = g.reach_right[t][L][R + 1]
+                b = g.reach_right[t][L][a]
+                g.reach_left[t][L] = b if L == left_min or b > g.reach_left[t][L - 1] else g.reach_left[t][L - 1]
     return best
 
 
@@ -1183,8 +1204,11 @@ cdef int run(Gen* g, LeaveCtx* lc, int directions, const double* vpen) noexcept 
     cdef int desc_values[MAX_RACK]
     cdef MoveRec rec
     # valuation of every kept subset (and the exchanges)
+    g.n_blanks = g.rack[0]
+    g.n_tables = 1 + (g.n_blanks if g.n_blanks < 2 else 2)
     for k in range(MAX_RACK + 1):
-        g.best_adj[k] = -1e300
+        for j in range(3):
+            g.best_adj[j][k] = -1e300
     leave_walk(g, lc, 0, arc_of(lc.klv[0]) if lc.klv != NULL else 0, 0, False, 0, 0, 0, 0)
     if g.oom:
         return -1
