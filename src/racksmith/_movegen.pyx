@@ -996,23 +996,40 @@ cdef struct Span:
     int xfixed                  # perpendicular tiles' value times their square's word multiplier
     uint64_t through_hash       # the multiset of the tiles played through (sum of letter hashes)
     uint8_t sq_lm[MAX_RACK]
-    uint8_t sq_wm[MAX_RACK]
-    uint8_t sq_adj[MAX_RACK]
+    int sq_cross[MAX_RACK]      # letter mult times word mult where a cross word forms, else 0
+    int mult[MAX_RACK]          # effective multiplier of each square under wmul, highest first
 
 
 cdef inline bint span_add(Span* s, Lane* ln, int pos, uint64_t avail, int max_tiles) noexcept nogil:
     """Extend the span over empty square ``pos``; False when no rack tile can go there."""
-    cdef int k
+    cdef int k, i, j, m, wm = ln.wm[pos]
     if (ln.cross[pos] & avail) == 0 or s.n_placed == max_tiles:
         return False
     k = s.n_placed
     s.sq_lm[k] = ln.lm[pos]
-    s.sq_wm[k] = ln.wm[pos]
-    s.sq_adj[k] = ln.adj[pos]
-    s.wmul *= ln.wm[pos]
+    s.sq_cross[k] = ln.lm[pos] * wm if ln.adj[pos] else 0
     if ln.adj[pos]:
-        s.xfixed += ln.xscore[pos] * ln.wm[pos]
+        s.xfixed += ln.xscore[pos] * wm
     s.n_placed = k + 1
+    if wm != 1:
+        # the word multiplier changes every square's: sort them all again
+        s.wmul *= wm
+        k = s.n_placed
+        for i in range(k):
+            m = s.sq_lm[i] * s.wmul + s.sq_cross[i]
+            j = i
+            while j > 0 and s.mult[j - 1] < m:
+                s.mult[j] = s.mult[j - 1]
+                j -= 1
+            s.mult[j] = m
+        return True
+    # one more square under the same word multiplier: insert it in order
+    m = s.sq_lm[k] * s.wmul + s.sq_cross[k]
+    j = k
+    while j > 0 and s.mult[j - 1] < m:
+        s.mult[j] = s.mult[j - 1]
+        j -= 1
+    s.mult[j] = m
     return True
 
 
@@ -1020,21 +1037,12 @@ cdef inline double span_bound(Gen* g, const Span* s, const int* desc_values, dou
                               int n_tables) noexcept nogil:
     """The bound of every move covering the span, in ``out[b]`` once ``b`` of its tiles are known
     to be blanks (for ``b`` below ``n_tables``); returns ``out[0]``."""
-    cdef int k = s.n_placed, i, j, m, score, b
-    cdef int mult[MAX_RACK]
+    cdef int k = s.n_placed, i, score, b
+    cdef const int* mult = s.mult
     if k == g.rack_size and not bingo_fits(g, s.through_hash):
         for b in range(n_tables):
             out[b] = -1e300         # no word is made of the whole rack and the tiles played through
         return -1e300
-    for i in range(k):
-        m = s.sq_lm[i] * s.wmul
-        if s.sq_adj[i]:
-            m += s.sq_lm[i] * s.sq_wm[i]
-        j = i
-        while j > 0 and mult[j - 1] < m:
-            mult[j] = mult[j - 1]
-            j -= 1
-        mult[j] = m
     score = s.through * s.wmul + s.xfixed
     if k == g.rack_size:
         score += g.bingo
