@@ -30,8 +30,14 @@ def selfplay(
     invariant violations (tiles conserved, plays legal, scores the sum of their events)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from ..lexicon import load_leaves, load_lexicon
+    from ..ruleset import get_ruleset
     from ..selfplay import SelfPlayConfig, parse_players, run_selfplay
 
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}", 2)
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}", 2)
     config = SelfPlayConfig(
         players=parse_players(players),
         ruleset=ruleset,
@@ -41,10 +47,13 @@ def selfplay(
         validate=not fast,
         gcg_dir=str(gcg_dir) if gcg_dir is not None else None,
     )
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}", 2)
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, got {jobs}", 2)
+    # everything that can fail on bad input is loaded before anything is shown
+    rs = get_ruleset(ruleset)
+    spec = lexicon or rs.lexicon
+    if spec is None:
+        fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
+    lex = load_lexicon(spec, ruleset=rs)
+    klv = load_leaves(leaves, ruleset=rs) if leaves is not None else None
     if "equity" in config.players and config.leaves is None:
         err_console.print(
             "note: no --leaves given: the equity players use equity without leave values "
@@ -61,6 +70,7 @@ def selfplay(
         console=err_console,
         transient=True,
         auto_refresh=False,
+        disable=not err_console.is_terminal,
     ) as bar:
         task = bar.add_task("games", total=games)
         last = [0.0]
@@ -71,7 +81,7 @@ def selfplay(
                 last[0] = now
                 bar.update(task, completed=done, refresh=True)
 
-        report = run_selfplay(games, config, jobs=jobs, progress=progress)
+        report = run_selfplay(games, config, jobs=jobs, lexicon=lex, leaves=klv, progress=progress)
     d = report.to_dict()
     if as_json:
         emit_json(d)

@@ -53,7 +53,7 @@ def build_cmd(
 
     from ..lexicon import Lexicon
     from ..lexicon.lexicon import max_word_length
-    from ..lexicon.wordlist import parse_word_list, read_word_list_bytes
+    from ..lexicon.wordlist import check_fits, parse_word_list, read_word_list_bytes
     from ..ruleset import get_ruleset
 
     rs = get_ruleset(ruleset)
@@ -63,6 +63,8 @@ def build_cmd(
         step = progress.add_task(f"reading {words.name}", total=3)
         data = read_word_list_bytes(words)
         wl = parse_word_list(data, rs.alphabet, longest, repr(str(words)))
+        check_fits(len(wl), wl.skipped, rs.alphabet, longest, f"word list {str(words)!r}",
+                   "give --ruleset for the list's language; one word a line")
         progress.update(step, advance=1, description=f"building the graph of {len(wl):,} words")
         lex = Lexicon.from_word_list(wl, rs, gaddag=not dawg_only, name=words.stem, share_tails=not magpie_layout)
         progress.update(step, advance=1, description=f"writing {output.name}")
@@ -72,8 +74,6 @@ def build_cmd(
          f"{'DAWG + GADDAG' if lex.has_gaddag else 'DAWG only'}")
     if lex.skipped:
         _say(wl.skipped.describe(longest))
-    if not len(lex) and wl.skipped.letters:
-        _say(f"no word of {words.name} fits the alphabet of {rs.name}: is --ruleset right?")
 
 
 @lexicon_app.command("info")

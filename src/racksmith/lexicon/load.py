@@ -7,8 +7,8 @@ from ..errors import RacksmithError
 from ..ruleset import Ruleset, get_ruleset
 from .cache import cache_dir, compile_word_list
 from .embedded import EMBEDDED, default_ruleset, embedded_words
-from .lexicon import Lexicon
-from .wordlist import read_word_list_bytes
+from .lexicon import Lexicon, max_word_length
+from .wordlist import check_fits, read_word_list_bytes
 
 
 class UnknownLexiconError(RacksmithError):
@@ -33,7 +33,9 @@ def load_lexicon(
     (compiled and cached), or a ``.kwg`` file; a :class:`Lexicon` passes through.
 
     ``ruleset`` gives the alphabet (and, for word lists, the longest word: the longer side of
-    the board); by default English, or for an embedded name the ruleset that names it.
+    the board); by default English, or for an embedded name the ruleset that names it. A word
+    list that leaves the lexicon empty, or most of whose words have letters outside the alphabet
+    (a list for another ruleset), is refused with a :class:`~racksmith.errors.LexiconFormatError`.
     """
     if isinstance(spec, Lexicon):
         return spec
@@ -44,8 +46,11 @@ def load_lexicon(
         rs = get_ruleset(ruleset) if ruleset is not None else default_ruleset(name)
         key = (name, rs.alphabet, rs.rows, rs.cols, gaddag, str(cache_dir()))
         if key not in _loaded:
-            _loaded[key] = compile_word_list(embedded_words(name), rs, name=name, gaddag=gaddag,
-                                             source=f"embedded {name}")
+            lex = compile_word_list(embedded_words(name), rs, name=name, gaddag=gaddag, source=f"embedded {name}")
+            home = default_ruleset(name)
+            hint = f"the embedded {name!r} lexicon is spelled for ruleset {home.name}" if home.alphabet != rs.alphabet else ""
+            _fits(lex, rs, f"embedded lexicon {name!r}", hint)
+            _loaded[key] = lex
         return _loaded[key]
     rs = get_ruleset(ruleset)
     if not path.is_file():
@@ -59,4 +64,10 @@ def load_lexicon(
         raise UnknownLexiconError(f"cannot read {text!r}: {e.strerror or e}") from None
     if is_kwg_bytes(head):
         return Lexicon.load(path, rs)
-    return compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))
+    lex = compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))
+    _fits(lex, rs, f"word list {text!r}", "choose the ruleset the list is written for; one word a line")
+    return lex
+
+
+def _fits(lex: Lexicon, rs: Ruleset, source: str, hint: str) -> None:
+    check_fits(len(lex), lex.skipped_by_reason, rs.alphabet, max_word_length(rs), source, hint)

@@ -31,6 +31,7 @@ class Skipped:
     letters: int = 0  #: letters outside the alphabet
     too_long: int = 0  #: longer than the board
     too_short: int = 0  #: shorter than 2 letters
+    example: str = ""  #: the first line skipped for its letters
 
     @property
     def total(self) -> int:
@@ -47,6 +48,27 @@ class Skipped:
             if n
         ]
         return f"skipped {self.total:,} words: " + ", ".join(parts) if parts else "skipped no words"
+
+
+def check_fits(kept: int, skipped: Skipped, alphabet: Alphabet, max_length: int, what: str, hint: str = "") -> None:
+    """Refuse a word list that makes an empty lexicon, or whose words mostly have letters outside
+    the alphabet (a list for another ruleset: the lexicon would silently miss most of its words).
+
+    ``kept`` is the number of words the lexicon holds; ``what`` names the list (``word list
+    'words.txt'``); ``hint`` ends the message when letters are the problem."""
+    if kept and skipped.letters <= kept:
+        return
+    if skipped.letters:
+        first = f" (first: {skipped.example!r})" if skipped.example else ""
+        outcome = "none is left" if not kept else f"only {kept:,} would be left"
+        raise LexiconFormatError(
+            f"{what}: {skipped.letters:,} of its {kept + skipped.total:,} words have letters outside the alphabet "
+            f"of {alphabet.name or 'the ruleset'}{first} and {outcome}: is the ruleset right?"
+            + (f" ({hint})" if hint else "")
+        )
+    if skipped.total:
+        raise LexiconFormatError(f"{what}: none of its {skipped.total:,} words has {MIN_LENGTH} to {max_length} letters")
+    raise LexiconFormatError(f"{what} holds no words (a word list is UTF-8 text, one word a line)")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -114,6 +136,7 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
         (mat, fast_long, fast_short), odd = _fast_rows(text, alphabet, max_length)
     rows = []
     letters = too_long = too_short = 0
+    example = ""
     for line in odd:
         word = line.strip()
         if not word:
@@ -122,6 +145,7 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
             tiles = alphabet.encode_plain(word)
         except UnknownLetterError:
             letters += 1
+            example = example or word
             continue
         if len(tiles) > max_length:
             too_long += 1
@@ -134,7 +158,7 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
         for i, tiles in enumerate(rows):
             extra[i, : len(tiles)] = tiles
         mat = np.concatenate([mat, extra])
-    return _pack(mat, Skipped(letters, too_long + fast_long, too_short + fast_short))
+    return _pack(mat, Skipped(letters, too_long + fast_long, too_short + fast_short, example[:40]))
 
 
 def _fast_rows(text: str, alphabet: Alphabet, max_length: int):
@@ -180,14 +204,16 @@ def _pack(mat: np.ndarray, skipped: Skipped) -> WordList:
 def words_to_list(words: Iterable[str], alphabet: Alphabet, max_length: int) -> WordList:
     """Tiles of words given as strings (same rules as a word list file)."""
     letters = 0
+    example = ""
     kept = []
     for w in words:
         if not isinstance(w, str):
             raise LexiconFormatError(f"words must be strings, got {w!r}")
         if "\n" in w or "\r" in w:
             letters += 1
+            example = example or w[:40]
         else:
             kept.append(w)
     wl = parse_word_list("\n".join(kept), alphabet, max_length)
     s = wl.skipped
-    return WordList(wl.text, wl.offsets, Skipped(s.letters + letters, s.too_long, s.too_short))
+    return WordList(wl.text, wl.offsets, Skipped(s.letters + letters, s.too_long, s.too_short, s.example or example))

@@ -1,0 +1,102 @@
+"""Bad input everywhere: every case gives one readable line on stderr and exit 1 (2 for bad usage)
+through the CLI, and a ``racksmith.errors`` error (a ``ValueError``) through the Python API; never
+a traceback, a hang or a silently wrong answer."""
+from __future__ import annotations
+
+import pytest
+
+from racksmith.cli import main as cli_main
+from racksmith.cli.main import main
+
+EMPTY15 = "/".join(["15"] * 15)
+OUTGUN = "/".join(["15"] * 7 + ["3OUTGUN6"] + ["15"] * 7) + " EEIIORS/IIJORRR 0/16 0"
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("racksmith: ")
+    return lines[0]
+
+
+# --- exit codes of the entry point -------------------------------------------------------------------
+def test_ctrl_c_exits_130(capsys, monkeypatch):
+    def interrupted(*_):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("racksmith.cli.position_cmds._position", interrupted)
+    code, out, err = run(capsys, "show", "--cgp", OUTGUN)
+    assert code == 130 and out == "" and err == ""
+
+
+def test_an_exit_code_raised_by_a_command_is_kept(capsys, monkeypatch):
+    import typer
+
+    def stop(*_):
+        raise typer.Exit(3)
+
+    monkeypatch.setattr("racksmith.cli.position_cmds._position", stop)
+    code, _, _ = run(capsys, "show", "--cgp", OUTGUN)
+    assert code == 3
+
+
+# --- a lexicon for another alphabet is refused, never an empty (silently wrong) one --------------------
+RUSSIAN_OPEN = f"{EMPTY15} КОТЁЛ/ 0/0 0"
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["moves", "--cgp", f"{EMPTY15} CAT/ 0/0 0", "-l", "ru"], ["embedded lexicon 'ru'", "ruleset russian"]),
+        (["moves", "--cgp", RUSSIAN_OPEN, "-r", "russian", "-l", "enable"], ["embedded lexicon 'enable'", "english"]),
+        (["validate", "--cgp", RUSSIAN_OPEN, "-r", "russian", "-l", "enable", "--move", "8H КОТЁЛ"], ["'enable'"]),
+        (["lexicon", "info", "ru", "-r", "english"], ["is the ruleset right?"]),
+        (["lexicon", "check", "enable", "-r", "erudit", "КОТ"], ["is the ruleset right?"]),
+        (["selfplay", "--games", "1", "-l", "ru"], ["embedded lexicon 'ru'"]),
+    ],
+)
+def test_a_lexicon_for_another_alphabet_is_an_error(capsys, args, words):
+    code, out, err = run(capsys, *args)
+    line = one_line(err)
+    assert code == 1 and out == ""
+    assert all(w in line for w in words), line
+
+
+def test_word_list_files_that_make_no_lexicon(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path / "cache"))
+    cases = {
+        "russian.txt": ("кот\nдом\nЁЖ\n", "3 of its 3 words have letters outside the alphabet of english (first: 'кот')"),
+        "empty.txt": ("", "holds no words"),
+        "blank.txt": ("\n \n\n", "holds no words"),
+        "letters.txt": ("a\nb\n", "none of its 2 words has 2 to 15 letters"),
+        "defs.txt": ("AA a lava\nAB a muscle\nAD an ad\nQI\n", "3 of its 4 words"),
+    }
+    for name, (text, message) in cases.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        for args in (["lexicon", "info", path], ["lexicon", "build", path, "-o", tmp_path / "out.kwg"],
+                     ["moves", "--cgp", f"{EMPTY15} QI/ 0/0 0", "-l", path]):
+            code, out, err = run(capsys, *args)
+            assert code == 1 and out == "" and message in one_line(err), (name, args, err)
+    assert not (tmp_path / "out.kwg").exists()
+
+
+def test_the_api_refuses_a_lexicon_for_another_alphabet(tmp_path):
+    from racksmith import LexiconFormatError, Position, load_lexicon
+
+    with pytest.raises(LexiconFormatError, match="ruleset russian"):
+        load_lexicon("ru", "english")
+    with pytest.raises(LexiconFormatError, match="is the ruleset right"):
+        Position.from_cgp(RUSSIAN_OPEN, "russian", lexicon="enable").moves()
+    words = tmp_path / "mostly_russian.txt"
+    words.write_text("кот\nдом\nлес\nqi\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="only 1 would be left"):
+        load_lexicon(words)
+    assert len(load_lexicon(words, "russian")) == 3  # the words that fit; 'qi' is counted as skipped
