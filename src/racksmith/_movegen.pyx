@@ -14,7 +14,8 @@ Pipeline of one call (:meth:`Tables.generate`):
 4. placements from each anchor, by Gordon's GADDAG algorithm or Appel–Jacobson's over the DAWG.
    Each move is generated from its leftmost anchor only, so no move appears twice. For the best N,
    anchors are first *shadow played* (an upper bound of any move they can make), then generated
-   best bound first into a bounded heap, stopping when no remaining bound can enter it.
+   best bound first into a bounded heap, stopping when no remaining bound can enter it; inside an
+   anchor, a walk stops when no extent still open to it (and its blanks played) can.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
@@ -984,8 +985,9 @@ cdef int sorted_order(Gen* g, SortKey** out) noexcept nogil:
 # Shadow playing: an upper bound of the valuation of any move from one anchor, without the
 # lexicon. Every span left..right the anchor's moves could cover is bounded by pairing the rack's
 # tile values (highest first) with the span's square multipliers (highest first), plus the tiles
-# played through, the perpendicular tiles, the bingo bonus and the best valuation of a leave of
-# that size.
+# played through, the perpendicular tiles, the bingo bonus (only when the whole rack and the tiles
+# played through anagram to a word) and the best valuation of a leave of that size. The anchor
+# being generated keeps its bounds by extent and by blanks played, so that its walks stop early.
 # ---------------------------------------------------------------------------------------------
 
 cdef struct Span:
