@@ -100,3 +100,46 @@ def test_the_api_refuses_a_lexicon_for_another_alphabet(tmp_path):
     with pytest.raises(ValueError, match="only 1 would be left"):
         load_lexicon(words)
     assert len(load_lexicon(words, "russian")) == 3  # the words that fit; 'qi' is counted as skipped
+
+
+# --- output files that cannot be written ----------------------------------------------------------------
+def _unwritable(tmp_path):
+    """Paths no file can be written to, with what the message says: a folder that is a file, a
+    folder that does not exist, a directory in the way."""
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
+    (tmp_path / "a_dir.kwg").mkdir()
+    return [
+        (a_file / "out.bin", "there is no folder"),
+        (tmp_path / "missing" / "out.bin", "there is no folder"),
+        (tmp_path / "a_dir.kwg", "it is a directory"),
+    ]
+
+
+def test_the_api_names_an_output_file_it_cannot_write(tmp_path):
+    from racksmith import Leaves, Lexicon, OutputFileError
+
+    lex = Lexicon.from_words(["care", "race"])
+    leaves = Leaves.from_pairs([("S", 8.0)])
+    for path, message in _unwritable(tmp_path):
+        for thing in (lex, leaves):
+            with pytest.raises(OutputFileError, match=message) as e:
+                thing.save(path)
+            assert isinstance(e.value, ValueError) and repr(str(path)) in str(e.value)
+    assert not (tmp_path / "missing").exists()  # no folder made on the way
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_dir.kwg", "a_file"]  # no temporary file left
+
+
+def test_the_cli_names_an_output_file_it_cannot_write(capsys, tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("care\nrace\n")
+    csv = tmp_path / "leaves.csv"
+    csv.write_text("S,8\n")
+    for path, message in _unwritable(tmp_path):
+        for args in (["lexicon", "build", words, "-o", path], ["leaves", "build", csv, "-o", path],
+                     ["show", "--cgp", OUTGUN, "--svg", path]):
+            code, out, err = run(capsys, *args)
+            line = one_line(err)
+            assert code in (1, 2) and out == "", line
+            if code == 1:  # (2: click saw the directory first)
+                assert line.startswith(f"racksmith: cannot write {str(path)!r}: {message}")

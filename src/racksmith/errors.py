@@ -44,6 +44,10 @@ class LexiconFormatError(RacksmithError):
     """A KWG or KLV file that is truncated, corrupt or does not fit the alphabet."""
 
 
+class OutputFileError(RacksmithError):
+    """A file that cannot be written: a missing or read-only folder, a directory in the way, a full disk."""
+
+
 class GCGError(RacksmithError):
     """A GCG game record that cannot be read or does not replay; ``line`` is 1-based (0 = unknown)."""
 

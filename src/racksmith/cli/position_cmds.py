@@ -34,11 +34,12 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Print the position as JSON on stdout."),
 ) -> None:
     """Show a position: the board with its premiums, the racks, the scores and the bag."""
+    from ..lexicon.files import write_atomically
     from ..render import render_rich, render_svg
 
     pos = _position(cgp, ruleset)
     if svg is not None:
-        svg.write_text(render_svg(pos), encoding="utf-8")
+        write_atomically(svg, render_svg(pos).encode("utf-8"))
     if as_json:
         rs = pos.ruleset
         a = rs.alphabet

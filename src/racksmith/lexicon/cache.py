@@ -15,6 +15,7 @@ import os
 import re
 from pathlib import Path
 
+from ..errors import OutputFileError
 from ..ruleset import Ruleset
 from .files import write_atomically
 from .lexicon import Lexicon, max_word_length
@@ -70,9 +71,9 @@ def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool
     lex = Lexicon.from_word_list(wl, ruleset, gaddag=gaddag, name=name)
     try:
         meta = {"name": name, "source": source, "words": len(lex), "skipped": _skipped_dict(wl.skipped)}
-        write_atomically(meta_path, json.dumps(meta).encode("utf-8"))
-        write_atomically(kwg_path, lex.tobytes())
-    except OSError:
+        write_atomically(meta_path, json.dumps(meta).encode("utf-8"), make_parents=True)
+        write_atomically(kwg_path, lex.tobytes(), make_parents=True)
+    except OutputFileError:
         return lex  # cache not writable: go on in memory
     return lex.located(kwg_path)
 
