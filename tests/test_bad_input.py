@@ -143,3 +143,65 @@ def test_the_cli_names_an_output_file_it_cannot_write(capsys, tmp_path):
             assert code in (1, 2) and out == "", line
             if code == 1:  # (2: click saw the directory first)
                 assert line.startswith(f"racksmith: cannot write {str(path)!r}: {message}")
+
+
+# --- plain-text boards ------------------------------------------------------------------------------------
+ROWS = ["." * 15] * 15
+
+
+def _board(tmp_path, rows, name="board.txt", encoding="utf-8", newline="\n"):
+    path = tmp_path / name
+    path.write_text(newline.join(rows) + newline, encoding=encoding)
+    return path
+
+
+@pytest.mark.parametrize(
+    "row8, message",
+    [
+        ("...CAT", "line 8: 6 squares, the board is 15 wide"),  # ragged: would silently shift nothing, or
+        ("......CAT.....", "line 8: 14 squares"),  # a square left out would shift the tiles after it
+        ("", "line 8: 0 squares"),
+        ("......CAT.......", "line 8: 16 squares"),
+        ("......?........", "line 8, column 7: letter '?' is not in the alphabet"),
+        ("......\tCAT.....", "line 8, column 7: letter '\\t'"),
+        ("......КОТ......", "line 8, column 7: letter 'К'"),
+        ("QQQQQQQQQQQQQQQ", "impossible position: 15 'Q' tiles"),
+    ],
+)
+def test_a_bad_board_file_is_refused(capsys, tmp_path, row8, message):
+    rows = list(ROWS)
+    rows[7] = row8
+    code, out, err = run(capsys, "moves", "--board", _board(tmp_path, rows), "--rack", "AB")
+    assert code == 1 and out == "" and message in one_line(err)
+
+
+def test_board_files_of_the_wrong_height_or_encoding(capsys, tmp_path):
+    for rows, message in ((ROWS[:14], "has 14 rows, the english board 15"), (ROWS + ["..."], "has 16 rows"),
+                          ([], "rows, the english board 15")):
+        code, _, err = run(capsys, "moves", "--board", _board(tmp_path, rows), "--rack", "AB")
+        assert code == 1 and message in one_line(err)
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(bytes(range(256)))
+    code, _, err = run(capsys, "moves", "--board", binary, "--rack", "AB")
+    assert code == 1 and "is not UTF-8 text" in one_line(err)
+    code, _, err = run(capsys, "moves", "--board", tmp_path, "--rack", "AB")
+    assert code == 2 and "is a directory" in one_line(err)
+    code, _, err = run(capsys, "moves", "--board", tmp_path / "missing.txt", "--rack", "AB")
+    assert code == 2 and "does not exist" in one_line(err)
+
+
+def test_a_board_file_with_a_bom_and_crlf_reads_like_the_cgp(capsys, tmp_path):
+    rows = list(ROWS)
+    rows[7] = "......CAT......"
+    path = _board(tmp_path, rows, encoding="utf-8-sig", newline="\r\n")
+    code, out, _ = run(capsys, "moves", "--board", path, "--rack", "AB", "--all", "--json")
+    cgp = "/".join(["15"] * 7 + ["6CAT6"] + ["15"] * 7) + " AB/ 0/0 0"
+    code2, out2, _ = run(capsys, "moves", "--cgp", cgp, "--all", "--json")
+    assert code == code2 == 0 and out == out2
+
+
+@pytest.mark.parametrize("rack, message", [("A1", "rack 'A1': letter '1'"), ("A[", "rack 'A[': unclosed '['"),
+                                           ("ABCDEFGH", "rack 1 has 8 tiles"), ("ZZ", "2 'Z' tiles")])
+def test_a_bad_rack_with_a_board_file(capsys, tmp_path, rack, message):
+    code, out, err = run(capsys, "moves", "--board", _board(tmp_path, ROWS), "--rack", rack)
+    assert code == 1 and out == "" and message in one_line(err)

@@ -16,13 +16,14 @@ DEFAULT_TOP = 20
 
 
 def read_board(path: Path, ruleset):
-    """A plain-text board: one row per line, ``.`` or a space for an empty square, an uppercase
-    letter for a tile, lowercase for a blank (``[CH]`` for a multi-character letter)."""
+    """A plain-text board: one row per line, every square written (``.`` or a space for an empty
+    square, an uppercase letter for a tile, lowercase for a blank, ``[CH]`` for a multi-character
+    letter). A row of another width is an error: a square left out would shift the tiles after it."""
     import numpy as np
 
     a = ruleset.alphabet
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as e:
         raise PositionError(f"board file {str(path)!r} is not UTF-8 text (bad byte at offset {e.start})") from None
     lines = text.splitlines()
@@ -36,9 +37,10 @@ def read_board(path: Path, ruleset):
     board = np.zeros((ruleset.rows, ruleset.cols), dtype=np.uint8)
     for r, line in enumerate(lines):
         squares = a.split(line)
-        if len(squares) > ruleset.cols:
+        if len(squares) != ruleset.cols:
             raise PositionError(
-                f"board file {str(path)!r}, line {r + 1}: {len(squares)} squares, the board is {ruleset.cols} wide"
+                f"board file {str(path)!r}, line {r + 1}: {len(squares)} squares, the board is {ruleset.cols} wide "
+                "(write every square, '.' for an empty one)"
             )
         for c, sq in enumerate(squares):
             if sq in (".", " "):
@@ -99,7 +101,11 @@ def moves(
     if cgp is not None:
         pos = Position.from_cgp(cgp, rs, lexicon=lex)
     else:
-        pos = Position(rs, read_board(board, rs), (rs.alphabet.rack(rack), ()), lexicon=lex)
+        try:
+            tiles = rs.alphabet.rack(rack)
+        except RacksmithError as e:
+            raise PositionError(f"rack {rack!r}: {e}") from None
+        pos = Position(rs, read_board(board, rs), (tiles, ()), lexicon=lex)
     n = None if all_moves else (top if top is not None else DEFAULT_TOP)
     ranked = generate_moves(pos, top=n, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction,
                             algorithm=algorithm)
