@@ -8,6 +8,8 @@ A :class:`MoveList` holds the kernel's records (a numpy structured array, one 48
 """
 from __future__ import annotations
 
+import math
+import struct
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, overload
@@ -42,6 +44,17 @@ def _letters(alphabet: Alphabet) -> tuple[str, ...]:
 
 
 EQUITY_DECIMALS = 5  #: equities are reported to 1e-5 points
+_EQUITY_SCALE = 10.0**EQUITY_DECIMALS
+#: one record as struct fields: equity, score, kind, row, col, dir, length, n_played, leave, tiles
+_RECORD = struct.Struct("<diBBBBBBH28s")
+assert _RECORD.size == _ITEMSIZE and RECORD_DTYPE.fields["leave"][1] == 18 and _TILES_OFFSET == 20
+
+
+def _rounded_equity(equity: float) -> float:
+    """``equity`` as ``np.round(equity, EQUITY_DECIMALS)`` gives it (scale, round half to even,
+    unscale; the sign of a zero kept), without numpy's per-call cost."""
+    v = round(equity * _EQUITY_SCALE) / _EQUITY_SCALE
+    return v if v else math.copysign(0.0, equity)
 
 
 class MoveList(Sequence[Move]):
@@ -123,18 +136,20 @@ class MoveList(Sequence[Move]):
         return leave
 
     def _move(self, i: int) -> Move:
-        kind, row, col, dirs, length, score, equity, leave = self._columns()
-        off = i * _ITEMSIZE + _TILES_OFFSET
+        buf = self._buf
+        if buf is None:
+            buf = self._buf = self._recs.tobytes()
+        equity, score, kind, row, col, dirs, length, _, leave, tiles = _RECORD.unpack_from(buf, i * _ITEMSIZE)
         return Move(
-            kind=_KINDS[kind[i]],
-            row=row[i],
-            col=col[i],
-            across=dirs[i] == 0,
-            tiles=tuple(self._buf[off : off + length[i]]),
+            kind=_KINDS[kind],
+            row=row,
+            col=col,
+            across=dirs == 0,
+            tiles=tuple(tiles[:length]),
             alphabet=self._alphabet,
-            score=score[i],
-            equity=equity[i] if self._with_equity else None,
-            leave=self._leave(leave[i]),
+            score=score,
+            equity=_rounded_equity(equity) if self._with_equity else None,
+            leave=self._leave(leave),
         )
 
     @overload
