@@ -342,3 +342,14 @@ def test_placements_reached_counts_the_work_of_a_top_n_search(enable15, synth):
     best = pos.moves(top=1, sort="equity", leaves=synth["english"], exchanges=True)
     assert full.placements_reached == rec["n_placements"]
     assert 0 < best.placements_reached < rec["n_placements"]
+
+
+def test_a_single_move_rounds_its_equity_as_the_columns_do():
+    from racksmith.movelist import EQUITY_DECIMALS, _rounded_equity
+
+    rng = np.random.default_rng(5)
+    xs = np.concatenate([rng.normal(0, 40, 20000), np.float32(rng.normal(0, 30, 20000)).astype(float),
+                         [0.0, -0.0, -4e-6, 4e-6, 2.5e-5, -2.5e-5, 12.345675, -12.345675]])
+    for x, y in zip(xs.tolist(), np.round(xs, EQUITY_DECIMALS).tolist()):
+        got = _rounded_equity(x)
+        assert got == y and np.signbit(got) == np.signbit(y), x
