@@ -205,3 +205,43 @@ def test_a_board_file_with_a_bom_and_crlf_reads_like_the_cgp(capsys, tmp_path):
 def test_a_bad_rack_with_a_board_file(capsys, tmp_path, rack, message):
     code, out, err = run(capsys, "moves", "--board", _board(tmp_path, ROWS), "--rack", rack)
     assert code == 1 and out == "" and message in one_line(err)
+
+
+# --- positions built in Python ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"board": [[1, 2], [3]]}, "must be a 15x15 array of tiles"),
+        ({"board": [[0] * 15] * 14}, "board shape (14, 15)"),
+        ({"board": [[-1] + [0] * 14] + [[0] * 15] * 14}, "square 1A holds -1, not a tile"),
+        ({"board": [[0] * 14 + [300]] + [[0] * 15] * 14}, "square 1O holds 300, not a tile"),  # not 300 & 0xFF
+        ({"board": [[0.0] * 15] * 7 + [[0.0] * 7 + [1.5] + [0.0] * 7] + [[0.0] * 15] * 7}, "square 8H holds 1.5"),
+        ({"board": [["A"] * 15] * 15}, "must hold tiles (ints)"),
+        ({"racks": ("AB", "")}, "rack 1 must be tiles (ints"),
+        ({"racks": ((1, "B"), ())}, "rack 1 must be tiles"),
+        ({"racks": ((1,), 5)}, "rack 2 must be tiles"),
+        ({"racks": ((1, 99), ())}, "rack 1 holds a tile outside the english alphabet"),
+        ({"racks": ((1,), ()), "scores": ["10", "0"]}, "scores must be whole numbers"),
+        ({"racks": ((1,), ()), "scores": [1.5, 0]}, "scores must be whole numbers"),
+        ({"zero_turns": "2"}, "zero_turns"),
+        ({"zero_turns": -1}, "zero_turns"),
+    ],
+)
+def test_a_position_built_from_bad_values_is_refused(kwargs, message):
+    from racksmith import Position, PositionError
+
+    with pytest.raises(PositionError) as e:
+        Position("english", **kwargs)
+    assert message in str(e.value)
+
+
+def test_a_position_takes_whole_floats_and_numpy_ints():
+    import numpy as np
+
+    from racksmith import Position
+
+    board = np.zeros((15, 15))  # float64, as np.zeros gives
+    board[7, 7] = 1.0
+    pos = Position("english", board, ((np.int64(2),), ()), scores=[np.int32(5), 0])
+    assert pos.board.dtype == np.uint8 and pos.board[7, 7] == 1 and pos.scores == [5, 0] and pos.rack == (2,)
+    assert pos.cgp().startswith("15/15/15/15/15/15/15/7A7/")

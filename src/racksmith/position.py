@@ -18,6 +18,41 @@ if TYPE_CHECKING:  # pragma: no cover
     from .move import Move
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _board_array(board: Any, rs: Ruleset) -> np.ndarray:
+    """The board as a fresh ``uint8`` array, checked to be the ruleset's size and made of tiles
+    (0..255, whole numbers) before any conversion could wrap a value round."""
+    if board is None:
+        return np.zeros((rs.rows, rs.cols), dtype=np.uint8)
+    try:
+        arr = np.asarray(board)
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.dtype == object or arr.ndim != 2:
+        raise PositionError(f"the board must be a {rs.rows}x{rs.cols} array of tiles (ints), one row per board row")
+    if arr.shape != (rs.rows, rs.cols):
+        raise PositionError(f"board shape {arr.shape} does not match the {rs.name} board ({rs.rows}x{rs.cols})")
+    if arr.dtype.kind not in "iuf" or (arr.dtype.kind == "f" and not np.isfinite(arr).all()):
+        raise PositionError(f"the board must hold tiles (ints), got {arr.dtype}")
+    bad = (arr < 0) | (arr > 255) | (arr != np.floor(arr) if arr.dtype.kind == "f" else False)
+    if bad.any():
+        r, c = map(int, np.argwhere(bad)[0])
+        raise PositionError(f"board square {r + 1}{chr(65 + c)} holds {arr[r, c].item()!r}, not a tile (0 empty, a letter, | 0x80 a blank)")
+    return arr.astype(np.uint8)
+
+
+def _rack_tuple(rack: Any, index: int) -> tuple[int, ...]:
+    if isinstance(rack, str) or not hasattr(rack, "__iter__") or not all(_is_int(t) for t in rack):
+        raise PositionError(
+            f"rack {index + 1} must be tiles (ints, 0 for a blank), got {rack!r}: "
+            "write letters with ruleset.alphabet.rack('AEINST?')"
+        )
+    return tuple(sorted(int(t) for t in rack))
+
+
 class Position:
     """Board (numpy uint8 ``(rows, cols)``: 0 empty, letter, or letter | BLANK), racks, scores."""
 
@@ -35,19 +70,18 @@ class Position:
     ):
         self.ruleset = get_ruleset(ruleset)
         rs = self.ruleset
-        if board is None:
-            board = np.zeros((rs.rows, rs.cols), dtype=np.uint8)
-        else:
-            board = np.array(board, dtype=np.uint8)
-            if board.shape != (rs.rows, rs.cols):
-                raise PositionError(f"board shape {board.shape} does not match the {rs.name} board ({rs.rows}x{rs.cols})")
-        self.board = board
-        self.racks = [tuple(sorted(int(t) for t in r)) for r in racks]
+        self.board = _board_array(board, rs)
+        self.racks = [_rack_tuple(r, i) for i, r in enumerate(racks)]
         if len(self.racks) < 1:
             raise PositionError("a position needs at least one rack (the player to move)")
         self.scores = list(scores) if scores is not None else [0] * len(self.racks)
         if len(self.scores) != len(self.racks):
             raise PositionError(f"{len(self.scores)} scores for {len(self.racks)} racks")
+        if not all(_is_int(x) for x in self.scores):
+            raise PositionError(f"scores must be whole numbers, got {self.scores!r}")
+        self.scores = [int(x) for x in self.scores]
+        if not _is_int(zero_turns) or zero_turns < 0:
+            raise PositionError(f"zero_turns (consecutive scoreless turns) must be a whole number >= 0, got {zero_turns!r}")
         self.zero_turns = int(zero_turns)
         self.opcodes = tuple(opcodes)
         self._lexicon = None
