@@ -245,3 +245,77 @@ def test_a_position_takes_whole_floats_and_numpy_ints():
     pos = Position("english", board, ((np.int64(2),), ()), scores=[np.int32(5), 0])
     assert pos.board.dtype == np.uint8 and pos.board[7, 7] == 1 and pos.scores == [5, 0] and pos.rack == (2,)
     assert pos.cgp().startswith("15/15/15/15/15/15/15/7A7/")
+
+
+# --- rulesets -----------------------------------------------------------------------------------------
+def _english(**changes) -> dict:
+    from racksmith import get_ruleset
+
+    data = get_ruleset("english").to_dict()
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"exchange_limt": 7}, "field 'exchange_limt' is not a ruleset field (a typo?)"),
+        ({"tiles": [["A", 9, 10**12]] + _english()["tiles"][1:]}, "points 0..1000"),
+        ({"tiles": [["A", 10**9, 1]] + _english()["tiles"][1:]}, "counts 0..10000"),
+        ({"blanks": 10**6}, "'blanks' must be at most 10000"),
+        ({"tiles": [["A", 9999, 1]] + _english()["tiles"][1:]}, "more than 10000"),
+        ({"bingo_bonus": 3 * 10**9}, "'bingo_bonus' must be 0..100000"),
+        ({"bingo_bonus": -50}, "'bingo_bonus' must be 0..100000"),
+    ],
+)
+def test_ruleset_values_out_of_range_are_named(changes, message):
+    from racksmith import Ruleset, RulesetError
+
+    with pytest.raises(RulesetError) as e:
+        Ruleset.from_dict(_english(**changes), source="mine.toml")
+    assert message in str(e.value) and "mine.toml" in str(e.value)
+
+
+def test_ruleset_files_through_the_cli(capsys, tmp_path):
+    import json
+
+    typo = tmp_path / "typo.json"
+    typo.write_text(json.dumps(_english(name="mine", exchange_limt=0)), encoding="utf-8")
+    huge = tmp_path / "huge.json"
+    huge.write_text(json.dumps(_english(name="huge", bingo_bonus=3 * 10**9)), encoding="utf-8")  # was a traceback
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00name")
+    for spec, message in ((typo, "'exchange_limt' is not a ruleset field"), (huge, "'bingo_bonus' must be 0..100000"),
+                          (binary, "is not valid toml"), (tmp_path / "missing.toml", "cannot read ruleset file"),
+                          (tmp_path, "Is a directory"), ("", "unknown ruleset ''"), ("klingon", "unknown ruleset")):
+        code, out, err = run(capsys, "moves", "--cgp", OUTGUN, "-r", spec)
+        assert code == 1 and out == "" and message in one_line(err), (spec, err)
+
+
+def test_scores_the_move_generator_cannot_count_are_refused():
+    """A board of quadruple-word squares with a 15-tile rack: a 15-letter play scores 30 billion
+    points, beyond the kernel's 32-bit scores (it listed it at 50)."""
+    from racksmith import Lexicon, Position, Ruleset
+    from racksmith.movegen import MoveGenError
+
+    rs = Ruleset.from_dict(_english(name="quads", board=["~" * 15] * 15, rack_size=15))
+    lex = Lexicon.from_words(["ACCOMMODATINGLY", "ACCOMMODATING"], rs)
+    pos = Position(rs, None, (rs.alphabet.rack("ACCOMMODATINGLY"), ()), lexicon=lex)
+    assert pos.score("8A ACCOMMODATINGLY").score == 30_064_771_122
+    with pytest.raises(MoveGenError, match="could score up to"):
+        pos.moves()
+    tame = Ruleset.from_dict(_english(name="tame", board=["~" * 15] * 15))  # 7 tiles: 4**7 fits
+    pos = Position(tame, None, (tame.alphabet.rack("ACCOMMO"), ()), lexicon=Lexicon.from_words(["ACCOMMO"], tame))
+    best = pos.moves(top=1)[0]
+    assert best.score == pos.score(best).score == 4**7 * 15 + 50
+
+
+@pytest.mark.parametrize("aliases, message", [({"": "A"}, "alias '' must be non-empty"),
+                                              ({"A": "B"}, "alias 'A' must be non-empty, not a letter"),
+                                              ({"1": "A"}, "without digits"), ({"X": "Ж"}, "points to 'Ж'")])
+def test_letter_aliases_that_would_change_the_alphabet(aliases, message):
+    from racksmith import Ruleset, RulesetError
+
+    with pytest.raises(RulesetError) as e:
+        Ruleset.from_dict(_english(letter_aliases=aliases))
+    assert message in str(e.value)

@@ -64,6 +64,16 @@ class Alphabet:
         for alias, target in self.aliases:
             if target not in index:
                 raise UnknownLetterError(f"alias {alias!r} points to {target!r}, not a letter")
+            if (
+                not isinstance(alias, str)
+                or not alias
+                or alias.upper() in index
+                or any(ch in RESERVED_CHARS or ch.isdigit() or ch.isspace() for ch in alias)
+            ):
+                raise UnknownLetterError(
+                    f"alias {alias!r} must be non-empty, not a letter or another alias, without digits, spaces "
+                    f"or any of {RESERVED_CHARS}"
+                )
             index[alias.upper()] = index[target]
         object.__setattr__(self, "_index", index)
         multi = tuple(sorted((k for k in index if len(k) > 1), key=len, reverse=True))

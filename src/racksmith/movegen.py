@@ -142,6 +142,7 @@ def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Table
             f"({''.join(lexicon.alphabet.letters)[:40]}) than ruleset {rs.name} "
             f"({''.join(rs.alphabet.letters)[:40]}): load it with ruleset={rs.name!r}"
         )
+    _check_score_range(rs, lexicon)
     kw: dict[str, Any] = {}
     if leaves is not None:
         kw = {"leaves_kwg": leaves.kwg, "leaves_counts": leaves.counts, "leaves_values": leaves.values}
@@ -165,6 +166,32 @@ def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Table
     if len(_tables_cache) > _CACHE_SIZE:
         _tables_cache.popitem(last=False)
     return entry
+
+
+MAX_SCORE = 2**30  #: scores are 32-bit in the kernel; keep clear of the edge
+
+
+def _check_score_range(rs: Ruleset, lexicon: Lexicon) -> None:
+    """Refuse a ruleset and lexicon whose best conceivable play could overflow the kernel's
+    scores: the word multipliers of as many squares as one play covers (the longest word, at
+    most a rack), the highest tile value and letter multiplier on each square of the longest
+    word, a cross word the height of the board on each tile placed, and the bingo."""
+    longest = min(lexicon.longest, max(rs.rows, rs.cols))
+    placed = min(rs.rack_size, longest)
+    if not placed:
+        return
+    wm = np.asarray(rs.word_multipliers, dtype=np.float64).reshape(rs.rows, rs.cols)
+    lanes = [np.sort(wm[r])[::-1][:placed] for r in range(rs.rows)]
+    lanes += [np.sort(wm[:, c])[::-1][:placed] for c in range(rs.cols)]
+    product = max(float(np.prod(lane)) for lane in lanes)
+    tile = float(max(rs.values)) * max(rs.letter_multipliers)
+    bound = product * longest * tile + placed * max(rs.rows, rs.cols) * tile * max(rs.word_multipliers) + rs.bingo_bonus
+    if bound >= MAX_SCORE:
+        raise MoveGenError(
+            f"plays on the {rs.name} board with lexicon {lexicon.name or '?'} could score up to {bound:,.0f} "
+            f"points, more than the move generator counts ({MAX_SCORE:,}): lower the word multipliers, the tile "
+            "values or the rack size"
+        )
 
 
 def _leaves(spec: "Leaves | str | PathLike | None", rs: Ruleset) -> Leaves | None:

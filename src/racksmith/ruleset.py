@@ -32,6 +32,14 @@ _PREMIUM_CHAR = {v: k for k, v in LEGEND.items() if k != " "}
 END_RULES = ("tournament", "club")
 #: vowels assumed when a ruleset file names none (the opening's vowel penalty of static equity)
 DEFAULT_VOWELS = "AEIOUАЕЁИОУЫЭЮЯ"
+#: the fields a ruleset file may have (any other is a typo that would be silently ignored)
+FIELDS = (
+    "name", "title", "aliases", "lexicon", "rack_size", "exchange_limit", "zero_turn_limit", "bingo_bonus",
+    "end_rule", "start", "blanks", "letter_aliases", "board", "tiles", "vowels",
+)
+MAX_POINTS = 1000  #: points of one tile, at most
+MAX_BINGO = 100_000  #: bingo bonus, at most
+MAX_TILES = 10_000  #: tiles in a set, at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +132,10 @@ class Ruleset:
         def fail(fld: str, problem: str) -> RulesetError:
             return RulesetError(f"ruleset {source}: field {fld!r} {problem}")
 
+        unknown = [k for k in data if k not in FIELDS]
+        if unknown:
+            raise fail(str(unknown[0]), f"is not a ruleset field (a typo?); the fields are {', '.join(FIELDS)}")
+
         def need(fld: str, typ, default=None):
             if fld not in data:
                 if default is not None:
@@ -175,8 +187,14 @@ class Ruleset:
                 or len(entry) != 3
                 or not isinstance(entry[0], str)
                 or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in entry[1:])
+                or entry[1] > MAX_TILES
+                or entry[2] > MAX_POINTS
             ):
-                raise fail("tiles", f"entry {i + 1} must be [letter, count, points] with counts and points >= 0, got {entry!r}")
+                raise fail(
+                    "tiles",
+                    f"entry {i + 1} must be [letter, count, points] with counts 0..{MAX_TILES} and points "
+                    f"0..{MAX_POINTS}, got {entry!r}",
+                )
             letters.append(entry[0].upper())
             counts.append(entry[1])
             values.append(entry[2])
@@ -190,12 +208,16 @@ class Ruleset:
         blanks = need("blanks", int, default=0) if "blanks" in data else 0
         if blanks < 0:
             raise fail("blanks", "must be >= 0")
+        if blanks > MAX_TILES:
+            raise fail("blanks", f"must be at most {MAX_TILES}, got {blanks}")
         counts[0] = blanks
 
         rack_size = need("rack_size", int)
         if not 1 <= rack_size <= 15:
             raise fail("rack_size", f"must be 1..15, got {rack_size}")
         bingo = need("bingo_bonus", int)
+        if not 0 <= bingo <= MAX_BINGO:
+            raise fail("bingo_bonus", f"must be 0..{MAX_BINGO}, got {bingo}")
         end_rule = need("end_rule", str, default="tournament") if "end_rule" in data else "tournament"
         if end_rule not in END_RULES:
             raise fail("end_rule", f"must be one of {', '.join(END_RULES)}, got {end_rule!r}")
@@ -223,6 +245,8 @@ class Ruleset:
             raise fail("title", "must be a string")
         if sum(counts) < rack_size:
             raise fail("tiles", f"hold {sum(counts)} tiles, fewer than a rack of {rack_size}")
+        if sum(counts) > MAX_TILES:
+            raise fail("tiles", f"hold {sum(counts)} tiles with the blanks, more than {MAX_TILES}")
         if "vowels" in data:
             vtext = need("vowels", str)
             try:
@@ -314,7 +338,7 @@ def get_ruleset(spec: "str | Path | Ruleset | None" = None) -> Ruleset:
     if key in table:
         return _builtin(table[key])
     p = Path(str(spec))
-    if p.suffix.lower() in (".toml", ".json") or p.exists():
+    if key and (p.suffix.lower() in (".toml", ".json") or p.exists()):
         return Ruleset.load(p)
     raise RulesetError(
         f"unknown ruleset {spec!r}: use one of {', '.join(BUILTIN)} (or an alias), or the path of a .toml/.json ruleset file"
