@@ -319,3 +319,90 @@ def test_letter_aliases_that_would_change_the_alphabet(aliases, message):
     with pytest.raises(RulesetError) as e:
         Ruleset.from_dict(_english(letter_aliases=aliases))
     assert message in str(e.value)
+
+
+# --- GCG records ----------------------------------------------------------------------------------------
+from conftest import FIXTURES  # noqa: E402
+
+GAME01 = (FIXTURES / "gcg" / "game01_seed1.gcg").read_text(encoding="utf-8")
+
+
+def _record(tmp_path, text=GAME01, name="game.gcg", **replace):
+    for old, new in replace.items():
+        text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_huge_player_number_is_an_error_not_a_hang(capsys, tmp_path):
+    from racksmith import GCGError
+    from racksmith.gcg import parse_gcg
+
+    text = "#player99999999 a A\n#player2 b B\n>a: ABC 8H CAB +14 14\n"  # filled 10^8 phantom players
+    with pytest.raises(GCGError, match="line 1: '#player99999999': a game of english has at most 14 players"):
+        parse_gcg(text)
+    code, out, err = run(capsys, "gcg", "replay", _record(tmp_path, text), "--json")
+    assert code == 1 and json_of(out)["errors"][0]["line"] == 1
+
+
+def test_players_are_numbered_without_gaps(capsys, tmp_path):
+    from racksmith import GCGError
+    from racksmith.gcg import parse_gcg
+
+    with pytest.raises(GCGError, match="'#player2' is missing"):
+        parse_gcg("#player3 a A\n#player1 b B\n>a: ABC 8H CAB +14 14\n")
+
+
+def test_records_in_utf16_or_binary(capsys, tmp_path):
+    utf16 = tmp_path / "utf16.gcg"
+    utf16.write_bytes(GAME01.encode("utf-16"))
+    code, out, _ = run(capsys, "gcg", "replay", utf16, "--json")
+    assert code == 0 and json_of(out)["final_scores"] == {"p1": 445, "p2": 516}
+    binary = tmp_path / "binary.gcg"
+    binary.write_bytes(b"#player1 a A\n\x00\x01\x02" * 50)
+    code, out, err = run(capsys, "gcg", "replay", binary)
+    assert code == 1 and out == "" and one_line(err) == "racksmith: not a GCG record: NUL byte at offset 13 (a binary file?)"
+
+
+@pytest.mark.parametrize(
+    "old, new, first",
+    [
+        ("8D KRONA +28 28", "8D KRONA +29 29", "line 9: 8D KRONA scores 28, the record says +29"),
+        ("8D KRONA", "8D KRONAX", "line 9: illegal play 8D KRONAX (not_in_rack)"),
+    ],
+)
+def test_positions_after_an_error_are_not_given(capsys, tmp_path, old, new, first):
+    path = _record(tmp_path, **{old: new})
+    code, out, err = run(capsys, "gcg", "cgp", path, "--turn", "3")  # was a silently wrong CGP, exit 0
+    assert code == 1 and out == "" and one_line(err).startswith(
+        f"racksmith: game.gcg: the position before turn 3 is not known: {first}")
+    code, out, err = run(capsys, "gcg", "cgp", path, "--turn", "1")  # before the error: right, with a note
+    assert code == 0 and out.startswith("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEKNOQR/CEIRSTU")
+    assert "note: game.gcg has" in err
+    code, out, err = run(capsys, "gcg", "show", path, "--turn", "3", "--json")
+    assert code == 1 and out == "" and first in one_line(err)
+    code, out, err = run(capsys, "analyze", path, "--json")  # was an analysis of wrong positions, exit 0
+    assert code == 1 and out == "" and first in one_line(err)
+
+
+def test_analysing_a_record_that_does_not_replay_raises(tmp_path):
+    from racksmith import GCGError
+    from racksmith.replay import replay_file
+
+    with pytest.raises(GCGError, match="line 9: illegal play 8D KRONAX"):
+        replay_file(_record(tmp_path, **{"8D KRONA": "8D KRONAX"}))  # strict, as analysis starts
+
+
+@pytest.mark.parametrize("text", ["", "hello world\n", "#player1 a A\n"])
+def test_records_without_a_game(capsys, tmp_path, text):
+    path = _record(tmp_path, text)
+    for args in (["gcg", "cgp", path], ["analyze", path], ["gcg", "replay", path]):
+        code, out, err = run(capsys, *args)
+        assert code == 1 and out == "" and err.strip().splitlines()[-1].startswith("racksmith: "), (args, err)
+
+
+def json_of(out: str):
+    import json
+
+    return json.loads(out)

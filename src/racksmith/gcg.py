@@ -208,8 +208,18 @@ def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, stri
 
 
 def decode_gcg(raw: bytes) -> str:
+    """The text of a GCG file: UTF-8 (a BOM is dropped), UTF-16 with its BOM, else Latin-1; a file
+    with NUL bytes in it is not a GCG record."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError:
+            raise GCGError("the file starts like UTF-16 text but is not; save the record as UTF-8") from None
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        raise GCGError(f"not a GCG record: NUL byte at offset {nul} (a binary file?)")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -262,6 +272,12 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
                 if idx < 0:
                     visitor.handle_error(GCGError(f"players are numbered from 1, got '#{name}'", number))
                     continue
+                most = max_players(rs)
+                if idx >= most:
+                    visitor.handle_error(GCGError(
+                        f"'#{name}': a game of {rs.name} has at most {most} players (each holds a rack of "
+                        f"{rs.rack_size} from {rs.total_tiles} tiles)", number))
+                    continue
                 while len(nicks) <= idx:
                     nicks.append("")
                 nicks[idx] = nick
@@ -297,7 +313,17 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
             GCGError(f"cannot read {line[:40]!r}: a GCG line starts with '#' (pragma) or '>' (event)", number)
         )
     flush_note()
+    missing = [i + 1 for i, nick in enumerate(nicks) if not nick]
+    if declared and missing:
+        visitor.handle_error(
+            GCGError(f"'#player{missing[0]}' is missing: players are numbered 1 to {len(nicks)} without gaps")
+        )
     return visitor.result()
+
+
+def max_players(ruleset: Ruleset) -> int:
+    """The most players a game can have: each needs a full rack at the start."""
+    return max(ruleset.total_tiles // ruleset.rack_size, 1)
 
 
 def _ruleset_from_header(lines: list[str]) -> Ruleset:

@@ -120,6 +120,14 @@ class Replay:
     def cgp(self, turn: int | None = None) -> str:
         return self.position(turn).cgp()
 
+    def errors_before(self, turn: int | None = None) -> list[GCGError]:
+        """The errors met before turn ``turn`` (1-based; None = the end): those that make the
+        position before it unreliable. An error without a line (no players...) counts everywhere."""
+        if turn is None or not 1 <= turn <= len(self.turns):
+            return list(self.errors)
+        line = self.turns[turn - 1].line
+        return [e for e in self.errors if e.line < line]
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith gcg replay --json``."""
         return {
@@ -168,6 +176,8 @@ class _Replayer:
         n = len(record.players)
         if n < 1:
             self.fail("the record has no players and no events", 0)
+        elif n < 2:
+            self.fail(f"a game needs two players or more; the record has only {record.players[0].nick!r}", 0)
         self.n = max(n, 1)
         self.board = np.zeros((rs.rows, rs.cols), dtype=np.uint8)
         self.scores = [0] * self.n

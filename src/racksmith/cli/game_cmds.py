@@ -133,6 +133,9 @@ def analyze(
     if top < 1:
         fail(f"--top must be at least 1, got {top}", 2)
     r = replay_file(path, ruleset, None, strict=False)
+    if r.errors:  # the positions after an error are not known: an analysis of them would be wrong
+        more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
+        fail(f"{path.name} does not replay: {r.errors[0]}{more}; 'racksmith gcg replay' lists the problems")
     rs = r.ruleset
     spec = lexicon or rs.lexicon
     if spec is None:
@@ -143,7 +146,6 @@ def analyze(
     named = r.record.lexicon_name
     if named and lexicon is None and named.lower() != str(spec).lower():
         result.notes.append(f"the record names lexicon {named}; moves were generated from {spec}")
-    result.notes.extend(str(e) for e in r.errors)
     if as_json:
         emit_json(result.to_dict())
         return

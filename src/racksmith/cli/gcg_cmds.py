@@ -69,6 +69,10 @@ def show_cmd(
     from ..render import render_rich
 
     r = _replay(path, ruleset, None, False)
+    if not as_json:
+        for e in r.errors:
+            err_console.print(str(e), highlight=False, markup=False)
+    _refuse_unknown_position(r, turn, path)
     pos = r.position(turn)
     if as_json:
         emit_json(
@@ -86,8 +90,14 @@ def show_cmd(
     for t in r.turns[:shown]:
         err_console.print(f"{t.number:3d}. {t.event.text()}", highlight=False, markup=False)
     err_console.print(render_rich(pos), highlight=False)
-    for e in r.errors:
-        err_console.print(str(e), highlight=False, markup=False)
+
+
+def _refuse_unknown_position(r, turn: Optional[int], path: Path) -> None:
+    """Stop when an error before the turn makes its position unknown (it would be silently wrong)."""
+    before = r.errors_before(turn)
+    if before:
+        more = f" (and {len(before) - 1} more)" if len(before) > 1 else ""
+        fail(f"{path.name}: the position before turn {turn or len(r.turns) + 1} is not known: {before[0]}{more}")
 
 
 @gcg_app.command("cgp")
@@ -99,7 +109,14 @@ def cgp_cmd(
 ) -> None:
     """Print the CGP of the position before a turn: the mover's rack first, the opponent's when the record reveals it."""
     r = _replay(path, ruleset, None, False)
+    _refuse_unknown_position(r, turn, path)
     cgp = r.cgp(turn)
+    if r.errors:
+        err_console.print(
+            f"note: {path.name} has {len(r.errors)} error{'s' if len(r.errors) != 1 else ''} from this turn on "
+            "('racksmith gcg replay' lists them)",
+            highlight=False, markup=False,
+        )
     if as_json:
         emit_json({"turn": turn if turn is not None else len(r.turns) + 1, "cgp": cgp})
     else:
