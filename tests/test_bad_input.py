@@ -406,3 +406,58 @@ def json_of(out: str):
     import json
 
     return json.loads(out)
+
+
+# --- leave files ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("A,x\n", "holds no leaves (its one line 'A,x' reads as a header"),  # was 0 leaves, exit 0
+        ("leave,value\n", "holds no leaves"),
+        ("", "holds no leaves"),
+        ("A,1\nA,2\n", "leave 'A' appears twice"),
+        ("A,1,2\n", "line 1: expected 'leave,value'"),
+        ("A;1\n", "line 1: expected 'leave,value'"),
+        ("Ж,1\n", "leave 'Ж' has a letter outside the alphabet of english"),
+        ("A,nan\n", "is nan, not a number"),
+        ("A,1e400\n", "is inf, not a number"),
+        (",5\n", "the empty leave cannot be stored"),
+        ("A,1\nB,x\n", "line 2: value 'x' is not a number"),
+    ],
+)
+def test_a_bad_leave_csv_is_refused(capsys, tmp_path, text, message):
+    from racksmith import Leaves, LexiconFormatError
+
+    csv = tmp_path / "leaves.csv"
+    csv.write_text(text, encoding="utf-8")
+    with pytest.raises(LexiconFormatError) as e:
+        Leaves.from_csv(csv)
+    assert message in str(e.value)
+    for args in (["leaves", "build", csv, "-o", tmp_path / "out.klv2"], ["moves", "--cgp", OUTGUN, "--leaves", csv]):
+        code, out, err = run(capsys, *args)
+        assert code == 1 and out == "" and message in one_line(err)
+    assert not (tmp_path / "out.klv2").exists()
+
+
+def test_files_that_are_not_leave_files(capsys, tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("care\nrace\n")
+    empty = tmp_path / "empty.klv2"
+    empty.write_bytes(b"")
+    truncated = tmp_path / "truncated.klv2"
+    truncated.write_bytes((FIXTURES / "SYNTH.klv2").read_bytes()[:1000])
+    for path, message in ((FIXTURES / "ENABLE15.kwg", "it is a KWG lexicon, not a leave file"),
+                          (words, "it looks like text: a leave CSV must be named .csv"),
+                          (empty, "is empty"), (truncated, "truncated or corrupt file"),
+                          (tmp_path / "missing.klv2", "No such file or directory")):
+        for args in (["leaves", "value", path, "S"], ["moves", "--cgp", OUTGUN, "--leaves", path]):
+            code, out, err = run(capsys, *args)
+            assert code == 1 and out == "" and message in one_line(err), (path, args, err)
+
+
+@pytest.mark.parametrize("pairs", [[(5, 1.0)], [("A",)], ["A1"], [("A", 1.0, 2.0)]])
+def test_leave_pairs_that_are_not_pairs(pairs):
+    from racksmith import Leaves, LexiconFormatError
+
+    with pytest.raises(LexiconFormatError, match="expected \\(leave, value\\) pairs"):
+        Leaves.from_pairs(pairs)

@@ -94,7 +94,7 @@ class Leaves:
         top = 4 + 4 * n_nodes
         if top + 4 > size:
             raise LexiconFormatError(
-                f"leave file {where}: announces {n_nodes} nodes but has only {size} bytes (truncated or corrupt file)"
+                f"leave file {where}: announces {n_nodes} nodes but has only {size} bytes ({_what_else(buf)})"
             )
         n_values = int(buf[top : top + 4].view("<u4")[0])
         rest = size - top - 4
@@ -136,7 +136,12 @@ class Leaves:
     @classmethod
     def from_csv_text(cls, text: str, ruleset: "str | Path | Ruleset | None" = None, *,
                       source: str = "<csv>") -> "Leaves":
+        """Build from the text of a leave CSV, which must hold at least one leave."""
         leaves, values = _csv_columns(text, source)
+        if not leaves:
+            header = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+            why = f" (its one line {header!r} reads as a header: the value is not a number)" if header else ""
+            raise LexiconFormatError(f"leave CSV {source} holds no leaves{why}; write one 'leave,value' a line")
         return cls.from_pairs(zip(leaves, values), ruleset, source=source)
 
     @classmethod
@@ -145,7 +150,10 @@ class Leaves:
         """Build from (leave, value) pairs; the empty leave may only be worth 0."""
         alphabet = get_ruleset(ruleset).alphabet
         names, vals = [], []
-        for leave, value in pairs:
+        for pair in pairs:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str):
+                raise LexiconFormatError(f"leaves {source}: expected (leave, value) pairs with the leave as text, got {pair!r}")
+            leave, value = pair
             if leave == "":
                 if float(value) != 0:
                     raise LexiconFormatError(f"leaves {source}: the empty leave cannot be stored (it is always worth 0)")
@@ -209,6 +217,20 @@ class Leaves:
         table.update({t: s for t, s in enumerate(self.alphabet.letters, 1)})
         names = listing.decode("latin-1").translate(table).split("\n")[:-1]
         return list(zip(names, self.values.tolist()))
+
+
+def _what_else(buf: np.ndarray) -> str:
+    """A guess at what a file that is not a KLV file is, for the error message."""
+    from .load import is_kwg_bytes
+
+    head = bytes(buf[:64])
+    if is_kwg_bytes(head):
+        return "it is a KWG lexicon, not a leave file"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError:
+        return "truncated or corrupt file"
+    return "it looks like text: a leave CSV must be named .csv or .csv.gz"
 
 
 def leave_index(leaves: Leaves, tiles: Sequence[int]) -> int:
