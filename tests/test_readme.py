@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+if not (ROOT / "README.md").is_file():  # the tests run from a copy, against an installed racksmith
+    pytest.skip("README.md is not beside the tests", allow_module_level=True)
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 
