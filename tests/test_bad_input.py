@@ -461,3 +461,60 @@ def test_leave_pairs_that_are_not_pairs(pairs):
 
     with pytest.raises(LexiconFormatError, match="expected \\(leave, value\\) pairs"):
         Leaves.from_pairs(pairs)
+
+
+# --- the real entry point, in a process of its own --------------------------------------------------------
+import os  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+# SIGINT back to Python's handler even when the test runner ignores it (as a background job does)
+ENTRY = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+         "sys.argv[0] = 'racksmith'; from racksmith.cli.main import run; run()")
+
+
+def entry(*args, **kw):
+    return subprocess.Popen([sys.executable, "-c", ENTRY, *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "100"}, **kw)
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["moves", "--cgp", "15/15 AB/ 0/0 0", "--json"], 1),
+        (["moves", "--cgp", f"{EMPTY15} CAT/ 0/0 0", "-l", "ru", "--json"], 1),
+        (["moves", "--cgp", OUTGUN, "--top", "0", "--json"], 2),
+        (["lexicon", "check", "no-such-lexicon", "QI", "--json"], 1),
+        (["gcg", "cgp", "missing.gcg", "--json"], 1),
+    ],
+)
+def test_json_failures_leave_stdout_empty(args, code):
+    p = entry(*args)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == code and out == b""
+    assert len(err.decode().strip().splitlines()) == 1 and b"Traceback" not in err
+
+
+def test_an_illegal_move_with_json_prints_the_verdict_and_exits_1():
+    p = entry("validate", "--cgp", OUTGUN, "--move", "8D TOUTGUN", "--json")
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 1 and json_of(out.decode())["reason"] == "occupied"
+    assert err.decode().startswith("racksmith: illegal move (occupied)")
+
+
+def test_a_closed_pipe_ends_quietly():
+    p = entry("moves", "--cgp", OUTGUN, "--all", "--json")
+    head = p.stdout.read(100)
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=60) == 0 and head.startswith(b'{"count": 379') and b"Traceback" not in err
+
+
+def test_ctrl_c_during_selfplay_exits_130_without_a_traceback():
+    p = entry("selfplay", "--games", "100000", "--json")
+    time.sleep(2.0)  # loaded and playing
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and out == b"" and b"Traceback" not in err
