@@ -518,3 +518,28 @@ def test_ctrl_c_during_selfplay_exits_130_without_a_traceback():
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and out == b"" and b"Traceback" not in err
+
+
+# --- letters of the other script -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args, hint",
+    [
+        (["moves", "--cgp", f"{EMPTY15} KOT/ 0/0 0", "-r", "russian"], "'K' is not in the alphabet of russian"
+         " (АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ): it is the Latin twin of Cyrillic 'К'"),
+        (["moves", "--cgp", f"{EMPTY15} САТ/ 0/0 0"], "'С' is not in the alphabet of english"
+         " (ABCDEFGHIJKLMNOPQRSTUVWXYZ): it is the Cyrillic twin of Latin 'C'"),
+        (["validate", "--cgp", OUTGUN, "--move", "J8 SОIREE"], "'О' is not in the alphabet of english"
+         " (ABCDEFGHIJKLMNOPQRSTUVWXYZ): it is the Cyrillic twin of Latin 'O'"),
+        (["moves", "--cgp", f"{EMPTY15} ЖAT/ 0/0 0"], "'Ж' is not in the alphabet of english (ABCDEFGHIJKLMNOPQRSTUVWXYZ)"),
+    ],
+)
+def test_a_letter_of_the_other_script_is_named_as_such(capsys, args, hint):
+    code, out, err = run(capsys, *args)
+    assert code == 1 and out == "" and hint in one_line(err)
+
+
+def test_lexicon_check_says_why_a_word_cannot_be_in_the_lexicon(capsys):
+    code, out, err = run(capsys, "lexicon", "check", "enable", "САТ", "CAT", "--json")  # 'САТ' is Cyrillic
+    assert code == 0 and json_of(out) == {"САТ": False, "CAT": True}
+    assert err == "note: САТ: letter 'С' is not in the alphabet of english (ABCDEFGHIJKLMNOPQRSTUVWXYZ): it is the " \
+                  "Cyrillic twin of Latin 'C' (check the keyboard layout)\n"

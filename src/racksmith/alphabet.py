@@ -22,6 +22,12 @@ BLANK_CHARS = "?*"
 RESERVED_CHARS = BLANK_CHARS + "/()[].-;"
 
 
+#: letters that look the same in Latin and Cyrillic script, each way round (a keyboard in the other
+#: layout types them without a visible difference)
+_LOOKALIKES = {lat: cyr for lat, cyr in zip("ABCEHKMOPTXYaceopxy", "АВСЕНКМОРТХУасеорху")}
+_LOOKALIKES.update({cyr: lat for lat, cyr in list(_LOOKALIKES.items())})
+
+
 def is_blank(tile: Tile) -> bool:
     return bool(tile & BLANK)
 
@@ -96,6 +102,7 @@ class Alphabet:
             raise UnknownLetterError(
                 f"letter {letter!r} is not in the alphabet{self._where()} "
                 f"({''.join(self.letters) if all(len(x) == 1 for x in self.letters) else ' '.join(self.letters)})"
+                + self._lookalike(letter)
             )
         if letter != up:
             t |= BLANK
@@ -110,6 +117,14 @@ class Alphabet:
             raise UnknownLetterError(f"tile {t} is outside the alphabet{self._where()}")
         s = self.letters[t - 1]
         return s.lower() if tile & BLANK else s
+
+    def _lookalike(self, letter: str) -> str:
+        """A hint when ``letter`` is the other script's twin of a letter of this alphabet."""
+        twin = "".join(_LOOKALIKES.get(ch, ch) for ch in letter)
+        if twin == letter or twin.upper() not in self._index:
+            return ""
+        script = "Cyrillic" if any("\u0400" <= ch <= "\u04ff" for ch in twin) else "Latin"
+        return f": it is the {'Latin' if script == 'Cyrillic' else 'Cyrillic'} twin of {script} {twin!r} (check the keyboard layout)"
 
     def split(self, text: str) -> list[str]:
         """Split text into letter tokens: ``[CH]`` brackets a multi-character tile; otherwise the

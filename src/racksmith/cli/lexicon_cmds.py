@@ -106,13 +106,23 @@ def check_cmd(
     as_json: bool = typer.Option(False, "--json", help='Print {"WORD": true|false} on stdout.'),
 ) -> None:
     """Look words up. Exits 0 whatever the answers."""
+    from ..errors import RacksmithError
+
     lex = _load(lexicon, ruleset)
     found = {w: w in lex for w in words}
+    unspellable = {}
+    for w in words:
+        try:
+            lex.alphabet.encode_plain(w)
+        except RacksmithError as e:
+            unspellable[w] = str(e)
     if as_json:
         emit_json(found)
-        return
-    for w, ok in found.items():
-        _say(f"{w}: {'valid' if ok else 'not in ' + (lex.name or 'the lexicon')}")
+    else:
+        for w, ok in found.items():
+            _say(f"{w}: {'valid' if ok else 'not in ' + (lex.name or 'the lexicon')}")
+    for w, why in unspellable.items():  # a word no lexicon of this alphabet can hold: say why
+        _say(f"note: {w}: {why}")
 
 
 @lexicon_app.command("anagram")
