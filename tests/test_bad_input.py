@@ -543,3 +543,13 @@ def test_lexicon_check_says_why_a_word_cannot_be_in_the_lexicon(capsys):
     assert code == 0 and json_of(out) == {"САТ": False, "CAT": True}
     assert err == "note: САТ: letter 'С' is not in the alphabet of english (ABCDEFGHIJKLMNOPQRSTUVWXYZ): it is the " \
                   "Cyrillic twin of Latin 'C' (check the keyboard layout)\n"
+
+
+def test_a_cgp_naming_another_lexicon_gets_a_note(capsys):
+    cgp = OUTGUN + " lex CSW21;"
+    for args in (["moves", "--cgp", cgp, "--top", "1", "--json"], ["validate", "--cgp", cgp, "--move", "J8 SOIREE"]):
+        code, out, err = run(capsys, *args)
+        assert code == 0 and out
+        assert err == "note: the CGP names lexicon CSW21; moves are made and checked with enable (pass --lexicon to choose)\n"
+    code, out, err = run(capsys, "moves", "--cgp", OUTGUN + " lex ENABLE;", "--top", "1")
+    assert code == 0 and "CGP names" not in err

@@ -28,3 +28,14 @@ class CLIError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+def note_cgp_lexicon(opcodes, used: str) -> None:
+    """Say on stderr when a CGP's ``lex`` opcode names another lexicon than the one in use (the
+    opcode is kept, not followed: the lexicon comes from --lexicon or the ruleset)."""
+    named = next((v for k, v in opcodes if k == "lex" and v), None)
+    if named and named.strip().lower() != str(used).strip().lower():
+        err_console.print(
+            f"note: the CGP names lexicon {named}; moves are made and checked with {used} (pass --lexicon to choose)",
+            highlight=False, markup=False, soft_wrap=True,
+        )

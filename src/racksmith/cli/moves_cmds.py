@@ -8,7 +8,7 @@ import click
 import typer
 
 from ..errors import PositionError, RacksmithError
-from .common import emit_json, err_console, fail, out_console
+from .common import emit_json, err_console, fail, note_cgp_lexicon, out_console
 
 CGP_HELP = "The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]'."
 RULESET_HELP = "Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file."
@@ -100,6 +100,8 @@ def moves(
     lex = load_lexicon(spec, ruleset=rs)
     if cgp is not None:
         pos = Position.from_cgp(cgp, rs, lexicon=lex)
+        if lexicon is None:
+            note_cgp_lexicon(pos.opcodes, spec)
     else:
         try:
             tiles = rs.alphabet.rack(rack)

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from ..errors import IllegalMoveError
-from .common import emit_json, fail, out_console
+from .common import emit_json, fail, note_cgp_lexicon, out_console
 
 CGP_HELP = "The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]'."
 RULESET_HELP = "Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file."
@@ -106,6 +106,8 @@ def validate(
     spec = lexicon if lexicon is not None else pos.ruleset.lexicon
     if spec is None:
         fail(f"ruleset {pos.ruleset.name} names no lexicon: pass --lexicon")
+    if lexicon is None:
+        note_cgp_lexicon(pos.opcodes, spec)
     verdict = pos.validate(move, load_lexicon(spec, ruleset=pos.ruleset))
     if not verdict.legal:
         _illegal(IllegalMoveError(verdict.reason, verdict.message, verdict.words), as_json)
