@@ -553,3 +553,12 @@ def test_a_cgp_naming_another_lexicon_gets_a_note(capsys):
         assert err == "note: the CGP names lexicon CSW21; moves are made and checked with enable (pass --lexicon to choose)\n"
     code, out, err = run(capsys, "moves", "--cgp", OUTGUN + " lex ENABLE;", "--top", "1")
     assert code == 0 and "CGP names" not in err
+
+
+def test_an_equity_player_checks_its_leaves_at_once():
+    from racksmith import RacksmithError
+    from racksmith.players import BestEquityPlayer
+
+    with pytest.raises(RacksmithError, match="leaves must be a Leaves table"):
+        BestEquityPlayer(5)  # was accepted, to fail at the first move
+    assert len(BestEquityPlayer(bytes(FIXTURES / "SYNTH.klv2")).leaves) == 914_624  # a bytes path was a TypeError

@@ -11,6 +11,7 @@ seed derived from the series seed and the game index (for reproducible random ch
 """
 from __future__ import annotations
 
+import os
 import random
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -122,10 +123,14 @@ class BestEquityPlayer:
     name = "equity"
 
     def __init__(self, leaves: Any = None, ruleset=None):
-        if isinstance(leaves, (str, bytes)) or hasattr(leaves, "__fspath__"):
-            from .lexicon import load_leaves
+        from .lexicon import Leaves, load_leaves
 
-            leaves = load_leaves(leaves, ruleset=ruleset)
+        if isinstance(leaves, (str, bytes)) or hasattr(leaves, "__fspath__"):
+            leaves = load_leaves(os.fsdecode(leaves), ruleset=ruleset)
+        elif leaves is not None and not isinstance(leaves, Leaves):
+            raise RacksmithError(
+                f"leaves must be a Leaves table, the path of a leave file or None, got {type(leaves).__name__}"
+            )
         self.leaves = leaves
 
     def choose(self, view: GameView) -> Move:
