@@ -562,3 +562,25 @@ def test_an_equity_player_checks_its_leaves_at_once():
     with pytest.raises(RacksmithError, match="leaves must be a Leaves table"):
         BestEquityPlayer(5)  # was accepted, to fail at the first move
     assert len(BestEquityPlayer(bytes(FIXTURES / "SYNTH.klv2")).leaves) == 914_624  # a bytes path was a TypeError
+
+
+def test_an_empty_kwg_file_is_refused(capsys, tmp_path):
+    from racksmith import LexiconFormatError, load_lexicon
+    from racksmith.lexicon.kwg import EMPTY_KWG
+
+    path = tmp_path / "empty.kwg"
+    path.write_bytes(EMPTY_KWG)
+    with pytest.raises(LexiconFormatError, match="holds no words"):
+        load_lexicon(path)
+    code, out, err = run(capsys, "moves", "--cgp", OUTGUN, "-l", path)  # listed only the pass, exit 0
+    assert code == 1 and out == "" and "holds no words" in one_line(err)
+
+
+@pytest.mark.parametrize("data, message", [(b"\x00\x00\x40", "not a whole number of 4-byte nodes"),
+                                           (b"\x00\x00\x40\x00\x05\x00\x40\x00", "arc index 5"),
+                                           (b"\x01\x00\x40\x00\x00\x00\xc0\x28", "has tile 40 but the alphabet has only 26")])
+def test_corrupt_kwg_files(capsys, tmp_path, data, message):
+    path = tmp_path / "corrupt.kwg"
+    path.write_bytes(data)
+    code, out, err = run(capsys, "lexicon", "info", path)
+    assert code == 1 and out == "" and message in one_line(err), err

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import RacksmithError
+from ..errors import LexiconFormatError, RacksmithError
 from ..ruleset import Ruleset, get_ruleset
 from .cache import cache_dir, compile_word_list
 from .embedded import EMBEDDED, default_ruleset, embedded_words
@@ -62,8 +62,11 @@ def load_lexicon(
             head = f.read(4)
     except OSError as e:
         raise UnknownLexiconError(f"cannot read {text!r}: {e.strerror or e}") from None
-    if is_kwg_bytes(head):
-        return Lexicon.load(path, rs)
+    if is_kwg_bytes(head) or path.suffix.lower() == ".kwg":
+        lex = Lexicon.load(path, rs)
+        if not len(lex):
+            raise LexiconFormatError(f"KWG {text!r} holds no words: an empty lexicon makes no play")
+        return lex
     lex = compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))
     _fits(lex, rs, f"word list {text!r}", "choose the ruleset the list is written for; one word a line")
     return lex
