@@ -584,3 +584,10 @@ def test_corrupt_kwg_files(capsys, tmp_path, data, message):
     path.write_bytes(data)
     code, out, err = run(capsys, "lexicon", "info", path)
     assert code == 1 and out == "" and message in one_line(err), err
+
+
+def test_load_leaves_names_a_wrong_kind_of_argument():
+    from racksmith import LexiconFormatError, load_leaves
+
+    with pytest.raises(LexiconFormatError, match="got int"):
+        load_leaves(5)

@@ -8,6 +8,7 @@ A leave that is absent (the empty leave too) is worth 0.
 from __future__ import annotations
 
 import gzip
+import os
 import re
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -248,6 +249,8 @@ def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Rules
         return spec
     if spec is None:
         return Leaves.empty(ruleset)
+    if not isinstance(spec, (str, os.PathLike)):
+        raise LexiconFormatError(f"leaves are a Leaves table, the path of a leave file or None, got {type(spec).__name__}")
     p = Path(spec)
     name = p.name.lower()
     if name.endswith((".csv", ".csv.gz")):
