@@ -591,3 +591,14 @@ def test_load_leaves_names_a_wrong_kind_of_argument():
 
     with pytest.raises(LexiconFormatError, match="got int"):
         load_leaves(5)
+
+
+def test_a_build_never_overwrites_its_input(capsys, tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("care\nrace\n")
+    csv = tmp_path / "leaves.csv"
+    csv.write_text("S,8\n")
+    for args in (["lexicon", "build", words, "-o", words], ["leaves", "build", csv, "-o", tmp_path / "." / "leaves.csv"]):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and "would overwrite" in one_line(err)
+    assert words.read_text() == "care\nrace\n" and csv.read_text() == "S,8\n"

@@ -30,6 +30,8 @@ def build_cmd(
     """Compile a leave CSV into a KLV2 file (byte for byte what MAGPIE writes)."""
     from ..lexicon import Leaves
 
+    if output.resolve() == csv.resolve():
+        raise typer.BadParameter("the output would overwrite the CSV: choose another file", param_hint="--output")
     with err_console.status(f"building {output.name} from {csv.name}"):
         leaves = Leaves.from_csv(csv, ruleset)
         leaves.save(output)

@@ -56,6 +56,8 @@ def build_cmd(
     from ..lexicon.wordlist import check_fits, parse_word_list, read_word_list_bytes
     from ..ruleset import get_ruleset
 
+    if output.resolve() == words.resolve():
+        raise typer.BadParameter("the output would overwrite the word list: choose another file", param_hint="--output")
     rs = get_ruleset(ruleset)
     longest = max_word_length(rs)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
