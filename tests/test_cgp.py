@@ -160,3 +160,13 @@ def test_random_positions_round_trip(pos):
     again = Position.from_cgp(pos.cgp())
     assert again == pos and again.cgp() == pos.cgp()
     assert again.bag_count == 100 - int((pos.board != 0).sum()) - sum(len(r) for r in pos.racks)
+
+
+def test_position_to_dict_is_what_show_json_prints():
+    from racksmith.position import Position
+
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0")
+    d = pos.to_dict()
+    assert d["board"][7][3:9] == list("OUTGUN") and d["board"][0][0] == ""
+    assert d["racks"] == ["EEIIORS", "IIJORRR"] and d["scores"] == [0, 16]
+    assert d["bag_count"] == pos.bag_count == sum(d["bag"].values()) == 100 - 6 - 14

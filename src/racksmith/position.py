@@ -200,6 +200,26 @@ class Position:
             self._lexicon = value
 
     # --- formats -------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """Plain data (what ``racksmith show --json`` prints): the board as letters (lowercase =
+        blank, ``""`` = empty), the premium layout, racks, scores, zero-turn count and the bag."""
+        rs = self.ruleset
+        a = rs.alphabet
+        bag = self.bag_counts().tolist()
+        return {
+            "ruleset": rs.name,
+            "cgp": self.cgp(),
+            "rows": rs.rows,
+            "cols": rs.cols,
+            "board": [[a.letter(int(t)) if t else "" for t in row] for row in self.board.tolist()],
+            "premiums": rs.layout(),
+            "racks": [a.rack_string(r, blanks_last=True) for r in self.racks],
+            "scores": list(self.scores),
+            "zero_turns": self.zero_turns,
+            "bag_count": int(sum(bag)),
+            "bag": {("?" if t == 0 else a.letter(t)): n for t, n in enumerate(bag) if n},
+        }
+
     def cgp(self) -> str:
         return format_cgp(self.board, self.racks, self.scores, self.zero_turns, self.opcodes, self.ruleset)
 

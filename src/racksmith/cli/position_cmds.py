@@ -41,22 +41,7 @@ def show(
     if svg is not None:
         write_atomically(svg, render_svg(pos).encode("utf-8"))
     if as_json:
-        rs = pos.ruleset
-        a = rs.alphabet
-        emit_json(
-            {
-                "ruleset": rs.name,
-                "cgp": pos.cgp(),
-                "rows": rs.rows,
-                "cols": rs.cols,
-                "board": [[a.letter(int(t)) if t else "" for t in row] for row in pos.board.tolist()],
-                "premiums": rs.layout(),
-                "racks": [a.rack_string(r, blanks_last=True) for r in pos.racks],
-                "scores": list(pos.scores),
-                "zero_turns": pos.zero_turns,
-                "bag_count": pos.bag_count,
-            }
-        )
+        emit_json(pos.to_dict())
         return
     out_console.print(render_rich(pos), highlight=False, soft_wrap=True)
 

@@ -267,22 +267,7 @@ class Analyzer:
 def position_info(pos: Position) -> dict[str, Any]:
     """A position as the page draws it: the board (letters, lowercase = blank, "" = empty), the
     premium layout, racks, scores, the zero-turn count and the unseen tiles."""
-    rs = pos.ruleset
-    a = rs.alphabet
-    bag = pos.bag_counts().tolist()
-    return {
-        "ruleset": rs.name,
-        "cgp": pos.cgp(),
-        "rows": rs.rows,
-        "cols": rs.cols,
-        "board": [[a.letter(int(t)) if t else "" for t in row] for row in pos.board.tolist()],
-        "premiums": rs.layout(),
-        "racks": [a.rack_string(r, blanks_last=True) for r in pos.racks],
-        "scores": list(pos.scores),
-        "zero_turns": pos.zero_turns,
-        "bag_count": pos.bag_count,
-        "bag": {("?" if t == 0 else a.letter(t)): n for t, n in enumerate(bag) if n},
-    }
+    return pos.to_dict()
 
 
 def _turn_info(r, t, rs: Ruleset) -> dict[str, Any]:
