@@ -12,18 +12,20 @@ sys.path.insert(0, str(Path(__file__).parent))
 from setup_directives import DIRECTIVES  # noqa: E402
 
 HERE = Path(__file__).parent
+SRC = HERE / "src"
 extensions = [
     Extension(
-        f"racksmith.{pyx.stem}",
+        ".".join(pyx.relative_to(SRC).with_suffix("").parts),
         [str(pyx.relative_to(HERE))],
         extra_compile_args=["-O3"],
     )
-    for pyx in sorted((HERE / "src" / "racksmith").glob("*.pyx"))
+    for pyx in sorted((SRC / "racksmith").rglob("*.pyx"))
 ]
 
 setup(
     ext_modules=cythonize(
         extensions,
         compiler_directives=DIRECTIVES,
+        include_path=[str(SRC)],
     )
 )

@@ -20,7 +20,7 @@ from pathlib import Path
 from racksmith.lexicon import Leaves, Lexicon, load_leaves
 from racksmith.lexicon.lexicon import max_word_length
 from racksmith.lexicon.wordlist import parse_word_list
-from racksmith.ruleset import get_ruleset
+from racksmith.rules.ruleset import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

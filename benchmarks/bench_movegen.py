@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from racksmith.lexicon import Leaves, Lexicon, load_lexicon  # noqa: E402
-from racksmith.movegen import _tables  # noqa: E402
-from racksmith.position import Position  # noqa: E402
+from racksmith.movegen.generate import _tables  # noqa: E402
+from racksmith.core.position import Position  # noqa: E402
 
 #: /work/shared/reference/peers.md: MAGPIE (KWG mode) and wolges, all moves, median µs per call,
 #: measured on this machine kind with ENABLE15 and SYNTH.klv2

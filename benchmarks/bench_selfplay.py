@@ -15,8 +15,8 @@ import json
 from pathlib import Path
 
 from racksmith.lexicon import load_leaves, load_lexicon
-from racksmith.ruleset import get_ruleset
-from racksmith.selfplay import SelfPlayConfig, run_selfplay
+from racksmith.rules.ruleset import get_ruleset
+from racksmith.play.selfplay import SelfPlayConfig, run_selfplay
 
 ROOT = Path(__file__).resolve().parent.parent
 SYNTH = ROOT / "tests" / "fixtures" / "SYNTH.klv2"

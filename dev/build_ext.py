@@ -1,4 +1,5 @@
-"""Build one Cython module in place for development: ``python dev/build_ext.py _movegen``.
+"""Build Cython modules in place for development: ``python dev/build_ext.py movegen._movegen``
+(a dotted name under ``racksmith``; ``all`` builds every ``.pyx``).
 
 Uses the same compiler directives and flags as setup.py (which ``pip install .`` runs), but only for
 the named module(s), so that people working on different kernels do not rebuild each other's.
@@ -15,15 +16,19 @@ sys.path.insert(0, str(ROOT))
 
 
 def main(names):
+    if names == ["all"]:
+        names = [".".join(p.relative_to(ROOT / "src" / "racksmith").with_suffix("").parts)
+                 for p in sorted((ROOT / "src" / "racksmith").rglob("*.pyx"))]
     exts = [
-        Extension(f"racksmith.{n}", [f"src/racksmith/{n}.pyx"], extra_compile_args=["-O3"]) for n in names
+        Extension(f"racksmith.{n}", [f"src/racksmith/{n.replace('.', '/')}.pyx"], extra_compile_args=["-O3"])
+        for n in names
     ]
     import os
 
     os.chdir(ROOT)
     from setup_directives import DIRECTIVES  # noqa: E402
 
-    dist = Distribution({"ext_modules": cythonize(exts, compiler_directives=DIRECTIVES), "package_dir": {"": "src"}})
+    dist = Distribution({"ext_modules": cythonize(exts, compiler_directives=DIRECTIVES, include_path=["src"]), "package_dir": {"": "src"}})
     cmd = dist.get_command_obj("build_ext")
     cmd.inplace = True
     cmd.build_temp = f"build/tmp-{'-'.join(names)}"

@@ -19,7 +19,7 @@ Conventions (as MAGPIE and wolges): a single-tile play is one move, listed acros
 horizontal neighbour, else down; each distinct choice of which tiles are blanks is its own move; on an
 empty board only across plays, which must cover the start square.
 
-Method (word-driven, sharing no code with any generator nor with ``racksmith.scoring``): for every
+Method (word-driven, sharing no code with any generator nor with ``racksmith.core.scoring``): for every
 line and every span of squares that could hold a whole word touching the board (or covering the
 start square), every word of that length is matched against the span's fixed letters and the
 letters each empty square allows (the rack's letters, and the letters that make a word across the
@@ -310,16 +310,16 @@ def load_fixture_positions(name: str = "positions.jsonl") -> list[dict]:
 
 
 def fixture_position(record: dict):
-    """The :class:`~racksmith.position.Position` of a fixture record (its ``ruleset`` and ``cgp``)."""
-    from racksmith.position import Position
+    """The :class:`~racksmith.core.position.Position` of a fixture record (its ``ruleset`` and ``cgp``)."""
+    from racksmith.core.position import Position
 
     return Position.from_cgp(record["cgp"], record["ruleset"])
 
 
 def placement_move(position, placement):
-    """The canonical :class:`~racksmith.move.Move` of a ``(row, col, dir, word, score)`` placement:
+    """The canonical :class:`~racksmith.core.move.Move` of a ``(row, col, dir, word, score)`` placement:
     squares already filled become ``THROUGH | board tile``."""
-    from racksmith.move import Move
+    from racksmith.core.move import Move
 
     row, col, d, word, _ = placement
     alphabet = position.ruleset.alphabet
@@ -335,8 +335,8 @@ def placement_move(position, placement):
 @lru_cache(maxsize=None)
 def enable_words() -> tuple[str, ...]:
     """ENABLE words of 2-15 letters, uppercase: the word list behind the fixtures (MAGPIE's ENABLE15),
-    read from the copy racksmith embeds (``racksmith/data/enable1.txt.gz``)."""
-    data = gzip.decompress(resources.files("racksmith").joinpath("data").joinpath("enable1.txt.gz").read_bytes())
+    read from the copy racksmith embeds (``racksmith/lexicon/data/enable1.txt.gz``)."""
+    data = gzip.decompress(resources.files("racksmith.lexicon").joinpath("data").joinpath("enable1.txt.gz").read_bytes())
     words = (w.strip().upper() for w in data.decode("ascii").split())
     return tuple(w for w in words if 2 <= len(w) <= 15)
 

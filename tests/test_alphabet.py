@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from racksmith.alphabet import BLANK, LETTER_MASK, THROUGH, Alphabet, is_blank, letter_of
+from racksmith.rules.alphabet import BLANK, LETTER_MASK, THROUGH, Alphabet, is_blank, letter_of
 from racksmith.errors import UnknownLetterError
-from racksmith.ruleset import get_ruleset
+from racksmith.rules.ruleset import get_ruleset
 
 EN = get_ruleset("english").alphabet
 RU = get_ruleset("russian").alphabet

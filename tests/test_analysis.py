@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from racksmith.analysis import analyze
+from racksmith.review.analysis import analyze
 from racksmith.cli.main import main
 from racksmith.lexicon import load_leaves, load_lexicon
-from racksmith.position import Position
-from racksmith.replay import replay_file, replay_text
+from racksmith.core.position import Position
+from racksmith.review.replay import replay_file, replay_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GCG_DIR = FIXTURES / "gcg"

@@ -296,7 +296,7 @@ def test_scores_the_move_generator_cannot_count_are_refused():
     """A board of quadruple-word squares with a 15-tile rack: a 15-letter play scores 30 billion
     points, beyond the kernel's 32-bit scores (it listed it at 50)."""
     from racksmith import Lexicon, Position, Ruleset
-    from racksmith.movegen import MoveGenError
+    from racksmith.movegen.generate import MoveGenError
 
     rs = Ruleset.from_dict(_english(name="quads", board=["~" * 15] * 15, rack_size=15))
     lex = Lexicon.from_words(["ACCOMMODATINGLY", "ACCOMMODATING"], rs)
@@ -337,7 +337,7 @@ def _record(tmp_path, text=GAME01, name="game.gcg", **replace):
 
 def test_a_huge_player_number_is_an_error_not_a_hang(capsys, tmp_path):
     from racksmith import GCGError
-    from racksmith.gcg import parse_gcg
+    from racksmith.formats.gcg import parse_gcg
 
     text = "#player99999999 a A\n#player2 b B\n>a: ABC 8H CAB +14 14\n"  # filled 10^8 phantom players
     with pytest.raises(GCGError, match="line 1: '#player99999999': a game of english has at most 14 players"):
@@ -348,7 +348,7 @@ def test_a_huge_player_number_is_an_error_not_a_hang(capsys, tmp_path):
 
 def test_players_are_numbered_without_gaps(capsys, tmp_path):
     from racksmith import GCGError
-    from racksmith.gcg import parse_gcg
+    from racksmith.formats.gcg import parse_gcg
 
     with pytest.raises(GCGError, match="'#player2' is missing"):
         parse_gcg("#player3 a A\n#player1 b B\n>a: ABC 8H CAB +14 14\n")
@@ -388,7 +388,7 @@ def test_positions_after_an_error_are_not_given(capsys, tmp_path, old, new, firs
 
 def test_analysing_a_record_that_does_not_replay_raises(tmp_path):
     from racksmith import GCGError
-    from racksmith.replay import replay_file
+    from racksmith.review.replay import replay_file
 
     with pytest.raises(GCGError, match="line 9: illegal play 8D KRONAX"):
         replay_file(_record(tmp_path, **{"8D KRONA": "8D KRONAX"}))  # strict, as analysis starts
@@ -559,7 +559,7 @@ def test_a_cgp_naming_another_lexicon_gets_a_note(capsys):
 
 def test_an_equity_player_checks_its_leaves_at_once():
     from racksmith import RacksmithError
-    from racksmith.players import BestEquityPlayer
+    from racksmith.play.players import BestEquityPlayer
 
     with pytest.raises(RacksmithError, match="leaves must be a Leaves table"):
         BestEquityPlayer(5)  # was accepted, to fail at the first move

@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import load_fixture_positions
-from racksmith.alphabet import BLANK
-from racksmith.cgp import parse_cgp
+from racksmith.rules.alphabet import BLANK
+from racksmith.formats.cgp import parse_cgp
 from racksmith.errors import CGPError, PositionError
-from racksmith.position import Position
-from racksmith.ruleset import Ruleset, get_ruleset
+from racksmith.core.position import Position
+from racksmith.rules.ruleset import Ruleset, get_ruleset
 
 RECORDS = load_fixture_positions("positions.jsonl") + load_fixture_positions("super_positions.jsonl")
 EMPTY15 = "/".join(["15"] * 15)
@@ -163,7 +163,7 @@ def test_random_positions_round_trip(pos):
 
 
 def test_position_to_dict_is_what_show_json_prints():
-    from racksmith.position import Position
+    from racksmith.core.position import Position
 
     pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0")
     d = pos.to_dict()

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from racksmith.bag import Bag, distribution, game_rng
+from racksmith.core.bag import Bag, distribution, game_rng
 from racksmith.errors import IllegalMoveError, PositionError, RacksmithError
-from racksmith.game import Game
+from racksmith.play.game import Game
 from racksmith.lexicon import Lexicon
-from racksmith.replay import replay_text
-from racksmith.ruleset import Ruleset, get_ruleset
+from racksmith.review.replay import replay_text
+from racksmith.rules.ruleset import Ruleset, get_ruleset
 
 ENGLISH = get_ruleset("english")
 

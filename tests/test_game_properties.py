@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from racksmith.game import Game
+from racksmith.play.game import Game
 from racksmith.lexicon import load_lexicon
-from racksmith.replay import replay_text
+from racksmith.review.replay import replay_text
 
 ENABLE = None
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from racksmith.errors import GCGError
-from racksmith.gcg import (
+from racksmith.formats.gcg import (
     CHALLENGE,
     EXCHANGE,
     OUT,
@@ -21,8 +21,8 @@ from racksmith.gcg import (
     parse_gcg,
     read_gcg,
 )
-from racksmith.move import Move
-from racksmith.ruleset import get_ruleset
+from racksmith.core.move import Move
+from racksmith.rules.ruleset import get_ruleset
 
 GCG_DIR = Path(__file__).parent / "fixtures" / "gcg"
 FIXTURES = sorted(GCG_DIR.glob("*.gcg"))

@@ -9,7 +9,7 @@ import pytest
 
 from racksmith.cli.main import main
 from racksmith.errors import GCGError
-from racksmith.replay import replay_file, replay_text
+from racksmith.review.replay import replay_file, replay_text
 
 GCG_DIR = Path(__file__).parent / "fixtures" / "gcg"
 GAME01 = GCG_DIR / "game01_seed1.gcg"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from racksmith.errors import LexiconFormatError, UnknownLetterError
 from racksmith.lexicon import Lexicon, UnknownLexiconError, load_lexicon
 from racksmith.lexicon.wordlist import parse_word_list
-from racksmith.ruleset import Ruleset, get_ruleset
+from racksmith.rules.ruleset import Ruleset, get_ruleset
 
 ENGLISH = get_ruleset("english")
 SMALL = ["AA", "AB", "ABA", "BA", "BAA", "BAD", "CAB", "CABS", "CAD", "DAB", "DABS", "SCAB", "ABCD"]
@@ -236,7 +236,7 @@ def test_embedded_russian_lexicons():
 
 def test_each_ruleset_names_an_embedded_lexicon():
     from racksmith.lexicon import EMBEDDED
-    from racksmith.ruleset import available_rulesets
+    from racksmith.rules.ruleset import available_rulesets
 
     for rs in available_rulesets():
         assert rs.lexicon in EMBEDDED

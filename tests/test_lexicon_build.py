@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from racksmith.errors import LexiconFormatError
 from racksmith.lexicon import Lexicon, build_kwg, load_lexicon
 from racksmith.lexicon.kwg import ACCEPTS, ARC_MASK, EMPTY_KWG, IS_END
-from racksmith.ruleset import get_ruleset
+from racksmith.rules.ruleset import get_ruleset
 
 from test_lexicon_kwg import ENABLE15_GADDAG_PATHS, ENABLE15_WORDS, FIXTURES, enable15_words, gaddag_oracle
 

@@ -21,7 +21,7 @@ ENABLE15_GADDAG_PATHS = 1_497_509
 
 def enable15_words() -> list[str]:
     """The ENABLE words of 2..15 letters, sorted: the word list behind the fixtures."""
-    text = gzip.decompress(resources.files("racksmith").joinpath("data/enable1.txt.gz").read_bytes()).decode()
+    text = gzip.decompress(resources.files("racksmith.lexicon").joinpath("data/enable1.txt.gz").read_bytes()).decode()
     return sorted({w.strip().upper() for w in text.split("\n") if 2 <= len(w.strip()) <= 15})
 
 

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from racksmith.alphabet import BLANK, THROUGH, Alphabet
+from racksmith.rules.alphabet import BLANK, THROUGH, Alphabet
 from racksmith.errors import InvalidMoveError
-from racksmith.move import EXCHANGE, PASS, PLACE, Move
-from racksmith.ruleset import get_ruleset
+from racksmith.core.move import EXCHANGE, PASS, PLACE, Move
+from racksmith.rules.ruleset import get_ruleset
 
 EN = get_ruleset("english").alphabet
 RU = get_ruleset("russian").alphabet

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from oracle import FIXTURES, enable_words, load_fixture_positions
-from racksmith.alphabet import BLANK, THROUGH
+from racksmith.rules.alphabet import BLANK, THROUGH
 from racksmith.errors import PositionError
 from racksmith.lexicon import Leaves, Lexicon
-from racksmith.move import Move
-from racksmith.movegen import MoveGenError, generate_moves
-from racksmith.movelist import RECORD_DTYPE, MoveList
-from racksmith.position import Position
+from racksmith.core.move import Move
+from racksmith.movegen.generate import MoveGenError, generate_moves
+from racksmith.movegen.movelist import RECORD_DTYPE, MoveList
+from racksmith.core.position import Position
 
 ENGLISH = load_fixture_positions("positions.jsonl")
 SUPER = load_fixture_positions("super_positions.jsonl")
@@ -124,7 +124,7 @@ def test_single_tile_plays_are_listed_once(enable15):
 
 
 def test_every_score_is_the_scorers(enable15):
-    """Scores computed in the kernel equal racksmith.scoring's, on every ruleset."""
+    """Scores computed in the kernel equal racksmith.core.scoring's, on every ruleset."""
     positions = [_position(r, enable15) for r in (ENGLISH[1], ENGLISH[6], ENGLISH[8], SUPER[2])]
     positions.append(Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 АВТОБУС/ 0/0 0", "erudit"))
     positions.append(Position.from_cgp("15/15/15/15/15/15/15/6КОТ6/15/15/15/15/15/15/15 ЁЖИКА?Р/ 0/0 0", "russian"))
@@ -345,7 +345,7 @@ def test_placements_reached_counts_the_work_of_a_top_n_search(enable15, synth):
 
 
 def test_a_single_move_rounds_its_equity_as_the_columns_do():
-    from racksmith.movelist import EQUITY_DECIMALS, _rounded_equity
+    from racksmith.movegen.movelist import EQUITY_DECIMALS, _rounded_equity
 
     rng = np.random.default_rng(5)
     xs = np.concatenate([rng.normal(0, 40, 20000), np.float32(rng.normal(0, 30, 20000)).astype(float),

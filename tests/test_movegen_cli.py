@@ -8,7 +8,7 @@ import pytest
 from oracle import FIXTURES, load_fixture_positions
 from racksmith.cli.main import main
 from racksmith.lexicon import Lexicon
-from racksmith.position import Position
+from racksmith.core.position import Position
 
 MID = load_fixture_positions()[2]  # 390 moves with exchanges; best by equity 3J EVOKE
 KWG = str(FIXTURES / "ENABLE15.kwg")

@@ -8,10 +8,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from racksmith._movegen import Tables
+from racksmith.movegen._movegen import Tables
 from racksmith.lexicon import Leaves, Lexicon
-from racksmith.position import Position
-from racksmith.ruleset import Ruleset
+from racksmith.core.position import Position
+from racksmith.rules.ruleset import Ruleset
 
 LETTERS = "ABCDEFGH"
 PREMIUMS = ".'\"^-=~"

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from oracle import WordIndex, oracle_placements
 from racksmith.lexicon import Lexicon, load_lexicon
-from racksmith.position import Position
-from racksmith.ruleset import Ruleset, get_ruleset
+from racksmith.core.position import Position
+from racksmith.rules.ruleset import Ruleset, get_ruleset
 
 # user rulesets: odd sizes, every premium kind, a 10-tile rack with 3 blanks, an off-centre start
 SMALL = Ruleset.from_dict(

@@ -6,7 +6,7 @@ import pytest
 
 from oracle import FIXTURES, load_fixture_positions
 from racksmith.lexicon import Leaves, Lexicon
-from racksmith.position import Position
+from racksmith.core.position import Position
 
 EMPTY = "15"
 

@@ -16,12 +16,12 @@ from oracle import (
     load_fixture_positions,
     oracle_placements,
 )
-from racksmith.alphabet import BLANK, THROUGH
+from racksmith.rules.alphabet import BLANK, THROUGH
 from racksmith.errors import PositionError
-from racksmith.move import Move
-from racksmith.position import Position
-from racksmith.ruleset import Ruleset
-from racksmith.validation import validate
+from racksmith.core.move import Move
+from racksmith.core.position import Position
+from racksmith.rules.ruleset import Ruleset
+from racksmith.core.validation import validate
 
 # 5x5, every premium kind, start 3C on a double word; rack of 3 so that playing 3 tiles is a bingo
 TINY = Ruleset.from_dict(

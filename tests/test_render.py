@@ -5,9 +5,9 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from racksmith.position import Position
-from racksmith.render import render_rich, render_svg, render_text
-from racksmith.ruleset import Ruleset
+from racksmith.core.position import Position
+from racksmith.formats.render import render_rich, render_svg, render_text
+from racksmith.rules.ruleset import Ruleset
 
 TINY = Ruleset.from_dict(
     {

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from racksmith.errors import RulesetError
-from racksmith.ruleset import Ruleset, available_rulesets, get_ruleset
+from racksmith.rules.ruleset import Ruleset, available_rulesets, get_ruleset
 
 # --- the facts, transcribed from the reference (not from the TOML files) ----------------------------
 STANDARD = [

@@ -5,9 +5,9 @@ import pytest
 
 from oracle import fixture_position, load_fixture_positions, placement_move
 from racksmith.errors import IllegalMoveError
-from racksmith.move import Move
-from racksmith.position import Position
-from racksmith.scoring import ScoreBreakdown, score_move
+from racksmith.core.move import Move
+from racksmith.core.position import Position
+from racksmith.core.scoring import ScoreBreakdown, score_move
 
 
 def board_with(ruleset: str, tiles: dict[str, str]) -> Position:

@@ -9,13 +9,13 @@ import pytest
 
 from racksmith.cli.main import main
 from racksmith.errors import RacksmithError
-from racksmith.game import Game
-from racksmith.gcg import OUT, RACK_PENALTY
+from racksmith.play.game import Game
+from racksmith.formats.gcg import OUT, RACK_PENALTY
 from racksmith.lexicon import load_leaves, load_lexicon
-from racksmith.move import Move
-from racksmith.players import BestEquityPlayer, BestScorePlayer, GameView, Player, RandomPlayer, make_player
-from racksmith.replay import replay_file
-from racksmith.selfplay import SelfPlayConfig, parse_players, run_selfplay, wilson_interval
+from racksmith.core.move import Move
+from racksmith.play.players import BestEquityPlayer, BestScorePlayer, GameView, Player, RandomPlayer, make_player
+from racksmith.review.replay import replay_file
+from racksmith.play.selfplay import SelfPlayConfig, parse_players, run_selfplay, wilson_interval
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SYNTH = FIXTURES / "SYNTH.klv2"
@@ -130,7 +130,7 @@ def test_a_player_of_ones_own_plugs_in(enable):
 
 
 def _replays_to_its_scores(game: Game) -> bool:
-    from racksmith.replay import replay_text
+    from racksmith.review.replay import replay_text
 
     r = replay_text(game.gcg())
     return r.ok and r.final_scores() == dict(zip(game.nicks, game.scores))
@@ -196,7 +196,7 @@ def test_cli_selfplay_text_says_when_there_are_no_leaves(capsys):
 def test_a_lying_generator_is_caught(enable, monkeypatch):
     import dataclasses
 
-    import racksmith.selfplay as sp
+    import racksmith.play.selfplay as sp
 
     class Liar(BestScorePlayer):
         def choose(self, view):

@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 
 from oracle import enable_words, fixture_position, load_fixture_positions, placement_move
-from racksmith.alphabet import THROUGH
+from racksmith.rules.alphabet import THROUGH
 from racksmith.errors import IllegalMoveError, InvalidMoveError
-from racksmith.move import Move
-from racksmith.position import Position
-from racksmith.validation import REASONS, Verdict, check_move, resolve_move, validate
+from racksmith.core.move import Move
+from racksmith.core.position import Position
+from racksmith.core.validation import REASONS, Verdict, check_move, resolve_move, validate
 
 # QUIRK on 8D..8H (row 7, columns 3..7)
 QUIRK_CGP = "15/15/15/15/15/15/15/3QUIRK7/15/15/15/15/15/15/15 ADEIRS?/ 56/0 0"

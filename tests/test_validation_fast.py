@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from oracle import FIXTURES, enable_words, fixture_position, load_fixture_positions, placement_move
-from racksmith.alphabet import BLANK, THROUGH
+from racksmith.rules.alphabet import BLANK, THROUGH
 from racksmith.errors import IllegalMoveError, InvalidMoveError, PositionError
 from racksmith.lexicon import Lexicon
-from racksmith.move import Move
-from racksmith.position import Position
-from racksmith.validation import REASONS, check_move, check_move_lean, lean_verdict
+from racksmith.core.move import Move
+from racksmith.core.position import Position
+from racksmith.core.validation import REASONS, check_move, check_move_lean, lean_verdict
 
 RECORDS = load_fixture_positions("positions.jsonl") + load_fixture_positions("super_positions.jsonl")
 QUIRK_CGP = "15/15/15/15/15/15/15/3QUIRK7/15/15/15/15/15/15/15 ADEIRS?/ 56/0 0"

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES
 from racksmith import Position
-from racksmith.analysis import analyze
+from racksmith.review.analysis import analyze
 from racksmith.cli.main import main
 from racksmith.lexicon import load_leaves
-from racksmith.replay import replay_text
+from racksmith.review.replay import replay_text
 from racksmith.web import MAX_BODY, Analyzer, RequestError, make_server
 
 EMPTY15 = "/".join(["15"] * 15)

@@ -5,7 +5,7 @@
 >>> str(pos.moves(top=1)[0])
 '8H LUSTY'
 """
-from .alphabet import BLANK, THROUGH, Alphabet
+from .rules.alphabet import BLANK, THROUGH, Alphabet
 from .errors import (
     CGPError,
     GCGError,
@@ -19,9 +19,9 @@ from .errors import (
     UnknownLetterError,
 )
 from .lexicon import Leaves, Lexicon, load_leaves, load_lexicon
-from .move import Move
-from .position import Position
-from .ruleset import Ruleset, available_rulesets, get_ruleset
+from .core.move import Move
+from .core.position import Position
+from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 
 __version__ = "0.1.0"
 

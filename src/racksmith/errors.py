@@ -29,7 +29,7 @@ class InvalidMoveError(RacksmithError):
 class IllegalMoveError(RacksmithError):
     """A well-formed move that is not legal in the position.
 
-    ``reason`` is one of the codes of :data:`racksmith.validation.REASONS`; ``words`` lists the
+    ``reason`` is one of the codes of :data:`racksmith.core.validation.REASONS`; ``words`` lists the
     offending words when the reason is ``invalid_words``.
     """
 

@@ -31,8 +31,8 @@ def selfplay(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..lexicon import load_leaves, load_lexicon
-    from ..ruleset import get_ruleset
-    from ..selfplay import SelfPlayConfig, parse_players, run_selfplay
+    from ..rules.ruleset import get_ruleset
+    from ..play.selfplay import SelfPlayConfig, parse_players, run_selfplay
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}", 2)
@@ -126,9 +126,9 @@ def analyze(
 ) -> None:
     """For every turn: the move played, its rank among all moves by equity, the best moves and the
     equity lost; then a summary per player (equity lost, bingos missed)."""
-    from ..analysis import analyze as run_analysis
+    from ..review.analysis import analyze as run_analysis
     from ..lexicon import load_leaves, load_lexicon
-    from ..replay import replay_file
+    from ..review.replay import replay_file
 
     if top < 1:
         fail(f"--top must be at least 1, got {top}", 2)

@@ -18,7 +18,7 @@ LEXICON_HELP = "Look words up in this lexicon (implies --check-words): an embedd
 
 
 def _replay(path: Path, ruleset: Optional[str], lexicon: Optional[str], check_words: bool):
-    from ..replay import replay_file
+    from ..review.replay import replay_file
 
     return replay_file(path, ruleset, lexicon, check_words=check_words, strict=False)
 
@@ -66,7 +66,7 @@ def show_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the turns and the position as JSON on stdout."),
 ) -> None:
     """Show the turns of a game and the board before a turn (or at the end)."""
-    from ..render import render_rich
+    from ..formats.render import render_rich
 
     r = _replay(path, ruleset, None, False)
     if not as_json:

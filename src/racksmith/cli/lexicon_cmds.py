@@ -26,7 +26,7 @@ def _load(spec: str, ruleset: Optional[str]):
     """The lexicon; for a word list given by path, the count of words skipped goes to stderr."""
     from ..lexicon import load_lexicon
     from ..lexicon.lexicon import max_word_length
-    from ..ruleset import get_ruleset
+    from ..rules.ruleset import get_ruleset
 
     lex = load_lexicon(spec, ruleset)
     if lex.skipped and Path(spec).is_file():
@@ -54,7 +54,7 @@ def build_cmd(
     from ..lexicon import Lexicon
     from ..lexicon.lexicon import max_word_length
     from ..lexicon.wordlist import check_fits, parse_word_list, read_word_list_bytes
-    from ..ruleset import get_ruleset
+    from ..rules.ruleset import get_ruleset
 
     if output.resolve() == words.resolve():
         raise typer.BadParameter("the output would overwrite the word list: choose another file", param_hint="--output")

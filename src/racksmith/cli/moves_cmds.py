@@ -81,9 +81,9 @@ def moves(
 ) -> None:
     """Every legal move of the player to move, best first (the best 20 unless --all or --top)."""
     from ..lexicon import load_lexicon
-    from ..movegen import generate_moves
-    from ..position import Position
-    from ..ruleset import get_ruleset
+    from ..movegen.generate import generate_moves
+    from ..core.position import Position
+    from ..rules.ruleset import get_ruleset
 
     if all_moves and top is not None:
         raise typer.BadParameter("give --all or --top, not both", param_hint="--all/--top")

@@ -15,8 +15,8 @@ MOVE_HELP = "The move: '8D QUIRK' across, 'D8 QUIRK' down, 'QU(I)RK' or 'QU.RK' 
 
 
 def _position(cgp: str, ruleset: str):
-    from ..position import Position
-    from ..ruleset import get_ruleset
+    from ..core.position import Position
+    from ..rules.ruleset import get_ruleset
 
     return Position.from_cgp(cgp, get_ruleset(ruleset))
 
@@ -35,7 +35,7 @@ def show(
 ) -> None:
     """Show a position: the board with its premiums, the racks, the scores and the bag."""
     from ..lexicon.files import write_atomically
-    from ..render import render_rich, render_svg
+    from ..formats.render import render_rich, render_svg
 
     pos = _position(cgp, ruleset)
     if svg is not None:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .. import _kwgbuild
+from . import _kwgbuild
 from ..errors import LexiconFormatError
 
 MAX_WORD_TILES = 255  #: longest word the builder takes

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from ..errors import OutputFileError
-from ..ruleset import Ruleset
+from ..rules.ruleset import Ruleset
 from .files import write_atomically
 from .lexicon import Lexicon, max_word_length
 from .kwg import nodes_of, read_file

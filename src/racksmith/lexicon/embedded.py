@@ -1,4 +1,4 @@
-"""Lexicons shipped with racksmith (word lists in ``racksmith/data``, see ``WORDLISTS.md``
+"""Lexicons shipped with racksmith (word lists in ``racksmith/lexicon/data``, see ``WORDLISTS.md``
 there), each the default of the rulesets that name it."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import gzip
 from dataclasses import dataclass
 from importlib import resources
 
-from ..ruleset import Ruleset, available_rulesets, get_ruleset
+from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,7 @@ EMBEDDED: dict[str, Embedded] = {
 
 def embedded_words(name: str) -> bytes:
     """The uncompressed word list of an embedded lexicon."""
-    data = resources.files("racksmith").joinpath("data").joinpath(EMBEDDED[name].file).read_bytes()
+    data = resources.files("racksmith.lexicon").joinpath("data").joinpath(EMBEDDED[name].file).read_bytes()
     return gzip.decompress(data)
 
 

@@ -15,10 +15,10 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .. import _kwgwalk
-from ..alphabet import Alphabet
+from . import _kwgwalk
+from ..rules.alphabet import Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
-from ..ruleset import Ruleset, get_ruleset
+from ..rules.ruleset import Ruleset, get_ruleset
 from .build import build_packed
 from .files import write_atomically
 from .kwg import ARC_MASK, EMPTY_KWG, check_kwg, nodes_of, read_file

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import _kwgwalk
+from . import _kwgwalk
 from ..errors import LexiconFormatError
 
 ARC_MASK = 0x003F_FFFF

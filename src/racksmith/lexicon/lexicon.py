@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import _kwgwalk
-from ..alphabet import LETTER_MASK, Alphabet
+from . import _kwgwalk
+from ..rules.alphabet import LETTER_MASK, Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
-from ..ruleset import Ruleset, get_ruleset
+from ..rules.ruleset import Ruleset, get_ruleset
 from .build import build_packed
 from .files import write_atomically
 from .kwg import ACCEPTS, ARC_MASK, GraphFacts, check_kwg, nodes_of, read_file

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import LexiconFormatError, RacksmithError
-from ..ruleset import Ruleset, get_ruleset
+from ..rules.ruleset import Ruleset, get_ruleset
 from .cache import cache_dir, compile_word_list
 from .embedded import EMBEDDED, default_ruleset, embedded_words
 from .lexicon import Lexicon, max_word_length

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..alphabet import Alphabet
+from ..rules.alphabet import Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 
 MIN_LENGTH = 2

@@ -15,14 +15,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ..alphabet import BLANK
+from ..rules.alphabet import BLANK
 from ..errors import RacksmithError
 from ..lexicon import EMBEDDED, Leaves, Lexicon, load_leaves, load_lexicon
 from ..lexicon.embedded import default_ruleset
-from ..move import Move
-from ..movegen import DIRECTIONS, SORTS
-from ..position import Position
-from ..ruleset import Ruleset, available_rulesets, get_ruleset
+from ..core.move import Move
+from ..movegen.generate import DIRECTIONS, SORTS
+from ..core.position import Position
+from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
 
 DEFAULT_TOP = 20
 DEFAULT_ANALYSIS_TOP = 5
@@ -225,8 +225,8 @@ class Analyzer:
     def gcg(self, body: dict) -> dict[str, Any]:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
         with the position before it) and, unless ``analyze`` is false, the analysis of every turn."""
-        from ..analysis import analyze
-        from ..replay import replay_text
+        from ..review.analysis import analyze
+        from ..review.replay import replay_text
 
         text = _text(body, "text")
         if not text.strip():

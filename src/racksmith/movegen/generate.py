@@ -6,10 +6,10 @@
 >>> str(moves[0]), moves[0].score                                    # doctest: +SKIP
 ('8H LUSTY', 24)
 
-The work is done by the compiled kernel :mod:`racksmith._movegen` in one call without the GIL;
+The work is done by the compiled kernel :mod:`racksmith.movegen._movegen` in one call without the GIL;
 this module checks the options, turns the position, lexicon and leaves into the kernel's flat
 arrays (cached per ruleset, lexicon and leaves) and wraps the result in a
-:class:`~racksmith.movelist.MoveList`.
+:class:`~racksmith.movegen.movelist.MoveList`.
 
 Conventions (those of MAGPIE and wolges): each distinct choice of which tiles are blanks is its own
 move; a single tile is listed once, across if it has a horizontal neighbour, else down, scoring both
@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 
 from ._movegen import Tables
-from .errors import PositionError, RacksmithError
-from .lexicon import Leaves, Lexicon, load_leaves
+from ..errors import PositionError, RacksmithError
+from ..lexicon import Leaves, Lexicon, load_leaves
 from .movelist import MoveList
-from .ruleset import Ruleset
+from ..rules.ruleset import Ruleset
 
 __all__ = ["ALGORITHMS", "DIRECTIONS", "SORTS", "MoveGenError", "MoveList", "generate_moves"]
 

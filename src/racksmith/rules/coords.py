@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import InvalidMoveError
+from ..errors import InvalidMoveError
 
 Square = int
 MAX_DIM = 26  #: columns are lettered A..Z, so boards have at most 26 rows and columns

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .alphabet import BLANK_CHARS
-from .errors import CGPError, RacksmithError
-from .ruleset import Ruleset
+from ..rules.alphabet import BLANK_CHARS
+from ..errors import CGPError, RacksmithError
+from ..rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)

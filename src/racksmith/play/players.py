@@ -15,12 +15,12 @@ import os
 import random
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from .errors import RacksmithError
-from .move import Move
+from ..errors import RacksmithError
+from ..core.move import Move
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
-    from .position import Position
+    from ..core.position import Position
 
 
 class GameView:
@@ -123,7 +123,7 @@ class BestEquityPlayer:
     name = "equity"
 
     def __init__(self, leaves: Any = None, ruleset=None):
-        from .lexicon import Leaves, load_leaves
+        from ..lexicon import Leaves, load_leaves
 
         if isinstance(leaves, (str, bytes)) or hasattr(leaves, "__fspath__"):
             leaves = load_leaves(os.fsdecode(leaves), ruleset=ruleset)

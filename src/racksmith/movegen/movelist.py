@@ -1,4 +1,4 @@
-"""Generated moves as compact arrays, turned into :class:`~racksmith.move.Move` values only when
+"""Generated moves as compact arrays, turned into :class:`~racksmith.core.move.Move` values only when
 asked for.
 
 A :class:`MoveList` holds the kernel's records (a numpy structured array, one 48-byte row per move:
@@ -17,9 +17,9 @@ from typing import Any, overload
 import numpy as np
 
 from ._movegen import RECORD_DTYPE
-from .alphabet import LETTER_MASK, THROUGH, Alphabet
-from .coords import coord_label
-from .move import EXCHANGE, PASS, PLACE, Move
+from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet
+from ..rules.coords import coord_label
+from ..core.move import EXCHANGE, PASS, PLACE, Move
 
 __all__ = ["MoveList", "RECORD_DTYPE"]
 

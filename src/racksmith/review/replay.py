@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .alphabet import BLANK, LETTER_MASK
-from .errors import GCGError, IllegalMoveError, PositionError, RacksmithError
-from .game import ANY_WORD
-from .gcg import (
+from ..rules.alphabet import BLANK, LETTER_MASK
+from ..errors import GCGError, IllegalMoveError, PositionError, RacksmithError
+from ..play.game import ANY_WORD
+from ..formats.gcg import (
     EXCHANGE,
     PASS,
     PLAY,
@@ -28,10 +28,10 @@ from .gcg import (
     parse_gcg,
     read_gcg,
 )
-from .move import Move
-from .position import Position
-from .ruleset import Ruleset
-from .validation import check_move
+from ..core.move import Move
+from ..core.position import Position
+from ..rules.ruleset import Ruleset
+from ..core.validation import check_move
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .alphabet import BLANK, LETTER_MASK
-from .coords import COLUMNS
+from ..rules.alphabet import BLANK, LETTER_MASK
+from ..rules.coords import COLUMNS
 
 #: (letter multiplier, word multiplier) -> (name, SVG fill, Rich style) of premium squares
 PREMIUMS: dict[tuple[int, int], tuple[str, str, str]] = {

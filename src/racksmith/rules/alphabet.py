@@ -3,13 +3,13 @@
 A tile is a plain int. Letters are numbered 1..63 in alphabet order; 0 is the blank on a rack (and
 the GADDAG separator in a KWG). A blank standing for a letter, once on the board, is the letter with
 the high bit :data:`BLANK` set. In move tiles, :data:`THROUGH` marks a square played through (a tile
-already on the board), see :mod:`racksmith.move`.
+already on the board), see :mod:`racksmith.core.move`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import UnknownLetterError
+from ..errors import UnknownLetterError
 
 Tile = int
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from .errors import PositionError
-from .ruleset import Ruleset
+from ..errors import PositionError
+from ..rules.ruleset import Ruleset
 
 
 def game_rng(seed: int, index: int = 0) -> random.Random:

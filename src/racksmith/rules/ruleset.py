@@ -1,6 +1,6 @@
 """Rulesets as data: board, premiums, alphabet, tiles and the rules that vary between games.
 
-The shipped rulesets live in ``racksmith/rulesets/*.toml``; :func:`get_ruleset` finds them by name or
+The shipped rulesets live in ``racksmith/rules/rulesets/*.toml``; :func:`get_ruleset` finds them by name or
 alias, and :meth:`Ruleset.load` reads a user's own file (TOML or JSON, same fields).
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from .alphabet import Alphabet
 from .coords import MAX_DIM, Square, coord_label, parse_coord
-from .errors import InvalidMoveError, RacksmithError, RulesetError
+from ..errors import InvalidMoveError, RacksmithError, RulesetError
 
 #: board legend character -> (letter multiplier, word multiplier)
 LEGEND: dict[str, tuple[int, int]] = {
@@ -307,7 +307,7 @@ BUILTIN = ("english", "russian", "erudit", "super")
 
 @lru_cache(maxsize=None)
 def _builtin(name: str) -> Ruleset:
-    text = resources.files("racksmith").joinpath("rulesets").joinpath(f"{name}.toml").read_text("utf-8")
+    text = resources.files("racksmith.rules").joinpath("rulesets").joinpath(f"{name}.toml").read_text("utf-8")
     return Ruleset.from_dict(tomllib.loads(text), source=f"{name}.toml")
 
 

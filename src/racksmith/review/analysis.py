@@ -1,7 +1,7 @@
 """Analysis of a recorded game: for every turn, where the move played ranks among all the moves by
 static equity, the best moves, and the equity lost; a summary per player.
 
-The position of each turn comes from the replay (:mod:`racksmith.replay`): the mover's recorded
+The position of each turn comes from the replay (:mod:`racksmith.review.replay`): the mover's recorded
 rack, and the opponent's rack when the record reveals it (so that the bag, exchanges and the
 end-of-game equity are exact). Turns whose rack is not recorded, or whose exchange is hidden, are
 listed without a rank.
@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .gcg import PASS
-from .move import Move
+from ..formats.gcg import PASS
+from ..core.move import Move
 from .replay import Replay, ReplayTurn
 
 
@@ -119,7 +119,7 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
     without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
     else the ruleset's)."""
     if top < 1:
-        from .errors import RacksmithError
+        from ..errors import RacksmithError
 
         raise RacksmithError(f"--top must be at least 1, got {top}")
     rs = replay.ruleset

@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from .bag import game_rng
-from .errors import IllegalMoveError, RacksmithError
+from ..core.bag import game_rng
+from ..errors import IllegalMoveError, RacksmithError
 from .game import Game
 from .players import GameView, make_player
-from .ruleset import Ruleset, get_ruleset
-from .validation import check_move_lean
+from ..rules.ruleset import Ruleset, get_ruleset
+from ..core.validation import check_move_lean
 
 #: a game longer than this many turns is reported as a violation and stopped
 MAX_TURNS = 1000
@@ -86,12 +86,12 @@ class _Series:
         self.config = config
         self.ruleset: Ruleset = get_ruleset(config.ruleset)
         if lexicon is None:
-            from .lexicon import load_lexicon
+            from ..lexicon import load_lexicon
 
             lexicon = load_lexicon(config.lexicon or self.ruleset.lexicon, ruleset=self.ruleset)
         self.lexicon = lexicon
         if leaves is None and config.leaves:
-            from .lexicon import load_leaves
+            from ..lexicon import load_leaves
 
             leaves = load_leaves(config.leaves, ruleset=self.ruleset)
         self.leaves = leaves

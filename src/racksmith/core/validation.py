@@ -7,7 +7,7 @@ generator produces: letters over filled squares (written plainly, in parentheses
 just before or after it along its line); a single-tile play is written across if the tile has a
 horizontal neighbour, else down (the convention of MAGPIE and wolges).
 
-:func:`check_move` builds the score breakdown of :mod:`racksmith.scoring` and looks words up as
+:func:`check_move` builds the score breakdown of :mod:`racksmith.core.scoring` and looks words up as
 strings. :func:`check_move_lean` gives the same answers for the moves a game sees, faster: it
 decides canonical placements itself (:func:`lean_verdict`: plain ints, the board's bytes, one
 compiled lookup for all the words of a play) and leaves everything else — exchanges, passes, moves
@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from .alphabet import BLANK, LETTER_MASK, THROUGH
-from .errors import IllegalMoveError, InvalidMoveError
-from .lexicon.lexicon import Lexicon
+from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..lexicon.lexicon import Lexicon
 from .move import PLACE, Move
-from .ruleset import Ruleset
+from ..rules.ruleset import Ruleset
 
 #: every reason an illegal move is rejected for, in the order the checks run
 REASONS = (
@@ -263,7 +263,7 @@ def _lexicon(position, lexicon: Any):
     if lexicon is None:
         return position.lexicon
     if isinstance(lexicon, (str, bytes)) or hasattr(lexicon, "__fspath__"):
-        from .lexicon import load_lexicon
+        from ..lexicon import load_lexicon
 
         return load_lexicon(lexicon, ruleset=position.ruleset)
     return lexicon

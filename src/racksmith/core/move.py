@@ -1,12 +1,12 @@
 """Moves as frozen values: placements, exchanges and passes, parsed from and written to notation.
 
 ``Move.parse`` checks syntax only (context-free, like ``chess.Move.from_uci``); the position resolves
-played-through squares and checks legality (:meth:`racksmith.position.Position.resolve`).
+played-through squares and checks legality (:meth:`racksmith.core.position.Position.resolve`).
 
 Placement tiles, one per square from ``(row, col)`` along the direction:
 
-* a placed tile: its letter (1..63), with :data:`~racksmith.alphabet.BLANK` set for a blank;
-* a square already occupied: :data:`~racksmith.alphabet.THROUGH` plus the board tile (letter, with the
+* a placed tile: its letter (1..63), with :data:`~racksmith.rules.alphabet.BLANK` set for a blank;
+* a square already occupied: :data:`~racksmith.rules.alphabet.THROUGH` plus the board tile (letter, with the
   blank bit if that tile is a blank); the letter part is 0 when it is not known yet (written ``.``).
 """
 from __future__ import annotations
@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from .alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet
-from .coords import coord_label, parse_coord
-from .errors import InvalidMoveError, RacksmithError
+from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet
+from ..rules.coords import coord_label, parse_coord
+from ..errors import InvalidMoveError, RacksmithError
 
 PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
 
@@ -27,7 +27,7 @@ _ENGLISH: Alphabet | None = None
 def _default_alphabet() -> Alphabet:
     global _ENGLISH
     if _ENGLISH is None:
-        from .ruleset import get_ruleset
+        from ..rules.ruleset import get_ruleset
 
         _ENGLISH = get_ruleset("english").alphabet
     return _ENGLISH
@@ -38,7 +38,7 @@ def _alphabet_of(spec) -> Alphabet:
         return _default_alphabet()
     if isinstance(spec, Alphabet):
         return spec
-    from .ruleset import get_ruleset
+    from ..rules.ruleset import get_ruleset
 
     return get_ruleset(spec).alphabet
 
@@ -75,7 +75,7 @@ class Move:
         """Parse ``8D QUIRK`` (across), ``D8 QUIRK`` (down), ``8D QU(I)RK`` or ``8D QU.RK``
         (played-through), lowercase = blank; ``-ABC`` or ``exch ABC`` exchange; ``-`` or ``pass`` pass.
 
-        ``ruleset`` (name, :class:`~racksmith.ruleset.Ruleset` or :class:`~racksmith.alphabet.Alphabet`)
+        ``ruleset`` (name, :class:`~racksmith.rules.ruleset.Ruleset` or :class:`~racksmith.rules.alphabet.Alphabet`)
         gives the letters; English by default.
         """
         if not isinstance(text, str):

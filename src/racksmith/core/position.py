@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .alphabet import BLANK, LETTER_MASK
-from .cgp import format_cgp, parse_cgp
-from .errors import PositionError
-from .ruleset import Ruleset, get_ruleset
+from ..rules.alphabet import BLANK, LETTER_MASK
+from ..formats.cgp import format_cgp, parse_cgp
+from ..errors import PositionError
+from ..rules.ruleset import Ruleset, get_ruleset
 
 if TYPE_CHECKING:  # pragma: no cover
     from .move import Move
@@ -184,7 +184,7 @@ class Position:
     def lexicon(self):
         """The lexicon, loaded on first use (the ruleset's default when none was given)."""
         if self._lexicon is None:
-            from .lexicon import load_lexicon
+            from ..lexicon import load_lexicon
 
             spec = self._lexicon_spec if self._lexicon_spec is not None else self.ruleset.lexicon
             if spec is None:
@@ -241,19 +241,19 @@ class Position:
 
     # --- delegation to the modules that do the work ---------------------------------------------
     def resolve(self, move: "Move | str") -> "Move":
-        """The canonical form of a move here; see :func:`racksmith.validation.resolve_move`."""
+        """The canonical form of a move here; see :func:`racksmith.core.validation.resolve_move`."""
         from .validation import resolve_move
 
         return resolve_move(self, move)
 
     def score(self, move: "Move | str"):
-        """The score of a move with its breakdown; see :func:`racksmith.scoring.score_move`."""
+        """The score of a move with its breakdown; see :func:`racksmith.core.scoring.score_move`."""
         from .scoring import score_move
 
         return score_move(self, move)
 
     def validate(self, move: "Move | str", lexicon: Any = None):
-        """Legal or not, and why; see :func:`racksmith.validation.validate`. ``lexicon``: an object
+        """Legal or not, and why; see :func:`racksmith.core.validation.validate`. ``lexicon``: an object
         answering ``word in lexicon``, a lexicon name or path, or None for the position's lexicon."""
         from .validation import validate
 
@@ -261,19 +261,19 @@ class Position:
 
     def render(self) -> str:
         """The board as text, premiums on empty squares, with racks, scores and the bag."""
-        from .render import render_text
+        from ..formats.render import render_text
 
         return render_text(self)
 
     __str__ = render
 
     def _repr_svg_(self) -> str:
-        from .render import render_svg
+        from ..formats.render import render_svg
 
         return render_svg(self)
 
     def moves(self, **kw):
         """Every legal move, ranked; see :func:`racksmith.movegen.generate_moves` for the options."""
-        from .movegen import generate_moves
+        from ..movegen.generate import generate_moves
 
         return generate_moves(self, **kw)

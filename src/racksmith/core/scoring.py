@@ -3,15 +3,15 @@
 A play scores its main word and every cross-word its new tiles make. Premium squares count only
 under newly placed tiles: letter premiums multiply the tile, word premiums multiply the word (and
 each other). Blanks score 0. Placing exactly ``ruleset.rack_size`` tiles adds ``ruleset.bingo_bonus``.
-The lexicon is not consulted; illegal geometry is rejected (:mod:`racksmith.validation`).
+The lexicon is not consulted; illegal geometry is rejected (:mod:`racksmith.core.validation`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from .alphabet import BLANK, LETTER_MASK
-from .errors import IllegalMoveError
+from ..rules.alphabet import BLANK, LETTER_MASK
+from ..errors import IllegalMoveError
 from .move import Move
 
 
@@ -71,7 +71,7 @@ class ScoreBreakdown:
     bingo: int
     words: tuple[WordScore, ...]
     tiles: tuple[TileScore, ...]
-    move: Move  #: the canonical move (see :func:`racksmith.validation.resolve_move`), its score set
+    move: Move  #: the canonical move (see :func:`racksmith.core.validation.resolve_move`), its score set
 
     @property
     def main_word(self) -> WordScore | None:

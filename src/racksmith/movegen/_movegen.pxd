@@ -3,7 +3,7 @@
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 
 cdef enum:
-    MAX_DIM = 26            # racksmith.coords.MAX_DIM
+    MAX_DIM = 26            # racksmith.rules.coords.MAX_DIM
     MAX_SQ = 676            # MAX_DIM * MAX_DIM
     MAX_RACK = 15
     REC_TILES = 28          # tiles stored per move record (a word spans at most MAX_DIM squares)
@@ -21,7 +21,7 @@ cdef enum:
     DOWN = 1
 
 
-# One generated move; numpy sees it as racksmith.movelist.RECORD_DTYPE (48 bytes).
+# One generated move; numpy sees it as racksmith.movegen.movelist.RECORD_DTYPE (48 bytes).
 cdef struct MoveRec:
     double equity
     int32_t score

@@ -1,7 +1,7 @@
 """GCG game records: read (every event kind, line numbers in errors), collect errors or raise, write.
 
 Reading is syntax plus the alphabet: each event becomes a :class:`GCGEvent` with its move parsed.
-Whether the record is consistent (legal plays, scores, running totals) is :mod:`racksmith.replay`'s
+Whether the record is consistent (legal plays, scores, running totals) is :mod:`racksmith.review.replay`'s
 job. The reader goes through a visitor, as python-chess reads PGN: :class:`GCGVisitor` receives
 pragmas, events and notes; :class:`GameBuilder` builds a :class:`GCGGame`, and with ``strict=False``
 keeps reading past errors and lists them in ``game.errors``.
@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .errors import GCGError, RacksmithError, RulesetError
-from .move import Move
-from .ruleset import Ruleset, get_ruleset
+from ..errors import GCGError, RacksmithError, RulesetError
+from ..core.move import Move
+from ..rules.ruleset import Ruleset, get_ruleset
 
 # event kinds
 PLAY = "play"  #: a placement: ``8D WORD +28 28``

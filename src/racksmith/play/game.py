@@ -1,7 +1,7 @@
 """A game from the first draw to the final scores: racks, a seeded bag, scores, history and undo.
 
 Every action is checked before anything changes: an illegal play, exchange or challenge raises
-:class:`~racksmith.errors.IllegalMoveError` (reason codes of :data:`racksmith.validation.REASONS`,
+:class:`~racksmith.errors.IllegalMoveError` (reason codes of :data:`racksmith.core.validation.REASONS`,
 plus ``game_over`` and ``no_play_to_challenge``) and leaves the game as it was.
 
 The game ends when a player plays out with the bag empty (``ruleset.end_rule``: under
@@ -9,7 +9,7 @@ The game ends when a player plays out with the bag empty (``ruleset.end_rule``: 
 other player subtracts his leftover and the player going out adds their sum), or after
 ``ruleset.zero_turn_limit`` consecutive scoreless turns (each player subtracts his own rack).
 
-State is kept flat for speed: a numpy board shared with a live :class:`~racksmith.position.Position`
+State is kept flat for speed: a numpy board shared with a live :class:`~racksmith.core.position.Position`
 (the player to move first), racks as sorted tuples, and the bag as a pre-shuffled list.
 """
 from __future__ import annotations
@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from .alphabet import BLANK, LETTER_MASK, THROUGH
-from .bag import Bag
-from .errors import IllegalMoveError, RacksmithError
-from .gcg import (
+from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH
+from ..core.bag import Bag
+from ..errors import IllegalMoveError, RacksmithError
+from ..formats.gcg import (
     CHALLENGE,
     EXCHANGE,
     OUT,
@@ -39,10 +39,10 @@ from .gcg import (
     GCGGame,
     GCGPlayer,
 )
-from .move import Move
-from .position import Position
-from .ruleset import Ruleset, get_ruleset
-from .validation import check_move_lean
+from ..core.move import Move
+from ..core.position import Position
+from ..rules.ruleset import Ruleset, get_ruleset
+from ..core.validation import check_move_lean
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,7 +503,7 @@ class Game:
         return problems
 
     def record(self, pragmas: Sequence[tuple[str, str]] = ()) -> GCGGame:
-        """The game as a GCG record (:mod:`racksmith.gcg`); ``pragmas`` are written after the
+        """The game as a GCG record (:mod:`racksmith.formats.gcg`); ``pragmas`` are written after the
         encoding line (e.g. ``("description", "...")``)."""
         rs = self.ruleset
         a = rs.alphabet

@@ -1,0 +1,1 @@
+"""Positions and games in and out: CGP, GCG and pictures of the board."""

@@ -1,0 +1,1 @@
+"""Playing games: the game state, players, and self-play series."""

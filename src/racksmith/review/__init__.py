@@ -1,0 +1,1 @@
+"""Looking back at a recorded game: replaying it and analysing every turn."""
