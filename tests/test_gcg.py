@@ -207,7 +207,9 @@ def test_ruleset_from_tile_distribution():
     game = parse_gcg(text)
     assert game.ruleset.name == "russian"
     assert game.events[0].move.word == "ДЕД"
-    assert parse_gcg("#tile-distribution klingon\n").ruleset.name == "english"
+    with pytest.raises(GCGError, match=r"line 1: '#tile-distribution klingon' names no ruleset racksmith knows"):
+        parse_gcg("#tile-distribution klingon\n", strict=False)  # was silently English
+    assert parse_gcg("#player1 a A\n").ruleset.name == "english"  # no pragma: English
     assert parse_gcg("#board-layout SuperCrosswordGame\n#tile-distribution english\n").ruleset.name == "super"
     assert parse_gcg("#tile-distribution english_super\n").ruleset.name == "super"
     assert parse_gcg("#tile-distribution Russian-Scrabble\n").ruleset.name == "russian"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import GCGError, RacksmithError, RulesetError
 from ..core.move import Move
-from ..rules.ruleset import Ruleset, get_ruleset
+from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset, get_ruleset
 
 # event kinds
 PLAY = "play"  #: a placement: ``8D WORD +28 28``
@@ -36,8 +36,9 @@ EVENT_KINDS = (PLAY, EXCHANGE, PASS, PHONY, CHALLENGE, OUT, RACK_PENALTY, TIME)
 TURN_KINDS = (PLAY, EXCHANGE, PASS)
 
 _RACK_RE = re.compile(r"^[^\s()+\-.\d#>:]+$")
-_SCORE_RE = re.compile(r"^[+\-]?\d+$")
+_SCORE_RE = re.compile(r"^[+\-]?[0-9]{1,9}$")  #: a score or running total (9 digits: int() never sees a huge one)
 _PLAYER_RE = re.compile(r"^player(\d+)$")
+_HIDDEN_EXCHANGE_RE = re.compile(r"^[0-9]+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,14 +198,15 @@ class GameBuilder(GCGVisitor):
 
 
 # --- reading ------------------------------------------------------------------------------------
-def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None):
+def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
+             rulesets: "tuple[Ruleset, ...]" = ()):
     """Read a GCG file (UTF-8, or Latin-1 when it is not valid UTF-8)."""
     p = Path(path)
     try:
         raw = p.read_bytes()
     except OSError as e:
         raise GCGError(f"cannot read GCG file {str(p)!r}: {e.strerror or e}") from None
-    return parse_gcg(decode_gcg(raw), ruleset, strict=strict, visitor=visitor)
+    return parse_gcg(decode_gcg(raw), ruleset, strict=strict, visitor=visitor, rulesets=rulesets)
 
 
 def decode_gcg(raw: bytes) -> str:
@@ -226,16 +228,19 @@ def decode_gcg(raw: bytes) -> str:
         return raw.decode("latin-1")
 
 
-def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None):
-    """Parse GCG text. The ruleset is ``ruleset`` if given, else the one named by
-    ``#tile-distribution`` when racksmith knows it, else English.
+def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
+              rulesets: "tuple[Ruleset, ...]" = ()):
+    """Parse GCG text. The ruleset is ``ruleset`` if given, else the one the record's
+    ``#tile-distribution`` names, among the shipped rulesets and ``rulesets`` (a name, never a
+    file: see :func:`~racksmith.rules.ruleset.find_ruleset`), else English. A distribution
+    racksmith does not know is a :class:`GCGError` naming it, whatever ``strict`` says.
 
     Returns ``visitor.result()`` (a :class:`GCGGame` for the default :class:`GameBuilder`).
     """
     if visitor is None:
         visitor = GameBuilder(strict=strict)
     lines = text.lstrip("\ufeff").splitlines()
-    rs = get_ruleset(ruleset) if ruleset is not None else _ruleset_from_header(lines)
+    rs = get_ruleset(ruleset) if ruleset is not None else _ruleset_from_header(lines, rulesets)
     visitor.begin_game(rs)
     nicks: list[str] = []
     declared = False
@@ -264,11 +269,12 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
                 continue
             m = _PLAYER_RE.match(name)
             if m:
+                name = _clip(name)
                 nick, _, full = value.partition(" ")
                 if not nick:
                     visitor.handle_error(GCGError(f"'#{name}' needs a nick (e.g. '#{name} doug Doug Smith')", number))
                     continue
-                idx = int(m.group(1)) - 1
+                idx = _player_number(m.group(1)) - 1
                 if idx < 0:
                     visitor.handle_error(GCGError(f"players are numbered from 1, got '#{name}'", number))
                     continue
@@ -326,32 +332,63 @@ def max_players(ruleset: Ruleset) -> int:
     return max(ruleset.total_tiles // ruleset.rack_size, 1)
 
 
-def _ruleset_from_header(lines: list[str]) -> Ruleset:
-    """The ruleset a record's header names: ``#tile-distribution`` (a racksmith ruleset name or
-    alias, or a name containing one, such as ``english_super``), ``#board-layout`` for Super
-    Scrabble's board; English otherwise."""
+def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = ()) -> Ruleset:
+    """The ruleset a record's header names: ``#tile-distribution`` (the name or alias of a shipped
+    ruleset or one of ``known``, or a name containing one, such as ``english_super``),
+    ``#board-layout`` for Super Scrabble's board; English when the header names none. Only
+    names are looked up: a path in a pragma is never opened."""
     distribution = layout = ""
-    for line in lines:
+    line_of = 0
+    for number, line in enumerate(lines, start=1):
         s = line.strip()
         if s.startswith(">"):
             break
         name, _, value = s.partition(" ")
         if name.lower() == "#tile-distribution":
-            distribution = value.strip().lower()
+            distribution, line_of = value.strip(), number
         elif name.lower() == "#board-layout":
             layout = value.strip().lower()
-    if "super" in layout or "super" in distribution:
-        return get_ruleset("super")
-    if distribution:
+    lowered = distribution.lower()
+    if distribution and known:  # the caller's own rulesets first (a custom one may contain 'super')
         try:
-            return get_ruleset(distribution)
+            rs = find_ruleset(distribution, known)
         except RulesetError:
-            for part in re.split(r"[^a-zа-яё]+", distribution):
-                try:
-                    return get_ruleset(part)
-                except RulesetError:
-                    continue
-    return get_ruleset("english")
+            pass
+        else:
+            if rs in known:
+                return rs
+    if "super" in layout or "super" in lowered:
+        return find_ruleset("super")
+    if not distribution:
+        return find_ruleset("english")
+    try:
+        return find_ruleset(distribution)
+    except RulesetError:
+        pass
+    shown = _clip(distribution)
+    if any(ch in distribution for ch in "/\\") or lowered.endswith((".toml", ".json")):
+        raise GCGError(
+            f"'#tile-distribution {shown}' names a file: a record names a ruleset (english, super...); "
+            "pass the ruleset to use instead", line_of)
+    for part in re.split(r"[^a-zа-яё]+", lowered):
+        if part:
+            try:
+                return find_ruleset(part, known)
+            except RulesetError:
+                continue
+    names = ", ".join([rs.name for rs in known] + [rs.name for rs in available_rulesets() if rs not in known])
+    raise GCGError(
+        f"'#tile-distribution {shown}' names no ruleset racksmith knows ({names}): pass the ruleset to use", line_of)
+
+
+def _player_number(digits: str) -> int:
+    """The number of a ``#playerN`` pragma; a number too long to be a player's is 0 (refused as such)."""
+    return int(digits) if len(digits) <= 6 else 1_000_000
+
+
+def _clip(text: str, size: int = 40) -> str:
+    """A piece of the record for an error message, at most ``size`` characters."""
+    return text if len(text) <= size else text[: size - 3] + "..."
 
 
 def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
@@ -368,9 +405,9 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
         )
     score_s, total_s = tokens[-2], tokens[-1]
     if not _SCORE_RE.match(score_s):
-        raise GCGError(f"score {score_s!r} is not a number like +28 or -5", number)
+        raise GCGError(f"score {_clip(score_s)!r} is not a number like +28 or -5 (at most 9 digits)", number)
     if not _SCORE_RE.match(total_s):
-        raise GCGError(f"running total {total_s!r} is not a number", number)
+        raise GCGError(f"running total {_clip(total_s)!r} is not a number of at most 9 digits", number)
     score, total = int(score_s), int(total_s)
     head = tokens[:-2]
     a = ruleset.alphabet
@@ -398,7 +435,9 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
     if last.startswith("-"):
         rack = rack_of(head, 1)
         body_s = last[1:]
-        if body_s.isdigit():
+        if _HIDDEN_EXCHANGE_RE.match(body_s):
+            if len(body_s) > 3:
+                raise GCGError(f"exchange of {_clip(body_s)} hidden tiles: more than a rack holds", number)
             return GCGEvent(kind=EXCHANGE, rack=rack, count=int(body_s), **common)
         try:
             tiles = a.rack(body_s)
@@ -446,7 +485,7 @@ def format_gcg(game: GCGGame) -> str:
             continue
         m = _PLAYER_RE.match(name)
         if m:
-            idx = int(m.group(1)) - 1
+            idx = _player_number(m.group(1)) - 1
             if idx in players:
                 out.append(_player_line(idx, players[idx]))
                 written_players.add(idx)

@@ -2,16 +2,23 @@
 
 The shipped rulesets live in ``racksmith/rules/rulesets/*.toml``; :func:`get_ruleset` finds them by name or
 alias, and :meth:`Ruleset.load` reads a user's own file (TOML or JSON, same fields).
+
+A name that comes from data (a GCG record's ``#tile-distribution``, a web request) goes through
+:func:`find_ruleset`, which knows the shipped rulesets and those the caller adds, and never
+touches a file: only a person choosing a file (``--ruleset my_game.toml``) makes racksmith read one.
 """
 from __future__ import annotations
 
 import json
+import os
+import reprlib
+import stat
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from .alphabet import Alphabet
 from .coords import MAX_DIM, Square, coord_label, parse_coord
@@ -40,6 +47,17 @@ FIELDS = (
 MAX_POINTS = 1000  #: points of one tile, at most
 MAX_BINGO = 100_000  #: bingo bonus, at most
 MAX_TILES = 10_000  #: tiles in a set, at most
+MAX_FILE_BYTES = 1 << 20  #: the largest ruleset file read (the shipped ones are under 2 KB)
+
+_short = reprlib.Repr()
+_short.maxstring = _short.maxother = 60
+_short.maxlist = _short.maxtuple = _short.maxdict = 8
+_short.maxlevel = 3
+
+
+def _show(value: Any) -> str:
+    """A bounded picture of a value for an error message (deep or huge data stays one short line)."""
+    return _short.repr(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,17 +128,17 @@ class Ruleset:
     def load(cls, path: str | Path) -> "Ruleset":
         """Read a ruleset file (``.toml`` or ``.json``) with the fields of the shipped ones."""
         p = Path(path)
+        raw = _read_ruleset_file(p)
+        kind = p.suffix.lstrip(".") or "TOML"
         try:
-            raw = p.read_bytes()
-        except OSError as e:
-            raise RulesetError(f"cannot read ruleset file {str(p)!r}: {e.strerror or e}") from None
-        try:
-            if p.suffix.lower() == ".json":
-                data = json.loads(raw.decode("utf-8"))
-            else:
-                data = tomllib.loads(raw.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError) as e:
-            raise RulesetError(f"ruleset file {str(p)!r} is not valid {p.suffix.lstrip('.') or 'TOML'}: {e}") from None
+            text = raw.decode("utf-8")
+            data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
+        except UnicodeDecodeError as e:
+            raise RulesetError(f"ruleset file {str(p)!r} is not valid {kind}: not UTF-8 (bad byte at offset {e.start})") from None
+        except RecursionError:
+            raise RulesetError(f"ruleset file {str(p)!r} is nested too deeply to be a ruleset") from None
+        except ValueError as e:  # JSONDecodeError, TOMLDecodeError, an integer of thousands of digits
+            raise RulesetError(f"ruleset file {str(p)!r} is not valid {kind}: {_first_line(e)}") from None
         return cls.from_dict(data, source=str(p))
 
     @classmethod
@@ -134,7 +152,9 @@ class Ruleset:
 
         unknown = [k for k in data if k not in FIELDS]
         if unknown:
-            raise fail(str(unknown[0]), f"is not a ruleset field (a typo?); the fields are {', '.join(FIELDS)}")
+            raise RulesetError(
+                f"ruleset {source}: field {_show(unknown[0])} is not a ruleset field (a typo?); the fields are {', '.join(FIELDS)}"
+            )
 
         def need(fld: str, typ, default=None):
             if fld not in data:
@@ -143,11 +163,11 @@ class Ruleset:
                 raise fail(fld, "is missing")
             v = data[fld]
             if typ is int and (isinstance(v, bool) or not isinstance(v, int)):
-                raise fail(fld, f"must be an integer, got {v!r}")
+                raise fail(fld, f"must be an integer, got {_show(v)}")
             if typ is str and not isinstance(v, str):
-                raise fail(fld, f"must be a string, got {v!r}")
+                raise fail(fld, f"must be a string, got {_show(v)}")
             if typ is list and not isinstance(v, list):
-                raise fail(fld, f"must be a list, got {v!r}")
+                raise fail(fld, f"must be a list, got {_show(v)}")
             return v
 
         name = need("name", str).strip().lower()
@@ -193,7 +213,7 @@ class Ruleset:
                 raise fail(
                     "tiles",
                     f"entry {i + 1} must be [letter, count, points] with counts 0..{MAX_TILES} and points "
-                    f"0..{MAX_POINTS}, got {entry!r}",
+                    f"0..{MAX_POINTS}, got {_show(entry)}",
                 )
             letters.append(entry[0].upper())
             counts.append(entry[1])
@@ -220,14 +240,14 @@ class Ruleset:
             raise fail("bingo_bonus", f"must be 0..{MAX_BINGO}, got {bingo}")
         end_rule = need("end_rule", str, default="tournament") if "end_rule" in data else "tournament"
         if end_rule not in END_RULES:
-            raise fail("end_rule", f"must be one of {', '.join(END_RULES)}, got {end_rule!r}")
+            raise fail("end_rule", f"must be one of {', '.join(END_RULES)}, got {_show(end_rule)}")
         start_text = need("start", str)
         try:
             sr, sc, _ = parse_coord(start_text)
         except InvalidMoveError:
-            raise fail("start", f"must be a square like '8H', got {start_text!r}") from None
+            raise fail("start", f"must be a square like '8H', got {_show(start_text)}") from None
         if not (0 <= sr < rows and 0 <= sc < cols):
-            raise fail("start", f"{start_text!r} is off the {rows}x{cols} board")
+            raise fail("start", f"{_show(start_text)} is off the {rows}x{cols} board")
         exchange_limit = need("exchange_limit", int) if "exchange_limit" in data else rack_size
         if exchange_limit < 0:
             raise fail("exchange_limit", "must be >= 0 (tiles the bag must hold for an exchange)")
@@ -236,7 +256,7 @@ class Ruleset:
             raise fail("zero_turn_limit", "must be >= 1")
         lexicon = data.get("lexicon")
         if lexicon is not None and not isinstance(lexicon, str):
-            raise fail("lexicon", f"must be a lexicon name, got {lexicon!r}")
+            raise fail("lexicon", f"must be a lexicon name, got {_show(lexicon)}")
         aliases = data.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             raise fail("aliases", "must be a list of strings")
@@ -325,21 +345,84 @@ def available_rulesets() -> list[Ruleset]:
     return [_builtin(n) for n in BUILTIN]
 
 
+def find_ruleset(name: str, extra: Iterable[Ruleset] = ()) -> Ruleset:
+    """The ruleset called ``name`` (or one of its aliases, case ignored) among ``extra`` (first)
+    and the shipped ones. It never opens a file: use it for every name that comes from data (a
+    record's pragma, a request), where a path must not make racksmith read that path."""
+    if not isinstance(name, str):
+        raise RulesetError(f"a ruleset name must be a string, got {_show(name)}")
+    key = name.strip().lower()
+    extra = tuple(extra)
+    for rs in extra:
+        if key == rs.name or key in rs.aliases:
+            return rs
+    table = _alias_table()
+    if key in table:
+        return _builtin(table[key])
+    known = [rs.name for rs in extra] + [n for n in BUILTIN if all(rs.name != n for rs in extra)]
+    raise RulesetError(f"unknown ruleset {_show(name)}: use one of {', '.join(known)} (or an alias)")
+
+
 def get_ruleset(spec: "str | Path | Ruleset | None" = None) -> Ruleset:
-    """A ruleset by name or alias (``english``, ``scrabble``, ``эрудит``…), a path to a file, or itself."""
+    """A ruleset by name or alias (``english``, ``scrabble``, ``эрудит``…), a path to a file, or itself.
+
+    A string that names no ruleset is read as a file when it ends in ``.toml``/``.json`` or names
+    an existing file: call this only with what a person chose (see :func:`find_ruleset`)."""
     if spec is None:
         return _builtin("english")
     if isinstance(spec, Ruleset):
         return spec
     if isinstance(spec, Path):
         return Ruleset.load(spec)
-    key = str(spec).strip().lower()
+    if not isinstance(spec, str):
+        raise RulesetError(f"a ruleset is a name, the path of a ruleset file or a Ruleset, got {type(spec).__name__}")
+    key = spec.strip().lower()
     table = _alias_table()
     if key in table:
         return _builtin(table[key])
-    p = Path(str(spec))
-    if key and (p.suffix.lower() in (".toml", ".json") or p.exists()):
+    p = Path(spec)
+    if key and (p.suffix.lower() in (".toml", ".json") or _exists(p)):
         return Ruleset.load(p)
     raise RulesetError(
-        f"unknown ruleset {spec!r}: use one of {', '.join(BUILTIN)} (or an alias), or the path of a .toml/.json ruleset file"
+        f"unknown ruleset {_show(spec)}: use one of {', '.join(BUILTIN)} (or an alias), or the path of a .toml/.json ruleset file"
     )
+
+
+def _read_ruleset_file(p: Path) -> bytes:
+    """The bytes of a ruleset file: a regular file (not a FIFO or a device, which could block
+    or never end) of at most :data:`MAX_FILE_BYTES`."""
+    try:
+        with open(p, "rb", opener=_open_nonblocking) as f:
+            mode = os.fstat(f.fileno()).st_mode
+            if not stat.S_ISREG(mode):
+                what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+                raise RulesetError(f"ruleset file {str(p)!r} is {what}")
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except RulesetError:
+        raise
+    except OSError as e:
+        raise RulesetError(f"cannot read ruleset file {str(p)!r}: {e.strerror or e}") from None
+    except ValueError:  # a NUL in the path
+        raise RulesetError(f"cannot read ruleset file {_show(str(p))}: a path cannot hold a NUL character") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesetError(f"ruleset file {str(p)!r} is larger than {MAX_FILE_BYTES:,} bytes: not a ruleset")
+    return raw
+
+
+def _exists(p: Path) -> bool:
+    try:
+        return p.exists()
+    except (OSError, ValueError):  # a name too long for the system, a NUL character
+        return False
+
+
+def _open_nonblocking(path, flags):
+    """Open without blocking on a FIFO that has no writer (the file type is checked next)."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
+def _first_line(err: Exception) -> str:
+    if "integer string conversion" in str(err):
+        return "it holds an integer of thousands of digits"
+    lines = str(err).strip().splitlines()
+    return lines[0][:200] if lines else type(err).__name__
