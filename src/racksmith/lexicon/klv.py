@@ -59,6 +59,7 @@ class Leaves:
         bad = np.flatnonzero(~np.isfinite(vals))
         if bad.size:
             raise LexiconFormatError(f"leaves {where}: value {int(bad[0])} is {vals[bad[0]]}, not a number")
+        _check_sorted(nodes, facts.longest, alphabet, where)
         self.kwg = nodes
         self.values = vals
         counts = facts.counts.astype(np.uint32)  # each at most the number of leaves
@@ -218,6 +219,31 @@ class Leaves:
         table.update({t: s for t, s in enumerate(self.alphabet.letters, 1)})
         names = listing.decode("latin-1").translate(table).split("\n")[:-1]
         return list(zip(names, self.values.tolist()))
+
+
+def _check_sorted(nodes: np.ndarray, longest: int, alphabet: Alphabet, where: str) -> None:
+    """Refuse a leave graph with a leave whose tiles are not in order (blank first): lookups sort
+    the tiles of the leave they look for, so such a leave could never be found, and its value
+    would silently count as 0. A leave's next tile is the first of its node's child list (the
+    lists are ascending, as :func:`~racksmith.lexicon.kwg.check_kwg` made sure)."""
+    tiles = nodes >> 24
+    arcs = nodes & ARC_MASK
+    parents = np.flatnonzero(arcs)
+    parents = parents[parents > 0]  # node 0 points to the root list
+    bad = parents[tiles[arcs[parents]] < tiles[parents]]
+    if not bad.size:
+        return
+    listing = _kwgwalk.words(nodes, int(nodes[0]) & ARC_MASK, b"", longest)
+    table = {0xFF: "\n", 0: "?"}
+    table.update({t: s for t, s in enumerate(alphabet.letters, 1)})
+    names = listing.decode("latin-1").translate(table).split("\n")[:-1]
+    order = {ch: i for i, ch in enumerate("?" + "".join(alphabet.letters))}
+    example = next((n for n in names if [order[c] for c in n] != sorted(order[c] for c in n)), None)
+    what = f"leave {example!r} has" if example else f"node {int(bad[0])} leads to"
+    raise LexiconFormatError(
+        f"leaves {where}: {what} tiles out of order (a leave file stores each leave's tiles sorted, blank "
+        "first): it could never be looked up; corrupt file"
+    )
 
 
 def _what_else(buf: np.ndarray) -> str:

@@ -8,7 +8,7 @@ from ..rules.ruleset import Ruleset, get_ruleset
 from .cache import cache_dir, compile_word_list
 from .embedded import EMBEDDED, default_ruleset, embedded_words
 from .lexicon import Lexicon, max_word_length
-from .wordlist import check_fits, read_word_list_bytes
+from .wordlist import check_fits, looks_like_utf16, read_word_list_bytes
 
 
 class UnknownLexiconError(RacksmithError):
@@ -19,8 +19,9 @@ _loaded: dict[tuple, Lexicon] = {}
 
 
 def is_kwg_bytes(head: bytes) -> bool:
-    """Does a file start like a KWG? (node 0: tile 0 with is_end; text never has a NUL there)"""
-    return len(head) >= 4 and head[3] == 0 and bool(head[2] & 0x40)
+    """Does a file start like a KWG? (node 0: tile 0 with is_end; UTF-8 text never has a NUL
+    there; UTF-16 text, which may, is told apart by :func:`looks_like_utf16` on up to 4 KB)"""
+    return len(head) >= 4 and head[3] == 0 and bool(head[2] & 0x40) and not looks_like_utf16(head)
 
 
 def load_lexicon(
@@ -42,16 +43,7 @@ def load_lexicon(
     text = str(spec)
     path = Path(text)
     if not isinstance(spec, Path) and text.strip().lower() in EMBEDDED and not path.exists():
-        name = text.strip().lower()
-        rs = get_ruleset(ruleset) if ruleset is not None else default_ruleset(name)
-        key = (name, rs.alphabet, rs.rows, rs.cols, gaddag, str(cache_dir()))
-        if key not in _loaded:
-            lex = compile_word_list(embedded_words(name), rs, name=name, gaddag=gaddag, source=f"embedded {name}")
-            home = default_ruleset(name)
-            hint = f"the embedded {name!r} lexicon is spelled for ruleset {home.name}" if home.alphabet != rs.alphabet else ""
-            _fits(lex, rs, f"embedded lexicon {name!r}", hint)
-            _loaded[key] = lex
-        return _loaded[key]
+        return load_embedded(text, ruleset, gaddag=gaddag)
     rs = get_ruleset(ruleset)
     if not path.is_file():
         raise UnknownLexiconError(
@@ -59,7 +51,7 @@ def load_lexicon(
         )
     try:
         with open(path, "rb") as f:
-            head = f.read(4)
+            head = f.read(4096)
     except OSError as e:
         raise UnknownLexiconError(f"cannot read {text!r}: {e.strerror or e}") from None
     if is_kwg_bytes(head) or path.suffix.lower() == ".kwg":
@@ -70,6 +62,23 @@ def load_lexicon(
     lex = compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))
     _fits(lex, rs, f"word list {text!r}", "choose the ruleset the list is written for; one word a line")
     return lex
+
+
+def load_embedded(name: str, ruleset: "str | Path | Ruleset | None" = None, *, gaddag: bool = True) -> Lexicon:
+    """An embedded lexicon by name (``enable``, ``ru``, ``ru-erudit``), compiled once and cached;
+    never a file, whatever files the working directory holds (the web server's way in)."""
+    key_name = name.strip().lower()
+    if key_name not in EMBEDDED:
+        raise UnknownLexiconError(f"no embedded lexicon {name!r}: give one of {', '.join(EMBEDDED)}")
+    rs = get_ruleset(ruleset) if ruleset is not None else default_ruleset(key_name)
+    key = (key_name, rs.alphabet, rs.rows, rs.cols, gaddag, str(cache_dir()))
+    if key not in _loaded:
+        lex = compile_word_list(embedded_words(key_name), rs, name=key_name, gaddag=gaddag, source=f"embedded {key_name}")
+        home = default_ruleset(key_name)
+        hint = f"the embedded {key_name!r} lexicon is spelled for ruleset {home.name}" if home.alphabet != rs.alphabet else ""
+        _fits(lex, rs, f"embedded lexicon {key_name!r}", hint)
+        _loaded[key] = lex
+    return _loaded[key]
 
 
 def _fits(lex: Lexicon, rs: Ruleset, source: str, hint: str) -> None:

@@ -1,4 +1,5 @@
-"""Word lists: UTF-8 text, one word a line, case ignored, blank lines ignored.
+"""Word lists: UTF-8 text (or UTF-16 with its byte-order mark), one word a line, case ignored,
+blank lines ignored.
 
 Words with letters outside the alphabet, longer than the board or shorter than 2 letters are
 skipped and counted. Single-character alphabets take a vectorised path (the whole list is
@@ -98,6 +99,50 @@ def read_word_list_bytes(path: str | Path) -> bytes:
     return data
 
 
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def looks_like_utf16(head: bytes) -> bool:
+    """Is this the start of UTF-16 text (a byte-order mark, or one byte of each pair NUL almost
+    everywhere and the other never: Latin or Cyrillic text without a BOM)?"""
+    if head.startswith(UTF16_BOMS):
+        return True
+    if len(head) < 8:
+        return False
+    head = head[: len(head) // 2 * 2]
+    for zeros, other in ((head[1::2], head[0::2]), (head[0::2], head[1::2])):
+        if zeros.count(0) * 10 >= len(zeros) * 9 and other.count(0) == 0:
+            return True
+    return False
+
+
+def decode_word_list(raw: bytes, source: str = "<words>") -> str:
+    """The text of a word list: UTF-8, or UTF-16 when it starts with a byte-order mark (as some
+    Windows editors save it). NUL bytes elsewhere mean it is not text."""
+    if raw.startswith(UTF16_BOMS):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError as e:
+            raise LexiconFormatError(
+                f"word list {source} starts like UTF-16 text but is not (bad bytes at offset {e.start}); save it as UTF-8"
+            ) from None
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        if looks_like_utf16(raw[:4096]):
+            raise LexiconFormatError(
+                f"word list {source} looks like UTF-16 text without a byte-order mark; save it as UTF-8"
+            )
+        raise LexiconFormatError(
+            f"word list {source} contains NUL bytes: it is not a text word list (a .kwg or .klv2 file?)"
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LexiconFormatError(
+            f"word list {source} is not UTF-8 text (bad byte at offset {e.start}); save it as UTF-8"
+        ) from None
+
+
 @lru_cache(maxsize=8)
 def _code_table(alphabet: Alphabet) -> np.ndarray:
     """Unicode code point -> tile (1..63), line break or other, for single-character alphabets."""
@@ -114,17 +159,7 @@ def _code_table(alphabet: Alphabet) -> np.ndarray:
 def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, source: str = "<words>") -> WordList:
     """Tiles of the words of a list (bytes are UTF-8, a leading BOM is ignored)."""
     if isinstance(data, (bytes, bytearray, memoryview)):
-        raw = bytes(data)
-        if b"\x00" in raw:
-            raise LexiconFormatError(
-                f"word list {source} contains NUL bytes: it is not a text word list (a .kwg or .klv2 file?)"
-            )
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise LexiconFormatError(
-                f"word list {source} is not UTF-8 text (bad byte at offset {e.start}); save it as UTF-8"
-            ) from None
+        text = decode_word_list(bytes(data), source)
     else:
         text = data
     if text.startswith("\ufeff"):
