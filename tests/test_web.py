@@ -304,14 +304,15 @@ def _raw_exchange(server, request: bytes) -> tuple[int, dict, bytes]:
 
 
 def test_oversized_chunked_and_malformed_requests(server):
-    big = f"POST /api/moves HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n".encode()
+    head = f"Host: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n".encode()
+    big = b"POST /api/moves HTTP/1.1\r\n" + head + f"Content-Length: {MAX_BODY + 1}\r\n\r\n".encode()
     status, headers, body = _raw_exchange(server, big)  # answered without reading the body, then closed
     assert status == 413 and headers["Connection"] == "close"
-    assert json.loads(body) == {"error": f"the body has {MAX_BODY + 1} bytes; the limit is {MAX_BODY} (1 MB)"}
-    chunked = b"POST /api/moves HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+    assert json.loads(body) == {"error": f"the body has {MAX_BODY + 1} bytes; the limit is {MAX_BODY} (max_body)"}
+    chunked = b"POST /api/moves HTTP/1.1\r\n" + head + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
     status, _, body = _raw_exchange(server, chunked)
     assert status == 400 and "Content-Length" in json.loads(body)["error"]
-    status, _, body = _raw_exchange(server, b"POST /api/moves HTTP/1.1\r\nContent-Length: -5\r\n\r\n")
+    status, _, body = _raw_exchange(server, b"POST /api/moves HTTP/1.1\r\n" + head + b"Content-Length: -5\r\n\r\n")
     assert status == 400 and json.loads(body)["error"] == "bad Content-Length '-5'"
     status, _, body = _raw_exchange(server, b"GARBAGE\r\n\r\n")
     assert json.loads(body) == {"error": "Bad request syntax ('GARBAGE')"}

@@ -4,12 +4,15 @@ from __future__ import annotations
 import threading
 import webbrowser
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
 from .common import err_console, fail
 
+from ..web.limits import Limits
+
+LIMITS = Limits()  #: the defaults shown by --help
 RULESET_HELP = "Default ruleset: a name or alias (english, russian, erudit, super) or a .toml/.json ruleset file."
 
 
@@ -28,16 +31,35 @@ def serve(
         "and those spelled alike.",
     ),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the web browser."),
+    allow_host: Optional[List[str]] = typer.Option(
+        None, "--allow-host", metavar="NAME",
+        help="Also answer requests addressed to this name (repeatable), e.g. the machine's name when "
+        "listening on 0.0.0.0 [default: localhost, 127.0.0.1, [::1] and the --host address].",
+    ),
+    max_moves: int = typer.Option(LIMITS.max_moves, "--max-moves", min=1, help="Most moves in one answer."),
+    max_gcg_bytes: int = typer.Option(LIMITS.max_gcg_bytes, "--max-gcg-bytes", min=1, help="Largest GCG record read, in bytes."),
+    max_gcg_events: int = typer.Option(LIMITS.max_gcg_events, "--max-gcg-events", min=1, help="Most event lines in a GCG record."),
+    max_seconds: float = typer.Option(LIMITS.max_seconds, "--max-seconds", min=0.001,
+                                      help="Longest analysis of one request, in seconds."),
+    max_body: int = typer.Option(LIMITS.max_body, "--max-body", min=1, help="Largest request body, in bytes."),
+    max_concurrent: int = typer.Option(LIMITS.max_concurrent, "--max-concurrent", min=1,
+                                       help="Answers computed at once (the others wait)."),
+    max_connections: int = typer.Option(LIMITS.max_connections, "--max-connections", min=1,
+                                        help="Open connections at once (more get 503)."),
 ) -> None:
     """Start the local web analyzer: a board to edit, every move ranked with its score breakdown,
     moves checked as you type them, and GCG games stepped through turn by turn with their analysis.
 
-    The URL is printed on stderr; Ctrl-C stops the server."""
-    from ..web import Analyzer, make_server
+    The URL is printed on stderr; Ctrl-C stops the server. Requests name rulesets and lexicons,
+    never files; what one request may cost is bounded by the --max-* options."""
+    from ..web import Analyzer, Limits, make_server
 
-    analyzer = Analyzer(ruleset, lexicon, leaves)
+    limits = Limits(max_body=max_body, max_moves=max_moves, max_gcg_bytes=max_gcg_bytes,
+                    max_gcg_events=max_gcg_events, max_seconds=max_seconds, max_concurrent=max_concurrent,
+                    max_connections=max_connections)
+    analyzer = Analyzer(ruleset, lexicon, leaves, limits=limits)
     try:
-        server = make_server(analyzer, host, port)
+        server = make_server(analyzer, host, port, allowed_hosts=allow_host or ())
     except OSError as e:
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
     url = server.url

@@ -9,7 +9,7 @@ listed without a rank.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -114,10 +114,12 @@ class Analysis:
         }
 
 
-def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = None) -> Analysis:
+def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = None,
+            check: Callable[[], None] | None = None) -> Analysis:
     """Analyse every turn of a replayed game. ``leaves``: a loaded leave table or None (equity
     without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
-    else the ruleset's)."""
+    else the ruleset's); ``check``: called before each turn, what it raises ends the analysis
+    (the web server's time limit)."""
     if top < 1:
         from ..errors import RacksmithError
 
@@ -127,6 +129,8 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
     summaries = {nick: PlayerSummary(nick) for nick in replay.players}
     result.players = list(summaries.values())
     for t in replay.turns:
+        if check is not None:
+            check()
         nick = replay.players[t.player]
         summary = summaries[nick]
         summary.turns += 1

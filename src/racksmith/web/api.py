@@ -8,10 +8,13 @@ the position, the move or the record). The server (:mod:`racksmith.web.server`) 
 
 Requests name rulesets and lexicons, never files: a request may pick a shipped ruleset (or the one
 the server was started with), an embedded lexicon or the server's own, and the server's leaves.
+A GCG record's ``#tile-distribution`` is such a name too. What one request may cost is bounded by
+the analyzer's :class:`~racksmith.web.limits.Limits` (:class:`~racksmith.web.limits.LimitError`).
 """
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +22,12 @@ from ..rules.alphabet import BLANK
 from ..errors import RacksmithError
 from ..lexicon import EMBEDDED, Leaves, Lexicon, load_leaves, load_lexicon
 from ..lexicon.embedded import default_ruleset
+from ..lexicon.load import load_embedded
 from ..core.move import Move
 from ..movegen.generate import DIRECTIONS, SORTS
 from ..core.position import Position
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
+from .limits import LimitError, Limits
 
 DEFAULT_TOP = 20
 DEFAULT_ANALYSIS_TOP = 5
@@ -41,10 +46,14 @@ class Analyzer:
     list or a ``.kwg`` file) and ``leaves`` (a ``.klv2``/``.klv``/CSV file) are the server's own,
     used for every ruleset spelled with the default ruleset's alphabet. They (or the default
     ruleset's own lexicon) are loaded here: a bad file is reported at start-up, not on the first request.
+    ``limits`` bound what one request may cost (default :class:`~racksmith.web.limits.Limits`).
     """
 
     def __init__(self, ruleset: "str | Path | Ruleset | None" = None, lexicon: "str | Path | None" = None,
-                 leaves: "str | Path | None" = None):
+                 leaves: "str | Path | None" = None, *, limits: Limits | None = None):
+        if limits is not None and not isinstance(limits, Limits):
+            raise RequestError(f"limits must be a racksmith.web.Limits, got {type(limits).__name__}")
+        self.limits = limits if limits is not None else Limits()
         self.default = get_ruleset(ruleset)
         self._lock = threading.Lock()
         self._lexicons: dict[tuple[str, str], Lexicon] = {}
@@ -119,9 +128,12 @@ class Analyzer:
         key = (rs.name, name)
         with self._lock:
             lex = self._lexicons.get(key)
-            if lex is None:
-                source = self.lexicon_spec if name == self.lexicon_label else name
-                lex = self._lexicons[key] = load_lexicon(source, ruleset=rs)
+            if lex is None:  # the server's own lexicon, else an embedded one: never a file a request names
+                if name == self.lexicon_label:
+                    lex = load_lexicon(self.lexicon_spec, ruleset=rs)
+                else:
+                    lex = load_embedded(name, ruleset=rs)
+                self._lexicons[key] = lex
         return lex, name
 
     def leaves_for(self, rs: Ruleset, body: dict) -> Leaves | None:
@@ -150,6 +162,7 @@ class Analyzer:
         return {
             "default": self.default.name,
             "leaves": self.leaves_label,
+            "limits": self.limits.to_dict(),
             "rulesets": [self._ruleset_info(rs) for rs in self.rulesets],
         }
 
@@ -181,18 +194,27 @@ class Analyzer:
 
     def moves(self, body: dict) -> dict[str, Any]:
         """``POST /api/moves`` {cgp, ruleset, lexicon, top, sort, exchanges, leaves, direction}:
-        the best ``top`` moves (default 20; null for every move)."""
+        the best ``top`` moves (default 20; null for every move). At most ``limits.max_moves``:
+        a larger ``top`` is a 400, and "every move" of a position with more is a 413."""
         rs = self.ruleset(body)
         lex, lex_name = self.lexicon(rs, body)
         top = body.get("top", DEFAULT_TOP)
+        most = self.limits.max_moves
         if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
             raise RequestError(f"field 'top' must be a whole number of moves (1 or more) or null for all, got {_show(top)}")
+        if top is not None and top > most:
+            raise LimitError("max_moves", f"field 'top' asks for {top} moves; this server answers at most {most} "
+                             "(its max_moves limit)", status=400)
         sort = _choice(body, "sort", SORTS, "score")
         direction = _choice(body, "direction", tuple(DIRECTIONS), "both")
         exchanges = _flag(body, "exchanges", False)
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
-        ranked = pos.moves(top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction)
+        ranked = pos.moves(top=most + 1 if top is None else top, sort=sort, leaves=leaves, exchanges=exchanges,
+                           direction=direction)
+        if len(ranked) > most:
+            raise LimitError("max_moves", f"the position has more than {most} moves, more than this server answers "
+                             f"at once (its max_moves limit): ask for the best {most} or fewer ('top')")
         a = rs.alphabet
         letters = {t: a.letter(t) for n in range(1, len(a) + 1) for t in (n, n | BLANK)}
         out = []
@@ -224,20 +246,27 @@ class Analyzer:
 
     def gcg(self, body: dict) -> dict[str, Any]:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
-        with the position before it) and, unless ``analyze`` is false, the analysis of every turn."""
-        from ..review.analysis import analyze
-        from ..review.replay import replay_text
+        with the position before it) and, unless ``analyze`` is false, the analysis of every turn.
 
+        The record's ``#tile-distribution`` names a ruleset a request may name (never a file); the
+        record is at most ``limits.max_gcg_bytes`` and ``limits.max_gcg_events`` event lines, and
+        its analysis stops with a 413 after ``limits.max_seconds``."""
+        from ..formats.gcg import parse_gcg
+        from ..review.analysis import analyze
+        from ..review.replay import replay
+
+        deadline = time.monotonic() + self.limits.max_seconds
         text = _text(body, "text")
         if not text.strip():
             raise RequestError("field 'text' is empty: paste a GCG game record")
+        self._check_record_size(text)
         spec = body.get("ruleset")
         rs = self.ruleset(body) if spec not in (None, "") else None
         do_analyze = _flag(body, "analyze", True)
         top = body.get("top", DEFAULT_ANALYSIS_TOP)
         if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_ANALYSIS_TOP:
             raise RequestError(f"field 'top' must be a whole number from 1 to {MAX_ANALYSIS_TOP}, got {_show(top)}")
-        r = replay_text(text, rs, strict=False)
+        r = replay(parse_gcg(text, rs, strict=False, rulesets=self.rulesets), strict=False)
         rs = r.ruleset
         result: dict[str, Any] = {
             "ruleset": rs.name,
@@ -253,14 +282,36 @@ class Analyzer:
         if do_analyze and r.turns:
             lex, lex_name = self.lexicon(rs, body)
             leaves = self.leaves_for(rs, body)
+            seconds = self.limits.max_seconds
+
+            def in_time() -> None:
+                if time.monotonic() > deadline:
+                    raise LimitError("max_seconds", f"analysing the game took longer than this server allows "
+                                     f"({seconds:g} s, its max_seconds limit): send fewer turns, or analyze: false")
+
             try:
-                analysis = analyze(r, leaves, top=top, lexicon=lex).to_dict()
+                analysis = analyze(r, leaves, top=top, lexicon=lex, check=in_time).to_dict()
+            except LimitError:
+                raise
             except RacksmithError as e:
                 result["analysis_error"] = _one_line(str(e))
             else:
                 analysis["lexicon"] = lex_name
                 result["analysis"] = analysis
         return result
+
+
+    def _check_record_size(self, text: str) -> None:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        most = self.limits.max_gcg_bytes
+        if size > most:
+            raise LimitError("max_gcg_bytes", f"the GCG record has {size:,} bytes; this server reads at most "
+                             f"{most:,} (its max_gcg_bytes limit)")
+        events = sum(1 for line in text.splitlines() if line.lstrip().startswith(">"))
+        most = self.limits.max_gcg_events
+        if events > most:
+            raise LimitError("max_gcg_events", f"the GCG record has {events:,} events; this server reads at most "
+                             f"{most:,} (its max_gcg_events limit)")
 
 
 # --- JSON of library values ---------------------------------------------------------------------------

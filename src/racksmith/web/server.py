@@ -2,27 +2,43 @@
 :class:`~racksmith.web.api.Analyzer`, served by Python's ``http.server`` (a thread per connection).
 
 Every answer is JSON except the page's own files. Bad requests get ``400 {"error": "one line"}``
-(an illegal move adds its ``reason`` and ``words``); bodies over :data:`MAX_BODY` get 413, unknown
-paths 404, a wrong method 405. A failure in racksmith itself is ``500 {"error": ...}``, logged as
-one line: it never ends the server.
+(an illegal move adds its ``reason`` and ``words``); unknown paths 404, a wrong method 405. A
+request over one of the analyzer's :class:`~racksmith.web.limits.Limits` gets 413 (400 for a field
+asking for more) with ``limit`` naming it; a server busy computing other answers 503. A failure in
+racksmith itself is ``500 {"error": ...}``, logged as one line: it never ends the server.
+
+Who may ask (the page's protection against other web sites and DNS rebinding):
+
+- ``Host`` must be exactly one of this server's names with its port: ``localhost``,
+  ``127.0.0.1``, ``[::1]``, the address it listens on, and the names given in ``allowed_hosts``
+  (403 otherwise);
+- a request with an ``Origin`` must come from one of those (``http://name:port``), and one a browser
+  marks ``Sec-Fetch-Site: cross-site`` or ``same-site`` is refused (403);
+- a POST must say ``Content-Type: application/json`` (415), which a web page can only send to
+  another site after a CORS preflight this server never grants.
 """
 from __future__ import annotations
 
+import io
 import json
 import socket
 import sys
+import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
 from .. import __version__
 from ..errors import RacksmithError
 from .api import Analyzer
+from .limits import LimitError, Limits
 
-MAX_BODY = 1 << 20  #: the largest request body read, in bytes
-#: seconds a connection may stay silent before the server drops it
+MAX_BODY = Limits().max_body  #: the largest request body read by default, in bytes
+#: seconds a client has to send a whole request (head and body) once it starts, and the longest
+#: a kept-alive connection may stay silent before the server drops it
 TIMEOUT = 30
 
 #: path -> (method, endpoint)
@@ -43,7 +59,8 @@ _CONTENT_TYPES = {
 }
 #: the page loads only its own files and talks only to this server
 _CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; base-uri 'none'; form-action 'none'"
-_LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+_UNSPECIFIED = ("0.0.0.0", "::", "")
 
 
 def load_static() -> dict[str, tuple[bytes, str]]:
@@ -62,18 +79,30 @@ def load_static() -> dict[str, tuple[bytes, str]]:
 
 class AnalyzerServer(ThreadingHTTPServer):
     """An HTTP server holding the analyzer and the page. ``log`` receives one line per failure
-    (default: stderr)."""
+    (default: stderr); ``allowed_hosts`` are more names the server answers to (a machine name,
+    for a server listening on every address)."""
 
     daemon_threads = True
 
     def __init__(self, analyzer: Analyzer, host: str = "127.0.0.1", port: int = 8765,
-                 log: Callable[[str], None] | None = None):
+                 log: Callable[[str], None] | None = None, allowed_hosts: Iterable[str] = ()):
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.analyzer = analyzer
+        self.limits: Limits = analyzer.limits
         self.static = load_static()
         self.log = log if log is not None else _stderr
-        self.loopback = host in _LOOPBACK_NAMES or host.startswith("127.")
+        names = [] if host in _UNSPECIFIED else [_host_name(host)]
+        names += [*_LOOPBACK_NAMES, *(_host_name(h) for h in allowed_hosts)]
+        self.host_names = tuple(dict.fromkeys(n.lower() for n in names if n))
+        self.computing = threading.BoundedSemaphore(self.limits.max_concurrent)
+        self.connections = threading.BoundedSemaphore(self.limits.max_connections)
         super().__init__((host, port), Handler)
+        self.port = self.server_address[1]
+        #: the exact ``Host`` values and origins this server answers
+        self.hosts = frozenset(n if self.port == 80 and bare else f"{n}:{self.port}"
+                               for n in self.host_names for bare in (False, True))
+        self.origins = frozenset(f"http://{n}:{self.port}" for n in self.host_names) | (
+            frozenset(f"http://{n}" for n in self.host_names) if self.port == 80 else frozenset())
 
     @property
     def url(self) -> str:
@@ -87,12 +116,51 @@ class AnalyzerServer(ThreadingHTTPServer):
         if not isinstance(err, (ConnectionError, TimeoutError)):
             self.log(f"connection from {client_address[0]} failed: {type(err).__name__}: {err}")
 
+    def process_request(self, request, client_address) -> None:
+        """A thread for the connection, unless ``max_connections`` are open: then 503 at once."""
+        if not self.connections.acquire(blocking=False):
+            try:
+                request.settimeout(1)
+                request.sendall(_TOO_MANY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.connections.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connections.release()
+
 
 def make_server(analyzer: Analyzer, host: str = "127.0.0.1", port: int = 8765,
-                log: Callable[[str], None] | None = None) -> AnalyzerServer:
+                log: Callable[[str], None] | None = None, allowed_hosts: Iterable[str] = ()) -> AnalyzerServer:
     """A server listening on ``host:port`` (port 0 picks a free one; see ``server.url``); run it
-    with ``serve_forever()`` and stop it with ``shutdown()`` then ``server_close()``."""
-    return AnalyzerServer(analyzer, host, port, log)
+    with ``serve_forever()`` and stop it with ``shutdown()`` then ``server_close()``. Its limits
+    are the analyzer's (``Analyzer(limits=...)``); ``allowed_hosts`` are more names it answers to."""
+    return AnalyzerServer(analyzer, host, port, log, allowed_hosts)
+
+
+def _host_name(text: str) -> str:
+    """A name for ``allowed_hosts`` as a Host header spells it (an IPv6 address in brackets)."""
+    name = str(text).strip().lower()
+    return f"[{name}]" if ":" in name and not name.startswith("[") else name
+
+
+def _too_many_connections() -> bytes:
+    body = json.dumps({"error": "the server has too many open connections (its max_connections limit): try again",
+                       "limit": "max_connections"}).encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\nRetry-After: 5\r\n\r\n%s" % (len(body), body))
+
+
+_TOO_MANY = _too_many_connections()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -101,6 +169,18 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = TIMEOUT
     disable_nagle_algorithm = True  # the head and the body leave at once (no 40 ms delayed-ACK stall)
+
+    def setup(self) -> None:
+        """Read through a deadline: a client that trickles its request is dropped after
+        :data:`TIMEOUT` seconds, however often it sends a byte."""
+        super().setup()
+        self.deadline = time.monotonic() + TIMEOUT
+        self.rfile.close()  # the plain reader made by setup(): its reference to the socket goes
+        self.rfile = io.BufferedReader(_DeadlineReader(self), 65536)
+
+    def handle_one_request(self) -> None:
+        self.deadline = time.monotonic() + TIMEOUT
+        super().handle_one_request()
 
     # --- methods ---------------------------------------------------------------------------------
     def do_GET(self) -> None:
@@ -123,9 +203,10 @@ class Handler(BaseHTTPRequestHandler):
                    headers={"Allow": allowed})
 
     def _dispatch(self, method: str) -> None:
-        if not self._host_allowed():
-            self._discard_body()
-            self._json(HTTPStatus.FORBIDDEN, {"error": f"host {self.headers.get('Host')!r} is not this local server"})
+        refusal = self._refusal()
+        if refusal is not None:
+            self.close_connection = True  # the body is not read
+            self._json(HTTPStatus.FORBIDDEN, {"error": refusal})
             return
         path = urlsplit(self.path).path
         static = self.server.static.get(path)
@@ -152,8 +233,17 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._discard_body()
             body = {}
+        limits = self.server.limits
+        if not self.server.computing.acquire(timeout=limits.max_seconds):
+            self._json(HTTPStatus.SERVICE_UNAVAILABLE, {
+                "error": f"the server is busy with {limits.max_concurrent} other requests (its max_concurrent "
+                         "limit): try again", "limit": "max_concurrent"}, headers={"Retry-After": "5"})
+            return
         try:
             result = endpoint(self.server.analyzer, body)
+        except LimitError as e:
+            self._json(HTTPStatus(e.status), {"error": _one_line(str(e)), "limit": e.limit})
+            return
         except RacksmithError as e:
             answer = {"error": _one_line(str(e))}
             if getattr(e, "reason", None):
@@ -165,17 +255,28 @@ class Handler(BaseHTTPRequestHandler):
             self.server.log(f"internal error on {method} {path}: {type(e).__name__}: {_one_line(str(e))}")
             self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": f"internal error: {type(e).__name__}: {_one_line(str(e))}"})
             return
+        finally:
+            self.server.computing.release()
         self._json(HTTPStatus.OK, result)
 
     # --- the request -----------------------------------------------------------------------------
-    def _host_allowed(self) -> bool:
-        """On a loopback address, only requests addressed to a loopback name (no DNS rebinding)."""
-        host = self.headers.get("Host")
-        if not self.server.loopback or host is None:
-            return True
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        name = name.strip("[]").lower()
-        return name in _LOOPBACK_NAMES or name.startswith("127.")
+    def _refusal(self) -> str | None:
+        """Why this request is refused (its Host, Origin or fetch site), or None."""
+        srv = self.server
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1:
+            return "a request needs exactly one Host header"
+        host = hosts[0].strip().lower()
+        if host not in srv.hosts:
+            return (f"host {hosts[0][:60]!r} is not this server: use http://{srv.host_names[0]}:{srv.port}/ "
+                    "(a server started with --allow-host NAME also answers to NAME)")
+        origins = self.headers.get_all("Origin") or []
+        if len(origins) > 1 or (origins and origins[0].strip().lower().rstrip("/") not in srv.origins):
+            return f"requests from {origins[0][:60]!r} are not answered: only this server's own page may call it"
+        site = (self.headers.get("Sec-Fetch-Site") or "").strip().lower()
+        if site in ("cross-site", "same-site"):
+            return f"a {site} request is not answered: only this server's own page may call it"
+        return None
 
     def _body_length(self) -> tuple[int, HTTPStatus | None, str]:
         """The body's length, or the status and message of why it is not read."""
@@ -190,8 +291,9 @@ class Handler(BaseHTTPRequestHandler):
             n = -1
         if n < 0:
             return 0, HTTPStatus.BAD_REQUEST, f"bad Content-Length {text[:40]!r}"
-        if n > MAX_BODY:
-            return 0, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the body has {n} bytes; the limit is {MAX_BODY} (1 MB)"
+        most = self.server.limits.max_body
+        if n > most:
+            return 0, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the body has {n} bytes; the limit is {most} (max_body)"
         return n, None, ""
 
     def _discard_body(self) -> None:
@@ -204,6 +306,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def _read_json(self) -> dict | None:
         """The body as a JSON object, or None after answering why not."""
+        kind = (self.headers.get("Content-Type") or "").split(";")
+        params = {k.strip().lower(): v.strip().strip('"').lower() for k, _, v in (p.partition("=") for p in kind[1:])}
+        if kind[0].strip().lower() != "application/json" or params.get("charset", "utf-8") != "utf-8":
+            self.close_connection = True  # the body is not read
+            shown = self.headers.get("Content-Type")
+            self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {
+                "error": "send the body as JSON with 'Content-Type: application/json'"
+                + (f", not {shown[:60]!r}" if shown else " (the request has no Content-Type)")})
+            return None
         n, status, message = self._body_length()
         if status is not None:
             self.close_connection = True
@@ -222,6 +333,9 @@ class Handler(BaseHTTPRequestHandler):
             problem = f"the body is not JSON: {e.msg} at line {e.lineno}, column {e.colno}"
         except RecursionError:
             problem = "the body is nested too deeply to read as JSON"
+        except ValueError as e:  # an integer of more than 4300 digits
+            problem = "the body is not JSON that racksmith reads" + (
+                ": it holds an integer of thousands of digits" if "integer string conversion" in str(e) else "")
         if problem is None and not isinstance(body, dict):
             problem = 'the body must be a JSON object, e.g. {"cgp": "...", "ruleset": "english"}'
         if problem is not None:
@@ -231,7 +345,8 @@ class Handler(BaseHTTPRequestHandler):
 
     # --- the answer --------------------------------------------------------------------------------
     def _json(self, status: HTTPStatus, obj: Any, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        # a lone surrogate from the request (JSON allows "\\ud800") goes back as its JSON escape
+        data = json.dumps(obj, ensure_ascii=False).encode("utf-8", "backslashreplace")
         self._send(status, data, "application/json; charset=utf-8", {"Cache-Control": "no-store", **(headers or {})})
 
     def _send(self, status: HTTPStatus, data: bytes, content_type: str, headers: dict[str, str]) -> None:
@@ -255,6 +370,24 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         """Requests are not logged one by one: only failures, through the server's ``log``."""
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The connection's bytes, each read bounded by the handler's deadline."""
+
+    def __init__(self, handler: "Handler"):
+        self.handler = handler
+        self.sock = handler.connection
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self.handler.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long to arrive")
+        self.sock.settimeout(min(left, TIMEOUT))
+        return self.sock.recv_into(buffer)
 
 
 def _one_line(text: str) -> str:

@@ -10,6 +10,7 @@
   const state = {
     rulesets: {},
     rs: null, // the ruleset shown (an entry of GET /api/rulesets)
+    limits: {}, // what one request may cost (GET /api/rulesets)
     board: [], // rows of letters: "" empty, uppercase tile, lowercase blank
     zeroTurns: 0,
     opcodes: "",
@@ -324,8 +325,16 @@
       exchanges: $("exchanges").checked, leaves: state.rs.leaves ? $("leaves").checked : false,
     };
     let data;
+    let capped = false;
     try {
-      data = await api("/api/moves", body);
+      try {
+        data = await api("/api/moves", body);
+      } catch (e) {
+        // "all" of a position with more moves than the server answers at once: its best that many
+        if (body.top !== null || !e.data || e.data.limit !== "max_moves" || !state.limits.max_moves) throw e;
+        data = await api("/api/moves", { ...body, top: state.limits.max_moves });
+        capped = true;
+      }
     } catch (e) {
       if (seq !== state.seq) return;
       say(e.message);
@@ -334,10 +343,10 @@
     }
     if (seq !== state.seq) return;
     say("", true);
-    showMoves(data);
+    showMoves(data, "", capped);
   }
 
-  function showMoves(data, note) {
+  function showMoves(data, note, capped) {
     const body = $("moves").querySelector("tbody");
     body.replaceChildren();
     state.moves = data ? data.moves : [];
@@ -353,6 +362,7 @@
     $("moves-head").textContent = `${data.count} move${data.count === 1 ? "" : "s"} for ${pos} by ${data.sort}` +
       ` · lexicon ${data.lexicon}` + (data.leaves ? " · with leaves" : "");
     const shown = data.moves.slice(0, MAX_ROWS);
+    if (capped) $("moves-head").textContent += ` · more exist: the best ${data.count} (the server's max_moves limit)`;
     if (data.count > MAX_ROWS) $("moves-head").textContent += ` · the first ${MAX_ROWS} shown`;
     shown.forEach((m, i) => {
       const tags = [];
@@ -669,6 +679,7 @@
       say(e.message);
       return;
     }
+    state.limits = info.limits || {};
     const select = $("ruleset");
     for (const rs of info.rulesets) {
       state.rulesets[rs.name] = rs;

@@ -1,0 +1,47 @@
+"""What one request to the web analyzer may cost, and the error that says a request went over.
+
+Each bound has a default that no real game comes near and can be changed by whoever starts the
+server (``racksmith serve --max-moves ...`` or ``Analyzer(limits=Limits(...))``). A request over
+a bound gets ``413 {"error": ..., "limit": "<name>"}`` (``400`` for a field asking for more than
+the bound), and the message names the bound and its value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from ..errors import RacksmithError
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds on one request: its body, the moves and the game record it may ask for, its time,
+    and how many answers the server computes at once (the others wait, then get 503)."""
+
+    max_body: int = 1 << 20  #: bytes of a request body
+    max_moves: int = 2000  #: moves in one answer (``/api/moves``; "all" = every move up to this)
+    max_gcg_bytes: int = 128 << 10  #: bytes (UTF-8) of a GCG record sent to ``/api/gcg``
+    max_gcg_events: int = 500  #: event lines (``>nick: ...``) of that record
+    max_seconds: float = 30.0  #: seconds of analysis for one request (checked turn by turn)
+    max_concurrent: int = 4  #: answers computed at once; more wait up to ``max_seconds``
+    max_connections: int = 64  #: open connections; more are answered 503 at once
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise RacksmithError(f"limit {f.name} must be a positive number, got {value!r}")
+            if f.type == "int" and not isinstance(value, int):
+                raise RacksmithError(f"limit {f.name} must be a whole number, got {value!r}")
+
+    def to_dict(self) -> dict[str, float]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+class LimitError(RacksmithError):
+    """A request that would cost more than one of the server's :class:`Limits`: ``limit`` is the
+    bound's name, ``status`` the HTTP status of the answer (413, or 400 for a field over it)."""
+
+    def __init__(self, limit: str, message: str, status: int = 413):
+        super().__init__(message)
+        self.limit = limit
+        self.status = status

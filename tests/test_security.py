@@ -1,0 +1,477 @@
+"""Regression tests of issue 14's findings, each failing without its fix: a record that made the server
+read a file, the Host check a name could slip through, cross-origin and non-JSON requests, tracebacks
+from deep or huge input, a leave file whose leaves could never be found, a UTF-16 word list taken for
+a KWG, and requests of unbounded cost. Real HTTP on loopback, as a browser or an attacker sends it."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import socket
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from conftest import FIXTURES
+from racksmith import Leaves, load_lexicon
+from racksmith.cli.main import main
+from racksmith.errors import GCGError, LexiconFormatError, RacksmithError, RulesetError
+from racksmith.formats.gcg import parse_gcg
+from racksmith.lexicon.build import build_packed
+from racksmith.rules import ruleset as ruleset_module
+from racksmith.rules.ruleset import Ruleset, find_ruleset, get_ruleset
+from racksmith.web import Analyzer, LimitError, Limits, make_server
+from racksmith.web import server as server_module
+
+GAME = (FIXTURES / "gcg" / "game01_seed1.gcg").read_text(encoding="utf-8")
+EMPTY15 = "/".join(["15"] * 15)
+SUPER_FOUR_BLANKS = "/".join(["21"] * 21) + " ????EST/ 0/0 0"
+ENGLISH_TOML = (ruleset_module.resources.files("racksmith.rules") / "rulesets" / "english.toml").read_text("utf-8")
+
+
+def record(pragma: str) -> str:
+    return f"#tile-distribution {pragma}\n#player1 a A\n#player2 b B\n>a: ADEHINT 8D HAND +16 16\n"
+
+
+@pytest.fixture
+def evil_ruleset(tmp_path):
+    """A valid ruleset file racksmith would use if it opened it: a 3-tile rack, named 'evil'."""
+    path = tmp_path / "evil.toml"
+    path.write_text(ENGLISH_TOML.replace('name = "english"', 'name = "evil"').replace("bingo_bonus = 50", "bingo_bonus = 77"),
+                    encoding="utf-8")
+    assert Ruleset.load(path).bingo_bonus == 77
+    return path
+
+
+@pytest.fixture
+def no_file_read(monkeypatch):
+    """Fail the test if racksmith opens a ruleset file."""
+    def refuse(p):
+        raise AssertionError(f"a ruleset file was opened: {p}")
+    monkeypatch.setattr(ruleset_module, "_read_ruleset_file", refuse)
+
+
+class Server:
+    """A server on a free loopback port, in a thread; ``request`` sends exactly the headers given."""
+
+    def __init__(self, analyzer: Analyzer, host: str = "127.0.0.1", **kw):
+        self.logged: list[str] = []
+        self.srv = make_server(analyzer, host, 0, log=self.logged.append, **kw)
+        self.port = self.srv.port
+        self.host = host
+        self.thread = threading.Thread(target=self.srv.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.srv.shutdown()
+        self.srv.server_close()
+
+    def request(self, method: str, path: str, body: bytes | dict | None = None, headers: dict | None = None):
+        """(status, headers, JSON or bytes); ``headers`` replace the defaults (None drops one)."""
+        data = json.dumps(body).encode() if isinstance(body, dict) else (body or b"")
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        head = {"Host": f"{shown}:{self.port}", "Content-Type": "application/json", **(headers or {})}
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        for k, v in head.items():
+            if v is not None:
+                for one in (v if isinstance(v, list) else [v]):
+                    conn.putheader(k, one)
+        conn.putheader("Content-Length", str(len(data)))
+        conn.endheaders(data)
+        res = conn.getresponse()
+        payload = res.read()
+        conn.close()
+        if res.headers.get("Content-Type", "").startswith("application/json"):
+            payload = json.loads(payload)
+            if res.status >= 400:
+                assert isinstance(payload["error"], str) and "\n" not in payload["error"], payload
+        return res.status, res.headers, payload
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Server(Analyzer("english"))
+    yield s
+    s.close()
+    assert s.logged == []
+
+
+# --- 1. a record never makes the server (or the CLI) open a file ---------------------------------------------
+def test_a_pragma_path_is_never_opened(evil_ruleset, no_file_read):
+    for strict in (True, False):
+        with pytest.raises(GCGError, match="names a file"):
+            parse_gcg(record(str(evil_ruleset)), strict=strict)  # was: the file's ruleset, rack of 3
+    for name in ("/dev/zero", "evil.toml", "rules.JSON", r"C:\rules\x"):
+        with pytest.raises(GCGError, match="names a file"):
+            parse_gcg(record(name))
+    with pytest.raises(RulesetError, match="unknown ruleset"):
+        find_ruleset(str(evil_ruleset))
+
+
+def test_the_server_answers_a_pragma_path_with_400(server, evil_ruleset, tmp_path):
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)  # opening it would block the request for ever
+    for target in (evil_ruleset, fifo, "/dev/zero"):
+        status, _, answer = server.request("POST", "/api/gcg", {"text": record(str(target))})
+        assert status == 400 and "names a file" in answer["error"] and str(target)[:30] in answer["error"]
+    status, _, answer = server.request("POST", "/api/gcg", {"text": record("klingon")})
+    assert status == 400 and "'#tile-distribution klingon' names no ruleset" in answer["error"]
+    status, _, answer = server.request("POST", "/api/gcg", {"text": record("English")})
+    assert status == 200 and answer["ruleset"] == "english" and answer["turns"][0]["move"] == "8D HAND"
+
+
+def test_a_pragma_may_name_the_servers_own_ruleset(evil_ruleset):
+    api = Analyzer(evil_ruleset, FIXTURES / "ENABLE15.kwg")
+    assert api.gcg({"text": record("evil"), "analyze": False})["ruleset"] == "evil"
+    assert api.gcg({"text": record("super"), "analyze": False})["ruleset"] == "super"
+
+
+def test_the_cli_reads_pragmas_as_names(capsys, tmp_path, evil_ruleset, no_file_read):
+    gcg = tmp_path / "game.gcg"
+    gcg.write_text(record(str(evil_ruleset)), encoding="utf-8")
+    assert main(["gcg", "replay", str(gcg)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("racksmith: line 1: '#tile-distribution ") and "names a file" in err and err.count("\n") == 1
+
+
+def test_the_cli_ruleset_option_wins_over_the_pragma(capsys, tmp_path, evil_ruleset):
+    gcg = tmp_path / "game.gcg"
+    gcg.write_text(record("/nowhere/evil.toml"), encoding="utf-8")
+    assert main(["gcg", "cgp", str(gcg), "--ruleset", str(evil_ruleset), "--turn", "1"]) == 0
+    assert capsys.readouterr().out.startswith(EMPTY15 + " ADEHINT/")
+
+
+def test_an_embedded_lexicon_name_is_never_a_file(tmp_path, monkeypatch):
+    (tmp_path / "enable").write_bytes(b"\x00garbage that is no lexicon")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(LexiconFormatError):
+        load_lexicon("enable")  # a person's argument: the file in the working directory
+    api = Analyzer("english")
+    answer = api.moves({"cgp": EMPTY15 + " AEINRST/ 0/0 0", "lexicon": "enable", "top": 1})  # never the file
+    assert answer["lexicon"] == "enable" and answer["count"] == 1 and answer["moves"][0]["score"] == 66
+
+
+# --- 2. Host, Origin, content type ----------------------------------------------------------------------------
+@pytest.mark.parametrize("host", ["127.0.0.1.evil.example", "127.0.0.2", "127.1", "localhost.evil.example",
+                                  "evil.example", "", "[::1].evil", "127.0.0.1:1@evil.example"])
+def test_the_host_check_is_exact(server, host):
+    for shown in (host, f"{host}:{server.port}"):
+        status, _, answer = server.request("GET", "/api/rulesets", headers={"Host": shown})
+        assert status == 403 and "is not this server" in answer["error"], shown
+
+
+def test_the_host_needs_the_port_and_one_header(server):
+    for host in ("127.0.0.1", "localhost", f"127.0.0.1:{server.port + 1}", f"127.0.0.1:{server.port}0"):
+        assert server.request("GET", "/api/rulesets", headers={"Host": host})[0] == 403, host
+    assert server.request("GET", "/api/rulesets", headers={"Host": None})[0] == 403
+    two = [f"127.0.0.1:{server.port}", "evil.example"]
+    assert server.request("GET", "/api/rulesets", headers={"Host": two})[0] == 403
+    for host in ("127.0.0.1", "localhost", "LocalHost", "[::1]"):
+        assert server.request("GET", "/api/rulesets", headers={"Host": f"{host}:{server.port}"})[0] == 200, host
+
+
+def test_allowed_hosts_and_the_bound_address():
+    s = Server(Analyzer("english"), allowed_hosts=["racksmith.lan", "::2"])
+    try:
+        for host in ("racksmith.lan", "RACKSMITH.lan", "[::2]"):
+            assert s.request("GET", "/", headers={"Host": f"{host}:{s.port}"})[0] == 200
+        assert s.request("GET", "/", headers={"Host": f"other.lan:{s.port}"})[0] == 403
+        origin = f"http://racksmith.lan:{s.port}"
+        assert s.request("POST", "/api/position", {"cgp": EMPTY15 + " A/ 0/0 0"}, {"Origin": origin})[0] == 200
+    finally:
+        s.close()
+
+
+def test_cross_origin_requests_are_refused(server):
+    body = {"cgp": EMPTY15 + " AEINRST/ 0/0 0"}
+    for origin in ("http://evil.example", "null", f"http://127.0.0.1:{server.port}.evil.example",
+                   f"https://127.0.0.1:{server.port}", f"http://127.0.0.1:{server.port + 1}", "file://"):
+        status, _, answer = server.request("POST", "/api/position", body, {"Origin": origin})
+        assert status == 403 and "are not answered" in answer["error"], origin
+    for site in ("cross-site", "same-site"):
+        status, _, answer = server.request("POST", "/api/position", body, {"Sec-Fetch-Site": site})
+        assert status == 403 and site in answer["error"]
+    for origin in (f"http://127.0.0.1:{server.port}", f"http://localhost:{server.port}", f"http://[::1]:{server.port}"):
+        assert server.request("POST", "/api/position", body, {"Origin": origin, "Sec-Fetch-Site": "same-origin"})[0] == 200
+
+
+@pytest.mark.parametrize("kind", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                                  None, "application/json; charset=latin-1", "application/jsonx", "text/json"])
+def test_a_post_must_be_json(server, kind):
+    status, _, answer = server.request("POST", "/api/position", {"cgp": EMPTY15 + " A/ 0/0 0"}, {"Content-Type": kind})
+    assert status == 415 and "Content-Type: application/json" in answer["error"]
+
+
+def test_json_content_types_that_are_fine(server):
+    for kind in ("application/json", "Application/JSON; charset=UTF-8", 'application/json; charset="utf-8"'):
+        assert server.request("POST", "/api/position", {"cgp": EMPTY15 + " A/ 0/0 0"}, {"Content-Type": kind})[0] == 200
+
+
+def test_the_page_works_as_a_browser_calls_it(server):
+    """The requests app.js makes, with the headers a browser adds to them."""
+    status, _, js = server.request("GET", "/static/app.js", headers={"Content-Type": None})
+    assert status == 200 and b'headers: { "Content-Type": "application/json" }' in js
+    origin = f"http://127.0.0.1:{server.port}"
+    browser = {"Origin": origin, "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Referer": origin + "/"}
+    assert server.request("GET", "/", headers={"Sec-Fetch-Site": "none", "Content-Type": None})[0] == 200
+    status, _, info = server.request("GET", "/api/rulesets", headers={"Sec-Fetch-Site": "same-origin", "Content-Type": None})
+    assert status == 200 and info["limits"]["max_moves"] == Limits().max_moves
+    cgp = EMPTY15 + " AEINRST/ 0/0 0"
+    for path, body in (("/api/position", {"cgp": cgp, "ruleset": "english"}),
+                       ("/api/moves", {"cgp": cgp, "ruleset": "english", "sort": "score", "top": 20, "exchanges": False,
+                                       "leaves": False}),
+                       ("/api/score", {"cgp": cgp, "ruleset": "english", "move": "8D NASTIER"}),
+                       ("/api/validate", {"cgp": cgp, "ruleset": "english", "move": "8D NASTIER"}),
+                       ("/api/gcg", {"text": GAME, "analyze": True, "top": 5})):
+        status, _, answer = server.request("POST", path, body, {**browser, "Content-Type": "application/json"})
+        assert status == 200, (path, answer)
+
+
+def test_the_pages_all_moves_falls_back_to_the_limit():
+    """'all' on a position with more moves than max_moves: a 413 naming the limit, then the best that many."""
+    s = Server(Analyzer("english", limits=Limits(max_moves=10)))
+    try:
+        body = {"cgp": EMPTY15 + " AEINRST/ 0/0 0", "top": None}
+        status, _, answer = s.request("POST", "/api/moves", body)
+        assert status == 413 and answer["limit"] == "max_moves" and "more than 10 moves" in answer["error"]
+        status, _, answer = s.request("POST", "/api/moves", {**body, "top": 10})
+        assert status == 200 and answer["count"] == 10
+        js = s.request("GET", "/static/app.js", headers={"Content-Type": None})[2]
+        assert b'e.data.limit !== "max_moves"' in js and b"top: state.limits.max_moves" in js
+    finally:
+        s.close()
+
+
+# --- 3. no traceback from deep or huge input ----------------------------------------------------------------------
+@pytest.mark.parametrize(("name", "text"), [
+    ("deep.json", "[" * 100_000 + "]" * 100_000),
+    ("deep.toml", "a = " + "[" * 2_000 + "]" * 2_000),
+    ("huge.json", '{"rack_size": ' + "9" * 5_000 + "}"),
+])
+def test_deep_or_huge_ruleset_files_are_one_line(capsys, tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesetError, match=f"ruleset file .*{name}"):
+        get_ruleset(str(path))
+    assert main(["show", "--ruleset", str(path), "--cgp", EMPTY15 + " A/ 0/0 0"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("racksmith: ruleset file") and err.count("\n") == 1
+
+
+def test_deep_ruleset_data_is_one_line():
+    data = Ruleset.to_dict(get_ruleset("english"))
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    for field in ("rack_size", "name", "tiles", "lexicon", "board"):
+        with pytest.raises(RulesetError) as e:
+            Ruleset.from_dict({**data, field: deep})
+        assert len(str(e.value)) < 400
+
+
+def test_rulesets_that_are_not_regular_files(tmp_path):
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero"):
+        with pytest.raises(RulesetError, match="is not a regular file"):
+            get_ruleset(str(path))
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (ruleset_module.MAX_FILE_BYTES + 1))
+    with pytest.raises(RulesetError, match="larger than"):
+        get_ruleset(big)
+    for spec in ("x" * 5_000, "a\x00.toml"):
+        with pytest.raises(RulesetError):
+            get_ruleset(spec)
+
+
+HUGE = "9" * 5_000
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    (f">a: ADEHINT 8D HAND +{HUGE} 16", "score '+999"),
+    (f">a: ADEHINT 8D HAND +16 {HUGE}", "running total '999"),
+    (f">a: ADEHINT -{HUGE} +0 0", "hidden tiles: more than a rack holds"),
+    (f"#player{HUGE} c C", "has at most"),
+])
+def test_huge_numbers_in_a_record_are_gcg_errors(capsys, tmp_path, line, message):
+    text = "#player1 a A\n#player2 b B\n" + line + "\n"
+    with pytest.raises(GCGError, match=re.escape(message)):
+        parse_gcg(text)
+    game = parse_gcg(text, strict=False)
+    assert len(game.errors) == 1 and message in str(game.errors[0]) and len(str(game.errors[0])) < 200
+    path = tmp_path / "huge.gcg"
+    path.write_text(text, encoding="utf-8")
+    assert main(["gcg", "replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and message in err.splitlines()[-1]
+
+
+def test_huge_numbers_over_http(server):
+    status, _, answer = server.request("POST", "/api/gcg", {"text": f"#player1 a A\n#player2 b B\n>a: ADEHINT 8D HAND +{HUGE} 16\n"})
+    assert status == 200 and "score '+999" in answer["errors"][0]["message"]
+    for raw in (b'{"top": ' + HUGE.encode() + b"}", b'{"cgp": "x", "n": -' + HUGE.encode() + b"}"):
+        status, _, answer = server.request("POST", "/api/moves", raw)  # was: the connection dropped, no answer
+        assert status == 400 and "integer of thousands of digits" in answer["error"]
+
+
+def test_a_lone_surrogate_comes_back_as_json(server):
+    status, _, answer = server.request("POST", "/api/position", b'{"cgp": "\\ud800 A/ 0/0 0"}')
+    assert status == 400 and isinstance(answer["error"], str)
+    status, _, answer = server.request("POST", "/api/moves", b'{"cgp": "' + EMPTY15.encode() + b' A/ 0/0 0", "sort": "\\udfff"}')
+    assert status == 400 and "field 'sort'" in answer["error"]
+
+
+# --- 4. wrong results -----------------------------------------------------------------------------------------
+def test_a_leave_with_unsorted_tiles_is_refused():
+    alphabet = get_ruleset("english").alphabet
+    tiles = [alphabet.tile(c) for c in "VRST"]
+    nodes = build_packed(np.array(tiles, np.uint8), np.array([0, 4], np.int64), gaddag=False, share_tails=False)
+    with pytest.raises(LexiconFormatError, match="leave 'VRST' has tiles out of order"):
+        Leaves(nodes, np.array([-12], np.float32), alphabet)  # was: listed, but every lookup gave 0.0
+    data = np.array([nodes.size], "<u4").tobytes() + nodes.astype("<u4").tobytes() + np.array([1], "<u4").tobytes() \
+        + np.array([-12], "<f4").tobytes()
+    with pytest.raises(LexiconFormatError, match="out of order"):
+        Leaves.from_bytes(data, "english")
+    sorted_ = Leaves.from_pairs([("VRST", -12.0), ("?A", 20.0)], "english")
+    assert sorted_.value("TSRV") == -12.0 and sorted_.value("A?") == 20.0  # the file order a lookup expects
+    assert Leaves.load(FIXTURES / "SYNTH.klv2").value("?ERS") > 0
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-16-le"])
+def test_a_utf16_word_list_is_read_or_named(tmp_path, encoding):
+    path = tmp_path / "words.txt"
+    path.write_bytes("\ufeffCAT\nDOG\nBIRD\n".encode(encoding) if encoding != "utf-16" else "CAT\nDOG\nBIRD\n".encode(encoding))
+    lex = load_lexicon(path)  # was: "KWG ... node 0 has arc index 261887"
+    assert sorted(lex.words()) == ["BIRD", "CAT", "DOG"]
+    bare = tmp_path / "bare.txt"
+    bare.write_bytes("CAT\nDOG\nBIRD\n".encode(encoding.replace("utf-16", "utf-16-le") if encoding == "utf-16" else encoding))
+    with pytest.raises(LexiconFormatError, match="looks like UTF-16 text without a byte-order mark"):
+        load_lexicon(bare)
+    assert len(load_lexicon(FIXTURES / "ENABLE15.kwg")) > 100_000  # KWG files still read as such
+
+
+# --- 5. bounded cost ------------------------------------------------------------------------------------------------
+def test_moves_are_bounded_by_max_moves():
+    api = Analyzer("english", limits=Limits(max_moves=2000))
+    with pytest.raises(LimitError) as e:  # was: a 41-56 MB answer
+        api.moves({"cgp": SUPER_FOUR_BLANKS, "ruleset": "super", "top": None})
+    assert (e.value.limit, e.value.status) == ("max_moves", 413) and "more than 2000 moves" in str(e.value)
+    with pytest.raises(LimitError) as e:
+        api.moves({"cgp": SUPER_FOUR_BLANKS, "ruleset": "super", "top": 2001})
+    assert (e.value.limit, e.value.status) == ("max_moves", 400) and "at most 2000" in str(e.value)
+    best = api.moves({"cgp": SUPER_FOUR_BLANKS, "ruleset": "super", "top": 2000})
+    assert best["count"] == 2000
+    every = api.moves({"cgp": EMPTY15 + " AEINRST/ 0/0 0", "top": None})
+    assert every["count"] == len(api.moves({"cgp": EMPTY15 + " AEINRST/ 0/0 0", "top": 2000})["moves"]) < 2000
+
+
+def test_a_record_is_bounded_in_bytes_and_events():
+    passes = "#player1 a A\n#player2 b B\n" + ">a: ADEHINT - +0 0\n>b: ADEHINT - +0 0\n" * 2_000  # about 76 KB
+    api = Analyzer("english")
+    with pytest.raises(LimitError) as e:  # was: a 15.7 MB analysis
+        api.gcg({"text": passes})
+    assert e.value.limit == "max_gcg_events" and "4,000 events" in str(e.value)
+    small = Analyzer("english", limits=Limits(max_gcg_bytes=1000))
+    with pytest.raises(LimitError) as e:
+        small.gcg({"text": GAME})
+    assert e.value.limit == "max_gcg_bytes" and "max_gcg_bytes" in str(e.value)
+    assert Analyzer("english").gcg({"text": GAME, "analyze": False})["complete"]
+
+
+def test_an_analysis_is_bounded_in_time():
+    api = Analyzer("english", limits=Limits(max_seconds=1e-9))  # over before the first turn is analysed
+    with pytest.raises(LimitError) as e:
+        api.gcg({"text": GAME})
+    assert e.value.limit == "max_seconds" and "max_seconds" in str(e.value)
+    assert api.gcg({"text": GAME, "analyze": False})["turns"]  # the replay alone is not analysed
+
+
+def test_limits_over_http_name_the_limit():
+    s = Server(Analyzer("english", limits=Limits(max_moves=5, max_gcg_events=3, max_seconds=1e-9, max_body=2000)))
+    try:
+        for path, body, status, limit in (
+            ("/api/moves", {"cgp": EMPTY15 + " AEINRST/ 0/0 0", "top": 6}, 400, "max_moves"),
+            ("/api/moves", {"cgp": EMPTY15 + " AEINRST/ 0/0 0", "top": None}, 413, "max_moves"),
+            ("/api/gcg", {"text": GAME[:1500]}, 413, "max_gcg_events"),
+        ):
+            got, _, answer = s.request("POST", path, body)
+            assert (got, answer["limit"]) == (status, limit) and limit in answer["error"]
+        got, _, answer = s.request("POST", "/api/gcg", {"text": "x" * 3000})
+        assert got == 413 and "max_body" in answer["error"]
+    finally:
+        s.close()
+    assert s.logged == []
+
+
+def test_requests_wait_for_a_free_computation_then_get_503():
+    s = Server(Analyzer("english", limits=Limits(max_concurrent=1, max_seconds=0.2)))
+    try:
+        assert s.srv.computing.acquire(timeout=5)  # another request is computing
+        status, head, answer = s.request("GET", "/api/rulesets", headers={"Content-Type": None})
+        assert status == 503 and answer["limit"] == "max_concurrent" and head["Retry-After"]
+        s.srv.computing.release()
+        assert s.request("GET", "/api/rulesets", headers={"Content-Type": None})[0] == 200
+    finally:
+        s.close()
+
+
+def test_connections_over_the_limit_get_503_at_once():
+    s = Server(Analyzer("english", limits=Limits(max_connections=1)))
+    try:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=10) as first:
+            first.sendall(b"GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % s.port)
+            assert first.recv(12) == b"HTTP/1.1 200"  # the first connection is being served (kept alive)
+            with socket.create_connection(("127.0.0.1", s.port), timeout=10) as second:
+                data = b""
+                while chunk := second.recv(4096):
+                    data += chunk
+            assert data.startswith(b"HTTP/1.1 503") and b'"limit": "max_connections"' in data
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # the first connection's thread ends, its slot is free again
+            try:
+                if s.request("GET", "/api/rulesets", headers={"Content-Type": None})[0] == 200:
+                    break
+            except (ConnectionError, http.client.HTTPException):
+                pass
+            time.sleep(0.05)
+        else:
+            pytest.fail("the connection slot was never released")
+    finally:
+        s.close()
+
+
+def test_a_trickling_client_is_dropped(monkeypatch):
+    monkeypatch.setattr(server_module, "TIMEOUT", 1.0)
+    s = Server(Analyzer("english"))
+    try:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=10) as sock:
+            request = b"GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % s.port + b"x" * 100
+            closed = False
+            for byte in request:  # one byte every 0.1 s: each read is quick, the request never ends
+                try:
+                    sock.sendall(bytes([byte]))
+                except OSError:
+                    closed = True
+                    break
+                time.sleep(0.1)
+            if not closed:
+                sock.settimeout(10)
+                try:
+                    closed = sock.recv(1) == b""
+                except OSError:
+                    closed = True
+            assert closed
+    finally:
+        s.close()
+
+
+def test_limits_are_checked():
+    for bad in ({"max_moves": 0}, {"max_seconds": float("nan")}, {"max_body": 1.5}, {"max_concurrent": True}):
+        with pytest.raises(RacksmithError, match="limit max_"):
+            Limits(**bad)
+    with pytest.raises(RacksmithError, match="racksmith.web.Limits"):
+        Analyzer("english", limits={"max_moves": 5})
