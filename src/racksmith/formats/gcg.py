@@ -284,6 +284,15 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
                         f"'#{name}': a game of {rs.name} has at most {most} players (each holds a rack of "
                         f"{rs.rack_size} from {rs.total_tiles} tiles)", number))
                     continue
+                if idx < len(nicks) and nicks[idx] and nicks[idx] != nick:
+                    visitor.handle_error(GCGError(
+                        f"'#{name} {_clip(nick)}': player {idx + 1} is already {nicks[idx]!r}", number))
+                    continue
+                if nick in nicks[:idx] + nicks[idx + 1:]:
+                    visitor.handle_error(GCGError(
+                        f"'#{name} {_clip(nick)}': {_clip(nick)!r} is already player {nicks.index(nick) + 1} "
+                        "(each player needs a nick of its own)", number))
+                    continue
                 while len(nicks) <= idx:
                     nicks.append("")
                 nicks[idx] = nick
@@ -398,6 +407,8 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
     nick = nick.strip()
     if not colon or not nick:
         raise GCGError(f"an event starts with '>nick:', got {line.strip()[:40]!r}", number)
+    if len(nick.split()) > 1:  # '#playerN nick Full Name' could never declare it
+        raise GCGError(f"nick {_clip(nick)!r} has a space in it: a nick is one word", number)
     tokens = rest.split()
     if len(tokens) < 3:
         raise GCGError(

@@ -219,8 +219,10 @@ class Ruleset:
             counts.append(entry[1])
             values.append(entry[2])
         aliases_raw = data.get("letter_aliases", {})
-        if not isinstance(aliases_raw, dict):
-            raise fail("letter_aliases", "must be a table of alias = letter")
+        if not isinstance(aliases_raw, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in aliases_raw.items()
+        ):
+            raise fail("letter_aliases", f"must be a table of alias = letter (strings), got {_show(aliases_raw)}")
         try:
             alphabet = Alphabet(tuple(letters), name=name, aliases=tuple(aliases_raw.items()))
         except RacksmithError as e:
