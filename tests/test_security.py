@@ -469,6 +469,20 @@ def test_a_trickling_client_is_dropped(monkeypatch):
         s.close()
 
 
+def test_ambiguous_body_lengths_are_refused(server):
+    head = f"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+    for lengths, message in ((["2", "40"], "more than one Content-Length"), (["\u0662"], "bad Content-Length"),
+                             (["+2"], "bad Content-Length"), (["9" * 30], "bad Content-Length")):
+        request = head + "".join(f"Content-Length: {n}\r\n" for n in lengths) + "\r\n{}"
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            sock.sendall(request.encode())
+            sock.shutdown(socket.SHUT_WR)
+            data = b""
+            while chunk := sock.recv(4096):
+                data += chunk
+        assert data.startswith(b"HTTP/1.1 400") and message.encode() in data and data.count(b"HTTP/1.1") == 1, data
+
+
 def test_limits_are_checked():
     for bad in ({"max_moves": 0}, {"max_seconds": float("nan")}, {"max_body": 1.5}, {"max_concurrent": True}):
         with pytest.raises(RacksmithError, match="limit max_"):

@@ -282,13 +282,14 @@ class Handler(BaseHTTPRequestHandler):
         """The body's length, or the status and message of why it is not read."""
         if self.headers.get("Transfer-Encoding"):
             return 0, HTTPStatus.BAD_REQUEST, "send the body with a Content-Length (chunked bodies are not read)"
-        text = self.headers.get("Content-Length")
-        if text is None:
+        lengths = self.headers.get_all("Content-Length") or []
+        if not lengths:
             return 0, None, ""
-        try:
-            n = int(text)
-        except ValueError:
-            n = -1
+        text = lengths[0]
+        if len(lengths) > 1:  # which one the body follows is ambiguous (request smuggling)
+            return 0, HTTPStatus.BAD_REQUEST, "the request has more than one Content-Length"
+        digits = text.strip()
+        n = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else -1
         if n < 0:
             return 0, HTTPStatus.BAD_REQUEST, f"bad Content-Length {text[:40]!r}"
         most = self.server.limits.max_body
