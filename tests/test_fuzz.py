@@ -144,6 +144,23 @@ def damaged_games(draw):
 @given(text=damaged_games(), ruleset=st.sampled_from([None, None, "english", "super"]), analyse=st.booleans())
 def test_fuzz_gcg(no_file_read, text, ruleset, analyse):
     targets.check_gcg(text.encode("utf-8", "surrogatepass"), ruleset, analyse)
+    assert not no_file_read, f"the record made racksmith open {no_file_read}"
+
+
+PRAGMA_VALUES = st.sampled_from(["/dev/zero", "/etc/passwd", "evil.toml", "../x.json", "C:\\x.toml", "klingon", "super",
+                                  "english_super", "Russian-Scrabble", "эрудит", "SCRABBLE", HUGE, "", "english.TOML",
+                                  str(FIXTURES / "gcg")]) | st.text(max_size=12)
+
+
+@fuzz_settings(150)
+@given(header=st.lists(st.tuples(st.sampled_from(["tile-distribution", "board-layout", "lexicon", "player1", "player2",
+                                                  "character-encoding", "title"]), PRAGMA_VALUES), max_size=5),
+       ruleset=st.sampled_from([None, None, "english"]))
+def test_fuzz_gcg_header(no_file_read, header, ruleset):
+    """Pragmas name rulesets, never files: whatever the header says, no ruleset file is opened."""
+    text = "".join(f"#{name} {value}\n" for name, value in header) + "#player1 a A\n#player2 b B\n>a: ADEHINT 8D HAND +16 16\n"
+    targets.check_gcg(text.encode("utf-8", "surrogatepass"), ruleset)
+    assert not no_file_read, f"the record made racksmith open {no_file_read}"
 
 
 @fuzz_settings(50)
@@ -151,6 +168,7 @@ def test_fuzz_gcg(no_file_read, text, ruleset, analyse):
                          + [g.encode("latin-1", "replace") for g in GAMES[:1]], 4))
 def test_fuzz_gcg_bytes(no_file_read, raw):
     targets.check_gcg(raw)
+    assert not no_file_read, f"the record made racksmith open {no_file_read}"
 
 
 @fuzz_settings(300)
@@ -249,6 +267,10 @@ def leave_files(draw):
     pairs = draw(st.dictionaries(st.lists(st.sampled_from("AEIRSTQZ?"), min_size=1, max_size=5).map(lambda t: "".join(sorted(t))),
                                  st.floats(-40, 40, allow_nan=False, width=32), min_size=1, max_size=20))
     data = Leaves.from_pairs(pairs.items(), "english").tobytes()
+    if draw(st.booleans()):  # as a KLV v1: int16 values scaled by 256
+        top = 4 + 4 * int.from_bytes(data[:4], "little") + 4
+        values = np.frombuffer(data[top:], "<f4")
+        data = data[:top] + np.clip(values * 256, -32768, 32767).astype("<i2").tobytes()
     return draw(mutated_bytes([data], 4)) if draw(st.integers(0, 3)) else data
 
 
@@ -308,6 +330,7 @@ BODY_VALUES = (st.sampled_from(CGPS + GAMES + NOTATIONS + ["english", "super", "
 @given(endpoint=st.sampled_from(targets.ENDPOINTS), body=st.dictionaries(st.sampled_from(BODY_KEYS), BODY_VALUES, max_size=6))
 def test_fuzz_api_bodies(no_file_read, endpoint, body):
     targets.check_api(endpoint, body)
+    assert not no_file_read, f"the request made racksmith open {no_file_read}"
 
 
 @st.composite
