@@ -186,6 +186,20 @@ def test_allowed_hosts_and_the_bound_address():
         s.close()
 
 
+def test_an_ipv6_loopback_server():
+    try:
+        s = Server(Analyzer("english"), host="::1")
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    try:
+        assert s.srv.url == f"http://[::1]:{s.port}/"
+        assert s.request("GET", "/api/rulesets", headers={"Content-Type": None})[0] == 200  # Host: [::1]:port
+        assert s.request("GET", "/api/rulesets", headers={"Host": f"[::1].evil:{s.port}"})[0] == 403
+        assert s.request("GET", "/api/rulesets", headers={"Host": f"::1:{s.port}"})[0] == 403
+    finally:
+        s.close()
+
+
 def test_cross_origin_requests_are_refused(server):
     body = {"cgp": EMPTY15 + " AEINRST/ 0/0 0"}
     for origin in ("http://evil.example", "null", f"http://127.0.0.1:{server.port}.evil.example",

@@ -106,9 +106,8 @@ class AnalyzerServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        shown = f"[{host}]" if ":" in host else host
-        return f"http://{shown}:{port}/"
+        """The page's address: the listening address, or ``localhost`` when it listens on every one."""
+        return f"http://{self.host_names[0]}:{self.port}/"
 
     def handle_error(self, request, client_address) -> None:
         """A connection that failed outside a request (the client went away): one line, no traceback."""
