@@ -95,7 +95,7 @@ def test_tournament_rule_going_out():
     g.play("F5 AE")
     assert g.over
     assert [(e.kind, e.score, e.total) for e in g.history[-2:]] == [("play", 6, 21), ("out", 2, 23)]
-    assert g.scores == [23, 3] and g.winners() == [0]
+    assert g.scores == [23, 3] and g.winners == [0]
     assert not g.check_invariants()
     with pytest.raises(IllegalMoveError) as info:
         g.pass_()
@@ -171,9 +171,9 @@ def test_players_and_sizes_are_checked():
     with pytest.raises(RacksmithError, match="need 9 tiles"):
         Game(tiny(), players=3)
     four = Game("english", lexicon=set(), players=["a", "b", "c", "d"], seed=1)
-    assert len(four.bag) == 72 and four.live_position().racks[0] == four.racks[0]
+    assert len(four.bag) == 72 and four.live_position.racks[0] == four.racks[0]
     four.pass_()
-    assert four.live_position().racks[0] == four.racks[1] and four.live_position().racks[3] == four.racks[0]
+    assert four.live_position.racks[0] == four.racks[1] and four.live_position.racks[3] == four.racks[0]
 
 
 # --- challenges, time, undo ---------------------------------------------------------------------

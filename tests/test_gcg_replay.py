@@ -98,7 +98,7 @@ def test_exchange_needs_a_full_bag():
 
 def test_turns_after_the_end_are_errors():
     text = GAME01.read_text(encoding="utf-8") + ">p1: R - +0 445\n"
-    with pytest.raises(GCGError, match=r"a turn after the end of the game \(line 33\)") as info:
+    with pytest.raises(GCGError, match=r"a turn after the end of the game \(line 32\)") as info:
         replay_text(text)
     assert info.value.line == 34
 

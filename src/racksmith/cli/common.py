@@ -7,6 +7,8 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
+from ..errors import CLIError
+
 #: diagnostics, tables for people and progress bars: never stdout when --json is asked for
 err_console = Console(stderr=True)
 out_console = Console()
@@ -21,13 +23,6 @@ def emit_json(obj: Any) -> None:
 def fail(message: str, code: int = 1) -> NoReturn:
     """Stop the command with one readable line on stderr."""
     raise CLIError(message, code)
-
-
-class CLIError(Exception):
-    def __init__(self, message: str, code: int = 1):
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def note_cgp_lexicon(opcodes, used: str) -> None:

@@ -1,0 +1,27 @@
+"""The choices of move generation, as ``StrEnum``s: a member equals its string
+(``Sort.EQUITY == "equity"``), so either may be passed."""
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Sort(StrEnum):
+    """What ranks the moves."""
+
+    SCORE = "score"  #: points, then equity
+    EQUITY = "equity"  #: score + leave value (and the opening and end-of-game adjustments)
+
+
+class Direction(StrEnum):
+    """Which placements to list."""
+
+    BOTH = "both"
+    ACROSS = "across"
+    DOWN = "down"
+
+
+class Algorithm(StrEnum):
+    """Which generator makes them (both give the same moves)."""
+
+    GADDAG = "gaddag"  #: Gordon's, over the lexicon's GADDAG
+    DAWG = "dawg"  #: Appel and Jacobson's, over the DAWG alone
