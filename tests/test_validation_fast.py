@@ -282,6 +282,7 @@ def compare(pos: Position, move: Move, lex) -> str:
     return "none" if verdict is None else "legal" if isinstance(verdict, int) else verdict
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), which=st.integers(0, len(POSITIONS) - 1), small=st.booleans())
 def test_generated_moves_get_the_same_answer(enable, data, which, small):
@@ -295,6 +296,7 @@ def test_generated_moves_get_the_same_answer(enable, data, which, small):
     which=st.integers(0, len(WITH_PLACEMENTS) - 1),
     rack=st.none() | st.text("ABCDEIOSTZ?", max_size=7),
 )
+@pytest.mark.slow
 def test_mutated_fixture_placements_get_the_same_answer(enable, data, which, rack):
     record = WITH_PLACEMENTS[which]
     pos = fixture_position(record)
@@ -304,6 +306,7 @@ def test_mutated_fixture_placements_get_the_same_answer(enable, data, which, rac
     compare(pos, mutated_placement(Dice(data), record, pos), enable)
 
 
+@pytest.mark.slow
 def test_seeded_moves_reach_every_decision_of_the_lean_check(enable):
     rng = random.Random(20240601)
     dice = Dice(rng=rng)

@@ -6,9 +6,11 @@ each other). Blanks score 0. Placing exactly ``ruleset.rack_size`` tiles adds ``
 The lexicon is not consulted; illegal geometry is rejected (:mod:`racksmith.core.geometry`).
 
 This is the reference scorer. Two copies are kept for speed and held equal to it by tests: the
-lean validator (:func:`racksmith.core.validation.lean_verdict`, ``tests/test_validation_fast.py``)
-and the move generator's kernel (``record_place`` in :mod:`racksmith.movegen._movegen`, whose
-scores ``tests/test_movegen_oracle.py`` compares with this module on every move of the fixtures).
+lean validator (:func:`racksmith.core.validation.lean_verdict`) and the move generator's kernel
+(``record_place`` in :mod:`racksmith.movegen._movegen`). ``tests/test_scoring.py`` scores every
+move the generator lists on the fixture positions with all three, ``tests/test_validation_fast.py``
+compares the lean validator with :func:`~racksmith.core.validation.check_move` on legal and illegal
+moves, and every fixture placement is also checked against MAGPIE's score.
 """
 from __future__ import annotations
 

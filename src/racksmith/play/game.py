@@ -104,7 +104,10 @@ class Game:
     and :attr:`scores` are by seat. :attr:`position` is the game seen by the player to move.
     """
 
-    __slots__ = ("ruleset", "nicks", "names", "bag", "history", "to_move", "lexicon_name", "_pos", "_actions", "_from_start")
+    __slots__ = (
+        "ruleset", "nicks", "names", "bag", "history", "to_move", "lexicon_name", "_pos", "_actions", "_from_start",
+        "_start_scores",
+    )
 
     def __init__(
         self,
@@ -187,6 +190,7 @@ class Game:
         self._pos = pos
         self._actions: list[_Action] = []
         self._from_start = not pos.board.any() and not any(pos.scores) and not pos.zero_turns
+        self._start_scores = tuple(pos.scores)  #: by seat (seat 0 moves first)
 
     # --- reading the state -------------------------------------------------------------------
     @property
@@ -462,7 +466,8 @@ class Game:
     # --- checks and records -------------------------------------------------------------------
     def check_invariants(self) -> list[str]:
         """What is wrong with the state, if anything: tiles conserved (bag + racks + board = the
-        set), each score the sum of its events, running totals, no rack over size. Empty when sound."""
+        set), each score the sum of its events (and of the score it started with), running totals,
+        no rack over size. Empty when sound."""
         rs = self.ruleset
         pos = self._pos
         problems = []
@@ -477,7 +482,7 @@ class Game:
                 + (f" extra {a.rack_string(extra)}" if extra else "")
                 + (f" missing {a.rack_string(missing)}" if missing else "")
             )
-        sums = [0] * len(self.nicks)
+        sums = list(self._start_scores)
         for e in self.history:
             sums[e.player] += e.score
             if e.total != sums[e.player]:
