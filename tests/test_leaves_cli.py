@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from racksmith.cli.main import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
