@@ -22,7 +22,15 @@ from ..rules.ruleset import get_ruleset
 from ..errors import InvalidMoveError, RacksmithError
 
 
-class MoveKind(StrEnum):
+class Kind(StrEnum):
+    """A ``StrEnum`` that reads as its name: ``repr(MoveKind.PLACE) == "MoveKind.PLACE"``, and equals
+    its value (``MoveKind.PLACE == "place"``), so old callers comparing with strings keep working."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+class MoveKind(Kind):
     """What a move does. A ``StrEnum``: ``MoveKind.PLACE == "place"``."""
 
     PLACE = "place"  #: tiles put on the board

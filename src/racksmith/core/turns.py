@@ -27,17 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
 
 from ..errors import IllegalMoveError
 from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH, Tiles
 from ..rules.ruleset import Ruleset
-from .move import EXCHANGE, PLACE, Move
+from .move import EXCHANGE, PLACE, Kind, Move
 
 
-class EventKind(StrEnum):
+class EventKind(Kind):
     """What a line of a game's history is (a GCG event, a :class:`~racksmith.play.game.Event`).
     A ``StrEnum``: ``EventKind.PLAY == "play"``."""
 
@@ -55,14 +54,14 @@ class EventKind(StrEnum):
 TURN_KINDS = frozenset({EventKind.PLAY, EventKind.EXCHANGE, EventKind.PASS})
 
 
-class EndRule(StrEnum):
+class EndRule(Kind):
     """How going out is counted (``ruleset.end_rule``)."""
 
     TOURNAMENT = "tournament"  #: the player going out adds twice the others' leftover
     CLUB = "club"  #: he adds it once, each other player subtracts his own
 
 
-class EndReason(StrEnum):
+class EndReason(Kind):
     OUT = "out"  #: a player emptied his rack with the bag empty
     ZERO_TURNS = "zero_turns"  #: ``ruleset.zero_turn_limit`` consecutive scoreless turns
 

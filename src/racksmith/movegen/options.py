@@ -2,17 +2,18 @@
 (``Sort.EQUITY == "equity"``), so either may be passed."""
 from __future__ import annotations
 
-from enum import StrEnum
+from ..core.move import Kind
 
 
-class Sort(StrEnum):
+
+class Sort(Kind):
     """What ranks the moves."""
 
     SCORE = "score"  #: points, then equity
     EQUITY = "equity"  #: score + leave value (and the opening and end-of-game adjustments)
 
 
-class Direction(StrEnum):
+class Direction(Kind):
     """Which placements to list."""
 
     BOTH = "both"
@@ -20,7 +21,7 @@ class Direction(StrEnum):
     DOWN = "down"
 
 
-class Algorithm(StrEnum):
+class Algorithm(Kind):
     """Which generator makes them (both give the same moves)."""
 
     GADDAG = "gaddag"  #: Gordon's, over the lexicon's GADDAG
