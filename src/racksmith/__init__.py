@@ -28,7 +28,6 @@ from .errors import (
     UnknownLexiconError,
 )
 from .lexicon import Leaves, Lexicon, load_leaves, load_lexicon
-from .core.bag import Bag
 from .core.move import Move, MoveKind
 from .core.position import Outcome, Position, Undo
 from .core.turns import Adjustment, EndReason, Ending, EndRule, EventKind
@@ -52,7 +51,6 @@ __all__ = [
     "Adjustment",
     "Algorithm",
     "Alphabet",
-    "Bag",
     "BestEquityPlayer",
     "BestScorePlayer",
     "CGPError",

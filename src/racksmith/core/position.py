@@ -244,6 +244,13 @@ class Position:
             self._lexicon = load_lexicon(spec, ruleset=self.ruleset)
         return self._lexicon
 
+    @lexicon.setter
+    def lexicon(self, value) -> None:
+        self._lexicon = None
+        self._lexicon_spec = value
+        if value is not None and not isinstance(value, (str, bytes)) and not hasattr(value, "__fspath__"):
+            self._lexicon = value
+
     @property
     def lexicon_name(self) -> str | None:
         """The name of the lexicon, without loading it: the name or path given, the loaded
@@ -256,13 +263,6 @@ class Position:
         if hasattr(spec, "__fspath__"):
             return os.path.splitext(os.path.basename(os.fspath(spec)))[0]
         return os.fsdecode(spec) if isinstance(spec, bytes) else str(spec)
-
-    @lexicon.setter
-    def lexicon(self, value) -> None:
-        self._lexicon = None
-        self._lexicon_spec = value
-        if value is not None and not isinstance(value, (str, bytes)) and not hasattr(value, "__fspath__"):
-            self._lexicon = value
 
     # --- formats -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -408,12 +408,13 @@ class Position:
         """``draw`` as tiles, checked: no more than the ``used`` tiles the move takes from the
         rack, and (with ``check``) tiles the bag holds."""
         a = self.ruleset.alphabet
+        tiles: list[int]
         if draw is None:
             return a.tiles()
         if isinstance(draw, str):
             tiles = a.rack(draw)
         elif not check:
-            tiles = a.tiles(draw)
+            tiles = list(draw)
         else:
             tiles = list(draw)
             n = len(a)
@@ -437,7 +438,7 @@ class Position:
                 raise PositionError(
                     f"the bag cannot supply the draw {a.rack_string(tiles, blanks_last=True)}: it holds {have}"
                 )
-        return tiles if type(tiles) is not list else a.tiles(int(t) for t in tiles)
+        return a.tiles(int(t) for t in tiles)
 
     def _apply(self, move: Move, draw: "str | Iterable[int] | None", check_draw: bool) -> Undo:
         """Push a checked move (see :meth:`push`): everything that can fail is checked before the
@@ -455,7 +456,7 @@ class Position:
         if len(left) + len(drawn) > rs.rack_size:
             raise PositionError(f"the draw would leave {len(left) + len(drawn)} tiles on a rack of {rs.rack_size}")
         squares = turns.place_tiles(self.board, move) if kind == PLACE else ()
-        score = move.score if kind == PLACE else 0
+        score = (move.score or 0) if kind == PLACE else 0
         left += drawn
         left.sort()
         new_rack = make_tiles(left)

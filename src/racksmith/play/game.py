@@ -13,6 +13,7 @@ leaves the game as it was. :meth:`Game.undo` takes back the last action exactly.
 """
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,9 @@ from ..core.turns import Ending, EventKind
 from ..core.validation import ANY_WORD, check_move_lean
 from ..errors import IllegalMoveError, RacksmithError
 from ..formats.gcg import GCGEvent, GCGGame, GCGPlayer
+from ..lexicon import Leaves
+from ..movegen.movelist import MoveList
+from ..movegen.options import Algorithm, Direction, Sort
 from ..rules.alphabet import NO_TILES, Tiles
 from ..rules.ruleset import Ruleset, get_ruleset
 
@@ -78,7 +82,7 @@ class _Action:
     bag: list[int] | None
     rng_state: Any = None
     dropped: tuple[Event, ...] = ()
-    ops: "list[tuple] | tuple[tuple, ...]" = _TURN
+    ops: tuple[tuple, ...] = _TURN
 
 
 def _nicks(players: "int | Sequence[str]") -> tuple[str, ...]:
@@ -262,9 +266,18 @@ class Game:
     def cgp(self) -> str:
         return self._pos.cgp()
 
-    def legal_moves(self, **options):
-        """The moves of the player to move; options as :meth:`Position.moves`."""
-        return self._pos.moves(**options)
+    def legal_moves(
+        self,
+        top: int | None = None,
+        *,
+        sort: Sort | str = Sort.SCORE,
+        leaves: "Leaves | str | os.PathLike[str] | None" = None,
+        exchanges: bool = False,
+        direction: Direction | str = Direction.BOTH,
+        algorithm: Algorithm | str = Algorithm.GADDAG,
+    ) -> MoveList:
+        """The moves of the player to move (see :meth:`Position.moves`)."""
+        return self._pos.moves(top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm)
 
     # --- actions -------------------------------------------------------------------------------
     def play(self, move: "Move | str", *, check_words: bool = True) -> Event:
@@ -302,6 +315,7 @@ class Game:
         last = self._last_play_action()
         play_event = self.history[last.cut]
         p = play_event.player
+        assert play_event.move is not None  # the event of a play
         before = self._pos.copy()
         before.pop()
         try:
@@ -322,14 +336,14 @@ class Game:
             act.dropped = tuple(self.history[act.cut :])
             del self.history[act.cut :]
             u = pos.pop()
-            act.ops.append((_POPPED, u))
+            self._step(act, (_POPPED, u))
             self.bag.unshift(u.drawn)
             if phony:  # the play is withdrawn and the turn is lost: a scoreless turn
                 pushed = self._push(act, Move.pass_(alphabet, score=0), [])
                 self._record(p, EventKind.PHONY, -play_event.score, pushed, rack=play_event.rack)
             else:  # the play stands, with the bonus added before the end of the game is counted
                 pos.scores[0] += bonus
-                act.ops.append((_SCORED, 0, bonus))
+                self._step(act, (_SCORED, 0, bonus))
                 pushed = self._push(act, u.move, self.bag.draw(len(u.drawn)))
                 self._record(p, EventKind.CHALLENGE, bonus, pushed, rack=play_event.rack)
             self.to_move = (p + 1) % len(self.nicks)
@@ -349,7 +363,7 @@ class Game:
         act = self._begin(EventKind.TIME, player)
         i = (player - self.to_move) % len(self.nicks)
         self._pos.scores[i] -= points
-        act.ops.append((_SCORED, i, -points))
+        self._step(act, (_SCORED, i, -points))
         e = Event(player, EventKind.TIME, -points, self._pos.scores[i])
         self.history.append(e)
         return e
@@ -386,14 +400,19 @@ class Game:
             raise IllegalMoveError("game_over", "the game is over: no more turns can be taken")
 
     def _begin(self, kind: EventKind, player: int) -> _Action:
-        """An action other than a plain turn: the bag is saved whole."""
-        act = _Action(kind, player, self.to_move, len(self.history), self.bag.snapshot(), ops=[])
+        """An action other than a plain turn: the bag is saved whole; its steps are added with
+        :meth:`_step` as they are done."""
+        act = _Action(kind, player, self.to_move, len(self.history), self.bag.snapshot(), ops=())
         self._actions.append(act)
         return act
 
+    @staticmethod
+    def _step(act: _Action, op: tuple) -> None:
+        act.ops = (*act.ops, op)
+
     def _push(self, act: _Action, move: Move, drawn: list[int]) -> Undo:
         u = self._pos.push(move, drawn, trusted=True)
-        act.ops.append(_PUSH)  # type: ignore[union-attr]
+        self._step(act, _PUSH)
         return u
 
     def _turn(self, move: Move) -> Event:

@@ -90,7 +90,10 @@ class _Series:
         self.config = config
         self.ruleset: Ruleset = get_ruleset(config.ruleset)
         if lexicon is None:
-            lexicon = load_lexicon(config.lexicon or self.ruleset.lexicon, ruleset=self.ruleset)
+            spec = config.lexicon or self.ruleset.lexicon
+            if spec is None:
+                raise RacksmithError(f"ruleset {self.ruleset.name} names no lexicon: give one in the config's lexicon")
+            lexicon = load_lexicon(spec, ruleset=self.ruleset)
         self.lexicon = lexicon
         if leaves is None and config.leaves:
             leaves = load_leaves(config.leaves, ruleset=self.ruleset)
@@ -151,9 +154,9 @@ class _Series:
         bingos = [0] * n
         for seat, i in enumerate(seats):
             scores[i] = game.scores[seat]
-        for e in game.history:
-            if e.bingo:
-                bingos[seats[e.player]] += 1
+        for event in game.history:
+            if event.bingo:
+                bingos[seats[event.player]] += 1
         return GameResult(
             index, first, tuple(scores), tuple(bingos), turns, view.calls, view.generated, tuple(violations)
         )

@@ -355,7 +355,7 @@ class _Replayer:
         if self.check_words:
             self.look_up(pos, move, event.line)
         draft.move = move
-        draft.score = move.score
+        draft.score = move.score or 0  # check_move sets it
         squares = turns.place_tiles(self.board, move)
         k = len(squares)
         draft.bingo = k == rs.rack_size
