@@ -1,8 +1,14 @@
-"""Suite-wide settings: a private lexicon cache, and the fixtures directory."""
+"""Suite-wide settings: a private lexicon cache, the fixtures directory, and the hypothesis
+profiles: ``HYPOTHESIS_PROFILE=ci`` (what ``.ci/run`` sets) runs every property test on the same
+derandomized examples, so that CI fails only when the code changed."""
 import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -70,9 +70,7 @@ def test_missed_bingo_is_counted(leaves, enable):
 def test_unknown_rack_and_phony_have_no_rank(leaves, enable):
     pos = Position.empty("english", "AEKNOQR")
     s1 = pos.score("8H KOAN").score
-    board = pos.board.copy()
-    for r, c, t in pos.score("8H KOAN").move.placed:
-        board[r, c] = t
+    board = pos.play("8H KOAN", check_words=False).board
     s2 = Position("english", board, (pos.ruleset.alphabet.rack("DEIILTZ"), ())).score("9H ZIT").score
     text = (
         f"#player1 a A\n#player2 b B\n>a: 8H KOAN +{s1} {s1}\n"

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from racksmith import EventKind, Game, Position
 from racksmith.core.bag import Bag, distribution, game_rng
 from racksmith.errors import IllegalMoveError, PositionError, RacksmithError
-from racksmith.play.game import Game
 from racksmith.lexicon import Lexicon
 from racksmith.review.replay import replay_text
 from racksmith.rules.ruleset import Ruleset, get_ruleset
@@ -95,7 +95,7 @@ def test_tournament_rule_going_out():
     g.play("F5 AE")
     assert g.over
     assert [(e.kind, e.score, e.total) for e in g.history[-2:]] == [("play", 6, 21), ("out", 2, 23)]
-    assert g.scores == [23, 3] and g.winners() == [0]
+    assert g.scores == [23, 3] and g.winners == [0]
     assert not g.check_invariants()
     with pytest.raises(IllegalMoveError) as info:
         g.pass_()
@@ -171,9 +171,9 @@ def test_players_and_sizes_are_checked():
     with pytest.raises(RacksmithError, match="need 9 tiles"):
         Game(tiny(), players=3)
     four = Game("english", lexicon=set(), players=["a", "b", "c", "d"], seed=1)
-    assert len(four.bag) == 72 and four.live_position().racks[0] == four.racks[0]
+    assert len(four.bag) == 72 and four.live_position.racks[0] == four.racks[0]
     four.pass_()
-    assert four.live_position().racks[0] == four.racks[1] and four.live_position().racks[3] == four.racks[0]
+    assert four.live_position.racks[0] == four.racks[1] and four.live_position.racks[3] == four.racks[0]
 
 
 # --- challenges, time, undo ---------------------------------------------------------------------
@@ -307,3 +307,64 @@ def test_withdrawn_phony_gcg_replays():
     assert ">p2: AET 4C ...A +6 6\n>p2: AET -- -6 0\n" in text
     r = replay_text(text, tiny())
     assert r.ok and r.final_scores() == {"p1": 15, "p2": 0}
+
+
+# --- games from a position ------------------------------------------------------------------------------
+MIDGAME = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
+
+
+def test_a_game_from_a_cgp_plays_to_the_end_with_tiles_conserved():
+    from racksmith import BestScorePlayer, GameView, load_lexicon
+
+    g = Game.from_cgp(MIDGAME, lexicon=load_lexicon("enable"), seed=7)
+    rs = g.ruleset
+    assert [str(r) for r in g.racks] == ["EEIIORS", "IIJORRR"] and g.scores == [0, 16]
+    assert len(g.bag) == rs.total_tiles - 6 - 14 and not g.check_invariants()
+    player, view = BestScorePlayer(), GameView(g)
+    while not g.over:
+        g.play(player.choose(view))
+        assert not g.check_invariants()
+        held = len(g.bag) + sum(map(len, g.racks)) + int((g.board != 0).sum())
+        assert held == rs.total_tiles
+    assert g.history[-1].kind in (EventKind.OUT, EventKind.RACK_PENALTY)
+    assert g.live_position.outcome().scores == tuple(g.scores[(g.to_move + i) % 2] for i in range(2))
+    assert set(g.winners) <= {0, 1} and max(g.scores) == g.scores[g.winners[0]]
+    with pytest.raises(RacksmithError, match="cannot describe the game"):
+        g.gcg()  # a record replays from the empty board
+    while g.history:
+        g.undo()
+    assert g.cgp() == MIDGAME and len(g.bag) == 80
+
+
+def test_a_game_from_a_position_draws_an_unknown_rack_and_keeps_the_seed():
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 2")
+    a = Game.from_position(pos, seed=3, players=["ann", "bob"])
+    b = Game.from_position(pos, seed=3)
+    c = Game.from_position(pos, seed=4)
+    assert len(a.racks[1]) == 7 and a.racks == b.racks and a.bag.order() == b.bag.order() != c.bag.order()
+    assert a.nicks == ("ann", "bob") and a.zero_turns == 2 and a.scores == [0, 16]
+    assert pos.racks[1] == () and pos.cgp().endswith("EEIIORS/ 0/16 2")  # the position is not changed
+    with pytest.raises(RacksmithError, match="3 players for a position of 2 racks"):
+        Game.from_position(pos, players=3)
+
+
+def test_a_game_from_the_empty_board_writes_a_record_that_replays():
+    g = Game.from_cgp("7/7/7/7/7/7/7 ABT/AET 0/0 0", tiny(), Lexicon.from_words(TINY_WORDS, tiny()), seed=1)
+    for m in ("4C BAT", "E4 .EA", "F5 AE"):
+        g.play(m)
+    r = replay_text(g.gcg(), tiny())
+    assert r.ok and r.over and r.final_scores() == dict(zip(g.nicks, g.scores))
+
+
+def test_game_state_is_read_through_properties():
+    g = tiny_game()
+    pos = g.position
+    assert isinstance(pos, Position) and pos == g.live_position and pos is not g.live_position
+    g.play("4C BAT")
+    assert g.position.move_stack[-1].notation() == "4C BAT" and pos.move_stack == []
+    back = g.position
+    back.pop()
+    assert back.cgp() == pos.cgp()  # the copy takes back the game's moves without touching the game
+    assert g.winners == [0] and g.over is False and str(g.rack) == "AET"
+    e = g.history[0]
+    assert repr(e.rack) == "Tiles('ABT')" and str(e.drawn) == "AE" and e.kind == "play" and e.kind is EventKind.PLAY

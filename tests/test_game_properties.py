@@ -2,6 +2,7 @@
 records that replay to the same scores."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ def snapshot(game: Game):
     return (game.cgp(), tuple(game.racks), tuple(game.scores), tuple(game.bag.order()), tuple(game.history), game.over)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=40))
 def test_random_games_keep_their_invariants(seed, picks):

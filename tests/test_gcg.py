@@ -6,15 +6,8 @@ from pathlib import Path
 import pytest
 
 from racksmith.errors import GCGError
+from racksmith.core.turns import EventKind
 from racksmith.formats.gcg import (
-    CHALLENGE,
-    EXCHANGE,
-    OUT,
-    PASS,
-    PHONY,
-    PLAY,
-    RACK_PENALTY,
-    TIME,
     GameBuilder,
     GCGVisitor,
     parse_event,
@@ -67,19 +60,21 @@ def test_fixture_contents():
     assert game.final_scores() == {"p1": 445, "p2": 516}
     assert len(game.events) == 25
     first = game.events[0]
-    assert (first.nick, first.kind, first.rack, first.score, first.total, first.line) == ("p1", PLAY, "AEKNOQR", 28, 28, 9)
+    assert (first.nick, first.kind, first.rack, first.score, first.total, first.line) == ("p1", EventKind.PLAY, "AEKNOQR", 28, 28, 9)
     assert first.move == Move.parse("8D KRONA")
     last = game.events[-1]
-    assert (last.kind, last.tiles, last.rack, last.score, last.total) == (OUT, "R", "", 2, 516)
+    assert (last.kind, last.tiles, last.rack, last.score, last.total) == (EventKind.OUT, "R", "", 2, 516)
     game7 = read_gcg(GCG_DIR / "game07_seed379.gcg")
     ex = game7.events[0]
-    assert (ex.kind, ex.count, ex.move.tiles) == (EXCHANGE, 5, tuple(get_ruleset().alphabet.rack("EIOOU")))
+    assert (ex.kind, ex.count, ex.move.tiles) == (EventKind.EXCHANGE, 5, tuple(get_ruleset().alphabet.rack("EIOOU")))
 
 
 def test_every_event_kind():
     game = parse_gcg(EVERY_KIND)
     kinds = [e.kind for e in game.events]
-    assert kinds == [PLAY, PLAY, PHONY, EXCHANGE, EXCHANGE, PASS, PLAY, CHALLENGE, TIME, RACK_PENALTY, OUT]
+    K = EventKind
+    assert kinds == [K.PLAY, K.PLAY, K.PHONY, K.EXCHANGE, K.EXCHANGE, K.PASS, K.PLAY, K.CHALLENGE, K.TIME, K.RACK_PENALTY, K.OUT]
+    assert all(type(k) is EventKind for k in kinds)
     ev = game.events
     assert [e.line for e in ev] == [7, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
     assert [(e.score, e.total) for e in ev] == [
@@ -112,15 +107,15 @@ def test_written_text_reads_back_the_same():
 
 def test_liberal_whitespace_and_signs():
     e = parse_event(">x:\tAEJNOSV   8d   JAVE   34   34  ", get_ruleset())
-    assert (e.kind, e.score, e.total, e.move) == (PLAY, 34, 34, Move.parse("8D JAVE"))
+    assert (e.kind, e.score, e.total, e.move) == (EventKind.PLAY, 34, 34, Move.parse("8D JAVE"))
     down = parse_event(">x: ABC H8 CAB +10 10", get_ruleset())
     assert not down.move.across
     no_rack = parse_event(">x: 8D JAVE +34 34", get_ruleset())
-    assert no_rack.rack == "" and no_rack.kind == PLAY
+    assert no_rack.rack == "" and no_rack.kind == EventKind.PLAY
     bracketed = parse_event(">Randy: (U) - +0 380", get_ruleset())
-    assert (bracketed.kind, bracketed.rack, bracketed.total) == (PASS, "U", 380)
+    assert (bracketed.kind, bracketed.rack, bracketed.total) == (EventKind.PASS, "U", 380)
     through = parse_event(">x: AEIQRU 8D QU(I)RK +40 40", get_ruleset())
-    assert through.kind == PLAY and through.move.notation() == "8D QU(I)RK"
+    assert through.kind == EventKind.PLAY and through.move.notation() == "8D QU(I)RK"
 
 
 @pytest.mark.parametrize(

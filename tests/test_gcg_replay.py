@@ -98,7 +98,7 @@ def test_exchange_needs_a_full_bag():
 
 def test_turns_after_the_end_are_errors():
     text = GAME01.read_text(encoding="utf-8") + ">p1: R - +0 445\n"
-    with pytest.raises(GCGError, match=r"a turn after the end of the game \(line 33\)") as info:
+    with pytest.raises(GCGError, match=r"a turn after the end of the game \(line 32\)") as info:
         replay_text(text)
     assert info.value.line == 34
 
@@ -147,6 +147,31 @@ def test_six_scoreless_turns_penalties():
     with pytest.raises(GCGError, match="the penalty is -17") as info:
         replay_text(bad)
     assert info.value.line == 10
+
+
+def test_the_zero_turn_limit_ends_a_replayed_game():
+    # issue 14: eight passes replayed without an error and the game was not over; it ends after six
+    passes = "".join(f">{'ab'[i % 2]}: {('AEJNOSV', 'DEIILTZ')[i % 2]} - +0 0\n" for i in range(8))
+    text = "#player1 a A\n#player2 b B\n" + passes
+    with pytest.raises(GCGError, match=r"a turn after the end of the game \(line 8\)") as info:
+        replay_text(text)
+    assert info.value.line == 9
+    r = replay_text(text, strict=False)
+    assert r.over and [e.line for e in r.errors] == [9, 10]
+    six = replay_text("#player1 a A\n#player2 b B\n" + "".join(passes.splitlines(keepends=True)[:6]))
+    assert six.ok and six.over and len(six.turns) == 6 and six.turns[-1].zero_turns == 5
+    five = replay_text("#player1 a A\n#player2 b B\n" + "".join(passes.splitlines(keepends=True)[:5]))
+    assert five.ok and not five.over
+
+
+def test_a_play_that_goes_out_ends_a_replayed_game_until_it_is_withdrawn():
+    text = GAME01.read_text(encoding="utf-8")
+    cut = text.index(">p2: (R) +2 516")
+    with pytest.raises(GCGError, match=r"a turn after the end of the game \(line 32\)"):
+        replay_text(text[:cut] + ">p1: R - +0 445\n")
+    withdrawn = text[:cut] + ">p2: OU -- -8 506\n>p1: R - +0 445\n"
+    r = replay_text(withdrawn)  # the out-play taken back: the game goes on
+    assert r.ok and not r.over and r.turns[-2].withdrawn
 
 
 def test_check_words_lists_phonies_that_stood_without_failing():

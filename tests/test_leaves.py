@@ -38,6 +38,7 @@ def ours() -> Leaves:
     return Leaves.from_csv(FIXTURES / "SYNTH.csv.gz")
 
 
+@pytest.mark.slow
 def test_magpie_file_gives_the_csv_value_of_every_leave(magpie, csv_values):
     assert len(magpie) == len(csv_values) == SYNTH_LEAVES and magpie.version == 2
     items = magpie.items()
@@ -49,6 +50,7 @@ def test_magpie_file_gives_the_csv_value_of_every_leave(magpie, csv_values):
         assert magpie.value(leave) == np.float32(csv_values[leave])
 
 
+@pytest.mark.slow
 def test_our_klv2_is_magpies_byte_for_byte(ours):
     assert ours.tobytes() == (FIXTURES / "SYNTH.klv2").read_bytes()
 

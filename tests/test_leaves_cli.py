@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from racksmith.cli.main import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -22,6 +24,7 @@ def test_value_against_the_csv(capsys):
                                "Q": -9.197999954223633, "": 0.0, "QQ": 0.0}
 
 
+@pytest.mark.slow
 def test_build_writes_magpies_bytes(tmp_path, capsys):
     out_klv = tmp_path / "synth.klv2"
     code, out, err = run(capsys, "leaves", "build", FIXTURES / "SYNTH.csv.gz", "-o", out_klv)

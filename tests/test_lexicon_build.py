@@ -105,6 +105,7 @@ def test_without_shared_tails_the_graph_is_magpies_byte_for_byte(enable15):
     assert ours.tobytes() == (FIXTURES / "ENABLE15.kwg").read_bytes()
 
 
+@pytest.mark.slow
 def test_embedded_enable_is_as_small_as_wolges_and_holds_the_same_language(enable15):
     lex = load_lexicon("enable")
     assert lex.nodes == 771_313  # wolges: 771,313; MAGPIE: 796,854

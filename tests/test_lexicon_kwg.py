@@ -60,6 +60,7 @@ def test_magpie_and_wolges_files_hold_exactly_enable15(magpie, wolges, enable15)
         assert lex.longest == 15
 
 
+@pytest.mark.slow
 def test_both_gaddags_are_exactly_the_gaddag_of_enable15(magpie, wolges, enable15):
     expected = gaddag_oracle(enable15)
     assert len(expected) == ENABLE15_GADDAG_PATHS

@@ -5,6 +5,7 @@ tiles, blanks on the board, empty and full bags."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ def cases(draw):
     return rs, words, leaves, board, bytes(sorted(rack)), bag, opp, exchange_limit
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(case=cases())
 def test_both_algorithms_agree_and_best_n_is_the_head(case):

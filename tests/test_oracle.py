@@ -169,6 +169,7 @@ def tiny_positions(draw):
     return pos, set(two) | set(draw(WORDS))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(tiny_positions())
 def test_oracle_matches_brute_force_on_random_tiny_boards(case):

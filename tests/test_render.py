@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from racksmith.core.position import Position
-from racksmith.formats.render import render_rich, render_svg, render_text
+from racksmith.formats.render import render_rich, render_text
 from racksmith.rules.ruleset import Ruleset
 
 TINY = Ruleset.from_dict(
@@ -30,23 +30,31 @@ def tiny_position() -> Position:
     return Position(TINY, board, (a.rack("A?<"), a.rack("BC")), [12, 7], zero_turns=2)
 
 
+TINY_TEXT = "\n".join([
+    "    A B C D E",
+    " 1  = . ' . -",
+    ' 2  . " . . ~',
+    " 3  ' A b C ^",
+    " 4  ^ . . . =",
+    ' 5  - . \' . "',
+    "",
+    "  to move: A<?  score 12",
+    " player 2: BC   score 7",
+    "      bag: 9 tiles   scoreless turns: 2",
+    "   legend: = triple word  - double word  \" triple letter  ' double letter",
+    "           ~ quadruple word  ^ quadruple letter",
+    "           lowercase = blank  * start",
+])
+
+
 def test_text_board_exactly():
-    assert render_text(tiny_position()) == "\n".join([
-        "    A B C D E",
-        " 1  = . ' . -",
-        ' 2  . " . . ~',
-        " 3  ' A b C ^",
-        " 4  ^ . . . =",
-        ' 5  - . \' . "',
-        "",
-        "  to move: A<?  score 12",
-        " player 2: BC   score 7",
-        "      bag: 9 tiles   scoreless turns: 2",
-        "   legend: = triple word  - double word  \" triple letter  ' double letter",
-        "           ~ quadruple word  ^ quadruple letter",
-        "           lowercase = blank  * start",
-    ])
-    assert str(tiny_position()) == tiny_position().render() == render_text(tiny_position())
+    assert render_text(tiny_position()) == TINY_TEXT
+
+
+def test_a_position_prints_as_its_board():
+    pos = tiny_position()
+    assert str(pos) == TINY_TEXT and f"{pos}" == TINY_TEXT
+    assert repr(pos).startswith("Position.from_cgp(") and "A<?" in repr(pos)
 
 
 def test_plain_start_square_is_marked():
@@ -55,15 +63,18 @@ def test_plain_start_square_is_marked():
     assert " 8  = . . ' . . . - . . . ' . . =" in str(Position.empty("english"))
 
 
-def test_rich_text_has_the_same_characters():
+def test_rich_text_has_the_same_characters_with_colours():
     pos = tiny_position()
-    assert render_rich(pos).plain == render_text(pos)
+    text = render_rich(pos)
+    assert text.plain == TINY_TEXT
+    styles = {text.plain[s.start:s.end]: str(s.style) for s in text.spans}
+    assert styles["A"] == "bold black on wheat1" and styles["b"] == "italic grey35 on wheat1"
+    assert styles["="] == "white on red" and styles["~"] == "white on dark_red" and styles["^"] == "white on dark_blue"
 
 
 def test_svg_is_well_formed_with_tiles_premiums_and_blanks():
     pos = tiny_position()
-    svg = pos._repr_svg_()
-    assert svg == render_svg(pos)
+    svg = pos._repr_svg_()  # what a notebook shows
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
     texts = [t.text for t in root.iter(f"{SVG}text")]

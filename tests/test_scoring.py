@@ -1,6 +1,8 @@
 """Scores on every ruleset, computed by hand in the comments, and every placement of MAGPIE's fixtures."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from oracle import fixture_position, load_fixture_positions, placement_move
@@ -8,18 +10,18 @@ from racksmith.errors import IllegalMoveError
 from racksmith.core.move import Move
 from racksmith.core.position import Position
 from racksmith.core.scoring import ScoreBreakdown, score_move
+from racksmith.core.turns import place_tiles
+from racksmith.core.validation import lean_verdict
+from racksmith.lexicon import Lexicon
 
 
 def board_with(ruleset: str, tiles: dict[str, str]) -> Position:
-    """A position with words already on the board: ``{"8D": "QUIRK", "D8": ...}`` (row first = across)."""
+    """A position with words already on the board: ``{"8D": "QUIRK", "D8": ...}`` (row first = across),
+    put there by the rules module (words need not connect)."""
     pos = Position.empty(ruleset)
-    a = pos.ruleset.alphabet
-    board = pos.board.copy()
     for coord, word in tiles.items():
-        m = Move.parse(f"{coord} {word}", pos.ruleset)
-        for (r, c), t in zip(m.squares, m.tiles):
-            board[r, c] = t
-    return Position(pos.ruleset, board, ((), ()))
+        place_tiles(pos.board, pos.resolve(Move.parse(f"{coord} {word}", pos.ruleset)))
+    return Position(pos.ruleset, pos.board, ((), ()))
 
 
 def score(pos: Position, notation: str) -> int:
@@ -211,3 +213,20 @@ def test_every_fixture_placement_scores_as_magpie(record):
         assert sum(w.score for w in b.words) + b.bingo == b.score
         for w in b.words:
             assert w.sum == sum(t.points for t in b.tiles if (t.row, t.col) in w.squares)
+
+
+# --- the reference scorer and its two speed copies ------------------------------------------------------
+@pytest.mark.parametrize("record", RECORDS[::4], ids=[r["id"] for r in RECORDS[::4]])
+def test_the_generator_and_the_lean_check_score_every_move_as_the_reference(record):
+    """scoring.breakdown is the reference; the kernel's scores and lean_verdict's are copies for speed,
+    held equal here on every move the generator lists (blanks, bingos, cross-words and all)."""
+    pos = fixture_position(record)
+    enable = Lexicon.load(Path(__file__).parent / "fixtures" / "ENABLE15.kwg", "english")
+    pos.lexicon = enable
+    moves = pos.moves()
+    assert len(moves) > 1
+    for m in moves:
+        if not m.is_place:
+            continue
+        assert score_move(pos, m).score == m.score, m
+        assert lean_verdict(pos, m, enable) == m.score, m

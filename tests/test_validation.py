@@ -8,7 +8,7 @@ from racksmith.rules.alphabet import THROUGH
 from racksmith.errors import IllegalMoveError, InvalidMoveError
 from racksmith.core.move import Move
 from racksmith.core.position import Position
-from racksmith.core.validation import REASONS, Verdict, check_move, resolve_move, validate
+from racksmith.core.validation import MOVE_REASONS, Verdict, check_move, resolve_move, validate
 
 # QUIRK on 8D..8H (row 7, columns 3..7)
 QUIRK_CGP = "15/15/15/15/15/15/15/3QUIRK7/15/15/15/15/15/15/15 ADEIRS?/ 56/0 0"
@@ -25,7 +25,7 @@ def reason(pos: Position, notation, lexicon=LEX) -> str | None:
 
 
 def test_reason_codes_in_checking_order():
-    assert REASONS == (
+    assert MOVE_REASONS == (
         "off_board", "occupied", "not_contiguous", "no_tiles", "must_cover_start",
         "not_connected", "not_in_rack", "invalid_words", "exchange_not_allowed",
     )

@@ -18,7 +18,7 @@ from racksmith.errors import IllegalMoveError, InvalidMoveError, PositionError
 from racksmith.lexicon import Lexicon
 from racksmith.core.move import Move
 from racksmith.core.position import Position
-from racksmith.core.validation import REASONS, check_move, check_move_lean, lean_verdict
+from racksmith.core.validation import MOVE_REASONS, check_move, check_move_lean, lean_verdict
 
 RECORDS = load_fixture_positions("positions.jsonl") + load_fixture_positions("super_positions.jsonl")
 QUIRK_CGP = "15/15/15/15/15/15/15/3QUIRK7/15/15/15/15/15/15/15 ADEIRS?/ 56/0 0"
@@ -111,7 +111,7 @@ def test_each_reason_is_found_by_the_lean_check(cgp, move, reason):
 
 
 def test_the_cases_cover_every_reason_of_a_placement():
-    assert {reason for _, _, reason in REASON_CASES} == set(REASONS) - {"exchange_not_allowed"}
+    assert {reason for _, _, reason in REASON_CASES} == set(MOVE_REASONS) - {"exchange_not_allowed"}
 
 
 def test_scores_of_plays_through_and_beside_tiles():
@@ -282,6 +282,7 @@ def compare(pos: Position, move: Move, lex) -> str:
     return "none" if verdict is None else "legal" if isinstance(verdict, int) else verdict
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), which=st.integers(0, len(POSITIONS) - 1), small=st.booleans())
 def test_generated_moves_get_the_same_answer(enable, data, which, small):
@@ -295,6 +296,7 @@ def test_generated_moves_get_the_same_answer(enable, data, which, small):
     which=st.integers(0, len(WITH_PLACEMENTS) - 1),
     rack=st.none() | st.text("ABCDEIOSTZ?", max_size=7),
 )
+@pytest.mark.slow
 def test_mutated_fixture_placements_get_the_same_answer(enable, data, which, rack):
     record = WITH_PLACEMENTS[which]
     pos = fixture_position(record)
@@ -304,6 +306,7 @@ def test_mutated_fixture_placements_get_the_same_answer(enable, data, which, rac
     compare(pos, mutated_placement(Dice(data), record, pos), enable)
 
 
+@pytest.mark.slow
 def test_seeded_moves_reach_every_decision_of_the_lean_check(enable):
     rng = random.Random(20240601)
     dice = Dice(rng=rng)
@@ -316,7 +319,7 @@ def test_seeded_moves_reach_every_decision_of_the_lean_check(enable):
         if rng.random() < 0.3:
             pos = with_rack(pos, "".join(rng.choices("ABCDEIOSTZ?", k=rng.randint(0, 7)))) or pos
         seen[compare(pos, mutated_placement(dice, record, pos), enable)] += 1
-    wanted = (set(REASONS) - {"exchange_not_allowed"}) | {"legal", "none"}
+    wanted = (set(MOVE_REASONS) - {"exchange_not_allowed"}) | {"legal", "none"}
     assert set(seen) == wanted, seen
 
 

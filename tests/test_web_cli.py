@@ -15,8 +15,12 @@ from racksmith.cli.main import main
 
 
 def test_serve_prints_the_url_serves_and_stops_on_ctrl_c():
+    # SIGINT back to Python's handler in the server even when the test runner ignores it (a
+    # background job does), or Ctrl-C would never reach it
+    entry = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "sys.argv[0] = 'racksmith'; from racksmith.cli.main import run; run()")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "racksmith.cli.main", "serve", "--port", "0", "--leaves", str(FIXTURES / "SYNTH.klv2")],
+        [sys.executable, "-c", entry, "serve", "--port", "0", "--leaves", str(FIXTURES / "SYNTH.klv2")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"},
     )
     try:

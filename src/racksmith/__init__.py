@@ -4,48 +4,105 @@
 >>> pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ILSSTUY/ 0/0 0")
 >>> str(pos.moves(top=1)[0])
 '8H LUSTY'
+>>> after = pos.play("8H LUSTY", draw="AER")
+>>> str(after.racks[1]), after.scores
+('AEIRS', [0, 24])
 """
-from .rules.alphabet import BLANK, THROUGH, Alphabet
+from .rules.alphabet import BLANK, THROUGH, Alphabet, Tiles
 from .errors import (
+    MOVE_REASONS,
+    REASONS,
     CGPError,
+    CLIError,
     GCGError,
     IllegalMoveError,
     InvalidMoveError,
     LexiconFormatError,
+    MoveGenError,
     OutputFileError,
     PositionError,
     RacksmithError,
+    LimitError,
+    RequestError,
     RulesetError,
     UnknownLetterError,
+    UnknownLexiconError,
 )
 from .lexicon import Leaves, Lexicon, load_leaves, load_lexicon
-from .core.move import Move
-from .core.position import Position
+from .core.move import Move, MoveKind
+from .core.position import Outcome, Position, Undo
+from .core.turns import Adjustment, EndReason, Ending, EndRule, EventKind
+from .formats.gcg import read_gcg, parse_gcg
+from .movegen.movelist import MoveList
+from .movegen.options import Algorithm, Direction, Sort
+from .play.game import Event, Game
+from .play.players import BestEquityPlayer, BestScorePlayer, GameView, Player, RandomPlayer, make_player
+from .play.selfplay import SelfPlayConfig, SelfPlayReport, run_selfplay
+from .review.analysis import analyze
+from .review.replay import Replay, replay, replay_file, replay_text
 from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BLANK",
+    "MOVE_REASONS",
+    "REASONS",
     "THROUGH",
+    "Adjustment",
+    "Algorithm",
     "Alphabet",
+    "BestEquityPlayer",
+    "BestScorePlayer",
     "CGPError",
+    "CLIError",
+    "Direction",
+    "EndReason",
+    "EndRule",
+    "Ending",
+    "Event",
+    "EventKind",
     "GCGError",
+    "Game",
+    "GameView",
     "IllegalMoveError",
     "InvalidMoveError",
     "Leaves",
     "Lexicon",
     "LexiconFormatError",
     "Move",
+    "MoveGenError",
+    "MoveKind",
+    "MoveList",
+    "Outcome",
     "OutputFileError",
+    "Player",
     "Position",
     "PositionError",
     "RacksmithError",
+    "RandomPlayer",
+    "Replay",
+    "LimitError",
+    "RequestError",
     "Ruleset",
     "RulesetError",
+    "SelfPlayConfig",
+    "SelfPlayReport",
+    "Sort",
+    "Tiles",
+    "Undo",
     "UnknownLetterError",
+    "UnknownLexiconError",
+    "analyze",
     "available_rulesets",
     "get_ruleset",
     "load_leaves",
     "load_lexicon",
+    "make_player",
+    "parse_gcg",
+    "read_gcg",
+    "replay",
+    "replay_file",
+    "replay_text",
+    "run_selfplay",
 ]

@@ -1,5 +1,30 @@
-"""Every error racksmith raises is a ``ValueError`` with a message a person can act on."""
+"""Every error racksmith raises, in one module: each is a ``ValueError`` (through
+:class:`RacksmithError`) with a message a person can act on. Messages name the parameters of the
+library call (``games``, ``top``), never a command-line flag: the command line adds its own wording.
+
+All of them are exported from the top (``from racksmith import IllegalMoveError``).
+"""
 from __future__ import annotations
+
+#: the reasons a move checked in a position is illegal for, in the order the checks run
+#: (:mod:`racksmith.core.validation`)
+MOVE_REASONS = (
+    "off_board",  # a square of the move lies outside the board
+    "occupied",  # a letter given for a filled square differs from the tile there
+    "not_contiguous",  # a played-through square ('.' or parentheses) is empty: the tiles leave a gap
+    "no_tiles",  # the move places nothing new (or exchanges nothing)
+    "must_cover_start",  # the first play does not cover the start square
+    "not_connected",  # a later play touches no tile on the board
+    "not_in_rack",  # the tiles are not all on the player's rack (a blank needs a '?')
+    "invalid_words",  # a word formed is not in the lexicon, or no word of 2+ letters is formed
+    "exchange_not_allowed",  # the bag holds fewer tiles than the ruleset's exchange limit
+)
+
+#: every reason an :class:`IllegalMoveError` carries: those of a move, then those of a game
+REASONS = MOVE_REASONS + (
+    "game_over",  # the game has ended: no more turns (Position.push, Game)
+    "no_play_to_challenge",  # a challenge, but the last action was not another player's play (Game)
+)
 
 
 class RacksmithError(ValueError):
@@ -15,7 +40,8 @@ class UnknownLetterError(RacksmithError):
 
 
 class PositionError(RacksmithError):
-    """An impossible position: more tiles of a letter than the distribution holds, a bad board size..."""
+    """An impossible position: more tiles of a letter than the distribution holds, a bad board size,
+    a draw the bag cannot supply..."""
 
 
 class CGPError(PositionError):
@@ -27,10 +53,10 @@ class InvalidMoveError(RacksmithError):
 
 
 class IllegalMoveError(RacksmithError):
-    """A well-formed move that is not legal in the position.
+    """A well-formed move (or a game action) that is not legal in the position.
 
-    ``reason`` is one of the codes of :data:`racksmith.core.validation.REASONS`; ``words`` lists the
-    offending words when the reason is ``invalid_words``.
+    ``reason`` is one of :data:`REASONS`; ``words`` lists the offending words when the reason is
+    ``invalid_words``.
     """
 
     def __init__(self, reason: str, message: str, words: tuple[str, ...] = ()):
@@ -44,6 +70,15 @@ class LexiconFormatError(RacksmithError):
     """A KWG or KLV file that is truncated, corrupt or does not fit the alphabet."""
 
 
+class UnknownLexiconError(RacksmithError):
+    """A lexicon name that is neither embedded nor a file."""
+
+
+class MoveGenError(RacksmithError):
+    """Options of move generation that cannot be honoured (an unknown sort, a GADDAG asked of a
+    lexicon without one, a lexicon or leave file for another alphabet...)."""
+
+
 class OutputFileError(RacksmithError):
     """A file that cannot be written: a missing or read-only folder, a directory in the way, a full disk."""
 
@@ -55,3 +90,27 @@ class GCGError(RacksmithError):
         super().__init__(f"line {line}: {message}" if line else message)
         self.line = line
         self.message = message
+
+
+class RequestError(RacksmithError):
+    """A request the web API cannot answer: a missing field, a field of the wrong type or value."""
+
+
+class LimitError(RacksmithError):
+    """A request that would cost more than one of the server's :class:`Limits`: ``limit`` is the
+    bound's name, ``status`` the HTTP status of the answer (413, or 400 for a field over it)."""
+
+    def __init__(self, limit: str, message: str, status: int = 413):
+        super().__init__(message)
+        self.limit = limit
+        self.status = status
+
+
+class CLIError(RacksmithError):
+    """A command-line failure: ``message`` goes to stderr as one line, ``code`` is the exit code
+    (1 for a user or data error, 2 for bad usage)."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.code = code

@@ -7,27 +7,32 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
+from ..errors import CLIError
+
 #: diagnostics, tables for people and progress bars: never stdout when --json is asked for
 err_console = Console(stderr=True)
 out_console = Console()
 
 
+_CHUNK = 1 << 16
+
+
 def emit_json(obj: Any) -> None:
-    """Machine output: plain ``json.dumps`` on stdout, nothing else."""
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
+    """Machine output: plain ``json.dumps`` on stdout, nothing else.
+
+    Written a chunk at a time: one large write that the system cuts short (a reader that went away,
+    a full disk) loses the rest without an error; the next chunk's write reports it (a closed pipe
+    ends the command quietly: :func:`racksmith.cli.main.main`)."""
+    text = json.dumps(obj, ensure_ascii=False) + "\n"
+    out = sys.stdout
+    for i in range(0, len(text), _CHUNK):
+        out.write(text[i : i + _CHUNK])
+        out.flush()
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Stop the command with one readable line on stderr."""
     raise CLIError(message, code)
-
-
-class CLIError(Exception):
-    def __init__(self, message: str, code: int = 1):
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def note_cgp_lexicon(opcodes, used: str) -> None:

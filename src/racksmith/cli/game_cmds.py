@@ -30,6 +30,7 @@ def selfplay(
     invariant violations (tiles conserved, plays legal, scores the sum of their events)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from ..errors import RacksmithError
     from ..lexicon import load_leaves, load_lexicon
     from ..rules.ruleset import get_ruleset
     from ..play.selfplay import SelfPlayConfig, parse_players, run_selfplay
@@ -38,8 +39,12 @@ def selfplay(
         fail(f"--games must be at least 1, got {games}", 2)
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}", 2)
+    try:
+        kinds = parse_players(players)
+    except RacksmithError as e:
+        fail(f"--{e}")  # the library names the parameter: 'players ...'
     config = SelfPlayConfig(
-        players=parse_players(players),
+        players=kinds,
         ruleset=ruleset,
         lexicon=lexicon,
         leaves=str(leaves) if leaves is not None else None,

@@ -85,14 +85,25 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except KeyboardInterrupt:
         return 130
+    # `racksmith ... | head`: the reader of stdout went away; stop quietly with 0. Inside a command
+    # typer answers the EPIPE itself (stdout wrapped in a PacifyFlushWrapper, exit 1); outside, the
+    # BrokenPipeError arrives here as it is.
     except BrokenPipeError:
-        # `racksmith ... | head`: stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+        return _stdout_gone()
+    except SystemExit:
+        if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            return _stdout_gone()
+        raise
     except OSError as e:
         _say(f"{e.filename + ': ' if getattr(e, 'filename', None) else ''}{e.strerror or e}")
         return 1
+
+
+def _stdout_gone() -> int:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 0
 
 
 def _say(message: str) -> None:

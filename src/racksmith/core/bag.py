@@ -49,6 +49,22 @@ class Bag:
             tiles.reverse()  # drawn from the end
         self._tiles = tiles
 
+    @classmethod
+    def holding(cls, ruleset: Ruleset, tiles: Iterable[int], rng: "random.Random | int | None" = None) -> "Bag":
+        """A bag of some of the set's tiles (those of a game in progress), shuffled by ``rng``."""
+        bag = cls.__new__(cls)
+        bag.ruleset = ruleset
+        bag.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        held = sorted(int(t) for t in tiles)
+        have = [0] * len(ruleset.counts)
+        for t in held:
+            if not 0 <= t < len(have) or have[t] >= ruleset.counts[t]:
+                raise PositionError(f"a bag of {ruleset.name} cannot hold tile {t} that many times (or at all)")
+            have[t] += 1
+        bag.rng.shuffle(held)
+        bag._tiles = held
+        return bag
+
     def __len__(self) -> int:
         return len(self._tiles)
 

@@ -13,13 +13,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import groupby
 
-from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet
+from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label, parse_coord
+from ..rules.ruleset import get_ruleset
 from ..errors import InvalidMoveError, RacksmithError
 
-PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
+
+class Kind(StrEnum):
+    """A ``StrEnum`` that reads as its name: ``repr(MoveKind.PLACE) == "MoveKind.PLACE"``, and equals
+    its value (``MoveKind.PLACE == "place"``), so old callers comparing with strings keep working."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+class MoveKind(Kind):
+    """What a move does. A ``StrEnum``: ``MoveKind.PLACE == "place"``."""
+
+    PLACE = "place"  #: tiles put on the board
+    EXCHANGE = "exchange"  #: tiles given back to the bag for as many new ones
+    PASS = "pass"  #: nothing
+
+
+PLACE, EXCHANGE, PASS = MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS
+_THROUGH_BIT = bytes(t & THROUGH for t in range(256))
 
 _ENGLISH: Alphabet | None = None
 
@@ -27,8 +47,6 @@ _ENGLISH: Alphabet | None = None
 def _default_alphabet() -> Alphabet:
     global _ENGLISH
     if _ENGLISH is None:
-        from ..rules.ruleset import get_ruleset
-
         _ENGLISH = get_ruleset("english").alphabet
     return _ENGLISH
 
@@ -38,16 +56,18 @@ def _alphabet_of(spec) -> Alphabet:
         return _default_alphabet()
     if isinstance(spec, Alphabet):
         return spec
-    from ..rules.ruleset import get_ruleset
-
     return get_ruleset(spec).alphabet
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A placement, an exchange or a pass. Compare and hash by what is played, not by its score."""
+    """A placement, an exchange or a pass. Compare and hash by what is played, not by its score.
 
-    kind: str
+    ``leave`` (set on the moves of a :class:`~racksmith.movegen.MoveList`) is the part of the rack
+    the move keeps, as :class:`~racksmith.rules.alphabet.Tiles` (``str(move.leave) == "EIS"``).
+    """
+
+    kind: MoveKind
     row: int = 0
     col: int = 0
     across: bool = True
@@ -55,7 +75,7 @@ class Move:
     alphabet: Alphabet | None = field(default=None, compare=False, repr=False)
     score: int | None = field(default=None, compare=False)
     equity: float | None = field(default=None, compare=False)
-    leave: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+    leave: Tiles | None = field(default=None, compare=False, repr=False)
 
     # --- constructors ---------------------------------------------------------------------
     @classmethod
@@ -129,7 +149,10 @@ class Move:
     def tiles_played(self) -> int:
         """Tiles taken from the rack (placed, or given back in an exchange)."""
         if self.kind == PLACE:
-            return sum(1 for t in self.tiles if not t & THROUGH)
+            try:  # counted in C: this is asked of every move a game plays
+                return len(self.tiles) - bytes(self.tiles).translate(_THROUGH_BIT).count(THROUGH)
+            except (ValueError, TypeError):  # not tiles of 0..255: counted one by one
+                return sum(1 for t in self.tiles if not t & THROUGH)
         return len(self.tiles) if self.kind == EXCHANGE else 0
 
     def rack_tiles(self) -> list[int]:

@@ -1,21 +1,76 @@
-"""A position: board, racks (player to move first), scores, the zero-turn count, and the bag.
+"""A position: board, racks (player to move first), scores, the zero-turn count — and the moves
+played on it, which :meth:`Position.pop` takes back.
 
 The bag is never stored: it is the distribution minus the board and the racks. When the opponent's
 rack is unknown (empty in the CGP), the bag holds every unseen tile.
+
+A position applies moves as python-chess's ``Board`` does: :meth:`Position.push` plays a move in
+place and :meth:`Position.pop` takes it back exactly (each push keeps a small :class:`Undo` record:
+the squares filled, the mover's rack, the tiles drawn, the points added — never a copy of the
+board); :meth:`Position.play` returns a new position and leaves this one as it was. The rules
+applied are those of :mod:`racksmith.core.turns`.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ..rules.alphabet import BLANK, LETTER_MASK
+from ..errors import IllegalMoveError, PositionError
 from ..formats.cgp import format_cgp, parse_cgp
-from ..errors import PositionError
+from ..formats.render import render_svg, render_text
+from ..lexicon import load_lexicon
+from ..movegen.generate import generate_moves
+from ..movegen.movelist import MoveList
+from ..movegen.options import Algorithm, Direction, Sort
+from ..rules.alphabet import LETTER_MASK, Tiles
 from ..rules.ruleset import Ruleset, get_ruleset
+from . import turns
+from .move import PLACE, Move
+from .scoring import ScoreBreakdown, score_move
+from .turns import Ending
+from .validation import ANY_WORD, Verdict, check_move_lean, resolve_move, validate
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .move import Move
+    from ..lexicon import Leaves
+
+
+class Undo(NamedTuple):
+    """What one :meth:`Position.push` did, for :meth:`Position.pop` to undo it exactly.
+
+    Deliberately small and explicit: the move, the squares it filled, the mover's rack before it,
+    the tiles drawn, the points it added, the scoreless-turn count before it, and the end of the
+    game it caused (whose adjustments it added to the scores). An immutable named tuple rather than
+    a frozen dataclass: one is made every turn of every game, and it costs a quarter as much."""
+
+    move: Move  #: the move applied: canonical, its score set
+    squares: tuple[int, ...]  #: board squares filled (``row * cols + col``); empty for exchanges and passes
+    rack: Tiles  #: the mover's rack before the turn
+    drawn: Tiles  #: tiles drawn after it (for an exchange: drawn before the exchanged tiles went back)
+    score: int  #: points the turn added to the mover, before any end-of-game adjustment
+    zero_turns: int  #: the count of consecutive scoreless turns before the turn
+    ending: Ending | None  #: the end of the game the turn caused; its player indices are those after the turn
+
+
+_new_undo = tuple.__new__
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game (:meth:`Position.outcome`): how it ended, with the adjustments, and the
+    final scores, in the position's order (``scores[0]`` is the score of ``racks[0]``)."""
+
+    ending: Ending
+    scores: tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The players (indices into ``scores``) with the highest score: more than one on a tie."""
+        best = max(self.scores)
+        return tuple(i for i, s in enumerate(self.scores) if s == best)
 
 
 def _is_int(x) -> bool:
@@ -44,19 +99,21 @@ def _board_array(board: Any, rs: Ruleset) -> np.ndarray:
     return arr.astype(np.uint8)
 
 
-def _rack_tuple(rack: Any, index: int) -> tuple[int, ...]:
+def _rack_tiles(rack: Any, index: int, rs: Ruleset) -> Tiles:
     if isinstance(rack, str) or not hasattr(rack, "__iter__") or not all(_is_int(t) for t in rack):
         raise PositionError(
             f"rack {index + 1} must be tiles (ints, 0 for a blank), got {rack!r}: "
             "write letters with ruleset.alphabet.rack('AEINST?')"
         )
-    return tuple(sorted(int(t) for t in rack))
+    return rs.alphabet.tiles(sorted(int(t) for t in rack))
 
 
 class Position:
-    """Board (numpy uint8 ``(rows, cols)``: 0 empty, letter, or letter | BLANK), racks, scores."""
+    """Board (numpy uint8 ``(rows, cols)``: 0 empty, letter, or letter | BLANK), racks
+    (:class:`~racksmith.rules.alphabet.Tiles`, ``racks[0]`` the player to move), scores (same order),
+    the count of consecutive scoreless turns, and the stack of moves pushed."""
 
-    __slots__ = ("ruleset", "board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec")
+    __slots__ = ("ruleset", "board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack")
 
     def __init__(
         self,
@@ -71,7 +128,7 @@ class Position:
         self.ruleset = get_ruleset(ruleset)
         rs = self.ruleset
         self.board = _board_array(board, rs)
-        self.racks = [_rack_tuple(r, i) for i, r in enumerate(racks)]
+        self.racks: list[Tiles] = [_rack_tiles(r, i, rs) for i, r in enumerate(racks)]
         if len(self.racks) < 1:
             raise PositionError("a position needs at least one rack (the player to move)")
         self.scores = list(scores) if scores is not None else [0] * len(self.racks)
@@ -84,6 +141,7 @@ class Position:
             raise PositionError(f"zero_turns (consecutive scoreless turns) must be a whole number >= 0, got {zero_turns!r}")
         self.zero_turns = int(zero_turns)
         self.opcodes = tuple(opcodes)
+        self._stack: list[Undo] = []
         self._lexicon = None
         self._lexicon_spec = lexicon
         if lexicon is not None and not isinstance(lexicon, (str, bytes)) and not hasattr(lexicon, "__fspath__"):
@@ -103,7 +161,9 @@ class Position:
         rs = get_ruleset(ruleset)
         return cls(rs, None, (rs.alphabet.rack(rack), ()), None, 0, (), lexicon)
 
-    def copy(self) -> "Position":
+    def copy(self, stack: bool = True) -> "Position":
+        """An independent copy (its own board); with ``stack``, the moves pushed come along and
+        :meth:`pop` on the copy takes them back too."""
         p = Position.__new__(Position)
         p.ruleset = self.ruleset
         p.board = self.board.copy()
@@ -113,6 +173,7 @@ class Position:
         p.opcodes = self.opcodes
         p._lexicon = self._lexicon
         p._lexicon_spec = self._lexicon_spec
+        p._stack = self._stack.copy() if stack else []
         return p
 
     def _check(self) -> None:
@@ -140,16 +201,7 @@ class Position:
 
     # --- tiles ---------------------------------------------------------------------------------
     def _bag_signed(self) -> np.ndarray:
-        rs = self.ruleset
-        counts = np.array(rs.counts, dtype=np.int64)
-        b = self.board[self.board != 0]
-        blanks = b & BLANK
-        used = np.bincount(np.where(blanks != 0, 0, b & LETTER_MASK), minlength=len(counts))
-        counts -= used[: len(counts)]
-        for rack in self.racks:
-            for t in rack:
-                counts[t] -= 1
-        return counts
+        return turns.unseen_counts(self.ruleset, self.board, self.racks)
 
     def bag_counts(self) -> np.ndarray:
         """Tiles left in the bag (unseen tiles if the opponent's rack is unknown), by tile; 0 = blanks."""
@@ -157,19 +209,21 @@ class Position:
 
     @property
     def bag_count(self) -> int:
-        return int(self._bag_signed().sum())
+        """How many tiles are in the bag (unseen tiles if the opponent's rack is unknown)."""
+        return self.ruleset.total_tiles - int(np.count_nonzero(self.board)) - sum(map(len, self.racks))
 
-    def bag_tiles(self) -> list[int]:
-        return [t for t, n in enumerate(self._bag_signed().tolist()) for _ in range(n)]
+    def bag_tiles(self) -> Tiles:
+        """The tiles in the bag, sorted."""
+        return self.ruleset.alphabet.tiles([t for t, n in enumerate(self._bag_signed().tolist()) for _ in range(n)])
 
     @property
-    def rack(self) -> tuple[int, ...]:
-        """The rack of the player to move."""
+    def rack(self) -> Tiles:
+        """The rack of the player to move (``str(pos.rack) == "AEINST?"``)."""
         return self.racks[0]
 
     @property
     def rack_string(self) -> str:
-        return self.ruleset.alphabet.rack_string(self.racks[0], blanks_last=True)
+        return str(self.racks[0])
 
     @property
     def is_empty(self) -> bool:
@@ -184,8 +238,6 @@ class Position:
     def lexicon(self):
         """The lexicon, loaded on first use (the ruleset's default when none was given)."""
         if self._lexicon is None:
-            from ..lexicon import load_lexicon
-
             spec = self._lexicon_spec if self._lexicon_spec is not None else self.ruleset.lexicon
             if spec is None:
                 raise PositionError(f"ruleset {self.ruleset.name} names no default lexicon: pass lexicon=")
@@ -198,6 +250,19 @@ class Position:
         self._lexicon_spec = value
         if value is not None and not isinstance(value, (str, bytes)) and not hasattr(value, "__fspath__"):
             self._lexicon = value
+
+    @property
+    def lexicon_name(self) -> str | None:
+        """The name of the lexicon, without loading it: the name or path given, the loaded
+        lexicon's name, or the ruleset's default."""
+        if self._lexicon is not None:
+            return getattr(self._lexicon, "name", None) or self.ruleset.lexicon
+        spec = self._lexicon_spec
+        if spec is None:
+            return self.ruleset.lexicon
+        if hasattr(spec, "__fspath__"):
+            return os.path.splitext(os.path.basename(os.fspath(spec)))[0]
+        return os.fsdecode(spec) if isinstance(spec, bytes) else str(spec)
 
     # --- formats -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -239,41 +304,217 @@ class Position:
 
     __hash__ = None  # mutable
 
-    # --- delegation to the modules that do the work ---------------------------------------------
-    def resolve(self, move: "Move | str") -> "Move":
-        """The canonical form of a move here; see :func:`racksmith.core.validation.resolve_move`."""
-        from .validation import resolve_move
+    # --- playing moves ------------------------------------------------------------------------
+    def push(
+        self,
+        move: "Move | str",
+        draw: "str | Iterable[int] | None" = None,
+        *,
+        check_words: bool = True,
+        trusted: bool = False,
+    ) -> Undo:
+        """Play a move here, in place: the tiles go on the board, the mover's score grows by the
+        move's score, his rack loses the tiles played and gains ``draw`` (tiles drawn from the bag:
+        letters such as ``"EIR?"`` or tile ints; None draws nothing), the scoreless-turn count is
+        updated, and the next player is to move (racks and scores rotate: ``racks[0]`` is always
+        the player to move). Exchanges (the tiles go back to the bag; ``draw`` is drawn before
+        they do) and passes too. Returns the :class:`Undo` record that :meth:`pop` uses.
 
+        The move is checked first (:func:`racksmith.core.validation.check_move`, words looked up in
+        the position's lexicon unless ``check_words=False``): an illegal move raises
+        :class:`~racksmith.errors.IllegalMoveError` with its reason, a draw the bag cannot supply
+        (or that overfills the rack) a :class:`~racksmith.errors.PositionError`, and the position
+        is left exactly as it was. ``trusted=True`` skips the legality check and the check of the
+        draw against the bag, for moves a generator made (their ``score`` is used as is) and tiles
+        a :class:`~racksmith.core.bag.Bag` drew; the rack and the squares are still checked.
+
+        When the turn ends the game (the mover's rack is empty with the bag empty, or the count of
+        scoreless turns reaches ``ruleset.zero_turn_limit``), the end-of-game adjustments are added
+        to the scores at once, :attr:`is_over` becomes True, :meth:`outcome` describes the end, and
+        any further push raises ``IllegalMoveError("game_over")``; :meth:`pop` takes the
+        adjustments back with the move."""
+        if self.is_over:
+            raise IllegalMoveError("game_over", "the game is over: no more turns can be taken")
+        if trusted and isinstance(move, Move) and (move.score is not None or move.kind != PLACE):
+            checked = move
+        else:
+            checked = check_move_lean(self, move, None if check_words else ANY_WORD)
+        return self._apply(checked, draw, check_draw=not trusted)
+
+    def pop(self) -> Undo:
+        """Take back the last move pushed, exactly (board, racks, scores, scoreless turns and any
+        end-of-game adjustment); returns its :class:`Undo` record (``.move`` is the move)."""
+        if not self._stack:
+            raise PositionError("nothing to pop: no move has been pushed on this position")
+        u = self._stack.pop()
+        scores = self.scores
+        if u.ending is not None:
+            for adj in u.ending.adjustments:
+                scores[adj.player] -= adj.points
+        racks = self.racks
+        self.racks = [u.rack, *racks[:-1]]
+        self.scores = [scores[-1] - u.score, *scores[:-1]]
+        self.zero_turns = u.zero_turns
+        turns.lift_tiles(self.board, u.squares)
+        return u
+
+    def play(
+        self,
+        move: "Move | str",
+        draw: "str | Iterable[int] | None" = None,
+        *,
+        check_words: bool = True,
+        trusted: bool = False,
+    ) -> "Position":
+        """The position after ``move``, as a new position (this one is left unchanged); the
+        arguments are those of :meth:`push`, and :meth:`pop` on the result comes back here."""
+        p = self.copy()
+        p.push(move, draw, check_words=check_words, trusted=trusted)
+        return p
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves pushed on this position, first first."""
+        return [u.move for u in self._stack]
+
+    @property
+    def is_over(self) -> bool:
+        """The game has ended: a player's rack is empty with the bag empty, or the count of
+        scoreless turns has reached ``ruleset.zero_turn_limit``."""
+        if self.zero_turns >= self.ruleset.zero_turn_limit:
+            return True
+        return not all(self.racks) and self.bag_count == 0
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended — who went out, or the scoreless turns — with the end-of-game
+        adjustments (:mod:`racksmith.core.turns`) and the final scores; None while it goes on
+        (python-chess's ``Board.outcome()``).
+
+        The scores of a position that is over are final: a push that ends the game adds the
+        adjustments to them, and a position made over (from a CGP, say) is taken as it stands; the
+        adjustments reported are those the rules give for its racks."""
+        if self._stack and self._stack[-1].ending is not None:
+            return Outcome(self._stack[-1].ending, tuple(self.scores))
+        if not self.is_over:
+            return None
+        n = len(self.racks)
+        bag_empty = self.bag_count == 0
+        mover = next((i for i in range(n - 1, -1, -1) if not self.racks[i]), n - 1) if bag_empty else n - 1
+        ending = turns.ending(self.ruleset, self.racks, mover, self.zero_turns, bag_empty)
+        assert ending is not None
+        return Outcome(ending, tuple(self.scores))
+
+    def _drawn(self, draw: "str | Iterable[int] | None", used: int, check: bool) -> Tiles:
+        """``draw`` as tiles, checked: no more than the ``used`` tiles the move takes from the
+        rack, and (with ``check``) tiles the bag holds."""
+        a = self.ruleset.alphabet
+        tiles: list[int]
+        if draw is None:
+            return a.tiles()
+        if isinstance(draw, str):
+            tiles = a.rack(draw)
+        elif not check:
+            tiles = list(draw)
+        else:
+            tiles = list(draw)
+            n = len(a)
+            if not all(_is_int(t) and 0 <= t <= n for t in tiles):
+                raise PositionError(f"draw {draw!r}: tiles are ints, 0 (blank) to {n}; or write letters ('EIR?')")
+        if len(tiles) > used:
+            raise PositionError(
+                f"a draw of {len(tiles)} tiles after a move that takes {used} from the rack: a rack is only refilled"
+            )
+        if check and tiles:
+            bag = self._bag_signed()
+            for t in tiles:
+                bag[t] -= 1
+            short = [t for t in range(len(bag)) if bag[t] < 0]
+            if short:
+                have = ", ".join(
+                    f"{n} {a.letter(t)}" if n else f"no {a.letter(t)}"
+                    for t in short
+                    for n in [int(bag[t]) + tiles.count(t)]
+                )
+                raise PositionError(
+                    f"the bag cannot supply the draw {a.rack_string(tiles, blanks_last=True)}: it holds {have}"
+                )
+        return a.tiles(int(t) for t in tiles)
+
+    def _apply(self, move: Move, draw: "str | Iterable[int] | None", check_draw: bool) -> Undo:
+        """Push a checked move (see :meth:`push`): everything that can fail is checked before the
+        position changes."""
+        rs = self.ruleset
+        racks = self.racks
+        rack = racks[0]
+        kind = move.kind
+        left = turns.take_tiles(rack, move)
+        make_tiles = rs.alphabet._tiles_type  # (what Alphabet.tiles makes, without its checks)
+        if not check_draw and type(draw) is list and len(left) + len(draw) <= len(rack):  # tiles a Bag drew
+            drawn = make_tiles(draw)
+        else:
+            drawn = self._drawn(draw, len(rack) - len(left), check_draw)
+        if len(left) + len(drawn) > rs.rack_size:
+            raise PositionError(f"the draw would leave {len(left) + len(drawn)} tiles on a rack of {rs.rack_size}")
+        squares = turns.place_tiles(self.board, move) if kind == PLACE else ()
+        score = (move.score or 0) if kind == PLACE else 0
+        left += drawn
+        left.sort()
+        new_rack = make_tiles(left)
+        zero_before = self.zero_turns
+        zero = turns.zero_turns_after(zero_before, score)
+        scores = self.scores
+        self.racks = [*racks[1:], new_rack]
+        self.scores = [*scores[1:], scores[0] + score]
+        self.zero_turns = zero
+        ending = None
+        if not new_rack or zero >= rs.zero_turn_limit:
+            ending = turns.ending(rs, self.racks, len(racks) - 1, zero, not new_rack and self.bag_count == 0)
+            if ending is not None:
+                for adj in ending.adjustments:
+                    self.scores[adj.player] += adj.points
+        u = _new_undo(Undo, (move, squares, rack, drawn, score, zero_before, ending))  # Undo(...), without its checks
+        self._stack.append(u)
+        return u
+
+    # --- delegation to the modules that do the work ---------------------------------------------
+    def resolve(self, move: "Move | str") -> Move:
+        """The canonical form of a move here; see :func:`racksmith.core.geometry.resolve_move`."""
         return resolve_move(self, move)
 
-    def score(self, move: "Move | str"):
+    def score(self, move: "Move | str") -> ScoreBreakdown:
         """The score of a move with its breakdown; see :func:`racksmith.core.scoring.score_move`."""
-        from .scoring import score_move
-
         return score_move(self, move)
 
-    def validate(self, move: "Move | str", lexicon: Any = None):
+    def validate(self, move: "Move | str", lexicon: Any = None) -> Verdict:
         """Legal or not, and why; see :func:`racksmith.core.validation.validate`. ``lexicon``: an object
         answering ``word in lexicon``, a lexicon name or path, or None for the position's lexicon."""
-        from .validation import validate
-
         return validate(self, move, lexicon)
 
     def render(self) -> str:
         """The board as text, premiums on empty squares, with racks, scores and the bag."""
-        from ..formats.render import render_text
-
         return render_text(self)
 
     __str__ = render
 
     def _repr_svg_(self) -> str:
-        from ..formats.render import render_svg
-
         return render_svg(self)
 
-    def moves(self, **kw):
-        """Every legal move, ranked; see :func:`racksmith.movegen.generate_moves` for the options."""
-        from ..movegen.generate import generate_moves
+    def moves(
+        self,
+        top: int | None = None,
+        *,
+        sort: Sort | str = Sort.SCORE,
+        leaves: "Leaves | str | os.PathLike[str] | None" = None,
+        exchanges: bool = False,
+        direction: Direction | str = Direction.BOTH,
+        algorithm: Algorithm | str = Algorithm.GADDAG,
+    ) -> MoveList:
+        """Every legal move of the player to move, ranked (see :func:`racksmith.movegen.generate_moves`).
 
-        return generate_moves(self, **kw)
+        ``top``: the best N only (None: all); ``sort``: :class:`Sort` (``"score"`` or ``"equity"``);
+        ``leaves``: a leave table or the path of a leave file; ``exchanges``: list the exchanges too
+        (the pass always is); ``direction``: ``"both"``, ``"across"`` or ``"down"``;
+        ``algorithm``: ``"gaddag"`` or ``"dawg"``."""
+        return generate_moves(
+            self, top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
+        )

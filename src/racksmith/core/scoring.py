@@ -3,7 +3,14 @@
 A play scores its main word and every cross-word its new tiles make. Premium squares count only
 under newly placed tiles: letter premiums multiply the tile, word premiums multiply the word (and
 each other). Blanks score 0. Placing exactly ``ruleset.rack_size`` tiles adds ``ruleset.bingo_bonus``.
-The lexicon is not consulted; illegal geometry is rejected (:mod:`racksmith.core.validation`).
+The lexicon is not consulted; illegal geometry is rejected (:mod:`racksmith.core.geometry`).
+
+This is the reference scorer. Two copies are kept for speed and held equal to it by tests: the
+lean validator (:func:`racksmith.core.validation.lean_verdict`) and the move generator's kernel
+(``record_place`` in :mod:`racksmith.movegen._movegen`). ``tests/test_scoring.py`` scores every
+move the generator lists on the fixture positions with all three, ``tests/test_validation_fast.py``
+compares the lean validator with :func:`~racksmith.core.validation.check_move` on legal and illegal
+moves, and every fixture placement is also checked against MAGPIE's score.
 """
 from __future__ import annotations
 
@@ -12,6 +19,7 @@ from typing import Any
 
 from ..rules.alphabet import BLANK, LETTER_MASK
 from ..errors import IllegalMoveError
+from .geometry import check_geometry, resolve_move
 from .move import Move
 
 
@@ -101,8 +109,6 @@ def score_move(position, move: "Move | str") -> ScoreBreakdown:
     geometry (off the board, over other tiles, gaps, no tile placed, first play off the start
     square, not touching the board, or no word of two letters or more).
     """
-    from .validation import check_geometry, resolve_move
-
     m = resolve_move(position, move)
     if not m.is_place:
         return ScoreBreakdown(0, 0, (), (), Move(m.kind, tiles=m.tiles, alphabet=m.alphabet, score=0))

@@ -1,44 +1,56 @@
-"""Is a move legal here, and if not, why: resolution of a move against the board, then the checks
-in a fixed order, each failure named by a reason code (:data:`REASONS`).
+"""Is a move legal here, and if not, why: the move resolved against the board
+(:mod:`racksmith.core.geometry`), then the checks in a fixed order, each failure named by a reason
+code (:data:`racksmith.errors.MOVE_REASONS`).
 
-Resolution (:func:`resolve_move`) turns a move as a person writes it into the canonical move a
-generator produces: letters over filled squares (written plainly, in parentheses or as ``.``) become
-``THROUGH | board tile``; the placement grows to the whole main word (tiles already on the board
-just before or after it along its line); a single-tile play is written across if the tile has a
-horizontal neighbour, else down (the convention of MAGPIE and wolges).
-
-:func:`check_move` builds the score breakdown of :mod:`racksmith.core.scoring` and looks words up as
-strings. :func:`check_move_lean` gives the same answers for the moves a game sees, faster: it
-decides canonical placements itself (:func:`lean_verdict`: plain ints, the board's bytes, one
-compiled lookup for all the words of a play) and leaves everything else — exchanges, passes, moves
+:func:`check_move` is the reference: it builds the score breakdown of :mod:`racksmith.core.scoring`
+(the reference scorer) and looks words up as strings. :func:`check_move_lean` gives the same answers
+for the moves a game sees, faster: it decides canonical placements itself (:func:`lean_verdict`, a
+speed copy of the checks and the scoring) and leaves everything else — exchanges, passes, moves
 written another way, and the message of an illegal move — to :func:`check_move`.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH
-from ..errors import IllegalMoveError, InvalidMoveError
+from ..errors import MOVE_REASONS, REASONS, IllegalMoveError
+from ..lexicon import load_lexicon
 from ..lexicon.lexicon import Lexicon
-from .move import PLACE, Move
 from ..rules.ruleset import Ruleset
+from .geometry import as_move, check_geometry, resolve_move
+from .move import PLACE, Move
+from .scoring import breakdown
+from .turns import rack_left, take_tiles
 
-#: every reason an illegal move is rejected for, in the order the checks run
-REASONS = (
-    "off_board",  # a square of the move lies outside the board
-    "occupied",  # a letter given for a filled square differs from the tile there
-    "not_contiguous",  # a played-through square ('.' or parentheses) is empty: the tiles leave a gap
-    "no_tiles",  # the move places nothing new (or exchanges nothing)
-    "must_cover_start",  # the first play does not cover the start square
-    "not_connected",  # a later play touches no tile on the board
-    "not_in_rack",  # the tiles are not all on the player's rack (a blank needs a '?')
-    "invalid_words",  # a word formed is not in the lexicon, or no word of 2+ letters is formed
-    "exchange_not_allowed",  # the bag holds fewer tiles than the ruleset's exchange limit
-)
+__all__ = [
+    "ANY_WORD",
+    "MOVE_REASONS",
+    "REASONS",
+    "Verdict",
+    "as_move",
+    "check_geometry",
+    "check_move",
+    "check_move_lean",
+    "check_rack",
+    "lean_verdict",
+    "resolve_move",
+    "validate",
+]
+
+
+class _AnyWord:
+    """A lexicon that accepts every word: plays are checked for geometry and rack only."""
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "ANY_WORD"
+
+
+#: pass as ``lexicon`` to check a play without looking its words up (a phony stands until challenged)
+ANY_WORD = _AnyWord()
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,151 +74,9 @@ class Verdict:
         return {"legal": False, "reason": self.reason, "message": self.message, "words": list(self.words)}
 
 
-def as_move(position, move: "Move | str") -> Move:
-    """A :class:`Move`, parsing text with the position's alphabet."""
-    if isinstance(move, Move):
-        return move
-    if isinstance(move, str):
-        return Move.parse(move, position.ruleset)
-    raise InvalidMoveError(f"expected a Move or move notation, got {type(move).__name__}")
-
-
-def _where(row: int, col: int) -> str:
-    if 0 <= col < 26 and row >= 0:
-        return f"{row + 1}{chr(65 + col)}"
-    return f"row {row + 1}, column {col + 1}"
-
-
-def resolve_move(position, move: "Move | str") -> Move:
-    """The canonical form of ``move`` on this board (see the module docstring).
-
-    Raises :class:`IllegalMoveError` with ``off_board``, ``occupied``, ``not_contiguous`` or
-    ``no_tiles``; exchanges and passes come back unchanged (with the ruleset's alphabet).
-    """
-    move = as_move(position, move)
-    rs = position.ruleset
-    alphabet = rs.alphabet
-    n = len(alphabet)
-    if move.alphabet is not None and move.alphabet.letters != alphabet.letters:
-        raise InvalidMoveError(
-            f"the move is written in the alphabet of {move.alphabet.name or 'another ruleset'}, the position "
-            f"is {rs.name}: parse it with Move.parse(text, ruleset) or pass the text"
-        )
-    if not all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) for t in move.tiles):
-        raise InvalidMoveError(f"move tiles must be integers, got {list(move.tiles)!r}")
-    if move.is_place and not all(
-        isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (move.row, move.col)
-    ):
-        raise InvalidMoveError(f"a placement's row and column must be integers, got {move.row!r}, {move.col!r}")
-    if type(move.row) is not int or type(move.col) is not int or not all(type(t) is int for t in move.tiles):
-        move = replace(move, row=int(move.row), col=int(move.col), tiles=tuple(int(t) for t in move.tiles))
-    if not move.is_place:
-        if any(not 0 <= t <= n for t in move.tiles):
-            raise InvalidMoveError(f"exchange of tiles {list(move.tiles)}: tiles are 0 (blank) to {n}")
-        return Move(move.kind, tiles=move.tiles, alphabet=alphabet)
-    for t in move.tiles:
-        letter = t & LETTER_MASK
-        if t < 0 or t & ~(THROUGH | BLANK | LETTER_MASK) or letter > n or (letter == 0 and not t & THROUGH):
-            raise InvalidMoveError(
-                f"placement tile {t} is not a tile of {rs.name}: a letter 1..{n}, with 0x80 for a blank, "
-                "or 0x40 (played through) plus the board tile or 0"
-            )
-    if not move.tiles:
-        raise IllegalMoveError("no_tiles", "the move places no tiles")
-    board = position.board
-    squares = move.squares
-    off = [rc for rc in squares if not rs.on_board(*rc)]
-    if off:
-        r, c = off[0]
-        raise IllegalMoveError(
-            "off_board", f"the move runs off the {rs.rows}x{rs.cols} board at {_where(r, c)}"
-        )
-    for (r, c), t in zip(squares, move.tiles):
-        b = int(board[r, c])
-        given = t & LETTER_MASK
-        if b and given and given != b & LETTER_MASK:
-            raise IllegalMoveError(
-                "occupied",
-                f"square {_where(r, c)} already holds {alphabet.letter(b)!r}, "
-                f"the move puts {alphabet.letter(given)!r} there",
-            )
-    for (r, c), t in zip(squares, move.tiles):
-        if t & THROUGH and not board[r, c]:
-            raise IllegalMoveError(
-                "not_contiguous",
-                f"square {_where(r, c)} is empty but the move plays through it: "
-                "parentheses and '.' mark tiles already on the board",
-            )
-    placed = [(r, c, t) for (r, c), t in zip(squares, move.tiles) if not board[r, c]]
-    if not placed:
-        raise IllegalMoveError("no_tiles", "every square of the move is already filled: it places no tile")
-    across = move.across
-    if len(placed) == 1:
-        r, c, _ = placed[0]
-        across = _filled(board, r, c - 1) or _filled(board, r, c + 1) or not (
-            _filled(board, r - 1, c) or _filled(board, r + 1, c)
-        )
-    new = {(r, c): t for r, c, t in placed}
-    dr, dc = (0, 1) if across else (1, 0)
-    r0, c0 = placed[0][0], placed[0][1]
-    while _filled(board, r0 - dr, c0 - dc) or (r0 - dr, c0 - dc) in new:
-        r0, c0 = r0 - dr, c0 - dc
-    tiles = []
-    r, c = r0, c0
-    while True:
-        if (r, c) in new:
-            tiles.append(new[(r, c)])
-        elif _filled(board, r, c):
-            tiles.append(THROUGH | int(board[r, c]))
-        else:
-            break
-        r, c = r + dr, c + dc
-    return Move.place(r0, c0, across, tiles, alphabet)
-
-
-def _filled(board, r: int, c: int) -> bool:
-    rows, cols = board.shape
-    return 0 <= r < rows and 0 <= c < cols and bool(board[r, c])
-
-
-def check_geometry(position, move: Move) -> None:
-    """The first play covers the start square; later plays touch a tile on the board.
-
-    ``move`` must be resolved (:func:`resolve_move`). Raises ``must_cover_start`` or ``not_connected``.
-    """
-    rs = position.ruleset
-    board = position.board
-    placed = move.placed
-    if position.is_empty:
-        sr, sc = rs.row_col(rs.start)
-        if not any(r == sr and c == sc for r, c, _ in placed):
-            raise IllegalMoveError(
-                "must_cover_start", f"the first play must cover the start square {_where(sr, sc)}"
-            )
-        return
-    if any(t & THROUGH for t in move.tiles):
-        return
-    for r, c, _ in placed:
-        if any(_filled(board, r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))):
-            return
-    raise IllegalMoveError("not_connected", "the play touches no tile already on the board")
-
-
 def check_rack(position, move: Move) -> None:
     """The player to move holds every tile the move takes from the rack (``not_in_rack``)."""
-    need = Counter(move.rack_tiles())
-    have = Counter(position.rack)
-    missing = need - have
-    if missing:
-        a = position.ruleset.alphabet
-        lack = a.rack_string(list(missing.elements()))
-        what = "exchange" if move.is_exchange else "play"
-        raise IllegalMoveError(
-            "not_in_rack",
-            f"the {what} needs {lack} that the rack {position.rack_string or '(empty)'} does not hold"
-            + (" (a blank is played as the lowercase letter it stands for and needs a '?' on the rack)"
-               if 0 in missing else ""),
-        )
+    take_tiles(position.rack, move)
 
 
 def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
@@ -215,8 +85,6 @@ def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
     ``lexicon`` is anything answering ``word in lexicon`` for uppercase words (blanks as their
     letter), a lexicon name or path, or None for the position's lexicon.
     """
-    from .scoring import breakdown
-
     move = resolve_move(position, move)
     if move.is_pass:
         return Move.pass_(move.alphabet, score=0)
@@ -263,8 +131,6 @@ def _lexicon(position, lexicon: Any):
     if lexicon is None:
         return position.lexicon
     if isinstance(lexicon, (str, bytes)) or hasattr(lexicon, "__fspath__"):
-        from ..lexicon import load_lexicon
-
         return load_lexicon(lexicon, ruleset=position.ruleset)
     return lexicon
 
@@ -289,7 +155,14 @@ def check_move_lean(position, move: "Move | str", lexicon: Any = None) -> Move:
 
 def lean_verdict(position, move: "Move | str", lexicon: Any = None) -> "int | str | None":
     """:func:`check_move`'s decision on a placement already in canonical form (as a generator
-    writes it): the score when legal, else the reason code. None when the move is not such a
+    writes it): the score when legal, else the reason code.
+
+    A speed copy of the checks of :func:`check_move` and of the reference scorer
+    (:func:`racksmith.core.scoring.breakdown`), on the board's bytes and plain ints, for self-play's
+    per-turn validation. It is kept equal to them by tests (``tests/test_validation_fast.py``: the
+    same legality, reason and score on every placement of the fixture positions and on generated
+    illegal moves); a change to a rule goes into :mod:`~racksmith.core.scoring` or the checks first,
+    then here. None when the move is not such a
     placement (an exchange, a pass, tiles that are not ints of the ruleset, letters written over the
     board, a main word that goes on past the move, a single tile in the other direction): then only
     :func:`check_move` decides. ``lexicon`` as for :func:`check_move`."""
@@ -391,11 +264,7 @@ def lean_verdict(position, move: "Move | str", lexicon: Any = None) -> "int | st
         words.append((before + raw[i : i + 1] + after).translate(letters))
     if placed == n and not opening and len(words) == (n >= 2):
         return "not_connected"  # no tile played through and no cross-word: nothing is touched
-    left = list(position.racks[0])
-    try:
-        for t in need:
-            left.remove(t)
-    except ValueError:
+    if rack_left(position.racks[0], need) is None:
         return "not_in_rack"
     if not words:
         return "invalid_words"  # a single tile that forms no word of 2 letters or more

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules.alphabet import BLANK_CHARS
+from ..rules.alphabet import BLANK_CHARS, Tiles
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset
 
@@ -16,7 +16,7 @@ from ..rules.ruleset import Ruleset
 @dataclass(frozen=True, slots=True)
 class ParsedCGP:
     board: np.ndarray  #: uint8 (rows, cols)
-    racks: tuple[tuple[int, ...], ...]
+    racks: tuple[Tiles, ...]
     scores: tuple[int, ...]
     zero_turns: int
     opcodes: tuple[tuple[str, str], ...]
@@ -39,7 +39,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
     racks = []
     for i, rp in enumerate(rack_parts):
         try:
-            rack = tuple(ruleset.alphabet.rack(rp))
+            rack = ruleset.alphabet.tiles(rp)
         except RacksmithError as e:
             raise CGPError(f"CGP rack {i + 1} {rp!r}: {e}") from None
         if len(rack) > ruleset.rack_size:

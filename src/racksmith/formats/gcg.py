@@ -1,6 +1,8 @@
 """GCG game records: read (every event kind, line numbers in errors), collect errors or raise, write.
 
-Reading is syntax plus the alphabet: each event becomes a :class:`GCGEvent` with its move parsed.
+Reading is syntax plus the alphabet: each event becomes a :class:`GCGEvent` with its move parsed
+and its kind an :class:`~racksmith.core.turns.EventKind` (the one enum of event kinds, shared with
+:mod:`racksmith.play.game`).
 Whether the record is consistent (legal plays, scores, running totals) is :mod:`racksmith.review.replay`'s
 job. The reader goes through a visitor, as python-chess reads PGN: :class:`GCGVisitor` receives
 pragmas, events and notes; :class:`GameBuilder` builds a :class:`GCGGame`, and with ``strict=False``
@@ -18,22 +20,27 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..errors import GCGError, RacksmithError, RulesetError
 from ..core.move import Move
+from ..core.turns import TURN_KINDS, EventKind
+from ..errors import GCGError, RacksmithError, RulesetError
 from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset, get_ruleset
 
-# event kinds
-PLAY = "play"  #: a placement: ``8D WORD +28 28``
-EXCHANGE = "exchange"  #: ``-ABC +0 0``, or ``-3`` when the tiles are hidden
-PASS = "pass"  #: ``- +0 131``
-PHONY = "phony"  #: the previous play withdrawn after a challenge: ``-- -24 55``
-CHALLENGE = "challenge"  #: a challenge bonus to the player whose play stood: ``(challenge) +5 160``
-OUT = "out"  #: going-out bonus, the others' leftover tiles in parentheses: ``(OPEG) +14 345``
-RACK_PENALTY = "rack_penalty"  #: a player's own leftover subtracted: ``RACK (RACK) -8 cum``
-TIME = "time"  #: time penalty: ``(time) -20 358``
-EVENT_KINDS = (PLAY, EXCHANGE, PASS, PHONY, CHALLENGE, OUT, RACK_PENALTY, TIME)
-#: events that are a player's turn (the others are adjustments recorded after a turn)
-TURN_KINDS = (PLAY, EXCHANGE, PASS)
+__all__ = [
+    "EventKind",
+    "GCGEvent",
+    "GCGGame",
+    "GCGPlayer",
+    "GCGVisitor",
+    "GameBuilder",
+    "TURN_KINDS",
+    "decode_gcg",
+    "format_gcg",
+    "max_players",
+    "parse_event",
+    "parse_gcg",
+    "read_gcg",
+]
+
 
 _RACK_RE = re.compile(r"^[^\s()+\-.\d#>:]+$")
 _SCORE_RE = re.compile(r"^[+\-]?[0-9]{1,9}$")  #: a score or running total (9 digits: int() never sees a huge one)
@@ -56,7 +63,7 @@ class GCGEvent:
     """
 
     nick: str
-    kind: str
+    kind: EventKind
     score: int
     total: int
     rack: str = ""
@@ -69,17 +76,17 @@ class GCGEvent:
     def action(self) -> str:
         """The event's middle part as GCG writes it: ``8D WO.D``, ``-ABC``, ``-3``, ``-``, ``--``, ``(ABC)``…"""
         k = self.kind
-        if k == PLAY:
+        if k == EventKind.PLAY:
             return self.move.gcg()
-        if k == EXCHANGE:
+        if k == EventKind.EXCHANGE:
             return self.move.gcg() if self.move is not None else f"-{self.count}"
-        if k == PASS:
+        if k == EventKind.PASS:
             return "-"
-        if k == PHONY:
+        if k == EventKind.PHONY:
             return "--"
-        if k == CHALLENGE:
+        if k == EventKind.CHALLENGE:
             return "(challenge)"
-        if k == TIME:
+        if k == EventKind.TIME:
             return "(time)"
         return f"({self.tiles})"
 
@@ -440,34 +447,34 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
     last = head[-1]
     common = dict(nick=nick, score=score, total=total, line=number)
     if last == "--":
-        return GCGEvent(kind=PHONY, rack=rack_of(head, 1), **common)
+        return GCGEvent(kind=EventKind.PHONY, rack=rack_of(head, 1), **common)
     if last == "-":
-        return GCGEvent(kind=PASS, rack=rack_of(head, 1), move=Move.pass_(a), **common)
+        return GCGEvent(kind=EventKind.PASS, rack=rack_of(head, 1), move=Move.pass_(a), **common)
     if last.startswith("-"):
         rack = rack_of(head, 1)
         body_s = last[1:]
         if _HIDDEN_EXCHANGE_RE.match(body_s):
             if len(body_s) > 3:
                 raise GCGError(f"exchange of {_clip(body_s)} hidden tiles: more than a rack holds", number)
-            return GCGEvent(kind=EXCHANGE, rack=rack, count=int(body_s), **common)
+            return GCGEvent(kind=EventKind.EXCHANGE, rack=rack, count=int(body_s), **common)
         try:
             tiles = a.rack(body_s)
         except RacksmithError as e:
             raise GCGError(f"exchange {last!r}: {e}", number) from None
-        return GCGEvent(kind=EXCHANGE, rack=rack, move=Move.exchange(tiles, a), count=len(tiles), **common)
+        return GCGEvent(kind=EventKind.EXCHANGE, rack=rack, move=Move.exchange(tiles, a), count=len(tiles), **common)
     if last.startswith("(") and last.endswith(")"):
         inner = last[1:-1].strip()
         rack = rack_of(head, 1)
         if inner == "challenge":
-            return GCGEvent(kind=CHALLENGE, rack=rack, **common)
+            return GCGEvent(kind=EventKind.CHALLENGE, rack=rack, **common)
         if inner == "time":
-            return GCGEvent(kind=TIME, rack=rack, **common)
+            return GCGEvent(kind=EventKind.TIME, rack=rack, **common)
         try:
             a.rack(inner)
         except RacksmithError as e:
             raise GCGError(f"end-of-game tiles {last!r}: {e}", number) from None
         penalty = score_s.startswith("-") or (score == 0 and bool(rack))
-        return GCGEvent(kind=RACK_PENALTY if penalty else OUT, rack=rack, tiles=inner, **common)
+        return GCGEvent(kind=EventKind.RACK_PENALTY if penalty else EventKind.OUT, rack=rack, tiles=inner, **common)
     if len(head) >= 2:
         rack = rack_of(head, 2)
         try:
@@ -476,7 +483,7 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
             raise GCGError(f"play {head[-2]} {head[-1]!r}: {e}", number) from None
         if not move.is_place:
             raise GCGError(f"play {head[-2]} {head[-1]!r} is not a placement", number)
-        return GCGEvent(kind=PLAY, rack=rack, move=move, count=move.tiles_played, **common)
+        return GCGEvent(kind=EventKind.PLAY, rack=rack, move=move, count=move.tiles_played, **common)
     raise GCGError(
         f"cannot read the event {rest.strip()!r}: expected a play ('8D WORD'), an exchange ('-ABC'), "
         "a pass ('-'), a withdrawn play ('--') or a bonus ('(challenge)', '(TILES)', '(time)')",

@@ -9,8 +9,16 @@ from pathlib import Path
 from ..errors import OutputFileError
 
 
+def _umask() -> int:
+    """The process's umask (there is no call that only reads it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``.
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``. The file
+    gets the permissions of the file it replaces, or those a new file gets (``0666`` less the umask).
 
     A missing folder is created only with ``make_parents`` (a cache); otherwise it, like any other
     failure, raises :class:`~racksmith.errors.OutputFileError` naming ``path``."""
@@ -26,6 +34,13 @@ def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> 
     except OSError as e:
         raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
     try:
+        # mkstemp makes the file 0600; give it the mode any other new file gets (0644 under the
+        # usual umask 022), or keep the mode of the file it replaces
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except OSError:
+            mode = 0o666 & ~_umask()
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)

@@ -3,16 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import LexiconFormatError, RacksmithError
+from ..errors import LexiconFormatError, UnknownLexiconError
 from ..rules.ruleset import Ruleset, get_ruleset
 from .cache import cache_dir, compile_word_list
 from .embedded import EMBEDDED, default_ruleset, embedded_words
 from .lexicon import Lexicon, max_word_length
 from .wordlist import check_fits, looks_like_utf16, read_word_list_bytes
-
-
-class UnknownLexiconError(RacksmithError):
-    """A lexicon name that is neither embedded nor a file."""
 
 
 _loaded: dict[tuple, Lexicon] = {}

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ._movegen import Tables
-from ..errors import PositionError, RacksmithError
+from ..errors import MoveGenError, PositionError
 from ..lexicon import Leaves, Lexicon, load_leaves
 from .movelist import MoveList
 from ..rules.ruleset import Ruleset
@@ -43,11 +43,6 @@ DIRECTIONS = {"both": 3, "across": 1, "down": 2}
 ALGORITHMS = ("gaddag", "dawg")
 _HEAP_LIMIT = 4096  #: a larger top N is cut from the complete list instead of kept in a heap
 _CACHE_SIZE = 16
-
-
-class MoveGenError(RacksmithError):
-    """Options of move generation that cannot be honoured (an unknown sort, a GADDAG asked of a
-    lexicon without one, a lexicon or leave file for another alphabet...)."""
 
 
 def generate_moves(

@@ -17,13 +17,13 @@ from typing import Any, overload
 import numpy as np
 
 from ._movegen import RECORD_DTYPE
-from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet
+from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label
-from ..core.move import EXCHANGE, PASS, PLACE, Move
+from ..core.move import EXCHANGE, PASS, PLACE, Move, MoveKind
 
 __all__ = ["MoveList", "RECORD_DTYPE"]
 
-_KINDS = (PLACE, EXCHANGE, PASS)
+_KINDS = (MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS)  #: by the kernel's ``kind`` code
 _TILES_OFFSET = RECORD_DTYPE.fields["tiles"][1]
 _ITEMSIZE = RECORD_DTYPE.itemsize
 
@@ -60,8 +60,8 @@ def _rounded_equity(equity: float) -> float:
 class MoveList(Sequence[Move]):
     """The moves of a position, ranked (see :func:`racksmith.movegen.generate_moves`).
 
-    ``rack`` is the rack the moves were made from (0 = blank, sorted): each move's ``leave`` is
-    the part of it kept. ``equity`` is ``None`` on every move when equity was not computed.
+    ``rack`` is the rack the moves were made from (:class:`~racksmith.rules.alphabet.Tiles`,
+    sorted): each move's ``leave`` is the part of it kept. ``equity`` is ``None`` on every move when equity was not computed.
     ``placements_reached`` counts the placements the generator completed to make this list (all
     of them for a complete list; fewer when shadow playing stopped a top-N search early).
     """
@@ -80,11 +80,11 @@ class MoveList(Sequence[Move]):
             raise TypeError(f"records must have dtype RECORD_DTYPE, got {records.dtype}")
         self._recs = records
         self._alphabet = alphabet
-        self._rack = tuple(sorted(rack))
+        self._rack = alphabet.tiles(sorted(rack))
         self._with_equity = with_equity
         self._cols: tuple | None = None
         self._buf: bytes | None = None
-        self._leaves: dict[int, tuple[int, ...]] = {}
+        self._leaves: dict[int, Tiles] = {}
         self.placements_reached = placements_reached
 
     # --- the compact form ---------------------------------------------------------------------
@@ -93,7 +93,7 @@ class MoveList(Sequence[Move]):
         return self._alphabet
 
     @property
-    def rack(self) -> tuple[int, ...]:
+    def rack(self) -> Tiles:
         return self._rack
 
     @property
@@ -129,10 +129,10 @@ class MoveList(Sequence[Move]):
             self._buf = r.tobytes()
         return self._cols
 
-    def _leave(self, mask: int) -> tuple[int, ...]:
+    def _leave(self, mask: int) -> Tiles:
         leave = self._leaves.get(mask)
         if leave is None:
-            leave = self._leaves[mask] = tuple(t for b, t in enumerate(self._rack) if mask >> b & 1)
+            leave = self._leaves[mask] = self._alphabet.tiles(t for b, t in enumerate(self._rack) if mask >> b & 1)
         return leave
 
     def _move(self, i: int) -> Move:

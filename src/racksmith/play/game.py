@@ -1,48 +1,43 @@
-"""A game from the first draw to the final scores: racks, a seeded bag, scores, history and undo.
+"""A game from the first draw to the final scores: a position, a seeded bag, the players, the
+history, challenges and undo.
+
+The state is a :class:`~racksmith.core.position.Position` (the player to move first) that the game
+plays on with ``push`` and takes back with ``pop``, and a :class:`~racksmith.core.bag.Bag` it draws
+from; the rules — what a turn does, when and how the game ends under ``ruleset.end_rule`` — are
+those of :mod:`racksmith.core.turns`, applied by the position. A game starts from a fresh bag
+(:class:`Game`) or from any position (:meth:`Game.from_position`, :meth:`Game.from_cgp`).
 
 Every action is checked before anything changes: an illegal play, exchange or challenge raises
-:class:`~racksmith.errors.IllegalMoveError` (reason codes of :data:`racksmith.core.validation.REASONS`,
-plus ``game_over`` and ``no_play_to_challenge``) and leaves the game as it was.
-
-The game ends when a player plays out with the bag empty (``ruleset.end_rule``: under
-``"tournament"`` the player going out adds twice the others' leftover tiles; under ``"club"`` each
-other player subtracts his leftover and the player going out adds their sum), or after
-``ruleset.zero_turn_limit`` consecutive scoreless turns (each player subtracts his own rack).
-
-State is kept flat for speed: a numpy board shared with a live :class:`~racksmith.core.position.Position`
-(the player to move first), racks as sorted tuples, and the bag as a pre-shuffled list.
+:class:`~racksmith.errors.IllegalMoveError` (reason codes of :data:`racksmith.errors.REASONS`) and
+leaves the game as it was. :meth:`Game.undo` takes back the last action exactly.
 """
 from __future__ import annotations
 
+import os
 import random
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH
+from ..core import turns
 from ..core.bag import Bag
+from ..core.move import EXCHANGE, PASS, PLACE, Move
+from ..core.position import Position, Undo
+from ..core.turns import Ending, EventKind
+from ..core.validation import ANY_WORD, check_move_lean
 from ..errors import IllegalMoveError, RacksmithError
-from ..formats.gcg import (
-    CHALLENGE,
-    EXCHANGE,
-    OUT,
-    PASS,
-    PHONY,
-    PLAY,
-    RACK_PENALTY,
-    TIME,
-    GCGEvent,
-    GCGGame,
-    GCGPlayer,
-)
-from ..core.move import Move
-from ..core.position import Position
+from ..formats.gcg import GCGEvent, GCGGame, GCGPlayer
+from ..lexicon import Leaves
+from ..movegen.movelist import MoveList
+from ..movegen.options import Algorithm, Direction, Sort
+from ..rules.alphabet import NO_TILES, Tiles
 from ..rules.ruleset import Ruleset, get_ruleset
-from ..core.validation import check_move_lean
+
+__all__ = ["ANY_WORD", "Event", "Game"]
+
+_EVENT_OF_MOVE = {PLACE: EventKind.PLAY, EXCHANGE: EventKind.EXCHANGE, PASS: EventKind.PASS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,44 +47,55 @@ class Event:
     ``rack`` is the player's rack before the event (for a withdrawn phony or a challenge bonus, the
     rack of the play they follow; empty for a going-out bonus or a time penalty); ``tiles`` are the
     leftover tiles an end-of-game event counts; ``drawn`` the tiles drawn after a play or exchange.
+    Tiles print as letters (:class:`~racksmith.rules.alphabet.Tiles`).
     """
 
     player: int
-    kind: str
+    kind: EventKind
     score: int
     total: int
-    rack: tuple[int, ...] = ()
+    rack: Tiles = NO_TILES
     move: Move | None = None
-    tiles: tuple[int, ...] = ()
-    drawn: tuple[int, ...] = ()
+    tiles: Tiles = NO_TILES
+    drawn: Tiles = NO_TILES
     bingo: bool = False
 
 
-class _AnyWord:
-    """A lexicon that accepts every word: plays are checked for geometry and rack only."""
-
-    def __contains__(self, word: object) -> bool:
-        return True
-
-
-ANY_WORD = _AnyWord()
+# what an action did to the position, undone in reverse order by Game.undo
+_PUSHED = "pushed"  #: ("pushed",): a move pushed
+_POPPED = "popped"  #: ("popped", undo): a move popped, pushed again on undo
+_SCORED = "scored"  #: ("scored", index, points): points added to scores[index]
+_PUSH = (_PUSHED,)
+_TURN = (_PUSH,)  #: the steps of a turn: one push
 
 
 @dataclass(slots=True)
-class _Snapshot:
-    """The whole state before an action, so that :meth:`Game.undo` restores it exactly."""
+class _Action:
+    """One action (a turn with the end it caused, a challenge, a time penalty) and what undoes it:
+    the steps done to the position, the bag before it (None for a play or a pass: popping them
+    puts the tiles drawn back), the shuffle an exchange did, the events it replaced."""
 
-    kind: str
+    kind: EventKind
     player: int
-    board: np.ndarray
-    racks: list
-    scores: list
-    bag: list
-    rng_state: Any
-    zero_turns: int
     to_move: int
-    over: bool
-    history: list
+    cut: int  #: the history from here on is this action's (events before it that it replaced: ``dropped``)
+    bag: list[int] | None
+    rng_state: Any = None
+    dropped: tuple[Event, ...] = ()
+    ops: tuple[tuple, ...] = _TURN
+
+
+def _nicks(players: "int | Sequence[str]") -> tuple[str, ...]:
+    if isinstance(players, bool) or not isinstance(players, (int, str, Sequence)):
+        raise RacksmithError(f"players is a count or a list of nicks, got {type(players).__name__}")
+    nicks = tuple(f"p{i + 1}" for i in range(players)) if isinstance(players, int) else (
+        (players,) if isinstance(players, str) else tuple(str(p) for p in players)
+    )
+    if len(nicks) < 2:
+        raise RacksmithError(f"a game needs at least 2 players, got {len(nicks)}")
+    if len(set(nicks)) != len(nicks) or any(not n or any(ch.isspace() or ch == ":" for ch in n) for n in nicks):
+        raise RacksmithError(f"player nicks must be distinct, non-empty, without spaces or ':': {list(nicks)}")
+    return nicks
 
 
 class Game:
@@ -97,23 +103,14 @@ class Game:
 
     ``lexicon``: a name, a path, or a loaded lexicon (default: the ruleset's). ``bag_order`` fixes
     the order tiles are drawn in (a permutation of the whole set) instead of shuffling.
+
+    Seats are numbered from 0 in turn order; :attr:`to_move` is the seat to move, :attr:`racks`
+    and :attr:`scores` are by seat. :attr:`position` is the game seen by the player to move.
     """
 
     __slots__ = (
-        "ruleset",
-        "nicks",
-        "names",
-        "board",
-        "racks",
-        "scores",
-        "bag",
-        "history",
-        "to_move",
-        "zero_turns",
-        "over",
-        "_pos",
-        "lexicon_name",
-        "_actions",
+        "ruleset", "nicks", "names", "bag", "history", "to_move", "lexicon_name", "_pos", "_actions", "_from_start",
+        "_start_scores",
     )
 
     def __init__(
@@ -127,41 +124,77 @@ class Game:
         bag_order: Sequence[int] | None = None,
     ):
         rs = get_ruleset(ruleset)
-        self.ruleset = rs
-        if isinstance(players, int):
-            nicks = tuple(f"p{i + 1}" for i in range(players))
-        else:
-            nicks = tuple(str(p) for p in players)
-        if len(nicks) < 2:
-            raise RacksmithError(f"a game needs at least 2 players, got {len(nicks)}")
-        if len(set(nicks)) != len(nicks) or any(not n or any(ch.isspace() or ch == ":" for ch in n) for n in nicks):
-            raise RacksmithError(f"player nicks must be distinct, non-empty, without spaces or ':': {list(nicks)}")
+        nicks = _nicks(players)
         if len(nicks) * rs.rack_size > rs.total_tiles:
             raise RacksmithError(
                 f"{len(nicks)} racks of {rs.rack_size} need {len(nicks) * rs.rack_size} tiles; "
                 f"the {rs.name} set has {rs.total_tiles}"
             )
+        bag = Bag(rs, seed, order=bag_order)
+        racks = [bag.draw(rs.rack_size) for _ in nicks]
+        self._setup(Position(rs, None, racks, lexicon=lexicon), bag, nicks, names)
+
+    @classmethod
+    def from_position(
+        cls,
+        position: Position,
+        seed: "int | random.Random | None" = None,
+        *,
+        players: "int | Sequence[str] | None" = None,
+        names: Sequence[str] | None = None,
+        lexicon: Any = None,
+    ) -> "Game":
+        """A game that goes on from ``position`` (which is copied, not changed): its board, racks
+        (the player to move is seat 0), scores and scoreless-turn count. The bag holds the tiles
+        that are neither on the board nor on a rack, shuffled by ``seed``; a rack with fewer tiles
+        than a full one (an unknown rack, empty in a CGP) is filled from it first, in seat order.
+        ``lexicon``: as for :class:`Game` (default: the position's)."""
+        if not isinstance(position, Position):
+            raise RacksmithError(f"from_position needs a Position, got {type(position).__name__}")
+        rs = position.ruleset
+        nicks = _nicks(players if players is not None else len(position.racks))
+        if len(nicks) != len(position.racks):
+            raise RacksmithError(f"{len(nicks)} players for a position of {len(position.racks)} racks")
+        pos = position.copy(stack=False)
+        if lexicon is not None:
+            pos.lexicon = lexicon
+        bag = Bag.holding(rs, pos.bag_tiles(), seed)
+        for i, rack in enumerate(pos.racks):
+            need = rs.rack_size - len(rack)
+            if need > 0 and len(bag):
+                pos.racks[i] = rs.alphabet.tiles(sorted([*rack, *bag.draw(need)]))
+        game = cls.__new__(cls)
+        game._setup(pos, bag, nicks, names)
+        return game
+
+    @classmethod
+    def from_cgp(
+        cls,
+        cgp: str,
+        ruleset: "str | Ruleset | None" = None,
+        lexicon: Any = None,
+        *,
+        seed: "int | random.Random | None" = None,
+        players: "int | Sequence[str] | None" = None,
+        names: Sequence[str] | None = None,
+    ) -> "Game":
+        """A game that goes on from a CGP position: see :meth:`from_position`."""
+        return cls.from_position(Position.from_cgp(cgp, ruleset, lexicon), seed, players=players, names=names)
+
+    def _setup(self, pos: Position, bag: Bag, nicks: tuple[str, ...], names: Sequence[str] | None) -> None:
+        self.ruleset = pos.ruleset
         self.nicks = nicks
         self.names = tuple(names) if names is not None else nicks
         if len(self.names) != len(nicks):
             raise RacksmithError(f"{len(self.names)} names for {len(nicks)} players")
-        self.bag = Bag(rs, seed, order=bag_order)
-        self.racks = [tuple(sorted(self.bag.draw(rs.rack_size))) for _ in nicks]
-        self.scores = [0] * len(nicks)
-        self.board = np.zeros((rs.rows, rs.cols), dtype=np.uint8)
+        self.bag = bag
         self.history: list[Event] = []
         self.to_move = 0
-        self.zero_turns = 0
-        self.over = False
-        self._actions: list[_Snapshot] = []
-        if isinstance(lexicon, str):
-            self.lexicon_name = lexicon
-        elif hasattr(lexicon, "__fspath__"):
-            self.lexicon_name = Path(lexicon).stem
-        else:
-            self.lexicon_name = getattr(lexicon, "name", None) or rs.lexicon
-        self._pos = Position(rs, self.board, (self.racks[0], self.racks[1]), lexicon=lexicon)
-        self._pos.board = self.board  # shared: the position always shows the game's board
+        self.lexicon_name = pos.lexicon_name
+        self._pos = pos
+        self._actions: list[_Action] = []
+        self._from_start = not pos.board.any() and not any(pos.scores) and not pos.zero_turns
+        self._start_scores = tuple(pos.scores)  #: by seat (seat 0 moves first)
 
     # --- reading the state -------------------------------------------------------------------
     @property
@@ -170,9 +203,56 @@ class Game:
         return self._pos.lexicon
 
     @property
-    def rack(self) -> tuple[int, ...]:
+    def live_position(self) -> Position:
+        """The game's own position (the player to move first), kept up to date as the game goes
+        on: read it, never change it (:attr:`position` is a copy of your own)."""
+        return self._pos
+
+    @property
+    def position(self) -> Position:
+        """A copy of the position for the player to move: board, racks and scores (his first);
+        :meth:`~racksmith.core.position.Position.pop` on it takes back the game's moves."""
+        return self._pos.copy()
+
+    @property
+    def board(self) -> np.ndarray:
+        return self._pos.board
+
+    @property
+    def racks(self) -> list[Tiles]:
+        """Every player's rack, by seat."""
+        return self._by_seat(self._pos.racks)
+
+    @property
+    def scores(self) -> list[int]:
+        """Every player's score, by seat."""
+        return self._by_seat(self._pos.scores)
+
+    def _by_seat(self, values: list) -> list:
+        k = self.to_move
+        return values[-k:] + values[:-k] if k else list(values)
+
+    @property
+    def rack(self) -> Tiles:
         """The rack of the player to move."""
-        return self.racks[self.to_move]
+        return self._pos.racks[0]
+
+    @property
+    def zero_turns(self) -> int:
+        """Consecutive scoreless turns so far."""
+        return self._pos.zero_turns
+
+    @property
+    def over(self) -> bool:
+        """The game has ended (see :mod:`racksmith.core.turns`); no more turns can be taken."""
+        return self._pos.is_over
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats with the highest score (more than one on a tie)."""
+        scores = self.scores
+        best = max(scores)
+        return [i for i, s in enumerate(scores) if s == best]
 
     @property
     def bag_count(self) -> int:
@@ -181,57 +261,34 @@ class Game:
     @property
     def turns(self) -> int:
         """Turns taken (plays, exchanges and passes; withdrawn plays count as the turn they were)."""
-        return sum(1 for e in self.history if e.kind in (PLAY, EXCHANGE, PASS))
-
-    def live_position(self) -> Position:
-        """The game seen by the player to move (his rack and score first), sharing the game's board:
-        read it, never change it (use :meth:`position` for a copy of your own)."""
-        p = self.to_move
-        pos = self._pos
-        n = len(self.racks)
-        if n == 2:
-            o = 1 - p
-            pos.racks = [self.racks[p], self.racks[o]]
-            pos.scores = [self.scores[p], self.scores[o]]
-        else:
-            order = [(p + i) % n for i in range(n)]
-            pos.racks = [self.racks[i] for i in order]
-            pos.scores = [self.scores[i] for i in order]
-        pos.zero_turns = self.zero_turns
-        return pos
-
-    def position(self) -> Position:
-        """A copy of the position for the player to move: board, racks (his first), scores."""
-        return self.live_position().copy()
+        return sum(1 for e in self.history if e.kind in turns.TURN_KINDS)
 
     def cgp(self) -> str:
-        return self.live_position().cgp()
+        return self._pos.cgp()
 
-    def legal_moves(self, **options):
-        """The moves of the player to move; options as :func:`racksmith.movegen.generate_moves`."""
-        return self.live_position().moves(**options)
-
-    def winners(self) -> list[int]:
-        """The players with the highest score (more than one on a tie)."""
-        best = max(self.scores)
-        return [i for i, s in enumerate(self.scores) if s == best]
+    def legal_moves(
+        self,
+        top: int | None = None,
+        *,
+        sort: Sort | str = Sort.SCORE,
+        leaves: "Leaves | str | os.PathLike[str] | None" = None,
+        exchanges: bool = False,
+        direction: Direction | str = Direction.BOTH,
+        algorithm: Algorithm | str = Algorithm.GADDAG,
+    ) -> MoveList:
+        """The moves of the player to move (see :meth:`Position.moves`)."""
+        return self._pos.moves(top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm)
 
     # --- actions -------------------------------------------------------------------------------
     def play(self, move: "Move | str", *, check_words: bool = True) -> Event:
         """Play a placement, an exchange or a pass for the player to move (a :class:`Move` or its
         notation). ``check_words=False`` lets a phony stand until someone challenges it."""
         self._require_live()
-        pos = self.live_position()
         if isinstance(move, str):
             move = Move.parse(move, self.ruleset)
-        checked = check_move_lean(pos, move, None if check_words else ANY_WORD)
-        if checked.is_place:
-            return self._play_turn(checked, checked.score)
-        if checked.is_exchange:
-            return self._exchange(checked)
-        return self._pass()
+        return self._turn(check_move_lean(self._pos, move, None if check_words else ANY_WORD))
 
-    def exchange(self, tiles: "str | Sequence[int]") -> Event:
+    def exchange(self, tiles: "str | Iterable[int]") -> Event:
         """Exchange tiles (letters, ``?`` for a blank, or tile ints)."""
         if isinstance(tiles, str):
             tiles = self.ruleset.alphabet.rack(tiles)
@@ -239,19 +296,14 @@ class Game:
 
     def pass_(self) -> Event:
         self._require_live()
-        return self._pass()
+        return self._turn(Move.pass_(self.ruleset.alphabet, score=0))
 
     def play_trusted(self, move: Move) -> Event:
         """Apply a move from the move generator without checking it (its ``score`` is used as is).
 
         For self-play speed; the game's tile and score invariants (:meth:`check_invariants`) still
         catch a generator that lies."""
-        self._require_live()
-        if move.is_place:
-            return self._play_turn(move, move.score)
-        if move.is_exchange:
-            return self._exchange(move)
-        return self._pass()
+        return self._turn(move)  # the position refuses a turn after the end ("game_over")
 
     def challenge(self, bonus: int = 0) -> bool:
         """The player to move challenges the last play. A phony is withdrawn (its tiles go back to
@@ -260,11 +312,14 @@ class Game:
         ``bonus=0`` (double challenge), the challenger loses his turn; False is returned.
 
         A game that the challenged play ended is reopened if the play is withdrawn."""
-        snap = self._last_play_action()
-        play_event = self.history[len(snap.history)]
+        last = self._last_play_action()
+        play_event = self.history[last.cut]
         p = play_event.player
+        assert play_event.move is not None  # the event of a play
+        before = self._pos.copy()
+        before.pop()
         try:
-            check_move_lean(self._position_from(snap), play_event.move, self.lexicon)
+            check_move_lean(before, play_event.move, self.lexicon)
             phony = False
         except IllegalMoveError as e:
             if e.reason != "invalid_words":
@@ -272,231 +327,189 @@ class Game:
             phony = True
         if not phony and not bonus and self.over:
             return False  # the play went out: the challenger has no turn left to lose
-        now = self._snapshot("challenge", self.to_move)
-        if phony:
-            self._restore(snap)
-            self.history.append(play_event)
-            self.scores[p] += play_event.score
-            self._add(p, PHONY, -play_event.score, rack=play_event.rack)
-            self.zero_turns = snap.zero_turns + 1
+        pos = self._pos
+        alphabet = self.ruleset.alphabet
+        act = self._begin(EventKind.CHALLENGE, self.to_move)
+        if phony or bonus:
+            # back to just after the play was made: its end-of-game events, if any, are replaced
+            act.cut = last.cut + 1
+            act.dropped = tuple(self.history[act.cut :])
+            del self.history[act.cut :]
+            u = pos.pop()
+            self._step(act, (_POPPED, u))
+            self.bag.unshift(u.drawn)
+            if phony:  # the play is withdrawn and the turn is lost: a scoreless turn
+                pushed = self._push(act, Move.pass_(alphabet, score=0), [])
+                self._record(p, EventKind.PHONY, -play_event.score, pushed, rack=play_event.rack)
+            else:  # the play stands, with the bonus added before the end of the game is counted
+                pos.scores[0] += bonus
+                self._step(act, (_SCORED, 0, bonus))
+                pushed = self._push(act, u.move, self.bag.draw(len(u.drawn)))
+                self._record(p, EventKind.CHALLENGE, bonus, pushed, rack=play_event.rack)
             self.to_move = (p + 1) % len(self.nicks)
-            self._actions.append(now)
-            self._after_scoreless()
-            return True
-        if bonus:
-            self._restore(snap)
-            e = self._place(play_event.move, play_event.score)
-            self._add(p, CHALLENGE, bonus, rack=play_event.rack)
-            self._actions.append(now)
-            self._after_play(e)
-            return False
-        self._actions.append(now)
-        q = self.to_move
-        self._add(q, PASS, 0, rack=self.racks[q], move=Move.pass_(self.ruleset.alphabet))
-        self.zero_turns += 1
+            return phony
+        q = self.to_move  # a double challenge that fails: the challenger loses his turn
+        pushed = self._push(act, Move.pass_(alphabet, score=0), [])
+        self._record(q, EventKind.PASS, 0, pushed, rack=pushed.rack, move=pushed.move)
         self.to_move = (q + 1) % len(self.nicks)
-        self._after_scoreless()
         return False
 
     def time_penalty(self, player: int, points: int) -> Event:
         """Subtract ``points`` (> 0) from a player's score, e.g. for overtime."""
-        if not 0 <= player < len(self.nicks):
-            raise RacksmithError(f"player {player} does not exist (0..{len(self.nicks) - 1})")
-        if points <= 0:
-            raise RacksmithError(f"a time penalty is a positive number of points, got {points}")
-        self._actions.append(self._snapshot(TIME, player))
-        return self._add(player, TIME, -points)
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.nicks):
+            raise RacksmithError(f"player {player!r} does not exist (0..{len(self.nicks) - 1})")
+        if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+            raise RacksmithError(f"a time penalty is a positive number of points, got {points!r}")
+        act = self._begin(EventKind.TIME, player)
+        i = (player - self.to_move) % len(self.nicks)
+        self._pos.scores[i] -= points
+        self._step(act, (_SCORED, i, -points))
+        e = Event(player, EventKind.TIME, -points, self._pos.scores[i])
+        self.history.append(e)
+        return e
 
     def undo(self) -> None:
         """Take back the last action (a turn with the end-of-game events it caused, a challenge or a
         time penalty), exactly as it was."""
         if not self._actions:
             raise RacksmithError("nothing to undo: no action has been taken")
-        self._restore(self._actions.pop())
+        act = self._actions.pop()
+        pos = self._pos
+        bag = self.bag
+        for op in reversed(act.ops):
+            if op[0] == _PUSHED:
+                u = pos.pop()
+                if act.bag is None:
+                    bag.unshift(u.drawn)
+            elif op[0] == _POPPED:
+                u = op[1]
+                pos.push(u.move, u.drawn, trusted=True)
+            else:
+                pos.scores[op[1]] -= op[2]
+        if act.bag is not None:
+            bag.restore(act.bag)
+            if act.rng_state is not None:
+                bag.rng.setstate(act.rng_state)
+        del self.history[act.cut :]
+        self.history.extend(act.dropped)
+        self.to_move = act.to_move
 
     # --- the work ------------------------------------------------------------------------------
     def _require_live(self) -> None:
-        if self.over:
+        if self._pos.is_over:
             raise IllegalMoveError("game_over", "the game is over: no more turns can be taken")
 
-    def _add(self, player: int, kind: str, score: int, **fields) -> Event:
-        self.scores[player] += score
-        e = Event(player, kind, score, self.scores[player], **fields)
-        self.history.append(e)
-        return e
+    def _begin(self, kind: EventKind, player: int) -> _Action:
+        """An action other than a plain turn: the bag is saved whole; its steps are added with
+        :meth:`_step` as they are done."""
+        act = _Action(kind, player, self.to_move, len(self.history), self.bag.snapshot(), ops=())
+        self._actions.append(act)
+        return act
 
-    def _play_turn(self, move: Move, score: int) -> Event:
-        self._actions.append(self._snapshot(PLAY, self.to_move))
-        e = self._place(move, score)
-        self._after_play(e)
-        return e
+    @staticmethod
+    def _step(act: _Action, op: tuple) -> None:
+        act.ops = (*act.ops, op)
 
-    def _place(self, move: Move, score: int) -> Event:
-        """Put the tiles on the board, draw, score; the turn passes (no end-of-game check)."""
+    def _push(self, act: _Action, move: Move, drawn: list[int]) -> Undo:
+        u = self._pos.push(move, drawn, trusted=True)
+        self._step(act, _PUSH)
+        return u
+
+    def _turn(self, move: Move) -> Event:
+        """A turn of the player to move with a checked move: draw, push, record."""
         p = self.to_move
-        rack = self.racks[p]
-        left = list(rack)
-        board = self.board
-        placed = 0
-        for i, t in enumerate(move.tiles):
-            if t & THROUGH:
-                continue
-            r = move.row if move.across else move.row + i
-            c = move.col + i if move.across else move.col
-            board[r, c] = t
-            left.remove(0 if t & BLANK else t)
-            placed += 1
-        drawn = self.bag.draw(placed)
-        left.extend(drawn)
-        left.sort()
-        self.racks[p] = tuple(left)
-        e = self._add(
-            p, PLAY, score, rack=rack, move=move, drawn=tuple(drawn), bingo=placed == self.ruleset.rack_size
-        )
-        self.zero_turns = 0 if score else self.zero_turns + 1
-        self.to_move = (p + 1) % len(self.nicks)
-        return e
-
-    def _after_play(self, e: Event) -> None:
-        if not self.racks[e.player]:  # an empty rack after drawing: the bag is empty too
-            self._finish_out(e.player)
-        elif not e.score:
-            self._after_scoreless()
-
-    def _exchange(self, move: Move) -> Event:
-        p = self.to_move
-        self._actions.append(self._snapshot(EXCHANGE, p, rng=True))
-        rack = self.racks[p]
-        left = list(rack)
-        for t in move.tiles:
-            left.remove(t)
-        drawn = self.bag.draw(len(move.tiles))
-        self.bag.put_back(move.tiles)
-        left.extend(drawn)
-        left.sort()
-        self.racks[p] = tuple(left)
-        e = self._add(p, EXCHANGE, 0, rack=rack, move=move, drawn=tuple(drawn))
-        self.zero_turns += 1
-        self.to_move = (p + 1) % len(self.nicks)
-        self._after_scoreless()
-        return e
-
-    def _pass(self) -> Event:
-        p = self.to_move
-        self._actions.append(self._snapshot(PASS, p))
-        e = self._add(p, PASS, 0, rack=self.racks[p], move=Move.pass_(self.ruleset.alphabet))
-        self.zero_turns += 1
-        self.to_move = (p + 1) % len(self.nicks)
-        self._after_scoreless()
-        return e
-
-    def _after_scoreless(self) -> None:
-        if self.zero_turns < self.ruleset.zero_turn_limit:
-            return
-        n = len(self.nicks)
-        last = (self.to_move - 1) % n
-        rs = self.ruleset
-        for i in range(n):
-            q = (last + i) % n
-            rack = self.racks[q]
-            if rack:
-                self._add(q, RACK_PENALTY, -rs.rack_value(rack), rack=rack, tiles=rack)
-        self.over = True
-
-    def _finish_out(self, p: int) -> None:
-        rs = self.ruleset
-        n = len(self.nicks)
-        others = [(p + i) % n for i in range(1, n)]
-        leftover = tuple(sorted(t for q in others for t in self.racks[q]))
-        value = rs.rack_value(leftover)
-        if rs.end_rule == "tournament":
-            self._add(p, OUT, 2 * value, tiles=leftover)
+        kind = move.kind
+        bag = self.bag
+        if kind == EXCHANGE:
+            act = _Action(EventKind.EXCHANGE, p, p, len(self.history), bag.snapshot(), bag.rng.getstate())
         else:
-            self._add(p, OUT, value, tiles=leftover)
-            for q in others:
-                if self.racks[q]:
-                    self._add(q, RACK_PENALTY, -rs.rack_value(self.racks[q]), rack=self.racks[q], tiles=self.racks[q])
-        self.over = True
+            act = _Action(_EVENT_OF_MOVE[kind], p, p, len(self.history), None)
+        drawn = bag.draw(move.tiles_played) if kind != PASS else None
+        try:
+            u = self._pos.push(move, drawn, trusted=True)
+        except BaseException:
+            if drawn:
+                bag.unshift(drawn)
+            raise
+        self._actions.append(act)
+        if kind == EXCHANGE:
+            bag.put_back(move.tiles)
+        bingo = len(u.squares) == self.ruleset.rack_size
+        if u.ending is None:
+            e = Event(p, act.kind, u.score, self._pos.scores[-1], u.rack, u.move, NO_TILES, u.drawn, bingo)
+            self.history.append(e)
+        else:
+            e = self._record(p, act.kind, u.score, u, u.rack, u.move, NO_TILES, u.drawn, bingo)
+        self.to_move = (p + 1) % len(self.nicks)
+        return e
 
-    def _last_play_action(self) -> _Snapshot:
-        """The snapshot taken before the last action, which must be another player's play."""
+    def _record(self, player: int, kind: EventKind, score: int, u: Undo, *fields, **named) -> Event:
+        """The event of a turn (or of a challenge that replaced one) whose push was ``u``, and the
+        events of the end of the game it caused. ``player`` made the turn: after the push he is
+        the last in the position's order."""
+        scores = self._pos.scores
+        ending = u.ending
+        if ending is None:
+            e = Event(player, kind, score, scores[-1], *fields, **named)
+            self.history.append(e)
+            return e
+        totals = list(scores)
+        for adj in ending.adjustments:
+            totals[adj.player] -= adj.points
+        e = Event(player, kind, score, totals[-1], *fields, **named)
+        self.history.append(e)
+        self._end_events(ending, player, totals)
+        return e
+
+    def _end_events(self, ending: Ending, mover: int, totals: list[int]) -> None:
+        n = len(totals)
+        first = (mover + 1) % n  # the seat of the position's racks[0] after the turn
+        for adj in ending.adjustments:
+            totals[adj.player] += adj.points
+            seat = (first + adj.player) % n
+            if adj.kind == EventKind.OUT:
+                self.history.append(Event(seat, adj.kind, adj.points, totals[adj.player], tiles=adj.tiles))
+            else:
+                self.history.append(Event(seat, adj.kind, adj.points, totals[adj.player], rack=adj.tiles, tiles=adj.tiles))
+
+    def _last_play_action(self) -> _Action:
+        """The last action, which must be another player's play."""
         if self._actions:
-            snap = self._actions[-1]
-            if snap.kind == PLAY and snap.player != self.to_move:
-                return snap
+            act = self._actions[-1]
+            if act.kind == EventKind.PLAY and act.player != self.to_move:
+                return act
         raise IllegalMoveError(
             "no_play_to_challenge", "there is no play to challenge: the last action was not another player's play"
         )
 
-    def _snapshot(self, kind: str, player: int, rng: bool = False) -> _Snapshot:
-        return _Snapshot(
-            kind,
-            player,
-            self.board.copy(),
-            self.racks.copy(),
-            self.scores.copy(),
-            self.bag.snapshot(),
-            self.bag.rng.getstate() if rng else None,
-            self.zero_turns,
-            self.to_move,
-            self.over,
-            self.history.copy(),
-        )
-
-    def _restore(self, s: _Snapshot) -> None:
-        self.board[...] = s.board
-        self.racks = s.racks.copy()
-        self.scores = s.scores.copy()
-        self.bag.restore(s.bag)
-        if s.rng_state is not None:
-            self.bag.rng.setstate(s.rng_state)
-        self.zero_turns = s.zero_turns
-        self.to_move = s.to_move
-        self.over = s.over
-        self.history = s.history.copy()
-
-    def _position_from(self, s: _Snapshot) -> Position:
-        n = len(self.nicks)
-        order = [(s.to_move + i) % n for i in range(n)]
-        pos = Position(
-            self.ruleset,
-            s.board,
-            [s.racks[i] for i in order],
-            [s.scores[i] for i in order],
-            s.zero_turns,
-        )
-        pos.lexicon = self.lexicon
-        return pos
-
     # --- checks and records -------------------------------------------------------------------
     def check_invariants(self) -> list[str]:
         """What is wrong with the state, if anything: tiles conserved (bag + racks + board = the
-        set), each score the sum of its events, running totals, no rack over size. Empty when sound."""
+        set), each score the sum of its events (and of the score it started with), running totals,
+        no rack over size. Empty when sound."""
         rs = self.ruleset
+        pos = self._pos
         problems = []
-        have = Counter(self.bag.order())
-        for rack in self.racks:
-            have.update(rack)
-        for t in self.board[self.board != 0].tolist():
-            have[0 if t & BLANK else t & LETTER_MASK] += 1
-        want = Counter({t: n for t, n in enumerate(rs.counts) if n})
-        if have != want:
-            extra = have - want
-            missing = want - have
+        should = turns.unseen_counts(rs, pos.board, pos.racks)  # what the bag must hold
+        diff = np.array(self.bag.counts(), dtype=np.int64) - should
+        if diff.any():
             a = rs.alphabet
+            extra = [t for t, k in enumerate(diff.tolist()) for _ in range(max(k, 0))]
+            missing = [t for t, k in enumerate(diff.tolist()) for _ in range(max(-k, 0))]
             problems.append(
                 "tiles not conserved:"
-                + (f" extra {a.rack_string(list(extra.elements()))}" if extra else "")
-                + (f" missing {a.rack_string(list(missing.elements()))}" if missing else "")
+                + (f" extra {a.rack_string(extra)}" if extra else "")
+                + (f" missing {a.rack_string(missing)}" if missing else "")
             )
-        sums = [0] * len(self.nicks)
+        sums = list(self._start_scores)
         for e in self.history:
             sums[e.player] += e.score
             if e.total != sums[e.player]:
                 problems.append(f"event {e.kind} of {self.nicks[e.player]}: running total {e.total}, events sum to {sums[e.player]}")
                 break
-        if sums != self.scores:
-            problems.append(f"scores {self.scores} differ from the sums of the events {sums}")
+        scores = self.scores
+        if sums != scores:
+            problems.append(f"scores {scores} differ from the sums of the events {sums}")
         for i, rack in enumerate(self.racks):
             if len(rack) > rs.rack_size:
                 problems.append(f"rack of {self.nicks[i]} holds {len(rack)} tiles")
@@ -504,7 +517,13 @@ class Game:
 
     def record(self, pragmas: Sequence[tuple[str, str]] = ()) -> GCGGame:
         """The game as a GCG record (:mod:`racksmith.formats.gcg`); ``pragmas`` are written after the
-        encoding line (e.g. ``("description", "...")``)."""
+        encoding line (e.g. ``("description", "...")``). A game started from a position with tiles
+        on the board or points scored has no GCG record: a record replays from the empty board."""
+        if not self._from_start:
+            raise RacksmithError(
+                "this game started from a position with tiles on the board (or points scored): a GCG record "
+                "replays from the empty board, so it cannot describe the game; save the position as CGP instead"
+            )
         rs = self.ruleset
         a = rs.alphabet
         game = GCGGame(rs)
@@ -526,7 +545,7 @@ class Game:
                     score=e.score,
                     total=e.total,
                     rack=a.rack_string(e.rack),
-                    move=move if e.kind in (PLAY, EXCHANGE, PASS) else None,
+                    move=move if e.kind in turns.TURN_KINDS else None,
                     tiles=a.rack_string(e.tiles),
                     count=move.tiles_played if move is not None else 0,
                 )

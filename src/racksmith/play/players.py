@@ -15,18 +15,25 @@ import os
 import random
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..errors import RacksmithError
 from ..core.move import Move
+from ..core.turns import unseen_counts
+from ..errors import RacksmithError
+from ..lexicon import Leaves, load_leaves
+from ..movegen.movelist import MoveList
+from ..movegen.options import Algorithm, Direction, Sort
+from ..rules.alphabet import Tiles
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
     from ..core.position import Position
+    from ..rules.ruleset import Ruleset
+    from .game import Event, Game
 
 
 class GameView:
     """What the player to move sees: his rack, the board, the scores, the bag count, the history.
 
-    ``position`` is the game's live position (the player to move first; do not change it, copy it).
+    ``position`` is the game's live position (the player to move first; do not change it: copy it,
+    or :meth:`~racksmith.core.position.Position.play` on it, which returns a new position).
     """
 
     __slots__ = ("_game",)
@@ -36,31 +43,32 @@ class GameView:
 
     @property
     def position(self) -> "Position":
-        return self._game.live_position()
+        return self._game.live_position
 
     @property
     def player(self) -> int:
+        """The seat to move."""
         return self._game.to_move
 
     @property
-    def rack(self) -> tuple[int, ...]:
+    def rack(self) -> Tiles:
         return self._game.rack
 
     @property
     def scores(self) -> list[int]:
         """Scores by seat (not rotated)."""
-        return list(self._game.scores)
+        return self._game.scores
 
     @property
     def bag_count(self) -> int:
         return len(self._game.bag)
 
     @property
-    def history(self) -> tuple:
+    def history(self) -> "tuple[Event, ...]":
         return tuple(self._game.history)
 
     @property
-    def ruleset(self):
+    def ruleset(self) -> "Ruleset":
         return self._game.ruleset
 
     @property
@@ -71,19 +79,25 @@ class GameView:
     def zero_turns(self) -> int:
         return self._game.zero_turns
 
-    def moves(self, **options):
-        """The legal moves of the player to move (options of :func:`racksmith.movegen.generate_moves`)."""
-        return self._game.live_position().moves(**options)
+    def moves(
+        self,
+        top: int | None = None,
+        *,
+        sort: Sort | str = Sort.SCORE,
+        leaves: "Leaves | str | os.PathLike[str] | None" = None,
+        exchanges: bool = False,
+        direction: Direction | str = Direction.BOTH,
+        algorithm: Algorithm | str = Algorithm.GADDAG,
+    ) -> MoveList:
+        """The legal moves of the player to move (see :meth:`Position.moves`)."""
+        return self._game.live_position.moves(
+            top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
+        )
 
     def unseen(self) -> list[int]:
-        """The tiles the player to move cannot see (bag and the other racks), by tile."""
-        game = self._game
-        counts = game.bag.counts()
-        for i, rack in enumerate(game.racks):
-            if i != game.to_move:
-                for t in rack:
-                    counts[t] += 1
-        return counts
+        """The tiles the player to move cannot see (bag and the other racks), by tile (index 0 = blanks)."""
+        pos = self._game.live_position
+        return unseen_counts(pos.ruleset, pos.board, [pos.racks[0]]).tolist()
 
 
 @runtime_checkable
@@ -123,8 +137,6 @@ class BestEquityPlayer:
     name = "equity"
 
     def __init__(self, leaves: Any = None, ruleset=None):
-        from ..lexicon import Leaves, load_leaves
-
         if isinstance(leaves, (str, bytes)) or hasattr(leaves, "__fspath__"):
             leaves = load_leaves(os.fsdecode(leaves), ruleset=ruleset)
         elif leaves is not None and not isinstance(leaves, Leaves):

@@ -5,12 +5,15 @@ each starts equally often), so results do not depend on how games are spread ove
 Every game checks that tiles are conserved (bag + racks + board = the set, after every turn), that
 each score is the sum of its events, and — unless ``validate=False`` — that every move the
 generator proposes is legal by the independent validator with the same score.
+
+With ``jobs > 1`` the games are spread over worker processes, each set up once by a pool
+initializer with the configuration and the loaded lexicon and leaves (passed, not inherited), so a
+series runs the same under every start method of :mod:`multiprocessing` (fork, spawn, forkserver).
 """
 from __future__ import annotations
 
 import math
 import multiprocessing
-import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -22,11 +25,12 @@ from typing import Any
 import numpy as np
 
 from ..core.bag import game_rng
-from ..errors import IllegalMoveError, RacksmithError
-from .game import Game
-from .players import GameView, make_player
-from ..rules.ruleset import Ruleset, get_ruleset
 from ..core.validation import check_move_lean
+from ..errors import IllegalMoveError, RacksmithError
+from ..lexicon import load_leaves, load_lexicon
+from ..rules.ruleset import Ruleset, get_ruleset
+from .game import Game
+from .players import PLAYER_KINDS, GameView, make_player
 
 #: a game longer than this many turns is reported as a violation and stopped
 MAX_TURNS = 1000
@@ -71,8 +75,8 @@ class _CountingView(GameView):
         self.calls = 0
         self.generated = 0
 
-    def moves(self, **options):
-        ms = self._game.live_position().moves(**options)
+    def moves(self, top=None, **options):
+        ms = self._game.live_position.moves(top, **options)
         self.calls += 1
         reached = getattr(ms, "placements_reached", None)
         self.generated += len(ms) if reached is None else reached
@@ -86,13 +90,12 @@ class _Series:
         self.config = config
         self.ruleset: Ruleset = get_ruleset(config.ruleset)
         if lexicon is None:
-            from ..lexicon import load_lexicon
-
-            lexicon = load_lexicon(config.lexicon or self.ruleset.lexicon, ruleset=self.ruleset)
+            spec = config.lexicon or self.ruleset.lexicon
+            if spec is None:
+                raise RacksmithError(f"ruleset {self.ruleset.name} names no lexicon: give one in the config's lexicon")
+            lexicon = load_lexicon(spec, ruleset=self.ruleset)
         self.lexicon = lexicon
         if leaves is None and config.leaves:
-            from ..lexicon import load_leaves
-
             leaves = load_leaves(config.leaves, ruleset=self.ruleset)
         self.leaves = leaves
         self.players = [make_player(k, leaves=leaves, ruleset=self.ruleset) for k in config.players]
@@ -115,19 +118,21 @@ class _Series:
             names=[f"racksmith_{cfg.players[i]}" for i in seats],
         )
         view = _CountingView(game)
+        pos = game.live_position  # the game's own position, played on turn after turn
         by_seat = [self.players[i] for i in seats]
         total = rs.total_tiles
         violations: list[str] = []
         validate = cfg.validate
+        lexicon = self.lexicon
         turns = 0
-        while not game.over:
+        while not pos.is_over:
             if turns >= MAX_TURNS:
                 violations.append(f"game {index}: no end after {MAX_TURNS} turns")
                 break
             move = by_seat[game.to_move].choose(view)
             turns += 1
             if validate and not move.is_pass:
-                problem = self._check(game, move)
+                problem = _check(pos, move, lexicon)
                 if problem:
                     violations.append(f"game {index}, turn {turns}: {problem}")
             try:
@@ -135,7 +140,7 @@ class _Series:
             except (ValueError, IndexError) as e:
                 violations.append(f"game {index}, turn {turns}: {move.notation()} cannot be applied: {e}")
                 break
-            held = len(game.bag) + sum(len(r) for r in game.racks) + int(np.count_nonzero(game.board))
+            held = len(game.bag) + sum(map(len, pos.racks)) + int(np.count_nonzero(pos.board))
             if held != total:
                 violations.append(f"game {index}, turn {turns}: {held} tiles in bag, racks and board, not {total}")
         violations.extend(f"game {index}: {v}" for v in game.check_invariants())
@@ -149,28 +154,39 @@ class _Series:
         bingos = [0] * n
         for seat, i in enumerate(seats):
             scores[i] = game.scores[seat]
-        for e in game.history:
-            if e.bingo:
-                bingos[seats[e.player]] += 1
+        for event in game.history:
+            if event.bingo:
+                bingos[seats[event.player]] += 1
         return GameResult(
             index, first, tuple(scores), tuple(bingos), turns, view.calls, view.generated, tuple(violations)
         )
 
-    def _check(self, game: Game, move) -> str:
-        try:
-            checked = check_move_lean(game.live_position(), move, self.lexicon)
-        except IllegalMoveError as e:
-            return f"{move.notation()} is illegal ({e.reason}): {e.message}"
-        if move.score is not None and checked.score != move.score:
-            return f"{move.notation()} scores {checked.score} by the validator, {move.score} by the generator"
-        return ""
+
+
+def _check(position, move, lexicon) -> str:
+    """What is wrong with a generated move by the independent validator, or ''."""
+    try:
+        checked = check_move_lean(position, move, lexicon)
+    except IllegalMoveError as e:
+        return f"{move.notation()} is illegal ({e.reason}): {e.message}"
+    if move.score is not None and checked.score != move.score:
+        return f"{move.notation()} scores {checked.score} by the validator, {move.score} by the generator"
+    return ""
 
 
 # --- running a series -------------------------------------------------------------------------
+#: the series of a worker process, set up by :func:`_init_worker` when the pool starts it
 _WORKER: _Series | None = None
 
 
+def _init_worker(config: SelfPlayConfig, lexicon: Any, leaves: Any) -> None:
+    global _WORKER
+    _WORKER = _Series(config, lexicon, leaves)
+
+
 def _worker_games(indices: list[int]) -> list[GameResult]:
+    if _WORKER is None:  # pragma: no cover - the pool always runs the initializer first
+        raise RacksmithError("a self-play worker was started without its configuration")
     return [_WORKER.play(i) for i in indices]
 
 
@@ -182,16 +198,22 @@ def run_selfplay(
     lexicon: Any = None,
     leaves: Any = None,
     progress: Callable[[int], None] | None = None,
+    start_method: str | None = None,
 ) -> "SelfPlayReport":
     """Play ``games`` games. ``lexicon``/``leaves`` may be given loaded (else loaded from the
-    config); ``progress(n)`` is called with the number of games finished so far."""
-    global _WORKER
-    if games < 1:
-        raise RacksmithError(f"--games must be at least 1, got {games}")
-    if jobs < 1:
-        raise RacksmithError(f"--jobs must be at least 1, got {jobs}")
+    config); ``progress(n)`` is called with the number of games finished so far. ``jobs`` worker
+    processes share the games out; ``start_method`` (``"fork"``, ``"spawn"``, ``"forkserver"``, or
+    None for the platform's default) is how :mod:`multiprocessing` starts them. The results are
+    the same for any ``jobs`` and start method."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise RacksmithError(f"games must be a whole number, at least 1, got {games!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise RacksmithError(f"jobs must be a whole number, at least 1, got {jobs!r}")
     if len(config.players) < 2:
         raise RacksmithError(f"self-play needs at least 2 players, got {list(config.players)}")
+    methods = multiprocessing.get_all_start_methods()
+    if start_method is not None and start_method not in methods:
+        raise RacksmithError(f"start_method {start_method!r} is not available here: use one of {', '.join(methods)} or None")
     if config.gcg_dir:
         Path(config.gcg_dir).mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -204,19 +226,20 @@ def run_selfplay(
             if progress:
                 progress(len(results))
     else:
-        _WORKER = series  # inherited by the forked workers
         chunk = max(1, min(50, games // (jobs * 8)))
         batches = [list(range(s, min(games, s + chunk))) for s in range(0, games, chunk)]
-        ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        try:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-                futures = [pool.submit(_worker_games, b) for b in batches]
-                for f in as_completed(futures):
-                    results.extend(f.result())
-                    if progress:
-                        progress(len(results))
-        finally:
-            _WORKER = None
+        ctx = multiprocessing.get_context(start_method)
+        with ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(config, series.lexicon, series.leaves),
+        ) as pool:
+            futures = [pool.submit(_worker_games, b) for b in batches]
+            for f in as_completed(futures):
+                results.extend(f.result())
+                if progress:
+                    progress(len(results))
     seconds = time.perf_counter() - loaded
     results.sort(key=lambda r: r.index)
     return SelfPlayReport(config, results, seconds, loaded - t0, jobs, series.leaves is not None)
@@ -310,12 +333,10 @@ class SelfPlayReport:
 
 def parse_players(spec: str | Sequence[str]) -> tuple[str, ...]:
     """``"equity,score"`` -> ``("equity", "score")``, each a known player kind."""
-    from .players import PLAYER_KINDS
-
     parts = [p.strip().lower() for p in (spec.split(",") if isinstance(spec, str) else spec)]
     if len(parts) < 2 or any(p not in PLAYER_KINDS for p in parts):
         raise RacksmithError(
-            f"--players {','.join(parts) if parts else spec!r}: give two or more of {', '.join(PLAYER_KINDS)}, "
+            f"players {','.join(parts) if parts else spec!r}: give two or more of {', '.join(PLAYER_KINDS)}, "
             "separated by commas (e.g. equity,score)"
         )
     return tuple(parts)

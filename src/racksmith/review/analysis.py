@@ -13,8 +13,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..formats.gcg import PASS
-from ..core.move import Move
+from ..core.move import Move, MoveKind
+from ..core.turns import EventKind
+from ..errors import RacksmithError
 from .replay import Replay, ReplayTurn
 
 
@@ -120,10 +121,8 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
     without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
     else the ruleset's); ``check``: called before each turn, what it raises ends the analysis
     (the web server's time limit)."""
-    if top < 1:
-        from ..errors import RacksmithError
-
-        raise RacksmithError(f"--top must be at least 1, got {top}")
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise RacksmithError(f"top must be a whole number, at least 1, got {top!r}")
     rs = replay.ruleset
     result = Analysis(with_leaves=leaves is not None)
     summaries = {nick: PlayerSummary(nick) for nick in replay.players}
@@ -194,7 +193,7 @@ def _find(moves, target: Move | None) -> int | None:
     if target is None:
         return None
     recs = moves.to_numpy()
-    kind = {"place": 0, "exchange": 1, "pass": 2}[target.kind]
+    kind = _KIND_CODES[target.kind]
     same = recs["kind"] == kind
     if target.is_place:
         same &= (recs["row"] == target.row) & (recs["col"] == target.col) & (recs["dir"] == (0 if target.across else 1))
@@ -207,10 +206,14 @@ def _find(moves, target: Move | None) -> int | None:
     return None
 
 
+#: the move generator's ``kind`` codes (see :meth:`racksmith.movegen.MoveList.to_numpy`)
+_KIND_CODES = {MoveKind.PLACE: 0, MoveKind.EXCHANGE: 1, MoveKind.PASS: 2}
+
+
 def _target(move: Move | None, kind: str) -> Move | None:
     if move is None:
         return None
-    if kind == PASS:
+    if kind == EventKind.PASS:
         return Move.pass_(move.alphabet)
     return move
 

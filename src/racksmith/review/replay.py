@@ -16,22 +16,15 @@ from typing import Any
 
 import numpy as np
 
-from ..rules.alphabet import BLANK, LETTER_MASK
-from ..errors import GCGError, IllegalMoveError, PositionError, RacksmithError
-from ..play.game import ANY_WORD
-from ..formats.gcg import (
-    EXCHANGE,
-    PASS,
-    PLAY,
-    GCGEvent,
-    GCGGame,
-    parse_gcg,
-    read_gcg,
-)
+from ..core import turns
 from ..core.move import Move
 from ..core.position import Position
+from ..core.turns import EventKind
+from ..core.validation import ANY_WORD, check_move
+from ..errors import GCGError, IllegalMoveError, PositionError, RacksmithError
+from ..formats.gcg import GCGEvent, GCGGame, parse_gcg, read_gcg
+from ..rules.alphabet import Tiles
 from ..rules.ruleset import Ruleset
-from ..core.validation import check_move
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +34,8 @@ class ReplayTurn:
     ``rack`` is the mover's rack as recorded (empty when the record does not show it;
     ``rack_complete`` is False then, or when it shows fewer tiles than the player held);
     ``opponent_rack`` the other player's rack when the record reveals it (two-player games: his rack
-    at his next turn, or every unseen tile once the bag is empty), else None. ``move`` is the
+    at his next turn, or every unseen tile once the bag is empty), else None; racks are
+    :class:`~racksmith.rules.alphabet.Tiles`. ``move`` is the
     canonical move (plays resolved, with the score racksmith computes); ``withdrawn`` tells that a
     challenge took the play back.
     """
@@ -51,9 +45,9 @@ class ReplayTurn:
     event: GCGEvent
     board: np.ndarray
     scores: tuple[int, ...]
-    rack: tuple[int, ...]
+    rack: Tiles
     rack_complete: bool
-    opponent_rack: tuple[int, ...] | None
+    opponent_rack: Tiles | None
     bag_count: int
     zero_turns: int
     move: Move | None
@@ -110,7 +104,7 @@ class Replay:
             )
         t = self.turns[turn - 1]
         order = [(t.player + i) % players for i in range(players)]
-        racks: list[tuple[int, ...]] = [t.rack] + [() for _ in order[1:]]
+        racks: list[tuple[int, ...]] = [t.rack, *(() for _ in order[1:])]
         if opponent_rack and t.opponent_rack is not None and players == 2:
             racks[1] = t.opponent_rack
         return Position(
@@ -163,6 +157,47 @@ def replay(record: GCGGame, lexicon: Any = None, *, check_words: bool = False, s
     return _Replayer(record, lexicon, check_words, strict).run()
 
 
+@dataclass(slots=True)
+class _TurnDraft:
+    """A turn as the replay meets it; :meth:`_Replayer.finish_turns` adds the opponent's rack."""
+
+    player: int
+    event: GCGEvent
+    board: np.ndarray
+    scores: tuple[int, ...]
+    rack: Tiles
+    rack_complete: bool
+    bag_count: int
+    zero_turns: int
+    move: Move | None
+    score: int
+    bingo: bool = False
+    withdrawn: bool = False
+
+    def turn(self, number: int, opponent_rack: Tiles | None) -> ReplayTurn:
+        return ReplayTurn(
+            number=number, player=self.player, event=self.event, board=self.board, scores=self.scores,
+            rack=self.rack, rack_complete=self.rack_complete, opponent_rack=opponent_rack,
+            bag_count=self.bag_count, zero_turns=self.zero_turns, move=self.move, score=self.score,
+            bingo=self.bingo, withdrawn=self.withdrawn,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _LastPlay:
+    """The last play that stands, for a ``--`` (withdrawn) event to take back."""
+
+    player: int
+    line: int
+    squares: tuple[int, ...]  #: board squares it filled
+    drawn: int  #: tiles the player drew after it
+    score: int
+    rack: Tiles | None  #: the player's complete rack before it, when recorded
+    zero_turns: int  #: the count of scoreless turns before it
+    over_line: int  #: the end-of-game line before it (a play that went out ends the game)
+    draft: _TurnDraft
+
+
 class _Replayer:
     def __init__(self, record: GCGGame, lexicon: Any, check_words: bool, strict: bool):
         rs = record.ruleset
@@ -186,11 +221,21 @@ class _Replayer:
         self.kept: list[Counter | None] = [None] * self.n  # tiles a player kept after his last turn
         self.zero_turns = 0
         self.over_line = 0
-        self.last_play: dict | None = None
+        self.last_play: _LastPlay | None = None
         self.lexicon = None
         if check_words:
             probe = Position(rs, lexicon=lexicon)
             self.lexicon = probe.lexicon
+        self.handlers = {
+            EventKind.PLAY: self.on_play,
+            EventKind.EXCHANGE: self.on_exchange,
+            EventKind.PASS: self.on_pass,
+            EventKind.PHONY: self.on_phony,
+            EventKind.CHALLENGE: self.on_challenge,
+            EventKind.OUT: self.on_out,
+            EventKind.RACK_PENALTY: self.on_rack_penalty,
+            EventKind.TIME: self.on_time,
+        }
 
     # --- errors ------------------------------------------------------------------------------
     def fail(self, message: str, line: int) -> None:
@@ -201,21 +246,20 @@ class _Replayer:
 
     # --- main loop -----------------------------------------------------------------------------
     def run(self) -> Replay:
-        raw_turns: list[dict] = []
+        drafts: list[_TurnDraft] = []
         for event in self.record.events:
             try:
                 p = self.record.player_index(event.nick)
             except GCGError as e:
                 self.fail(e.message, event.line)
                 continue
-            if self.over_line and event.kind in (PLAY, EXCHANGE, PASS):
+            if self.over_line and event.kind in turns.TURN_KINDS:
                 self.fail(f"a turn after the end of the game (line {self.over_line})", event.line)
-            handler = getattr(self, f"on_{event.kind}")
-            turn = handler(event, p)
-            if turn is not None:
-                raw_turns.append(turn)
+            draft = self.handlers[event.kind](event, p)
+            if draft is not None:
+                drafts.append(draft)
             self.check_total(event, p)
-        self.result.turns = self.finish_turns(raw_turns)
+        self.result.turns = self.finish_turns(drafts)
         self.result.board = self.board
         self.result.scores = self.scores
         self.result.over = bool(self.over_line)
@@ -229,14 +273,15 @@ class _Replayer:
             )
             self.scores[p] = event.total
 
-    def rack_of(self, event: GCGEvent, p: int) -> tuple[tuple[int, ...] | None, bool]:
+    def rack_of(self, event: GCGEvent, p: int) -> tuple[Tiles | None, bool]:
         """The recorded rack (None when not recorded) and whether it is complete, checked against
         the tiles unseen by the player, his rack size and the tiles he kept. A rack with fewer tiles
         than the player holds is a partial record (annotated games often show only the tiles
         played): accepted, but not compared with the tiles kept."""
         if not event.rack:
             return None, False
-        rack = tuple(self.rs.alphabet.rack(event.rack))
+        a = self.rs.alphabet
+        rack = a.tiles(event.rack)
         complete = len(rack) == self.rack_sizes[p]
         if len(rack) > self.rack_sizes[p]:
             self.fail(
@@ -244,12 +289,10 @@ class _Replayer:
                 f"{self.rack_sizes[p]}",
                 event.line,
             )
-        unseen = self.unseen()
-        over = Counter(rack) - unseen
+        over = _tiles_beyond(rack, turns.unseen_counts(self.rs, self.board))
         if over:
             self.fail(
-                f"rack {event.rack} holds {self.rs.alphabet.rack_string(list(over.elements()))}, more than "
-                "the set has left after the tiles on the board",
+                f"rack {event.rack} holds {a.rack_string(over)}, more than the set has left after the tiles on the board",
                 event.line,
             )
         kept = self.kept[p]
@@ -257,82 +300,80 @@ class _Replayer:
             lost = kept - Counter(rack)
             if lost:
                 self.fail(
-                    f"rack {event.rack} lacks {self.rs.alphabet.rack_string(list(lost.elements()))}, kept from "
+                    f"rack {event.rack} lacks {a.rack_string(list(lost.elements()))}, kept from "
                     f"{event.nick}'s previous turn",
                     event.line,
                 )
         return rack, complete
 
-    def unseen(self) -> Counter:
-        c = Counter({t: k for t, k in enumerate(self.rs.counts) if k})
-        for t in self.board[self.board != 0].tolist():
-            c[0 if t & BLANK else t & LETTER_MASK] -= 1
-        return c
-
-    def turn_record(self, event: GCGEvent, p: int, rack, complete: bool, move, score: int) -> dict:
-        return dict(
+    def draft(self, event: GCGEvent, p: int, rack: Tiles | None, complete: bool, move: Move | None, score: int) -> _TurnDraft:
+        return _TurnDraft(
             player=p,
             event=event,
             board=self.board.copy(),
             scores=tuple(self.scores),
-            rack=rack if rack is not None else (),
+            rack=rack if rack is not None else self.rs.alphabet.tiles(),
             rack_complete=complete,
             bag_count=self.bag,
             zero_turns=self.zero_turns,
             move=move,
             score=score,
-            bingo=False,
-            withdrawn=False,
         )
 
+    def end_turn(self, event: GCGEvent, score: int, went_out: bool = False) -> None:
+        """After a turn: the count of scoreless turns, and the end of the game when the player went
+        out or the count reached the ruleset's limit (:mod:`racksmith.core.turns`)."""
+        self.zero_turns = turns.zero_turns_after(self.zero_turns, score)
+        if went_out or self.zero_turns >= self.rs.zero_turn_limit:
+            self.over_line = self.over_line or event.line
+
     # --- turns ---------------------------------------------------------------------------------
-    def on_play(self, event: GCGEvent, p: int) -> dict | None:
+    def on_play(self, event: GCGEvent, p: int) -> _TurnDraft:
         rs = self.rs
         rack, complete = self.rack_of(event, p)
-        shown = rack if complete else tuple(event.move.rack_tiles())
-        record = self.turn_record(event, p, rack, complete, None, event.score)
+        assert event.move is not None
+        shown = rack if complete else rs.alphabet.tiles(event.move.rack_tiles())
+        draft = self.draft(event, p, rack, complete, None, event.score)
         try:
             pos = Position(rs, self.board, (shown, ()), lexicon=self.lexicon)
         except PositionError as e:
             self.fail(str(e), event.line)
-            return record
+            return draft
         try:
             move = check_move(pos, event.move, ANY_WORD)
         except IllegalMoveError as e:
             self.fail(f"illegal play {event.move.gcg()} ({e.reason}): {e.message}", event.line)
             self.last_play = None
             self.scores[p] += event.score
-            return record
+            return draft
         except RacksmithError as e:
             self.fail(f"play {event.move.gcg()}: {e}", event.line)
             self.scores[p] += event.score
-            return record
+            return draft
         if move.score != event.score:
             self.fail(f"{move.notation()} scores {move.score}, the record says {event.score:+d}", event.line)
         if self.check_words:
             self.look_up(pos, move, event.line)
-        placed = move.placed
-        record["move"] = move
-        record["score"] = move.score
-        record["bingo"] = len(placed) == rs.rack_size
-        for r, c, t in placed:
-            self.board[r, c] = t
-        k = len(placed)
-        drawn = min(k, self.bag)
+        draft.move = move
+        draft.score = move.score or 0  # check_move sets it
+        squares = turns.place_tiles(self.board, move)
+        k = len(squares)
+        draft.bingo = k == rs.rack_size
+        drawn = turns.draw_count(k, self.bag)
         self.bag -= drawn
         self.rack_sizes[p] += drawn - k
-        if complete:
+        if complete and rack is not None:
             kept = Counter(rack)
             kept.subtract(move.rack_tiles())
             self.kept[p] = +kept
         else:
             self.kept[p] = None
-        self.last_play = dict(p=p, line=event.line, placed=placed, drawn=drawn, score=event.score,
-                              rack=rack if complete else None,
-                              zero_turns=self.zero_turns, record=record)
+        self.last_play = _LastPlay(
+            p, event.line, squares, drawn, event.score, rack if complete else None, self.zero_turns, self.over_line, draft
+        )
         self.scores[p] += event.score
-        self.zero_turns = 0 if event.score else self.zero_turns + 1
-        return record
+        self.end_turn(event, event.score, went_out=not self.rack_sizes[p] and not self.bag)
+        return draft
 
     def look_up(self, pos: Position, move: Move, line: int) -> None:
         try:
@@ -341,10 +382,10 @@ class _Replayer:
             if e.reason == "invalid_words":
                 self.result.phonies.append((line, e.words))
 
-    def on_exchange(self, event: GCGEvent, p: int) -> dict:
+    def on_exchange(self, event: GCGEvent, p: int) -> _TurnDraft:
         rs = self.rs
         rack, complete = self.rack_of(event, p)
-        record = self.turn_record(event, p, rack, complete, event.move, 0)
+        draft = self.draft(event, p, rack, complete, event.move, 0)
         if self.bag < rs.exchange_limit:
             self.fail(
                 f"exchange with {self.bag} tile{'s' if self.bag != 1 else ''} in the bag; the {rs.name} rules need "
@@ -353,7 +394,7 @@ class _Replayer:
             )
         if event.count > self.rack_sizes[p] or event.count < 1:
             self.fail(f"exchange of {event.count} tiles from a rack of {self.rack_sizes[p]}", event.line)
-        if event.move is not None and complete:
+        if event.move is not None and complete and rack is not None:
             missing = Counter(event.move.tiles) - Counter(rack)
             if missing:
                 self.fail(
@@ -363,48 +404,49 @@ class _Replayer:
                 )
         if event.score:
             self.fail(f"an exchange scores 0, the record says {event.score:+d}", event.line)
-        if event.move is not None and complete:
+        if event.move is not None and complete and rack is not None:
             kept = Counter(rack)
             kept.subtract(event.move.tiles)
             self.kept[p] = +kept
         else:
             self.kept[p] = None
         self.scores[p] += event.score
-        self.zero_turns += 1
         self.last_play = None
-        return record
+        self.end_turn(event, 0)
+        return draft
 
-    def on_pass(self, event: GCGEvent, p: int) -> dict:
+    def on_pass(self, event: GCGEvent, p: int) -> _TurnDraft:
         rack, complete = self.rack_of(event, p)
-        record = self.turn_record(event, p, rack, complete, event.move, 0)
+        draft = self.draft(event, p, rack, complete, event.move, 0)
         if event.score:
             self.fail(f"a pass scores 0, the record says {event.score:+d}", event.line)
-        self.kept[p] = Counter(rack) if complete else None
+        self.kept[p] = Counter(rack) if complete and rack is not None else None
         self.scores[p] += event.score
-        self.zero_turns += 1
         self.last_play = None
-        return record
+        self.end_turn(event, 0)
+        return draft
 
     # --- adjustments ---------------------------------------------------------------------------
     def on_phony(self, event: GCGEvent, p: int) -> None:
         last = self.last_play
-        if last is None or last["p"] != p:
+        if last is None or last.player != p:
             self.fail(f"'--' withdraws a play, but {event.nick}'s last event is not a play", event.line)
             self.scores[p] += event.score
             return
-        if event.score != -last["score"]:
-            self.fail(f"the withdrawn play scored {last['score']:+d}; '--' should be {-last['score']:+d}", event.line)
-        for r, c, _ in last["placed"]:
-            self.board[r, c] = 0
-        k = len(last["placed"])
-        self.bag += last["drawn"]
-        self.rack_sizes[p] += k - last["drawn"]
-        self.kept[p] = Counter(last["rack"]) if last["rack"] is not None else None
-        self.zero_turns = last["zero_turns"] + 1
-        last["record"]["withdrawn"] = True
-        self.result.phonies = [ph for ph in self.result.phonies if ph[0] != last["line"]]
+        if event.score != -last.score:
+            self.fail(f"the withdrawn play scored {last.score:+d}; '--' should be {-last.score:+d}", event.line)
+        turns.lift_tiles(self.board, last.squares)
+        k = len(last.squares)
+        self.bag += last.drawn
+        self.rack_sizes[p] += k - last.drawn
+        self.kept[p] = Counter(last.rack) if last.rack is not None else None
+        self.zero_turns = last.zero_turns
+        self.over_line = last.over_line
+        last.draft.withdrawn = True
+        self.result.phonies = [ph for ph in self.result.phonies if ph[0] != last.line]
         self.last_play = None
         self.scores[p] += event.score
+        self.end_turn(event, 0)  # the withdrawn play's turn scored nothing
 
     def on_challenge(self, event: GCGEvent, p: int) -> None:
         if event.score < 0:
@@ -428,25 +470,23 @@ class _Replayer:
                 event.line,
             )
         elif self.n == 2:
-            leftover = Counter(tiles)
-            unseen = +self.unseen()
-            if leftover != unseen:
+            unseen = _tiles_of_counts(turns.unseen_counts(rs, self.board))
+            if sorted(tiles) != unseen:
                 self.fail(
-                    f"the opponent's leftover is {a.rack_string(list(unseen.elements())) or 'nothing'}, "
-                    f"the record says ({event.tiles})",
+                    f"the opponent's leftover is {a.rack_string(unseen) or 'nothing'}, the record says ({event.tiles})",
                     event.line,
                 )
-        expected = 2 * value if rs.end_rule == "tournament" else value
-        other = value if rs.end_rule == "tournament" else 2 * value
+        rule = turns.EndRule(rs.end_rule)
+        other_rule = turns.EndRule.CLUB if rule == turns.EndRule.TOURNAMENT else turns.EndRule.TOURNAMENT
+        expected = turns.going_out_points(rule, value)
         if event.score != expected:
-            if event.score == other:
+            if event.score == turns.going_out_points(other_rule, value):
                 self.result.notes.append(
-                    f"line {event.line}: the going-out bonus follows the "
-                    f"{'club' if rs.end_rule == 'tournament' else 'tournament'} rule, not the ruleset's {rs.end_rule} rule"
+                    f"line {event.line}: the going-out bonus follows the {other_rule} rule, not the ruleset's {rule} rule"
                 )
             else:
                 self.fail(
-                    f"({event.tiles}) is worth {value}; going out adds {expected} under the {rs.end_rule} rule, "
+                    f"({event.tiles}) is worth {value}; going out adds {expected} under the {rule} rule, "
                     f"the record says {event.score:+d}",
                     event.line,
                 )
@@ -471,27 +511,33 @@ class _Replayer:
         self.over_line = self.over_line or event.line
 
     # --- the opponent's racks ------------------------------------------------------------------
-    def finish_turns(self, raw: list[dict]) -> list[ReplayTurn]:
-        turns = []
-        for i, t in enumerate(raw):
+    def finish_turns(self, drafts: list[_TurnDraft]) -> list[ReplayTurn]:
+        out = []
+        for i, t in enumerate(drafts):
             opp = None
             if self.n == 2:
-                q = 1 - t["player"]
-                nxt = next((u for u in raw[i + 1 :] if u["player"] == q), None)
-                if t["bag_count"] == 0 and t["rack_complete"]:
-                    opp = self.unseen_at(t["board"], t["rack"])
-                elif nxt is not None and nxt["rack_complete"] and t["rack_complete"]:
-                    opp = nxt["rack"]
-                    if Counter(opp) - self.unseen_at(t["board"], t["rack"], as_counter=True):
-                        opp = None
-            turns.append(ReplayTurn(number=i + 1, opponent_rack=opp, **t))
-        return turns
+                q = 1 - t.player
+                nxt = next((u for u in drafts[i + 1 :] if u.player == q), None)
+                unseen = turns.unseen_counts(self.rs, t.board, [t.rack])
+                if t.bag_count == 0 and t.rack_complete:
+                    opp = self.rs.alphabet.tiles(_tiles_of_counts(unseen))
+                elif nxt is not None and nxt.rack_complete and t.rack_complete and not _tiles_beyond(nxt.rack, unseen):
+                    opp = nxt.rack
+            out.append(t.turn(i + 1, opp))
+        return out
 
-    def unseen_at(self, board: np.ndarray, rack, as_counter: bool = False):
-        c = Counter({t: k for t, k in enumerate(self.rs.counts) if k})
-        for t in board[board != 0].tolist():
-            c[0 if t & BLANK else t & LETTER_MASK] -= 1
-        c.subtract(rack)
-        c = +c
-        return c if as_counter else tuple(sorted(c.elements()))
 
+def _tiles_of_counts(counts: np.ndarray) -> list[int]:
+    """Tiles, sorted, from counts by tile (negative counts as none)."""
+    return [t for t, k in enumerate(counts.tolist()) for _ in range(max(k, 0))]
+
+
+def _tiles_beyond(tiles, counts: np.ndarray) -> list[int]:
+    """The tiles of ``tiles`` beyond what ``counts`` (by tile) allows."""
+    left = counts.copy()
+    out = []
+    for t in sorted(tiles):
+        left[t] -= 1
+        if left[t] < 0:
+            out.append(t)
+    return out

@@ -7,7 +7,9 @@ already on the board), see :mod:`racksmith.core.move`.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..errors import UnknownLetterError
 
@@ -26,6 +28,46 @@ RESERVED_CHARS = BLANK_CHARS + "/()[].-;"
 #: layout types them without a visible difference)
 _LOOKALIKES = {lat: cyr for lat, cyr in zip("ABCEHKMOPTXYaceopxy", "АВСЕНКМОРТХУасеорху")}
 _LOOKALIKES.update({cyr: lat for lat, cyr in list(_LOOKALIKES.items())})
+
+
+class Tiles(tuple):
+    """Rack tiles (plain ints, 0 = blank) that read as letters: a rack, a leave, tiles drawn or
+    exchanged, a leftover counted at the end of a game.
+
+    A ``Tiles`` is a tuple of ints (iterate it, index it, compare it with a tuple of ints: ``rack ==
+    (1, 5, 9)``), and prints as a player writes it: ``str(rack) == "AEINST?"`` (letters in alphabet
+    order, blanks last, as CGP writes racks), ``repr(rack) == "Tiles('AEINST?')"``. Each alphabet
+    has its own subclass (:meth:`Alphabet.tiles` makes them), which carries the alphabet, so a
+    ``Tiles`` costs no more memory than a tuple. Slicing or adding gives plain tuples.
+    :data:`NO_TILES` is the empty ``Tiles`` of no alphabet in particular.
+    """
+
+    __slots__ = ()
+    alphabet: ClassVar["Alphabet"]
+
+    @property
+    def letters(self) -> str:
+        """The tiles as letters: ``?`` for a blank, multi-character letters in brackets."""
+        return str(self)
+
+    def __str__(self) -> str:
+        return self.alphabet.rack_string(self, blanks_last=True) if self else ""
+
+    def __repr__(self) -> str:
+        return f"Tiles({str(self)!r})"
+
+    def __reduce__(self):
+        if type(self) is Tiles:  # NO_TILES
+            return (Tiles, (tuple(self),))
+        return (_tiles_of, (self.alphabet, tuple(self)))
+
+
+def _tiles_of(alphabet: "Alphabet", tiles: tuple[int, ...]) -> Tiles:
+    return alphabet.tiles(tiles)
+
+
+#: no tiles, of any alphabet (the default of fields that hold tiles)
+NO_TILES = Tiles()
 
 
 def is_blank(tile: Tile) -> bool:
@@ -48,6 +90,7 @@ class Alphabet:
     aliases: tuple[tuple[str, str], ...] = ()
     _index: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
     _multi: tuple = field(default=(), init=False, repr=False, compare=False, hash=False)
+    _tiles_type: type = field(default=Tiles, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.letters) <= MAX_LETTERS:
@@ -84,6 +127,11 @@ class Alphabet:
         object.__setattr__(self, "_index", index)
         multi = tuple(sorted((k for k in index if len(k) > 1), key=len, reverse=True))
         object.__setattr__(self, "_multi", multi)
+        object.__setattr__(self, "_tiles_type", type("Tiles", (Tiles,), {"__slots__": (), "alphabet": self}))
+
+    def __reduce__(self):
+        # the derived fields (the index, the Tiles class) are rebuilt, not pickled
+        return (Alphabet, (self.letters, self.name, self.aliases))
 
     def __len__(self) -> int:
         return len(self.letters)
@@ -172,6 +220,13 @@ class Alphabet:
             parts.append(s)
             after = (s + after)[:longest]
         return "".join(reversed(parts))
+
+    def tiles(self, tiles: "Iterable[Tile] | str" = ()) -> Tiles:
+        """A :class:`Tiles` of this alphabet: from tile ints (kept in their order), or from
+        letters as :meth:`rack` reads them (sorted)."""
+        if isinstance(tiles, str):
+            return self._tiles_type(self.rack(tiles))
+        return self._tiles_type(tiles)
 
     def rack(self, text: str) -> list[Tile]:
         """Tiles of a rack: letters (case ignored) and ``?`` or ``*`` for blanks (tile 0), sorted."""

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules.alphabet import BLANK
-from ..errors import RacksmithError
+from ..errors import RacksmithError, RequestError
 from ..lexicon import EMBEDDED, Leaves, Lexicon, load_leaves, load_lexicon
 from ..lexicon.embedded import default_ruleset
 from ..lexicon.load import load_embedded
@@ -32,10 +32,6 @@ from .limits import LimitError, Limits
 DEFAULT_TOP = 20
 DEFAULT_ANALYSIS_TOP = 5
 MAX_ANALYSIS_TOP = 50
-
-
-class RequestError(RacksmithError):
-    """A request the API cannot answer: a missing field, a field of the wrong type or value."""
 
 
 class Analyzer:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..errors import RacksmithError
+from ..errors import LimitError, RacksmithError
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +37,3 @@ class Limits:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-class LimitError(RacksmithError):
-    """A request that would cost more than one of the server's :class:`Limits`: ``limit`` is the
-    bound's name, ``status`` the HTTP status of the answer (413, or 400 for a field over it)."""
-
-    def __init__(self, limit: str, message: str, status: int = 413):
-        super().__init__(message)
-        self.limit = limit
-        self.status = status

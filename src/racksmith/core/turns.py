@@ -1,0 +1,264 @@
+"""The rules of a turn, written once: placing tiles, what a turn does to the rack, the bag, the
+score and the count of scoreless turns, how a game ends and what the end adds or subtracts, and
+which tiles are unseen.
+
+:class:`~racksmith.core.position.Position` (``push``/``pop``), :class:`~racksmith.play.game.Game`,
+the GCG replayer (:mod:`racksmith.review.replay`), the validators and the players all use these
+functions; none of them restates a rule.
+
+The rules:
+
+* A placement puts its new tiles on empty squares (the squares it plays through keep their
+  tiles); the player then draws as many tiles as he placed, or what the bag has left.
+* An exchange gives tiles back: the player draws as many first, then returns his own to the bag.
+  It needs ``ruleset.exchange_limit`` tiles in the bag.
+* A turn that scores nothing (a pass, an exchange, a placement worth 0, a play withdrawn after a
+  challenge) adds one to the count of consecutive scoreless turns; a turn that scores sets it to 0.
+* The game ends when a player's rack is empty after his turn with the bag empty (he *goes out*),
+  or when the count of scoreless turns reaches ``ruleset.zero_turn_limit``. Going out takes
+  precedence when both happen on the same turn.
+* Going out, under ``ruleset.end_rule``:
+  ``"tournament"``: the player going out adds twice the value of the others' leftover tiles;
+  ``"club"``: he adds their value once and each other player subtracts his own leftover.
+* Ending on scoreless turns: every player subtracts the value of his own rack, starting with the
+  player who took the last turn.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import IllegalMoveError
+from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH, Tiles
+from ..rules.ruleset import Ruleset
+from .move import EXCHANGE, PLACE, Kind, Move
+
+
+class EventKind(Kind):
+    """What a line of a game's history is (a GCG event, a :class:`~racksmith.play.game.Event`).
+    A ``StrEnum``: ``EventKind.PLAY == "play"``."""
+
+    PLAY = "play"  #: a placement: ``8D WORD +28 28``
+    EXCHANGE = "exchange"  #: ``-ABC +0 0``, or ``-3`` when the tiles are hidden
+    PASS = "pass"  #: ``- +0 131``
+    PHONY = "phony"  #: the previous play withdrawn after a challenge: ``-- -24 55``
+    CHALLENGE = "challenge"  #: a challenge bonus to the player whose play stood: ``(challenge) +5 160``
+    OUT = "out"  #: going-out bonus, the others' leftover tiles in parentheses: ``(OPEG) +14 345``
+    RACK_PENALTY = "rack_penalty"  #: a player's own leftover subtracted: ``RACK (RACK) -8 cum``
+    TIME = "time"  #: time penalty: ``(time) -20 358``
+
+
+#: events that are a player's turn (the others are adjustments recorded after a turn)
+TURN_KINDS = frozenset({EventKind.PLAY, EventKind.EXCHANGE, EventKind.PASS})
+
+
+class EndRule(Kind):
+    """How going out is counted (``ruleset.end_rule``)."""
+
+    TOURNAMENT = "tournament"  #: the player going out adds twice the others' leftover
+    CLUB = "club"  #: he adds it once, each other player subtracts his own
+
+
+class EndReason(Kind):
+    OUT = "out"  #: a player emptied his rack with the bag empty
+    ZERO_TURNS = "zero_turns"  #: ``ruleset.zero_turn_limit`` consecutive scoreless turns
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """Points the end of a game adds to (``OUT``) or takes from (``RACK_PENALTY``) a player.
+
+    ``player`` indexes the racks the ending was computed from (for a position: 0 = the player to
+    move); ``tiles`` are the leftover tiles counted."""
+
+    player: int
+    kind: EventKind
+    points: int
+    tiles: Tiles
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a game ended: ``player`` went out (``reason`` OUT) or took the last scoreless turn
+    (``ZERO_TURNS``); ``adjustments`` in the order a game records them."""
+
+    reason: EndReason
+    player: int
+    adjustments: tuple[Adjustment, ...]
+
+    def points(self, player: int) -> int:
+        """What the adjustments add to (or take from) one player."""
+        return sum(a.points for a in self.adjustments if a.player == player)
+
+
+# --- tiles -------------------------------------------------------------------------------------------
+def unseen_counts(ruleset: Ruleset, board: np.ndarray, racks: Sequence[Sequence[int]] = ()) -> np.ndarray:
+    """The tiles of the set that are neither on the board nor on ``racks``, by tile (index 0 =
+    blanks; a blank on the board counts as a blank). With every rack given this is the bag; with
+    only the player's own rack, the tiles he cannot see. A negative count means the board and the
+    racks hold more of a tile than the set has (an impossible position)."""
+    counts = np.array(ruleset.counts, dtype=np.int64)
+    b = board[board != 0]
+    letters = np.where(b & BLANK, 0, b & LETTER_MASK)
+    counts -= np.bincount(letters, minlength=len(counts))[: len(counts)]
+    for rack in racks:
+        for t in rack:
+            counts[t] -= 1
+    return counts
+
+
+def new_tiles(move: Move, cols: int) -> list[tuple[int, int]]:
+    """``(square, tile)`` of every tile a placement puts on the board; ``square`` is
+    ``row * cols + col``. The move must be canonical (played-through squares marked ``THROUGH``)."""
+    step = 1 if move.across else cols
+    s = move.row * cols + move.col
+    return [(s + i * step, t) for i, t in enumerate(move.tiles) if not t & THROUGH]
+
+
+def place_tiles(board: np.ndarray, move: Move) -> tuple[int, ...]:
+    """Put a canonical placement's new tiles on the board; returns the squares filled (``row *
+    cols + col``), for :func:`lift_tiles`. Every square is checked before any is written: a move
+    off the board (``off_board``), a new tile over a filled square (``occupied``) or a
+    played-through square that is empty (``not_contiguous``) raises
+    :class:`~racksmith.errors.IllegalMoveError` and writes nothing."""
+    rows, cols = board.shape
+    tiles = move.tiles
+    n = len(tiles)
+    row = move.row
+    col = move.col
+    if move.across:
+        step = 1
+        inside = col + n <= cols
+    else:
+        step = cols
+        inside = row + n <= rows
+    if row < 0 or col < 0 or not inside:
+        raise IllegalMoveError("off_board", f"the move runs off the {rows}x{cols} board: {move}")
+    cells = _cells(board)
+    s = row * cols + col
+    under = bytes(cells[s : s + n * step : step])
+    # every square at once: a played-through tile over a filled square, a new tile over an empty one
+    if bytes(tiles).translate(_THROUGH_BIT) != under.translate(_FILLED_BIT) or under.count(0) == 0:
+        for t, b in zip(tiles, under):
+            if t & THROUGH and not b:
+                raise IllegalMoveError("not_contiguous", f"the move plays through an empty square: {move}")
+            if b and not t & THROUGH:
+                raise IllegalMoveError("occupied", f"the move puts a tile on a filled square: {move}")
+        raise IllegalMoveError("no_tiles", f"the move places no tile: {move}")
+    squares = []
+    for t in tiles:
+        if not t & THROUGH:
+            cells[s] = t
+            squares.append(s)
+        s += step
+    return tuple(squares)
+
+
+_THROUGH_BIT = bytes(t & THROUGH for t in range(256))  #: a move tile -> THROUGH if it plays through, else 0
+_FILLED_BIT = bytes(THROUGH if t else 0 for t in range(256))  #: a board tile -> THROUGH if the square is filled
+
+
+def lift_tiles(board: np.ndarray, squares: Sequence[int]) -> None:
+    """Empty the squares :func:`place_tiles` filled."""
+    flat = _cells(board)
+    for s in squares:
+        flat[s] = 0
+
+
+def _cells(board: np.ndarray):
+    """The board's squares as one flat, writable sequence of ints (a memoryview of its bytes: far
+    cheaper per square than numpy indexing)."""
+    try:
+        cells = memoryview(board).cast("B")  # a TypeError unless C-contiguous
+    except TypeError:
+        return board.reshape(-1)
+    return board.reshape(-1) if cells.readonly or board.itemsize != 1 else cells
+
+
+def rack_left(rack: Sequence[int], used: Sequence[int]) -> list[int] | None:
+    """The rack without ``used`` (unsorted), or None when the rack does not hold them all."""
+    left = list(rack)
+    try:
+        for t in used:
+            left.remove(t)
+    except ValueError:
+        return None
+    return left
+
+
+def take_tiles(rack: Tiles, move: Move) -> list[int]:
+    """The rack once the move has taken its tiles (:meth:`Move.rack_tiles`: the new tiles of a
+    placement, a blank for a lowercase letter; the tiles of an exchange), unsorted; or
+    :class:`~racksmith.errors.IllegalMoveError` ``not_in_rack`` naming the tiles missing."""
+    left = list(rack)
+    try:
+        if move.kind == PLACE:
+            for t in move.tiles:
+                if not t & THROUGH:
+                    left.remove(0 if t & BLANK else t)
+        else:
+            for t in move.tiles:
+                left.remove(t)
+    except ValueError:
+        raise _not_in_rack(rack, move) from None
+    return left
+
+
+def _not_in_rack(rack: Tiles, move: Move) -> IllegalMoveError:
+    a = rack.alphabet
+    missing = move.rack_tiles()
+    for t in rack:
+        if t in missing:
+            missing.remove(t)
+    return IllegalMoveError(
+        "not_in_rack",
+        f"the {'exchange' if move.kind == EXCHANGE else 'play'} needs {a.rack_string(missing)} that the rack "
+        f"{str(rack) or '(empty)'} does not hold"
+        + (" (a blank is played as the lowercase letter it stands for and needs a '?' on the rack)" if 0 in missing else ""),
+    )
+
+
+def draw_count(used: int, bag: int) -> int:
+    """Tiles drawn after a turn that took ``used`` tiles from the rack, with ``bag`` in the bag."""
+    return min(used, bag)
+
+
+# --- scores and the end of the game ---------------------------------------------------------------
+def zero_turns_after(zero_turns: int, score: int) -> int:
+    """The count of consecutive scoreless turns after a turn that scored ``score``."""
+    return 0 if score else zero_turns + 1
+
+
+def going_out_points(end_rule: str, leftover_value: int) -> int:
+    """What going out adds to the player who goes out, under ``end_rule``."""
+    return 2 * leftover_value if end_rule == EndRule.TOURNAMENT else leftover_value
+
+
+def ending(ruleset: Ruleset, racks: Sequence[Tiles], mover: int, zero_turns: int, bag_empty: bool) -> Ending | None:
+    """How the game ends after ``racks[mover]`` took his turn, or None if it goes on.
+
+    ``racks`` are every player's rack after the turn (after drawing); ``zero_turns`` the count of
+    scoreless turns after it; ``bag_empty`` whether the bag is empty. See the module docstring for
+    the rules."""
+    n = len(racks)
+    rack_value = ruleset.rack_value
+    if bag_empty and not racks[mover]:
+        others = [(mover + i) % n for i in range(1, n)]
+        a = racks[mover].alphabet
+        leftover = a.tiles(sorted(t for q in others for t in racks[q]))
+        value = rack_value(leftover)
+        out = Adjustment(mover, EventKind.OUT, going_out_points(ruleset.end_rule, value), leftover)
+        if ruleset.end_rule == EndRule.TOURNAMENT:
+            return Ending(EndReason.OUT, mover, (out,))
+        penalties = tuple(Adjustment(q, EventKind.RACK_PENALTY, -rack_value(racks[q]), racks[q]) for q in others if racks[q])
+        return Ending(EndReason.OUT, mover, (out, *penalties))
+    if zero_turns >= ruleset.zero_turn_limit:
+        order = ((mover + i) % n for i in range(n))
+        return Ending(
+            EndReason.ZERO_TURNS,
+            mover,
+            tuple(Adjustment(q, EventKind.RACK_PENALTY, -rack_value(racks[q]), racks[q]) for q in order if racks[q]),
+        )
+    return None

@@ -1,0 +1,321 @@
+"""Playing on a position: push/pop/play against the MAGPIE game records (every board and score on the
+way there and back), illegal moves and bad draws that change nothing, the end of the game under both
+end rules and the zero-turn limit, and random push/pop sequences that restore the start exactly."""
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from racksmith import (
+    EndReason,
+    EventKind,
+    IllegalMoveError,
+    Lexicon,
+    Move,
+    Position,
+    PositionError,
+    Ruleset,
+    Tiles,
+    get_ruleset,
+    load_lexicon,
+    replay_file,
+)
+from racksmith.core.turns import ending, unseen_counts
+
+GCG_DIR = Path(__file__).parent / "fixtures" / "gcg"
+GAMES = sorted(GCG_DIR.glob("*.gcg"))
+OUTGUN = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
+
+
+@pytest.fixture(scope="module")
+def enable() -> Lexicon:
+    return load_lexicon("enable", ruleset="english")
+
+
+def state(pos: Position):
+    """Everything a position is, for exact comparisons (the board by value)."""
+    return (pos.board.tobytes(), tuple(pos.racks), tuple(pos.scores), pos.zero_turns, len(pos.move_stack))
+
+
+def draws_of(record_turns) -> list[list[int]]:
+    """The tiles each turn drew, from the racks the record shows: the player's next rack less what
+    he kept (nothing after his last turn)."""
+    out = []
+    for i, t in enumerate(record_turns):
+        kept = Counter(t.rack)
+        kept.subtract(t.move.rack_tiles() if t.move is not None and t.event.kind == EventKind.PLAY else
+                      (t.event.move.tiles if t.event.kind == EventKind.EXCHANGE else ()))
+        nxt = next((u for u in record_turns[i + 1:] if u.player == t.player), None)
+        drawn = Counter(nxt.rack) - kept if nxt is not None else Counter()
+        out.append(sorted(drawn.elements()))
+    return out
+
+
+# --- the MAGPIE games, there and back ------------------------------------------------------------------
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_a_recorded_game_pushed_and_popped_gives_every_board_and_score(path, enable):
+    r = replay_file(path)
+    assert r.ok and r.over
+    turns = r.turns
+    first_of = {p: next(t for t in turns if t.player == p) for p in (0, 1)}
+    pos = Position("english", None, (first_of[0].rack, first_of[1].rack), lexicon=enable)
+    start = state(pos)
+    seen = [start]
+    for t, draw in zip(turns, draws_of(turns)):
+        assert np.array_equal(pos.board, t.board) and pos.zero_turns == t.zero_turns
+        assert pos.scores == [t.scores[t.player], t.scores[1 - t.player]]  # the mover first
+        assert pos.rack == t.rack and pos.bag_count == t.bag_count
+        if t.opponent_rack is not None:
+            assert pos.racks[1] == t.opponent_rack
+        u = pos.push(t.move if t.event.kind == EventKind.PLAY else t.event.move, draw)
+        assert u.score == t.score and list(u.drawn) == draw
+        seen.append(state(pos))
+    assert np.array_equal(pos.board, r.board)
+    assert pos.is_over
+    outcome = pos.outcome()
+    assert outcome.ending.reason == EndReason.OUT
+    final = r.final_scores()
+    last = turns[-1].player  # he went out; after his turn he is last in the position's order
+    assert outcome.scores[1] == final[r.players[last]] and outcome.scores[0] == final[r.players[1 - last]]
+    [adj] = outcome.ending.adjustments
+    assert (adj.player, adj.kind, adj.points) == (1, EventKind.OUT, 2 * r.ruleset.rack_value(adj.tiles))
+    with pytest.raises(IllegalMoveError) as info:
+        pos.push("-")
+    assert info.value.reason == "game_over" and state(pos) == seen[-1]
+    # and back: every intermediate position, exactly
+    while pos.move_stack:
+        seen.pop()
+        pos.pop()
+        assert state(pos) == seen[-1]
+    assert state(pos) == start
+    with pytest.raises(PositionError, match="nothing to pop"):
+        pos.pop()
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_play_gives_the_same_positions_and_leaves_the_original(path, enable):
+    r = replay_file(path)
+    turns = r.turns
+    first_of = {p: next(t for t in turns if t.player == p) for p in (0, 1)}
+    pushed = Position("english", None, (first_of[0].rack, first_of[1].rack), lexicon=enable)
+    played = pushed.copy()
+    for t, draw in zip(turns, draws_of(turns)):
+        move = t.move if t.event.kind == EventKind.PLAY else t.event.move
+        before = state(played)
+        after = played.play(move, draw)
+        assert state(played) == before  # unchanged
+        pushed.push(move, draw)
+        assert after == pushed and state(after) == state(pushed)
+        assert after.board is not played.board
+        played = after
+
+
+# --- one move ------------------------------------------------------------------------------------------
+def test_push_moves_tiles_scores_and_the_turn():
+    pos = Position.from_cgp(OUTGUN)
+    u = pos.push("J8 SOIREE", draw="ABCDE")
+    assert (u.score, str(u.rack), str(u.drawn), u.squares) == (16, "EEIIORS", "ABCDE", (114, 129, 144, 159, 174, 189))
+    assert pos.cgp() == "15/15/15/15/15/15/15/3OUTGUNS5/9O5/9I5/9R5/9E5/9E5/15/15 IIJORRR/ABCDEI 16/16 0"
+    assert str(pos.racks[1]) == "ABCDEI" and isinstance(pos.racks[1], Tiles)
+    pos.push("-IIJ", draw="OO")  # an exchange: draws first, gives back after
+    assert str(pos.racks[1]) == "OOORRR" and pos.zero_turns == 1 and pos.scores == [16, 16]
+    pos.push("-")
+    assert pos.zero_turns == 2 and pos.rack == pos.ruleset.alphabet.tiles("OOORRR")
+    assert [m.notation() for m in pos.move_stack] == ["J8 SOIREE", "-IIJ", "-"]
+    pos.pop()
+    pos.pop()
+    assert pos.cgp() == "15/15/15/15/15/15/15/3OUTGUNS5/9O5/9I5/9R5/9E5/9E5/15/15 IIJORRR/ABCDEI 16/16 0"
+
+
+def test_a_play_without_a_draw_leaves_the_rack_short_and_tiles_in_the_bag():
+    pos = Position.from_cgp(OUTGUN)
+    bag = pos.bag_count
+    pos.push("J8 SOIREE")
+    assert str(pos.racks[1]) == "I" and pos.bag_count == bag
+    assert not pos.is_over
+
+
+@pytest.mark.parametrize(
+    "move, draw, error",
+    [
+        ("8A TOUTGUN", None, "occupied"),
+        ("J12 SOIREE", None, "off_board"),
+        ("J8 QOIREE", None, "not_in_rack"),
+        ("J8 SORIEE", None, "invalid_words"),
+        ("-Q", None, "not_in_rack"),
+        ("J8 SOIREE", "QQ", "the bag cannot supply the draw QQ: it holds 1 Q"),
+        ("J8 SOIREE", "ABCDEFG", "a draw of 7 tiles after a move that takes 6"),
+        ("J8 SOIREE", [99], "tiles are ints, 0 \\(blank\\) to 26"),
+        ("-", "A", "a draw of 1 tiles after a move that takes 0"),
+    ],
+)
+def test_an_illegal_push_or_a_bad_draw_changes_nothing(move, draw, error):
+    pos = Position.from_cgp(OUTGUN)
+    pos.push("-")
+    pos.push("-")
+    before = state(pos)
+    if error.islower() and " " not in error:
+        with pytest.raises(IllegalMoveError) as info:
+            pos.push(move, draw)
+        assert info.value.reason == error
+    else:
+        with pytest.raises(PositionError, match=error):
+            pos.push(move, draw)
+    assert state(pos) == before
+    with pytest.raises((IllegalMoveError, PositionError)):
+        pos.play(move, draw)
+    assert state(pos) == before
+
+
+def test_a_trusted_push_still_refuses_what_would_corrupt_the_position():
+    pos = Position.from_cgp(OUTGUN)
+    before = state(pos)
+    over = Move.place(7, 3, True, [20, 15, 21, 20, 7, 21, 14], pos.ruleset.alphabet, score=9)  # TOUTGUN on OUTGUN
+    with pytest.raises(IllegalMoveError) as info:
+        pos.push(over, trusted=True)
+    assert info.value.reason in ("occupied", "not_in_rack")
+    with pytest.raises(IllegalMoveError) as info:
+        pos.push(Move.place(0, 0, True, [17, 9], pos.ruleset.alphabet, score=11), trusted=True)  # QI: no Q
+    assert info.value.reason == "not_in_rack"
+    assert state(pos) == before
+
+
+def test_words_are_checked_unless_asked_not_to(enable):
+    pos = Position.from_cgp(OUTGUN, lexicon=enable)
+    with pytest.raises(IllegalMoveError) as info:
+        pos.push("J8 SORIEE")
+    assert info.value.words == ("SORIEE",)
+    u = pos.push("J8 SORIEE", check_words=False)
+    assert u.move.notation() == "J8 SORIEE" and pos.scores == [16, 16]
+
+
+# --- the end of the game -------------------------------------------------------------------------------
+def tiny(end_rule: str) -> Ruleset:
+    return Ruleset.from_dict(
+        {
+            "name": "tiny",
+            "board": ["......."] * 7,
+            "tiles": [["A", 3, 1], ["B", 1, 3], ["E", 2, 1], ["T", 2, 1]],
+            "rack_size": 3,
+            "bingo_bonus": 10,
+            "start": "4D",
+            "exchange_limit": 3,
+            "end_rule": end_rule,
+        }
+    )
+
+
+WORDS = ["BAT", "TEA", "AE", "EA", "AT", "TA", "ABA"]
+
+
+@pytest.mark.parametrize("end_rule, scores, adjustments", [
+    ("tournament", [3, 23], [(1, "out", 2)]),
+    ("club", [2, 22], [(1, "out", 1), (0, "rack_penalty", -1)]),
+])
+def test_going_out_ends_the_game_under_either_rule_and_pop_reopens_it(end_rule, scores, adjustments):
+    rs = tiny(end_rule)
+    a = rs.alphabet
+    pos = Position(rs, None, (a.rack("ABT"), a.rack("AET")), lexicon=Lexicon.from_words(WORDS, rs))
+    pos.push("4C BAT", draw="EA")
+    pos.push("E4 .EA")  # the bag is empty
+    assert pos.bag_count == 0 and not pos.is_over and pos.outcome() is None
+    before = state(pos)
+    u = pos.push("F5 AE")
+    assert pos.is_over and u.ending is not None and u.ending.reason == EndReason.OUT
+    assert pos.scores == scores
+    assert [(x.player, x.kind, x.points) for x in u.ending.adjustments] == adjustments
+    assert str(u.ending.adjustments[0].tiles) == "T"
+    out = pos.outcome()
+    assert out.scores == tuple(scores) and out.winners == (1,) and out.ending == u.ending
+    with pytest.raises(IllegalMoveError) as info:
+        pos.push("-")
+    assert info.value.reason == "game_over"
+    pos.pop()
+    assert state(pos) == before and not pos.is_over
+
+
+def test_the_zero_turn_limit_ends_the_game_with_every_rack_subtracted():
+    pos = Position.from_cgp(OUTGUN)
+    rs = pos.ruleset
+    for i in range(rs.zero_turn_limit - 1):
+        pos.push("-")
+        assert not pos.is_over, i
+    u = pos.push("-")
+    assert pos.is_over and u.ending.reason == EndReason.ZERO_TURNS
+    # the last mover (last in the position's order) first, then the others in turn order
+    assert [(x.player, x.points) for x in u.ending.adjustments] == [(1, -rs.rack_value(pos.racks[1])), (0, -rs.rack_value(pos.racks[0]))]
+    assert pos.scores == [0 - rs.rack_value(pos.racks[0]), 16 - rs.rack_value(pos.racks[1])]
+    pos.pop()
+    assert pos.scores == [16, 0] and pos.zero_turns == rs.zero_turn_limit - 1 and not pos.is_over
+
+
+def test_a_position_made_over_reports_its_ending_without_changing_its_scores():
+    done = Position.from_cgp(OUTGUN.replace(" 0/16 0", " 0/16 6"))
+    assert done.is_over
+    out = done.outcome()
+    assert out.ending.reason == EndReason.ZERO_TURNS and out.scores == (0, 16) and out.winners == (1,)
+    rs = done.ruleset
+    assert ending(rs, done.racks, 1, 6, False) == out.ending
+
+
+def test_unseen_tiles_are_the_bag_with_every_rack_known():
+    pos = Position.from_cgp(OUTGUN)
+    assert unseen_counts(pos.ruleset, pos.board, pos.racks).tolist() == pos.bag_counts().tolist()
+    assert int(unseen_counts(pos.ruleset, pos.board, [pos.rack]).sum()) == pos.bag_count + 7
+    assert str(pos.bag_tiles()).startswith("AAAAAAAAAB") and len(pos.bag_tiles()) == pos.bag_count
+
+
+# --- random sequences ----------------------------------------------------------------------------------
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=30))
+def test_random_legal_pushes_then_pops_restore_the_start_exactly(seed, picks):
+    import random
+
+    enable = load_lexicon("enable", ruleset="english")
+    rng = random.Random(seed)
+    rs = get_ruleset("english")
+    order = [t for t, n in enumerate(rs.counts) for _ in range(n)]
+    rng.shuffle(order)
+    pos = Position(rs, None, (order[:7], order[7:14]), lexicon=enable)
+    start = state(pos)
+    states = [start]
+    for pick in picks:
+        if pos.is_over:
+            break
+        moves = pos.moves(exchanges=True)
+        move = moves[pick % len(moves)]
+        bag = pos.bag_tiles()
+        draw = rng.sample(list(bag), min(move.tiles_played, len(bag)))
+        pos.push(move, draw)
+        assert len(pos.racks[1]) <= rs.rack_size
+        assert int(unseen_counts(rs, pos.board, pos.racks).min()) >= 0
+        states.append(state(pos))
+    while pos.move_stack:
+        states.pop()
+        pos.pop()
+        assert state(pos) == states[-1]
+    assert state(pos) == start
+
+
+# --- tiles that read as letters ------------------------------------------------------------------------
+def test_tiles_print_as_letters_and_stay_tuples_of_ints():
+    a = get_ruleset("english").alphabet
+    rack = a.tiles("AEINST?")
+    assert str(rack) == "AEINST?" and repr(rack) == "Tiles('AEINST?')" and rack.letters == "AEINST?"
+    assert rack == (0, 1, 5, 9, 14, 19, 20) and tuple(rack) == (0, 1, 5, 9, 14, 19, 20)
+    assert hash(rack) == hash((0, 1, 5, 9, 14, 19, 20)) and rack[1] == 1 and len(rack) == 7
+    assert isinstance(rack, tuple) and isinstance(rack, Tiles) and type(rack).alphabet is a
+    assert pickle.loads(pickle.dumps(rack)) == rack and str(pickle.loads(pickle.dumps(rack))) == "AEINST?"
+    ru = get_ruleset("russian").alphabet.tiles("ЁЖ?")
+    assert str(ru) == "ЁЖ?"
+    pos = Position.from_cgp(OUTGUN)
+    best = pos.moves(top=1)[0]
+    assert str(best.leave) == "I" and repr(pos.rack) == "Tiles('EEIIORS')"
+    assert str(pos.moves().rack) == "EEIIORS"
+    assert f"{pos.racks[1]}" == "IIJORRR"
