@@ -27,15 +27,13 @@ cdef enum:
     SEPARATOR_IN_WORD = 2
     EMPTY_SEPARATOR = 3
     ACCEPTING_SEPARATOR = 4
-    ARC_OUTSIDE = 5
+    ARC_OUTSIDE = 5         # raised as ValueError, not returned: check_kwg rules it out first
     LIST_UNENDED = 6
 
 ERR_CYCLE = CYCLE
 ERR_SEPARATOR_IN_WORD = SEPARATOR_IN_WORD
 ERR_EMPTY_SEPARATOR = EMPTY_SEPARATOR
 ERR_ACCEPTING_SEPARATOR = ACCEPTING_SEPARATOR
-ERR_ARC_OUTSIDE = ARC_OUTSIDE      #: an arc at or past the end of the array
-ERR_LIST_UNENDED = LIST_UNENDED    #: the last node does not end its sibling list
 
 
 cdef int64_t _nodes(const uint32_t[::1] kwg) except -1:
@@ -51,6 +49,14 @@ cdef int _root(int64_t root, int64_t n) except -1:
     return 0
 
 
+cdef object _outside(int64_t err, int64_t node, int64_t n):
+    """The ValueError of a graph whose arc (ARC_OUTSIDE) or sibling list (LIST_UNENDED) at ``node``
+    leaves its ``n`` nodes."""
+    if err == ARC_OUTSIDE:
+        return ValueError(f"node {node} has an arc outside the KWG's {n} nodes")
+    return ValueError(f"the sibling list of node {node} runs past the KWG's {n} nodes")
+
+
 cdef object _corrupt(str what):
     return ValueError(f"{what}: a walk left the node array (an arc or a sibling list outside it); "
                       "check the graph with racksmith.lexicon.kwg.check_kwg")
@@ -59,11 +65,11 @@ cdef object _corrupt(str what):
 def analyse(const uint32_t[::1] kwg not None, roots, uint64_t[::1] counts not None):
     """Depth-first check from each list in ``roots`` (0 = none): ``(error, node, longest)``.
 
-    ``error`` is 0, ``ERR_CYCLE`` with ``node`` on the cycle, or ``ERR_ARC_OUTSIDE`` /
-    ``ERR_LIST_UNENDED`` with the node whose arc or sibling lies past the array. For every node
-    reached, ``counts[i]`` becomes the number of words in the sibling list from ``i`` on (capped at
-    2^62); ``counts`` has one entry per node. ``longest`` gives, for each root, the length of its
-    longest word. Roots outside the array count as none.
+    ``error`` is 0 or ``ERR_CYCLE`` with ``node`` on the cycle. For every node reached,
+    ``counts[i]`` becomes the number of words in the sibling list from ``i`` on (capped at 2^62);
+    ``counts`` has one entry per node. ``longest`` gives, for each root, the length of its longest
+    word. A root outside the array, or an arc or sibling list leaving it, is a ``ValueError``
+    (:func:`racksmith.lexicon.kwg.check_kwg` rules both out before calling this).
     """
     cdef int64_t n = _nodes(kwg)
     cdef uint8_t* color = NULL
@@ -76,6 +82,8 @@ def analyse(const uint32_t[::1] kwg not None, roots, uint64_t[::1] counts not No
     if counts.shape[0] != n:
         raise ValueError(f"counts has {counts.shape[0]} entries for {n} nodes")
     roots = [int(r) for r in roots]
+    for r in roots:
+        _root(r, n)
     out = []
     color = <uint8_t*>calloc(n, 1)
     stack = <int64_t*>malloc(n * sizeof(int64_t))
@@ -149,6 +157,8 @@ def analyse(const uint32_t[::1] kwg not None, roots, uint64_t[::1] counts not No
                     longest[i] = best
                     color[i] = 2
                     top -= 1
+            if err == ARC_OUTSIDE or err == LIST_UNENDED:
+                raise _outside(err, err_node, n)
             if err:
                 return err, err_node, ()
             out.append(longest[root])
@@ -167,7 +177,7 @@ def letter_region(const uint32_t[::1] kwg not None, int64_t dawg_root, bint gadd
     (``ERR_SEPARATOR_IN_WORD``). With ``gaddag``, every other tile-0 node past the two roots is a
     separator: it must lead somewhere (``ERR_EMPTY_SEPARATOR``) and not accept
     (``ERR_ACCEPTING_SEPARATOR``). ``dawg_nodes`` counts the nodes reachable from the DAWG root.
-    An arc or a sibling list past the array is ``ERR_ARC_OUTSIDE`` / ``ERR_LIST_UNENDED``.
+    An arc or a sibling list leaving the array is a ``ValueError``.
     """
     cdef int64_t n = _nodes(kwg)
     cdef uint8_t* mark = NULL
@@ -236,6 +246,8 @@ def letter_region(const uint32_t[::1] kwg not None, int64_t dawg_root, bint gadd
                                 break
                             p += 1
                 s += 1
+        if err == ARC_OUTSIDE or err == LIST_UNENDED:
+            raise _outside(err, err_node, n)
         return err, err_node, dawg_nodes
     finally:
         free(mark)

@@ -705,9 +705,11 @@ cdef class BoardState:
         self._enter()
         if leaves is not None and tuple(leaves.leaves.alphabet.letters) != tuple(rules.ruleset.alphabet.letters):
             raise ValueError(f"the leaves are for another alphabet than ruleset {rules.ruleset.name}")
+        if gaddag and rules.has_gaddag and not self.b.gaddag:
+            raise ValueError("this BoardState keeps no run data for the GADDAG algorithm (made with gaddag=False)")
         n = _check_rack(rack, r.n_letters, rk)
         _gen_args(&a, self.b.n_tiles, not_on_racks, opp_value, top, by_equity, exchange_limit, directions,
-                  gaddag, bool(self.b.gaddag))
+                  gaddag, rules.has_gaddag)
         self.busy = True
         try:
             with nogil:
