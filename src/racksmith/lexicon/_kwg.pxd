@@ -68,7 +68,9 @@ cdef inline uint32_t kwg_next(uint32_t node, uint32_t i) noexcept nogil:
 cdef inline uint32_t kwg_find(const uint32_t* kwg, uint32_t p, uint32_t t) noexcept nogil:
     """Index of the node with tile ``t`` in the list ``p``; 0 if none."""
     cdef uint32_t node, nt
-    while p:
+    if p == 0:
+        return 0
+    while True:
         node = kwg[p]
         nt = node >> KWG_TILE_SHIFT
         if nt == t:
@@ -76,31 +78,36 @@ cdef inline uint32_t kwg_find(const uint32_t* kwg, uint32_t p, uint32_t t) noexc
         if nt > t or node & KWG_IS_END:
             return 0
         p += 1
-    return 0
 
 
 cdef inline uint64_t kwg_letters(const uint32_t* kwg, uint32_t p) noexcept nogil:
     """Tiles of the list ``p`` as bits (bit t for tile t), the separator left out."""
     cdef uint64_t m = 0
     cdef uint32_t node
-    while p:
+    if p == 0:
+        return 0
+    while True:
         node = kwg[p]
         if node >> KWG_TILE_SHIFT:
             m |= (<uint64_t>1) << (node >> KWG_TILE_SHIFT)
-        p = kwg_next(node, p)
-    return m
+        if node & KWG_IS_END:
+            return m
+        p += 1
 
 
 cdef inline uint64_t kwg_accepting(const uint32_t* kwg, uint32_t p) noexcept nogil:
     """Tiles of the list ``p`` that complete a word, as bits (the separator left out)."""
     cdef uint64_t m = 0
     cdef uint32_t node
-    while p:
+    if p == 0:
+        return 0
+    while True:
         node = kwg[p]
         if node & KWG_ACCEPTS and node >> KWG_TILE_SHIFT:
             m |= (<uint64_t>1) << (node >> KWG_TILE_SHIFT)
-        p = kwg_next(node, p)
-    return m
+        if node & KWG_IS_END:
+            return m
+        p += 1
 
 
 # --- sibling lists of an unchecked array of n nodes ------------------------------------------------

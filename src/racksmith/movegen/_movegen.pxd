@@ -102,9 +102,9 @@ cdef struct BoardC:
     uint64_t cross[2][MAX_SQ]       # letters that fit (bit t), by the perpendicular word; 0 on tiles
     int32_t xscore[2][MAX_SQ]       # face value of the perpendicular word's tiles
     uint8_t adj[2][MAX_SQ]          # a perpendicular neighbour exists
-    # at the last tile of each run (GADDAG): the node after its reversed tiles (0: no word holds
-    # the run), the run's face value, and the letters that can extend it on the left and, when the
-    # word starts with the run, on the right; 0 elsewhere
+    # at the last tile of each run (GADDAG), and only there (elsewhere: stale, never read): the node
+    # after its reversed tiles (0: no word holds the run), the run's face value, and the letters
+    # that can extend it on the left and, when the word starts with the run, on the right
     uint32_t run_node[2][MAX_SQ]
     int32_t run_sum[2][MAX_SQ]
     uint64_t lext[2][MAX_SQ]
@@ -166,6 +166,7 @@ cdef struct WalkC:
     const LeavesC* leaves
     const BoardC* board
     const uint32_t* kwg             # rules.kwg
+    int32_t val[64]                 # rules.val, copied: read at every square
     int use_gaddag
     int board_empty
     int top
@@ -274,6 +275,9 @@ cdef class Tables:
     cdef readonly bint has_gaddag
     cdef readonly bint has_leaves
     cdef readonly int rows, cols, n_letters
+    cdef BoardC* b          # reused by calls from one thread at a time (busy), else allocated per call
+    cdef WalkC* w
+    cdef bint busy
 
 
 cdef class BoardState:

@@ -129,6 +129,7 @@ cdef void start_walk(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC*
     w.leaves = lv
     w.board = b
     w.kwg = r.kwg
+    memcpy(w.val, r.val, sizeof(w.val))
     w.use_gaddag = a.use_gaddag
     w.board_empty = b.n_tiles == 0
     w.top = a.top
@@ -483,6 +484,14 @@ cdef class Tables:
         self.rows = rules.rows
         self.cols = rules.cols
         self.n_letters = rules.n_letters
+        self.b = <BoardC*>malloc(sizeof(BoardC))
+        self.w = walk_new()
+        if self.b == NULL or self.w == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.b)
+        walk_free(self.w)
 
     def generate(self, const uint8_t[:, ::1] board not None, bytes rack not None, int not_on_racks, int opp_value,
                  int top=0, bint by_equity=False, int exchange_limit=-1, int directions=3, bint gaddag=True):
@@ -502,6 +511,7 @@ cdef class Tables:
         cdef uint8_t bt
         cdef BoardC* b
         cdef WalkC* w
+        cdef bint own
         if board.shape[0] != r.rows or board.shape[1] != r.cols:
             raise ValueError(f"the board must be {r.rows}x{r.cols}, got {board.shape[0]}x{board.shape[1]}")
         for i in range(r.rows):
@@ -517,8 +527,13 @@ cdef class Tables:
         n = _check_rack(rack, r.n_letters, rk)
         _gen_args(&a, n_tiles, not_on_racks, opp_value, top, by_equity, exchange_limit, directions, gaddag,
                   rules.has_gaddag)
-        b = <BoardC*>malloc(sizeof(BoardC))
-        w = walk_new()
+        own = not self.busy     # the GIL is held: only one caller can see busy unset
+        if own:
+            self.busy = True
+            b, w = self.b, self.w
+        else:                   # another thread is generating with this object's buffers
+            b = <BoardC*>malloc(sizeof(BoardC))
+            w = walk_new()
         try:
             if b == NULL or w == NULL:
                 raise MemoryError()
@@ -531,8 +546,11 @@ cdef class Tables:
                 raise MemoryError()
             return _ranked_records(w)
         finally:
-            free(b)
-            walk_free(w)
+            if own:
+                self.busy = False
+            else:
+                free(b)
+                walk_free(w)
 
 
 @cython.final
@@ -677,9 +695,17 @@ cdef class BoardState:
     def arrays(self):
         """What generation reads, as numpy copies (for inspection and tests): ``tiles`` (rows x cols)
         and, by direction (index 0 across, 1 down) and square, ``cross``, ``xscore``, ``adj``,
-        ``run_node``, ``run_sum``, ``lext``, ``rext`` (see ``_movegen.pxd``)."""
+        ``run_node``, ``run_sum``, ``lext``, ``rext`` (see ``_movegen.pxd``; the run data is shown
+        at the last tile of each run, 0 elsewhere, and only when :attr:`gaddag`)."""
         n = self.rules.rows * self.rules.cols
-        out = {"tiles": self.tiles}
+        tiles = self.tiles
+        out = {"tiles": tiles}
+        # the last tile of each run, along rows (across) and columns (down)
+        occupied = tiles != 0
+        run_end = np.zeros((2,) + tiles.shape, bool)
+        if self.b.gaddag:
+            run_end[0] = occupied & ~np.pad(occupied[:, 1:], ((0, 0), (0, 1)))
+            run_end[1] = occupied & ~np.pad(occupied[1:, :], ((0, 1), (0, 0)))
         for name, field, dtype in (
             ("cross", <size_t>self.b.cross, np.uint64), ("xscore", <size_t>self.b.xscore, np.int32),
             ("adj", <size_t>self.b.adj, np.uint8), ("run_node", <size_t>self.b.run_node, np.uint32),
@@ -690,6 +716,8 @@ cdef class BoardState:
             raw = PyBytes_FromStringAndSize(<char*><size_t>field, 2 * MAX_SQ * size)
             out[name] = np.frombuffer(raw, dtype).reshape(2, MAX_SQ)[:, :n].reshape(
                 2, self.rules.rows, self.rules.cols).copy()
+            if name in ("run_node", "run_sum", "lext", "rext"):
+                out[name][~run_end] = 0
         return out
 
     def generate(self, bytes rack not None, int not_on_racks, int opp_value, int top=0, bint by_equity=False,

@@ -3,7 +3,9 @@
 #
 # Line (dir, index) is row `index` when dir is ACROSS, column `index` when DOWN. It owns, for each of
 # its squares, the cross data of the other direction (xd = 1 - dir: a row decides which letters a
-# DOWN play may put on its squares) and the run data of its own direction.
+# DOWN play may put on its squares) and the run data of its own direction. Run data is written at
+# the last tile of each run only, the one square generation reads it from; elsewhere it is left as
+# it was (stale or uninitialised, never read).
 
 cdef inline int32_t face_value(const RulesC* r, uint8_t bt) noexcept nogil:
     """Points of board tile ``bt`` (a blank scores nothing)."""
@@ -106,7 +108,9 @@ cdef uint64_t between_runs(const BoardC* b, const RulesC* r, int sq0, int step, 
     cdef uint64_t m = 0
     cdef uint32_t node, q, idx, last
     cdef int k
-    while p2:
+    if p2 == 0:
+        return 0
+    while True:
         node = kwg[p2]
         if kwg_tile(node):
             q = kwg_arc(node)
@@ -120,8 +124,9 @@ cdef uint64_t between_runs(const BoardC* b, const RulesC* r, int sq0, int step, 
                 q = kwg_arc(last)
             if kwg_accepts(last):
                 m |= (<uint64_t>1) << kwg_tile(node)
-        p2 = kwg_next(node, p2)
-    return m
+        if kwg_is_end(node):
+            return m
+        p2 += 1
 
 
 cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil:
@@ -195,10 +200,10 @@ cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noex
         b.cross[xd][sq] = 0 if b.tiles[sq] else ALL_LETTERS
         b.xscore[xd][sq] = 0
         b.adj[xd][sq] = 0
-        b.run_node[dir][sq] = 0
-        b.run_sum[dir][sq] = 0
-        b.lext[dir][sq] = 0
-        b.rext[dir][sq] = 0
+    scan_line(b, r, dir, index)
+
+
+cdef inline void scan_line(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil:
     if b.gaddag:
         scan_line_gaddag(b, r, dir, index)
     else:
@@ -206,17 +211,28 @@ cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noex
 
 
 cdef void board_set(BoardC* b, const RulesC* r, const uint8_t* tiles, bint gaddag) noexcept nogil:
-    cdef int i, n = r.rows * r.cols
+    """Every line at once: what board_update_line does for each, with the resets done in one pass."""
+    cdef int i, d, n = r.rows * r.cols
     b.gaddag = gaddag
     b.n_tiles = 0
     for i in range(n):
         b.tiles[i] = tiles[i]
         if tiles[i]:
             b.n_tiles += 1
+            b.cross[ACROSS][i] = 0
+            b.cross[DOWN][i] = 0
+        else:
+            b.cross[ACROSS][i] = ALL_LETTERS
+            b.cross[DOWN][i] = ALL_LETTERS
+    for d in range(2):
+        memset(b.xscore[d], 0, n * sizeof(int32_t))
+        memset(b.adj[d], 0, n * sizeof(uint8_t))
+    if b.n_tiles == 0:
+        return
     for i in range(r.rows):
-        board_update_line(b, r, ACROSS, i)
+        scan_line(b, r, ACROSS, i)
     for i in range(r.cols):
-        board_update_line(b, r, DOWN, i)
+        scan_line(b, r, DOWN, i)
 
 
 cdef int check_placement(const BoardC* b, const RulesC* r, int row, int col, int dir, const uint8_t* tiles,

@@ -50,7 +50,7 @@ cdef void build_lane(WalkC* w, Lane* ln, int dir, int index) noexcept nogil:
         ln.cross[i] = b.cross[dir][sq]
         ln.xscore[i] = b.xscore[dir][sq]
         ln.vpen[i] = r.vpen[sq] if w.board_empty else 0.0
-        if gaddag and ln.tiles[i]:
+        if gaddag and ln.tiles[i] and (i + 1 == n or ln.tiles[i + 1] == 0):
             ln.run_node[i] = b.run_node[dir][sq]
             ln.run_sum[i] = b.run_sum[dir][sq]
             ln.lext[i] = b.lext[dir][sq]

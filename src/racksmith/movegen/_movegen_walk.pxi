@@ -54,7 +54,6 @@ cdef inline void play_square(WalkC* w, int way, int left, int pos, uint32_t p, i
     ``way`` is a constant."""
     cdef Lane* ln = w.lane
     cdef const uint32_t* kwg = w.kwg
-    cdef const int32_t* val = w.rules.val
     cdef uint8_t bt = ln.tiles[pos]
     cdef uint32_t i, node, t
     cdef uint64_t allowed
@@ -72,7 +71,7 @@ cdef inline void play_square(WalkC* w, int way, int left, int pos, uint32_t p, i
     if bt:
         i = kwg_find(kwg, p, bt & LETTER_MASK)
         if i:
-            tv = 0 if bt & BLANK_BIT else val[bt & LETTER_MASK]
+            tv = 0 if bt & BLANK_BIT else w.val[bt & LETTER_MASK]
             if way == LEFTWARDS:
                 left_next(w, pos, kwg[i], main + tv, wmul, xtot)
             else:
@@ -92,7 +91,7 @@ cdef inline void play_square(WalkC* w, int way, int left, int pos, uint32_t p, i
             if w.rack[t]:
                 take(w, t)
                 w.placed[pos] = t
-                tv = val[t] * lm
+                tv = w.val[t] * lm
                 if way == LEFTWARDS:
                     left_next(w, pos, node, main + tv, wmul * wsq, xtot + (xs + tv * wsq if ln.adj[pos] else 0))
                 else:
@@ -201,7 +200,7 @@ cdef void dawg_left(WalkC* w, uint32_t p, int k, int limit) noexcept nogil:
         lt = w.left_part[m]
         w.placed[pos] = lt
         if not lt & BLANK_BIT:
-            main += w.rules.val[lt] * ln.lm[pos]
+            main += w.val[lt] * ln.lm[pos]
         wmul *= ln.wm[pos]
     play_right(w, a - k, a, p, main, wmul, 0)
     if k >= limit:
