@@ -274,3 +274,29 @@ def test_threads_share_rules_and_leaves(worlds):
     for t in threads:
         t.join()
     assert all(out == alone for out in outs)
+
+
+def test_one_tables_object_from_several_threads(worlds):
+    """Tables.generate is stateless: one object called from several threads at once (the first
+    caller uses its buffers, the others their own) gives what one thread gives."""
+    rs, lexicon, leaves = worlds["english"]
+    tables = Tables(Rules(lexicon, rs), LeaveTable(leaves))
+    jobs = []
+    for record in load_fixture_positions("positions.jsonl"):
+        pos = Position.from_cgp(record["cgp"], "english", lexicon=lexicon)
+        jobs.append((pos.board, bytes(pos.rack), rs.total_tiles - sum(len(r) for r in pos.racks)))
+
+    def run(out):
+        for _ in range(3):
+            for board, rack, bag in jobs:
+                out.append(tables.generate(board, rack, bag, 0, 5, True, 7, 3, True)[0].tobytes())
+
+    alone = []
+    run(alone)
+    outs = [[] for _ in range(4)]
+    threads = [threading.Thread(target=run, args=(out,)) for out in outs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(out == alone for out in outs)

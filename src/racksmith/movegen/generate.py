@@ -15,11 +15,13 @@ Conventions (those of MAGPIE and wolges): each distinct choice of which tiles ar
 move; a single tile is listed once, across if it has a horizontal neighbour, else down, scoring both
 words; on an empty board only across plays through the start square; no move twice.
 
-Static equity ("Hasty valuation"): with tiles in the bag, score + value of the leave (0 for an
-absent or empty leave); on the opening, minus 0.35 × ((word multiplier − 1) + (letter multiplier
-− 1)) of the squares above and below each vowel placed; with the bag empty, score + twice the
-opponent's rack when going out, else score − (10 + twice the tiles kept). Exchanges (when the bag
-holds at least ``ruleset.exchange_limit`` tiles) and the pass are valued by the tiles they keep.
+Static equity ("Hasty valuation", constants named in :mod:`racksmith.rules.equity`): with tiles in
+the bag, score + value of the leave (0 for an absent or empty leave); on the opening, minus
+``OPENING_VOWEL_PENALTY`` (0.35) × ((word multiplier − 1) + (letter multiplier − 1)) of the squares
+above and below each vowel placed; with the bag empty, score + ``GOING_OUT_FACTOR`` (2) × the
+opponent's rack when going out, else score − (``STUCK_PENALTY`` (10) + ``STUCK_FACTOR`` (2) × the
+tiles kept). Exchanges (when the bag holds at least ``ruleset.exchange_limit`` tiles) and the pass
+are valued by the tiles they keep.
 """
 from __future__ import annotations
 
