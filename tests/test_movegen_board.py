@@ -5,6 +5,7 @@ without the GADDAG's run data), and the moves it generates equal those of the st
 Tables.generate on the same board."""
 from __future__ import annotations
 
+import copy
 import threading
 
 import numpy as np
@@ -230,6 +231,7 @@ def test_set_clear_copy(worlds):
     board[10, 8:11] = [3, 1, 20]
     state.set(board)
     twin = state.copy()
+    assert copy.deepcopy(state).n_tiles == copy.copy(state).n_tiles == 3
     twin.place(11, 8, True, [1, 20])
     assert state.n_tiles == 3 and twin.n_tiles == 5
     assert_same_state(state, rules)

@@ -651,6 +651,12 @@ cdef class BoardState:
         memcpy(other.b, self.b, sizeof(BoardC))
         return other
 
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()      # the rules are read-only: shared, not copied
+
     cdef int _put(self, row, col, across, tiles, bint put) except -1:
         cdef int r_, c_, d, n, rc
         cdef const RulesC* r = &self.rules.c
