@@ -243,7 +243,9 @@ cdef WalkC* walk_new() noexcept nogil      # NULL when memory ran out
 cdef void walk_free(WalkC* w) noexcept nogil
 # The moves of rack (n_rack <= MAX_RACK tiles, each 0 = blank or a letter 1..n_letters) on b, into
 # w.out (w.n_out records; with a.top the heap of the best N, w.out[0] the worst of them, so with
-# top = 1 the best move). lv may be NULL (every leave 0). Returns 0, or -1 when memory ran out.
+# top = 1 the best move). lv may be NULL (every leave 0). Returns 0, -1 when memory ran out, or -2
+# (nothing done) for arguments that cannot be right: more than MAX_RACK tiles, a tile above
+# n_letters, top outside 0..MAX_TOP, the GADDAG walk on a board kept without run data.
 cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC* b, const uint8_t* rack,
                        int n_rack, const GenArgs* a) noexcept nogil
 # Rank w.out: w.keys[i].idx is the index of the i-th best record. Returns 0, or -1 (memory).

@@ -164,6 +164,12 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
     cdef AnchorBound* ab
     cdef int desc_values[MAX_RACK]
     cdef MoveRec rec
+    # the O(rack) checks that keep a C caller's mistake from reading outside the structs
+    if n_rack < 0 or n_rack > MAX_RACK or a.top < 0 or a.top > MAX_TOP or (a.use_gaddag and not b.gaddag):
+        return -2
+    for i in range(n_rack):
+        if rack[i] > r.n_letters:
+            return -2
     start_walk(w, r, lv, b, rack, n_rack, a)
     if not reserve(<void**>&w.out, &w.cap_out, a.top if a.top > 0 else 256, sizeof(MoveRec)) \
             or not reserve(<void**>&w.leave_adj, &w.leave_cap, (<int64_t>1) << n_rack, sizeof(double)):
@@ -457,6 +463,12 @@ cdef int _gen_args(GenArgs* a, int n_tiles, int not_on_racks, int opp_value, int
     return 0
 
 
+cdef object _generation_error(int rc):
+    if rc == -2:
+        return ValueError("the generator refused its arguments")     # checked before: not reached
+    return MemoryError("out of memory while generating moves")
+
+
 cdef object _ranked_records(WalkC* w):
     """The moves of ``w`` in rank order, as a read-only numpy array, and the placements reached."""
     cdef int64_t m
@@ -543,7 +555,7 @@ cdef class Tables:
                 if rc == 0:
                     rc = walk_rank(w)
             if rc != 0:
-                raise MemoryError()
+                raise _generation_error(rc)
             return _ranked_records(w)
         finally:
             if own:
@@ -751,7 +763,7 @@ cdef class BoardState:
                 if rc == 0:
                     rc = walk_rank(self.w)
             if rc != 0:
-                raise MemoryError()
+                raise _generation_error(rc)
             return _ranked_records(self.w)
         finally:
             self.busy = False
