@@ -14,15 +14,6 @@ cdef inline int32_t face_value(const RulesC* r, uint8_t bt) noexcept nogil:
     return r.val[bt & LETTER_MASK]
 
 
-cdef inline void line_geometry(const RulesC* r, int dir, int index, int* n, int* sq0, int* step) noexcept nogil:
-    if dir == ACROSS:
-        n[0] = r.cols
-        sq0[0] = index * r.cols
-        step[0] = 1
-    else:
-        n[0] = r.rows
-        sq0[0] = index
-        step[0] = r.cols
 
 
 cdef uint64_t cross_set_dawg(const BoardC* b, const RulesC* r, int sq, int step, int nb, int na,
@@ -84,7 +75,10 @@ cdef void scan_line_dawg(BoardC* b, const RulesC* r, int dir, int index) noexcep
     """Cross data of the empty squares of one line next to its tiles, one square at a time."""
     cdef int n, sq0, step, i, sq, nb, na, xd = 1 - dir
     cdef const uint8_t* t = b.tiles
-    line_geometry(r, dir, index, &n, &sq0, &step)
+    if dir == ACROSS:
+        n, sq0, step = r.cols, index * r.cols, 1
+    else:
+        n, sq0, step = r.rows, index, r.cols
     for i in range(n):
         sq = sq0 + i * step
         if t[sq]:
@@ -139,7 +133,10 @@ cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index) noexc
     cdef int32_t s, prev_sum = 0
     cdef uint32_t p, q, idx, node
     cdef uint8_t bt
-    line_geometry(r, dir, index, &n, &sq0, &step)
+    if dir == ACROSS:
+        n, sq0, step = r.cols, index * r.cols, 1
+    else:
+        n, sq0, step = r.rows, index, r.cols
     i = 0
     while i < n:
         if t[sq0 + i * step] == 0:
@@ -194,7 +191,10 @@ cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index) noexc
 
 cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil:
     cdef int n, sq0, step, i, sq, xd = 1 - dir
-    line_geometry(r, dir, index, &n, &sq0, &step)
+    if dir == ACROSS:
+        n, sq0, step = r.cols, index * r.cols, 1
+    else:
+        n, sq0, step = r.rows, index, r.cols
     for i in range(n):
         sq = sq0 + i * step
         b.cross[xd][sq] = 0 if b.tiles[sq] else ALL_LETTERS

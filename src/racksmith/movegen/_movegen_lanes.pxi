@@ -13,7 +13,10 @@ cdef void build_lane(WalkC* w, Lane* ln, int dir, int index) noexcept nogil:
     cdef const BoardC* b = w.board
     cdef int n, sq0, step, i, sq
     cdef bint anchor, gaddag = w.use_gaddag
-    line_geometry(r, dir, index, &n, &sq0, &step)
+    if dir == ACROSS:
+        n, sq0, step = r.cols, index * r.cols, 1
+    else:
+        n, sq0, step = r.rows, index, r.cols
     ln.n = n
     ln.index = index
     ln.dir = dir
