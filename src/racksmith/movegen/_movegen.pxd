@@ -191,8 +191,7 @@ cdef struct WalkC:
     uint64_t bingo_key[64]
     uint8_t bingo_ok[64]
     uint64_t bingo_known
-    # the lanes of this call, the current lane and anchor, tiles placed while walking
-    Lane lanes[2 * MAX_DIM]
+    # the current lane and anchor, tiles placed while walking (the lanes of the call are at the end)
     int n_lanes
     Lane* lane
     int anchor
@@ -217,6 +216,8 @@ cdef struct WalkC:
     double threshold
     double reach_left[N_BLANK_TABLES][MAX_DIM]
     double reach_right[N_BLANK_TABLES][MAX_DIM][MAX_DIM]
+    # the lanes of this call (last: the fields above stay at short offsets)
+    Lane lanes[2 * MAX_DIM]
 
 
 # --- the board (stage 1) ---------------------------------------------------------------------------

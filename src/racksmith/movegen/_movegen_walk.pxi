@@ -32,6 +32,12 @@ cdef inline void give_back(WalkC* w, uint32_t t) noexcept nogil:
     w.n_played -= 1
 
 
+cdef inline int32_t board_tile_value(const WalkC* w, uint8_t bt) noexcept nogil:
+    if bt & BLANK_BIT:
+        return 0
+    return w.val[bt & LETTER_MASK]
+
+
 cdef enum:
     LEFTWARDS = 0
     RIGHTWARDS = 1
@@ -71,11 +77,10 @@ cdef inline void play_square(WalkC* w, int way, int left, int pos, uint32_t p, i
     if bt:
         i = kwg_find(kwg, p, bt & LETTER_MASK)
         if i:
-            tv = 0 if bt & BLANK_BIT else w.val[bt & LETTER_MASK]
             if way == LEFTWARDS:
-                left_next(w, pos, kwg[i], main + tv, wmul, xtot)
+                left_next(w, pos, kwg[i], main + board_tile_value(w, bt), wmul, xtot)
             else:
-                right_next(w, left, pos, kwg[i], main + tv, wmul, xtot)
+                right_next(w, left, pos, kwg[i], main + board_tile_value(w, bt), wmul, xtot)
         return
     allowed = ln.cross[pos] & available(w)
     if allowed == 0 or p == 0:
