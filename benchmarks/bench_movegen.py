@@ -6,8 +6,10 @@ Per position: all moves (every placement, exchanges and the pass, valued and sor
 ``SYNTH.klv2`` — what MAGPIE's figures measure) and the best move by equity (top 1, shadow pruned),
 each by the GADDAG and the DAWG algorithm, through the raw kernel (``Tables.generate`` on prepared
 arrays) and through the Python API (``Position.moves``, returning a lazy ``MoveList``); the cost of
-turning every move into a ``Move`` is shown too. Times are the median of many calls, in µs. Then
-the sizes of the lexicon files.
+turning every move into a ``Move`` is shown too. Then the kept board (``BoardState``): the best move
+on a board already set (no cross-set stage), setting the board in full, and putting the best move
+down and taking it back (only the lines it touches). Times are the median of many calls, in µs.
+Then the sizes of the lexicon files.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from racksmith.lexicon import Leaves, Lexicon, load_lexicon  # noqa: E402
+from racksmith.movegen._movegen import BoardState  # noqa: E402
 from racksmith.movegen.generate import _tables  # noqa: E402
 from racksmith.core.position import Position  # noqa: E402
 
@@ -72,9 +75,23 @@ def bench_position(record, lexicon, leaves, seconds):
     row["api_best"] = median_us(lambda: pos.moves(top=1, sort="equity", leaves=leaves, exchanges=True), seconds)
     row["api_all_objects"] = median_us(lambda: list(pos.moves(sort="equity", leaves=leaves, exchanges=True)),
                                        seconds, 5)
-    found = tables.generate(board, rack, bag, opp, 1, True, ex, 3, True)[1]
+    best, found = tables.generate(board, rack, bag, opp, 1, True, ex, 3, True)
     row["best_placements_reached"] = found
     row["placements"] = record["n_placements"]
+    state = BoardState(tables.rules)
+    state.set(board)
+    lt = tables.leave_table
+    row["state_best"] = median_us(lambda: state.generate(rack, bag, opp, 1, True, ex, 3, True, lt), seconds)
+    row["state_set"] = median_us(lambda: state.set(board), seconds)
+    if best[0]["kind"] == 0:
+        m = best[0]
+        move = (int(m["row"]), int(m["col"]), bool(m["dir"] == 0), bytes(m["tiles"][: m["length"]]))
+
+        def place_unplace():
+            state.place(*move)
+            state.unplace(*move)
+
+        row["state_place_unplace"] = median_us(place_unplace, seconds)
     return row
 
 
@@ -133,6 +150,14 @@ def main(argv=None) -> int:
     print()
     print(f"median kernel/MAGPIE ratio: {statistics.median(ratios):.2f} (max {max(ratios):.2f}); "
           f"median API/kernel: {statistics.median(api_ratios):.2f} (max {max(api_ratios):.2f})")
+    print()
+    print("| position | best: kernel µs | best on a kept board µs | set the board µs | place + unplace the best µs |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        pu = r.get("state_place_unplace")
+        print(f"| {r['id']} | {r['kernel_best_gaddag']:.1f} | {r['state_best']:.1f} | {r['state_set']:.1f} | "
+              f"{f'{pu:.1f}' if pu is not None else '–'} |")
+    print()
     print(f"median kernel µs over the {len(ratios)} English positions: "
           f"{statistics.median(r['kernel_all_gaddag'] for r in rows if r['id'] in PEERS):.1f} "
           f"(MAGPIE {statistics.median(p[0] for p in PEERS.values()):.1f})")

@@ -3,6 +3,8 @@
 
 Uses the same compiler directives and flags as setup.py (which ``pip install .`` runs), but only for
 the named module(s), so that people working on different kernels do not rebuild each other's.
+After a change to a ``.pxd`` that every kernel cimports (``rules/_tiles.pxd``, ``lexicon/_kwg.pxd``,
+``_hash.pxd``) build ``all``: a kernel left with the old tile bits refuses to load (ImportError).
 """
 import sys
 from pathlib import Path

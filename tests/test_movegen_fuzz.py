@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from racksmith.movegen._movegen import Tables
+from racksmith.movegen._movegen import LeaveTable, Rules, Tables
 from racksmith.lexicon import Leaves, Lexicon
 from racksmith.core.position import Position
 from racksmith.rules.ruleset import Ruleset
@@ -59,9 +59,7 @@ def test_both_algorithms_agree_and_best_n_is_the_head(case):
     rs, words, leaves, board, rack, bag, opp, exchange_limit = case
     lexicon = Lexicon.from_words(words, rs)
     lv = Leaves.from_pairs(leaves.items(), rs)
-    tables = Tables(lexicon.kwg, True, len(rs.alphabet), rs.rows, rs.cols, rs.letter_multipliers,
-                    rs.word_multipliers, rs.values, rs.vowels, rs.bingo_bonus, rs.rack_size, rs.start,
-                    leaves_kwg=lv.kwg, leaves_counts=lv.counts, leaves_values=lv.values)
+    tables = Tables(Rules(lexicon, rs), LeaveTable(lv))
     not_on_racks = bag + int(np.count_nonzero(board))
     for by_equity in (False, True):
         full = {}

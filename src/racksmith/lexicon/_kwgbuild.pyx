@@ -1,4 +1,3 @@
-# cython: language_level=3
 """Compiled KWG builder: the minimal DAWG of a sorted word list, a GADDAG sharing its states, and
 the layout of both as one flat array of nodes.
 
@@ -13,7 +12,15 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
+from racksmith._hash cimport mix64
+from racksmith.lexicon._kwg cimport KWG_MAX_NODES, kwg_layout, kwg_node
+from racksmith.rules._tiles cimport check_tile_bits, tile_bits
+
 import numpy as np
+
+check_tile_bits(__name__)
+TILE_BITS = tile_bits()      #: the tile bits this module was compiled with (rules/_tiles.pxd)
+KWG_LAYOUT = kwg_layout()    #: the KWG node layout it writes (lexicon/_kwg.pxd)
 
 _ERRORS = {
     1: "out of memory while building the word graph",
@@ -21,9 +28,6 @@ _ERRORS = {
     3: "the graph needs more than 2^22 nodes, the most a KWG can address",
 }
 
-cdef uint32_t END_FLAG = 0x00400000
-cdef uint32_t ACCEPT_FLAG = 0x00800000
-cdef int64_t MAX_NODES = 0x00400000
 cdef int64_t MAX_STATES = 0xFFFFFFF0
 
 
@@ -52,12 +56,8 @@ cdef struct Builder:
 
 
 cdef inline uint64_t _hash(uint8_t tile, uint8_t acc, uint32_t arc, uint32_t nxt) noexcept nogil:
-    cdef uint64_t h = (<uint64_t>arc * 0x9E3779B97F4A7C15ULL) ^ (<uint64_t>nxt * 0xC2B2AE3D27D4EB4FULL)
-    h ^= (<uint64_t>tile << 1 | acc) * 0x165667B19E3779F9ULL
-    h ^= h >> 29
-    h *= 0xBF58476D1CE4E5B9ULL
-    h ^= h >> 32
-    return h
+    return mix64((<uint64_t>arc * 0x9E3779B97F4A7C15ULL) ^ (<uint64_t>nxt * 0xC2B2AE3D27D4EB4FULL)
+                 ^ (<uint64_t>tile << 1 | acc) * 0x165667B19E3779F9ULL)
 
 
 cdef int _grow_table(Builder* b) noexcept nogil:
@@ -378,7 +378,7 @@ cdef int64_t _layout_separate(
         while i >= 0:
             a = states[chain[i]].arc
             if a != 0 and pos[a] == 0:
-                if nxt >= MAX_NODES:
+                if nxt >= KWG_MAX_NODES:
                     return -1
                 pos[a] = <uint32_t>nxt
                 nxt += _chain_len(states, a)
@@ -386,7 +386,7 @@ cdef int64_t _layout_separate(
                 q_tail += 1
             i -= 1
     n_lists[0] = q_tail
-    if nxt > MAX_NODES:
+    if nxt > KWG_MAX_NODES:
         return -1
     return nxt
 
@@ -402,8 +402,7 @@ cdef void _write_separate(
         p = pos[s]
         while s != 0:
             st = &states[s]
-            out[p] = (<uint32_t>st.tile << 24) | (ACCEPT_FLAG if st.accepts else 0) | \
-                (END_FLAG if st.nxt == 0 else 0) | (pos[st.arc] if st.arc != 0 else 0)
+            out[p] = kwg_node(st.tile, st.accepts, st.nxt == 0, pos[st.arc] if st.arc != 0 else 0)
             p += 1
             s = st.nxt
 
@@ -465,8 +464,7 @@ cdef void _write_shared(const State* states, const uint32_t* pos, const uint32_t
     cdef const State* st
     for p in range(2, n):
         st = &states[slot[p]]
-        out[p] = (<uint32_t>st.tile << 24) | (ACCEPT_FLAG if st.accepts else 0) | \
-            (END_FLAG if st.nxt == 0 else 0) | (pos[st.arc] if st.arc != 0 else 0)
+        out[p] = kwg_node(st.tile, st.accepts, st.nxt == 0, pos[st.arc] if st.arc != 0 else 0)
 
 
 cdef void _free_builder(Builder* b) noexcept nogil:
@@ -571,7 +569,7 @@ cdef int _layout(const Builder* b, uint32_t dawg_root, uint32_t gaddag_root, bin
     for i in range(1, n):
         if lay.work[i] == 0:
             lay.n_nodes += _chain_len(b.states, <uint32_t>i)
-    if lay.n_nodes > MAX_NODES:
+    if lay.n_nodes > KWG_MAX_NODES:
         return 3
     lay.slot = <uint32_t*>malloc(lay.n_nodes * sizeof(uint32_t))
     if lay.slot == NULL:
@@ -580,7 +578,7 @@ cdef int _layout(const Builder* b, uint32_t dawg_root, uint32_t gaddag_root, bin
     return 0
 
 
-def build(const uint8_t[::1] text, const int64_t[::1] offsets, bint gaddag, bint share_tails):
+def build(const uint8_t[::1] text not None, const int64_t[::1] offsets not None, bint gaddag, bint share_tails):
     """KWG nodes (numpy uint32) of the sorted unique words ``text[offsets[i]:offsets[i+1]]``.
 
     Word lengths must be 1..255 and, with a GADDAG, tiles 1..255 (0 is the separator).
@@ -626,8 +624,8 @@ def build(const uint8_t[::1] text, const int64_t[::1] offsets, bint gaddag, bint
         out = np.zeros(lay.n_nodes, dtype=np.uint32)
         out_view = out
         with nogil:
-            out_view[0] = END_FLAG | (lay.pos[dawg_root] if dawg_root != 0 else 0)
-            out_view[1] = END_FLAG | (lay.pos[gaddag_root] if gaddag_root != 0 else 0)
+            out_view[0] = kwg_node(0, False, True, lay.pos[dawg_root] if dawg_root != 0 else 0)
+            out_view[1] = kwg_node(0, False, True, lay.pos[gaddag_root] if gaddag_root != 0 else 0)
             if share_tails:
                 _write_shared(b.states, lay.pos, lay.slot, lay.n_nodes, &out_view[0])
             else:

@@ -3,6 +3,9 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
+TILE_BITS: dict[str, int]
+KWG_LAYOUT: dict[str, int]
+
 ERR_CYCLE: int
 ERR_SEPARATOR_IN_WORD: int
 ERR_EMPTY_SEPARATOR: int

@@ -1,15 +1,26 @@
-# The C-level contract of the move generation kernel: the record layout that crosses into Python,
-# the per-call tables, and the generator state. Implementation in _movegen.pyx (+ _movegen_*.pxi).
+# The C-level API of the move generator, for this module and any Cython module that cimports it
+# (from racksmith.movegen._movegen cimport ...). Implementation: _movegen.pyx and the stage files it
+# includes (_movegen_board.pxi, _movegen_lanes.pxi, _movegen_leaves.pxi, _movegen_walk.pxi,
+# _movegen_shadow.pxi, _movegen_output.pxi). docs/ALGORITHM.md, section 10, describes the contract.
+#
+# State is split by owner and lifetime; nothing is global, so calls on different structs may run at
+# once in several threads (without the GIL):
+#   RulesC    read-only once built, per (ruleset, lexicon, static evaluation): shared by every thread
+#   LeavesC   read-only, per leave table (two players may use two tables with the same RulesC)
+#   BoardC    one position's tiles and what generation reads from them (cross-sets, runs), kept up
+#             to date line by line by board_place / board_unplace
+#   WalkC     one generation's working state and output; reusable from call to call
+#
+# The functions below trust their arguments (no GIL, no checks beyond what they document): the
+# Python-visible classes at the bottom validate everything first, in O(1) or O(board).
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 
+from racksmith.rules._tiles cimport MAX_DIM, MAX_SQ, MAX_RACK
+
 cdef enum:
-    MAX_DIM = 26            # racksmith.rules.coords.MAX_DIM
-    MAX_SQ = 676            # MAX_DIM * MAX_DIM
-    MAX_RACK = 15
     REC_TILES = 28          # tiles stored per move record (a word spans at most MAX_DIM squares)
-    BLANK_BIT = 0x80
-    THROUGH_BIT = 0x40
-    LETTER_MASK = 0x3F
+    N_BLANK_TABLES = 3      # bounds are kept for 0, 1, and 2 or more blanks played
+    MAX_TOP = 1 << 20       # the most moves a call may keep in its heap
 
 cdef enum:
     KIND_PLACE = 0
@@ -19,6 +30,13 @@ cdef enum:
 cdef enum:
     ACROSS = 0
     DOWN = 1
+
+# board_place / board_unplace results below 0
+cdef enum:
+    PLACE_OFF_BOARD = -1    # bad direction, or a square off the board
+    PLACE_BAD_TILE = -2     # a tile that is not a letter of the alphabet (with or without the blank bit)
+    PLACE_OCCUPIED = -3     # place: a tile onto an occupied square; unplace: a square without that tile
+    PLACE_NOT_THROUGH = -4  # a played-through square that is empty or holds another tile
 
 
 # One generated move; numpy sees it as racksmith.movegen.movelist.RECORD_DTYPE (48 bytes).
@@ -31,8 +49,66 @@ cdef struct MoveRec:
     uint8_t dir
     uint8_t length          # entries used in tiles
     uint8_t n_played        # tiles from the rack (placed or exchanged)
-    uint16_t leave          # kept rack tiles, one bit per rack tile (see Gen.base)
-    uint8_t tiles[REC_TILES]
+    uint16_t leave          # kept rack tiles, one bit per rack tile (see WalkC.base)
+    uint8_t tiles[REC_TILES]  # Move.tiles form: placed tile (| BLANK_BIT), THROUGH_BIT | board tile
+
+
+cdef struct RulesC:
+    # the lexicon: a KWG checked by racksmith.lexicon.kwg.check_kwg (arcs inside, lists ended,
+    # tiles within the alphabet, acyclic)
+    const uint32_t* kwg
+    uint32_t n_nodes
+    uint32_t dawg_root
+    uint32_t gaddag_root            # 0: no GADDAG
+    int n_letters
+    # the board
+    int rows
+    int cols
+    int start                       # the opening's square
+    uint8_t lm[MAX_SQ]              # letter multiplier of each square
+    uint8_t wm[MAX_SQ]              # word multiplier of each square
+    # the tiles
+    int32_t val[64]                 # face value by letter (blank: 0)
+    uint64_t vowels                 # bit t: letter t is a vowel
+    int rack_size
+    int bingo
+    # static evaluation (racksmith.rules.equity)
+    double vpen[MAX_SQ]             # the opening: penalty of a vowel placed on each square
+    double going_out_factor
+    double stuck_penalty
+    double stuck_factor
+    # bingos (shadow playing): the multisets of the lexicon's words of rack_size letters or more,
+    # each as the sum of a fixed pseudo-random hash per letter (open addressing, 0 = free slot)
+    uint64_t letter_hash[64]
+    const uint64_t* anagrams
+    uint64_t anagram_mask
+
+
+cdef struct LeavesC:
+    const uint32_t* kwg             # NULL: every leave is worth 0
+    const uint32_t* counts          # leaves in the sibling list from each node on
+    const float* values
+    int64_t n_values
+
+
+# One position's board and what generation reads from it, for both directions (ACROSS: data for
+# plays along rows). Each line (a row or a column) owns the data it determines: a row owns the
+# DOWN cross-sets of its squares (the word across through a square is in the row) and the ACROSS
+# run data of its tiles; a column the ACROSS cross-sets and the DOWN run data.
+cdef struct BoardC:
+    int n_tiles                     # 0: the opening
+    int gaddag                      # cross-sets read per run through the GADDAG, run data kept
+    uint8_t tiles[MAX_SQ]           # 0 empty, letter | BLANK_BIT
+    uint64_t cross[2][MAX_SQ]       # letters that fit (bit t), by the perpendicular word; 0 on tiles
+    int32_t xscore[2][MAX_SQ]       # face value of the perpendicular word's tiles
+    uint8_t adj[2][MAX_SQ]          # a perpendicular neighbour exists
+    # at the last tile of each run (GADDAG), and only there (elsewhere: stale, never read): the node
+    # after its reversed tiles (0: no word holds the run), the run's face value, and the letters
+    # that can extend it on the left and, when the word starts with the run, on the right
+    uint32_t run_node[2][MAX_SQ]
+    int32_t run_sum[2][MAX_SQ]
+    uint64_t lext[2][MAX_SQ]
+    uint64_t rext[2][MAX_SQ]
 
 
 # One lane (a row for across plays, a column for down plays) copied into 1-D arrays.
@@ -44,14 +120,11 @@ cdef struct Lane:
     uint8_t tiles[MAX_DIM]  # 0 empty, letter | BLANK_BIT
     uint8_t lm[MAX_DIM]
     uint8_t wm[MAX_DIM]
-    uint8_t adj[MAX_DIM]    # a perpendicular neighbour exists
+    uint8_t adj[MAX_DIM]
     uint8_t anchors[MAX_DIM]        # anchor squares, left to right
-    uint64_t cross[MAX_DIM]         # letters allowed by the perpendicular word (bit t)
-    int32_t xscore[MAX_DIM]         # face value of the perpendicular tiles
-    double vpen[MAX_DIM]            # opening vowel penalty of a vowel placed here
-    # at the last tile of each run (GADDAG only): the node after its reversed tiles (0: no word
-    # holds the run), the run's face value, and the letters that can extend it on the left and,
-    # when the word starts with the run, on the right
+    uint64_t cross[MAX_DIM]
+    int32_t xscore[MAX_DIM]
+    double vpen[MAX_DIM]            # opening vowel penalty of a vowel placed here (0 after it)
     uint32_t run_node[MAX_DIM]
     int32_t run_sum[MAX_DIM]
     uint64_t lext[MAX_DIM]
@@ -61,83 +134,159 @@ cdef struct Lane:
 # An upper bound on the valuation of any move from one anchor (shadow playing).
 cdef struct AnchorBound:
     double bound
-    int16_t lane            # index into Gen.lanes
+    int16_t lane            # index into WalkC.lanes
     int16_t anchor          # position of the anchor in its lane
     int16_t left_min        # leftmost position a move from this anchor may cover
     int16_t pad
 
 
-cdef struct Gen:
-    # lexicon
-    const uint32_t* kwg
-    uint32_t dawg_root
-    uint32_t gaddag_root
+# A move's place in the ranking: primary key, secondary key, then kind/row/col/dir/first tiles
+# packed (in the order of rec_cmp); idx is the record's index in WalkC.out.
+cdef struct SortKey:
+    double k1
+    double k2
+    uint64_t k3
+    int64_t idx
+
+
+# What one generation is asked.
+cdef struct GenArgs:
+    int top                 # 0: every move; else the best N (1 <= N <= MAX_TOP)
+    int by_equity           # rank by equity (else by score)
+    int directions          # bit 0: across plays, bit 1: down plays
+    int use_gaddag          # Gordon's algorithm (needs BoardC.gaddag), else Appel-Jacobson's
+    int exchanges           # list the exchanges
+    int bag_empty           # value kept tiles for the end of the game
+    int32_t opp_value       # face value of the opponent's rack (going out)
+
+
+cdef struct WalkC:
+    # what the call reads
+    const RulesC* rules
+    const LeavesC* leaves
+    const BoardC* board
+    const uint32_t* kwg             # rules.kwg
+    int32_t val[64]                 # rules.val, copied: read at every square
     int use_gaddag
-    # ruleset
-    int rows
-    int cols
-    const uint8_t* lm
-    const uint8_t* wm
-    int32_t val[64]
-    uint64_t vowels
-    int bingo
-    int rack_size
-    int start
-    # position
-    const uint8_t* board
     int board_empty
-    uint64_t cross[2][MAX_SQ]
-    int32_t xscore[2][MAX_SQ]
-    uint8_t adj[2][MAX_SQ]
-    uint32_t run_node[2][MAX_SQ]
-    int32_t run_sum[2][MAX_SQ]
-    uint64_t lext[2][MAX_SQ]
-    uint64_t rext[2][MAX_SQ]
-    # rack state while generating
+    int top
+    int by_equity
+    # the rack while generating: tiles by letter (0: blanks), letters present, the leave mask (one
+    # bit per rack tile; letter t owns the bits from base[t], the lowest ones set while kept)
     uint8_t rack[64]
     int n_rack
+    int n_played
     uint64_t rack_letters
-    uint8_t base[64]                # first leave bit of each letter's rack tiles
+    uint8_t base[64]
     uint32_t leave_mask
-    const double* leave_adj         # valuation of each kept set beyond the score, by leave mask
-    # best leave_adj over the kept sets when playing k tiles ([b][k]: b or more of them blanks,
-    # b up to 2; a kept set then holds b blanks fewer than the rack)
-    double best_adj[3][MAX_RACK + 1]
     int n_blanks                    # blanks on the rack
-    int n_tables                    # tables by blanks played: 1 + min(n_blanks, 2)
-    # bingos (shadow playing): the multisets of the lexicon's long words as sums of per-letter
-    # hashes (see Anagrams), the rack's sum (blanks left out), and answers already found
-    const uint64_t* anagrams
-    uint64_t anagram_mask
-    const uint64_t* letter_hash
-    int n_letters
+    int n_tables                    # bound tables by blanks played: 1 + min(n_blanks, 2)
+    # valuation of each kept set beyond the score, by leave mask; the best one over the kept sets
+    # when playing k tiles ([b][k]: b or more of them blanks)
+    double* leave_adj               # owned, leave_cap entries
+    int64_t leave_cap
+    double best_adj[N_BLANK_TABLES][MAX_RACK + 1]
+    # bingo answers of this call (shadow playing): the rack's letter-hash sum, blanks left out
     uint64_t rack_hash
     uint64_t bingo_key[64]
     uint8_t bingo_ok[64]
-    uint64_t bingo_known            # slots of bingo_key in use
-    int n_played
-    # current lane and anchor
+    uint64_t bingo_known
+    # the current lane and anchor, tiles placed while walking (the lanes of the call are at the end)
+    int n_lanes
     Lane* lane
     int anchor
     int left_min
     uint8_t placed[MAX_DIM]
     uint8_t left_part[MAX_DIM]
-    # lanes of this call
-    Lane lanes[2 * MAX_DIM]
-    int n_lanes
-    # output
-    int top                         # 0: every move
-    int by_equity
-    MoveRec* out
+    # output: every move (top = 0) or a min-heap of the best N on rank (the root is the worst kept)
+    MoveRec* out                    # owned
     int64_t n_out
     int64_t cap_out
-    int oom
-    int64_t n_found                 # placements seen (recorded or not)
+    int oom                         # memory ran out: the output is incomplete
+    int64_t n_found                 # placements reached (recorded or not)
+    SortKey* keys                   # owned: the ranking after walk_rank
+    int64_t cap_keys
+    AnchorBound* bounds             # owned: the anchors' bounds (the best N)
+    int64_t cap_bounds
     # the best N: the key a move needs to enter the full heap (minus the floating-point margin),
-    # and the current anchor's bounds by extent (shadow playing), once b blanks are played (b up
-    # to 2): reach_left[b][p] bounds every move whose first square is at or before p,
-    # reach_right[b][L][p] every move from L whose last square is at or after p
-    int prune                       # bounds of the current anchor are filled in
+    # and the current anchor's bounds by extent: reach_left[b][p] bounds every move whose first
+    # square is at or before p, reach_right[b][L][p] every move from L whose last square is at or
+    # after p, once b blanks are played
+    int prune
     double threshold
-    double reach_left[3][MAX_DIM]
-    double reach_right[3][MAX_DIM][MAX_DIM]
+    double reach_left[N_BLANK_TABLES][MAX_DIM]
+    double reach_right[N_BLANK_TABLES][MAX_DIM][MAX_DIM]
+    # the lanes of this call (last: the fields above stay at short offsets)
+    Lane lanes[2 * MAX_DIM]
+
+
+# --- the board (stage 1) ---------------------------------------------------------------------------
+# tiles: rows * cols squares, each 0 or a letter 1..n_letters (| BLANK_BIT). gaddag: read the
+# cross-sets per run through the GADDAG and keep the run data (needs rules.gaddag_root), else per
+# square through the DAWG.
+cdef void board_set(BoardC* b, const RulesC* r, const uint8_t* tiles, bint gaddag) noexcept nogil
+# Put down (take back) the tiles of a placement: n squares from (row, col) along dir, in Move.tiles
+# form (THROUGH_BIT marks a square played through: it must hold that tile, or any tile when the
+# letter part is 0). Updates only the lines the tiles touch: the play's line and the perpendicular
+# line through each tile put down. Returns the number of tiles put down (taken back), or a PLACE_*
+# code, the board unchanged.
+cdef int board_place(BoardC* b, const RulesC* r, int row, int col, int dir, const uint8_t* tiles,
+                     int n) noexcept nogil
+cdef int board_unplace(BoardC* b, const RulesC* r, int row, int col, int dir, const uint8_t* tiles,
+                       int n) noexcept nogil
+cdef int board_place_move(BoardC* b, const RulesC* r, const MoveRec* m) noexcept nogil
+cdef int board_unplace_move(BoardC* b, const RulesC* r, const MoveRec* m) noexcept nogil
+# Recompute what line (dir, index) owns from its tiles.
+cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil
+
+# --- one generation ---------------------------------------------------------------------------------
+cdef WalkC* walk_new() noexcept nogil      # NULL when memory ran out
+cdef void walk_free(WalkC* w) noexcept nogil
+# The moves of rack (n_rack <= MAX_RACK tiles, each 0 = blank or a letter 1..n_letters) on b, into
+# w.out (w.n_out records; with a.top the heap of the best N, w.out[0] the worst of them, so with
+# top = 1 the best move). lv may be NULL (every leave 0). Returns 0, -1 when memory ran out, or -2
+# (nothing done) for arguments that cannot be right: more than MAX_RACK tiles, a tile above
+# n_letters, top outside 0..MAX_TOP, the GADDAG walk on a board kept without run data.
+cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC* b, const uint8_t* rack,
+                       int n_rack, const GenArgs* a) noexcept nogil
+# Rank w.out: w.keys[i].idx is the index of the i-th best record. Returns 0, or -1 (memory).
+cdef int walk_rank(WalkC* w) noexcept nogil
+
+
+# --- Python-visible owners of the structs ----------------------------------------------------------
+cdef class Rules:
+    cdef RulesC c
+    cdef uint64_t* anagram_table
+    cdef readonly object lexicon
+    cdef readonly object ruleset
+    cdef readonly object evaluation
+    cdef readonly object kwg
+    cdef readonly bint has_gaddag
+    cdef readonly int rows, cols, n_letters
+    cdef _build_anagrams(self)
+
+
+cdef class LeaveTable:
+    cdef LeavesC c
+    cdef readonly object leaves
+    cdef object kwg, counts, values
+
+
+cdef class Tables:
+    cdef readonly Rules rules
+    cdef readonly LeaveTable leave_table
+    cdef readonly bint has_gaddag
+    cdef readonly bint has_leaves
+    cdef readonly int rows, cols, n_letters
+    cdef BoardC* b          # reused by calls from one thread at a time (busy), else allocated per call
+    cdef WalkC* w
+    cdef bint busy
+
+
+cdef class BoardState:
+    cdef readonly Rules rules
+    cdef BoardC* b
+    cdef WalkC* w
+    cdef bint busy
+    cdef int _enter(self) except -1
+    cdef int _put(self, row, col, across, tiles, bint put) except -1

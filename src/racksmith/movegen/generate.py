@@ -15,22 +15,23 @@ Conventions (those of MAGPIE and wolges): each distinct choice of which tiles ar
 move; a single tile is listed once, across if it has a horizontal neighbour, else down, scoring both
 words; on an empty board only across plays through the start square; no move twice.
 
-Static equity ("Hasty valuation"): with tiles in the bag, score + value of the leave (0 for an
-absent or empty leave); on the opening, minus 0.35 × ((word multiplier − 1) + (letter multiplier
-− 1)) of the squares above and below each vowel placed; with the bag empty, score + twice the
-opponent's rack when going out, else score − (10 + twice the tiles kept). Exchanges (when the bag
-holds at least ``ruleset.exchange_limit`` tiles) and the pass are valued by the tiles they keep.
+Static equity ("Hasty valuation", constants named in :mod:`racksmith.rules.equity`): with tiles in
+the bag, score + value of the leave (0 for an absent or empty leave); on the opening, minus
+``OPENING_VOWEL_PENALTY`` (0.35) × ((word multiplier − 1) + (letter multiplier − 1)) of the squares
+above and below each vowel placed; with the bag empty, score + ``GOING_OUT_FACTOR`` (2) × the
+opponent's rack when going out, else score − (``STUCK_PENALTY`` (10) + ``STUCK_FACTOR`` (2) × the
+tiles kept). Exchanges (when the bag holds at least ``ruleset.exchange_limit`` tiles) and the pass
+are valued by the tiles they keep.
 """
 from __future__ import annotations
 
 from collections import OrderedDict
 from os import PathLike
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from ._movegen import Tables
+from ._movegen import LeaveTable, Rules, Tables
 from ..errors import MoveGenError, PositionError
 from ..lexicon import Leaves, Lexicon, load_leaves
 from .movelist import MoveList
@@ -119,18 +120,23 @@ def generate_moves(
 
 # --- the kernel's tables, per (ruleset, lexicon, leaves) ------------------------------------------
 
+_rules_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _tables_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _leaves_cache: "OrderedDict[tuple, Leaves]" = OrderedDict()
 
 
-def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Tables, int]:
-    """The kernel's tables and the number of tiles in the set."""
-    key = (id(rs), id(lexicon), id(leaves))
-    hit = _tables_cache.get(key)
+def _remember(cache: OrderedDict, key: tuple, entry: tuple) -> None:
+    cache[key] = entry  # the objects of the key stay alive in the entry while their id is a key
+    if len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+
+
+def _rules(rs: Ruleset, lexicon: Lexicon) -> Rules:
+    """The kernel's read-only tables of a ruleset and lexicon (shared by every leave table)."""
+    key = (id(rs), id(lexicon))
+    hit = _rules_cache.get(key)
     if hit is not None:
         return hit[-1]
-    if leaves is not None and leaves.alphabet.letters != rs.alphabet.letters:
-        raise MoveGenError(f"the leave file is for another alphabet than ruleset {rs.name}: load it with ruleset={rs.name!r}")
     if lexicon.alphabet.letters != rs.alphabet.letters:
         raise MoveGenError(
             f"lexicon {lexicon.name or '?'} is spelled in another alphabet "
@@ -138,28 +144,22 @@ def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Table
             f"({''.join(rs.alphabet.letters)[:40]}): load it with ruleset={rs.name!r}"
         )
     _check_score_range(rs, lexicon)
-    kw: dict[str, Any] = {}
-    if leaves is not None:
-        kw = {"leaves_kwg": leaves.kwg, "leaves_counts": leaves.counts, "leaves_values": leaves.values}
-    tables = Tables(
-        lexicon.kwg,
-        lexicon.has_gaddag,
-        len(rs.alphabet),
-        rs.rows,
-        rs.cols,
-        rs.letter_multipliers,
-        rs.word_multipliers,
-        rs.values,
-        rs.vowels,
-        rs.bingo_bonus,
-        rs.rack_size,
-        rs.start,
-        **kw,
-    )
-    entry = (tables, rs.total_tiles)
-    _tables_cache[key] = (rs, lexicon, leaves, entry)  # the objects stay alive while their id is a key
-    if len(_tables_cache) > _CACHE_SIZE:
-        _tables_cache.popitem(last=False)
+    rules = Rules(lexicon, rs)
+    _remember(_rules_cache, key, (rs, lexicon, rules))
+    return rules
+
+
+def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Tables, int]:
+    """The kernel's tables of a (ruleset, lexicon, leaves) triple and the number of tiles in the set."""
+    key = (id(rs), id(lexicon), id(leaves))
+    hit = _tables_cache.get(key)
+    if hit is not None:
+        return hit[-1]
+    if leaves is not None and leaves.alphabet.letters != rs.alphabet.letters:
+        raise MoveGenError(f"the leave file is for another alphabet than ruleset {rs.name}: load it with ruleset={rs.name!r}")
+    rules = _rules(rs, lexicon)
+    entry = (Tables(rules, LeaveTable(leaves) if leaves is not None else None), rs.total_tiles)
+    _remember(_tables_cache, key, (rs, lexicon, leaves, entry))
     return entry
 
 

@@ -1,0 +1,126 @@
+"""The move generator's C-level API (racksmith/movegen/_movegen.pxd) serves another Cython module:
+a module compiled here cimports it, keeps a board with board_set / board_place_move /
+board_unplace_move, generates with walk_generate from a reused WalkC without the GIL, and gets the
+moves the Python API gives."""
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import racksmith
+from oracle import FIXTURES
+from racksmith.lexicon import Leaves, Lexicon
+from racksmith.movegen._movegen import BoardState, LeaveTable, Rules
+from racksmith.rules.ruleset import get_ruleset
+
+Cython = pytest.importorskip("Cython")
+
+SOURCE = r'''
+from libc.stdint cimport uint8_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+from racksmith.movegen._movegen cimport (
+    KIND_PLACE, BoardC, GenArgs, LeaveTable, MoveRec, Rules, WalkC, board_place_move, board_set,
+    board_unplace_move, walk_free, walk_generate, walk_new,
+)
+
+
+def self_play(Rules rules, LeaveTable leaves, racks):
+    """Each rack in turn plays its best move by equity on a board kept in C; returns the moves as
+    (row, col, dir, score, tiles), then takes them all back (the board must be empty again)."""
+    cdef BoardC* b = <BoardC*>malloc(sizeof(BoardC))
+    cdef WalkC* w = walk_new()
+    cdef GenArgs a
+    cdef MoveRec* played = <MoveRec*>malloc(len(racks) * sizeof(MoveRec))
+    cdef uint8_t rk[15]
+    cdef int i, k, n, n_played = 0, rc
+    out = []
+    try:
+        memset(b.tiles, 0, sizeof(b.tiles))
+        board_set(b, &rules.c, b.tiles, True)
+        a.top = 1
+        a.by_equity = 1
+        a.directions = 3
+        a.use_gaddag = 1
+        a.exchanges = 0
+        a.bag_empty = 0
+        a.opp_value = 0
+        for rack in racks:
+            n = len(rack)
+            for i in range(n):
+                rk[i] = rack[i]
+            with nogil:
+                rc = walk_generate(w, &rules.c, &leaves.c, b, rk, n, &a)
+            assert rc == 0
+            best = w.out[0]
+            if best.kind != KIND_PLACE:
+                out.append(None)
+                continue
+            assert board_place_move(b, &rules.c, &best) == best.n_played
+            played[n_played] = best
+            n_played += 1
+            out.append((best.row, best.col, best.dir, best.score, bytes(best.tiles[:best.length])))
+        for k in range(n_played - 1, -1, -1):
+            assert board_unplace_move(b, &rules.c, &played[k]) == played[k].n_played
+        assert b.n_tiles == 0
+        return out
+    finally:
+        free(b)
+        free(played)
+        walk_free(w)
+'''
+
+
+def _build(tmp_path: Path):
+    from Cython.Build import cythonize
+    from setuptools import Extension
+    from setuptools.dist import Distribution
+
+    if shutil.which(sysconfig.get_config_var("CC").split()[0] if sysconfig.get_config_var("CC") else "cc") is None:
+        pytest.skip("no C compiler")
+    (tmp_path / "capi_probe.pyx").write_text(SOURCE)
+    include = str(Path(racksmith.__file__).resolve().parent.parent)     # src/, or site-packages
+    ext = Extension("capi_probe", [str(tmp_path / "capi_probe.pyx")])
+    dist = Distribution({"ext_modules": cythonize([ext], include_path=[include], quiet=True,
+                                                  compiler_directives={"language_level": 3})})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.build_lib = str(tmp_path)
+    cmd.build_temp = str(tmp_path / "tmp")
+    dist.run_command("build_ext")
+    built = next(tmp_path.glob("capi_probe*.so"), None) or next(tmp_path.glob("capi_probe*.pyd"))
+    spec = importlib.util.spec_from_file_location("capi_probe", built)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_second_cython_module_cimports_and_generates(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    probe = _build(tmp_path)
+    rs = get_ruleset("english")
+    rules = Rules(Lexicon.load(FIXTURES / "ENABLE15.kwg", rs), rs)
+    leaves = LeaveTable(Leaves.load(FIXTURES / "SYNTH.klv2", rs))
+    rng = np.random.default_rng(7)
+    pool = [t for t in range(1, 27) for _ in range(rs.counts[t])] + [0, 0]
+    racks = [bytes(sorted(rng.choice(pool, 7, replace=False).tolist())) for _ in range(12)]
+    got = probe.self_play(rules, leaves, racks)
+    # the same through the Python API
+    state = BoardState(rules)
+    want = []
+    for rack in racks:
+        best = state.generate(rack, 100, 0, 1, True, -1, 3, True, leaves)[0][0]
+        if best["kind"] != 0:
+            want.append(None)
+            continue
+        tiles = bytes(best["tiles"][: best["length"]])
+        state.place(int(best["row"]), int(best["col"]), bool(best["dir"] == 0), tiles)
+        want.append((int(best["row"]), int(best["col"]), int(best["dir"]), int(best["score"]), tiles))
+    assert got == want
+    assert sum(m is not None for m in got) >= 8
