@@ -155,3 +155,13 @@ def test_output_files_get_the_mode_new_files_get(tmp_path, umask):
     write_atomically(tmp_path / "words.kwg", b"new")
     assert stat.S_IMODE((tmp_path / "words.kwg").stat().st_mode) == 0o640
     assert (tmp_path / "words.kwg").read_bytes() == b"new"
+
+
+def test_the_flat_layouts_module_paths_still_import():
+    """Scripts written against 0.1 (the peers' benchmark harness) import these paths."""
+    from racksmith.core.position import Position as P
+    from racksmith.movegen import _tables
+    from racksmith.position import Position
+    from racksmith.ruleset import get_ruleset
+
+    assert Position is P and callable(_tables) and get_ruleset("english").name == "english"

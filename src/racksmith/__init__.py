@@ -44,6 +44,17 @@ from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 
 __version__ = "0.1.0"
 
+# Module paths of the flat 0.1 layout that scripts still import (the peers' benchmark harness among
+# them): the modules themselves now live in the subpackages above.
+import sys as _sys
+
+from .core import position as _position
+from .rules import ruleset as _ruleset
+
+_sys.modules.setdefault(__name__ + ".position", _position)
+_sys.modules.setdefault(__name__ + ".ruleset", _ruleset)
+del _sys, _position, _ruleset
+
 __all__ = [
     "BLANK",
     "MOVE_REASONS",
