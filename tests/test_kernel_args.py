@@ -63,6 +63,12 @@ STATE.place(7, 7, True, [3, 1, 20])
 DAWG_STATE = BoardState(RULES, False)
 BOARD = np.zeros((15, 15), np.uint8); BOARD[7, 7:10] = [3, 1, 20]
 RACK = bytes([1, 3, 19, 20, 0])
+from racksmith.play import _gameloop
+PLAYERS = [("equity", LT), ("score", None)]
+FULL_BAG = bytes(t for t, n in enumerate(RS.counts) for _ in range(n))
+PO_BAG = bytes(t for t, n in enumerate(RS.counts) for _ in range(n - (t == 3) - (t == 1) - (t == 20)))
+PO_RACKS = [PO_BAG[:7], PO_BAG[7:14]]
+PO_BAG = PO_BAG[14:]
 """
 
 #: the bad calls of each callable; each must raise ValueError, TypeError or OverflowError
@@ -287,6 +293,87 @@ CASES: dict[str, list[str]] = {
         "DAWG_STATE.generate(RACK, 90, 0, 0, True, 7, 3, True)",
         "BoardState(DAWG_RULES).generate(RACK, 90, 0, 0, True, 7, 3, True)",
     ],
+    "racksmith.movegen._movegen.BoardState.sync": [
+        "STATE.copy().sync(None)",
+        "STATE.copy().sync(np.zeros((15, 14), np.uint8))",
+        "STATE.copy().sync(np.zeros(225, np.uint8))",
+        "STATE.copy().sync(np.zeros((15, 15), np.int64))",
+        "STATE.copy().sync(np.full((15, 15), 0x41, np.uint8))",
+        "STATE.copy().sync(np.full((15, 15), 0x80, np.uint8))",
+        "STATE.copy().sync(np.full((15, 15), 27, np.uint8))",
+        "STATE.copy().sync([[0] * 15] * 15)",
+    ],
+    "racksmith.movegen._movegen.BoardState.generate_synced": [
+        "STATE.generate_synced(None, RACK, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(np.zeros((3, 3), np.uint8), RACK, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(np.zeros((15, 15), np.int64), RACK, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(np.full((15, 15), 0x41, np.uint8), RACK, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, None, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, 'ACT', b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, (1, 99), b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, (1, -1), b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, (1, HUGE), b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, (1,) * 16, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, None, 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, bytes([99]), 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, b'', HUGE, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, b'', 90, -1, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 9, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 3, True, 'leaves')",
+        "STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 3, True, LeaveTable(RU_LEAVES))",
+        "DAWG_STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 3, True, LT)",
+    ],
+    "racksmith.play._gameloop.shuffled": [
+        "_gameloop.shuffled(None, 1, 2)",
+        "_gameloop.shuffled('abc', 1, 2)",
+        "_gameloop.shuffled(b'abc', None, 2)",
+        "_gameloop.shuffled(b'abc', 1.5, 2)",
+        "_gameloop.shuffled(b'abc', 1, 'x')",
+    ],
+    "racksmith.play._gameloop.play_games": [
+        "_gameloop.play_games(None, PLAYERS, 1, 0, 1)",
+        "_gameloop.play_games(LEX, PLAYERS, 1, 0, 1)",
+        "_gameloop.play_games(RULES, None, 1, 0, 1)",
+        "_gameloop.play_games(RULES, [], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('equity', LT)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('equity', LT)] * 9, 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('random', None), ('score', None)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('score', LT), ('score', None)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('equity', LV), ('score', None)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('equity', LeaveTable(RU_LEAVES)), ('score', None)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, ['equity', 'score'], 1, 0, 1)",
+        "_gameloop.play_games(RULES, PLAYERS, None, 0, 1)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, -1, 1)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, HUGE, 1)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 0)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, HUGE)",
+        "_gameloop.play_games(RULES, PLAYERS * 2, 1, 0, 1, paired=True)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 1, lie='x')",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 1, lie='score', lie_turn=HUGE)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 1, max_violations=-1)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 1, tally=1)",
+    ],
+    "racksmith.play._gameloop.playout": [
+        "_gameloop.playout(None, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, None, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, None, PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, np.zeros((15, 15), np.int64), PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, np.zeros((3, 3), np.uint8), PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, np.full((15, 15), 0x80, np.uint8), PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, None, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, [PO_RACKS[0]], [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, [bytes([99]), PO_RACKS[1]], [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, [PO_RACKS[0] + PO_BAG[:3], PO_RACKS[1]], [0, 0], 0, PO_BAG[3:], 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, None, 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, HUGE], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], -1, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, None, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG[1:], 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG + bytes([99]), 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, -1)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, HUGE)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, 2, seed=None)",
+    ],
     "racksmith.movegen._movegen.BoardState.clear": ["STATE.clear(1)", "STATE.clear(None)"],
     "racksmith.movegen._movegen.BoardState.copy": ["STATE.copy(1)", "STATE.copy(None)"],
     "racksmith.movegen._movegen.BoardState.arrays": ["STATE.arrays(1)", "STATE.arrays(None)"],
@@ -315,6 +402,13 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.movegen._movegen.BoardState.unplace": ("STATE.copy().unplace", ["7", "7", "True", "[3, 1, 20]"]),
     "racksmith.movegen._movegen.BoardState.generate": (
         "STATE.generate", ["RACK", "90", "5", "3", "True", "7", "3", "True", "LT"]),
+    "racksmith.movegen._movegen.BoardState.sync": ("STATE.copy().sync", ["BOARD"]),
+    "racksmith.movegen._movegen.BoardState.generate_synced": (
+        "STATE.copy().generate_synced", ["BOARD", "RACK", "b''", "90", "5", "True", "7", "3", "True", "LT"]),
+    "racksmith.play._gameloop.shuffled": ("_gameloop.shuffled", ["FULL_BAG", "1", "2"]),
+    "racksmith.play._gameloop.play_games": ("_gameloop.play_games", ["RULES", "PLAYERS", "1", "0", "1"]),
+    "racksmith.play._gameloop.playout": (
+        "_gameloop.playout", ["RULES", "PLAYERS", "BOARD", "PO_RACKS", "[0, 0]", "0", "PO_BAG", "4"]),
     "racksmith.movegen._movegen.BoardState.clear": ("STATE.copy().clear", []),
     "racksmith.movegen._movegen.BoardState.copy": ("STATE.copy", []),
     "racksmith.movegen._movegen.BoardState.arrays": ("STATE.arrays", []),
@@ -390,7 +484,8 @@ def run_cases(cases: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
 
 def test_every_compiled_callable_has_cases():
     modules = compiled_modules()
-    assert {"racksmith.lexicon._kwgwalk", "racksmith.lexicon._kwgbuild", "racksmith.movegen._movegen"} <= set(modules)
+    assert {"racksmith.lexicon._kwgwalk", "racksmith.lexicon._kwgbuild", "racksmith.movegen._movegen",
+            "racksmith.play._gameloop"} <= set(modules)
     found = {c for m in modules for c in public_callables(m)}
     assert found == set(CASES), f"callables without bad-argument cases: {sorted(found - set(CASES))}; " \
                                 f"cases of callables that do not exist: {sorted(set(CASES) - found)}"

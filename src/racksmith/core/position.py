@@ -113,7 +113,9 @@ class Position:
     (:class:`~racksmith.rules.alphabet.Tiles`, ``racks[0]`` the player to move), scores (same order),
     the count of consecutive scoreless turns, and the stack of moves pushed."""
 
-    __slots__ = ("ruleset", "board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack")
+    __slots__ = (
+        "ruleset", "board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack", "_kept",
+    )
 
     def __init__(
         self,
@@ -142,6 +144,7 @@ class Position:
         self.zero_turns = int(zero_turns)
         self.opcodes = tuple(opcodes)
         self._stack: list[Undo] = []
+        self._kept = None  #: the board as the move generator keeps it (a BoardState), set by the first moves()
         self._lexicon = None
         self._lexicon_spec = lexicon
         if lexicon is not None and not isinstance(lexicon, (str, bytes)) and not hasattr(lexicon, "__fspath__"):
@@ -174,6 +177,7 @@ class Position:
         p._lexicon = self._lexicon
         p._lexicon_spec = self._lexicon_spec
         p._stack = self._stack.copy() if stack else []
+        p._kept = None
         return p
 
     def _check(self) -> None:

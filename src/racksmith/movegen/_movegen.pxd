@@ -238,6 +238,10 @@ cdef int board_place_move(BoardC* b, const RulesC* r, const MoveRec* m) noexcept
 cdef int board_unplace_move(BoardC* b, const RulesC* r, const MoveRec* m) noexcept nogil
 # Recompute what line (dir, index) owns from its tiles.
 cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil
+# Make b hold tiles (rows * cols squares, each checked by the caller), updating only the rows and
+# columns where a square differs (all of them, by board_set, when more than half do). Returns the
+# number of lines updated (0: equal).
+cdef int board_sync(BoardC* b, const RulesC* r, const uint8_t* tiles) noexcept nogil
 
 # --- one generation ---------------------------------------------------------------------------------
 cdef WalkC* walk_new() noexcept nogil      # NULL when memory ran out

@@ -767,3 +767,144 @@ cdef class BoardState:
             return _ranked_records(self.w)
         finally:
             self.busy = False
+
+    def sync(self, board):
+        """Make this board hold ``board`` (as :meth:`set` takes it), updating only the lines (rows and
+        columns) where a square differs — what :meth:`place` and :meth:`unplace` would have done,
+        for any change. Returns the number of lines updated (0: the boards were equal)."""
+        cdef const RulesC* r = &self.rules.c
+        cdef const uint8_t[:, ::1] view
+        self._enter()
+        if not isinstance(board, np.ndarray) or board.dtype != np.uint8:
+            raise ValueError(f"board must be a numpy uint8 array of rows x cols tiles, got {board!r:.60}")
+        arr = np.ascontiguousarray(board)
+        if arr.ndim != 2 or arr.shape[0] != r.rows or arr.shape[1] != r.cols:
+            raise ValueError(f"the board must be {r.rows}x{r.cols}, got shape {arr.shape}")
+        view = arr
+        return _sync_checked(self.b, r, &view[0, 0])
+
+    def generate_synced(self, const uint8_t[:, ::1] board not None, rack, opp_rack, int not_on_racks, int top,
+                        bint by_equity, int exchange_limit, int directions, bint gaddag, LeaveTable leaves):
+        """:meth:`sync` to ``board``, then :meth:`generate` — in one call, for a position that keeps
+        its board here (racksmith.core.position.Position). ``rack``, ``opp_rack`` (the opponent's,
+        whose face value counts for going out): bytes or tuples of tile ints. Returns the ranked records as bytes (``RECORD_DTYPE``
+        rows), the number of placements the generator reached, and whether ``rack`` was in
+        ascending order (the order of the records' leave bits)."""
+        cdef Rules rules = self.rules
+        cdef const RulesC* r = &rules.c
+        cdef const LeavesC* lv = NULL
+        cdef GenArgs a
+        cdef uint8_t rk[MAX_RACK]
+        cdef uint8_t opp[MAX_RACK]
+        cdef int n, n_opp, i, rc = 0, opp_value = 0
+        cdef WalkC* w = self.w
+        self._enter()
+        if board.shape[0] != r.rows or board.shape[1] != r.cols:
+            raise ValueError(f"the board must be {r.rows}x{r.cols}, got {board.shape[0]}x{board.shape[1]}")
+        if leaves is not None:
+            if leaves.leaves.alphabet is not rules.ruleset.alphabet and \
+                    tuple(leaves.leaves.alphabet.letters) != tuple(rules.ruleset.alphabet.letters):
+                raise ValueError(f"the leaves are for another alphabet than ruleset {rules.ruleset.name}")
+            lv = &leaves.c
+        if gaddag and rules.has_gaddag and not self.b.gaddag:
+            raise ValueError("this BoardState keeps no run data for the GADDAG algorithm (made with gaddag=False)")
+        n = _rack_arg(rack, r.n_letters, rk)
+        n_opp = _rack_arg(opp_rack, r.n_letters, opp)
+        for i in range(n_opp):
+            opp_value += r.val[opp[i]]
+        if memcmp(&board[0, 0], self.b.tiles, r.rows * r.cols) != 0:
+            _sync_checked(self.b, r, &board[0, 0])
+        _gen_args(&a, self.b.n_tiles, not_on_racks, opp_value, top, by_equity, exchange_limit, directions,
+                  gaddag, rules.has_gaddag)
+        self.busy = True
+        try:
+            with nogil:
+                rc = walk_generate(w, r, lv, self.b, rk, n, &a)
+                if rc == 0:
+                    rc = walk_rank(w)
+            if rc != 0:
+                raise _generation_error(rc)
+            return _ranked_bytes(w), w.n_found, _ascending(rk, n)
+        finally:
+            self.busy = False
+
+
+cdef int _rack_arg(object rack, int n_letters, uint8_t* out) except -1:
+    """A rack given as bytes or as a tuple of tile ints (a Tiles), checked into ``out``."""
+    cdef Py_ssize_t i, n
+    cdef long t
+    cdef tuple tiles
+    if type(rack) is bytes:
+        return _check_rack(rack, n_letters, out)
+    if not isinstance(rack, tuple):
+        raise ValueError(f"a rack must be bytes or a tuple of tiles, got {type(rack).__name__}")
+    tiles = <tuple>rack     # the items themselves: a Tiles' own __getitem__ is not called
+    n = len(tiles)
+    if n > MAX_RACK:
+        raise ValueError(f"a rack holds at most {MAX_RACK} tiles, got {n}")
+    for i in range(n):
+        t = tiles[i]
+        if t < 0 or t > n_letters:
+            raise ValueError(f"rack tile {t} is outside the alphabet of {n_letters} letters")
+        out[i] = <uint8_t>t
+    return n
+
+
+cdef int _sync_checked(BoardC* b, const RulesC* r, const uint8_t* tiles) except -1:
+    """board_sync after checking every square that differs (the others were checked when they came)."""
+    cdef int sq, n = r.rows * r.cols
+    cdef uint8_t bt
+    for sq in range(n):
+        bt = tiles[sq]
+        if bt != b.tiles[sq] and bt and ((bt & LETTER_MASK) == 0 or (bt & LETTER_MASK) > r.n_letters or bt & THROUGH_BIT):
+            raise ValueError(f"board square {sq // r.cols + 1}{chr(65 + sq % r.cols)} holds {bt}, not a tile of the "
+                             f"alphabet of {r.n_letters} letters")
+    return board_sync(b, r, tiles)
+
+
+cdef inline bint _ascending(const uint8_t* rk, int n) noexcept:
+    cdef int i
+    for i in range(1, n):
+        if rk[i] < rk[i - 1]:
+            return False
+    return True
+
+
+cdef object _ranked_bytes(WalkC* w):
+    """The moves of ``w`` in rank order, as bytes of RECORD_DTYPE rows."""
+    cdef int64_t m
+    cdef char* dst
+    data = PyBytes_FromStringAndSize(NULL, w.n_out * sizeof(MoveRec))
+    dst = data
+    for m in range(w.n_out):
+        memcpy(dst + m * sizeof(MoveRec), &w.out[w.keys[m].idx], sizeof(MoveRec))
+    return data
+
+
+cdef int board_sync(BoardC* b, const RulesC* r, const uint8_t* tiles) noexcept nogil:
+    cdef int sq, i, n = r.rows * r.cols, lines = 0
+    cdef uint32_t rows = 0, cols = 0
+    for sq in range(n):
+        if tiles[sq] != b.tiles[sq]:
+            rows |= (<uint32_t>1) << (sq // r.cols)
+            cols |= (<uint32_t>1) << (sq % r.cols)
+    if rows == 0:
+        return 0
+    for i in range(r.rows):
+        lines += (rows >> i) & 1
+    for i in range(r.cols):
+        lines += (cols >> i) & 1
+    if 2 * lines > r.rows + r.cols:
+        board_set(b, r, tiles, b.gaddag)    # most lines changed: all at once is cheaper
+        return r.rows + r.cols
+    b.n_tiles = 0
+    for sq in range(n):
+        b.tiles[sq] = tiles[sq]
+        b.n_tiles += tiles[sq] != 0
+    for i in range(r.rows):
+        if (rows >> i) & 1:
+            board_update_line(b, r, ACROSS, i)
+    for i in range(r.cols):
+        if (cols >> i) & 1:
+            board_update_line(b, r, DOWN, i)
+    return lines

@@ -21,7 +21,7 @@ from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label
 from ..core.move import EXCHANGE, PASS, PLACE, Move, MoveKind
 
-__all__ = ["MoveList", "RECORD_DTYPE"]
+__all__ = ["MoveList", "RECORD_DTYPE", "record_move"]
 
 _KINDS = (MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS)  #: by the kernel's ``kind`` code
 _TILES_OFFSET = RECORD_DTYPE.fields["tiles"][1]
@@ -57,6 +57,18 @@ def _rounded_equity(equity: float) -> float:
     return v if v else math.copysign(0.0, equity)
 
 
+def record_move(buf: bytes, alphabet: Alphabet, offset: int = 0) -> Move:
+    """The move of one kernel record (``RECORD_DTYPE`` bytes at ``offset`` of ``buf``), its score
+    set; no equity and no leave (a record's leave is a mask over a rack it does not carry)."""
+    _, score, kind, row, col, dirs, length, _, _, tiles = _RECORD.unpack_from(buf, offset)
+    if kind == 0:
+        return Move(kind=MoveKind.PLACE, row=row, col=col, across=dirs == 0, tiles=tuple(tiles[:length]),
+                    alphabet=alphabet, score=score)
+    if kind == 1:
+        return Move(kind=MoveKind.EXCHANGE, tiles=tuple(tiles[:length]), alphabet=alphabet, score=0)
+    return Move(kind=MoveKind.PASS, alphabet=alphabet, score=0)
+
+
 class MoveList(Sequence[Move]):
     """The moves of a position, ranked (see :func:`racksmith.movegen.generate_moves`).
 
@@ -66,26 +78,50 @@ class MoveList(Sequence[Move]):
     of them for a complete list; fewer when shadow playing stopped a top-N search early).
     """
 
-    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "placements_reached")
+    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "_n", "placements_reached")
 
     def __init__(
         self,
-        records: np.ndarray,
+        records: "np.ndarray | bytes",
         alphabet: Alphabet,
         rack: Sequence[int],
         with_equity: bool,
         placements_reached: int | None = None,
     ):
-        if records.dtype != RECORD_DTYPE:
-            raise TypeError(f"records must have dtype RECORD_DTYPE, got {records.dtype}")
-        self._recs = records
+        if type(records) is bytes:  # the kernel's records as they came: the numpy view is made when asked for
+            if len(records) % _ITEMSIZE:
+                raise TypeError(f"records must be whole {_ITEMSIZE}-byte records, got {len(records)} bytes")
+            self._recs = None
+            self._buf = records
+            self._n = len(records) // _ITEMSIZE
+        else:
+            if records.dtype != RECORD_DTYPE:
+                raise TypeError(f"records must have dtype RECORD_DTYPE, got {records.dtype}")
+            self._recs = records
+            self._buf = None
+            self._n = len(records)
         self._alphabet = alphabet
         self._rack = alphabet.tiles(sorted(rack))
         self._with_equity = with_equity
         self._cols: tuple | None = None
-        self._buf: bytes | None = None
         self._leaves: dict[int, Tiles] = {}
         self.placements_reached = placements_reached
+
+    @classmethod
+    def _of_kernel(cls, records: bytes, alphabet: Alphabet, rack: Tiles, with_equity: bool, reached: int) -> "MoveList":
+        """What the generator returned (records as bytes, ``rack`` its alphabet's sorted Tiles),
+        without the checks of ``__init__``: the path of every :meth:`Position.moves` call."""
+        ml = cls.__new__(cls)
+        ml._recs = None
+        ml._buf = records
+        ml._n = len(records) // _ITEMSIZE
+        ml._alphabet = alphabet
+        ml._rack = rack
+        ml._with_equity = with_equity
+        ml._cols = None
+        ml._leaves = {}
+        ml.placements_reached = reached
+        return ml
 
     # --- the compact form ---------------------------------------------------------------------
     @property
@@ -105,15 +141,17 @@ class MoveList(Sequence[Move]):
 
         ``kind`` 0 placement, 1 exchange, 2 pass; ``dir`` 0 across, 1 down; ``tiles[:length]`` as in
         :attr:`Move.tiles`; ``leave`` a bit per rack tile kept (bit ``i`` = ``rack[i]``)."""
+        if self._recs is None:
+            self._recs = np.frombuffer(self._buf, dtype=RECORD_DTYPE)
         return self._recs
 
     def __len__(self) -> int:
-        return len(self._recs)
+        return self._n
 
     # --- moves, lazily ------------------------------------------------------------------------
     def _columns(self) -> tuple:
         if self._cols is None:
-            r = self._recs
+            r = self.to_numpy()
             self._cols = (
                 r["kind"].tolist(),
                 r["row"].tolist(),
@@ -126,7 +164,8 @@ class MoveList(Sequence[Move]):
                 np.round(r["equity"], EQUITY_DECIMALS).tolist(),
                 r["leave"].tolist(),
             )
-            self._buf = r.tobytes()
+            if self._buf is None:
+                self._buf = r.tobytes()
         return self._cols
 
     def _leave(self, mask: int) -> Tiles:
@@ -138,7 +177,7 @@ class MoveList(Sequence[Move]):
     def _move(self, i: int) -> Move:
         buf = self._buf
         if buf is None:
-            buf = self._buf = self._recs.tobytes()
+            buf = self._buf = self.to_numpy().tobytes()
         equity, score, kind, row, col, dirs, length, _, leave, tiles = _RECORD.unpack_from(buf, i * _ITEMSIZE)
         return Move(
             kind=_KINDS[kind],
@@ -160,8 +199,8 @@ class MoveList(Sequence[Move]):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return MoveList(self._recs[i], self._alphabet, self._rack, self._with_equity)
-        n = len(self._recs)
+            return MoveList(self.to_numpy()[i], self._alphabet, self._rack, self._with_equity)
+        n = self._n
         j = int(i)
         if j < 0:
             j += n
@@ -170,7 +209,7 @@ class MoveList(Sequence[Move]):
         return self._move(j)
 
     def __iter__(self) -> Iterator[Move]:
-        for i in range(len(self._recs)):
+        for i in range(self._n):
             yield self._move(i)
 
     def to_records(self) -> list[dict[str, Any]]:
