@@ -122,7 +122,9 @@ def test_position(server):
     assert p["ruleset"] == "english" and p["cgp"] == QUIRK and (p["rows"], p["cols"]) == (15, 15)
     assert p["board"][7][3:8] == ["Q", "U", "I", "R", "K"] and p["board"][0][0] == ""
     assert p["racks"] == ["ADEIRS?", ""] and p["scores"] == [56, 0] and p["zero_turns"] == 0
-    assert p["bag_count"] == 88 == sum(p["bag"].values()) and p["bag"]["?"] == 1 and "Q" not in p["bag"]
+    # the opponent's rack is not given: 7 of the 88 unseen tiles are on it, 81 in the bag
+    assert p["bag_count"] == 81 and p["unseen_count"] == 88 == sum(p["bag"].values()) and p["racks_known"] == [True, False]
+    assert p["bag"]["?"] == 1 and "Q" not in p["bag"]
     assert p["premiums"][0] == "=..'...=...'..="
     mid = post(server, "/api/position", {"cgp": MID, "ruleset": "english"})
     assert mid["board"][4][7] == "o"  # a blank is lowercase
