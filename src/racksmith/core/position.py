@@ -646,6 +646,11 @@ class Position:
     def _repr_svg_(self) -> str:
         return render_svg(self)
 
+    def svg(self, move: "Move | str | None" = None, size: int = 32) -> str:
+        """The position as an SVG picture, with ``move`` drawn on it (see
+        :func:`racksmith.formats.render.render_svg`)."""
+        return render_svg(self, move=move, size=size)
+
     def moves(
         self,
         top: int | None = None,
@@ -662,6 +667,8 @@ class Position:
         ``leaves``: a leave table or the path of a leave file; ``exchanges``: list the exchanges too
         (the pass always is); ``direction``: ``"both"``, ``"across"`` or ``"down"``;
         ``algorithm``: ``"gaddag"`` or ``"dawg"``."""
-        return generate_moves(
+        moves = generate_moves(
             self._resolved(), top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
         )
+        moves.position = self.copy(stack=False)  # for pictures: this position as it is now
+        return moves
