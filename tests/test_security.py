@@ -155,6 +155,19 @@ def test_an_embedded_lexicon_name_is_never_a_file(tmp_path, monkeypatch):
     assert answer["lexicon"] == "enable" and answer["count"] == 1 and answer["moves"][0]["score"] == 66
 
 
+def test_a_rulesets_lexicon_name_is_never_a_file(capsys, tmp_path, monkeypatch):
+    """'analyze' and 'selfplay' without --lexicon take the ruleset's lexicon: an embedded name, not
+    the file of that name in the working directory."""
+    (tmp_path / "enable").write_bytes(b"\x00garbage that is no lexicon")
+    gcg = tmp_path / "game.gcg"
+    gcg.write_text(record("english").replace("8D HAND", "8H HAND"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyze", str(gcg), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["turns"][0]["played"] == "8H HAND"
+    assert main(["selfplay", "--games", "1", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 1
+
+
 # --- 2. Host, Origin, content type ----------------------------------------------------------------------------
 @pytest.mark.parametrize("host", ["127.0.0.1.evil.example", "127.0.0.2", "127.1", "localhost.evil.example",
                                   "evil.example", "", "[::1].evil", "127.0.0.1:1@evil.example"])
@@ -228,7 +241,7 @@ def test_json_content_types_that_are_fine(server):
 def test_the_page_works_as_a_browser_calls_it(server):
     """The requests app.js makes, with the headers a browser adds to them."""
     status, _, js = server.request("GET", "/static/app.js", headers={"Content-Type": None})
-    assert status == 200 and b'headers: { "Content-Type": "application/json" }' in js
+    assert status == 200 and b'headers: { "Content-Type": "application/json", "X-Errors": "body" }' in js
     origin = f"http://127.0.0.1:{server.port}"
     browser = {"Origin": origin, "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Referer": origin + "/"}
     assert server.request("GET", "/", headers={"Sec-Fetch-Site": "none", "Content-Type": None})[0] == 200

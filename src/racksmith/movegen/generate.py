@@ -104,8 +104,8 @@ def generate_moves(
         )
     if use_gaddag and not lexicon.has_gaddag:
         raise MoveGenError(
-            f"lexicon {lexicon.name or '?'} has no GADDAG (a DAWG-only KWG): use algorithm='dawg' "
-            "(--algorithm dawg), or rebuild the lexicon with a GADDAG"
+            f"lexicon {lexicon.name or '?'} has no GADDAG (a DAWG-only KWG): use algorithm='dawg', "
+            "or rebuild the lexicon with a GADDAG"
         )
     leave_values = leaves if leaves is None or type(leaves) is Leaves else _leaves(leaves, rs)
     last = _last
@@ -116,7 +116,10 @@ def generate_moves(
     racks = position.racks
     rack = racks[0]
     opp = racks[1] if len(racks) > 1 else ()
-    not_on_racks = total_tiles - (len(rack) + len(opp) if len(racks) <= 2 else sum(map(len, racks)))
+    if getattr(position, "_known", None) is None:  # every rack known: the tiles not on them are in the bag
+        not_on_racks = total_tiles - (len(rack) + len(opp) if len(racks) <= 2 else sum(map(len, racks)))
+    else:  # an unknown rack holds tiles too (Position.rack_sizes)
+        not_on_racks = total_tiles - sum(position.rack_sizes)
     exchange_limit = rs.exchange_limit if exchanges else -1
     board = position.board
     kept = getattr(position, "_kept", _NOT_KEPT)

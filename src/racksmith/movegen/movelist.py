@@ -20,6 +20,7 @@ from ._movegen import RECORD_DTYPE
 from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label
 from ..core.move import EXCHANGE, PASS, PLACE, Move, MoveKind
+from ..errors import MoveGenError
 
 __all__ = ["MoveList", "RECORD_DTYPE", "record_move"]
 
@@ -78,7 +79,9 @@ class MoveList(Sequence[Move]):
     of them for a complete list; fewer when shadow playing stopped a top-N search early).
     """
 
-    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "_n", "placements_reached")
+    __slots__ = (
+        "_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "_n", "placements_reached", "_position",
+    )
 
     def __init__(
         self,
@@ -106,6 +109,7 @@ class MoveList(Sequence[Move]):
         self._cols: tuple | None = None
         self._leaves: dict[int, Tiles] = {}
         self.placements_reached = placements_reached
+        self._position = None
 
     @classmethod
     def _of_kernel(cls, records: bytes, alphabet: Alphabet, rack: Tiles, with_equity: bool, reached: int) -> "MoveList":
@@ -121,7 +125,23 @@ class MoveList(Sequence[Move]):
         ml._cols = None
         ml._leaves = {}
         ml.placements_reached = reached
+        ml._position = None
         return ml
+
+    @property
+    def position(self):
+        """The position the moves were made in (a snapshot set by :meth:`Position.moves`, as it was
+        then), for pictures; None for a list made otherwise."""
+        p = self._position
+        if type(p) is tuple:  # Position.moves keeps its state cheaply; the Position is made once, here
+            from ..core.position import Position
+
+            p = self._position = Position._from_snapshot(p)
+        return p
+
+    @position.setter
+    def position(self, value) -> None:
+        self._position = value
 
     # --- the compact form ---------------------------------------------------------------------
     @property
@@ -189,6 +209,7 @@ class MoveList(Sequence[Move]):
             score=score,
             equity=_rounded_equity(equity) if self._with_equity else None,
             leave=self._leave(leave),
+            position=self.position,
         )
 
     @overload
@@ -199,7 +220,9 @@ class MoveList(Sequence[Move]):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return MoveList(self.to_numpy()[i], self._alphabet, self._rack, self._with_equity)
+            part = MoveList(self.to_numpy()[i], self._alphabet, self._rack, self._with_equity)
+            part._position = self._position
+            return part
         n = self._n
         j = int(i)
         if j < 0:
@@ -211,6 +234,22 @@ class MoveList(Sequence[Move]):
     def __iter__(self) -> Iterator[Move]:
         for i in range(self._n):
             yield self._move(i)
+
+    def ranks(self, by: str | None = None) -> list[int]:
+        """The rank of each move, best first, moves that tie sharing the better rank (``1, 1, 3``):
+        ties ``by`` ``"score"`` or ``"equity"`` (to 1e-5), the key the list was sorted by; default
+        equity when it was computed, else score."""
+        if by is None:
+            by = "equity" if self._with_equity else "score"
+        if by not in ("score", "equity"):
+            raise MoveGenError(f"by must be 'score' or 'equity', got {by!r}")
+        if by == "equity" and not self._with_equity:
+            raise MoveGenError("the moves have no equity: rank them by 'score'")
+        keys = self._columns()[5 if by == "score" else 6]
+        out: list[int] = []
+        for i, k in enumerate(keys):
+            out.append(out[-1] if i and k == keys[i - 1] else i + 1)
+        return out
 
     def to_records(self) -> list[dict[str, Any]]:
         """Plain dicts, best first (what ``racksmith moves --json`` prints):
@@ -258,6 +297,35 @@ class MoveList(Sequence[Move]):
             else:
                 out.append({"type": PASS, "equity": eq})
         return out
+
+    def _repr_html_(self) -> str:
+        """A ranked table for notebooks (the first 100 moves; moves that tie share a rank), with
+        the board showing the best move when the position is known."""
+        from html import escape
+
+        shown = self[:100]
+        ranks = shown.ranks()
+        cols = ["#", "move", "score"] + (["equity"] if self._with_equity else []) + ["leave"]
+        head = "".join(f"<th>{c}</th>" for c in cols)
+        rows = []
+        for rank, m in zip(ranks, shown):
+            cells = [str(rank), escape(m.notation()), str(m.score)]
+            if self._with_equity:
+                cells.append(f"{m.equity:.3f}")
+            cells.append(escape(str(m.leave) if m.leave is not None else ""))
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        more = f"<p>… and {len(self) - 100} more</p>" if len(self) > 100 else ""
+        table = (f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>{more}"
+                 f"<p>{len(self)} move{'s' if len(self) != 1 else ''}, rack {escape(str(self._rack) or '-')}</p>")
+        best = self[0]._repr_svg_() if len(self) and self[0].is_place else None
+        if not best:
+            return table
+        return (f'<div style="display:flex;gap:16px;align-items:flex-start"><div>{table}</div>'
+                f"<div>{best}</div></div>")
+
+    def _repr_svg_(self) -> str | None:
+        """The board with the best move (when it is a placement and the position is known)."""
+        return self[0]._repr_svg_() if len(self) and self[0].is_place and self.position is not None else None
 
     def __repr__(self) -> str:
         head = ", ".join(str(m) for m in self[:3])

@@ -60,6 +60,8 @@ CHECK_REASONS = {
     CHECK_TILES_NOT_CONSERVED: "tiles_not_conserved",
     CHECK_NO_END: "no_end",
 }
+#: the CHECK_* codes by reason (the inverse of CHECK_REASONS)
+CHECK_CODES = {reason: code for code, reason in CHECK_REASONS.items()}
 #: the lies the test hook can make the generator tell (play_games(lie=...))
 LIES = ("score", "word")
 

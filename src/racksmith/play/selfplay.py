@@ -43,7 +43,8 @@ import numpy as np
 from ..core.bag import game_rng
 from ..core.validation import check_move_lean
 from ..errors import IllegalMoveError, RacksmithError
-from ..lexicon import Lexicon, load_leaves, load_lexicon
+from ..lexicon import Lexicon, load_leaves
+from ..lexicon.load import ruleset_lexicon
 from ..movegen._movegen import LeaveTable
 from ..movegen.generate import _rules
 from ..movegen.movelist import record_move
@@ -138,10 +139,7 @@ class _Series:
             raise RacksmithError(f"engine {config.engine!r}: use one of {', '.join(ENGINES)}")
         self.ruleset: Ruleset = get_ruleset(config.ruleset)
         if lexicon is None:
-            spec = config.lexicon or self.ruleset.lexicon
-            if spec is None:
-                raise RacksmithError(f"ruleset {self.ruleset.name} names no lexicon: give one in the config's lexicon")
-            lexicon = load_lexicon(spec, ruleset=self.ruleset)
+            lexicon = ruleset_lexicon(self.ruleset, config.lexicon)
         self.lexicon = lexicon
         if leaves is None and config.leaves:
             leaves = load_leaves(config.leaves, ruleset=self.ruleset)
@@ -261,19 +259,20 @@ class _Series:
         return results
 
     def _violation(self, game: int, turn: int, code: int, detail: int, rec: bytes) -> str:
-        if code == _gameloop.CHECK_NO_END:
+        reason = _gameloop.CHECK_REASONS.get(code, str(code))
+        if reason == "no_end":
             return f"game {game}: no end after {MAX_TURNS} turns"
         where = f"game {game}, turn {turn}"
         move = record_move(rec, self.ruleset.alphabet)
-        if code == _gameloop.CHECK_TILES_NOT_CONSERVED:
+        if reason == "tiles_not_conserved":
             t = detail - 1
             name = "blanks" if t == 0 else repr(self.ruleset.alphabet.letter(t))
             return f"{where}: tiles not conserved after {move.notation()} ({name} in bag, racks and board differ from the set)"
-        if code == _gameloop.CHECK_SCORE:
+        if reason == "score":
             return f"{where}: {move.notation()} scores {detail} by the check, {move.score} by the generator"
-        if code == _gameloop.CHECK_NOT_APPLIED:
+        if reason == "not_applied":
             return f"{where}: {move.notation()} cannot be applied (the board or the rack refuses it)"
-        return f"{where}: {move.notation()} is illegal ({_gameloop.CHECK_REASONS.get(code, code)})"
+        return f"{where}: {move.notation()} is illegal ({reason})"
 
     def _replay(self, index: int, log: np.ndarray, scores: tuple[int, ...]) -> list[str]:
         """Replay a kernel game's moves through a Game (the same bag stream), write its GCG, and
