@@ -236,3 +236,23 @@ def test_playout_plays_the_turns_a_game_would(english, seed):
     assert out["spread"] == out["scores"][0] - out["scores"][1]
     leave = [t for t in out["racks"][0]]
     assert out["leave_value"] == pytest.approx(0.0 if out["over"] else lv.value_tiles(leave), abs=1e-4)
+
+
+def test_cli_engines_give_the_same_report(capsys):
+    import json
+
+    from racksmith.cli.main import main
+
+    timing = {"seconds", "games_per_second", "turns_per_second", "moves_generated_per_second", "load_seconds", "engine"}
+    reports = []
+    for engine in ("kernel", "python"):
+        assert main(["selfplay", "--games", "2", "--seed", "3", "--players", "equity,score", "--leaves", str(SYNTH),
+                     "--engine", engine, "--json"]) == 0
+        d = json.loads(capsys.readouterr().out)
+        assert d["engine"] == engine
+        reports.append({k: v for k, v in d.items() if k not in timing})
+    assert reports[0] == reports[1]
+    assert main(["selfplay", "--games", "1", "--engine", "warp"]) == 2
+    assert "--engine must be auto, kernel or python" in capsys.readouterr().err
+    assert main(["selfplay", "--games", "1", "--players", "equity,random", "--engine", "kernel"]) == 1
+    assert "engine 'kernel' plays built-in equity and score players" in capsys.readouterr().err

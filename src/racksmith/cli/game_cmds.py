@@ -24,6 +24,11 @@ def selfplay(
     fast: bool = typer.Option(
         False, "--fast", help="Skip the independent validator on each play (tile and score invariants are still checked)."
     ),
+    engine: str = typer.Option(
+        "auto", "--engine", help="auto: the kernel's game loop for equity and score players, Python for others; "
+        "kernel; python (results are the same).",
+    ),
+    paired: bool = typer.Option(False, "--paired", help="Two players: games 2i and 2i+1 share a bag, seats swapped."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
 ) -> None:
     """Play complete games between built-in players and report speed, scores, bingos, wins and
@@ -52,7 +57,11 @@ def selfplay(
         seed=seed,
         validate=not fast,
         gcg_dir=str(gcg_dir) if gcg_dir is not None else None,
+        paired=paired,
+        engine=engine.strip().lower(),
     )
+    if config.engine not in ("auto", "kernel", "python"):
+        fail(f"--engine must be auto, kernel or python, got {engine!r}", 2)
     # everything that can fail on bad input is loaded before anything is shown
     rs = get_ruleset(ruleset)
     if lexicon is None and rs.lexicon is None:
@@ -86,7 +95,10 @@ def selfplay(
                 last[0] = now
                 bar.update(task, completed=done, refresh=True)
 
-        report = run_selfplay(games, config, jobs=jobs, lexicon=lex, leaves=klv, progress=progress)
+        try:
+            report = run_selfplay(games, config, jobs=jobs, lexicon=lex, leaves=klv, progress=progress)
+        except RacksmithError as e:
+            fail(str(e))
     d = report.to_dict()
     if as_json:
         emit_json(d)
@@ -100,7 +112,7 @@ def _print_report(d: dict) -> None:
     say(
         f"{d['games']} games in {d['seconds']:.2f} s: {d['games_per_second']:.1f} games/s, "
         f"{d['turns_per_second']:.0f} turns/s, {d['moves_generated_per_second']:.0f} moves generated/s "
-        f"({d['turns_per_game']:.1f} turns a game; {d['jobs']} job{'s' if d['jobs'] != 1 else ''}"
+        f"({d['turns_per_game']:.1f} turns a game; {d['engine']} loop; {d['jobs']} job{'s' if d['jobs'] != 1 else ''}"
         f"{'' if d['validated'] else ', validator skipped'})"
     )
     if d["equity_without_leaves"]:
