@@ -119,3 +119,26 @@ def test_the_moves_snapshot_is_the_position_as_it_was():
     assert moves.position.cgp() == cgp and moves.position is moves.position
     assert moves[1].position is moves.position
     assert pos.cgp() != cgp
+
+
+def test_one_position_used_from_several_threads_gives_the_same_moves():
+    import threading
+
+    rs = get_ruleset("english")
+    pos = Position(rs, None, [rs.alphabet.rack("AEINST?"), rs.alphabet.rack("AEINRST")], lexicon=lexicon("english"))
+    pos.push(pos.moves(top=1)[0])
+    expected = [m.notation() for m in Position.from_cgp(pos.cgp(), rs, pos.lexicon).moves()]
+    errors = []
+
+    def run():
+        for _ in range(10):
+            got = [m.notation() for m in pos.moves()]
+            if got != expected:
+                errors.append(len(got))
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and not pos._kept.in_use

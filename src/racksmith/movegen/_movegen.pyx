@@ -612,6 +612,11 @@ cdef class BoardState:
         return 0
 
     @property
+    def in_use(self):
+        """Whether a call is generating moves with this board now (in another thread)."""
+        return bool(self.busy)
+
+    @property
     def gaddag(self):
         """Whether the run data of the GADDAG algorithm is kept."""
         return bool(self.b.gaddag)

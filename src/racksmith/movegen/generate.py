@@ -123,10 +123,13 @@ def generate_moves(
     exchange_limit = rs.exchange_limit if exchanges else -1
     board = position.board
     kept = getattr(position, "_kept", _NOT_KEPT)
+    if kept is not _NOT_KEPT:
+        if kept is None or kept.rules is not tables.rules:
+            kept = position._kept = BoardState(tables.rules)
+        elif kept.in_use:  # another thread generates with it now: this call sets a board of its own
+            kept = _NOT_KEPT
     try:
         if kept is not _NOT_KEPT:
-            if kept is None or kept.rules is not tables.rules:
-                kept = position._kept = BoardState(tables.rules)
             args = (rack, opp, not_on_racks, n, by_equity, exchange_limit, dirs, use_gaddag, tables.leave_table)
             try:
                 records, reached, ascending = kept.generate_synced(board, *args)
