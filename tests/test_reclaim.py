@@ -333,28 +333,46 @@ def test_nothing_changes_without_the_option(seed, n):
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n=st.integers(4, 24))
 def test_games_with_reclamations_undo_and_replay(seed, n):
-    g = Game("erudit", small_lexicon(), seed=seed)
+    """Games whose moves take stars back when they can, some of them phonies (words of a larger
+    list than the game's), challenged at random: invariants after every action, the GCG record
+    (with its withdrawn phonies) replays to the same scores, undo goes back action by action."""
+    g = Game("erudit", game_lexicon(), seed=seed)
     rnd = random.Random(seed)
     start = g.cgp()
     states = [start]
+    challenges = 0
     for _ in range(n):
         if g.over:
             break
-        ms = g.legal_moves()
-        taking = [m for m in ms if m.reclaimed]
-        pool = taking or [m for m in ms if any(t & BLANK and not t & THROUGH for t in m.tiles)] or list(ms)
-        g.play(pool[rnd.randrange(len(pool))])
+        last = g.history[-1] if g.history else None
+        if last is not None and last.kind == "play" and last.player != g.to_move and rnd.random() < 0.5:
+            g.challenge(bonus=rnd.choice([0, 5]))
+            challenges += 1
+        else:
+            wide = g.live_position.copy(stack=False)
+            wide.lexicon = small_lexicon()
+            ms = wide.moves()
+            taking = [m for m in ms if m.reclaimed]
+            pool = taking or [m for m in ms if any(t & BLANK and not t & THROUGH for t in m.tiles)] or list(ms)
+            g.play(pool[rnd.randrange(len(pool))], check_words=False)
         states.append(g.cgp())
         assert g.check_invariants() == []
     text = g.gcg()
-    r = replay_text(text, lexicon=small_lexicon())
+    r = replay_text(text, lexicon=game_lexicon())
     assert r.ok, r.errors
     assert r.final_scores() == dict(zip(g.nicks, g.scores))
     while g._actions:
         g.undo()
         states.pop()
         assert g.cgp() == states[-1]
+        assert g.check_invariants() == []
     assert g.cgp() == start
+
+
+@lru_cache(maxsize=None)
+def game_lexicon() -> Lexicon:
+    """Two words in three of :func:`small_words`: the others are phonies in a game judged by it."""
+    return Lexicon.from_words([w for i, w in enumerate(small_words()) if i % 3], "erudit")
 
 
 def test_gcg_round_trip_and_analysis_find_the_reclamation():
@@ -470,3 +488,17 @@ def test_api_bad_reclamations_are_one_line_errors(server, ruleset, move, reason)
         assert e["reason"] == reason
     e = error(server, "/api/score", {"cgp": GEROIKA, "ruleset": "erudit", "move": "B8 (Г)оЛ *8B=ГГ"})
     assert "'='" in e["error"]
+
+
+def test_star_sets_need_a_real_letter_for_each_star():
+    a = ERUDIT.alphabet
+    p = Position.from_cgp(cgp_with("1тОТ1т9", "ТАНОСЕЛ"), "erudit")
+    t = a.tile("Т")
+    assert turns.reclaimable_stars(ERUDIT, p.board, p.rack) == [(7, 1, t), (7, 5, t)]
+    assert turns.star_sets(ERUDIT, p.board, p.rack) == [((7, 1, t),), ((7, 5, t),)]  # one Т: one star at a time
+    two = a.rack("ТТАНОСЕ")
+    assert turns.star_sets(ERUDIT, p.board, two)[-1] == ((7, 1, t), (7, 5, t))
+    assert turns.star_sets(without_option(ERUDIT), p.board, two) == []
+    board = p.board.copy()
+    assert turns.exchange_stars(board, two, ((7, 1, t),)) == sorted([0] + a.rack("ТАНОСЕ"))
+    assert int(board[7, 1]) == t and int(board[7, 5]) == t | BLANK

@@ -36,7 +36,9 @@ The rules:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections import Counter
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 
@@ -152,6 +154,45 @@ def reclaim_letters(ruleset: Ruleset, board: np.ndarray, move: Move) -> tuple[tu
             )
         out.append((r, c, letter))
     return tuple(out)
+
+
+def reclaimable_stars(ruleset: Ruleset, board: np.ndarray, rack: Sequence[int]) -> list[tuple[int, int, int]]:
+    """``(row, col, letter)`` of each star on the board that a player holding ``rack`` may take
+    back (its real letter is on the rack), by square; empty when the ruleset has no star reclamation."""
+    if not ruleset.star_reclamation:
+        return []
+    held = set(rack)
+    rows, cols = np.nonzero(board & BLANK)
+    out = []
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        letter = int(board[r, c]) & LETTER_MASK
+        if letter in held:
+            out.append((r, c, letter))
+    return out
+
+
+def star_sets(ruleset: Ruleset, board: np.ndarray, rack: Sequence[int]) -> list[tuple[tuple[int, int, int], ...]]:
+    """Every non-empty set of stars a player holding ``rack`` may take back in one turn (he gives a
+    real letter for each: two stars standing for Т need two real Т)."""
+    stars = reclaimable_stars(ruleset, board, rack)
+    have = Counter(rack)
+    out = []
+    for k in range(1, len(stars) + 1):
+        for chosen in combinations(stars, k):
+            need = Counter(letter for _, _, letter in chosen)
+            if all(have[t] >= n for t, n in need.items()):
+                out.append(chosen)
+    return out
+
+
+def exchange_stars(board: np.ndarray, rack: Sequence[int], chosen) -> list[int]:
+    """Take back the stars of ``chosen`` (as :func:`star_sets` gives them): their real letters onto
+    ``board`` (in place), and the rack that gave them, with a star for each, sorted."""
+    left = list(rack)
+    for _, _, letter in chosen:
+        left.remove(letter)
+    swap_stars(board, chosen)
+    return sorted(left + [0] * len(chosen))
 
 
 def _square_name(r: int, c: int) -> str:

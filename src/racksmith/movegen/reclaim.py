@@ -22,14 +22,13 @@ is never the same as one that takes one: the board after it differs.
 """
 from __future__ import annotations
 
-from collections import Counter
-from itertools import combinations
 from os import PathLike
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH
+from ..core import turns
+from ..rules.alphabet import BLANK, THROUGH
 from .generate import generate_moves
 from .movelist import RECLAIM_KIND, RECORD_DTYPE, MoveList
 
@@ -43,45 +42,17 @@ _KIND_RANK = np.array([0, 1, 2, 0], dtype=np.int64)  #: a record's kind as the r
 
 def reclaimable_stars(position) -> list[tuple[int, int, int]]:
     """``(row, col, letter)`` of each star on the board whose real letter the player to move
-    holds, by square; empty when the ruleset has no star reclamation or his rack is not known."""
-    rs = position.ruleset
-    if not rs.star_reclamation or not position.racks_known[0]:
+    holds, by square; empty when the ruleset has no star reclamation or his rack is not known
+    (:func:`racksmith.core.turns.reclaimable_stars`)."""
+    if not position.racks_known[0]:
         return []
-    held = set(position.rack)
-    board = position.board
-    rows, cols = np.nonzero(board & BLANK)
-    out = []
-    for r, c in zip(rows.tolist(), cols.tolist()):
-        letter = int(board[r, c]) & LETTER_MASK
-        if letter in held:
-            out.append((r, c, letter))
-    return out
-
-
-def _star_sets(position) -> list[tuple[tuple[int, int, int], ...]]:
-    """Every non-empty set of reclaimable stars the rack holds the real letters for."""
-    stars = reclaimable_stars(position)
-    have = Counter(position.rack)
-    out = []
-    for k in range(1, len(stars) + 1):
-        for chosen in combinations(stars, k):
-            need = Counter(letter for _, _, letter in chosen)
-            if all(have[t] >= n for t, n in need.items()):
-                out.append(chosen)
-    return out
+    return turns.reclaimable_stars(position.ruleset, position.board, position.rack)
 
 
 def _exchanged(position, chosen):
-    """A copy of the position with the stars of ``chosen`` taken back: the real letters on their
-    squares, the stars on the rack in their place."""
-    a = position.ruleset.alphabet
+    """A copy of the position with the stars of ``chosen`` taken back (:func:`racksmith.core.turns.exchange_stars`)."""
     p = position.copy(stack=False)
-    rack = list(p.racks[0])
-    for r, c, letter in chosen:
-        p.board[r, c] = letter
-        rack.remove(letter)
-        rack.append(0)
-    p.racks[0] = a.tiles(sorted(rack))
+    p.racks[0] = position.ruleset.alphabet.tiles(turns.exchange_stars(p.board, p.racks[0], chosen))
     return p
 
 
@@ -129,13 +100,15 @@ def reclamation_moves(
     parts: list[np.ndarray] = []
     taken: list[tuple[tuple[int, int, int], ...]] = []
     with_equity = leaves is not None or sort == "equity"
-    for chosen in _star_sets(position):
+    sets = turns.star_sets(rs, position.board, rack) if position.racks_known[0] else []
+    for chosen in sets:
         p = _exchanged(position, chosen)
         n = top
         while True:
             ml = generate_moves(p, top=n, sort=sort, leaves=leaves, exchanges=False, direction=direction,
                                 algorithm=algorithm)
             recs = ml.to_numpy()
+            # the rule of turns.check_stars_replayed, on the records: as many stars played as taken back
             keep = (recs["kind"] == 0) & (_stars_placed(recs) >= len(chosen))
             if n is None or int(keep.sum()) >= n or len(recs) < n:
                 break
