@@ -25,12 +25,12 @@ FIXTURES = Path(__file__).parent / "fixtures"
 SYNTH = FIXTURES / "SYNTH.klv2"
 SYNTH_SUPER = FIXTURES / "SYNTH_super.klv2"
 
-#: (ruleset, lexicon, leaves) of each ruleset racksmith ships
+#: (ruleset, lexicon, leaves) of each ruleset racksmith ships whose games the kernel plays (Эрудит's
+#: star reclamation is listed in Python: its games play through the Python loop)
 RULESETS = [
     ("english", "enable", SYNTH),
     ("super", "enable", SYNTH_SUPER),
     ("russian", None, None),
-    ("erudit", None, None),
 ]
 
 
@@ -124,6 +124,11 @@ def test_kernel_and_python_play_the_same_paired_games_without_leaves(tmp_path):
 def test_the_kernel_runs_built_in_line_ups_and_python_the_rest():
     cfg = SelfPlayConfig(ruleset="english", lexicon="enable", players=("equity", "random"), seed=1)
     assert run_selfplay(1, cfg).engine == "python"
+    # Эрудит's moves that take stars back are not the kernel's: its games play in Python
+    erudit = run_selfplay(1, SelfPlayConfig(ruleset="erudit", players=("equity", "score"), seed=1))
+    assert erudit.engine == "python" and erudit.violations == []
+    with pytest.raises(ValueError, match="without star reclamation"):
+        run_selfplay(1, SelfPlayConfig(ruleset="erudit", players=("equity", "score"), engine="kernel"))
     with pytest.raises(ValueError, match="engine 'kernel' plays built-in equity and score players"):
         run_selfplay(1, SelfPlayConfig(ruleset="english", lexicon="enable", players=("equity", "random"),
                                        engine="kernel"))

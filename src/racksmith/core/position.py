@@ -31,6 +31,7 @@ from ..lexicon import load_lexicon
 from ..movegen.generate import generate_moves
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
+from ..movegen.reclaim import with_reclamations
 from ..rules.alphabet import LETTER_MASK, Tiles
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import turns
@@ -486,7 +487,7 @@ class Position:
         if known is not None:
             self._known = (known[-1], *known[:-1])
         self.zero_turns = u.zero_turns
-        turns.lift_tiles(self.board, u.squares)
+        turns.unplace_tiles(self.board, u.squares, u.move)  # (and the stars it took back, if any)
         return u
 
     def play(
@@ -670,11 +671,15 @@ class Position:
         ``top``: the best N only (None: all); ``sort``: :class:`Sort` (``"score"`` or ``"equity"``);
         ``leaves``: a leave table or the path of a leave file; ``exchanges``: list the exchanges too
         (the pass always is); ``direction``: ``"both"``, ``"across"`` or ``"down"``;
-        ``algorithm``: ``"gaddag"`` or ``"dawg"``."""
+        ``algorithm``: ``"gaddag"`` or ``"dawg"``. Where the ruleset has star reclamation
+        (Эрудит), the moves that take stars back are ranked among the others
+        (:func:`racksmith.movegen.reclaim.with_reclamations`)."""
         src = self if self._known is None else self._resolved()
         moves = generate_moves(src, top, sort, leaves, exchanges, direction, algorithm)
         if src is not self:
             self._kept = src._kept  # the board the copy kept in the kernel serves the next call too
+        if self.ruleset.star_reclamation:
+            moves = with_reclamations(moves, src, top, sort=sort, leaves=leaves, direction=direction, algorithm=algorithm)
         # for pictures: this position as it is now, made into a Position only when asked for
         moves._position = (self, self.board.tobytes(), tuple(self.racks), tuple(self.scores), self.zero_turns, self._known)
         return moves

@@ -160,13 +160,16 @@ class _Series:
         self.kernel = self._kernel_players()
         if config.engine == "kernel" and self.kernel is None:
             raise RacksmithError(
-                "engine 'kernel' plays built-in equity and score players with a KWG lexicon, "
+                "engine 'kernel' plays built-in equity and score players with a KWG lexicon, on a ruleset "
+                "without star reclamation, "
                 f"{2}..{_gameloop.MAX_KERNEL_PLAYERS} of them: use engine 'auto' or 'python'"
             )
 
     def _kernel_players(self) -> list[tuple[str, LeaveTable | None]] | None:
         """The line-up as the kernel takes it, or None when the kernel cannot play it."""
         if self.config.engine == "python" or not isinstance(self.lexicon, Lexicon):
+            return None
+        if self.ruleset.star_reclamation:  # moves that take stars back are listed in Python (movegen/reclaim.py)
             return None
         if not 2 <= len(self.players) <= _gameloop.MAX_KERNEL_PLAYERS:
             return None
