@@ -38,7 +38,7 @@ class SeriesRng(random.Random):
         super().__init__(seed)
 
     def seed(self, a=None, version: int = 2) -> None:  # called by random.Random.__init__
-        st = (_mix64(_mix64(int(a or 0) & _M64) + self._index)) & _M64
+        st = _mix64((_mix64(int(a or 0) & _M64) + self._index) & _M64)  # the sum wraps as in C
         s = []
         for _ in range(4):
             st = (st + 0x9E3779B97F4A7C15) & _M64
