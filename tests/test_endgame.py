@@ -104,7 +104,9 @@ def minimax(pos: Position, memo: dict, budget: int = BUDGET) -> int:
     best = None
     for m in oracle_moves(pos):
         before = pos.scores[0] - pos.scores[1]
-        pos.push(m, trusted=True)
+        # a known bag (the pre-endgame): whoever places first draws its tile
+        draw = list(pos.bag_tiles())[: m.tiles_played] if m.is_place and pos.bag_count else None
+        pos.push(m, draw, trusted=True)
         gain = (pos.scores[1] - pos.scores[0]) - before - minimax(pos, memo, budget)
         pos.pop()
         if best is None or gain > best:
@@ -439,3 +441,80 @@ def test_analyze_grades_endgame_turns_by_the_exact_value():
             assert t.played_score - after.solve_endgame().value == g.played_value
     assert graded[-1].endgame.lost == 0 and graded[0].endgame.lost == 12
     assert a.to_dict()["turns"][graded[0].turn - 1]["endgame"]["best"] == "N12 TREE"
+
+
+# --- the one-tile pre-endgame -----------------------------------------------------------------------------
+def random_peg(rs: Ruleset, seed: int) -> Position | None:
+    """Random placements from an empty board until one tile is left in the bag (None if the game
+    ends or the bag skips past one); the opponent's rack left unknown."""
+    rng = random.Random(seed)
+    lex = lexicon(rs)
+    bag = [t for t, n in enumerate(rs.counts) for _ in range(n)]
+    rng.shuffle(bag)
+    pos = Position(rs, None, (bag[: rs.rack_size], bag[rs.rack_size : 2 * rs.rack_size]), lexicon=lex)
+    bag = bag[2 * rs.rack_size :]
+    while len(bag) > 1:
+        if pos.is_over:
+            return None
+        moves = [m for m in oracle_moves(pos) if m.is_place and m.tiles_played < len(bag)]
+        if not moves:
+            return None
+        m = rng.choice(moves)
+        draw, bag = bag[: m.tiles_played], bag[m.tiles_played :]
+        pos.push(m, draw, trusted=True)
+    if len(bag) != 1 or pos.is_over:
+        return None
+    return Position(rs, pos.board, (pos.racks[0], ()), pos.scores, pos.zero_turns, lexicon=lex)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(variant=st.sampled_from([0, 2, 3]), seed=st.integers(0, 2**32 - 1))
+def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
+    """Each play and each possible bag tile: the final spread equals the plain minimax's (the
+    tile drawn by whoever places first), so the chances of winning are equal too."""
+    from racksmith.search.peg import solve_peg
+
+    rs = tiny(**VARIANTS[variant])
+    pos = random_peg(rs, seed)
+    assume(pos is not None)
+    unseen = list(pos.unseen_tiles())
+    memo: dict = {}
+    expected = {}
+    try:
+        for m in oracle_moves(pos):
+            outcomes = {}
+            for t in sorted(set(unseen)):
+                opp = list(unseen)
+                opp.remove(t)
+                p = Position(rs, pos.board, (pos.racks[0], opp), pos.scores, pos.zero_turns, lexicon=pos.lexicon)
+                p.push(m, [t] if m.is_place else None, trusted=True)
+                outcomes[rs.alphabet.letter(t) if t else "?"] = p.scores[1] - p.scores[0] - minimax(p, memo, 800)
+            expected[m.notation()] = outcomes
+    except TooBig:
+        assume(False)
+    r = solve_peg(pos)
+    got = {p.move.notation(): dict(p.outcomes) for p in r.plays}
+    assert got == expected, pos.cgp()
+    for p in r.plays:
+        n = len(unseen)
+        wins = sum(unseen.count(rs.alphabet.tile(k) if k != "?" else 0) * (1 if v > 0 else 0.5 if v == 0 else 0)
+                   for k, v in p.outcomes)
+        assert p.draws == n and p.wins == wins and p.win_probability == wins / n
+    assert [p.win_probability for p in r.plays] == sorted((p.win_probability for p in r.plays), reverse=True)
+
+
+def test_peg_refuses_other_bags(capsys):
+    from racksmith.search.peg import solve_peg
+
+    pos = Position.from_cgp(END21)
+    with pytest.raises(PositionError, match="needs exactly one"):
+        solve_peg(pos)
+    with pytest.raises(RacksmithError, match="top"):
+        solve_peg(pos, top=0)
+
+
+def test_cli_peg_needs_one_tile_in_the_bag(capsys):
+    code, out, err = run_cli(capsys, "peg", END21, "--json")
+    assert code == 1 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "needs exactly one" in lines[0]

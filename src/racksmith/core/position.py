@@ -42,6 +42,7 @@ from .validation import ANY_WORD, Verdict, check_move_lean, resolve_move, valida
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Leaves
     from ..search.endgame import EndgameResult
+    from ..search.peg import PegResult
 
 
 class Undo(NamedTuple):
@@ -686,3 +687,11 @@ class Position:
         from ..search.endgame import solve_endgame
 
         return solve_endgame(self, plies, seconds, threads, **options)
+
+    def solve_peg(self, top: int | None = None, **options: Any) -> "PegResult":
+        """Solve the one-tile pre-endgame (one tile in the bag): each placement (the ``top`` best by
+        score, None for all) and the pass with its exact chance of winning over the possible bag
+        tiles (:func:`racksmith.search.peg.solve_peg`; ``options``: ``on_play``, ``tt_mb``)."""
+        from ..search.peg import solve_peg
+
+        return solve_peg(self, top, **options)
