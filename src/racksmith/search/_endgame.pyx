@@ -4,7 +4,7 @@ The bag is empty (or holds a few tiles in a known order, for the pre-endgame), b
 known, and the game is a finite two-player game of perfect information. :class:`Search` keeps one
 position (the root) and answers one iterative-deepening depth per call of :meth:`Search.search`;
 its transposition table persists between calls, so each depth starts from what the last one
-learned. ``racksmith.search.endgame`` drives it; docs/ALGORITHM.md section 12 describes the search.
+learned. ``racksmith.search.endgame`` drives it; docs/ALGORITHM.md section 13 describes the search.
 
 One node of the search (:c:func:`negamax`):
 

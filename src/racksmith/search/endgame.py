@@ -12,7 +12,7 @@ game (:mod:`racksmith.core.turns`): going out adds twice the other rack to the s
 end rules), and ``ruleset.zero_turn_limit`` scoreless turns in a row end the game with each
 player losing his own rack.
 
-The search (:mod:`racksmith.search._endgame`, described in docs/ALGORITHM.md section 12) deepens
+The search (:mod:`racksmith.search._endgame`, described in docs/ALGORITHM.md section 13) deepens
 one ply at a time; ``exact`` says the last depth reached the end of every line, and then the
 value is the game's. Before it starts, the lexicon is cut down to the words a play could make
 with the tiles of both racks on this board (:func:`pruned_rules`).
@@ -134,7 +134,7 @@ def passes_reduce(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bool:
     ``tiles`` (every tile still to be played), or a single one with none on the board (a play
     scores 0 only if every tile of every word it forms is worth 0, and it forms a word of two
     tiles or more). Then two passes in a row decide the game as the full count of scoreless turns
-    would (docs/ALGORITHM.md section 12)."""
+    would (docs/ALGORITHM.md section 13)."""
     values = ruleset.values
     zero_tiles = sum(1 for t in tiles if values[t] == 0)
     if zero_tiles == 0:
@@ -281,7 +281,7 @@ class EndgameSolver:
 
     def _complete(self, pv: list[Move]) -> list[Move]:
         """The line played out with the passes that the full count of scoreless turns needs after
-        the search's two (the value is the same: docs/ALGORITHM.md section 12)."""
+        the search's two (the value is the same: docs/ALGORITHM.md section 13)."""
         p = self.position.copy(stack=False)
         for m in pv:
             p.push(m, trusted=True)
