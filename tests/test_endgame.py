@@ -518,3 +518,20 @@ def test_cli_peg_needs_one_tile_in_the_bag(capsys):
     assert code == 1 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "needs exactly one" in lines[0]
+
+
+def test_a_star_that_could_be_taken_back_is_refused():
+    """Эрудит's star reclamations are not searched: such a position is refused, not mis-solved."""
+    from racksmith.rules.ruleset import get_ruleset
+    from racksmith.search.endgame import check_no_reclamation
+
+    rs = get_ruleset("erudit")
+    assert rs.star_reclamation
+    a = rs.alphabet
+    board = np.zeros((rs.rows, rs.cols), np.uint8)
+    t = a.tile(a.letters[1])
+    board[7, 7] = t | 0x80
+    with pytest.raises(PositionError, match="star"):
+        check_no_reclamation(rs, board, bytes([t]))
+    check_no_reclamation(rs, board, bytes([t % len(a) + 1]))
+    check_no_reclamation(tiny(), board[:6, :6], bytes([1, 2]))

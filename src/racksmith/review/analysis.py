@@ -217,7 +217,10 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     rank = ranks[found]  # ties share the better rank
     grade = None
     if endgame_seconds is not None and pos.bag_count == 0 and not pos.is_over and len(pos.racks) == 2:
-        grade = _grade_endgame(pos, moves[found], endgame_seconds)
+        try:
+            grade = _grade_endgame(pos, moves[found], endgame_seconds)
+        except RacksmithError:  # a position the solver does not take (Эрудит's stars): no grade
+            grade = None
     return TurnAnalysis(
         **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, float(equities[0]) - eq),
         bingo_played=bingo_played, bingo_available=bingo_available, endgame=grade,

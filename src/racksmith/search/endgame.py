@@ -146,6 +146,23 @@ def passes_reduce(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bool:
     return not any(values[int(t)] == 0 for t in letters)
 
 
+def check_no_reclamation(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> None:
+    """Refuse a position where a star (a blank on the board) could be taken back: the search plays
+    the move generator's placements only, not Эрудит's star reclamations
+    (:mod:`racksmith.movegen.reclaim`), so its values would not be the game's."""
+    if not ruleset.star_reclamation:
+        return
+    b = board[(board != 0) & ((board & BLANK) != 0)]
+    stars = {int(t) & LETTER_MASK for t in b}
+    held = stars & set(tiles)
+    if held:
+        letters = ", ".join(sorted(ruleset.alphabet.letter(t) for t in held))
+        raise PositionError(
+            f"a star on the board could be taken back ({letters} on a rack): the endgame solver does not "
+            "play star reclamations yet"
+        )
+
+
 def _effective_zero(zero: int, limit: int, reduce: bool) -> tuple[int, int]:
     """(count, limit) of scoreless turns the search uses: with ``reduce``, every count up to
     ``limit`` - 2 is 0 and ``limit`` - 1 is 1, of 2 (a limit of 1 or 2 is kept: a count reset by a
@@ -178,6 +195,7 @@ class EndgameSolver:
                 f"the endgame solver needs a KWG lexicon (racksmith.lexicon.Lexicon), got {type(lexicon).__name__}"
             )
         rack0, rack1 = bytes(pos.racks[0]), bytes(pos.racks[1])
+        check_no_reclamation(rs, pos.board, rack0 + rack1)
         self.reduce = passes_reduce(rs, pos.board, rack0 + rack1)
         zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce)
         rules = pruned_rules(rs, lexicon, pos.board, rack0 + rack1)

@@ -9,7 +9,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ..core.move import Move
-from ..errors import RacksmithError
+from ..errors import PositionError, RacksmithError
 from ..play.players import BestEquityPlayer
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,7 +52,10 @@ class EndgamePlayer:
         live = view.position
         seen = Position(live.ruleset, live.board, (live.racks[0], ()), live.scores, live.zero_turns,
                         live.opcodes, lexicon=view.lexicon)
-        result = seen.solve_endgame(self.plies, self.seconds, self.threads)
+        try:
+            result = seen.solve_endgame(self.plies, self.seconds, self.threads)
+        except PositionError:  # a position the solver does not take (Эрудит's stars): static equity
+            return self.static.choose(view)
         self.last = result
         if result.best is None:
             return Move.pass_(view.ruleset.alphabet, score=0)
