@@ -1,6 +1,6 @@
 # The C-level API of the game loop, for this module and any Cython module that cimports it
 # (from racksmith.play._gameloop cimport ...). Implementation: _gameloop.pyx; docs/ALGORITHM.md,
-# section 13, describes it.
+# section 14, describes it.
 #
 # A game is a GameC: the board (a BoardC of the move generator, kept line by line), each seat's rack
 # as tile counts, the bag in draw order with its own PRNG, the scores, the count of scoreless turns.
@@ -188,7 +188,7 @@ ctypedef void (*TurnHook)(void* ctx, int64_t k, int64_t index, const GameC* g, c
 # concatenation, totals (a table over all turns) by addition, whatever the split of a series over
 # calls and processes. To add one: a field here (NULL by default), filled in tally_turn or tally_game
 # (_gameloop.pyx), allocated and returned by play_games, merged in racksmith.play.selfplay; see
-# docs/ALGORITHM.md, section 13.
+# docs/ALGORITHM.md, section 14.
 cdef struct Tallies:
     int n_players
     int32_t* scores         # [game][player] final scores

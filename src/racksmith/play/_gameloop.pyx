@@ -1,7 +1,7 @@
 """The game loop in the kernel: whole games between built-in players, their every turn checked, without
 the GIL.
 
-The C-level API is ``_gameloop.pxd``; docs/ALGORITHM.md, section 13, describes it. Python sees two
+The C-level API is ``_gameloop.pxd``; docs/ALGORITHM.md, section 14, describes it. Python sees two
 calls, each checking every argument first:
 
 * :func:`play_games` plays a batch of self-play games (game ``i`` of a series: its bag from the
