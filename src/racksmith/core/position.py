@@ -672,3 +672,13 @@ class Position:
         )
         moves.position = self.copy(stack=False)  # for pictures: this position as it is now
         return moves
+
+    def simulate(self, candidates: int = 10, plies: int = 2, iterations: "int | None" = None,
+                 seconds: "float | None" = None, threads: int = 1, seed: "int | None" = None,
+                 stop: "float | None" = 0.99, opponent_racks=None, **options):
+        """Rank the best ``candidates`` plays by simulated win chance: see
+        :func:`racksmith.sim.simulate.simulate` (``options``: ``leaves``, ``winpct``, ``moves``,
+        ``min_samples``, ``progress``, ``cancel``). Returns a :class:`~racksmith.sim.simulate.SimResult`."""
+        from ..sim.simulate import simulate
+
+        return simulate(self, candidates, plies, iterations, seconds, threads, seed, stop, opponent_racks, **options)
