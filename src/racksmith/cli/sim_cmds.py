@@ -169,6 +169,42 @@ def sim_cmd(
     say(f"seed {result.seed}, {result.plies} plies, {result.iterations / max(result.seconds, 1e-9):,.0f} iterations/s")
 
 
+def infer_cmd(
+    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
+    move: str = typer.Option(..., "--move", "-m", help="The opponent's last play as on the board ('8D QUIRK', "
+                                                          "tiles played through in parentheses), or '-N' for an exchange of N."),
+    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the CGP's or the ruleset's]."),
+    leaves: Optional[Path] = typer.Option(None, "--leaves", dir_okay=False, exists=True,
+                                          help="KLV2 leave values [default: none, every leave 0]."),
+    margin: float = typer.Option(5.0, "--margin", min=0.0, help="Points within the best equity for a play to count."),
+    top: int = typer.Option(30, "--top", "-n", min=1, help="Leaves to show (the JSON has them all)."),
+    as_json: bool = typer.Option(False, "--json", help="Print every leave with its probability as JSON on stdout."),
+) -> None:
+    """What the opponent kept with his last play: every possible leave and its probability."""
+    from rich.table import Table
+
+    from ..sim.infer import infer_leaves
+
+    pos = load_position(cgp_arg, cgp, None, None, ruleset, lexicon)
+    position_lexicon(pos)
+    result = infer_leaves(pos, move, leaves=str(leaves) if leaves else None, margin=margin)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    t = Table(title=f"after {result.move.notation()}: {len(result.leaves):,} leaves of {result.racks_tried:,} tried, "
+                    f"{result.total_draws:,} draws")
+    t.add_column("leave")
+    t.add_column("prob%", justify="right")
+    t.add_column("draws", justify="right")
+    t.add_column("value", justify="right")
+    for lv in result.leaves[:top]:
+        t.add_row(str(lv.leave) or "-", f"{100 * lv.probability:.2f}", f"{lv.draws:,}", f"{lv.value:+.2f}")
+    say(t)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(winpct_app, name="winpct")
     app.command("sim")(sim_cmd)
+    app.command("infer")(infer_cmd)

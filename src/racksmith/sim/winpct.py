@@ -128,7 +128,11 @@ class WinPct:
         """The table in MAGPIE's format (observations, then twice the wins plus draws per spread)."""
         out = []
         for u in range(self.max_unseen):
-            total = int(self.observations[u]) or 1
+            total = int(self.observations[u])
+            if total == 0 and u > 0 and np.array_equal(self.table[u], self.table[u - 1]):
+                out.append(" ".join(["0"] * (self.table.shape[1] + 1)))  # MAGPIE: copy the row before
+                continue
+            total = max(total, 1)
             vals = np.rint(self.table[u] * 2 * total).astype(np.int64)
             out.append(" ".join([str(total), *map(str, vals.tolist())]))
         return "\n".join(out) + "\n"
