@@ -54,6 +54,12 @@ class TurnAnalysis:
     bingo_available: bool
     withdrawn: bool = False
     note: str = ""
+    #: with a simulation (``analyze(..., sim=...)``): the win% of the move played and of the best
+    #: simulated move, the win% lost and MAGPIE's grade of it (best / inaccuracy / mistake / blunder)
+    win_pct: float | None = None
+    best_win_pct: float | None = None
+    win_pct_lost: float | None = None
+    grade: str | None = None
 
     @property
     def bingo_missed(self) -> bool:
@@ -76,6 +82,9 @@ class TurnAnalysis:
             "bingo_missed": self.bingo_missed,
             "withdrawn": self.withdrawn,
             "note": self.note,
+            **({} if self.grade is None else {
+                "win_pct": round(self.win_pct, 3), "best_win_pct": round(self.best_win_pct, 3),
+                "win_pct_lost": round(self.win_pct_lost, 3), "grade": self.grade}),
         }
 
 
@@ -120,11 +129,14 @@ class Analysis:
 
 
 def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = None,
-            check: Callable[[], None] | None = None) -> Analysis:
+            check: Callable[[], None] | None = None, sim: dict | None = None) -> Analysis:
     """Analyse every turn of a replayed game. ``leaves``: a loaded leave table or None (equity
     without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
     else the ruleset's); ``check``: called before each turn, what it raises ends the analysis
-    (the web server's time limit)."""
+    (the web server's time limit). ``sim``: keyword arguments of
+    :func:`racksmith.sim.simulate.simulate` (e.g. ``{"candidates": 10, "plies": 2, "iterations":
+    1000, "seed": 1}``) to grade each ranked turn by the win% it lost in a simulation of the best
+    candidates and the move played (the opponent's rack unknown, as the mover saw it)."""
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise RacksmithError(f"top must be a whole number, at least 1, got {top!r}")
     rs = replay.ruleset
@@ -138,6 +150,8 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
         summary = summaries[nick]
         summary.turns += 1
         ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size)
+        if sim is not None and ta.rank is not None and not ta.withdrawn:
+            ta = _simulate_turn(replay, t, ta, leaves, lexicon, sim)
         result.turns.append(ta)
         if ta.rank is not None:
             summary.ranked += 1
@@ -191,6 +205,37 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
         **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, float(equities[0]) - eq),
         bingo_played=bingo_played, bingo_available=bingo_available,
     )
+
+
+def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexicon, sim: dict) -> TurnAnalysis:
+    """``ta`` with the win% of the move played against the best of a simulation."""
+    import dataclasses
+
+    from ..core.position import Position
+    from ..sim.simulate import grade, simulate
+
+    pos = replay.position(t.number)
+    if lexicon is not None:
+        pos.lexicon = lexicon
+    if len(pos.racks) != 2 or pos.is_over:
+        return ta
+    seen = Position(pos.ruleset, pos.board.copy(), (pos.racks[0], ()), list(pos.scores), pos.zero_turns,
+                    lexicon=pos.lexicon, racks_known=[True, False])
+    options = dict(sim)
+    n = int(options.pop("candidates", 10))
+    ml = seen.moves(top=n, sort="equity", leaves=leaves, exchanges=True)
+    played = _target(t.move if t.move is not None else t.event.move, t.event.kind)
+    cands = list(ml)
+    if played is not None and played not in cands:
+        cands.append(played)
+    options.setdefault("seed", 0)
+    r = simulate(seen, candidates=len(cands), moves=cands, leaves=leaves, **options)
+    best = r.candidates[0].win_pct
+    mine = next((c.win_pct for c in r.candidates if c.move == played), None)
+    if mine is None:
+        return ta
+    lost = max(0.0, best - mine)
+    return dataclasses.replace(ta, win_pct=mine, best_win_pct=best, win_pct_lost=lost, grade=grade(lost))
 
 
 def _find(moves, target: Move | None) -> int | None:

@@ -146,6 +146,7 @@ def simulate(
     winpct: "WinPct | str | os.PathLike[str] | None" = None,
     moves: Sequence[Move] | None = None,
     min_samples: int | None = None,
+    round_robin: bool = False,
     progress: Callable[[SimResult], None] | None = None,
     progress_every: float = 0.25,
     cancel: threading.Event | None = None,
@@ -162,7 +163,8 @@ def simulate(
     (a :class:`~racksmith.lexicon.Leaves` or a KLV2 path; None: every leave 0). ``winpct``: the
     win% table (default: the ruleset's, :func:`~racksmith.sim.winpct.load_winpct`).
     ``min_samples``: samples of every candidate before the race starts (default
-    min(30, iterations / candidates)). ``progress(partial_result)`` is called about every
+    min(30, iterations / candidates)). ``round_robin``: sample the candidates in turn instead of
+    by best-arm identification (for benchmarks: MAGPIE's ``-sr rr``). ``progress(partial_result)`` is called about every
     ``progress_every`` seconds; setting ``cancel`` ends the run after the current batch
     (``stopped = "interrupted"``)."""
     from ..core.position import Position
@@ -255,7 +257,7 @@ def simulate(
     ms = min_samples if min_samples is not None else max(1, min(DEFAULT_MIN_SAMPLES, per_arm))
     ms = _positive_int(ms, "min_samples", False)
     bai = BestArm(n, delta=(1 - stop) if stop is not None else None, min_samples=ms, keys=keys,
-                  rng=random.Random(f"racksmith-sim:{seed}"))
+                  rng=random.Random(f"racksmith-sim:{seed}"), round_robin=bool(round_robin))
     eq_sum = [0.0] * n
     t0 = time.perf_counter()
     last = t0

@@ -175,8 +175,13 @@ def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
     if isinstance(spec, str) and spec.lower() in SHIPPED:
         base = resources.files("racksmith.sim") / "data"
         name = spec.lower()
-        text = (base / f"{name}.winpct").read_text(encoding="ascii")
-        prov = json.loads((base / f"{name}.winpct.json").read_text(encoding="utf-8"))
+        try:
+            text = (base / f"{name}.winpct").read_text(encoding="ascii")
+            prov = json.loads((base / f"{name}.winpct.json").read_text(encoding="utf-8"))
+        except OSError:
+            raise WinPctError(
+                f"this racksmith has no win% table for {name}: give winpct the path of one (train_winpct makes one)"
+            ) from None
         wp = WinPct.parse(text, name, prov)
     elif Path(spec).is_file():
         wp = WinPct.load(spec)
