@@ -73,10 +73,58 @@ from racksmith.search import _endgame
 from racksmith.search._endgame import Search
 SEARCH = Search(RULES, 10)
 SEARCH.set_position(BOARD, bytes([1, 3, 19]), bytes([20, 0]), 0, 0, 6)
+from racksmith.sim import _sim
+EMPTY_STATE = BoardState(RULES)
+CANDS = TABLES.generate(np.zeros((15, 15), np.uint8), bytes([1, 3, 20]), 90, 0, 3, True, 7)[0].copy()
+NC = len(CANDS)
+UNSEEN = bytes([1, 1, 3, 5, 19, 20, 20, 0, 1, 3])
+WPT = np.full((5, 11), 0.5)
+INF = (np.array([[1] + [0] * 14], np.uint8), np.array([1], np.uint8), np.array([1.0]))
+PO = _sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS,
+                   np.zeros(NC), WPT, 2, 1, INF, 2)
+ARMS = np.zeros(4, np.int32)
+ITS = np.arange(4, dtype=np.int64)
 """
 
 #: the bad calls of each callable; each must raise ValueError, TypeError or OverflowError
 CASES: dict[str, list[str]] = {
+    "racksmith.sim._sim.Playouts": [
+        "_sim.Playouts(RULES, LT, STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 11, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), bytes([1]), UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, bytes([99]), 1, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC - 1), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), np.full((5, 10), 0.5), 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT * 3, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 0, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, -1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS[:0], np.zeros(0), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, (np.array([[9] + [0] * 14], np.uint8), np.array([1], np.uint8), np.array([1.0])))",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, (INF[0], np.array([9], np.uint8), INF[2]))",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, None, 0)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([9, 9, 9]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+    ],
+    "racksmith.sim._sim.Playouts.run": [
+        "PO.run(2, ARMS, ITS, np.zeros(4), np.zeros(4))",
+        "PO.run(0, ARMS + NC, ITS, np.zeros(4), np.zeros(4))",
+        "PO.run(0, ARMS - 1, ITS, np.zeros(4), np.zeros(4))",
+        "PO.run(0, ARMS, ITS, np.zeros(3), np.zeros(4))",
+        "PO.run(0, ARMS, ITS.astype(np.int32), np.zeros(4), np.zeros(4))",
+    ],
+    "racksmith.sim._sim.Playouts.trace": ["PO.trace(NC, 0)", "PO.trace(-1, 0)", "PO.trace(0, -1)", "PO.trace(0, HUGE)"],
+    "racksmith.sim._sim.infer_leaves": [
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, b'', UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 20, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), bytes([1]), 2, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 2, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, float('nan'), 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, 5.0, -1.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 0)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 1)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([99]), UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(DAWG_RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+    ],
     "racksmith.lexicon._kwgwalk.analyse": [
         "_kwgwalk.analyse(None, (ROOT,), COUNTS)",
         "_kwgwalk.analyse(EMPTY32, (), np.zeros(0, np.uint64))",
@@ -460,6 +508,14 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.search._endgame.Search.stop": ("Search(RULES, 10).stop", []),
     "racksmith.search._endgame.Search.clear": ("SEARCH.clear", []),
     "racksmith.search._endgame.Search.search": ("SEARCH.search", ["2", "0.0", "1", "-1"]),
+    "racksmith.sim._sim.Playouts": (
+        "_sim.Playouts", ["RULES", "LT", "EMPTY_STATE", "bytes([1, 3, 20])", "None", "UNSEEN", "3", "(0, 0)", "0",
+                          "(7, 6, 1)", "CANDS", "np.zeros(NC)", "WPT", "2", "1", "INF", "2"]),
+    "racksmith.sim._sim.Playouts.run": ("PO.run", ["1", "ARMS", "ITS", "np.zeros(4)", "np.zeros(4)"]),
+    "racksmith.sim._sim.Playouts.trace": ("PO.trace", ["0", "3"]),
+    "racksmith.sim._sim.infer_leaves": (
+        "_sim.infer_leaves", ["RULES", "LT", "EMPTY_STATE", "bytes([3, 1, 20])", "UNSEEN", "2", "0", "5.0", "5.0",
+                              "80", "0", "7", "1000"]),
 }
 
 JUNK = [

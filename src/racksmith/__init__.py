@@ -25,8 +25,11 @@ from .errors import (
     LimitError,
     RequestError,
     RulesetError,
+    InferenceError,
+    SimError,
     UnknownLetterError,
     UnknownLexiconError,
+    WinPctError,
 )
 from .lexicon import Leaves, Lexicon, load_leaves, load_lexicon
 from .core.move import Move, MoveKind
@@ -97,6 +100,9 @@ __all__ = [
     "RequestError",
     "Ruleset",
     "RulesetError",
+    "InferenceError",
+    "SimError",
+    "WinPctError",
     "SelfPlayConfig",
     "SelfPlayReport",
     "Sort",

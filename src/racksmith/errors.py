@@ -115,6 +115,18 @@ class LimitError(RacksmithError):
         self.status = status
 
 
+class SimError(RacksmithError):
+    """A simulation that cannot run: bad arguments, or a position it cannot be run on."""
+
+
+class WinPctError(RacksmithError):
+    """A win-percentage table that cannot be read or used."""
+
+
+class InferenceError(RacksmithError):
+    """An inference that cannot be made: no previous move, a move not on the board, too few tiles."""
+
+
 class CLIError(RacksmithError):
     """A command-line failure: ``message`` goes to stderr as one line, ``code`` is the exit code
     (1 for a user or data error, 2 for bad usage)."""

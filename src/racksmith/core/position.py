@@ -718,3 +718,12 @@ class Position:
         from ..search.peg import solve_peg
 
         return solve_peg(self, top, **options)
+    def simulate(self, candidates: int = 10, plies: int = 2, iterations: "int | None" = None,
+                 seconds: "float | None" = None, threads: int = 1, seed: "int | None" = None,
+                 stop: "float | None" = 0.99, opponent_racks=None, **options):
+        """Rank the best ``candidates`` plays by simulated win chance: see
+        :func:`racksmith.sim.simulate.simulate` (``options``: ``leaves``, ``winpct``, ``moves``,
+        ``min_samples``, ``progress``, ``cancel``). Returns a :class:`~racksmith.sim.simulate.SimResult`."""
+        from ..sim.simulate import simulate
+
+        return simulate(self, candidates, plies, iterations, seconds, threads, seed, stop, opponent_racks, **options)

@@ -74,6 +74,12 @@ class TurnAnalysis:
     withdrawn: bool = False
     note: str = ""
     endgame: EndgameGrade | None = None
+    #: with a simulation (``analyze(..., sim=...)``): the win% of the move played and of the best
+    #: simulated move, the win% lost and MAGPIE's grade of it (best / inaccuracy / mistake / blunder)
+    win_pct: float | None = None
+    best_win_pct: float | None = None
+    win_pct_lost: float | None = None
+    grade: str | None = None
 
     @property
     def bingo_missed(self) -> bool:
@@ -97,6 +103,9 @@ class TurnAnalysis:
             "withdrawn": self.withdrawn,
             "note": self.note,
             "endgame": None if self.endgame is None else self.endgame.to_dict(),
+            **({} if self.grade is None else {
+                "win_pct": round(self.win_pct, 3), "best_win_pct": round(self.best_win_pct, 3),
+                "win_pct_lost": round(self.win_pct_lost, 3), "grade": self.grade}),
         }
 
 
@@ -141,13 +150,17 @@ class Analysis:
 
 
 def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = None,
-            check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0) -> Analysis:
+            check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0,
+            sim: dict | None = None) -> Analysis:
     """Analyse every turn of a replayed game. ``leaves``: a loaded leave table or None (equity
     without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
     else the ruleset's); ``check``: called before each turn, what it raises ends the analysis
     (the web server's time limit); ``endgame_seconds``: time the endgame solver may take for each
     turn played with the bag empty (graded against the exact value: :class:`EndgameGrade`), or
-    None for no grading."""
+    None for no grading. ``sim``: keyword arguments of :func:`racksmith.sim.simulate.simulate`
+    (e.g. ``{"candidates": 10, "plies": 2, "iterations": 1000, "seed": 1}``) to grade each ranked
+    turn by the win% it lost in a simulation of the best candidates and the move played (the
+    opponent's rack unknown, as the mover saw it)."""
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise RacksmithError(f"top must be a whole number, at least 1, got {top!r}")
     if endgame_seconds is not None and (isinstance(endgame_seconds, bool)
@@ -165,6 +178,8 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
         summary = summaries[nick]
         summary.turns += 1
         ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size, endgame_seconds)
+        if sim is not None and ta.rank is not None and not ta.withdrawn:
+            ta = _simulate_turn(replay, t, ta, leaves, lexicon, sim)
         result.turns.append(ta)
         if ta.rank is not None:
             summary.ranked += 1
@@ -235,6 +250,37 @@ def _grade_endgame(pos, played: Move, seconds: float) -> EndgameGrade:
     played_value = r.move_value if r.move_value is not None else r.value
     return EndgameGrade(r.value, played_value, r.value - played_value,
                         r.best.notation() if r.best is not None else "", r.exact)
+
+
+def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexicon, sim: dict) -> TurnAnalysis:
+    """``ta`` with the win% of the move played against the best of a simulation."""
+    import dataclasses
+
+    from ..core.position import Position
+    from ..sim.simulate import grade, simulate
+
+    pos = replay.position(t.number)
+    if lexicon is not None:
+        pos.lexicon = lexicon
+    if len(pos.racks) != 2 or pos.is_over:
+        return ta
+    seen = Position(pos.ruleset, pos.board.copy(), (pos.racks[0], ()), list(pos.scores), pos.zero_turns,
+                    lexicon=pos.lexicon, racks_known=[True, False])
+    options = dict(sim)
+    n = int(options.pop("candidates", 10))
+    ml = seen.moves(top=n, sort="equity", leaves=leaves, exchanges=True)
+    played = _target(t.move if t.move is not None else t.event.move, t.event.kind)
+    cands = list(ml)
+    if played is not None and played not in cands:
+        cands.append(played)
+    options.setdefault("seed", 0)
+    r = simulate(seen, candidates=len(cands), moves=cands, leaves=leaves, **options)
+    best = r.candidates[0].win_pct
+    mine = next((c.win_pct for c in r.candidates if c.move == played), None)
+    if mine is None:
+        return ta
+    lost = max(0.0, best - mine)
+    return dataclasses.replace(ta, win_pct=mine, best_win_pct=best, win_pct_lost=lost, grade=grade(lost))
 
 
 def _find(moves, target: Move | None) -> int | None:

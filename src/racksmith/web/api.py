@@ -229,6 +229,39 @@ class Analyzer:
             out.append(rec)
         return {"count": len(out), "sort": sort, "lexicon": lex_name, "leaves": leaves is not None, "moves": out}
 
+    def sim(self, body: dict) -> dict[str, Any]:
+        """``POST /api/sim`` {cgp, ruleset, lexicon, leaves, candidates, plies, iterations, seconds,
+        seed, stop}: ``racksmith sim --json`` on the position (one thread). ``seconds`` defaults to
+        and may not exceed ``limits.max_seconds``; ``iterations`` at most ``limits.max_sim_iterations``;
+        ``candidates`` at most ``limits.max_moves``. The page asks for growing budgets with the same
+        seed (each answer extends the one before) and stops asking when told to."""
+        from ..sim.simulate import simulate
+
+        rs = self.ruleset(body)
+        lex, lex_name = self.lexicon(rs, body)
+        lim = self.limits
+        candidates = _whole(body, "candidates", 10, 1, lim.max_moves, "max_moves")
+        plies = _whole(body, "plies", 2, 1, 32, None)
+        iterations = _whole(body, "iterations", min(1000, lim.max_sim_iterations), 1, lim.max_sim_iterations,
+                            "max_sim_iterations")
+        seed = _whole(body, "seed", 1, 0, 2**63 - 1, None)
+        seconds = body.get("seconds", lim.max_seconds)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+            raise RequestError(f"field 'seconds' must be a positive number, got {_show(seconds)}")
+        if seconds > lim.max_seconds:
+            raise LimitError("max_seconds", f"field 'seconds' asks for {seconds:g} s; this server allows at most "
+                             f"{lim.max_seconds:g} s (its max_seconds limit)", status=400)
+        stop = body.get("stop", 0.99)
+        if stop is not None and (isinstance(stop, bool) or not isinstance(stop, (int, float)) or not 0.5 <= stop < 1):
+            raise RequestError(f"field 'stop' must be a confidence 0.5..1 (e.g. 0.99) or null, got {_show(stop)}")
+        leaves = self.leaves_for(rs, body)
+        pos = self._position(body, rs, lex)
+        result = simulate(pos, candidates, plies, iterations, float(seconds), 1, seed, stop, leaves=leaves)
+        out = result.to_dict()
+        out["lexicon"] = lex_name
+        out["leaves"] = leaves is not None
+        return out
+
     def score(self, body: dict) -> dict[str, Any]:
         """``POST /api/score`` {cgp, ruleset, move}: the breakdown of ``racksmith score --json``."""
         rs = self.ruleset(body)
@@ -496,6 +529,18 @@ def _flag(body: dict, name: str, default: bool) -> bool:
         return default
     if not isinstance(value, bool):
         raise RequestError(f"field {name!r} must be true or false, got {_show(value)}")
+    return value
+
+
+def _whole(body: dict, name: str, default: int, lo: int, hi: int, limit: str | None) -> int:
+    value = body.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise RequestError(f"field {name!r} must be a whole number, at least {lo}, got {_show(value)}")
+    if value > hi:
+        if limit is None:
+            raise RequestError(f"field {name!r} must be at most {hi}, got {value}")
+        raise LimitError(limit, f"field {name!r} asks for {value}; this server allows at most {hi} (its {limit} limit)",
+                         status=400)
     return value
 
 

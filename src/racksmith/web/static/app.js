@@ -798,6 +798,42 @@
     link.hidden = false;
   }
 
+  // --- simulation: growing budgets with one seed, each answer extending the last, until stopped ----------------
+  let simRun = 0;
+  async function runSim() {
+    const run = ++simRun;
+    $("sim-run").disabled = true;
+    $("sim-stop").disabled = false;
+    const seed = Math.floor(Math.random() * 1e9);
+    const most = (state.limits && state.limits.max_sim_iterations) || 200000;
+    const body = {
+      cgp: composeCgp(), ruleset: state.rs.name, seed,
+      candidates: Number($("sim-candidates").value) || 10, plies: Number($("sim-plies").value) || 2,
+      leaves: $("leaves").checked, stop: 0.99,
+    };
+    try {
+      for (let iterations = 500; run === simRun; iterations *= 2) {
+        const data = await api("/api/sim", { ...body, iterations: Math.min(iterations, most) });
+        if (run !== simRun) break;
+        showSim(data);
+        if (data.stopped !== "iterations" || iterations >= most) break;
+      }
+    } catch (e) {
+      if (run === simRun) $("sim-head").textContent = e.message;
+    } finally {
+      if (run === simRun) { $("sim-run").disabled = false; $("sim-stop").disabled = true; }
+    }
+  }
+
+  function showSim(data) {
+    $("sim-head").textContent = `${data.iterations} iterations, ${data.plies} plies, ${data.seconds.toFixed(1)} s (${data.stopped})`;
+    const tbody = document.querySelector("#sim tbody");
+    tbody.replaceChildren(...data.candidates.map((c, i) => h("tr", {},
+      h("td", { class: "num", text: String(i + 1) }), h("td", { text: c.move }),
+      h("td", { class: "num", text: c.win_pct.toFixed(2) }), h("td", { class: "num", text: c.stderr.toFixed(2) }),
+      h("td", { class: "num", text: c.equity.toFixed(2) }), h("td", { class: "num", text: String(c.iterations) }))));
+  }
+
   // --- tabs ------------------------------------------------------------------------------------------------
   // a panel is a tab button (data-tab="x") and a <div id="tab-x" class="tab">: a new one needs nothing more
   function showTab(name) {
@@ -833,6 +869,8 @@
       scheduleRefresh(0);
     });
     $("board").addEventListener("click", onBoardClick);
+    $("sim-run").addEventListener("click", runSim);
+    $("sim-stop").addEventListener("click", () => { simRun++; $("sim-run").disabled = false; $("sim-stop").disabled = true; });
     $("board").addEventListener("keydown", onBoardKey);
     $("moves").addEventListener("mouseleave", unhover);
     for (const id of ["rack0", "rack1", "score0", "score1"]) $(id).addEventListener("input", () => scheduleRefresh());
