@@ -834,6 +834,44 @@
       h("td", { class: "num", text: c.equity.toFixed(2) }), h("td", { class: "num", text: String(c.iterations) }))));
   }
 
+  // --- endgame: the bag empty, solved exactly (or to the depth the time allows) ----------------------------
+  let endgameRun = 0;
+  async function runEndgame() {
+    const run = ++endgameRun;
+    $("endgame-error").textContent = "";
+    $("endgame-head").textContent = "solving…";
+    $("endgame-pv").replaceChildren();
+    $("endgame-run").disabled = true;
+    const most = (state.limits && state.limits.max_seconds) || 10;
+    const seconds = Math.min(Number($("endgame-seconds").value) || 5, most);
+    const plies = $("endgame-plies").value === "" ? null : Number($("endgame-plies").value);
+    try {
+      const data = await api("/api/endgame", { cgp: composeCgp(), ruleset: state.rs.name, seconds, plies });
+      if (run !== endgameRun) return;
+      showEndgame(data);
+    } catch (e) {
+      if (run === endgameRun) { $("endgame-head").textContent = ""; $("endgame-error").textContent = e.message; }
+    } finally {
+      if (run === endgameRun) $("endgame-run").disabled = false;
+    }
+  }
+
+  function showEndgame(data) {
+    const value = data.value > 0 ? `+${data.value}` : String(data.value);
+    const how = data.exact ? "exact" : `not exact: ${data.depth} plies searched`;
+    $("endgame-head").textContent = `best ${data.best}, value ${value} (${how}), ` +
+      `${data.nodes.toLocaleString()} nodes, ${data.seconds.toFixed(2)} s`;
+    $("endgame-pv").replaceChildren(...data.pv.map((m, i) => {
+      const li = h("li", { text: m });
+      if (i === 0) {  // the first move is on this board: show it
+        li.addEventListener("mouseenter", () => previewNotation(m, false));
+        li.addEventListener("mouseleave", unhover);
+        li.addEventListener("click", () => previewNotation(m, true));
+      }
+      return li;
+    }));
+  }
+
   // --- tabs ------------------------------------------------------------------------------------------------
   // a panel is a tab button (data-tab="x") and a <div id="tab-x" class="tab">: a new one needs nothing more
   function showTab(name) {
@@ -870,6 +908,7 @@
     });
     $("board").addEventListener("click", onBoardClick);
     $("sim-run").addEventListener("click", runSim);
+    $("endgame-run").addEventListener("click", runEndgame);
     $("sim-stop").addEventListener("click", () => { simRun++; $("sim-run").disabled = false; $("sim-stop").disabled = true; });
     $("board").addEventListener("keydown", onBoardKey);
     $("moves").addEventListener("mouseleave", unhover);
