@@ -31,7 +31,7 @@ def test_ctrl_c_exits_130(capsys, monkeypatch):
     def interrupted(*_):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("racksmith.cli.position_cmds._position", interrupted)
+    monkeypatch.setattr("racksmith.cli.position_cmds.load_position", interrupted)
     code, out, err = run(capsys, "show", "--cgp", OUTGUN)
     assert code == 130 and out == "" and err == ""
 
@@ -42,7 +42,7 @@ def test_an_exit_code_raised_by_a_command_is_kept(capsys, monkeypatch):
     def stop(*_):
         raise typer.Exit(3)
 
-    monkeypatch.setattr("racksmith.cli.position_cmds._position", stop)
+    monkeypatch.setattr("racksmith.cli.position_cmds.load_position", stop)
     code, _, _ = run(capsys, "show", "--cgp", OUTGUN)
     assert code == 3
 
@@ -399,7 +399,9 @@ def test_records_without_a_game(capsys, tmp_path, text):
     path = _record(tmp_path, text)
     for args in (["gcg", "cgp", path], ["analyze", path], ["gcg", "replay", path]):
         code, out, err = run(capsys, *args)
-        assert code == 1 and out == "" and err.strip().splitlines()[-1].startswith("racksmith: "), (args, err)
+        assert code == 1 and err.strip().startswith("racksmith: ") and err.count("\n") == 1, (args, err)
+        # the replay's report (its result: what is wrong) is on stdout; the others print nothing
+        assert (out == "") == (args[1] != "replay"), (args, out)
 
 
 def json_of(out: str):

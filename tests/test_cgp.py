@@ -159,14 +159,91 @@ def english_positions(draw):
 def test_random_positions_round_trip(pos):
     again = Position.from_cgp(pos.cgp())
     assert again == pos and again.cgp() == pos.cgp()
-    assert again.bag_count == 100 - int((pos.board != 0).sum()) - sum(len(r) for r in pos.racks)
+    unseen = 100 - int((pos.board != 0).sum()) - sum(len(r) for r in pos.racks)
+    assert again.unseen_count == unseen
+    # an empty opponent's rack is unknown: it holds a full rack of the unseen tiles while there are enough
+    assert again.racks_known == (True, bool(pos.racks[1]))
+    assert again.bag_count == (unseen if pos.racks[1] else unseen - min(7, unseen))
 
 
-def test_position_to_dict_is_what_show_json_prints():
-    from racksmith.core.position import Position
-
-    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0")
+def test_unknown_opponent_rack_splits_the_unseen_tiles():
+    cgp = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0"
+    pos = Position.from_cgp(cgp)
+    assert (pos.unseen_count, pos.rack_sizes, pos.racks_known, pos.bag_count) == (87, (7, 7), (True, False), 80)
+    assert pos.cgp() == cgp  # the CGP is kept as it was written
     d = pos.to_dict()
-    assert d["board"][7][3:9] == list("OUTGUN") and d["board"][0][0] == ""
-    assert d["racks"] == ["EEIIORS", "IIJORRR"] and d["scores"] == [0, 16]
-    assert d["bag_count"] == pos.bag_count == sum(d["bag"].values()) == 100 - 6 - 14
+    assert (d["bag_count"], d["unseen_count"], d["racks_known"], d["rack_sizes"]) == (80, 87, [True, False], [7, 7])
+    # 11 unseen tiles: 7 on the unknown rack, 4 in the bag (an exchange needs 7 there)
+    pos = Position.from_cgp(_cgp_with_unseen("QUIETLY" + "ZOO" + "K"))
+    assert pos.unseen_count == 11 and pos.bag_count == 4 and pos.rack_sizes == (7, 7)
+    assert pos.inferred_racks()[1] is None  # which 7 of the 11 is not known
+    assert pos.validate("-AE").reason == "exchange_not_allowed"
+    assert not any(m.is_exchange for m in pos.moves(exchanges=True))  # the generator sees a bag of 4
+
+
+def test_unknown_opponent_rack_in_an_endgame_is_the_unseen_tiles():
+    # 5 unseen tiles and an unknown opponent's rack: the bag is empty, the rack is those 5 tiles
+    end = _cgp_with_unseen("QUIET")
+    pos = Position.from_cgp(end)
+    assert pos.bag_count == 0 and pos.rack_sizes[1] == pos.unseen_count == 5
+    assert str(pos.inferred_racks()[1]) == "EIQTU" == str(pos.unseen_tiles())
+    assert "bag: 0 tiles" in str(pos)
+
+
+def test_going_out_against_an_unknown_rack_counts_the_unseen_tiles():
+    # rows 1-6 full of tiles, CAT alone at the bottom, S on the rack, 6 tiles unseen: the bag is
+    # empty, so S goes out (CATS, SCAT) and the equity adds twice the opponent's rack, the 6 tiles
+    from racksmith.core.bag import distribution
+    from racksmith import get_ruleset
+
+    rs = get_ruleset("english")
+    a = rs.alphabet
+    tiles = [t for t in distribution(rs) if t] + [a.tile("e"), a.tile("s")]
+    for c in "S" + "CAT" + "QUIZES":
+        tiles.remove(a.tile(c))
+    rows = ["".join(a.letter(t) for t in tiles[i * 15:(i + 1) * 15]) for i in range(6)]
+    cgp = "/".join(rows + ["15"] * 7 + ["6CAT6", "15"]) + " S/ 0/0 0"
+    pos = Position.from_cgp(cgp)
+    assert (pos.bag_count, pos.unseen_count, str(pos.inferred_racks()[1])) == (0, 6, "EIQSUZ")
+    moves = pos.moves(sort="equity")
+    given = Position.from_cgp(cgp.replace(" S/ ", " S/EIQSUZ "))
+    assert [(str(m), m.equity) for m in moves] == [(str(m), m.equity) for m in given.moves(sort="equity")]
+    value = sum(rs.values[a.tile(c)] for c in "EIQSUZ")
+    out = [m for m in moves if m.is_place]
+    assert out and all(m.equity == m.score + 2 * value for m in out)  # each play goes out
+
+
+def _cgp_with_unseen(unseen: str) -> str:
+    """A position whose rack is AEINRST, whose opponent's rack is unknown and where the tiles
+    ``unseen`` are on neither the board nor that rack (the rest of the set is on the board, on
+    every other square: no word is checked here)."""
+    from racksmith.core.bag import distribution
+    from racksmith import get_ruleset
+
+    rs = get_ruleset("english")
+    a = rs.alphabet
+    tiles = [t for t in distribution(rs) if t]  # no blanks: the board spells them as E and S
+    tiles += [a.tile("e"), a.tile("s")]
+    for c in "AEINRST" + unseen:
+        tiles.remove(a.tile(c))
+    board = [[""] * 15 for _ in range(15)]
+    k = 0
+    for r in range(15):
+        for c in range(15):
+            if (r + c) % 2 == 0 and k < len(tiles):
+                board[r][c] = a.letter(tiles[k])
+                k += 1
+    assert k == len(tiles)
+    rows = []
+    for row in board:
+        out, run = "", 0
+        for sq in row:
+            if not sq:
+                run += 1
+                continue
+            if run:
+                out += str(run)
+                run = 0
+            out += sq
+        rows.append(out + (str(run) if run else ""))
+    return "/".join(rows) + " AEINRST/ 0/0 0"

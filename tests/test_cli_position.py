@@ -34,7 +34,7 @@ def test_show_text_goes_to_stdout(capsys):
     assert code == 0 and err == ""
     assert "A B C D E F G H I J K L M N O" in out
     assert " 8  = . . Q U I R K . . . ' . . =" in out
-    assert "to move: ADEIRS?" in out and "score 56" in out and "bag: 88 tiles" in out
+    assert "to move: ADEIRS?" in out and "score 56" in out and "bag: 81 tiles" in out
 
 
 def test_show_json_and_svg(capsys, tmp_path):
@@ -45,7 +45,7 @@ def test_show_json_and_svg(capsys, tmp_path):
     assert d["ruleset"] == "english" and d["cgp"] == QUIRK and (d["rows"], d["cols"]) == (15, 15)
     assert d["board"][7][3:8] == ["Q", "U", "I", "R", "K"] and d["board"][0][0] == ""
     assert d["premiums"][7] == "=..'...-...'..="
-    assert d["racks"] == ["ADEIRS?", ""] and d["scores"] == [56, 0] and d["bag_count"] == 88 and d["zero_turns"] == 0
+    assert d["racks"] == ["ADEIRS?", ""] and d["scores"] == [56, 0] and d["bag_count"] == 81 and d["unseen_count"] == 88 and d["zero_turns"] == 0
     text = svg.read_text(encoding="utf-8")
     assert text.startswith("<svg") and text.rstrip().endswith("</svg>") and ">Q<" in text
 

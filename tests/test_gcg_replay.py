@@ -219,7 +219,7 @@ def test_cli_cgp_and_show(capsys):
     shown = json.loads(capsys.readouterr().out)
     assert shown["turn"] == 3 and shown["cgp"].startswith("15/15/15/15/4R10")
     assert main(["gcg", "show", str(GAME01)]) == 0
-    assert "KRONA" in capsys.readouterr().err
+    assert "KRONA" in capsys.readouterr().out
     assert main(["gcg", "cgp", str(GAME01), "--turn", "99"]) == 1
     assert "turn 99 does not exist" in capsys.readouterr().err
 

@@ -28,7 +28,7 @@ def test_value_against_the_csv(capsys):
 def test_build_writes_magpies_bytes(tmp_path, capsys):
     out_klv = tmp_path / "synth.klv2"
     code, out, err = run(capsys, "leaves", "build", FIXTURES / "SYNTH.csv.gz", "-o", out_klv)
-    assert code == 0 and out == "" and "914,624 leaves" in err
+    assert code == 0 and err == "" and "914,624 leaves" in out
     assert out_klv.read_bytes() == (FIXTURES / "SYNTH.klv2").read_bytes()
 
 
@@ -36,7 +36,7 @@ def test_small_csv_and_errors(tmp_path, capsys):
     csv = tmp_path / "l.csv"
     csv.write_text("?,25.5\nES,3\n", encoding="utf-8")
     code, out, err = run(capsys, "leaves", "value", csv, "SE", "?", "Z")
-    assert code == 0 and out == "" and "SE: 3" in err and "?: 25.5" in err and "Z: 0" in err
+    assert code == 0 and err == "" and "SE: 3" in out and "?: 25.5" in out and "Z: 0" in out
     code, _, err = run(capsys, "leaves", "value", tmp_path / "missing.klv2", "A")
     assert code == 1 and "cannot read leave file" in err
     code, _, err = run(capsys, "leaves", "value", FIXTURES / "ENABLE15.kwg", "A")

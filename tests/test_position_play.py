@@ -22,6 +22,7 @@ from racksmith import (
     PositionError,
     Ruleset,
     Tiles,
+    Game,
     get_ruleset,
     load_lexicon,
     replay_file,
@@ -319,3 +320,34 @@ def test_tiles_print_as_letters_and_stay_tuples_of_ints():
     assert str(best.leave) == "I" and repr(pos.rack) == "Tiles('EEIIORS')"
     assert str(pos.moves().rack) == "EEIIORS"
     assert f"{pos.racks[1]}" == "IIJORRR"
+
+
+# --- an unknown opponent's rack ------------------------------------------------------------------------
+def test_pushes_and_pops_with_an_unknown_opponent_rack():
+    cgp = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0"
+    pos = Position.from_cgp(cgp)
+    assert (pos.bag_count, pos.racks_known) == (80, (True, False))
+    pos.push("J8 SOIREE", draw="ABCDEF")
+    # the unknown rack is now the one to move; the mover's rack is known; the bag gave 6 tiles
+    assert pos.racks_known == (False, True) and pos.bag_count == 74 and str(pos.racks[1]) == "ABCDEFI"
+    assert pos.rack_sizes == (7, 7) and not pos.is_over
+    with pytest.raises(IllegalMoveError, match="rack of the player to move is not known") as e:
+        pos.push("8C T(OUTGUN)")
+    assert e.value.reason == "not_in_rack"
+    assert [str(m) for m in pos.moves()] == ["-"]  # no tiles known: only the pass
+    pos.push("-")  # the unknown player passes
+    assert pos.racks_known == (True, False) and pos.zero_turns == 1
+    pos.pop()
+    pos.pop()
+    assert pos == Position.from_cgp(cgp) and pos.cgp() == cgp
+    # the draw must come from the unseen tiles and fit in the bag
+    with pytest.raises(PositionError, match="cannot supply"):
+        pos.push("J8 SOIREE", draw="ZZ")
+    assert pos.cgp() == cgp
+
+
+def test_a_game_from_a_position_draws_the_unknown_rack_first():
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0")
+    game = Game.from_position(pos, seed=3)
+    assert [len(r) for r in game.racks] == [7, 7] and game.bag_count == 80
+    assert game.position.racks_known == (True, True) and game.check_invariants() == []

@@ -33,6 +33,23 @@ def test_readme_python_block_runs(index, tmp_path, monkeypatch, capsys):
     assert checked == code.count("# =>")
 
 
+TUTORIALS = sorted((ROOT / "docs" / "tutorials").glob("*.md"))
+TUTORIAL_BLOCKS = [(p.name, i, b) for p in TUTORIALS
+                   for i, b in enumerate(re.findall(r"```python\n(.*?)```", p.read_text(encoding="utf-8"), flags=re.S))]
+
+
+def test_every_tutorial_has_python():
+    assert {name for name, _, _ in TUTORIAL_BLOCKS} == {p.name for p in TUTORIALS} and len(TUTORIALS) == 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, index, code", TUTORIAL_BLOCKS, ids=[f"{n}-{i}" for n, i, _ in TUTORIAL_BLOCKS])
+def test_tutorial_python_runs(name, index, code, tmp_path, monkeypatch):
+    code = code.replace('"tests/fixtures/', f'"{ROOT}/tests/fixtures/')
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, f"{name} block {index + 1}", "exec"), {"__name__": "__tutorial__"})
+
+
 def test_ci_runs_the_readme_test_command():
     commands = re.findall(r"```sh\n(.*?)```", README, flags=re.S)
     test_cmd = next(c.strip() for c in commands if "pytest" in c)

@@ -4,10 +4,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import numpy as np
+import pytest
 
 from racksmith.core.position import Position
 from racksmith.formats.render import render_rich, render_text
 from racksmith.rules.ruleset import Ruleset
+from racksmith import Move, RacksmithError
 
 TINY = Ruleset.from_dict(
     {
@@ -98,3 +100,49 @@ def test_svg_of_every_shipped_board_parses():
         root = ET.fromstring(Position.empty(name)._repr_svg_())
         rs = Position.empty(name).ruleset
         assert int(float(root.get("width"))) > rs.cols * 32
+
+
+# --- a move on the picture, and notebooks ------------------------------------------------------------------
+OUTGUN = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
+
+
+def test_svg_highlights_a_move_its_premiums_and_the_tiles_it_plays_through():
+    from racksmith.formats.render import render_svg
+
+    pos = Position.from_cgp(OUTGUN)
+    svg = render_svg(pos, move="J8 SOIREE", size=24)
+    root = ET.fromstring(svg)
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "3L" in [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "premium"]  # I on 10J
+    assert sum(1 for r in root.iter(f"{SVG}rect") if r.get("fill") == "#b8e07a") == 6  # six new tiles
+    assert "J8 SOIREE +16: new tiles S 8J, O 9J, I 10J (3L), R 11J, E 12J, E 13J" in texts
+    assert root.get("width") == str(24 + 15 * 24 + 4)
+    through = render_svg(pos, move="8C T(OUTGUN)")
+    assert through.count('class="through"') == 6
+    with pytest.raises(RacksmithError, match="size"):
+        render_svg(pos, size=0)
+
+
+def test_rack_blanks_are_drawn_as_blanks_and_ten_point_tiles_fit():
+    from racksmith.formats.render import render_svg
+
+    pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 QZ?/ 0/0 0")
+    svg = render_svg(pos)
+    assert svg.count('class="blank"') == 1 and 'stroke-dasharray' in svg
+    root = ET.fromstring(svg)
+    ten = [t for t in root.iter(f"{SVG}text") if t.text == "10" and t.get("fill") == "#222"]  # not the row label
+    assert len(ten) == 2 and all(float(t.get("font-size")) < 0.25 * 32 for t in ten)  # smaller than a 1-digit value
+
+
+def test_moves_and_move_lists_show_in_notebooks():
+    pos = Position.from_cgp(OUTGUN)
+    moves = pos.moves(top=5)
+    html = moves._repr_html_()
+    assert "<table>" in html and "<svg" in html and "J8 SOIREE" in html and "<th>#</th>" in html
+    assert moves[0].position is not None and moves[0]._repr_svg_().startswith("<svg")
+    pos.push(moves[0])  # the picture is of the position the moves were made in, not what it became
+    assert moves[0]._repr_svg_().count("#b8e07a") == 6
+    assert "<svg" in Move.parse("8D QUIRK")._repr_html_()  # a move without a position: an empty board
+    assert moves.ranks() == sorted(moves.ranks())
+    scores = [m.score for m in moves]
+    assert all((scores[i] == scores[i - 1]) == (moves.ranks()[i] == moves.ranks()[i - 1]) for i in range(1, len(scores)))

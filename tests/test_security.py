@@ -228,7 +228,7 @@ def test_json_content_types_that_are_fine(server):
 def test_the_page_works_as_a_browser_calls_it(server):
     """The requests app.js makes, with the headers a browser adds to them."""
     status, _, js = server.request("GET", "/static/app.js", headers={"Content-Type": None})
-    assert status == 200 and b'headers: { "Content-Type": "application/json" }' in js
+    assert status == 200 and b'headers: { "Content-Type": "application/json", "X-Errors": "body" }' in js
     origin = f"http://127.0.0.1:{server.port}"
     browser = {"Origin": origin, "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Referer": origin + "/"}
     assert server.request("GET", "/", headers={"Sec-Fetch-Site": "none", "Content-Type": None})[0] == 200

@@ -209,8 +209,8 @@ def test_cli_selfplay_json(capsys):
 
 def test_cli_selfplay_text_says_when_there_are_no_leaves(capsys):
     assert main(["selfplay", "--games", "1", "--fast"]) == 0
-    err = capsys.readouterr().err
-    assert "no --leaves given" in err and "games/s" in err and "validator skipped" in err
+    out, err = capsys.readouterr()
+    assert "no --leaves given" in err and "games/s" in out and "validator skipped" in out
     assert main(["selfplay", "--games", "1", "--players", "equity,wizard"]) == 1
     assert main(["selfplay", "--games", "0"]) == 2
 

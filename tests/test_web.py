@@ -92,7 +92,8 @@ def test_page_and_every_asset_it_names_are_served(server):
     status, head, data = call(server, "HEAD", "/static/app.js")
     assert status == 200 and data == b"" and int(head["Content-Length"]) > 1000
     js = call(server, "GET", "/static/app.js")[2].decode("utf-8")
-    for endpoint in ("/api/rulesets", "/api/position", "/api/moves", "/api/score", "/api/validate", "/api/gcg"):
+    for endpoint in ("/api/rulesets", "/api/position", "/api/moves", "/api/score", "/api/validate", "/api/gcg",
+                     "/api/play", "/api/export"):
         assert f'"{endpoint}"' in js  # the page uses every endpoint
     error(server, "/static/nope.js", method="GET", status=404)
     error(server, "/static/../api.py", method="GET", status=404)
@@ -122,7 +123,9 @@ def test_position(server):
     assert p["ruleset"] == "english" and p["cgp"] == QUIRK and (p["rows"], p["cols"]) == (15, 15)
     assert p["board"][7][3:8] == ["Q", "U", "I", "R", "K"] and p["board"][0][0] == ""
     assert p["racks"] == ["ADEIRS?", ""] and p["scores"] == [56, 0] and p["zero_turns"] == 0
-    assert p["bag_count"] == 88 == sum(p["bag"].values()) and p["bag"]["?"] == 1 and "Q" not in p["bag"]
+    # the opponent's rack is not given: 7 of the 88 unseen tiles are on it, 81 in the bag
+    assert p["bag_count"] == 81 and p["unseen_count"] == 88 == sum(p["bag"].values()) and p["racks_known"] == [True, False]
+    assert p["bag"]["?"] == 1 and "Q" not in p["bag"]
     assert p["premiums"][0] == "=..'...=...'..="
     mid = post(server, "/api/position", {"cgp": MID, "ruleset": "english"})
     assert mid["board"][4][7] == "o"  # a blank is lowercase
@@ -405,3 +408,33 @@ def test_server_lexicon_and_custom_ruleset(tmp_path):
     a = kwg.moves({"cgp": MID, "top": None})
     b = kwg.moves({"cgp": MID, "top": None, "lexicon": "enable"})
     assert (a["lexicon"], b["lexicon"], a["count"]) == ("ENABLE15", "enable", 1150) and a["moves"] == b["moves"]
+
+
+# --- playing on, exporting, errors in the body ---------------------------------------------------------
+def test_play_then_export_a_game_that_replays(server):
+    first = post(server, "/api/play", {"cgp": f"{EMPTY15} DEIKQRU/ 0/0 0", "move": "8D QUIRK", "seed": 7})
+    assert (first["move"], first["score"], first["rack"]) == ("8D QUIRK", 56, "DEIKQRU")
+    assert len(first["drawn"]) == 5 and first["position"]["scores"] == [0, 56] and not first["over"]
+    again = post(server, "/api/play", {"cgp": f"{EMPTY15} DEIKQRU/ 0/0 0", "move": "8D QUIRK", "seed": 7})
+    assert again["drawn"] == first["drawn"]  # a seed repeats the draw
+    cgp2 = first["cgp"].replace(" /", " AEINST?/", 1)
+    second = post(server, "/api/play", {"cgp": cgp2, "move": "H8 (K)AiNITES", "draw": "ABCDEFG"})
+    assert second["score"] == 86 and second["drawn"] == "ABCDEFG"
+    turns = [{"cgp": f"{EMPTY15} DEIKQRU/ 0/0 0", "move": "8D QUIRK", "draw": first["drawn"]},
+             {"cgp": cgp2, "move": "H8 (K)AiNITES", "draw": "ABCDEFG"}]
+    gcg = post(server, "/api/export", {"turns": turns})["gcg"]
+    r = replay_text(gcg, strict=True)
+    assert [t.move.notation() for t in r.turns] == ["8D QUIRK", "H8 (K)AiNITES"] and r.scores == [56, 86]
+    e = error(server, "/api/export", {"turns": [{"cgp": QUIRK, "move": "9D ADE"}]})
+    assert "empty board" in e["error"]
+    e = error(server, "/api/play", {"cgp": QUIRK, "move": "8A QUIRK"})
+    assert e["reason"] == "occupied"
+
+
+def test_the_page_gets_user_errors_in_the_body(server):
+    status, _, answer = call(server, "POST", "/api/validate", {"cgp": QUIRK, "move": "QX"}, headers={"X-Errors": "body"})
+    assert status == 200 and answer["status"] == 400 and "bad move" in answer["error"]
+    status, _, answer = call(server, "POST", "/api/play", {"cgp": QUIRK, "move": "8A QUIRK"}, headers={"X-Errors": "body"})
+    assert status == 200 and answer["status"] == 400 and answer["reason"] == "occupied"
+    status, _, answer = call(server, "POST", "/api/validate", {"cgp": QUIRK, "move": "QX"})
+    assert status == 400  # other clients: a 400

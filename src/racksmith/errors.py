@@ -45,7 +45,13 @@ class PositionError(RacksmithError):
 
 
 class CGPError(PositionError):
-    """A CGP string that cannot be parsed."""
+    """A CGP string that cannot be parsed. ``letter`` is True when a letter is not the ruleset's;
+    ``rulesets`` then names the shipped rulesets whose letters (and board) read the line."""
+
+    def __init__(self, message: str, *, letter: bool = False, rulesets: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.letter = letter
+        self.rulesets = tuple(rulesets)
 
 
 class InvalidMoveError(RacksmithError):

@@ -44,3 +44,84 @@ def note_cgp_lexicon(opcodes, used: str) -> None:
             f"note: the CGP names lexicon {named}; moves are made and checked with {used} (pass --lexicon to choose)",
             highlight=False, markup=False, soft_wrap=True,
         )
+
+
+def say(text) -> None:
+    """A result for people on stdout (plain text, no markup; or a Rich renderable)."""
+    out_console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+
+def note(text: str) -> None:
+    """A diagnostic on stderr."""
+    err_console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+
+# --- a position, given the same way to every command ---------------------------------------------------
+CGP_ARG_HELP = "The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]' (or give --cgp, or --board and --rack)."
+CGP_HELP = "The position as a CGP line (instead of the CGP argument)."
+BOARD_HELP = ("A plain-text board instead of a CGP: one row per line, '.' or space empty, uppercase tile, "
+              "lowercase blank.")
+RACK_HELP = "The rack of the player to move, with --board ('?' for a blank)."
+RULESET_HELP = ("Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file "
+                "[default: the CGP's ld opcode when it names one, else english].")
+
+
+def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | None", ruleset: "str | None",
+                  lexicon: "str | None" = None):
+    """The position of a command: a CGP (the argument or ``--cgp``), or ``--board FILE --rack R``.
+
+    The ruleset is ``--ruleset``, else the CGP's ``ld`` (or ``lex``) opcode when it names a shipped
+    one, else English; the lexicon ``--lexicon``, else the one the CGP's ``lex`` names when
+    racksmith ships it, else the ruleset's (a note on stderr says when ``lex`` names another)."""
+    import typer
+
+    from ..core.position import Position
+    from ..errors import CGPError, PositionError, RacksmithError
+    from ..lexicon import load_lexicon
+    from ..rules.ruleset import get_ruleset
+
+    if cgp_arg is not None and cgp is not None:
+        raise typer.BadParameter("give the CGP once: as the argument or with --cgp", param_hint="--cgp")
+    text = cgp_arg if cgp_arg is not None else cgp
+    if (text is None) == (board is None):
+        raise typer.BadParameter("give the position as a CGP (the argument or --cgp), or with --board and --rack",
+                                 param_hint="CGP/--board")
+    if board is not None and rack is None:
+        raise typer.BadParameter("--board needs --rack", param_hint="--rack")
+    if text is not None and rack is not None:
+        raise typer.BadParameter("--rack goes with --board (a CGP holds the racks)", param_hint="--rack")
+    rs = get_ruleset(ruleset) if ruleset is not None else None
+    lex = load_lexicon(lexicon, ruleset=rs if rs is not None else _cgp_ruleset(text)) if lexicon is not None else None
+    if text is not None:
+        try:
+            pos = Position.from_cgp(text, rs, lexicon=lex)
+        except CGPError as e:
+            if e.rulesets:
+                fail(f"{str(e).split('; the position is spelled')[0]}; the position is spelled in the letters of "
+                     f"{' or '.join(e.rulesets)}: give --ruleset {e.rulesets[0]}")
+            raise
+        if lexicon is None:
+            note_cgp_lexicon(pos.opcodes, pos.lexicon_name)
+        return pos
+    rs = rs or get_ruleset("english")
+    from .moves_cmds import read_board
+
+    try:
+        tiles = rs.alphabet.rack(rack)
+    except RacksmithError as e:
+        raise PositionError(f"rack {rack!r}: {e}") from None
+    return Position(rs, read_board(board, rs), (tiles, ()), lexicon=lex)
+
+
+def _cgp_ruleset(text):
+    from ..formats.cgp import cgp_ruleset
+    from ..rules.ruleset import get_ruleset
+
+    return cgp_ruleset(text) if text is not None else get_ruleset("english")
+
+
+def position_lexicon(pos):
+    """The position's lexicon, or a clean failure when its ruleset names none."""
+    if pos._lexicon is None and pos._lexicon_spec is None and pos.ruleset.lexicon is None:
+        fail(f"ruleset {pos.ruleset.name} names no lexicon: pass --lexicon")
+    return pos.lexicon

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .common import emit_json, err_console, fail
+from .common import emit_json, err_console, fail, note, say
 
 
 def selfplay(
@@ -97,7 +97,6 @@ def selfplay(
 
 
 def _print_report(d: dict) -> None:
-    say = lambda s: err_console.print(s, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
     say(
         f"{d['games']} games in {d['seconds']:.2f} s: {d['games_per_second']:.1f} games/s, "
         f"{d['turns_per_second']:.0f} turns/s, {d['moves_generated_per_second']:.0f} moves generated/s "
@@ -124,7 +123,7 @@ def _print_report(d: dict) -> None:
 def analyze(
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
     leaves: Optional[Path] = typer.Option(None, "--leaves", help="KLV2 leave values [default: equity without leaves].", dir_okay=False),
-    top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn."),
+    top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn (in the table and the JSON)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset [default: the record's, else english]."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon to generate moves from [default: the ruleset's]."),
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON on stdout."),
@@ -154,21 +153,44 @@ def analyze(
     if as_json:
         emit_json(result.to_dict())
         return
-    say = lambda s: err_console.print(s, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
-    for t in result.turns:
-        rank = f"#{t.rank}/{t.moves}" if t.rank is not None else f"-/{t.moves}"
-        lost = f"-{t.equity_lost:.1f}" if t.equity_lost else ""
-        best = t.best[0].notation if t.best else ""
+    print_analysis(result)
+
+
+def print_analysis(result) -> None:
+    """The analysis for people, on stdout: a table of the turns (the move played with its rank and
+    the equity lost, then the best moves, ranked; moves that tie share a rank), then a line per
+    player and the notes."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(show_edge=False, pad_edge=False)
+    for name, justify in (("turn", "right"), ("player", "left"), ("rack", "left"), ("move", "left"),
+                          ("score", "right"), ("equity", "right"), ("rank", "right"), ("lost", "right")):
+        table.add_column(name, justify=justify)
+    for i, t in enumerate(result.turns):
+        rank = f"{t.rank} of {t.moves}" if t.rank is not None else (f"- of {t.moves}" if t.moves else "")
+        lost = f"{t.equity_lost:.1f}" if t.equity_lost else ("0" if t.rank is not None else "")
         flag = " (withdrawn)" if t.withdrawn else ""
-        say(f"{t.turn:3d}. {t.player:<10} {t.rack:<8} {t.played:<18} {t.played_score:+4d} {rank:>10} {lost:>7}  best {best}{flag}")
+        equity = f"{t.played_equity:.1f}" if t.played_equity is not None else ""
+        table.add_row(str(t.turn), t.player, t.rack, Text(t.played + flag, style="bold"), f"{t.played_score:+d}",
+                      equity, rank, lost, end_section=not t.best and not t.note)
+        if t.note:
+            table.add_row("", "", "", Text(f"  {t.note}", style="italic"), "", "", "", "", end_section=not t.best)
+        for j, c in enumerate(t.best):
+            mark = " *" if c.notation == t.played else ""
+            table.add_row("", "", "", Text(f"  {c.notation}{mark}" + (" (bingo)" if c.bingo else "")), str(c.score),
+                          f"{c.equity:.1f}", str(c.rank), "", style="dim" if mark == "" else None,
+                          end_section=j == len(t.best) - 1)
+    say(table)
     for p in result.players:
         d = p.to_dict()
         say(
             f"{d['player']}: {d['turns']} turns, {d['best_moves']} best, equity lost {d['equity_lost']:.1f}, "
             f"bingos {d['bingos_played']} played / {d['bingos_missed']} missed"
         )
-    for note in result.notes:
-        say(f"note: {note}")
+    say("rank: among every legal move by equity (moves that tie share a rank); * the move played")
+    for n in result.notes:
+        note(f"note: {n}")
 
 
 def register(app: typer.Typer) -> None:

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from .common import emit_json, err_console, fail
+from .common import emit_json, err_console, fail, note, out_console, say
 
 gcg_app = typer.Typer(
     help="GCG game records: replay and check them, show the position at any turn.",
@@ -42,17 +42,13 @@ def replay_cmd(
         emit_json(r.to_dict())
     else:
         scores = ", ".join(f"{n} {s}" for n, s in r.final_scores().items())
-        err_console.print(
-            f"{path.name}: {len(r.turns)} turns, {'complete' if r.over else 'not finished'}; final scores {scores}",
-            highlight=False,
-            markup=False,
-        )
+        say(f"{path.name}: {len(r.turns)} turns, {'complete' if r.over else 'not finished'}; final scores {scores}")
         for line, words in r.phonies:
-            err_console.print(f"line {line}: not in the lexicon: {', '.join(words)}", highlight=False, markup=False)
-        for note in r.notes:
-            err_console.print(note, highlight=False, markup=False)
+            say(f"line {line}: not in the lexicon: {', '.join(words)}")
+        for n in r.notes:
+            say(n)
         for e in r.errors:
-            err_console.print(str(e), highlight=False, markup=False)
+            say(str(e))
     if r.errors:
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
         fail(f"{path.name} is inconsistent: {r.errors[0]}{more}")
@@ -71,7 +67,7 @@ def show_cmd(
     r = _replay(path, ruleset, None, False)
     if not as_json:
         for e in r.errors:
-            err_console.print(str(e), highlight=False, markup=False)
+            note(str(e))
     _refuse_unknown_position(r, turn, path)
     pos = r.position(turn)
     if as_json:
@@ -88,8 +84,8 @@ def show_cmd(
         return
     shown = len(r.turns) if turn is None else turn - 1
     for t in r.turns[:shown]:
-        err_console.print(f"{t.number:3d}. {t.event.text()}", highlight=False, markup=False)
-    err_console.print(render_rich(pos), highlight=False)
+        say(f"{t.number:3d}. {t.event.text()}")
+    out_console.print(render_rich(pos), highlight=False, soft_wrap=True)
 
 
 def _refuse_unknown_position(r, turn: Optional[int], path: Path) -> None:

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import emit_json, err_console
+from .common import emit_json, err_console, say
 
 leaves_app = typer.Typer(
     help="Leave values (KLV2 files): build them from a CSV, look leaves up.",
@@ -35,7 +35,7 @@ def build_cmd(
     with err_console.status(f"building {output.name} from {csv.name}"):
         leaves = Leaves.from_csv(csv, ruleset)
         leaves.save(output)
-    _say(f"{output}: {len(leaves):,} leaves, {leaves.kwg.size:,} nodes")
+    say(f"{output}: {len(leaves):,} leaves, {leaves.kwg.size:,} nodes")
 
 
 @leaves_app.command("value")
@@ -54,4 +54,4 @@ def value_cmd(
         emit_json(values)
         return
     for leave, v in values.items():
-        _say(f"{leave}: {v:g}")
+        say(f"{leave}: {v:g}")

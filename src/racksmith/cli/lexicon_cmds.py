@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import emit_json, err_console
+from .common import emit_json, err_console, say
 
 lexicon_app = typer.Typer(
     help="Lexicons (KWG word graphs): build them from word lists, look words up, find anagrams.",
@@ -19,6 +19,7 @@ LEXICON_HELP = "An embedded lexicon (enable, ru, ru-erudit), a word list file or
 
 
 def _say(text: str) -> None:
+    """A diagnostic (words skipped, a count) on stderr."""
     err_console.print(text, highlight=False, markup=False, soft_wrap=True)
 
 
@@ -72,8 +73,8 @@ def build_cmd(
         progress.update(step, advance=1, description=f"writing {output.name}")
         lex.save(output)
         progress.update(step, advance=1)
-    _say(f"{output}: {len(lex):,} words, {lex.nodes:,} nodes ({4 * lex.nodes:,} bytes), "
-         f"{'DAWG + GADDAG' if lex.has_gaddag else 'DAWG only'}")
+    say(f"{output}: {len(lex):,} words, {lex.nodes:,} nodes ({4 * lex.nodes:,} bytes), "
+        f"{'DAWG + GADDAG' if lex.has_gaddag else 'DAWG only'}")
     if lex.skipped:
         _say(wl.skipped.describe(longest))
 
@@ -93,11 +94,11 @@ def info_cmd(
     from ..lexicon import EMBEDDED
 
     embedded = EMBEDDED.get(lexicon.strip().lower()) if not Path(lexicon).is_file() else None
-    _say(f"{lex.name}: {info['words']:,} words; {info['nodes']:,} nodes ({info['bytes']:,} bytes), "
-         f"{info['dawg_nodes']:,} of them in the DAWG; GADDAG: {'yes' if info['gaddag'] else 'no'}"
-         + (f"; file {lex.path}" if lex.path else ""))
+    say(f"{lex.name}: {info['words']:,} words; {info['nodes']:,} nodes ({info['bytes']:,} bytes), "
+        f"{info['dawg_nodes']:,} of them in the DAWG; GADDAG: {'yes' if info['gaddag'] else 'no'}"
+        + (f"; file {lex.path}" if lex.path else ""))
     if embedded:
-        _say(f"embedded: {embedded.description}")
+        say(f"embedded: {embedded.description}")
 
 
 @lexicon_app.command("check")
@@ -122,7 +123,7 @@ def check_cmd(
         emit_json(found)
     else:
         for w, ok in found.items():
-            _say(f"{w}: {'valid' if ok else 'not in ' + (lex.name or 'the lexicon')}")
+            say(f"{w}: {'valid' if ok else 'not in ' + (lex.name or 'the lexicon')}")
     for w, why in unspellable.items():  # a word no lexicon of this alphabet can hold: say why
         _say(f"note: {w}: {why}")
 

@@ -8,10 +8,11 @@ import click
 import typer
 
 from ..errors import PositionError, RacksmithError
-from .common import emit_json, err_console, fail, note_cgp_lexicon, out_console
+from .common import (
+    BOARD_HELP, CGP_ARG_HELP, CGP_HELP, RACK_HELP, RULESET_HELP, emit_json, err_console, load_position, out_console,
+    position_lexicon,
+)
 
-CGP_HELP = "The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]'."
-RULESET_HELP = "Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file."
 DEFAULT_TOP = 20
 
 
@@ -53,15 +54,14 @@ def read_board(path: Path, ruleset):
 
 
 def moves(
+    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
     cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
-    board: Optional[Path] = typer.Option(
-        None, "--board", help="A plain-text board instead of --cgp: one row per line, '.' or space empty, "
-        "uppercase tile, lowercase blank.", dir_okay=False, exists=True,
-    ),
-    rack: Optional[str] = typer.Option(None, "--rack", help="The rack with --board ('?' for a blank)."),
-    ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
+    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
+    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
     lexicon: Optional[str] = typer.Option(
-        None, "--lexicon", "-l", help="Lexicon: an embedded name, a word list or a .kwg file [default: the ruleset's]."
+        None, "--lexicon", "-l",
+        help="Lexicon: an embedded name, a word list or a .kwg file [default: the CGP's lex when shipped, else the ruleset's].",
     ),
     leaves: Optional[Path] = typer.Option(
         None, "--leaves", help="Leave values (.klv2, .klv or leave,value CSV): equity = score + leave.", dir_okay=False
@@ -79,38 +79,14 @@ def moves(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print {count, moves} as JSON on stdout."),
 ) -> None:
-    """Every legal move of the player to move, best first (the best 20 unless --all or --top)."""
-    from ..lexicon import load_lexicon
-    from ..movegen.generate import generate_moves
-    from ..core.position import Position
-    from ..rules.ruleset import get_ruleset
-
+    """Every legal move of the player to move, best first (the best 20 unless --all or --top);
+    moves that tie share a rank."""
     if all_moves and top is not None:
         raise typer.BadParameter("give --all or --top, not both", param_hint="--all/--top")
-    if (cgp is None) == (board is None):
-        raise typer.BadParameter("give the position with --cgp, or with --board and --rack", param_hint="--cgp/--board")
-    if board is not None and rack is None:
-        raise typer.BadParameter("--board needs --rack", param_hint="--rack")
-    if cgp is not None and rack is not None:
-        raise typer.BadParameter("--rack goes with --board (a CGP holds the racks)", param_hint="--rack")
-    rs = get_ruleset(ruleset)
-    spec = lexicon if lexicon is not None else rs.lexicon
-    if spec is None:
-        fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
-    lex = load_lexicon(spec, ruleset=rs)
-    if cgp is not None:
-        pos = Position.from_cgp(cgp, rs, lexicon=lex)
-        if lexicon is None:
-            note_cgp_lexicon(pos.opcodes, spec)
-    else:
-        try:
-            tiles = rs.alphabet.rack(rack)
-        except RacksmithError as e:
-            raise PositionError(f"rack {rack!r}: {e}") from None
-        pos = Position(rs, read_board(board, rs), (tiles, ()), lexicon=lex)
+    pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
+    position_lexicon(pos)
     n = None if all_moves else (top if top is not None else DEFAULT_TOP)
-    ranked = generate_moves(pos, top=n, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction,
-                            algorithm=algorithm)
+    ranked = pos.moves(n, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm)
     if as_json:
         emit_json({"count": len(ranked), "moves": ranked.to_records()})
         return
@@ -130,7 +106,7 @@ def _table(ranked, pos, sort: str) -> None:
     if ranked.has_equity:
         table.add_column("equity", justify="right")
     table.add_column("leave")
-    for i, m in enumerate(ranked, 1):
+    for i, m in zip(ranked.ranks(sort), ranked):
         row = [str(i), Text(m.notation()), str(m.score)]
         if ranked.has_equity:
             row.append(f"{m.equity:.3f}")

@@ -1,4 +1,7 @@
-"""``racksmith show``, ``score`` and ``validate``: a position from CGP, a move's score, a move's legality."""
+"""``racksmith show``, ``score`` and ``validate``: a position, a move's score, a move's legality.
+
+Each takes the position the same way as ``racksmith moves``: a CGP as the argument or with
+``--cgp``, or a plain-text board with ``--board FILE --rack R``."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,18 +10,12 @@ from typing import Optional
 import typer
 
 from ..errors import IllegalMoveError
-from .common import emit_json, fail, note_cgp_lexicon, out_console
+from .common import (
+    BOARD_HELP, CGP_ARG_HELP, CGP_HELP, RACK_HELP, RULESET_HELP, emit_json, fail, load_position, out_console,
+    position_lexicon,
+)
 
-CGP_HELP = "The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]'."
-RULESET_HELP = "Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file."
 MOVE_HELP = "The move: '8D QUIRK' across, 'D8 QUIRK' down, 'QU(I)RK' or 'QU.RK' through a tile, '-ABC' exchange, '-' pass."
-
-
-def _position(cgp: str, ruleset: str):
-    from ..core.position import Position
-    from ..rules.ruleset import get_ruleset
-
-    return Position.from_cgp(cgp, get_ruleset(ruleset))
 
 
 def _illegal(e: IllegalMoveError, as_json: bool) -> None:
@@ -28,35 +25,52 @@ def _illegal(e: IllegalMoveError, as_json: bool) -> None:
 
 
 def show(
-    cgp: str = typer.Option(..., "--cgp", help=CGP_HELP),
-    ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
+    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
+    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
+    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
+    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    move: Optional[str] = typer.Option(None, "--move", "-m", help="Draw this move on the board (its new tiles and their premiums). " + MOVE_HELP),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the picture as SVG to this file.", dir_okay=False),
-    as_json: bool = typer.Option(False, "--json", help="Print the position as JSON on stdout."),
+    as_json: bool = typer.Option(False, "--json", help="Print the position as JSON on stdout (with --move, its score too)."),
 ) -> None:
-    """Show a position: the board with its premiums, the racks, the scores and the bag."""
+    """Show a position: the board with its premiums, the racks, the scores and the bag; with
+    --move, the move drawn on it and its score."""
     from ..lexicon.files import write_atomically
     from ..formats.render import render_rich, render_svg
 
-    pos = _position(cgp, ruleset)
+    pos = load_position(cgp_arg, cgp, board, rack, ruleset)
+    scored = None
+    if move is not None:
+        try:
+            scored = pos.score(move)
+        except IllegalMoveError as e:
+            _illegal(e, as_json)
+    drawn = scored.move if scored is not None else None
     if svg is not None:
-        write_atomically(svg, render_svg(pos).encode("utf-8"))
+        write_atomically(svg, render_svg(pos, move=drawn).encode("utf-8"))
     if as_json:
-        emit_json(pos.to_dict())
+        d = pos.to_dict()
+        if scored is not None:
+            d["move"] = scored.to_dict()
+        emit_json(d)
         return
-    out_console.print(render_rich(pos), highlight=False, soft_wrap=True)
+    out_console.print(render_rich(pos, move=drawn), highlight=False, soft_wrap=True)
+    if scored is not None:
+        out_console.print(str(scored), highlight=False, markup=False, soft_wrap=True)
 
 
 def score(
-    cgp: str = typer.Option(..., "--cgp", help=CGP_HELP),
+    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
     move: str = typer.Option(..., "--move", "-m", help=MOVE_HELP),
-    ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
+    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
+    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
+    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the breakdown as JSON on stdout."),
 ) -> None:
     """Score a move word by word and tile by tile (the lexicon is not consulted; the geometry is)."""
-    from rich.table import Table
-    from rich.text import Text
-
-    pos = _position(cgp, ruleset)
+    pos = load_position(cgp_arg, cgp, board, rack, ruleset)
     try:
         result = pos.score(move)
     except IllegalMoveError as e:
@@ -64,36 +78,59 @@ def score(
     if as_json:
         emit_json(result.to_dict())
         return
+    out_console.print(score_table(result), highlight=False, soft_wrap=True)
+
+
+def score_table(result):
+    """A score breakdown for people: each word with its tiles (points, the letter premium under a
+    new tile), the word multiplier and the word's score; the bingo; the total."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..rules.coords import coord_label
+
+    tiles = {(t.row, t.col): t for t in result.tiles}
     table = Table(title=Text(result.move.notation()), title_justify="left", show_edge=False)
-    for col in ("word", "letters", "× word", "score"):
-        table.add_column(col, justify="left" if col == "word" else "right")
+    for col, justify in (("word", "left"), ("tiles", "left"), ("letters", "right"), ("× word", "right"), ("score", "right")):
+        table.add_column(col, justify=justify)
     for w in result.words:
-        table.add_row(Text(w.text + ("" if w.main else "  (cross)")), str(w.sum), str(w.word_multiplier), str(w.score))
+        cells = Text()
+        for r, c in w.squares:
+            t = tiles[(r, c)]
+            if cells:
+                cells.append("  ")
+            letter = t.letter.lower() if t.blank else t.letter
+            cells.append(letter, style="bold" if t.new else "dim")
+            premium = f"×{t.letter_multiplier}" if t.new and t.letter_multiplier > 1 else ""
+            cells.append(f" {t.points}{premium}", style=None if t.new else "dim")
+        name = Text(w.text + ("" if w.main else "  (cross)"))
+        table.add_row(name, cells, str(w.sum), str(w.word_multiplier), str(w.score))
     if result.bingo:
-        table.add_row("bingo", "", "", str(result.bingo))
-    table.add_row("total", "", "", str(result.score), style="bold")
-    out_console.print(table, highlight=False, soft_wrap=True)
+        table.add_row("bingo", "", "", "", str(result.bingo))
+    table.add_row("total", "", "", "", str(result.score), style="bold")
+    new = [t for t in result.tiles if t.new]
+    if new:
+        where = ", ".join(f"{(t.letter.lower() if t.blank else t.letter)} {coord_label(t.row, t.col)}" for t in new)
+        table.caption = Text(f"new tiles: {where}; an old tile (dim) scores its face value, a premium only under a new tile")
+        table.caption_justify = "left"
+    return table
 
 
 def validate(
-    cgp: str = typer.Option(..., "--cgp", help=CGP_HELP),
+    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
     move: str = typer.Option(..., "--move", "-m", help=MOVE_HELP),
-    ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
+    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
+    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
+    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
     lexicon: Optional[str] = typer.Option(
-        None, "--lexicon", "-l", help="Lexicon: an embedded name, a word list (.txt) or a .kwg file [default: the ruleset's]."
+        None, "--lexicon", "-l", help="Lexicon: an embedded name, a word list (.txt) or a .kwg file [default: the CGP's lex when shipped, else the ruleset's]."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON on stdout."),
 ) -> None:
     """Check that a move is legal for the player to move (the CGP's first rack) and give its score."""
-    from ..lexicon import load_lexicon
-
-    pos = _position(cgp, ruleset)
-    spec = lexicon if lexicon is not None else pos.ruleset.lexicon
-    if spec is None:
-        fail(f"ruleset {pos.ruleset.name} names no lexicon: pass --lexicon")
-    if lexicon is None:
-        note_cgp_lexicon(pos.opcodes, spec)
-    verdict = pos.validate(move, load_lexicon(spec, ruleset=pos.ruleset))
+    pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
+    verdict = pos.validate(move, position_lexicon(pos))
     if not verdict.legal:
         _illegal(IllegalMoveError(verdict.reason, verdict.message, verdict.words), as_json)
     if as_json:

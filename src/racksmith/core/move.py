@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 from itertools import groupby
 
 from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet, Tiles
@@ -76,6 +77,9 @@ class Move:
     score: int | None = field(default=None, compare=False)
     equity: float | None = field(default=None, compare=False)
     leave: Tiles | None = field(default=None, compare=False, repr=False)
+    #: the position the move was generated in (a snapshot, for pictures): set on the moves of a
+    #: :class:`~racksmith.movegen.MoveList` made by :meth:`Position.moves`, else None
+    position: Any = field(default=None, compare=False, repr=False)
 
     # --- constructors ---------------------------------------------------------------------
     @classmethod
@@ -195,6 +199,51 @@ class Move:
 
     def __str__(self) -> str:
         return self.notation()
+
+    # --- pictures for notebooks (Jupyter calls these; nothing is imported until then) ---------------
+    def _board_for_picture(self):
+        """The position to draw the move on: the one it was generated in, else an empty board of
+        the ruleset its alphabet belongs to (the tiles it plays through drawn as board tiles)."""
+        if self.position is not None:
+            return self.position
+        from ..rules.ruleset import available_rulesets
+        from .position import Position
+
+        a = self._abc()
+        rs = next((r for r in available_rulesets() if r.alphabet.letters == a.letters), None)
+        if rs is None or not self.is_place:
+            return None
+        pos = Position(rs)
+        for (r, c), t in zip(self.squares, self.tiles):
+            if t & THROUGH and t & LETTER_MASK and rs.on_board(r, c):
+                pos.board[r, c] = t & ~THROUGH
+        return pos
+
+    def _repr_svg_(self) -> str | None:
+        """The board with this move on it (:func:`racksmith.formats.render.render_svg`)."""
+        from ..formats.render import render_svg
+
+        pos = self._board_for_picture()
+        if pos is None:
+            return None
+        try:
+            return render_svg(pos, move=self)
+        except RacksmithError:
+            return None
+
+    def _repr_html_(self) -> str:
+        """The move, its score and equity, and the board with the move when it can be drawn."""
+        from html import escape
+
+        head = f"<b>{escape(self.notation())}</b>"
+        if self.score is not None:
+            head += f" &nbsp;{self.score} points"
+        if self.equity is not None:
+            head += f", equity {self.equity:.3f}"
+        if self.leave is not None:
+            head += f", leave {escape(str(self.leave) or '-')}"
+        svg = self._repr_svg_()
+        return f"<div>{head}</div>" + (f"<div>{svg}</div>" if svg else "")
 
     def __repr__(self) -> str:
         extra = "" if self.score is None else f", score={self.score}"

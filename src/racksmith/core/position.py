@@ -1,8 +1,13 @@
 """A position: board, racks (player to move first), scores, the zero-turn count — and the moves
 played on it, which :meth:`Position.pop` takes back.
 
-The bag is never stored: it is the distribution minus the board and the racks. When the opponent's
-rack is unknown (empty in the CGP), the bag holds every unseen tile.
+The bag is never stored: it is the distribution minus the board and the racks. A rack may be
+*unknown* (an empty opponent's rack in a CGP, as Woogles writes positions): the tiles unseen by the
+player to move (not on the board, not on a known rack) are then split by their counts between the
+unknown rack, which holds a full rack while there are enough (``min(rack_size, unseen)``), and
+the bag, which holds the rest. So the bag's size is exact (an empty bag is an endgame), which tiles
+are in it is not; when the bag is empty the unknown rack holds exactly the unseen tiles, and the
+moves, their equity and the end of the game use them.
 
 A position applies moves as python-chess's ``Board`` does: :meth:`Position.push` plays a move in
 place and :meth:`Position.pop` takes it back exactly (each push keeps a small :class:`Undo` record:
@@ -20,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from ..errors import IllegalMoveError, PositionError
-from ..formats.cgp import format_cgp, parse_cgp
+from ..formats.cgp import cgp_lexicon, cgp_ruleset, format_cgp, parse_cgp
 from ..formats.render import render_svg, render_text
 from ..lexicon import load_lexicon
 from ..movegen.generate import generate_moves
@@ -113,7 +118,9 @@ class Position:
     (:class:`~racksmith.rules.alphabet.Tiles`, ``racks[0]`` the player to move), scores (same order),
     the count of consecutive scoreless turns, and the stack of moves pushed."""
 
-    __slots__ = ("ruleset", "board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack")
+    __slots__ = (
+        "ruleset", "board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack", "_known",
+    )
 
     def __init__(
         self,
@@ -124,7 +131,12 @@ class Position:
         zero_turns: int = 0,
         opcodes=(),
         lexicon: Any = None,
+        racks_known: "Iterable[bool] | None" = None,
     ):
+        """``racks_known``: which racks are known, one flag a rack; by default the rack of the
+        player to move is, and every other rack is known unless it is empty (an empty opponent's
+        rack means "not known", as in CGP). A known rack shorter than a full one (a player near
+        the end of the game, or a partial record) is taken as it is."""
         self.ruleset = get_ruleset(ruleset)
         rs = self.ruleset
         self.board = _board_array(board, rs)
@@ -141,6 +153,17 @@ class Position:
             raise PositionError(f"zero_turns (consecutive scoreless turns) must be a whole number >= 0, got {zero_turns!r}")
         self.zero_turns = int(zero_turns)
         self.opcodes = tuple(opcodes)
+        if racks_known is None:
+            known = tuple(i == 0 or bool(r) for i, r in enumerate(self.racks))
+        else:
+            known = tuple(racks_known)
+            if len(known) != len(self.racks) or not all(isinstance(k, (bool, np.bool_)) for k in known):
+                raise PositionError(f"racks_known must be one flag (True or False) a rack, got {racks_known!r}")
+            known = tuple(bool(k) for k in known)
+            for i, (k, r) in enumerate(zip(known, self.racks)):
+                if not k and r:
+                    raise PositionError(f"rack {i + 1} is {r} but racks_known says it is not known: an unknown rack is given empty")
+        self._known: tuple[bool, ...] | None = None if all(known) else known
         self._stack: list[Undo] = []
         self._lexicon = None
         self._lexicon_spec = lexicon
@@ -151,9 +174,19 @@ class Position:
     # --- construction ------------------------------------------------------------------------
     @classmethod
     def from_cgp(cls, cgp: str, ruleset: "str | Ruleset | None" = None, lexicon: Any = None) -> "Position":
-        """Read a CGP line. ``lexicon``: a name, a path, a lexicon object, or None for the ruleset's own."""
-        rs = get_ruleset(ruleset)
+        """Read a CGP line (the rack of the player to move first; an empty opponent's rack is
+        unknown: see the module docstring).
+
+        ``ruleset``: a name, a file or a :class:`Ruleset`; None follows the CGP's ``ld`` (letter
+        distribution) opcode, or its ``lex`` opcode, when it names a ruleset or lexicon racksmith
+        ships, else English. ``lexicon``: a name, a path, a lexicon object, or None for the one the
+        CGP's ``lex`` opcode names when racksmith ships it, else the ruleset's own. A CGP whose
+        letters are not the ruleset's raises :class:`~racksmith.errors.CGPError` naming the shipped
+        rulesets that read it (``error.rulesets``)."""
+        rs = get_ruleset(ruleset) if ruleset is not None else cgp_ruleset(cgp)
         p = parse_cgp(cgp, rs)
+        if lexicon is None:
+            lexicon = cgp_lexicon(p.opcodes, rs)
         return cls(rs, p.board, p.racks, p.scores, p.zero_turns, p.opcodes, lexicon)
 
     @classmethod
@@ -174,6 +207,7 @@ class Position:
         p._lexicon = self._lexicon
         p._lexicon_spec = self._lexicon_spec
         p._stack = self._stack.copy() if stack else []
+        p._known = self._known
         return p
 
     def _check(self) -> None:
@@ -201,20 +235,101 @@ class Position:
 
     # --- tiles ---------------------------------------------------------------------------------
     def _bag_signed(self) -> np.ndarray:
-        return turns.unseen_counts(self.ruleset, self.board, self.racks)
+        """The tiles on neither the board nor a known rack, by tile (negative when impossible)."""
+        known = self._known
+        racks = self.racks if known is None else [r for r, k in zip(self.racks, known) if k]
+        return turns.unseen_counts(self.ruleset, self.board, racks)
+
+    @property
+    def racks_known(self) -> tuple[bool, ...]:
+        """Which racks are known, in the order of :attr:`racks` (an unknown rack is empty in
+        :attr:`racks`; :attr:`rack_sizes` says how many tiles it holds)."""
+        return self._known if self._known is not None else (True,) * len(self.racks)
+
+    @property
+    def rack_sizes(self) -> tuple[int, ...]:
+        """How many tiles each rack holds: a known rack its own, an unknown one a full rack while
+        the unseen tiles allow (``min(rack_size, unseen)``, unknown racks in order), the rest
+        being in the bag."""
+        if self._known is None:
+            return tuple(map(len, self.racks))
+        left = self.unseen_count
+        sizes = []
+        for rack, known in zip(self.racks, self._known):
+            if known:
+                sizes.append(len(rack))
+            else:
+                n = min(self.ruleset.rack_size, max(left, 0))
+                left -= n
+                sizes.append(n)
+        return tuple(sizes)
+
+    @property
+    def unseen_count(self) -> int:
+        """How many tiles are on neither the board nor a known rack: the bag and the unknown racks."""
+        known = self._known
+        held = sum(map(len, self.racks)) if known is None else sum(len(r) for r, k in zip(self.racks, known) if k)
+        return self.ruleset.total_tiles - int(np.count_nonzero(self.board)) - held
+
+    def unseen_counts(self) -> np.ndarray:
+        """The tiles on neither the board nor a known rack (the bag and the unknown racks), by
+        tile; index 0 = blanks."""
+        return self._bag_signed()
+
+    def unseen_tiles(self) -> Tiles:
+        """The tiles on neither the board nor a known rack, sorted (blanks last)."""
+        return self.ruleset.alphabet.tiles([t for t, n in enumerate(self._bag_signed().tolist()) for _ in range(n)])
 
     def bag_counts(self) -> np.ndarray:
-        """Tiles left in the bag (unseen tiles if the opponent's rack is unknown), by tile; 0 = blanks."""
+        """The tiles in the bag, by tile (index 0 = blanks). When a rack is unknown, which unseen
+        tiles are in the bag is not known: this is then every unseen tile (:meth:`unseen_counts`),
+        of which :attr:`bag_count` are in the bag."""
         return self._bag_signed()
 
     @property
     def bag_count(self) -> int:
-        """How many tiles are in the bag (unseen tiles if the opponent's rack is unknown)."""
-        return self.ruleset.total_tiles - int(np.count_nonzero(self.board)) - sum(map(len, self.racks))
+        """How many tiles are in the bag: exact, also when a rack is unknown (the unseen tiles
+        less those the unknown racks hold, see :attr:`rack_sizes`)."""
+        if self._known is None:
+            return self.ruleset.total_tiles - int(np.count_nonzero(self.board)) - sum(map(len, self.racks))
+        return self.unseen_count - sum(s for s, k in zip(self.rack_sizes, self._known) if not k)
 
     def bag_tiles(self) -> Tiles:
-        """The tiles in the bag, sorted."""
-        return self.ruleset.alphabet.tiles([t for t, n in enumerate(self._bag_signed().tolist()) for _ in range(n)])
+        """The tiles in the bag, sorted (when a rack is unknown: the unseen tiles, see :meth:`bag_counts`)."""
+        return self.unseen_tiles()
+
+    def inferred_racks(self) -> list[Tiles | None]:
+        """Every rack as far as it is known: a known rack as it is; an unknown rack whose tiles are
+        certain (the bag is empty and it is the only unknown rack holding tiles: it holds every
+        unseen tile) as those tiles; None for an unknown rack whose tiles are not known."""
+        if self._known is None:
+            return list(self.racks)
+        sizes = self.rack_sizes
+        holders = [i for i, (k, n) in enumerate(zip(self._known, sizes)) if not k and n]
+        certain = self.bag_count == 0 and len(holders) <= 1
+        out: list[Tiles | None] = []
+        for i, (rack, known) in enumerate(zip(self.racks, self._known)):
+            if known:
+                out.append(rack)
+            elif not certain:
+                out.append(None)
+            else:
+                out.append(self.unseen_tiles() if i in holders else rack)
+        return out
+
+    def _resolved(self) -> "Position":
+        """This position, or a copy with the racks whose tiles are certain filled in (the moves of
+        an endgame whose opponent's rack the CGP left out)."""
+        if self._known is None:
+            return self
+        inferred = self.inferred_racks()
+        if all(r is None or k for r, k in zip(inferred, self._known)):
+            return self
+        p = self.copy(stack=False)
+        p.racks = [r if r is not None else self.racks[i] for i, r in enumerate(inferred)]
+        known = tuple(r is not None for r in inferred)
+        p._known = None if all(known) else known
+        return p
 
     @property
     def rack(self) -> Tiles:
@@ -267,10 +382,14 @@ class Position:
     # --- formats -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         """Plain data (what ``racksmith show --json`` prints): the board as letters (lowercase =
-        blank, ``""`` = empty), the premium layout, racks, scores, zero-turn count and the bag."""
+        blank, ``""`` = empty), the premium layout, racks (an unknown rack is ``""``, with
+        ``racks_known`` false and its size in ``rack_sizes``), scores, zero-turn count, the bag
+        (``bag_count`` tiles; ``bag`` by letter, which with an unknown rack is every unseen tile)
+        and the unseen tiles (``unseen``: on neither the board nor a known rack)."""
         rs = self.ruleset
         a = rs.alphabet
-        bag = self.bag_counts().tolist()
+        unseen = self.unseen_counts().tolist()
+        by_letter = {("?" if t == 0 else a.letter(t)): n for t, n in enumerate(unseen) if n}
         return {
             "ruleset": rs.name,
             "cgp": self.cgp(),
@@ -279,10 +398,14 @@ class Position:
             "board": [[a.letter(int(t)) if t else "" for t in row] for row in self.board.tolist()],
             "premiums": rs.layout(),
             "racks": [a.rack_string(r, blanks_last=True) for r in self.racks],
+            "racks_known": list(self.racks_known),
+            "rack_sizes": list(self.rack_sizes),
             "scores": list(self.scores),
             "zero_turns": self.zero_turns,
-            "bag_count": int(sum(bag)),
-            "bag": {("?" if t == 0 else a.letter(t)): n for t, n in enumerate(bag) if n},
+            "bag_count": self.bag_count,
+            "bag": by_letter,
+            "unseen_count": int(sum(unseen)),
+            "unseen": by_letter,
         }
 
     def cgp(self) -> str:
@@ -300,6 +423,7 @@ class Position:
             and self.racks == other.racks
             and self.scores == other.scores
             and self.zero_turns == other.zero_turns
+            and self.racks_known == other.racks_known
         )
 
     __hash__ = None  # mutable
@@ -354,6 +478,9 @@ class Position:
         racks = self.racks
         self.racks = [u.rack, *racks[:-1]]
         self.scores = [scores[-1] - u.score, *scores[:-1]]
+        known = self._known
+        if known is not None:
+            self._known = (known[-1], *known[:-1])
         self.zero_turns = u.zero_turns
         turns.lift_tiles(self.board, u.squares)
         return u
@@ -383,7 +510,9 @@ class Position:
         scoreless turns has reached ``ruleset.zero_turn_limit``."""
         if self.zero_turns >= self.ruleset.zero_turn_limit:
             return True
-        return not all(self.racks) and self.bag_count == 0
+        if self._known is None:
+            return not all(self.racks) and self.bag_count == 0
+        return not all(self.rack_sizes) and self.bag_count == 0
 
     def outcome(self) -> Outcome | None:
         """How the game ended — who went out, or the scoreless turns — with the end-of-game
@@ -399,10 +528,19 @@ class Position:
             return None
         n = len(self.racks)
         bag_empty = self.bag_count == 0
-        mover = next((i for i in range(n - 1, -1, -1) if not self.racks[i]), n - 1) if bag_empty else n - 1
-        ending = turns.ending(self.ruleset, self.racks, mover, self.zero_turns, bag_empty)
+        sizes = self.rack_sizes
+        mover = next((i for i in range(n - 1, -1, -1) if not sizes[i]), n - 1) if bag_empty else n - 1
+        ending = turns.ending(self.ruleset, self._ending_racks(), mover, self.zero_turns, bag_empty)
         assert ending is not None
         return Outcome(ending, tuple(self.scores))
+
+    def _ending_racks(self) -> list[Tiles]:
+        """The racks the end of the game counts: an unknown rack by its tiles when they are
+        certain, else as no tiles (its leftover is not known)."""
+        if self._known is None:
+            return self.racks
+        a = self.ruleset.alphabet
+        return [r if r is not None else a.tiles() for r in self.inferred_racks()]
 
     def _drawn(self, draw: "str | Iterable[int] | None", used: int, check: bool) -> Tiles:
         """``draw`` as tiles, checked: no more than the ``used`` tiles the move takes from the
@@ -423,6 +561,10 @@ class Position:
         if len(tiles) > used:
             raise PositionError(
                 f"a draw of {len(tiles)} tiles after a move that takes {used} from the rack: a rack is only refilled"
+            )
+        if check and tiles and len(tiles) > self.bag_count:
+            raise PositionError(
+                f"the bag holds {self.bag_count} tile{'s' if self.bag_count != 1 else ''}: it cannot supply a draw of {len(tiles)}"
             )
         if check and tiles:
             bag = self._bag_signed()
@@ -466,9 +608,14 @@ class Position:
         self.racks = [*racks[1:], new_rack]
         self.scores = [*scores[1:], scores[0] + score]
         self.zero_turns = zero
+        known = self._known
+        went_out = not new_rack
+        if known is not None:
+            self._known = (*known[1:], known[0])
+            went_out = went_out and known[0]  # an unknown rack is empty in racks, not on the rack
         ending = None
-        if not new_rack or zero >= rs.zero_turn_limit:
-            ending = turns.ending(rs, self.racks, len(racks) - 1, zero, not new_rack and self.bag_count == 0)
+        if went_out or zero >= rs.zero_turn_limit:
+            ending = turns.ending(rs, self._ending_racks(), len(racks) - 1, zero, went_out and self.bag_count == 0)
             if ending is not None:
                 for adj in ending.adjustments:
                     self.scores[adj.player] += adj.points
@@ -499,6 +646,11 @@ class Position:
     def _repr_svg_(self) -> str:
         return render_svg(self)
 
+    def svg(self, move: "Move | str | None" = None, size: int = 32) -> str:
+        """The position as an SVG picture, with ``move`` drawn on it (see
+        :func:`racksmith.formats.render.render_svg`)."""
+        return render_svg(self, move=move, size=size)
+
     def moves(
         self,
         top: int | None = None,
@@ -515,6 +667,8 @@ class Position:
         ``leaves``: a leave table or the path of a leave file; ``exchanges``: list the exchanges too
         (the pass always is); ``direction``: ``"both"``, ``"across"`` or ``"down"``;
         ``algorithm``: ``"gaddag"`` or ``"dawg"``."""
-        return generate_moves(
-            self, top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
+        moves = generate_moves(
+            self._resolved(), top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
         )
+        moves.position = self.copy(stack=False)  # for pictures: this position as it is now
+        return moves

@@ -75,7 +75,12 @@ class Verdict:
 
 
 def check_rack(position, move: Move) -> None:
-    """The player to move holds every tile the move takes from the rack (``not_in_rack``)."""
+    """The player to move holds every tile the move takes from the rack (``not_in_rack``; also
+    when his rack is not known)."""
+    if move.rack_tiles() and not position.racks_known[0]:
+        raise IllegalMoveError(
+            "not_in_rack", "the rack of the player to move is not known: give it to play tiles from it"
+        )
     take_tiles(position.rack, move)
 
 

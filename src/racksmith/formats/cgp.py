@@ -1,6 +1,9 @@
 """CGP, the one-line position format: ``<board> <racks> <scores> <zero-turns> [opcode value; ...]``.
 
 Parsing here is syntax plus the alphabet; the position checks tile counts against the distribution.
+The ``ld`` (letter distribution) and ``lex`` (lexicon) opcodes choose the ruleset and lexicon when
+the caller names none and they name one racksmith ships (:func:`cgp_ruleset`, :func:`cgp_lexicon`);
+they are names from data, looked up without ever opening a file.
 """
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import numpy as np
 
 from ..rules.alphabet import BLANK_CHARS, Tiles
 from ..errors import CGPError, RacksmithError
-from ..rules.ruleset import Ruleset
+from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset, get_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +26,78 @@ class ParsedCGP:
 
 
 def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
+    """Read a CGP line with ``ruleset``'s board and alphabet. A letter that is not the ruleset's
+    raises :class:`CGPError` naming the shipped rulesets that read the line (``error.rulesets``)."""
+    try:
+        return _parse_cgp(text, ruleset)
+    except CGPError as e:
+        if not e.letter:
+            raise
+        fits = tuple(rs.name for rs in available_rulesets() if rs.name != ruleset.name and _reads(text, rs))
+        if not fits:
+            raise
+        names = " or ".join(repr(n) for n in fits)
+        err = CGPError(f"{e}; the position is spelled in the letters of {names}: pass ruleset={fits[0]!r}",
+                       letter=True, rulesets=fits)
+        raise err from None
+
+
+def _reads(text: str, ruleset: Ruleset) -> bool:
+    try:
+        _parse_cgp(text, ruleset)
+    except CGPError:
+        return False
+    return True
+
+
+def opcode(opcodes, name: str) -> str | None:
+    """The value of the first opcode called ``name`` (None when absent or empty)."""
+    return next((v for k, v in opcodes if k == name and v), None)
+
+
+def cgp_ruleset(text: str) -> Ruleset:
+    """The ruleset a CGP line names: its ``ld`` opcode when that is a shipped ruleset (a name or an
+    alias, case ignored; a distribution named like ``english_super`` is Super Scrabble), else the
+    ruleset of the lexicon its ``lex`` opcode names when racksmith ships that lexicon, else
+    English. Only names are looked up, never a file."""
+    from ..lexicon.embedded import EMBEDDED, default_ruleset
+
+    fields = text.strip().split(None, 4) if isinstance(text, str) else []
+    try:
+        opcodes = _parse_opcodes(fields[4]) if len(fields) > 4 else ()
+    except CGPError:
+        opcodes = ()
+    ld = opcode(opcodes, "ld")
+    if ld:
+        key = ld.strip().lower()
+        try:
+            return find_ruleset(key)
+        except RacksmithError:
+            if "super" in key:
+                return find_ruleset("super")
+    lex = opcode(opcodes, "lex")
+    if lex and lex.strip().lower() in EMBEDDED:
+        return default_ruleset(lex.strip().lower())
+    return get_ruleset("english")
+
+
+def cgp_lexicon(opcodes, ruleset: Ruleset):
+    """The lexicon a CGP's ``lex`` opcode names when racksmith ships it and it is spelled in the
+    ruleset's letters, loaded; None otherwise (the ruleset's own lexicon is used: a lexicon
+    racksmith does not ship, such as ``NWL20``, must be given by the caller)."""
+    from ..lexicon.embedded import EMBEDDED, default_ruleset
+    from ..lexicon.load import load_embedded
+
+    lex = opcode(opcodes, "lex")
+    name = lex.strip().lower() if lex else ""
+    if name not in EMBEDDED or name == ruleset.lexicon:
+        return None
+    if default_ruleset(name).alphabet.letters != ruleset.alphabet.letters:
+        return None
+    return load_embedded(name, ruleset)
+
+
+def _parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
     if not isinstance(text, str) or not text.strip():
         raise CGPError("empty CGP: expected '<board> <racks> <scores> <zero-turns> [opcodes]'")
     fields = text.strip().split(None, 4)
@@ -41,7 +116,7 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
         try:
             rack = ruleset.alphabet.tiles(rp)
         except RacksmithError as e:
-            raise CGPError(f"CGP rack {i + 1} {rp!r}: {e}") from None
+            raise CGPError(f"CGP rack {i + 1} {rp!r}: {e}", letter=True) from None
         if len(rack) > ruleset.rack_size:
             raise CGPError(f"CGP rack {i + 1} {rp!r} has {len(rack)} tiles; a rack holds at most {ruleset.rack_size}")
         racks.append(rack)
@@ -101,7 +176,7 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
             try:
                 board[r, c] = a.tile(tok)
             except RacksmithError as e:
-                raise CGPError(f"CGP board row {r + 1} {row!r}: {e}") from None
+                raise CGPError(f"CGP board row {r + 1} {row!r}: {e}", letter=True) from None
             c += 1
         if c != ruleset.cols:
             raise CGPError(f"CGP board row {r + 1} {row!r} covers {c} squares; the {ruleset.name} board is {ruleset.cols} wide")

@@ -1,7 +1,9 @@
 """Pictures of a position: plain text (premium legend on empty squares), Rich text with colours, SVG.
 
 The text form is what ``str(position)`` and ``racksmith show`` print; the SVG is what notebooks
-show (``Position._repr_svg_``), built as a string without any drawing library.
+show (``Position._repr_svg_``, ``Move._repr_svg_``), built as a string without any drawing library.
+Each picture can show a move (``move=``, as ``chess.svg.board(lastmove=...)`` does): its new tiles
+highlighted with the premium under each, the tiles it plays through outlined.
 """
 from __future__ import annotations
 
@@ -22,19 +24,39 @@ PREMIUMS: dict[tuple[int, int], tuple[str, str, str]] = {
 }
 TILE_FILL = "#f5deb3"
 BLANK_FILL = "#fbf3e4"
+MOVE_FILL = "#b8e07a"  #: a tile of the move shown (the web page's colours)
+MOVE_BLANK_FILL = "#e2f3c6"
+MOVE_EDGE = "#5c8f1f"
 START_MARK = "*"
+PREMIUM_LABEL = {(2, 1): "2L", (3, 1): "3L", (4, 1): "4L", (1, 2): "2W", (1, 3): "3W", (1, 4): "4W"}
 
 
-def _cell_texts(position) -> tuple[list[list[str]], int]:
+def _move_squares(position, move) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
+    """The new tiles of a placement ``(row, col) -> tile`` and the squares it plays through; a
+    move given as text is resolved against the board (an exchange or a pass places nothing)."""
+    if move is None:
+        return {}, set()
+    from ..core.geometry import resolve_move
+
+    m = resolve_move(position, move)
+    if not m.is_place:
+        return {}, set()
+    new = {(r, c): t for r, c, t in m.placed}
+    through = {rc for rc in m.squares if rc not in new}
+    return new, through
+
+
+def _cell_texts(position, new: dict | None = None) -> tuple[list[list[str]], int]:
     """What each square shows (tile letter, premium legend or start mark) and the cell width."""
     rs = position.ruleset
     a = rs.alphabet
     cells = []
     width = 1
+    new = new or {}
     for r in range(rs.rows):
         row = []
         for c in range(rs.cols):
-            t = int(position.board[r, c])
+            t = new.get((r, c)) or int(position.board[r, c])
             sq = r * rs.cols + c
             if t:
                 s = a.letter(t)
@@ -48,13 +70,17 @@ def _cell_texts(position) -> tuple[list[list[str]], int]:
     return cells, width
 
 
-def _footer(position) -> list[str]:
+def _footer(position, move=None) -> list[str]:
     rs = position.ruleset
     a = rs.alphabet
     lines = []
+    known = position.racks_known
+    sizes = position.rack_sizes
     for i, (rack, score) in enumerate(zip(position.racks, position.scores)):
         who = "to move" if i == 0 else f"player {i + 1}"
         shown = a.rack_string(rack, blanks_last=True) or "-"
+        if not known[i]:
+            shown = f"({sizes[i]} unknown)"
         lines.append(f"{who:>9}: {shown:<{rs.rack_size}}  score {score}")
     bag = position.bag_count
     lines.append(f"      bag: {bag} tile{'s' if bag != 1 else ''}" + (
@@ -64,55 +90,102 @@ def _footer(position) -> list[str]:
     if max(rs.word_multipliers + rs.letter_multipliers) > 3:
         lines.append("           ~ quadruple word  ^ quadruple letter")
     lines.append("           lowercase = blank" + (f"  {START_MARK} start" if rs.premium_char(rs.start) == "." else ""))
+    if move is not None:
+        lines.append(f"     move: {_move_line(position, move)}")
     return lines
 
 
-def render_text(position) -> str:
-    """The board with column letters and row numbers, then racks, scores and the bag, as plain text."""
+def _move_line(position, move) -> str:
+    """``8D QUIRK +56: Q 8D (2L), U 8E, ...``: the move, its score and where its new tiles go."""
+    from ..core.geometry import resolve_move
+    from ..rules.coords import coord_label
+
+    from ..errors import IllegalMoveError
+
+    m = resolve_move(position, move)
+    if m.is_place and m.score is None:
+        try:
+            m = position.score(m).move
+        except IllegalMoveError:  # drawn all the same: the picture says where the tiles would go
+            pass
     rs = position.ruleset
-    cells, w = _cell_texts(position)
+    head = m.notation() + (f" +{m.score}" if m.score is not None else "")
+    if not m.is_place:
+        return head
+    parts = []
+    for r, c, t in m.placed:
+        sq = r * rs.cols + c
+        label = PREMIUM_LABEL.get((rs.letter_multipliers[sq], rs.word_multipliers[sq]))
+        parts.append(f"{rs.alphabet.letter(t)} {coord_label(r, c)}" + (f" ({label})" if label else ""))
+    return f"{head}: new tiles {', '.join(parts)}"
+
+
+def render_text(position, move=None) -> str:
+    """The board with column letters and row numbers, then racks, scores and the bag, as plain
+    text; with ``move`` (a :class:`~racksmith.core.move.Move` or its notation), the move's tiles
+    on the board and a line saying where they go and on which premiums."""
+    rs = position.ruleset
+    new, _ = _move_squares(position, move)
+    cells, w = _cell_texts(position, new)
     head = "    " + " ".join(f"{COLUMNS[c]:<{w}}" for c in range(rs.cols))
     lines = [head.rstrip()]
     for r in range(rs.rows):
         lines.append(f"{r + 1:>2}  " + " ".join(f"{s:<{w}}" for s in cells[r]).rstrip())
     lines.append("")
-    lines.extend(_footer(position))
+    lines.extend(_footer(position, move))
     return "\n".join(lines)
 
 
-def render_rich(position):
-    """The same picture as :func:`render_text` as a ``rich.text.Text``, premiums and tiles coloured."""
+def render_rich(position, move=None):
+    """The same picture as :func:`render_text` as a ``rich.text.Text``, premiums and tiles
+    coloured; the tiles of ``move`` green, those it plays through underlined."""
     from rich.text import Text
 
     rs = position.ruleset
-    cells, w = _cell_texts(position)
+    new, through = _move_squares(position, move)
+    cells, w = _cell_texts(position, new)
     text = Text()
     text.append("    " + " ".join(f"{COLUMNS[c]:<{w}}" for c in range(rs.cols)).rstrip() + "\n", style="dim")
     for r in range(rs.rows):
         text.append(f"{r + 1:>2}  ", style="dim")
         for c in range(rs.cols):
             sq = r * rs.cols + c
-            t = int(position.board[r, c])
-            if t:
+            t = new.get((r, c)) or int(position.board[r, c])
+            if (r, c) in new:
+                style = "bold black on green3" if not t & BLANK else "italic black on dark_sea_green2"
+            elif t:
                 style = "bold black on wheat1" if not t & BLANK else "italic grey35 on wheat1"
+                if (r, c) in through:
+                    style += " underline"
             else:
                 style = PREMIUMS.get((rs.letter_multipliers[sq], rs.word_multipliers[sq]), PREMIUMS[(1, 1)])[2]
             text.append(f"{cells[r][c]:<{w}}", style=style or None)
             if c + 1 < rs.cols:
                 text.append(" ")
         text.append("\n")
-    text.append("\n" + "\n".join(_footer(position)))
+    text.append("\n" + "\n".join(_footer(position, move)))
     return text
 
 
-def render_svg(position, size: int = 32) -> str:
-    """An SVG picture: coloured premium squares, tiles with their letter and points, blanks pale and
-    without points, coordinates around the board and the racks below."""
+def render_svg(position, move=None, size: int = 32) -> str:
+    """An SVG picture: coloured premium squares, tiles with their letter and points, blanks pale
+    and without points, coordinates around the board and the racks below (a blank on a rack is a
+    dashed tile; an unknown rack says so).
+
+    ``move`` (a :class:`~racksmith.core.move.Move` or its notation) is drawn on the board: its new
+    tiles green, each framed by the premium square under it and labelled with the premium (``3W``),
+    the tiles it plays through outlined, and the move with its score written below.
+    ``size`` is the side of a square in pixels (at least 8)."""
+    if isinstance(size, bool) or not isinstance(size, (int, float)) or not 8 <= size <= 512:
+        from ..errors import RacksmithError
+
+        raise RacksmithError(f"size is the side of a square in pixels, 8 to 512, got {size!r}")
     rs = position.ruleset
     a = rs.alphabet
+    new, through = _move_squares(position, move)
     margin = size
     width = margin + rs.cols * size + 4
-    rack_h = len(position.racks) * size * 0.8 + size * 1.6
+    rack_h = len(position.racks) * size * 0.8 + size * (2.4 if move is not None else 1.6)
     height = margin + rs.rows * size + rack_h
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
@@ -141,8 +214,25 @@ def render_svg(position, size: int = 32) -> str:
             out.append(
                 f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}" stroke="white" stroke-width="1"/>'
             )
-            if t:
+            if (r, c) in new:
+                nt = new[(r, c)]
+                inset = size * 0.1 if (lm, wm) != (1, 1) else 0
+                out.append(_svg_tile(x + inset, y + inset, size - 2 * inset, a.letter(nt & LETTER_MASK), bool(nt & BLANK),
+                                     rs.value(nt), move=True))
+                label = PREMIUM_LABEL.get((lm, wm))
+                if label:
+                    out.append(
+                        f'<text x="{x + inset + size * 0.05:.1f}" y="{y + inset + size * 0.2:.1f}" '
+                        f'font-size="{size * 0.19:.1f}" font-weight="bold" '
+                        f'fill="{"#a3231a" if wm > 1 else "#1d4e89"}" class="premium">{label}</text>'
+                    )
+            elif t:
                 out.append(_svg_tile(x, y, size, a.letter(t & LETTER_MASK), bool(t & BLANK), rs.value(t)))
+                if (r, c) in through:
+                    out.append(
+                        f'<rect x="{x + 1.5:.1f}" y="{y + 1.5:.1f}" width="{size - 3:.1f}" height="{size - 3:.1f}" '
+                        f'rx="{size * 0.12:.1f}" fill="none" stroke="{MOVE_EDGE}" stroke-width="2" class="through"/>'
+                    )
             elif (lm, wm) != (1, 1):
                 label = f"{lm}L" if lm > 1 else f"{wm}W"
                 out.append(
@@ -155,6 +245,8 @@ def render_svg(position, size: int = 32) -> str:
                     f'text-anchor="middle" fill="#888">★</text>'
                 )
     y = margin + rs.rows * size + size * 0.6
+    known = position.racks_known
+    sizes = position.rack_sizes
     for i, (rack, score) in enumerate(zip(position.racks, position.scores)):
         label = "to move" if i == 0 else f"player {i + 1}"
         out.append(
@@ -162,8 +254,13 @@ def render_svg(position, size: int = 32) -> str:
             f'{escape(label)} · {score}</text>'
         )
         tx = margin + size * 3.2
-        for t in rack:
-            out.append(_svg_tile(tx, y, size * 0.8, a.letter(t) if t else "", t == 0, rs.value(t)))
+        if not known[i]:
+            out.append(
+                f'<text x="{tx:.1f}" y="{y + size * 0.5:.1f}" font-size="{fs_small * 1.1:.1f}" fill="#777" '
+                f'font-style="italic">rack not known ({sizes[i]} tiles)</text>'
+            )
+        for t in sorted(rack, key=lambda t: (t == 0, t)):
+            out.append(_svg_tile(tx, y, size * 0.8, a.letter(t) if t else "", t == 0, rs.value(t), rack_blank=t == 0))
             tx += size * 0.85
         y += size * 0.8
     bag = position.bag_count
@@ -171,28 +268,49 @@ def render_svg(position, size: int = 32) -> str:
         f'<text x="{margin}" y="{y + size * 0.5:.1f}" font-size="{fs_small * 1.1:.1f}" fill="#555">'
         f'bag: {bag}</text>'
     )
+    if move is not None:
+        out.append(
+            f'<text x="{margin}" y="{y + size * 1.2:.1f}" font-size="{fs_small * 1.2:.1f}" fill="{MOVE_EDGE}" '
+            f'font-weight="bold" class="move">{escape(_move_line(position, move))}</text>'
+        )
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _svg_tile(x: float, y: float, size: float, letter: str, blank: bool, points: int) -> str:
-    """One tile: the letter large, its points small in the corner; a blank is pale, its letter (if it
-    stands for one) grey, and it shows no points."""
-    fill = BLANK_FILL if blank else TILE_FILL
+def _svg_tile(x: float, y: float, size: float, letter: str, blank: bool, points: int, *, move: bool = False,
+              rack_blank: bool = False) -> str:
+    """One tile: the letter large, its points small in the bottom-right corner (a two-digit value in
+    a smaller size, the letter moved up and left to make room for it); a blank is pale, its letter
+    (if it stands for one) grey, and it shows no points; a blank on a rack is a dashed tile marked
+    with a faint ``?``; a tile of the move shown is green."""
+    if move:
+        fill, edge = (MOVE_BLANK_FILL if blank else MOVE_FILL), MOVE_EDGE
+    else:
+        fill, edge = (BLANK_FILL if blank else TILE_FILL), "#b59a6a"
     colour = "#8a7a5a" if blank else "#222"
-    fs = size * (0.6 if len(letter) == 1 else 0.42)
+    two_digits = not blank and points >= 10
+    fs = size * (0.52 if two_digits else 0.58) * (1 if len(letter) == 1 else 0.72)
+    dash = ' stroke-dasharray="3 2"' if rack_blank else ""
     parts = [
         f'<rect x="{x + 1:.1f}" y="{y + 1:.1f}" width="{size - 2:.1f}" height="{size - 2:.1f}" rx="{size * 0.12:.1f}" '
-        f'fill="{fill}" stroke="#b59a6a" stroke-width="1"/>'
+        f'fill="{fill}" stroke="{edge}" stroke-width="{1.5 if move or rack_blank else 1}"{dash}/>'
     ]
-    if letter:
+    if rack_blank:
         parts.append(
-            f'<text x="{x + size * 0.45:.1f}" y="{y + size * 0.7:.1f}" font-size="{fs:.1f}" font-weight="bold" '
+            f'<text x="{x + size * 0.5:.1f}" y="{y + size * 0.68:.1f}" font-size="{size * 0.5:.1f}" '
+            f'text-anchor="middle" fill="#c9b48a" class="blank">?</text>'
+        )
+    elif letter:
+        lx = 0.40 if two_digits else 0.45
+        ly = 0.64 if two_digits else 0.68
+        parts.append(
+            f'<text x="{x + size * lx:.1f}" y="{y + size * ly:.1f}" font-size="{fs:.1f}" font-weight="bold" '
             f'text-anchor="middle" fill="{colour}">{escape(letter)}</text>'
         )
     if not blank:
+        ps = size * (0.2 if two_digits else 0.25)
         parts.append(
-            f'<text x="{x + size * 0.88:.1f}" y="{y + size * 0.88:.1f}" font-size="{size * 0.25:.1f}" '
+            f'<text x="{x + size * 0.93:.1f}" y="{y + size * 0.92:.1f}" font-size="{ps:.1f}" '
             f'text-anchor="end" fill="#222">{points}</text>'
         )
     return "".join(parts)

@@ -103,7 +103,7 @@ def generate_moves(
         records, reached = tables.generate(
             board,
             bytes(rack),
-            total_tiles - sum(len(r) for r in racks),
+            total_tiles - sum(position.rack_sizes),
             opp_value,
             n,
             sort == "equity",

@@ -20,6 +20,7 @@ from ._movegen import RECORD_DTYPE
 from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label
 from ..core.move import EXCHANGE, PASS, PLACE, Move, MoveKind
+from ..errors import MoveGenError
 
 __all__ = ["MoveList", "RECORD_DTYPE"]
 
@@ -66,7 +67,7 @@ class MoveList(Sequence[Move]):
     of them for a complete list; fewer when shadow playing stopped a top-N search early).
     """
 
-    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "placements_reached")
+    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "placements_reached", "position")
 
     def __init__(
         self,
@@ -86,6 +87,8 @@ class MoveList(Sequence[Move]):
         self._buf: bytes | None = None
         self._leaves: dict[int, Tiles] = {}
         self.placements_reached = placements_reached
+        #: the position the moves were made in (a snapshot set by :meth:`Position.moves`), for pictures
+        self.position = None
 
     # --- the compact form ---------------------------------------------------------------------
     @property
@@ -150,6 +153,7 @@ class MoveList(Sequence[Move]):
             score=score,
             equity=_rounded_equity(equity) if self._with_equity else None,
             leave=self._leave(leave),
+            position=self.position,
         )
 
     @overload
@@ -160,7 +164,9 @@ class MoveList(Sequence[Move]):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return MoveList(self._recs[i], self._alphabet, self._rack, self._with_equity)
+            part = MoveList(self._recs[i], self._alphabet, self._rack, self._with_equity)
+            part.position = self.position
+            return part
         n = len(self._recs)
         j = int(i)
         if j < 0:
@@ -172,6 +178,22 @@ class MoveList(Sequence[Move]):
     def __iter__(self) -> Iterator[Move]:
         for i in range(len(self._recs)):
             yield self._move(i)
+
+    def ranks(self, by: str | None = None) -> list[int]:
+        """The rank of each move, best first, moves that tie sharing the better rank (``1, 1, 3``):
+        ties ``by`` ``"score"`` or ``"equity"`` (to 1e-5), the key the list was sorted by; default
+        equity when it was computed, else score."""
+        if by is None:
+            by = "equity" if self._with_equity else "score"
+        if by not in ("score", "equity"):
+            raise MoveGenError(f"by must be 'score' or 'equity', got {by!r}")
+        if by == "equity" and not self._with_equity:
+            raise MoveGenError("the moves have no equity: rank them by 'score'")
+        keys = self._columns()[5 if by == "score" else 6]
+        out: list[int] = []
+        for i, k in enumerate(keys):
+            out.append(out[-1] if i and k == keys[i - 1] else i + 1)
+        return out
 
     def to_records(self) -> list[dict[str, Any]]:
         """Plain dicts, best first (what ``racksmith moves --json`` prints):
@@ -219,6 +241,35 @@ class MoveList(Sequence[Move]):
             else:
                 out.append({"type": PASS, "equity": eq})
         return out
+
+    def _repr_html_(self) -> str:
+        """A ranked table for notebooks (the first 100 moves; moves that tie share a rank), with
+        the board showing the best move when the position is known."""
+        from html import escape
+
+        shown = self[:100]
+        ranks = shown.ranks()
+        cols = ["#", "move", "score"] + (["equity"] if self._with_equity else []) + ["leave"]
+        head = "".join(f"<th>{c}</th>" for c in cols)
+        rows = []
+        for rank, m in zip(ranks, shown):
+            cells = [str(rank), escape(m.notation()), str(m.score)]
+            if self._with_equity:
+                cells.append(f"{m.equity:.3f}")
+            cells.append(escape(str(m.leave) if m.leave is not None else ""))
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        more = f"<p>… and {len(self) - 100} more</p>" if len(self) > 100 else ""
+        table = (f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>{more}"
+                 f"<p>{len(self)} move{'s' if len(self) != 1 else ''}, rack {escape(str(self._rack) or '-')}</p>")
+        best = self[0]._repr_svg_() if len(self) and self[0].is_place else None
+        if not best:
+            return table
+        return (f'<div style="display:flex;gap:16px;align-items:flex-start"><div>{table}</div>'
+                f"<div>{best}</div></div>")
+
+    def _repr_svg_(self) -> str | None:
+        """The board with the best move (when it is a placement and the position is known)."""
+        return self[0]._repr_svg_() if len(self) and self[0].is_place and self.position is not None else None
 
     def __repr__(self) -> str:
         head = ", ".join(str(m) for m in self[:3])

@@ -145,10 +145,11 @@ class Game:
         lexicon: Any = None,
     ) -> "Game":
         """A game that goes on from ``position`` (which is copied, not changed): its board, racks
-        (the player to move is seat 0), scores and scoreless-turn count. The bag holds the tiles
-        that are neither on the board nor on a rack, shuffled by ``seed``; a rack with fewer tiles
-        than a full one (an unknown rack, empty in a CGP) is filled from it first, in seat order.
-        ``lexicon``: as for :class:`Game` (default: the position's)."""
+        (the player to move is seat 0), scores and scoreless-turn count. The tiles that are neither
+        on the board nor on a known rack are shuffled by ``seed``; an unknown rack (empty in a CGP)
+        draws as many as :attr:`Position.rack_sizes` gives it, then a known rack shorter than a full
+        one is filled, in seat order, and the bag holds the rest. ``lexicon``: as for :class:`Game`
+        (default: the position's)."""
         if not isinstance(position, Position):
             raise RacksmithError(f"from_position needs a Position, got {type(position).__name__}")
         rs = position.ruleset
@@ -158,11 +159,19 @@ class Game:
         pos = position.copy(stack=False)
         if lexicon is not None:
             pos.lexicon = lexicon
-        bag = Bag.holding(rs, pos.bag_tiles(), seed)
-        for i, rack in enumerate(pos.racks):
+        bag = Bag.holding(rs, pos.unseen_tiles(), seed)
+        sizes = pos.rack_sizes
+        known = pos.racks_known
+        racks = list(pos.racks)
+        for i in range(len(racks)):
+            if not known[i]:
+                racks[i] = rs.alphabet.tiles(sorted(bag.draw(sizes[i])))
+        for i, rack in enumerate(racks):
             need = rs.rack_size - len(rack)
-            if need > 0 and len(bag):
-                pos.racks[i] = rs.alphabet.tiles(sorted([*rack, *bag.draw(need)]))
+            if known[i] and need > 0 and len(bag):
+                racks[i] = rs.alphabet.tiles(sorted([*rack, *bag.draw(need)]))
+        pos = Position(rs, pos.board, racks, pos.scores, pos.zero_turns, pos.opcodes, pos._lexicon if pos._lexicon is not None else pos._lexicon_spec,
+                       racks_known=[True] * len(racks))
         game = cls.__new__(cls)
         game._setup(pos, bag, nicks, names)
         return game

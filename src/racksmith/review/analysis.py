@@ -21,13 +21,17 @@ from .replay import Replay, ReplayTurn
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
+    """One of the best moves of a turn; ``rank`` by equity, moves that tie sharing the better rank."""
+
     notation: str
     score: int
     equity: float
     bingo: bool
+    rank: int = 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {"move": self.notation, "score": self.score, "equity": round(self.equity, 3), "bingo": self.bingo}
+        return {"move": self.notation, "score": self.score, "equity": round(self.equity, 3), "bingo": self.bingo,
+                "rank": self.rank}
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +173,8 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
         pos.lexicon = lexicon
     moves = pos.moves(sort="equity", leaves=leaves, exchanges=True)
     n = len(moves)
-    best = tuple(_candidate(moves[i], rack_size) for i in range(min(top, n)))
+    ranks = moves.ranks("equity")
+    best = tuple(_candidate(moves[i], rack_size, ranks[i]) for i in range(min(top, n)))
     recs = moves.to_numpy()
     bingo_available = bool(((recs["kind"] == 0) & (recs["n_played"] == rack_size)).any())
     found = _find(moves, _target(played_move, ev.kind))
@@ -181,7 +186,7 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
         )
     equities = recs["equity"]
     eq = float(equities[found])
-    rank = 1 + int((equities[:found] > eq + 1e-9).sum())  # ties share the better rank
+    rank = ranks[found]  # ties share the better rank
     return TurnAnalysis(
         **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, float(equities[0]) - eq),
         bingo_played=bingo_played, bingo_available=bingo_available,
@@ -218,5 +223,6 @@ def _target(move: Move | None, kind: str) -> Move | None:
     return move
 
 
-def _candidate(m: Move, rack_size: int) -> Candidate:
-    return Candidate(m.notation(), int(m.score or 0), float(m.equity or 0.0), m.is_place and m.tiles_played == rack_size)
+def _candidate(m: Move, rack_size: int, rank: int) -> Candidate:
+    return Candidate(m.notation(), int(m.score or 0), float(m.equity or 0.0), m.is_place and m.tiles_played == rack_size,
+                     rank)

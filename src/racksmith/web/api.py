@@ -240,6 +240,114 @@ class Analyzer:
         move = _text(body, "move")
         return self._position(body, rs, lex).validate(move, lex).to_dict()
 
+    def play(self, body: dict) -> dict[str, Any]:
+        """``POST /api/play`` {cgp, ruleset, lexicon, move, draw, seed}: the position after the
+        player to move plays ``move`` (checked, words included), with ``draw`` (letters) the tiles
+        he draws, or, when ``draw`` is absent, tiles drawn at random from the unseen ones (``seed``
+        for a repeatable draw). The answer: the move as played (notation, score, rack before, tiles
+        drawn), the new position (``position``: as ``/api/position``), and the end of the game
+        when the move ends it."""
+        import random
+
+        rs = self.ruleset(body)
+        lex, _ = self.lexicon(rs, body)
+        pos = self._position(body, rs, lex)
+        move = _text(body, "move")
+        draw = body.get("draw")
+        if draw is not None and not isinstance(draw, str):
+            raise RequestError(f"field 'draw' must be the letters drawn (a string) or absent for a random draw, got {_show(draw)}")
+        seed = body.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > 2**63):
+            raise RequestError(f"field 'seed' must be a whole number, got {_show(seed)}")
+        checked = pos.copy()
+        from ..core.validation import check_move
+
+        played = check_move(checked, move)  # the reason of an illegal move, before any draw
+        if draw is None:
+            n = min(played.tiles_played, pos.bag_count)
+            pool = list(pos.bag_tiles())
+            tiles = random.Random(seed).sample(pool, n) if n else []
+        else:
+            tiles = draw
+        rack = pos.rack
+        u = pos.push(played, tiles)
+        a = rs.alphabet
+        out: dict[str, Any] = {
+            "move": u.move.notation(),
+            "gcg": u.move.gcg(),
+            "score": u.score,
+            "rack": a.rack_string(rack, blanks_last=True),
+            "drawn": a.rack_string(u.drawn, blanks_last=True),
+            "cgp": pos.cgp(),
+            "position": pos.to_dict(),
+            "over": pos.is_over,
+            "ending": None,
+        }
+        if u.ending is not None:
+            out["ending"] = {
+                "reason": str(u.ending.reason),
+                "adjustments": [{"player": adj.player, "kind": str(adj.kind), "points": adj.points,
+                                 "tiles": a.rack_string(adj.tiles, blanks_last=True)} for adj in u.ending.adjustments],
+            }
+        return out
+
+    def export(self, body: dict) -> dict[str, Any]:
+        """``POST /api/export`` {ruleset, turns: [{cgp, move, draw}], players}: a game played on
+        the page as a GCG record. ``turns`` are the positions before each move (the mover first)
+        and the move and tiles drawn; the first must be the empty board with no points scored (a
+        GCG record replays from there). ``players``: two nicks (default ``p1``, ``p2``)."""
+        from ..formats.gcg import GCGEvent, GCGGame, GCGPlayer
+        from ..core.turns import EventKind
+
+        rs = self.ruleset(body)
+        turns = body.get("turns")
+        if not isinstance(turns, list) or not turns:
+            raise RequestError("field 'turns' must be a list of {cgp, move, draw}, the moves played from the empty board")
+        if len(turns) > self.limits.max_gcg_events:
+            raise LimitError("max_gcg_events", f"the game has {len(turns)} turns; this server writes at most "
+                             f"{self.limits.max_gcg_events} (its max_gcg_events limit)", status=413)
+        nicks = body.get("players") or ["p1", "p2"]
+        if (not isinstance(nicks, list) or len(nicks) != 2 or len(set(nicks)) != 2
+                or not all(isinstance(n, str) and n and n.isprintable() and not any(c.isspace() or c == ":" for c in n) for n in nicks)):
+            raise RequestError("field 'players' must be two different nicks without spaces or ':'")
+        a = rs.alphabet
+        game = GCGGame(rs)
+        game.pragmas.append(("tile-distribution", rs.name, 0))
+        for i, nick in enumerate(nicks):
+            game.pragmas.append((f"player{i + 1}", f"{nick} {nick}", 0))
+            game.players.append(GCGPlayer(nick, nick))
+        totals = [0, 0]
+        kinds = {"place": EventKind.PLAY, "exchange": EventKind.EXCHANGE, "pass": EventKind.PASS}
+        for i, t in enumerate(turns):
+            if not isinstance(t, dict):
+                raise RequestError(f"turn {i + 1} must be an object {{cgp, move, draw}}")
+            pos = Position.from_cgp(_text(t, "cgp"), rs)
+            if i == 0 and (pos.board.any() or any(pos.scores)):
+                raise RequestError("a GCG record replays from the empty board: this game started from a position "
+                                   "with tiles on it or points scored (save its CGP instead)")
+            p = i % 2
+            if pos.scores != [totals[p], totals[1 - p]]:
+                raise RequestError(f"turn {i + 1}: its position's scores {pos.scores} are not the game's {[totals[p], totals[1 - p]]}")
+            draw = t.get("draw")
+            if draw is not None and not isinstance(draw, str):
+                raise RequestError(f"turn {i + 1}: field 'draw' must be letters")
+            rack = a.rack_string(pos.rack, blanks_last=True)
+            u = pos.push(_text(t, "move"), draw, check_words=False)
+            totals[p] += u.score
+            game.events.append(GCGEvent(nick=nicks[p], kind=kinds[str(u.move.kind)], score=u.score,
+                                        total=totals[p],
+                                        rack=rack, move=u.move, count=u.move.tiles_played))
+            if u.ending is not None:
+                for adj in u.ending.adjustments:
+                    seat = (p + 1 + adj.player) % 2  # the ending's players are those after the turn
+                    totals[seat] += adj.points
+                    kind = EventKind.OUT if adj.kind == EventKind.OUT else EventKind.RACK_PENALTY
+                    tiles = a.rack_string(adj.tiles)
+                    game.events.append(GCGEvent(nick=nicks[seat], kind=kind, score=adj.points, total=totals[seat],
+                                                rack="" if kind == EventKind.OUT else tiles, tiles=tiles))
+                break
+        return {"gcg": game.gcg(), "turns": len(game.events), "scores": totals}
+
     def gcg(self, body: dict) -> dict[str, Any]:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
         with the position before it) and, unless ``analyze`` is false, the analysis of every turn.

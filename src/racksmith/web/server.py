@@ -3,6 +3,9 @@
 
 Every answer is JSON except the page's own files. Bad requests get ``400 {"error": "one line"}``
 (an illegal move adds its ``reason`` and ``words``); unknown paths 404, a wrong method 405. A
+request with the header ``X-Errors: body`` (the page's) gets its user errors (400 and 413) as
+``200 {"error": ..., "status": 400}`` instead, so that a browser does not log a mistyped move as a
+failed request. A
 request over one of the analyzer's :class:`~racksmith.web.limits.Limits` gets 413 (400 for a field
 asking for more) with ``limit`` naming it; a server busy computing other answers 503. A failure in
 racksmith itself is ``500 {"error": ...}``, logged as one line: it never ends the server.
@@ -49,6 +52,8 @@ ROUTES: dict[str, tuple[str, Callable[[Analyzer, dict], Any]]] = {
     "/api/score": ("POST", Analyzer.score),
     "/api/validate": ("POST", Analyzer.validate),
     "/api/gcg": ("POST", Analyzer.gcg),
+    "/api/play": ("POST", Analyzer.play),
+    "/api/export": ("POST", Analyzer.export),
 }
 
 _CONTENT_TYPES = {
@@ -238,17 +243,25 @@ class Handler(BaseHTTPRequestHandler):
                 "error": f"the server is busy with {limits.max_concurrent} other requests (its max_concurrent "
                          "limit): try again", "limit": "max_concurrent"}, headers={"Retry-After": "5"})
             return
+        # the page asks for user errors in the body of a 200 answer (a browser logs every 4xx
+        # answer in its console as a failure, which a mistyped move is not); other clients get 4xx
+        in_body = (self.headers.get("X-Errors") or "").strip().lower() == "body"
         try:
             result = endpoint(self.server.analyzer, body)
         except LimitError as e:
-            self._json(HTTPStatus(e.status), {"error": _one_line(str(e)), "limit": e.limit})
+            answer = {"error": _one_line(str(e)), "limit": e.limit}
+            if in_body:
+                answer["status"] = e.status
+            self._json(HTTPStatus.OK if in_body else HTTPStatus(e.status), answer)
             return
         except RacksmithError as e:
             answer = {"error": _one_line(str(e))}
             if getattr(e, "reason", None):
                 answer["reason"] = e.reason
                 answer["words"] = list(e.words)
-            self._json(HTTPStatus.BAD_REQUEST, answer)
+            if in_body:
+                answer["status"] = 400
+            self._json(HTTPStatus.OK if in_body else HTTPStatus.BAD_REQUEST, answer)
             return
         except Exception as e:  # a defect in racksmith: answer, log, keep serving
             self.server.log(f"internal error on {method} {path}: {type(e).__name__}: {_one_line(str(e))}")

@@ -23,12 +23,16 @@
     turn: 1,
     seq: 0,
     scoreCache: new Map(),
+    played: [], // the game played on the page: {cgp (before), move, draw, score, rack, nick}
+    undone: [], // moves taken back, for redo (last undone last)
   };
 
   // --- talking to the server ---------------------------------------------------------------------
   async function api(path, body) {
-    const init = body === undefined ? {} : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    // user errors come back in the body of a 200 answer (X-Errors: body): a browser logs every 4xx
+    // answer in its console as a failed request, which a mistyped move is not
+    const init = body === undefined ? { headers: { "X-Errors": "body" } } : {
+      method: "POST", headers: { "Content-Type": "application/json", "X-Errors": "body" }, body: JSON.stringify(body),
     };
     let res;
     try {
@@ -38,7 +42,7 @@
     }
     let data = null;
     try { data = await res.json(); } catch (e) { /* not JSON: reported below */ }
-    if (!res.ok || data === null) {
+    if (!res.ok || data === null || (data && data.error !== undefined && data.status)) {
       const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
       err.data = data;
       throw err;
@@ -50,6 +54,25 @@
     const s = $("status");
     s.textContent = message || "";
     s.className = ok ? "ok" : "";
+  }
+
+  // an error beside the field it is about (empty text clears it)
+  function fieldError(id, message) {
+    const box = $(id);
+    box.textContent = message || "";
+    const field = { "rack0-error": "rack0", "rack1-error": "rack1", "cgp-error": "cgp", "gcg-error": "gcg-text" }[id];
+    if (field) $(field).classList.toggle("invalid", !!message);
+  }
+
+  function clearPositionErrors() {
+    for (const id of ["rack0-error", "rack1-error", "cgp-error"]) fieldError(id, "");
+  }
+
+  // which field a position error is about: a rack, else the CGP (or the board)
+  function positionErrorField(message) {
+    if (/rack 1\b|CGP rack 1|rack of the player to move/i.test(message)) return "rack0-error";
+    if (/rack 2\b|CGP rack 2/i.test(message)) return "rack1-error";
+    return "cgp-error";
   }
 
   function h(tag, props, ...children) {
@@ -130,9 +153,13 @@
   function sizeBoard() {
     const rs = state.rs;
     if (!rs) return;
-    const wide = window.innerWidth > 1100;
-    const room = Math.min(wide ? window.innerWidth * 0.5 : window.innerWidth - 40, 700, (window.innerHeight - 250) * 1.05);
-    const cell = Math.max(22, Math.min(44, Math.floor(room / (rs.cols + 0.6))));
+    const width = document.documentElement.clientWidth || window.innerWidth;
+    const wide = width > 1100;
+    const phone = width <= 600;
+    // the board's width: a coordinate column of .55 cell, the squares, a 1 px gap each, 4 px of padding
+    const room = wide ? Math.min(width * 0.5, 700, (window.innerHeight - 250) * 1.05)
+      : Math.min(width - (phone ? 16 : 40), 700);
+    const cell = Math.max(phone ? 12 : 22, Math.min(44, Math.floor((room - 6 - rs.cols) / (rs.cols + 0.55))));
     document.documentElement.style.setProperty("--cell", `${cell}px`);
     document.documentElement.style.setProperty("--cols", rs.cols);
   }
@@ -290,11 +317,20 @@
       pos = await api("/api/position", { cgp, ruleset });
     } catch (e) {
       if (seq !== state.seq) return;
-      say(e.message);
-      showMoves(null, e.message);
+      clearPositionErrors();
+      fieldError(positionErrorField(e.message), e.message);
+      showMoves(null, "Fix the position to see its moves.");
       return;
     }
     if (seq !== state.seq) return;
+    clearPositionErrors();
+    if (pos.cgp !== state.cgp) {
+      // another position: what was shown for the last one (a checked move, a pinned preview) goes
+      state.pinned = state.hover = null;
+      clearBreakdown();
+      $("verdict").replaceChildren();
+      renderBoard();
+    }
     state.cgp = pos.cgp;
     if (document.activeElement !== $("cgp")) $("cgp").value = pos.cgp;
     renderRack(pos.racks[0]);
@@ -307,10 +343,11 @@
   }
 
   function renderBag(pos) {
-    const opp = pos.racks[1];
-    const label = opp ? "bag" : "bag + opponent";
-    const pool = Object.entries(pos.bag).map(([l, n]) => cgpLetter(l).repeat(n)).join(" ");
-    $("bag").replaceChildren(h("b", { text: `${pos.bag_count}` }), ` in the ${label}: `, h("span", { class: "pool", text: pool }));
+    const known = pos.racks_known ? pos.racks_known[1] : !!pos.racks[1];
+    const pool = Object.entries(pos.unseen || pos.bag).map(([l, n]) => cgpLetter(l).repeat(n)).join(" ");
+    const count = known ? [h("b", { text: `${pos.bag_count}` }), " in the bag: "]
+      : [h("b", { text: `${pos.unseen_count}` }), ` unseen (${pos.rack_sizes[1]} on the opponent's rack, ${pos.bag_count} in the bag): `];
+    $("bag").replaceChildren(...count, h("span", { class: "pool", text: pool }));
   }
 
   async function loadMoves(seq, pos) {
@@ -337,7 +374,6 @@
       }
     } catch (e) {
       if (seq !== state.seq) return;
-      say(e.message);
       showMoves(null, e.message);
       return;
     }
@@ -473,6 +509,9 @@
       v = await api("/api/validate", { cgp: state.cgp, ruleset: state.rs.name, move: text });
     } catch (e) {
       out.replaceChildren(h("span", { class: "illegal", text: "✗ " }), e.message);
+      state.pinned = null;
+      renderBoard();
+      clearBreakdown();
       return;
     }
     if (v.legal) out.replaceChildren(h("span", { class: "legal", text: "✓ legal" }), ` — scores ${v.score}`);
@@ -506,9 +545,10 @@
     try {
       pos = await api("/api/position", { cgp: text, ruleset: name });
     } catch (e) {
-      say(e.message);
+      fieldError("cgp-error", e.message);
       return false;
     }
+    fieldError("cgp-error", "");
     if (name !== state.rs.name) setRuleset(name);
     applyPosition(pos);
     await refreshNow();
@@ -534,15 +574,15 @@
 
   // --- games --------------------------------------------------------------------------------------------
   async function loadGame(text) {
-    if (!text.trim()) { say("paste a GCG record or choose a file first"); return; }
+    if (!text.trim()) { fieldError("gcg-error", "paste a GCG record or choose a file first"); return; }
     let g;
     try {
       g = await api("/api/gcg", { text });
     } catch (e) {
-      say(e.message);
+      fieldError("gcg-error", e.message);
       return;
     }
-    say("", true);
+    fieldError("gcg-error", "");
     state.game = g;
     if (g.ruleset !== state.rs.name) setRuleset(g.ruleset);
     $("game").hidden = false;
@@ -609,7 +649,8 @@
     }
     if (state.turn !== n) return;
     applyPosition(pos);
-    refreshNow();
+    await refreshNow();
+    if (state.turn !== n) return;
     if (t && t.placed.length) {
       state.pinned = { notation: t.move, placed: t.placed };
       $("move-input").value = t.move;
@@ -663,11 +704,100 @@
     showBreakdown(notation);
   }
 
+  // --- playing on: a move, undo, redo, export -------------------------------------------------------------
+  async function playMove(text, draw) {
+    text = (text || "").trim();
+    const out = $("verdict");
+    if (!text) { out.replaceChildren(h("span", { class: "illegal", text: "✗ " }), "type a move to play (8D WORD, -ABC, -)"); return false; }
+    if (!state.cgp) await refreshNow();
+    const before = state.cgp;
+    const body = { cgp: before, ruleset: state.rs.name, move: text };
+    if (draw !== undefined) body.draw = draw;
+    let r;
+    try {
+      r = await api("/api/play", body);
+    } catch (e) {
+      out.replaceChildren(h("span", { class: "illegal", text: "✗ cannot play " }),
+        e.data && e.data.reason ? h("span", { class: "reason", text: e.data.reason }) : "", " ", e.message);
+      return false;
+    }
+    state.played.push({ cgp: before, move: r.move, draw: r.drawn, score: r.score, rack: r.rack, ending: r.ending });
+    applyPosition(r.position);
+    $("move-input").value = "";
+    await refreshNow();
+    out.replaceChildren(h("span", { class: "legal", text: "✓ played " }), `${r.move} +${r.score}` +
+      (r.drawn ? `, drew ${r.drawn}` : "") + (r.over ? " · the game is over" : ""));
+    renderHistory();
+    return true;
+  }
+
+  async function undo() {
+    const last = state.played.pop();
+    if (!last) return;
+    state.undone.push(last);
+    await loadPlayedPosition(last.cgp);
+    renderHistory();
+  }
+
+  async function redo() {
+    const next = state.undone.pop();
+    if (!next) return;
+    await loadPlayedPosition(next.cgp);
+    const undone = state.undone;
+    state.undone = [];  // playMove clears nothing else; keep what is still to redo
+    const ok = await playMove(next.move, next.draw);
+    state.undone = undone;
+    if (!ok) undone.push(next);
+    renderHistory();
+  }
+
+  async function loadPlayedPosition(cgp) {
+    let pos;
+    try {
+      pos = await api("/api/position", { cgp, ruleset: state.rs.name });
+    } catch (e) {
+      fieldError("cgp-error", e.message);
+      return;
+    }
+    applyPosition(pos);
+    await refreshNow();
+  }
+
+  function renderHistory() {
+    const list = $("history");
+    const items = state.played.map((p, i) => h("li", {}, `${p.move} +${p.score}` + (p.rack ? `  (${p.rack})` : "")));
+    const undone = state.undone.slice().reverse().map((p) => h("li", { class: "undone" }, `${p.move} +${p.score}`));
+    list.replaceChildren(...items, ...undone);
+    $("undo").disabled = !state.played.length;
+    $("redo").disabled = !state.undone.length;
+    $("export").disabled = !state.played.length;
+    fieldError("export-error", "");
+  }
+
+  async function exportGame() {
+    let r;
+    try {
+      r = await api("/api/export", { ruleset: state.rs.name,
+        turns: state.played.map((p) => ({ cgp: p.cgp, move: p.move, draw: p.draw })) });
+    } catch (e) {
+      fieldError("export-error", e.message);
+      return;
+    }
+    fieldError("export-error", "");
+    const pre = $("export-text");
+    pre.textContent = r.gcg;
+    pre.hidden = false;
+    const link = $("export-link");
+    if (link.href) URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(new Blob([r.gcg], { type: "text/plain" }));
+    link.hidden = false;
+  }
+
   // --- tabs ------------------------------------------------------------------------------------------------
+  // a panel is a tab button (data-tab="x") and a <div id="tab-x" class="tab">: a new one needs nothing more
   function showTab(name) {
     for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("active", b.dataset.tab === name);
-    $("tab-moves").hidden = name !== "moves";
-    $("tab-game").hidden = name !== "game";
+    for (const panel of document.querySelectorAll(".tab")) panel.hidden = panel.id !== `tab-${name}`;
   }
 
   // --- start -----------------------------------------------------------------------------------------------
@@ -704,12 +834,21 @@
     for (const id of ["sort", "top", "exchanges", "leaves"]) $(id).addEventListener("change", () => scheduleRefresh(0));
     $("cgp-form").addEventListener("submit", (e) => { e.preventDefault(); loadCgp($("cgp").value); });
     $("clear").addEventListener("click", () => {
+      state.played = [];
+      state.undone = [];
+      renderHistory();
+      $("export-text").hidden = true;
       setRuleset(state.rs.name);
       clearBreakdown();
       $("verdict").replaceChildren();
       scheduleRefresh(0);
     });
     $("check-form").addEventListener("submit", (e) => { e.preventDefault(); checkMove($("move-input").value); });
+    $("move-input").addEventListener("input", () => { $("verdict").replaceChildren(); });
+    $("play").addEventListener("click", () => playMove($("move-input").value));
+    $("undo").addEventListener("click", undo);
+    $("redo").addEventListener("click", redo);
+    $("export").addEventListener("click", exportGame);
     for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
     $("gcg-form").addEventListener("submit", (e) => { e.preventDefault(); loadGame($("gcg-text").value); });
     $("gcg-file").addEventListener("change", async () => {
@@ -725,6 +864,7 @@
     $("turn-next").addEventListener("click", () => showTurn(state.turn + 1));
     $("turn-last").addEventListener("click", () => showTurn(state.game.turns.length + 1));
     window.addEventListener("resize", () => { sizeBoard(); });
+    renderHistory();
     document.addEventListener("keydown", (e) => {
       // ← and → step through a loaded game, unless something else takes the keys
       const t = e.target;

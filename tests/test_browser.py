@@ -1,0 +1,196 @@
+"""The web analyzer in a real browser: Playwright driving Debian's Chromium (``apt-get install
+chromium``; never a downloaded browser) against the real server with its security checks.
+
+Checked at a phone's size (390×844) and a desktop's (1280×800): the page is no wider than the
+screen, the board's last column and the whole rack are in view, errors show beside their field,
+nothing stale stays after a check, and a move can be played, undone, redone and exported as GCG.
+No user error may log a console error. Screenshots of each size are written to
+``.pytest_cache/screens`` for a person to look at."""
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("RACKSMITH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).is_file():
+    pytest.skip(f"browser tests need Chromium ({CHROMIUM} not found: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package (pip install '.[test]')")
+
+from conftest import FIXTURES  # noqa: E402
+from racksmith.review.replay import replay_text  # noqa: E402
+from racksmith.web import Analyzer, make_server  # noqa: E402
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+SCREENS = Path(__file__).resolve().parent.parent / ".pytest_cache" / "screens"
+EMPTY = "/".join(["15"] * 15)
+OUTGUN = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server():
+    logged: list[str] = []
+    srv = make_server(Analyzer("english", None, FIXTURES / "SYNTH.klv2"), "127.0.0.1", 0, log=logged.append)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    assert logged == []
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def page(request, browser):
+    w, h = SIZES[request.param]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    pg = context.new_page()
+    pg.size_name = request.param
+    pg.console_errors = []
+    pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))
+    yield pg
+    context.close()
+
+
+def wait_until(page, expression: str, timeout: float = 15.0) -> None:
+    """Poll a JavaScript expression until it is true (evaluated through the debugging protocol:
+    the page's Content-Security-Policy forbids the eval that Page.wait_for_function uses)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(50)
+
+
+def open_page(page, server, query: str = ""):
+    page.goto(server.url + query)
+    page.wait_for_selector("#board .sq")
+    wait_until(page, "document.querySelector('#moves tbody tr') !== null")
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    path = SCREENS / f"{name}-{page.size_name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def test_the_page_fits_the_screen(page, server):
+    from urllib.parse import quote
+
+    open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    page.wait_for_selector("#moves tbody tr td.move", state="attached")
+    width = page.viewport_size["width"]
+    # nothing sticks out: no horizontal scrolling
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # the board's last column and the rack are in view, the rack's tiles not squashed
+    last = page.locator('#board .sq[data-r="0"][data-c="14"]').bounding_box()
+    assert last["x"] >= 0 and last["x"] + last["width"] <= width and last["width"] >= 20
+    tiles = page.locator("#rack-tiles .rt")
+    assert tiles.count() == 7
+    for i in range(7):
+        box = tiles.nth(i).bounding_box()
+        assert box["width"] >= 24 and box["x"] + box["width"] <= width
+    for sel in ("#rack0", "#cgp", "#move-input", "#moves"):
+        box = page.locator(sel).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, sel
+    screenshot(page, "position")
+    assert page.console_errors == []
+
+
+def test_errors_show_beside_their_field_without_console_errors(page, server):
+    open_page(page, server)
+    page.fill("#rack0", "AB1")
+    wait_until(page, "document.getElementById('rack0-error').textContent.length > 0")
+    assert "not in the alphabet" in page.text_content("#rack0-error")
+    assert page.text_content("#status") == ""  # not in the header
+    err = page.locator("#rack0-error").bounding_box()
+    field = page.locator("#rack0").bounding_box()
+    assert 0 <= err["y"] - (field["y"] + field["height"]) < 60  # just below the rack
+    page.fill("#rack0", "QUIRKED")
+    wait_until(page, "document.getElementById('rack0-error').textContent === ''")
+    page.fill("#move-input", "8D QX")
+    page.click("#check-form button[type=submit]")
+    wait_until(page, "document.getElementById('verdict').textContent.includes('✗')")
+    screenshot(page, "error")
+    page.fill("#cgp", "15/15 A/ 0/0 0")
+    page.click("#cgp-form button[type=submit]")
+    wait_until(page, "document.getElementById('cgp-error').textContent.length > 0")
+    assert "rows" in page.text_content("#cgp-error")
+    assert page.console_errors == []  # every one of these was a 400 user error
+
+
+def test_a_check_leaves_nothing_stale_when_the_position_changes(page, server):
+    open_page(page, server)
+    page.fill("#rack0", "QUIRKED")
+    page.wait_for_selector("#moves tbody tr td.move", state="attached")
+    page.fill("#move-input", "8D QUIRK")
+    page.click("#check-form button[type=submit]")
+    wait_until(page, "document.getElementById('verdict').textContent.includes('legal')")
+    wait_until(page, "document.querySelectorAll('#board .tile.preview').length === 5")
+    page.fill("#rack0", "AEINRST")
+    wait_until(page, "document.getElementById('verdict').textContent === ''")
+    assert page.locator("#board .tile.preview").count() == 0 and page.text_content("#breakdown") == ""
+    assert page.console_errors == []
+
+
+def test_play_undo_redo_and_export_a_game(page, server):
+    open_page(page, server)
+    page.click('.tabs button[data-tab="play"]')
+    page.fill("#rack0", "QUIRKED")
+    page.wait_for_selector("#moves tbody tr td.move", state="attached")
+    page.fill("#move-input", "8D QUIRK")
+    page.click("#play")
+    wait_until(page, "document.querySelectorAll('#history li').length === 1")
+    assert "8D QUIRK +56" in page.text_content("#history")
+    assert page.input_value("#score1") == "56" and page.input_value("#rack0") == ""  # the other player is to move
+    assert len(page.input_value("#rack1")) == 7  # ED and five tiles drawn at random
+    # the opponent's rack is typed, then he plays
+    page.fill("#rack0", "AEINST?")
+    page.wait_for_selector("#moves tbody tr td.move", state="attached")
+    best = page.text_content("#moves tbody tr td.move").split("bingo")[0].strip()
+    page.fill("#move-input", best)
+    page.click("#play")
+    wait_until(page, "document.querySelectorAll('#history li').length === 2")
+    board_after = page.evaluate("document.getElementById('cgp').value")
+    page.click("#undo")
+    wait_until(page, "document.querySelectorAll('#history li.undone').length === 1")
+    assert page.input_value("#rack0") == "AEINST?" and page.input_value("#score0") == "0"
+    page.click("#redo")
+    wait_until(page, "document.querySelectorAll('#history li.undone').length === 0 && "
+                     "document.querySelectorAll('#history li').length === 2")
+    assert page.evaluate("document.getElementById('cgp').value").split()[0] == board_after.split()[0]
+    page.click("#export")
+    wait_until(page, "!document.getElementById('export-text').hidden")
+    gcg = page.text_content("#export-text")
+    r = replay_text(gcg, strict=True)  # the record replays: moves, scores and running totals
+    assert [t.move.notation() for t in r.turns][:1] == ["8D QUIRK"] and len(r.turns) == 2
+    screenshot(page, "played")
+    # a game that started from a position cannot be a GCG record: said beside the button
+    page.click("#clear")
+    page.fill("#cgp", OUTGUN)
+    page.click("#cgp-form button[type=submit]")
+    page.wait_for_selector("#moves tbody tr td.move", state="attached")
+    page.fill("#move-input", "J8 SOIREE")
+    page.click("#play")
+    wait_until(page, "document.querySelectorAll('#history li').length === 1")
+    page.click("#export")
+    wait_until(page, "document.getElementById('export-error').textContent.includes('empty board')")
+    assert page.console_errors == []

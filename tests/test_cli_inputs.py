@@ -1,0 +1,111 @@
+"""Every command takes a position the same way (a CGP argument or --cgp, or --board and --rack),
+prints its result on stdout and diagnostics on stderr; the CGP's ld/lex opcodes choose the ruleset."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from racksmith.cli.main import main
+
+EMPTY15 = "/".join(["15"] * 15)
+QUIRK = "/".join(["15"] * 7 + ["3QUIRK7"] + ["15"] * 7) + " ADEIRS?/ 56/0 0"
+RUSSIAN = f"{'/'.join(['15'] * 7)}/5КОШКА5/{'/'.join(['15'] * 7)} АБВЛО?/ 12/0 0"
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+@pytest.fixture()
+def board_file(tmp_path):
+    rows = ["." * 15] * 15
+    rows[7] = "...QUIRK......."
+    path = tmp_path / "board.txt"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command, extra", [
+    ("show", ["--json"]), ("moves", ["--json", "--top", "3"]), ("score", ["--move", "9D ADE", "--json"]),
+    ("validate", ["--move", "D8 (Q)uERIDAS", "--json"]),
+])
+def test_a_position_three_ways_gives_the_same_answer(capsys, board_file, command, extra):
+    code, by_arg, err = run(capsys, command, QUIRK, *extra)
+    assert code == 0 and err == ""
+    code, by_option, _ = run(capsys, command, "--cgp", QUIRK, *extra)
+    assert code == 0 and by_option == by_arg
+    code, by_board, _ = run(capsys, command, "--board", board_file, "--rack", "ADEIRS?", *extra)
+    assert code == 0
+    a, b = json.loads(by_arg), json.loads(by_board)
+    if command == "show":  # the board file has no scores
+        assert a["board"] == b["board"] and a["racks"] == b["racks"]
+    else:
+        assert a == b
+
+
+def test_a_position_given_twice_or_half_is_bad_usage(capsys, board_file):
+    for args in (["moves", QUIRK, "--cgp", QUIRK], ["show"], ["score", "--board", board_file, "--move", "-"],
+                 ["validate", QUIRK, "--rack", "AB", "--move", "-"]):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and out == "" and err.count("\n") == 1, args
+
+
+def test_show_draws_a_move(capsys, tmp_path):
+    svg = tmp_path / "m.svg"
+    code, out, err = run(capsys, "show", QUIRK, "--move", "9D ADE")
+    assert code == 0 and err == ""
+    assert "move: 9D ADE +20: new tiles A 9D, D 9E, E 9F" in out and "9D ADE: ADE 4 + QA 11 + UD 3 + IE 2 = 20" in out
+    code, out, err = run(capsys, "show", QUIRK, "--move", "9G ID", "--svg", svg)
+    assert "new tiles I 9G (2L), D 9H" in out
+    text = svg.read_text(encoding="utf-8")
+    assert text.count('class="premium"') == 1 and text.count('class="through"') == 0 and "9G ID +" in text
+    code, out, _ = run(capsys, "show", QUIRK, "--move", "9D ADE", "--json")
+    assert json.loads(out)["move"]["score"] == 20
+    code, out, err = run(capsys, "show", QUIRK, "--move", "8A QUIRK")
+    assert code == 1 and "illegal move (occupied)" in err and err.count("\n") == 1
+
+
+def test_score_text_breaks_the_score_down_by_tile(capsys):
+    code, out, err = run(capsys, "score", QUIRK, "--move", "9D ADE")
+    assert code == 0 and err == ""
+    row = next(line for line in out.splitlines() if line.strip().startswith("ADE"))
+    assert "A 1  D 2  E 1" in row
+    cross = next(line for line in out.splitlines() if line.strip().startswith("QA"))
+    assert "Q 10" in cross and "(cross)" in cross and "11" in cross
+    assert "total" in out
+    code, out, err = run(capsys, "score", QUIRK, "--move", "9G ID")
+    assert "I 2×2" in next(line for line in out.splitlines() if line.strip().startswith("ID"))
+
+
+def test_results_go_to_stdout_so_they_can_be_redirected(capsys, tmp_path):
+    from conftest import FIXTURES
+
+    game = FIXTURES / "gcg" / "game01_seed1.gcg"
+    for args in (["analyze", game], ["gcg", "show", game], ["gcg", "replay", game], ["lexicon", "check", "enable", "QUIRK"],
+                 ["lexicon", "info", "enable"], ["leaves", "value", FIXTURES / "SYNTH.klv2", "?"],
+                 ["selfplay", "--games", "1", "--fast"]):
+        code, out, err = run(capsys, *args)
+        assert code == 0 and out.strip(), args
+        assert not any(w in err for w in ("turn", "valid", "words", "games/s", "?:")), (args, err)
+
+
+def test_the_cgp_ld_opcode_chooses_the_ruleset_and_other_letters_name_theirs(capsys):
+    code, out, err = run(capsys, "moves", RUSSIAN + " ld russian;", "--top", "1", "--json")
+    assert code == 0 and json.loads(out)["moves"][0]["notation"] == "F6 БО(К)АЛ"
+    code, out, err = run(capsys, "show", RUSSIAN + " lex ru;", "--json")
+    assert code == 0 and json.loads(out)["ruleset"] == "russian"
+    code, out, err = run(capsys, "moves", RUSSIAN)
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert "not in the alphabet of english" in err and "letters of russian or erudit: give --ruleset russian" in err
+    # --ruleset wins over the opcode
+    code, out, err = run(capsys, "show", RUSSIAN + " ld english;", "-r", "erudit", "--json")
+    assert code == 0 and json.loads(out)["ruleset"] == "erudit"
+
+
+def test_an_unknown_opponent_rack_leaves_an_exact_bag(capsys):
+    code, out, _ = run(capsys, "show", QUIRK)
+    assert "player 2: (7 unknown)" in out and "bag: 81 tiles" in out
