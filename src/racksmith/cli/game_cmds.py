@@ -31,7 +31,8 @@ def selfplay(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..errors import RacksmithError
-    from ..lexicon import load_leaves, load_lexicon
+    from ..lexicon import load_leaves
+    from ..lexicon.load import ruleset_lexicon
     from ..rules.ruleset import get_ruleset
     from ..play.selfplay import SelfPlayConfig, parse_players, run_selfplay
 
@@ -54,10 +55,9 @@ def selfplay(
     )
     # everything that can fail on bad input is loaded before anything is shown
     rs = get_ruleset(ruleset)
-    spec = lexicon or rs.lexicon
-    if spec is None:
+    if lexicon is None and rs.lexicon is None:
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
-    lex = load_lexicon(spec, ruleset=rs)
+    lex = ruleset_lexicon(rs, lexicon)
     klv = load_leaves(leaves, ruleset=rs) if leaves is not None else None
     if "equity" in config.players and config.leaves is None:
         err_console.print(
@@ -131,7 +131,8 @@ def analyze(
     """For every turn: the move played, its rank among all moves by equity, the best moves and the
     equity lost; then a summary per player (equity lost, bingos missed)."""
     from ..review.analysis import analyze as run_analysis
-    from ..lexicon import load_leaves, load_lexicon
+    from ..lexicon import load_leaves
+    from ..lexicon.load import ruleset_lexicon
     from ..review.replay import replay_file
 
     if top < 1:
@@ -141,15 +142,14 @@ def analyze(
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
         fail(f"{path.name} does not replay: {r.errors[0]}{more}; 'racksmith gcg replay' lists the problems")
     rs = r.ruleset
-    spec = lexicon or rs.lexicon
-    if spec is None:
+    if lexicon is None and rs.lexicon is None:
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
-    lex = load_lexicon(spec, ruleset=rs)
+    lex = ruleset_lexicon(rs, lexicon)
     klv = load_leaves(leaves, ruleset=rs) if leaves is not None else None
     result = run_analysis(r, klv, top=top, lexicon=lex)
     named = r.record.lexicon_name
-    if named and lexicon is None and named.lower() != str(spec).lower():
-        result.notes.append(f"the record names lexicon {named}; moves were generated from {spec}")
+    if named and lexicon is None and named.lower() != str(rs.lexicon).lower():
+        result.notes.append(f"the record names lexicon {named}; moves were generated from {rs.lexicon}")
     if as_json:
         emit_json(result.to_dict())
         return

@@ -85,8 +85,8 @@ def generate_moves(
     use_gaddag = algorithm == "gaddag"
     if use_gaddag and not lexicon.has_gaddag:
         raise MoveGenError(
-            f"lexicon {lexicon.name or '?'} has no GADDAG (a DAWG-only KWG): use algorithm='dawg' "
-            "(--algorithm dawg), or rebuild the lexicon with a GADDAG"
+            f"lexicon {lexicon.name or '?'} has no GADDAG (a DAWG-only KWG): use algorithm='dawg', "
+            "or rebuild the lexicon with a GADDAG"
         )
     leave_values = _leaves(leaves, rs)
     tables, total_tiles = _tables(rs, lexicon, leave_values)

@@ -27,7 +27,8 @@ import numpy as np
 from ..core.bag import game_rng
 from ..core.validation import check_move_lean
 from ..errors import IllegalMoveError, RacksmithError
-from ..lexicon import load_leaves, load_lexicon
+from ..lexicon import load_leaves
+from ..lexicon.load import ruleset_lexicon
 from ..rules.ruleset import Ruleset, get_ruleset
 from .game import Game
 from .players import PLAYER_KINDS, GameView, make_player
@@ -90,10 +91,7 @@ class _Series:
         self.config = config
         self.ruleset: Ruleset = get_ruleset(config.ruleset)
         if lexicon is None:
-            spec = config.lexicon or self.ruleset.lexicon
-            if spec is None:
-                raise RacksmithError(f"ruleset {self.ruleset.name} names no lexicon: give one in the config's lexicon")
-            lexicon = load_lexicon(spec, ruleset=self.ruleset)
+            lexicon = ruleset_lexicon(self.ruleset, config.lexicon)
         self.lexicon = lexicon
         if leaves is None and config.leaves:
             leaves = load_leaves(config.leaves, ruleset=self.ruleset)
