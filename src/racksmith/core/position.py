@@ -31,6 +31,7 @@ from ..lexicon import load_lexicon
 from ..movegen.generate import generate_moves
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
+from ..movegen.reclaim import with_reclamations
 from ..rules.alphabet import LETTER_MASK, Tiles
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import turns
@@ -482,7 +483,7 @@ class Position:
         if known is not None:
             self._known = (known[-1], *known[:-1])
         self.zero_turns = u.zero_turns
-        turns.lift_tiles(self.board, u.squares)
+        turns.unplace_tiles(self.board, u.squares, u.move)  # (and the stars it took back, if any)
         return u
 
     def play(
@@ -666,9 +667,14 @@ class Position:
         ``top``: the best N only (None: all); ``sort``: :class:`Sort` (``"score"`` or ``"equity"``);
         ``leaves``: a leave table or the path of a leave file; ``exchanges``: list the exchanges too
         (the pass always is); ``direction``: ``"both"``, ``"across"`` or ``"down"``;
-        ``algorithm``: ``"gaddag"`` or ``"dawg"``."""
+        ``algorithm``: ``"gaddag"`` or ``"dawg"``. Where the ruleset has star reclamation
+        (Эрудит), the moves that take stars back are ranked among the others
+        (:func:`racksmith.movegen.reclaim.with_reclamations`)."""
+        resolved = self._resolved()
         moves = generate_moves(
-            self._resolved(), top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
+            resolved, top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
         )
+        if self.ruleset.star_reclamation:
+            moves = with_reclamations(moves, resolved, top, sort=sort, leaves=leaves, direction=direction, algorithm=algorithm)
         moves.position = self.copy(stack=False)  # for pictures: this position as it is now
         return moves

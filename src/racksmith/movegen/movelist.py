@@ -5,6 +5,10 @@ A :class:`MoveList` holds the kernel's records (a numpy structured array, one 48
 ``equity``, ``score``, ``kind``, ``row``, ``col``, ``dir``, ``length``, ``n_played``, ``leave`` and
 ``tiles``) in rank order, best first. Indexing, slicing and iterating build moves lazily;
 :meth:`MoveList.to_numpy` gives the array itself and :meth:`MoveList.to_records` plain dicts.
+
+Placements that first take stars back from the board (Эрудит's star reclamation,
+:mod:`racksmith.movegen.reclaim`) are records of ``kind`` 3; the stars they take back, which a
+48-byte record has no room for, are kept beside the records (:meth:`MoveList.reclaimed`).
 """
 from __future__ import annotations
 
@@ -24,7 +28,9 @@ from ..errors import MoveGenError
 
 __all__ = ["MoveList", "RECORD_DTYPE"]
 
-_KINDS = (MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS)  #: by the kernel's ``kind`` code
+#: by the record's ``kind`` code: the kernel's 0, 1, 2, and 3 for a placement that takes stars back
+_KINDS = (MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS, MoveKind.PLACE)
+RECLAIM_KIND = 3  #: the ``kind`` code of a placement that takes stars back (never the kernel's)
 _TILES_OFFSET = RECORD_DTYPE.fields["tiles"][1]
 _ITEMSIZE = RECORD_DTYPE.itemsize
 
@@ -65,9 +71,12 @@ class MoveList(Sequence[Move]):
     sorted): each move's ``leave`` is the part of it kept. ``equity`` is ``None`` on every move when equity was not computed.
     ``placements_reached`` counts the placements the generator completed to make this list (all
     of them for a complete list; fewer when shadow playing stopped a top-N search early).
+    ``reclaimed`` (one entry a record, ``()`` for most) lists the stars each placement of kind 3
+    takes back, as :attr:`Move.reclaimed`.
     """
 
-    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "placements_reached", "position")
+    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "placements_reached", "position",
+                 "_reclaimed")
 
     def __init__(
         self,
@@ -76,9 +85,13 @@ class MoveList(Sequence[Move]):
         rack: Sequence[int],
         with_equity: bool,
         placements_reached: int | None = None,
+        reclaimed: "Sequence[tuple[tuple[int, int, int], ...]] | None" = None,
     ):
         if records.dtype != RECORD_DTYPE:
             raise TypeError(f"records must have dtype RECORD_DTYPE, got {records.dtype}")
+        if reclaimed is not None and len(reclaimed) != len(records):
+            raise ValueError(f"{len(reclaimed)} entries of reclaimed stars for {len(records)} records")
+        self._reclaimed = list(reclaimed) if reclaimed is not None and any(reclaimed) else None
         self._recs = records
         self._alphabet = alphabet
         self._rack = alphabet.tiles(sorted(rack))
@@ -106,9 +119,21 @@ class MoveList(Sequence[Move]):
     def to_numpy(self) -> np.ndarray:
         """The records (read-only structured array of ``RECORD_DTYPE``), best first.
 
-        ``kind`` 0 placement, 1 exchange, 2 pass; ``dir`` 0 across, 1 down; ``tiles[:length]`` as in
+        ``kind`` 0 placement, 1 exchange, 2 pass, 3 a placement that first takes stars back from
+        the board (which: :meth:`reclaimed`); ``dir`` 0 across, 1 down; ``tiles[:length]`` as in
         :attr:`Move.tiles`; ``leave`` a bit per rack tile kept (bit ``i`` = ``rack[i]``)."""
         return self._recs
+
+    def reclaimed(self, i: int) -> tuple[tuple[int, int, int], ...]:
+        """The stars move ``i`` takes back from the board, ``(row, col, letter)`` as
+        :attr:`Move.reclaimed` (empty for every move but those of kind 3)."""
+        n = len(self._recs)
+        j = int(i)
+        if j < 0:
+            j += n
+        if not 0 <= j < n:
+            raise IndexError(f"move index {i} out of range for {n} moves")
+        return self._reclaimed[j] if self._reclaimed is not None else ()
 
     def __len__(self) -> int:
         return len(self._recs)
@@ -143,6 +168,12 @@ class MoveList(Sequence[Move]):
         if buf is None:
             buf = self._buf = self._recs.tobytes()
         equity, score, kind, row, col, dirs, length, _, leave, tiles = _RECORD.unpack_from(buf, i * _ITEMSIZE)
+        if self._reclaimed is not None and kind == RECLAIM_KIND:
+            return Move(
+                kind=MoveKind.PLACE, row=row, col=col, across=dirs == 0, tiles=tuple(tiles[:length]),
+                alphabet=self._alphabet, score=score, equity=_rounded_equity(equity) if self._with_equity else None,
+                leave=self._leave(leave), position=self.position, reclaimed=self._reclaimed[i],
+            )
         return Move(
             kind=_KINDS[kind],
             row=row,
@@ -164,7 +195,8 @@ class MoveList(Sequence[Move]):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            part = MoveList(self._recs[i], self._alphabet, self._rack, self._with_equity)
+            part = MoveList(self._recs[i], self._alphabet, self._rack, self._with_equity,
+                            reclaimed=self._reclaimed[i] if self._reclaimed is not None else None)
             part.position = self.position
             return part
         n = len(self._recs)
@@ -200,7 +232,9 @@ class MoveList(Sequence[Move]):
         placements ``{type, row, col, dir, word, notation, score, equity, leave}`` (``word`` the
         whole main word, lowercase for blanks, also those already on the board; ``notation`` as
         :meth:`Move.notation`), exchanges ``{type, tiles, equity, leave}``, the pass
-        ``{type, equity}``."""
+        ``{type, equity}``. A placement that takes stars back adds ``reclaimed``: ``[[row, col,
+        letter]]``, the real letters put on the stars' squares (its ``word`` is read on the board
+        after that exchange)."""
         kind, row, col, dirs, length, score, equity, leave = self._columns()
         buf = self._buf
         text = _letters(self._alphabet)
@@ -211,7 +245,23 @@ class MoveList(Sequence[Move]):
             off = i * _ITEMSIZE + _TILES_OFFSET
             tiles = buf[off : off + length[i]]
             kept = "".join(text[t] for t in self._leave(leave[i]))
-            if kind[i] == 0:
+            if kind[i] == RECLAIM_KIND and self._reclaimed is not None:
+                m = self._move(i)
+                out.append(
+                    {
+                        "type": PLACE,
+                        "row": row[i],
+                        "col": col[i],
+                        "dir": "H" if dirs[i] == 0 else "V",
+                        "word": "".join(text[t & ~THROUGH] for t in tiles),
+                        "notation": m.notation(),
+                        "score": score[i],
+                        "equity": eq,
+                        "leave": kept,
+                        "reclaimed": [[r, c, text[t]] for r, c, t in m.reclaimed],
+                    }
+                )
+            elif kind[i] == 0:
                 across = dirs[i] == 0
                 parts = []
                 inside = False

@@ -16,6 +16,7 @@ import numpy as np
 from ..core.move import Move, MoveKind
 from ..core.turns import EventKind
 from ..errors import RacksmithError
+from ..movegen.movelist import RECLAIM_KIND
 from .replay import Replay, ReplayTurn
 
 
@@ -176,7 +177,7 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     ranks = moves.ranks("equity")
     best = tuple(_candidate(moves[i], rack_size, ranks[i]) for i in range(min(top, n)))
     recs = moves.to_numpy()
-    bingo_available = bool(((recs["kind"] == 0) & (recs["n_played"] == rack_size)).any())
+    bingo_available = bool((((recs["kind"] == 0) | (recs["kind"] == RECLAIM_KIND)) & (recs["n_played"] == rack_size)).any())
     found = _find(moves, _target(played_move, ev.kind))
     if found is None:
         note = "the move played is not a legal move here (a phony?)" if played_move is not None else "exchanged tiles not recorded"
@@ -198,7 +199,7 @@ def _find(moves, target: Move | None) -> int | None:
     if target is None:
         return None
     recs = moves.to_numpy()
-    kind = _KIND_CODES[target.kind]
+    kind = RECLAIM_KIND if target.reclaimed else _KIND_CODES[target.kind]
     same = recs["kind"] == kind
     if target.is_place:
         same &= (recs["row"] == target.row) & (recs["col"] == target.col) & (recs["dir"] == (0 if target.across else 1))
@@ -211,7 +212,8 @@ def _find(moves, target: Move | None) -> int | None:
     return None
 
 
-#: the move generator's ``kind`` codes (see :meth:`racksmith.movegen.MoveList.to_numpy`)
+#: the move generator's ``kind`` codes (see :meth:`racksmith.movegen.MoveList.to_numpy`; a placement
+#: that takes stars back is ``RECLAIM_KIND``)
 _KIND_CODES = {MoveKind.PLACE: 0, MoveKind.EXCHANGE: 1, MoveKind.PASS: 2}
 
 

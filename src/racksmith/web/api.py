@@ -221,6 +221,8 @@ class Analyzer:
                 placed = m.placed
                 rec["placed"] = [[r, c, letters[t]] for r, c, t in placed]
                 rec["bingo"] = len(placed) == rs.rack_size
+                if m.reclaimed:  # stars taken back (Эрудит): the real letters put in their place
+                    rec["reclaimed"] = [[r, c, letters[t]] for r, c, t in m.reclaimed]
             else:
                 rec["notation"] = m.notation()
                 rec["score"] = m.score
@@ -437,6 +439,7 @@ def _turn_info(r, t, rs: Ruleset) -> dict[str, Any]:
         "rack": a.rack_string(t.rack, blanks_last=True),
         "move": move.notation() if move is not None else t.event.action(),
         "placed": [[row, col, a.letter(tile)] for row, col, tile in move.placed] if move is not None and move.is_place else [],
+        "reclaimed": [[row, col, a.letter(tile)] for row, col, tile in move.reclaimed] if move is not None else [],
         "score": t.score,
         "scores_before": list(t.scores),
         "bingo": t.bingo,

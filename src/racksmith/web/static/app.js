@@ -17,7 +17,7 @@
     cursor: null, // {r, c, across}
     cgp: "", // the last CGP the server accepted
     moves: [],
-    pinned: null, // {notation, placed} shown on the board until something else is chosen
+    pinned: null, // {notation, placed, reclaimed} shown on the board until something else is chosen
     hover: null,
     game: null, // the answer of POST /api/gcg
     turn: 1,
@@ -193,15 +193,18 @@
     const preview = new Map();
     const inWord = new Set();
     if (shown && shown.placed) for (const [r, c, s] of shown.placed) preview.set(r * rs.cols + c, s);
+    // a star taken back (Эрудит): the real letter put in its place is shown over the star
+    const swapped = new Map();
+    if (shown && shown.reclaimed) for (const [r, c, s] of shown.reclaimed) swapped.set(r * rs.cols + c, s);
     if (shown && shown.squares) for (const [r, c] of shown.squares) inWord.add(r * rs.cols + c);
     for (let r = 0; r < rs.rows; r++) {
       for (let c = 0; c < rs.cols; c++) {
         const sq = squareNode(r, c);
         const k = r * rs.cols + c;
-        const letter = state.board[r][c] || preview.get(k) || "";
+        const letter = swapped.get(k) || state.board[r][c] || preview.get(k) || "";
         const p = rs.premiums[r][c];
         sq.replaceChildren();
-        if (letter) sq.append(tileNode(letter, { preview: !state.board[r][c] }));
+        if (letter) sq.append(tileNode(letter, { preview: !state.board[r][c] || swapped.has(k) }));
         else if (PREMIUM_LABEL[p] && !(r === rs.start[0] && c === rs.start[1])) sq.append(PREMIUM_LABEL[p]);
         sq.classList.toggle("has-tile", !!letter);
         sq.classList.toggle("in-word", inWord.has(k) && !!state.board[r][c]);
@@ -420,13 +423,13 @@
 
   // --- previews and the score breakdown ----------------------------------------------------------------
   function hoverMove(m) {
-    state.hover = { notation: m.notation, placed: m.placed || [] };
+    state.hover = { notation: m.notation, placed: m.placed || [], reclaimed: m.reclaimed || [] };
     renderBoard();
     showBreakdown(m.notation);
   }
 
   function pinMove(m, tr) {
-    state.pinned = { notation: m.notation, placed: m.placed || [] };
+    state.pinned = { notation: m.notation, placed: m.placed || [], reclaimed: m.reclaimed || [] };
     state.hover = null;
     for (const row of document.querySelectorAll("tbody tr.pinned")) row.classList.remove("pinned");
     if (tr) tr.classList.add("pinned");
@@ -521,7 +524,8 @@
     }
     try {
       const b = await scoreOf(text);
-      state.pinned = { notation: text, placed: b.tiles.filter((t) => t.new).map((t) => [t.row, t.col, t.blank ? t.letter.toLowerCase() : t.letter]) };
+      state.pinned = { notation: text, placed: b.tiles.filter((t) => t.new).map((t) => [t.row, t.col, t.blank ? t.letter.toLowerCase() : t.letter]),
+        reclaimed: b.reclaimed || [] };
       state.hover = null;
       renderBoard();
       showBreakdown(text);
@@ -652,7 +656,7 @@
     await refreshNow();
     if (state.turn !== n) return;
     if (t && t.placed.length) {
-      state.pinned = { notation: t.move, placed: t.placed };
+      state.pinned = { notation: t.move, placed: t.placed, reclaimed: t.reclaimed || [] };
       $("move-input").value = t.move;
       renderBoard();
       showBreakdown(t.move);
@@ -698,7 +702,8 @@
   async function previewNotation(notation, pin) {
     let b;
     try { b = await scoreOf(notation); } catch (e) { return; }
-    const shown = { notation, placed: b.tiles.filter((t) => t.new).map((t) => [t.row, t.col, t.blank ? t.letter.toLowerCase() : t.letter]) };
+    const shown = { notation, placed: b.tiles.filter((t) => t.new).map((t) => [t.row, t.col, t.blank ? t.letter.toLowerCase() : t.letter]),
+      reclaimed: b.reclaimed || [] };
     if (pin) { state.pinned = shown; state.hover = null; $("move-input").value = notation; } else state.hover = shown;
     renderBoard();
     showBreakdown(notation);
