@@ -68,6 +68,10 @@ STATE.place(7, 7, True, [3, 1, 20])
 DAWG_STATE = BoardState(RULES, False)
 BOARD = np.zeros((15, 15), np.uint8); BOARD[7, 7:10] = [3, 1, 20]
 RACK = bytes([1, 3, 19, 20, 0])
+from racksmith.search import _endgame
+from racksmith.search._endgame import Search
+SEARCH = Search(RULES, 10)
+SEARCH.set_position(BOARD, bytes([1, 3, 19]), bytes([20, 0]), 0, 0, 6)
 """
 
 #: the bad calls of each callable; each must raise ValueError, TypeError or OverflowError
@@ -341,6 +345,42 @@ CASES: dict[str, list[str]] = {
     "racksmith.movegen._movegen.BoardState.clear": ["STATE.clear(1)", "STATE.clear(None)"],
     "racksmith.movegen._movegen.BoardState.copy": ["STATE.copy(1)", "STATE.copy(None)"],
     "racksmith.movegen._movegen.BoardState.arrays": ["STATE.arrays(1)", "STATE.arrays(None)"],
+    "racksmith.search._endgame.playable_words": [
+        "_endgame.playable_words(None, BOARD, TILES)",
+        "_endgame.playable_words(LEX, BOARD, TILES)",
+        "_endgame.playable_words(RULES, np.zeros((15, 14), np.uint8), TILES)",
+        "_endgame.playable_words(RULES, BOARD.astype(np.int64), TILES)",
+        "_endgame.playable_words(RULES, np.full((15, 15), 0x41, np.uint8), TILES)",
+        "_endgame.playable_words(RULES, BOARD, 'AT')",
+        "_endgame.playable_words(RULES, BOARD, bytes([27]))",
+        "_endgame.playable_words(RULES, BOARD, bytes(256))",
+    ],
+    "racksmith.search._endgame.Search": [
+        "Search(None)", "Search(LEX)", "Search(RULES, 9)", "Search(RULES, 33)", "Search(RULES, None)",
+        "Search(RULES, HUGE)", "Search(RULES, 1.5)",
+    ],
+    "racksmith.search._endgame.Search.set_position": [
+        "SEARCH.set_position(None, b'', b'', 0, 0, 6)",
+        "SEARCH.set_position(np.zeros((15, 14), np.uint8), b'', b'', 0, 0, 6)",
+        "SEARCH.set_position(np.full((15, 15), 0x41, np.uint8), b'', b'', 0, 0, 6)",
+        "SEARCH.set_position(BOARD, bytes(8), b'', 0, 0, 6)",
+        "SEARCH.set_position(BOARD, bytes([27]), b'', 0, 0, 6)",
+        "SEARCH.set_position(BOARD, 'AT', b'', 0, 0, 6)",
+        "SEARCH.set_position(BOARD, b'', None, 0, 0, 6)",
+        "SEARCH.set_position(BOARD, b'', b'', HUGE, 0, 6)",
+        "SEARCH.set_position(BOARD, b'', b'', 0, 6, 6)",
+        "SEARCH.set_position(BOARD, b'', b'', 0, -1, 6)",
+        "SEARCH.set_position(BOARD, b'', b'', 0, 0, 0)",
+        "SEARCH.set_position(BOARD, b'', b'', 0, 0, 6, bytes(33))",
+    ],
+    "racksmith.search._endgame.Search.root_moves": ["Search(RULES, 10).root_moves()", "SEARCH.root_moves(1)"],
+    "racksmith.search._endgame.Search.stop": ["SEARCH.stop(1)", "SEARCH.stop(None)"],
+    "racksmith.search._endgame.Search.clear": ["SEARCH.clear(1)", "SEARCH.clear(None)"],
+    "racksmith.search._endgame.Search.search": [
+        "SEARCH.search(0)", "SEARCH.search(HUGE)", "SEARCH.search(None)", "SEARCH.search(1, -1)",
+        "SEARCH.search(1, float('nan'))", "SEARCH.search(1, 'x')", "SEARCH.search(1, 0, 0)", "SEARCH.search(1, 0, 65)",
+        "SEARCH.search(1, 0, 1, -2)", "SEARCH.search(1, 0, 1, 10**6)", "Search(RULES, 10).search(1)",
+    ],
 }
 
 #: a valid call of each callable: (function, arguments) as expressions; each argument is replaced
@@ -373,6 +413,14 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.movegen._movegen.BoardState.clear": ("STATE.copy().clear", []),
     "racksmith.movegen._movegen.BoardState.copy": ("STATE.copy", []),
     "racksmith.movegen._movegen.BoardState.arrays": ("STATE.arrays", []),
+    "racksmith.search._endgame.playable_words": ("_endgame.playable_words", ["RULES", "BOARD", "RACK"]),
+    "racksmith.search._endgame.Search": ("Search", ["RULES", "10"]),
+    "racksmith.search._endgame.Search.set_position": (
+        "Search(RULES, 10).set_position", ["BOARD", "bytes([1, 3, 19])", "bytes([20, 0])", "5", "0", "6", "b''"]),
+    "racksmith.search._endgame.Search.root_moves": ("SEARCH.root_moves", []),
+    "racksmith.search._endgame.Search.stop": ("Search(RULES, 10).stop", []),
+    "racksmith.search._endgame.Search.clear": ("SEARCH.clear", []),
+    "racksmith.search._endgame.Search.search": ("SEARCH.search", ["2", "0.0", "1", "-1"]),
 }
 
 JUNK = [

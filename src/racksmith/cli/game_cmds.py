@@ -173,7 +173,12 @@ def print_analysis(result) -> None:
         flag = " (withdrawn)" if t.withdrawn else ""
         equity = f"{t.played_equity:.1f}" if t.played_equity is not None else ""
         table.add_row(str(t.turn), t.player, t.rack, Text(t.played + flag, style="bold"), f"{t.played_score:+d}",
-                      equity, rank, lost, end_section=not t.best and not t.note)
+                      equity, rank, lost, end_section=not t.best and not t.note and t.endgame is None)
+        if t.endgame is not None:
+            g = t.endgame
+            table.add_row("", "", "", Text(f"  endgame{'' if g.exact else ' (not exact)'}: played {g.played_value:+d}, "
+                                           f"best {g.best} {g.value:+d}, lost {g.lost}", style="italic"),
+                          "", "", "", "", end_section=not t.best and not t.note)
         if t.note:
             table.add_row("", "", "", Text(f"  {t.note}", style="italic"), "", "", "", "", end_section=not t.best)
         for j, c in enumerate(t.best):

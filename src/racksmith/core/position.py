@@ -42,6 +42,8 @@ from .validation import ANY_WORD, Verdict, check_move_lean, resolve_move, valida
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Leaves
+    from ..search.endgame import EndgameResult
+    from ..search.peg import PegResult
 
 
 class Undo(NamedTuple):
@@ -678,3 +680,24 @@ class Position:
             moves = with_reclamations(moves, resolved, top, sort=sort, leaves=leaves, direction=direction, algorithm=algorithm)
         moves.position = self.copy(stack=False)  # for pictures: this position as it is now
         return moves
+
+    def solve_endgame(
+        self, plies: int | None = None, seconds: float | None = None, threads: int = 1, **options: Any
+    ) -> "EndgameResult":
+        """Solve the endgame (the bag empty; an opponent's rack left empty is the unseen tiles):
+        the value best play by both sides adds to the mover's spread, the best move and the
+        principal variation, exact when the search reached the end of every line. ``plies``: stop
+        after that depth; ``seconds``: a time limit; ``threads``: threads searching (the answer does
+        not depend on it). See :func:`racksmith.search.endgame.solve_endgame` for ``options``
+        (``on_depth``, ``move``, ``tt_mb``)."""
+        from ..search.endgame import solve_endgame
+
+        return solve_endgame(self, plies, seconds, threads, **options)
+
+    def solve_peg(self, top: int | None = None, **options: Any) -> "PegResult":
+        """Solve the one-tile pre-endgame (one tile in the bag): each placement (the ``top`` best by
+        score, None for all) and the pass with its exact chance of winning over the possible bag
+        tiles (:func:`racksmith.search.peg.solve_peg`; ``options``: ``on_play``, ``tt_mb``)."""
+        from ..search.peg import solve_peg
+
+        return solve_peg(self, top, **options)

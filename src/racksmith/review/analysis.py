@@ -36,6 +36,24 @@ class Candidate:
 
 
 @dataclass(frozen=True, slots=True)
+class EndgameGrade:
+    """A turn played with the bag empty, graded by the endgame solver: ``value`` of the best move
+    and ``played_value`` of the move played (what each adds to the mover's spread by the end of
+    the game under best play), ``lost`` = value − played_value, ``best`` the solver's move;
+    ``exact`` false when the time ran out first (then the values are those of the last depth)."""
+
+    value: int
+    played_value: int
+    lost: int
+    best: str
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "played_value": self.played_value, "lost": self.lost, "best": self.best,
+                "exact": self.exact}
+
+
+@dataclass(frozen=True, slots=True)
 class TurnAnalysis:
     """One turn. ``rank`` is 1 for the best move (ties share the better rank), None when the move
     played is not among the legal moves (a phony, a hidden exchange) or the rack is unknown."""
@@ -55,6 +73,7 @@ class TurnAnalysis:
     bingo_available: bool
     withdrawn: bool = False
     note: str = ""
+    endgame: EndgameGrade | None = None
 
     @property
     def bingo_missed(self) -> bool:
@@ -77,6 +96,7 @@ class TurnAnalysis:
             "bingo_missed": self.bingo_missed,
             "withdrawn": self.withdrawn,
             "note": self.note,
+            "endgame": None if self.endgame is None else self.endgame.to_dict(),
         }
 
 
@@ -121,13 +141,19 @@ class Analysis:
 
 
 def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = None,
-            check: Callable[[], None] | None = None) -> Analysis:
+            check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0) -> Analysis:
     """Analyse every turn of a replayed game. ``leaves``: a loaded leave table or None (equity
     without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
     else the ruleset's); ``check``: called before each turn, what it raises ends the analysis
-    (the web server's time limit)."""
+    (the web server's time limit); ``endgame_seconds``: time the endgame solver may take for each
+    turn played with the bag empty (graded against the exact value: :class:`EndgameGrade`), or
+    None for no grading."""
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise RacksmithError(f"top must be a whole number, at least 1, got {top!r}")
+    if endgame_seconds is not None and (isinstance(endgame_seconds, bool)
+                                        or not isinstance(endgame_seconds, (int, float))
+                                        or not 0 < endgame_seconds < float("inf")):
+        raise RacksmithError(f"endgame_seconds must be a positive number of seconds or None, got {endgame_seconds!r}")
     rs = replay.ruleset
     result = Analysis(with_leaves=leaves is not None)
     summaries = {nick: PlayerSummary(nick) for nick in replay.players}
@@ -138,7 +164,7 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
         nick = replay.players[t.player]
         summary = summaries[nick]
         summary.turns += 1
-        ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size)
+        ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size, endgame_seconds)
         result.turns.append(ta)
         if ta.rank is not None:
             summary.ranked += 1
@@ -149,7 +175,8 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
     return result
 
 
-def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick: str, rack_size: int) -> TurnAnalysis:
+def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick: str, rack_size: int,
+                  endgame_seconds: float | None = None) -> TurnAnalysis:
     ev = t.event
     played_move = t.move if t.move is not None else ev.move
     played = played_move.notation() if played_move is not None else ev.action()
@@ -188,10 +215,26 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     equities = recs["equity"]
     eq = float(equities[found])
     rank = ranks[found]  # ties share the better rank
+    grade = None
+    if endgame_seconds is not None and pos.bag_count == 0 and not pos.is_over and len(pos.racks) == 2:
+        try:
+            grade = _grade_endgame(pos, moves[found], endgame_seconds)
+        except RacksmithError:  # a position the solver does not take (Эрудит's stars): no grade
+            grade = None
     return TurnAnalysis(
         **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, float(equities[0]) - eq),
-        bingo_played=bingo_played, bingo_available=bingo_available,
+        bingo_played=bingo_played, bingo_available=bingo_available, endgame=grade,
     )
+
+
+def _grade_endgame(pos, played: Move, seconds: float) -> EndgameGrade:
+    """The endgame solver's verdict on the move played (its value searched first, exactly)."""
+    from ..search.endgame import solve_endgame
+
+    r = solve_endgame(pos, seconds=seconds, move=played)
+    played_value = r.move_value if r.move_value is not None else r.value
+    return EndgameGrade(r.value, played_value, r.value - played_value,
+                        r.best.notation() if r.best is not None else "", r.exact)
 
 
 def _find(moves, target: Move | None) -> int | None:

@@ -242,6 +242,28 @@ class Analyzer:
         move = _text(body, "move")
         return self._position(body, rs, lex).validate(move, lex).to_dict()
 
+    def endgame(self, body: dict) -> dict[str, Any]:
+        """``POST /api/endgame`` {cgp, ruleset, lexicon, seconds, plies}: the endgame solved (the
+        bag empty): ``racksmith endgame --json``'s fields, and ``lexicon``. ``seconds`` (default
+        and most: ``limits.max_seconds``) bounds the search: the answer is then the last depth
+        completed (``exact`` false); ``plies`` (1 to 60) stops at that depth."""
+        rs = self.ruleset(body)
+        lex, lex_name = self.lexicon(rs, body)
+        most = self.limits.max_seconds
+        seconds = body.get("seconds", most)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
+            raise RequestError(f"field 'seconds' must be a positive number of seconds, got {_show(seconds)}")
+        if seconds > most:
+            raise LimitError("max_seconds", f"field 'seconds' asks for {seconds:g} s; this server searches at most "
+                             f"{most:g} s (its max_seconds limit)", status=400)
+        plies = body.get("plies")
+        if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= 60):
+            raise RequestError(f"field 'plies' must be a whole number from 1 to 60 or null, got {_show(plies)}")
+        pos = self._position(body, rs, lex)
+        result = pos.solve_endgame(plies, seconds, 1, tt_mb=16).to_dict()
+        result["lexicon"] = lex_name
+        return result
+
     def play(self, body: dict) -> dict[str, Any]:
         """``POST /api/play`` {cgp, ruleset, lexicon, move, draw, seed}: the position after the
         player to move plays ``move`` (checked, words included), with ``draw`` (letters) the tiles
@@ -396,7 +418,8 @@ class Analyzer:
                                      f"({seconds:g} s, its max_seconds limit): send fewer turns, or analyze: false")
 
             try:
-                analysis = analyze(r, leaves, top=top, lexicon=lex, check=in_time).to_dict()
+                analysis = analyze(r, leaves, top=top, lexicon=lex, check=in_time,
+                                   endgame_seconds=max(0.1, min(5.0, seconds / 4))).to_dict()
             except LimitError:
                 raise
             except RacksmithError as e:

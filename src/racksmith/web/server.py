@@ -53,6 +53,7 @@ ROUTES: dict[str, tuple[str, Callable[[Analyzer, dict], Any]]] = {
     "/api/validate": ("POST", Analyzer.validate),
     "/api/gcg": ("POST", Analyzer.gcg),
     "/api/play": ("POST", Analyzer.play),
+    "/api/endgame": ("POST", Analyzer.endgame),
     "/api/export": ("POST", Analyzer.export),
 }
 
