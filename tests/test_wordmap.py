@@ -356,3 +356,14 @@ def test_outside_the_word_maps_reach_the_best_n_are_still_the_head(blanks, rack_
     _check_best(pos, None, tops=tops, expect_wordmap=False)
     _check_best(Position.from_cgp(f"15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 {rack}/ 0/0 0", rs, lexicon=lex),
                 None, tops=tops, expect_wordmap=False)
+
+
+def test_a_lexicon_given_another_graph_gets_that_graphs_map():
+    rs = get_ruleset("english")
+    lex = Lexicon.from_words(["CAT"], rs)
+    first = lex.wordmap
+    lex.kwg = Lexicon.from_words(["DOG"], rs).kwg
+    assert lex.wordmap.digest == lex.digest != first.digest
+    assert _anagrams(lex.wordmap, rs.alphabet, "GOD", 0) == ["DOG"]
+    pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 DOG/ 0/0 0", rs, lexicon=lex)
+    assert pos.moves(top=1)[0].word.upper() == "DOG"

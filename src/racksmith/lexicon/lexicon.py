@@ -84,7 +84,7 @@ class Lexicon:
         self.name = name
         self.path = Path(path) if path is not None else None
         self.skipped_by_reason = skipped
-        self._digest: int | None = None
+        self._digest: tuple | None = None  # (the kwg array it was computed from, the digest)
         self._wordmap = None
 
     # --- ways in ---------------------------------------------------------------------------
@@ -155,18 +155,18 @@ class Lexicon:
     def digest(self) -> int:
         """A 64-bit name of the graph's content (the first 8 bytes of the SHA-256 of its bytes): what
         the lexicon cache keeps the lexicon's word map under."""
-        if self._digest is None:
+        if self._digest is None or self._digest[0] is not self.kwg:  # computed for this very array
             from .wordmap import kwg_digest
 
-            self._digest = kwg_digest(self.tobytes())
-        return self._digest
+            self._digest = (self.kwg, kwg_digest(self.tobytes()))
+        return self._digest[1]
 
     @property
     def wordmap(self):
         """The lexicon's word maps (:mod:`racksmith.lexicon.wordmap`), with which the move generator
         finds the best moves: read from the lexicon cache, or built there on first use (~1 s for
         ENABLE), then kept with the lexicon."""
-        if self._wordmap is None:
+        if self._wordmap is None or self._wordmap.digest != self.digest:  # none yet, or another graph's
             from .wordmap import wordmap_of
 
             self._wordmap = wordmap_of(self)
