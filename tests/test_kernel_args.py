@@ -26,7 +26,7 @@ PRELUDE = r"""
 import dataclasses
 import numpy as np
 from racksmith.lexicon import Leaves, Lexicon
-from racksmith.lexicon import _kwgbuild, _kwgwalk
+from racksmith.lexicon import _kwgbuild, _kwgwalk, _wmp
 from racksmith.movegen import _movegen
 from racksmith.movegen._movegen import BoardState, LeaveTable, Rules, Tables
 from racksmith.rules.ruleset import get_ruleset
@@ -54,6 +54,11 @@ BAD_LEAVES = Leaves.from_pairs([("S", 5.0)], RS); BAD_LEAVES.kwg = BAD_ARCS
 FLOAT64_VALUES = Leaves.from_pairs([("S", 5.0)], RS); FLOAT64_VALUES.values = FLOAT64_VALUES.values.astype(np.float64)
 RU = get_ruleset("russian")
 RU_LEAVES = Leaves.from_pairs([("К", 1.0)], RU)
+WM_BYTES = _wmp.build(KWG, 26, 9, LEX.digest)
+WM = _wmp.WordMap(WM_BYTES, LEX.digest)
+WM_CUT = WM_BYTES[:-8]
+WM_FLIPPED = WM_BYTES[:-1] + bytes([WM_BYTES[-1] ^ 1])
+OTHER_WM = _wmp.WordMap(_wmp.build(Lexicon.from_words(["DOG"], RS).kwg, 26, 9, 8))
 RULES = Rules(LEX, RS)
 DAWG_RULES = Rules(Lexicon.from_words(["CAT"], RS, gaddag=False), RS)
 LT = LeaveTable(LV)
@@ -245,6 +250,52 @@ CASES: dict[str, list[str]] = {
         "Rules(LEX, dataclasses.replace(RS, start=10**6))",
         "Rules(LEX, dataclasses.replace(RS, start=-1))",
         "Rules(LEX, dataclasses.replace(RS, bingo_bonus=-50))",
+        "Rules(LEX, RS, None, 'x')",
+        "Rules(LEX, RS, None, 1)",
+        "Rules(LEX, RS, None, OTHER_WM)",
+        "Rules(LEX, RS, None, WM_BYTES)",
+    ],
+    "racksmith.lexicon._wmp.build": [
+        "_wmp.build(None, 26)",
+        "_wmp.build(EMPTY32, 26)",
+        "_wmp.build(KWG.astype(np.int64), 26)",
+        "_wmp.build(KWG[::2], 26)",
+        "_wmp.build(BAD_ARCS, 26)",
+        "_wmp.build(UNENDED, 26)",
+        "_wmp.build(KWG, 0)",
+        "_wmp.build(KWG, 65)",
+        "_wmp.build(KWG, 2)",
+        "_wmp.build(KWG, HUGE)",
+        "_wmp.build(KWG, 26, -1)",
+        "_wmp.build(KWG, 26, 27)",
+        "_wmp.build(KWG, 26, 9, -1)",
+        "_wmp.build(KWG, 26, 9, 2**64)",
+        "_wmp.build(KWG, 26, 9, True)",
+        "_wmp.build(KWG, 26, 9, 'x')",
+    ],
+    "racksmith.lexicon._wmp.letter_hash_values": ["_wmp.letter_hash_values(1)"],
+    "racksmith.lexicon._wmp.WordMap": [
+        "_wmp.WordMap(None)",
+        "_wmp.WordMap(b'')",
+        "_wmp.WordMap(WM_BYTES[:200])",
+        "_wmp.WordMap(WM_CUT)",
+        "_wmp.WordMap(WM_FLIPPED)",
+        "_wmp.WordMap(b'X' + WM_BYTES[1:])",
+        "_wmp.WordMap(WM_BYTES, LEX.digest ^ 1)",
+        "_wmp.WordMap(WM_BYTES, -1)",
+        "_wmp.WordMap(WM_BYTES, True)",
+        "_wmp.WordMap(np.frombuffer(WM_BYTES, np.uint32))",
+        "_wmp.WordMap(np.zeros((2, 2), np.uint8))",
+        "_wmp.WordMap('x')",
+    ],
+    "racksmith.lexicon._wmp.WordMap.anagrams": [
+        "WM.anagrams(None)",
+        "WM.anagrams([0, 1])",
+        "WM.anagrams([27])",
+        "WM.anagrams([300])",
+        "WM.anagrams(b'\\x01', -1)",
+        "WM.anagrams(b'\\x01', 5)",
+        "WM.anagrams(b'\\x01', HUGE)",
     ],
     "racksmith.movegen._movegen.LeaveTable": [
         "LeaveTable(None)",
@@ -479,17 +530,21 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.lexicon._kwgwalk.first_absent": ("_kwgwalk.first_absent", ["KWG", "ROOT", "26", "TILES"]),
     "racksmith.lexicon._kwgbuild.build": (
         "_kwgbuild.build", ["np.frombuffer(b'\\x01\\x02\\x03', np.uint8)", "np.array([0, 1, 3], np.int64)", "True", "True"]),
-    "racksmith.movegen._movegen.Rules": ("Rules", ["LEX", "RS", "None"]),
+    "racksmith.lexicon._wmp.build": ("_wmp.build", ["KWG", "26", "9", "7"]),
+    "racksmith.lexicon._wmp.letter_hash_values": ("_wmp.letter_hash_values", []),
+    "racksmith.lexicon._wmp.WordMap": ("_wmp.WordMap", ["WM_BYTES", "LEX.digest"]),
+    "racksmith.lexicon._wmp.WordMap.anagrams": ("WM.anagrams", ["bytes([1, 3])", "1"]),
+    "racksmith.movegen._movegen.Rules": ("Rules", ["LEX", "RS", "None", "WM"]),
     "racksmith.movegen._movegen.LeaveTable": ("LeaveTable", ["LV"]),
     "racksmith.movegen._movegen.Tables": ("Tables", ["RULES", "LT"]),
     "racksmith.movegen._movegen.Tables.generate": (
-        "TABLES.generate", ["BOARD", "RACK", "90", "5", "3", "True", "7", "3", "True"]),
+        "TABLES.generate", ["BOARD", "RACK", "90", "5", "3", "True", "7", "3", "True", "True"]),
     "racksmith.movegen._movegen.BoardState": ("BoardState", ["RULES", "True"]),
     "racksmith.movegen._movegen.BoardState.set": ("STATE.set", ["BOARD"]),
     "racksmith.movegen._movegen.BoardState.place": ("STATE.copy().place", ["8", "7", "True", "[1, 20]"]),
     "racksmith.movegen._movegen.BoardState.unplace": ("STATE.copy().unplace", ["7", "7", "True", "[3, 1, 20]"]),
     "racksmith.movegen._movegen.BoardState.generate": (
-        "STATE.generate", ["RACK", "90", "5", "3", "True", "7", "3", "True", "LT"]),
+        "STATE.generate", ["RACK", "90", "5", "3", "True", "7", "3", "True", "LT", "True"]),
     "racksmith.movegen._movegen.BoardState.sync": ("STATE.copy().sync", ["BOARD"]),
     "racksmith.movegen._movegen.BoardState.generate_synced": (
         "STATE.copy().generate_synced", ["BOARD", "RACK", "b''", "90", "5", "True", "7", "3", "True", "LT"]),
@@ -588,8 +643,8 @@ def run_cases(cases: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
 
 def test_every_compiled_callable_has_cases():
     modules = compiled_modules()
-    assert {"racksmith.lexicon._kwgwalk", "racksmith.lexicon._kwgbuild", "racksmith.movegen._movegen",
-            "racksmith.play._gameloop"} <= set(modules)
+    assert {"racksmith.lexicon._kwgwalk", "racksmith.lexicon._kwgbuild", "racksmith.lexicon._wmp",
+            "racksmith.movegen._movegen", "racksmith.play._gameloop"} <= set(modules)
     found = {c for m in modules for c in public_callables(m)}
     assert found == set(CASES), f"callables without bad-argument cases: {sorted(found - set(CASES))}; " \
                                 f"cases of callables that do not exist: {sorted(set(CASES) - found)}"

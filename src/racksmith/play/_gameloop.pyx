@@ -195,6 +195,7 @@ cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC*
     a.exchanges = p.kind == PLAYER_EQUITY and gr.exchange_limit <= g.n_bag
     a.bag_empty = g.n_bag <= 0
     a.opp_value = rack_value(g, gr, (seat + 1) % g.n_players)
+    a.no_wordmap = 0        # the word maps when the rules have them (the same moves, faster)
     if walk_generate(w, gr.rules, p.leaves if p.kind == PLAYER_EQUITY else NULL, g.board, rk, n, &a) != 0:
         return -1
     m[0] = w.out[0]         # top 1: the heap's root is the best move (the pass is always listed)

@@ -351,6 +351,7 @@ cdef int generate(Worker* W, int64_t base) noexcept nogil:
     a.exchanges = 0
     a.bag_empty = 1
     a.opp_value = 0
+    a.no_wordmap = 1        # every move: the KWG walk
     rc = walk_generate(w, sh.r, NULL, W.board, rl, n, &a)
     if rc != 0 or w.oom:
         return -1
@@ -1006,6 +1007,7 @@ cdef class Search:
             args.exchanges = 0
             args.bag_empty = 1
             args.opp_value = 0
+            args.no_wordmap = 1
             w = walk_new()
             if w == NULL:
                 raise MemoryError()
