@@ -55,3 +55,50 @@ def value_cmd(
         return
     for leave, v in values.items():
         say(f"{leave}: {v:g}")
+
+
+@leaves_app.command("train")
+def train_cmd(
+    output: Path = typer.Option(..., "--output", "-o", help="The .klv2 file to write (its provenance goes to OUTPUT.json).",
+                                dir_okay=False),
+    ruleset: str = typer.Option(..., "--ruleset", "-r", help="Ruleset to train for."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
+    games: int = typer.Option(..., "--games", "-n", help="Self-play games per generation."),
+    generations: int = typer.Option(2, "--generations", "-g", help="Generations: each plays with the previous one's leaves."),
+    start: Optional[Path] = typer.Option(None, "--from", help="Leaves the first generation plays with [default: none].",
+                                         dir_okay=False),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed: game i of generation g draws its bag from (seed, g, i)."),
+    prior_weight: float = typer.Option(50.0, "--prior-weight",
+                                       help="Weight, in turns, of a rare leave's prior (built from its smaller leaves)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (or Ray CPUs); results do not depend on it."),
+    backend: str = typer.Option("local", "--backend", help="local (process pool) or ray."),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port) [default: start one]."),
+    checkpoint: int = typer.Option(1000, "--checkpoint", help="Games between saves of the resumable state."),
+) -> None:
+    """Train leave values by self-play (MAGPIE-style rack tallies; see docs/ALGORITHM.md).
+
+    The run's state is kept in OUTPUT.train/ (saved every --checkpoint games): run the same
+    command again to resume an interrupted run."""
+    import hashlib
+    import shlex
+    import sys
+
+    from ..rules.ruleset import get_ruleset
+    from ..training.train import TrainSettings, train_leaves
+    from .progress import games_progress
+
+    rs = get_ruleset(ruleset)
+    start_bytes = None
+    if start is not None:
+        from ..lexicon import load_leaves
+
+        start_bytes = load_leaves(start, rs).tobytes()
+    settings = TrainSettings(rs.name if not Path(ruleset).suffix else str(Path(ruleset).resolve()), lexicon, games,
+                             generations, seed, hashlib.sha256(start_bytes).hexdigest() if start_bytes else None,
+                             prior_weight)
+    command = "racksmith " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+    with games_progress() as update:
+        result = train_leaves(output, settings, start_leaves=start_bytes, jobs=jobs, backend=backend, address=address,
+                              checkpoint=checkpoint, progress=update, command=command)
+    say(f"{output}: {len(result.leaves):,} leaves from {settings.games * settings.generations:,} games "
+        f"({settings.generations} generations), {result.seconds:.0f} s")
