@@ -81,8 +81,8 @@ def train_cmd(
     command again to resume an interrupted run."""
     import hashlib
     import shlex
-    import sys
 
+    from ..play.backends import ruleset_ref
     from ..rules.ruleset import get_ruleset
     from ..training.train import TrainSettings, train_leaves
     from .progress import games_progress
@@ -93,10 +93,17 @@ def train_cmd(
         from ..lexicon import load_leaves
 
         start_bytes = load_leaves(start, rs).tobytes()
-    settings = TrainSettings(rs.name if not Path(ruleset).suffix else str(Path(ruleset).resolve()), lexicon, games,
+    settings = TrainSettings(ruleset_ref(rs), lexicon, games,
                              generations, seed, hashlib.sha256(start_bytes).hexdigest() if start_bytes else None,
                              prior_weight)
-    command = "racksmith " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+    # the command that makes these leaves, rebuilt from what was parsed (what a user would type)
+    words = ["racksmith", "leaves", "train", "--ruleset", ruleset, "--games", str(games), "--generations",
+             str(generations), "--seed", str(seed), "--prior-weight", f"{prior_weight:g}", "-o", output.name]
+    if lexicon is not None:
+        words[5:5] = ["--lexicon", lexicon]
+    if start is not None:
+        words += ["--from", start.name]
+    command = " ".join(shlex.quote(w) for w in words)
     with games_progress() as update:
         result = train_leaves(output, settings, start_leaves=start_bytes, jobs=jobs, backend=backend, address=address,
                               checkpoint=checkpoint, progress=update, command=command)

@@ -35,9 +35,9 @@ def games_progress(every: float = 30.0) -> Iterator[Callable[[str, int, int], No
 
     def log(label: str, done: int, total: int) -> None:
         now = time.monotonic()
-        if label != state["label"]:
-            state.update(label=label, t0=now, done0=done)
-        if now - state["t"] >= every or done >= total:
+        if label != state["label"]:  # the first call of a stage sets where its rate counts from
+            state.update(label=label, t0=now, done0=done, t=now)
+        if now - state["t"] >= every or (done >= total and now > state["t0"]):
             state["t"] = now
             rate = (done - state.get("done0", 0)) / max(now - state["t0"], 1e-9)
             note(f"{time.strftime('%H:%M:%S')} {label}: {done:,}/{total:,} games ({rate:.1f} games/s)")

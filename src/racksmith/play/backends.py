@@ -167,6 +167,21 @@ class Runner:
                 yield i, self.job.run(state, b)
 
 
+def ruleset_ref(ruleset: Any) -> str:
+    """How a worker finds ``ruleset``: its name when it is a shipped one, else its file."""
+    from ..rules.ruleset import get_ruleset
+
+    rs = get_ruleset(ruleset)
+    try:
+        if get_ruleset(rs.name) == rs:
+            return rs.name
+    except RacksmithError:
+        pass
+    if not rs.source or rs.source.startswith("<"):
+        raise RacksmithError(f"ruleset {rs.name} was not read from a file: workers could not load it; save it as a .toml file")
+    return rs.source
+
+
 def split(start: int, stop: int, size: int) -> list[list[int]]:
     """``range(start, stop)`` in consecutive batches of at most ``size``."""
     return [list(range(s, min(stop, s + size))) for s in range(start, stop, max(1, size))]

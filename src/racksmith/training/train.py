@@ -138,6 +138,8 @@ def train_leaves(
             raise RacksmithError(f"training state {str(sdir)!r}: {tally_file.name} is missing; remove the folder to start over")
         job = TallyJob(rs.name, settings.lexicon, leaves_bytes, settings.seed, g)
         label = f"generation {g}/{settings.generations}"
+        if progress:
+            progress(label, state["games_done"], settings.games)
         with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
             while state["games_done"] < settings.games:
                 if stop_after is not None and played >= stop_after:
