@@ -63,8 +63,12 @@ def train_cmd(
                                 dir_okay=False),
     ruleset: str = typer.Option(..., "--ruleset", "-r", help="Ruleset to train for."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
-    games: int = typer.Option(..., "--games", "-n", help="Self-play games per generation."),
-    generations: int = typer.Option(2, "--generations", "-g", help="Generations: each plays with the previous one's leaves."),
+    games: str = typer.Option(..., "--games", "-n",
+                              help="Self-play games per generation, or one count per generation (e.g. 20000,8000)."),
+    generations: Optional[int] = typer.Option(
+        None, "--generations", "-g",
+        help="Generations: each plays with the previous one's leaves [default: one per --games count, or 2].",
+    ),
     start: Optional[Path] = typer.Option(None, "--from", help="Leaves the first generation plays with [default: none].",
                                          dir_okay=False),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: game i of generation g draws its bag from (seed, g, i)."),
@@ -87,17 +91,24 @@ def train_cmd(
     from ..training.train import TrainSettings, train_leaves
     from .progress import games_progress
 
+    try:
+        counts = tuple(int(n) for n in games.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"{games!r}: a whole number, or whole numbers separated by commas",
+                                 param_hint="--games") from None
+    if generations is None:
+        generations = len(counts) if len(counts) > 1 else 2
     rs = get_ruleset(ruleset)
     start_bytes = None
     if start is not None:
         from ..lexicon import load_leaves
 
         start_bytes = load_leaves(start, rs).tobytes()
-    settings = TrainSettings(ruleset_ref(rs), lexicon, games,
+    settings = TrainSettings(ruleset_ref(rs), lexicon, counts[0] if len(counts) == 1 else counts,
                              generations, seed, hashlib.sha256(start_bytes).hexdigest() if start_bytes else None,
                              prior_weight)
     # the command that makes these leaves, rebuilt from what was parsed (what a user would type)
-    words = ["racksmith", "leaves", "train", "--ruleset", ruleset, "--games", str(games), "--generations",
+    words = ["racksmith", "leaves", "train", "--ruleset", ruleset, "--games", ",".join(map(str, counts)), "--generations",
              str(generations), "--seed", str(seed), "--prior-weight", f"{prior_weight:g}", "-o", output.name]
     if lexicon is not None:
         words[5:5] = ["--lexicon", lexicon]
@@ -107,5 +118,5 @@ def train_cmd(
     with games_progress() as update:
         result = train_leaves(output, settings, start_leaves=start_bytes, jobs=jobs, backend=backend, address=address,
                               checkpoint=checkpoint, progress=update, command=command)
-    say(f"{output}: {len(result.leaves):,} leaves from {settings.games * settings.generations:,} games "
+    say(f"{output}: {len(result.leaves):,} leaves from {settings.total_games:,} games "
         f"({settings.generations} generations), {result.seconds:.0f} s")

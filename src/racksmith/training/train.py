@@ -44,17 +44,30 @@ class TrainSettings:
 
     ruleset: str
     lexicon: str | None = None
-    games: int = 10_000  #: games a generation
+    games: "int | tuple[int, ...]" = 10_000  #: games a generation, or one count per generation
     generations: int = 2
     seed: int = 0
     start: str | None = None  #: sha256 of the KLV2 the first generation plays with (None: no leaves)
     prior_weight: float = DEFAULT_PRIOR_WEIGHT
 
     def __post_init__(self) -> None:
-        for name in ("games", "generations"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise RacksmithError(f"{name} must be a whole number, at least 1, got {v!r}")
+        v = self.generations
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise RacksmithError(f"generations must be a whole number, at least 1, got {v!r}")
+        counts = (self.games,) * v if isinstance(self.games, int) else self.games
+        if not isinstance(counts, (tuple, list)) or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in counts):
+            raise RacksmithError(f"games must be a whole number, at least 1, or one such number per generation, got {self.games!r}")
+        if len(counts) != v:
+            raise RacksmithError(f"{len(counts)} game counts for {v} generations: give one count, or one per generation")
+        object.__setattr__(self, "games", counts[0] if len(set(counts)) == 1 else tuple(counts))
+
+    def games_in(self, generation: int) -> int:
+        """The games of generation ``generation`` (1-based)."""
+        return self.games if isinstance(self.games, int) else self.games[generation - 1]
+
+    @property
+    def total_games(self) -> int:
+        return sum(self.games_in(g) for g in range(1, self.generations + 1))
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise RacksmithError(f"seed must be a whole number, got {self.seed!r}")
         if not (isinstance(self.prior_weight, (int, float)) and 0 <= self.prior_weight < 1e9):
@@ -138,21 +151,22 @@ def train_leaves(
             raise RacksmithError(f"training state {str(sdir)!r}: {tally_file.name} is missing; remove the folder to start over")
         job = TallyJob(rs.name, settings.lexicon, leaves_bytes, settings.seed, g)
         label = f"generation {g}/{settings.generations}"
+        games = settings.games_in(g)
         if progress:
-            progress(label, state["games_done"], settings.games)
+            progress(label, state["games_done"], games)
         with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
-            while state["games_done"] < settings.games:
+            while state["games_done"] < games:
                 if stop_after is not None and played >= stop_after:
                     return _stopped(out, sdir, settings, state, t0, played)
                 done = state["games_done"]
-                stop = min(settings.games, done + checkpoint)
+                stop = min(games, done + checkpoint)
                 batches = split(done, stop, BATCH)
                 count = [done]
 
                 def tick(n: int) -> None:
                     count[0] += n
                     if progress:
-                        progress(label, count[0], settings.games)
+                        progress(label, count[0], games)
 
                 tally = RackTally.merge([tally, *runner.run(batches, tick)])
                 tally.save(tally_file)
@@ -182,9 +196,9 @@ def provenance(settings: TrainSettings, state: dict, data: bytes, command: str |
         "format": "racksmith-leaves-provenance/1",
         "ruleset": settings.ruleset,
         "lexicon": settings.lexicon or get_ruleset(settings.ruleset).lexicon,
-        "games_per_generation": settings.games,
+        "games_per_generation": [settings.games_in(g) for g in range(1, settings.generations + 1)],
         "generations": settings.generations,
-        "games": settings.games * settings.generations,
+        "games": settings.total_games,
         "seed": settings.seed,
         "start_sha256": settings.start,
         "prior_weight": settings.prior_weight,
@@ -205,7 +219,7 @@ def _stopped(out: Path, sdir: Path, settings: TrainSettings, state: dict, t0: fl
 
 
 def _load_state(sdir: Path, settings: TrainSettings) -> dict[str, Any]:
-    want = asdict(settings)
+    want = json.loads(json.dumps(asdict(settings)))
     f = sdir / "state.json"
     if f.exists():
         try:
