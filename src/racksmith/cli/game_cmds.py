@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .common import emit_json, err_console, fail, note, say
+from .common import LEAVES_HELP, emit_json, err_console, fail, note, resolve_leaves, say
 
 
 def selfplay(
@@ -122,7 +122,7 @@ def _print_report(d: dict) -> None:
 
 def analyze(
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
-    leaves: Optional[Path] = typer.Option(None, "--leaves", help="KLV2 leave values [default: equity without leaves].", dir_okay=False),
+    leaves: Optional[str] = typer.Option(None, "--leaves", help=LEAVES_HELP),
     top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn (in the table and the JSON)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset [default: the record's, else english]."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon to generate moves from [default: the ruleset's]."),
@@ -145,7 +145,7 @@ def analyze(
     if spec is None:
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
     lex = load_lexicon(spec, ruleset=rs)
-    klv = load_leaves(leaves, ruleset=rs) if leaves is not None else None
+    klv = resolve_leaves(leaves, rs)
     result = run_analysis(r, klv, top=top, lexicon=lex)
     named = r.record.lexicon_name
     if named and lexicon is None and named.lower() != str(spec).lower():

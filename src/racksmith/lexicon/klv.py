@@ -289,14 +289,19 @@ def leave_index(leaves: Leaves, tiles: Sequence[int]) -> int:
 
 
 def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Ruleset | None" = None) -> Leaves:
-    """Leave values from a ``.klv2``/``.klv`` file or a ``leave,value`` CSV (``.csv``,
-    ``.csv.gz``); ``None`` for none (every leave worth 0); a :class:`Leaves` passes through."""
+    """Leave values: a shipped set by name (``english``, ``super``, ``russian``, ``erudit``: see
+    :mod:`racksmith.lexicon.shipped_leaves`), a ``.klv2``/``.klv`` file or a ``leave,value`` CSV
+    (``.csv``, ``.csv.gz``); ``None`` for none (every leave worth 0); a :class:`Leaves` passes through."""
     if isinstance(spec, Leaves):
         return spec
     if spec is None:
         return Leaves.empty(ruleset)
     if not isinstance(spec, (str, os.PathLike)):
         raise LexiconFormatError(f"leaves are a Leaves table, the path of a leave file or None, got {type(spec).__name__}")
+    from .shipped_leaves import is_shipped_leaves, load_shipped_leaves
+
+    if isinstance(spec, str) and is_shipped_leaves(spec) and not Path(spec).exists():
+        return load_shipped_leaves(spec, ruleset)
     p = Path(spec)
     name = p.name.lower()
     if name.endswith((".csv", ".csv.gz")):
