@@ -8,7 +8,8 @@ each by the GADDAG and the DAWG algorithm, through the raw kernel (``Tables.gene
 arrays) and through the Python API (``Position.moves``, returning a lazy ``MoveList``); the cost of
 turning every move into a ``Move`` is shown too. Then the kept board (``BoardState``): the best move
 on a board already set (no cross-set stage), setting the board in full, and putting the best move
-down and taking it back (only the lines it touches). Times are the median of many calls, in µs.
+down and taking it back (only the lines it touches). The best move by word maps (the default) and by
+the KWG walk (``wordmap=False``). Times are the median of many calls, in µs.
 Then the sizes of the lexicon files.
 """
 from __future__ import annotations
@@ -71,6 +72,8 @@ def bench_position(record, lexicon, leaves, seconds):
         g = alg == "gaddag"
         row[f"kernel_all_{alg}"] = median_us(lambda: tables.generate(board, rack, bag, opp, 0, True, ex, 3, g), seconds)
         row[f"kernel_best_{alg}"] = median_us(lambda: tables.generate(board, rack, bag, opp, 1, True, ex, 3, g), seconds)
+    row["kernel_best_walk"] = median_us(lambda: tables.generate(board, rack, bag, opp, 1, True, ex, 3, True, False),
+                                        seconds)
     row["api_all"] = median_us(lambda: pos.moves(sort="equity", leaves=leaves, exchanges=True), seconds)
     row["api_best"] = median_us(lambda: pos.moves(top=1, sort="equity", leaves=leaves, exchanges=True), seconds)
     row["api_all_objects"] = median_us(lambda: list(pos.moves(sort="equity", leaves=leaves, exchanges=True)),
@@ -157,6 +160,12 @@ def main(argv=None) -> int:
         pu = r.get("state_place_unplace")
         print(f"| {r['id']} | {r['kernel_best_gaddag']:.1f} | {r['state_best']:.1f} | {r['state_set']:.1f} | "
               f"{f'{pu:.1f}' if pu is not None else '–'} |")
+    print()
+    print("| position | best by word maps (kernel) µs | best by the KWG walk (kernel) µs | walk / maps |")
+    print("|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['id']} | {r['kernel_best_gaddag']:.1f} | {r['kernel_best_walk']:.1f} | "
+              f"{r['kernel_best_walk'] / r['kernel_best_gaddag']:.2f} |")
     print()
     print(f"median kernel µs over the {len(ratios)} English positions: "
           f"{statistics.median(r['kernel_all_gaddag'] for r in rows if r['id'] in PEERS):.1f} "

@@ -1,10 +1,11 @@
 """Self-play speed: complete games between static best-equity players, English with ENABLE, one process.
 
-    python benchmarks/bench_selfplay.py [--games N] [--seed S] [--leaves FILE] [--no-leaves] [--json]
+    python benchmarks/bench_selfplay.py [--games N] [--seed S] [--leaves FILE] [--no-leaves] [--engine E] [--json]
 
 Runs the same series twice — with the independent validator on every play (the default of
 ``racksmith selfplay``) and with ``--fast`` (tile and score invariants only) — and prints games/s,
-turns/s and the time per turn. The lexicon and leaves are loaded before the clock starts.
+turns/s and the time per turn. ``--engine``: ``auto`` (the kernel's game loop for these players,
+the default of ``racksmith selfplay``), ``kernel`` or ``python`` (the Python loop: Game + players). The lexicon and leaves are loaded before the clock starts.
 Compare with MAGPIE's ~240 games/s and wolges' ~190 games/s per core on this machine kind
 (``/work/shared/reference/peers.md``).
 """
@@ -28,6 +29,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--leaves", type=Path, default=SYNTH)
     ap.add_argument("--no-leaves", action="store_true", help="equity without leave values")
+    ap.add_argument("--engine", choices=("auto", "kernel", "python"), default="auto")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     rs = get_ruleset("english")
@@ -43,9 +45,11 @@ def main() -> None:
             leaves=str(leaves_path) if leaves_path else None,
             seed=args.seed,
             validate=validate,
+            engine=args.engine,
         )
         d = run_selfplay(args.games, config, lexicon=lexicon, leaves=leaves).to_dict()
         out[label] = {
+            "engine": d["engine"],
             "games": d["games"],
             "seconds": d["seconds"],
             "games_per_second": d["games_per_second"],

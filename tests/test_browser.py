@@ -194,3 +194,30 @@ def test_play_undo_redo_and_export_a_game(page, server):
     page.click("#export")
     wait_until(page, "document.getElementById('export-error').textContent.includes('empty board')")
     assert page.console_errors == []
+
+
+def test_the_endgame_tab_solves_the_position(page, server):
+    """An endgame MAGPIE's solver values at -25 (tests/fixtures/endgames_magpie.jsonl): the tab
+    gives the same exact value and the line, and a bag that is not empty is said beside the button."""
+    import json
+    from urllib.parse import quote
+
+    case = json.loads((FIXTURES / "endgames_magpie.jsonl").read_text("utf-8").splitlines()[0])
+    open_page(page, server, f"?cgp={quote(case['cgp'])}")
+    page.click('.tabs button[data-tab="endgame"]')
+    page.click("#endgame-run")
+    wait_until(page, "document.getElementById('endgame-head').textContent.includes('nodes')", timeout=60)
+    head = page.text_content("#endgame-head")
+    assert f"value {case['value']} (exact)" in head, head
+    assert page.locator("#endgame-pv li").count() >= 1
+    assert head.startswith(f"best {page.text_content('#endgame-pv li')}")
+    screenshot(page, "endgame")
+    page.click("#clear")
+    page.fill("#cgp", OUTGUN)
+    page.click("#cgp-form button[type=submit]")
+    page.wait_for_selector("#moves tbody tr td.move", state="attached")
+    page.click('.tabs button[data-tab="endgame"]')
+    page.click("#endgame-run")
+    wait_until(page, "document.getElementById('endgame-error').textContent.length > 0", timeout=60)
+    assert "bag" in page.text_content("#endgame-error")
+    assert page.console_errors == []

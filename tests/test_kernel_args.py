@@ -26,7 +26,7 @@ PRELUDE = r"""
 import dataclasses
 import numpy as np
 from racksmith.lexicon import Leaves, Lexicon
-from racksmith.lexicon import _kwgbuild, _kwgwalk
+from racksmith.lexicon import _kwgbuild, _kwgwalk, _wmp
 from racksmith.movegen import _movegen
 from racksmith.movegen._movegen import BoardState, LeaveTable, Rules, Tables
 from racksmith.rules.ruleset import get_ruleset
@@ -54,6 +54,11 @@ BAD_LEAVES = Leaves.from_pairs([("S", 5.0)], RS); BAD_LEAVES.kwg = BAD_ARCS
 FLOAT64_VALUES = Leaves.from_pairs([("S", 5.0)], RS); FLOAT64_VALUES.values = FLOAT64_VALUES.values.astype(np.float64)
 RU = get_ruleset("russian")
 RU_LEAVES = Leaves.from_pairs([("К", 1.0)], RU)
+WM_BYTES = _wmp.build(KWG, 26, 9, LEX.digest)
+WM = _wmp.WordMap(WM_BYTES, LEX.digest)
+WM_CUT = WM_BYTES[:-8]
+WM_FLIPPED = WM_BYTES[:-1] + bytes([WM_BYTES[-1] ^ 1])
+OTHER_WM = _wmp.WordMap(_wmp.build(Lexicon.from_words(["DOG"], RS).kwg, 26, 9, 8))
 RULES = Rules(LEX, RS)
 DAWG_RULES = Rules(Lexicon.from_words(["CAT"], RS, gaddag=False), RS)
 LT = LeaveTable(LV)
@@ -63,10 +68,68 @@ STATE.place(7, 7, True, [3, 1, 20])
 DAWG_STATE = BoardState(RULES, False)
 BOARD = np.zeros((15, 15), np.uint8); BOARD[7, 7:10] = [3, 1, 20]
 RACK = bytes([1, 3, 19, 20, 0])
+from racksmith.play import _gameloop
+PLAYERS = [("equity", LT), ("score", None)]
+FULL_BAG = bytes(t for t, n in enumerate(RS.counts) for _ in range(n))
+PO_BAG = bytes(t for t, n in enumerate(RS.counts) for _ in range(n - (t == 3) - (t == 1) - (t == 20)))
+PO_RACKS = [PO_BAG[:7], PO_BAG[7:14]]
+PO_BAG = PO_BAG[14:]
+from racksmith.search import _endgame
+from racksmith.search._endgame import Search
+SEARCH = Search(RULES, 10)
+SEARCH.set_position(BOARD, bytes([1, 3, 19]), bytes([20, 0]), 0, 0, 6)
+from racksmith.sim import _sim
+EMPTY_STATE = BoardState(RULES)
+CANDS = TABLES.generate(np.zeros((15, 15), np.uint8), bytes([1, 3, 20]), 90, 0, 3, True, 7)[0].copy()
+NC = len(CANDS)
+UNSEEN = bytes([1, 1, 3, 5, 19, 20, 20, 0, 1, 3])
+WPT = np.full((5, 11), 0.5)
+INF = (np.array([[1] + [0] * 14], np.uint8), np.array([1], np.uint8), np.array([1.0]))
+PO = _sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS,
+                   np.zeros(NC), WPT, 2, 1, INF, 2)
+ARMS = np.zeros(4, np.int32)
+ITS = np.arange(4, dtype=np.int64)
 """
 
 #: the bad calls of each callable; each must raise ValueError, TypeError or OverflowError
 CASES: dict[str, list[str]] = {
+    "racksmith.sim._sim.Playouts": [
+        "_sim.Playouts(RULES, LT, STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 11, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), bytes([1]), UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, bytes([99]), 1, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC - 1), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), np.full((5, 10), 0.5), 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT * 3, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 0, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, -1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS[:0], np.zeros(0), WPT, 2, 1)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, (np.array([[9] + [0] * 14], np.uint8), np.array([1], np.uint8), np.array([1.0])))",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, (INF[0], np.array([9], np.uint8), INF[2]))",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, None, 0)",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([9, 9, 9]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+    ],
+    "racksmith.sim._sim.Playouts.run": [
+        "PO.run(2, ARMS, ITS, np.zeros(4), np.zeros(4))",
+        "PO.run(0, ARMS + NC, ITS, np.zeros(4), np.zeros(4))",
+        "PO.run(0, ARMS - 1, ITS, np.zeros(4), np.zeros(4))",
+        "PO.run(0, ARMS, ITS, np.zeros(3), np.zeros(4))",
+        "PO.run(0, ARMS, ITS.astype(np.int32), np.zeros(4), np.zeros(4))",
+    ],
+    "racksmith.sim._sim.Playouts.trace": ["PO.trace(NC, 0)", "PO.trace(-1, 0)", "PO.trace(0, -1)", "PO.trace(0, HUGE)"],
+    "racksmith.sim._sim.infer_leaves": [
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, b'', UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 20, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), bytes([1]), 2, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 2, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, float('nan'), 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, 5.0, -1.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 0)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 1)",
+        "_sim.infer_leaves(RULES, LT, EMPTY_STATE, bytes([99]), UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+        "_sim.infer_leaves(DAWG_RULES, LT, EMPTY_STATE, bytes([3, 1, 20]), UNSEEN, 2, 0, 5.0, 5.0, 80, 0, 7, 1000)",
+    ],
     "racksmith.lexicon._kwgwalk.analyse": [
         "_kwgwalk.analyse(None, (ROOT,), COUNTS)",
         "_kwgwalk.analyse(EMPTY32, (), np.zeros(0, np.uint64))",
@@ -187,6 +250,52 @@ CASES: dict[str, list[str]] = {
         "Rules(LEX, dataclasses.replace(RS, start=10**6))",
         "Rules(LEX, dataclasses.replace(RS, start=-1))",
         "Rules(LEX, dataclasses.replace(RS, bingo_bonus=-50))",
+        "Rules(LEX, RS, None, 'x')",
+        "Rules(LEX, RS, None, 1)",
+        "Rules(LEX, RS, None, OTHER_WM)",
+        "Rules(LEX, RS, None, WM_BYTES)",
+    ],
+    "racksmith.lexicon._wmp.build": [
+        "_wmp.build(None, 26)",
+        "_wmp.build(EMPTY32, 26)",
+        "_wmp.build(KWG.astype(np.int64), 26)",
+        "_wmp.build(KWG[::2], 26)",
+        "_wmp.build(BAD_ARCS, 26)",
+        "_wmp.build(UNENDED, 26)",
+        "_wmp.build(KWG, 0)",
+        "_wmp.build(KWG, 65)",
+        "_wmp.build(KWG, 2)",
+        "_wmp.build(KWG, HUGE)",
+        "_wmp.build(KWG, 26, -1)",
+        "_wmp.build(KWG, 26, 27)",
+        "_wmp.build(KWG, 26, 9, -1)",
+        "_wmp.build(KWG, 26, 9, 2**64)",
+        "_wmp.build(KWG, 26, 9, True)",
+        "_wmp.build(KWG, 26, 9, 'x')",
+    ],
+    "racksmith.lexicon._wmp.letter_hash_values": ["_wmp.letter_hash_values(1)"],
+    "racksmith.lexicon._wmp.WordMap": [
+        "_wmp.WordMap(None)",
+        "_wmp.WordMap(b'')",
+        "_wmp.WordMap(WM_BYTES[:200])",
+        "_wmp.WordMap(WM_CUT)",
+        "_wmp.WordMap(WM_FLIPPED)",
+        "_wmp.WordMap(b'X' + WM_BYTES[1:])",
+        "_wmp.WordMap(WM_BYTES, LEX.digest ^ 1)",
+        "_wmp.WordMap(WM_BYTES, -1)",
+        "_wmp.WordMap(WM_BYTES, True)",
+        "_wmp.WordMap(np.frombuffer(WM_BYTES, np.uint32))",
+        "_wmp.WordMap(np.zeros((2, 2), np.uint8))",
+        "_wmp.WordMap('x')",
+    ],
+    "racksmith.lexicon._wmp.WordMap.anagrams": [
+        "WM.anagrams(None)",
+        "WM.anagrams([0, 1])",
+        "WM.anagrams([27])",
+        "WM.anagrams([300])",
+        "WM.anagrams(b'\\x01', -1)",
+        "WM.anagrams(b'\\x01', 5)",
+        "WM.anagrams(b'\\x01', HUGE)",
     ],
     "racksmith.movegen._movegen.LeaveTable": [
         "LeaveTable(None)",
@@ -287,9 +396,126 @@ CASES: dict[str, list[str]] = {
         "DAWG_STATE.generate(RACK, 90, 0, 0, True, 7, 3, True)",
         "BoardState(DAWG_RULES).generate(RACK, 90, 0, 0, True, 7, 3, True)",
     ],
+    "racksmith.movegen._movegen.BoardState.sync": [
+        "STATE.copy().sync(None)",
+        "STATE.copy().sync(np.zeros((15, 14), np.uint8))",
+        "STATE.copy().sync(np.zeros(225, np.uint8))",
+        "STATE.copy().sync(np.zeros((15, 15), np.int64))",
+        "STATE.copy().sync(np.full((15, 15), 0x41, np.uint8))",
+        "STATE.copy().sync(np.full((15, 15), 0x80, np.uint8))",
+        "STATE.copy().sync(np.full((15, 15), 27, np.uint8))",
+        "STATE.copy().sync([[0] * 15] * 15)",
+    ],
+    "racksmith.movegen._movegen.BoardState.generate_synced": [
+        "STATE.generate_synced(None, RACK, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(np.zeros((3, 3), np.uint8), RACK, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(np.zeros((15, 15), np.int64), RACK, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(np.full((15, 15), 0x41, np.uint8), RACK, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, None, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, 'ACT', b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, (1, 99), b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, (1, -1), b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, (1, HUGE), b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, (1,) * 16, b'', 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, None, 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, bytes([99]), 90, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, b'', HUGE, 0, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, b'', 90, -1, True, 7, 3, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 9, True, LT)",
+        "STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 3, True, 'leaves')",
+        "STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 3, True, LeaveTable(RU_LEAVES))",
+        "DAWG_STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 3, True, LT)",
+    ],
+    "racksmith.play._gameloop.shuffled": [
+        "_gameloop.shuffled(None, 1, 2)",
+        "_gameloop.shuffled('abc', 1, 2)",
+        "_gameloop.shuffled(b'abc', None, 2)",
+        "_gameloop.shuffled(b'abc', 1.5, 2)",
+        "_gameloop.shuffled(b'abc', 1, 'x')",
+    ],
+    "racksmith.play._gameloop.play_games": [
+        "_gameloop.play_games(None, PLAYERS, 1, 0, 1)",
+        "_gameloop.play_games(LEX, PLAYERS, 1, 0, 1)",
+        "_gameloop.play_games(RULES, None, 1, 0, 1)",
+        "_gameloop.play_games(RULES, [], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('equity', LT)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('equity', LT)] * 9, 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('random', None), ('score', None)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('score', LT), ('score', None)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('equity', LV), ('score', None)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, [('equity', LeaveTable(RU_LEAVES)), ('score', None)], 1, 0, 1)",
+        "_gameloop.play_games(RULES, ['equity', 'score'], 1, 0, 1)",
+        "_gameloop.play_games(RULES, PLAYERS, None, 0, 1)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, -1, 1)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, HUGE, 1)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 0)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, HUGE)",
+        "_gameloop.play_games(RULES, PLAYERS * 2, 1, 0, 1, paired=True)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 1, lie='x')",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 1, lie='score', lie_turn=HUGE)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 1, max_violations=-1)",
+        "_gameloop.play_games(RULES, PLAYERS, 1, 0, 1, tally=1)",
+    ],
+    "racksmith.play._gameloop.playout": [
+        "_gameloop.playout(None, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, None, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, None, PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, np.zeros((15, 15), np.int64), PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, np.zeros((3, 3), np.uint8), PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, np.full((15, 15), 0x80, np.uint8), PO_RACKS, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, None, [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, [PO_RACKS[0]], [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, [bytes([99]), PO_RACKS[1]], [0, 0], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, [PO_RACKS[0] + PO_BAG[:3], PO_RACKS[1]], [0, 0], 0, PO_BAG[3:], 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, None, 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, HUGE], 0, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], -1, PO_BAG, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, None, 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG[1:], 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG + bytes([99]), 2)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, -1)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, HUGE)",
+        "_gameloop.playout(RULES, PLAYERS, BOARD, PO_RACKS, [0, 0], 0, PO_BAG, 2, seed=None)",
+    ],
     "racksmith.movegen._movegen.BoardState.clear": ["STATE.clear(1)", "STATE.clear(None)"],
     "racksmith.movegen._movegen.BoardState.copy": ["STATE.copy(1)", "STATE.copy(None)"],
     "racksmith.movegen._movegen.BoardState.arrays": ["STATE.arrays(1)", "STATE.arrays(None)"],
+    "racksmith.search._endgame.playable_words": [
+        "_endgame.playable_words(None, BOARD, TILES)",
+        "_endgame.playable_words(LEX, BOARD, TILES)",
+        "_endgame.playable_words(RULES, np.zeros((15, 14), np.uint8), TILES)",
+        "_endgame.playable_words(RULES, BOARD.astype(np.int64), TILES)",
+        "_endgame.playable_words(RULES, np.full((15, 15), 0x41, np.uint8), TILES)",
+        "_endgame.playable_words(RULES, BOARD, 'AT')",
+        "_endgame.playable_words(RULES, BOARD, bytes([27]))",
+        "_endgame.playable_words(RULES, BOARD, bytes(256))",
+    ],
+    "racksmith.search._endgame.Search": [
+        "Search(None)", "Search(LEX)", "Search(RULES, 9)", "Search(RULES, 33)", "Search(RULES, None)",
+        "Search(RULES, HUGE)", "Search(RULES, 1.5)",
+    ],
+    "racksmith.search._endgame.Search.set_position": [
+        "SEARCH.set_position(None, b'', b'', 0, 0, 6)",
+        "SEARCH.set_position(np.zeros((15, 14), np.uint8), b'', b'', 0, 0, 6)",
+        "SEARCH.set_position(np.full((15, 15), 0x41, np.uint8), b'', b'', 0, 0, 6)",
+        "SEARCH.set_position(BOARD, bytes(8), b'', 0, 0, 6)",
+        "SEARCH.set_position(BOARD, bytes([27]), b'', 0, 0, 6)",
+        "SEARCH.set_position(BOARD, 'AT', b'', 0, 0, 6)",
+        "SEARCH.set_position(BOARD, b'', None, 0, 0, 6)",
+        "SEARCH.set_position(BOARD, b'', b'', HUGE, 0, 6)",
+        "SEARCH.set_position(BOARD, b'', b'', 0, 6, 6)",
+        "SEARCH.set_position(BOARD, b'', b'', 0, -1, 6)",
+        "SEARCH.set_position(BOARD, b'', b'', 0, 0, 0)",
+        "SEARCH.set_position(BOARD, b'', b'', 0, 0, 6, bytes(33))",
+    ],
+    "racksmith.search._endgame.Search.root_moves": ["Search(RULES, 10).root_moves()", "SEARCH.root_moves(1)"],
+    "racksmith.search._endgame.Search.stop": ["SEARCH.stop(1)", "SEARCH.stop(None)"],
+    "racksmith.search._endgame.Search.clear": ["SEARCH.clear(1)", "SEARCH.clear(None)"],
+    "racksmith.search._endgame.Search.search": [
+        "SEARCH.search(0)", "SEARCH.search(HUGE)", "SEARCH.search(None)", "SEARCH.search(1, -1)",
+        "SEARCH.search(1, float('nan'))", "SEARCH.search(1, 'x')", "SEARCH.search(1, 0, 0)", "SEARCH.search(1, 0, 65)",
+        "SEARCH.search(1, 0, 1, -2)", "SEARCH.search(1, 0, 1, 10**6)", "Search(RULES, 10).search(1)",
+    ],
 }
 
 #: a valid call of each callable: (function, arguments) as expressions; each argument is replaced
@@ -304,20 +530,47 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.lexicon._kwgwalk.first_absent": ("_kwgwalk.first_absent", ["KWG", "ROOT", "26", "TILES"]),
     "racksmith.lexicon._kwgbuild.build": (
         "_kwgbuild.build", ["np.frombuffer(b'\\x01\\x02\\x03', np.uint8)", "np.array([0, 1, 3], np.int64)", "True", "True"]),
-    "racksmith.movegen._movegen.Rules": ("Rules", ["LEX", "RS", "None"]),
+    "racksmith.lexicon._wmp.build": ("_wmp.build", ["KWG", "26", "9", "7"]),
+    "racksmith.lexicon._wmp.letter_hash_values": ("_wmp.letter_hash_values", []),
+    "racksmith.lexicon._wmp.WordMap": ("_wmp.WordMap", ["WM_BYTES", "LEX.digest"]),
+    "racksmith.lexicon._wmp.WordMap.anagrams": ("WM.anagrams", ["bytes([1, 3])", "1"]),
+    "racksmith.movegen._movegen.Rules": ("Rules", ["LEX", "RS", "None", "WM"]),
     "racksmith.movegen._movegen.LeaveTable": ("LeaveTable", ["LV"]),
     "racksmith.movegen._movegen.Tables": ("Tables", ["RULES", "LT"]),
     "racksmith.movegen._movegen.Tables.generate": (
-        "TABLES.generate", ["BOARD", "RACK", "90", "5", "3", "True", "7", "3", "True"]),
+        "TABLES.generate", ["BOARD", "RACK", "90", "5", "3", "True", "7", "3", "True", "True"]),
     "racksmith.movegen._movegen.BoardState": ("BoardState", ["RULES", "True"]),
     "racksmith.movegen._movegen.BoardState.set": ("STATE.set", ["BOARD"]),
     "racksmith.movegen._movegen.BoardState.place": ("STATE.copy().place", ["8", "7", "True", "[1, 20]"]),
     "racksmith.movegen._movegen.BoardState.unplace": ("STATE.copy().unplace", ["7", "7", "True", "[3, 1, 20]"]),
     "racksmith.movegen._movegen.BoardState.generate": (
-        "STATE.generate", ["RACK", "90", "5", "3", "True", "7", "3", "True", "LT"]),
+        "STATE.generate", ["RACK", "90", "5", "3", "True", "7", "3", "True", "LT", "True"]),
+    "racksmith.movegen._movegen.BoardState.sync": ("STATE.copy().sync", ["BOARD"]),
+    "racksmith.movegen._movegen.BoardState.generate_synced": (
+        "STATE.copy().generate_synced", ["BOARD", "RACK", "b''", "90", "5", "True", "7", "3", "True", "LT"]),
+    "racksmith.play._gameloop.shuffled": ("_gameloop.shuffled", ["FULL_BAG", "1", "2"]),
+    "racksmith.play._gameloop.play_games": ("_gameloop.play_games", ["RULES", "PLAYERS", "1", "0", "1"]),
+    "racksmith.play._gameloop.playout": (
+        "_gameloop.playout", ["RULES", "PLAYERS", "BOARD", "PO_RACKS", "[0, 0]", "0", "PO_BAG", "4"]),
     "racksmith.movegen._movegen.BoardState.clear": ("STATE.copy().clear", []),
     "racksmith.movegen._movegen.BoardState.copy": ("STATE.copy", []),
     "racksmith.movegen._movegen.BoardState.arrays": ("STATE.arrays", []),
+    "racksmith.search._endgame.playable_words": ("_endgame.playable_words", ["RULES", "BOARD", "RACK"]),
+    "racksmith.search._endgame.Search": ("Search", ["RULES", "10"]),
+    "racksmith.search._endgame.Search.set_position": (
+        "Search(RULES, 10).set_position", ["BOARD", "bytes([1, 3, 19])", "bytes([20, 0])", "5", "0", "6", "b''"]),
+    "racksmith.search._endgame.Search.root_moves": ("SEARCH.root_moves", []),
+    "racksmith.search._endgame.Search.stop": ("Search(RULES, 10).stop", []),
+    "racksmith.search._endgame.Search.clear": ("SEARCH.clear", []),
+    "racksmith.search._endgame.Search.search": ("SEARCH.search", ["2", "0.0", "1", "-1"]),
+    "racksmith.sim._sim.Playouts": (
+        "_sim.Playouts", ["RULES", "LT", "EMPTY_STATE", "bytes([1, 3, 20])", "None", "UNSEEN", "3", "(0, 0)", "0",
+                          "(7, 6, 1)", "CANDS", "np.zeros(NC)", "WPT", "2", "1", "INF", "2"]),
+    "racksmith.sim._sim.Playouts.run": ("PO.run", ["1", "ARMS", "ITS", "np.zeros(4)", "np.zeros(4)"]),
+    "racksmith.sim._sim.Playouts.trace": ("PO.trace", ["0", "3"]),
+    "racksmith.sim._sim.infer_leaves": (
+        "_sim.infer_leaves", ["RULES", "LT", "EMPTY_STATE", "bytes([3, 1, 20])", "UNSEEN", "2", "0", "5.0", "5.0",
+                              "80", "0", "7", "1000"]),
 }
 
 JUNK = [
@@ -390,7 +643,8 @@ def run_cases(cases: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
 
 def test_every_compiled_callable_has_cases():
     modules = compiled_modules()
-    assert {"racksmith.lexicon._kwgwalk", "racksmith.lexicon._kwgbuild", "racksmith.movegen._movegen"} <= set(modules)
+    assert {"racksmith.lexicon._kwgwalk", "racksmith.lexicon._kwgbuild", "racksmith.lexicon._wmp",
+            "racksmith.movegen._movegen", "racksmith.play._gameloop"} <= set(modules)
     found = {c for m in modules for c in public_callables(m)}
     assert found == set(CASES), f"callables without bad-argument cases: {sorted(found - set(CASES))}; " \
                                 f"cases of callables that do not exist: {sorted(set(CASES) - found)}"

@@ -14,14 +14,15 @@ import pytest
 from oracle import FIXTURES
 from racksmith import _kernels
 from racksmith.errors import RulesetError
-from racksmith.lexicon import Leaves, Lexicon, _kwgbuild, _kwgwalk, kwg
+from racksmith.lexicon import Leaves, Lexicon, _kwgbuild, _kwgwalk, _wmp, kwg
 from racksmith.movegen import _movegen
 from racksmith.movegen._movegen import LeaveTable, Rules, Tables
+from racksmith.play import _gameloop
 from racksmith.rules import alphabet, coords, equity
 from racksmith.rules.equity import StaticEvaluation
 from racksmith.rules.ruleset import get_ruleset
 
-KERNELS = (_kwgwalk, _kwgbuild, _movegen)
+KERNELS = (_kwgwalk, _kwgbuild, _wmp, _movegen, _gameloop)
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=lambda m: m.__name__)

@@ -92,11 +92,12 @@ def play_sequence(rules: Rules, gaddag: bool, seed: int, steps: int) -> None:
         if played and rng.random() < 0.35:
             i = len(played) - 1 if rng.random() < 0.7 else int(rng.integers(len(played)))
             row, col, across, tiles = played.pop(i)
-            # a square played through may have been emptied by an earlier take-back: mark it as any
+            # a square played through may have been emptied by an earlier take-back (0), and then
+            # covered by another tile: mark it as played through whatever it holds now
             board = state.tiles
             step = (0, 1) if across else (1, 0)
             fixed = bytes(
-                t if not t & THROUGH or board[row + k * step[0], col + k * step[1]] else 0
+                t if not t & THROUGH else THROUGH if board[row + k * step[0], col + k * step[1]] else 0
                 for k, t in enumerate(tiles)
             )
             if any(t == 0 for t in fixed):
@@ -105,7 +106,7 @@ def play_sequence(rules: Rules, gaddag: bool, seed: int, steps: int) -> None:
                     if not t & THROUGH:
                         assert state.unplace(row + k * step[0], col + k * step[1], across, bytes([t])) == 1
             else:
-                assert state.unplace(row, col, across, tiles) == sum(1 for t in tiles if not t & THROUGH)
+                assert state.unplace(row, col, across, fixed) == sum(1 for t in tiles if not t & THROUGH)
         else:
             pick = generated_placement if rng.random() < 0.5 else random_placement
             move = pick(rng, state, rules)

@@ -155,6 +155,19 @@ def test_an_embedded_lexicon_name_is_never_a_file(tmp_path, monkeypatch):
     assert answer["lexicon"] == "enable" and answer["count"] == 1 and answer["moves"][0]["score"] == 66
 
 
+def test_a_rulesets_lexicon_name_is_never_a_file(capsys, tmp_path, monkeypatch):
+    """'analyze' and 'selfplay' without --lexicon take the ruleset's lexicon: an embedded name, not
+    the file of that name in the working directory."""
+    (tmp_path / "enable").write_bytes(b"\x00garbage that is no lexicon")
+    gcg = tmp_path / "game.gcg"
+    gcg.write_text(record("english").replace("8D HAND", "8H HAND"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyze", str(gcg), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["turns"][0]["played"] == "8H HAND"
+    assert main(["selfplay", "--games", "1", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 1
+
+
 # --- 2. Host, Origin, content type ----------------------------------------------------------------------------
 @pytest.mark.parametrize("host", ["127.0.0.1.evil.example", "127.0.0.2", "127.1", "localhost.evil.example",
                                   "evil.example", "", "[::1].evil", "127.0.0.1:1@evil.example"])

@@ -110,7 +110,7 @@ def test_player_specs_parse():
 @pytest.mark.parametrize("text, message", [
     ("", "names no kind"),
     (":leaves=none", "names no kind"),
-    ("sim", "unknown kind 'sim'"),
+    ("chess", "unknown kind 'chess'"),
     ("equity:", "nothing after ':'"),
     ("equity:leaves", "is not key=value"),
     ("equity:leaves=", "is not key=value"),
@@ -315,3 +315,18 @@ def test_moves_cli_leaves_default_and_none(capsys):
     named = json.loads(capsys.readouterr().out)["moves"]
     assert shipped == named and shipped != none
     assert any(m["equity"] != m["score"] for m in shipped)
+
+
+def test_sim_and_endgame_players_in_a_match():
+    """The simulating and endgame players are kinds of the registry: a match with them is the same
+    for any jobs, and their options are checked where the match is set up."""
+    for spec in ("sim:candidates=3,plies=1,iterations=12", "endgame:seconds=5"):
+        one = match(spec, "equity", 2, seed=5, jobs=1)
+        two = match(spec, "equity", 2, seed=5, jobs=2)
+        assert one.pairs == two.pairs and one.to_dict()["games"] == 2, spec
+    with pytest.raises(RacksmithError, match="plies"):
+        match("sim:plies=x", "equity", 2, seed=5)
+    with pytest.raises(RacksmithError, match="seconds"):
+        match("endgame:seconds=-1", "equity", 2, seed=5)
+    with pytest.raises(PlayerSpecError, match="unknown parameter"):
+        parse_player_spec("endgame:depth=3")

@@ -26,8 +26,9 @@ def reason(pos: Position, notation, lexicon=LEX) -> str | None:
 
 def test_reason_codes_in_checking_order():
     assert MOVE_REASONS == (
-        "off_board", "occupied", "not_contiguous", "no_tiles", "must_cover_start",
-        "not_connected", "not_in_rack", "invalid_words", "exchange_not_allowed",
+        "reclamation_not_allowed", "no_star_there", "off_board", "occupied", "not_contiguous", "no_tiles",
+        "star_not_replayed", "must_cover_start", "not_connected", "not_in_rack", "invalid_words",
+        "exchange_not_allowed",
     )
 
 

@@ -28,12 +28,12 @@ def test_serve_prints_the_url_serves_and_stops_on_ctrl_c():
         m = re.search(r"(http://127\.0\.0\.1:(\d+)/)", line)
         assert m and int(m.group(2)) > 0, line
         assert "ruleset english" in line and "leaves SYNTH.klv2" in line
-        with urllib.request.urlopen(m.group(1) + "api/rulesets", timeout=10) as res:
+        with urllib.request.urlopen(m.group(1) + "api/rulesets", timeout=60) as res:
             assert json.loads(res.read())["leaves"] == "SYNTH.klv2"
-        with urllib.request.urlopen(m.group(1), timeout=10) as res:
+        with urllib.request.urlopen(m.group(1), timeout=60) as res:
             assert b'id="board"' in res.read()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
+        out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()

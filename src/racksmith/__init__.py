@@ -26,8 +26,11 @@ from .errors import (
     LimitError,
     RequestError,
     RulesetError,
+    InferenceError,
+    SimError,
     UnknownLetterError,
     UnknownLexiconError,
+    WinPctError,
 )
 from .lexicon import Leaves, Lexicon, default_leaves, leaves_provenance, load_leaves, load_lexicon
 from .core.move import Move, MoveKind
@@ -102,6 +105,9 @@ __all__ = [
     "RequestError",
     "Ruleset",
     "RulesetError",
+    "InferenceError",
+    "SimError",
+    "WinPctError",
     "SelfPlayConfig",
     "SelfPlayReport",
     "Sort",

@@ -1,6 +1,6 @@
 """The compiled kernels' side of the tile contract, checked when each kernel is imported.
 
-Every kernel (``lexicon/_kwgwalk``, ``lexicon/_kwgbuild``, ``movegen/_movegen``) cimports the tile
+Every kernel (``lexicon/_kwgwalk``, ``lexicon/_kwgbuild``, ``lexicon/_wmp``, ``movegen/_movegen``) cimports the tile
 bits from ``rules/_tiles.pxd`` and, at import, hands the values it was compiled with to
 :func:`check_tile_bits`, which compares them with the Python definitions in
 :mod:`racksmith.rules.alphabet` and :mod:`racksmith.rules.coords`. A kernel built from other

@@ -9,10 +9,13 @@ from __future__ import annotations
 #: the reasons a move checked in a position is illegal for, in the order the checks run
 #: (:mod:`racksmith.core.validation`)
 MOVE_REASONS = (
+    "reclamation_not_allowed",  # the move takes a star back, and the ruleset has no star reclamation
+    "no_star_there",  # a square the move takes a star back from holds no star (standing for the letter given)
     "off_board",  # a square of the move lies outside the board
     "occupied",  # a letter given for a filled square differs from the tile there
     "not_contiguous",  # a played-through square ('.' or parentheses) is empty: the tiles leave a gap
     "no_tiles",  # the move places nothing new (or exchanges nothing)
+    "star_not_replayed",  # the move takes back more stars than it plays: a star taken back is played that turn
     "must_cover_start",  # the first play does not cover the start square
     "not_connected",  # a later play touches no tile on the board
     "not_in_rack",  # the tiles are not all on the player's rack (a blank needs a '?')
@@ -115,6 +118,18 @@ class LimitError(RacksmithError):
         super().__init__(message)
         self.limit = limit
         self.status = status
+
+
+class SimError(RacksmithError):
+    """A simulation that cannot run: bad arguments, or a position it cannot be run on."""
+
+
+class WinPctError(RacksmithError):
+    """A win-percentage table that cannot be read or used."""
+
+
+class InferenceError(RacksmithError):
+    """An inference that cannot be made: no previous move, a move not on the board, too few tiles."""
 
 
 class CLIError(RacksmithError):

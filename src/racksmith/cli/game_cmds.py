@@ -24,6 +24,11 @@ def selfplay(
     fast: bool = typer.Option(
         False, "--fast", help="Skip the independent validator on each play (tile and score invariants are still checked)."
     ),
+    engine: str = typer.Option(
+        "auto", "--engine", help="auto: the kernel's game loop for equity and score players, Python for others; "
+        "kernel; python (results are the same).",
+    ),
+    paired: bool = typer.Option(False, "--paired", help="Two players: games 2i and 2i+1 share a bag, seats swapped."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
 ) -> None:
     """Play complete games between built-in players and report speed, scores, bingos, wins and
@@ -31,7 +36,8 @@ def selfplay(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..errors import RacksmithError
-    from ..lexicon import load_leaves, load_lexicon
+    from ..lexicon import load_leaves
+    from ..lexicon.load import ruleset_lexicon
     from ..rules.ruleset import get_ruleset
     from ..play.selfplay import SelfPlayConfig, parse_players, run_selfplay
 
@@ -51,13 +57,16 @@ def selfplay(
         seed=seed,
         validate=not fast,
         gcg_dir=str(gcg_dir) if gcg_dir is not None else None,
+        paired=paired,
+        engine=engine.strip().lower(),
     )
+    if config.engine not in ("auto", "kernel", "python"):
+        fail(f"--engine must be auto, kernel or python, got {engine!r}", 2)
     # everything that can fail on bad input is loaded before anything is shown
     rs = get_ruleset(ruleset)
-    spec = lexicon or rs.lexicon
-    if spec is None:
+    if lexicon is None and rs.lexicon is None:
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
-    lex = load_lexicon(spec, ruleset=rs)
+    lex = ruleset_lexicon(rs, lexicon)
     klv = load_leaves(leaves, ruleset=rs) if leaves is not None else None
     if "equity" in config.players and config.leaves is None:
         err_console.print(
@@ -86,7 +95,10 @@ def selfplay(
                 last[0] = now
                 bar.update(task, completed=done, refresh=True)
 
-        report = run_selfplay(games, config, jobs=jobs, lexicon=lex, leaves=klv, progress=progress)
+        try:
+            report = run_selfplay(games, config, jobs=jobs, lexicon=lex, leaves=klv, progress=progress)
+        except RacksmithError as e:
+            fail(str(e))
     d = report.to_dict()
     if as_json:
         emit_json(d)
@@ -100,7 +112,7 @@ def _print_report(d: dict) -> None:
     say(
         f"{d['games']} games in {d['seconds']:.2f} s: {d['games_per_second']:.1f} games/s, "
         f"{d['turns_per_second']:.0f} turns/s, {d['moves_generated_per_second']:.0f} moves generated/s "
-        f"({d['turns_per_game']:.1f} turns a game; {d['jobs']} job{'s' if d['jobs'] != 1 else ''}"
+        f"({d['turns_per_game']:.1f} turns a game; {d['engine']} loop; {d['jobs']} job{'s' if d['jobs'] != 1 else ''}"
         f"{'' if d['validated'] else ', validator skipped'})"
     )
     if d["equity_without_leaves"]:
@@ -127,11 +139,19 @@ def analyze(
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset [default: the record's, else english]."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon to generate moves from [default: the ruleset's]."),
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON on stdout."),
+    sim: bool = typer.Option(False, "--sim", help="Also grade each turn by the win% it lost in a simulation "
+                                                   "(MAGPIE's grades: 0.5 / 3 / 7 points)."),
+    sim_iterations: int = typer.Option(1000, "--sim-iterations", min=1, help="Play-outs per turn with --sim."),
+    sim_candidates: int = typer.Option(10, "--sim-candidates", min=1, help="Candidates per turn with --sim."),
+    sim_plies: int = typer.Option(2, "--sim-plies", min=1, max=32, help="Plies with --sim."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the simulations."),
 ) -> None:
     """For every turn: the move played, its rank among all moves by equity, the best moves and the
-    equity lost; then a summary per player (equity lost, bingos missed)."""
+    equity lost; then a summary per player (equity lost, bingos missed). With --sim, each turn is
+    also graded by the win% it lost in a simulation."""
     from ..review.analysis import analyze as run_analysis
-    from ..lexicon import load_leaves, load_lexicon
+    from ..lexicon import load_leaves
+    from ..lexicon.load import ruleset_lexicon
     from ..review.replay import replay_file
 
     if top < 1:
@@ -141,15 +161,15 @@ def analyze(
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
         fail(f"{path.name} does not replay: {r.errors[0]}{more}; 'racksmith gcg replay' lists the problems")
     rs = r.ruleset
-    spec = lexicon or rs.lexicon
-    if spec is None:
+    if lexicon is None and rs.lexicon is None:
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
-    lex = load_lexicon(spec, ruleset=rs)
+    lex = ruleset_lexicon(rs, lexicon)
     klv = resolve_leaves(leaves, rs)
-    result = run_analysis(r, klv, top=top, lexicon=lex)
+    sim_options = dict(candidates=sim_candidates, plies=sim_plies, iterations=sim_iterations, seed=seed) if sim else None
+    result = run_analysis(r, klv, top=top, lexicon=lex, sim=sim_options)
     named = r.record.lexicon_name
-    if named and lexicon is None and named.lower() != str(spec).lower():
-        result.notes.append(f"the record names lexicon {named}; moves were generated from {spec}")
+    if named and lexicon is None and named.lower() != str(rs.lexicon).lower():
+        result.notes.append(f"the record names lexicon {named}; moves were generated from {rs.lexicon}")
     if as_json:
         emit_json(result.to_dict())
         return
@@ -167,19 +187,31 @@ def print_analysis(result) -> None:
     for name, justify in (("turn", "right"), ("player", "left"), ("rack", "left"), ("move", "left"),
                           ("score", "right"), ("equity", "right"), ("rank", "right"), ("lost", "right")):
         table.add_column(name, justify=justify)
+    graded = any(t.grade is not None for t in result.turns)
+    if graded:
+        table.add_column("win%", justify="right")
+        table.add_column("win% lost", justify="right")
+        table.add_column("grade")
+    extra = ("", "", "") if graded else ()
     for i, t in enumerate(result.turns):
         rank = f"{t.rank} of {t.moves}" if t.rank is not None else (f"- of {t.moves}" if t.moves else "")
+        sim_cells = ((f"{t.win_pct:.1f}", f"{t.win_pct_lost:.1f}", t.grade) if t.grade is not None else extra)
         lost = f"{t.equity_lost:.1f}" if t.equity_lost else ("0" if t.rank is not None else "")
         flag = " (withdrawn)" if t.withdrawn else ""
         equity = f"{t.played_equity:.1f}" if t.played_equity is not None else ""
         table.add_row(str(t.turn), t.player, t.rack, Text(t.played + flag, style="bold"), f"{t.played_score:+d}",
-                      equity, rank, lost, end_section=not t.best and not t.note)
+                      equity, rank, lost, *sim_cells, end_section=not t.best and not t.note and t.endgame is None)
+        if t.endgame is not None:
+            g = t.endgame
+            table.add_row("", "", "", Text(f"  endgame{'' if g.exact else ' (not exact)'}: played {g.played_value:+d}, "
+                                           f"best {g.best} {g.value:+d}, lost {g.lost}", style="italic"),
+                          "", "", "", "", *extra, end_section=not t.best and not t.note)
         if t.note:
-            table.add_row("", "", "", Text(f"  {t.note}", style="italic"), "", "", "", "", end_section=not t.best)
+            table.add_row("", "", "", Text(f"  {t.note}", style="italic"), "", "", "", "", *extra, end_section=not t.best)
         for j, c in enumerate(t.best):
             mark = " *" if c.notation == t.played else ""
             table.add_row("", "", "", Text(f"  {c.notation}{mark}" + (" (bingo)" if c.bingo else "")), str(c.score),
-                          f"{c.equity:.1f}", str(c.rank), "", style="dim" if mark == "" else None,
+                          f"{c.equity:.1f}", str(c.rank), "", *extra, style="dim" if mark == "" else None,
                           end_section=j == len(t.best) - 1)
     say(table)
     for p in result.players:

@@ -47,6 +47,8 @@ _GROUPS = (
     ("racksmith.cli.gcg_cmds", "gcg_app", "gcg"),
     ("racksmith.cli.web_cmds", "register", None),
     ("racksmith.cli.match_cmds", "register", None),
+    ("racksmith.cli.search_cmds", "register", None),
+    ("racksmith.cli.sim_cmds", "register", None),
 )
 
 for _mod, _attr, _group in _GROUPS:

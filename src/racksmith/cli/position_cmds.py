@@ -15,7 +15,10 @@ from .common import (
     position_lexicon,
 )
 
-MOVE_HELP = "The move: '8D QUIRK' across, 'D8 QUIRK' down, 'QU(I)RK' or 'QU.RK' through a tile, '-ABC' exchange, '-' pass."
+MOVE_HELP = (
+    "The move: '8D QUIRK' across, 'D8 QUIRK' down, 'QU(I)RK' or 'QU.RK' through a tile, '-ABC' exchange, '-' pass; "
+    "'8D ДОм *12H' first takes back the star on 12H (Эрудит)."
+)
 
 
 def _illegal(e: IllegalMoveError, as_json: bool) -> None:
@@ -111,7 +114,12 @@ def score_table(result):
     new = [t for t in result.tiles if t.new]
     if new:
         where = ", ".join(f"{(t.letter.lower() if t.blank else t.letter)} {coord_label(t.row, t.col)}" for t in new)
-        table.caption = Text(f"new tiles: {where}; an old tile (dim) scores its face value, a premium only under a new tile")
+        caption = f"new tiles: {where}; an old tile (dim) scores its face value, a premium only under a new tile"
+        a = result.move.alphabet
+        if result.move.reclaimed and a is not None:
+            taken = ", ".join(f"{coord_label(r, c)} ({a.letter(t)} put in its place)" for r, c, t in result.move.reclaimed)
+            caption += f"; star taken back from {taken}, played this turn"
+        table.caption = Text(caption)
         table.caption_justify = "left"
     return table
 

@@ -41,6 +41,8 @@ def serve(
     max_gcg_events: int = typer.Option(LIMITS.max_gcg_events, "--max-gcg-events", min=1, help="Most event lines in a GCG record."),
     max_seconds: float = typer.Option(LIMITS.max_seconds, "--max-seconds", min=0.001,
                                       help="Longest analysis of one request, in seconds."),
+    max_sim_iterations: int = typer.Option(LIMITS.max_sim_iterations, "--max-sim-iterations", min=1,
+                                           help="Most play-outs of one simulation."),
     max_body: int = typer.Option(LIMITS.max_body, "--max-body", min=1, help="Largest request body, in bytes."),
     max_concurrent: int = typer.Option(LIMITS.max_concurrent, "--max-concurrent", min=1,
                                        help="Answers computed at once (the others wait)."),
@@ -56,7 +58,7 @@ def serve(
 
     limits = Limits(max_body=max_body, max_moves=max_moves, max_gcg_bytes=max_gcg_bytes,
                     max_gcg_events=max_gcg_events, max_seconds=max_seconds, max_concurrent=max_concurrent,
-                    max_connections=max_connections)
+                    max_connections=max_connections, max_sim_iterations=max_sim_iterations)
     analyzer = Analyzer(ruleset, lexicon, leaves, limits=limits)
     try:
         server = make_server(analyzer, host, port, allowed_hosts=allow_host or ())

@@ -12,10 +12,91 @@ from ..errors import PositionError
 from ..rules.ruleset import Ruleset
 
 
+_M64 = (1 << 64) - 1
+
+
+def _mix64(z: int) -> int:
+    """SplitMix64's finaliser (racksmith/_hash.pxd: mix64)."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+class SeriesRng(random.Random):
+    """The stream of game ``index`` of a series started from ``seed`` (each taken modulo 2**64):
+    xoshiro256** (Blackman and Vigna), its state filled by SplitMix64 from
+    ``mix64(mix64(seed) + index)``. The Python twin of the kernel's (``racksmith.play._gameloop``:
+    ``rng_seed``, ``rng_next``, ``rng_below``, ``rng_shuffle``), so that a game played in the kernel
+    and one played with :class:`~racksmith.play.game.Game` draw the same tiles; tests hold the two
+    equal. The same on every machine and for any number of processes.
+
+    :meth:`shuffle` is Fisher–Yates from the end with draws below ``2**64 mod k`` rejected (an
+    unbiased index in ``0..k-1``); :meth:`random` and :meth:`getrandbits` read the same stream."""
+
+    def __init__(self, seed: int = 0, index: int = 0):
+        self._index = int(index) & _M64
+        super().__init__(seed)
+
+    def seed(self, a=None, version: int = 2) -> None:  # called by random.Random.__init__
+        st = _mix64((_mix64(int(a or 0) & _M64) + self._index) & _M64)  # the sum wraps as in C
+        s = []
+        for _ in range(4):
+            st = (st + 0x9E3779B97F4A7C15) & _M64
+            s.append(_mix64(st))
+        self._s = s if any(s) else [1, 0, 0, 0]
+
+    def _next(self) -> int:
+        s = self._s
+        s1 = s[1]
+        x = (s1 * 5) & _M64
+        result = ((((x << 7) | (x >> 57)) & _M64) * 9) & _M64
+        t = (s1 << 17) & _M64
+        s[2] ^= s[0]
+        s[3] ^= s1
+        s[1] = s1 ^ s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = ((s[3] << 45) | (s[3] >> 19)) & _M64
+        return result
+
+    def _below(self, k: int) -> int:
+        floor = (1 << 64) % k
+        r = self._next()
+        while r < floor:
+            r = self._next()
+        return r % k
+
+    def shuffle(self, x) -> None:  # type: ignore[override]
+        for i in range(len(x) - 1, 0, -1):
+            j = self._below(i + 1)
+            x[i], x[j] = x[j], x[i]
+
+    def random(self) -> float:
+        return (self._next() >> 11) * (1.0 / (1 << 53))
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        out = bits = 0
+        while bits < k:
+            out |= self._next() << bits
+            bits += 64
+        return out & ((1 << k) - 1)
+
+    def getstate(self) -> tuple:
+        return ("xoshiro256**", tuple(self._s))
+
+    def setstate(self, state: tuple) -> None:
+        if not (isinstance(state, tuple) and len(state) == 2 and state[0] == "xoshiro256**"):
+            raise ValueError(f"not a SeriesRng state: {state!r:.60}")
+        self._s = list(state[1])
+
+
 def game_rng(seed: int, index: int = 0) -> random.Random:
-    """The RNG of game ``index`` in a series started from ``seed``: independent of how games are
-    spread over processes, and the same on every platform."""
-    return random.Random(f"racksmith-game:{int(seed)}:{int(index)}")
+    """The RNG of game ``index`` in a series started from ``seed`` (a :class:`SeriesRng`): the same
+    stream as the kernel's game loop, independent of how games are spread over processes, and the
+    same on every platform."""
+    return SeriesRng(seed, index)
 
 
 def distribution(ruleset: Ruleset) -> list[int]:

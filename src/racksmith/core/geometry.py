@@ -5,7 +5,9 @@ square or touching the tiles already there). No lexicon, no rack, no score.
 Resolution (:func:`resolve_move`): letters over filled squares (written plainly, in parentheses or
 as ``.``) become ``THROUGH | board tile``; the placement grows to the whole main word (tiles already
 on the board just before or after it along its line); a single-tile play is written across if the
-tile has a horizontal neighbour, else down (the convention of MAGPIE and wolges).
+tile has a horizontal neighbour, else down (the convention of MAGPIE and wolges). A placement that
+takes stars back (Эрудит) is resolved on the board after the exchange: the real letters on the
+stars' squares (:mod:`racksmith.core.turns`).
 
 The failures raise :class:`~racksmith.errors.IllegalMoveError` with the reason codes of
 :data:`racksmith.errors.REASONS`.
@@ -18,6 +20,7 @@ import numpy as np
 
 from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH
 from ..errors import IllegalMoveError, InvalidMoveError
+from . import turns
 from .move import Move, MoveKind
 
 _KINDS = tuple(MoveKind)
@@ -42,7 +45,9 @@ def resolve_move(position, move: "Move | str") -> Move:
     """The canonical form of ``move`` on this board (see the module docstring).
 
     Raises :class:`IllegalMoveError` with ``off_board``, ``occupied``, ``not_contiguous`` or
-    ``no_tiles``; exchanges and passes come back unchanged (with the ruleset's alphabet).
+    ``no_tiles``; exchanges and passes come back unchanged (with the ruleset's alphabet). A move
+    that takes stars back gets their letters from the board and raises
+    ``reclamation_not_allowed``, ``no_star_there`` (first) or ``star_not_replayed`` (last).
     """
     move = as_move(position, move)
     rs = position.ruleset
@@ -63,6 +68,10 @@ def resolve_move(position, move: "Move | str") -> Move:
         raise InvalidMoveError(f"a placement's row and column must be integers, got {move.row!r}, {move.col!r}")
     if type(move.row) is not int or type(move.col) is not int or not all(type(t) is int for t in move.tiles):
         move = replace(move, row=int(move.row), col=int(move.col), tiles=tuple(int(t) for t in move.tiles))
+    if move.reclaimed:
+        move = replace(move, reclaimed=_reclaimed_ints(move, n))
+        if not move.is_place:
+            raise InvalidMoveError(f"only a placement takes stars back from the board, not a {move.kind}")
     if not move.is_place:
         if any(not 0 <= t <= n for t in move.tiles):
             raise InvalidMoveError(f"exchange of tiles {list(move.tiles)}: tiles are 0 (blank) to {n}")
@@ -74,9 +83,13 @@ def resolve_move(position, move: "Move | str") -> Move:
                 f"placement tile {t} is not a tile of {rs.name}: a letter 1..{n}, with 0x80 for a blank, "
                 "or 0x40 (played through) plus the board tile or 0"
             )
+    reclaimed = turns.reclaim_letters(rs, position.board, move)
     if not move.tiles:
         raise IllegalMoveError("no_tiles", "the move places no tiles")
     board = position.board
+    if reclaimed:
+        board = board.copy()
+        turns.swap_stars(board, reclaimed)
     squares = move.squares
     off = [rc for rc in squares if not rs.on_board(*rc)]
     if off:
@@ -124,7 +137,31 @@ def resolve_move(position, move: "Move | str") -> Move:
         else:
             break
         r, c = r + dr, c + dc
-    return Move.place(r0, c0, across, tiles, alphabet)
+    resolved = Move.place(r0, c0, across, tiles, alphabet, reclaimed=reclaimed)
+    turns.check_stars_replayed(resolved)
+    return resolved
+
+
+def _reclaimed_ints(move: Move, n: int) -> tuple[tuple[int, int, int], ...]:
+    """A move's ``reclaimed`` as ``(row, col, letter)`` ints by square, checked to be so (a letter
+    0..``n``, 0 when not given)."""
+    try:
+        items = [tuple(x) for x in move.reclaimed]
+    except TypeError:
+        items = []
+    ok = bool(items) and all(
+        len(x) == 3 and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in x)
+        and 0 <= x[2] <= n for x in items
+    )
+    if not ok:
+        raise InvalidMoveError(
+            f"a move's reclaimed stars are (row, col, letter) triples of integers, the letter 1..{n} (0: the "
+            f"star's own), got {move.reclaimed!r}"
+        )
+    out = sorted((int(r), int(c), int(t)) for r, c, t in items)
+    if len({(r, c) for r, c, _ in out}) != len(out):
+        raise InvalidMoveError(f"a star is taken back twice: {move.reclaimed!r}")
+    return tuple(out)
 
 
 def _filled(board, r: int, c: int) -> bool:

@@ -8,6 +8,13 @@ Placement tiles, one per square from ``(row, col)`` along the direction:
 * a placed tile: its letter (1..63), with :data:`~racksmith.rules.alphabet.BLANK` set for a blank;
 * a square already occupied: :data:`~racksmith.rules.alphabet.THROUGH` plus the board tile (letter, with the
   blank bit if that tile is a blank); the letter part is 0 when it is not known yet (written ``.``).
+
+A placement may first take stars (blanks) back from the board, where the ruleset allows it
+(Эрудит: ``ruleset.star_reclamation``): ``reclaimed`` lists ``(row, col, letter)`` of each star
+taken back, the player's real ``letter`` going onto that square (0 when not given: the star on the
+board says which). It is written after the placement, ``*`` and the square, with the letter after
+``=``: ``8D ДОм *12H=А`` plays ДОм having put a real А on 12H and taken its star, which this
+placement plays as the м. The rules are :mod:`racksmith.core.turns`'.
 """
 from __future__ import annotations
 
@@ -80,6 +87,9 @@ class Move:
     #: the position the move was generated in (a snapshot, for pictures): set on the moves of a
     #: :class:`~racksmith.movegen.MoveList` made by :meth:`Position.moves`, else None
     position: Any = field(default=None, compare=False, repr=False)
+    #: ``(row, col, letter)`` of each star taken back from the board before the placement, by
+    #: square (letter 0: not given); empty for every other move (see the module docstring)
+    reclaimed: tuple[tuple[int, int, int], ...] = ()
 
     # --- constructors ---------------------------------------------------------------------
     @classmethod
@@ -97,7 +107,9 @@ class Move:
     @classmethod
     def parse(cls, text: str, ruleset=None) -> "Move":
         """Parse ``8D QUIRK`` (across), ``D8 QUIRK`` (down), ``8D QU(I)RK`` or ``8D QU.RK``
-        (played-through), lowercase = blank; ``-ABC`` or ``exch ABC`` exchange; ``-`` or ``pass`` pass.
+        (played-through), lowercase = blank; ``-ABC`` or ``exch ABC`` exchange; ``-`` or ``pass`` pass;
+        a placement that first takes stars back from the board (Эрудит) adds ``*12H=А`` (the
+        square of the star, the real letter put there) or ``*12H`` for each star: ``8D ДОм *12H=А``.
 
         ``ruleset`` (name, :class:`~racksmith.rules.ruleset.Ruleset` or :class:`~racksmith.rules.alphabet.Alphabet`)
         gives the letters; English by default.
@@ -117,13 +129,15 @@ class Move:
                 raise InvalidMoveError(f"bad exchange {text!r}: {e}") from None
             return cls.exchange(tiles, alphabet)
         parts = t.split()
-        if len(parts) != 2:
+        if len(parts) < 2 or (len(parts) > 2 and not all(p.startswith("*") for p in parts[2:])):
             raise InvalidMoveError(
                 f"bad move {text!r}: write a coordinate and a word ('8D QUIRK' across, 'D8 QUIRK' down), "
-                "'-ABC' to exchange or '-' to pass"
+                "'-ABC' to exchange or '-' to pass (and '*12H' after the word to take back the star on 12H, "
+                "where the rules allow it)"
             )
         row, col, across = parse_coord(parts[0])
-        return cls.place(row, col, across, _parse_word(parts[1], alphabet, text), alphabet)
+        tiles = _parse_word(parts[1], alphabet, text)
+        return cls.place(row, col, across, tiles, alphabet, reclaimed=_parse_reclaimed(parts[2:], alphabet, text))
 
     # --- views ----------------------------------------------------------------------------
     @property
@@ -160,12 +174,20 @@ class Move:
         return len(self.tiles) if self.kind == EXCHANGE else 0
 
     def rack_tiles(self) -> list[int]:
-        """The rack tiles this move uses (0 = blank), sorted."""
+        """The rack tiles this move uses (0 = blank), sorted. A placement that takes stars back
+        uses the real letters it puts on their squares, and as many of the blanks it places come
+        from the board, not the rack (letters not given are not counted)."""
         if self.kind == EXCHANGE:
             return sorted(self.tiles)
         if self.kind == PASS:
             return []
-        return sorted(0 if t & BLANK else t & LETTER_MASK for t in self.tiles if not t & THROUGH)
+        used = [0 if t & BLANK else t & LETTER_MASK for t in self.tiles if not t & THROUGH]
+        for _, _, letter in self.reclaimed:
+            if 0 in used:
+                used.remove(0)
+            if letter:
+                used.append(letter)
+        return sorted(used)
 
     @property
     def word(self) -> str:
@@ -185,14 +207,26 @@ class Move:
         for through, run in groupby(self.tiles, key=lambda t: bool(t & THROUGH)):
             text = _spell(a, list(run))
             out.append(f"({text})" if through else text)
-        return f"{coord_label(self.row, self.col, self.across)} {''.join(out)}"
+        return f"{coord_label(self.row, self.col, self.across)} {''.join(out)}{self._reclaimed_text()}"
 
     def gcg(self) -> str:
-        """GCG form: ``8D QU.RK`` (played-through as ``.``), ``-ABC``, ``-``."""
+        """GCG form: ``8D QU.RK`` (played-through as ``.``), ``-ABC``, ``-``; a placement that takes
+        stars back adds them as in :meth:`notation` (``8D ДОм *12H=А``): a token racksmith reads and
+        other programs, whose rules have no such move, refuse."""
         if self.kind != PLACE:
             return self.notation()
         w = _spell(self._abc(), [THROUGH if t & THROUGH else t for t in self.tiles])
-        return f"{coord_label(self.row, self.col, self.across)} {w}"
+        return f"{coord_label(self.row, self.col, self.across)} {w}{self._reclaimed_text()}"
+
+    def _reclaimed_text(self) -> str:
+        """`` *12H=А`` for each star taken back (`` *12H`` when the letter is not given)."""
+        if not self.reclaimed:
+            return ""
+        a = self._abc()
+        return "".join(
+            f" *{coord_label(r, c)}" + (f"={a.decode([letter & LETTER_MASK])}" if letter & LETTER_MASK else "")
+            for r, c, letter in self.reclaimed
+        )
 
     def _abc(self) -> Alphabet:
         return self.alphabet or _default_alphabet()
@@ -264,6 +298,35 @@ def _spell(a: Alphabet, tiles) -> str:
             run = []
     out.append(a.decode(run))
     return "".join(out)
+
+
+def _parse_reclaimed(tokens: list[str], alphabet: Alphabet, text: str) -> tuple[tuple[int, int, int], ...]:
+    """``*12H=А`` or ``*12H`` tokens as ``(row, col, letter)``, by square (letter 0 when not given)."""
+    out: dict[tuple[int, int], int] = {}
+    for tok in tokens:
+        square, eq, letter_text = tok[1:].partition("=")
+        try:
+            row, col, _ = parse_coord(square)
+        except InvalidMoveError:
+            raise InvalidMoveError(
+                f"bad move {text!r}: {tok!r} should be '*' and the square of a star on the board, like '*12H' "
+                "(or '*12H=А' with the letter put there)"
+            ) from None
+        letter = 0
+        if eq:
+            parts = alphabet.split(letter_text) if letter_text else []
+            if len(parts) != 1 or parts[0] in BLANK_CHARS:
+                raise InvalidMoveError(
+                    f"bad move {text!r}: after '=' in {tok!r} comes the one letter put on the star's square"
+                )
+            try:
+                letter = alphabet.tile(parts[0].upper())
+            except RacksmithError as e:
+                raise InvalidMoveError(f"bad move {text!r}: {e}") from None
+        if (row, col) in out:
+            raise InvalidMoveError(f"bad move {text!r}: the star on {square.upper()} is taken back twice")
+        out[(row, col)] = letter
+    return tuple((r, c, letter) for (r, c), letter in sorted(out.items()))
 
 
 def _parse_word(word: str, alphabet: Alphabet, text: str) -> tuple[int, ...]:

@@ -31,6 +31,7 @@ from ..lexicon import load_lexicon
 from ..movegen.generate import generate_moves
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
+from ..movegen.reclaim import with_reclamations
 from ..rules.alphabet import LETTER_MASK, Tiles
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import turns
@@ -41,6 +42,8 @@ from .validation import ANY_WORD, Verdict, check_move_lean, resolve_move, valida
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Leaves
+    from ..search.endgame import EndgameResult
+    from ..search.peg import PegResult
 
 
 class Undo(NamedTuple):
@@ -120,6 +123,7 @@ class Position:
 
     __slots__ = (
         "ruleset", "board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack", "_known",
+        "_kept",
     )
 
     def __init__(
@@ -165,6 +169,7 @@ class Position:
                     raise PositionError(f"rack {i + 1} is {r} but racks_known says it is not known: an unknown rack is given empty")
         self._known: tuple[bool, ...] | None = None if all(known) else known
         self._stack: list[Undo] = []
+        self._kept = None  #: the board as the move generator keeps it (a BoardState), set by the first moves()
         self._lexicon = None
         self._lexicon_spec = lexicon
         if lexicon is not None and not isinstance(lexicon, (str, bytes)) and not hasattr(lexicon, "__fspath__"):
@@ -208,6 +213,7 @@ class Position:
         p._lexicon_spec = self._lexicon_spec
         p._stack = self._stack.copy() if stack else []
         p._known = self._known
+        p._kept = None
         return p
 
     def _check(self) -> None:
@@ -326,6 +332,7 @@ class Position:
         if all(r is None or k for r, k in zip(inferred, self._known)):
             return self
         p = self.copy(stack=False)
+        p._kept = self._kept
         p.racks = [r if r is not None else self.racks[i] for i, r in enumerate(inferred)]
         known = tuple(r is not None for r in inferred)
         p._known = None if all(known) else known
@@ -482,7 +489,7 @@ class Position:
         if known is not None:
             self._known = (known[-1], *known[:-1])
         self.zero_turns = u.zero_turns
-        turns.lift_tiles(self.board, u.squares)
+        turns.unplace_tiles(self.board, u.squares, u.move)  # (and the stars it took back, if any)
         return u
 
     def play(
@@ -666,9 +673,57 @@ class Position:
         ``top``: the best N only (None: all); ``sort``: :class:`Sort` (``"score"`` or ``"equity"``);
         ``leaves``: a leave table or the path of a leave file; ``exchanges``: list the exchanges too
         (the pass always is); ``direction``: ``"both"``, ``"across"`` or ``"down"``;
-        ``algorithm``: ``"gaddag"`` or ``"dawg"``."""
-        moves = generate_moves(
-            self._resolved(), top=top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
-        )
-        moves.position = self.copy(stack=False)  # for pictures: this position as it is now
+        ``algorithm``: ``"gaddag"`` or ``"dawg"``. Where the ruleset has star reclamation
+        (Эрудит), the moves that take stars back are ranked among the others
+        (:func:`racksmith.movegen.reclaim.with_reclamations`)."""
+        src = self if self._known is None else self._resolved()
+        moves = generate_moves(src, top, sort, leaves, exchanges, direction, algorithm)
+        if src is not self:
+            self._kept = src._kept  # the board the copy kept in the kernel serves the next call too
+        if self.ruleset.star_reclamation:
+            moves = with_reclamations(moves, src, top, sort=sort, leaves=leaves, direction=direction, algorithm=algorithm)
+        # for pictures: this position as it is now, made into a Position only when asked for
+        moves._position = (self, self.board.tobytes(), tuple(self.racks), tuple(self.scores), self.zero_turns, self._known)
         return moves
+
+    @staticmethod
+    def _from_snapshot(snap: tuple) -> "Position":
+        """The position a snapshot taken by :meth:`moves` describes (MoveList.position)."""
+        src, board, racks, scores, zero_turns, known = snap
+        p = src.copy(stack=False)
+        p.board = np.frombuffer(board, dtype=np.uint8).reshape(src.board.shape).copy()
+        p.racks = list(racks)
+        p.scores = list(scores)
+        p.zero_turns = zero_turns
+        p._known = known
+        return p
+
+    def solve_endgame(
+        self, plies: int | None = None, seconds: float | None = None, threads: int = 1, **options: Any
+    ) -> "EndgameResult":
+        """Solve the endgame (the bag empty; an opponent's rack left empty is the unseen tiles):
+        the value best play by both sides adds to the mover's spread, the best move and the
+        principal variation, exact when the search reached the end of every line. ``plies``: stop
+        after that depth; ``seconds``: a time limit; ``threads``: threads searching (the answer does
+        not depend on it). See :func:`racksmith.search.endgame.solve_endgame` for ``options``
+        (``on_depth``, ``move``, ``tt_mb``)."""
+        from ..search.endgame import solve_endgame
+
+        return solve_endgame(self, plies, seconds, threads, **options)
+
+    def solve_peg(self, top: int | None = None, **options: Any) -> "PegResult":
+        """Solve the one-tile pre-endgame (one tile in the bag): each placement (the ``top`` best by
+        score, None for all) and the pass with its exact chance of winning over the possible bag
+        tiles (:func:`racksmith.search.peg.solve_peg`; ``options``: ``on_play``, ``tt_mb``)."""
+        from ..search.peg import solve_peg
+
+        return solve_peg(self, top, **options)
+    def simulate(self, candidates: int = 10, plies: int = 2, iterations: "int | None" = None,
+                 seconds: "float | None" = None, threads: int = 1, seed: "int | None" = None,
+                 stop: "float | None" = 0.99, opponent_racks=None, **options):
+        """Rank the best ``candidates`` plays by simulated win chance: see
+        :func:`racksmith.sim.simulate.simulate` (``options``: ``leaves``, ``winpct``, ``moves``,
+        ``min_samples``, ``progress``, ``cancel``). Returns a :class:`~racksmith.sim.simulate.SimResult`."""
+        from ..sim.simulate import simulate
+
+        return simulate(self, candidates, plies, iterations, seconds, threads, seed, stop, opponent_racks, **options)

@@ -4,6 +4,9 @@ A play scores its main word and every cross-word its new tiles make. Premium squ
 under newly placed tiles: letter premiums multiply the tile, word premiums multiply the word (and
 each other). Blanks score 0. Placing exactly ``ruleset.rack_size`` tiles adds ``ruleset.bingo_bonus``.
 The lexicon is not consulted; illegal geometry is rejected (:mod:`racksmith.core.geometry`).
+A placement that takes stars back (Эрудит) is scored on the board after the exchange: a real letter
+put on a star's square counts its face value in the words the placement forms through it, as a
+tile already on the board (no premium), and the exchange adds nothing of its own.
 
 This is the reference scorer. Two copies are kept for speed and held equal to it by tests: the
 lean validator (:func:`racksmith.core.validation.lean_verdict`) and the move generator's kernel
@@ -21,6 +24,7 @@ from ..rules.alphabet import BLANK, LETTER_MASK
 from ..errors import IllegalMoveError
 from .geometry import check_geometry, resolve_move
 from .move import Move
+from .turns import reclaimed_board
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +90,19 @@ class ScoreBreakdown:
         return next((w for w in self.words if w.main), None)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``racksmith score --json``."""
-        return {
+        """The JSON object of ``racksmith score --json``; a move that takes stars back adds
+        ``reclaimed``: ``[[row, col, letter]]``, the real letters put on the stars' squares."""
+        out = {
             "move": self.move.notation(),
             "score": self.score,
             "bingo": self.bingo,
             "words": [w.to_dict() for w in self.words],
             "tiles": [t.to_dict() for t in self.tiles],
         }
+        if self.move.reclaimed:
+            a = self.move._abc()
+            out["reclaimed"] = [[r, c, a.letter(letter)] for r, c, letter in self.move.reclaimed]
+        return out
 
     def __str__(self) -> str:
         parts = [f"{w.text} {w.score}" for w in self.words]
@@ -119,7 +128,7 @@ def score_move(position, move: "Move | str") -> ScoreBreakdown:
 def breakdown(position, move: Move) -> ScoreBreakdown:
     """Score a resolved placement whose geometry is already checked (no lexicon)."""
     rs = position.ruleset
-    board = position.board
+    board = reclaimed_board(position.board, move)
     alphabet = rs.alphabet
     rows, cols = board.shape
     new = {(r, c): t for r, c, t in move.placed}
@@ -199,5 +208,5 @@ def breakdown(position, move: Move) -> ScoreBreakdown:
         bingo,
         words,
         tuple(tiles.values()),
-        Move.place(move.row, move.col, move.across, move.tiles, alphabet, score=score),
+        Move.place(move.row, move.col, move.across, move.tiles, alphabet, score=score, reclaimed=move.reclaimed),
     )

@@ -22,15 +22,27 @@ The rules:
   ``"club"``: he adds their value once and each other player subtracts his own leftover.
 * Ending on scoreless turns: every player subtracts the value of his own rack, starting with the
   player who took the last turn.
+* Star reclamation (``ruleset.star_reclamation``, Эрудит's traditional rule; off in Scrabble): a
+  placement may first take stars (blanks) back from the board. For each, the player puts the real
+  letter the star stands for, from his rack, on the star's square, and the star goes to his rack;
+  the placement must then play at least as many stars as it took back (the stars are alike: which
+  ones it plays does not matter), so no star taken back stays on the rack. Several stars may be
+  taken back in one turn. The exchange itself scores nothing and draws nothing: the placement is
+  scored on the board after it (the real letter counts its face value in the words the placement
+  forms through it, without the premium under it, used when the star was played), places its
+  tiles, and the player draws as many as it placed; placing ``ruleset.rack_size`` tiles is a
+  bingo as usual. A turn cannot only take a star back, nor exchange or pass with one.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections import Counter
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, InvalidMoveError
 from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH, Tiles
 from ..rules.ruleset import Ruleset
 from .move import EXCHANGE, PLACE, Kind, Move
@@ -109,6 +121,125 @@ def unseen_counts(ruleset: Ruleset, board: np.ndarray, racks: Sequence[Sequence[
     return counts
 
 
+# --- star reclamation -----------------------------------------------------------------------------------
+def reclaim_letters(ruleset: Ruleset, board: np.ndarray, move: Move) -> tuple[tuple[int, int, int], ...]:
+    """The stars ``move`` takes back, ``(row, col, letter)`` by square with the letter the star on
+    the board stands for (a real tile: no blank bit), checked: the ruleset allows it
+    (``reclamation_not_allowed``), each square holds a star standing for the letter given, if one
+    is given (``no_star_there``)."""
+    if not move.reclaimed:
+        return ()
+    if not ruleset.star_reclamation:
+        raise IllegalMoveError(
+            "reclamation_not_allowed",
+            f"the {ruleset.title} rules do not let a player take a star (blank) back from the board: "
+            f"that is a rule of Эрудит (ruleset.star_reclamation)",
+        )
+    a = ruleset.alphabet
+    out = []
+    for r, c, given in move.reclaimed:
+        where = _square_name(r, c)
+        if not ruleset.on_board(r, c):
+            raise IllegalMoveError("no_star_there", f"there is no star on {where}: the square is off the {ruleset.rows}x{ruleset.cols} board")
+        t = int(board[r, c])
+        if not t & BLANK:
+            what = f"the letter {a.letter(t)!r}, not a star" if t else "nothing"
+            raise IllegalMoveError("no_star_there", f"there is no star on {where} to take back: the square holds {what}")
+        letter = t & LETTER_MASK
+        if given & LETTER_MASK and given & LETTER_MASK != letter:
+            raise IllegalMoveError(
+                "no_star_there",
+                f"the star on {where} stands for {a.letter(letter)!r}, not {a.letter(given & LETTER_MASK)!r}: "
+                f"take it back with a real {a.letter(letter)!r}",
+            )
+        out.append((r, c, letter))
+    return tuple(out)
+
+
+def reclaimable_stars(ruleset: Ruleset, board: np.ndarray, rack: Sequence[int]) -> list[tuple[int, int, int]]:
+    """``(row, col, letter)`` of each star on the board that a player holding ``rack`` may take
+    back (its real letter is on the rack), by square; empty when the ruleset has no star reclamation."""
+    if not ruleset.star_reclamation:
+        return []
+    held = set(rack)
+    rows, cols = np.nonzero(board & BLANK)
+    out = []
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        letter = int(board[r, c]) & LETTER_MASK
+        if letter in held:
+            out.append((r, c, letter))
+    return out
+
+
+def star_sets(ruleset: Ruleset, board: np.ndarray, rack: Sequence[int]) -> list[tuple[tuple[int, int, int], ...]]:
+    """Every non-empty set of stars a player holding ``rack`` may take back in one turn (he gives a
+    real letter for each: two stars standing for Т need two real Т)."""
+    stars = reclaimable_stars(ruleset, board, rack)
+    have = Counter(rack)
+    out = []
+    for k in range(1, len(stars) + 1):
+        for chosen in combinations(stars, k):
+            need = Counter(letter for _, _, letter in chosen)
+            if all(have[t] >= n for t, n in need.items()):
+                out.append(chosen)
+    return out
+
+
+def exchange_stars(board: np.ndarray, rack: Sequence[int], chosen) -> list[int]:
+    """Take back the stars of ``chosen`` (as :func:`star_sets` gives them): their real letters onto
+    ``board`` (in place), and the rack that gave them, with a star for each, sorted."""
+    left = list(rack)
+    for _, _, letter in chosen:
+        left.remove(letter)
+    swap_stars(board, chosen)
+    return sorted(left + [0] * len(chosen))
+
+
+def _square_name(r: int, c: int) -> str:
+    return f"{r + 1}{chr(65 + c)}" if 0 <= c < 26 and r >= 0 else f"row {r + 1}, column {c + 1}"
+
+
+def stars_played(move: Move) -> int:
+    """How many blanks (stars) a placement puts on the board."""
+    return sum(1 for t in move.tiles if t & BLANK and not t & THROUGH)
+
+
+def check_stars_replayed(move: Move) -> None:
+    """A placement that takes stars back plays at least as many (``star_not_replayed``)."""
+    k = len(move.reclaimed)
+    if k and stars_played(move) < k:
+        squares = ", ".join(_square_name(r, c) for r, c, _ in move.reclaimed)
+        played = stars_played(move)
+        raise IllegalMoveError(
+            "star_not_replayed",
+            f"the move takes back {k} star{'s' if k != 1 else ''} ({squares}) but plays "
+            f"{played or 'none'}: a star taken back must be played in the same turn (a lowercase "
+            "letter in the word)",
+        )
+
+
+def swap_stars(board: np.ndarray, reclaimed) -> None:
+    """Put each real letter on its star's square (``reclaimed`` as :func:`reclaim_letters` gives it)."""
+    for r, c, letter in reclaimed:
+        board[r, c] = letter
+
+
+def restore_stars(board: np.ndarray, reclaimed) -> None:
+    """Undo :func:`swap_stars`: the stars back on their squares."""
+    for r, c, letter in reclaimed:
+        board[r, c] = BLANK | letter
+
+
+def reclaimed_board(board: np.ndarray, move: Move) -> np.ndarray:
+    """The board as the placement of ``move`` meets it: a copy with the real letters on the squares
+    of the stars it takes back (the board itself when it takes none)."""
+    if not move.reclaimed:
+        return board
+    out = board.copy()
+    swap_stars(out, move.reclaimed)
+    return out
+
+
 def new_tiles(move: Move, cols: int) -> list[tuple[int, int]]:
     """``(square, tile)`` of every tile a placement puts on the board; ``square`` is
     ``row * cols + col``. The move must be canonical (played-through squares marked ``THROUGH``)."""
@@ -122,8 +253,15 @@ def place_tiles(board: np.ndarray, move: Move) -> tuple[int, ...]:
     cols + col``), for :func:`lift_tiles`. Every square is checked before any is written: a move
     off the board (``off_board``), a new tile over a filled square (``occupied``) or a
     played-through square that is empty (``not_contiguous``) raises
-    :class:`~racksmith.errors.IllegalMoveError` and writes nothing."""
+    :class:`~racksmith.errors.IllegalMoveError` and writes nothing. The stars a move takes back
+    (its ``reclaimed``, letters resolved) are swapped for their real letters first, each square
+    checked to hold that star (``no_star_there``); :func:`unplace_tiles` undoes both."""
     rows, cols = board.shape
+    reclaimed = move.reclaimed
+    if reclaimed:
+        for r, c, letter in reclaimed:
+            if not (0 <= r < rows and 0 <= c < cols and letter and int(board[r, c]) == BLANK | letter):
+                raise IllegalMoveError("no_star_there", f"no star standing for tile {letter} on {_square_name(r, c)}: {move}")
     tiles = move.tiles
     n = len(tiles)
     row = move.row
@@ -153,6 +291,8 @@ def place_tiles(board: np.ndarray, move: Move) -> tuple[int, ...]:
             cells[s] = t
             squares.append(s)
         s += step
+    if reclaimed:
+        swap_stars(board, reclaimed)
     return tuple(squares)
 
 
@@ -165,6 +305,13 @@ def lift_tiles(board: np.ndarray, squares: Sequence[int]) -> None:
     flat = _cells(board)
     for s in squares:
         flat[s] = 0
+
+
+def unplace_tiles(board: np.ndarray, squares: Sequence[int], move: Move) -> None:
+    """Undo :func:`place_tiles`: empty the squares it filled and put back the stars ``move`` took."""
+    lift_tiles(board, squares)
+    if move.reclaimed:
+        restore_stars(board, move.reclaimed)
 
 
 def _cells(board: np.ndarray):
@@ -191,10 +338,17 @@ def rack_left(rack: Sequence[int], used: Sequence[int]) -> list[int] | None:
 def take_tiles(rack: Tiles, move: Move) -> list[int]:
     """The rack once the move has taken its tiles (:meth:`Move.rack_tiles`: the new tiles of a
     placement, a blank for a lowercase letter; the tiles of an exchange), unsorted; or
-    :class:`~racksmith.errors.IllegalMoveError` ``not_in_rack`` naming the tiles missing."""
+    :class:`~racksmith.errors.IllegalMoveError` ``not_in_rack`` naming the tiles missing. A
+    placement that takes stars back gives up the real letters first and gains the stars (its
+    ``reclaimed`` letters must be resolved)."""
     left = list(rack)
+    if any(not letter for _, _, letter in move.reclaimed):
+        raise InvalidMoveError(f"{move}: the letters of the stars taken back are not resolved (Position.resolve)")
     try:
         if move.kind == PLACE:
+            for _, _, letter in move.reclaimed:
+                left.remove(letter)
+            left.extend([0] * len(move.reclaimed))
             for t in move.tiles:
                 if not t & THROUGH:
                     left.remove(0 if t & BLANK else t)
@@ -212,11 +366,14 @@ def _not_in_rack(rack: Tiles, move: Move) -> IllegalMoveError:
     for t in rack:
         if t in missing:
             missing.remove(t)
+    taking = [f"a real {a.letter(letter)!r} for the star on {_square_name(r, c)}" for r, c, letter in move.reclaimed
+              if letter in missing]
     return IllegalMoveError(
         "not_in_rack",
         f"the {'exchange' if move.kind == EXCHANGE else 'play'} needs {a.rack_string(missing)} that the rack "
         f"{str(rack) or '(empty)'} does not hold"
-        + (" (a blank is played as the lowercase letter it stands for and needs a '?' on the rack)" if 0 in missing else ""),
+        + (" (a blank is played as the lowercase letter it stands for and needs a '?' on the rack)" if 0 in missing else "")
+        + (f" (taking a star back needs {', '.join(taking)})" if taking else ""),
     )
 
 

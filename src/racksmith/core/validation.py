@@ -169,8 +169,8 @@ def lean_verdict(position, move: "Move | str", lexicon: Any = None) -> "int | st
     illegal moves); a change to a rule goes into :mod:`~racksmith.core.scoring` or the checks first,
     then here. None when the move is not such a
     placement (an exchange, a pass, tiles that are not ints of the ruleset, letters written over the
-    board, a main word that goes on past the move, a single tile in the other direction): then only
-    :func:`check_move` decides. ``lexicon`` as for :func:`check_move`."""
+    board, a main word that goes on past the move, a single tile in the other direction, a move
+    that takes stars back): then only :func:`check_move` decides. ``lexicon`` as for :func:`check_move`."""
     move = as_move(position, move)
     rs = position.ruleset
     tb = _lean_tables(rs)
@@ -180,6 +180,7 @@ def lean_verdict(position, move: "Move | str", lexicon: Any = None) -> "int | st
     col = move.col
     if (
         move.kind != PLACE
+        or move.reclaimed
         or (a is not None and a is not rs.alphabet and a.letters != rs.alphabet.letters)
         or type(row) is not int
         or type(col) is not int

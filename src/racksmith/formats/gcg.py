@@ -13,6 +13,11 @@ The dialect written is the one of the MAGPIE fixtures::
     #character-encoding UTF-8
     #player1 p1 Full Name
     >p1: AEKNOQR 8D KRONA +28 28
+
+A play that takes stars back from the board (Эрудит's star reclamation, where the ruleset allows
+it) writes each after the word, as :meth:`~racksmith.core.move.Move.gcg` does:
+``>p1: ДМО 7F ДоМ *8H=О +9 14`` (the real О put on 8H, its star played as the о). Other programs,
+whose rules have no such move, refuse the line rather than misread it.
 """
 from __future__ import annotations
 
@@ -46,6 +51,7 @@ _RACK_RE = re.compile(r"^[^\s()+\-.\d#>:]+$")
 _SCORE_RE = re.compile(r"^[+\-]?[0-9]{1,9}$")  #: a score or running total (9 digits: int() never sees a huge one)
 _PLAYER_RE = re.compile(r"^player(\d+)$")
 _HIDDEN_EXCHANGE_RE = re.compile(r"^[0-9]+$")
+_RECLAIM_RE = re.compile(r"^\*(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})(?:=\S+)?$")  #: a star taken back: ``*8H=О``
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,6 +434,9 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
         raise GCGError(f"running total {_clip(total_s)!r} is not a number of at most 9 digits", number)
     score, total = int(score_s), int(total_s)
     head = tokens[:-2]
+    reclaim: list[str] = []
+    while len(head) > 2 and _RECLAIM_RE.match(head[-1]):  # stars a play takes back: '8D ДоМ *8H=О'
+        reclaim.insert(0, head.pop())
     a = ruleset.alphabet
 
     def rack_of(parts: list[str], expect: int) -> str:
@@ -477,10 +486,11 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
         return GCGEvent(kind=EventKind.RACK_PENALTY if penalty else EventKind.OUT, rack=rack, tiles=inner, **common)
     if len(head) >= 2:
         rack = rack_of(head, 2)
+        written = " ".join([head[-2], head[-1], *reclaim])
         try:
-            move = Move.parse(f"{head[-2]} {head[-1]}", a)
+            move = Move.parse(written, a)
         except RacksmithError as e:
-            raise GCGError(f"play {head[-2]} {head[-1]!r}: {e}", number) from None
+            raise GCGError(f"play {written!r}: {e}", number) from None
         if not move.is_place:
             raise GCGError(f"play {head[-2]} {head[-1]!r} is not a placement", number)
         return GCGEvent(kind=EventKind.PLAY, rack=rack, move=move, count=move.tiles_played, **common)

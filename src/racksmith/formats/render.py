@@ -8,6 +8,7 @@ highlighted with the premium under each, the tiles it plays through outlined.
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from ..rules.alphabet import BLANK, LETTER_MASK
 from ..rules.coords import COLUMNS
@@ -31,32 +32,35 @@ START_MARK = "*"
 PREMIUM_LABEL = {(2, 1): "2L", (3, 1): "3L", (4, 1): "4L", (1, 2): "2W", (1, 3): "3W", (1, 4): "4W"}
 
 
-def _move_squares(position, move) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
-    """The new tiles of a placement ``(row, col) -> tile`` and the squares it plays through; a
-    move given as text is resolved against the board (an exchange or a pass places nothing)."""
+def _move_squares(position, move) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]], Any]:
+    """The new tiles of a placement ``(row, col) -> tile``, the squares it plays through, and the
+    board it is drawn on (a copy with real letters on the squares of the stars it takes back, if
+    any); a move given as text is resolved against the board (an exchange or a pass places nothing)."""
     if move is None:
-        return {}, set()
+        return {}, set(), position.board
     from ..core.geometry import resolve_move
+    from ..core.turns import reclaimed_board
 
     m = resolve_move(position, move)
     if not m.is_place:
-        return {}, set()
+        return {}, set(), position.board
     new = {(r, c): t for r, c, t in m.placed}
     through = {rc for rc in m.squares if rc not in new}
-    return new, through
+    return new, through, reclaimed_board(position.board, m)
 
 
-def _cell_texts(position, new: dict | None = None) -> tuple[list[list[str]], int]:
+def _cell_texts(position, new: dict | None = None, board=None) -> tuple[list[list[str]], int]:
     """What each square shows (tile letter, premium legend or start mark) and the cell width."""
     rs = position.ruleset
     a = rs.alphabet
     cells = []
     width = 1
     new = new or {}
+    board = position.board if board is None else board
     for r in range(rs.rows):
         row = []
         for c in range(rs.cols):
-            t = new.get((r, c)) or int(position.board[r, c])
+            t = new.get((r, c)) or int(board[r, c])
             sq = r * rs.cols + c
             if t:
                 s = a.letter(t)
@@ -117,7 +121,9 @@ def _move_line(position, move) -> str:
         sq = r * rs.cols + c
         label = PREMIUM_LABEL.get((rs.letter_multipliers[sq], rs.word_multipliers[sq]))
         parts.append(f"{rs.alphabet.letter(t)} {coord_label(r, c)}" + (f" ({label})" if label else ""))
-    return f"{head}: new tiles {', '.join(parts)}"
+    taken = [f"the star on {coord_label(r, c)} taken back ({rs.alphabet.letter(letter)} put in its place)"
+             for r, c, letter in m.reclaimed if letter]
+    return f"{head}: new tiles {', '.join(parts)}" + (f"; {', '.join(taken)}" if taken else "")
 
 
 def render_text(position, move=None) -> str:
@@ -125,8 +131,8 @@ def render_text(position, move=None) -> str:
     text; with ``move`` (a :class:`~racksmith.core.move.Move` or its notation), the move's tiles
     on the board and a line saying where they go and on which premiums."""
     rs = position.ruleset
-    new, _ = _move_squares(position, move)
-    cells, w = _cell_texts(position, new)
+    new, _, board = _move_squares(position, move)
+    cells, w = _cell_texts(position, new, board)
     head = "    " + " ".join(f"{COLUMNS[c]:<{w}}" for c in range(rs.cols))
     lines = [head.rstrip()]
     for r in range(rs.rows):
@@ -142,15 +148,15 @@ def render_rich(position, move=None):
     from rich.text import Text
 
     rs = position.ruleset
-    new, through = _move_squares(position, move)
-    cells, w = _cell_texts(position, new)
+    new, through, board = _move_squares(position, move)
+    cells, w = _cell_texts(position, new, board)
     text = Text()
     text.append("    " + " ".join(f"{COLUMNS[c]:<{w}}" for c in range(rs.cols)).rstrip() + "\n", style="dim")
     for r in range(rs.rows):
         text.append(f"{r + 1:>2}  ", style="dim")
         for c in range(rs.cols):
             sq = r * rs.cols + c
-            t = new.get((r, c)) or int(position.board[r, c])
+            t = new.get((r, c)) or int(board[r, c])
             if (r, c) in new:
                 style = "bold black on green3" if not t & BLANK else "italic black on dark_sea_green2"
             elif t:
@@ -182,7 +188,7 @@ def render_svg(position, move=None, size: int = 32) -> str:
         raise RacksmithError(f"size is the side of a square in pixels, 8 to 512, got {size!r}")
     rs = position.ruleset
     a = rs.alphabet
-    new, through = _move_squares(position, move)
+    new, through, board = _move_squares(position, move)
     margin = size
     width = margin + rs.cols * size + 4
     rack_h = len(position.racks) * size * 0.8 + size * (2.4 if move is not None else 1.6)
@@ -208,7 +214,7 @@ def render_svg(position, move=None, size: int = 32) -> str:
             sq = r * rs.cols + c
             x = margin + c * size
             y = margin + r * size
-            t = int(position.board[r, c])
+            t = int(board[r, c])
             lm, wm = rs.letter_multipliers[sq], rs.word_multipliers[sq]
             fill = PREMIUMS.get((lm, wm), PREMIUMS[(1, 1)])[1]
             out.append(

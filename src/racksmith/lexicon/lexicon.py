@@ -58,7 +58,7 @@ class Lexicon:
     in lowercase. Listings are in alphabet order.
     """
 
-    __slots__ = ("kwg", "alphabet", "name", "path", "skipped_by_reason", "facts")
+    __slots__ = ("kwg", "alphabet", "name", "path", "skipped_by_reason", "facts", "_digest", "_wordmap")
 
     def __init__(
         self,
@@ -84,6 +84,8 @@ class Lexicon:
         self.name = name
         self.path = Path(path) if path is not None else None
         self.skipped_by_reason = skipped
+        self._digest: tuple | None = None  # (the kwg array it was computed from, the digest)
+        self._wordmap = None
 
     # --- ways in ---------------------------------------------------------------------------
     @classmethod
@@ -148,6 +150,27 @@ class Lexicon:
     @property
     def has_gaddag(self) -> bool:
         return self.facts.has_gaddag
+
+    @property
+    def digest(self) -> int:
+        """A 64-bit name of the graph's content (the first 8 bytes of the SHA-256 of its bytes): what
+        the lexicon cache keeps the lexicon's word map under."""
+        if self._digest is None or self._digest[0] is not self.kwg:  # computed for this very array
+            from .wordmap import kwg_digest
+
+            self._digest = (self.kwg, kwg_digest(self.tobytes()))
+        return self._digest[1]
+
+    @property
+    def wordmap(self):
+        """The lexicon's word maps (:mod:`racksmith.lexicon.wordmap`), with which the move generator
+        finds the best moves: read from the lexicon cache, or built there on first use (~1 s for
+        ENABLE), then kept with the lexicon."""
+        if self._wordmap is None or self._wordmap.digest != self.digest:  # none yet, or another graph's
+            from .wordmap import wordmap_of
+
+            self._wordmap = wordmap_of(self)
+        return self._wordmap
 
     @property
     def skipped(self) -> int:

@@ -60,6 +60,18 @@ def load_lexicon(
     return lex
 
 
+def ruleset_lexicon(ruleset: "str | Path | Ruleset | None", spec: "str | Path | Lexicon | None" = None) -> Lexicon:
+    """The lexicon to play a ruleset with: ``spec`` when given (anything :func:`load_lexicon`
+    takes), else the embedded lexicon the ruleset names. A name from a ruleset is data, never a
+    path: a file called ``enable`` in the working directory is not read in its place."""
+    rs = get_ruleset(ruleset)
+    if spec is not None:
+        return load_lexicon(spec, ruleset=rs)
+    if rs.lexicon is None:
+        raise UnknownLexiconError(f"ruleset {rs.name} names no lexicon: give one (an embedded name, a word list or a .kwg file)")
+    return load_embedded(rs.lexicon, rs)
+
+
 def load_embedded(name: str, ruleset: "str | Path | Ruleset | None" = None, *, gaddag: bool = True) -> Lexicon:
     """An embedded lexicon by name (``enable``, ``ru``, ``ru-erudit``), compiled once and cached;
     never a file, whatever files the working directory holds (the web server's way in)."""

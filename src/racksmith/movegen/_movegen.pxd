@@ -1,7 +1,8 @@
 # The C-level API of the move generator, for this module and any Cython module that cimports it
 # (from racksmith.movegen._movegen cimport ...). Implementation: _movegen.pyx and the stage files it
 # includes (_movegen_board.pxi, _movegen_lanes.pxi, _movegen_leaves.pxi, _movegen_walk.pxi,
-# _movegen_shadow.pxi, _movegen_output.pxi). docs/ALGORITHM.md, section 10, describes the contract.
+# _movegen_shadow.pxi, _movegen_wordmap.pxi, _movegen_output.pxi). docs/ALGORITHM.md, section 10,
+# describes the contract.
 #
 # State is split by owner and lifetime; nothing is global, so calls on different structs may run at
 # once in several threads (without the GIL):
@@ -15,6 +16,7 @@
 # Python-visible classes at the bottom validate everything first, in O(1) or O(board).
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 
+from racksmith.lexicon._wmp cimport WordMapC
 from racksmith.rules._tiles cimport MAX_DIM, MAX_SQ, MAX_RACK
 
 cdef enum:
@@ -82,6 +84,9 @@ cdef struct RulesC:
     uint64_t letter_hash[64]
     const uint64_t* anagrams
     uint64_t anagram_mask
+    # the lexicon's word maps (racksmith.lexicon._wmp), checked and kept alive by Rules; NULL: none
+    # (the best N then walk the KWG). Their letter hashes are letter_hash.
+    const WordMapC* wordmap
 
 
 cdef struct LeavesC:
@@ -158,6 +163,77 @@ cdef struct GenArgs:
     int exchanges           # list the exchanges
     int bag_empty           # value kept tiles for the end of the game
     int32_t opp_value       # face value of the opponent's rack (going out)
+    int no_wordmap          # 1: find the best N by the KWG walk even when the rules have word maps
+                            # (both give the same moves; for tests and A/B)
+
+
+# --- the best N by word maps (_movegen_wordmap.pxi) ---
+
+cdef enum:
+    WM_MAX_BLANKS = 4       # racks with more blanks find the best N by the KWG walk
+    WM_MAX_TOP = 64         # larger heaps too
+
+# One distinct multiset of rack tiles to play (blanks undesignated), with what it keeps.
+cdef struct WmSub:
+    double value            # valuation of the kept tiles (WalkC.leave_adj[leave])
+    uint64_t fp             # letter hashes of the letters played (blanks left out)
+    uint32_t leave          # leave mask of the kept tiles
+    uint8_t size            # tiles played
+    uint8_t blanks          # blanks among them
+    uint8_t n_real
+    uint8_t np              # 1: some word is made of these tiles alone (a play through no tile)
+    uint8_t real[MAX_RACK]  # the letters played, ascending
+
+# The moves of one anchor that place `size` tiles and play through the same tiles (n_through of
+# them, fingerprint through_fp): words of `length` letters, starting at one of n_starts squares.
+cdef struct WmGroup:
+    double bound            # best score bound + best valuation of a kept set that can go with it
+    uint64_t through_fp
+    int32_t first_start     # index of its first start in WmWalk.starts
+    int32_t score[N_BLANK_TABLES]  # score bound over the starts, by blanks played (0, 1, 2+)
+    int16_t lane
+    uint8_t size
+    uint8_t length
+    uint8_t n_starts
+    uint8_t n_through
+
+cdef struct WmStart:
+    int32_t score[N_BLANK_TABLES]
+    int16_t left            # the word's first square in the lane
+
+cdef struct WmWalk:
+    WmSub* subs             # by size, then best valuation first: size t at [by_size[t], by_size[t + 1])
+    int64_t n_subs
+    int64_t cap_subs
+    int64_t by_size[MAX_RACK + 2]
+    WmGroup* groups
+    int64_t n_groups
+    int64_t cap_groups
+    WmStart* starts
+    int64_t n_starts
+    int64_t cap_starts
+    int32_t* heap           # group indices, a max-heap on bound
+    int64_t cap_heap
+    double np_best[N_BLANK_TABLES][MAX_RACK + 1]   # best valuation of a set of t tiles making a word alone
+    double any_best[N_BLANK_TABLES][MAX_RACK + 1]  # of any set of t tiles
+    uint64_t rack_fp        # letter hashes of the rack's letters
+    # what the sets were listed for (kept when the next call's rack, valuations and maps are the same)
+    int subs_valid
+    uint8_t subs_rack[64]
+    const void* subs_map
+    double* subs_adj        # a copy of the valuations (WalkC.leave_adj) of that rack
+    int64_t cap_subs_adj
+    # what the last search did: groups made, groups generated, sets tried, class lookups, words
+    # tried at a start, extents
+    int64_t stats[6]
+    # the extents of the anchor being shadowed
+    int n_ext
+    int16_t ext_left[MAX_SQ]
+    uint8_t ext_size[MAX_SQ]
+    uint8_t ext_through[MAX_SQ]
+    int32_t ext_group[MAX_SQ]
+    uint64_t ext_fp[MAX_SQ]
+    int32_t ext_score[MAX_SQ][N_BLANK_TABLES]
 
 
 cdef struct WalkC:
@@ -216,6 +292,7 @@ cdef struct WalkC:
     double threshold
     double reach_left[N_BLANK_TABLES][MAX_DIM]
     double reach_right[N_BLANK_TABLES][MAX_DIM][MAX_DIM]
+    WmWalk* wm                      # owned: the word-map search's buffers (allocated on first use)
     # the lanes of this call (last: the fields above stay at short offsets)
     Lane lanes[2 * MAX_DIM]
 
@@ -238,6 +315,10 @@ cdef int board_place_move(BoardC* b, const RulesC* r, const MoveRec* m) noexcept
 cdef int board_unplace_move(BoardC* b, const RulesC* r, const MoveRec* m) noexcept nogil
 # Recompute what line (dir, index) owns from its tiles.
 cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil
+# Make b hold tiles (rows * cols squares, each checked by the caller), updating only the rows and
+# columns where a square differs (all of them, by board_set, when more than half do). Returns the
+# number of lines updated (0: equal).
+cdef int board_sync(BoardC* b, const RulesC* r, const uint8_t* tiles) noexcept nogil
 
 # --- one generation ---------------------------------------------------------------------------------
 cdef WalkC* walk_new() noexcept nogil      # NULL when memory ran out
@@ -257,6 +338,7 @@ cdef int walk_rank(WalkC* w) noexcept nogil
 cdef class Rules:
     cdef RulesC c
     cdef uint64_t* anagram_table
+    cdef readonly object wordmap
     cdef readonly object lexicon
     cdef readonly object ruleset
     cdef readonly object evaluation
@@ -281,6 +363,10 @@ cdef class Tables:
     cdef BoardC* b          # reused by calls from one thread at a time (busy), else allocated per call
     cdef WalkC* w
     cdef bint busy
+    # the board b was last set from (b is kept when the next call's board is the same), and its
+    # algorithm: 1 GADDAG, 0 DAWG, -1 none yet
+    cdef int b_gaddag
+    cdef uint8_t b_tiles[MAX_SQ]
 
 
 cdef class BoardState:

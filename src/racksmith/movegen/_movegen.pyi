@@ -66,8 +66,23 @@ class BoardState:
     gaddag: bool
     n_tiles: int
     tiles: npt.NDArray[np.uint8]
+    in_use: bool
 
     def __init__(self, rules: Rules, gaddag: bool | None = ...) -> None: ...
+    def sync(self, board: npt.NDArray[np.uint8]) -> int: ...
+    def generate_synced(
+        self,
+        board: npt.NDArray[np.uint8],
+        rack: bytes | tuple[int, ...],
+        opp_rack: bytes | tuple[int, ...],
+        not_on_racks: int,
+        top: int,
+        by_equity: bool,
+        exchange_limit: int,
+        directions: int,
+        gaddag: bool,
+        leaves: LeaveTable | None,
+    ) -> tuple[bytes, int, bool]: ...
     def set(self, board: npt.NDArray[np.uint8]) -> None: ...
     def clear(self) -> None: ...
     def copy(self) -> "BoardState": ...

@@ -21,7 +21,9 @@ Pipeline of one generation (:c:func:`walk_generate`):
 5. for the best N, anchors are first *shadow played* (an upper bound of any move they can make),
    then generated best bound first, stopping when no remaining bound can enter the heap; inside an
    anchor, a walk stops when no extent still open to it (and its blanks played) can —
-   ``_movegen_shadow.pxi``.
+   ``_movegen_shadow.pxi``; when the rules have word maps (racksmith.lexicon._wmp), the moves of
+   each group of an anchor's extents come from the maps instead of the walk —
+   ``_movegen_wordmap.pxi``.
 
 The Python-visible classes (:class:`Rules`, :class:`LeaveTable`, :class:`Tables`,
 :class:`BoardState`) check every argument before any of that runs: no call from Python, whatever
@@ -34,6 +36,7 @@ from libc.string cimport memcpy, memcmp, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from racksmith._hash cimport splitmix64
+from racksmith.lexicon._wmp cimport WordMap, WordMapC, wm_class_next, wm_exists, wm_home, wm_letters
 from racksmith.lexicon._kwg cimport (
     KWG_ARC_MASK, KWG_IS_END, KWG_MAX_NODES, KWG_SEPARATOR, KWG_TILE_SHIFT, kwg_accepting, kwg_accepts,
     kwg_arc, kwg_dawg_root, kwg_find, kwg_gaddag_root, kwg_is_end, kwg_layout, kwg_letters, kwg_next,
@@ -77,6 +80,7 @@ include "_movegen_leaves.pxi"
 include "_movegen_output.pxi"
 include "_movegen_walk.pxi"
 include "_movegen_shadow.pxi"
+include "_movegen_wordmap.pxi"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,6 +100,7 @@ cdef WalkC* walk_new() noexcept nogil:
     w.cap_keys = 0
     w.bounds = NULL
     w.cap_bounds = 0
+    w.wm = NULL
     return w
 
 
@@ -105,6 +110,7 @@ cdef void walk_free(WalkC* w) noexcept nogil:
         free(w.leave_adj)
         free(w.keys)
         free(w.bounds)
+        wm_walk_free(w.wm)
         free(w)
 
 
@@ -227,6 +233,8 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
             desc_values[j + 1] = desc_values[j]
             j -= 1
         desc_values[j + 1] = d
+    if r.wordmap != NULL and not a.no_wordmap and w.top <= WM_MAX_TOP and w.n_blanks <= WM_MAX_BLANKS:
+        return wm_best(w, desc_values)
     for i in range(w.n_lanes):
         n_ab += w.lanes[i].n_anchors
     if not reserve(<void**>&w.bounds, &w.cap_bounds, n_ab + 1, sizeof(AnchorBound)):
@@ -300,9 +308,13 @@ cdef class Rules:
     :class:`racksmith.rules.ruleset.Ruleset`); ``evaluation`` a
     :class:`racksmith.rules.equity.StaticEvaluation` (None: the defaults). Building one reads the
     lexicon's long words once (~7 ms for ENABLE) for shadow playing.
+
+    ``wordmap``: the word maps the best N are found with (:attr:`racksmith.lexicon.Lexicon.wordmap`,
+    read from the lexicon cache or built on first use), a :class:`racksmith.lexicon._wmp.WordMap`
+    of this lexicon, or False/None for none (the best N then walk the KWG; same moves).
     """
 
-    def __cinit__(self, lexicon, ruleset, evaluation=None):
+    def __cinit__(self, lexicon, ruleset, evaluation=None, wordmap=True):
         from racksmith.lexicon import Lexicon
         from racksmith.rules.equity import DEFAULT, StaticEvaluation
         from racksmith.rules.ruleset import Ruleset
@@ -376,6 +388,18 @@ cdef class Rules:
         self.cols = cols
         self.n_letters = n_letters
         self._build_anagrams()
+        self.c.wordmap = NULL
+        if wordmap is True:
+            wordmap = lexicon.wordmap
+        elif wordmap is False:
+            wordmap = None
+        if wordmap is not None:
+            if not isinstance(wordmap, WordMap):
+                raise ValueError(f"wordmap must be True, False, None or a WordMap, got {type(wordmap).__name__}")
+            if wordmap.n_letters != n_letters or wordmap.digest != lexicon.digest:
+                raise ValueError("the word map was built for another lexicon")
+            self.c.wordmap = &(<WordMap>wordmap).c
+        self.wordmap = wordmap
 
     cdef _build_anagrams(self):
         cdef int64_t n, size = 2
@@ -442,7 +466,7 @@ cdef int _check_rack(bytes rack, int n_letters, uint8_t* out) except -1:
 
 
 cdef int _gen_args(GenArgs* a, int n_tiles, int not_on_racks, int opp_value, int top, bint by_equity,
-                   int exchange_limit, int directions, bint gaddag, bint has_gaddag) except -1:
+                   int exchange_limit, int directions, bint gaddag, bint has_gaddag, bint wordmap) except -1:
     cdef int bag_count
     if not 0 <= top <= MAX_TOP:
         raise ValueError(f"top must be 0 (every move) to {MAX_TOP}, got {top}")
@@ -460,6 +484,7 @@ cdef int _gen_args(GenArgs* a, int n_tiles, int not_on_racks, int opp_value, int
     a.exchanges = 0 <= exchange_limit <= bag_count
     a.bag_empty = bag_count <= 0
     a.opp_value = opp_value
+    a.no_wordmap = not wordmap
     return 0
 
 
@@ -483,8 +508,9 @@ cdef object _ranked_records(WalkC* w):
 @cython.final
 cdef class Tables:
     """The tables of one (ruleset, lexicon, leaves) triple: a :class:`Rules` and a
-    :class:`LeaveTable` (None: every leave is worth 0). :meth:`generate` is stateless and
-    thread-safe: each call reads the board it is given in full."""
+    :class:`LeaveTable` (None: every leave is worth 0). :meth:`generate` is thread-safe: each call
+    reads the board it is given in full (its cross-sets are recomputed unless it equals the last
+    call's board; a call from a second thread at once works on buffers of its own)."""
 
     def __cinit__(self, Rules rules not None, LeaveTable leaves=None):
         if leaves is not None and tuple(leaves.leaves.alphabet.letters) != tuple(rules.ruleset.alphabet.letters):
@@ -498,6 +524,7 @@ cdef class Tables:
         self.n_letters = rules.n_letters
         self.b = <BoardC*>malloc(sizeof(BoardC))
         self.w = walk_new()
+        self.b_gaddag = -1
         if self.b == NULL or self.w == NULL:
             raise MemoryError()
 
@@ -506,14 +533,17 @@ cdef class Tables:
         walk_free(self.w)
 
     def generate(self, const uint8_t[:, ::1] board not None, bytes rack not None, int not_on_racks, int opp_value,
-                 int top=0, bint by_equity=False, int exchange_limit=-1, int directions=3, bint gaddag=True):
+                 int top=0, bint by_equity=False, int exchange_limit=-1, int directions=3, bint gaddag=True,
+                 bint wordmap=True):
         """Moves of ``rack`` (tiles, 0 = blank) on ``board``: a read-only numpy array of
         ``RECORD_DTYPE`` in rank order, and the number of placements the generator reached.
 
         ``not_on_racks``: tiles of the set on no rack (the bag is that minus the board's tiles);
         ``opp_value``: the opponent's rack, for going out; ``top``: 0 for every move, else the best
         N; ``exchange_limit``: exchanges are listed when the bag holds that many tiles (-1: never);
-        ``directions``: 1 across, 2 down, 3 both; ``gaddag``: Gordon's algorithm, else the DAWG's."""
+        ``directions``: 1 across, 2 down, 3 both; ``gaddag``: Gordon's algorithm, else the DAWG's;
+        ``wordmap``: with ``top``, find the best N by the rules' word maps when they have them (else,
+        or with False, by walking the KWG: the same moves)."""
         cdef Rules rules = self.rules
         cdef const RulesC* r = &rules.c
         cdef const LeavesC* lv = &self.leave_table.c if self.leave_table is not None else NULL
@@ -538,7 +568,7 @@ cdef class Tables:
                         )
         n = _check_rack(rack, r.n_letters, rk)
         _gen_args(&a, n_tiles, not_on_racks, opp_value, top, by_equity, exchange_limit, directions, gaddag,
-                  rules.has_gaddag)
+                  rules.has_gaddag, wordmap)
         own = not self.busy     # the GIL is held: only one caller can see busy unset
         if own:
             self.busy = True
@@ -550,7 +580,15 @@ cdef class Tables:
             if b == NULL or w == NULL:
                 raise MemoryError()
             with nogil:
-                board_set(b, r, &board[0, 0], gaddag)
+                # the same board as the last call's (a position asked again, for another rack or
+                # number of moves): its cross-sets and runs are still in b
+                if not own or self.b_gaddag != <int>gaddag or memcmp(self.b_tiles, &board[0, 0], r.rows * r.cols):
+                    if own:
+                        self.b_gaddag = -1
+                    board_set(b, r, &board[0, 0], gaddag)
+                    if own:
+                        memcpy(self.b_tiles, &board[0, 0], r.rows * r.cols)
+                        self.b_gaddag = gaddag
                 rc = walk_generate(w, r, lv, b, rk, n, &a)
                 if rc == 0:
                     rc = walk_rank(w)
@@ -610,6 +648,11 @@ cdef class BoardState:
         if self.busy:
             raise ValueError("this BoardState is generating moves in another thread; give each thread its own")
         return 0
+
+    @property
+    def in_use(self):
+        """Whether a call is generating moves with this board now (in another thread)."""
+        return bool(self.busy)
 
     @property
     def gaddag(self):
@@ -710,6 +753,14 @@ cdef class BoardState:
         returns the number of tiles taken back."""
         return self._put(row, col, across, tiles, False)
 
+    def _wordmap_stats(self):
+        """What the last search by word maps did (for benchmarks): groups made, groups generated,
+        sets tried, class lookups, words tried at a start, extents shadowed."""
+        if self.w.wm == NULL:
+            return None
+        return dict(zip(("groups", "generated", "sets", "lookups", "tries", "extents"),
+                        [self.w.wm.stats[i] for i in range(6)]))
+
     def arrays(self):
         """What generation reads, as numpy copies (for inspection and tests): ``tiles`` (rows x cols)
         and, by direction (index 0 across, 1 down) and square, ``cross``, ``xscore``, ``adj``,
@@ -739,7 +790,8 @@ cdef class BoardState:
         return out
 
     def generate(self, bytes rack not None, int not_on_racks, int opp_value, int top=0, bint by_equity=False,
-                 int exchange_limit=-1, int directions=3, bint gaddag=True, LeaveTable leaves=None):
+                 int exchange_limit=-1, int directions=3, bint gaddag=True, LeaveTable leaves=None,
+                 bint wordmap=True):
         """Moves of ``rack`` on this board, as :meth:`Tables.generate` (same arguments, without the
         board); ``leaves``: a :class:`LeaveTable` (None: every leave is worth 0)."""
         cdef Rules rules = self.rules
@@ -755,7 +807,7 @@ cdef class BoardState:
             raise ValueError("this BoardState keeps no run data for the GADDAG algorithm (made with gaddag=False)")
         n = _check_rack(rack, r.n_letters, rk)
         _gen_args(&a, self.b.n_tiles, not_on_racks, opp_value, top, by_equity, exchange_limit, directions,
-                  gaddag, rules.has_gaddag)
+                  gaddag, rules.has_gaddag, wordmap)
         self.busy = True
         try:
             with nogil:
@@ -767,3 +819,144 @@ cdef class BoardState:
             return _ranked_records(self.w)
         finally:
             self.busy = False
+
+    def sync(self, board):
+        """Make this board hold ``board`` (as :meth:`set` takes it), updating only the lines (rows and
+        columns) where a square differs — what :meth:`place` and :meth:`unplace` would have done,
+        for any change. Returns the number of lines updated (0: the boards were equal)."""
+        cdef const RulesC* r = &self.rules.c
+        cdef const uint8_t[:, ::1] view
+        self._enter()
+        if not isinstance(board, np.ndarray) or board.dtype != np.uint8:
+            raise ValueError(f"board must be a numpy uint8 array of rows x cols tiles, got {board!r:.60}")
+        arr = np.ascontiguousarray(board)
+        if arr.ndim != 2 or arr.shape[0] != r.rows or arr.shape[1] != r.cols:
+            raise ValueError(f"the board must be {r.rows}x{r.cols}, got shape {arr.shape}")
+        view = arr
+        return _sync_checked(self.b, r, &view[0, 0])
+
+    def generate_synced(self, const uint8_t[:, ::1] board not None, rack, opp_rack, int not_on_racks, int top,
+                        bint by_equity, int exchange_limit, int directions, bint gaddag, LeaveTable leaves):
+        """:meth:`sync` to ``board``, then :meth:`generate` — in one call, for a position that keeps
+        its board here (racksmith.core.position.Position). ``rack``, ``opp_rack`` (the opponent's,
+        whose face value counts for going out): bytes or tuples of tile ints. Returns the ranked records as bytes (``RECORD_DTYPE``
+        rows), the number of placements the generator reached, and whether ``rack`` was in
+        ascending order (the order of the records' leave bits)."""
+        cdef Rules rules = self.rules
+        cdef const RulesC* r = &rules.c
+        cdef const LeavesC* lv = NULL
+        cdef GenArgs a
+        cdef uint8_t rk[MAX_RACK]
+        cdef uint8_t opp[MAX_RACK]
+        cdef int n, n_opp, i, rc = 0, opp_value = 0
+        cdef WalkC* w = self.w
+        self._enter()
+        if board.shape[0] != r.rows or board.shape[1] != r.cols:
+            raise ValueError(f"the board must be {r.rows}x{r.cols}, got {board.shape[0]}x{board.shape[1]}")
+        if leaves is not None:
+            if leaves.leaves.alphabet is not rules.ruleset.alphabet and \
+                    tuple(leaves.leaves.alphabet.letters) != tuple(rules.ruleset.alphabet.letters):
+                raise ValueError(f"the leaves are for another alphabet than ruleset {rules.ruleset.name}")
+            lv = &leaves.c
+        if gaddag and rules.has_gaddag and not self.b.gaddag:
+            raise ValueError("this BoardState keeps no run data for the GADDAG algorithm (made with gaddag=False)")
+        n = _rack_arg(rack, r.n_letters, rk)
+        n_opp = _rack_arg(opp_rack, r.n_letters, opp)
+        for i in range(n_opp):
+            opp_value += r.val[opp[i]]
+        if memcmp(&board[0, 0], self.b.tiles, r.rows * r.cols) != 0:
+            _sync_checked(self.b, r, &board[0, 0])
+        _gen_args(&a, self.b.n_tiles, not_on_racks, opp_value, top, by_equity, exchange_limit, directions,
+                  gaddag, rules.has_gaddag, True)
+        self.busy = True
+        try:
+            with nogil:
+                rc = walk_generate(w, r, lv, self.b, rk, n, &a)
+                if rc == 0:
+                    rc = walk_rank(w)
+            if rc != 0:
+                raise _generation_error(rc)
+            return _ranked_bytes(w), w.n_found, _ascending(rk, n)
+        finally:
+            self.busy = False
+
+
+cdef int _rack_arg(object rack, int n_letters, uint8_t* out) except -1:
+    """A rack given as bytes or as a tuple of tile ints (a Tiles), checked into ``out``."""
+    cdef Py_ssize_t i, n
+    cdef long t
+    cdef tuple tiles
+    if type(rack) is bytes:
+        return _check_rack(rack, n_letters, out)
+    if not isinstance(rack, tuple):
+        raise ValueError(f"a rack must be bytes or a tuple of tiles, got {type(rack).__name__}")
+    tiles = <tuple>rack     # the items themselves: a Tiles' own __getitem__ is not called
+    n = len(tiles)
+    if n > MAX_RACK:
+        raise ValueError(f"a rack holds at most {MAX_RACK} tiles, got {n}")
+    for i in range(n):
+        t = tiles[i]
+        if t < 0 or t > n_letters:
+            raise ValueError(f"rack tile {t} is outside the alphabet of {n_letters} letters")
+        out[i] = <uint8_t>t
+    return n
+
+
+cdef int _sync_checked(BoardC* b, const RulesC* r, const uint8_t* tiles) except -1:
+    """board_sync after checking every square that differs (the others were checked when they came)."""
+    cdef int sq, n = r.rows * r.cols
+    cdef uint8_t bt
+    for sq in range(n):
+        bt = tiles[sq]
+        if bt != b.tiles[sq] and bt and ((bt & LETTER_MASK) == 0 or (bt & LETTER_MASK) > r.n_letters or bt & THROUGH_BIT):
+            raise ValueError(f"board square {sq // r.cols + 1}{chr(65 + sq % r.cols)} holds {bt}, not a tile of the "
+                             f"alphabet of {r.n_letters} letters")
+    return board_sync(b, r, tiles)
+
+
+cdef inline bint _ascending(const uint8_t* rk, int n) noexcept:
+    cdef int i
+    for i in range(1, n):
+        if rk[i] < rk[i - 1]:
+            return False
+    return True
+
+
+cdef object _ranked_bytes(WalkC* w):
+    """The moves of ``w`` in rank order, as bytes of RECORD_DTYPE rows."""
+    cdef int64_t m
+    cdef char* dst
+    data = PyBytes_FromStringAndSize(NULL, w.n_out * sizeof(MoveRec))
+    dst = data
+    for m in range(w.n_out):
+        memcpy(dst + m * sizeof(MoveRec), &w.out[w.keys[m].idx], sizeof(MoveRec))
+    return data
+
+
+cdef int board_sync(BoardC* b, const RulesC* r, const uint8_t* tiles) noexcept nogil:
+    cdef int sq, i, n = r.rows * r.cols, lines = 0
+    cdef uint32_t rows = 0, cols = 0
+    for sq in range(n):
+        if tiles[sq] != b.tiles[sq]:
+            rows |= (<uint32_t>1) << (sq // r.cols)
+            cols |= (<uint32_t>1) << (sq % r.cols)
+    if rows == 0:
+        return 0
+    for i in range(r.rows):
+        lines += (rows >> i) & 1
+    for i in range(r.cols):
+        lines += (cols >> i) & 1
+    if 2 * lines > r.rows + r.cols:
+        board_set(b, r, tiles, b.gaddag)    # most lines changed: all at once is cheaper
+        return r.rows + r.cols
+    b.n_tiles = 0
+    for sq in range(n):
+        b.tiles[sq] = tiles[sq]
+        b.n_tiles += tiles[sq] != 0
+    for i in range(r.rows):
+        if (rows >> i) & 1:
+            board_update_line(b, r, ACROSS, i)
+    for i in range(r.cols):
+        if (cols >> i) & 1:
+            board_update_line(b, r, DOWN, i)
+    return lines

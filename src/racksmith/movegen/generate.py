@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._movegen import LeaveTable, Rules, Tables
+from ._movegen import RECORD_DTYPE, BoardState, LeaveTable, Rules, Tables
 from ..errors import MoveGenError, PositionError
 from ..lexicon import Leaves, Lexicon, load_leaves
 from .movelist import MoveList
@@ -66,56 +66,100 @@ def generate_moves(
     (when the bag allows) — the pass is always listed. ``direction``: ``"both"``, ``"across"`` or
     ``"down"``. ``algorithm``: ``"gaddag"`` (Gordon; needs a lexicon with a GADDAG) or ``"dawg"``
     (Appel–Jacobson); both give the same moves.
+
+    A :class:`~racksmith.core.position.Position` keeps its board in the kernel
+    (:class:`~racksmith.movegen._movegen.BoardState`, set on the first call): each call updates only
+    the rows and columns that changed since the last, instead of recomputing every cross-set. Any
+    other object with ``ruleset``, ``lexicon``, ``board`` and ``racks`` is read in full each call.
     """
-    if sort not in SORTS:
+    # the common values first: a string comparison is cheaper than a lookup (and StrEnums hash slowly)
+    if sort == "equity":
+        by_equity = True
+    elif sort == "score":
+        by_equity = False
+    else:
         raise MoveGenError(f"unknown sort {sort!r}: use 'score' or 'equity'")
-    dirs = DIRECTIONS.get(direction)
+    dirs = 3 if direction == "both" else DIRECTIONS.get(str(direction)) if isinstance(direction, str) else None
     if dirs is None:
         raise MoveGenError(f"unknown direction {direction!r}: use 'both', 'across' or 'down'")
-    if algorithm not in ALGORITHMS:
+    if algorithm == "gaddag":
+        use_gaddag = True
+    elif algorithm == "dawg":
+        use_gaddag = False
+    else:
         raise MoveGenError(f"unknown algorithm {algorithm!r}: use 'gaddag' or 'dawg'")
-    if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1):
+    if top is None:
+        n = 0
+    elif type(top) is int and 1 <= top <= _HEAP_LIMIT:
+        n = top
+    elif isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
         raise MoveGenError(f"top must be a whole number of moves, at least 1 (or None for every move), got {top!r}")
+    else:
+        n = int(top) if top <= _HEAP_LIMIT else 0
     rs: Ruleset = position.ruleset
     lexicon = position.lexicon
-    if not isinstance(lexicon, Lexicon):
+    if type(lexicon) is not Lexicon and not isinstance(lexicon, Lexicon):
         raise MoveGenError(
             f"generating moves needs a KWG lexicon (racksmith.lexicon.Lexicon), got {type(lexicon).__name__}"
         )
-    use_gaddag = algorithm == "gaddag"
     if use_gaddag and not lexicon.has_gaddag:
         raise MoveGenError(
-            f"lexicon {lexicon.name or '?'} has no GADDAG (a DAWG-only KWG): use algorithm='dawg' "
-            "(--algorithm dawg), or rebuild the lexicon with a GADDAG"
+            f"lexicon {lexicon.name or '?'} has no GADDAG (a DAWG-only KWG): use algorithm='dawg', "
+            "or rebuild the lexicon with a GADDAG"
         )
-    leave_values = _leaves(leaves, rs)
-    tables, total_tiles = _tables(rs, lexicon, leave_values)
-
-    board = position.board
-    if board.dtype != np.uint8 or not board.flags.c_contiguous:
-        board = np.ascontiguousarray(board, dtype=np.uint8)
+    leave_values = leaves if leaves is None or type(leaves) is Leaves else _leaves(leaves, rs)
+    last = _last
+    if last[0] is rs and last[1] is lexicon and last[2] is leave_values:
+        tables, total_tiles = last[3]
+    else:
+        tables, total_tiles = _tables(rs, lexicon, leave_values)
     racks = position.racks
     rack = racks[0]
-    values = rs.values
-    opp_value = sum(values[t] for t in racks[1]) if len(racks) > 1 else 0
-    n = 0 if top is None or top > _HEAP_LIMIT else int(top)
+    opp = racks[1] if len(racks) > 1 else ()
+    if getattr(position, "_known", None) is None:  # every rack known: the tiles not on them are in the bag
+        not_on_racks = total_tiles - (len(rack) + len(opp) if len(racks) <= 2 else sum(map(len, racks)))
+    else:  # an unknown rack holds tiles too (Position.rack_sizes)
+        not_on_racks = total_tiles - sum(position.rack_sizes)
+    exchange_limit = rs.exchange_limit if exchanges else -1
+    board = position.board
+    kept = getattr(position, "_kept", _NOT_KEPT)
+    if kept is not _NOT_KEPT:
+        if kept is None or kept.rules is not tables.rules:
+            kept = position._kept = BoardState(tables.rules)
+        elif kept.in_use:  # another thread generates with it now: this call sets a board of its own
+            kept = _NOT_KEPT
     try:
-        records, reached = tables.generate(
-            board,
-            bytes(rack),
-            total_tiles - sum(position.rack_sizes),
-            opp_value,
-            n,
-            sort == "equity",
-            rs.exchange_limit if exchanges else -1,
-            dirs,
-            use_gaddag,
-        )
-    except ValueError as e:
+        if kept is not _NOT_KEPT:
+            args = (rack, opp, not_on_racks, n, by_equity, exchange_limit, dirs, use_gaddag, tables.leave_table)
+            try:
+                records, reached, ascending = kept.generate_synced(board, *args)
+            except ValueError:
+                if type(board) is np.ndarray and board.dtype == np.uint8 and board.flags.c_contiguous:
+                    raise
+                # a board as an array of another type or layout (the kernel reads C-contiguous uint8)
+                records, reached, ascending = kept.generate_synced(np.ascontiguousarray(board, np.uint8), *args)
+            if not ascending or type(rack) is not rs.alphabet._tiles_type:
+                rack = rs.alphabet.tiles(sorted(rack))
+        else:
+            if board.dtype != np.uint8 or not board.flags.c_contiguous:
+                board = np.ascontiguousarray(board, dtype=np.uint8)
+            values = rs.values
+            opp_value = sum(values[t] for t in opp)
+            records, reached = tables.generate(
+                board, bytes(rack), not_on_racks, opp_value, n, by_equity, exchange_limit, dirs, use_gaddag
+            )
+            rack = rs.alphabet.tiles(sorted(rack))
+    except (ValueError, TypeError, OverflowError) as e:
         raise PositionError(f"cannot generate moves: {e}") from None
-    if top is not None and n == 0:
-        records = records[:top]
-    return MoveList(records, rs.alphabet, rack, leave_values is not None or sort == "equity", reached)
+    with_equity = leave_values is not None or by_equity
+    if type(records) is bytes:
+        if top is not None and n == 0:
+            records = records[: top * RECORD_DTYPE.itemsize]
+        return MoveList._of_kernel(records, rs.alphabet, rack, with_equity, reached)
+    return MoveList(records[:top] if top is not None and n == 0 else records, rs.alphabet, rack, with_equity, reached)
+
+
+_NOT_KEPT = object()  #: what getattr(position, "_kept") gives for an object that keeps no board
 
 
 # --- the kernel's tables, per (ruleset, lexicon, leaves) ------------------------------------------
@@ -123,6 +167,8 @@ def generate_moves(
 _rules_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _tables_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _leaves_cache: "OrderedDict[tuple, Leaves]" = OrderedDict()
+#: the entry of _tables_cache used last: (ruleset, lexicon, leaves, (tables, total tiles)), compared by identity
+_last: tuple = (None, None, None, None)
 
 
 def _remember(cache: OrderedDict, key: tuple, entry: tuple) -> None:
@@ -151,15 +197,18 @@ def _rules(rs: Ruleset, lexicon: Lexicon) -> Rules:
 
 def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Tables, int]:
     """The kernel's tables of a (ruleset, lexicon, leaves) triple and the number of tiles in the set."""
+    global _last
     key = (id(rs), id(lexicon), id(leaves))
     hit = _tables_cache.get(key)
     if hit is not None:
+        _last = hit
         return hit[-1]
     if leaves is not None and leaves.alphabet.letters != rs.alphabet.letters:
         raise MoveGenError(f"the leave file is for another alphabet than ruleset {rs.name}: load it with ruleset={rs.name!r}")
     rules = _rules(rs, lexicon)
     entry = (Tables(rules, LeaveTable(leaves) if leaves is not None else None), rs.total_tiles)
-    _remember(_tables_cache, key, (rs, lexicon, leaves, entry))
+    _last = (rs, lexicon, leaves, entry)
+    _remember(_tables_cache, key, _last)
     return entry
 
 

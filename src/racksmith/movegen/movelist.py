@@ -5,6 +5,10 @@ A :class:`MoveList` holds the kernel's records (a numpy structured array, one 48
 ``equity``, ``score``, ``kind``, ``row``, ``col``, ``dir``, ``length``, ``n_played``, ``leave`` and
 ``tiles``) in rank order, best first. Indexing, slicing and iterating build moves lazily;
 :meth:`MoveList.to_numpy` gives the array itself and :meth:`MoveList.to_records` plain dicts.
+
+Placements that first take stars back from the board (Эрудит's star reclamation,
+:mod:`racksmith.movegen.reclaim`) are records of ``kind`` 3; the stars they take back, which a
+48-byte record has no room for, are kept beside the records (:meth:`MoveList.reclaimed`).
 """
 from __future__ import annotations
 
@@ -22,9 +26,11 @@ from ..rules.coords import coord_label
 from ..core.move import EXCHANGE, PASS, PLACE, Move, MoveKind
 from ..errors import MoveGenError
 
-__all__ = ["MoveList", "RECORD_DTYPE"]
+__all__ = ["MoveList", "RECORD_DTYPE", "record_move"]
 
-_KINDS = (MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS)  #: by the kernel's ``kind`` code
+#: by the record's ``kind`` code: the kernel's 0, 1, 2, and 3 for a placement that takes stars back
+_KINDS = (MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS, MoveKind.PLACE)
+RECLAIM_KIND = 3  #: the ``kind`` code of a placement that takes stars back (never the kernel's)
 _TILES_OFFSET = RECORD_DTYPE.fields["tiles"][1]
 _ITEMSIZE = RECORD_DTYPE.itemsize
 
@@ -58,6 +64,18 @@ def _rounded_equity(equity: float) -> float:
     return v if v else math.copysign(0.0, equity)
 
 
+def record_move(buf: bytes, alphabet: Alphabet, offset: int = 0) -> Move:
+    """The move of one kernel record (``RECORD_DTYPE`` bytes at ``offset`` of ``buf``), its score
+    set; no equity and no leave (a record's leave is a mask over a rack it does not carry)."""
+    _, score, kind, row, col, dirs, length, _, _, tiles = _RECORD.unpack_from(buf, offset)
+    if kind == 0:
+        return Move(kind=MoveKind.PLACE, row=row, col=col, across=dirs == 0, tiles=tuple(tiles[:length]),
+                    alphabet=alphabet, score=score)
+    if kind == 1:
+        return Move(kind=MoveKind.EXCHANGE, tiles=tuple(tiles[:length]), alphabet=alphabet, score=0)
+    return Move(kind=MoveKind.PASS, alphabet=alphabet, score=0)
+
+
 class MoveList(Sequence[Move]):
     """The moves of a position, ranked (see :func:`racksmith.movegen.generate_moves`).
 
@@ -65,30 +83,79 @@ class MoveList(Sequence[Move]):
     sorted): each move's ``leave`` is the part of it kept. ``equity`` is ``None`` on every move when equity was not computed.
     ``placements_reached`` counts the placements the generator completed to make this list (all
     of them for a complete list; fewer when shadow playing stopped a top-N search early).
+    ``reclaimed`` (one entry a record, ``()`` for most) lists the stars each placement of kind 3
+    takes back, as :attr:`Move.reclaimed`.
     """
 
-    __slots__ = ("_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "placements_reached", "position")
+    __slots__ = (
+        "_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "_n", "placements_reached", "_position",
+        "_reclaimed",
+    )
 
     def __init__(
         self,
-        records: np.ndarray,
+        records: "np.ndarray | bytes",
         alphabet: Alphabet,
         rack: Sequence[int],
         with_equity: bool,
         placements_reached: int | None = None,
+        reclaimed: "Sequence[tuple[tuple[int, int, int], ...]] | None" = None,
     ):
-        if records.dtype != RECORD_DTYPE:
-            raise TypeError(f"records must have dtype RECORD_DTYPE, got {records.dtype}")
-        self._recs = records
+        if type(records) is bytes:  # the kernel's records as they came: the numpy view is made when asked for
+            if len(records) % _ITEMSIZE:
+                raise TypeError(f"records must be whole {_ITEMSIZE}-byte records, got {len(records)} bytes")
+            self._recs = None
+            self._buf = records
+            self._n = len(records) // _ITEMSIZE
+        else:
+            if records.dtype != RECORD_DTYPE:
+                raise TypeError(f"records must have dtype RECORD_DTYPE, got {records.dtype}")
+            self._recs = records
+            self._buf = None
+            self._n = len(records)
+        if reclaimed is not None and len(reclaimed) != self._n:
+            raise ValueError(f"{len(reclaimed)} entries of reclaimed stars for {self._n} records")
+        self._reclaimed = list(reclaimed) if reclaimed is not None and any(reclaimed) else None
         self._alphabet = alphabet
         self._rack = alphabet.tiles(sorted(rack))
         self._with_equity = with_equity
         self._cols: tuple | None = None
-        self._buf: bytes | None = None
         self._leaves: dict[int, Tiles] = {}
         self.placements_reached = placements_reached
-        #: the position the moves were made in (a snapshot set by :meth:`Position.moves`), for pictures
-        self.position = None
+        self._position = None
+
+    @classmethod
+    def _of_kernel(cls, records: bytes, alphabet: Alphabet, rack: Tiles, with_equity: bool, reached: int) -> "MoveList":
+        """What the generator returned (records as bytes, ``rack`` its alphabet's sorted Tiles),
+        without the checks of ``__init__``: the path of every :meth:`Position.moves` call."""
+        ml = cls.__new__(cls)
+        ml._recs = None
+        ml._buf = records
+        ml._n = len(records) // _ITEMSIZE
+        ml._alphabet = alphabet
+        ml._rack = rack
+        ml._with_equity = with_equity
+        ml._cols = None
+        ml._leaves = {}
+        ml.placements_reached = reached
+        ml._position = None
+        ml._reclaimed = None
+        return ml
+
+    @property
+    def position(self):
+        """The position the moves were made in (a snapshot set by :meth:`Position.moves`, as it was
+        then), for pictures; None for a list made otherwise."""
+        p = self._position
+        if type(p) is tuple:  # Position.moves keeps its state cheaply; the Position is made once, here
+            from ..core.position import Position
+
+            p = self._position = Position._from_snapshot(p)
+        return p
+
+    @position.setter
+    def position(self, value) -> None:
+        self._position = value
 
     # --- the compact form ---------------------------------------------------------------------
     @property
@@ -106,17 +173,31 @@ class MoveList(Sequence[Move]):
     def to_numpy(self) -> np.ndarray:
         """The records (read-only structured array of ``RECORD_DTYPE``), best first.
 
-        ``kind`` 0 placement, 1 exchange, 2 pass; ``dir`` 0 across, 1 down; ``tiles[:length]`` as in
+        ``kind`` 0 placement, 1 exchange, 2 pass, 3 a placement that first takes stars back from
+        the board (which: :meth:`reclaimed`); ``dir`` 0 across, 1 down; ``tiles[:length]`` as in
         :attr:`Move.tiles`; ``leave`` a bit per rack tile kept (bit ``i`` = ``rack[i]``)."""
+        if self._recs is None:
+            self._recs = np.frombuffer(self._buf, dtype=RECORD_DTYPE)
         return self._recs
 
+    def reclaimed(self, i: int) -> tuple[tuple[int, int, int], ...]:
+        """The stars move ``i`` takes back from the board, ``(row, col, letter)`` as
+        :attr:`Move.reclaimed` (empty for every move but those of kind 3)."""
+        n = self._n
+        j = int(i)
+        if j < 0:
+            j += n
+        if not 0 <= j < n:
+            raise IndexError(f"move index {i} out of range for {n} moves")
+        return self._reclaimed[j] if self._reclaimed is not None else ()
+
     def __len__(self) -> int:
-        return len(self._recs)
+        return self._n
 
     # --- moves, lazily ------------------------------------------------------------------------
     def _columns(self) -> tuple:
         if self._cols is None:
-            r = self._recs
+            r = self.to_numpy()
             self._cols = (
                 r["kind"].tolist(),
                 r["row"].tolist(),
@@ -129,7 +210,8 @@ class MoveList(Sequence[Move]):
                 np.round(r["equity"], EQUITY_DECIMALS).tolist(),
                 r["leave"].tolist(),
             )
-            self._buf = r.tobytes()
+            if self._buf is None:
+                self._buf = r.tobytes()
         return self._cols
 
     def _leave(self, mask: int) -> Tiles:
@@ -141,8 +223,14 @@ class MoveList(Sequence[Move]):
     def _move(self, i: int) -> Move:
         buf = self._buf
         if buf is None:
-            buf = self._buf = self._recs.tobytes()
+            buf = self._buf = self.to_numpy().tobytes()
         equity, score, kind, row, col, dirs, length, _, leave, tiles = _RECORD.unpack_from(buf, i * _ITEMSIZE)
+        if self._reclaimed is not None and kind == RECLAIM_KIND:
+            return Move(
+                kind=MoveKind.PLACE, row=row, col=col, across=dirs == 0, tiles=tuple(tiles[:length]),
+                alphabet=self._alphabet, score=score, equity=_rounded_equity(equity) if self._with_equity else None,
+                leave=self._leave(leave), position=self.position, reclaimed=self._reclaimed[i],
+            )
         return Move(
             kind=_KINDS[kind],
             row=row,
@@ -164,10 +252,11 @@ class MoveList(Sequence[Move]):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            part = MoveList(self._recs[i], self._alphabet, self._rack, self._with_equity)
-            part.position = self.position
+            part = MoveList(self.to_numpy()[i], self._alphabet, self._rack, self._with_equity,
+                            reclaimed=self._reclaimed[i] if self._reclaimed is not None else None)
+            part._position = self._position
             return part
-        n = len(self._recs)
+        n = self._n
         j = int(i)
         if j < 0:
             j += n
@@ -176,7 +265,7 @@ class MoveList(Sequence[Move]):
         return self._move(j)
 
     def __iter__(self) -> Iterator[Move]:
-        for i in range(len(self._recs)):
+        for i in range(self._n):
             yield self._move(i)
 
     def ranks(self, by: str | None = None) -> list[int]:
@@ -200,7 +289,9 @@ class MoveList(Sequence[Move]):
         placements ``{type, row, col, dir, word, notation, score, equity, leave}`` (``word`` the
         whole main word, lowercase for blanks, also those already on the board; ``notation`` as
         :meth:`Move.notation`), exchanges ``{type, tiles, equity, leave}``, the pass
-        ``{type, equity}``."""
+        ``{type, equity}``. A placement that takes stars back adds ``reclaimed``: ``[[row, col,
+        letter]]``, the real letters put on the stars' squares (its ``word`` is read on the board
+        after that exchange)."""
         kind, row, col, dirs, length, score, equity, leave = self._columns()
         buf = self._buf
         text = _letters(self._alphabet)
@@ -211,7 +302,23 @@ class MoveList(Sequence[Move]):
             off = i * _ITEMSIZE + _TILES_OFFSET
             tiles = buf[off : off + length[i]]
             kept = "".join(text[t] for t in self._leave(leave[i]))
-            if kind[i] == 0:
+            if kind[i] == RECLAIM_KIND and self._reclaimed is not None:
+                m = self._move(i)
+                out.append(
+                    {
+                        "type": PLACE,
+                        "row": row[i],
+                        "col": col[i],
+                        "dir": "H" if dirs[i] == 0 else "V",
+                        "word": "".join(text[t & ~THROUGH] for t in tiles),
+                        "notation": m.notation(),
+                        "score": score[i],
+                        "equity": eq,
+                        "leave": kept,
+                        "reclaimed": [[r, c, text[t]] for r, c, t in m.reclaimed],
+                    }
+                )
+            elif kind[i] == 0:
                 across = dirs[i] == 0
                 parts = []
                 inside = False

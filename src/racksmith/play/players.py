@@ -120,9 +120,9 @@ class BestScorePlayer:
     name = "score"
 
     def choose(self, view: GameView) -> Move:
-        moves = view.moves(top=1, sort="score")
-        if len(moves):
-            return moves[0]
+        best = view.moves(top=1, sort="score")[0]  # the pass is always listed: it comes first only without a placement
+        if not best.is_pass:
+            return best
         rs = view.ruleset
         if view.bag_count >= rs.exchange_limit and view.rack:
             return Move.exchange(view.rack, rs.alphabet, score=0)

@@ -1,10 +1,26 @@
 """Self-play: complete games between built-in players, their invariants checked, with statistics.
 
-Game ``i`` of a series draws its bag from ``(seed, i)`` and seats the players rotated by ``i`` (so
-each starts equally often), so results do not depend on how games are spread over processes.
-Every game checks that tiles are conserved (bag + racks + board = the set, after every turn), that
-each score is the sum of its events, and — unless ``validate=False`` — that every move the
-generator proposes is legal by the independent validator with the same score.
+Game ``i`` of a series draws its bag from the stream of ``(seed, i)`` (:func:`racksmith.core.bag.game_rng`)
+and seats the players rotated by ``i`` (so each starts equally often), so results do not depend on
+how games are spread over processes. With ``paired=True`` (two players) games ``2i`` and ``2i + 1``
+share the bag of ``(seed, i)`` with the seats swapped.
+
+Two engines play the same games. When every player is a built-in best-equity or best-score player
+the whole turn loop — generate, choose, check, apply, draw, count the tiles — runs in the kernel
+(:mod:`racksmith.play._gameloop`), one call per batch of games without the GIL; any other line-up
+(a random player, a player of one's own) plays through :class:`~racksmith.play.game.Game`. Either
+way every game checks that tiles are conserved (bag + racks + board = the set, after every turn)
+and — unless ``validate=False`` — that every move the generator proposes is legal by an
+independent check with the same score: in the kernel :c:func:`game_check` (the words read off the
+board and looked up from the lexicon's root, the score from the premiums, the rack, the exchange
+rule), in Python :func:`racksmith.core.validation.check_move_lean`; a Python game also checks at
+the end that each score is the sum of its events. With ``gcg_dir`` each game is written as GCG:
+a kernel game's moves are replayed through :class:`~racksmith.play.game.Game` (same bag stream),
+which must reach the kernel's scores.
+
+Players are named by kind: ``equity``, ``score``, ``random``; ``equity:leaves=PATH`` gives one
+equity player its own leave file and ``equity:leaves=none`` none (a match of leave tables), where
+plain ``equity`` uses the series' leaves.
 
 With ``jobs > 1`` the games are spread over worker processes, each set up once by a pool
 initializer with the configuration and the loaded lexicon and leaves (passed, not inherited), so a
@@ -27,13 +43,24 @@ import numpy as np
 from ..core.bag import game_rng
 from ..core.validation import check_move_lean
 from ..errors import IllegalMoveError, RacksmithError
-from ..lexicon import load_leaves, load_lexicon
+from ..lexicon import Lexicon, load_leaves
+from ..lexicon.load import ruleset_lexicon
+from ..movegen._movegen import LeaveTable
+from ..movegen.generate import _rules
+from ..movegen.movelist import record_move
 from ..rules.ruleset import Ruleset, get_ruleset
+from . import _gameloop
 from .game import Game
-from .players import PLAYER_KINDS, GameView, make_player
+from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
 
+#: games a batch holds at most: a call of the kernel's game loop, a share of a worker's games
+BATCH = 50
 #: a game longer than this many turns is reported as a violation and stopped
-MAX_TURNS = 1000
+MAX_TURNS = _gameloop.MAX_TURNS
+#: the engines of a series: ``auto`` (the kernel when every player is a built-in equity or score
+#: player, else Python), ``kernel`` (refused for other players), ``python`` (always :class:`Game`)
+ENGINES = ("auto", "kernel", "python")
+_KERNEL_KINDS = {BestEquityPlayer: "equity", BestScorePlayer: "score"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +74,8 @@ class SelfPlayConfig:
     seed: int = 0
     validate: bool = True
     gcg_dir: str | None = None
+    paired: bool = False
+    engine: str = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,44 +112,205 @@ class _CountingView(GameView):
         return ms
 
 
+def parse_player(spec: str) -> tuple[str, str | None]:
+    """``"equity:leaves=PATH"`` -> ``("equity", "PATH")``; ``"equity:leaves=none"`` -> ``("equity",
+    "none")``; a plain kind -> ``(kind, None)`` (the series' leaves)."""
+    kind, _, option = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    if kind not in PLAYER_KINDS:
+        raise RacksmithError(f"unknown player {spec!r}: use one of {', '.join(PLAYER_KINDS)}")
+    if not option:
+        return kind, None
+    name, eq, value = option.partition("=")
+    if kind != "equity" or name.strip().lower() != "leaves" or not eq or not value.strip():
+        raise RacksmithError(
+            f"player {spec!r}: the one option is an equity player's leave file, as equity:leaves=PATH or equity:leaves=none"
+        )
+    return kind, value.strip()
+
+
 class _Series:
-    """The loaded things one process needs: ruleset, lexicon, players."""
+    """The loaded things one process needs: ruleset, lexicon, players, and the kernel's tables when
+    the kernel plays the series."""
 
     def __init__(self, config: SelfPlayConfig, lexicon: Any = None, leaves: Any = None):
         self.config = config
+        if config.engine not in ENGINES:
+            raise RacksmithError(f"engine {config.engine!r}: use one of {', '.join(ENGINES)}")
         self.ruleset: Ruleset = get_ruleset(config.ruleset)
         if lexicon is None:
-            spec = config.lexicon or self.ruleset.lexicon
-            if spec is None:
-                raise RacksmithError(f"ruleset {self.ruleset.name} names no lexicon: give one in the config's lexicon")
-            lexicon = load_lexicon(spec, ruleset=self.ruleset)
+            lexicon = ruleset_lexicon(self.ruleset, config.lexicon)
         self.lexicon = lexicon
         if leaves is None and config.leaves:
             leaves = load_leaves(config.leaves, ruleset=self.ruleset)
         self.leaves = leaves
-        self.players = [make_player(k, leaves=leaves, ruleset=self.ruleset) for k in config.players]
+        if config.paired and len(config.players) != 2:
+            raise RacksmithError(f"paired games need 2 players, got {len(config.players)}")
+        own: dict[str, Any] = {}
+        self.players = []
+        for spec in config.players:
+            kind, path = parse_player(spec)
+            if path is None:
+                table = leaves
+            elif path.lower() == "none":
+                table = None
+            else:
+                table = own.get(path) or own.setdefault(path, load_leaves(path, ruleset=self.ruleset))
+            self.players.append(make_player(kind, leaves=table, ruleset=self.ruleset))
+        self.kernel = self._kernel_players()
+        if config.engine == "kernel" and self.kernel is None:
+            raise RacksmithError(
+                "engine 'kernel' plays built-in equity and score players with a KWG lexicon, on a ruleset "
+                "without star reclamation, "
+                f"{2}..{_gameloop.MAX_KERNEL_PLAYERS} of them: use engine 'auto' or 'python'"
+            )
+
+    def _kernel_players(self) -> list[tuple[str, LeaveTable | None]] | None:
+        """The line-up as the kernel takes it, or None when the kernel cannot play it."""
+        if self.config.engine == "python" or not isinstance(self.lexicon, Lexicon):
+            return None
+        if self.ruleset.star_reclamation:  # moves that take stars back are listed in Python (movegen/reclaim.py)
+            return None
+        if not 2 <= len(self.players) <= _gameloop.MAX_KERNEL_PLAYERS:
+            return None
+        kinds = [_KERNEL_KINDS.get(type(p)) for p in self.players]
+        if None in kinds:
+            return None
+        self.rules = _rules(self.ruleset, self.lexicon)
+        tables: dict[int, LeaveTable] = {}
+        lineup = []
+        for kind, p in zip(kinds, self.players):
+            lv = getattr(p, "leaves", None) if kind == "equity" else None
+            if lv is not None and id(lv) not in tables:
+                tables[id(lv)] = LeaveTable(lv)
+            lineup.append((kind, tables[id(lv)] if lv is not None else None))
+        return lineup
+
+    @property
+    def engine(self) -> str:
+        return "kernel" if self.kernel is not None else "python"
+
+    @property
+    def equity_without_leaves(self) -> bool:
+        return any(isinstance(p, BestEquityPlayer) and p.leaves is None for p in self.players)
+
+    def _seats(self, index: int) -> list[int]:
+        """Seat -> player of game ``index``."""
+        n = len(self.players)
+        return [(index % n + s) % n for s in range(n)]
+
+    def _new_game(self, index: int) -> Game:
+        cfg = self.config
+        seats = self._seats(index)
+        return Game(
+            self.ruleset,
+            self.lexicon,
+            players=[f"p{i + 1}" for i in seats],
+            seed=game_rng(cfg.seed, index // 2 if cfg.paired else index),
+            names=[f"racksmith_{cfg.players[i]}" for i in seats],
+        )
+
+    def _write_gcg(self, index: int, game: Game) -> None:
+        cfg = self.config
+        assert cfg.gcg_dir is not None
+        path = Path(cfg.gcg_dir) / f"game{index:06d}.gcg"
+        path.write_text(
+            game.gcg([("description", f"Created with racksmith self-play (seed {cfg.seed}, game {index})")]),
+            encoding="utf-8",
+        )
+
+    def play_many(self, indices: Sequence[int]) -> list[GameResult]:
+        """Games ``indices`` (the kernel plays each run of consecutive indices in one call)."""
+        if self.kernel is None:
+            return [self.play(i) for i in indices]
+        out: list[GameResult] = []
+        i = 0
+        while i < len(indices):
+            j = i + 1
+            while j < len(indices) and indices[j] == indices[j - 1] + 1:
+                j += 1
+            out.extend(self.play_kernel(indices[i], j - i))
+            i = j
+        return out
+
+    def play_kernel(self, first: int, n: int) -> list[GameResult]:
+        """Games ``first .. first + n - 1``, in one call of the kernel's game loop."""
+        cfg = self.config
+        k = len(self.players)
+        r = _gameloop.play_games(
+            self.rules, self.kernel, cfg.seed, first, n, paired=cfg.paired, check=cfg.validate, log=bool(cfg.gcg_dir)
+        )
+        problems: dict[int, list[str]] = {}
+        for game, turn, code, detail, _player, rec in r["violations"]:
+            problems.setdefault(game, []).append(self._violation(game, turn, code, detail, rec))
+        if r["n_violations"] > len(r["violations"]):
+            problems.setdefault(first + n - 1, []).append(
+                f"games {first}..{first + n - 1}: {r['n_violations'] - len(r['violations'])} more violations not listed"
+            )
+        scores, bingos, turns, calls, reached = (r[f].tolist() for f in ("scores", "bingos", "turns", "calls", "reached"))
+        results = []
+        for g in range(n):
+            index = first + g
+            found = problems.get(index, [])
+            if cfg.gcg_dir:
+                lo = int(r["log_end"][g - 1]) if g else 0
+                found.extend(self._replay(index, r["log"][lo : int(r["log_end"][g])], tuple(scores[g])))
+            results.append(
+                GameResult(index, index % k, tuple(scores[g]), tuple(bingos[g]), turns[g], calls[g], reached[g],
+                           tuple(found))
+            )
+        return results
+
+    def _violation(self, game: int, turn: int, code: int, detail: int, rec: bytes) -> str:
+        reason = _gameloop.CHECK_REASONS.get(code, str(code))
+        if reason == "no_end":
+            return f"game {game}: no end after {MAX_TURNS} turns"
+        where = f"game {game}, turn {turn}"
+        move = record_move(rec, self.ruleset.alphabet)
+        if reason == "tiles_not_conserved":
+            t = detail - 1
+            name = "blanks" if t == 0 else repr(self.ruleset.alphabet.letter(t))
+            return f"{where}: tiles not conserved after {move.notation()} ({name} in bag, racks and board differ from the set)"
+        if reason == "score":
+            return f"{where}: {move.notation()} scores {detail} by the check, {move.score} by the generator"
+        if reason == "not_applied":
+            return f"{where}: {move.notation()} cannot be applied (the board or the rack refuses it)"
+        return f"{where}: {move.notation()} is illegal ({reason})"
+
+    def _replay(self, index: int, log: np.ndarray, scores: tuple[int, ...]) -> list[str]:
+        """Replay a kernel game's moves through a Game (the same bag stream), write its GCG, and
+        say if it does not reach the kernel's scores."""
+        game = self._new_game(index)
+        buf = log.tobytes()
+        size = log.dtype.itemsize
+        alphabet = self.ruleset.alphabet
+        try:
+            for i in range(len(log)):
+                game.play_trusted(record_move(buf, alphabet, i * size))
+        except (ValueError, IndexError) as e:
+            return [f"game {index}: its moves cannot be replayed through a Game: {e}"]
+        by_player = [0] * len(scores)
+        for seat, p in enumerate(self._seats(index)):
+            by_player[p] = game.scores[seat]
+        self._write_gcg(index, game)
+        if tuple(by_player) != scores or not game.over:
+            return [f"game {index}: replayed through a Game it ends {tuple(by_player)}, the kernel's {scores}"]
+        return [f"game {index}: {v}" for v in game.check_invariants()]
 
     def play(self, index: int) -> GameResult:
+        """Game ``index`` through :class:`Game`, the players in Python."""
         cfg = self.config
-        rs = self.ruleset
         n = len(self.players)
-        first = index % n
-        seats = [(first + s) % n for s in range(n)]  # seat -> player
+        seats = self._seats(index)
         for i, p in enumerate(self.players):
             hook = getattr(p, "new_game", None)
             if hook is not None:
                 hook(f"racksmith-player:{cfg.seed}:{index}:{i}")
-        game = Game(
-            rs,
-            self.lexicon,
-            players=[f"p{i + 1}" for i in seats],
-            seed=game_rng(cfg.seed, index),
-            names=[f"racksmith_{cfg.players[i]}" for i in seats],
-        )
+        game = self._new_game(index)
         view = _CountingView(game)
         pos = game.live_position  # the game's own position, played on turn after turn
         by_seat = [self.players[i] for i in seats]
-        total = rs.total_tiles
+        total = self.ruleset.total_tiles
         violations: list[str] = []
         validate = cfg.validate
         lexicon = self.lexicon
@@ -145,11 +335,7 @@ class _Series:
                 violations.append(f"game {index}, turn {turns}: {held} tiles in bag, racks and board, not {total}")
         violations.extend(f"game {index}: {v}" for v in game.check_invariants())
         if cfg.gcg_dir:
-            path = Path(cfg.gcg_dir) / f"game{index:06d}.gcg"
-            path.write_text(
-                game.gcg([("description", f"Created with racksmith self-play (seed {cfg.seed}, game {index})")]),
-                encoding="utf-8",
-            )
+            self._write_gcg(index, game)
         scores = [0] * n
         bingos = [0] * n
         for seat, i in enumerate(seats):
@@ -158,9 +344,8 @@ class _Series:
             if event.bingo:
                 bingos[seats[event.player]] += 1
         return GameResult(
-            index, first, tuple(scores), tuple(bingos), turns, view.calls, view.generated, tuple(violations)
+            index, seats[0], tuple(scores), tuple(bingos), turns, view.calls, view.generated, tuple(violations)
         )
-
 
 
 def _check(position, move, lexicon) -> str:
@@ -187,7 +372,7 @@ def _init_worker(config: SelfPlayConfig, lexicon: Any, leaves: Any) -> None:
 def _worker_games(indices: list[int]) -> list[GameResult]:
     if _WORKER is None:  # pragma: no cover - the pool always runs the initializer first
         raise RacksmithError("a self-play worker was started without its configuration")
-    return [_WORKER.play(i) for i in indices]
+    return _WORKER.play_many(indices)
 
 
 def run_selfplay(
@@ -204,7 +389,10 @@ def run_selfplay(
     config); ``progress(n)`` is called with the number of games finished so far. ``jobs`` worker
     processes share the games out; ``start_method`` (``"fork"``, ``"spawn"``, ``"forkserver"``, or
     None for the platform's default) is how :mod:`multiprocessing` starts them. The results are
-    the same for any ``jobs`` and start method."""
+    the same for any ``jobs``, start method and engine (``config.engine``).
+
+    The games go out in batches of up to :data:`BATCH` consecutive games (one call of the kernel's
+    game loop each, when the kernel plays the series)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise RacksmithError(f"games must be a whole number, at least 1, got {games!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -221,12 +409,12 @@ def run_selfplay(
     loaded = time.perf_counter()
     results: list[GameResult] = []
     if jobs == 1 or games == 1:
-        for i in range(games):
-            results.append(series.play(i))
+        for s in range(0, games, BATCH):
+            results.extend(series.play_many(range(s, min(games, s + BATCH))))
             if progress:
                 progress(len(results))
     else:
-        chunk = max(1, min(50, games // (jobs * 8)))
+        chunk = max(1, min(BATCH, games // (jobs * 8)))
         batches = [list(range(s, min(games, s + chunk))) for s in range(0, games, chunk)]
         ctx = multiprocessing.get_context(start_method)
         with ProcessPoolExecutor(
@@ -242,7 +430,7 @@ def run_selfplay(
                     progress(len(results))
     seconds = time.perf_counter() - loaded
     results.sort(key=lambda r: r.index)
-    return SelfPlayReport(config, results, seconds, loaded - t0, jobs, series.leaves is not None)
+    return SelfPlayReport(config, results, seconds, loaded - t0, jobs, not series.equity_without_leaves, series.engine)
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -263,7 +451,8 @@ class SelfPlayReport:
     seconds: float
     load_seconds: float
     jobs: int
-    with_leaves: bool
+    with_leaves: bool  #: every equity player has leave values
+    engine: str = "python"  #: what played the games: "kernel" or "python"
 
     @property
     def violations(self) -> list[str]:
@@ -318,10 +507,12 @@ class SelfPlayReport:
             "ruleset": self.config.ruleset,
             "lexicon": self.config.lexicon,
             "leaves": self.config.leaves,
-            "equity_without_leaves": "equity" in self.config.players and not self.with_leaves,
+            "equity_without_leaves": not self.with_leaves,
             "seed": self.config.seed,
             "jobs": self.jobs,
             "validated": self.config.validate,
+            "paired": self.config.paired,
+            "engine": self.engine,
             "players": players,
             "mean_spread": round(fmean(spreads), 3),
             "spread_stdev": round(pstdev(spreads), 3),
@@ -332,11 +523,21 @@ class SelfPlayReport:
 
 
 def parse_players(spec: str | Sequence[str]) -> tuple[str, ...]:
-    """``"equity,score"`` -> ``("equity", "score")``, each a known player kind."""
-    parts = [p.strip().lower() for p in (spec.split(",") if isinstance(spec, str) else spec)]
-    if len(parts) < 2 or any(p not in PLAYER_KINDS for p in parts):
+    """``"equity,score"`` -> ``("equity", "score")``: two or more players, each a known kind, an
+    equity player optionally with its own leaves (``equity:leaves=PATH``, ``equity:leaves=none``)."""
+    parts = [p.strip() for p in (spec.split(",") if isinstance(spec, str) else spec)]
+    out = []
+    for p in parts:
+        try:
+            kind, path = parse_player(p)
+        except RacksmithError:
+            out = []
+            break
+        out.append(kind if path is None else f"{kind}:leaves={path}")
+    if len(out) < 2:
         raise RacksmithError(
             f"players {','.join(parts) if parts else spec!r}: give two or more of {', '.join(PLAYER_KINDS)}, "
-            "separated by commas (e.g. equity,score)"
+            "separated by commas (e.g. equity,score; equity:leaves=FILE gives an equity player its own leaves, "
+            "equity:leaves=none none)"
         )
-    return tuple(parts)
+    return tuple(out)

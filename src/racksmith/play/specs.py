@@ -138,17 +138,9 @@ def _prepare_equity(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, An
 
 
 def _make_equity(params: Mapping[str, str], ctx: PlayerContext) -> Any:
-    from ..lexicon import Leaves
-    from ..lexicon.shipped_leaves import load_shipped_leaves
     from .players import BestEquityPlayer
 
-    if "klv2" in ctx.data:
-        leaves = Leaves.from_bytes(ctx.data["klv2"], ctx.ruleset)
-    elif ctx.data.get("shipped"):
-        leaves = load_shipped_leaves(ctx.data["shipped"], ctx.ruleset)
-    else:
-        leaves = None
-    return BestEquityPlayer(leaves, ruleset=ctx.ruleset)
+    return BestEquityPlayer(_leaves_of(ctx), ruleset=ctx.ruleset)
 
 
 def _make_score(params: Mapping[str, str], ctx: PlayerContext) -> Any:
@@ -162,3 +154,71 @@ register_player_kind(
     help="best static equity; leaves=FILE (.klv2/.klv/CSV), leaves=none, or the ruleset's shipped leaves",
 )
 register_player_kind("score", _make_score, help="best score")
+
+
+def _prepare_with_leaves(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, Any]:
+    """Players that value leaves (sim, endgame): the same ``leaves`` parameter as ``equity``."""
+    return _prepare_equity({"leaves": params["leaves"]} if "leaves" in params else {}, ruleset)
+
+
+def _leaves_of(ctx: PlayerContext) -> Any:
+    from ..lexicon import Leaves
+    from ..lexicon.shipped_leaves import load_shipped_leaves
+
+    if "klv2" in ctx.data:
+        return Leaves.from_bytes(ctx.data["klv2"], ctx.ruleset)
+    if ctx.data.get("shipped"):
+        return load_shipped_leaves(ctx.data["shipped"], ctx.ruleset)
+    return None
+
+
+def _prepare_sim(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, Any]:
+    from ..sim.player import make_sim_player
+
+    rest = ",".join(f"{k}={v}" for k, v in sorted(params.items()) if k != "leaves")
+    make_sim_player("sim:" + rest if rest else "sim", leaves=None, ruleset=ruleset)  # checks every option, here
+    return _prepare_with_leaves(params, ruleset)
+
+
+def _make_sim(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+    from ..sim.player import make_sim_player
+
+    rest = ",".join(f"{k}={v}" for k, v in sorted(params.items()) if k != "leaves")
+    return make_sim_player("sim:" + rest if rest else "sim", leaves=_leaves_of(ctx), ruleset=ctx.ruleset)
+
+
+def _endgame_options(params: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, kind in (("seconds", float), ("plies", int)):
+        if key in params:
+            try:
+                out[key] = kind(params[key])
+            except ValueError:
+                raise PlayerSpecError(f"player endgame: {key}={params[key]!r} is not a "
+                                      f"{'number' if kind is float else 'whole number'}") from None
+    return out
+
+
+def _prepare_endgame(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, Any]:
+    from ..search.player import EndgamePlayer
+
+    EndgamePlayer(None, ruleset, **_endgame_options(params))  # checks seconds and plies, here
+    return _prepare_with_leaves(params, ruleset)
+
+
+def _make_endgame(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+    from ..search.player import EndgamePlayer
+
+    return EndgamePlayer(_leaves_of(ctx), ctx.ruleset, **_endgame_options(params))
+
+
+register_player_kind(
+    "sim", _make_sim,
+    keys={"candidates", "plies", "iterations", "seconds", "threads", "stop", "leaves", "winpct", "min_samples"},
+    prepare=_prepare_sim,
+    help="Monte Carlo simulation (candidates=10, plies=2, iterations=200, seconds, stop=0.99, leaves, winpct)",
+)
+register_player_kind(
+    "endgame", _make_endgame, keys={"seconds", "plies", "leaves"}, prepare=_prepare_endgame,
+    help="static equity, and the exact endgame solver once the bag is empty (seconds=10 a move, plies, leaves)",
+)

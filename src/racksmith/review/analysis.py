@@ -16,6 +16,7 @@ import numpy as np
 from ..core.move import Move, MoveKind
 from ..core.turns import EventKind
 from ..errors import RacksmithError
+from ..movegen.movelist import RECLAIM_KIND
 from .replay import Replay, ReplayTurn
 
 
@@ -32,6 +33,24 @@ class Candidate:
     def to_dict(self) -> dict[str, Any]:
         return {"move": self.notation, "score": self.score, "equity": round(self.equity, 3), "bingo": self.bingo,
                 "rank": self.rank}
+
+
+@dataclass(frozen=True, slots=True)
+class EndgameGrade:
+    """A turn played with the bag empty, graded by the endgame solver: ``value`` of the best move
+    and ``played_value`` of the move played (what each adds to the mover's spread by the end of
+    the game under best play), ``lost`` = value − played_value, ``best`` the solver's move;
+    ``exact`` false when the time ran out first (then the values are those of the last depth)."""
+
+    value: int
+    played_value: int
+    lost: int
+    best: str
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "played_value": self.played_value, "lost": self.lost, "best": self.best,
+                "exact": self.exact}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +73,13 @@ class TurnAnalysis:
     bingo_available: bool
     withdrawn: bool = False
     note: str = ""
+    endgame: EndgameGrade | None = None
+    #: with a simulation (``analyze(..., sim=...)``): the win% of the move played and of the best
+    #: simulated move, the win% lost and MAGPIE's grade of it (best / inaccuracy / mistake / blunder)
+    win_pct: float | None = None
+    best_win_pct: float | None = None
+    win_pct_lost: float | None = None
+    grade: str | None = None
 
     @property
     def bingo_missed(self) -> bool:
@@ -76,6 +102,10 @@ class TurnAnalysis:
             "bingo_missed": self.bingo_missed,
             "withdrawn": self.withdrawn,
             "note": self.note,
+            "endgame": None if self.endgame is None else self.endgame.to_dict(),
+            **({} if self.grade is None else {
+                "win_pct": round(self.win_pct, 3), "best_win_pct": round(self.best_win_pct, 3),
+                "win_pct_lost": round(self.win_pct_lost, 3), "grade": self.grade}),
         }
 
 
@@ -120,14 +150,24 @@ class Analysis:
 
 
 def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: Any = None,
-            check: Callable[[], None] | None = None) -> Analysis:
+            check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0,
+            sim: dict | None = None) -> Analysis:
     """Analyse every turn of a replayed game. ``leaves``: ``"shipped"`` (the default: the ruleset's
     shipped leaves, :func:`racksmith.lexicon.default_leaves`), a loaded leave table or the path of
     a leave file, or None (equity without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
     else the ruleset's); ``check``: called before each turn, what it raises ends the analysis
-    (the web server's time limit)."""
+    (the web server's time limit); ``endgame_seconds``: time the endgame solver may take for each
+    turn played with the bag empty (graded against the exact value: :class:`EndgameGrade`), or
+    None for no grading. ``sim``: keyword arguments of :func:`racksmith.sim.simulate.simulate`
+    (e.g. ``{"candidates": 10, "plies": 2, "iterations": 1000, "seed": 1}``) to grade each ranked
+    turn by the win% it lost in a simulation of the best candidates and the move played (the
+    opponent's rack unknown, as the mover saw it)."""
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise RacksmithError(f"top must be a whole number, at least 1, got {top!r}")
+    if endgame_seconds is not None and (isinstance(endgame_seconds, bool)
+                                        or not isinstance(endgame_seconds, (int, float))
+                                        or not 0 < endgame_seconds < float("inf")):
+        raise RacksmithError(f"endgame_seconds must be a positive number of seconds or None, got {endgame_seconds!r}")
     rs = replay.ruleset
     if isinstance(leaves, str) and leaves == "shipped":
         from ..lexicon import default_leaves
@@ -146,7 +186,9 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
         nick = replay.players[t.player]
         summary = summaries[nick]
         summary.turns += 1
-        ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size)
+        ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size, endgame_seconds)
+        if sim is not None and ta.rank is not None and not ta.withdrawn:
+            ta = _simulate_turn(replay, t, ta, leaves, lexicon, sim)
         result.turns.append(ta)
         if ta.rank is not None:
             summary.ranked += 1
@@ -157,7 +199,8 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     return result
 
 
-def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick: str, rack_size: int) -> TurnAnalysis:
+def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick: str, rack_size: int,
+                  endgame_seconds: float | None = None) -> TurnAnalysis:
     ev = t.event
     played_move = t.move if t.move is not None else ev.move
     played = played_move.notation() if played_move is not None else ev.action()
@@ -185,7 +228,7 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     ranks = moves.ranks("equity")
     best = tuple(_candidate(moves[i], rack_size, ranks[i]) for i in range(min(top, n)))
     recs = moves.to_numpy()
-    bingo_available = bool(((recs["kind"] == 0) & (recs["n_played"] == rack_size)).any())
+    bingo_available = bool((((recs["kind"] == 0) | (recs["kind"] == RECLAIM_KIND)) & (recs["n_played"] == rack_size)).any())
     found = _find(moves, _target(played_move, ev.kind))
     if found is None:
         note = "the move played is not a legal move here (a phony?)" if played_move is not None else "exchanged tiles not recorded"
@@ -196,10 +239,57 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     equities = recs["equity"]
     eq = float(equities[found])
     rank = ranks[found]  # ties share the better rank
+    grade = None
+    if endgame_seconds is not None and pos.bag_count == 0 and not pos.is_over and len(pos.racks) == 2:
+        try:
+            grade = _grade_endgame(pos, moves[found], endgame_seconds)
+        except RacksmithError:  # a position the solver does not take (Эрудит's stars): no grade
+            grade = None
     return TurnAnalysis(
         **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, float(equities[0]) - eq),
-        bingo_played=bingo_played, bingo_available=bingo_available,
+        bingo_played=bingo_played, bingo_available=bingo_available, endgame=grade,
     )
+
+
+def _grade_endgame(pos, played: Move, seconds: float) -> EndgameGrade:
+    """The endgame solver's verdict on the move played (its value searched first, exactly)."""
+    from ..search.endgame import solve_endgame
+
+    r = solve_endgame(pos, seconds=seconds, move=played)
+    played_value = r.move_value if r.move_value is not None else r.value
+    return EndgameGrade(r.value, played_value, r.value - played_value,
+                        r.best.notation() if r.best is not None else "", r.exact)
+
+
+def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexicon, sim: dict) -> TurnAnalysis:
+    """``ta`` with the win% of the move played against the best of a simulation."""
+    import dataclasses
+
+    from ..core.position import Position
+    from ..sim.simulate import grade, simulate
+
+    pos = replay.position(t.number)
+    if lexicon is not None:
+        pos.lexicon = lexicon
+    if len(pos.racks) != 2 or pos.is_over:
+        return ta
+    seen = Position(pos.ruleset, pos.board.copy(), (pos.racks[0], ()), list(pos.scores), pos.zero_turns,
+                    lexicon=pos.lexicon, racks_known=[True, False])
+    options = dict(sim)
+    n = int(options.pop("candidates", 10))
+    ml = seen.moves(top=n, sort="equity", leaves=leaves, exchanges=True)
+    played = _target(t.move if t.move is not None else t.event.move, t.event.kind)
+    cands = list(ml)
+    if played is not None and played not in cands:
+        cands.append(played)
+    options.setdefault("seed", 0)
+    r = simulate(seen, candidates=len(cands), moves=cands, leaves=leaves, **options)
+    best = r.candidates[0].win_pct
+    mine = next((c.win_pct for c in r.candidates if c.move == played), None)
+    if mine is None:
+        return ta
+    lost = max(0.0, best - mine)
+    return dataclasses.replace(ta, win_pct=mine, best_win_pct=best, win_pct_lost=lost, grade=grade(lost))
 
 
 def _find(moves, target: Move | None) -> int | None:
@@ -207,7 +297,7 @@ def _find(moves, target: Move | None) -> int | None:
     if target is None:
         return None
     recs = moves.to_numpy()
-    kind = _KIND_CODES[target.kind]
+    kind = RECLAIM_KIND if target.reclaimed else _KIND_CODES[target.kind]
     same = recs["kind"] == kind
     if target.is_place:
         same &= (recs["row"] == target.row) & (recs["col"] == target.col) & (recs["dir"] == (0 if target.across else 1))
@@ -220,7 +310,8 @@ def _find(moves, target: Move | None) -> int | None:
     return None
 
 
-#: the move generator's ``kind`` codes (see :meth:`racksmith.movegen.MoveList.to_numpy`)
+#: the move generator's ``kind`` codes (see :meth:`racksmith.movegen.MoveList.to_numpy`; a placement
+#: that takes stars back is ``RECLAIM_KIND``)
 _KIND_CODES = {MoveKind.PLACE: 0, MoveKind.EXCHANGE: 1, MoveKind.PASS: 2}
 
 

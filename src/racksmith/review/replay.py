@@ -10,7 +10,7 @@ error the replay goes on from the recorded values, so that one slip is reported 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from ..core.turns import EventKind
 from ..core.validation import ANY_WORD, check_move
 from ..errors import GCGError, IllegalMoveError, PositionError, RacksmithError
 from ..formats.gcg import GCGEvent, GCGGame, parse_gcg, read_gcg
-from ..rules.alphabet import Tiles
+from ..rules.alphabet import BLANK, LETTER_MASK, Tiles
 from ..rules.ruleset import Ruleset
 
 
@@ -332,7 +332,7 @@ class _Replayer:
         rs = self.rs
         rack, complete = self.rack_of(event, p)
         assert event.move is not None
-        shown = rack if complete else rs.alphabet.tiles(event.move.rack_tiles())
+        shown = rack if complete else rs.alphabet.tiles(_with_star_letters(event.move, self.board).rack_tiles())
         draft = self.draft(event, p, rack, complete, None, event.score)
         try:
             pos = Position(rs, self.board, (shown, ()), lexicon=self.lexicon)
@@ -435,7 +435,8 @@ class _Replayer:
             return
         if event.score != -last.score:
             self.fail(f"the withdrawn play scored {last.score:+d}; '--' should be {-last.score:+d}", event.line)
-        turns.lift_tiles(self.board, last.squares)
+        assert last.draft.move is not None  # the play's own (set before it was placed)
+        turns.unplace_tiles(self.board, last.squares, last.draft.move)  # (the stars it took back go back too)
         k = len(last.squares)
         self.bag += last.drawn
         self.rack_sizes[p] += k - last.drawn
@@ -541,3 +542,16 @@ def _tiles_beyond(tiles, counts: np.ndarray) -> list[int]:
         if left[t] < 0:
             out.append(t)
     return out
+
+
+def _with_star_letters(move: Move, board: np.ndarray) -> Move:
+    """``move`` with the letter of each star it takes back read off the board when not written
+    (``*8H``), so that its rack tiles include the real letters it puts there."""
+    if all(letter for _, _, letter in move.reclaimed):
+        return move
+    rows, cols = board.shape
+    filled = tuple(
+        (r, c, letter or (int(board[r, c]) & LETTER_MASK if 0 <= r < rows and 0 <= c < cols and board[r, c] & BLANK else 0))
+        for r, c, letter in move.reclaimed
+    )
+    return replace(move, reclaimed=filled)

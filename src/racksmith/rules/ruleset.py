@@ -42,7 +42,7 @@ DEFAULT_VOWELS = "AEIOUАЕЁИОУЫЭЮЯ"
 #: the fields a ruleset file may have (any other is a typo that would be silently ignored)
 FIELDS = (
     "name", "title", "aliases", "lexicon", "rack_size", "exchange_limit", "zero_turn_limit", "bingo_bonus",
-    "end_rule", "start", "blanks", "letter_aliases", "board", "tiles", "vowels",
+    "end_rule", "start", "blanks", "letter_aliases", "board", "tiles", "vowels", "star_reclamation",
 )
 MAX_POINTS = 1000  #: points of one tile, at most
 MAX_BINGO = 100_000  #: bingo bonus, at most
@@ -83,6 +83,10 @@ class Ruleset:
     lexicon: str | None
     source: str = ""
     vowels: tuple[int, ...] = ()  #: vowel tiles (static equity penalises them next to premiums on the opening)
+    #: Эрудит's traditional rule: a player holding the real letter a star (blank) on the board stands
+    #: for may put it on the star's square and take the star back, to play it the same turn
+    #: (:mod:`racksmith.core.turns`); off in Scrabble, where a blank stays where it was played
+    star_reclamation: bool = False
 
     # --- geometry -------------------------------------------------------------------------
     @property
@@ -277,6 +281,9 @@ class Ruleset:
                 raise fail("vowels", f"must be letters of the alphabet: {e}") from None
         else:
             vowels = tuple(i for i, letter in enumerate(alphabet.letters, 1) if letter in DEFAULT_VOWELS)
+        reclamation = data.get("star_reclamation", False)
+        if not isinstance(reclamation, bool):
+            raise fail("star_reclamation", f"must be true or false, got {_show(reclamation)}")
         return cls(
             name=name,
             title=title,
@@ -297,6 +304,7 @@ class Ruleset:
             lexicon=lexicon,
             source=source,
             vowels=vowels,
+            star_reclamation=reclamation,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -318,6 +326,7 @@ class Ruleset:
             "board": self.layout(),
             "tiles": [[l, self.counts[i], self.values[i]] for i, l in enumerate(self.alphabet.letters, 1)],
             "vowels": self.alphabet.decode(self.vowels),
+            "star_reclamation": self.star_reclamation,
         }
 
     def __repr__(self) -> str:

@@ -234,11 +234,46 @@ class Analyzer:
                 placed = m.placed
                 rec["placed"] = [[r, c, letters[t]] for r, c, t in placed]
                 rec["bingo"] = len(placed) == rs.rack_size
+                if m.reclaimed:  # stars taken back (Эрудит): the real letters put in their place
+                    rec["reclaimed"] = [[r, c, letters[t]] for r, c, t in m.reclaimed]
             else:
                 rec["notation"] = m.notation()
                 rec["score"] = m.score
             out.append(rec)
         return {"count": len(out), "sort": sort, "lexicon": lex_name, "leaves": leaves is not None, "moves": out}
+
+    def sim(self, body: dict) -> dict[str, Any]:
+        """``POST /api/sim`` {cgp, ruleset, lexicon, leaves, candidates, plies, iterations, seconds,
+        seed, stop}: ``racksmith sim --json`` on the position (one thread). ``seconds`` defaults to
+        and may not exceed ``limits.max_seconds``; ``iterations`` at most ``limits.max_sim_iterations``;
+        ``candidates`` at most ``limits.max_moves``. The page asks for growing budgets with the same
+        seed (each answer extends the one before) and stops asking when told to."""
+        from ..sim.simulate import simulate
+
+        rs = self.ruleset(body)
+        lex, lex_name = self.lexicon(rs, body)
+        lim = self.limits
+        candidates = _whole(body, "candidates", 10, 1, lim.max_moves, "max_moves")
+        plies = _whole(body, "plies", 2, 1, 32, None)
+        iterations = _whole(body, "iterations", min(1000, lim.max_sim_iterations), 1, lim.max_sim_iterations,
+                            "max_sim_iterations")
+        seed = _whole(body, "seed", 1, 0, 2**63 - 1, None)
+        seconds = body.get("seconds", lim.max_seconds)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+            raise RequestError(f"field 'seconds' must be a positive number, got {_show(seconds)}")
+        if seconds > lim.max_seconds:
+            raise LimitError("max_seconds", f"field 'seconds' asks for {seconds:g} s; this server allows at most "
+                             f"{lim.max_seconds:g} s (its max_seconds limit)", status=400)
+        stop = body.get("stop", 0.99)
+        if stop is not None and (isinstance(stop, bool) or not isinstance(stop, (int, float)) or not 0.5 <= stop < 1):
+            raise RequestError(f"field 'stop' must be a confidence 0.5..1 (e.g. 0.99) or null, got {_show(stop)}")
+        leaves = self.leaves_for(rs, body)
+        pos = self._position(body, rs, lex)
+        result = simulate(pos, candidates, plies, iterations, float(seconds), 1, seed, stop, leaves=leaves)
+        out = result.to_dict()
+        out["lexicon"] = lex_name
+        out["leaves"] = leaves is not None
+        return out
 
     def score(self, body: dict) -> dict[str, Any]:
         """``POST /api/score`` {cgp, ruleset, move}: the breakdown of ``racksmith score --json``."""
@@ -252,6 +287,28 @@ class Analyzer:
         lex, _ = self.lexicon(rs, body)
         move = _text(body, "move")
         return self._position(body, rs, lex).validate(move, lex).to_dict()
+
+    def endgame(self, body: dict) -> dict[str, Any]:
+        """``POST /api/endgame`` {cgp, ruleset, lexicon, seconds, plies}: the endgame solved (the
+        bag empty): ``racksmith endgame --json``'s fields, and ``lexicon``. ``seconds`` (default
+        and most: ``limits.max_seconds``) bounds the search: the answer is then the last depth
+        completed (``exact`` false); ``plies`` (1 to 60) stops at that depth."""
+        rs = self.ruleset(body)
+        lex, lex_name = self.lexicon(rs, body)
+        most = self.limits.max_seconds
+        seconds = body.get("seconds", most)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
+            raise RequestError(f"field 'seconds' must be a positive number of seconds, got {_show(seconds)}")
+        if seconds > most:
+            raise LimitError("max_seconds", f"field 'seconds' asks for {seconds:g} s; this server searches at most "
+                             f"{most:g} s (its max_seconds limit)", status=400)
+        plies = body.get("plies")
+        if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= 60):
+            raise RequestError(f"field 'plies' must be a whole number from 1 to 60 or null, got {_show(plies)}")
+        pos = self._position(body, rs, lex)
+        result = pos.solve_endgame(plies, seconds, 1, tt_mb=16).to_dict()
+        result["lexicon"] = lex_name
+        return result
 
     def play(self, body: dict) -> dict[str, Any]:
         """``POST /api/play`` {cgp, ruleset, lexicon, move, draw, seed}: the position after the
@@ -407,7 +464,8 @@ class Analyzer:
                                      f"({seconds:g} s, its max_seconds limit): send fewer turns, or analyze: false")
 
             try:
-                analysis = analyze(r, leaves, top=top, lexicon=lex, check=in_time).to_dict()
+                analysis = analyze(r, leaves, top=top, lexicon=lex, check=in_time,
+                                   endgame_seconds=max(0.1, min(5.0, seconds / 4))).to_dict()
             except LimitError:
                 raise
             except RacksmithError as e:
@@ -450,6 +508,7 @@ def _turn_info(r, t, rs: Ruleset) -> dict[str, Any]:
         "rack": a.rack_string(t.rack, blanks_last=True),
         "move": move.notation() if move is not None else t.event.action(),
         "placed": [[row, col, a.letter(tile)] for row, col, tile in move.placed] if move is not None and move.is_place else [],
+        "reclaimed": [[row, col, a.letter(tile)] for row, col, tile in move.reclaimed] if move is not None else [],
         "score": t.score,
         "scores_before": list(t.scores),
         "bingo": t.bingo,
@@ -483,6 +542,18 @@ def _flag(body: dict, name: str, default: bool) -> bool:
         return default
     if not isinstance(value, bool):
         raise RequestError(f"field {name!r} must be true or false, got {_show(value)}")
+    return value
+
+
+def _whole(body: dict, name: str, default: int, lo: int, hi: int, limit: str | None) -> int:
+    value = body.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise RequestError(f"field {name!r} must be a whole number, at least {lo}, got {_show(value)}")
+    if value > hi:
+        if limit is None:
+            raise RequestError(f"field {name!r} must be at most {hi}, got {value}")
+        raise LimitError(limit, f"field {name!r} asks for {value}; this server allows at most {hi} (its {limit} limit)",
+                         status=400)
     return value
 
 

@@ -21,7 +21,8 @@ class Limits:
     max_moves: int = 2000  #: moves in one answer (``/api/moves``; "all" = every move up to this)
     max_gcg_bytes: int = 128 << 10  #: bytes (UTF-8) of a GCG record sent to ``/api/gcg``
     max_gcg_events: int = 500  #: event lines (``>nick: ...``) of that record
-    max_seconds: float = 30.0  #: seconds of analysis for one request (checked turn by turn)
+    max_seconds: float = 30.0  #: seconds of analysis for one request (checked turn by turn; a simulation's time limit)
+    max_sim_iterations: int = 200_000  #: play-outs of one simulation (``/api/sim``)
     max_concurrent: int = 4  #: answers computed at once; more wait up to ``max_seconds``
     max_connections: int = 64  #: open connections; more are answered 503 at once
 

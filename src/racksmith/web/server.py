@@ -50,9 +50,11 @@ ROUTES: dict[str, tuple[str, Callable[[Analyzer, dict], Any]]] = {
     "/api/position": ("POST", Analyzer.position),
     "/api/moves": ("POST", Analyzer.moves),
     "/api/score": ("POST", Analyzer.score),
+    "/api/sim": ("POST", Analyzer.sim),
     "/api/validate": ("POST", Analyzer.validate),
     "/api/gcg": ("POST", Analyzer.gcg),
     "/api/play": ("POST", Analyzer.play),
+    "/api/endgame": ("POST", Analyzer.endgame),
     "/api/export": ("POST", Analyzer.export),
 }
 

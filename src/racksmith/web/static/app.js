@@ -17,7 +17,7 @@
     cursor: null, // {r, c, across}
     cgp: "", // the last CGP the server accepted
     moves: [],
-    pinned: null, // {notation, placed} shown on the board until something else is chosen
+    pinned: null, // {notation, placed, reclaimed} shown on the board until something else is chosen
     hover: null,
     game: null, // the answer of POST /api/gcg
     turn: 1,
@@ -193,15 +193,18 @@
     const preview = new Map();
     const inWord = new Set();
     if (shown && shown.placed) for (const [r, c, s] of shown.placed) preview.set(r * rs.cols + c, s);
+    // a star taken back (Эрудит): the real letter put in its place is shown over the star
+    const swapped = new Map();
+    if (shown && shown.reclaimed) for (const [r, c, s] of shown.reclaimed) swapped.set(r * rs.cols + c, s);
     if (shown && shown.squares) for (const [r, c] of shown.squares) inWord.add(r * rs.cols + c);
     for (let r = 0; r < rs.rows; r++) {
       for (let c = 0; c < rs.cols; c++) {
         const sq = squareNode(r, c);
         const k = r * rs.cols + c;
-        const letter = state.board[r][c] || preview.get(k) || "";
+        const letter = swapped.get(k) || state.board[r][c] || preview.get(k) || "";
         const p = rs.premiums[r][c];
         sq.replaceChildren();
-        if (letter) sq.append(tileNode(letter, { preview: !state.board[r][c] }));
+        if (letter) sq.append(tileNode(letter, { preview: !state.board[r][c] || swapped.has(k) }));
         else if (PREMIUM_LABEL[p] && !(r === rs.start[0] && c === rs.start[1])) sq.append(PREMIUM_LABEL[p]);
         sq.classList.toggle("has-tile", !!letter);
         sq.classList.toggle("in-word", inWord.has(k) && !!state.board[r][c]);
@@ -420,13 +423,13 @@
 
   // --- previews and the score breakdown ----------------------------------------------------------------
   function hoverMove(m) {
-    state.hover = { notation: m.notation, placed: m.placed || [] };
+    state.hover = { notation: m.notation, placed: m.placed || [], reclaimed: m.reclaimed || [] };
     renderBoard();
     showBreakdown(m.notation);
   }
 
   function pinMove(m, tr) {
-    state.pinned = { notation: m.notation, placed: m.placed || [] };
+    state.pinned = { notation: m.notation, placed: m.placed || [], reclaimed: m.reclaimed || [] };
     state.hover = null;
     for (const row of document.querySelectorAll("tbody tr.pinned")) row.classList.remove("pinned");
     if (tr) tr.classList.add("pinned");
@@ -521,7 +524,8 @@
     }
     try {
       const b = await scoreOf(text);
-      state.pinned = { notation: text, placed: b.tiles.filter((t) => t.new).map((t) => [t.row, t.col, t.blank ? t.letter.toLowerCase() : t.letter]) };
+      state.pinned = { notation: text, placed: b.tiles.filter((t) => t.new).map((t) => [t.row, t.col, t.blank ? t.letter.toLowerCase() : t.letter]),
+        reclaimed: b.reclaimed || [] };
       state.hover = null;
       renderBoard();
       showBreakdown(text);
@@ -652,7 +656,7 @@
     await refreshNow();
     if (state.turn !== n) return;
     if (t && t.placed.length) {
-      state.pinned = { notation: t.move, placed: t.placed };
+      state.pinned = { notation: t.move, placed: t.placed, reclaimed: t.reclaimed || [] };
       $("move-input").value = t.move;
       renderBoard();
       showBreakdown(t.move);
@@ -698,7 +702,8 @@
   async function previewNotation(notation, pin) {
     let b;
     try { b = await scoreOf(notation); } catch (e) { return; }
-    const shown = { notation, placed: b.tiles.filter((t) => t.new).map((t) => [t.row, t.col, t.blank ? t.letter.toLowerCase() : t.letter]) };
+    const shown = { notation, placed: b.tiles.filter((t) => t.new).map((t) => [t.row, t.col, t.blank ? t.letter.toLowerCase() : t.letter]),
+      reclaimed: b.reclaimed || [] };
     if (pin) { state.pinned = shown; state.hover = null; $("move-input").value = notation; } else state.hover = shown;
     renderBoard();
     showBreakdown(notation);
@@ -793,6 +798,80 @@
     link.hidden = false;
   }
 
+  // --- simulation: growing budgets with one seed, each answer extending the last, until stopped ----------------
+  let simRun = 0;
+  async function runSim() {
+    const run = ++simRun;
+    $("sim-run").disabled = true;
+    $("sim-stop").disabled = false;
+    const seed = Math.floor(Math.random() * 1e9);
+    const most = (state.limits && state.limits.max_sim_iterations) || 200000;
+    const body = {
+      cgp: composeCgp(), ruleset: state.rs.name, seed,
+      candidates: Number($("sim-candidates").value) || 10, plies: Number($("sim-plies").value) || 2,
+      leaves: $("leaves").checked, stop: 0.99,
+    };
+    try {
+      for (let iterations = 500; run === simRun; iterations *= 2) {
+        const data = await api("/api/sim", { ...body, iterations: Math.min(iterations, most) });
+        if (run !== simRun) break;
+        showSim(data);
+        if (data.stopped !== "iterations" || iterations >= most) break;
+      }
+    } catch (e) {
+      if (run === simRun) $("sim-head").textContent = e.message;
+    } finally {
+      if (run === simRun) { $("sim-run").disabled = false; $("sim-stop").disabled = true; }
+    }
+  }
+
+  function showSim(data) {
+    $("sim-head").textContent = `${data.iterations} iterations, ${data.plies} plies, ${data.seconds.toFixed(1)} s (${data.stopped})`;
+    const tbody = document.querySelector("#sim tbody");
+    tbody.replaceChildren(...data.candidates.map((c, i) => h("tr", {},
+      h("td", { class: "num", text: String(i + 1) }), h("td", { text: c.move }),
+      h("td", { class: "num", text: c.win_pct.toFixed(2) }), h("td", { class: "num", text: c.stderr.toFixed(2) }),
+      h("td", { class: "num", text: c.equity.toFixed(2) }), h("td", { class: "num", text: String(c.iterations) }))));
+  }
+
+  // --- endgame: the bag empty, solved exactly (or to the depth the time allows) ----------------------------
+  let endgameRun = 0;
+  async function runEndgame() {
+    const run = ++endgameRun;
+    $("endgame-error").textContent = "";
+    $("endgame-head").textContent = "solving…";
+    $("endgame-pv").replaceChildren();
+    $("endgame-run").disabled = true;
+    const most = (state.limits && state.limits.max_seconds) || 10;
+    const seconds = Math.min(Number($("endgame-seconds").value) || 5, most);
+    const plies = $("endgame-plies").value === "" ? null : Number($("endgame-plies").value);
+    try {
+      const data = await api("/api/endgame", { cgp: composeCgp(), ruleset: state.rs.name, seconds, plies });
+      if (run !== endgameRun) return;
+      showEndgame(data);
+    } catch (e) {
+      if (run === endgameRun) { $("endgame-head").textContent = ""; $("endgame-error").textContent = e.message; }
+    } finally {
+      if (run === endgameRun) $("endgame-run").disabled = false;
+    }
+  }
+
+  function showEndgame(data) {
+    const value = data.value > 0 ? `+${data.value}` : String(data.value);
+    const how = data.exact ? "exact" : `not exact: ${data.depth} plies searched`;
+    $("endgame-head").textContent = `best ${data.best}, value ${value} (${how}), ` +
+      `${data.nodes.toLocaleString()} nodes, ${data.seconds.toFixed(2)} s`;
+    $("endgame-pv").replaceChildren(...data.pv.map((m, i) => {
+      const li = h("li", { text: m });
+      if (i === 0) {  // the first move is on this board: show it
+        li.addEventListener("mouseenter", () => previewNotation(m, false));
+        li.addEventListener("mouseleave", unhover);
+        li.addEventListener("click", () => previewNotation(m, true));
+      }
+      return li;
+    }));
+  }
+
   // --- tabs ------------------------------------------------------------------------------------------------
   // a panel is a tab button (data-tab="x") and a <div id="tab-x" class="tab">: a new one needs nothing more
   function showTab(name) {
@@ -828,6 +907,9 @@
       scheduleRefresh(0);
     });
     $("board").addEventListener("click", onBoardClick);
+    $("sim-run").addEventListener("click", runSim);
+    $("endgame-run").addEventListener("click", runEndgame);
+    $("sim-stop").addEventListener("click", () => { simRun++; $("sim-run").disabled = false; $("sim-stop").disabled = true; });
     $("board").addEventListener("keydown", onBoardKey);
     $("moves").addEventListener("mouseleave", unhover);
     for (const id of ["rack0", "rack1", "score0", "score1"]) $(id).addEventListener("input", () => scheduleRefresh());

@@ -1,0 +1,210 @@
+"""``racksmith winpct train|show``, ``racksmith sim`` and ``racksmith infer``."""
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import (
+    BOARD_HELP, CGP_ARG_HELP, CGP_HELP, RACK_HELP, RULESET_HELP, emit_json, err_console, load_position, note,
+    position_lexicon, say,
+)
+
+winpct_app = typer.Typer(
+    help="Win-percentage tables (chance to win by spread and unseen tiles): train them by self-play, look them up.",
+    no_args_is_help=True,
+)
+
+
+@winpct_app.command("train")
+def winpct_train_cmd(
+    ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset to play."),
+    games: int = typer.Option(20000, "--games", "-n", min=1, help="Self-play games."),
+    output: Path = typer.Option(..., "--output", "-o", dir_okay=False,
+                                help="The table to write (MAGPIE's winpct format; provenance beside it as .json)."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
+    leaves: Optional[Path] = typer.Option(None, "--leaves", dir_okay=False,
+                                          help="KLV2 leave values of the players [default: none, every leave 0]."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the games."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes."),
+    tallies: Optional[Path] = typer.Option(None, "--tallies", dir_okay=False,
+                                           help="Also save the integer swing tallies (.npy) the table is built from."),
+) -> None:
+    """Train a win% table by self-play of best-equity players."""
+    import numpy as np
+    from rich.progress import Progress
+
+    from ..sim.winpct import train_winpct
+
+    args = sys.argv[1:]
+    rest = args[args.index("train") + 1:] if "train" in args else args
+    command = "racksmith winpct train " + " ".join(shlex.quote(a) for a in rest)
+    with Progress(console=err_console, transient=True) as prog:
+        task = prog.add_task("self-play", total=games)
+        wp, tally = train_winpct(ruleset, games, lexicon=lexicon, leaves=str(leaves) if leaves else None,
+                                 seed=seed, jobs=jobs, progress=lambda n: prog.update(task, completed=n),
+                                 command=command)
+    wp.save(output)
+    if tallies:
+        np.save(tallies, tally.counts)
+    say(f"{output}: {wp.max_unseen} rows (unseen 1..{wp.max_unseen}), spreads -{wp.max_spread}..{wp.max_spread}, "
+        f"{wp.provenance['positions']:,} positions from {games:,} games")
+
+
+@winpct_app.command("show")
+def winpct_show_cmd(
+    table: str = typer.Argument("english", help="A shipped ruleset's table (english, super, russian, erudit) or a file."),
+    spread: list[int] = typer.Option([-50, -20, 0, 20, 50], "--spread", "-s", help="Spreads to show."),
+    unseen: list[int] = typer.Option([1, 7, 14, 30, 60], "--unseen", "-u", help="Unseen tile counts to show."),
+    as_json: bool = typer.Option(False, "--json", help='Print {"provenance": ..., "rows": {unseen: {spread: win%}}}.'),
+) -> None:
+    """Win chances of the player to move from a win% table."""
+    from rich.table import Table
+
+    from ..sim.winpct import load_winpct
+
+    wp = load_winpct(table)
+    rows = {u: {s: round(wp.get(s, u), 4) for s in spread} for u in unseen}
+    if as_json:
+        emit_json({"provenance": wp.provenance, "rows": rows})
+        return
+    t = Table(title=f"win% ({wp.name})")
+    t.add_column("unseen", justify="right")
+    for s in spread:
+        t.add_column(f"{s:+d}", justify="right")
+    for u, r in rows.items():
+        t.add_row(str(u), *[f"{100 * v:.1f}" for v in r.values()])
+    say(t)
+
+
+def _stop_option(value: str) -> "float | None":
+    v = value.strip().lower()
+    if v in ("none", "off", "no"):
+        return None
+    try:
+        x = float(v)
+    except ValueError:
+        raise typer.BadParameter(f"give a confidence such as 0.99, or none; got {value!r}", param_hint="--stop") from None
+    if x > 1:
+        x /= 100.0  # 99 -> 0.99
+    if not 0.5 <= x < 1:
+        raise typer.BadParameter(f"the confidence must lie in 0.5..1 (e.g. 0.99), got {value!r}", param_hint="--stop")
+    return x
+
+
+def sim_table(result, title: str = "simulation"):
+    """A Rich table of a (partial) simulation result."""
+    from rich.table import Table
+
+    t = Table(title=f"{title}: {result.iterations:,} iterations, {result.seconds:.1f} s ({result.stopped})")
+    t.add_column("#", justify="right")
+    t.add_column("move")
+    t.add_column("win%", justify="right")
+    t.add_column("±", justify="right")
+    t.add_column("equity", justify="right")
+    t.add_column("static", justify="right")
+    t.add_column("iters", justify="right")
+    for i, c in enumerate(result.candidates, 1):
+        t.add_row(str(i), c.move.notation(), f"{c.win_pct:.2f}", f"{c.stderr:.2f}", f"{c.equity:+.2f}",
+                  f"{c.static_equity:.1f}", f"{c.iterations:,}")
+    return t
+
+
+def sim_cmd(
+    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
+    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
+    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
+    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the CGP's or the ruleset's]."),
+    leaves: Optional[Path] = typer.Option(None, "--leaves", dir_okay=False, exists=True,
+                                          help="KLV2 leave values of both players [default: none, every leave 0]."),
+    winpct: Optional[str] = typer.Option(None, "--winpct", help="Win% table: a shipped ruleset's name or a file [default: the ruleset's]."),
+    candidates: int = typer.Option(10, "--candidates", "-c", min=1, help="Plays to simulate (the best by static equity)."),
+    plies: int = typer.Option(2, "--plies", "-p", min=1, max=32, help="Replies played after each candidate."),
+    iterations: Optional[int] = typer.Option(None, "--iterations", "-i", min=1,
+                                             help="Most play-outs in all [default: 5000 unless --seconds is given]."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", "-s", min=0.001, help="Time limit."),
+    threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads running play-outs."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed [default: random, printed]."),
+    stop: str = typer.Option("0.99", "--stop", help="Confidence at which to stop when the best play is known, or none."),
+    infer: Optional[str] = typer.Option(None, "--infer", metavar="MOVE",
+                                        help="The opponent's last play (on the board): draw his rack from what it left."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
+) -> None:
+    """Rank the best plays of a position by simulated win chance (Monte Carlo, best-arm identification)."""
+    from rich.live import Live
+
+    pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
+    position_lexicon(pos)
+    confidence = _stop_option(stop)
+    inference = None
+    if infer is not None:
+        from ..sim.infer import infer_leaves
+
+        inference = infer_leaves(pos, infer, leaves=str(leaves) if leaves else None)
+        note(f"inferred {len(inference.leaves):,} leaves of the opponent from {infer}")
+    live = Live(console=err_console, refresh_per_second=4, transient=True) if err_console.is_terminal else None
+
+    def progress(partial):
+        if live is not None:
+            live.update(sim_table(partial))
+
+    if live is not None:
+        live.start()
+    try:
+        result = pos.simulate(candidates=candidates, plies=plies, iterations=iterations, seconds=seconds,
+                              threads=threads, seed=seed, stop=confidence, opponent_racks=inference,
+                              leaves=str(leaves) if leaves else None, winpct=winpct, progress=progress)
+    finally:
+        if live is not None:
+            live.stop()
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    say(sim_table(result))
+    say(f"seed {result.seed}, {result.plies} plies, {result.iterations / max(result.seconds, 1e-9):,.0f} iterations/s")
+
+
+def infer_cmd(
+    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
+    move: str = typer.Option(..., "--move", "-m", help="The opponent's last play as on the board ('8D QUIRK', "
+                                                          "tiles played through in parentheses), or '-N' for an exchange of N."),
+    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the CGP's or the ruleset's]."),
+    leaves: Optional[Path] = typer.Option(None, "--leaves", dir_okay=False, exists=True,
+                                          help="KLV2 leave values [default: none, every leave 0]."),
+    margin: float = typer.Option(5.0, "--margin", min=0.0, help="Points within the best equity for a play to count."),
+    top: int = typer.Option(30, "--top", "-n", min=1, help="Leaves to show (the JSON has them all)."),
+    as_json: bool = typer.Option(False, "--json", help="Print every leave with its probability as JSON on stdout."),
+) -> None:
+    """What the opponent kept with his last play: every possible leave and its probability."""
+    from rich.table import Table
+
+    from ..sim.infer import infer_leaves
+
+    pos = load_position(cgp_arg, cgp, None, None, ruleset, lexicon)
+    position_lexicon(pos)
+    result = infer_leaves(pos, move, leaves=str(leaves) if leaves else None, margin=margin)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    t = Table(title=f"after {result.move.notation()}: {len(result.leaves):,} leaves of {result.racks_tried:,} tried, "
+                    f"{result.total_draws:,} draws")
+    t.add_column("leave")
+    t.add_column("prob%", justify="right")
+    t.add_column("draws", justify="right")
+    t.add_column("value", justify="right")
+    for lv in result.leaves[:top]:
+        t.add_row(str(lv.leave) or "-", f"{100 * lv.probability:.2f}", f"{lv.draws:,}", f"{lv.value:+.2f}")
+    say(t)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(winpct_app, name="winpct")
+    app.command("sim")(sim_cmd)
+    app.command("infer")(infer_cmd)

@@ -1,0 +1,89 @@
+"""Word maps: a lexicon's words by anagram class and length, with one- and two-blank tables, which
+let the move generator find the best moves without walking the KWG (see ``_wmp.pxd`` for the layout
+and ``docs/ALGORITHM.md`` for how the generator uses them).
+
+A lexicon's map is built from its KWG the first time it is needed (~1 s for ENABLE's 168,548 words,
+~22 MB) and kept in the per-user lexicon cache (:func:`racksmith.lexicon.cache_dir`) under the
+KWG's content digest, whatever the KWG came from (an embedded list, a word list, a ``.kwg`` file);
+later processes memory-map that file, so its pages are shared and only those read count towards a
+process's memory. Every load checks the file (structure and checksum): a damaged cache entry is
+built again. Small lexicons (fewer than :data:`MEMORY_ONLY_BELOW` words) are built in memory each
+time instead (milliseconds), so that throw-away lexicons leave nothing in the cache.
+
+>>> from racksmith.lexicon import load_lexicon
+>>> lex = load_lexicon("enable")                      # doctest: +SKIP
+>>> lex.wordmap                                       # doctest: +SKIP
+<WordMap 26 letters, words of 2..15 letters, 152,215 classes, 22,185,960 bytes>
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import LexiconFormatError, OutputFileError
+from . import _wmp
+from .files import write_atomically
+from .kwg import read_file
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+
+__all__ = ["MEMORY_ONLY_BELOW", "WordMap", "build_wordmap", "cache_path", "kwg_digest", "read_wordmap", "wordmap_of"]
+
+WordMap = _wmp.WordMap
+MEMORY_ONLY_BELOW = 20_000  #: lexicons with fewer words get a map built in memory, never cached
+MAX_LEN2 = _wmp.DEFAULT_MAX_LEN2  #: two-blank tables for words of up to this many letters
+
+
+def kwg_digest(kwg_bytes: bytes) -> int:
+    """The 64-bit name of a KWG's content (the first 8 bytes of its SHA-256, little-endian)."""
+    return int.from_bytes(hashlib.sha256(kwg_bytes).digest()[:8], "little")
+
+
+def build_wordmap(lexicon: "Lexicon") -> "_wmp.WordMap":
+    """The lexicon's word map, built in memory."""
+    data = _wmp.build(lexicon.kwg, len(lexicon.alphabet), MAX_LEN2, lexicon.digest)
+    return _wmp.WordMap(data, lexicon.digest)
+
+
+def read_wordmap(path: "str | Path", digest: int | None = None) -> "_wmp.WordMap":
+    """The word map in file ``path``, memory-mapped and checked (structure and checksum; with
+    ``digest``, that it was built for the lexicon of that digest). A missing, truncated, damaged or
+    foreign file raises :class:`~racksmith.errors.LexiconFormatError` saying what is wrong."""
+    data = read_file(path, "word map")
+    try:
+        return _wmp.WordMap(data, digest)
+    except ValueError as e:
+        raise LexiconFormatError(f"word map file {str(path)!r}: {e}") from None
+
+
+def cache_path(lexicon: "Lexicon") -> Path:
+    """Where the lexicon's word map is kept in the cache."""
+    from .cache import cache_dir
+
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", lexicon.name or "")[:40] or "lexicon"
+    return cache_dir() / f"{stem}-{lexicon.digest:016x}-wm{_wmp.VERSION}.{MAX_LEN2}.wmp"
+
+
+def wordmap_of(lexicon: "Lexicon") -> "_wmp.WordMap":
+    """The lexicon's word map: from the cache when it is there and sound, else built (and cached
+    when the cache can be written): a damaged cache file is replaced, never used."""
+    if len(lexicon) < MEMORY_ONLY_BELOW:
+        return build_wordmap(lexicon)
+    path = cache_path(lexicon)
+    try:
+        return read_wordmap(path, lexicon.digest)
+    except LexiconFormatError:  # not cached yet, or damaged: build it again
+        pass
+    data = _wmp.build(lexicon.kwg, len(lexicon.alphabet), MAX_LEN2, lexicon.digest)
+    try:
+        write_atomically(path, data, make_parents=True)
+    except OutputFileError:
+        return _wmp.WordMap(data, lexicon.digest)  # cache not writable: go on in memory
+    del data
+    try:
+        return read_wordmap(path, lexicon.digest)  # the shared, mapped copy
+    except LexiconFormatError:  # replaced by something else meanwhile
+        return build_wordmap(lexicon)

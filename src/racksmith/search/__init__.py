@@ -1,0 +1,7 @@
+"""Game-tree search: the exact endgame solver (:mod:`racksmith.search.endgame`), the one-tile
+pre-endgame (:mod:`racksmith.search.peg`) and the ``endgame`` player (:mod:`racksmith.search.player`)."""
+from .endgame import EndgameResult, EndgameSolver, solve_endgame
+from .peg import PegPlay, PegResult, solve_peg
+from .player import EndgamePlayer
+
+__all__ = ["EndgamePlayer", "EndgameResult", "EndgameSolver", "PegPlay", "PegResult", "solve_endgame", "solve_peg"]

@@ -1,0 +1,344 @@
+"""The exact endgame solver: with the bag empty both racks are known, and the rest of the game is
+a finite game of perfect information that negamax solves.
+
+>>> pos = Position.from_cgp(cgp)                                     # doctest: +SKIP
+>>> r = pos.solve_endgame()                                          # doctest: +SKIP
+>>> r.value, r.exact, str(r.best), [str(m) for m in r.pv]            # doctest: +SKIP
+(18, True, '2D LOUP', ['2D LOUP', 'H1 cEI(L)', '10G GUM'])
+
+``value`` is what best play by both sides adds to the mover's spread: (mover's final score −
+opponent's final score) − (mover's score − opponent's score now), with the ruleset's end of the
+game (:mod:`racksmith.core.turns`): going out adds twice the other rack to the spread (under both
+end rules), and ``ruleset.zero_turn_limit`` scoreless turns in a row end the game with each
+player losing his own rack.
+
+The search (:mod:`racksmith.search._endgame`, described in docs/ALGORITHM.md section 13) deepens
+one ply at a time; ``exact`` says the last depth reached the end of every line, and then the
+value is the game's. Before it starts, the lexicon is cut down to the words a play could make
+with the tiles of both racks on this board (:func:`pruned_rules`).
+
+Passes: a player with no placement passes without spending a ply. When no placement can ever
+score 0 (no zero-valued tile on a rack, or a single one with none on the board), two passes in a
+row end the game in the search: the value is then provably the same as under the full count of
+scoreless turns (docs/ALGORITHM.md), and the principal variation is completed with the passes the
+full count needs. Otherwise the full count is searched.
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core.move import PASS, Move, MoveKind
+from ..errors import PositionError, RacksmithError
+from ..lexicon import Lexicon
+from ..lexicon.build import build_packed, pack_words
+from ..movegen._movegen import Rules
+from ..rules.alphabet import BLANK, LETTER_MASK
+from ..rules.ruleset import Ruleset
+from ._endgame import Search, playable_words
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.position import Position
+
+__all__ = ["EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_THREADS", "solve_endgame", "pruned_rules"]
+
+MAX_DEPTH = 120  #: deepest iteration (plies); every real endgame is solved long before
+MAX_THREADS = 64
+DEFAULT_TT_MB = 64  #: transposition table size by default (16-byte entries)
+
+
+@dataclass(frozen=True, slots=True)
+class EndgameResult:
+    """The answer of :func:`solve_endgame` (or of one depth of it).
+
+    ``value``: the spread best play adds (see the module docstring); ``exact``: the search reached
+    the end of every line, so ``value`` is the game's; ``depth``: plies of the last depth searched
+    (0: none completed, ``best`` is then the top move by score); ``best``: the move to play (None
+    when the game is over); ``pv``: the principal variation, ``best`` first, played to the end of
+    the game when ``exact``; ``nodes``: positions searched (each position reached by a move,
+    including the ends of the game); ``seconds``: wall time so far; ``move_value``: the value of the
+    move asked about with ``move=`` (exact when ``exact``), else None."""
+
+    value: int
+    exact: bool
+    depth: int
+    best: Move | None
+    pv: tuple[Move, ...]
+    nodes: int
+    seconds: float
+    move_value: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``racksmith endgame --json``."""
+        out: dict[str, Any] = {
+            "value": self.value,
+            "exact": self.exact,
+            "depth": self.depth,
+            "best": self.best.notation() if self.best is not None else None,
+            "pv": [m.notation() for m in self.pv],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+        }
+        if self.move_value is not None:
+            out["move_value"] = self.move_value
+        return out
+
+
+def solve_endgame(
+    position: "Position",
+    plies: int | None = None,
+    seconds: float | None = None,
+    threads: int = 1,
+    *,
+    on_depth: Callable[[EndgameResult], None] | None = None,
+    move: "Move | str | None" = None,
+    tt_mb: int = DEFAULT_TT_MB,
+) -> EndgameResult:
+    """Solve the endgame of ``position`` (the bag empty; an opponent's rack left empty in the
+    position is the unseen tiles). ``plies``: stop after that depth (None: until exact);
+    ``seconds``: stop after that much time, with the last depth completed (depth 1 always
+    completes); ``threads``: threads sharing the root moves (the value and the best move do not
+    depend on it); ``on_depth``: called with the answer of each depth as it completes;
+    ``move``: also find this move's exact value (``result.move_value``); ``tt_mb``: megabytes of
+    transposition table. Ctrl-C stops the search and raises ``KeyboardInterrupt``."""
+    return EndgameSolver(position, tt_mb=tt_mb).solve(plies, seconds, threads, on_depth=on_depth, move=move)
+
+
+# --- the lexicon of one endgame --------------------------------------------------------------------------
+def pruned_rules(ruleset: Ruleset, lexicon: Lexicon, board: np.ndarray, tiles: bytes) -> Rules:
+    """The move generator's tables over only the words of ``lexicon`` that a play on ``board``
+    could make while ``tiles`` (every tile still to be played) go down: through the board's
+    tiles, or of those tiles alone in a free stretch of a row or column. Every move of the rest of
+    the game forms only such words (its tiles come from ``tiles``, and the squares around a word
+    that are empty now stay empty until a tile from ``tiles`` fills them), so the moves found are
+    the same, faster."""
+    from ..movegen.generate import _rules
+
+    full = _rules(ruleset, lexicon)
+    words = sorted(set(playable_words(full, np.ascontiguousarray(board, dtype=np.uint8), bytes(tiles))))
+    text, offsets = pack_words(words)
+    nodes = build_packed(text, offsets, gaddag=True)
+    nodes.flags.writeable = False
+    name = f"{lexicon.name or 'lexicon'} (endgame: {len(words)} words)"
+    return Rules(Lexicon(nodes, ruleset.alphabet, name=name), ruleset)
+
+
+def passes_reduce(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bool:
+    """True when no placement of the rest of the game can score 0: no tile worth 0 among
+    ``tiles`` (every tile still to be played), or a single one with none on the board (a play
+    scores 0 only if every tile of every word it forms is worth 0, and it forms a word of two
+    tiles or more). Then two passes in a row decide the game as the full count of scoreless turns
+    would (docs/ALGORITHM.md section 13)."""
+    values = ruleset.values
+    zero_tiles = sum(1 for t in tiles if values[t] == 0)
+    if zero_tiles == 0:
+        return True
+    if zero_tiles > 1:
+        return False
+    b = board[board != 0]
+    letters = np.where(b & BLANK, 0, b & LETTER_MASK)
+    return not any(values[int(t)] == 0 for t in letters)
+
+
+def check_no_reclamation(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> None:
+    """Refuse a position where a star (a blank on the board) could be taken back: the search plays
+    the move generator's placements only, not Эрудит's star reclamations
+    (:mod:`racksmith.movegen.reclaim`), so its values would not be the game's."""
+    if not ruleset.star_reclamation:
+        return
+    b = board[(board != 0) & ((board & BLANK) != 0)]
+    stars = {int(t) & LETTER_MASK for t in b}
+    held = stars & set(tiles)
+    if held:
+        letters = ", ".join(sorted(ruleset.alphabet.letter(t) for t in held))
+        raise PositionError(
+            f"a star on the board could be taken back ({letters} on a rack): the endgame solver does not "
+            "play star reclamations yet"
+        )
+
+
+def _effective_zero(zero: int, limit: int, reduce: bool) -> tuple[int, int]:
+    """(count, limit) of scoreless turns the search uses: with ``reduce``, every count up to
+    ``limit`` - 2 is 0 and ``limit`` - 1 is 1, of 2 (a limit of 1 or 2 is kept: a count reset by a
+    scoring play must stay below the limit minus one)."""
+    if not reduce or limit <= 2:
+        return zero, limit
+    return (1 if zero >= limit - 1 else 0), 2
+
+
+# --- the solver ------------------------------------------------------------------------------------------
+class EndgameSolver:
+    """One endgame, ready to solve: the position checked, the lexicon pruned, the search set up.
+    :meth:`solve` may be called more than once (the transposition table is kept)."""
+
+    def __init__(self, position: "Position", *, tt_mb: int = DEFAULT_TT_MB):
+        if isinstance(tt_mb, bool) or not isinstance(tt_mb, int) or not 1 <= tt_mb <= 1 << 16:
+            raise RacksmithError(f"tt_mb must be a whole number of megabytes, 1 to 65536, got {tt_mb!r}")
+        self.position = _endgame_position(position)
+        pos = self.position
+        rs = pos.ruleset
+        self.ruleset = rs
+        self.over = pos.is_over
+        self.reduce = False
+        self.search: Search | None = None
+        if self.over:
+            return
+        lexicon = pos.lexicon
+        if not isinstance(lexicon, Lexicon):
+            raise RacksmithError(
+                f"the endgame solver needs a KWG lexicon (racksmith.lexicon.Lexicon), got {type(lexicon).__name__}"
+            )
+        rack0, rack1 = bytes(pos.racks[0]), bytes(pos.racks[1])
+        check_no_reclamation(rs, pos.board, rack0 + rack1)
+        self.reduce = passes_reduce(rs, pos.board, rack0 + rack1)
+        zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce)
+        rules = pruned_rules(rs, lexicon, pos.board, rack0 + rack1)
+        bits = max(10, min(32, int(math.log2(tt_mb)) + 16))
+        self.search = Search(rules, bits)
+        self.search.set_position(np.ascontiguousarray(pos.board, dtype=np.uint8), rack0, rack1,
+                                 pos.scores[0] - pos.scores[1], zero, limit)
+        self.root = self.search.root_moves()
+
+    def _move_index(self, move: "Move | str") -> int:
+        pos = self.position
+        resolved = pos.resolve(move)
+        recs = self.root
+        for i in range(len(recs)):
+            if _move(recs[i], pos.ruleset) == resolved:
+                return i
+        raise RacksmithError(f"{resolved.notation()} is not a legal move here")
+
+    def solve(
+        self,
+        plies: int | None = None,
+        seconds: float | None = None,
+        threads: int = 1,
+        *,
+        on_depth: Callable[[EndgameResult], None] | None = None,
+        move: "Move | str | None" = None,
+    ) -> EndgameResult:
+        """Iterative deepening; see :func:`solve_endgame` for the arguments."""
+        if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_DEPTH):
+            raise RacksmithError(f"plies must be a whole number from 1 to {MAX_DEPTH} (or None), got {plies!r}")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < math.inf
+        ):
+            raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+            raise RacksmithError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
+        start = time.monotonic()
+        if self.over:
+            return EndgameResult(0, True, 0, None, (), 0, time.monotonic() - start)
+        first = self._move_index(move) if move is not None else -1
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["result"] = self._deepen(start, plies, seconds, threads, on_depth, first)
+            except BaseException as e:  # handed to the caller's thread
+                box["error"] = e
+
+        worker = threading.Thread(target=run, name="racksmith-endgame", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.05)
+        except KeyboardInterrupt:
+            assert self.search is not None
+            self.search.stop()
+            worker.join()
+            raise
+        if "error" in box:
+            raise box["error"]
+        return box["result"]
+
+    def _deepen(self, start, plies, seconds, threads, on_depth, first) -> EndgameResult:
+        search = self.search
+        assert search is not None
+        deadline = start + seconds if seconds is not None else 0.0
+        nodes = 0
+        best: EndgameResult | None = None
+        for depth in range(1, (plies or MAX_DEPTH) + 1):
+            found = search.search(depth, 0.0 if depth == 1 else deadline, threads, first)
+            if found is None:
+                break
+            nodes += found["nodes"]
+            best = self._result(found, depth, nodes, time.monotonic() - start)
+            if on_depth is not None:
+                on_depth(best)
+            if best.exact:
+                break
+            if deadline and time.monotonic() >= deadline:
+                break
+        if best is None:  # stopped before depth 1 ended: the best move by score, unsearched
+            m = _move(self.root[0], self.ruleset)
+            return EndgameResult(0, False, 0, m, (m,), nodes, time.monotonic() - start)
+        return best
+
+    def _result(self, found: dict, depth: int, nodes: int, seconds: float) -> EndgameResult:
+        rs = self.ruleset
+        pv = [_move(r, rs) for r in found["pv"]]
+        if found["exact"] and self.reduce:
+            pv = self._complete(pv)
+        return EndgameResult(
+            value=int(found["value"]),
+            exact=bool(found["exact"]),
+            depth=depth,
+            best=pv[0] if pv else _move(self.root[found["best"]], rs),
+            pv=tuple(pv),
+            nodes=nodes,
+            seconds=seconds,
+            move_value=None if found["first_value"] is None else int(found["first_value"]),
+        )
+
+    def _complete(self, pv: list[Move]) -> list[Move]:
+        """The line played out with the passes that the full count of scoreless turns needs after
+        the search's two (the value is the same: docs/ALGORITHM.md section 13)."""
+        p = self.position.copy(stack=False)
+        for m in pv:
+            p.push(m, trusted=True)
+        a = self.ruleset.alphabet
+        while not p.is_over:
+            m = Move.pass_(a, score=0)
+            p.push(m, trusted=True)
+            pv.append(m)
+        return pv
+
+
+def _move(rec, ruleset: Ruleset) -> Move:
+    a = ruleset.alphabet
+    if int(rec["kind"]) != 0:
+        return Move.pass_(a, score=0)
+    n = int(rec["length"])
+    return Move.place(int(rec["row"]), int(rec["col"]), int(rec["dir"]) == 0, bytes(rec["tiles"][:n]), a,
+                      score=int(rec["score"]))
+
+
+def _endgame_position(position: "Position") -> "Position":
+    """A copy of ``position`` with both racks known: an unknown opponent's rack (empty in a CGP)
+    is the unseen tiles, which with the bag empty are his. Refuses a bag that is not empty."""
+    from ..core.position import Position
+
+    if not isinstance(position, Position):
+        raise RacksmithError(f"position must be a racksmith Position, got {type(position).__name__}")
+    if len(position.racks) != 2:
+        raise PositionError(f"an endgame is between two players; this position has {len(position.racks)} racks")
+    in_bag = position.bag_count
+    if in_bag:
+        raise PositionError(
+            f"the bag holds {in_bag} tile{'s' if in_bag != 1 else ''}: an endgame needs it empty"
+            + (" (with one tile in the bag, see the pre-endgame: racksmith.search.peg)" if in_bag == 1 else "")
+        )
+    racks = position.inferred_racks()
+    if racks[0] is None or racks[1] is None:  # pragma: no cover - with the bag empty an unknown rack is certain
+        raise PositionError("a rack is not known and the unseen tiles do not tell it: give both racks")
+    p = position.copy(stack=False)
+    p.racks = [racks[0], racks[1]]
+    p._known = None  # both racks known now
+    return p

@@ -1,0 +1,62 @@
+"""The ``endgame`` player: solves the endgame once the bag is empty, plays static equity before.
+
+>>> from racksmith.search import EndgamePlayer                       # doctest: +SKIP
+>>> run_selfplay(SelfPlayConfig(players=("endgame", "equity")), ...)  # once registered by kind
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ..core.move import Move
+from ..errors import PositionError, RacksmithError
+from ..play.players import BestEquityPlayer
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..play.players import GameView
+
+__all__ = ["EndgamePlayer"]
+
+
+class EndgamePlayer:
+    """A player (:class:`racksmith.play.players.Player`): with the bag empty, the best move of the
+    endgame solver (:func:`racksmith.search.endgame.solve_endgame`), from what the player sees (his
+    rack, the board; the opponent's rack is the unseen tiles); before, the move of highest static
+    equity (:class:`~racksmith.play.players.BestEquityPlayer` with ``leaves``).
+
+    ``seconds``: time for one endgame move (the best move of the last depth completed; None: until
+    exact); ``plies``: deepest depth (None: no limit); ``threads``: threads searching."""
+
+    name = "endgame"
+
+    def __init__(self, leaves: Any = None, ruleset=None, *, seconds: float | None = 10.0, plies: int | None = None,
+                 threads: int = 1):
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                    or not 0 < seconds < math.inf):
+            raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
+        if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or plies < 1):
+            raise RacksmithError(f"plies must be a whole number >= 1 (or None), got {plies!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise RacksmithError(f"threads must be a whole number >= 1, got {threads!r}")
+        self.static = BestEquityPlayer(leaves, ruleset=ruleset)
+        self.seconds = seconds
+        self.plies = plies
+        self.threads = threads
+        self.last = None  #: the EndgameResult of the last endgame move (None before one)
+
+    def choose(self, view: "GameView") -> Move:
+        if view.bag_count > 0:
+            return self.static.choose(view)
+        from ..core.position import Position
+
+        live = view.position
+        seen = Position(live.ruleset, live.board, (live.racks[0], ()), live.scores, live.zero_turns,
+                        live.opcodes, lexicon=view.lexicon)
+        try:
+            result = seen.solve_endgame(self.plies, self.seconds, self.threads)
+        except PositionError:  # a position the solver does not take (Эрудит's stars): static equity
+            return self.static.choose(view)
+        self.last = result
+        if result.best is None:
+            return Move.pass_(view.ruleset.alphabet, score=0)
+        return result.best

@@ -1,0 +1,139 @@
+"""Best-arm identification for the simulation, as MAGPIE does it (after Jourdan, Degenne &
+Kaufmann, *Dealing with unknown variances in best-arm identification*, 2023, and You et al.,
+*Information-directed selection for top-two algorithms*, 2023).
+
+Every arm is a candidate play; a sample is one play-out's win chance. After an initial phase in
+which every arm gets ``min_samples`` samples (round robin), the sampler is *top-two*: the leader
+``a*`` (highest empirical mean) and the challenger (the arm ``j`` minimising
+``Z(a*, j) + log n_j``) are sampled, the leader with the information-directed probability
+``n* d(mu*, var*, theta) / (n* d(mu*, var*, theta) + n_j d(mu_j, var_j, theta))`` where
+``theta`` is the sample-weighted mean of the two and ``d(mu, var, l) = (mu - l)^2 / (2 var)``.
+
+``Z(a*, j)`` is the generalised likelihood ratio of "``a*`` is better than ``j``" with unknown
+(empirical) variances: with ``lambda`` the variance-weighted point where the two means meet,
+``Z = n* d(mu*, var*, lambda) + n_j d(mu_j, var_j, lambda)``. The run stops (*confidence*) when
+every arm is either the leader, *similar* to it (the same play up to which letter a blank is, or
+where the same tiles go in the same squares: such plays are not raced against each other), or has
+``Z`` above the threshold ``log((log t + 1) / delta)`` (t: samples so far; ``delta = 1 - stop``).
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Hashable, Sequence
+
+MIN_VARIANCE = 1e-10
+
+
+class BestArm:
+    """The sampler and stopping rule over ``n`` arms. ``keys``: arms with equal keys are similar
+    (never raced); ``delta``: 1 - confidence, or None for no confidence stop; ``rng``: the coin
+    of the top-two choice (a :class:`random.Random`)."""
+
+    def __init__(self, n: int, *, delta: float | None = 0.01, min_samples: int = 1,
+                 keys: Sequence[Hashable] | None = None, rng: random.Random | None = None,
+                 round_robin: bool = False):
+        if n < 1:
+            raise ValueError(f"best-arm identification needs at least one arm, got {n}")
+        if delta is not None and not 0 < delta < 1:
+            raise ValueError(f"delta must lie strictly between 0 and 1, got {delta}")
+        self.n = n
+        self.delta = delta
+        self.min_samples = max(1, int(min_samples))
+        self.keys = list(keys) if keys is not None else list(range(n))
+        self.rng = rng or random.Random(0)
+        self.round_robin = round_robin
+        self.count = [0] * n        # samples completed
+        self.requested = [0] * n    # samples asked for (the next iteration index of each arm)
+        self.sum = [0.0] * n
+        self.sumsq = [0.0] * n
+        self.total = 0
+        self.total_requested = 0
+        self.leader = 0
+        self.challenger = -1
+        self.stopped = False
+
+    # --- statistics ------------------------------------------------------------------------------
+    def mean(self, i: int) -> float:
+        return self.sum[i] / self.count[i] if self.count[i] else 0.0
+
+    def var(self, i: int) -> float:
+        c = self.count[i]
+        if not c:
+            return MIN_VARIANCE
+        m = self.sum[i] / c
+        return max(MIN_VARIANCE, self.sumsq[i] / c - m * m)
+
+    @property
+    def initial_phase(self) -> bool:
+        return min(self.count) < self.min_samples
+
+    def similar(self, i: int, j: int) -> bool:
+        return self.keys[i] == self.keys[j]
+
+    def z(self, a: int, j: int) -> float:
+        """The GLR statistic of "arm a beats arm j" with empirical variances."""
+        mu1, v1, w1 = self.mean(a), self.var(a), float(self.count[a])
+        mua, va, wa = self.mean(j), self.var(j), float(self.count[j])
+        if w1 == 0:
+            lam = mua
+        elif wa == 0 or mu1 == mua:
+            lam = mu1
+        else:
+            x = wa / w1
+            lam = (va * mu1 + x * v1 * mua) / (va + x * v1)
+        return w1 * (mu1 - lam) ** 2 / (2 * v1) + wa * (mua - lam) ** 2 / (2 * va)
+
+    def threshold(self) -> float:
+        if self.delta is None or self.total < 1:
+            return math.inf
+        return math.log((math.log(self.total) + 1) / self.delta)
+
+    # --- sampling --------------------------------------------------------------------------------
+    def next_arm(self) -> int:
+        """The arm to sample next (its iteration index is ``requested[arm]`` before the call)."""
+        if min(self.requested) < self.min_samples or self.round_robin or self.n == 1 or self.challenger < 0:
+            arm = min(range(self.n), key=lambda i: (self.requested[i], i))
+        else:
+            it, jt = self.leader, self.challenger
+            ni, nj = float(self.count[it]), float(self.count[jt])
+            mi, mj = self.mean(it), self.mean(jt)
+            theta = (ni * mi + nj * mj) / (ni + nj) if ni + nj > 0 else 0.0
+            num = ni * (mi - theta) ** 2 / (2 * self.var(it))
+            den = num + nj * (mj - theta) ** 2 / (2 * self.var(jt))
+            coin = num / den if den > 0 else 0.5
+            arm = it if self.rng.random() < coin else jt
+        self.requested[arm] += 1
+        self.total_requested += 1
+        return arm
+
+    def add(self, arm: int, value: float) -> bool:
+        """Record a sample; True when the confidence stop is reached."""
+        self.count[arm] += 1
+        self.sum[arm] += value
+        self.sumsq[arm] += value * value
+        self.total += 1
+        self.leader = max(range(self.n), key=lambda i: (self.mean(i), -i))
+        if self.initial_phase:
+            return False
+        self._update()
+        return self.stopped
+
+    def _update(self) -> None:
+        a = self.leader
+        thr = self.threshold()
+        at = 0
+        best, best_value = -1, math.inf
+        for i in range(self.n):
+            if i == a or self.similar(a, i):
+                at += 1
+                continue
+            z = self.z(a, i)
+            if z > thr:
+                at += 1
+            value = z + math.log(max(1, self.count[i]))
+            if value < best_value:
+                best, best_value = i, value
+        self.challenger = best
+        if self.delta is not None and at == self.n:
+            self.stopped = True

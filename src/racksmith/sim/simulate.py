@@ -1,0 +1,335 @@
+"""Monte Carlo simulation of a position's best candidate plays, ranked by win chance.
+
+:func:`simulate` (also :meth:`Position.simulate <racksmith.core.position.Position.simulate>`)
+takes the ``candidates`` best plays by static equity, and for each of many iterations deals the
+unseen tiles (the opponent's rack — known, drawn from an inference result, or random — and the bag
+order), plays each candidate, then ``plies`` turns of best-equity replies, and values the end:
+spread plus the leave values of the last two moves, turned into a win chance by the ruleset's
+win% table (:mod:`racksmith.sim.winpct`). The i-th iteration of every candidate sees the same tiles
+(common random numbers). Which candidate gets the next iteration, and when to stop, is decided by
+best-arm identification (:mod:`racksmith.sim.bai`); iteration and time limits bound the run.
+
+The play-outs run in the compiled kernel :mod:`racksmith.sim._sim` without the GIL, in batches of
+:data:`BATCH` samples split over ``threads`` threads; the samples of a batch are chosen before it
+runs and their results depend only on (candidate, iteration, seed), so a run gives the same result
+for any number of threads (a time limit aside).
+"""
+from __future__ import annotations
+
+import math
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core.move import Move
+from ..errors import SimError, RacksmithError
+from ..lexicon import Leaves, Lexicon
+from ..movegen._movegen import BoardState
+from ..movegen.generate import _leaves, _tables
+from ..rules.alphabet import BLANK, THROUGH
+from .bai import BestArm
+from .winpct import WinPct, load_winpct
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.position import Position
+    from .infer import Inference
+
+#: samples chosen and run per batch (fixed, so that results do not depend on the thread count)
+BATCH = 32
+#: the total iterations when neither ``iterations`` nor ``seconds`` is given
+DEFAULT_ITERATIONS = 5000
+#: the fewest samples of each candidate before best-arm identification starts
+DEFAULT_MIN_SAMPLES = 30
+#: MAGPIE's grades of a play by win% lost: within 0.5 points, 3, 7, and beyond
+GRADES = ((0.5, "best"), (3.0, "inaccuracy"), (7.0, "mistake"), (math.inf, "blunder"))
+
+
+
+
+@dataclass(frozen=True, slots=True)
+class SimCandidate:
+    """One simulated play: its mean win chance (percent) and equity (spread change plus leftover,
+    in points), the standard error of the win chance (percent points) and its iterations."""
+
+    move: Move
+    win_pct: float
+    equity: float
+    stderr: float
+    iterations: int
+    static_equity: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "move": self.move.notation(),
+            "win_pct": round(self.win_pct, 4),
+            "equity": round(self.equity, 4),
+            "stderr": round(self.stderr, 4),
+            "iterations": self.iterations,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    """The candidates, best first (by win chance, then equity), and how the run ended:
+    ``stopped`` is ``"confidence"`` (best-arm identification is sure of the best at the ``stop``
+    level), ``"iterations"``, ``"time"`` or ``"interrupted"``."""
+
+    candidates: tuple[SimCandidate, ...]
+    iterations: int
+    stopped: str
+    seconds: float
+    plies: int
+    seed: int
+    threads: int = 1
+
+    @property
+    def best(self) -> SimCandidate:
+        return self.candidates[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "iterations": self.iterations,
+            "stopped": self.stopped,
+            "seconds": round(self.seconds, 4),
+            "plies": self.plies,
+            "seed": self.seed,
+            "candidates": [c.to_dict() for c in self.candidates],
+        }
+
+
+def similarity_key(move: Move) -> tuple:
+    """Plays that are effectively the same share a key (MAGPIE's rule): the same kind, squares and
+    direction, and the same multiset of tiles from the rack (a blank counted as a blank)."""
+    if move.kind == "place":
+        played = sorted(0 if t & BLANK else t for t in move.tiles if not t & THROUGH)
+        return ("place", move.row, move.col, move.across, len(move.tiles), tuple(played))
+    if move.kind == "exchange":
+        return ("exchange", tuple(sorted(move.tiles)))
+    return ("pass",)
+
+
+def grade(win_pct_lost: float) -> str:
+    """MAGPIE's grade of a play that loses ``win_pct_lost`` points of win% against the best."""
+    for limit, name in GRADES:
+        if win_pct_lost <= limit:
+            return name
+    return GRADES[-1][1]  # pragma: no cover
+
+
+def _positive_int(value, name: str, allow_none: bool = True):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise SimError(f"{name} must be a whole number, at least 1{' (or None)' if allow_none else ''}, got {value!r}")
+    return int(value)
+
+
+def simulate(
+    position: "Position",
+    candidates: int = 10,
+    plies: int = 2,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    threads: int = 1,
+    seed: int | None = None,
+    stop: float | None = 0.99,
+    opponent_racks: "Inference | None" = None,
+    *,
+    leaves: "Leaves | str | os.PathLike[str] | None" = None,
+    winpct: "WinPct | str | os.PathLike[str] | None" = None,
+    moves: Sequence[Move] | None = None,
+    min_samples: int | None = None,
+    round_robin: bool = False,
+    progress: Callable[[SimResult], None] | None = None,
+    progress_every: float = 0.25,
+    cancel: threading.Event | None = None,
+) -> SimResult:
+    """Simulate the ``candidates`` best plays of ``position`` by static equity (or the given
+    ``moves``) and rank them by win chance. See the module docstring.
+
+    ``plies``: replies after each candidate (1..32). ``iterations``: the most samples in all
+    (default :data:`DEFAULT_ITERATIONS` when ``seconds`` is not given either); ``seconds``: a time
+    limit. ``threads``: threads running the play-outs. ``seed``: None for a random one (reported
+    in the result). ``stop``: the confidence at which best-arm identification stops (0.5..1, e.g.
+    0.99), or None to run to the limits. ``opponent_racks``: an :class:`~racksmith.sim.infer.Inference`
+    whose leaves the opponent's rack is drawn from. ``leaves``: the leave values of every player
+    (a :class:`~racksmith.lexicon.Leaves` or a KLV2 path; None: every leave 0). ``winpct``: the
+    win% table (default: the ruleset's, :func:`~racksmith.sim.winpct.load_winpct`).
+    ``min_samples``: samples of every candidate before the race starts (default
+    min(30, iterations / candidates)). ``round_robin``: sample the candidates in turn instead of
+    by best-arm identification (for benchmarks: MAGPIE's ``-sr rr``). ``progress(partial_result)`` is called about every
+    ``progress_every`` seconds; setting ``cancel`` ends the run after the current batch
+    (``stopped = "interrupted"``)."""
+    from ..core.position import Position
+
+    if not isinstance(position, Position):
+        raise SimError(f"simulate needs a Position, got {type(position).__name__}")
+    n_cands = _positive_int(candidates, "candidates", False)
+    if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or not 1 <= plies <= 32:
+        raise SimError(f"plies must be a whole number 1..32, got {plies!r}")
+    iterations = _positive_int(iterations, "iterations")
+    threads = _positive_int(threads, "threads", False)
+    if threads > 64:
+        raise SimError(f"threads must be at most 64, got {threads}")
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds <= 0:
+            raise SimError(f"seconds must be a positive number (or None), got {seconds!r}")
+    if stop is not None:
+        if isinstance(stop, bool) or not isinstance(stop, (int, float)) or not 0.5 <= stop < 1:
+            raise SimError(f"stop must be a confidence 0.5 <= stop < 1 (e.g. 0.99) or None, got {stop!r}")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise SimError(f"seed must be a whole number 0..2**64-1 (or None), got {seed!r}")
+    seed = int(seed)
+    if iterations is None and seconds is None:
+        iterations = DEFAULT_ITERATIONS
+    if len(position.racks) != 2:
+        raise SimError(f"simulation is for two-player positions, this one has {len(position.racks)} racks")
+    if position.is_over:
+        raise SimError("the game is over: there is nothing to simulate")
+    rs = position.ruleset
+    lexicon = position.lexicon
+    if not isinstance(lexicon, Lexicon):
+        raise SimError(f"simulation needs a KWG lexicon, got {type(lexicon).__name__}")
+    leave_values = _leaves(leaves, rs)
+    table = load_winpct(winpct if winpct is not None else rs)
+    tables, total = _tables(rs, lexicon, leave_values)
+    rules = tables.rules
+
+    # the candidates
+    if moves is None:
+        ml = position.moves(top=n_cands, sort="equity", leaves=leave_values, exchanges=True)
+        cand_moves = list(ml)
+        recs = np.ascontiguousarray(ml.to_numpy()[:n_cands].copy())
+    else:
+        cand_moves = [position.resolve(m) if not isinstance(m, Move) or m.score is None else m for m in moves]
+        if not cand_moves:
+            raise SimError("moves is empty: give at least one move to simulate")
+        ml = position.moves(sort="equity", leaves=leave_values, exchanges=True)
+        index = {_key(m): i for i, m in enumerate(ml)}
+        missing = [m.notation() for m in cand_moves if _key(m) not in index]
+        if missing:
+            raise SimError(f"not legal moves of the player to move here: {', '.join(missing)}")
+        rows = [index[_key(m)] for m in cand_moves]
+        recs = np.ascontiguousarray(ml.to_numpy()[rows].copy())
+        cand_moves = [ml[i] for i in rows]
+    a = rs.alphabet
+    cand_leave = np.array(
+        [leave_values.value_tiles(list(m.leave)) if leave_values is not None and m.leave else 0.0 for m in cand_moves],
+        dtype=np.float64,
+    )
+    keys = [similarity_key(m) for m in cand_moves]
+
+    # the tiles
+    known = position.racks_known
+    sizes = position.rack_sizes
+    opponent = bytes(position.racks[1]) if known[1] else None
+    if opponent is not None and opponent_racks is not None:
+        raise SimError("the opponent's rack is known in this position: opponent_racks is for an unknown rack")
+    unseen = bytes(position.unseen_tiles())
+    inferred = None
+    if opponent_racks is not None:
+        inferred = opponent_racks.kernel_arrays(position)
+    board = BoardState(rules)
+    board.set(np.ascontiguousarray(position.board, dtype=np.uint8))
+    from ._sim import Playouts
+
+    try:
+        kernel = Playouts(
+            rules, tables.leave_table, board, bytes(position.racks[0]), opponent, unseen, sizes[1],
+            (int(position.scores[0]), int(position.scores[1])), int(position.zero_turns),
+            (int(rs.exchange_limit), int(rs.zero_turn_limit), 1 if rs.end_rule == "tournament" else 0),
+            recs, cand_leave, np.ascontiguousarray(table.table, dtype=np.float64), int(plies), seed, inferred, threads,
+        )
+    except ValueError as e:
+        raise SimError(f"cannot simulate this position: {e}") from None
+
+    n = len(cand_moves)
+    per_arm = (iterations // n) if iterations else DEFAULT_MIN_SAMPLES
+    ms = min_samples if min_samples is not None else max(1, min(DEFAULT_MIN_SAMPLES, per_arm))
+    ms = _positive_int(ms, "min_samples", False)
+    bai = BestArm(n, delta=(1 - stop) if stop is not None else None, min_samples=ms, keys=keys,
+                  rng=random.Random(f"racksmith-sim:{seed}"), round_robin=bool(round_robin))
+    eq_sum = [0.0] * n
+    t0 = time.perf_counter()
+    last = t0
+    stopped = "iterations"
+    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+
+    def snapshot(reason: str) -> SimResult:
+        return _result(cand_moves, bai, eq_sum, recs, reason, time.perf_counter() - t0, plies, seed, threads)
+
+    try:
+        while True:
+            if iterations is not None and bai.total >= iterations:
+                stopped = "iterations"
+                break
+            if seconds is not None and time.perf_counter() - t0 >= seconds:
+                stopped = "time"
+                break
+            if cancel is not None and cancel.is_set():
+                stopped = "interrupted"
+                break
+            k = BATCH if iterations is None else min(BATCH, iterations - bai.total)
+            arms = np.empty(k, np.int32)
+            its = np.empty(k, np.int64)
+            for j in range(k):
+                its[j] = bai.requested[arm := bai.next_arm()] - 1
+                arms[j] = arm
+            win = np.empty(k, np.float64)
+            eq = np.empty(k, np.float64)
+            if pool is None:
+                kernel.run(0, arms, its, win, eq)
+            else:
+                bounds = np.linspace(0, k, threads + 1).astype(int)
+                futures = [
+                    pool.submit(kernel.run, t, arms[lo:hi], its[lo:hi], win[lo:hi], eq[lo:hi])
+                    for t, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))
+                    if hi > lo
+                ]
+                for f in futures:
+                    f.result()
+            done = False
+            for j in range(k):
+                eq_sum[arms[j]] += float(eq[j])
+                if bai.add(int(arms[j]), float(win[j])):
+                    done = True
+                    break
+            if done:
+                stopped = "confidence"
+                break
+            now = time.perf_counter()
+            if progress is not None and now - last >= progress_every:
+                last = now
+                progress(snapshot("running"))
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    result = snapshot(stopped)
+    if progress is not None:
+        progress(result)
+    return result
+
+
+def _key(m: Move) -> tuple:
+    return (m.kind, m.row, m.col, m.across, tuple(m.tiles)) if m.kind == "place" else (m.kind, tuple(sorted(m.tiles)))
+
+
+def _result(cand_moves, bai: BestArm, eq_sum, recs, reason, seconds, plies, seed, threads) -> SimResult:
+    out = []
+    for i, m in enumerate(cand_moves):
+        c = bai.count[i]
+        mean = bai.mean(i) if c else 0.0
+        var = bai.sumsq[i] / c - mean * mean if c else 0.0
+        se = math.sqrt(max(var, 0.0) / (c - 1)) if c > 1 else 0.0
+        out.append(SimCandidate(m, 100.0 * mean, eq_sum[i] / c if c else 0.0, 100.0 * se, c, float(recs[i]["equity"])))
+    order = sorted(range(len(out)), key=lambda i: (-out[i].win_pct, -out[i].equity, i))
+    return SimResult(tuple(out[i] for i in order), bai.total, reason, seconds, plies, seed, threads)

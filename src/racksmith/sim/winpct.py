@@ -1,0 +1,379 @@
+"""Win-percentage tables: the probability that the player to move wins, given the spread (their
+score minus the opponent's) and the number of tiles they cannot see (the bag and the opponent's
+rack), as MAGPIE and Quackle use them to turn a simulated spread into a win chance.
+
+A table is trained by self-play (:func:`train_winpct`): at every turn of every game, before the
+player to move chooses, the pair (unseen tiles ``u``, spread ``s``) and the game's final spread
+``f`` (from the mover's side) are seen; what the table needs from that is the *swing* ``d = f - s``,
+tallied by ``u`` as integer counts (so runs merge exactly). For a spread ``x`` the mover then wins
+when ``x + d > 0`` and draws when ``x + d = 0``: the win chance at ``x`` is the share of swings
+above ``-x``, plus half of those equal to it, which is monotone in ``x`` by construction.
+
+Rows with few observations borrow from their neighbours (a window of unseen counts widened until it
+holds :data:`MIN_ROW` swings, weighted by a triangle), and the swing distribution is smoothed by a
+small Gaussian kernel in points, which keeps the table monotone (a sum of shifted monotone steps).
+
+The file format is MAGPIE's ``winpct.csv``: one line per unseen count ``u = 1, 2, ...``, the first
+number the observations behind the row, then one integer per spread from ``-M`` to ``+M`` (``2M+1``
+columns): twice the wins plus the draws, so that ``win% = value / (2 * observations)``. A sidecar
+``.json`` holds the provenance (command, games, seed, leaves, players).
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import WinPctError, RacksmithError
+from ..rules.ruleset import Ruleset, get_ruleset
+
+#: spreads the shipped tables cover: -MAX_SPREAD..MAX_SPREAD (beyond, the nearest end is used)
+MAX_SPREAD = 500
+#: swings tallied: -MAX_SWING..MAX_SWING (larger ones are clipped; they decide nothing inside the table)
+MAX_SWING = 1000
+#: the fewest swings a row is estimated from (neighbouring rows are pooled until it is reached)
+MIN_ROW = 3000
+#: the Gaussian smoothing of the swing distribution, in points
+SMOOTH_POINTS = 2.0
+#: the rulesets racksmith ships a table for
+SHIPPED = ("english", "super", "russian", "erudit")
+
+
+
+
+@dataclass(frozen=True, slots=True)
+class WinPct:
+    """A win-percentage table: ``table[u - 1, s + max_spread]`` is the chance that the player to
+    move, ``s`` points ahead with ``u`` tiles unseen, wins (a draw counts half)."""
+
+    table: np.ndarray  # float64, (max_unseen, 2 * max_spread + 1)
+    observations: np.ndarray  # int64, (max_unseen,)
+    name: str = ""
+    provenance: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def max_spread(self) -> int:
+        return (self.table.shape[1] - 1) // 2
+
+    @property
+    def max_unseen(self) -> int:
+        return self.table.shape[0]
+
+    def __call__(self, spread: float, unseen: int) -> float:
+        return self.get(spread, unseen)
+
+    def get(self, spread: float, unseen: int) -> float:
+        """The win chance at ``spread`` (rounded to the nearest point, clamped to the table) with
+        ``unseen`` tiles unseen (1..max_unseen; 0 means the game is over: 1, 0.5 or 0)."""
+        if isinstance(unseen, bool) or not isinstance(unseen, (int, np.integer)) or unseen < 0:
+            raise WinPctError(f"unseen must be a whole number >= 0, got {unseen!r}")
+        try:
+            spread = float(spread)
+        except (TypeError, ValueError):
+            raise WinPctError(f"spread must be a number, got {spread!r}") from None
+        if not math.isfinite(spread):
+            raise WinPctError(f"spread must be finite, got {spread!r}")
+        if unseen == 0:
+            return 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
+        u = min(int(unseen), self.max_unseen)
+        m = self.max_spread
+        s = int(math.floor(spread + 0.5)) if spread >= 0 else -int(math.floor(-spread + 0.5))
+        s = max(-m, min(m, s))
+        return float(self.table[u - 1, s + m])
+
+    # --- files -----------------------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str, name: str = "", provenance: dict | None = None) -> "WinPct":
+        """A table from MAGPIE's text format (see the module docstring)."""
+        lines = [ln for ln in text.replace("\r", "").split("\n") if ln.strip()]
+        if not lines:
+            raise WinPctError(f"win% table {name or '(text)'} has no rows")
+        rows: list[np.ndarray] = []
+        obs: list[int] = []
+        width = None
+        for i, ln in enumerate(lines, 1):
+            parts = ln.split()
+            try:
+                nums = [int(p) for p in parts]
+            except ValueError:
+                raise WinPctError(f"win% table {name or '(text)'}, line {i}: not whole numbers") from None
+            if width is None:
+                width = len(nums) - 1
+                if width < 1 or width % 2 != 1:
+                    raise WinPctError(f"win% table {name or '(text)'}, line {i}: expected an odd number of spread columns, got {width}")
+            elif len(nums) - 1 != width:
+                raise WinPctError(f"win% table {name or '(text)'}, line {i}: {len(nums) - 1} spread columns, expected {width}")
+            total = nums[0]
+            vals = np.asarray(nums[1:], dtype=np.float64)
+            if total < 0 or (vals < 0).any() or (vals > 2 * total).any():
+                raise WinPctError(f"win% table {name or '(text)'}, line {i}: values must lie in 0..2 x the observations ({total})")
+            if total == 0:
+                if not rows:
+                    raise WinPctError(f"win% table {name or '(text)'}, line {i}: no observations and no row before it to copy")
+                rows.append(rows[-1].copy())
+            else:
+                rows.append(vals / (2.0 * total))
+            obs.append(total)
+        return cls(np.vstack(rows), np.asarray(obs, dtype=np.int64), name, dict(provenance or {}))
+
+    def text(self) -> str:
+        """The table in MAGPIE's format (observations, then twice the wins plus draws per spread)."""
+        out = []
+        for u in range(self.max_unseen):
+            total = int(self.observations[u])
+            if total == 0 and u > 0 and np.array_equal(self.table[u], self.table[u - 1]):
+                out.append(" ".join(["0"] * (self.table.shape[1] + 1)))  # MAGPIE: copy the row before
+                continue
+            total = max(total, 1)
+            vals = np.rint(self.table[u] * 2 * total).astype(np.int64)
+            out.append(" ".join([str(total), *map(str, vals.tolist())]))
+        return "\n".join(out) + "\n"
+
+    @classmethod
+    def load(cls, path: "str | Path") -> "WinPct":
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="ascii")
+        except (OSError, UnicodeDecodeError) as e:
+            raise WinPctError(f"cannot read win% table {p}: {e}") from None
+        side = p.with_suffix(".json")
+        prov = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
+        return cls.parse(text, p.stem, prov)
+
+    def save(self, path: "str | Path") -> None:
+        p = Path(path)
+        p.write_text(self.text(), encoding="ascii")
+        if self.provenance:
+            p.with_suffix(".json").write_text(json.dumps(self.provenance, indent=2) + "\n", encoding="utf-8")
+
+
+_CACHE: dict[str, WinPct] = {}
+
+
+def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
+    """The win% table of a ruleset racksmith ships (``english``, ``super``, ``russian``,
+    ``erudit``; a :class:`Ruleset` uses the one of its name or, for a user ruleset, of the shipped
+    ruleset with the same tile count), or a table file in MAGPIE's format."""
+    if isinstance(spec, WinPct):
+        return spec
+    if isinstance(spec, Ruleset):
+        name = spec.name if spec.name in SHIPPED else _nearest_shipped(spec)
+        return load_winpct(name)
+    if not isinstance(spec, (str, Path)):
+        raise WinPctError(f"a win% table is a ruleset name, a path or a WinPct, got {type(spec).__name__}")
+    key = str(spec)
+    if key in _CACHE:
+        return _CACHE[key]
+    if isinstance(spec, str) and spec.lower() in SHIPPED:
+        base = resources.files("racksmith.sim") / "data"
+        name = spec.lower()
+        try:
+            text = (base / f"{name}.winpct").read_text(encoding="ascii")
+            prov = json.loads((base / f"{name}.winpct.json").read_text(encoding="utf-8"))
+        except OSError:
+            raise WinPctError(
+                f"this racksmith has no win% table for {name}: give winpct the path of one (train_winpct makes one)"
+            ) from None
+        wp = WinPct.parse(text, name, prov)
+    elif Path(spec).is_file():
+        wp = WinPct.load(spec)
+    else:
+        raise WinPctError(f"no win% table {spec!r}: use one of {', '.join(SHIPPED)} or the path of a table file")
+    _CACHE[key] = wp
+    return wp
+
+
+def _nearest_shipped(rs: Ruleset) -> str:
+    best = min(SHIPPED, key=lambda n: abs(get_ruleset(n).total_tiles - rs.total_tiles))
+    return best
+
+
+# --- training ------------------------------------------------------------------------------------
+@dataclass
+class SwingTally:
+    """Integer counts ``counts[u - 1, d + MAX_SWING]`` of swings ``d`` seen with ``u`` tiles unseen."""
+
+    counts: np.ndarray
+
+    @classmethod
+    def empty(cls, max_unseen: int) -> "SwingTally":
+        return cls(np.zeros((max_unseen, 2 * MAX_SWING + 1), dtype=np.int64))
+
+    def add(self, other: "SwingTally") -> None:
+        self.counts += other.counts
+
+    def record_game(self, turns: list[tuple[int, int, int]], finals: list[int]) -> None:
+        """``turns``: (seat to move, unseen, spread of the mover) before each move; ``finals``:
+        the final spread by seat."""
+        n = self.counts.shape[0]
+        for seat, unseen, spread in turns:
+            if 1 <= unseen <= n:
+                d = max(-MAX_SWING, min(MAX_SWING, finals[seat] - spread))
+                self.counts[unseen - 1, d + MAX_SWING] += 1
+
+
+def table_from_tally(tally: SwingTally, max_spread: int = MAX_SPREAD, min_row: int = MIN_ROW,
+                     smooth: float = SMOOTH_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """The smoothed win% table and the observations behind each row (see the module docstring)."""
+    counts = tally.counts.astype(np.float64)
+    n_rows = counts.shape[0]
+    per_row = counts.sum(axis=1)
+    if per_row.sum() == 0:
+        raise WinPctError("no observations to build a win% table from")
+    # the Gaussian kernel over swings
+    half = int(math.ceil(4 * smooth)) if smooth > 0 else 0
+    xs = np.arange(-half, half + 1, dtype=np.float64)
+    kernel = np.exp(-0.5 * (xs / smooth) ** 2) if smooth > 0 else np.ones(1)
+    kernel /= kernel.sum()
+    spreads = np.arange(-max_spread, max_spread + 1)
+    table = np.zeros((n_rows, spreads.size))
+    obs = np.zeros(n_rows, dtype=np.int64)
+    for r in range(n_rows):
+        w = 0
+        while True:
+            lo, hi = max(0, r - w), min(n_rows, r + w + 1)
+            if per_row[lo:hi].sum() >= min_row or (lo == 0 and hi == n_rows):
+                break
+            w += 1
+        weights = 1.0 - np.abs(np.arange(lo, hi) - r) / (w + 1.0)
+        hist = (counts[lo:hi] * weights[:, None]).sum(axis=0)
+        obs[r] = int(per_row[lo:hi].sum())
+        if hist.sum() == 0:
+            continue
+        hist = np.convolve(hist, kernel, mode="same")
+        p = hist / hist.sum()
+        # P(x + d > 0) + P(x + d == 0) / 2, d from -MAX_SWING..MAX_SWING
+        cdf = np.cumsum(p)  # cdf[k] = P(d <= k - MAX_SWING)
+        for j, x in enumerate(spreads):
+            k = -x + MAX_SWING  # index of d == -x
+            if k < 0:
+                table[r, j] = 1.0
+            elif k >= p.size:
+                table[r, j] = 0.0
+            else:
+                table[r, j] = (1.0 - cdf[k]) + 0.5 * p[k]
+    # rows with no data at all copy their nearest neighbour below
+    for r in range(n_rows):
+        if obs[r] == 0 and r > 0:
+            table[r] = table[r - 1]
+            obs[r] = obs[r - 1]
+    return np.clip(table, 0.0, 1.0), obs
+
+
+@dataclass(frozen=True, slots=True)
+class TrainConfig:
+    ruleset: str
+    lexicon: str | None = None
+    leaves: str | None = None
+    seed: int = 0
+
+
+_WORKER: Any = None
+
+
+def _setup(cfg: TrainConfig):
+    from ..lexicon import load_leaves, load_lexicon
+
+    rs = get_ruleset(cfg.ruleset)
+    spec = cfg.lexicon or rs.lexicon
+    if spec is None:
+        raise WinPctError(f"ruleset {rs.name} names no lexicon: give one")
+    lex = load_lexicon(spec, ruleset=rs)
+    leaves = load_leaves(cfg.leaves, ruleset=rs) if cfg.leaves else None
+    return rs, lex, leaves
+
+
+def _init(cfg: TrainConfig) -> None:
+    global _WORKER
+    _WORKER = (cfg, *_setup(cfg))
+
+
+def _play_games(indices: list[int]) -> SwingTally:
+    from ..core.bag import game_rng
+    from ..core.move import Move
+    from ..play.game import Game
+
+    cfg, rs, lex, leaves = _WORKER
+    tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
+    for index in indices:
+        game = Game(rs, lex, players=2, seed=game_rng(cfg.seed, index))
+        pos = game.live_position
+        turns: list[tuple[int, int, int]] = []
+        n = 0
+        while not pos.is_over and n < 1000:
+            seat = game.to_move
+            sc = game.scores
+            unseen = len(game.bag) + len(pos.racks[1])
+            turns.append((seat, unseen, sc[seat] - sc[1 - seat]))
+            ms = pos.moves(top=1, sort="equity", leaves=leaves, exchanges=True)
+            move = ms[0] if len(ms) else Move.pass_(rs.alphabet, score=0)
+            game.play_trusted(move)
+            n += 1
+        sc = game.scores
+        tally.record_game(turns, [sc[0] - sc[1], sc[1] - sc[0]])
+    return tally
+
+
+def train_winpct(
+    ruleset: str,
+    games: int,
+    *,
+    lexicon: str | None = None,
+    leaves: str | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    command: str = "",
+) -> "tuple[WinPct, SwingTally]":
+    """A win% table from ``games`` self-play games of best-equity players (with ``leaves``, a
+    KLV2 file, or without leave values), and the swing tallies behind it. The same seed gives the same table for any ``jobs``."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise WinPctError(f"games must be a whole number, at least 1, got {games!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise WinPctError(f"jobs must be a whole number, at least 1, got {jobs!r}")
+    cfg = TrainConfig(get_ruleset(ruleset).name, lexicon, leaves, int(seed))
+    t0 = time.perf_counter()
+    chunk = 25
+    batches = [list(range(s, min(games, s + chunk))) for s in range(0, games, chunk)]
+    rs = get_ruleset(cfg.ruleset)
+    tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
+    done = 0
+    if jobs == 1:
+        _init(cfg)
+        for b in batches:
+            tally.add(_play_games(b))
+            done += len(b)
+            if progress:
+                progress(done)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init, initargs=(cfg,)) as pool:
+            for b, t in zip(batches, pool.map(_play_games, batches)):
+                tally.add(t)
+                done += len(b)
+                if progress:
+                    progress(done)
+    table, obs = table_from_tally(tally)
+    prov = {
+        "ruleset": cfg.ruleset,
+        "lexicon": cfg.lexicon or rs.lexicon,
+        "leaves": Path(leaves).name if leaves else None,
+        "players": "best static equity (top move by score + leave value, exchanges allowed) for both seats",
+        "games": games,
+        "seed": cfg.seed,
+        "positions": int(tally.counts.sum()),
+        "max_spread": MAX_SPREAD,
+        "min_row": MIN_ROW,
+        "smooth_points": SMOOTH_POINTS,
+        "seconds": round(time.perf_counter() - t0, 1),
+        "command": command,
+        "format": "MAGPIE winpct.csv: per unseen count 1..N, observations then 2*wins+draws per spread -M..M",
+    }
+    return WinPct(table, obs, cfg.ruleset, prov), tally

@@ -1,0 +1,537 @@
+"""The endgame solver against a plain minimax that shares no code with it (as wolges tests its
+solver): moves from the word-driven oracle (tests/oracle.py), applied with Position.push/pop, the
+whole game tree searched with no pruning, on small made-up lexicons and boards, positions made by
+random play. Every value and every exact flag must be equal; the principal variation, played out
+with Position.push (every move checked), must end the game with the spread the value says."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from oracle import WordIndex, oracle_placements, placement_move
+from racksmith import Position
+from racksmith.core.move import Move
+from racksmith.errors import PositionError, RacksmithError
+from racksmith.lexicon import Lexicon
+from racksmith.rules.ruleset import Ruleset
+from racksmith.search.endgame import EndgameSolver, passes_reduce, solve_endgame
+
+WORDS = [
+    "AT", "TA", "AS", "AR", "AE", "EA", "ER", "RE", "ES", "ET", "TE", "AX", "EX", "XA",
+    "SAT", "SEA", "TEA", "EAT", "ATE", "ETA", "ARE", "EAR", "ERA", "RAT", "TAR", "ART", "AXE", "SAX",
+    "TAX", "SET", "TES", "RES", "SER", "ERS", "ARS", "RAS", "TAE", "TAS", "EAST", "EATS", "SEAT", "TEAS",
+    "RATE", "TEAR", "TARE", "SEAR", "ARTS", "RATS", "STAR", "TSAR", "AXES", "TAXES", "STARE", "TEARS",
+    "RATES", "ASTER", "TREAT", "TATER", "TASTE", "STATE", "RESET", "TERSE", "ESTER", "TREES", "STEER",
+    "SEATER", "EASTER", "TEASER", "RETAXES", "AA", "EE", "TAT", "TATS", "SASS", "ASEA",
+]
+
+
+def tiny(*, blanks: int = 2, end_rule: str = "tournament", zero_turn_limit: int = 6, rack_size: int = 3,
+         size: int = 6) -> Ruleset:
+    board = ["." * size for _ in range(size)]
+    board[1] = "." + "-" + "." * (size - 3) + "'"
+    board[size - 2] = "'" + "." * (size - 3) + '"' + "."
+    return Ruleset.from_dict(
+        {
+            "name": f"tiny-endgame-{blanks}-{end_rule}-{zero_turn_limit}-{rack_size}-{size}",
+            "board": board,
+            "tiles": [["A", 4, 1], ["E", 4, 1], ["T", 3, 2], ["S", 2, 1], ["R", 2, 2], ["X", 1, 5]],
+            "blanks": blanks,
+            "rack_size": rack_size,
+            "bingo_bonus": 5,
+            "start": f"{size // 2 + 1}{chr(ord('A') + size // 2)}",
+            "exchange_limit": rack_size,
+            "end_rule": end_rule,
+            "zero_turn_limit": zero_turn_limit,
+        }
+    )
+
+
+_INDEX: dict[str, WordIndex] = {}
+_LEX: dict[str, Lexicon] = {}
+
+
+def lexicon(rs: Ruleset) -> Lexicon:
+    if rs.name not in _LEX:
+        _LEX[rs.name] = Lexicon.from_words(WORDS, rs)
+        _INDEX[rs.name] = WordIndex(WORDS, rs.alphabet)
+    return _LEX[rs.name]
+
+
+_MOVES: dict[tuple, list[Move]] = {}
+
+
+def oracle_moves(pos: Position) -> list[Move]:
+    """Every legal move of the player to move, by the oracle: placements and the pass (cached by
+    board and rack: a pass leaves both as they were)."""
+    key = (pos.ruleset.name, pos.board.tobytes(), tuple(sorted(pos.racks[0])))
+    hit = _MOVES.get(key)
+    if hit is not None:
+        return hit
+    out = []
+    for p in oracle_placements(pos, _INDEX[pos.ruleset.name]):
+        m = placement_move(pos, p)
+        out.append(Move.place(m.row, m.col, m.across, m.tiles, m.alphabet, score=p[4]))
+    out.append(Move.pass_(pos.ruleset.alphabet, score=0))
+    _MOVES[key] = out
+    return out
+
+
+class TooBig(Exception):
+    """The game tree has more positions than the test's budget."""
+
+
+BUDGET = 1500  #: positions a plain minimax may visit (the oracle makes a few hundred moves a second)
+
+
+def minimax(pos: Position, memo: dict, budget: int = BUDGET) -> int:
+    """What best play adds to the spread of the player to move, from here to the end: every move
+    of every line, each position once (``memo``); raises TooBig past ``budget`` positions."""
+    if pos.is_over:
+        return 0
+    key = (pos.board.tobytes(), tuple(map(tuple, pos.racks)), pos.zero_turns)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    if len(memo) >= budget:
+        raise TooBig
+    best = None
+    for m in oracle_moves(pos):
+        before = pos.scores[0] - pos.scores[1]
+        # a known bag (the pre-endgame): whoever places first draws its tile
+        draw = list(pos.bag_tiles())[: m.tiles_played] if m.is_place and pos.bag_count else None
+        pos.push(m, draw, trusted=True)
+        gain = (pos.scores[1] - pos.scores[0]) - before - minimax(pos, memo, budget)
+        pos.pop()
+        if best is None or gain > best:
+            best = gain
+    memo[key] = best
+    return best
+
+
+def random_endgame(rs: Ruleset, seed: int, extra: int, passes: int) -> Position | None:
+    """Random placements from an empty board until the bag is empty, then ``extra`` more and
+    ``passes`` passes (while the game goes on); None if the game ends first."""
+    rng = random.Random(seed)
+    lex = lexicon(rs)
+    bag = [t for t, n in enumerate(rs.counts) for _ in range(n)]
+    rng.shuffle(bag)
+    pos = Position(rs, None, (bag[: rs.rack_size], bag[rs.rack_size : 2 * rs.rack_size]), lexicon=lex)
+    bag = bag[2 * rs.rack_size :]
+    while True:
+        if pos.is_over:
+            return None
+        if not bag:
+            if extra <= 0:
+                break
+            extra -= 1
+        moves = [m for m in oracle_moves(pos) if m.is_place]
+        if not moves:
+            pos.push(Move.pass_(rs.alphabet, score=0), trusted=True)
+            continue
+        m = rng.choice(moves)
+        n = m.tiles_played
+        draw, bag = bag[:n], bag[n:]
+        pos.push(m, draw, trusted=True)
+    for _ in range(passes):
+        if pos.is_over:
+            return None
+        pos.push(Move.pass_(rs.alphabet, score=0), trusted=True)
+    if pos.is_over:
+        return None
+    return Position.from_cgp(pos.cgp(), rs, lexicon=lex)
+
+
+def check_against_minimax(pos: Position, threads: int = 1, budget: int = BUDGET) -> None:
+    try:
+        expected = minimax(pos.copy(stack=False), {}, budget)
+    except TooBig:
+        assume(False)
+    r = solve_endgame(pos, threads=threads)
+    assert r.exact
+    assert r.value == expected, pos.cgp()
+    # the principal variation is legal and ends the game with that spread
+    p = pos.copy(stack=False)
+    spread = p.scores[0] - p.scores[1]
+    for i, m in enumerate(r.pv):
+        p.push(m)
+    assert p.is_over, (pos.cgp(), [m.notation() for m in r.pv])
+    final = p.scores[0] - p.scores[1] if len(r.pv) % 2 == 0 else p.scores[1] - p.scores[0]
+    assert final - spread == r.value, (pos.cgp(), [m.notation() for m in r.pv])
+    assert r.best == r.pv[0]
+    # the best move's value, searched first with a full window, is the value
+    again = solve_endgame(pos, move=r.best)
+    assert again.move_value == r.value == again.value
+
+
+VARIANTS = [
+    dict(),
+    dict(blanks=0),
+    dict(end_rule="club"),
+    dict(zero_turn_limit=2),
+    dict(zero_turn_limit=3, blanks=1),
+    dict(zero_turn_limit=1),
+    dict(rack_size=4, size=7),
+]
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 3), passes=st.integers(0, 3))
+def test_values_equal_a_plain_minimax(variant, seed, extra, passes):
+    rs = tiny(**VARIANTS[variant])
+    pos = random_endgame(rs, seed, extra, passes)
+    if pos is None:
+        return
+    check_against_minimax(pos)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 2))
+def test_threads_give_the_same_value_and_best_move(seed, extra):
+    rs = tiny(rack_size=4, size=7)
+    pos = random_endgame(rs, seed, extra, 0)
+    if pos is None:
+        return
+    one = solve_endgame(pos)
+    for threads in (2, 3):
+        r = solve_endgame(pos, threads=threads)
+        assert (r.value, r.exact, r.best) == (one.value, one.exact, one.best)
+
+
+def test_zero_score_plays_are_searched_with_the_full_count():
+    """A blank on a rack and one on the board: a play of blanks only could score 0, so the search
+    keeps the ruleset's count of scoreless turns (no shortcut of two passes), and still equals the
+    plain minimax; without a blank on the board, or with no blank at all, the shortcut applies."""
+    rs = tiny(zero_turn_limit=4)
+    lex = lexicon(rs)
+    board = np.zeros((6, 6), np.uint8)
+    a = rs.alphabet
+    board[3, 1:4] = a.encode("SEA")
+    board[3, 3] |= 0x80  # the A is a blank
+    board[0, 0:5] = a.encode("TAXES")  # the rest of the tiles, out of the way: the bag is empty
+    board[5, 0:4] = a.encode("TEAR")
+    board[3:5, 5] = a.encode("EA")
+    board[1, 5] = a.encode("A")[0]
+    pos = Position(rs, board, (a.rack("?T"), a.rack("R")), lexicon=lex)
+    assert pos.bag_count == 0
+    assert not passes_reduce(rs, pos.board, bytes(pos.racks[0]) + bytes(pos.racks[1]))
+    check_against_minimax(pos, budget=100_000)
+    assert passes_reduce(rs, pos.board, bytes(a.rack("AT")) + bytes(a.rack("RE")))
+    assert not passes_reduce(rs, pos.board, bytes(a.rack("?T")) + bytes(a.rack("?E")))
+    plain = board.copy()
+    plain[3, 3] &= 0x7F
+    assert passes_reduce(rs, plain, bytes(a.rack("?T")) + bytes(a.rack("RE")))
+
+
+def test_an_unknown_opponent_rack_is_the_unseen_tiles():
+    rs = tiny(blanks=0)
+    for seed in range(40):
+        pos = random_endgame(rs, seed, 0, 0)
+        if pos is not None:
+            break
+    known = solve_endgame(pos)
+    hidden = Position(rs, pos.board, (pos.racks[0], ()), pos.scores, pos.zero_turns, lexicon=pos.lexicon)
+    assert solve_endgame(hidden).value == known.value
+
+
+def test_a_game_that_is_over_has_value_zero():
+    rs = tiny(blanks=0)
+    for seed in range(40):
+        pos = random_endgame(rs, seed, 0, 0)
+        if pos is not None:
+            break
+    over = Position(rs, pos.board, (pos.racks[0], pos.racks[1]), pos.scores, rs.zero_turn_limit, lexicon=pos.lexicon)
+    r = solve_endgame(over)
+    assert (r.value, r.exact, r.depth, r.best, r.pv) == (0, True, 0, None, ())
+
+
+def test_bad_arguments_are_refused():
+    rs = tiny(blanks=0)
+    pos = None
+    for seed in range(40):
+        pos = random_endgame(rs, seed, 0, 0)
+        if pos is not None:
+            break
+    for kw in (dict(plies=0), dict(plies=True), dict(plies=1.5), dict(seconds=0), dict(seconds=-1),
+               dict(seconds=float("inf")), dict(threads=0), dict(threads=1000), dict(threads="2")):
+        with pytest.raises(RacksmithError):
+            solve_endgame(pos, **kw)
+    with pytest.raises(RacksmithError):
+        solve_endgame(pos, tt_mb=0)
+    with pytest.raises(RacksmithError, match="not a legal move"):
+        solve_endgame(pos, move="1A XXXXX")
+    full = Position(rs, None, (rs.alphabet.rack("AET"), rs.alphabet.rack("RST")), lexicon=pos.lexicon)
+    with pytest.raises(PositionError, match="bag holds"):
+        solve_endgame(full)
+    with pytest.raises(PositionError, match="two players"):
+        solve_endgame(Position(rs, pos.board, (pos.racks[0], pos.racks[1], ()), lexicon=pos.lexicon))
+
+
+MAGPIE_ENDGAMES = [json.loads(line) for line in
+                   (Path(__file__).parent / "fixtures" / "endgames_magpie.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.parametrize("record", MAGPIE_ENDGAMES, ids=[r["id"] for r in MAGPIE_ENDGAMES])
+def test_enable_endgames_have_magpies_values(record):
+    """ENABLE endgames solved by MAGPIE's solver (the fixture's ``source`` says how): the same
+    value, exact when MAGPIE searched to the end (``plies`` null), else at MAGPIE's depth."""
+    from racksmith.lexicon import load_lexicon
+
+    pos = Position.from_cgp(record["cgp"], "english", lexicon=load_lexicon("ENABLE"))
+    r = pos.solve_endgame(plies=record["plies"])
+    assert r.value == record["value"]
+    assert r.exact == (record["plies"] is None)
+    # the line is legal and, when exact, ends the game with that spread
+    p = pos.copy(stack=False)
+    for m in r.pv:
+        p.push(m)
+    if r.exact:
+        assert p.is_over
+        sign = 1 if len(r.pv) % 2 == 0 else -1
+        assert sign * (p.scores[0] - p.scores[1]) - (pos.scores[0] - pos.scores[1]) == r.value
+
+
+# --- the command line -----------------------------------------------------------------------------------
+END21 = next(r for r in MAGPIE_ENDGAMES if r["id"] == "end_s350_t21")["cgp"]
+
+
+def run_cli(capsys, *args):
+    from racksmith.cli.main import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+def test_cli_endgame_json_and_live_depths(capsys):
+    code, out, err = run_cli(capsys, "endgame", END21, "--plies", "2", "--json")
+    assert code == 0
+    r = json.loads(out)
+    assert set(r) == {"value", "exact", "depth", "best", "pv", "nodes", "seconds"}
+    assert (r["depth"], r["exact"]) == (2, False)
+    assert r["best"] == r["pv"][0] and len(r["pv"]) == 2 and r["nodes"] > 0
+    assert [line.split()[:2] for line in err.strip().splitlines()] == [["depth", "1"], ["depth", "2"]]
+    pos = Position.from_cgp(END21)
+    assert r["value"] == pos.solve_endgame(plies=2).value
+    code, out, err = run_cli(capsys, "endgame", END21, "--plies", "1", "--quiet")
+    assert code == 0 and err == "" and out.startswith("best ") and "not exact" in out
+
+
+def test_cli_endgame_errors_are_one_line(capsys):
+    code, out, err = run_cli(capsys, "endgame", "/".join(["15"] * 15) + " AEINRST/ 0/0 0")
+    assert code == 1 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "bag holds" in lines[0]
+    code, out, err = run_cli(capsys, "endgame", END21, "--plies", "0")
+    assert code == 2
+    code, out, err = run_cli(capsys, "endgame", END21, "--threads", "1000")
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "threads" in err
+
+
+# --- the endgame player -------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(6))
+def test_the_endgame_player_plays_equity_then_the_solved_endgame(seed):
+    """Two endgame players: static equity while the bag has tiles (the same moves as the equity
+    player), then solved moves; from the first position with the bag empty the game's spread moves
+    by the value the plain minimax gives."""
+    from racksmith.play.game import Game
+    from racksmith.play.players import BestEquityPlayer, GameView
+    from racksmith.search import EndgamePlayer
+
+    rs = tiny(blanks=1)
+    game = Game(rs, lexicon(rs), seed=seed)
+    players = [EndgamePlayer(seconds=None), EndgamePlayer(seconds=None)]
+    static = BestEquityPlayer()
+    start = None
+    while not game.over:
+        view = GameView(game)
+        if view.bag_count and start is None:
+            assert players[game.to_move].choose(view) == static.choose(view)
+        if not view.bag_count and start is None:
+            pos = game.live_position
+            start = (game.to_move, game.scores[game.to_move] - game.scores[1 - game.to_move])
+            try:
+                expected = minimax(pos.copy(stack=False), {}, budget=5000)
+            except TooBig:
+                expected = None
+        game.play_trusted(players[game.to_move].choose(view))
+    if start is None:
+        return
+    mover, spread = start
+    if expected is not None:
+        assert game.scores[mover] - game.scores[1 - mover] - spread == expected
+    with pytest.raises(RacksmithError):
+        EndgamePlayer(seconds=0)
+
+
+# --- the web analyzer ------------------------------------------------------------------------------------
+def test_web_endgame_answers_the_cli_s_json_and_refuses_bad_fields():
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from racksmith.web import Analyzer, Limits, make_server
+
+    srv = make_server(Analyzer("english", None, None, limits=Limits(max_seconds=20.0)), "127.0.0.1", 0,
+                      log=lambda *a: None)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+
+    def post(body):
+        req = urllib.request.Request(srv.url.rstrip("/") + "/api/endgame", data=json.dumps(body).encode(),
+                                     method="POST", headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as res:
+                return res.status, json.loads(res.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    try:
+        status, r = post({"cgp": END21, "plies": 2})
+        assert status == 200, r
+        local = Position.from_cgp(END21).solve_endgame(plies=2)
+        assert (r["value"], r["exact"], r["depth"], r["best"]) == (local.value, False, 2, local.best.notation())
+        assert r["pv"] == [m.notation() for m in local.pv]
+        for body, code, words in [
+            ({"cgp": END21, "seconds": 100}, 400, "max_seconds"),
+            ({"cgp": END21, "seconds": 0}, 400, "field 'seconds'"),
+            ({"cgp": END21, "plies": "3"}, 400, "field 'plies'"),
+            ({"cgp": "/".join(["15"] * 15) + " AEINRST/ 0/0 0"}, 400, "bag holds"),
+        ]:
+            status, r = post(body)
+            assert status == code and words in r["error"] and "\n" not in r["error"], (body, status, r)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+# --- analyze ---------------------------------------------------------------------------------------------
+def test_analyze_grades_endgame_turns_by_the_exact_value():
+    """Every turn of a fixture game played with the bag empty gets a grade; the value of the move
+    played is its score less the value of the position it leaves (or the end of the game's
+    adjustment), solved on its own."""
+    from racksmith.lexicon import load_lexicon
+    from racksmith.review.analysis import analyze
+    from racksmith.review.replay import replay_file
+
+    r = replay_file(Path(__file__).parent / "fixtures" / "gcg" / "game01_seed1.gcg", None, None, strict=False)
+    lex = load_lexicon("ENABLE", ruleset=r.ruleset)
+    a = analyze(r, None, lexicon=lex)
+    graded = [t for t in a.turns if t.endgame is not None]
+    assert [t.turn for t in graded] == [21, 22, 23, 24]
+    for t in graded:
+        g = t.endgame
+        assert g.exact and g.lost == g.value - g.played_value >= 0
+        pos = r.position(t.turn)
+        pos.lexicon = lex
+        assert pos.solve_endgame().value == g.value
+        after = pos.copy(stack=False)
+        before = after.scores[0] - after.scores[1]
+        after.push(t.played)
+        if after.is_over:
+            assert after.scores[1] - after.scores[0] - before == g.played_value
+        else:
+            assert t.played_score - after.solve_endgame().value == g.played_value
+    assert graded[-1].endgame.lost == 0 and graded[0].endgame.lost == 12
+    assert a.to_dict()["turns"][graded[0].turn - 1]["endgame"]["best"] == "N12 TREE"
+
+
+# --- the one-tile pre-endgame -----------------------------------------------------------------------------
+def random_peg(rs: Ruleset, seed: int) -> Position | None:
+    """Random placements from an empty board until one tile is left in the bag (None if the game
+    ends or the bag skips past one); the opponent's rack left unknown."""
+    rng = random.Random(seed)
+    lex = lexicon(rs)
+    bag = [t for t, n in enumerate(rs.counts) for _ in range(n)]
+    rng.shuffle(bag)
+    pos = Position(rs, None, (bag[: rs.rack_size], bag[rs.rack_size : 2 * rs.rack_size]), lexicon=lex)
+    bag = bag[2 * rs.rack_size :]
+    while len(bag) > 1:
+        if pos.is_over:
+            return None
+        moves = [m for m in oracle_moves(pos) if m.is_place and m.tiles_played < len(bag)]
+        if not moves:
+            return None
+        m = rng.choice(moves)
+        draw, bag = bag[: m.tiles_played], bag[m.tiles_played :]
+        pos.push(m, draw, trusted=True)
+    if len(bag) != 1 or pos.is_over:
+        return None
+    return Position(rs, pos.board, (pos.racks[0], ()), pos.scores, pos.zero_turns, lexicon=lex)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(variant=st.sampled_from([0, 2, 3]), seed=st.integers(0, 2**32 - 1))
+def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
+    """Each play and each possible bag tile: the final spread equals the plain minimax's (the
+    tile drawn by whoever places first), so the chances of winning are equal too."""
+    from racksmith.search.peg import solve_peg
+
+    rs = tiny(**VARIANTS[variant])
+    pos = random_peg(rs, seed)
+    assume(pos is not None)
+    unseen = list(pos.unseen_tiles())
+    memo: dict = {}
+    expected = {}
+    try:
+        for m in oracle_moves(pos):
+            outcomes = {}
+            for t in sorted(set(unseen)):
+                opp = list(unseen)
+                opp.remove(t)
+                p = Position(rs, pos.board, (pos.racks[0], opp), pos.scores, pos.zero_turns, lexicon=pos.lexicon)
+                p.push(m, [t] if m.is_place else None, trusted=True)
+                outcomes[rs.alphabet.letter(t) if t else "?"] = p.scores[1] - p.scores[0] - minimax(p, memo, 800)
+            expected[m.notation()] = outcomes
+    except TooBig:
+        assume(False)
+    r = solve_peg(pos)
+    got = {p.move.notation(): dict(p.outcomes) for p in r.plays}
+    assert got == expected, pos.cgp()
+    for p in r.plays:
+        n = len(unseen)
+        wins = sum(unseen.count(rs.alphabet.tile(k) if k != "?" else 0) * (1 if v > 0 else 0.5 if v == 0 else 0)
+                   for k, v in p.outcomes)
+        assert p.draws == n and p.wins == wins and p.win_probability == wins / n
+    assert [p.win_probability for p in r.plays] == sorted((p.win_probability for p in r.plays), reverse=True)
+
+
+def test_peg_refuses_other_bags(capsys):
+    from racksmith.search.peg import solve_peg
+
+    pos = Position.from_cgp(END21)
+    with pytest.raises(PositionError, match="needs exactly one"):
+        solve_peg(pos)
+    with pytest.raises(RacksmithError, match="top"):
+        solve_peg(pos, top=0)
+
+
+def test_cli_peg_needs_one_tile_in_the_bag(capsys):
+    code, out, err = run_cli(capsys, "peg", END21, "--json")
+    assert code == 1 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "needs exactly one" in lines[0]
+
+
+def test_a_star_that_could_be_taken_back_is_refused():
+    """Эрудит's star reclamations are not searched: such a position is refused, not mis-solved."""
+    from racksmith.rules.ruleset import get_ruleset
+    from racksmith.search.endgame import check_no_reclamation
+
+    rs = get_ruleset("erudit")
+    assert rs.star_reclamation
+    a = rs.alphabet
+    board = np.zeros((rs.rows, rs.cols), np.uint8)
+    t = a.tile(a.letters[1])
+    board[7, 7] = t | 0x80
+    with pytest.raises(PositionError, match="star"):
+        check_no_reclamation(rs, board, bytes([t]))
+    check_no_reclamation(rs, board, bytes([t % len(a) + 1]))
+    check_no_reclamation(tiny(), board[:6, :6], bytes([1, 2]))

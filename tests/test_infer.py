@@ -1,0 +1,138 @@
+"""Inference of the opponent's leave: hand-checkable positions, MAGPIE's count, bad input."""
+from __future__ import annotations
+
+import math
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from racksmith import Position
+from racksmith.errors import InferenceError
+from racksmith.sim.infer import infer_leaves
+
+SYNTH = Path(__file__).parent / "fixtures" / "SYNTH.klv2"
+KRONA = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 / 0/28 0"
+
+
+def test_krona_matches_magpie():
+    # MAGPIE 183bebc4, `cgp <empty board> / 0/0 0` then `infer 1 AKNOR 28`, leaves SYNTH:
+    # "Total target racks: 3345", "Total unique target racks: 226"
+    inf = infer_leaves(Position.from_cgp(KRONA), "8D KRONA", leaves=SYNTH)
+    assert inf.total_draws == 3345
+    assert len(inf.leaves) == 226
+    assert math.isclose(sum(x.probability for x in inf.leaves), 1.0)
+
+
+def test_probability_is_the_count_weighted_share():
+    pos = Position.from_cgp(KRONA)
+    inf = infer_leaves(pos, "8D KRONA", leaves=SYNTH)
+    unseen = np.bincount(list(pos.unseen_tiles()), minlength=64)
+    for lv in inf.leaves[:40]:
+        counts = np.bincount(list(lv.leave), minlength=64)
+        ways = math.prod(math.comb(int(unseen[t]), int(counts[t])) for t in range(64) if counts[t])
+        assert lv.draws == ways
+        assert lv.probability == pytest.approx(ways / inf.total_draws)
+    # the most likely leaves are the common pairs: EI (12 Es x 9 Is = 108) first
+    assert str(inf.leaves[0].leave) == "EI" and inf.leaves[0].draws == 108
+
+
+def test_every_leave_is_kept_by_a_best_play():
+    """An independent check through Position.moves: for a sample of two-tile leaves, the leave is
+    in the result exactly when 8D KRONA + its leave value is within 5 of the rack's best equity."""
+    pos = Position.from_cgp(KRONA)
+    inf = infer_leaves(pos, "8D KRONA", leaves=SYNTH)
+    kept = {str(x.leave) for x in inf.leaves}
+    a = pos.ruleset.alphabet
+    from racksmith.lexicon import load_leaves
+
+    lv = load_leaves(SYNTH, "english")
+    letters = [t for t in range(0, 27)]
+    checked = 0
+    unseen = np.bincount(list(pos.unseen_tiles()), minlength=64)
+    for pair in list(combinations_with_replacement(letters, 2))[::9]:
+        if any(unseen[t] < pair.count(t) for t in pair):
+            continue
+        rack = sorted([*a.rack("AKNOR"), *pair])
+        before = Position("english", None, (a.tiles(rack), a.tiles([])), lexicon=pos.lexicon)
+        best = before.moves(top=1, sort="equity", leaves=lv, exchanges=True)[0]
+        value = lv.value_tiles(list(pair))
+        expected = 28 + value + 5 >= best.equity - 1e-9
+        assert (str(a.tiles(sorted(pair))) in kept) == expected, (a.tiles(pair), best.notation())
+        checked += 1
+    assert checked > 30
+
+
+def test_exchange_inference_keeps_what_the_exchange_kept():
+    """The kernel on a small pool (a full bag would be millions of racks): for each rack the pool
+    can supply, it is kept when its best play is an exchange of 5 tiles, and the leave reported is
+    what that exchange keeps (checked through Position.moves)."""
+    from racksmith.lexicon import load_leaves
+    from racksmith.movegen._movegen import BoardState
+    from racksmith.movegen.generate import _tables
+    from racksmith.sim._sim import infer_leaves as kernel
+
+    pos = Position.from_cgp(KRONA)
+    a = pos.ruleset.alphabet
+    lv = load_leaves(SYNTH, "english")
+    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
+    board = BoardState(tables.rules)
+    board.set(pos.board)
+    pool = a.rack("UUVVWWIIXYZ")
+    tiles, lens, weights, values = kernel(tables.rules, tables.leave_table, board, b"", bytes(pool), 7, 5, 0.0, 5.0,
+                                          60, 0, 7, 10000)
+    got = sorted((tuple(tiles[i, : lens[i]]), weights[i]) for i in range(len(lens)))
+    expected = []
+    counts = np.bincount(list(pool), minlength=64)
+    for rack in sorted(set(combinations_with_replacement(sorted(pool), 7))):
+        if any(counts[t] < rack.count(t) for t in set(rack)):
+            continue
+        before = Position("english", pos.board, (a.tiles(list(rack)), a.tiles([])), lexicon=pos.lexicon)
+        best = before.moves(top=1, sort="equity", leaves=lv, exchanges=True)[0]
+        if best.kind == "exchange" and len(best.tiles) == 5:
+            w = math.prod(math.comb(int(counts[t]), rack.count(t)) for t in set(rack))
+            expected.append((tuple(sorted(best.leave)), float(w)))
+    assert sorted(got) == sorted(expected)
+    assert expected  # the position has such racks
+
+
+@pytest.mark.parametrize("cgp,move,match", [
+    (KRONA, None, "no previous move"),
+    (KRONA, "-", "pass"),
+    (KRONA, "8E KRONA", "not on the board"),
+    (KRONA, "8D QUIRK", "not on the board"),
+    ("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 /ABC 0/28 0", "8D KRONA", "known"),
+    (KRONA, "8Z KRONA", ""),
+    (KRONA, "-9", "exchange"),
+    ("LATE", "-3", "too small|exchange needs"),
+])
+def test_bad_input(cgp, move, match):
+    if cgp == "LATE":  # no exchange is possible once the bag is below 7
+        cgp = ("15/15/2MI11/TRANQUIL7/R14/O6DEV5/NUT2THAT5C/ANE1FOOD5TO/1FAXING6AL/1AR1R8JO/1SEER9S/"
+               "1TRAY2PANED2S/WE1V4WAY2Bi/ON1E3HEBE2I1/K2DOLCI2SEIZE GLMOPUU/ 277/434 0")
+    pos = Position.from_cgp(cgp)
+    with pytest.raises(InferenceError, match=match):
+        infer_leaves(pos, move)
+
+
+def test_bag_too_small():
+    # a late board with all but one of its unseen tiles moved onto empty corners: 1 tile unseen, and
+    # 15K SEIZE would have left 2
+    cgp = ("15/15/2MI11/TRANQUIL7/R14/O6DEV5/NUT2THAT5C/ANE1FOOD5TO/1FAXING6AL/1AR1R8JO/1SEER9S/"
+           "1TRAY2PANED2S/WE1V4WAY2Bi/ON1E3HEBE2I1/K2DOLCI2SEIZE GLMOPUU/ 277/434 0")
+    late = Position.from_cgp(cgp)
+    board = late.board.copy()
+    spare = [t for t in late.unseen_tiles() if t]  # every unseen letter; the blank stays unseen
+    for (r, c), t in zip([(0, 0), (0, 14), (0, 7), (1, 14), (0, 12), (0, 4), (0, 2)], spare):
+        assert board[r, c] == 0
+        board[r, c] = t
+    pos = Position(late.ruleset, board, (late.racks[0], late.ruleset.alphabet.tiles([])), late.scores, lexicon=late.lexicon)
+    assert list(pos.unseen_tiles()) == [0]
+    with pytest.raises(InferenceError, match="too small"):
+        infer_leaves(pos, "15K SEIZE")
+
+
+def test_unknown_tiles_in_move():
+    with pytest.raises(InferenceError):
+        infer_leaves(Position.from_cgp(KRONA), "8D KR0NA")

@@ -1,0 +1,144 @@
+"""A position played on keeps its board in the kernel (Position._kept, a BoardState updated line by
+line as moves are pushed and popped): after any sequence of plays, exchanges, passes, phonies
+withdrawn and undos, on every ruleset, what it keeps equals a board built afresh, and its moves
+equal those of a fresh position."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from racksmith.core.move import Move
+from racksmith.core.position import Position
+from racksmith.lexicon import load_lexicon
+from racksmith.movegen._movegen import BoardState
+from racksmith.movegen.generate import _rules
+from racksmith.play.game import Game
+from racksmith.rules.ruleset import get_ruleset
+
+_LEXICONS: dict[str, object] = {}
+
+
+def lexicon(ruleset: str):
+    if ruleset not in _LEXICONS:
+        rs = get_ruleset(ruleset)
+        _LEXICONS[ruleset] = load_lexicon("enable" if ruleset in ("english", "super") else rs.lexicon, ruleset=rs)
+    return _LEXICONS[ruleset]
+
+
+def assert_kept_is_fresh(pos: Position) -> None:
+    kept = pos._kept
+    assert kept is not None
+    fresh = BoardState(_rules(pos.ruleset, pos.lexicon))
+    fresh.set(pos.board)
+    a, b = kept.arrays(), fresh.arrays()
+    assert a.keys() == b.keys()
+    for k in a:
+        assert np.array_equal(a[k], b[k]), k
+
+
+def phony(game: Game, moves) -> Move | None:
+    """A placement of the generated list with its first tile swapped for another letter (a phony,
+    most of the time), or None."""
+    for m in moves:
+        if m.is_place and m.tiles[0] and not m.tiles[0] & 0x40 and not m.tiles[0] & 0x80:
+            letter = m.tiles[0] % len(game.ruleset.alphabet.letters) + 1
+            if letter in game.rack:
+                return Move.place(m.row, m.col, m.across, (letter, *m.tiles[1:]), m.alphabet)
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", ["english", "super", "russian", "erudit"])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=30))
+def test_the_kept_board_equals_a_fresh_one(ruleset, seed, picks):
+    g = Game(ruleset, lexicon(ruleset), seed=seed)
+    pos = g.live_position
+    for pick in picks:
+        if g.over:
+            break
+        moves = g.legal_moves(exchanges=True)
+        assert_kept_is_fresh(pos)
+        action = pick % 12
+        if action == 0 and g.history:
+            g.undo()
+            continue
+        if action == 1:
+            m = phony(g, moves)
+            if m is not None:
+                try:
+                    g.play(m, check_words=False)
+                except ValueError:
+                    continue
+                g.challenge()  # a phony is withdrawn: its tiles lifted off the kept board too
+                continue
+        blanks = [m for m in moves if m.is_place and any(t & 0x40 for t in m.tiles)]
+        if action == 2 and blanks:
+            g.play(blanks[pick % len(blanks)])
+        else:
+            g.play(moves[pick % len(moves)])
+    g.legal_moves()
+    assert_kept_is_fresh(pos)
+    # the moves of the position played on equal those of the same position read afresh
+    again = Position.from_cgp(pos.cgp(), pos.ruleset, pos.lexicon)
+    if not pos.is_over:
+        assert list(pos.moves(exchanges=True)) == list(again.moves(exchanges=True))
+
+
+def test_push_and_pop_keep_the_board_line_by_line():
+    rs = get_ruleset("english")
+    pos = Position(rs, None, [rs.alphabet.rack("CATSRET"), rs.alphabet.rack("AEINRST")], lexicon=lexicon("english"))
+    before = [m.notation() for m in pos.moves()]
+    kept = pos._kept
+    best = pos.moves(top=1)[0]
+    pos.push(best)
+    pos.moves(top=1)
+    assert pos._kept is kept  # the same BoardState, updated, not rebuilt
+    assert_kept_is_fresh(pos)
+    pos.pop()
+    assert [m.notation() for m in pos.moves()] == before
+    assert_kept_is_fresh(pos)
+    # a board changed by hand is followed too
+    pos.board[0, 0] = rs.alphabet.tile("Q")
+    pos.moves(top=1)
+    assert_kept_is_fresh(pos)
+    # a copy keeps its own board in the kernel
+    c = pos.copy()
+    c.moves(top=1)
+    assert c._kept is not pos._kept
+
+
+def test_the_moves_snapshot_is_the_position_as_it_was():
+    rs = get_ruleset("english")
+    pos = Position(rs, None, [rs.alphabet.rack("CATSRET"), rs.alphabet.rack("AEINRST")], lexicon=lexicon("english"))
+    moves = pos.moves(top=3)
+    cgp = pos.cgp()
+    pos.push(moves[0])
+    assert moves.position.cgp() == cgp and moves.position is moves.position
+    assert moves[1].position is moves.position
+    assert pos.cgp() != cgp
+
+
+def test_one_position_used_from_several_threads_gives_the_same_moves():
+    import threading
+
+    rs = get_ruleset("english")
+    pos = Position(rs, None, [rs.alphabet.rack("AEINST?"), rs.alphabet.rack("AEINRST")], lexicon=lexicon("english"))
+    pos.push(pos.moves(top=1)[0])
+    expected = [m.notation() for m in Position.from_cgp(pos.cgp(), rs, pos.lexicon).moves()]
+    errors = []
+
+    def run():
+        for _ in range(10):
+            got = [m.notation() for m in pos.moves()]
+            if got != expected:
+                errors.append(len(got))
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and not pos._kept.in_use

@@ -1,0 +1,358 @@
+"""Simulation: the play-out kernel against the same plies played through Position in Python, common
+random numbers, determinism across thread counts, best-arm identification on synthetic arms, and
+bad input."""
+from __future__ import annotations
+
+import math
+import random
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from racksmith import Position
+from racksmith.lexicon import load_leaves
+from racksmith.rules.alphabet import BLANK, LETTER_MASK, THROUGH
+from racksmith.sim.bai import BestArm
+from racksmith.sim.simulate import SimError, grade, similarity_key, simulate
+from racksmith.sim.winpct import WinPct
+
+FIX = Path(__file__).parent / "fixtures"
+SYNTH = FIX / "SYNTH.klv2"
+MID = "15/15/15/11O3/11L3/11O3/11G3/6NUDITY3/15/15/15/15/15/15/15 AEEIKOV/ 28/18 0"
+KNOWN = "15/15/15/11O3/11L3/11O3/11G3/6NUDITY3/15/15/15/15/15/15/15 AEEIKOV/EEEITUV 28/18 0"
+# a late position: 9 tiles in the bag, so play-outs reach the end of the game
+LATE = ("15/15/2MI11/TRANQUIL7/R14/O6DEV5/NUT2THAT5C/ANE1FOOD5TO/1FAXING6AL/1AR1R8JO/1SEER9S/"
+        "1TRAY2PANED2S/WE1V4WAY2Bi/ON1E3HEBE2I1/K2DOLCI2SEIZE GLMOPUU/ 277/434 0")
+
+
+def logistic_table(rows: int = 93, m: int = 300) -> WinPct:
+    """A smooth, monotone win% table, independent of any training."""
+    s = np.arange(-m, m + 1, dtype=np.float64)
+    table = np.vstack([1 / (1 + np.exp(-s / (8 + 0.6 * u))) for u in range(1, rows + 1)])
+    return WinPct(table, np.full(rows, 1000, np.int64), "logistic")
+
+
+WP = logistic_table()
+
+
+@pytest.fixture(scope="module")
+def leaves():
+    return load_leaves(SYNTH, "english")
+
+
+def run(cgp=MID, **kw):
+    kw.setdefault("winpct", WP)
+    kw.setdefault("leaves", SYNTH)
+    return simulate(Position.from_cgp(cgp), **kw)
+
+
+# --- determinism ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("cgp", [MID, LATE])
+def test_same_seed_same_result_for_any_thread_count(cgp):
+    a = run(cgp, candidates=6, iterations=400, seed=7, threads=1)
+    b = run(cgp, candidates=6, iterations=400, seed=7, threads=2)
+    c = run(cgp, candidates=6, iterations=400, seed=7, threads=3)
+    assert a.to_dict()["candidates"] == b.to_dict()["candidates"] == c.to_dict()["candidates"]
+    assert a.iterations == b.iterations == 400
+    d = run(cgp, candidates=6, iterations=400, seed=8)
+    assert d.to_dict()["candidates"] != a.to_dict()["candidates"]
+
+
+def test_confidence_stop_same_for_threads():
+    a = run(candidates=4, iterations=20000, seed=3, stop=0.95, threads=1)
+    b = run(candidates=4, iterations=20000, seed=3, stop=0.95, threads=2)
+    assert a.stopped == b.stopped == "confidence"
+    assert a.iterations == b.iterations < 20000
+    assert a.to_dict()["candidates"] == b.to_dict()["candidates"]
+
+
+# --- the play-out against Position.push / moves(top=1) ------------------------------------------
+def _kernel(cgp, plies, seed=11, n=6):
+    """The kernel object simulate() builds, rebuilt here to trace single play-outs."""
+    from racksmith.movegen._movegen import BoardState
+    from racksmith.movegen.generate import _tables
+    from racksmith.sim._sim import Playouts
+
+    pos = Position.from_cgp(cgp)
+    lv = load_leaves(SYNTH, "english")
+    ml = pos.moves(top=n, sort="equity", leaves=lv, exchanges=True)
+    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
+    board = BoardState(tables.rules)
+    board.set(pos.board)
+    recs = np.ascontiguousarray(ml.to_numpy().copy())
+    cand_leave = np.array([lv.value_tiles(list(m.leave)) if m.leave else 0.0 for m in ml])
+    known = pos.racks_known[1]
+    k = Playouts(tables.rules, tables.leave_table, board, bytes(pos.racks[0]),
+                 bytes(pos.racks[1]) if known else None, bytes(pos.unseen_tiles()), pos.rack_sizes[1],
+                 (pos.scores[0], pos.scores[1]), pos.zero_turns, (7, 6, 1), recs, cand_leave,
+                 np.ascontiguousarray(WP.table), plies, seed)
+    return pos, lv, list(ml), k
+
+
+def _replay(pos, lv, cand, plies, opp, bag, drawn):
+    """The same play-out in Python: the candidate, then plies of moves(top=1) by equity, drawing
+    the kernel's tiles; returns (moves, win, equity) or None after an exchange (its tiles go back
+    into the bag at random places)."""
+    p = pos.copy()
+    p.racks = [p.racks[0], pos.ruleset.alphabet.tiles(sorted(opp))]
+    p._known = None
+    bag = list(bag)
+    start_spread = p.scores[0] - p.scores[1]
+    moves = [cand]
+    leftover = lv.value_tiles(list(cand.leave)) if plies == 1 and cand.leave else 0.0
+    mover_is_us = True
+
+    def push(m, n):
+        tiles = [bag.pop(0) for _ in range(n)]
+        p.push(m, draw=tiles, trusted=True)
+
+    push(cand, drawn[0])
+    if cand.kind == "exchange":
+        return None
+    for ply in range(plies):
+        if p.is_over:
+            break
+        bag_before = len(bag)
+        m = p.moves(top=1, sort="equity", leaves=lv, exchanges=True)[0]
+        moves.append(m)
+        if m.kind == "exchange":
+            return None
+        if ply >= plies - 2 and bag_before > 0:
+            v = lv.value_tiles(list(m.leave)) if m.leave else 0.0
+            leftover += v if not mover_is_us else -v
+        push(m, drawn[len(moves) - 1])
+        mover_is_us = not mover_is_us
+    # after an even number of pushes we are to move again
+    ours = p.scores[0] if len(moves) % 2 == 0 else p.scores[1]
+    theirs = p.scores[1] if len(moves) % 2 == 0 else p.scores[0]
+    spread = ours - theirs
+    equity = spread - start_spread + leftover
+    if p.is_over:
+        win = 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
+    else:
+        unseen_us = len(bag) + len(p.racks[1] if len(moves) % 2 == 0 else p.racks[0])
+        unseen_them = len(bag) + len(p.racks[1] if len(moves) % 2 == 1 else p.racks[0])
+        if len(moves) % 2 == 0:  # our turn
+            win = WP.get(spread + leftover, unseen_us)
+        else:
+            win = 1 - WP.get(-(spread + leftover), unseen_them)
+    return moves, win, equity
+
+
+def _same_move(rec, move):
+    kind = ("place", "exchange", "pass")[int(rec["kind"])]
+    if kind != move.kind:
+        return False
+    if kind == "pass":
+        return True
+    tiles = tuple(int(x) for x in rec["tiles"][: rec["length"]])
+    if kind == "exchange":
+        return sorted(tiles) == sorted(move.tiles)
+    return (int(rec["row"]), int(rec["col"]), int(rec["dir"]) == 0, tiles) == (move.row, move.col, move.across, tuple(move.tiles)) \
+        and int(rec["score"]) == move.score
+
+
+@pytest.mark.parametrize("cgp,plies", [(MID, 1), (MID, 2), (MID, 3), (LATE, 2), (LATE, 5), (KNOWN, 2)])
+def test_playout_equals_python_replay(cgp, plies):
+    pos, lv, cands, k = _kernel(cgp, plies)
+    checked = 0
+    for arm in range(len(cands)):
+        for it in range(6):
+            win, eq, recs, drawn, opp, bag = k.trace(arm, it)
+            # conservation: the dealt tiles are the unseen ones
+            if pos.racks_known[1]:
+                assert sorted(opp) == sorted(pos.racks[1])
+                assert sorted(bag) == sorted(pos.unseen_tiles())
+            else:
+                assert sorted(list(opp) + list(bag)) == sorted(pos.unseen_tiles())
+            replay = _replay(pos, lv, cands[arm], plies, opp, bag, drawn)
+            if replay is None:
+                continue
+            moves, pwin, peq = replay
+            assert len(moves) == len(recs)
+            for rec, m in zip(recs, moves):
+                assert _same_move(rec, m), (arm, it, m.notation())
+            assert win == pytest.approx(pwin, abs=1e-9)
+            assert eq == pytest.approx(peq, abs=1e-4)
+            checked += 1
+    assert checked >= 12
+
+
+def test_common_random_numbers():
+    pos, lv, cands, k = _kernel(MID, 2)
+    deals = {}
+    for arm in range(len(cands)):
+        for it in range(5):
+            _, _, _, _, opp, bag = k.trace(arm, it)
+            deals.setdefault(it, set()).add((opp, bag))
+    assert all(len(v) == 1 for v in deals.values())  # every candidate saw the same tiles
+    assert len({next(iter(v)) for v in deals.values()}) == 5  # and each iteration others
+    # the same (arm, iteration) is the same play-out, whatever was run before
+    first = k.trace(2, 3)
+    k.trace(0, 9)
+    again = k.trace(2, 3)
+    assert first[0] == again[0] and first[1] == again[1] and first[2].tobytes() == again[2].tobytes()
+
+
+def test_run_matches_trace():
+    pos, lv, cands, k = _kernel(LATE, 3)
+    arms = np.array([0, 1, 2, 0, 3], np.int32)
+    its = np.array([0, 0, 1, 5, 2], np.int64)
+    win = np.zeros(5)
+    eq = np.zeros(5)
+    k.run(0, arms, its, win, eq)
+    for j in range(5):
+        w, e, *_ = k.trace(int(arms[j]), int(its[j]))
+        assert (w, e) == (win[j], eq[j])
+
+
+def test_inferred_opponent_racks_are_drawn_from_the_inference():
+    from racksmith.sim.infer import infer_leaves
+
+    cgp = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0"
+    pos = Position.from_cgp(cgp)
+    inf = infer_leaves(pos, "8D KRONA", leaves=SYNTH)
+    # draw racks straight from the kernel: every opponent's rack contains an inferred leave
+    leaves = {tuple(sorted(x.leave)) for x in inf.leaves}
+    r = simulate(pos, candidates=3, iterations=60, seed=2, opponent_racks=inf, leaves=SYNTH, winpct=WP)
+    assert r.iterations == 60
+    from racksmith.movegen._movegen import BoardState
+    from racksmith.movegen.generate import _tables
+    from racksmith.sim._sim import Playouts
+
+    lv = load_leaves(SYNTH, "english")
+    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
+    board = BoardState(tables.rules)
+    board.set(pos.board)
+    ml = pos.moves(top=2, sort="equity", leaves=lv, exchanges=True)
+    k = Playouts(tables.rules, tables.leave_table, board, bytes(pos.racks[0]), None, bytes(pos.unseen_tiles()), 7,
+                 (0, 28), 0, (7, 6, 1), np.ascontiguousarray(ml.to_numpy().copy()), np.zeros(2),
+                 np.ascontiguousarray(WP.table), 2, 5, inf.kernel_arrays(pos))
+    seen = 0
+    for it in range(200):
+        opp = k.trace(0, it)[4]
+        assert len(opp) == 7
+        counts = np.bincount(np.frombuffer(opp, np.uint8), minlength=64)
+        assert any(all(counts[t] >= l.count(t) for t in set(l)) for l in leaves)
+        seen += 1
+    assert seen == 200
+
+
+# --- best-arm identification on synthetic arms ---------------------------------------------------
+def _race(means, delta=0.05, limit=200000, seed=1, sd=0.3, keys=None):
+    rng = random.Random(seed)
+    b = BestArm(len(means), delta=delta, min_samples=10, rng=random.Random(seed + 1), keys=keys)
+    while b.total < limit:
+        arm = b.next_arm()
+        if b.add(arm, rng.gauss(means[arm], sd)):
+            break
+    return b
+
+
+def test_bai_finds_the_best_arm_and_stops():
+    wrong = 0
+    for seed in range(20):
+        b = _race([0.50, 0.45, 0.40, 0.30, 0.55, 0.20], seed=seed)
+        assert b.stopped
+        wrong += b.leader != 4
+        # the leader and its closest rival got most of the samples
+        assert b.count[4] + b.count[0] > 0.6 * b.total
+    assert wrong <= 1  # delta = 0.05
+
+
+def test_bai_does_not_stop_without_confidence_or_when_arms_tie():
+    b = _race([0.5, 0.4], delta=None, limit=3000)
+    assert not b.stopped and b.total == 3000
+    # two equal arms: the confidence stop is a false alarm, rarer than delta over the run's length
+    stops = sum(_race([0.5, 0.5], delta=0.05, limit=3000, seed=s).stopped for s in range(20))
+    assert stops <= 2
+
+
+def test_bai_similar_arms_are_not_raced():
+    # arms 0 and 1 are the same play: a tie between them cannot hold the race up
+    b = _race([0.5, 0.5, 0.3], delta=0.05, keys=["a", "a", "b"], limit=50000)
+    assert b.stopped and b.leader in (0, 1)
+
+
+def test_bai_threshold_and_z():
+    b = BestArm(2, delta=0.01, min_samples=1)
+    for v in (1.0, 0.0, 1.0):
+        b.add(0, v)
+    for v in (0.0, 0.0, 1.0):
+        b.add(1, v)
+    assert b.threshold() == pytest.approx(math.log((math.log(6) + 1) / 0.01))
+    # Z with equal counts: the means meet at the variance-weighted point
+    mu1, mu2, v1, v2 = 2 / 3, 1 / 3, 2 / 9, 2 / 9
+    lam = (v2 * mu1 + v1 * mu2) / (v1 + v2)
+    assert b.z(0, 1) == pytest.approx(3 * (mu1 - lam) ** 2 / (2 * v1) + 3 * (mu2 - lam) ** 2 / (2 * v2))
+
+
+def test_similarity_key_and_grades():
+    pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB?DEFG/ 0/0 0")
+    from racksmith.core.move import Move
+
+    a = Move.parse("8H BAd", "english")
+    b = Move.parse("8H BAD", "english")
+    c = Move.parse("8H bAD", "english")
+    assert similarity_key(a) != similarity_key(b)
+    assert similarity_key(Move.parse("8H BaD", "english")) == similarity_key(Move.parse("8H BeD", "english"))
+    assert similarity_key(Move.parse("8H BaD", "english")) != similarity_key(Move.parse("8G BaD", "english"))
+    assert similarity_key(c) != similarity_key(a)
+    assert [grade(x) for x in (0, 0.5, 0.6, 3, 3.1, 7, 7.5)] == [
+        "best", "best", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder"]
+
+
+# --- results and bad input ----------------------------------------------------------------------
+def test_result_shape():
+    r = run(candidates=5, iterations=300, seed=1)
+    d = r.to_dict()
+    assert set(d) >= {"iterations", "stopped", "seconds", "candidates"}
+    assert d["stopped"] == "iterations" and d["iterations"] == 300
+    assert sum(c["iterations"] for c in d["candidates"]) == 300
+    wins = [c["win_pct"] for c in d["candidates"]]
+    assert wins == sorted(wins, reverse=True)
+    assert all(0 <= w <= 100 for w in wins)
+
+
+def test_cancel_and_time_limit():
+    ev = threading.Event()
+    ev.set()
+    r = run(candidates=3, iterations=1000, seed=1, cancel=ev)
+    assert r.stopped == "interrupted" and r.iterations == 0
+    r = run(candidates=3, seconds=0.2, seed=1, stop=None)
+    assert r.stopped == "time" and r.iterations > 0
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(candidates=0), "candidates"),
+    (dict(plies=0), "plies"),
+    (dict(plies=33), "plies"),
+    (dict(iterations=0), "iterations"),
+    (dict(threads=0), "threads"),
+    (dict(seed=-1), "seed"),
+    (dict(stop=1.5), "stop"),
+    (dict(stop=0.2), "stop"),
+    (dict(seconds=-1), "seconds"),
+    (dict(seconds=float("nan")), "seconds"),
+])
+def test_bad_arguments(kw, match):
+    with pytest.raises(SimError, match=match):
+        run(**kw)
+
+
+def test_positions_that_cannot_be_simulated():
+    over = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABC/DEF 0/0 6")
+    with pytest.raises(SimError, match="over"):
+        simulate(over, winpct=WP)
+    from racksmith.rules.ruleset import get_ruleset
+
+    a = get_ruleset("english").alphabet
+    three = Position("english", None, (a.rack("ABC"), a.rack("DEF"), a.rack("GHI")))
+    with pytest.raises(SimError, match="two-player"):
+        simulate(three, winpct=WP)
+    with pytest.raises(SimError, match="Position"):
+        simulate("not a position", winpct=WP)
+    with pytest.raises(SimError, match="not legal"):
+        run(moves=["8A ZZZ"])

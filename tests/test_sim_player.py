@@ -1,0 +1,98 @@
+"""The simulating player: spec parsing, and a whole game against the equity player."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from racksmith import BestEquityPlayer, Game, GameView, load_leaves
+from racksmith.core.bag import game_rng
+from racksmith.errors import SimError
+from racksmith.sim.player import SimPlayer, make_sim_player
+from racksmith.sim.winpct import WinPct
+
+SYNTH = Path(__file__).parent / "fixtures" / "SYNTH.klv2"
+
+
+def test_spec_parsing():
+    p = make_sim_player("sim:candidates=4,plies=1,iterations=50,stop=none,leaves=none,min_samples=5")
+    assert p.options == dict(candidates=4, plies=1, iterations=50, seconds=None, threads=1, stop=None, min_samples=5)
+    assert p.leaves is None
+    p = SimPlayer.from_spec("sim:seconds=0.2")
+    assert p.options["seconds"] == 0.2 and p.options["iterations"] is None
+    p = SimPlayer.from_spec(f"sim:leaves={SYNTH}")
+    assert p.leaves is not None
+    for bad in ["sim:candidates", "sim:bogus=1", "sim:plies=two", "sim:stop=maybe"]:
+        with pytest.raises(SimError):
+            SimPlayer.from_spec(bad)
+
+
+@pytest.mark.slow
+def test_a_whole_game_against_equity():
+    lv = load_leaves(SYNTH, "english")
+    sim = SimPlayer(candidates=3, plies=1, iterations=30, leaves=lv)
+    eq = BestEquityPlayer(lv)
+    sim.new_game("t")
+    game = Game("english", seed=game_rng(5, 0))
+    view = GameView(game)
+    turns = 0
+    while not game.over:
+        p = sim if game.to_move == 0 else eq
+        game.play(p.choose(view))  # checked: every move the sim player makes is legal
+        turns += 1
+    assert turns > 10 and not game.check_invariants()
+    assert sim.last is not None and sim.last.iterations <= 30
+    # it never looks at the opponent's rack: two games whose bags differ only in which unseen
+    # tiles the opponent holds give it the same decision
+    from racksmith.core.bag import distribution
+    from racksmith.rules.ruleset import get_ruleset
+
+    tiles = distribution(get_ruleset("english"))
+    import random
+
+    random.Random(3).shuffle(tiles)
+    other = tiles[:7] + tiles[50:57] + tiles[14:50] + tiles[7:14] + tiles[57:]
+    assert sorted(other) == sorted(tiles) and other[7:14] != tiles[7:14]
+    choices = []
+    for order in (tiles, other):
+        sim.new_game("same")
+        g = Game("english", bag_order=order)
+        choices.append(sim.choose(GameView(g)))
+    assert choices[0] == choices[1]
+
+
+@pytest.mark.slow
+def test_analyze_with_simulation_grades_turns():
+    from racksmith.review.analysis import analyze
+    from racksmith.review.replay import replay_file
+    from racksmith.sim.simulate import grade
+
+    r = replay_file(Path(__file__).parent / "fixtures" / "gcg" / "game01_seed1.gcg", None, None, strict=False)
+    lv = load_leaves(SYNTH, "english")
+    res = analyze(r, lv, top=1, sim=dict(candidates=4, plies=1, iterations=40, seed=3))
+    graded = [t for t in res.turns if t.grade is not None]
+    assert len(graded) >= len([t for t in res.turns if t.rank is not None]) - 3
+    for t in graded:
+        assert t.win_pct_lost == pytest.approx(max(0.0, t.best_win_pct - t.win_pct))
+        assert t.grade == grade(t.win_pct_lost)
+        d = t.to_dict()
+        assert {"win_pct", "best_win_pct", "win_pct_lost", "grade"} <= set(d)
+    plain = analyze(r, lv, top=1)
+    assert all("grade" not in t.to_dict() for t in plain.turns)
+
+
+def test_web_api_sim_is_bounded_by_the_limits():
+    from racksmith.errors import LimitError, RequestError
+    from racksmith.web import Analyzer, Limits
+
+    api = Analyzer("english", None, SYNTH, limits=Limits(max_sim_iterations=300, max_seconds=5.0, max_moves=50))
+    cgp = "15/15/15/11O3/11L3/11O3/11G3/6NUDITY3/15/15/15/15/15/15/15 AEEIKOV/ 28/18 0"
+    a = api.sim({"cgp": cgp, "iterations": 200, "candidates": 4, "seed": 5})
+    b = api.sim({"cgp": cgp, "iterations": 200, "candidates": 4, "seed": 5})
+    assert a["iterations"] == 200 and a["leaves"] is True and len(a["candidates"]) == 4
+    assert a["candidates"] == b["candidates"]
+    for body, exc in [({"iterations": 301}, LimitError), ({"seconds": 6}, LimitError), ({"candidates": 51}, LimitError),
+                      ({"plies": 0}, RequestError), ({"stop": 2}, RequestError), ({"seed": "x"}, RequestError),
+                      ({"seconds": True}, RequestError)]:
+        with pytest.raises(exc):
+            api.sim({"cgp": cgp, **body})

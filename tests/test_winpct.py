@@ -1,0 +1,100 @@
+"""Win% tables: MAGPIE's format read and written, lookups, training tallies, the shipped tables."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from racksmith.errors import WinPctError
+from racksmith.rules.ruleset import get_ruleset
+from racksmith.sim.winpct import SHIPPED, MAX_SWING, SwingTally, WinPct, load_winpct, table_from_tally, train_winpct
+
+MAGPIE_STYLE = "4 0 1 4 7 8\n0 0 0 0 0 0\n10 0 2 10 18 20\n"
+
+
+def test_parse_magpie_format():
+    wp = WinPct.parse(MAGPIE_STYLE)
+    assert wp.max_spread == 2 and wp.max_unseen == 3
+    assert wp.get(0, 1) == 0.5 and wp.get(-2, 1) == 0.0 and wp.get(2, 1) == 1.0
+    assert wp.get(1, 2) == wp.get(1, 1) == 7 / 8  # a row without games copies the one before
+    assert wp.get(-1, 3) == 0.1
+    assert wp.get(100, 3) == 1.0 and wp.get(-100, 3) == 0.0  # clamped
+    assert wp.get(0.4, 3) == 0.5 and wp.get(0.6, 3) == 0.9 and wp.get(-0.6, 3) == 0.1  # rounded
+    assert wp.get(5, 99) == wp.get(5, 3)  # beyond the last row: the last row
+    assert wp.get(3, 0) == 1.0 and wp.get(0, 0) == 0.5 and wp.get(-3, 0) == 0.0  # game over
+
+
+@pytest.mark.parametrize("text", ["", "4 0 1 4 7\n", "4 0 1 4 7 8\n4 0 1\n", "0 0 0 0 0 0\n", "4 0 1 x 7 8\n",
+                                  "4 0 1 4 7 9\n", "-4 0 1 4 7 8\n"])
+def test_parse_refuses_bad_tables(text):
+    with pytest.raises(WinPctError):
+        WinPct.parse(text)
+
+
+def test_get_refuses_bad_arguments():
+    wp = WinPct.parse(MAGPIE_STYLE)
+    for bad in [(0, -1), (0, 1.5), (float("nan"), 3), ("x", 3), (0, True)]:
+        with pytest.raises(WinPctError):
+            wp.get(*bad)
+
+
+def test_round_trip(tmp_path):
+    wp = WinPct.parse(MAGPIE_STYLE, provenance={"games": 3})
+    wp2 = WinPct.parse(wp.text())
+    assert np.allclose(wp.table, wp2.table)
+    wp.save(tmp_path / "t.winpct")
+    back = WinPct.load(tmp_path / "t.winpct")
+    assert np.allclose(back.table, wp.table) and back.provenance == {"games": 3}
+    assert load_winpct(str(tmp_path / "t.winpct")).max_spread == 2
+
+
+def test_table_from_tally_is_the_swing_cdf():
+    t = SwingTally.empty(2)
+    # unseen 1: swings -10 (twice), 0, +20; unseen 2: swing 5
+    for d in (-10, -10, 0, 20):
+        t.counts[0, d + MAX_SWING] += 1
+    t.counts[1, 5 + MAX_SWING] += 1
+    table, obs = table_from_tally(t, max_spread=30, min_row=1, smooth=0)
+    row = table[0]
+    at = lambda x: row[x + 30]  # noqa: E731
+    assert at(0) == pytest.approx((1 + 0.5) / 4)  # wins when x + d > 0: d = 20; draw d = 0
+    assert at(10) == pytest.approx((1 + 1 + 1) / 4 + 0.0 * 0.5 + 0.5 * 0)  # d=-10 draws twice: 0.5*2/4 + 2/4
+    assert at(11) == 1.0 and at(-21) == 0.0 and at(-20) == pytest.approx(0.125)
+    assert table[1][-5 + 30] == 0.5 and obs.tolist() == [4, 1]
+    assert (np.diff(table, axis=1) >= 0).all()
+    # pooling: rows with fewer observations than min_row borrow from their neighbours
+    pooled, obs = table_from_tally(t, max_spread=30, min_row=5, smooth=2.0)
+    assert obs.tolist() == [5, 5]
+    assert (np.diff(pooled, axis=1) >= -1e-12).all()
+
+
+def test_training_is_reproducible_and_tallies_are_integers():
+    wp1, t1 = train_winpct("english", 3, seed=4)
+    wp2, t2 = train_winpct("english", 3, seed=4, jobs=2)
+    assert t1.counts.dtype == np.int64 and (t1.counts == t2.counts).all()
+    assert np.array_equal(wp1.table, wp2.table)
+    assert t1.counts.sum() == wp1.provenance["positions"] > 30
+    with pytest.raises(WinPctError):
+        train_winpct("english", 0)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_tables(name):
+    rs = get_ruleset(name)
+    wp = load_winpct(name)
+    assert wp.max_unseen == rs.total_tiles - rs.rack_size
+    assert wp.max_spread == 500
+    assert (np.diff(wp.table, axis=1) >= -1e-9).all()  # monotone in spread
+    assert wp.get(-500, 50) < 0.01 and wp.get(500, 50) > 0.99
+    assert 0.45 <= wp.get(0, wp.max_unseen) <= 0.65  # the opening: near even
+    prov = wp.provenance
+    assert prov["ruleset"] == name and prov["games"] >= 8000 and prov["command"].startswith("racksmith winpct train")
+    assert load_winpct(rs) is wp
+
+
+def test_load_errors():
+    with pytest.raises(WinPctError):
+        load_winpct("klingon")
+    with pytest.raises(WinPctError):
+        load_winpct(42)
