@@ -150,7 +150,6 @@ def analyze(
     equity lost; then a summary per player (equity lost, bingos missed). With --sim, each turn is
     also graded by the win% it lost in a simulation."""
     from ..review.analysis import analyze as run_analysis
-    from ..lexicon import load_leaves
     from ..lexicon.load import ruleset_lexicon
     from ..review.replay import replay_file
 
