@@ -99,10 +99,18 @@ def test_cli_analyze_text_and_bad_top(capsys):
     assert "p1:" in out and "equity lost" in out and "p1:" not in err  # the result on stdout, notes on stderr
     head = next(line for line in out.splitlines() if "turn" in line)
     assert [w for w in head.split() if w.isalpha()] == ["turn", "player", "rack", "move", "score", "equity", "rank", "lost"]
-    # --top K lists K moves under each turn; moves that tie share a rank (turn 2: -FJLRRT is one of them)
-    assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--top", "2"]) == 0
+    # --top K lists K moves under each turn; moves that tie share a rank (turn 2 without leave values:
+    # -FJLRRT is one of them)
+    assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--top", "2", "--leaves", "none"]) == 0
     lines = capsys.readouterr().out.splitlines()
     i = next(k for k, line in enumerate(lines) if "-FJLRRT" in line)
     assert "1 of 64" in lines[i] and lines[i + 1].split("│")[3].strip() == "-F" and lines[i + 1].split("│")[6].strip() == "1"
     assert lines[i + 2].split("│")[6].strip() == "1" and "─" in lines[i + 3]  # two moves, then the next turn
     assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--top", "0"]) == 2
+    capsys.readouterr()
+    # by default the ruleset's shipped leaves rank the moves; --leaves none turns them off
+    assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--json"]) == 0
+    shipped = json.loads(capsys.readouterr().out)
+    assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--json", "--leaves", "none"]) == 0
+    none = json.loads(capsys.readouterr().out)
+    assert shipped["leaves"] is True and none["leaves"] is False and shipped["turns"] != none["turns"]

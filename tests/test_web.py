@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES
-from racksmith import Position
+from racksmith import Position, get_ruleset
 from racksmith.review.analysis import analyze
 from racksmith.cli.main import main
 from racksmith.lexicon import load_leaves
@@ -114,7 +114,7 @@ def test_rulesets(server):
     assert (by["super"]["rows"], by["super"]["lexicons"], by["super"]["leaves"]) == (21, ["enable"], True)
     assert by["super"]["premiums"][0][0] == "~"
     ru = by["russian"]
-    assert "Ё" in ru["alphabet"] and ru["values"]["Ф"] == 10 and ru["lexicons"] == ["ru"] and not ru["leaves"]
+    assert "Ё" in ru["alphabet"] and ru["values"]["Ф"] == 10 and ru["lexicons"] == ["ru"] and ru["leaves"]  # its shipped leaves
     assert by["erudit"]["lexicons"] == ["ru-erudit"]
 
 
@@ -172,7 +172,7 @@ def test_moves_options(server):
     want = _library_moves(SUPER, "super", top=5, sort="equity", leaves=load_leaves(LEAVES, "super"))
     assert [m["notation"] for m in sup["moves"]] == [m.notation() for m in want] and sup["leaves"] is True
     ru = post(server, "/api/moves", {"cgp": RUSSIAN, "ruleset": "russian", "top": 3})
-    assert ru["lexicon"] == "ru" and ru["leaves"] is False
+    assert ru["lexicon"] == "ru" and ru["leaves"] is True  # the server's leaves are English: russian's shipped ones
     assert [m["notation"] for m in ru["moves"]] == [m.notation() for m in _library_moves(RUSSIAN, "russian", top=3)]
 
 
@@ -248,7 +248,6 @@ BAD_REQUESTS = [
     ("/api/moves", {"cgp": MID, "leaves": 1}, "field 'leaves' must be true or false"),
     ("/api/moves", {"cgp": MID, "lexicon": "/etc/passwd"}, "lexicon '/etc/passwd' is not available"),
     ("/api/moves", {"cgp": MID, "lexicon": "ru"}, "lexicon 'ru' is not available for ruleset english"),
-    ("/api/moves", {"cgp": RUSSIAN, "ruleset": "russian", "leaves": True}, "the server's leaves are spelled"),
     ("/api/score", {"cgp": MID}, "field 'move' is missing"),
     ("/api/score", {"cgp": MID, "move": "QUIRK"}, "bad move 'QUIRK'"),
     ("/api/score", {"cgp": MID, "move": "8A QI"}, "the play touches no tile"),
@@ -438,3 +437,23 @@ def test_the_page_gets_user_errors_in_the_body(server):
     assert status == 200 and answer["status"] == 400 and answer["reason"] == "occupied"
     status, _, answer = call(server, "POST", "/api/validate", {"cgp": QUIRK, "move": "QX"})
     assert status == 400  # other clients: a 400
+
+
+def test_shipped_leaves_by_default_and_none():
+    from racksmith.lexicon import default_leaves
+    from racksmith.web import Analyzer
+
+    shipped = Analyzer("english")
+    assert shipped.rulesets_info()["leaves"] == "shipped"
+    assert shipped.leaves_for(get_ruleset("english"), {}) is default_leaves("english")
+    assert shipped.leaves_for(get_ruleset("russian"), {}) is default_leaves("russian")
+    assert shipped.leaves_for(get_ruleset("english"), {"leaves": False}) is None
+    off = Analyzer("english", leaves="none")
+    assert off.rulesets_info()["leaves"] is None
+    assert all(not r["leaves"] for r in off.rulesets_info()["rulesets"])
+    assert off.leaves_for(get_ruleset("english"), {}) is None
+    with pytest.raises(RequestError, match="no leave values for english"):
+        off.leaves_for(get_ruleset("english"), {"leaves": True})
+    # a server with its own English leaves: the rulesets they do not fit use their shipped ones
+    own = Analyzer("english", None, LEAVES)
+    assert own.leaves_for(get_ruleset("russian"), {"leaves": True}) is default_leaves("russian")

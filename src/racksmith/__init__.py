@@ -20,6 +20,7 @@ from .errors import (
     LexiconFormatError,
     MoveGenError,
     OutputFileError,
+    PlayerSpecError,
     PositionError,
     RacksmithError,
     LimitError,
@@ -31,7 +32,7 @@ from .errors import (
     UnknownLexiconError,
     WinPctError,
 )
-from .lexicon import Leaves, Lexicon, load_leaves, load_lexicon
+from .lexicon import Leaves, Lexicon, default_leaves, leaves_provenance, load_leaves, load_lexicon
 from .core.move import Move, MoveKind
 from .core.position import Outcome, Position, Undo
 from .core.turns import Adjustment, EndReason, Ending, EndRule, EventKind
@@ -41,6 +42,8 @@ from .movegen.options import Algorithm, Direction, Sort
 from .play.game import Event, Game
 from .play.players import BestEquityPlayer, BestScorePlayer, GameView, Player, RandomPlayer, make_player
 from .play.selfplay import SelfPlayConfig, SelfPlayReport, run_selfplay
+from .play.match import MatchResult, match
+from .play.specs import register_player_kind
 from .review.analysis import analyze
 from .review.replay import Replay, replay, replay_file, replay_text
 from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
@@ -89,8 +92,10 @@ __all__ = [
     "MoveKind",
     "MoveList",
     "Outcome",
+    "MatchResult",
     "OutputFileError",
     "Player",
+    "PlayerSpecError",
     "Position",
     "PositionError",
     "RacksmithError",
@@ -112,12 +117,16 @@ __all__ = [
     "UnknownLexiconError",
     "analyze",
     "available_rulesets",
+    "default_leaves",
     "get_ruleset",
+    "leaves_provenance",
     "load_leaves",
     "load_lexicon",
     "make_player",
+    "match",
     "parse_gcg",
     "read_gcg",
+    "register_player_kind",
     "replay",
     "replay_file",
     "replay_text",

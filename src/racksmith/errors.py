@@ -101,6 +101,11 @@ class GCGError(RacksmithError):
         self.message = message
 
 
+class PlayerSpecError(RacksmithError):
+    """A player spec (``KIND[:key=value,...]``) that cannot be read, or names an unknown kind or
+    parameter."""
+
+
 class RequestError(RacksmithError):
     """A request the web API cannot answer: a missing field, a field of the wrong type or value."""
 

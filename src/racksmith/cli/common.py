@@ -125,3 +125,19 @@ def position_lexicon(pos):
     if pos._lexicon is None and pos._lexicon_spec is None and pos.ruleset.lexicon is None:
         fail(f"ruleset {pos.ruleset.name} names no lexicon: pass --lexicon")
     return pos.lexicon
+
+
+LEAVES_HELP = ("Leave values: a .klv2/.klv file, a leave,value CSV, a shipped set (english, super, russian, erudit), "
+               "or 'none' [default: the ruleset's shipped leaves].")
+
+
+def resolve_leaves(option: "str | None", ruleset):
+    """The leaves a command uses: ``--leaves`` (a file, a shipped set, or ``none``), else the
+    ruleset's shipped leaves (:func:`racksmith.lexicon.default_leaves` decides)."""
+    from ..lexicon import default_leaves, load_leaves
+
+    if option is None:
+        return default_leaves(ruleset)
+    if option.strip().lower() == "none":
+        return None
+    return load_leaves(option, ruleset)

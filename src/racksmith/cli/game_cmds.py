@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .common import emit_json, err_console, fail, note, say
+from .common import LEAVES_HELP, emit_json, err_console, fail, note, resolve_leaves, say
 
 
 def selfplay(
@@ -134,7 +134,7 @@ def _print_report(d: dict) -> None:
 
 def analyze(
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
-    leaves: Optional[Path] = typer.Option(None, "--leaves", help="KLV2 leave values [default: equity without leaves].", dir_okay=False),
+    leaves: Optional[str] = typer.Option(None, "--leaves", help=LEAVES_HELP),
     top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn (in the table and the JSON)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset [default: the record's, else english]."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon to generate moves from [default: the ruleset's]."),
@@ -150,7 +150,6 @@ def analyze(
     equity lost; then a summary per player (equity lost, bingos missed). With --sim, each turn is
     also graded by the win% it lost in a simulation."""
     from ..review.analysis import analyze as run_analysis
-    from ..lexicon import load_leaves
     from ..lexicon.load import ruleset_lexicon
     from ..review.replay import replay_file
 
@@ -164,7 +163,7 @@ def analyze(
     if lexicon is None and rs.lexicon is None:
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
     lex = ruleset_lexicon(rs, lexicon)
-    klv = load_leaves(leaves, ruleset=rs) if leaves is not None else None
+    klv = resolve_leaves(leaves, rs)
     sim_options = dict(candidates=sim_candidates, plies=sim_plies, iterations=sim_iterations, seed=seed) if sim else None
     result = run_analysis(r, klv, top=top, lexicon=lex, sim=sim_options)
     named = r.record.lexicon_name

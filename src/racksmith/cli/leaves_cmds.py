@@ -55,3 +55,68 @@ def value_cmd(
         return
     for leave, v in values.items():
         say(f"{leave}: {v:g}")
+
+
+@leaves_app.command("train")
+def train_cmd(
+    output: Path = typer.Option(..., "--output", "-o", help="The .klv2 file to write (its provenance goes to OUTPUT.json).",
+                                dir_okay=False),
+    ruleset: str = typer.Option(..., "--ruleset", "-r", help="Ruleset to train for."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
+    games: str = typer.Option(..., "--games", "-n",
+                              help="Self-play games per generation, or one count per generation (e.g. 20000,8000)."),
+    generations: Optional[int] = typer.Option(
+        None, "--generations", "-g",
+        help="Generations: each plays with the previous one's leaves [default: one per --games count, or 2].",
+    ),
+    start: Optional[Path] = typer.Option(None, "--from", help="Leaves the first generation plays with [default: none].",
+                                         dir_okay=False),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed: game i of generation g draws its bag from (seed, g, i)."),
+    prior_weight: float = typer.Option(50.0, "--prior-weight",
+                                       help="Weight, in turns, of a rare leave's prior (built from its smaller leaves)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (or Ray CPUs); results do not depend on it."),
+    backend: str = typer.Option("local", "--backend", help="local (process pool) or ray."),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port) [default: start one]."),
+    checkpoint: int = typer.Option(1000, "--checkpoint", help="Games between saves of the resumable state."),
+) -> None:
+    """Train leave values by self-play (MAGPIE-style rack tallies; see docs/ALGORITHM.md).
+
+    The run's state is kept in OUTPUT.train/ (saved every --checkpoint games): run the same
+    command again to resume an interrupted run."""
+    import hashlib
+    import shlex
+
+    from ..play.backends import ruleset_ref
+    from ..rules.ruleset import get_ruleset
+    from ..training.train import TrainSettings, train_leaves
+    from .progress import games_progress
+
+    try:
+        counts = tuple(int(n) for n in games.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"{games!r}: a whole number, or whole numbers separated by commas",
+                                 param_hint="--games") from None
+    if generations is None:
+        generations = len(counts) if len(counts) > 1 else 2
+    rs = get_ruleset(ruleset)
+    start_bytes = None
+    if start is not None:
+        from ..lexicon import load_leaves
+
+        start_bytes = load_leaves(start, rs).tobytes()
+    settings = TrainSettings(ruleset_ref(rs), lexicon, counts[0] if len(counts) == 1 else counts,
+                             generations, seed, hashlib.sha256(start_bytes).hexdigest() if start_bytes else None,
+                             prior_weight)
+    # the command that makes these leaves, rebuilt from what was parsed (what a user would type)
+    words = ["racksmith", "leaves", "train", "--ruleset", ruleset, "--games", ",".join(map(str, counts)), "--generations",
+             str(generations), "--seed", str(seed), "--prior-weight", f"{prior_weight:g}", "-o", output.name]
+    if lexicon is not None:
+        words[5:5] = ["--lexicon", lexicon]
+    if start is not None:
+        words += ["--from", start.name]
+    command = " ".join(shlex.quote(w) for w in words)
+    with games_progress() as update:
+        result = train_leaves(output, settings, start_leaves=start_bytes, jobs=jobs, backend=backend, address=address,
+                              checkpoint=checkpoint, progress=update, command=command)
+    say(f"{output}: {len(result.leaves):,} leaves from {settings.total_games:,} games "
+        f"({settings.generations} generations), {result.seconds:.0f} s")

@@ -46,6 +46,7 @@ _GROUPS = (
     ("racksmith.cli.game_cmds", "register", None),
     ("racksmith.cli.gcg_cmds", "gcg_app", "gcg"),
     ("racksmith.cli.web_cmds", "register", None),
+    ("racksmith.cli.match_cmds", "register", None),
     ("racksmith.cli.search_cmds", "register", None),
     ("racksmith.cli.sim_cmds", "register", None),
 )

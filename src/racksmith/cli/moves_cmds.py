@@ -10,7 +10,7 @@ import typer
 from ..errors import PositionError, RacksmithError
 from .common import (
     BOARD_HELP, CGP_ARG_HELP, CGP_HELP, RACK_HELP, RULESET_HELP, emit_json, err_console, load_position, out_console,
-    position_lexicon,
+    position_lexicon, LEAVES_HELP, resolve_leaves,
 )
 
 DEFAULT_TOP = 20
@@ -63,8 +63,8 @@ def moves(
         None, "--lexicon", "-l",
         help="Lexicon: an embedded name, a word list or a .kwg file [default: the CGP's lex when shipped, else the ruleset's].",
     ),
-    leaves: Optional[Path] = typer.Option(
-        None, "--leaves", help="Leave values (.klv2, .klv or leave,value CSV): equity = score + leave.", dir_okay=False
+    leaves: Optional[str] = typer.Option(
+        None, "--leaves", help="For --sort equity and --exchanges (equity = score + leave): " + LEAVES_HELP
     ),
     all_moves: bool = typer.Option(False, "--all", help="List every move."),
     top: Optional[int] = typer.Option(None, "--top", "-n", min=1, help=f"List the best N [default: {DEFAULT_TOP}]."),
@@ -86,7 +86,9 @@ def moves(
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
     n = None if all_moves else (top if top is not None else DEFAULT_TOP)
-    ranked = pos.moves(n, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm)
+    # equity is computed with leaves when it is asked for (sort by equity, or exchanges to weigh)
+    klv = resolve_leaves(leaves, pos.ruleset) if (leaves is not None or sort == "equity" or exchanges) else None
+    ranked = pos.moves(n, sort=sort, leaves=klv, exchanges=exchanges, direction=direction, algorithm=algorithm)
     if as_json:
         emit_json({"count": len(ranked), "moves": ranked.to_records()})
         return

@@ -25,10 +25,10 @@ def serve(
         help="Lexicon for the default ruleset and those spelled alike: an embedded name, a word list or a .kwg file "
         "[default: each ruleset's].",
     ),
-    leaves: Optional[Path] = typer.Option(
-        None, "--leaves", dir_okay=False,
+    leaves: Optional[str] = typer.Option(
+        None, "--leaves",
         help="Leave values (.klv2, .klv or leave,value CSV) for equity and game analysis, for the default ruleset "
-        "and those spelled alike.",
+        "and those spelled alike, or 'none' [default: each ruleset's shipped leaves].",
     ),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the web browser."),
     allow_host: Optional[List[str]] = typer.Option(

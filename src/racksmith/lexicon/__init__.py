@@ -11,16 +11,20 @@ from .embedded import EMBEDDED
 from .klv import Leaves, load_leaves
 from .lexicon import Lexicon
 from .load import UnknownLexiconError, load_lexicon
+from .shipped_leaves import SHIPPED_LEAVES, default_leaves, leaves_provenance
 from .wordlist import Skipped
 
 __all__ = [
     "EMBEDDED",
+    "SHIPPED_LEAVES",
     "Leaves",
     "Lexicon",
     "Skipped",
     "UnknownLexiconError",
     "build_kwg",
     "cache_dir",
+    "default_leaves",
+    "leaves_provenance",
     "load_leaves",
     "load_lexicon",
 ]

@@ -166,13 +166,33 @@ class Leaves:
             values = np.asarray(vals, dtype=np.float64).astype(np.float32)
         except (TypeError, ValueError) as e:
             raise LexiconFormatError(f"leaves {source}: a value is not a number: {e}") from None
-        mat = _leave_matrix(names, alphabet, source)
+        return cls._from_matrix(_leave_matrix(names, alphabet, source), values, alphabet, source, names)
+
+    @classmethod
+    def from_tile_rows(cls, rows: np.ndarray, values: np.ndarray, ruleset: "str | Path | Ruleset | None" = None, *,
+                       source: str = "<rows>") -> "Leaves":
+        """Build from a matrix of leaves, one a row of ``tile + 1`` (0 = no tile), each row's tiles
+        ascending with the zeros last, and their values."""
+        alphabet = get_ruleset(ruleset).alphabet
+        mat = np.ascontiguousarray(rows, dtype=np.uint8)
+        vals = np.asarray(values, dtype=np.float64).astype(np.float32)
+        if mat.ndim != 2 or len(mat) != vals.size:
+            raise LexiconFormatError(f"leaves {source}: {mat.shape} rows for {vals.size} values")
+        if mat.size and (int(mat.max()) > len(alphabet) + 1 or not np.count_nonzero(mat, axis=1).all()):
+            raise LexiconFormatError(f"leaves {source}: a row is empty or has a tile outside the alphabet")
+        return cls._from_matrix(mat, vals, alphabet, source, None)
+
+    @classmethod
+    def _from_matrix(cls, mat: np.ndarray, values: np.ndarray, alphabet: Alphabet, source: str,
+                     names: "list[str] | None") -> "Leaves":
         order = np.argsort(mat.view(f"S{mat.shape[1]}").ravel(), kind="stable") if mat.size else np.zeros(0, np.int64)
         mat = mat[order]
         values = values[order]
         if len(mat) > 1:
             same = np.flatnonzero((mat[1:] == mat[:-1]).all(axis=1))
             if same.size:
+                if names is None:
+                    raise LexiconFormatError(f"leaves {source}: a leave appears twice (row {int(order[same[0]])})")
                 raise LexiconFormatError(
                     f"leaves {source}: leave {names[order[same[0]]]!r} appears twice (as {names[order[same[0] + 1]]!r})"
                 )
@@ -269,14 +289,19 @@ def leave_index(leaves: Leaves, tiles: Sequence[int]) -> int:
 
 
 def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Ruleset | None" = None) -> Leaves:
-    """Leave values from a ``.klv2``/``.klv`` file or a ``leave,value`` CSV (``.csv``,
-    ``.csv.gz``); ``None`` for none (every leave worth 0); a :class:`Leaves` passes through."""
+    """Leave values: a shipped set by name (``english``, ``super``, ``russian``, ``erudit``: see
+    :mod:`racksmith.lexicon.shipped_leaves`), a ``.klv2``/``.klv`` file or a ``leave,value`` CSV
+    (``.csv``, ``.csv.gz``); ``None`` for none (every leave worth 0); a :class:`Leaves` passes through."""
     if isinstance(spec, Leaves):
         return spec
     if spec is None:
         return Leaves.empty(ruleset)
     if not isinstance(spec, (str, os.PathLike)):
         raise LexiconFormatError(f"leaves are a Leaves table, the path of a leave file or None, got {type(spec).__name__}")
+    from .shipped_leaves import is_shipped_leaves, load_shipped_leaves
+
+    if isinstance(spec, str) and is_shipped_leaves(spec) and not Path(spec).exists():
+        return load_shipped_leaves(spec, ruleset)
     p = Path(spec)
     name = p.name.lower()
     if name.endswith((".csv", ".csv.gz")):

@@ -129,14 +129,23 @@ class BestScorePlayer:
         return Move.pass_(rs.alphabet, score=0)
 
 
+#: the ``leaves`` of a :class:`BestEquityPlayer` that means the ruleset's shipped leaves
+SHIPPED = "shipped"
+
+
 class BestEquityPlayer:
     """Plays the move of highest static equity (score + leave value, or the end-of-game and opening
-    adjustments) among placements, exchanges and the pass. ``leaves``: a loaded leave table, a path
-    to a KLV2 file, or None for equity without leave values."""
+    adjustments) among placements, exchanges and the pass. ``leaves``: ``"shipped"`` (the default:
+    the game's ruleset's shipped leaves, see :func:`racksmith.lexicon.default_leaves`), a loaded
+    leave table, a path to a KLV2 file, or None for equity without leave values."""
 
     name = "equity"
 
-    def __init__(self, leaves: Any = None, ruleset=None):
+    def __init__(self, leaves: Any = SHIPPED, ruleset=None):
+        self._shipped: dict = {}
+        if isinstance(leaves, str) and leaves == SHIPPED:
+            self.leaves = SHIPPED
+            return
         if isinstance(leaves, (str, bytes)) or hasattr(leaves, "__fspath__"):
             leaves = load_leaves(os.fsdecode(leaves), ruleset=ruleset)
         elif leaves is not None and not isinstance(leaves, Leaves):
@@ -145,8 +154,20 @@ class BestEquityPlayer:
             )
         self.leaves = leaves
 
+    def leaves_for(self, ruleset) -> "Leaves | None":
+        """The leaves this player ranks with in a game of ``ruleset``."""
+        if self.leaves is not SHIPPED:
+            return self.leaves
+        key = id(ruleset)
+        if key not in self._shipped:
+            from ..lexicon.shipped_leaves import default_leaves
+
+            self._shipped = {key: default_leaves(ruleset)}
+        return self._shipped[key]
+
     def choose(self, view: GameView) -> Move:
-        return _first_or_pass(view.moves(top=1, sort="equity", leaves=self.leaves, exchanges=True), view)
+        leaves = self.leaves_for(view.ruleset)
+        return _first_or_pass(view.moves(top=1, sort="equity", leaves=leaves, exchanges=True), view)
 
 
 class RandomPlayer:

@@ -149,11 +149,12 @@ class Analysis:
         }
 
 
-def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = None,
+def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: Any = None,
             check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0,
             sim: dict | None = None) -> Analysis:
-    """Analyse every turn of a replayed game. ``leaves``: a loaded leave table or None (equity
-    without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
+    """Analyse every turn of a replayed game. ``leaves``: ``"shipped"`` (the default: the ruleset's
+    shipped leaves, :func:`racksmith.lexicon.default_leaves`), a loaded leave table or the path of
+    a leave file, or None (equity without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
     else the ruleset's); ``check``: called before each turn, what it raises ends the analysis
     (the web server's time limit); ``endgame_seconds``: time the endgame solver may take for each
     turn played with the bag empty (graded against the exact value: :class:`EndgameGrade`), or
@@ -168,6 +169,14 @@ def analyze(replay: Replay, leaves: Any = None, *, top: int = 3, lexicon: Any = 
                                         or not 0 < endgame_seconds < float("inf")):
         raise RacksmithError(f"endgame_seconds must be a positive number of seconds or None, got {endgame_seconds!r}")
     rs = replay.ruleset
+    if isinstance(leaves, str) and leaves == "shipped":
+        from ..lexicon import default_leaves
+
+        leaves = default_leaves(rs)
+    elif leaves is not None:
+        from ..lexicon import load_leaves
+
+        leaves = load_leaves(leaves, rs)
     result = Analysis(with_leaves=leaves is not None)
     summaries = {nick: PlayerSummary(nick) for nick in replay.players}
     result.players = list(summaries.values())

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..rules.alphabet import BLANK
 from ..errors import RacksmithError, RequestError
-from ..lexicon import EMBEDDED, Leaves, Lexicon, load_leaves, load_lexicon
+from ..lexicon import EMBEDDED, Leaves, Lexicon, default_leaves, load_leaves, load_lexicon
 from ..lexicon.embedded import default_ruleset
 from ..lexicon.load import load_embedded
 from ..core.move import Move
@@ -69,6 +69,12 @@ class Analyzer:
             self._lexicons[(self.default.name, self.lexicon_label)] = lex
         elif self.lexicon_names(self.default):
             self.lexicon(self.default, {})
+        # the rulesets the server's leaves do not serve use their shipped leaves (default_leaves);
+        # "none": no leave values at all
+        self.shipped_leaves = True
+        if isinstance(leaves, str) and leaves.strip().lower() == "none":
+            leaves = None
+            self.shipped_leaves = False
         self.leaves: Leaves | None = load_leaves(leaves, self.default) if leaves is not None else None
         self.leaves_label = Path(str(leaves)).name if leaves is not None else None
 
@@ -138,15 +144,22 @@ class Analyzer:
         want = body.get("leaves")
         if want is not None and not isinstance(want, bool):
             raise RequestError(f"field 'leaves' must be true or false, got {_show(want)}")
-        have = self.leaves if self.leaves is not None and self._fits(rs) else None
+        have = self._leaves(rs)
         if want and have is None:
             if self.leaves is None:
-                raise RequestError("the server has no leave values: start it with --leaves FILE.klv2")
+                raise RequestError(f"the server has no leave values for {rs.name}: start it with --leaves FILE.klv2")
             raise RequestError(
                 f"the server's leaves are spelled in the {self.default.name} alphabet, not {rs.name}'s: "
                 f"start a server with --ruleset {rs.name} --leaves FILE.klv2"
             )
         return have if want is not False else None
+
+    def _leaves(self, rs: Ruleset) -> Leaves | None:
+        """The leaves of ``rs``: the server's own when spelled alike, else its shipped ones (unless
+        the server was started with ``--leaves none``)."""
+        if self.leaves is not None and self._fits(rs):
+            return self.leaves
+        return default_leaves(rs) if self.shipped_leaves else None
 
     def _position(self, body: dict, rs: Ruleset, lexicon: Lexicon | None = None) -> Position:
         cgp = _text(body, "cgp")
@@ -157,7 +170,7 @@ class Analyzer:
         """``GET /api/rulesets``: every ruleset a request may name, with what the page draws."""
         return {
             "default": self.default.name,
-            "leaves": self.leaves_label,
+            "leaves": self.leaves_label or ("shipped" if self.shipped_leaves else None),
             "limits": self.limits.to_dict(),
             "rulesets": [self._ruleset_info(rs) for rs in self.rulesets],
         }
@@ -180,7 +193,7 @@ class Analyzer:
             "rack_size": rs.rack_size,
             "bingo_bonus": rs.bingo_bonus,
             "lexicons": self.lexicon_names(rs),
-            "leaves": self.leaves is not None and self._fits(rs),
+            "leaves": self._leaves(rs) is not None,
         }
 
     def position(self, body: dict) -> dict[str, Any]:

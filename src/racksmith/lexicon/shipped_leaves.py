@@ -1,0 +1,86 @@
+"""Leave values shipped with racksmith, trained by ``racksmith leaves train`` (see the README and
+``docs/RESULTS.md``): ``data/leaves-NAME.klv2.gz`` with its provenance in ``data/leaves-NAME.json``.
+
+:func:`default_leaves` is the one place that decides which leaves equity uses when none are
+given: the ruleset's shipped leaves (a ruleset names them with its ``name``; a ruleset file with
+the name of a shipped ruleset but another alphabet gets none).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from importlib import resources
+from typing import Any
+
+from ..errors import LexiconFormatError
+from ..rules.ruleset import Ruleset, get_ruleset
+
+#: shipped leave sets: name -> the ruleset they are trained for (and named after)
+SHIPPED_LEAVES: dict[str, str] = {"english": "english", "super": "super", "russian": "russian", "erudit": "erudit"}
+
+_cache: dict[tuple[str, Any], Any] = {}
+
+
+def _data(name: str, suffix: str) -> bytes | None:
+    f = resources.files("racksmith.lexicon").joinpath("data").joinpath(f"leaves-{name}{suffix}")
+    try:
+        return f.read_bytes()
+    except (FileNotFoundError, OSError):
+        return None
+
+
+def shipped_leaves_names() -> list[str]:
+    """The names of the shipped leave sets present in this installation."""
+    return [n for n in SHIPPED_LEAVES if _data(n, ".json") is not None]
+
+
+def is_shipped_leaves(name: object) -> bool:
+    return isinstance(name, str) and name.strip().lower() in SHIPPED_LEAVES
+
+
+def load_shipped_leaves(name: str, ruleset: "str | Ruleset | None" = None):
+    """The shipped leaves ``name`` (``english``, ``super``, ``russian``, ``erudit``), loaded once."""
+    from .klv import Leaves
+
+    key = name.strip().lower()
+    if key not in SHIPPED_LEAVES:
+        raise LexiconFormatError(f"no shipped leaves {name!r}: racksmith ships {', '.join(SHIPPED_LEAVES)}")
+    rs = get_ruleset(ruleset if ruleset is not None else SHIPPED_LEAVES[key])
+    home = get_ruleset(SHIPPED_LEAVES[key])
+    if rs.alphabet.letters != home.alphabet.letters:
+        raise LexiconFormatError(f"the shipped {key!r} leaves are spelled for ruleset {home.name}, not {rs.name}")
+    cache_key = (key, rs.alphabet.letters)
+    leaves = _cache.get(cache_key)
+    if leaves is None:
+        data = _data(key, ".klv2.gz")
+        if data is None:
+            raise LexiconFormatError(f"the shipped {key!r} leaves are missing from this installation")
+        leaves = Leaves.from_bytes(gzip.decompress(data), rs)
+        _cache[cache_key] = leaves
+    return leaves
+
+
+def leaves_provenance(name: str) -> dict[str, Any]:
+    """How the shipped leaves ``name`` were made: command, games, generations, seed, commit..."""
+    key = name.strip().lower()
+    data = _data(key, ".json") if key in SHIPPED_LEAVES else None
+    if data is None:
+        raise LexiconFormatError(f"no shipped leaves {name!r}: racksmith ships {', '.join(shipped_leaves_names())}")
+    return json.loads(data)
+
+
+def default_leaves_name(ruleset: "str | Ruleset | None") -> str | None:
+    """The name of the shipped leaves equity uses by default for ``ruleset`` (None: none)."""
+    rs = get_ruleset(ruleset)
+    key = rs.name.strip().lower()
+    if key not in SHIPPED_LEAVES or _data(key, ".klv2.gz") is None:
+        return None
+    if get_ruleset(SHIPPED_LEAVES[key]).alphabet.letters != rs.alphabet.letters:
+        return None
+    return key
+
+
+def default_leaves(ruleset: "str | Ruleset | None"):
+    """The leaves equity uses when none are given: the ruleset's shipped leaves, or None."""
+    name = default_leaves_name(ruleset)
+    return load_shipped_leaves(name, ruleset) if name is not None else None

@@ -1,0 +1,187 @@
+"""Where batches of games run: this process, a local process pool, or Ray.
+
+A *job* is a picklable, hashable value with two methods: ``setup()`` loads what a worker needs
+(lexicon, leaves, players) and ``run(state, batch)`` plays one batch (a list of game indices) and
+returns its result. Each worker process sets a job up once and keeps it (:func:`_state`); the
+driver gathers the results by batch, so what a run computes does not depend on how many workers
+played it, on which machines, or in which order they finished.
+
+``backend="local"`` (the default) uses ``jobs`` processes of this machine (none: this process,
+for ``jobs=1``). ``backend="ray"`` runs each batch as a Ray task: ``address=None`` starts a local
+Ray instance with ``jobs`` CPUs (stopped at the end), ``address="auto"`` or ``"host:port"`` joins
+a running cluster (every node needs racksmith installed: ``pip install 'racksmith[ray]'``).
+"""
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any, Protocol
+
+from ..errors import RacksmithError
+
+BACKENDS = ("local", "ray")
+
+
+class Job(Protocol):
+    def setup(self) -> Any: ...
+
+    def run(self, state: Any, batch: list[int]) -> Any: ...
+
+
+_STATES: dict[Any, Any] = {}
+
+
+def _state(job: Job) -> Any:
+    """The set-up state of ``job`` in this process (the last two jobs are kept)."""
+    st = _STATES.get(job)
+    if st is None:
+        st = job.setup()
+        while len(_STATES) >= 2:
+            _STATES.pop(next(iter(_STATES)))
+        _STATES[job] = st
+    return st
+
+
+_POOL_JOB: Any = None
+
+
+def _pool_init(job: Job) -> None:
+    global _POOL_JOB
+    _POOL_JOB = job
+
+
+def _pool_run(batch: list[int]) -> Any:
+    return _POOL_JOB.run(_state(_POOL_JOB), batch)
+
+
+def _task_run(job: Job, batch: list[int]) -> Any:
+    return job.run(_state(job), batch)
+
+
+def check_backend(backend: str, jobs: int, address: str | None) -> str:
+    """Validate the backend options; returns the backend's name in lower case."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise RacksmithError(f"jobs must be a whole number, at least 1, got {jobs!r}")
+    name = str(backend).strip().lower()
+    if name not in BACKENDS:
+        raise RacksmithError(f"backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    if address is not None and name != "ray":
+        raise RacksmithError("address is only for the ray backend (backend='ray')")
+    return name
+
+
+def ray_module() -> Any:
+    """The ``ray`` module, or a clear error when it is not installed."""
+    try:
+        import ray
+    except ImportError:
+        raise RacksmithError("the ray backend needs Ray: pip install 'racksmith[ray]' (or pip install ray)") from None
+    return ray
+
+
+class Runner:
+    """Runs batches of one job; a context manager (the pool or the Ray connection lives inside)."""
+
+    def __init__(self, job: Job, *, jobs: int = 1, backend: str = "local", address: str | None = None,
+                 start_method: str | None = None):
+        self.backend = check_backend(backend, jobs, address)
+        self.job = job
+        self.jobs = jobs
+        self.address = address
+        self.start_method = start_method
+        self._pool: ProcessPoolExecutor | None = None
+        self._ray: Any = None
+        self._ray_started = False
+        self._ray_job: Any = None
+        self._ray_task: Any = None
+
+    def __enter__(self) -> "Runner":
+        if self.backend == "local" and self.jobs > 1:
+            methods = multiprocessing.get_all_start_methods()
+            if self.start_method is not None and self.start_method not in methods:
+                raise RacksmithError(f"start_method {self.start_method!r} is not available here: use one of {', '.join(methods)}")
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context(self.start_method),
+                                             initializer=_pool_init, initargs=(self.job,))
+        elif self.backend == "ray":
+            ray = ray_module()
+            self._ray = ray
+            if not ray.is_initialized():
+                import os
+
+                kwargs: dict[str, Any] = {"ignore_reinit_error": True, "log_to_driver": False,
+                                          "include_dashboard": False, "configure_logging": False}
+                if self.address is None:
+                    kwargs["num_cpus"] = self.jobs
+                    # workers of a local instance import racksmith as this process does
+                    path = os.environ.get("PYTHONPATH")
+                    if path:
+                        kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": path}}
+                else:
+                    kwargs["address"] = self.address
+                try:
+                    ray.init(**kwargs)
+                except (ConnectionError, RuntimeError, ValueError) as e:
+                    raise RacksmithError(f"cannot start or join Ray (address {self.address!r}): {e}") from None
+                self._ray_started = True
+            self._ray_task = ray.remote(num_cpus=1, max_retries=3)(_task_run)
+            self._ray_job = ray.put(self.job)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+        if self._ray_started:
+            self._ray.shutdown()
+            self._ray_started = False
+
+    def run(self, batches: Sequence[list[int]], progress: Callable[[int], None] | None = None) -> list[Any]:
+        """The result of every batch, in the order of ``batches``; ``progress(games)`` after each."""
+        out: list[Any] = [None] * len(batches)
+        for i, result in self._iter(batches):
+            out[i] = result
+            if progress:
+                progress(len(batches[i]))
+        return out
+
+    def _iter(self, batches: Sequence[list[int]]) -> Iterator[tuple[int, Any]]:
+        if self._pool is not None:
+            futures = {self._pool.submit(_pool_run, b): i for i, b in enumerate(batches)}
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    yield futures[f], f.result()
+        elif self._ray is not None:
+            ray = self._ray
+            refs = {self._ray_task.remote(self._ray_job, b): i for i, b in enumerate(batches)}
+            pending = list(refs)
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for r in done:
+                    yield refs[r], ray.get(r)
+        else:
+            state = _state(self.job)
+            for i, b in enumerate(batches):
+                yield i, self.job.run(state, b)
+
+
+def ruleset_ref(ruleset: Any) -> str:
+    """How a worker finds ``ruleset``: its name when it is a shipped one, else its file."""
+    from ..rules.ruleset import get_ruleset
+
+    rs = get_ruleset(ruleset)
+    try:
+        if get_ruleset(rs.name) == rs:
+            return rs.name
+    except RacksmithError:
+        pass
+    if not rs.source or rs.source.startswith("<"):
+        raise RacksmithError(f"ruleset {rs.name} was not read from a file: workers could not load it; save it as a .toml file")
+    return rs.source
+
+
+def split(start: int, stop: int, size: int) -> list[list[int]]:
+    """``range(start, stop)`` in consecutive batches of at most ``size``."""
+    return [list(range(s, min(stop, s + size))) for s in range(start, stop, max(1, size))]

@@ -1,0 +1,211 @@
+"""Paired matches between two players: the strength benchmark (as MAGPIE's autoplay and wolges'
+compare run it).
+
+Pair ``p`` is two games from the same shuffled bag (seeded by ``(seed, p)``): in the first, player 1
+moves first; in the second, player 2 does. Both players thus see the same opening racks and draw
+from the same tile order, which cancels much of the luck of the draw. A draw counts half a win;
+the 95% interval of the win rate is Wilson's score interval over the games (it treats the games as
+independent; pairing makes them positively correlated in luck, not in who wins, so the interval is
+if anything conservative).
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.move import Move
+from ..errors import RacksmithError
+from ..lexicon import load_lexicon
+from ..rules.ruleset import Ruleset, get_ruleset
+from .backends import Runner, check_backend, ruleset_ref, split
+from .game import Game
+from .players import GameView
+from .specs import PlayerSpec, parse_player_spec
+
+MAX_TURNS = 1000
+BATCH = 25  #: pairs a batch
+
+
+def pair_rng(seed: int, pair: int) -> random.Random:
+    """The bag of both games of pair ``pair``."""
+    return random.Random(f"racksmith-match:{int(seed)}:{int(pair)}")
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """Both games of a pair, scores as (player 1, player 2): ``first`` has player 1 moving first."""
+
+    pair: int
+    first: tuple[int, int]
+    second: tuple[int, int]
+
+
+def play_pairs(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any], seed: int, pairs: list[int]) -> list[PairResult]:
+    """Play the pairs ``pairs`` between two loaded players (the inner step of a match)."""
+    out = []
+    for p in pairs:
+        scores = []
+        for starter in (0, 1):
+            order = (0, 1) if starter == 0 else (1, 0)  # seat -> player
+            for i, pl in enumerate(players):
+                hook = getattr(pl, "new_game", None)
+                if hook is not None:
+                    hook(f"racksmith-match-player:{seed}:{p}:{starter}:{i}")
+            game = Game(ruleset, lexicon, seed=pair_rng(seed, p))
+            view = GameView(game)
+            pos = game.live_position
+            turns = 0
+            while not pos.is_over:
+                turns += 1
+                if turns > MAX_TURNS:
+                    raise RacksmithError(f"match pair {p}: a game has no end after {MAX_TURNS} turns")
+                move = players[order[game.to_move]].choose(view)
+                if not isinstance(move, Move):
+                    raise RacksmithError(f"player {order[game.to_move] + 1} returned {type(move).__name__}, not a Move")
+                game.play_trusted(move)
+            by_seat = game.scores
+            s = [0, 0]
+            for seat, who in enumerate(order):
+                s[who] = by_seat[seat]
+            scores.append((s[0], s[1]))
+        out.append(PairResult(p, scores[0], scores[1]))
+    return out
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    ruleset: str
+    lexicon: str | None
+    p1: PlayerSpec
+    p2: PlayerSpec
+    seed: int
+
+    def setup(self) -> tuple[Ruleset, Any, tuple[Any, Any]]:
+        rs = get_ruleset(self.ruleset)
+        spec = self.lexicon or rs.lexicon
+        if spec is None:
+            raise RacksmithError(f"ruleset {rs.name} names no lexicon: give one")
+        lex = load_lexicon(spec, rs)
+        return rs, lex, (self.p1.make(rs, lex), self.p2.make(rs, lex))
+
+    def run(self, state: tuple[Ruleset, Any, tuple[Any, Any]], batch: list[int]) -> list[PairResult]:
+        rs, lex, players = state
+        return play_pairs(rs, lex, players, self.seed, batch)
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson's score interval (95% by default) of a proportion of ``successes`` in ``n``."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * ((p * (1 - p) / n + z2 / (4 * n * n)) ** 0.5) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    wins: int
+    losses: int
+    draws: int
+    mean_spread: float
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def win_rate(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.wins + self.draws / 2, self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.ci95
+        return {"wins": self.wins, "losses": self.losses, "draws": self.draws, "win_rate": round(self.win_rate, 6),
+                "ci95": [round(lo, 6), round(hi, 6)], "mean_spread": round(self.mean_spread, 4)}
+
+
+@dataclass
+class MatchResult:
+    """A match's outcome: per player wins, losses, draws, win rate with its 95% Wilson interval,
+    mean spread; ``pairs`` holds every pair's scores."""
+
+    p1_spec: str
+    p2_spec: str
+    ruleset: str
+    seed: int
+    pairs: list[PairResult]
+    seconds: float
+    p1: PlayerStats = field(init=False)
+    p2: PlayerStats = field(init=False)
+
+    def __post_init__(self) -> None:
+        games = [g for pr in self.pairs for g in (pr.first, pr.second)]
+        w = sum(1 for a, b in games if a > b)
+        loss = sum(1 for a, b in games if a < b)
+        d = len(games) - w - loss
+        spread = sum(a - b for a, b in games) / len(games) if games else 0.0
+        self.p1 = PlayerStats(w, loss, d, spread)
+        self.p2 = PlayerStats(loss, w, d, -spread)
+
+    @property
+    def games(self) -> int:
+        return 2 * len(self.pairs)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``racksmith match --json``."""
+        return {"games": self.games, "pairs": len(self.pairs), "p1": self.p1.to_dict(), "p2": self.p2.to_dict(),
+                "seconds": round(self.seconds, 3)}
+
+
+def match(
+    p1: "str | PlayerSpec",
+    p2: "str | PlayerSpec",
+    games: int,
+    *,
+    seed: int = 0,
+    ruleset: "str | Ruleset" = "english",
+    lexicon: str | None = None,
+    jobs: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """Play ``games`` games (an even number: ``games / 2`` pairs) between two player specs
+    (``KIND[:key=value,...]``, see :mod:`racksmith.play.specs`). The result depends only on the
+    specs, ruleset, lexicon and seed: not on ``jobs`` nor the backend. ``progress(games_done)``."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise RacksmithError(f"games must be an even whole number, at least 2 (the games are played in pairs), got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RacksmithError(f"seed must be a whole number, got {seed!r}")
+    backend = check_backend(backend, jobs, address)
+    rs = get_ruleset(ruleset)
+    specs = []
+    for s in (p1, p2):
+        spec = parse_player_spec(s) if isinstance(s, str) else s
+        if not isinstance(spec, PlayerSpec):
+            raise RacksmithError(f"a player is a spec like 'equity:leaves=none', got {type(s).__name__}")
+        specs.append(spec.prepare(rs))
+    job = MatchJob(ruleset_ref(rs), lexicon, specs[0], specs[1], seed)
+    t0 = time.perf_counter()
+    done = [0]
+
+    def tick(n: int) -> None:
+        done[0] += 2 * n
+        if progress:
+            progress(done[0])
+
+    if progress:
+        progress(0)
+    with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
+        results = runner.run(split(0, games // 2, BATCH), tick)
+    pairs = [pr for batch in results for pr in batch]
+    return MatchResult(str(specs[0]), str(specs[1]), rs.name, seed, pairs, time.perf_counter() - t0)

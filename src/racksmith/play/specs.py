@@ -1,0 +1,224 @@
+"""Player specs: ``KIND[:key=value,...]`` names a player for matches and self-play, e.g.
+``equity`` (the ruleset's shipped leaves), ``equity:leaves=my.klv2``, ``equity:leaves=none``,
+``score``. Kinds live in a small registry; a module adds its own with::
+
+    register_player_kind("sim", make_sim_player, keys={"plies", "iterations"}, prepare=check_sim)
+
+``prepare(params, ruleset)`` runs once where the match is set up (it checks the parameters and may
+read files, returning picklable data for the workers, which may be other machines); the
+``factory(params, context)`` runs in every worker and returns the player.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import PlayerSpecError
+from ..rules.ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerContext:
+    """What a player factory gets besides its parameters: the ruleset, the loaded lexicon and the
+    data its kind's ``prepare`` returned."""
+
+    ruleset: Ruleset
+    lexicon: Any
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerKind:
+    name: str
+    factory: Callable[[Mapping[str, str], PlayerContext], Any]
+    keys: frozenset[str] | None  #: the parameters it takes (None: any)
+    prepare: Callable[[Mapping[str, str], Ruleset], Mapping[str, Any]] | None
+    help: str
+
+
+_KINDS: dict[str, PlayerKind] = {}
+
+
+def register_player_kind(
+    name: str,
+    factory: Callable[[Mapping[str, str], PlayerContext], Any],
+    *,
+    keys: "set[str] | frozenset[str] | None" = frozenset(),
+    prepare: Callable[[Mapping[str, str], Ruleset], Mapping[str, Any]] | None = None,
+    help: str = "",
+) -> None:
+    """Make ``name`` a player kind (replacing one of that name). ``keys``: the parameters it
+    accepts (None: any); ``factory(params, context)`` returns the player."""
+    key = str(name).strip().lower()
+    if not key or not key.replace("_", "").replace("-", "").isalnum():
+        raise PlayerSpecError(f"player kind {name!r}: use letters, digits, '-' or '_'")
+    if not callable(factory):
+        raise PlayerSpecError(f"player kind {name!r}: factory must be callable")
+    _KINDS[key] = PlayerKind(key, factory, frozenset(keys) if keys is not None else None, prepare, help)
+
+
+def player_kinds() -> dict[str, PlayerKind]:
+    """The registered kinds, by name."""
+    return dict(_KINDS)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """A parsed (and, after :meth:`prepare`, checked) player spec; picklable and hashable."""
+
+    kind: str
+    params: tuple[tuple[str, str], ...] = ()
+    data: tuple[tuple[str, Any], ...] = ()
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or (self.kind + (":" + ",".join(f"{k}={v}" for k, v in self.params) if self.params else ""))
+
+    def prepare(self, ruleset: Ruleset) -> "PlayerSpec":
+        """Check the parameters and read what they name (e.g. a leave file), once, here."""
+        kind = _kind(self.kind, str(self))
+        data = kind.prepare(dict(self.params), ruleset) if kind.prepare else {}
+        return PlayerSpec(self.kind, self.params, tuple(sorted(data.items())), self.text)
+
+    def make(self, ruleset: Ruleset, lexicon: Any) -> Any:
+        """The player (in a worker)."""
+        kind = _kind(self.kind, str(self))
+        return kind.factory(dict(self.params), PlayerContext(ruleset, lexicon, dict(self.data)))
+
+
+def _kind(name: str, spec: str) -> PlayerKind:
+    kind = _KINDS.get(name)
+    if kind is None:
+        raise PlayerSpecError(f"player {spec!r}: unknown kind {name!r}; use one of {', '.join(sorted(_KINDS))}")
+    return kind
+
+
+def parse_player_spec(text: str) -> PlayerSpec:
+    """``"equity:leaves=a.klv2"`` -> ``PlayerSpec("equity", (("leaves", "a.klv2"),))``."""
+    if not isinstance(text, str):
+        raise PlayerSpecError(f"a player spec is text like 'equity' or 'equity:leaves=FILE', got {type(text).__name__}")
+    raw = text.strip()
+    name, sep, rest = raw.partition(":")
+    name = name.strip().lower()
+    if not name:
+        raise PlayerSpecError(f"player spec {text!r} names no kind: write KIND[:key=value,...], e.g. equity:leaves=none")
+    kind = _kind(name, raw)
+    params: dict[str, str] = {}
+    if sep:
+        if not rest.strip():
+            raise PlayerSpecError(f"player {raw!r}: nothing after ':'; write {name}:key=value")
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            key, value = key.strip().lower(), value.strip()
+            if not eq or not key or not value:
+                raise PlayerSpecError(f"player {raw!r}: {part.strip()!r} is not key=value")
+            if key in params:
+                raise PlayerSpecError(f"player {raw!r}: {key} given twice")
+            params[key] = value
+    if kind.keys is not None:
+        unknown = sorted(set(params) - kind.keys)
+        if unknown:
+            takes = f"it takes {', '.join(sorted(kind.keys))}" if kind.keys else "it takes no parameters"
+            raise PlayerSpecError(f"player {raw!r}: unknown parameter {unknown[0]!r} for {name} ({takes})")
+    return PlayerSpec(name, tuple(sorted(params.items())), (), raw)
+
+
+# --- the built-in kinds --------------------------------------------------------------------
+def _prepare_equity(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, Any]:
+    from ..lexicon import load_leaves
+    from ..lexicon.shipped_leaves import default_leaves_name
+
+    spec = params.get("leaves")
+    if spec is None:
+        return {"shipped": default_leaves_name(ruleset)}
+    if spec.lower() == "none":
+        return {}
+    return {"klv2": load_leaves(spec, ruleset).tobytes()}
+
+
+def _make_equity(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+    from .players import BestEquityPlayer
+
+    return BestEquityPlayer(_leaves_of(ctx), ruleset=ctx.ruleset)
+
+
+def _make_score(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+    from .players import BestScorePlayer
+
+    return BestScorePlayer()
+
+
+register_player_kind(
+    "equity", _make_equity, keys={"leaves"}, prepare=_prepare_equity,
+    help="best static equity; leaves=FILE (.klv2/.klv/CSV), leaves=none, or the ruleset's shipped leaves",
+)
+register_player_kind("score", _make_score, help="best score")
+
+
+def _prepare_with_leaves(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, Any]:
+    """Players that value leaves (sim, endgame): the same ``leaves`` parameter as ``equity``."""
+    return _prepare_equity({"leaves": params["leaves"]} if "leaves" in params else {}, ruleset)
+
+
+def _leaves_of(ctx: PlayerContext) -> Any:
+    from ..lexicon import Leaves
+    from ..lexicon.shipped_leaves import load_shipped_leaves
+
+    if "klv2" in ctx.data:
+        return Leaves.from_bytes(ctx.data["klv2"], ctx.ruleset)
+    if ctx.data.get("shipped"):
+        return load_shipped_leaves(ctx.data["shipped"], ctx.ruleset)
+    return None
+
+
+def _prepare_sim(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, Any]:
+    from ..sim.player import make_sim_player
+
+    rest = ",".join(f"{k}={v}" for k, v in sorted(params.items()) if k != "leaves")
+    make_sim_player("sim:" + rest if rest else "sim", leaves=None, ruleset=ruleset)  # checks every option, here
+    return _prepare_with_leaves(params, ruleset)
+
+
+def _make_sim(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+    from ..sim.player import make_sim_player
+
+    rest = ",".join(f"{k}={v}" for k, v in sorted(params.items()) if k != "leaves")
+    return make_sim_player("sim:" + rest if rest else "sim", leaves=_leaves_of(ctx), ruleset=ctx.ruleset)
+
+
+def _endgame_options(params: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, kind in (("seconds", float), ("plies", int)):
+        if key in params:
+            try:
+                out[key] = kind(params[key])
+            except ValueError:
+                raise PlayerSpecError(f"player endgame: {key}={params[key]!r} is not a "
+                                      f"{'number' if kind is float else 'whole number'}") from None
+    return out
+
+
+def _prepare_endgame(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, Any]:
+    from ..search.player import EndgamePlayer
+
+    EndgamePlayer(None, ruleset, **_endgame_options(params))  # checks seconds and plies, here
+    return _prepare_with_leaves(params, ruleset)
+
+
+def _make_endgame(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+    from ..search.player import EndgamePlayer
+
+    return EndgamePlayer(_leaves_of(ctx), ctx.ruleset, **_endgame_options(params))
+
+
+register_player_kind(
+    "sim", _make_sim,
+    keys={"candidates", "plies", "iterations", "seconds", "threads", "stop", "leaves", "winpct", "min_samples"},
+    prepare=_prepare_sim,
+    help="Monte Carlo simulation (candidates=10, plies=2, iterations=200, seconds, stop=0.99, leaves, winpct)",
+)
+register_player_kind(
+    "endgame", _make_endgame, keys={"seconds", "plies", "leaves"}, prepare=_prepare_endgame,
+    help="static equity, and the exact endgame solver once the bag is empty (seconds=10 a move, plies, leaves)",
+)

@@ -1,0 +1,243 @@
+"""Leave training by self-play, in generations, resumable, on any backend.
+
+Generation ``g`` plays ``games`` games whose players rank moves by static equity with the leaves
+of generation ``g − 1`` (none, or the ``start`` file, for the first), tallies the racks
+(:mod:`.games`), and turns the tally into generation ``g``'s leaves (:mod:`.leavegen`). The last
+generation's leaves are the result.
+
+The state of a run lives next to the output, in ``OUTPUT.train/``: ``state.json`` (the settings and
+how far the run got), the tally of the generation under way (saved after every round of
+``checkpoint`` games) and each finished generation's leaves. Running the same training again
+continues from there; the result is the same file as an uninterrupted run's, for any number of
+workers and either backend, because tallies are exact integers merged by key and every game's bag
+depends only on (seed, generation, game).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..errors import RacksmithError
+from ..lexicon import Leaves, load_leaves
+from ..lexicon.files import write_atomically
+from ..play.backends import Runner, check_backend, split
+from ..rules.ruleset import get_ruleset
+from .games import TallyJob
+from .leavegen import DEFAULT_PRIOR_WEIGHT, leaves_from_tally
+from .tally import RackTally
+
+STATE_VERSION = 1
+BATCH = 50  #: games a batch (one task of a worker)
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """What a training run computes; two runs with equal settings give the same leaves."""
+
+    ruleset: str
+    lexicon: str | None = None
+    games: "int | tuple[int, ...]" = 10_000  #: games a generation, or one count per generation
+    generations: int = 2
+    seed: int = 0
+    start: str | None = None  #: sha256 of the KLV2 the first generation plays with (None: no leaves)
+    prior_weight: float = DEFAULT_PRIOR_WEIGHT
+
+    def __post_init__(self) -> None:
+        v = self.generations
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise RacksmithError(f"generations must be a whole number, at least 1, got {v!r}")
+        counts = (self.games,) * v if isinstance(self.games, int) else self.games
+        if not isinstance(counts, (tuple, list)) or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in counts):
+            raise RacksmithError(f"games must be a whole number, at least 1, or one such number per generation, got {self.games!r}")
+        if len(counts) != v:
+            raise RacksmithError(f"{len(counts)} game counts for {v} generations: give one count, or one per generation")
+        object.__setattr__(self, "games", counts[0] if len(set(counts)) == 1 else tuple(counts))
+
+    def games_in(self, generation: int) -> int:
+        """The games of generation ``generation`` (1-based)."""
+        return self.games if isinstance(self.games, int) else self.games[generation - 1]
+
+    @property
+    def total_games(self) -> int:
+        return sum(self.games_in(g) for g in range(1, self.generations + 1))
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise RacksmithError(f"seed must be a whole number, got {self.seed!r}")
+        if not (isinstance(self.prior_weight, (int, float)) and 0 <= self.prior_weight < 1e9):
+            raise RacksmithError(f"prior_weight must be a number at least 0, got {self.prior_weight!r}")
+
+
+@dataclass
+class TrainResult:
+    leaves: Leaves
+    output: Path
+    provenance: dict[str, Any]
+    finished: bool  #: False when the run stopped early (``stop_after``): run it again to go on
+    seconds: float
+    games_played: int  #: by this call
+
+
+def racksmith_commit() -> str | None:
+    """The git commit of the racksmith source tree this runs from, when it is a checkout."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def state_dir(output: str | Path) -> Path:
+    return Path(str(output) + ".train")
+
+
+def provenance_path(output: str | Path) -> Path:
+    return Path(str(output) + ".json")
+
+
+def train_leaves(
+    output: str | Path,
+    settings: TrainSettings,
+    *,
+    start_leaves: bytes | None = None,
+    jobs: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    checkpoint: int = 1000,
+    stop_after: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    command: str | None = None,
+) -> TrainResult:
+    """Train leaves and write them to ``output`` (KLV2) with their provenance in ``output.json``.
+
+    ``start_leaves``: the KLV2 bytes the first generation plays with (their sha256 must be
+    ``settings.start``). ``checkpoint``: games between saves of the state. ``stop_after``: stop
+    (resumably) after about that many games in this call. ``progress(label, done, total)`` is
+    called as games finish.
+    """
+    backend = check_backend(backend, jobs, address)
+    if isinstance(checkpoint, bool) or not isinstance(checkpoint, int) or checkpoint < 1:
+        raise RacksmithError(f"checkpoint must be a whole number of games, at least 1, got {checkpoint!r}")
+    rs = get_ruleset(settings.ruleset)
+    if start_leaves is not None:
+        digest = hashlib.sha256(start_leaves).hexdigest()
+        if settings.start != digest:
+            raise RacksmithError("settings.start must be the sha256 of start_leaves")
+        Leaves.from_bytes(start_leaves, rs)  # readable, right alphabet
+    elif settings.start is not None:
+        raise RacksmithError("settings.start names start leaves but none were given")
+    out = Path(output)
+    if out.parent and not out.parent.exists():
+        raise RacksmithError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} does not exist")
+    sdir = state_dir(out)
+    state = _load_state(sdir, settings)
+    t0 = time.perf_counter()
+    played = 0
+    leaves_bytes = start_leaves
+    if state["generation"] > 1:
+        leaves_bytes = (sdir / f"gen{state['generation'] - 1}.klv2").read_bytes()
+    while state["generation"] <= settings.generations:
+        g = state["generation"]
+        tally_file = sdir / f"gen{g}.tally.npz"
+        tally = RackTally.load(tally_file) if state["games_done"] and tally_file.exists() else RackTally.empty()
+        if state["games_done"] and not tally_file.exists():
+            raise RacksmithError(f"training state {str(sdir)!r}: {tally_file.name} is missing; remove the folder to start over")
+        job = TallyJob(rs.name, settings.lexicon, leaves_bytes, settings.seed, g)
+        label = f"generation {g}/{settings.generations}"
+        games = settings.games_in(g)
+        if progress:
+            progress(label, state["games_done"], games)
+        with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
+            while state["games_done"] < games:
+                if stop_after is not None and played >= stop_after:
+                    return _stopped(out, sdir, settings, state, t0, played)
+                done = state["games_done"]
+                stop = min(games, done + checkpoint)
+                batches = split(done, stop, BATCH)
+                count = [done]
+
+                def tick(n: int) -> None:
+                    count[0] += n
+                    if progress:
+                        progress(label, count[0], games)
+
+                tally = RackTally.merge([tally, *runner.run(batches, tick)])
+                tally.save(tally_file)
+                state["games_done"] = stop
+                state.setdefault("observations", {})[str(g)] = tally.observations
+                _save_state(sdir, state)
+                played += stop - done
+        leaves = leaves_from_tally(tally, rs, settings.prior_weight, source=f"generation {g}")
+        leaves_bytes = leaves.tobytes()
+        write_atomically(sdir / f"gen{g}.klv2", leaves_bytes)
+        state["generation"] = g + 1
+        state["games_done"] = 0
+        state.setdefault("leaves", {})[str(g)] = len(leaves)
+        _save_state(sdir, state)
+    final = sdir / f"gen{settings.generations}.klv2"
+    data = final.read_bytes()
+    write_atomically(out, data)
+    prov = provenance(settings, state, data, command)
+    write_atomically(provenance_path(out), (json.dumps(prov, indent=2, ensure_ascii=False) + "\n").encode())
+    shutil.rmtree(sdir, ignore_errors=True)
+    return TrainResult(Leaves.from_bytes(data, rs), out, prov, True, time.perf_counter() - t0, played)
+
+
+def provenance(settings: TrainSettings, state: dict, data: bytes, command: str | None) -> dict[str, Any]:
+    """What made a leave file: the settings, the turns tallied, the software."""
+    return {
+        "format": "racksmith-leaves-provenance/1",
+        "ruleset": settings.ruleset,
+        "lexicon": settings.lexicon or get_ruleset(settings.ruleset).lexicon,
+        "games_per_generation": [settings.games_in(g) for g in range(1, settings.generations + 1)],
+        "generations": settings.generations,
+        "games": settings.total_games,
+        "seed": settings.seed,
+        "start_sha256": settings.start,
+        "prior_weight": settings.prior_weight,
+        "turns_tallied": {k: v for k, v in sorted(state.get("observations", {}).items(), key=lambda kv: int(kv[0]))},
+        "leaves": len(Leaves.from_bytes(data, settings.ruleset)),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "racksmith_version": __version__,
+        "racksmith_commit": state.get("commit"),
+        "command": command,
+    }
+
+
+def _stopped(out: Path, sdir: Path, settings: TrainSettings, state: dict, t0: float, played: int) -> TrainResult:
+    g = state["generation"] - 1
+    rs = get_ruleset(settings.ruleset)
+    leaves = Leaves.from_bytes((sdir / f"gen{g}.klv2").read_bytes(), rs) if g >= 1 else Leaves.empty(rs)
+    return TrainResult(leaves, out, {"state": str(sdir), **state}, False, time.perf_counter() - t0, played)
+
+
+def _load_state(sdir: Path, settings: TrainSettings) -> dict[str, Any]:
+    want = json.loads(json.dumps(asdict(settings)))
+    f = sdir / "state.json"
+    if f.exists():
+        try:
+            state = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise RacksmithError(f"cannot read training state {str(f)!r}: {e}; remove {str(sdir)!r} to start over") from None
+        if state.get("version") != STATE_VERSION or state.get("settings") != want:
+            raise RacksmithError(
+                f"{str(sdir)!r} holds a training run with other settings ({state.get('settings')}): "
+                "run it with the same settings to resume, or remove the folder to start over"
+            )
+        return state
+    sdir.mkdir(parents=True, exist_ok=True)
+    state = {"version": STATE_VERSION, "settings": want, "generation": 1, "games_done": 0,
+             "commit": racksmith_commit()}
+    _save_state(sdir, state)
+    return state
+
+
+def _save_state(sdir: Path, state: dict) -> None:
+    write_atomically(sdir / "state.json", (json.dumps(state, indent=1) + "\n").encode())

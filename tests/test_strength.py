@@ -1,0 +1,332 @@
+"""Paired matches, player specs, rack tallies, leave values and leave training (issue 10)."""
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from racksmith import Leaves, get_ruleset, load_lexicon
+from racksmith.cli.main import main
+from racksmith.errors import PlayerSpecError, RacksmithError
+from racksmith.lexicon import default_leaves, leaves_provenance, load_leaves
+from racksmith.play import match, parse_player_spec, register_player_kind
+from racksmith.play.match import play_pairs, wilson_interval
+from racksmith.play.players import BestEquityPlayer, BestScorePlayer
+from racksmith.play.specs import player_kinds
+from racksmith.training import RackTally, TrainSettings, leave_values, leaves_from_tally, rack_key, train_leaves
+from racksmith.training.tally import SCALE, key_tiles, to_fixed
+
+EN = get_ruleset("english")
+
+
+# --- matches ------------------------------------------------------------------------------
+class _Recorder(BestScorePlayer):
+    """Plays best score; remembers the first rack it sees in each game."""
+
+    def __init__(self):
+        self.first: list = []
+        self._fresh = False
+
+    def new_game(self, seed):
+        self._fresh = True
+
+    def choose(self, view):
+        if self._fresh:
+            self.first.append(tuple(view.rack))
+            self._fresh = False
+        return super().choose(view)
+
+
+def test_a_pair_deals_both_seats_the_same_tiles():
+    lex = load_lexicon("enable")
+    a, b = _Recorder(), _Recorder()
+    pairs = play_pairs(EN, lex, (a, b), seed=7, pairs=[0, 1, 2])
+    assert len(pairs) == 3
+    for p in range(3):
+        # game 1: a moves first; game 2: b moves first, with the same bag: b gets a's racks
+        assert a.first[2 * p] == b.first[2 * p + 1]
+        assert b.first[2 * p] == a.first[2 * p + 1]
+        assert a.first[2 * p] != a.first[2 * p + 1] or b.first[2 * p] == a.first[2 * p]
+    # a player against itself: the two games of a pair are the same game, seats swapped
+    same = play_pairs(EN, lex, (BestScorePlayer(), BestScorePlayer()), seed=7, pairs=[0])[0]
+    assert same.first == same.second[::-1]
+
+
+def test_match_is_the_same_for_any_jobs_and_has_the_documented_shape():
+    one = match("equity:leaves=none", "score", 8, seed=3, jobs=1)
+    two = match("equity:leaves=none", "score", 8, seed=3, jobs=2)
+    d1, d2 = one.to_dict(), two.to_dict()
+    d1.pop("seconds"), d2.pop("seconds")
+    assert d1 == d2 and one.pairs == two.pairs
+    assert set(one.to_dict()) == {"games", "pairs", "p1", "p2", "seconds"}
+    assert set(d1["p1"]) == {"wins", "losses", "draws", "win_rate", "ci95", "mean_spread"}
+    assert d1["games"] == 8 and d1["pairs"] == 4
+    p1, p2 = d1["p1"], d1["p2"]
+    assert p1["wins"] + p1["losses"] + p1["draws"] == 8
+    assert (p1["wins"], p1["losses"], p1["draws"]) == (p2["losses"], p2["wins"], p2["draws"])
+    assert p1["win_rate"] == pytest.approx((p1["wins"] + p1["draws"] / 2) / 8)
+    assert p1["mean_spread"] == pytest.approx(-p2["mean_spread"])
+    spreads = [a - b for pr in one.pairs for a, b in (pr.first, pr.second)]
+    assert p1["mean_spread"] == pytest.approx(sum(spreads) / 8, abs=1e-4)
+    # another seed: other games
+    assert match("equity:leaves=none", "score", 8, seed=4).pairs != one.pairs
+
+
+def test_wilson_interval_values():
+    lo, hi = wilson_interval(5, 10)
+    assert (lo, hi) == pytest.approx((0.236593, 0.763407), abs=1e-5)
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0 and hi == pytest.approx(0.277533, abs=1e-5)
+    lo, hi = wilson_interval(62, 100)
+    assert (lo, hi) == pytest.approx((0.522098, 0.709024), abs=1e-5)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_match_checks_its_arguments():
+    for games in (0, 3, -2, True, 2.0):
+        with pytest.raises(RacksmithError, match="even"):
+            match("score", "score", games)
+    with pytest.raises(RacksmithError, match="backend"):
+        match("score", "score", 2, backend="spark")
+    with pytest.raises(RacksmithError, match="address is only for the ray backend"):
+        match("score", "score", 2, address="auto")
+    with pytest.raises(RacksmithError, match="jobs"):
+        match("score", "score", 2, jobs=0)
+
+
+# --- player specs -------------------------------------------------------------------------
+def test_player_specs_parse():
+    s = parse_player_spec("equity")
+    assert (s.kind, s.params) == ("equity", ())
+    s = parse_player_spec(" Equity : leaves = none ")
+    assert (s.kind, s.params) == ("equity", (("leaves", "none"),))
+    assert str(parse_player_spec("equity:leaves=a.klv2")) == "equity:leaves=a.klv2"
+    assert {"equity", "score"} <= set(player_kinds())
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "names no kind"),
+    (":leaves=none", "names no kind"),
+    ("chess", "unknown kind 'chess'"),
+    ("equity:", "nothing after ':'"),
+    ("equity:leaves", "is not key=value"),
+    ("equity:leaves=", "is not key=value"),
+    ("equity:leaves=a,leaves=b", "leaves given twice"),
+    ("equity:plies=2", "unknown parameter 'plies' for equity"),
+    ("score:leaves=none", "takes no parameters"),
+])
+def test_bad_player_specs(text, message):
+    with pytest.raises(PlayerSpecError, match=message):
+        parse_player_spec(text)
+
+
+def test_spec_leave_files_are_read_where_the_match_is_set_up(tmp_path):
+    with pytest.raises(RacksmithError, match="cannot read leave file"):
+        parse_player_spec(f"equity:leaves={tmp_path / 'missing.klv2'}").prepare(EN)
+    csv = tmp_path / "l.csv"
+    csv.write_text("Q,-7\n?,25\n")
+    spec = parse_player_spec(f"equity:leaves={csv}").prepare(EN)
+    player = spec.make(EN, None)
+    assert isinstance(player, BestEquityPlayer) and player.leaves.value("Q") == -7
+    assert parse_player_spec("equity:leaves=none").prepare(EN).make(EN, None).leaves is None
+    shipped = parse_player_spec("equity").prepare(EN).make(EN, None)
+    assert shipped.leaves is default_leaves(EN)
+
+
+def test_registering_a_player_kind():
+    made = []
+
+    def factory(params, ctx):
+        made.append((dict(params), ctx.ruleset.name, dict(ctx.data)))
+        return BestScorePlayer()
+
+    register_player_kind("greedy-test", factory, keys={"depth"}, prepare=lambda p, rs: {"checked": p["depth"]})
+    try:
+        spec = parse_player_spec("greedy-test:depth=2").prepare(EN)
+        spec.make(EN, None)
+        assert made == [({"depth": "2"}, "english", {"checked": "2"})]
+        with pytest.raises(PlayerSpecError, match="unknown parameter"):
+            parse_player_spec("greedy-test:width=2")
+        r = match("greedy-test:depth=1", "score", 2, seed=1)
+        assert r.p1.win_rate == 0.5  # the same player both sides
+    finally:
+        from racksmith.play import specs
+
+        specs._KINDS.pop("greedy-test", None)
+    with pytest.raises(PlayerSpecError):
+        register_player_kind("bad name!", factory)
+
+
+# --- tallies and leave values -------------------------------------------------------------
+def test_rack_keys_round_trip():
+    assert key_tiles(rack_key([5, 0, 26, 5])) == [0, 5, 5, 26]
+    assert rack_key([3, 1, 2]) == rack_key([1, 2, 3])
+    with pytest.raises(RacksmithError):
+        rack_key(range(8))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 26), min_size=7, max_size=7), st.integers(-10**9, 10**9)),
+                max_size=60), st.integers(1, 5), st.randoms(use_true_random=False))
+def test_tallies_merge_exactly_in_any_split(obs, parts, rnd):
+    whole = RackTally.from_observations([rack_key(r) for r, _ in obs], [v for _, v in obs])
+    pieces: list[list] = [[] for _ in range(parts)]
+    for o in obs:
+        pieces[rnd.randrange(parts)].append(o)
+    tallies = [RackTally.from_observations([rack_key(r) for r, _ in p], [v for _, v in p]) for p in pieces]
+    rnd.shuffle(tallies)
+    assert RackTally.merge(tallies) == whole
+    assert whole.observations == len(obs) and int(whole.sums.sum()) == sum(v for _, v in obs)
+
+
+def test_tally_files_round_trip(tmp_path):
+    t = RackTally.from_observations([rack_key([1] * 7), rack_key([0, 1, 2, 3, 4, 5, 6])], [to_fixed(12.5), -3])
+    t.save(tmp_path / "t.npz")
+    assert RackTally.load(tmp_path / "t.npz") == t
+    (tmp_path / "bad.npz").write_bytes(b"not a tally")
+    with pytest.raises(RacksmithError, match="cannot read rack tally"):
+        RackTally.load(tmp_path / "bad.npz")
+
+
+def test_leave_values_by_hand():
+    # three turns: AABCDEF scores 10 and 30, ABCDEFG 50; the mean is 30
+    t = RackTally.from_observations(
+        [rack_key([1, 1, 2, 3, 4, 5, 6]), rack_key([1, 2, 3, 4, 5, 6, 7]), rack_key([1, 1, 2, 3, 4, 5, 6])],
+        [to_fixed(10), to_fixed(50), to_fixed(30)],
+    )
+    raw = dict(leaves_from_tally(t, EN, prior_weight=0).items())
+    assert raw["A"] == 0  # in every rack
+    assert raw["AA"] == -10  # (10 + 30) / 2 - 30
+    assert raw["G"] == 20  # 50 - 30
+    assert raw["AAB"] == -10 and raw["ABCDEF"] == 0 and raw["BCDEFG"] == 20
+    assert "AAA" not in raw and "AABCDEFG"[:7] not in raw  # no leave of the full rack size
+    # AABCDEF holds A once and AA once, each counted once per turn (MAGPIE's subleaves)
+    rows, vals = leave_values(t, 7, 0)
+    assert len(rows) == len(raw) == 157
+    # with a prior of weight 1: value = (n (mean - 30) + prior) / (n + 1)
+    smooth = dict(leaves_from_tally(t, EN, prior_weight=1).items())
+    assert smooth["G"] == pytest.approx(20 / 2)
+    assert smooth["A"] == 0
+    # AA: n = 2, deviation -20, prior value(A) + value(A) = 0
+    assert smooth["AA"] == pytest.approx(-20 / 3, rel=1e-6)
+    # AG: n = 1, deviation 20, prior = (value(G) + value(A) + value(A) + value(G)) / 2 = 10
+    assert smooth["AG"] == pytest.approx((20 + 10) / 2, rel=1e-6)
+
+
+# --- training ---------------------------------------------------------------------------------
+def _train(path, **kw):
+    s = TrainSettings("english", games=kw.pop("games", 6), generations=2, seed=11, prior_weight=10)
+    return train_leaves(path, s, checkpoint=kw.pop("checkpoint", 4), **kw)
+
+
+def test_training_resumes_to_the_same_file_for_any_jobs(tmp_path):
+    one = _train(tmp_path / "one.klv2")
+    assert one.finished and one.games_played == 12
+    data = (tmp_path / "one.klv2").read_bytes()
+    prov = json.loads((tmp_path / "one.klv2.json").read_text())
+    assert prov["games"] == 12 and prov["generations"] == 2 and prov["seed"] == 11
+    assert set(prov["turns_tallied"]) == {"1", "2"} and prov["leaves"] == len(one.leaves) > 100
+    assert not (tmp_path / "one.klv2.train").exists()  # the state goes once the run is done
+    # stopped after 4 games, then (rounds of 4) after 6 more, into the second generation; finished on 2 workers
+    part = _train(tmp_path / "two.klv2", stop_after=4)
+    assert not part.finished and part.games_played == 4 and not (tmp_path / "two.klv2").exists()
+    part = _train(tmp_path / "two.klv2", stop_after=4)
+    assert not part.finished
+    state = json.loads((tmp_path / "two.klv2.train" / "state.json").read_text())
+    assert state["generation"] == 2 and state["games_done"] == 4  # rounds of 4: 2 + 4 games
+    done = _train(tmp_path / "two.klv2", jobs=2)
+    assert done.finished and (tmp_path / "two.klv2").read_bytes() == data
+    # another setting cannot resume that state
+    _train(tmp_path / "three.klv2", stop_after=1)
+    with pytest.raises(RacksmithError, match="other settings"):
+        _train(tmp_path / "three.klv2", games=8)
+
+
+def test_trained_leaves_load_and_value(tmp_path):
+    r = _train(tmp_path / "t.klv2")
+    klv = load_leaves(tmp_path / "t.klv2", EN)
+    assert klv.tobytes() == r.leaves.tobytes()
+    assert all(np.isfinite(klv.values))
+
+
+# --- shipped leaves -----------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["english", "super", "russian", "erudit"])
+def test_shipped_leaves_with_provenance(name):
+    klv = load_leaves(name)
+    assert klv is default_leaves(name) and len(klv) > 10_000
+    prov = leaves_provenance(name)
+    assert prov["ruleset"] == name and prov["games"] >= 5_000 and prov["command"].startswith("racksmith leaves train")
+    assert prov["leaves"] == len(klv)
+    singles = {leave: v for leave, v in klv.items() if len(leave) == 1}
+    assert singles["?"] > 5  # a blank is worth a lot in every game
+    assert min(singles.values()) < 0  # and some lone tile (Q, Ъ) is a burden
+
+
+def test_equity_players_use_the_shipped_leaves_by_default():
+    assert BestEquityPlayer().leaves_for(EN) is default_leaves(EN)
+    assert BestEquityPlayer(None).leaves_for(EN) is None
+    assert default_leaves(get_ruleset("russian")) is load_leaves("russian")
+
+
+# --- the command line ---------------------------------------------------------------------
+def test_match_cli_json(capsys):
+    assert main(["match", "--p1", "equity:leaves=none", "--p2", "score", "--games", "4", "--seed", "2", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert set(d) == {"games", "pairs", "p1", "p2", "seconds"} and d["games"] == 4
+    ref = match("equity:leaves=none", "score", 4, seed=2).to_dict()
+    assert d["p1"] == ref["p1"] and d["p2"] == ref["p2"]
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["match", "--p1", "score", "--p2", "score", "--games", "3"], 2, "even number"),
+    (["match", "--p1", "nope", "--p2", "score", "--games", "2"], 1, "unknown kind 'nope'"),
+    (["match", "--p1", "equity:x=1", "--p2", "score", "--games", "2"], 1, "unknown parameter 'x'"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "mpi"], 1, "backend 'mpi'"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "0"], 1, "jobs must be"),
+    (["leaves", "train", "-r", "english", "--games", "0", "-o", "x.klv2"], 1, "games must be"),
+    (["leaves", "train", "-r", "klingon", "--games", "5", "-o", "x.klv2"], 1, "klingon"),
+    (["leaves", "train", "-r", "english", "--games", "5", "-o", "/no/such/dir/x.klv2"], 1, "does not exist"),
+])
+def test_cli_bad_input_is_one_line(capsys, args, code, message):
+    assert main(args) == code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+
+
+def test_leaves_train_cli(tmp_path, capsys):
+    out = tmp_path / "cli.klv2"
+    assert main(["leaves", "train", "-r", "english", "--games", "6", "--generations", "2", "--seed", "11",
+                 "--prior-weight", "10", "--checkpoint", "4", "-o", str(out)]) == 0
+    assert out.read_bytes() == _train(tmp_path / "api.klv2").leaves.tobytes()
+    prov = json.loads((tmp_path / "cli.klv2.json").read_text())
+    assert "leaves train" in prov["command"]
+
+
+def test_moves_cli_leaves_default_and_none(capsys):
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINQST/ 0/0 0"
+    assert main(["moves", cgp, "--sort", "equity", "--top", "5", "--json"]) == 0
+    shipped = json.loads(capsys.readouterr().out)["moves"]
+    assert main(["moves", cgp, "--sort", "equity", "--top", "5", "--json", "--leaves", "none"]) == 0
+    none = json.loads(capsys.readouterr().out)["moves"]
+    assert main(["moves", cgp, "--sort", "equity", "--top", "5", "--json", "--leaves", "english"]) == 0
+    named = json.loads(capsys.readouterr().out)["moves"]
+    assert shipped == named and shipped != none
+    assert any(m["equity"] != m["score"] for m in shipped)
+
+
+def test_sim_and_endgame_players_in_a_match():
+    """The simulating and endgame players are kinds of the registry: a match with them is the same
+    for any jobs, and their options are checked where the match is set up."""
+    for spec in ("sim:candidates=3,plies=1,iterations=12", "endgame:seconds=5"):
+        one = match(spec, "equity", 2, seed=5, jobs=1)
+        two = match(spec, "equity", 2, seed=5, jobs=2)
+        assert one.pairs == two.pairs and one.to_dict()["games"] == 2, spec
+    with pytest.raises(RacksmithError, match="plies"):
+        match("sim:plies=x", "equity", 2, seed=5)
+    with pytest.raises(RacksmithError, match="seconds"):
+        match("endgame:seconds=-1", "equity", 2, seed=5)
+    with pytest.raises(PlayerSpecError, match="unknown parameter"):
+        parse_player_spec("endgame:depth=3")
