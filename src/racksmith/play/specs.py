@@ -190,7 +190,9 @@ def _make_sim(params: Mapping[str, str], ctx: PlayerContext) -> Any:
 def _endgame_options(params: Mapping[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, kind in (("seconds", float), ("plies", int)):
-        if key in params:
+        if key in params and params[key].lower() == "none":
+            out[key] = None  # no time limit (seconds=none): the same moves on any machine, at any load
+        elif key in params:
             try:
                 out[key] = kind(params[key])
             except ValueError:
@@ -220,5 +222,5 @@ register_player_kind(
 )
 register_player_kind(
     "endgame", _make_endgame, keys={"seconds", "plies", "leaves"}, prepare=_prepare_endgame,
-    help="static equity, and the exact endgame solver once the bag is empty (seconds=10 a move, plies, leaves)",
+    help="static equity, and the exact endgame solver once the bag is empty (seconds=10 a move or none, plies, leaves)",
 )
