@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, NoReturn
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, Optional
+
+import typer
 
 from rich.console import Console
 
@@ -64,6 +67,13 @@ BOARD_HELP = ("A plain-text board instead of a CGP: one row per line, '.' or spa
 RACK_HELP = "The rack of the player to move, with --board ('?' for a blank)."
 RULESET_HELP = ("Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file "
                 "[default: the CGP's ld opcode when it names one, else english].")
+
+# the options that give a position, declared once for every command that reads one
+CgpArg = Annotated[Optional[str], typer.Argument(metavar="[CGP]", help=CGP_ARG_HELP)]
+CgpOption = Annotated[Optional[str], typer.Option("--cgp", help=CGP_HELP)]
+BoardOption = Annotated[Optional[Path], typer.Option("--board", help=BOARD_HELP, dir_okay=False, exists=True)]
+RackOption = Annotated[Optional[str], typer.Option("--rack", help=RACK_HELP)]
+RulesetOption = Annotated[Optional[str], typer.Option("--ruleset", "-r", help=RULESET_HELP)]
 
 
 def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | None", ruleset: "str | None",

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from .common import emit_json, err_console, fail, note, out_console, say
+from .common import RulesetOption, emit_json, err_console, fail, note, out_console, say
 
 gcg_app = typer.Typer(
     help="GCG game records: replay and check them, show the position at any turn.",
@@ -26,7 +26,7 @@ def _replay(path: Path, ruleset: Optional[str], lexicon: Optional[str], check_wo
 @gcg_app.command("replay")
 def replay_cmd(
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    ruleset: RulesetOption = None,
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help=LEXICON_HELP),
     check_words: bool = typer.Option(
         False, "--check-words", help="Look every word up and list those not in the lexicon (phonies that stood are legal in a record)."
@@ -58,7 +58,7 @@ def replay_cmd(
 def show_cmd(
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Show the position before this turn (1-based) [default: the end]."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    ruleset: RulesetOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print the turns and the position as JSON on stdout."),
 ) -> None:
     """Show the turns of a game and the board before a turn (or at the end)."""
@@ -100,7 +100,7 @@ def _refuse_unknown_position(r, turn: Optional[int], path: Path) -> None:
 def cgp_cmd(
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="The position before this turn (1-based) [default: the end]."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    ruleset: RulesetOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print {turn, cgp} as JSON."),
 ) -> None:
     """Print the CGP of the position before a turn: the mover's rack first, the opponent's when the record reveals it."""

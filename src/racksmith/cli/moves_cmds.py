@@ -9,8 +9,8 @@ import typer
 
 from ..errors import PositionError, RacksmithError
 from .common import (
-    BOARD_HELP, CGP_ARG_HELP, CGP_HELP, RACK_HELP, RULESET_HELP, emit_json, err_console, load_position, out_console,
-    position_lexicon, LEAVES_HELP, resolve_leaves,
+    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, load_position,
+    out_console, position_lexicon, LEAVES_HELP, resolve_leaves,
 )
 
 DEFAULT_TOP = 20
@@ -54,11 +54,11 @@ def read_board(path: Path, ruleset):
 
 
 def moves(
-    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
-    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
-    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
-    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    cgp_arg: CgpArg = None,
+    cgp: CgpOption = None,
+    board: BoardOption = None,
+    rack: RackOption = None,
+    ruleset: RulesetOption = None,
     lexicon: Optional[str] = typer.Option(
         None, "--lexicon", "-l",
         help="Lexicon: an embedded name, a word list or a .kwg file [default: the CGP's lex when shipped, else the ruleset's].",

@@ -11,7 +11,7 @@ import typer
 
 from ..errors import IllegalMoveError
 from .common import (
-    BOARD_HELP, CGP_ARG_HELP, CGP_HELP, RACK_HELP, RULESET_HELP, emit_json, fail, load_position, out_console,
+    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, fail, load_position, out_console,
     position_lexicon,
 )
 
@@ -28,11 +28,11 @@ def _illegal(e: IllegalMoveError, as_json: bool) -> None:
 
 
 def show(
-    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
-    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
-    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
-    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    cgp_arg: CgpArg = None,
+    cgp: CgpOption = None,
+    board: BoardOption = None,
+    rack: RackOption = None,
+    ruleset: RulesetOption = None,
     move: Optional[str] = typer.Option(None, "--move", "-m", help="Draw this move on the board (its new tiles and their premiums). " + MOVE_HELP),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the picture as SVG to this file.", dir_okay=False),
     as_json: bool = typer.Option(False, "--json", help="Print the position as JSON on stdout (with --move, its score too)."),
@@ -64,12 +64,12 @@ def show(
 
 
 def score(
-    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
+    cgp_arg: CgpArg = None,
     move: str = typer.Option(..., "--move", "-m", help=MOVE_HELP),
-    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
-    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
-    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    cgp: CgpOption = None,
+    board: BoardOption = None,
+    rack: RackOption = None,
+    ruleset: RulesetOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print the breakdown as JSON on stdout."),
 ) -> None:
     """Score a move word by word and tile by tile (the lexicon is not consulted; the geometry is)."""
@@ -125,12 +125,12 @@ def score_table(result):
 
 
 def validate(
-    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
+    cgp_arg: CgpArg = None,
     move: str = typer.Option(..., "--move", "-m", help=MOVE_HELP),
-    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
-    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
-    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    cgp: CgpOption = None,
+    board: BoardOption = None,
+    rack: RackOption = None,
+    ruleset: RulesetOption = None,
     lexicon: Optional[str] = typer.Option(
         None, "--lexicon", "-l", help="Lexicon: an embedded name, a word list (.txt) or a .kwg file [default: the CGP's lex when shipped, else the ruleset's]."
     ),

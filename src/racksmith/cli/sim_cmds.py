@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from .common import (
-    BOARD_HELP, CGP_ARG_HELP, CGP_HELP, RACK_HELP, RULESET_HELP, emit_json, err_console, load_position, note,
+    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, load_position, note,
     position_lexicon, say,
 )
 
@@ -114,11 +114,11 @@ def sim_table(result, title: str = "simulation"):
 
 
 def sim_cmd(
-    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
-    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
-    board: Optional[Path] = typer.Option(None, "--board", help=BOARD_HELP, dir_okay=False, exists=True),
-    rack: Optional[str] = typer.Option(None, "--rack", help=RACK_HELP),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    cgp_arg: CgpArg = None,
+    cgp: CgpOption = None,
+    board: BoardOption = None,
+    rack: RackOption = None,
+    ruleset: RulesetOption = None,
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the CGP's or the ruleset's]."),
     leaves: Optional[Path] = typer.Option(None, "--leaves", dir_okay=False, exists=True,
                                           help="KLV2 leave values of both players [default: none, every leave 0]."),
@@ -170,11 +170,11 @@ def sim_cmd(
 
 
 def infer_cmd(
-    cgp_arg: Optional[str] = typer.Argument(None, metavar="[CGP]", help=CGP_ARG_HELP),
+    cgp_arg: CgpArg = None,
     move: str = typer.Option(..., "--move", "-m", help="The opponent's last play as on the board ('8D QUIRK', "
                                                           "tiles played through in parentheses), or '-N' for an exchange of N."),
-    cgp: Optional[str] = typer.Option(None, "--cgp", help=CGP_HELP),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP),
+    cgp: CgpOption = None,
+    ruleset: RulesetOption = None,
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the CGP's or the ruleset's]."),
     leaves: Optional[Path] = typer.Option(None, "--leaves", dir_okay=False, exists=True,
                                           help="KLV2 leave values [default: none, every leave 0]."),
