@@ -221,3 +221,28 @@ def test_the_endgame_tab_solves_the_position(page, server):
     wait_until(page, "document.getElementById('endgame-error').textContent.length > 0", timeout=60)
     assert "bag" in page.text_content("#endgame-error")
     assert page.console_errors == []
+
+
+def test_the_simulate_tab_fills_its_table_and_stops(page, server):
+    """Run a simulation on the page: the table fills in with the candidates, best first by win%,
+    and Stop (while it still runs: it may already have stopped by confidence) ends it."""
+    from urllib.parse import quote
+
+    open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    page.click('.tabs button[data-tab="sim"]')
+    page.fill("#sim-candidates", "4")
+    page.fill("#sim-plies", "1")
+    page.click("#sim-run")
+    wait_until(page, "document.querySelectorAll('#sim tbody tr').length === 4", timeout=60)
+    wins = [float(x) for x in page.locator("#sim tbody tr td:nth-child(3)").all_text_contents()]
+    assert wins == sorted(wins, reverse=True) and all(0 <= w <= 100 for w in wins)
+    assert "iterations" in page.text_content("#sim-head")
+    if page.is_enabled("#sim-stop"):
+        page.click("#sim-stop")
+    wait_until(page, "!document.getElementById('sim-run').disabled && document.getElementById('sim-stop').disabled")
+    head = page.text_content("#sim-head")
+    screenshot(page, "sim")
+    page.click("#sim-run")  # a second run starts afresh and stops again
+    wait_until(page, "document.getElementById('sim-run').disabled || document.getElementById('sim-head').textContent !== "
+                     + repr(head), timeout=30)
+    assert page.console_errors == []
