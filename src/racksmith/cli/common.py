@@ -74,6 +74,10 @@ CgpOption = Annotated[Optional[str], typer.Option("--cgp", help=CGP_HELP)]
 BoardOption = Annotated[Optional[Path], typer.Option("--board", help=BOARD_HELP, dir_okay=False, exists=True)]
 RackOption = Annotated[Optional[str], typer.Option("--rack", help=RACK_HELP)]
 RulesetOption = Annotated[Optional[str], typer.Option("--ruleset", "-r", help=RULESET_HELP)]
+LexiconOption = Annotated[Optional[str], typer.Option(
+    "--lexicon", "-l",
+    help="Lexicon: an embedded name, a word list or a .kwg file [default: the CGP's lex when shipped, else the ruleset's].",
+)]
 
 
 def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | None", ruleset: "str | None",

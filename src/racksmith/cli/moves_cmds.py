@@ -9,7 +9,7 @@ import typer
 
 from ..errors import PositionError, RacksmithError
 from .common import (
-    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, load_position,
+    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, load_position,
     out_console, position_lexicon, LEAVES_HELP, resolve_leaves,
 )
 
@@ -59,10 +59,7 @@ def moves(
     board: BoardOption = None,
     rack: RackOption = None,
     ruleset: RulesetOption = None,
-    lexicon: Optional[str] = typer.Option(
-        None, "--lexicon", "-l",
-        help="Lexicon: an embedded name, a word list or a .kwg file [default: the CGP's lex when shipped, else the ruleset's].",
-    ),
+    lexicon: LexiconOption = None,
     leaves: Optional[str] = typer.Option(
         None, "--leaves", help="For --sort equity and --exchanges (equity = score + leave): " + LEAVES_HELP
     ),

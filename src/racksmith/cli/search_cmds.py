@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from .common import (
-    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, load_position,
+    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, load_position,
     position_lexicon, say,
 )
 
@@ -18,10 +18,7 @@ def endgame(
     board: BoardOption = None,
     rack: RackOption = None,
     ruleset: RulesetOption = None,
-    lexicon: Optional[str] = typer.Option(
-        None, "--lexicon", "-l",
-        help="Lexicon: an embedded name, a word list or a .kwg file [default: the CGP's lex when shipped, else the ruleset's].",
-    ),
+    lexicon: LexiconOption = None,
     plies: Optional[int] = typer.Option(None, "--plies", min=1, help="Stop after this depth [default: search until exact]."),
     seconds: Optional[float] = typer.Option(
         None, "--seconds", min=0.001, help="Stop after this much time, with the last depth completed."
@@ -66,10 +63,7 @@ def peg(
     board: BoardOption = None,
     rack: RackOption = None,
     ruleset: RulesetOption = None,
-    lexicon: Optional[str] = typer.Option(
-        None, "--lexicon", "-l",
-        help="Lexicon: an embedded name, a word list or a .kwg file [default: the CGP's lex when shipped, else the ruleset's].",
-    ),
+    lexicon: LexiconOption = None,
     top: Optional[int] = typer.Option(None, "--top", "-n", min=1, help="Solve only the best N placements by score (and the pass) [default: every play]."),
     as_json: bool = typer.Option(False, "--json", help="Print {plays: [{move, win_probability, ...}], nodes, seconds} as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each play on stderr as it is solved."),
