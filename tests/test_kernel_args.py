@@ -516,6 +516,11 @@ CASES: dict[str, list[str]] = {
         "SEARCH.search(1, float('nan'))", "SEARCH.search(1, 'x')", "SEARCH.search(1, 0, 0)", "SEARCH.search(1, 0, 65)",
         "SEARCH.search(1, 0, 1, -2)", "SEARCH.search(1, 0, 1, 10**6)", "Search(RULES, 10).search(1)",
     ],
+    "racksmith.search._endgame.Search.bound": [
+        "SEARCH.bound(0, 0)", "SEARCH.bound(1, 0)", "SEARCH.bound(None, 1)", "SEARCH.bound(0, HUGE)",
+        "SEARCH.bound(0, 1, 0)", "SEARCH.bound(0, 1, HUGE)", "SEARCH.bound(0, 1, 4, -1)",
+        "SEARCH.bound(0, 1, 4, float('nan'))", "Search(RULES, 10).bound(0, 1)",
+    ],
 }
 
 #: a valid call of each callable: (function, arguments) as expressions; each argument is replaced
