@@ -566,6 +566,10 @@ def test_peg_on_an_enable_position(capsys):
     assert [p["mean_spread"] for p in r["plays"][:2]] == [-115, -117]
     for p in r["plays"][2:]:
         assert p["exact"] or (p["wins_max"] == 0 and p["mean_spread_max"] <= -115)
+    # a time limit too short for anything: every play listed, the answer marked not exact
+    short = pos.solve_peg(seconds=0.001)
+    assert not short.exact and len(short.plays) == len(r["plays"])
+    assert sorted(p.move.notation() for p in short.plays) == sorted(p["move"] for p in r["plays"])
 
 
 def test_peg_refuses_other_bags(capsys):

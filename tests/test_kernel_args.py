@@ -568,6 +568,7 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.search._endgame.Search.stop": ("Search(RULES, 10).stop", []),
     "racksmith.search._endgame.Search.clear": ("SEARCH.clear", []),
     "racksmith.search._endgame.Search.search": ("SEARCH.search", ["2", "0.0", "1", "-1"]),
+    "racksmith.search._endgame.Search.bound": ("SEARCH.bound", ["-5", "5", "2", "0.0"]),
     "racksmith.sim._sim.Playouts": (
         "_sim.Playouts", ["RULES", "LT", "EMPTY_STATE", "bytes([1, 3, 20])", "None", "UNSEEN", "3", "(0, 0)", "0",
                           "(7, 6, 1)", "CANDS", "np.zeros(NC)", "WPT", "2", "1", "INF", "2"]),

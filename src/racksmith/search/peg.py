@@ -113,10 +113,6 @@ class PegResult:
                 "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
 
-class _Stopped(Exception):
-    """The time limit passed: the answer is not exact."""
-
-
 @dataclass(slots=True)
 class _Draw:
     """One (play, bag tile): the endgame after the play, and what is known of the mover's final
@@ -183,11 +179,20 @@ class _Play:
 
 
 class _Solver:
+    """The window searches of one pre-endgame. ``stopped`` turns True when the time limit passed
+    (every method then returns at once, leaving what it knew)."""
+
     def __init__(self, search: Search, deadline: float, max_depth: int):
         self.search = search
         self.deadline = deadline
         self.max_depth = max_depth
         self.nodes = 0
+        self.stopped = False
+
+    def _late(self) -> bool:
+        if self.deadline and time.monotonic() > self.deadline:
+            self.stopped = True
+        return self.stopped
 
     def _root(self, d: _Draw) -> None:
         board, a, b, spread, zero, limit, bag = d.root
@@ -196,12 +201,13 @@ class _Solver:
     def estimate(self, d: _Draw) -> None:
         """A one-ply look: the opponent's best reply by what it scores now (exact when every reply
         ends the game)."""
-        if d.root is None:
+        if d.root is None or self._late():
             return
         self._root(d)
         found = self.search.bound(-_WIDE, _WIDE, 1, self.deadline)
         if found is None:
-            raise _Stopped
+            self.stopped = True
+            return
         self.nodes += found["nodes"]
         d.estimate = d.spread - int(found["value"])
         if found["proven"]:
@@ -209,17 +215,16 @@ class _Solver:
 
     def window(self, d: _Draw, a: int, b: int) -> None:
         """Narrow ``d`` with a window search on the mover's final spread F: F <= a, F >= b, or F
-        (a < F < b). Raises _Stopped past the deadline or the depth limit."""
-        if d.exact:
+        (a < F < b). Sets ``stopped`` past the deadline (or the depth limit) instead."""
+        if d.exact or self._late():
             return
         self._root(d)
         s = d.spread
         found = self.search.bound(s - b, s - a, self.max_depth, self.deadline)
-        if found is None:
-            raise _Stopped
+        if found is None or not found["proven"]:
+            self.stopped = True
+            return
         self.nodes += found["nodes"]
-        if not found["proven"]:
-            raise _Stopped
         f = s - int(found["value"])  # fail-soft: a bound of F beyond the window, else F
         if f <= a:
             d.hi = f if d.hi is None else min(d.hi, f)
@@ -230,10 +235,10 @@ class _Solver:
 
     def solve(self, d: _Draw) -> None:
         """The exact final spread of ``d``."""
-        while not d.exact:
+        while not d.exact and not self.stopped:
             was = (d.lo, d.hi)
             self.window(d, -_WIDE if d.lo is None else d.lo - 1, _WIDE if d.hi is None else d.hi + 1)
-            if (d.lo, d.hi) == was:  # pragma: no cover - a window inside the bounds always narrows them
+            if (d.lo, d.hi) == was and not self.stopped:  # pragma: no cover - a window inside the bounds always narrows them
                 raise RacksmithError(f"the pre-endgame search did not narrow {d.letter}: {was}")
 
     def outcome(self, d: _Draw) -> None:
@@ -244,11 +249,11 @@ class _Solver:
 
     def challenge(self, q: _Play, best: _Play) -> bool:
         """Narrow ``q`` until it is proven no better than ``best`` (False) or better (True, then
-        solved exactly)."""
+        solved exactly); False also when the time limit passed."""
         bw, bs = best.key()
         ref = {d.letter: d.lo for d in best.draws}
         tried_high: set[str] = set()
-        while True:
+        while not self.stopped:
             least, most = q.wins_range()
             if most < bw:
                 return False
@@ -291,7 +296,7 @@ class _Solver:
             self.solve(d)
         for d in q.draws:
             self.solve(d)
-        return True
+        return not self.stopped
 
 
 def solve_peg(
@@ -379,27 +384,24 @@ def solve_peg(
             play.draws.append(d)
         plays.append(play)
 
-    exact = True
-    settled: set[int] = set()
     best: _Play | None = None
-    try:
-        for play in plays:
-            for d in play.draws:
-                solver.estimate(d)
-        plays.sort(key=lambda q: (tuple(-k for k in q.key()), q.order))
-        for q in plays:
-            if best is None or solve_all:
-                for d in q.draws:
-                    solver.solve(d)
-                if best is None or q.key() > best.key():
-                    best = q
-            elif solver.challenge(q, best):
+    for play in plays:
+        for d in play.draws:
+            solver.estimate(d)
+    plays.sort(key=lambda q: (tuple(-k for k in q.key()), q.order))
+    for q in plays:
+        if solver.stopped:
+            break
+        if best is None or solve_all:
+            for d in q.draws:
+                solver.solve(d)
+            if not solver.stopped and (best is None or q.key() > best.key()):
                 best = q
-            settled.add(q.order)
-            if on_play is not None:
-                on_play(_public(q, n_draws))
-    except _Stopped:
-        exact = False
+        elif solver.challenge(q, best):
+            best = q
+        if not solver.stopped and on_play is not None:
+            on_play(_public(q, n_draws))
+    exact = not solver.stopped
     ranked = sorted(plays, key=lambda q: (q is not best, tuple(-k for k in q.key()), q.order))
     return PegResult(tuple(_public(q, n_draws) for q in ranked), solver.nodes, time.monotonic() - start, exact)
 
