@@ -178,6 +178,18 @@ class _Play:
         return wins, total
 
 
+    def shown_key(self) -> tuple[int, int]:
+        """What the play is ranked by after the best: its key when exact, else the most it could be
+        (the estimates where a draw has no upper bound)."""
+        if self.exact():
+            return self.key()
+        wins = self.wins_range()[1]
+        total = 0
+        for d in self.draws:
+            total += d.weight * (d.hi if d.hi is not None else d.point())
+        return wins, total
+
+
 class _Solver:
     """The window searches of one pre-endgame. ``stopped`` turns True when the time limit passed
     (every method then returns at once, leaving what it knew)."""
@@ -402,7 +414,7 @@ def solve_peg(
         if not solver.stopped and on_play is not None:
             on_play(_public(q, n_draws))
     exact = not solver.stopped
-    ranked = sorted(plays, key=lambda q: (q is not best, tuple(-k for k in q.key()), q.order))
+    ranked = sorted(plays, key=lambda q: (q is not best, tuple(-k for k in q.shown_key()), q.order))
     return PegResult(tuple(_public(q, n_draws) for q in ranked), solver.nodes, time.monotonic() - start, exact)
 
 
