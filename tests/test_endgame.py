@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from oracle import WordIndex, oracle_placements, placement_move
@@ -498,6 +498,7 @@ def peg_key(pos: Position, outcomes: dict[str, int]) -> tuple[float, float]:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(variant=st.sampled_from([0, 2, 3]), seed=st.integers(0, 2**32 - 1))
+@example(variant=3, seed=10886)  # unknown rack, one play with the best chance: its spread left bounded
 def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
     """solve_all: each play and each possible bag tile, the final spread equals the plain
     minimax's, so the chances of winning are equal too. By default: the first play has the best
@@ -524,10 +525,19 @@ def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
     assert keys == sorted(keys, reverse=True)
 
     r = solve_peg(pos)
-    assert r.exact and r.plays[0].exact
     best = max(peg_key(pos, o) for o in expected.values())
-    assert (r.plays[0].win_probability, r.plays[0].mean_spread) == pytest.approx(best), pos.cgp()
-    assert peg_key(pos, expected[r.plays[0].move.notation()]) == pytest.approx(best)
+    top = r.plays[0]
+    # the best chance of winning is always exact; the mean spread only when another play has that chance
+    assert r.exact and top.wins_exact and top.win_probability == pytest.approx(best[0]), pos.cgp()
+    assert peg_key(pos, expected[top.move.notation()]) == pytest.approx(best)
+    rivals = [m for m, o in expected.items() if peg_key(pos, o)[0] == pytest.approx(best[0])]
+    if len(rivals) > 1:
+        assert top.exact
+    if top.exact:
+        assert top.mean_spread == pytest.approx(best[1])
+    else:
+        assert top.mean_spread_min is None or top.mean_spread_min <= best[1] + 1e-9
+        assert top.mean_spread_max is None or best[1] <= top.mean_spread_max + 1e-9
     assert sorted(p.move.notation() for p in r.plays) == sorted(expected)
     for p in r.plays:
         truth = expected[p.move.notation()]
@@ -542,6 +552,28 @@ def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
             assert mean <= p.mean_spread_max + 1e-9
         for k, lo, hi in p.bounds:
             assert (lo is None or lo <= truth[k]) and (hi is None or truth[k] <= hi), (k, lo, hi, truth[k])
+
+
+def test_peg_unknown_rack_ranks_by_chance_without_solving_the_spread():
+    """Unknown opponent's rack (4 possible bag tiles), one play with the best chance of winning: its
+    chance is exact (every draw's outcome proven) and its spread is left bounded, the bounds holding
+    the minimax's spreads; every other play's chance is proven lower."""
+    from racksmith.search.peg import solve_peg
+
+    pos = random_peg(tiny(**VARIANTS[3]), 10886)
+    expected = peg_truth(pos)
+    r = solve_peg(pos)
+    top = r.plays[0]
+    truth = expected[top.move.notation()]
+    wp, mean = peg_key(pos, truth)
+    assert r.exact and not top.exact and top.wins_exact and top.draws == 4
+    assert top.win_probability == wp == max(peg_key(pos, o)[0] for o in expected.values())
+    assert all(peg_key(pos, expected[p.move.notation()])[0] < wp for p in r.plays[1:])
+    assert all(p.win_probability_max < wp or (p.exact and p.win_probability < wp) for p in r.plays[1:])
+    for k, lo, hi in top.bounds:
+        assert (lo is None or lo <= truth[k]) and (hi is None or truth[k] <= hi)
+        assert (lo is not None and lo > 0) or (hi is not None and hi < 0) or lo == hi == 0  # the outcome is known
+    assert solve_peg(pos, solve_all=True).plays[0].move == top.move
 
 
 PEG141 = ("11QUID/5H7M1/2UNJOINT4A1/4IT7G1/4L8E1/3CLOWN1HANGS1/6OURIE4/3CRYPTo2VAIL/8BAP2m1/8ABA2M1/8NOW2E1/"

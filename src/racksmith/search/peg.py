@@ -73,6 +73,13 @@ class PegPlay:
     win_probability_max: float = 0.0
     mean_spread_max: float | None = None
     bounds: tuple[tuple[str, int | None, int | None], ...] = ()
+    mean_spread_min: float | None = None
+
+    @property
+    def wins_exact(self) -> bool:
+        """Whether ``wins``/``win_probability`` are exact (always for an exact play; for the best
+        play when no other play has the same chance, so its spread was not needed)."""
+        return self.exact or self.wins == self.wins_max
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -89,6 +96,8 @@ class PegPlay:
             out["win_probability_max"] = round(self.win_probability_max, 6)
             out["wins_max"] = self.wins_max
             out["mean_spread_max"] = None if self.mean_spread_max is None else round(self.mean_spread_max, 3)
+            out["mean_spread_min"] = None if self.mean_spread_min is None else round(self.mean_spread_min, 3)
+            out["wins_exact"] = self.wins_exact
             out["bounds"] = {letter: [lo, hi] for letter, lo, hi in self.bounds}
         return out
 
@@ -259,6 +268,28 @@ class _Solver:
         if a != b:
             self.window(d, -1, 1)
 
+    def outcomes(self, q: _Play) -> None:
+        """Win, tie or loss for every draw of ``q`` (its chance of winning, exact)."""
+        for d in sorted(q.draws, key=lambda x: x.point()):
+            self.outcome(d)
+
+    def challenge_wins(self, q: _Play, wins: int) -> int:
+        """Compare ``q``'s chance of winning with ``wins`` half-points, settling outcomes only as far
+        as that takes: -1 less (q left with bounds), 0 equal, 1 more (every outcome of q settled)."""
+        while not self.stopped:
+            least, most = q.wins_range()
+            if most < wins:
+                return -1
+            if least > wins:
+                self.outcomes(q)
+                return 1
+            if least == most:
+                return 0
+            # the draws whose outcome is open, those likeliest to be lost first
+            open_ = [d for d in q.draws if d.result_range()[0] != d.result_range()[1]]
+            self.outcome(min(open_, key=lambda x: x.point()))
+        return -1
+
     def challenge(self, q: _Play, best: _Play) -> bool:
         """Narrow ``q`` until it is proven no better than ``best`` (False) or better (True, then
         solved exactly); False also when the time limit passed."""
@@ -396,23 +427,50 @@ def solve_peg(
             play.draws.append(d)
         plays.append(play)
 
-    best: _Play | None = None
     for play in plays:
         for d in play.draws:
             solver.estimate(d)
     plays.sort(key=lambda q: (tuple(-k for k in q.key()), q.order))
-    for q in plays:
-        if solver.stopped:
-            break
-        if best is None or solve_all:
+    best: _Play | None = None
+    if solve_all:
+        for q in plays:
+            if solver.stopped:
+                break
             for d in q.draws:
                 solver.solve(d)
             if not solver.stopped and (best is None or q.key() > best.key()):
                 best = q
-        elif solver.challenge(q, best):
-            best = q
-        if not solver.stopped and on_play is not None:
-            on_play(_public(q, n_draws))
+            if not solver.stopped and on_play is not None:
+                on_play(_public(q, n_draws))
+    else:
+        # the chance of winning first: only each draw's outcome (win, tie or loss) is needed
+        level: list[_Play] = []  # the plays with the best chance found so far, in order
+        for q in plays:
+            if solver.stopped:
+                break
+            if best is None:
+                solver.outcomes(q)
+                verdict = 1
+            else:
+                verdict = solver.challenge_wins(q, best.wins_range()[0])
+            if solver.stopped:
+                break
+            if verdict > 0:
+                best, level = q, [q]
+            elif verdict == 0:
+                level.append(q)
+            if on_play is not None:
+                on_play(_public(q, n_draws))
+        # equal chances: the mean final spread decides, so only those plays need it
+        if not solver.stopped and len(level) > 1:
+            best = level[0]
+            for d in best.draws:
+                solver.solve(d)
+            for q in level[1:]:
+                if solver.stopped:
+                    break
+                if solver.challenge(q, best):
+                    best = q
     exact = not solver.stopped
     ranked = sorted(plays, key=lambda q: (q is not best, tuple(-k for k in q.shown_key()), q.order))
     return PegResult(tuple(_public(q, n_draws) for q in ranked), solver.nodes, time.monotonic() - start, exact)
@@ -425,6 +483,7 @@ def _public(q: _Play, n_draws: int) -> PegPlay:
         return PegPlay(q.move, wins / 2, n_draws, wins / 2 / n_draws, total / n_draws,
                        tuple((d.letter, d.lo) for d in q.draws))
     top = sum(d.weight * d.hi for d in q.draws) / n_draws if all(d.hi is not None for d in q.draws) else None
+    low = sum(d.weight * d.lo for d in q.draws) / n_draws if all(d.lo is not None for d in q.draws) else None
     return PegPlay(q.move, least / 2, n_draws, least / 2 / n_draws, total / n_draws,
                    tuple((d.letter, d.lo) for d in q.draws if d.exact), False, most / 2, most / 2 / n_draws, top,
-                   tuple((d.letter, d.lo, d.hi) for d in q.draws if not d.exact))
+                   tuple((d.letter, d.lo, d.hi) for d in q.draws if not d.exact), low)
