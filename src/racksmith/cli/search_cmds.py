@@ -114,7 +114,12 @@ def _chance(p) -> str:
 def _spread(p) -> str:
     if p.exact:
         return f"{p.mean_spread:+.2f}"
-    return "no better" if p.mean_spread_max is None else f"<= {p.mean_spread_max:+.2f}"
+    lo, hi = p.mean_spread_min, p.mean_spread_max
+    if lo is None and hi is None:
+        return "not solved"
+    if lo is None:
+        return f"<= {hi:+.2f}"
+    return f">= {lo:+.2f}" if hi is None else f"{lo:+.2f}..{hi:+.2f}"
 
 
 def _range(lo, hi) -> str:

@@ -714,7 +714,8 @@ class Position:
     def solve_peg(self, top: int | None = None, **options: Any) -> "PegResult":
         """Solve the one-tile pre-endgame (one tile in the bag): among the placements (the ``top``
         best by score, None for all) and the pass, the play with the best chance of winning over the
-        possible bag tiles, then mean spread, exactly; every other play proven no better
+        possible bag tiles (exact), then mean spread (exact where it decides between equal
+        chances, else bounded); every other play proven no better
         (:func:`racksmith.search.peg.solve_peg`; ``options``: ``seconds``, ``solve_all``,
         ``on_play``, ``tt_mb``)."""
         from ..search.peg import solve_peg

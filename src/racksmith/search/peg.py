@@ -9,16 +9,19 @@ first). Each (play, bag tile) is an endgame of the search kernel (:mod:`racksmit
 its known-bag mode for the pass), and a play's *key* is its chance of winning over the bag tiles
 (a tie one half), then its mean final spread.
 
-:func:`solve_peg` finds the best key exactly without solving every endgame exactly
+:func:`solve_peg` finds the best play without solving every endgame exactly
 (docs/ALGORITHM.md section 13): each (play, bag tile) holds an interval of its final spread,
 narrowed by window searches of the kernel (:meth:`Search.bound`: "is the final spread at least t?"
-costs far less than the spread itself). A one-ply look orders the plays; the first is solved
-exactly and is the *incumbent*; every other play is then asked only what decides whether it beats
-the incumbent: win, tie or loss where that can change its chance of winning, then, when the
-chances are equal, whether it does better than the incumbent on each bag tile; a play proven no
-better is left with its bounds, one proven better is solved and becomes the incumbent. The first
-play of the answer is then the best (among equals, the one found first), with its exact chance and
-mean spread; ``solve_all`` solves every play exactly instead.
+costs far less than the spread itself). A one-ply look orders the plays. The chance of winning
+comes first and needs only each draw's outcome (win, tie or loss: windows at 0): the first play's
+outcomes are settled, and every other play's only while its chance can still differ from the best
+found (one proven to win more gets every outcome settled and becomes the best). Only among the
+plays that share the best chance does the mean spread decide: the first of them is solved exactly
+and is the *incumbent*, each other is asked whether it does better than the incumbent on each bag
+tile, and one proven better is solved and becomes the incumbent. The first play of the answer is
+then the best (among equals, the one found first), with its exact chance, and its exact mean
+spread when another play had the same chance (else bounded); ``solve_all`` solves every play
+exactly instead.
 
     >>> Position.from_cgp(cgp).solve_peg().plays[0]                       # doctest: +SKIP
 """
@@ -60,7 +63,9 @@ class PegPlay:
     ``win_probability_max`` the most it could win, ``mean_spread_max`` the most its mean spread
     could be (None: not bounded), ``mean_spread`` an estimate within its bounds, ``outcomes`` only
     the bag tiles whose final spread is known and ``bounds`` (tile, lowest, highest; None: not
-    bounded) the others."""
+    bounded) the others, ``mean_spread_min`` the least its mean spread could be. The best play is
+    left so when no other play has its chance of winning: its chance is then exact anyway
+    (``wins_exact``: ``wins == wins_max``) and only its spread is bounded."""
 
     move: Move
     wins: float
@@ -105,7 +110,8 @@ class PegPlay:
 @dataclass(frozen=True, slots=True)
 class PegResult:
     """The plays, best first: ``plays[0]`` is the best play (the highest chance of winning, then
-    mean spread) with its exact figures when ``exact``; every other play is proven no better
+    mean spread) with its exact chance of winning, and its exact mean spread when ``exact`` (left
+    bounded when no other play has the same chance); every other play is proven no better
     (exact or with bounds). ``exact`` is False when ``seconds`` stopped the search
     first: the plays are then ordered by what was found, and may be wrong. ``nodes``: positions
     searched; ``seconds``: wall time."""
