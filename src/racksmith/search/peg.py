@@ -296,6 +296,43 @@ class _Solver:
             self.outcome(min(open_, key=lambda x: x.point()))
         return -1
 
+    def spread_duel(self, q: _Play, inc: _Play) -> bool:
+        """Between two plays of equal chance, whether ``q``'s total final spread is higher than
+        ``inc``'s (True) or not (False), narrowing either only as far as that takes: neither is
+        solved exactly unless the bounds cannot decide otherwise."""
+        tried: set[int] = set()
+
+        def total(play: _Play, side: str) -> int | None:
+            vals = [getattr(d, side) for d in play.draws]
+            return None if any(v is None for v in vals) else sum(d.weight * v for d, v in zip(play.draws, vals))
+
+        while not self.stopped:
+            q_hi, inc_lo = total(q, "hi"), total(inc, "lo")
+            if q_hi is not None and inc_lo is not None and q_hi <= inc_lo:
+                return False
+            q_lo, inc_hi = total(q, "lo"), total(inc, "hi")
+            if q_lo is not None and inc_hi is not None and q_lo > inc_hi:
+                return True
+            # "does q do better than the incumbent's estimate on this tile?", likeliest no first
+            ref = {d.letter: d.point() for d in inc.draws}
+            open_q = [d for d in q.draws if d.hi is None and id(d) not in tried]
+            if open_q:
+                d = min(open_q, key=lambda x: x.point() - ref[x.letter])
+                tried.add(id(d))
+                self.window(d, ref[d.letter], ref[d.letter] + 1)
+                continue
+            # "does the incumbent reach its estimate on this tile?"
+            open_inc = [d for d in inc.draws if d.lo is None and id(d) not in tried]
+            if open_inc:
+                d = open_inc[0]
+                tried.add(id(d))
+                self.window(d, d.point() - 1, d.point())
+                continue
+            d = max((x for x in q.draws + inc.draws if not x.exact),
+                    key=lambda x: _WIDE if x.hi is None or x.lo is None else x.weight * (x.hi - x.lo))
+            self.solve(d)
+        return False
+
     def challenge(self, q: _Play, best: _Play) -> bool:
         """Narrow ``q`` until it is proven no better than ``best`` (False) or better (True, then
         solved exactly); False also when the time limit passed."""
@@ -470,12 +507,10 @@ def solve_peg(
         # equal chances: the mean final spread decides, so only those plays need it
         if not solver.stopped and len(level) > 1:
             best = level[0]
-            for d in best.draws:
-                solver.solve(d)
             for q in level[1:]:
                 if solver.stopped:
                     break
-                if solver.challenge(q, best):
+                if solver.spread_duel(q, best):
                     best = q
     exact = not solver.stopped
     ranked = sorted(plays, key=lambda q: (q is not best, tuple(-k for k in q.shown_key()), q.order))
