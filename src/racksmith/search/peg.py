@@ -16,12 +16,12 @@ costs far less than the spread itself). A one-ply look orders the plays. The cha
 comes first and needs only each draw's outcome (win, tie or loss: windows at 0): the first play's
 outcomes are settled, and every other play's only while its chance can still differ from the best
 found (one proven to win more gets every outcome settled and becomes the best). Only among the
-plays that share the best chance does the mean spread decide: the first of them is solved exactly
-and is the *incumbent*, each other is asked whether it does better than the incumbent on each bag
-tile, and one proven better is solved and becomes the incumbent. The first play of the answer is
-then the best (among equals, the one found first), with its exact chance, and its exact mean
-spread when another play had the same chance (else bounded); ``solve_all`` solves every play
-exactly instead.
+plays that share the best chance does the mean spread decide: the first of them is the
+*incumbent*, and each other is compared with it by bounds of their total spreads (null windows at
+the other's estimates, a draw solved only when the bounds overlap); one proven better becomes the
+incumbent. The first play of the answer is then the best (among equals, the one found first), with
+its exact chance and its mean spread exact or bounded; ``solve_all`` solves every play exactly
+instead.
 
     >>> Position.from_cgp(cgp).solve_peg().plays[0]                       # doctest: +SKIP
 """
@@ -64,7 +64,7 @@ class PegPlay:
     could be (None: not bounded), ``mean_spread`` an estimate within its bounds, ``outcomes`` only
     the bag tiles whose final spread is known and ``bounds`` (tile, lowest, highest; None: not
     bounded) the others, ``mean_spread_min`` the least its mean spread could be. The best play is
-    left so when no other play has its chance of winning: its chance is then exact anyway
+    left so when bounds were enough to rank it first: its chance is then exact anyway
     (``wins_exact``: ``wins == wins_max``) and only its spread is bounded."""
 
     move: Move
@@ -83,7 +83,7 @@ class PegPlay:
     @property
     def wins_exact(self) -> bool:
         """Whether ``wins``/``win_probability`` are exact (always for an exact play; for the best
-        play when no other play has the same chance, so its spread was not needed)."""
+        play, whose spread may be only bounded)."""
         return self.exact or self.wins == self.wins_max
 
     def to_dict(self) -> dict[str, Any]:
@@ -110,8 +110,8 @@ class PegPlay:
 @dataclass(frozen=True, slots=True)
 class PegResult:
     """The plays, best first: ``plays[0]`` is the best play (the highest chance of winning, then
-    mean spread) with its exact chance of winning, and its exact mean spread when ``exact`` (left
-    bounded when no other play has the same chance); every other play is proven no better
+    mean spread) with its exact chance of winning, and its exact mean spread when ``exact`` (else
+    bounded); every other play is proven no better
     (exact or with bounds). ``exact`` is False when ``seconds`` stopped the search
     first: the plays are then ordered by what was found, and may be wrong. ``nodes``: positions
     searched; ``seconds``: wall time."""
