@@ -369,10 +369,23 @@ cdef class Tables:
     cdef uint8_t b_tiles[MAX_SQ]
 
 
+# The checked options of a Position.moves call (what generate.py resolved them to), kept on the
+# position's BoardState: a later call with the very same option objects runs it without Python.
+cdef class MovePlan:
+    cdef readonly Tables tables
+    cdef readonly tuple key     # top, sort, leaves, exchanges, direction, algorithm, ruleset, lexicon
+    cdef object k_top, k_sort, k_leaves, k_exchanges, k_direction, k_algorithm, k_ruleset, k_lexicon
+    cdef object movelist        # the class of the list made (a subclass of MoveListBase)
+    cdef object alphabet, tiles_type
+    cdef int total_tiles, top, cut, exchange_limit, directions
+    cdef bint by_equity, gaddag, with_equity
+
+
 cdef class BoardState:
     cdef readonly Rules rules
     cdef BoardC* b
     cdef WalkC* w
     cdef bint busy
+    cdef public MovePlan plan   # the options of the last Position.moves call (None: none kept)
     cdef int _enter(self) except -1
     cdef int _put(self, row, col, across, tiles, bint put) except -1
