@@ -74,8 +74,14 @@ cdef struct RulesC:
     uint64_t vowels                 # bit t: letter t is a vowel
     int rack_size
     int bingo
+    # the premiums again by line, as the lanes read them: [dir][line * MAX_DIM + position] (ACROSS:
+    # row, column; DOWN: column, row)
+    uint8_t lane_lm[2][MAX_SQ]
+    uint8_t lane_wm[2][MAX_SQ]
     # static evaluation (racksmith.rules.equity)
     double vpen[MAX_SQ]             # the opening: penalty of a vowel placed on each square
+    double lane_vpen[2][MAX_SQ]     # the same by line
+    double no_vpen[MAX_DIM]         # zeros: the penalties of a lane once the board holds tiles
     double going_out_factor
     double stuck_penalty
     double stuck_factor
@@ -100,10 +106,14 @@ cdef struct LeavesC:
 # plays along rows). Each line (a row or a column) owns the data it determines: a row owns the
 # DOWN cross-sets of its squares (the word across through a square is in the row) and the ACROSS
 # run data of its tiles; a column the ACROSS cross-sets and the DOWN run data.
+# The per-direction arrays are laid out by line, as the lanes read them: [dir][line * MAX_DIM +
+# position], line and position being (row, column) for ACROSS and (column, row) for DOWN (lsq()),
+# so that a lane is a pointer into them, not a copy.
 cdef struct BoardC:
     int n_tiles                     # 0: the opening
     int gaddag                      # cross-sets read per run through the GADDAG, run data kept
-    uint8_t tiles[MAX_SQ]           # 0 empty, letter | BLANK_BIT
+    uint8_t tiles[MAX_SQ]           # 0 empty, letter | BLANK_BIT; row * cols + column
+    uint8_t tiles_down[MAX_SQ]      # the same by column: column * MAX_DIM + row
     uint64_t cross[2][MAX_SQ]       # letters that fit (bit t), by the perpendicular word; 0 on tiles
     int32_t xscore[2][MAX_SQ]       # face value of the perpendicular word's tiles
     uint8_t adj[2][MAX_SQ]          # a perpendicular neighbour exists
@@ -116,24 +126,25 @@ cdef struct BoardC:
     uint64_t rext[2][MAX_SQ]
 
 
-# One lane (a row for across plays, a column for down plays) copied into 1-D arrays.
+# One lane (a row for across plays, a column for down plays): pointers to its squares in the board's
+# and rules' per-line arrays (valid while the board is not changed), and its anchors.
 cdef struct Lane:
     int n                   # squares in the lane
     int index               # the row (across) or column (down)
     int dir
     int n_anchors
-    uint8_t tiles[MAX_DIM]  # 0 empty, letter | BLANK_BIT
-    uint8_t lm[MAX_DIM]
-    uint8_t wm[MAX_DIM]
-    uint8_t adj[MAX_DIM]
+    const uint8_t* tiles    # 0 empty, letter | BLANK_BIT
+    const uint8_t* lm
+    const uint8_t* wm
+    const uint8_t* adj
+    const uint64_t* cross
+    const int32_t* xscore
+    const double* vpen      # opening vowel penalty of a vowel placed here (0 after it)
+    const uint32_t* run_node
+    const int32_t* run_sum
+    const uint64_t* lext
+    const uint64_t* rext
     uint8_t anchors[MAX_DIM]        # anchor squares, left to right
-    uint64_t cross[MAX_DIM]
-    int32_t xscore[MAX_DIM]
-    double vpen[MAX_DIM]            # opening vowel penalty of a vowel placed here (0 after it)
-    uint32_t run_node[MAX_DIM]
-    int32_t run_sum[MAX_DIM]
-    uint64_t lext[MAX_DIM]
-    uint64_t rext[MAX_DIM]
 
 
 # An upper bound on the valuation of any move from one anchor (shadow playing).

@@ -320,7 +320,7 @@ cdef class Rules:
         from racksmith.lexicon import Lexicon
         from racksmith.rules.equity import DEFAULT, StaticEvaluation
         from racksmith.rules.ruleset import Ruleset
-        cdef int i, r, c, rr, sq, n_sq
+        cdef int i, r, c, rr, sq, n_sq, d
         cdef double pen
         cdef uint64_t state = 0
         if not isinstance(lexicon, Lexicon):
@@ -377,6 +377,17 @@ cdef class Rules:
                         sq = rr * cols + c
                         pen += evaluation.opening_vowel_penalty * ((self.c.wm[sq] - 1) + (self.c.lm[sq] - 1))
                 self.c.vpen[r * cols + c] = pen
+        # the same by line, as the lanes read them (a lane is a pointer into these)
+        for r in range(rows):
+            for c in range(cols):
+                sq = r * cols + c
+                for d in range(2):
+                    i = lsq(d, r, c)
+                    self.c.lane_lm[d][i] = self.c.lm[sq]
+                    self.c.lane_wm[d][i] = self.c.wm[sq]
+                    self.c.lane_vpen[d][i] = self.c.vpen[sq]
+        for i in range(MAX_DIM):
+            self.c.no_vpen[i] = 0.0
         self.c.going_out_factor = evaluation.going_out_factor
         self.c.stuck_penalty = evaluation.stuck_penalty
         self.c.stuck_factor = evaluation.stuck_factor
@@ -768,7 +779,6 @@ cdef class BoardState:
         and, by direction (index 0 across, 1 down) and square, ``cross``, ``xscore``, ``adj``,
         ``run_node``, ``run_sum``, ``lext``, ``rext`` (see ``_movegen.pxd``; the run data is shown
         at the last tile of each run, 0 elsewhere, and only when :attr:`gaddag`)."""
-        n = self.rules.rows * self.rules.cols
         tiles = self.tiles
         out = {"tiles": tiles}
         # the last tile of each run, along rows (across) and columns (down)
@@ -785,8 +795,10 @@ cdef class BoardState:
         ):
             size = np.dtype(dtype).itemsize
             raw = PyBytes_FromStringAndSize(<char*><size_t>field, 2 * MAX_SQ * size)
-            out[name] = np.frombuffer(raw, dtype).reshape(2, MAX_SQ)[:, :n].reshape(
-                2, self.rules.rows, self.rules.cols).copy()
+            # laid out by line (BoardC): [ACROSS][row][column], [DOWN][column][row]
+            by_line = np.frombuffer(raw, dtype).reshape(2, MAX_DIM, MAX_DIM)
+            out[name] = np.stack([by_line[0, :self.rules.rows, :self.rules.cols],
+                                  by_line[1, :self.rules.cols, :self.rules.rows].T])
             if name in ("run_node", "run_sum", "lext", "rext"):
                 out[name][~run_end] = 0
         return out
@@ -972,7 +984,7 @@ cdef int board_sync(BoardC* b, const RulesC* r, const uint8_t* tiles) noexcept n
         return r.rows + r.cols
     b.n_tiles = 0
     for sq in range(n):
-        b.tiles[sq] = tiles[sq]
+        set_tile(b, r, sq // r.cols, sq % r.cols, tiles[sq])
         b.n_tiles += tiles[sq] != 0
     for i in range(r.rows):
         if (rows >> i) & 1:
