@@ -100,6 +100,8 @@ cdef struct LeavesC:
     const uint32_t* counts          # leaves in the sibling list from each node on
     const float* values
     int64_t n_values
+    uint64_t id                     # unique to its LeaveTable in the process (0: unknown): what a
+                                    # walk's valuation table was made with (WalkC.val_*)
 
 
 # One position's board and what generation reads from it, for both directions (ACROSS: data for
@@ -273,6 +275,14 @@ cdef struct WalkC:
     double* leave_adj               # owned, leave_cap entries
     int64_t leave_cap
     double best_adj[N_BLANK_TABLES][MAX_RACK + 1]
+    # what leave_adj and best_adj were made for: kept when the next call's rack, rules, leave table
+    # (LeavesC.id) and end-of-game terms are the same (a position asked again)
+    int val_valid
+    const RulesC* val_rules
+    uint64_t val_leaves
+    int val_bag_empty
+    double val_going_out
+    uint8_t val_rack[64]
     # bingo answers of this call (shadow playing): the rack's letter-hash sum, blanks left out
     uint64_t rack_hash
     uint64_t bingo_key[64]

@@ -103,6 +103,7 @@ cdef WalkC* walk_new() noexcept nogil:
     w.bounds = NULL
     w.cap_bounds = 0
     w.wm = NULL
+    w.val_valid = 0
     return w
 
 
@@ -439,6 +440,9 @@ cdef class Rules:
 
 
 @cython.final
+cdef uint64_t _leave_tables = 0     # LeaveTables made so far: the next one's LeavesC.id
+
+
 cdef class LeaveTable:
     """The leave values of a :class:`racksmith.lexicon.Leaves` (checked when it was loaded), as the
     kernel reads them. Read-only; any number of boards and threads may share one."""
@@ -460,6 +464,9 @@ cdef class LeaveTable:
         self.c.counts = &count_view[0]
         self.c.values = &value_view[0] if values.shape[0] else NULL
         self.c.n_values = values.shape[0]
+        global _leave_tables
+        _leave_tables += 1
+        self.c.id = _leave_tables
         self.kwg = kwg
         self.counts = counts
         self.values = values
