@@ -11,7 +11,7 @@ Pipeline of one generation (:c:func:`walk_generate`):
 1. the board (:c:type:`BoardC`): cross-sets, cross-scores and runs of every line, set in full
    (:c:func:`board_set`) or kept up to date as tiles are put down and taken back
    (:c:func:`board_place`, :c:func:`board_unplace`) — ``_movegen_board.pxi``;
-2. every lane (row or column) copied into a 1-D :c:type:`Lane`, with its anchor squares, so that
+2. every lane (row or column) as a 1-D :c:type:`Lane` (pointers into the board's per-line data), with its anchor squares, so that
    down plays reuse the across code — ``_movegen_lanes.pxi``;
 3. valuation of every kept subset of the rack (leave value, or the end-of-game adjustment), which
    also yields the exchanges and the pass — ``_movegen_leaves.pxi``;
