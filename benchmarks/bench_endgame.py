@@ -6,7 +6,8 @@ answer of the same depth (and to the exact answer), nodes and nodes/s, rounds in
 
 Cases: ENABLE endgames of tests/fixtures/endgames_magpie.jsonl, each solved to a fixed depth
 (``plies``: the depth at which racksmith's answer is exact, or the fixture's depth), so both
-solvers do the same job. Each round runs every case once on each side, alternating which goes
+solvers do the same job; ``selfplay7_*`` are typical 7-tile-against-7 endgames (self-play stopped
+when the bag emptied with both racks full, see the fixture's ``source``). Each round runs every case once on each side, alternating which goes
 first; racksmith in this process (lexicon loaded once; the timed part is everything
 ``solve_endgame`` does: the pruned lexicon, the table, the search), MAGPIE as a subprocess of
 its endgame driver (see /tmp/perf/NOTES.md), timed by the solver's own ``time:`` line (the
@@ -33,6 +34,8 @@ FIXTURE = ROOT / "tests" / "fixtures" / "endgames_magpie.jsonl"
 CASES = [
     ("end_s350_t21", 3),
     ("end_s350_t21", 4),
+    ("selfplay7_seed0", 4),     # 7 tiles against 7
+    ("selfplay7_seed8", 4),     # 7 tiles against 7
     ("selfplay_seed16_11tiles", None),
     ("selfplay_seed23_11tiles", None),
 ]

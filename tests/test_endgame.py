@@ -467,40 +467,111 @@ def random_peg(rs: Ruleset, seed: int) -> Position | None:
     return Position(rs, pos.board, (pos.racks[0], ()), pos.scores, pos.zero_turns, lexicon=lex)
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+def peg_truth(pos: Position) -> dict[str, dict[str, int]]:
+    """Each play's final spread for each possible bag tile, by the plain minimax (the tile drawn by
+    whoever places first)."""
+    rs = pos.ruleset
+    unseen = list(pos.unseen_tiles())
+    memo: dict = {}
+    expected = {}
+    for m in oracle_moves(pos):
+        outcomes = {}
+        for t in sorted(set(unseen)):
+            opp = list(unseen)
+            opp.remove(t)
+            p = Position(rs, pos.board, (pos.racks[0], opp), pos.scores, pos.zero_turns, lexicon=pos.lexicon)
+            p.push(m, [t] if m.is_place else None, trusted=True)
+            outcomes[rs.alphabet.letter(t) if t else "?"] = p.scores[1] - p.scores[0] - minimax(p, memo, 800)
+        expected[m.notation()] = outcomes
+    return expected
+
+
+def peg_key(pos: Position, outcomes: dict[str, int]) -> tuple[float, float]:
+    """(chance of winning, mean final spread) of a play's outcomes."""
+    a = pos.ruleset.alphabet
+    unseen = list(pos.unseen_tiles())
+    n = len(unseen)
+    weight = {k: unseen.count(a.tile(k) if k != "?" else 0) for k in outcomes}
+    wins = sum(weight[k] * (1 if v > 0 else 0.5 if v == 0 else 0) for k, v in outcomes.items())
+    return wins / n, sum(weight[k] * v for k, v in outcomes.items()) / n
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(variant=st.sampled_from([0, 2, 3]), seed=st.integers(0, 2**32 - 1))
 def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
-    """Each play and each possible bag tile: the final spread equals the plain minimax's (the
-    tile drawn by whoever places first), so the chances of winning are equal too."""
+    """solve_all: each play and each possible bag tile, the final spread equals the plain
+    minimax's, so the chances of winning are equal too. By default: the first play has the best
+    chance of winning and then mean spread, with the minimax's figures; every other play's figures
+    and bounds hold the minimax's."""
     from racksmith.search.peg import solve_peg
 
     rs = tiny(**VARIANTS[variant])
     pos = random_peg(rs, seed)
     assume(pos is not None)
-    unseen = list(pos.unseen_tiles())
-    memo: dict = {}
-    expected = {}
     try:
-        for m in oracle_moves(pos):
-            outcomes = {}
-            for t in sorted(set(unseen)):
-                opp = list(unseen)
-                opp.remove(t)
-                p = Position(rs, pos.board, (pos.racks[0], opp), pos.scores, pos.zero_turns, lexicon=pos.lexicon)
-                p.push(m, [t] if m.is_place else None, trusted=True)
-                outcomes[rs.alphabet.letter(t) if t else "?"] = p.scores[1] - p.scores[0] - minimax(p, memo, 800)
-            expected[m.notation()] = outcomes
+        expected = peg_truth(pos)
     except TooBig:
         assume(False)
-    r = solve_peg(pos)
-    got = {p.move.notation(): dict(p.outcomes) for p in r.plays}
+    unseen = list(pos.unseen_tiles())
+    full = solve_peg(pos, solve_all=True)
+    assert full.exact and all(p.exact for p in full.plays)
+    got = {p.move.notation(): dict(p.outcomes) for p in full.plays}
     assert got == expected, pos.cgp()
+    for p in full.plays:
+        assert p.draws == len(unseen)
+        assert (p.win_probability, p.mean_spread) == pytest.approx(peg_key(pos, expected[p.move.notation()]))
+    keys = [(p.win_probability, p.mean_spread) for p in full.plays]
+    assert keys == sorted(keys, reverse=True)
+
+    r = solve_peg(pos)
+    assert r.exact and r.plays[0].exact
+    best = max(peg_key(pos, o) for o in expected.values())
+    assert (r.plays[0].win_probability, r.plays[0].mean_spread) == pytest.approx(best), pos.cgp()
+    assert peg_key(pos, expected[r.plays[0].move.notation()]) == pytest.approx(best)
+    assert sorted(p.move.notation() for p in r.plays) == sorted(expected)
     for p in r.plays:
-        n = len(unseen)
-        wins = sum(unseen.count(rs.alphabet.tile(k) if k != "?" else 0) * (1 if v > 0 else 0.5 if v == 0 else 0)
-                   for k, v in p.outcomes)
-        assert p.draws == n and p.wins == wins and p.win_probability == wins / n
-    assert [p.win_probability for p in r.plays] == sorted((p.win_probability for p in r.plays), reverse=True)
+        truth = expected[p.move.notation()]
+        wp, mean = peg_key(pos, truth)
+        assert all(truth[k] == v for k, v in p.outcomes)
+        if p.exact:
+            assert (p.win_probability, p.mean_spread) == pytest.approx((wp, mean))
+            continue
+        assert p.win_probability <= wp + 1e-9 <= p.win_probability_max + 2e-9
+        assert (wp, mean) <= best or wp < best[0]
+        if p.mean_spread_max is not None:
+            assert mean <= p.mean_spread_max + 1e-9
+        for k, lo, hi in p.bounds:
+            assert (lo is None or lo <= truth[k]) and (hi is None or truth[k] <= hi), (k, lo, hi, truth[k])
+
+
+PEG141 = ("11QUID/5H7M1/2UNJOINT4A1/4IT7G1/4L8E1/3CLOWN1HANGS1/6OURIE4/3CRYPTo2VAIL/8BAP2m1/8ABA2M1/8NOW2E1/"
+          "8D4N1/1KIEF1DASTARDS1/4OXO6E1/FORGE1SLEAZY3 EEIIRTU/EEEIRTV 304/425 0")  # fixtures peg_s141_t19
+
+
+def test_peg_on_an_enable_position(capsys):
+    """A full-size English pre-endgame (both racks known: one bag tile, O): the best play's
+    figures are the endgame solver's after it, so are those of the play solved first, every play
+    is listed and proven no better."""
+    pos = Position.from_cgp(PEG141)
+    code, out, err = run_cli(capsys, "peg", PEG141, "--json", "-q")
+    assert code == 0 and err == ""
+    r = json.loads(out)
+    assert r["exact"] and r["best"] == "K1 ETUI" == r["plays"][0]["move"]
+    assert len(r["plays"]) == len(pos.moves()) and sum(p["exact"] for p in r["plays"]) >= 2
+    quit_ = next(p for p in r["plays"] if p["move"] == "L1 (Q)UIT")  # solved first: the one-ply look's favourite
+    for p in (r["plays"][0], quit_):
+        assert p["exact"] and p["draws"] == 1 and p["win_probability"] == 0
+        after = pos.copy(stack=False)
+        after.push(pos.resolve(p["move"]), [pos.ruleset.alphabet.tile("O")], trusted=True)
+        final = after.scores[1] - after.scores[0] - after.solve_endgame().value
+        assert p["outcomes"] == {"O": final} and p["mean_spread"] == final
+    assert (r["plays"][0]["mean_spread"], quit_["mean_spread"]) == (-115, -117)
+    for p in r["plays"][1:]:
+        assert (p["exact"] and p["mean_spread"] <= -115) or (p["wins_max"] == 0 and p["mean_spread_max"] <= -115)
+    # a time limit too short for anything: every play listed, the answer marked not exact
+    short = pos.solve_peg(seconds=0.001)
+    assert not short.exact and len(short.plays) == len(r["plays"])
+    assert sorted(p.move.notation() for p in short.plays) == sorted(p["move"] for p in r["plays"])
 
 
 def test_peg_refuses_other_bags(capsys):

@@ -573,6 +573,11 @@ CASES: dict[str, list[str]] = {
         "SEARCH.search(1, float('nan'))", "SEARCH.search(1, 'x')", "SEARCH.search(1, 0, 0)", "SEARCH.search(1, 0, 65)",
         "SEARCH.search(1, 0, 1, -2)", "SEARCH.search(1, 0, 1, 10**6)", "Search(RULES, 10).search(1)",
     ],
+    "racksmith.search._endgame.Search.bound": [
+        "SEARCH.bound(0, 0)", "SEARCH.bound(1, 0)", "SEARCH.bound(None, 1)", "SEARCH.bound(0, HUGE)",
+        "SEARCH.bound(0, 1, 0)", "SEARCH.bound(0, 1, HUGE)", "SEARCH.bound(0, 1, 4, -1)",
+        "SEARCH.bound(0, 1, 4, float('nan'))", "Search(RULES, 10).bound(0, 1)",
+    ],
 }
 
 #: a valid call of each callable: (function, arguments) as expressions; each argument is replaced
@@ -626,6 +631,7 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.search._endgame.Search.stop": ("Search(RULES, 10).stop", []),
     "racksmith.search._endgame.Search.clear": ("SEARCH.clear", []),
     "racksmith.search._endgame.Search.search": ("SEARCH.search", ["2", "0.0", "1", "-1"]),
+    "racksmith.search._endgame.Search.bound": ("SEARCH.bound", ["-5", "5", "2", "0.0"]),
     "racksmith.sim._sim.Playouts": (
         "_sim.Playouts", ["RULES", "LT", "EMPTY_STATE", "bytes([1, 3, 20])", "None", "UNSEEN", "3", "(0, 0)", "0",
                           "(7, 6, 1)", "CANDS", "np.zeros(NC)", "WPT", "2", "1", "INF", "2"]),

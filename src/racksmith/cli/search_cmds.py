@@ -64,21 +64,26 @@ def peg(
     rack: RackOption = None,
     ruleset: RulesetOption = None,
     lexicon: LexiconOption = None,
-    top: Optional[int] = typer.Option(None, "--top", "-n", min=1, help="Solve only the best N placements by score (and the pass) [default: every play]."),
-    as_json: bool = typer.Option(False, "--json", help="Print {plays: [{move, win_probability, ...}], nodes, seconds} as JSON."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each play on stderr as it is solved."),
+    top: Optional[int] = typer.Option(None, "--top", "-n", min=1, help="Consider only the best N placements by score (and the pass) [default: every play]."),
+    seconds: Optional[float] = typer.Option(
+        None, "--seconds", min=0.001, help="Stop after this much time (the answer is then marked not exact)."
+    ),
+    solve_all: bool = typer.Option(False, "--all", help="Solve every play exactly, not only as far as it takes to show it is no better than the best."),
+    as_json: bool = typer.Option(False, "--json", help="Print {plays: [{move, win_probability, ...}], exact, best, nodes, seconds} as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each play on stderr as it is settled."),
 ) -> None:
-    """The one-tile pre-endgame (one tile in the bag): every play with its exact chance of winning
-    over the possible bag tiles (a tie counts one half) and its mean final spread, best first."""
+    """The one-tile pre-endgame (one tile in the bag): the play with the best chance of winning over
+    the possible bag tiles (a tie counts one half), then the best mean final spread, exactly; every
+    other play proven no better (its chance and spread exact, or bounded), best first."""
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
 
     def shown(p) -> None:
         if not quiet:
-            err_console.print(f"{p.move.notation():<24} {100 * p.win_probability:6.2f}%  {p.mean_spread:+.2f}",
+            err_console.print(f"{p.move.notation():<24} {_chance(p):>16}  {_spread(p)}",
                               highlight=False, markup=False, soft_wrap=True)
 
-    result = pos.solve_peg(top, on_play=shown)
+    result = pos.solve_peg(top, seconds=seconds, solve_all=solve_all, on_play=shown)
     if as_json:
         emit_json(result.to_dict())
         return
@@ -90,10 +95,32 @@ def peg(
                           ("mean spread", "right"), ("final spread by bag tile", "left")):
         table.add_column(name, justify=justify)
     for i, p in enumerate(result.plays, 1):
-        table.add_row(str(i), Text(p.move.notation()), str(p.move.score), f"{100 * p.win_probability:.2f}",
-                      f"{p.mean_spread:+.2f}", Text(" ".join(f"{k}:{v:+d}" for k, v in p.outcomes)))
+        tiles = [f"{k}:{v:+d}" for k, v in p.outcomes] + [f"{k}:{_range(lo, hi)}" for k, lo, hi in p.bounds]
+        table.add_row(str(i), Text(p.move.notation()), str(p.move.score), _chance(p), _spread(p), Text(" ".join(tiles)))
     say(table)
+    if not result.exact:
+        say("stopped by the time limit: not exact (the first play may not be the best)")
     say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
+
+
+def _chance(p) -> str:
+    if p.exact:
+        return f"{100 * p.win_probability:.2f}"
+    if p.win_probability == p.win_probability_max:
+        return f"{100 * p.win_probability:.2f}"
+    return f"{100 * p.win_probability:.2f}-{100 * p.win_probability_max:.2f}"
+
+
+def _spread(p) -> str:
+    if p.exact:
+        return f"{p.mean_spread:+.2f}"
+    return "no better" if p.mean_spread_max is None else f"<= {p.mean_spread_max:+.2f}"
+
+
+def _range(lo, hi) -> str:
+    if lo is None:
+        return f"<={hi:+d}" if hi is not None else "?"
+    return f">={lo:+d}" if hi is None else f"{lo:+d}..{hi:+d}"
 
 
 def register(app: typer.Typer) -> None:

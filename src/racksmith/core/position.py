@@ -721,9 +721,11 @@ class Position:
         return solve_endgame(self, plies, seconds, threads, **options)
 
     def solve_peg(self, top: int | None = None, **options: Any) -> "PegResult":
-        """Solve the one-tile pre-endgame (one tile in the bag): each placement (the ``top`` best by
-        score, None for all) and the pass with its exact chance of winning over the possible bag
-        tiles (:func:`racksmith.search.peg.solve_peg`; ``options``: ``on_play``, ``tt_mb``)."""
+        """Solve the one-tile pre-endgame (one tile in the bag): among the placements (the ``top``
+        best by score, None for all) and the pass, the play with the best chance of winning over the
+        possible bag tiles, then mean spread, exactly; every other play proven no better
+        (:func:`racksmith.search.peg.solve_peg`; ``options``: ``seconds``, ``solve_all``,
+        ``on_play``, ``tt_mb``)."""
         from ..search.peg import solve_peg
 
         return solve_peg(self, top, **options)

@@ -1158,6 +1158,67 @@ cdef class Search:
         finally:
             self.busy = False
 
+    def bound(self, alpha, beta, max_depth=MAX_PLY - 2, deadline=0.0):
+        """Is the root's value below ``alpha``, above ``beta`` or between? A window search
+        (alpha-beta with the window (``alpha``, ``beta``), values relative to the root's spread as
+        :meth:`search` gives them), deepened one ply at a time until no line met the horizon (the
+        answer is then the game's) or ``max_depth``. A narrow window costs far less than the exact
+        value: (v - 1, v) asks "is the value at least v?".
+
+        Returns None when the search stopped (``deadline``, a time of ``time.monotonic()``, 0 for
+        none; or :meth:`stop`), else a dict: ``value`` (fail-soft: at most ``alpha`` means the value
+        is at most it, at least ``beta`` means at least it, else the value), ``proven`` (no line
+        met the horizon: the bound is the game's), ``depth`` (the last depth searched) and
+        ``nodes``."""
+        cdef Shared* sh = self.sh
+        cdef int a = _int_in(alpha, -(1 << 26), 1 << 26, "alpha")
+        cdef int b = _int_in(beta, -(1 << 26), 1 << 26, "beta")
+        cdef int most = _int_in(max_depth, 1, MAX_PLY - 2, "max_depth")
+        cdef int d = 0
+        cdef int32_t v = 0
+        cdef int64_t nodes = 0
+        cdef bint proven = False
+        cdef double dl
+        cdef Worker* W
+        if a >= b:
+            raise ValueError(f"alpha must be below beta, got {alpha!r} and {beta!r}")
+        if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not deadline >= 0:
+            raise ValueError(f"deadline must be a time of time.monotonic() (or 0 for none), got {deadline!r:.40}")
+        dl = float(deadline)
+        if not self.ready:
+            raise ValueError("no position: call set_position first")
+        self._enter()
+        try:
+            self.tt_clean = False
+            if self.n_workers == 0:
+                W = worker_new(sh)
+                if W == NULL:
+                    raise MemoryError()
+                self.workers[0] = W
+                self.n_workers = 1
+            W = self.workers[0]
+            sh.deadline = dl
+            sh.depth = 0                # the next search() orders its root moves afresh
+            with nogil:
+                while d < most:
+                    d += 1
+                    worker_reset(W)
+                    W.nodes = 0
+                    v = negamax(W, d, a + sh.spread0, b + sh.spread0, 0, False, NULL)
+                    nodes += W.nodes
+                    if W.aborted or sh.oom:
+                        break
+                    if not W.horizon:
+                        proven = True
+                        break
+            if sh.oom:
+                raise MemoryError("the endgame search ran out of memory")
+            if W.aborted or sh.stop:
+                return None
+            return {"value": v - sh.spread0, "proven": proven, "depth": d, "nodes": nodes}
+        finally:
+            self.busy = False
+
     cdef int32_t _estimate(self, int i):
         cdef const MoveRec* m = &self.sh.root[i]
         cdef int32_t e

@@ -1,13 +1,24 @@
-"""The one-tile pre-endgame: one tile in the bag, and every play's exact chance of winning.
+"""The one-tile pre-endgame: one tile in the bag, and the play with the best chance of winning.
 
 The player to move sees his rack and the board; the eight (rack size + 1) unseen tiles are the
 opponent's rack and the bag's tile, and each unseen tile is equally likely to be the one in the
 bag. Once the bag's tile is fixed both racks are known and the rest of the game is exact: a play
 that places tiles draws it (the bag is then empty: an endgame, the opponent to move); a pass
 leaves it in the bag for the opponent's first placement (the search draws it for whoever places
-first). :func:`solve_peg` solves the game after each play for each possible bag tile with the
-endgame search (:mod:`racksmith.search._endgame`, whose known-bag mode draws the tile), and gives
-each play its chance of winning (a tie counts one half) and its mean final spread.
+first). Each (play, bag tile) is an endgame of the search kernel (:mod:`racksmith.search._endgame`,
+its known-bag mode for the pass), and a play's *key* is its chance of winning over the bag tiles
+(a tie one half), then its mean final spread.
+
+:func:`solve_peg` finds the best key exactly without solving every endgame exactly
+(docs/ALGORITHM.md section 13): each (play, bag tile) holds an interval of its final spread,
+narrowed by window searches of the kernel (:meth:`Search.bound`: "is the final spread at least t?"
+costs far less than the spread itself). A one-ply look orders the plays; the first is solved
+exactly and is the *incumbent*; every other play is then asked only what decides whether it beats
+the incumbent: win, tie or loss where that can change its chance of winning, then, when the
+chances are equal, whether it does better than the incumbent on each bag tile; a play proven no
+better is left with its bounds, one proven better is solved and becomes the incumbent. The first
+play of the answer is then the best (among equals, the one found first), with its exact chance and
+mean spread; ``solve_all`` solves every play exactly instead.
 
     >>> Position.from_cgp(cgp).solve_peg().plays[0]                       # doctest: +SKIP
 """
@@ -16,7 +27,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
@@ -32,13 +43,24 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["PegPlay", "PegResult", "solve_peg"]
 
+_WIDE = 1 << 25  #: a window edge beyond every final spread
+
 
 @dataclass(frozen=True, slots=True)
 class PegPlay:
-    """One play of the pre-endgame: ``wins`` (draws won, a tie one half) of ``draws`` (the unseen
-    tiles, each equally likely to be the bag's), ``win_probability`` = wins / draws,
+    """One play of the pre-endgame, over ``draws`` possible bag tiles (the unseen tiles, each
+    equally likely to be the bag's).
+
+    When ``exact``: ``wins`` (draws won, a tie one half), ``win_probability`` = wins / draws,
     ``mean_spread`` the mover's final spread (his final score minus the opponent's) averaged over
-    the draws, ``outcomes`` the final spread for each possible bag tile (a letter, '?' a blank)."""
+    the draws, ``outcomes`` the final spread for each bag tile (a letter, '?' a blank).
+
+    A play proven no better than the best is not solved further (unless ``solve_all``): then
+    ``wins``/``win_probability`` count only the draws proven won or tied, ``wins_max`` and
+    ``win_probability_max`` the most it could win, ``mean_spread_max`` the most its mean spread
+    could be (None: not bounded), ``mean_spread`` an estimate within its bounds, ``outcomes`` only
+    the bag tiles whose final spread is known and ``bounds`` (tile, lowest, highest; None: not
+    bounded) the others."""
 
     move: Move
     wins: float
@@ -46,50 +68,274 @@ class PegPlay:
     win_probability: float
     mean_spread: float
     outcomes: tuple[tuple[str, int], ...]
+    exact: bool = True
+    wins_max: float = 0.0
+    win_probability_max: float = 0.0
+    mean_spread_max: float | None = None
+    bounds: tuple[tuple[str, int | None, int | None], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "move": self.move.notation(),
             "score": self.move.score,
+            "exact": self.exact,
             "win_probability": round(self.win_probability, 6),
             "wins": self.wins,
             "draws": self.draws,
             "mean_spread": round(self.mean_spread, 3),
             "outcomes": {letter: spread for letter, spread in self.outcomes},
         }
+        if not self.exact:
+            out["win_probability_max"] = round(self.win_probability_max, 6)
+            out["wins_max"] = self.wins_max
+            out["mean_spread_max"] = None if self.mean_spread_max is None else round(self.mean_spread_max, 3)
+            out["bounds"] = {letter: [lo, hi] for letter, lo, hi in self.bounds}
+        return out
 
 
 @dataclass(frozen=True, slots=True)
 class PegResult:
-    """Every play solved (best first: win probability, then mean spread), the positions searched
-    and the wall time."""
+    """The plays, best first: ``plays[0]`` is the best play (the highest chance of winning, then
+    mean spread) with its exact figures when ``exact``; every other play is proven no better
+    (exact or with bounds). ``exact`` is False when ``seconds`` stopped the search
+    first: the plays are then ordered by what was found, and may be wrong. ``nodes``: positions
+    searched; ``seconds``: wall time."""
 
     plays: tuple[PegPlay, ...]
     nodes: int
     seconds: float
+    exact: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith peg --json``."""
-        return {"plays": [p.to_dict() for p in self.plays], "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        return {"plays": [p.to_dict() for p in self.plays], "exact": self.exact,
+                "best": self.plays[0].move.notation() if self.plays else None,
+                "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+
+
+@dataclass(slots=True)
+class _Draw:
+    """One (play, bag tile): the endgame after the play, and what is known of the mover's final
+    spread F (``lo`` <= F <= ``hi``, None: not bounded). ``root`` is the kernel's root (board,
+    the opponent's rack, the mover's, the opponent's score minus the mover's, scoreless turns,
+    their limit, the bag) or None when the play ends the game; ``spread`` is the mover's spread
+    after his play (F = spread - the root's value)."""
+
+    letter: str
+    weight: int
+    root: tuple | None
+    spread: int
+    estimate: int = 0
+    lo: int | None = None
+    hi: int | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.lo is not None and self.lo == self.hi
+
+    def result_range(self) -> tuple[int, int]:
+        """Half-points this draw can be worth (2 won, 1 tied, 0 lost): (least, most)."""
+        lo, hi = self.lo, self.hi
+        least = 0 if lo is None or lo < 0 else 1 if lo == 0 else 2
+        most = 2 if hi is None or hi > 0 else 1 if hi == 0 else 0
+        return least, most
+
+    def point(self) -> int:
+        """The estimate, within what is known."""
+        v = self.estimate
+        if self.lo is not None and v < self.lo:
+            v = self.lo
+        if self.hi is not None and v > self.hi:
+            v = self.hi
+        return v
+
+
+@dataclass(slots=True)
+class _Play:
+    move: Move
+    order: int
+    draws: list[_Draw] = field(default_factory=list)
+
+    def wins_range(self) -> tuple[int, int]:
+        least = most = 0
+        for d in self.draws:
+            a, b = d.result_range()
+            least += d.weight * a
+            most += d.weight * b
+        return least, most
+
+    def exact(self) -> bool:
+        return all(d.exact for d in self.draws)
+
+    def key(self) -> tuple[int, int]:
+        """(half-points won, total final spread), weighted by draw, from the estimates within what is known
+        (exact when every draw is)."""
+        wins = total = 0
+        for d in self.draws:
+            v = d.point()
+            wins += d.weight * (2 if v > 0 else 1 if v == 0 else 0)
+            total += d.weight * v
+        return wins, total
+
+
+    def shown_key(self) -> tuple[int, int]:
+        """What the play is ranked by after the best: its key when exact, else the most it could be
+        (the estimates where a draw has no upper bound)."""
+        if self.exact():
+            return self.key()
+        wins = self.wins_range()[1]
+        total = 0
+        for d in self.draws:
+            total += d.weight * (d.hi if d.hi is not None else d.point())
+        return wins, total
+
+
+class _Solver:
+    """The window searches of one pre-endgame. ``stopped`` turns True when the time limit passed
+    (every method then returns at once, leaving what it knew)."""
+
+    def __init__(self, search: Search, deadline: float, max_depth: int):
+        self.search = search
+        self.deadline = deadline
+        self.max_depth = max_depth
+        self.nodes = 0
+        self.stopped = False
+
+    def _late(self) -> bool:
+        if self.deadline and time.monotonic() > self.deadline:
+            self.stopped = True
+        return self.stopped
+
+    def _root(self, d: _Draw) -> None:
+        board, a, b, spread, zero, limit, bag = d.root
+        self.search.set_position(board, a, b, spread, zero, limit, bag)
+
+    def estimate(self, d: _Draw) -> None:
+        """A one-ply look: the opponent's best reply by what it scores now (exact when every reply
+        ends the game)."""
+        if d.root is None or self._late():
+            return
+        self._root(d)
+        found = self.search.bound(-_WIDE, _WIDE, 1, self.deadline)
+        if found is None:
+            self.stopped = True
+            return
+        self.nodes += found["nodes"]
+        d.estimate = d.spread - int(found["value"])
+        if found["proven"]:
+            d.lo = d.hi = d.estimate
+
+    def window(self, d: _Draw, a: int, b: int) -> None:
+        """Narrow ``d`` with a window search on the mover's final spread F: F <= a, F >= b, or F
+        (a < F < b). Sets ``stopped`` past the deadline (or the depth limit) instead."""
+        if d.exact or self._late():
+            return
+        self._root(d)
+        s = d.spread
+        found = self.search.bound(s - b, s - a, self.max_depth, self.deadline)
+        if found is None or not found["proven"]:
+            self.stopped = True
+            return
+        self.nodes += found["nodes"]
+        f = s - int(found["value"])  # fail-soft: a bound of F beyond the window, else F
+        if f <= a:
+            d.hi = f if d.hi is None else min(d.hi, f)
+        elif f >= b:
+            d.lo = f if d.lo is None else max(d.lo, f)
+        else:
+            d.lo = d.hi = f
+
+    def solve(self, d: _Draw) -> None:
+        """The exact final spread of ``d``."""
+        while not d.exact and not self.stopped:
+            was = (d.lo, d.hi)
+            self.window(d, -_WIDE if d.lo is None else d.lo - 1, _WIDE if d.hi is None else d.hi + 1)
+            if (d.lo, d.hi) == was and not self.stopped:  # pragma: no cover - a window inside the bounds always narrows them
+                raise RacksmithError(f"the pre-endgame search did not narrow {d.letter}: {was}")
+
+    def outcome(self, d: _Draw) -> None:
+        """Win, tie or loss for ``d``."""
+        a, b = d.result_range()
+        if a != b:
+            self.window(d, -1, 1)
+
+    def challenge(self, q: _Play, best: _Play) -> bool:
+        """Narrow ``q`` until it is proven no better than ``best`` (False) or better (True, then
+        solved exactly); False also when the time limit passed."""
+        bw, bs = best.key()
+        ref = {d.letter: d.lo for d in best.draws}
+        tried_high: set[str] = set()
+        while not self.stopped:
+            least, most = q.wins_range()
+            if most < bw:
+                return False
+            if least > bw:
+                break
+            if least < most:
+                # the chance of winning can still differ: the draws whose outcome is open,
+                # those likeliest to be lost first
+                open_ = [d for d in q.draws if d.result_range()[0] != d.result_range()[1]]
+                d = min(open_, key=lambda x: x.point())
+                r = ref[d.letter]
+                if r < 0 and (d.lo is None or d.lo <= r) and d.letter not in tried_high:
+                    # the incumbent loses here: "does q do better?" may settle the loss and the spread at once
+                    tried_high.add(d.letter)
+                    self.window(d, r, r + 1)
+                else:
+                    self.outcome(d)
+                continue
+            # equal chances: compare the total final spread
+            top = sum(d.weight * d.hi for d in q.draws) if all(d.hi is not None for d in q.draws) else None
+            if top is not None and top <= bs:
+                return False
+            low = sum(d.weight * d.lo for d in q.draws) if all(d.lo is not None for d in q.draws) else None
+            if low is not None and low > bs:
+                break
+            unbounded = [d for d in q.draws if d.hi is None and d.letter not in tried_high]
+            if unbounded:
+                # "does q do better than the incumbent on this tile?", likeliest no first
+                d = min(unbounded, key=lambda x: x.point() - ref[x.letter])
+                tried_high.add(d.letter)
+                r = ref[d.letter]
+                if d.lo is not None and d.lo > r:
+                    self.solve(d)
+                else:
+                    self.window(d, r, r + 1)
+                continue
+            # solve the widest open draw
+            d = max((x for x in q.draws if not x.exact),
+                    key=lambda x: _WIDE if x.hi is None or x.lo is None else x.weight * (x.hi - x.lo))
+            self.solve(d)
+        for d in q.draws:
+            self.solve(d)
+        return not self.stopped
 
 
 def solve_peg(
     position: "Position",
     top: int | None = None,
     *,
+    seconds: float | None = None,
+    solve_all: bool = False,
     on_play: Callable[[PegPlay], None] | None = None,
     tt_mb: int = DEFAULT_TT_MB,
 ) -> PegResult:
-    """Solve the one-tile pre-endgame of ``position`` (one tile in the bag, two players): every
-    placement of the player to move (or the ``top`` best by score; None for all) and the pass, each
-    with its exact chance of winning over the possible bag tiles. ``on_play`` is called with each
-    play as it is solved (progress)."""
+    """Solve the one-tile pre-endgame of ``position`` (one tile in the bag, two players) among
+    every placement of the player to move (or the ``top`` best by score; None for all) and the pass:
+    the best play with its exact chance of winning over the possible bag tiles, every other play
+    proven no better (see the module docstring). ``seconds``: a time limit, past which the answer
+    is what was found so far, marked not exact (``result.exact``). ``solve_all``:
+    every play solved exactly. ``on_play`` is called with each play as it is settled (progress)."""
     from ..core.position import Position
 
     if not isinstance(position, Position):
         raise RacksmithError(f"position must be a racksmith Position, got {type(position).__name__}")
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
         raise RacksmithError(f"top must be a whole number of plays (1 or more) or None for all, got {top!r}")
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < math.inf
+    ):
+        raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
     if isinstance(tt_mb, bool) or not isinstance(tt_mb, int) or not 1 <= tt_mb <= 1 << 16:
         raise RacksmithError(f"tt_mb must be a whole number of megabytes, 1 to 65536, got {tt_mb!r}")
     if len(position.racks) != 2:
@@ -108,6 +354,7 @@ def solve_peg(
             f"the pre-endgame solver needs a KWG lexicon (racksmith.lexicon.Lexicon), got {type(lexicon).__name__}"
         )
     start = time.monotonic()
+    deadline = start + seconds if seconds is not None else 0.0
     rs = position.ruleset
     a = rs.alphabet
     rack = tuple(position.racks[0])
@@ -120,55 +367,64 @@ def solve_peg(
             rest = list(unseen)
             rest.remove(t)
             scenarios.append((int(t), count, tuple(rest)))
-    draws = sum(c for _, c, _ in scenarios)
+    n_draws = sum(c for _, c, _ in scenarios)
     pool = bytes(rack) + bytes(scenarios[0][2]) + bytes([scenarios[0][0]])  # every tile still to be played
     board = np.ascontiguousarray(position.board, dtype=np.uint8)
     check_no_reclamation(rs, board, pool)
     rules = pruned_rules(rs, lexicon, board, pool)
     reduce = passes_reduce(rs, board, pool)
     search = Search(rules, max(10, min(32, int(math.log2(tt_mb)) + 16)))
+    solver = _Solver(search, deadline, MAX_DEPTH)
     placements = [m for m in position.moves(top, sort="score") if m.is_place]
     candidates = placements + [Move.pass_(a, score=0)]
-    nodes = 0
+
     plays = []
-    for m in candidates:
-        wins = 0.0
-        total = 0
-        outcomes = []
+    for i, m in enumerate(candidates):
+        play = _Play(m, i)
         for tile, count, opp in scenarios:
             p = Position(rs, position.board, (rack, opp), position.scores, position.zero_turns, position.opcodes,
                          lexicon=lexicon)
             p.push(m, [tile] if m.is_place else None, trusted=True)
-            final = p.scores[1] - p.scores[0]  # the mover's, after his play
-            if not p.is_over:
+            spread = p.scores[1] - p.scores[0]  # the mover's, after his play
+            d = _Draw(a.letter(tile) if tile else "?", count, None, spread)
+            if p.is_over:
+                d.lo = d.hi = d.estimate = spread
+            else:
                 zero, limit = _effective_zero(p.zero_turns, rs.zero_turn_limit, reduce)
-                search.set_position(np.ascontiguousarray(p.board, dtype=np.uint8), bytes(p.racks[0]),
-                                    bytes(p.racks[1]), p.scores[0] - p.scores[1], zero, limit,
-                                    bytes([tile]) if p.bag_count else b"")
-                value, n = _solve(search)
-                nodes += n
-                final -= value
-            nodes += 1
-            total += final * count
-            wins += count if final > 0 else count / 2 if final == 0 else 0
-            outcomes.append((a.letter(tile) if tile else "?", int(final)))
-        play = PegPlay(m, wins, draws, wins / draws, total / draws, tuple(outcomes))
+                d.root = (np.ascontiguousarray(p.board, dtype=np.uint8), bytes(p.racks[0]), bytes(p.racks[1]),
+                          p.scores[0] - p.scores[1], zero, limit, bytes([tile]) if p.bag_count else b"")
+            play.draws.append(d)
         plays.append(play)
-        if on_play is not None:
-            on_play(play)
-    plays.sort(key=lambda q: (-q.win_probability, -q.mean_spread))
-    return PegResult(tuple(plays), nodes, time.monotonic() - start)
+
+    best: _Play | None = None
+    for play in plays:
+        for d in play.draws:
+            solver.estimate(d)
+    plays.sort(key=lambda q: (tuple(-k for k in q.key()), q.order))
+    for q in plays:
+        if solver.stopped:
+            break
+        if best is None or solve_all:
+            for d in q.draws:
+                solver.solve(d)
+            if not solver.stopped and (best is None or q.key() > best.key()):
+                best = q
+        elif solver.challenge(q, best):
+            best = q
+        if not solver.stopped and on_play is not None:
+            on_play(_public(q, n_draws))
+    exact = not solver.stopped
+    ranked = sorted(plays, key=lambda q: (q is not best, tuple(-k for k in q.shown_key()), q.order))
+    return PegResult(tuple(_public(q, n_draws) for q in ranked), solver.nodes, time.monotonic() - start, exact)
 
 
-def _solve(search: Search) -> tuple[int, int]:
-    """The exact value of the search's root (what best play adds to its mover's spread) and the
-    positions searched."""
-    nodes = 0
-    for depth in range(1, MAX_DEPTH + 1):
-        found = search.search(depth)
-        if found is None:  # pragma: no cover - no deadline, no stop
-            raise RacksmithError("the pre-endgame search stopped")
-        nodes += found["nodes"]
-        if found["exact"]:
-            return int(found["value"]), nodes
-    raise RacksmithError(f"the pre-endgame search did not end within {MAX_DEPTH} plies")  # pragma: no cover
+def _public(q: _Play, n_draws: int) -> PegPlay:
+    least, most = q.wins_range()
+    wins, total = q.key()
+    if q.exact():
+        return PegPlay(q.move, wins / 2, n_draws, wins / 2 / n_draws, total / n_draws,
+                       tuple((d.letter, d.lo) for d in q.draws))
+    top = sum(d.weight * d.hi for d in q.draws) / n_draws if all(d.hi is not None for d in q.draws) else None
+    return PegPlay(q.move, least / 2, n_draws, least / 2 / n_draws, total / n_draws,
+                   tuple((d.letter, d.lo) for d in q.draws if d.exact), False, most / 2, most / 2 / n_draws, top,
+                   tuple((d.letter, d.lo, d.hi) for d in q.draws if not d.exact))
