@@ -60,6 +60,10 @@ class TrainSettings:
         if len(counts) != v:
             raise RacksmithError(f"{len(counts)} game counts for {v} generations: give one count, or one per generation")
         object.__setattr__(self, "games", counts[0] if len(set(counts)) == 1 else tuple(counts))
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise RacksmithError(f"seed must be a whole number, got {self.seed!r}")
+        if isinstance(self.prior_weight, bool) or not (isinstance(self.prior_weight, (int, float)) and 0 <= self.prior_weight < 1e9):
+            raise RacksmithError(f"prior_weight must be a number at least 0, got {self.prior_weight!r}")
 
     def games_in(self, generation: int) -> int:
         """The games of generation ``generation`` (1-based)."""
@@ -68,10 +72,6 @@ class TrainSettings:
     @property
     def total_games(self) -> int:
         return sum(self.games_in(g) for g in range(1, self.generations + 1))
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise RacksmithError(f"seed must be a whole number, got {self.seed!r}")
-        if not (isinstance(self.prior_weight, (int, float)) and 0 <= self.prior_weight < 1e9):
-            raise RacksmithError(f"prior_weight must be a number at least 0, got {self.prior_weight!r}")
 
 
 @dataclass
