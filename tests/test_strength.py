@@ -363,7 +363,30 @@ def test_leaves_train_cli(tmp_path, capsys):
                  "--prior-weight", "10", "--checkpoint", "4", "-o", str(out)]) == 0
     assert out.read_bytes() == _train(tmp_path / "api.klv2").leaves.tobytes()
     prov = json.loads((tmp_path / "cli.klv2.json").read_text())
-    assert "leaves train" in prov["command"]
+    assert "leaves train" in prov["command"] and "start_provenance" not in prov
+
+
+def test_training_on_from_other_leaves_nests_their_provenance(tmp_path, capsys):
+    # from a shipped set by name: its provenance is nested and the chain's games add up
+    one = tmp_path / "one.klv2"
+    assert main(["leaves", "train", "-r", "english", "--games", "2", "--generations", "1", "--from", "english",
+                 "-o", str(one)]) == 0
+    prov = json.loads((tmp_path / "one.klv2.json").read_text())
+    shipped = leaves_provenance("english")
+    assert prov["start_provenance"] == shipped and prov["start_sha256"] == shipped["sha256"]
+    assert prov["games_in_chain"] == 2 + shipped.get("games_in_chain", shipped["games"])
+    # from a trained file with its provenance beside it: that one is nested in turn
+    two = tmp_path / "two.klv2"
+    assert main(["leaves", "train", "-r", "english", "--games", "2", "--generations", "1", "--from", str(one),
+                 "-o", str(two)]) == 0
+    prov2 = json.loads((tmp_path / "two.klv2.json").read_text())
+    assert prov2["start_provenance"] == prov and prov2["games_in_chain"] == prov["games_in_chain"] + 2
+    # a provenance that describes other leaves is not claimed
+    (tmp_path / "two.klv2.json").write_text(json.dumps({**prov2, "sha256": "0" * 64}))
+    three = tmp_path / "three.klv2"
+    assert main(["leaves", "train", "-r", "english", "--games", "2", "--generations", "1", "--from", str(two),
+                 "-o", str(three)]) == 0
+    assert "start_provenance" not in json.loads((tmp_path / "three.klv2.json").read_text())
 
 
 def test_moves_cli_leaves_default_and_none(capsys):
