@@ -96,3 +96,48 @@ def test_web_api_sim_is_bounded_by_the_limits():
                       ({"seconds": True}, RequestError)]:
         with pytest.raises(exc):
             api.sim({"cgp": cgp, **body})
+
+
+END21 = ("15/15/2MI11/TRANQUIL7/R14/O6DEV5/NUT2THAT5C/ANE1FOOD5TO/1FAXING6AL/1AR1R8JO/1SEER9S/1TRAY2PANED2S/"
+         "WE1V4WAY2Bi/ON1E3HEBE2I1/K2DOLCI2SEIZE GLMOPUU/EGIII? 277/434 0")
+
+
+def test_spec_endgame_options():
+    p = make_sim_player("sim:endgame=off")
+    assert p.endgame is None
+    p = make_sim_player("sim:endgame_plies=5,endgame_seconds=2.5")
+    assert p.endgame.plies == 5 and p.endgame.seconds == 2.5
+    p = make_sim_player("sim:endgame_plies=none")
+    assert p.endgame.plies is None and p.endgame.seconds is None
+    p = make_sim_player("sim")
+    assert p.endgame.plies == 3 and p.endgame.seconds is None  # deterministic by default
+    for bad in ["sim:endgame=maybe", "sim:endgame_plies=0", "sim:endgame_plies=x", "sim:endgame_seconds=-1"]:
+        with pytest.raises(SimError):
+            SimPlayer.from_spec(bad)
+    with pytest.raises(SimError, match="endgame_plies"):
+        SimPlayer(endgame_plies=0)
+
+
+def test_with_the_bag_empty_it_plays_the_solvers_move():
+    """Bag empty: the move is the endgame solver's on what the player sees (his rack; the other
+    rack is the unseen tiles), searched to endgame_plies; endgame=off simulates."""
+    from racksmith.core.position import Position
+    from racksmith.play.game import Game
+    from racksmith.search.endgame import EndgameResult
+
+    game = Game.from_cgp(END21)
+    live = game.live_position
+    seen = Position(live.ruleset, live.board, (live.racks[0], ()), live.scores, live.zero_turns, live.opcodes,
+                    lexicon=live.lexicon)
+    expected = seen.solve_endgame(3, None, 1)
+    player = SimPlayer(candidates=3, plies=1, iterations=30)
+    player.new_game("eg")
+    move = player.choose(GameView(game))
+    assert isinstance(player.last, EndgameResult) and player.last.depth == 3
+    assert move == expected.best and player.last.value == expected.value
+    deeper = SimPlayer(candidates=3, plies=1, iterations=30, endgame_plies=4)
+    assert deeper.choose(GameView(game)) == seen.solve_endgame(4, None, 1).best
+    off = SimPlayer(candidates=3, plies=1, iterations=30, endgame=False)
+    off.new_game("eg")
+    off.choose(GameView(game))
+    assert not isinstance(off.last, EndgameResult) and off.last.iterations == 30
