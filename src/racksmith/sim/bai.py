@@ -49,7 +49,7 @@ class BestArm:
         self.sumsq = [0.0] * n
         self.total = 0
         self.total_requested = 0
-        self.leader = 0
+        self._leader: int | None = 0
         self.challenger = -1
         self.stopped = False
 
@@ -114,12 +114,23 @@ class BestArm:
         self.sum[arm] += value
         self.sumsq[arm] += value * value
         self.total += 1
+        if self.round_robin and self.delta is None:
+            self._leader = None  # round robin without a stop needs no leader, challenger nor Z
+            return False
         means = [t / c if c else 0.0 for t, c in zip(self.sum, self.count)]
-        self.leader = means.index(max(means))  # the highest mean, the lowest index first
-        if self.initial_phase or (self.round_robin and self.delta is None):
-            return False  # (round robin without a stop needs neither the challenger nor Z)
+        self._leader = means.index(max(means))  # the highest mean, the lowest index first
+        if self.initial_phase:
+            return False
         self._update(means)
         return self.stopped
+
+    @property
+    def leader(self) -> int:
+        """The arm of highest mean (the lowest index among equals)."""
+        if self._leader is None:
+            means = [t / c if c else 0.0 for t, c in zip(self.sum, self.count)]
+            self._leader = means.index(max(means))
+        return self._leader
 
     def _update(self, means: list[float]) -> None:
         a = self.leader
