@@ -36,12 +36,19 @@ def test_a_whole_game_against_equity():
     game = Game("english", seed=game_rng(5, 0))
     view = GameView(game)
     turns = 0
+    kinds = []
     while not game.over:
         p = sim if game.to_move == 0 else eq
+        bag = view.bag_count
         game.play(p.choose(view))  # checked: every move the sim player makes is legal
         turns += 1
+        if p is sim:
+            kinds.append((bag > 0, type(sim.last).__name__, getattr(sim.last, "iterations", None)))
     assert turns > 10 and not game.check_invariants()
-    assert sim.last is not None and sim.last.iterations <= 30
+    # simulated while the bag had tiles, solved once it was empty
+    assert all(k == "SimResult" and 0 < it <= 30 for has_tiles, k, it in kinds if has_tiles)
+    assert all(k == "EndgameResult" for has_tiles, k, _ in kinds if not has_tiles)
+    assert sum(1 for has_tiles, _, _ in kinds if has_tiles) > 5 and any(not has_tiles for has_tiles, _, _ in kinds)
     # it never looks at the opponent's rack: two games whose bags differ only in which unseen
     # tiles the opponent holds give it the same decision
     from racksmith.core.bag import distribution
