@@ -9,8 +9,10 @@ racksmith is timed in-process around ``Position.simulate`` (loading excluded); M
 ``magpie set -mode sync -lex NWL_ENABLE15 -leaves NWL_ENABLE15 -wmp false|true -threads T
 -plies 2 -it N -minp 1 -threshold none -sr rr -numplays 15 -sinfer false -seed S`` with
 ``cgp <position>`` and ``gsimulate -`` on stdin. Prints one line per position and engine: the
-median and range of iterations/s over the rounds. Figures taken while the machine is shared are
-not worth publishing.
+median and range of iterations/s over the rounds, and racksmith's ratio to each MAGPIE mode (its
+play-outs find each best reply by word maps, so MAGPIE's word-map mode, ``-wmp true``, is the
+like-for-like one; ``--no-wmp`` skips it). Figures taken while the machine is shared are not worth
+publishing.
 """
 from __future__ import annotations
 
@@ -80,7 +82,7 @@ def main() -> None:
     engines = ["racksmith", "magpie-kwg"] + ([] if args.no_wmp else ["magpie-wmp"])
     print(f"# {args.iterations} iterations, 2 plies, 15 candidates, round robin, {args.threads} thread(s), "
           f"{args.rounds} rounds: iterations/s median [min-max]")
-    ratios = []
+    ratios: dict[str, list[float]] = {e: [] for e in engines[1:]}
     for pid, cgp in positions():
         rates = {e: [] for e in engines}
         for r in range(args.rounds):
@@ -90,10 +92,13 @@ def main() -> None:
             if "magpie-wmp" in rates:
                 rates["magpie-wmp"].append(magpie_rate(args.magpie, cgp, args.iterations, args.threads, seed, True))
         med = {e: statistics.median(v) for e, v in rates.items()}
-        ratios.append(med["racksmith"] / med["magpie-kwg"])
+        for e in ratios:
+            ratios[e].append(med["racksmith"] / med[e])
         cells = "  ".join(f"{e} {med[e]:7.0f} [{min(v):.0f}-{max(v):.0f}]" for e, v in rates.items())
-        print(f"{pid:15s} {cells}  racksmith/magpie-kwg {ratios[-1]:.2f}")
-    print(f"geometric mean racksmith/magpie-kwg: {statistics.geometric_mean(ratios):.2f}")
+        shown = "  ".join(f"racksmith/{e} {ratios[e][-1]:.2f}" for e in ratios)
+        print(f"{pid:15s} {cells}  {shown}")
+    for e, r in ratios.items():
+        print(f"geometric mean racksmith/{e}: {statistics.geometric_mean(r):.2f}")
 
 
 if __name__ == "__main__":

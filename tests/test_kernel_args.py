@@ -68,6 +68,20 @@ STATE.place(7, 7, True, [3, 1, 20])
 DAWG_STATE = BoardState(RULES, False)
 BOARD = np.zeros((15, 15), np.uint8); BOARD[7, 7:10] = [3, 1, 20]
 RACK = bytes([1, 3, 19, 20, 0])
+from racksmith.core.position import Position
+from racksmith.movegen._movegen import MoveListBase, MovePlan, plan_moves, position_moves
+from racksmith.movegen.movelist import MoveList
+KEY = (1, "equity", LV, True, "both", "gaddag", RS, LEX)
+PLAN = MovePlan(TABLES, 100, 1, 0, True, 7, 3, True, True, MoveList, KEY)
+DAWG_PLAN = MovePlan(Tables(DAWG_RULES), 100, 1, 0, True, 7, 3, False, True, MoveList, KEY)
+def kept_position(board=BOARD, racks=((1, 3, 19, 20, 0), (5,)), plan=PLAN):
+    # a position keeping its board, with a plan for KEY (its board and racks set as given, unchecked)
+    p = Position(RS, BOARD, [[1, 3, 19, 20, 0], [5]], lexicon=LEX)
+    p._kept = BoardState(RULES)
+    p._kept.plan = plan
+    p.board, p.racks = board, list(racks)
+    return p
+POS = kept_position()
 from racksmith.play import _gameloop
 PLAYERS = [("equity", LT), ("score", None)]
 FULL_BAG = bytes(t for t, n in enumerate(RS.counts) for _ in range(n))
@@ -426,6 +440,49 @@ CASES: dict[str, list[str]] = {
         "STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 3, True, LeaveTable(RU_LEAVES))",
         "DAWG_STATE.generate_synced(BOARD, RACK, b'', 90, 0, True, 7, 3, True, LT)",
     ],
+    "racksmith.movegen._movegen.MoveListBase": [
+        "MoveListBase.__new__(int)", "len(MoveListBase.__new__(None))", "MoveListBase.__len__(None)",
+    ],
+    "racksmith.movegen._movegen.MovePlan": [
+        "MovePlan(None, 100, 1, 0, True, 7, 3, True, True, MoveList, KEY)",
+        "MovePlan(TABLES, -1, 1, 0, True, 7, 3, True, True, MoveList, KEY)",
+        "MovePlan(TABLES, HUGE, 1, 0, True, 7, 3, True, True, MoveList, KEY)",
+        "MovePlan(TABLES, 100, -1, 0, True, 7, 3, True, True, MoveList, KEY)",
+        "MovePlan(TABLES, 100, 2**21, 0, True, 7, 3, True, True, MoveList, KEY)",
+        "MovePlan(TABLES, 100, 1, -1, True, 7, 3, True, True, MoveList, KEY)",
+        "MovePlan(TABLES, 100, 1, 0, True, 7, 9, True, True, MoveList, KEY)",
+        "MovePlan(Tables(DAWG_RULES), 100, 1, 0, True, 7, 3, True, True, MoveList, KEY)",
+        "MovePlan(TABLES, 100, 1, 0, True, 7, 3, True, True, None, KEY)",
+        "MovePlan(TABLES, 100, 1, 0, True, 7, 3, True, True, list, KEY)",
+        "MovePlan(TABLES, 100, 1, 0, True, 7, 3, True, True, MoveList, None)",
+        "MovePlan(TABLES, 100, 1, 0, True, 7, 3, True, True, MoveList, KEY[:3])",
+    ],
+    "racksmith.movegen._movegen.plan_moves": [
+        "plan_moves(None, POS)",
+        "plan_moves(PLAN, None)",
+        "plan_moves(PLAN, object())",
+        "plan_moves(DAWG_PLAN, POS)",
+        "plan_moves(PLAN, kept_position(board=np.full((15, 15), 0x41, np.uint8)))",
+        "plan_moves(PLAN, kept_position(board=np.full((15, 15), 27, np.uint8)))",
+        "plan_moves(PLAN, kept_position(board=np.zeros((3, 3), np.uint8)))",
+        "plan_moves(PLAN, kept_position(board=None))",
+        "plan_moves(PLAN, kept_position(board='x'))",
+        "plan_moves(PLAN, kept_position(racks=[]))",
+        "plan_moves(PLAN, kept_position(racks=[(1, 99)]))",
+        "plan_moves(PLAN, kept_position(racks=[(1, -1)]))",
+        "plan_moves(PLAN, kept_position(racks=[(1, HUGE)]))",
+        "plan_moves(PLAN, kept_position(racks=[(1,) * 16]))",
+        "plan_moves(PLAN, kept_position(racks=[(1,), (1,) * 200]))",
+        "plan_moves(PLAN, kept_position(racks=['ACT']))",
+        "plan_moves(PLAN, kept_position(racks=[None]))",
+    ],
+    "racksmith.movegen._movegen.position_moves": [
+        "position_moves(kept_position(board=np.full((15, 15), 0x41, np.uint8)), *KEY[:6])",
+        "position_moves(kept_position(board=np.zeros((3, 3), np.uint8)), *KEY[:6])",
+        "position_moves(kept_position(racks=[(1, 99)]), *KEY[:6])",
+        "position_moves(kept_position(racks=[]), *KEY[:6])",
+        "position_moves(kept_position(plan=DAWG_PLAN), *KEY[:6])",
+    ],
     "racksmith.play._gameloop.shuffled": [
         "_gameloop.shuffled(None, 1, 2)",
         "_gameloop.shuffled('abc', 1, 2)",
@@ -553,6 +610,12 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.movegen._movegen.BoardState.sync": ("STATE.copy().sync", ["BOARD"]),
     "racksmith.movegen._movegen.BoardState.generate_synced": (
         "STATE.copy().generate_synced", ["BOARD", "RACK", "b''", "90", "5", "True", "7", "3", "True", "LT"]),
+    "racksmith.movegen._movegen.MoveListBase": ("MoveListBase", []),
+    "racksmith.movegen._movegen.MovePlan": (
+        "MovePlan", ["TABLES", "100", "1", "0", "True", "7", "3", "True", "True", "MoveList", "KEY"]),
+    "racksmith.movegen._movegen.plan_moves": ("plan_moves", ["PLAN", "kept_position()"]),
+    "racksmith.movegen._movegen.position_moves": (
+        "position_moves", ["kept_position()", "1", "'equity'", "LV", "True", "'both'", "'gaddag'"]),
     "racksmith.play._gameloop.shuffled": ("_gameloop.shuffled", ["FULL_BAG", "1", "2"]),
     "racksmith.play._gameloop.play_games": ("_gameloop.play_games", ["RULES", "PLAYERS", "1", "0", "1"]),
     "racksmith.play._gameloop.playout": (

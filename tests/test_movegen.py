@@ -353,3 +353,37 @@ def test_a_single_move_rounds_its_equity_as_the_columns_do():
     for x, y in zip(xs.tolist(), np.round(xs, EQUITY_DECIMALS).tolist()):
         got = _rounded_equity(x)
         assert got == y and np.signbit(got) == np.signbit(y), x
+
+
+def test_a_board_asked_again_reuses_its_valuations_only_while_they_hold(enable15, synth):
+    """A BoardState keeps the valuation of every kept set from one call to the next when the rack,
+    leave table and end-of-game terms are the same (MAGPIE keeps them the same way); any change
+    values them again. Each call equals the same call on a fresh board."""
+    from racksmith.movegen._movegen import BoardState, LeaveTable, Rules
+    from racksmith.rules.ruleset import get_ruleset
+
+    rs = get_ruleset("english")
+    rules = Rules(enable15["english"], rs)
+    pos = Position.from_cgp(next(r["cgp"] for r in ENGLISH if r["id"] == "mid_s125_t5"), rs, enable15["english"])
+    other = Leaves.from_pairs([("A", -3.0), ("S", 9.0), ("HX", 4.5), ("?", 30.0)], rs)
+    tables = [LeaveTable(synth["english"]), LeaveTable(synth["english"]), LeaveTable(other), None]
+    kept = BoardState(rules)
+    kept.set(pos.board)
+    racks = [bytes(pos.rack), bytes(pos.rack), bytes([1, 1, 8, 14, 19]), bytes(pos.rack), bytes([0, 1, 8, 14, 19, 20])]
+    on_board = int(np.count_nonzero(pos.board))
+    calls = []
+    for rack in racks:
+        for not_on_racks, opp in ((100, 0), (on_board, 17), (on_board, 3)):  # bag full, then empty
+            for top, exchanges in ((1, 7), (0, 7), (5, -1), (0, -1)):
+                for lt in tables:  # one thing changing at a time, then several
+                    calls.append((rack, not_on_racks, opp, top, True, exchanges, 3, True, lt))
+        for lt in tables:
+            for top, exchanges in ((1, 7), (0, 7), (5, -1), (0, -1)):
+                for not_on_racks, opp in ((100, 0), (on_board, 17), (on_board, 3), (100, 5)):
+                    calls.append((rack, not_on_racks, opp, top, True, exchanges, 3, True, lt))
+    for args in calls + calls[::-1]:
+        fresh = BoardState(rules)
+        fresh.set(pos.board)
+        got, n_got = kept.generate(*args)
+        want, n_want = fresh.generate(*args)
+        assert got.tobytes() == want.tobytes() and n_got == n_want, args

@@ -142,3 +142,85 @@ def test_one_position_used_from_several_threads_gives_the_same_moves():
     for t in threads:
         t.join()
     assert errors == [] and not pos._kept.in_use
+
+
+def _moves_read_afresh(pos: Position, **options) -> list:
+    """The moves generate_moves gives for the same state read in full (an object keeping no board)."""
+    from types import SimpleNamespace
+
+    from racksmith.movegen.generate import generate_moves
+
+    plain = SimpleNamespace(ruleset=pos.ruleset, lexicon=pos.lexicon, board=pos.board.copy(), racks=list(pos.racks))
+    return generate_moves(plain, options.get("top"), options.get("sort", "score"), options.get("leaves"),
+                          options.get("exchanges", False)).to_records()
+
+
+def test_a_repeated_call_runs_the_kept_plan_and_gives_the_same_moves():
+    from racksmith.lexicon import Leaves
+    from racksmith.movegen._movegen import position_moves
+
+    rs = get_ruleset("english")
+    leaves = Leaves.from_pairs([("S", 8.0), ("?", 25.0), ("Q", -7.0), ("ER", 3.5)], rs)
+    g = Game(rs, lexicon("english"), seed=5)
+    pos = g.live_position
+    hits = 0
+    for turn in range(24):
+        if g.over:
+            break
+        for options in ({"top": 1, "sort": "equity", "leaves": leaves, "exchanges": True},
+                        {"sort": "equity", "leaves": leaves, "exchanges": True}, {"top": 3}):
+            first = pos.moves(**options)
+            plan = pos._kept.plan
+            assert plan is not None and plan.key[:6] == tuple(
+                options.get(k, d) for k, d in (("top", None), ("sort", "score"), ("leaves", None),
+                                               ("exchanges", False), ("direction", "both"), ("algorithm", "gaddag")))
+            args = tuple(options.get(k, d) for k, d in (
+                ("top", None), ("sort", pos.moves.__kwdefaults__["sort"]), ("leaves", None), ("exchanges", False),
+                ("direction", pos.moves.__kwdefaults__["direction"]),
+                ("algorithm", pos.moves.__kwdefaults__["algorithm"])))
+            fast = position_moves(pos, *args)
+            assert fast is not None  # the same option objects: the kept plan answers
+            hits += 1
+            again = pos.moves(**options)
+            expected = _moves_read_afresh(pos, **options)
+            assert first.to_records() == fast.to_records() == again.to_records() == expected
+            assert again.rack == pos.rack and again.position.cgp() == pos.cgp()
+        if turn % 5 == 4:
+            pos.board = pos.board.astype(np.int64)  # a board of another dtype is read too (converted)
+            assert pos.moves(top=1, sort="equity", leaves=leaves, exchanges=True).to_records() == \
+                _moves_read_afresh(pos, top=1, sort="equity", leaves=leaves, exchanges=True)
+            pos.board = pos.board.astype(np.uint8)
+        g.play(pos.moves(top=1, sort="equity", leaves=leaves, exchanges=True)[0])
+    assert hits >= 30
+
+
+def test_the_kept_plan_follows_the_options_and_never_hides_an_error(tmp_path):
+    from racksmith.errors import PositionError
+    from racksmith.lexicon import Leaves
+    from racksmith.movegen._movegen import position_moves
+
+    rs = get_ruleset("english")
+    pos = Position(rs, None, [rs.alphabet.rack("AEGHSTU"), rs.alphabet.rack("AEINRST")], lexicon=lexicon("english"))
+    a = Leaves.from_pairs([("S", 8.0)], rs)
+    b = Leaves.from_pairs([("S", -8.0), ("E", 30.0)], rs)
+    best_a = pos.moves(top=1, sort="equity", leaves=a)[0]
+    best_b = pos.moves(top=1, sort="equity", leaves=b)[0]  # other leaves: a new plan, not the last one
+    assert pos._kept.plan.key[2] is b and (best_a.equity, best_b.equity) == (28.0, 58.0)  # 8C GHAUTS, E kept
+    assert pos.moves(top=1, sort="equity", leaves=a)[0].equity == 28.0
+    # leaves named by a path are read again when the file changes: no plan keeps them
+    path = tmp_path / "l.csv"
+    path.write_text("E,30.0\n")
+    spec = str(path)
+    assert pos.moves(top=1, sort="equity", leaves=spec)[0].equity == 58.0
+    assert position_moves(pos, 1, "equity", spec, False, "both", "gaddag") is None
+    path.write_text("E,20.0\nS,1.0\n")  # another size: seen as another file at once
+    assert pos.moves(top=1, sort="equity", leaves=spec)[0].equity == 48.0
+    # a bad square or rack set by hand is reported by the fast path as by the full one
+    pos.moves(top=1)
+    pos.board[7, 7] = 0x41
+    with pytest.raises(PositionError, match="cannot generate moves: board square 8H holds 65"):
+        pos.moves(top=1)
+    pos.board[7, 7] = 0
+    pos.racks[0] = (1, 99)
+    with pytest.raises(PositionError, match="rack tile 99 is outside"):
+        pos.moves(top=1)

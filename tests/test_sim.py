@@ -69,9 +69,10 @@ def test_confidence_stop_same_for_threads():
 
 
 # --- the play-out against Position.push / moves(top=1) ------------------------------------------
-def _kernel(cgp, plies, seed=11, n=6):
-    """The kernel object simulate() builds, rebuilt here to trace single play-outs."""
-    from racksmith.movegen._movegen import BoardState
+def _kernel(cgp, plies, seed=11, n=6, wordmap=True):
+    """The kernel object simulate() builds, rebuilt here to trace single play-outs (``wordmap``
+    False: the rules without word maps, so every best move is found by the KWG walk)."""
+    from racksmith.movegen._movegen import BoardState, LeaveTable, Rules
     from racksmith.movegen.generate import _tables
     from racksmith.sim._sim import Playouts
 
@@ -79,12 +80,15 @@ def _kernel(cgp, plies, seed=11, n=6):
     lv = load_leaves(SYNTH, "english")
     ml = pos.moves(top=n, sort="equity", leaves=lv, exchanges=True)
     tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
-    board = BoardState(tables.rules)
+    rules, leave_table = tables.rules, tables.leave_table
+    if not wordmap:
+        rules, leave_table = Rules(pos.lexicon, pos.ruleset, wordmap=False), LeaveTable(lv)
+    board = BoardState(rules)
     board.set(pos.board)
     recs = np.ascontiguousarray(ml.to_numpy().copy())
     cand_leave = np.array([lv.value_tiles(list(m.leave)) if m.leave else 0.0 for m in ml])
     known = pos.racks_known[1]
-    k = Playouts(tables.rules, tables.leave_table, board, bytes(pos.racks[0]),
+    k = Playouts(rules, leave_table, board, bytes(pos.racks[0]),
                  bytes(pos.racks[1]) if known else None, bytes(pos.unseen_tiles()), pos.rack_sizes[1],
                  (pos.scores[0], pos.scores[1]), pos.zero_turns, (7, 6, 1), recs, cand_leave,
                  np.ascontiguousarray(WP.table), plies, seed)
@@ -194,6 +198,33 @@ def test_common_random_numbers():
     k.trace(0, 9)
     again = k.trace(2, 3)
     assert first[0] == again[0] and first[1] == again[1] and first[2].tobytes() == again[2].tobytes()
+
+
+BLANKS = ("15/15/15/11O3/11L3/11O3/11G3/6NUDITY3/15/15/15/15/15/15/15 AEE?K?V/ 28/18 0")
+
+
+@pytest.mark.parametrize("cgp,plies", [(MID, 2), (LATE, 3), (BLANKS, 2)])
+def test_word_map_playouts_equal_the_kwg_walks(cgp, plies):
+    """The play-outs find each best reply with the word maps (the rules simulate() uses have
+    them); the KWG walk gives the same replies, sample for sample, in one thread or two."""
+    pos, lv, cands, k = _kernel(cgp, plies)
+    from racksmith.movegen.generate import _tables
+
+    assert _tables(pos.ruleset, pos.lexicon, lv)[0].rules.wordmap is not None
+    _, _, _, plain = _kernel(cgp, plies, wordmap=False)
+    n = 96
+    arms = np.array([i % len(cands) for i in range(n)], np.int32)
+    its = np.array([i // len(cands) for i in range(n)], np.int64)
+    out = {}
+    for name, kern in (("wmp", k), ("kwg", plain)):
+        win, eq = np.zeros(n), np.zeros(n)
+        kern.run(0, arms, its, win, eq)
+        out[name] = (win, eq)
+    assert (out["wmp"][0] == out["kwg"][0]).all() and (out["wmp"][1] == out["kwg"][1]).all()
+    for arm, it in [(0, 0), (1, 3), (len(cands) - 1, 7)]:
+        a, b = k.trace(arm, it), plain.trace(arm, it)
+        assert a[2].tobytes() == b[2].tobytes()  # the same moves, record for record
+    assert len(set(out["wmp"][1].tolist())) > 4  # the samples differ: the comparison has teeth
 
 
 def test_run_matches_trace():

@@ -36,12 +36,19 @@ def test_a_whole_game_against_equity():
     game = Game("english", seed=game_rng(5, 0))
     view = GameView(game)
     turns = 0
+    kinds = []
     while not game.over:
         p = sim if game.to_move == 0 else eq
+        bag = view.bag_count
         game.play(p.choose(view))  # checked: every move the sim player makes is legal
         turns += 1
+        if p is sim:
+            kinds.append((bag > 0, type(sim.last).__name__, getattr(sim.last, "iterations", None)))
     assert turns > 10 and not game.check_invariants()
-    assert sim.last is not None and sim.last.iterations <= 30
+    # simulated while the bag had tiles, solved once it was empty
+    assert all(k == "SimResult" and 0 < it <= 30 for has_tiles, k, it in kinds if has_tiles)
+    assert all(k == "EndgameResult" for has_tiles, k, _ in kinds if not has_tiles)
+    assert sum(1 for has_tiles, _, _ in kinds if has_tiles) > 5 and any(not has_tiles for has_tiles, _, _ in kinds)
     # it never looks at the opponent's rack: two games whose bags differ only in which unseen
     # tiles the opponent holds give it the same decision
     from racksmith.core.bag import distribution
@@ -96,3 +103,48 @@ def test_web_api_sim_is_bounded_by_the_limits():
                       ({"seconds": True}, RequestError)]:
         with pytest.raises(exc):
             api.sim({"cgp": cgp, **body})
+
+
+END21 = ("15/15/2MI11/TRANQUIL7/R14/O6DEV5/NUT2THAT5C/ANE1FOOD5TO/1FAXING6AL/1AR1R8JO/1SEER9S/1TRAY2PANED2S/"
+         "WE1V4WAY2Bi/ON1E3HEBE2I1/K2DOLCI2SEIZE GLMOPUU/EGIII? 277/434 0")
+
+
+def test_spec_endgame_options():
+    p = make_sim_player("sim:endgame=off")
+    assert p.endgame is None
+    p = make_sim_player("sim:endgame_plies=5,endgame_seconds=2.5")
+    assert p.endgame.plies == 5 and p.endgame.seconds == 2.5
+    p = make_sim_player("sim:endgame_plies=none")
+    assert p.endgame.plies is None and p.endgame.seconds is None
+    p = make_sim_player("sim")
+    assert p.endgame.plies == 3 and p.endgame.seconds is None  # deterministic by default
+    for bad in ["sim:endgame=maybe", "sim:endgame_plies=0", "sim:endgame_plies=x", "sim:endgame_seconds=-1"]:
+        with pytest.raises(SimError):
+            SimPlayer.from_spec(bad)
+    with pytest.raises(SimError, match="endgame_plies"):
+        SimPlayer(endgame_plies=0)
+
+
+def test_with_the_bag_empty_it_plays_the_solvers_move():
+    """Bag empty: the move is the endgame solver's on what the player sees (his rack; the other
+    rack is the unseen tiles), searched to endgame_plies; endgame=off simulates."""
+    from racksmith.core.position import Position
+    from racksmith.play.game import Game
+    from racksmith.search.endgame import EndgameResult
+
+    game = Game.from_cgp(END21)
+    live = game.live_position
+    seen = Position(live.ruleset, live.board, (live.racks[0], ()), live.scores, live.zero_turns, live.opcodes,
+                    lexicon=live.lexicon)
+    expected = seen.solve_endgame(3, None, 1)
+    player = SimPlayer(candidates=3, plies=1, iterations=30)
+    player.new_game("eg")
+    move = player.choose(GameView(game))
+    assert isinstance(player.last, EndgameResult) and player.last.depth == 3
+    assert move == expected.best and player.last.value == expected.value
+    deeper = SimPlayer(candidates=3, plies=1, iterations=30, endgame_plies=4)
+    assert deeper.choose(GameView(game)) == seen.solve_endgame(4, None, 1).best
+    off = SimPlayer(candidates=3, plies=1, iterations=30, endgame=False)
+    off.new_game("eg")
+    off.choose(GameView(game))
+    assert not isinstance(off.last, EndgameResult) and off.last.iterations == 30

@@ -75,6 +75,25 @@ def test_match_is_the_same_for_any_jobs_and_has_the_documented_shape():
     assert match("equity:leaves=none", "score", 8, seed=4).pairs != one.pairs
 
 
+@pytest.mark.parametrize("ruleset, p1, p2", [
+    ("english", "equity", "equity:leaves=none"),
+    ("english", "equity:leaves=tests/fixtures/SYNTH.klv2", "score"),
+    ("russian", "score", "equity"),
+])
+def test_a_match_in_the_kernel_is_the_match_through_game(ruleset, p1, p2):
+    kernel = match(p1, p2, 6, seed=21, ruleset=ruleset, engine="kernel")
+    python = match(p1, p2, 6, seed=21, ruleset=ruleset, engine="python")
+    assert kernel.pairs == python.pairs and len(kernel.pairs) == 3
+    assert match(p1, p2, 6, seed=21, ruleset=ruleset).pairs == kernel.pairs  # auto: the kernel
+
+
+def test_a_match_the_kernel_cannot_play_refuses_engine_kernel():
+    with pytest.raises(RacksmithError, match="engine 'kernel'"):
+        match("equity", "equity:leaves=none", 2, ruleset="erudit", engine="kernel")
+    with pytest.raises(RacksmithError, match="engine must be"):
+        match("equity", "score", 2, engine="fast")
+
+
 def test_wilson_interval_values():
     lo, hi = wilson_interval(5, 10)
     assert (lo, hi) == pytest.approx((0.236593, 0.763407), abs=1e-5)
@@ -245,6 +264,48 @@ def test_training_resumes_to_the_same_file_for_any_jobs(tmp_path):
         _train(tmp_path / "three.klv2", games=8)
 
 
+@pytest.mark.parametrize("ruleset, leaves, generation", [
+    ("english", "tests/fixtures/SYNTH.klv2", 1), ("english", None, 2), ("super", "tests/fixtures/SYNTH_super.klv2", 1),
+    ("russian", None, 3),
+])
+def test_the_kernel_tally_is_the_python_reference_tally(ruleset, leaves, generation):
+    # the same games (the series stream of the generation) through the kernel's game loop and
+    # through Game: the same racks, counts and fixed-point equity sums, to the unit
+    from pathlib import Path
+
+    from racksmith.training.games import TallyJob
+
+    data = (Path(__file__).parent.parent / leaves).read_bytes() if leaves else None
+    kernel = TallyJob(ruleset, None, data, 5, generation, engine="kernel")
+    python = TallyJob(ruleset, None, data, 5, generation, engine="python")
+    batch = [7, 8, 9]
+    a = kernel.run(kernel.setup(), batch)
+    b = python.run(python.setup(), batch)
+    assert a.observations > 40 and a == b
+    # batches add up to the whole, in any split
+    assert RackTally.merge([kernel.run(kernel.setup(), [7]), kernel.run(kernel.setup(), [8, 9])]) == a
+
+
+def test_the_kernel_tally_keeps_only_full_racks_with_tiles_in_the_bag():
+    from racksmith.movegen.generate import _rules
+    from racksmith.play import _gameloop
+    from racksmith.training.games import rows_tally, series_seed
+
+    rules = _rules(EN, load_lexicon("enable"))
+    out = _gameloop.play_games(rules, [("equity", None), ("equity", None)], series_seed(5, 1), 0, 2, rows=True)
+    rows = out["turn_rows"]
+    t = rows_tally(rows, 7)
+    full = (rows["rack"].sum(axis=1) == 7) & (rows["bag"] > 0)
+    assert 0 < full.sum() < len(rows["bag"]) and t.observations == full.sum()
+    # the bag before each turn: 100 tiles less two racks less what the turns before placed
+    for g in (0, 1):
+        sel = rows["game"] == g
+        placed = np.where(rows["kind"][sel] == 0, rows["rack"][sel].sum(axis=1) - rows["kept"][sel].sum(axis=1), 0)
+        assert rows["bag"][sel].tolist() == np.maximum(0, 86 - np.concatenate(([0], np.cumsum(placed)[:-1]))).tolist()
+    assert int(t.sums.sum()) == sum(
+        to_fixed(round(e, 5)) for e in rows["equity"][full])
+
+
 def test_trained_leaves_load_and_value(tmp_path):
     r = _train(tmp_path / "t.klv2")
     klv = load_leaves(tmp_path / "t.klv2", EN)
@@ -302,7 +363,30 @@ def test_leaves_train_cli(tmp_path, capsys):
                  "--prior-weight", "10", "--checkpoint", "4", "-o", str(out)]) == 0
     assert out.read_bytes() == _train(tmp_path / "api.klv2").leaves.tobytes()
     prov = json.loads((tmp_path / "cli.klv2.json").read_text())
-    assert "leaves train" in prov["command"]
+    assert "leaves train" in prov["command"] and "start_provenance" not in prov
+
+
+def test_training_on_from_other_leaves_nests_their_provenance(tmp_path, capsys):
+    # from a shipped set by name: its provenance is nested and the chain's games add up
+    one = tmp_path / "one.klv2"
+    assert main(["leaves", "train", "-r", "english", "--games", "2", "--generations", "1", "--from", "english",
+                 "-o", str(one)]) == 0
+    prov = json.loads((tmp_path / "one.klv2.json").read_text())
+    shipped = leaves_provenance("english")
+    assert prov["start_provenance"] == shipped and prov["start_sha256"] == shipped["sha256"]
+    assert prov["games_in_chain"] == 2 + shipped.get("games_in_chain", shipped["games"])
+    # from a trained file with its provenance beside it: that one is nested in turn
+    two = tmp_path / "two.klv2"
+    assert main(["leaves", "train", "-r", "english", "--games", "2", "--generations", "1", "--from", str(one),
+                 "-o", str(two)]) == 0
+    prov2 = json.loads((tmp_path / "two.klv2.json").read_text())
+    assert prov2["start_provenance"] == prov and prov2["games_in_chain"] == prov["games_in_chain"] + 2
+    # a provenance that describes other leaves is not claimed
+    (tmp_path / "two.klv2.json").write_text(json.dumps({**prov2, "sha256": "0" * 64}))
+    three = tmp_path / "three.klv2"
+    assert main(["leaves", "train", "-r", "english", "--games", "2", "--generations", "1", "--from", str(two),
+                 "-o", str(three)]) == 0
+    assert "start_provenance" not in json.loads((tmp_path / "three.klv2.json").read_text())
 
 
 def test_moves_cli_leaves_default_and_none(capsys):

@@ -57,6 +57,27 @@ def value_cmd(
         say(f"{leave}: {v:g}")
 
 
+def _start_provenance(start: Path, data: bytes) -> "dict | None":
+    """The provenance of the start leaves: START.json beside the file (a training run's), when it
+    describes these very leaves (its sha256), or a shipped set's."""
+    import hashlib
+    import json
+
+    from ..lexicon import leaves_provenance
+    from ..lexicon.shipped_leaves import is_shipped_leaves
+
+    side = Path(str(start) + ".json")
+    if side.is_file():
+        try:
+            prov = json.loads(side.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return prov if isinstance(prov, dict) and prov.get("sha256") == hashlib.sha256(data).hexdigest() else None
+    if not start.exists() and is_shipped_leaves(str(start)):
+        return leaves_provenance(str(start))
+    return None
+
+
 @leaves_app.command("train")
 def train_cmd(
     output: Path = typer.Option(..., "--output", "-o", help="The .klv2 file to write (its provenance goes to OUTPUT.json).",
@@ -69,7 +90,8 @@ def train_cmd(
         None, "--generations", "-g",
         help="Generations: each plays with the previous one's leaves [default: one per --games count, or 2].",
     ),
-    start: Optional[Path] = typer.Option(None, "--from", help="Leaves the first generation plays with [default: none].",
+    start: Optional[Path] = typer.Option(None, "--from", help="Leaves the first generation plays with: a file, or a "
+                                         "shipped set by name (english, super, russian, erudit) [default: none].",
                                          dir_okay=False),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: game i of generation g draws its bag from (seed, g, i)."),
     prior_weight: float = typer.Option(50.0, "--prior-weight",
@@ -100,10 +122,15 @@ def train_cmd(
         generations = len(counts) if len(counts) > 1 else 2
     rs = get_ruleset(ruleset)
     start_bytes = None
+    start_prov = None
     if start is not None:
         from ..lexicon import load_leaves
 
-        start_bytes = load_leaves(start, rs).tobytes()
+        from ..lexicon.shipped_leaves import is_shipped_leaves
+
+        shipped = not start.exists() and is_shipped_leaves(str(start))
+        start_bytes = load_leaves(str(start) if shipped else start, rs).tobytes()
+        start_prov = _start_provenance(start, start_bytes)
     settings = TrainSettings(ruleset_ref(rs), lexicon, counts[0] if len(counts) == 1 else counts,
                              generations, seed, hashlib.sha256(start_bytes).hexdigest() if start_bytes else None,
                              prior_weight)
@@ -117,6 +144,7 @@ def train_cmd(
     command = " ".join(shlex.quote(w) for w in words)
     with games_progress() as update:
         result = train_leaves(output, settings, start_leaves=start_bytes, jobs=jobs, backend=backend, address=address,
-                              checkpoint=checkpoint, progress=update, command=command)
+                              checkpoint=checkpoint, progress=update, command=command,
+                              start_provenance=start_prov)
     say(f"{output}: {len(result.leaves):,} leaves from {settings.total_games:,} games "
         f"({settings.generations} generations), {result.seconds:.0f} s")

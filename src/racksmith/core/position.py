@@ -28,6 +28,7 @@ from ..errors import IllegalMoveError, PositionError
 from ..formats.cgp import cgp_lexicon, cgp_ruleset, format_cgp, parse_cgp
 from ..formats.render import render_svg, render_text
 from ..lexicon import load_lexicon
+from ..movegen._movegen import position_moves
 from ..movegen.generate import generate_moves
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
@@ -676,6 +677,14 @@ class Position:
         ``algorithm``: ``"gaddag"`` or ``"dawg"``. Where the ruleset has star reclamation
         (Эрудит), the moves that take stars back are ranked among the others
         (:func:`racksmith.movegen.reclaim.with_reclamations`)."""
+        # a call with the same option objects as the last one: one compiled call (the options were
+        # checked then, and resolved into the plan the position's BoardState keeps)
+        try:
+            moves = position_moves(self, top, sort, leaves, exchanges, direction, algorithm)
+        except ValueError as e:
+            raise PositionError(f"cannot generate moves: {e}") from None
+        if moves is not None:
+            return moves
         src = self if self._known is None else self._resolved()
         moves = generate_moves(src, top, sort, leaves, exchanges, direction, algorithm)
         if src is not self:

@@ -74,8 +74,14 @@ cdef struct RulesC:
     uint64_t vowels                 # bit t: letter t is a vowel
     int rack_size
     int bingo
+    # the premiums again by line, as the lanes read them: [dir][line * MAX_DIM + position] (ACROSS:
+    # row, column; DOWN: column, row)
+    uint8_t lane_lm[2][MAX_SQ]
+    uint8_t lane_wm[2][MAX_SQ]
     # static evaluation (racksmith.rules.equity)
     double vpen[MAX_SQ]             # the opening: penalty of a vowel placed on each square
+    double lane_vpen[2][MAX_SQ]     # the same by line
+    double no_vpen[MAX_DIM]         # zeros: the penalties of a lane once the board holds tiles
     double going_out_factor
     double stuck_penalty
     double stuck_factor
@@ -94,16 +100,22 @@ cdef struct LeavesC:
     const uint32_t* counts          # leaves in the sibling list from each node on
     const float* values
     int64_t n_values
+    uint64_t id                     # unique to its LeaveTable in the process (0: unknown): what a
+                                    # walk's valuation table was made with (WalkC.val_*)
 
 
 # One position's board and what generation reads from it, for both directions (ACROSS: data for
 # plays along rows). Each line (a row or a column) owns the data it determines: a row owns the
 # DOWN cross-sets of its squares (the word across through a square is in the row) and the ACROSS
 # run data of its tiles; a column the ACROSS cross-sets and the DOWN run data.
+# The per-direction arrays are laid out by line, as the lanes read them: [dir][line * MAX_DIM +
+# position], line and position being (row, column) for ACROSS and (column, row) for DOWN (lsq()),
+# so that a lane is a pointer into them, not a copy.
 cdef struct BoardC:
     int n_tiles                     # 0: the opening
     int gaddag                      # cross-sets read per run through the GADDAG, run data kept
-    uint8_t tiles[MAX_SQ]           # 0 empty, letter | BLANK_BIT
+    uint8_t tiles[MAX_SQ]           # 0 empty, letter | BLANK_BIT; row * cols + column
+    uint8_t tiles_down[MAX_SQ]      # the same by column: column * MAX_DIM + row
     uint64_t cross[2][MAX_SQ]       # letters that fit (bit t), by the perpendicular word; 0 on tiles
     int32_t xscore[2][MAX_SQ]       # face value of the perpendicular word's tiles
     uint8_t adj[2][MAX_SQ]          # a perpendicular neighbour exists
@@ -116,24 +128,25 @@ cdef struct BoardC:
     uint64_t rext[2][MAX_SQ]
 
 
-# One lane (a row for across plays, a column for down plays) copied into 1-D arrays.
+# One lane (a row for across plays, a column for down plays): pointers to its squares in the board's
+# and rules' per-line arrays (valid while the board is not changed), and its anchors.
 cdef struct Lane:
     int n                   # squares in the lane
     int index               # the row (across) or column (down)
     int dir
     int n_anchors
-    uint8_t tiles[MAX_DIM]  # 0 empty, letter | BLANK_BIT
-    uint8_t lm[MAX_DIM]
-    uint8_t wm[MAX_DIM]
-    uint8_t adj[MAX_DIM]
+    const uint8_t* tiles    # 0 empty, letter | BLANK_BIT
+    const uint8_t* lm
+    const uint8_t* wm
+    const uint8_t* adj
+    const uint64_t* cross
+    const int32_t* xscore
+    const double* vpen      # opening vowel penalty of a vowel placed here (0 after it)
+    const uint32_t* run_node
+    const int32_t* run_sum
+    const uint64_t* lext
+    const uint64_t* rext
     uint8_t anchors[MAX_DIM]        # anchor squares, left to right
-    uint64_t cross[MAX_DIM]
-    int32_t xscore[MAX_DIM]
-    double vpen[MAX_DIM]            # opening vowel penalty of a vowel placed here (0 after it)
-    uint32_t run_node[MAX_DIM]
-    int32_t run_sum[MAX_DIM]
-    uint64_t lext[MAX_DIM]
-    uint64_t rext[MAX_DIM]
 
 
 # An upper bound on the valuation of any move from one anchor (shadow playing).
@@ -262,6 +275,14 @@ cdef struct WalkC:
     double* leave_adj               # owned, leave_cap entries
     int64_t leave_cap
     double best_adj[N_BLANK_TABLES][MAX_RACK + 1]
+    # what leave_adj and best_adj were made for: kept when the next call's rack, rules, leave table
+    # (LeavesC.id) and end-of-game terms are the same (a position asked again)
+    int val_valid
+    const RulesC* val_rules
+    uint64_t val_leaves
+    int val_bag_empty
+    double val_going_out
+    uint8_t val_rack[64]
     # bingo answers of this call (shadow playing): the rack's letter-hash sum, blanks left out
     uint64_t rack_hash
     uint64_t bingo_key[64]
@@ -369,10 +390,23 @@ cdef class Tables:
     cdef uint8_t b_tiles[MAX_SQ]
 
 
+# The checked options of a Position.moves call (what generate.py resolved them to), kept on the
+# position's BoardState: a later call with the very same option objects runs it without Python.
+cdef class MovePlan:
+    cdef readonly Tables tables
+    cdef readonly tuple key     # top, sort, leaves, exchanges, direction, algorithm, ruleset, lexicon
+    cdef object k_top, k_sort, k_leaves, k_exchanges, k_direction, k_algorithm, k_ruleset, k_lexicon
+    cdef object movelist        # the class of the list made (a subclass of MoveListBase)
+    cdef object alphabet, tiles_type
+    cdef int total_tiles, top, cut, exchange_limit, directions
+    cdef bint by_equity, gaddag, with_equity
+
+
 cdef class BoardState:
     cdef readonly Rules rules
     cdef BoardC* b
     cdef WalkC* w
     cdef bint busy
+    cdef public MovePlan plan   # the options of the last Position.moves call (None: none kept)
     cdef int _enter(self) except -1
     cdef int _put(self, row, col, across, tiles, bint put) except -1

@@ -67,6 +67,7 @@ class BoardState:
     n_tiles: int
     tiles: npt.NDArray[np.uint8]
     in_use: bool
+    plan: MovePlan | None
 
     def __init__(self, rules: Rules, gaddag: bool | None = ...) -> None: ...
     def sync(self, board: npt.NDArray[np.uint8]) -> int: ...
@@ -101,3 +102,36 @@ class BoardState:
         gaddag: bool = ...,
         leaves: LeaveTable | None = ...,
     ) -> tuple[np.ndarray, int]: ...
+
+class MoveListBase:
+    """The storage of racksmith.movegen.movelist.MoveList (filled by plan_moves in one call)."""
+
+    placements_reached: int | None
+    def __len__(self) -> int: ...
+
+class MovePlan:
+    """The checked options of one Position.moves call, kept on the position's BoardState."""
+
+    tables: Tables
+    key: tuple[object, ...]
+
+    def __init__(
+        self,
+        tables: Tables,
+        total_tiles: int,
+        top: int,
+        cut: int,
+        by_equity: bool,
+        exchange_limit: int,
+        directions: int,
+        gaddag: bool,
+        with_equity: bool,
+        movelist: type,
+        key: tuple[object, ...],
+    ) -> None: ...
+
+def position_moves(
+    position: object, top: object, sort: object, leaves: object, exchanges: object, direction: object,
+    algorithm: object,
+) -> MoveListBase | None: ...
+def plan_moves(plan: MovePlan, position: object) -> MoveListBase: ...

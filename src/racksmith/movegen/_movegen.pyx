@@ -11,7 +11,7 @@ Pipeline of one generation (:c:func:`walk_generate`):
 1. the board (:c:type:`BoardC`): cross-sets, cross-scores and runs of every line, set in full
    (:c:func:`board_set`) or kept up to date as tiles are put down and taken back
    (:c:func:`board_place`, :c:func:`board_unplace`) — ``_movegen_board.pxi``;
-2. every lane (row or column) copied into a 1-D :c:type:`Lane`, with its anchor squares, so that
+2. every lane (row or column) as a 1-D :c:type:`Lane` (pointers into the board's per-line data), with its anchor squares, so that
    down plays reuse the across code — ``_movegen_lanes.pxi``;
 3. valuation of every kept subset of the rack (leave value, or the end-of-game adjustment), which
    also yields the exchanges and the pass — ``_movegen_leaves.pxi``;
@@ -34,6 +34,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_CheckBuffer, PyObject_GetBuffer
 
 from racksmith._hash cimport splitmix64
 from racksmith.lexicon._wmp cimport WordMap, WordMapC, wm_class_next, wm_exists, wm_home, wm_letters
@@ -101,6 +103,7 @@ cdef WalkC* walk_new() noexcept nogil:
     w.bounds = NULL
     w.cap_bounds = 0
     w.wm = NULL
+    w.val_valid = 0
     return w
 
 
@@ -318,7 +321,7 @@ cdef class Rules:
         from racksmith.lexicon import Lexicon
         from racksmith.rules.equity import DEFAULT, StaticEvaluation
         from racksmith.rules.ruleset import Ruleset
-        cdef int i, r, c, rr, sq, n_sq
+        cdef int i, r, c, rr, sq, n_sq, d
         cdef double pen
         cdef uint64_t state = 0
         if not isinstance(lexicon, Lexicon):
@@ -375,6 +378,17 @@ cdef class Rules:
                         sq = rr * cols + c
                         pen += evaluation.opening_vowel_penalty * ((self.c.wm[sq] - 1) + (self.c.lm[sq] - 1))
                 self.c.vpen[r * cols + c] = pen
+        # the same by line, as the lanes read them (a lane is a pointer into these)
+        for r in range(rows):
+            for c in range(cols):
+                sq = r * cols + c
+                for d in range(2):
+                    i = lsq(d, r, c)
+                    self.c.lane_lm[d][i] = self.c.lm[sq]
+                    self.c.lane_wm[d][i] = self.c.wm[sq]
+                    self.c.lane_vpen[d][i] = self.c.vpen[sq]
+        for i in range(MAX_DIM):
+            self.c.no_vpen[i] = 0.0
         self.c.going_out_factor = evaluation.going_out_factor
         self.c.stuck_penalty = evaluation.stuck_penalty
         self.c.stuck_factor = evaluation.stuck_factor
@@ -426,6 +440,9 @@ cdef class Rules:
 
 
 @cython.final
+cdef uint64_t _leave_tables = 0     # LeaveTables made so far: the next one's LeavesC.id
+
+
 cdef class LeaveTable:
     """The leave values of a :class:`racksmith.lexicon.Leaves` (checked when it was loaded), as the
     kernel reads them. Read-only; any number of boards and threads may share one."""
@@ -447,6 +464,9 @@ cdef class LeaveTable:
         self.c.counts = &count_view[0]
         self.c.values = &value_view[0] if values.shape[0] else NULL
         self.c.n_values = values.shape[0]
+        global _leave_tables
+        _leave_tables += 1
+        self.c.id = _leave_tables
         self.kwg = kwg
         self.counts = counts
         self.values = values
@@ -766,7 +786,6 @@ cdef class BoardState:
         and, by direction (index 0 across, 1 down) and square, ``cross``, ``xscore``, ``adj``,
         ``run_node``, ``run_sum``, ``lext``, ``rext`` (see ``_movegen.pxd``; the run data is shown
         at the last tile of each run, 0 elsewhere, and only when :attr:`gaddag`)."""
-        n = self.rules.rows * self.rules.cols
         tiles = self.tiles
         out = {"tiles": tiles}
         # the last tile of each run, along rows (across) and columns (down)
@@ -783,8 +802,10 @@ cdef class BoardState:
         ):
             size = np.dtype(dtype).itemsize
             raw = PyBytes_FromStringAndSize(<char*><size_t>field, 2 * MAX_SQ * size)
-            out[name] = np.frombuffer(raw, dtype).reshape(2, MAX_SQ)[:, :n].reshape(
-                2, self.rules.rows, self.rules.cols).copy()
+            # laid out by line (BoardC): [ACROSS][row][column], [DOWN][column][row]
+            by_line = np.frombuffer(raw, dtype).reshape(2, MAX_DIM, MAX_DIM)
+            out[name] = np.stack([by_line[0, :self.rules.rows, :self.rules.cols],
+                                  by_line[1, :self.rules.cols, :self.rules.rows].T])
             if name in ("run_node", "run_sum", "lext", "rext"):
                 out[name][~run_end] = 0
         return out
@@ -837,48 +858,66 @@ cdef class BoardState:
 
     def generate_synced(self, const uint8_t[:, ::1] board not None, rack, opp_rack, int not_on_racks, int top,
                         bint by_equity, int exchange_limit, int directions, bint gaddag, LeaveTable leaves):
-        """:meth:`sync` to ``board``, then :meth:`generate` — in one call, for a position that keeps
-        its board here (racksmith.core.position.Position). ``rack``, ``opp_rack`` (the opponent's,
-        whose face value counts for going out): bytes or tuples of tile ints. Returns the ranked records as bytes (``RECORD_DTYPE``
-        rows), the number of placements the generator reached, and whether ``rack`` was in
-        ascending order (the order of the records' leave bits)."""
+        """:meth:`sync` to ``board``, then :meth:`generate` — in one call. ``rack``, ``opp_rack``
+        (the opponent's, whose face value counts for going out): bytes or tuples of tile ints.
+        Returns the ranked records as bytes (``RECORD_DTYPE`` rows), the number of placements the
+        generator reached, and whether ``rack`` was in ascending order (the order of the records'
+        leave bits)."""
         cdef Rules rules = self.rules
         cdef const RulesC* r = &rules.c
         cdef const LeavesC* lv = NULL
-        cdef GenArgs a
         cdef uint8_t rk[MAX_RACK]
         cdef uint8_t opp[MAX_RACK]
-        cdef int n, n_opp, i, rc = 0, opp_value = 0
-        cdef WalkC* w = self.w
+        cdef int n, n_opp, i, opp_value = 0
         self._enter()
         if board.shape[0] != r.rows or board.shape[1] != r.cols:
             raise ValueError(f"the board must be {r.rows}x{r.cols}, got {board.shape[0]}x{board.shape[1]}")
         if leaves is not None:
-            if leaves.leaves.alphabet is not rules.ruleset.alphabet and \
-                    tuple(leaves.leaves.alphabet.letters) != tuple(rules.ruleset.alphabet.letters):
-                raise ValueError(f"the leaves are for another alphabet than ruleset {rules.ruleset.name}")
+            _check_leaves(leaves, rules)
             lv = &leaves.c
-        if gaddag and rules.has_gaddag and not self.b.gaddag:
-            raise ValueError("this BoardState keeps no run data for the GADDAG algorithm (made with gaddag=False)")
         n = _rack_arg(rack, r.n_letters, rk)
         n_opp = _rack_arg(opp_rack, r.n_letters, opp)
         for i in range(n_opp):
             opp_value += r.val[opp[i]]
-        if memcmp(&board[0, 0], self.b.tiles, r.rows * r.cols) != 0:
-            _sync_checked(self.b, r, &board[0, 0])
-        _gen_args(&a, self.b.n_tiles, not_on_racks, opp_value, top, by_equity, exchange_limit, directions,
-                  gaddag, rules.has_gaddag, True)
-        self.busy = True
-        try:
-            with nogil:
-                rc = walk_generate(w, r, lv, self.b, rk, n, &a)
-                if rc == 0:
-                    rc = walk_rank(w)
-            if rc != 0:
-                raise _generation_error(rc)
-            return _ranked_bytes(w), w.n_found, _ascending(rk, n)
-        finally:
-            self.busy = False
+        records = _sync_generate(self, &board[0, 0], rk, n, not_on_racks, opp_value, top, by_equity,
+                                 exchange_limit, directions, gaddag, lv, 0)
+        return records, self.w.n_found, _ascending(rk, n)
+
+
+cdef int _check_leaves(LeaveTable leaves, Rules rules) except -1:
+    if leaves.leaves.alphabet is not rules.ruleset.alphabet and \
+            tuple(leaves.leaves.alphabet.letters) != tuple(rules.ruleset.alphabet.letters):
+        raise ValueError(f"the leaves are for another alphabet than ruleset {rules.ruleset.name}")
+    return 0
+
+
+cdef bytes _sync_generate(BoardState s, const uint8_t* board, const uint8_t* rk, int n, int not_on_racks,
+                          int opp_value, int top, bint by_equity, int exchange_limit, int directions,
+                          bint gaddag, const LeavesC* lv, int cut):
+    """Sync ``s`` to ``board`` (rows * cols tiles; the squares that differ are checked), generate
+    the moves of ``rk`` and return them ranked, as bytes of RECORD_DTYPE rows (the first ``cut``
+    only, when ``cut`` > 0). ``lv``: the leaves, checked against ``s.rules`` by the caller."""
+    cdef const RulesC* r = &s.rules.c
+    cdef GenArgs a
+    cdef int rc = 0
+    s._enter()
+    if gaddag and s.rules.has_gaddag and not s.b.gaddag:
+        raise ValueError("this BoardState keeps no run data for the GADDAG algorithm (made with gaddag=False)")
+    if memcmp(board, s.b.tiles, r.rows * r.cols) != 0:
+        _sync_checked(s.b, r, board)
+    _gen_args(&a, s.b.n_tiles, not_on_racks, opp_value, top, by_equity, exchange_limit, directions,
+              gaddag, s.rules.has_gaddag, True)
+    s.busy = True
+    try:
+        with nogil:
+            rc = walk_generate(s.w, r, lv, s.b, rk, n, &a)
+            if rc == 0:
+                rc = walk_rank(s.w)
+        if rc != 0:
+            raise _generation_error(rc)
+        return _ranked_bytes(s.w, cut)
+    finally:
+        s.busy = False
 
 
 cdef int _rack_arg(object rack, int n_letters, uint8_t* out) except -1:
@@ -922,13 +961,14 @@ cdef inline bint _ascending(const uint8_t* rk, int n) noexcept:
     return True
 
 
-cdef object _ranked_bytes(WalkC* w):
-    """The moves of ``w`` in rank order, as bytes of RECORD_DTYPE rows."""
-    cdef int64_t m
+cdef bytes _ranked_bytes(WalkC* w, int64_t cut):
+    """The moves of ``w`` in rank order (the first ``cut`` when ``cut`` > 0), as bytes of
+    RECORD_DTYPE rows."""
+    cdef int64_t m, n = w.n_out if cut <= 0 or cut > w.n_out else cut
     cdef char* dst
-    data = PyBytes_FromStringAndSize(NULL, w.n_out * sizeof(MoveRec))
+    data = PyBytes_FromStringAndSize(NULL, n * sizeof(MoveRec))
     dst = data
-    for m in range(w.n_out):
+    for m in range(n):
         memcpy(dst + m * sizeof(MoveRec), &w.out[w.keys[m].idx], sizeof(MoveRec))
     return data
 
@@ -951,7 +991,7 @@ cdef int board_sync(BoardC* b, const RulesC* r, const uint8_t* tiles) noexcept n
         return r.rows + r.cols
     b.n_tiles = 0
     for sq in range(n):
-        b.tiles[sq] = tiles[sq]
+        set_tile(b, r, sq // r.cols, sq % r.cols, tiles[sq])
         b.n_tiles += tiles[sq] != 0
     for i in range(r.rows):
         if (rows >> i) & 1:
@@ -960,3 +1000,182 @@ cdef int board_sync(BoardC* b, const RulesC* r, const uint8_t* tiles) noexcept n
         if (cols >> i) & 1:
             board_update_line(b, r, DOWN, i)
     return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# Position.moves in one compiled call
+# ---------------------------------------------------------------------------------------------
+
+cdef class MoveListBase:
+    """The storage of :class:`racksmith.movegen.movelist.MoveList` (which adds every method): the
+    kernel's records as bytes (``_buf``) or a numpy array (``_recs``), their count, the rack they
+    were made from and what the list was made in. A compiled base so that :func:`plan_moves` fills a
+    list without Python attribute lookups, and ``len()`` is a C slot."""
+    cdef public object _recs, _buf, _alphabet, _rack, _cols, _leaves, _position, _reclaimed
+    cdef public object placements_reached
+    cdef public Py_ssize_t _n
+    cdef public bint _with_equity
+
+    def __len__(self):
+        return self._n
+
+
+@cython.final
+cdef class MovePlan:
+    """What :func:`racksmith.movegen.generate_moves` resolved the options of one call to (the
+    kernel's tables and arguments), with the option objects themselves (``key``: ``top``, ``sort``,
+    ``leaves``, ``exchanges``, ``direction``, ``algorithm``, the ruleset and the lexicon). Kept on a
+    position's :class:`BoardState` (``plan``), it lets :func:`position_moves` answer the next call
+    made with the very same objects without going through Python.
+
+    ``top``: the kernel's (0 every move, else the best N); ``cut``: keep only the first ``cut``
+    records of the ranked list (0: all); ``movelist``: the class of the lists made, a subclass of
+    :class:`MoveListBase`."""
+
+    def __cinit__(self, Tables tables not None, int total_tiles, int top, int cut, bint by_equity,
+                  int exchange_limit, int directions, bint gaddag, bint with_equity, movelist not None,
+                  tuple key not None):
+        if not 0 <= total_tiles <= (1 << 20):
+            raise ValueError(f"total_tiles must be 0 to {1 << 20}, got {total_tiles}")
+        if not 0 <= top <= MAX_TOP:
+            raise ValueError(f"top must be 0 (every move) to {MAX_TOP}, got {top}")
+        if cut < 0:
+            raise ValueError(f"cut must be >= 0 (0: every record), got {cut}")
+        if not 1 <= directions <= 3:
+            raise ValueError(f"directions must be 1 (across), 2 (down) or 3 (both), got {directions}")
+        if gaddag and not tables.has_gaddag:
+            raise ValueError("the lexicon has no GADDAG")
+        if not isinstance(movelist, type) or not issubclass(movelist, MoveListBase):
+            raise TypeError(f"movelist must be a subclass of MoveListBase, got {movelist!r:.60}")
+        if len(key) != 8:
+            raise ValueError(f"key must be (top, sort, leaves, exchanges, direction, algorithm, ruleset, lexicon), "
+                             f"got {len(key)} items")
+        self.tables = tables
+        self.total_tiles = total_tiles
+        self.top = top
+        self.cut = cut
+        self.by_equity = by_equity
+        self.exchange_limit = exchange_limit
+        self.directions = directions
+        self.gaddag = gaddag
+        self.with_equity = with_equity
+        self.movelist = movelist
+        self.key = key
+        self.k_top, self.k_sort, self.k_leaves, self.k_exchanges, self.k_direction, self.k_algorithm, \
+            self.k_ruleset, self.k_lexicon = key
+        self.alphabet = tables.rules.ruleset.alphabet
+        self.tiles_type = self.alphabet._tiles_type
+
+
+def position_moves(position, top, sort, leaves, exchanges, direction, algorithm):
+    """The moves :meth:`racksmith.core.position.Position.moves` would return, when the position
+    keeps its board (``position._kept``, a :class:`BoardState`) with a :class:`MovePlan` made for
+    these very option objects, every rack known and the board free; else None (the caller then
+    takes the path through :func:`racksmith.movegen.generate_moves`, which makes the plan)."""
+    cdef BoardState kept
+    cdef MovePlan p
+    k = getattr(position, "_kept", None)
+    if type(k) is not BoardState:
+        return None
+    kept = <BoardState>k
+    p = kept.plan
+    if p is None or kept.busy:
+        return None
+    if (p.k_top is not top or p.k_sort is not sort or p.k_leaves is not leaves or p.k_exchanges is not exchanges
+            or p.k_direction is not direction or p.k_algorithm is not algorithm):
+        return None
+    if position._known is not None or position.ruleset is not p.k_ruleset or position._lexicon is not p.k_lexicon:
+        return None
+    return _run_plan(p, kept, position)
+
+
+def plan_moves(MovePlan plan not None, position):
+    """The moves of ``position`` (a :class:`racksmith.core.position.Position` whose ``_kept`` is a
+    :class:`BoardState` of the plan's rules) as ``plan`` says: its board synced line by line, its
+    racks read, one kernel call, the list made (with the snapshot :attr:`MoveList.position` reads)."""
+    k = getattr(position, "_kept", None)
+    if type(k) is not BoardState:
+        raise TypeError(f"position must keep its board in a BoardState (position._kept), got {type(k).__name__}")
+    return _run_plan(plan, <BoardState>k, position)
+
+
+cdef tuple _EMPTY = ()
+
+
+cdef object _run_plan(MovePlan p, BoardState kept, position):
+    cdef Rules rules = kept.rules
+    cdef const RulesC* r = &rules.c
+    cdef const LeavesC* lv = NULL
+    cdef uint8_t rk[MAX_RACK]
+    cdef uint8_t opp[MAX_RACK]
+    cdef int n, n_opp, i, opp_value = 0, not_on_racks
+    cdef Py_ssize_t held
+    cdef Py_buffer view
+    cdef MoveListBase ml
+    if p.tables.rules is not rules:
+        raise ValueError("the plan is for other rules than the position's BoardState")
+    if p.tables.leave_table is not None:
+        lv = &p.tables.leave_table.c
+    try:
+        board = position.board
+        racks = position.racks
+        known = position._known
+        scores = position.scores
+        zero_turns = position.zero_turns
+    except AttributeError as e:
+        raise TypeError(f"position must be a racksmith Position: {e}") from None
+    n_racks = len(racks)
+    if n_racks < 1:
+        raise ValueError("a position needs at least one rack (the player to move)")
+    rack = racks[0]
+    opp_rack = racks[1] if n_racks > 1 else ()
+    if known is not None:                   # an unknown rack holds tiles too (Position.rack_sizes)
+        held = sum(position.rack_sizes)
+    elif n_racks <= 2:
+        held = len(rack) + len(opp_rack)
+    else:
+        held = sum([len(x) for x in racks])
+    if not 0 <= held <= p.total_tiles:
+        raise ValueError(f"the racks hold {held} tiles, more than the set's {p.total_tiles}")
+    not_on_racks = p.total_tiles - <int>held
+    n = _rack_arg(rack, r.n_letters, rk)
+    n_opp = _rack_arg(opp_rack, r.n_letters, opp)
+    for i in range(n_opp):
+        opp_value += r.val[opp[i]]
+    if not _board_buffer(board, &view, r):
+        board = np.ascontiguousarray(board, dtype=np.uint8)     # another dtype or layout
+        if not _board_buffer(board, &view, r):
+            raise ValueError(f"the board must be {r.rows}x{r.cols} tiles, got shape {np.shape(board)}")
+    try:
+        records = _sync_generate(kept, <const uint8_t*>view.buf, rk, n, not_on_racks, opp_value, p.top,
+                                 p.by_equity, p.exchange_limit, p.directions, p.gaddag, lv, p.cut)
+        snapshot = PyBytes_FromStringAndSize(<const char*>view.buf, r.rows * r.cols)
+    finally:
+        PyBuffer_Release(&view)
+    ml = <MoveListBase>(<PyTypeObject*>p.movelist).tp_new(<type>p.movelist, <PyObject*>_EMPTY, NULL)   # without a lookup of __new__
+    ml._buf = records
+    ml._n = len(<bytes>records) // sizeof(MoveRec)
+    ml._alphabet = p.alphabet
+    ml._rack = rack if type(rack) is p.tiles_type and _ascending(rk, n) else p.alphabet.tiles(sorted(rack))
+    ml._with_equity = p.with_equity
+    ml._leaves = {}
+    ml.placements_reached = kept.w.n_found
+    # for pictures: the position as it is now, made into a Position only when asked for (Position._from_snapshot)
+    ml._position = (position, snapshot, tuple(racks), tuple(scores), zero_turns, known)
+    return ml
+
+
+cdef bint _board_buffer(object board, Py_buffer* view, const RulesC* r) except -1:
+    """Get a C-contiguous rows x cols uint8 buffer of ``board`` into ``view`` (True), or False
+    (nothing held) when it is not one."""
+    if PyObject_CheckBuffer(board) == 0:
+        return False
+    try:
+        PyObject_GetBuffer(board, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+    except (BufferError, TypeError, ValueError):
+        return False
+    if (view.ndim == 2 and view.shape[0] == r.rows and view.shape[1] == r.cols and view.itemsize == 1
+            and (view.format == NULL or (view.format[0] == b'B' and view.format[1] == 0))):
+        return True
+    PyBuffer_Release(view)
+    return False

@@ -5,7 +5,19 @@
 # its squares, the cross data of the other direction (xd = 1 - dir: a row decides which letters a
 # DOWN play may put on its squares) and the run data of its own direction. Run data is written at
 # the last tile of each run only, the one square generation reads it from; elsewhere it is left as
-# it was (stale or uninitialised, never read).
+# it was (stale or uninitialised, never read). The per-direction arrays are laid out by line
+# (_movegen.pxd, BoardC): position i of line (dir, index) is [dir][index * MAX_DIM + i], and the
+# same square in the other direction's arrays is [xd][i * MAX_DIM + index].
+
+
+cdef inline int lsq(int dir, int row, int col) noexcept nogil:
+    """Where square (row, col) is in the per-direction arrays of ``dir`` (BoardC, RulesC.lane_*)."""
+    return row * MAX_DIM + col if dir == ACROSS else col * MAX_DIM + row
+
+
+cdef inline void set_tile(BoardC* b, const RulesC* r, int row, int col, uint8_t t) noexcept nogil:
+    b.tiles[row * r.cols + col] = t
+    b.tiles_down[col * MAX_DIM + row] = t
 
 cdef inline int32_t face_value(const RulesC* r, uint8_t bt) noexcept nogil:
     """Points of board tile ``bt`` (a blank scores nothing)."""
@@ -90,8 +102,9 @@ cdef void scan_line_dawg(BoardC* b, const RulesC* r, int dir, int index) noexcep
         while i + na + 1 < n and t[sq + (na + 1) * step]:
             na += 1
         if nb or na:
-            b.cross[xd][sq] = cross_set_dawg(b, r, sq, step, nb, na, &b.xscore[xd][sq])
-            b.adj[xd][sq] = 1
+            b.cross[xd][i * MAX_DIM + index] = cross_set_dawg(b, r, sq, step, nb, na,
+                                                              &b.xscore[xd][i * MAX_DIM + index])
+            b.adj[xd][i * MAX_DIM + index] = 1
 
 
 cdef uint64_t between_runs(const BoardC* b, const RulesC* r, int sq0, int step, int i1, int j1,
@@ -165,14 +178,14 @@ cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index) noexc
         q = 0
         if p and kwg_tile(kwg[p]) == KWG_SEPARATOR:
             q = kwg_arc(kwg[p])         # through the separator: the word starts with the run
-        sqa = sq0 + j * step
+        sqa = index * MAX_DIM + j       # the run's last tile, in this line's arrays
         b.run_node[dir][sqa] = node
         b.run_sum[dir][sqa] = s
         b.lext[dir][sqa] = kwg_letters(kwg, p)
         b.rext[dir][sqa] = kwg_letters(kwg, q)
         if i > 0:
-            sqb = sq0 + (i - 1) * step
-            if i > 1 and t[sqb - step]:
+            sqb = (i - 1) * MAX_DIM + index    # the square before the run, in the other direction's
+            if i > 1 and t[sq0 + (i - 2) * step]:
                 b.cross[xd][sqb] = between_runs(b, r, sq0, step, pi, i - 2, p)
                 b.xscore[xd][sqb] = s + prev_sum
             else:
@@ -180,7 +193,7 @@ cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index) noexc
                 b.xscore[xd][sqb] = s
             b.adj[xd][sqb] = 1
         if j + 1 < n and not (j + 2 < n and t[sq0 + (j + 2) * step]):
-            sqa = sq0 + (j + 1) * step
+            sqa = (j + 1) * MAX_DIM + index    # the square after it
             b.cross[xd][sqa] = kwg_accepting(kwg, q)
             b.xscore[xd][sqa] = s
             b.adj[xd][sqa] = 1
@@ -196,8 +209,8 @@ cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noex
     else:
         n, sq0, step = r.rows, index, r.cols
     for i in range(n):
-        sq = sq0 + i * step
-        b.cross[xd][sq] = 0 if b.tiles[sq] else ALL_LETTERS
+        sq = i * MAX_DIM + index
+        b.cross[xd][sq] = 0 if b.tiles[sq0 + i * step] else ALL_LETTERS
         b.xscore[xd][sq] = 0
         b.adj[xd][sq] = 0
     scan_line(b, r, dir, index)
@@ -212,21 +225,22 @@ cdef inline void scan_line(BoardC* b, const RulesC* r, int dir, int index) noexc
 
 cdef void board_set(BoardC* b, const RulesC* r, const uint8_t* tiles, bint gaddag) noexcept nogil:
     """Every line at once: what board_update_line does for each, with the resets done in one pass."""
-    cdef int i, d, n = r.rows * r.cols
+    cdef int i, row, col, d
+    cdef uint8_t t
+    cdef uint64_t c
     b.gaddag = gaddag
     b.n_tiles = 0
-    for i in range(n):
-        b.tiles[i] = tiles[i]
-        if tiles[i]:
-            b.n_tiles += 1
-            b.cross[ACROSS][i] = 0
-            b.cross[DOWN][i] = 0
-        else:
-            b.cross[ACROSS][i] = ALL_LETTERS
-            b.cross[DOWN][i] = ALL_LETTERS
+    for row in range(r.rows):
+        for col in range(r.cols):
+            t = tiles[row * r.cols + col]
+            set_tile(b, r, row, col, t)
+            c = 0 if t else ALL_LETTERS
+            b.n_tiles += t != 0
+            b.cross[ACROSS][row * MAX_DIM + col] = c
+            b.cross[DOWN][col * MAX_DIM + row] = c
     for d in range(2):
-        memset(b.xscore[d], 0, n * sizeof(int32_t))
-        memset(b.adj[d], 0, n * sizeof(uint8_t))
+        memset(b.xscore[d], 0, sizeof(b.xscore[d]))
+        memset(b.adj[d], 0, sizeof(b.adj[d]))
     if b.n_tiles == 0:
         return
     for i in range(r.rows):
@@ -262,15 +276,16 @@ cdef int check_placement(const BoardC* b, const RulesC* r, int row, int col, int
 
 cdef int board_put(BoardC* b, const RulesC* r, int row, int col, int dir, const uint8_t* tiles, int n,
                    bint put) noexcept nogil:
-    cdef int i, sq, step, done = 0, rc
+    cdef int i, done = 0, rc
     rc = check_placement(b, r, row, col, dir, tiles, n, put)
     if rc:
         return rc
-    step = 1 if dir == ACROSS else r.cols
-    sq = row * r.cols + col
     for i in range(n):
         if not tiles[i] & THROUGH_BIT:
-            b.tiles[sq + i * step] = tiles[i] if put else 0
+            if dir == ACROSS:
+                set_tile(b, r, row, col + i, tiles[i] if put else 0)
+            else:
+                set_tile(b, r, row + i, col, tiles[i] if put else 0)
             done += 1
             # the perpendicular line through the tile
             board_update_line(b, r, 1 - dir, col + i if dir == ACROSS else row + i)

@@ -89,6 +89,7 @@ cdef void value_leaves(WalkC* w, const LeavesC* lv, const GenArgs* a) noexcept n
     """The valuation table of the call, the best valuation by tiles played, and the exchanges."""
     cdef LeaveWalk c
     cdef int t, j, k
+    cdef uint64_t table
     c.n_letters = 0
     for t in range(64):
         if w.rack[t]:
@@ -108,7 +109,53 @@ cdef void value_leaves(WalkC* w, const LeavesC* lv, const GenArgs* a) noexcept n
     c.bag_empty = a.bag_empty
     c.going_out = w.rules.going_out_factor * a.opp_value
     c.exchanges = a.exchanges
+    table = lv.id if c.klv != NULL else 0
+    if (w.val_valid and w.val_rules == w.rules and w.val_leaves == table and w.val_bag_empty == c.bag_empty
+            and w.val_going_out == c.going_out and memcmp(w.val_rack, w.rack, 64) == 0):
+        # the valuations of the last call still hold (the same rack asked again): only the exchanges
+        if c.exchanges:
+            replay_exchanges(w, &c, 0, 0, 0)
+        return
+    w.val_valid = 0
     for k in range(MAX_RACK + 1):
         for j in range(N_BLANK_TABLES):
             w.best_adj[j][k] = -1e300
     leave_walk(w, &c, 0, kwg_dawg_root(c.klv) if c.klv != NULL else 0, 0, False, 0, 0, 0, 0)
+    if c.klv == NULL or lv.id != 0:
+        w.val_valid = 1
+        w.val_rules = w.rules
+        w.val_leaves = table
+        w.val_bag_empty = c.bag_empty
+        w.val_going_out = c.going_out
+        memcpy(w.val_rack, w.rack, 64)
+
+
+cdef void replay_exchanges(WalkC* w, LeaveWalk* c, int li, uint32_t mask, int n_kept) noexcept nogil:
+    """The exchanges leave_walk emits, in its order, from the valuations it left in ``w.leave_adj``."""
+    cdef int k, j, m, n_played
+    cdef uint8_t t
+    cdef MoveRec rec
+    if li == c.n_letters:
+        n_played = w.n_rack - n_kept
+        if n_played > 0:
+            memset(&rec, 0, sizeof(MoveRec))
+            rec.equity = w.leave_adj[mask]
+            rec.kind = KIND_EXCHANGE
+            rec.n_played = n_played
+            rec.length = n_played
+            rec.leave = mask
+            m = 0
+            for j in range(c.n_letters):
+                for k in range(c.counts[j] - c.kept[j]):
+                    rec.tiles[m] = c.letters[j]
+                    m += 1
+            emit(w, &rec)
+        return
+    t = c.letters[li]
+    c.kept[li] = 0
+    replay_exchanges(w, c, li + 1, mask, n_kept)
+    for k in range(1, c.counts[li] + 1):
+        mask |= (<uint32_t>1) << (w.base[t] + k - 1)
+        c.kept[li] = k
+        replay_exchanges(w, c, li + 1, mask, n_kept + k)
+    c.kept[li] = 0

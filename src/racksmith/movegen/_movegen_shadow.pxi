@@ -106,6 +106,10 @@ cdef double shadow_anchor(WalkC* w, Lane* ln, int a, int left_min, const int* de
             run_start -= 1
         lext = ln.lext[a]
         rext = ln.rext[a]
+        # every move through the run puts a tile just before it, or (nothing before it) just after it
+        if not ((run_start > left_min and ln.cross[run_start - 1] & avail & lext)
+                or (a + 1 < n and ln.cross[a + 1] & avail & rext)):
+            return best
     left.n_placed = 0
     left.n_through = 0
     left.through = 0

@@ -236,6 +236,10 @@ cdef int wm_shadow_anchor(WalkC* w, WmWalk* m, int lane, int a, int left_min, co
             run_start -= 1
         lext = ln.lext[a]
         rext = ln.rext[a]
+        # every move through the run puts a tile just before it, or (nothing before it) just after it
+        if not ((run_start > left_min and ln.cross[run_start - 1] & avail & lext)
+                or (a + 1 < n and ln.cross[a + 1] & avail & rext)):
+            return 0
     left.n_placed = 0
     left.n_through = 0
     left.through = 0

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._movegen import RECORD_DTYPE, BoardState, LeaveTable, Rules, Tables
+from ._movegen import BoardState, LeaveTable, MovePlan, Rules, Tables, plan_moves
 from ..errors import MoveGenError, PositionError
 from ..lexicon import Leaves, Lexicon, load_leaves
 from .movelist import MoveList
@@ -113,15 +113,9 @@ def generate_moves(
         tables, total_tiles = last[3]
     else:
         tables, total_tiles = _tables(rs, lexicon, leave_values)
-    racks = position.racks
-    rack = racks[0]
-    opp = racks[1] if len(racks) > 1 else ()
-    if getattr(position, "_known", None) is None:  # every rack known: the tiles not on them are in the bag
-        not_on_racks = total_tiles - (len(rack) + len(opp) if len(racks) <= 2 else sum(map(len, racks)))
-    else:  # an unknown rack holds tiles too (Position.rack_sizes)
-        not_on_racks = total_tiles - sum(position.rack_sizes)
     exchange_limit = rs.exchange_limit if exchanges else -1
-    board = position.board
+    with_equity = leave_values is not None or by_equity
+    cut = min(int(top), 1 << 30) if top is not None and n == 0 else 0  #: a top beyond the heap: cut from the list
     kept = getattr(position, "_kept", _NOT_KEPT)
     if kept is not _NOT_KEPT:
         if kept is None or kept.rules is not tables.rules:
@@ -130,33 +124,33 @@ def generate_moves(
             kept = _NOT_KEPT
     try:
         if kept is not _NOT_KEPT:
-            args = (rack, opp, not_on_racks, n, by_equity, exchange_limit, dirs, use_gaddag, tables.leave_table)
-            try:
-                records, reached, ascending = kept.generate_synced(board, *args)
-            except ValueError:
-                if type(board) is np.ndarray and board.dtype == np.uint8 and board.flags.c_contiguous:
-                    raise
-                # a board as an array of another type or layout (the kernel reads C-contiguous uint8)
-                records, reached, ascending = kept.generate_synced(np.ascontiguousarray(board, np.uint8), *args)
-            if not ascending or type(rack) is not rs.alphabet._tiles_type:
-                rack = rs.alphabet.tiles(sorted(rack))
-        else:
-            if board.dtype != np.uint8 or not board.flags.c_contiguous:
-                board = np.ascontiguousarray(board, dtype=np.uint8)
-            values = rs.values
-            opp_value = sum(values[t] for t in opp)
-            records, reached = tables.generate(
-                board, bytes(rack), not_on_racks, opp_value, n, by_equity, exchange_limit, dirs, use_gaddag
-            )
-            rack = rs.alphabet.tiles(sorted(rack))
+            # a Position: the kernel syncs the board it keeps, reads the racks, makes the list
+            plan = MovePlan(tables, total_tiles, n, cut, by_equity, exchange_limit, dirs, use_gaddag, with_equity,
+                            MoveList, (top, sort, leaves, exchanges, direction, algorithm, rs, lexicon))
+            if leave_values is leaves and not rs.star_reclamation:
+                # the next call with these very objects goes straight to the kernel (Position.moves);
+                # not for leaves named by a path (the file is looked at again each call)
+                kept.plan = plan
+            return plan_moves(plan, position)
+        racks = position.racks
+        rack = racks[0]
+        opp = racks[1] if len(racks) > 1 else ()
+        if getattr(position, "_known", None) is None:  # every rack known: the tiles not on them are in the bag
+            not_on_racks = total_tiles - sum(map(len, racks))
+        else:  # an unknown rack holds tiles too (Position.rack_sizes)
+            not_on_racks = total_tiles - sum(position.rack_sizes)
+        board = position.board
+        if board.dtype != np.uint8 or not board.flags.c_contiguous:
+            board = np.ascontiguousarray(board, dtype=np.uint8)
+        values = rs.values
+        opp_value = sum(values[t] for t in opp)
+        records, reached = tables.generate(
+            board, bytes(rack), not_on_racks, opp_value, n, by_equity, exchange_limit, dirs, use_gaddag
+        )
+        rack = rs.alphabet.tiles(sorted(rack))
     except (ValueError, TypeError, OverflowError) as e:
         raise PositionError(f"cannot generate moves: {e}") from None
-    with_equity = leave_values is not None or by_equity
-    if type(records) is bytes:
-        if top is not None and n == 0:
-            records = records[: top * RECORD_DTYPE.itemsize]
-        return MoveList._of_kernel(records, rs.alphabet, rack, with_equity, reached)
-    return MoveList(records[:top] if top is not None and n == 0 else records, rs.alphabet, rack, with_equity, reached)
+    return MoveList(records[:top] if cut else records, rs.alphabet, rack, with_equity, reached)
 
 
 _NOT_KEPT = object()  #: what getattr(position, "_kept") gives for an object that keeps no board

@@ -20,7 +20,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from ._movegen import RECORD_DTYPE
+from ._movegen import RECORD_DTYPE, MoveListBase
 from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label
 from ..core.move import EXCHANGE, PASS, PLACE, Move, MoveKind
@@ -76,7 +76,7 @@ def record_move(buf: bytes, alphabet: Alphabet, offset: int = 0) -> Move:
     return Move(kind=MoveKind.PASS, alphabet=alphabet, score=0)
 
 
-class MoveList(Sequence[Move]):
+class MoveList(MoveListBase, Sequence[Move]):
     """The moves of a position, ranked (see :func:`racksmith.movegen.generate_moves`).
 
     ``rack`` is the rack the moves were made from (:class:`~racksmith.rules.alphabet.Tiles`,
@@ -87,10 +87,9 @@ class MoveList(Sequence[Move]):
     takes back, as :attr:`Move.reclaimed`.
     """
 
-    __slots__ = (
-        "_recs", "_alphabet", "_rack", "_with_equity", "_cols", "_buf", "_leaves", "_n", "placements_reached", "_position",
-        "_reclaimed",
-    )
+    # the storage (the records, their count, the rack, ...) is the compiled MoveListBase, which the
+    # kernel fills in one call (racksmith.movegen._movegen.plan_moves)
+    __slots__ = ()
 
     def __init__(
         self,
@@ -123,24 +122,6 @@ class MoveList(Sequence[Move]):
         self._leaves: dict[int, Tiles] = {}
         self.placements_reached = placements_reached
         self._position = None
-
-    @classmethod
-    def _of_kernel(cls, records: bytes, alphabet: Alphabet, rack: Tiles, with_equity: bool, reached: int) -> "MoveList":
-        """What the generator returned (records as bytes, ``rack`` its alphabet's sorted Tiles),
-        without the checks of ``__init__``: the path of every :meth:`Position.moves` call."""
-        ml = cls.__new__(cls)
-        ml._recs = None
-        ml._buf = records
-        ml._n = len(records) // _ITEMSIZE
-        ml._alphabet = alphabet
-        ml._rack = rack
-        ml._with_equity = with_equity
-        ml._cols = None
-        ml._leaves = {}
-        ml.placements_reached = reached
-        ml._position = None
-        ml._reclaimed = None
-        return ml
 
     @property
     def position(self):
@@ -190,9 +171,6 @@ class MoveList(Sequence[Move]):
         if not 0 <= j < n:
             raise IndexError(f"move index {i} out of range for {n} moves")
         return self._reclaimed[j] if self._reclaimed is not None else ()
-
-    def __len__(self) -> int:
-        return self._n
 
     # --- moves, lazily ------------------------------------------------------------------------
     def _columns(self) -> tuple:

@@ -102,6 +102,7 @@ cdef struct GameC:
 cdef struct TurnC:
     MoveRec move            # the move played (placement, exchange or pass), its score the generator's
     int seat
+    int n_bag               # tiles in the bag before the turn
     int n_rack
     uint8_t rack[MAX_RACK]  # the mover's rack before the turn, ascending (blanks first)
     int32_t points          # what the turn added to the mover, before any end-of-game adjustment
@@ -167,6 +168,7 @@ cdef struct TurnRow:
     int32_t player          # in the order of the line-up
     int32_t score           # the move's score (0 for an exchange or a pass)
     int32_t kind            # KIND_PLACE, KIND_EXCHANGE or KIND_PASS
+    int32_t bag             # tiles in the bag before the turn
     double equity           # the move's static equity as the generator ranked it (score + leave value or
                             # end-of-game adjustment; for a score player's own exchange, 0)
     uint8_t n_rack          # tiles on the rack before the turn

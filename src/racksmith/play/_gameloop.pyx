@@ -393,6 +393,7 @@ cdef int game_apply(GameC* g, const GameRules* gr, const MoveRec* m, TurnC* t) n
     cdef int32_t points = 0, leftover
     t.move = m[0]
     t.seat = seat
+    t.n_bag = g.n_bag
     t.n_drawn = 0
     t.placed = 0
     t.points = 0
@@ -608,6 +609,7 @@ cdef void tally_turn(Tallies* t, int64_t k, int64_t index, const GameC* g, const
         row.player = player
         row.score = turn.move.score if turn.move.kind == KIND_PLACE else 0
         row.kind = turn.move.kind
+        row.bag = turn.n_bag
         row.equity = turn.move.equity
         move_leave(turn, row.rack, row.kept, &n_rack, &n_kept)
         row.n_rack = <uint8_t>n_rack
@@ -836,12 +838,13 @@ cdef dict _turn_rows(const TurnRow* rows, int64_t n, int n_letters):
     turn_ = np.empty(n, np.int32)
     player = np.empty(n, np.int32)
     kind = np.empty(n, np.uint8)
+    bag = np.empty(n, np.int32)
     score = np.empty(n, np.int32)
     equity = np.empty(n, np.float64)
     rack = np.empty((n, k), np.uint8)
     kept = np.empty((n, k), np.uint8)
     cdef int64_t[::1] game_v = game
-    cdef int32_t[::1] turn_v = turn_, player_v = player, score_v = score
+    cdef int32_t[::1] turn_v = turn_, player_v = player, score_v = score, bag_v = bag
     cdef uint8_t[::1] kind_v = kind
     cdef double[::1] equity_v = equity
     cdef uint8_t[:, ::1] rack_v = rack, kept_v = kept
@@ -850,12 +853,13 @@ cdef dict _turn_rows(const TurnRow* rows, int64_t n, int n_letters):
         turn_v[i] = rows[i].turn
         player_v[i] = rows[i].player
         kind_v[i] = <uint8_t>rows[i].kind
+        bag_v[i] = rows[i].bag
         score_v[i] = rows[i].score
         equity_v[i] = rows[i].equity
         memcpy(&rack_v[i, 0], rows[i].rack, k)
         memcpy(&kept_v[i, 0], rows[i].kept, k)
-    return {"game": game, "turn": turn_, "player": player, "kind": kind, "score": score, "equity": equity,
-            "rack": rack, "kept": kept}
+    return {"game": game, "turn": turn_, "player": player, "kind": kind, "bag": bag, "score": score,
+            "equity": equity, "rack": rack, "kept": kept}
 
 
 def shuffled(bytes tiles not None, seed, index):
@@ -887,7 +891,8 @@ def play_games(Rules rules not None, players, seed, first, n_games, *, bint pair
     ``log_end`` (every move as RECORD_DTYPE records, and where each game's end; None without
     ``log``), ``turn_rows`` (with ``rows``, else None: every turn as leave training reads it, a
     dict of arrays by turn in play order — ``game`` (index in the series), ``turn`` (1-based),
-    ``player`` (in the order given), ``kind`` (0 placement, 1 exchange, 2 pass), ``score``,
+    ``player`` (in the order given), ``kind`` (0 placement, 1 exchange, 2 pass), ``bag`` (tiles
+    in the bag before the turn), ``score``,
     ``equity`` (the move's static equity as the generator ranked it), ``rack`` and ``kept``
     (``[turn][tile]`` counts, tile 0 = blanks: the mover's rack before the turn and the leave the
     move kept)), ``violations`` (the first ``max_violations``: tuples (game, turn, CHECK code, detail,

@@ -1,12 +1,19 @@
 """Paired matches between two players: the strength benchmark (as MAGPIE's autoplay and wolges'
 compare run it).
 
-Pair ``p`` is two games from the same shuffled bag (seeded by ``(seed, p)``): in the first, player 1
-moves first; in the second, player 2 does. Both players thus see the same opening racks and draw
+Pair ``p`` is two games from the same shuffled bag (the series stream of ``(seed, p)``,
+:func:`racksmith.core.bag.game_rng`): in the first, player 1 moves first; in the second, player 2
+does. Both players thus see the same opening racks and draw
 from the same tile order, which cancels much of the luck of the draw. A draw counts half a win;
 the 95% interval of the win rate is Wilson's score interval over the games (it treats the games as
 independent; pairing makes them positively correlated in luck, not in who wins, so the interval is
 if anything conservative).
+
+When both players are built-in best-equity or best-score players and the kernel plays the ruleset
+(not Эрудит's star reclamation), a batch of pairs runs in the kernel's game loop
+(:func:`racksmith.play._gameloop.play_games` with ``paired=True``, every move checked); otherwise
+through :class:`~racksmith.play.game.Game`. Both engines play the same games (tests hold them
+equal), so the result does not depend on which one ran.
 """
 from __future__ import annotations
 
@@ -16,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.bag import game_rng
 from ..core.move import Move
 from ..errors import RacksmithError
 from ..lexicon import load_lexicon
@@ -29,9 +37,12 @@ MAX_TURNS = 1000
 BATCH = 25  #: pairs a batch
 
 
+ENGINES = ("auto", "kernel", "python")
+
+
 def pair_rng(seed: int, pair: int) -> random.Random:
-    """The bag of both games of pair ``pair``."""
-    return random.Random(f"racksmith-match:{int(seed)}:{int(pair)}")
+    """The bag of both games of pair ``pair``: the kernel's series stream of ``(seed, pair)``."""
+    return game_rng(int(seed), int(pair))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +86,47 @@ def play_pairs(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any], seed: i
     return out
 
 
+def kernel_lineup(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any]) -> list | None:
+    """The two players as the kernel's game loop takes them, or None when it cannot play them (a
+    player other than the built-in equity and score players, star reclamation, a word-list lexicon)."""
+    from ..lexicon import Lexicon
+    from ..movegen._movegen import LeaveTable
+    from .players import BestEquityPlayer, BestScorePlayer
+
+    if ruleset.star_reclamation or not isinstance(lexicon, Lexicon):
+        return None
+    lineup = []
+    for p in players:
+        if type(p) is BestEquityPlayer:
+            lv = p.leaves_for(ruleset)
+            lineup.append(("equity", LeaveTable(lv) if lv is not None else None))
+        elif type(p) is BestScorePlayer:
+            lineup.append(("score", None))
+        else:
+            return None
+    return lineup
+
+
+def kernel_pairs(ruleset: Ruleset, lexicon: Any, lineup: list, seed: int, pairs: list[int]) -> list[PairResult]:
+    """The pairs ``pairs`` (consecutive) in the kernel's game loop: games ``2p`` (player 1 first)
+    and ``2p + 1`` (player 2 first) on the bag of ``(seed, p)``."""
+    from ..movegen.generate import _rules
+    from . import _gameloop
+
+    if not pairs:
+        return []
+    if list(pairs) != list(range(pairs[0], pairs[0] + len(pairs))):
+        raise RacksmithError("a kernel batch of pairs must be consecutive")
+    out = _gameloop.play_games(_rules(ruleset, lexicon), lineup, int(seed), 2 * pairs[0], 2 * len(pairs),
+                               paired=True, check=True)
+    if out["n_violations"]:
+        game, turn, code = out["violations"][0][:3]
+        raise RacksmithError(f"match pair {game // 2}, turn {turn}: a move failed the independent check "
+                             f"({_gameloop.CHECK_REASONS.get(code, code)})")
+    sc = out["scores"].tolist()
+    return [PairResult(p, tuple(sc[2 * k]), tuple(sc[2 * k + 1])) for k, p in enumerate(pairs)]
+
+
 @dataclass(frozen=True)
 class MatchJob:
     ruleset: str
@@ -82,17 +134,27 @@ class MatchJob:
     p1: PlayerSpec
     p2: PlayerSpec
     seed: int
+    engine: str = "auto"
 
-    def setup(self) -> tuple[Ruleset, Any, tuple[Any, Any]]:
+    def setup(self) -> tuple[Ruleset, Any, tuple[Any, Any], list | None]:
+        if self.engine not in ENGINES:
+            raise RacksmithError(f"engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
         rs = get_ruleset(self.ruleset)
         spec = self.lexicon or rs.lexicon
         if spec is None:
             raise RacksmithError(f"ruleset {rs.name} names no lexicon: give one")
         lex = load_lexicon(spec, rs)
-        return rs, lex, (self.p1.make(rs, lex), self.p2.make(rs, lex))
+        players = (self.p1.make(rs, lex), self.p2.make(rs, lex))
+        lineup = kernel_lineup(rs, lex, players) if self.engine != "python" else None
+        if self.engine == "kernel" and lineup is None:
+            raise RacksmithError("engine 'kernel' plays built-in equity and score players on a ruleset without "
+                                 "star reclamation: use engine 'auto' or 'python'")
+        return rs, lex, players, lineup
 
-    def run(self, state: tuple[Ruleset, Any, tuple[Any, Any]], batch: list[int]) -> list[PairResult]:
-        rs, lex, players = state
+    def run(self, state: tuple, batch: list[int]) -> list[PairResult]:
+        rs, lex, players, lineup = state
+        if lineup is not None:
+            return kernel_pairs(rs, lex, lineup, self.seed, batch)
         return play_pairs(rs, lex, players, self.seed, batch)
 
 
@@ -178,10 +240,12 @@ def match(
     backend: str = "local",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    engine: str = "auto",
 ) -> MatchResult:
     """Play ``games`` games (an even number: ``games / 2`` pairs) between two player specs
     (``KIND[:key=value,...]``, see :mod:`racksmith.play.specs`). The result depends only on the
-    specs, ruleset, lexicon and seed: not on ``jobs`` nor the backend. ``progress(games_done)``."""
+    specs, ruleset, lexicon and seed: not on ``jobs``, the backend nor ``engine`` (``auto``: the
+kernel's game loop when it plays both players, ``kernel``, ``python``). ``progress(games_done)``."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
         raise RacksmithError(f"games must be an even whole number, at least 2 (the games are played in pairs), got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -194,7 +258,9 @@ def match(
         if not isinstance(spec, PlayerSpec):
             raise RacksmithError(f"a player is a spec like 'equity:leaves=none', got {type(s).__name__}")
         specs.append(spec.prepare(rs))
-    job = MatchJob(ruleset_ref(rs), lexicon, specs[0], specs[1], seed)
+    if engine not in ENGINES:
+        raise RacksmithError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    job = MatchJob(ruleset_ref(rs), lexicon, specs[0], specs[1], seed, engine)
     t0 = time.perf_counter()
     done = [0]
 

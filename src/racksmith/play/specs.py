@@ -216,9 +216,11 @@ def _make_endgame(params: Mapping[str, str], ctx: PlayerContext) -> Any:
 
 register_player_kind(
     "sim", _make_sim,
-    keys={"candidates", "plies", "iterations", "seconds", "threads", "stop", "leaves", "winpct", "min_samples"},
+    keys={"candidates", "plies", "iterations", "seconds", "threads", "stop", "leaves", "winpct", "min_samples",
+          "endgame", "endgame_plies", "endgame_seconds"},
     prepare=_prepare_sim,
-    help="Monte Carlo simulation (candidates=10, plies=2, iterations=200, seconds, stop=0.99, leaves, winpct)",
+    help="Monte Carlo simulation (candidates=10, plies=2, iterations=200, seconds, stop=0.99, leaves, winpct), "
+         "the endgame solver once the bag is empty (endgame=on|off, endgame_plies=3|none, endgame_seconds)",
 )
 register_player_kind(
     "endgame", _make_endgame, keys={"seconds", "plies", "leaves"}, prepare=_prepare_endgame,

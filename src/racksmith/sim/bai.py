@@ -49,7 +49,7 @@ class BestArm:
         self.sumsq = [0.0] * n
         self.total = 0
         self.total_requested = 0
-        self.leader = 0
+        self._leader: int | None = 0
         self.challenger = -1
         self.stopped = False
 
@@ -92,8 +92,9 @@ class BestArm:
     # --- sampling --------------------------------------------------------------------------------
     def next_arm(self) -> int:
         """The arm to sample next (its iteration index is ``requested[arm]`` before the call)."""
-        if min(self.requested) < self.min_samples or self.round_robin or self.n == 1 or self.challenger < 0:
-            arm = min(range(self.n), key=lambda i: (self.requested[i], i))
+        least = min(self.requested)
+        if least < self.min_samples or self.round_robin or self.n == 1 or self.challenger < 0:
+            arm = self.requested.index(least)  # the fewest asked for, the lowest index first
         else:
             it, jt = self.leader, self.challenger
             ni, nj = float(self.count[it]), float(self.count[jt])
@@ -113,22 +114,48 @@ class BestArm:
         self.sum[arm] += value
         self.sumsq[arm] += value * value
         self.total += 1
-        self.leader = max(range(self.n), key=lambda i: (self.mean(i), -i))
+        if self.round_robin and self.delta is None:
+            self._leader = None  # round robin without a stop needs no leader, challenger nor Z
+            return False
+        means = [t / c if c else 0.0 for t, c in zip(self.sum, self.count)]
+        self._leader = means.index(max(means))  # the highest mean, the lowest index first
         if self.initial_phase:
             return False
-        self._update()
+        self._update(means)
         return self.stopped
 
-    def _update(self) -> None:
+    @property
+    def leader(self) -> int:
+        """The arm of highest mean (the lowest index among equals)."""
+        if self._leader is None:
+            means = [t / c if c else 0.0 for t, c in zip(self.sum, self.count)]
+            self._leader = means.index(max(means))
+        return self._leader
+
+    def _update(self, means: list[float]) -> None:
         a = self.leader
         thr = self.threshold()
         at = 0
         best, best_value = -1, math.inf
+        count, sumsq, keys = self.count, self.sumsq, self.keys
+        # z(a, i) inlined (the same arithmetic): this runs for every arm after every sample
+        mu1, w1 = means[a], float(count[a])
+        v1 = max(MIN_VARIANCE, sumsq[a] / w1 - mu1 * mu1) if w1 else MIN_VARIANCE
+        key_a = keys[a]
         for i in range(self.n):
-            if i == a or self.similar(a, i):
+            if i == a or keys[i] == key_a:
                 at += 1
                 continue
-            z = self.z(a, i)
+            mua, wa = means[i], float(count[i])
+            va = max(MIN_VARIANCE, sumsq[i] / wa - mua * mua) if wa else MIN_VARIANCE
+            if w1 == 0:
+                lam = mua
+            elif wa == 0 or mu1 == mua:
+                lam = mu1
+            else:
+                x = wa / w1
+                lam = (va * mu1 + x * v1 * mua) / (va + x * v1)
+            z = w1 * (mu1 - lam) ** 2 / (2 * v1) + wa * (mua - lam) ** 2 / (2 * va)
             if z > thr:
                 at += 1
             value = z + math.log(max(1, self.count[i]))

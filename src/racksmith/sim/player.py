@@ -1,6 +1,8 @@
 """A simulating player: at each turn, :func:`~racksmith.sim.simulate.simulate` on what the player
 sees (his rack, the board, the scores; the opponent's rack unknown) and the play of highest win
-chance. Spec for ``match``/self-play: ``sim:candidates=10,plies=2,iterations=200`` (keys below).
+chance; once the bag is empty (the opponent's rack is then the unseen tiles), the exact endgame
+solver's move (:class:`racksmith.search.player.EndgamePlayer`). Spec for ``match``/self-play:
+``sim:candidates=10,plies=2,iterations=200`` (keys below).
 """
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..core.move import Move
-from ..errors import SimError
+from ..errors import RacksmithError, SimError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..play.players import GameView
@@ -24,21 +26,36 @@ _KEYS = {
     "leaves": str,
     "winpct": str,
     "min_samples": int,
+    "endgame": str,
+    "endgame_plies": int,
+    "endgame_seconds": float,
 }
+
+#: the endgame solver's depth when the bag is empty (a deterministic bound on an endgame turn)
+DEFAULT_ENDGAME_PLIES = 3
 
 
 class SimPlayer:
     """Plays the best move of a simulation of the position it sees. ``leaves``: a Leaves table or a
     KLV2 path for the candidates and the replies (None: every leave 0); ``winpct``: a table or a
     shipped ruleset's name (None: the ruleset's). Each turn's seed comes from the game's seed (set by
-    :meth:`new_game`) and the turn, so a series of games is reproducible."""
+    :meth:`new_game`) and the turn, so a series of games is reproducible.
+
+    With the bag empty and ``endgame`` true, the move is the endgame solver's
+    (:meth:`Position.solve_endgame <racksmith.core.position.Position.solve_endgame>`) searched to
+    ``endgame_plies`` plies (None: until exact) within ``endgame_seconds`` (None: no time limit, so
+    the same move on any machine); the default, 3 plies and no time limit, keeps such a turn
+    deterministic and about as long as a simulated one."""
 
     name = "sim"
 
     def __init__(self, candidates: int = 10, plies: int = 2, iterations: int | None = 200,
                  seconds: float | None = None, threads: int = 1, stop: float | None = 0.99,
-                 leaves: Any = None, winpct: Any = None, min_samples: int | None = None, ruleset=None):
+                 leaves: Any = None, winpct: Any = None, min_samples: int | None = None, ruleset=None,
+                 endgame: bool = True, endgame_plies: int | None = DEFAULT_ENDGAME_PLIES,
+                 endgame_seconds: float | None = None):
         from ..lexicon import Leaves, load_leaves
+        from ..search.player import EndgamePlayer
 
         if isinstance(leaves, (str, bytes)) or hasattr(leaves, "__fspath__"):
             leaves = load_leaves(os.fsdecode(leaves), ruleset=ruleset)
@@ -48,6 +65,14 @@ class SimPlayer:
                             threads=threads, stop=stop, min_samples=min_samples)
         self.leaves = leaves
         self.winpct = winpct
+        if not isinstance(endgame, bool):
+            raise SimError(f"endgame must be True or False, got {endgame!r}")
+        try:
+            #: the player of the turns with the bag empty (None: simulate those too)
+            self.endgame = (EndgamePlayer(leaves, ruleset, seconds=endgame_seconds, plies=endgame_plies)
+                            if endgame else None)
+        except RacksmithError as e:
+            raise SimError(f"sim player: endgame_{e}") from None
         self.seed = "racksmith-sim-player"
         self.turn = 0
         self.last = None  #: the SimResult of the last turn
@@ -56,7 +81,9 @@ class SimPlayer:
     def from_spec(cls, spec: str, *, leaves: Any = None, ruleset=None) -> "SimPlayer":
         """A player from ``key=value,...`` (the part after ``sim:``): candidates, plies,
         iterations, seconds, threads, stop (a confidence or none), leaves (a KLV2 file, or none),
-        winpct (a shipped ruleset's name or a file), min_samples. ``leaves`` is the default table."""
+        winpct (a shipped ruleset's name or a file), min_samples, endgame (on/off: solve the
+        endgame once the bag is empty), endgame_plies (or none: until exact), endgame_seconds (or
+        none). ``leaves`` is the default table."""
         kw: dict[str, Any] = {}
         text = spec.strip()
         if text.lower().startswith("sim:"):
@@ -75,6 +102,12 @@ class SimPlayer:
                 kw[key] = None if value.lower() in ("none", "") else value
             elif key == "winpct":
                 kw[key] = value
+            elif key == "endgame":
+                if value.lower() not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+                    raise SimError(f"sim player option endgame={value!r}: write endgame=on or endgame=off")
+                kw[key] = value.lower() in ("on", "true", "1", "yes")
+            elif key in ("endgame_plies", "endgame_seconds") and value.lower() == "none":
+                kw[key] = None
             else:
                 kw[key] = None if value.lower() == "none" and key in ("iterations", "seconds") else _number(value, _KEYS[key], key)
         kw.setdefault("leaves", leaves)
@@ -90,6 +123,13 @@ class SimPlayer:
         from ..core.position import Position
         from .simulate import simulate
 
+        if self.endgame is not None and view.bag_count == 0:
+            self.endgame.last = None
+            move = self.endgame.choose(view)
+            if self.endgame.last is not None:  # solved (else a position the solver does not take)
+                self.turn += 1
+                self.last = self.endgame.last
+                return move
         live = view.position
         seen = Position(live.ruleset, live.board.copy(), (live.racks[0], ()), list(live.scores), live.zero_turns,
                         lexicon=live.lexicon, racks_known=[True, False])

@@ -279,11 +279,14 @@ def simulate(
                 stopped = "interrupted"
                 break
             k = BATCH if iterations is None else min(BATCH, iterations - bai.total)
-            arms = np.empty(k, np.int32)
-            its = np.empty(k, np.int64)
-            for j in range(k):
-                its[j] = bai.requested[arm := bai.next_arm()] - 1
-                arms[j] = arm
+            arm_list = []
+            it_list = []
+            for _ in range(k):
+                arm = bai.next_arm()
+                arm_list.append(arm)
+                it_list.append(bai.requested[arm] - 1)  # the arm's iteration index
+            arms = np.array(arm_list, np.int32)
+            its = np.array(it_list, np.int64)
             win = np.empty(k, np.float64)
             eq = np.empty(k, np.float64)
             if pool is None:
@@ -298,9 +301,9 @@ def simulate(
                 for f in futures:
                     f.result()
             done = False
-            for j in range(k):
-                eq_sum[arms[j]] += float(eq[j])
-                if bai.add(int(arms[j]), float(win[j])):
+            for arm, w, e in zip(arm_list, win.tolist(), eq.tolist()):
+                eq_sum[arm] += e
+                if bai.add(arm, w):
                     done = True
                     break
             if done:

@@ -1,40 +1,62 @@
 """The inner step of leave training: play a batch of self-play games and tally the racks.
 
-:func:`play_and_tally` is the one function a faster game loop replaces: given the loaded ruleset,
-lexicon and leaves, it plays games ``indices`` of generation ``generation`` (each from its own bag,
-seeded by ``(seed, generation, index)``), both seats choosing the move of best static equity with
-``leaves``, and records every turn where the mover holds a full rack and the bag still has tiles:
-the rack and the equity of the best move (:class:`~racksmith.training.tally.RackTally`).
+Game ``index`` of generation ``generation`` draws its bag from the series stream of
+``(series_seed(seed, generation), index)`` (:func:`racksmith.core.bag.game_rng`, the kernel's
+stream); both seats choose the move of best static equity with the generation's leaves. Every
+turn where the mover holds a full rack and the bag still has tiles is recorded: the rack and the
+equity of the best move (:class:`~racksmith.training.tally.RackTally`).
+
+Two engines play the same games. :func:`kernel_tally` runs the whole batch in the kernel's game
+loop (:func:`racksmith.play._gameloop.play_games` with ``rows=True``: one call without the GIL,
+its rows filtered and keyed with numpy); :func:`play_and_tally` plays them through
+:class:`~racksmith.play.game.Game` — the reference the tests hold the kernel to, and the engine of
+rulesets the kernel does not play (Эрудит's star reclamation).
 """
 from __future__ import annotations
 
-import random
+import hashlib
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+import numpy as np
+
+from ..core.bag import game_rng
 from ..core.move import Move
 from ..errors import RacksmithError
 from ..lexicon import Leaves, load_lexicon
+from ..movegen._movegen import LeaveTable
+from ..movegen.generate import _rules
+from ..movegen.movelist import EQUITY_DECIMALS
+from ..play import _gameloop
 from ..play.game import Game
 from ..rules.ruleset import Ruleset, get_ruleset
-from .tally import RackTally, rack_key, to_fixed
+from .tally import SCALE, WIDTH, RackTally, matrix_to_keys, rack_key, to_fixed
 
-MAX_TURNS = 1000
+MAX_TURNS = _gameloop.MAX_TURNS
+ENGINES = ("auto", "kernel", "python")
 
 
-def game_seed(seed: int, generation: int, index: int) -> random.Random:
-    """The bag of training game ``index`` of ``generation``."""
-    return random.Random(f"racksmith-leavegen:{int(seed)}:{int(generation)}:{int(index)}")
+def series_seed(seed: int, generation: int) -> int:
+    """The series seed of a generation's games (64 bits from ``(seed, generation)``)."""
+    digest = hashlib.blake2b(f"racksmith-leavegen:{int(seed)}:{int(generation)}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def kernel_plays(ruleset: Ruleset) -> bool:
+    """Whether the kernel's game loop plays this ruleset's games (not with star reclamation)."""
+    return not ruleset.star_reclamation
 
 
 def play_and_tally(ruleset: Ruleset, lexicon: Any, leaves: Leaves | None, seed: int, generation: int,
                    indices: Sequence[int]) -> RackTally:
-    """Play the games ``indices`` and tally their full racks (see the module's docstring)."""
+    """Play the games ``indices`` through :class:`Game` and tally their full racks (see the module's
+    docstring)."""
     rack_size = ruleset.rack_size
+    series = series_seed(seed, generation)
     keys: list[int] = []
     fixed: list[int] = []
     for index in indices:
-        game = Game(ruleset, lexicon, seed=game_seed(seed, generation, index))
+        game = Game(ruleset, lexicon, seed=game_rng(series, index))
         pos = game.live_position
         bag = game.bag
         turns = 0
@@ -55,26 +77,73 @@ def play_and_tally(ruleset: Ruleset, lexicon: Any, leaves: Leaves | None, seed: 
     return RackTally.from_observations(keys, fixed)
 
 
+def rows_tally(rows: dict[str, np.ndarray], rack_size: int) -> RackTally:
+    """The tally of the kernel's turn rows (``play_games(..., rows=True)["turn_rows"]``): the turns
+    with a full rack and tiles in the bag, keyed by rack, their equities in fixed point."""
+    rack = rows["rack"]
+    keep = (rack.sum(axis=1, dtype=np.int64) == rack_size) & (rows["bag"] > 0)
+    rack = rack[keep]
+    n = len(rack)
+    if n == 0:
+        return RackTally.empty()
+    # each row's tiles in ascending order: its counts expanded, row by row (every row has rack_size)
+    tiles = np.repeat(np.tile(np.arange(rack.shape[1], dtype=np.uint8), n), rack.ravel()).reshape(n, rack_size)
+    mat = np.zeros((n, WIDTH), np.uint8)
+    mat[:, :rack_size] = tiles + 1
+    # as a Move's equity reads (EQUITY_DECIMALS), then in fixed point as to_fixed rounds (half to even)
+    fixed = np.rint(np.round(rows["equity"][keep], EQUITY_DECIMALS) * float(SCALE)).astype(np.int64)
+    return RackTally._reduce(matrix_to_keys(mat), np.ones(n, np.int64), fixed)
+
+
+def kernel_tally(rules: Any, table: LeaveTable | None, rack_size: int, seed: int, generation: int,
+                 first: int, n_games: int) -> RackTally:
+    """Play games ``first`` .. ``first + n_games - 1`` in the kernel's game loop and tally them
+    (every move checked independently; a violation is an error)."""
+    player = ("equity", table)
+    out = _gameloop.play_games(rules, [player, player], series_seed(seed, generation), first, n_games,
+                               check=True, rows=True)
+    if out["n_violations"]:
+        game, turn, code = out["violations"][0][:3]
+        raise RacksmithError(f"training game {game} of generation {generation}, turn {turn}: the kernel's move "
+                             f"failed its check ({_gameloop.CHECK_REASONS.get(code, code)})")
+    return rows_tally(out["turn_rows"], rack_size)
+
+
 @dataclass(frozen=True)
 class TallyJob:
     """A batch job for :mod:`racksmith.play.backends`: one generation's games. ``leaves`` are the
-    KLV2 bytes the games play with (None: no leave values)."""
+    KLV2 bytes the games play with (None: no leave values). ``engine``: ``auto`` (the kernel when it
+    plays the ruleset), ``kernel`` or ``python``; every engine gives the same tally."""
 
     ruleset: str
     lexicon: str | None
     leaves: bytes | None
     seed: int
     generation: int
+    engine: str = "auto"
 
-    def setup(self) -> tuple[Ruleset, Any, Leaves | None]:
+    def setup(self) -> tuple[Ruleset, Any, Leaves | None, Any, LeaveTable | None]:
         rs = get_ruleset(self.ruleset)
         spec = self.lexicon or rs.lexicon
         if spec is None:
             raise RacksmithError(f"ruleset {rs.name} names no lexicon: give one")
+        if self.engine not in ENGINES:
+            raise RacksmithError(f"engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
+        if self.engine == "kernel" and not kernel_plays(rs):
+            raise RacksmithError(f"the kernel's game loop does not play {rs.name} (star reclamation): use engine 'python'")
         lex = load_lexicon(spec, rs)
         leaves = Leaves.from_bytes(self.leaves, rs) if self.leaves is not None else None
-        return rs, lex, leaves
+        use_kernel = self.engine == "kernel" or (self.engine == "auto" and kernel_plays(rs))
+        if not use_kernel:
+            return rs, lex, leaves, None, None
+        return rs, lex, leaves, _rules(rs, lex), (LeaveTable(leaves) if leaves is not None else None)
 
-    def run(self, state: tuple[Ruleset, Any, Leaves | None], batch: list[int]) -> RackTally:
-        rs, lex, leaves = state
-        return play_and_tally(rs, lex, leaves, self.seed, self.generation, batch)
+    def run(self, state: tuple, batch: list[int]) -> RackTally:
+        rs, lex, leaves, rules, table = state
+        if rules is None:
+            return play_and_tally(rs, lex, leaves, self.seed, self.generation, batch)
+        if not batch:
+            return RackTally.empty()
+        if list(batch) != list(range(batch[0], batch[0] + len(batch))):
+            raise RacksmithError("a kernel training batch must be consecutive games")
+        return kernel_tally(rules, table, rs.rack_size, self.seed, self.generation, batch[0], len(batch))

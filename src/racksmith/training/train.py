@@ -60,6 +60,10 @@ class TrainSettings:
         if len(counts) != v:
             raise RacksmithError(f"{len(counts)} game counts for {v} generations: give one count, or one per generation")
         object.__setattr__(self, "games", counts[0] if len(set(counts)) == 1 else tuple(counts))
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise RacksmithError(f"seed must be a whole number, got {self.seed!r}")
+        if isinstance(self.prior_weight, bool) or not (isinstance(self.prior_weight, (int, float)) and 0 <= self.prior_weight < 1e9):
+            raise RacksmithError(f"prior_weight must be a number at least 0, got {self.prior_weight!r}")
 
     def games_in(self, generation: int) -> int:
         """The games of generation ``generation`` (1-based)."""
@@ -68,10 +72,6 @@ class TrainSettings:
     @property
     def total_games(self) -> int:
         return sum(self.games_in(g) for g in range(1, self.generations + 1))
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise RacksmithError(f"seed must be a whole number, got {self.seed!r}")
-        if not (isinstance(self.prior_weight, (int, float)) and 0 <= self.prior_weight < 1e9):
-            raise RacksmithError(f"prior_weight must be a number at least 0, got {self.prior_weight!r}")
 
 
 @dataclass
@@ -114,13 +114,15 @@ def train_leaves(
     stop_after: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     command: str | None = None,
+    start_provenance: dict[str, Any] | None = None,
 ) -> TrainResult:
     """Train leaves and write them to ``output`` (KLV2) with their provenance in ``output.json``.
 
     ``start_leaves``: the KLV2 bytes the first generation plays with (their sha256 must be
     ``settings.start``). ``checkpoint``: games between saves of the state. ``stop_after``: stop
     (resumably) after about that many games in this call. ``progress(label, done, total)`` is
-    called as games finish.
+    called as games finish. ``start_provenance``: the provenance of the start leaves, nested in
+    this run's (``start_provenance``; ``games_in_chain`` adds its games to this run's).
     """
     backend = check_backend(backend, jobs, address)
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, int) or checkpoint < 1:
@@ -184,15 +186,17 @@ def train_leaves(
     final = sdir / f"gen{settings.generations}.klv2"
     data = final.read_bytes()
     write_atomically(out, data)
-    prov = provenance(settings, state, data, command)
+    prov = provenance(settings, state, data, command, start_provenance)
     write_atomically(provenance_path(out), (json.dumps(prov, indent=2, ensure_ascii=False) + "\n").encode())
     shutil.rmtree(sdir, ignore_errors=True)
     return TrainResult(Leaves.from_bytes(data, rs), out, prov, True, time.perf_counter() - t0, played)
 
 
-def provenance(settings: TrainSettings, state: dict, data: bytes, command: str | None) -> dict[str, Any]:
-    """What made a leave file: the settings, the turns tallied, the software."""
-    return {
+def provenance(settings: TrainSettings, state: dict, data: bytes, command: str | None,
+               start_provenance: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What made a leave file: the settings, the turns tallied, the software (and, when it trained
+    on from another file, that file's provenance)."""
+    out = {
         "format": "racksmith-leaves-provenance/1",
         "ruleset": settings.ruleset,
         "lexicon": settings.lexicon or get_ruleset(settings.ruleset).lexicon,
@@ -209,6 +213,11 @@ def provenance(settings: TrainSettings, state: dict, data: bytes, command: str |
         "racksmith_commit": state.get("commit"),
         "command": command,
     }
+    if start_provenance is not None:
+        before = start_provenance.get("games_in_chain", start_provenance.get("games", 0))
+        out["games_in_chain"] = settings.total_games + int(before) if isinstance(before, int) else None
+        out["start_provenance"] = start_provenance
+    return out
 
 
 def _stopped(out: Path, sdir: Path, settings: TrainSettings, state: dict, t0: float, played: int) -> TrainResult:
