@@ -25,6 +25,20 @@ from collections.abc import Hashable, Sequence
 MIN_VARIANCE = 1e-10
 
 
+
+def glr_z(mu1: float, v1: float, w1: float, mua: float, va: float, wa: float) -> float:
+    """The GLR statistic of "arm 1 beats arm a" from each arm's mean, variance and sample count
+    (Gaussian arms with unknown variances): the weighted squared distances of both means to the
+    mean ``lam`` they would share if the two arms were equal."""
+    if w1 == 0:
+        lam = mua
+    elif wa == 0 or mu1 == mua:
+        lam = mu1
+    else:
+        x = wa / w1
+        lam = (va * mu1 + x * v1 * mua) / (va + x * v1)
+    return w1 * (mu1 - lam) ** 2 / (2 * v1) + wa * (mua - lam) ** 2 / (2 * va)
+
 class BestArm:
     """The sampler and stopping rule over ``n`` arms. ``keys``: arms with equal keys are similar
     (never raced); ``delta``: 1 - confidence, or None for no confidence stop; ``rng``: the coin
@@ -73,16 +87,8 @@ class BestArm:
 
     def z(self, a: int, j: int) -> float:
         """The GLR statistic of "arm a beats arm j" with empirical variances."""
-        mu1, v1, w1 = self.mean(a), self.var(a), float(self.count[a])
-        mua, va, wa = self.mean(j), self.var(j), float(self.count[j])
-        if w1 == 0:
-            lam = mua
-        elif wa == 0 or mu1 == mua:
-            lam = mu1
-        else:
-            x = wa / w1
-            lam = (va * mu1 + x * v1 * mua) / (va + x * v1)
-        return w1 * (mu1 - lam) ** 2 / (2 * v1) + wa * (mua - lam) ** 2 / (2 * va)
+        return glr_z(self.mean(a), self.var(a), float(self.count[a]),
+                     self.mean(j), self.var(j), float(self.count[j]))
 
     def threshold(self) -> float:
         if self.delta is None or self.total < 1:
@@ -138,7 +144,7 @@ class BestArm:
         at = 0
         best, best_value = -1, math.inf
         count, sumsq, keys = self.count, self.sumsq, self.keys
-        # z(a, i) inlined (the same arithmetic): this runs for every arm after every sample
+        # z(a, i) with the leader's statistics read once: this runs for every arm after every sample
         mu1, w1 = means[a], float(count[a])
         v1 = max(MIN_VARIANCE, sumsq[a] / w1 - mu1 * mu1) if w1 else MIN_VARIANCE
         key_a = keys[a]
@@ -148,14 +154,7 @@ class BestArm:
                 continue
             mua, wa = means[i], float(count[i])
             va = max(MIN_VARIANCE, sumsq[i] / wa - mua * mua) if wa else MIN_VARIANCE
-            if w1 == 0:
-                lam = mua
-            elif wa == 0 or mu1 == mua:
-                lam = mu1
-            else:
-                x = wa / w1
-                lam = (va * mu1 + x * v1 * mua) / (va + x * v1)
-            z = w1 * (mu1 - lam) ** 2 / (2 * v1) + wa * (mua - lam) ** 2 / (2 * va)
+            z = glr_z(mu1, v1, w1, mua, va, wa)
             if z > thr:
                 at += 1
             value = z + math.log(max(1, self.count[i]))
