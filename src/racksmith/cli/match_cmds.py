@@ -8,7 +8,8 @@ import typer
 from .common import emit_json, say
 
 SPEC_HELP = ("Player spec KIND[:key=value,...]: equity (the ruleset's shipped leaves), equity:leaves=FILE, "
-             "equity:leaves=none, score.")
+             "equity:leaves=none, score, sim:candidates=10,plies=2,iterations=200 (Monte Carlo simulation), "
+             "endgame (static equity, the exact solver once the bag is empty).")
 
 
 def register(app: typer.Typer) -> None:
