@@ -107,6 +107,27 @@ cdef void scan_line_dawg(BoardC* b, const RulesC* r, int dir, int index, int lo,
             b.adj[xd][i * MAX_DIM + index] = 1
 
 
+cdef inline uint64_t list_letters(const uint32_t* kwg, uint32_t p, uint64_t* accepting) noexcept nogil:
+    """kwg_letters and kwg_accepting of list ``p`` in one pass: returns the letters, and the ones
+    that complete a word into ``accepting`` (the separator left out of both)."""
+    cdef uint64_t m = 0, a = 0, bit
+    cdef uint32_t node
+    accepting[0] = 0
+    if p == 0:
+        return 0
+    while True:
+        node = kwg[p]
+        if kwg_tile(node):
+            bit = (<uint64_t>1) << kwg_tile(node)
+            m |= bit
+            if kwg_accepts(node):
+                a |= bit
+        if kwg_is_end(node):
+            accepting[0] = a
+            return m
+        p += 1
+
+
 cdef uint64_t between_runs(const BoardC* b, const RulesC* r, int sq0, int step, int i1, int j1,
                            uint32_t p2) noexcept nogil:
     """Letters x such that run ``i1..j1`` + x + the run whose reversed tiles led to list ``p2``
@@ -150,6 +171,7 @@ cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index, int l
     cdef int n, sq0, step, i, j, k, xd = 1 - dir, pi = -1, sqb, sqa, first
     cdef int32_t s, prev_sum = 0
     cdef uint32_t p, q, idx, node
+    cdef uint64_t acc_p, acc_q
     cdef uint8_t bt
     if dir == ACROSS:
         n, sq0, step = r.cols, index * r.cols, 1
@@ -193,20 +215,20 @@ cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index, int l
         sqa = index * MAX_DIM + j       # the run's last tile, in this line's arrays
         b.run_node[dir][sqa] = node
         b.run_sum[dir][sqa] = s
-        b.lext[dir][sqa] = kwg_letters(kwg, p)
-        b.rext[dir][sqa] = kwg_letters(kwg, q)
+        b.lext[dir][sqa] = list_letters(kwg, p, &acc_p)
+        b.rext[dir][sqa] = list_letters(kwg, q, &acc_q)
         if i > 0 and i > first:
             sqb = (i - 1) * MAX_DIM + index    # the square before the run, in the other direction's
             if i > 1 and t[sq0 + (i - 2) * step]:
                 b.cross[xd][sqb] = between_runs(b, r, sq0, step, pi, i - 2, p)
                 b.xscore[xd][sqb] = s + prev_sum
             else:
-                b.cross[xd][sqb] = kwg_accepting(kwg, p)
+                b.cross[xd][sqb] = acc_p
                 b.xscore[xd][sqb] = s
             b.adj[xd][sqb] = 1
         if j + 1 < n and not (j + 2 < n and t[sq0 + (j + 2) * step]):
             sqa = (j + 1) * MAX_DIM + index    # the square after it
-            b.cross[xd][sqa] = kwg_accepting(kwg, q)
+            b.cross[xd][sqa] = acc_q
             b.xscore[xd][sqa] = s
             b.adj[xd][sqa] = 1
         if i > hi:
