@@ -83,15 +83,15 @@ cdef uint64_t cross_set_dawg(const BoardC* b, const RulesC* r, int sq, int step,
     return m
 
 
-cdef void scan_line_dawg(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil:
-    """Cross data of the empty squares of one line next to its tiles, one square at a time."""
+cdef void scan_line_dawg(BoardC* b, const RulesC* r, int dir, int index, int lo, int hi) noexcept nogil:
+    """Cross data of the empty squares lo..hi of one line next to its tiles, one square at a time."""
     cdef int n, sq0, step, i, sq, nb, na, xd = 1 - dir
     cdef const uint8_t* t = b.tiles
     if dir == ACROSS:
         n, sq0, step = r.cols, index * r.cols, 1
     else:
         n, sq0, step = r.rows, index, r.cols
-    for i in range(n):
+    for i in range(lo, hi + 1):
         sq = sq0 + i * step
         if t[sq]:
             continue
@@ -105,6 +105,27 @@ cdef void scan_line_dawg(BoardC* b, const RulesC* r, int dir, int index) noexcep
             b.cross[xd][i * MAX_DIM + index] = cross_set_dawg(b, r, sq, step, nb, na,
                                                               &b.xscore[xd][i * MAX_DIM + index])
             b.adj[xd][i * MAX_DIM + index] = 1
+
+
+cdef inline uint64_t list_letters(const uint32_t* kwg, uint32_t p, uint64_t* accepting) noexcept nogil:
+    """kwg_letters and kwg_accepting of list ``p`` in one pass: returns the letters, and the ones
+    that complete a word into ``accepting`` (the separator left out of both)."""
+    cdef uint64_t m = 0, a = 0, bit
+    cdef uint32_t node
+    accepting[0] = 0
+    if p == 0:
+        return 0
+    while True:
+        node = kwg[p]
+        if kwg_tile(node):
+            bit = (<uint64_t>1) << kwg_tile(node)
+            m |= bit
+            if kwg_accepts(node):
+                a |= bit
+        if kwg_is_end(node):
+            accepting[0] = a
+            return m
+        p += 1
 
 
 cdef uint64_t between_runs(const BoardC* b, const RulesC* r, int sq0, int step, int i1, int j1,
@@ -136,23 +157,36 @@ cdef uint64_t between_runs(const BoardC* b, const RulesC* r, int sq0, int step, 
         p2 += 1
 
 
-cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil:
+cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index, int lo, int hi) noexcept nogil:
     """The runs of tiles along one line, read once each through the GADDAG: what generating
     along the line starts from (node, value, extension sets), and the cross-sets the runs impose
-    on the squares before and after them (plays the other way)."""
+    on the squares before and after them (plays the other way).
+
+    Only what squares lo..hi depend on is written: lo and hi are empty squares (or the ends of the
+    line) with only runs between them, or the whole line (0, n - 1). The run that ends right before
+    lo is read again (the square between it and the next run needs it; the square before it is left
+    alone), and the run that starts right after hi (for the square between it and the run before)."""
     cdef const uint32_t* kwg = r.kwg
     cdef const uint8_t* t = b.tiles
-    cdef int n, sq0, step, i, j, k, xd = 1 - dir, pi = -1, sqb, sqa
+    cdef int n, sq0, step, i, j, k, xd = 1 - dir, pi = -1, sqb, sqa, first
     cdef int32_t s, prev_sum = 0
     cdef uint32_t p, q, idx, node
+    cdef uint64_t acc_p, acc_q
     cdef uint8_t bt
     if dir == ACROSS:
         n, sq0, step = r.cols, index * r.cols, 1
     else:
         n, sq0, step = r.rows, index, r.cols
-    i = 0
+    i = lo
+    if lo > 0 and t[sq0 + (lo - 1) * step]:      # the run that ends right before lo
+        i = lo - 1
+        while i > 0 and t[sq0 + (i - 1) * step]:
+            i -= 1
+    first = i
     while i < n:
         if t[sq0 + i * step] == 0:
+            if i > hi:
+                break
             i += 1
             continue
         j = i
@@ -181,46 +215,65 @@ cdef void scan_line_gaddag(BoardC* b, const RulesC* r, int dir, int index) noexc
         sqa = index * MAX_DIM + j       # the run's last tile, in this line's arrays
         b.run_node[dir][sqa] = node
         b.run_sum[dir][sqa] = s
-        b.lext[dir][sqa] = kwg_letters(kwg, p)
-        b.rext[dir][sqa] = kwg_letters(kwg, q)
-        if i > 0:
+        b.lext[dir][sqa] = list_letters(kwg, p, &acc_p)
+        b.rext[dir][sqa] = list_letters(kwg, q, &acc_q)
+        if i > 0 and i > first:
             sqb = (i - 1) * MAX_DIM + index    # the square before the run, in the other direction's
             if i > 1 and t[sq0 + (i - 2) * step]:
                 b.cross[xd][sqb] = between_runs(b, r, sq0, step, pi, i - 2, p)
                 b.xscore[xd][sqb] = s + prev_sum
             else:
-                b.cross[xd][sqb] = kwg_accepting(kwg, p)
+                b.cross[xd][sqb] = acc_p
                 b.xscore[xd][sqb] = s
             b.adj[xd][sqb] = 1
         if j + 1 < n and not (j + 2 < n and t[sq0 + (j + 2) * step]):
             sqa = (j + 1) * MAX_DIM + index    # the square after it
-            b.cross[xd][sqa] = kwg_accepting(kwg, q)
+            b.cross[xd][sqa] = acc_q
             b.xscore[xd][sqa] = s
             b.adj[xd][sqa] = 1
+        if i > hi:
+            break           # the run right after hi
         pi = i
         prev_sum = s
         i = j + 1
 
 
-cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil:
+cdef void board_update_segment(BoardC* b, const RulesC* r, int dir, int index, int lo, int hi) noexcept nogil:
+    """What board_update_line does, for what tiles changed at positions lo..hi of the line can
+    change: the runs through lo..hi (grown to their ends) and the empty squares right before and
+    after them; the cross data of any other empty square depends on the tiles next to it only, and
+    those did not change."""
     cdef int n, sq0, step, i, sq, xd = 1 - dir
+    cdef const uint8_t* t = b.tiles
     if dir == ACROSS:
         n, sq0, step = r.cols, index * r.cols, 1
     else:
         n, sq0, step = r.rows, index, r.cols
-    for i in range(n):
+    while lo > 0 and t[sq0 + (lo - 1) * step]:
+        lo -= 1
+    while hi + 1 < n and t[sq0 + (hi + 1) * step]:
+        hi += 1
+    if lo > 0:
+        lo -= 1             # an empty square
+    if hi + 1 < n:
+        hi += 1             # an empty square
+    for i in range(lo, hi + 1):
         sq = i * MAX_DIM + index
-        b.cross[xd][sq] = 0 if b.tiles[sq0 + i * step] else ALL_LETTERS
+        b.cross[xd][sq] = 0 if t[sq0 + i * step] else ALL_LETTERS
         b.xscore[xd][sq] = 0
         b.adj[xd][sq] = 0
-    scan_line(b, r, dir, index)
+    scan_line(b, r, dir, index, lo, hi)
 
 
-cdef inline void scan_line(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil:
+cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noexcept nogil:
+    board_update_segment(b, r, dir, index, 0, (r.cols if dir == ACROSS else r.rows) - 1)
+
+
+cdef inline void scan_line(BoardC* b, const RulesC* r, int dir, int index, int lo, int hi) noexcept nogil:
     if b.gaddag:
-        scan_line_gaddag(b, r, dir, index)
+        scan_line_gaddag(b, r, dir, index, lo, hi)
     else:
-        scan_line_dawg(b, r, dir, index)
+        scan_line_dawg(b, r, dir, index, lo, hi)
 
 
 cdef void board_set(BoardC* b, const RulesC* r, const uint8_t* tiles, bint gaddag) noexcept nogil:
@@ -244,9 +297,9 @@ cdef void board_set(BoardC* b, const RulesC* r, const uint8_t* tiles, bint gadda
     if b.n_tiles == 0:
         return
     for i in range(r.rows):
-        scan_line(b, r, ACROSS, i)
+        scan_line(b, r, ACROSS, i, 0, r.cols - 1)
     for i in range(r.cols):
-        scan_line(b, r, DOWN, i)
+        scan_line(b, r, DOWN, i, 0, r.rows - 1)
 
 
 cdef int check_placement(const BoardC* b, const RulesC* r, int row, int col, int dir, const uint8_t* tiles,
@@ -287,11 +340,17 @@ cdef int board_put(BoardC* b, const RulesC* r, int row, int col, int dir, const 
             else:
                 set_tile(b, r, row + i, col, tiles[i] if put else 0)
             done += 1
-            # the perpendicular line through the tile
-            board_update_line(b, r, 1 - dir, col + i if dir == ACROSS else row + i)
+            # the perpendicular line through the tile, around it
+            if dir == ACROSS:
+                board_update_segment(b, r, DOWN, col + i, row, row)
+            else:
+                board_update_segment(b, r, ACROSS, row + i, col, col)
     b.n_tiles += done if put else -done
-    if done:
-        board_update_line(b, r, dir, row if dir == ACROSS else col)
+    if done:        # the line of the placement, around it
+        if dir == ACROSS:
+            board_update_segment(b, r, ACROSS, row, col, col + n - 1)
+        else:
+            board_update_segment(b, r, DOWN, col, row, row + n - 1)
     return done
 
 

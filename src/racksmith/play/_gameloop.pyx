@@ -226,6 +226,22 @@ cdef inline bint is_word(const RulesC* r, const uint8_t* letters, int n) noexcep
     return n > 0 and kwg_accepts(node)
 
 
+cdef inline bint no_tiles(const uint8_t* b, int n) noexcept nogil:
+    """The n squares from b hold no tile (read eight at a time)."""
+    cdef int sq = 0
+    cdef uint64_t word
+    while sq + 8 <= n:
+        memcpy(&word, b + sq, 8)
+        if word:
+            return False
+        sq += 8
+    while sq < n:
+        if b[sq]:
+            return False
+        sq += 1
+    return True
+
+
 cdef int check_place(const GameC* g, const GameRules* gr, const MoveRec* m, int32_t* score) noexcept nogil:
     cdef const RulesC* r = gr.rules
     cdef const uint8_t* b = g.board.tiles
@@ -271,11 +287,7 @@ cdef int check_place(const GameC* g, const GameRules* gr, const MoveRec* m, int3
     if (across and ((m.col > 0 and b[start - 1]) or (m.col + n < cols and b[end + 1]))) or \
             (not across and ((m.row > 0 and b[start - cols]) or (m.row + n < rows and b[end + cols]))):
         return CHECK_NOT_WHOLE_WORD
-    empty = True
-    for sq in range(rows * cols):
-        if b[sq]:
-            empty = False
-            break
+    empty = no_tiles(b, rows * cols)
     if empty:
         if not (start <= r.start <= end and (r.start - start) % step == 0):
             return CHECK_MUST_COVER_START
