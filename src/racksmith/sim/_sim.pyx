@@ -15,7 +15,7 @@ threads.
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t, int64_t
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memcpy, memset
 from libc.math cimport floor
 
@@ -168,9 +168,10 @@ cdef void deal(const SimC* s, PlayState* st, int64_t iteration) noexcept nogil:
         draw(st, 1, s.opp_n - st.n[1])
 
 
-cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m) noexcept nogil:
-    """Play ``m`` for player ``p``: board, rack, score, draw, scoreless turns and the end of the
-    game. Returns the tiles drawn (-1: a tile the rack does not hold)."""
+cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m, bint place) noexcept nogil:
+    """Play ``m`` for player ``p``: rack, score, draw, scoreless turns and the end of the game, and
+    with ``place`` the board (without: the board is not read again, or already holds ``m``).
+    Returns the tiles drawn (-1: a tile the rack does not hold)."""
     cdef const RulesC* r = s.r
     cdef int i, t, k, drawn, before, v, j
     cdef uint8_t tmp
@@ -186,7 +187,7 @@ cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m
                 return -1
             st.rack[p][t] -= 1
             st.n[p] -= 1
-        if board_place_move(&wk.board, r, m) < 0:
+        if place and board_place_move(&wk.board, r, m) < 0:
             return -1
         st.score[p] += m.score
         draw(st, p, m.n_played)
@@ -269,19 +270,25 @@ cdef inline double win_chance(const SimC* s, double spread, int unseen) noexcept
     return s.wp[(u - 1) * (2 * s.wp_max_spread + 1) + x + s.wp_max_spread]
 
 
-cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, double* win, double* equity,
-                MoveRec* trace, int* n_trace, int* drawn_trace) noexcept nogil:
-    """One play-out: candidate ``c`` in iteration ``iteration``. ``trace`` (may be NULL) receives
-    the moves played (candidate first) and ``drawn_trace`` the tiles each drew."""
+cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_on_board, double* win,
+                double* equity, MoveRec* trace, int* n_trace, int* drawn_trace) noexcept nogil:
+    """One play-out: candidate ``c`` in iteration ``iteration``, on the worker's board, which holds
+    the candidate already when ``cand_on_board`` (:meth:`Playouts.run` places it once for all the
+    samples of that candidate) and is left as it was found. Only the moves a later ply generates
+    on are placed on the board: the last reply changes the racks, the scores and the bag only.
+    ``trace`` (may be NULL) receives the moves played (candidate first) and ``drawn_trace`` the
+    tiles each drew."""
     cdef PlayState st
     cdef MoveRec played[MAX_PLIES + 1]
+    cdef uint8_t placed[MAX_PLIES + 1]
     cdef int n_played = 0, ply, p, i, rc = 0, d
     cdef double leftover = 0.0, lv = 0.0, spread, x
     deal(s, &st, iteration)
     memcpy(&played[0], &s.cands[c], sizeof(MoveRec))
     if s.plies == 1:
         leftover += s.cand_leave[c]
-    d = apply(s, wk, &st, 0, &played[0])
+    placed[0] = not cand_on_board
+    d = apply(s, wk, &st, 0, &played[0], placed[0])
     if d < 0:
         return -1
     if drawn_trace != NULL:
@@ -294,7 +301,8 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, double* win
         if best_reply(s, wk, &st, p, &played[n_played], &lv) < 0:
             rc = -2
             break
-        d = apply(s, wk, &st, p, &played[n_played])
+        placed[n_played] = ply < s.plies - 1     # a later ply generates on the board
+        d = apply(s, wk, &st, p, &played[n_played], placed[n_played])
         if d < 0:
             rc = -1
             break
@@ -306,7 +314,8 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, double* win
         p = 1 - p
     # take the placements back, last first
     for i in range(n_played - 1, -1, -1):
-        board_unplace_move(&wk.board, s.r, &played[i])
+        if placed[i]:
+            board_unplace_move(&wk.board, s.r, &played[i])
     if trace != NULL:
         memcpy(trace, played, n_played * sizeof(MoveRec))
         n_trace[0] = n_played
@@ -321,6 +330,48 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, double* win
     else:
         win[0] = 1.0 - win_chance(s, -(spread + leftover), st.n_bag + st.n[0])
     return 0
+
+
+cdef struct ArmSample:
+    int32_t arm
+    int64_t k
+
+
+cdef int _by_arm(const void* a, const void* b) noexcept nogil:
+    cdef const ArmSample* x = <const ArmSample*>a
+    cdef const ArmSample* y = <const ArmSample*>b
+    if x.arm != y.arm:
+        return -1 if x.arm < y.arm else 1
+    return -1 if x.k < y.k else (1 if x.k > y.k else 0)
+
+
+cdef int run_samples(const SimC* s, Worker* wk, const int32_t* arms, const int64_t* its, int64_t n,
+                     ArmSample* order, double* win, double* equity) noexcept nogil:
+    """Samples ``(arms[k], its[k])`` into ``win[k]``, ``equity[k]``, taken candidate by candidate
+    (``order``: n entries of scratch): each candidate is placed on the board once for all its
+    samples. Returns 0, or a :func:`sample` error."""
+    cdef int64_t k, j
+    cdef int rc = 0, arm
+    cdef const MoveRec* m
+    for k in range(n):
+        order[k].arm = arms[k]
+        order[k].k = k
+    qsort(order, n, sizeof(ArmSample), _by_arm)
+    k = 0
+    while k < n and rc == 0:
+        arm = order[k].arm
+        m = &s.cands[arm]
+        if board_place_move(&wk.board, s.r, m) < 0:  # checked when the Playouts was made
+            return -1
+        j = k
+        while j < n and order[j].arm == arm:
+            rc = sample(s, wk, arm, its[order[j].k], True, &win[order[j].k], &equity[order[j].k], NULL, NULL, NULL)
+            if rc != 0:
+                break
+            j += 1
+        board_unplace_move(&wk.board, s.r, m)
+        k = j
+    return rc
 
 
 cdef object _array(object a, object dtype, int ndim, str what):
@@ -563,15 +614,17 @@ cdef class Playouts:
         cdef double[::1] wout = wv
         cdef double[::1] eout = ev
         wk = &self.workers[worker]
+        cdef ArmSample* order = <ArmSample*>malloc((n if n > 0 else 1) * sizeof(ArmSample))
+        if order == NULL:
+            raise MemoryError()
         self.busy[worker] = 1
         try:
             with nogil:
-                for k in range(n):
-                    rc = sample(&self.s, wk, av[k], iv[k], &wout[k], &eout[k], NULL, NULL, NULL)
-                    if rc != 0:
-                        break
+                rc = run_samples(&self.s, wk, &av[0] if n else NULL, &iv[0] if n else NULL, n, order,
+                                 &wout[0] if n else NULL, &eout[0] if n else NULL)
         finally:
             self.busy[worker] = 0
+            free(order)
         if rc == -2:
             raise MemoryError("out of memory while generating moves")
         if rc != 0:
@@ -596,7 +649,7 @@ cdef class Playouts:
         bag = bytes([st.bag[i] for i in range(st.n_bag - 1, -1, -1)])
         self.busy[0] = 1
         try:
-            rc = sample(&self.s, &self.workers[0], arm, itn, &win, &eq, played, &n_played, drawn)
+            rc = sample(&self.s, &self.workers[0], arm, itn, False, &win, &eq, played, &n_played, drawn)
         finally:
             self.busy[0] = 0
         if rc != 0:
