@@ -11,7 +11,8 @@ The Python-visible class :class:`Playouts` checks everything once, when it is ma
 then computes a batch of samples in one call per worker (``worker`` = a thread index: each worker
 owns a board copy and a generator's working state), so several Python threads can run batches at
 once. A sample's result depends only on (candidate, iteration, seed): the same for any number of
-threads.
+threads. :class:`Sampler` is best-arm identification (:mod:`racksmith.sim.bai`) in C, and
+:meth:`Playouts.step` chooses a batch with it, runs it and feeds the results back in one call.
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t, int64_t
