@@ -419,10 +419,17 @@ def test_cancel_and_time_limit():
     (dict(stop=0.2), "stop"),
     (dict(seconds=-1), "seconds"),
     (dict(seconds=float("nan")), "seconds"),
+    (dict(min_samples=0), "min_samples"),
+    (dict(min_samples=True), "min_samples"),
 ])
 def test_bad_arguments(kw, match):
     with pytest.raises(SimError, match=match):
         run(**kw)
+
+
+def test_a_huge_min_samples_is_a_round_robin():
+    r = run(candidates=3, iterations=60, seed=1, min_samples=10**12)
+    assert r.iterations == 60 and [c.iterations for c in r.candidates] == [20, 20, 20]
 
 
 def test_positions_that_cannot_be_simulated():

@@ -717,7 +717,7 @@ cdef double MIN_VARIANCE = 1e-10
 
 cdef struct BaiC:
     int n
-    int min_samples
+    int64_t min_samples
     int round_robin
     int has_delta
     double delta
@@ -910,7 +910,7 @@ cdef class Sampler:
 
     cdef BaiC b
 
-    def __cinit__(self, int n, delta, int min_samples=1, keys=None, rng_state=None, bint round_robin=False):
+    def __cinit__(self, int n, delta, int64_t min_samples=1, keys=None, rng_state=None, bint round_robin=False):
         cdef int i
         memset(&self.b, 0, sizeof(BaiC))
         if not 1 <= n <= 100000:

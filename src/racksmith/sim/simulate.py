@@ -258,6 +258,7 @@ def simulate(
     per_arm = (iterations // n) if iterations else DEFAULT_MIN_SAMPLES
     ms = min_samples if min_samples is not None else max(1, min(DEFAULT_MIN_SAMPLES, per_arm))
     ms = _positive_int(ms, "min_samples", False)
+    ms = min(ms, 1 << 62)  # the same as no race at all: the kernel's counts never reach it
     key_ids: dict[tuple, int] = {}
     bai = Sampler(n, (1 - stop) if stop is not None else None, ms,
                   np.array([key_ids.setdefault(k, len(key_ids)) for k in keys], np.int32),
