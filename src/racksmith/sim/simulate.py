@@ -11,10 +11,10 @@ best-arm identification (:mod:`racksmith.sim.bai`, run in the kernel as
 :class:`racksmith.sim._sim.Sampler`); iteration and time limits bound the run.
 
 The play-outs run in the compiled kernel :mod:`racksmith.sim._sim` without the GIL, in batches of
-:data:`BATCH` samples split over ``threads`` threads (one thread: chosen, run and fed to the sampler
-in one kernel call, :meth:`Playouts.step <racksmith.sim._sim.Playouts.step>`); the samples of a batch
-are chosen before it runs and their results depend only on (candidate, iteration, seed), so a run gives the same result
-for any number of threads (a time limit aside).
+:data:`BATCH` samples split over ``threads`` threads (one thread: chosen, run and fed to the
+sampler in one kernel call, :meth:`Playouts.step <racksmith.sim._sim.Playouts.step>`); the samples
+of a batch are chosen before it runs and their results depend only on (candidate, iteration,
+seed), so a run gives the same result for any number of threads (a time limit aside).
 """
 from __future__ import annotations
 
