@@ -103,6 +103,7 @@ PO = _sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (
                    np.zeros(NC), WPT, 2, 1, INF, 2)
 ARMS = np.zeros(4, np.int32)
 ITS = np.arange(4, dtype=np.int64)
+SAMPLER = _sim.Sampler(NC, 0.05, 2)
 """
 
 #: the bad calls of each callable; each must raise ValueError, TypeError or OverflowError
@@ -130,6 +131,22 @@ CASES: dict[str, list[str]] = {
         "PO.run(0, ARMS - 1, ITS, np.zeros(4), np.zeros(4))",
         "PO.run(0, ARMS, ITS, np.zeros(3), np.zeros(4))",
         "PO.run(0, ARMS, ITS.astype(np.int32), np.zeros(4), np.zeros(4))",
+    ],
+    "racksmith.sim._sim.Playouts.step": [
+        "PO.step(None, 4)", "PO.step(_sim.Sampler(NC + 1, 0.05), 4)", "PO.step(SAMPLER, -1)", "PO.step(SAMPLER, 10**7)",
+    ],
+    "racksmith.sim._sim.Sampler": [
+        "_sim.Sampler(0, 0.05)", "_sim.Sampler(3, 1.5)", "_sim.Sampler(3, 0.0)", "_sim.Sampler(3, True)",
+        "_sim.Sampler(3, 0.05, 1, np.zeros(2, np.int32))", "_sim.Sampler(3, 0.05, 1, np.zeros(3, np.int64))",
+        "_sim.Sampler(3, 0.05, 1, None, (1, 2))", "_sim.Sampler(3, 0.05, 1, None, (2**40,) * 625)",
+        "_sim.Sampler(3, 0.05, 1, None, (0,) * 624 + (625,))",
+    ],
+    "racksmith.sim._sim.Sampler.add": ["SAMPLER.add(NC, 0.5)", "SAMPLER.add(-1, 0.5)", "SAMPLER.add(0, 'x')"],
+    "racksmith.sim._sim.Sampler.next_arm": ["SAMPLER.next_arm(1)"],
+    "racksmith.sim._sim.Sampler.select": ["SAMPLER.select(-1)", "SAMPLER.select(10**7)", "SAMPLER.select(None)"],
+    "racksmith.sim._sim.Sampler.feed": [
+        "SAMPLER.feed(ARMS + NC, np.zeros(4), np.zeros(4))", "SAMPLER.feed(ARMS - 1, np.zeros(4), np.zeros(4))",
+        "SAMPLER.feed(ARMS, np.zeros(3), np.zeros(4))", "SAMPLER.feed(ARMS.astype(np.int64), np.zeros(4), np.zeros(4))",
     ],
     "racksmith.sim._sim.Playouts.trace": ["PO.trace(NC, 0)", "PO.trace(-1, 0)", "PO.trace(0, -1)", "PO.trace(0, HUGE)"],
     "racksmith.sim._sim.infer_leaves": [
@@ -637,6 +654,12 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
                           "(7, 6, 1)", "CANDS", "np.zeros(NC)", "WPT", "2", "1", "INF", "2"]),
     "racksmith.sim._sim.Playouts.run": ("PO.run", ["1", "ARMS", "ITS", "np.zeros(4)", "np.zeros(4)"]),
     "racksmith.sim._sim.Playouts.trace": ("PO.trace", ["0", "3"]),
+    "racksmith.sim._sim.Playouts.step": ("PO.step", ["_sim.Sampler(NC, 0.05)", "4"]),
+    "racksmith.sim._sim.Sampler": ("_sim.Sampler", ["NC", "0.05", "2", "None", "None", "False"]),
+    "racksmith.sim._sim.Sampler.add": ("SAMPLER.add", ["0", "0.5"]),
+    "racksmith.sim._sim.Sampler.next_arm": ("SAMPLER.next_arm", []),
+    "racksmith.sim._sim.Sampler.select": ("SAMPLER.select", ["4"]),
+    "racksmith.sim._sim.Sampler.feed": ("SAMPLER.feed", ["ARMS", "np.zeros(4)", "np.zeros(4)"]),
     "racksmith.sim._sim.infer_leaves": (
         "_sim.infer_leaves", ["RULES", "LT", "EMPTY_STATE", "bytes([3, 1, 20])", "UNSEEN", "2", "0", "5.0", "5.0",
                               "80", "0", "7", "1000"]),

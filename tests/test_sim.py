@@ -282,6 +282,58 @@ def _race(means, delta=0.05, limit=200000, seed=1, sd=0.3, keys=None):
     return b
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_compiled_sampler_makes_the_reference_choices(seed):
+    """simulate() races with the kernel's Sampler; bai.BestArm is its reference: from the same
+    Random state the two choose the same arm, leader and challenger at every step, stop at the same
+    sample and hold the same statistics (synthetic arms: Gaussian, or 0/1 like won games)."""
+    from racksmith.sim._sim import Sampler
+
+    r = random.Random(seed)
+    n = r.randint(1, 8)
+    means = [r.random() for _ in range(n)]
+    delta = r.choice([None, 0.05, 0.01, 0.3])
+    keys = [r.randint(0, n) for _ in range(n)] if seed % 3 == 0 else None
+    kw = dict(min_samples=r.randint(1, 12), round_robin=seed % 5 == 4)
+    ref = BestArm(n, delta=delta, keys=keys, rng=random.Random(f"arms:{seed}"), **kw)
+    ids: dict = {}
+    key_ids = np.array([ids.setdefault(k, len(ids)) for k in keys], np.int32) if keys else None
+    fast = Sampler(n, delta, kw["min_samples"], key_ids, random.Random(f"arms:{seed}").getstate()[1], kw["round_robin"])
+    draws = random.Random(-seed)
+    stopped = False
+    for _ in range(4000):
+        arm = ref.next_arm()
+        assert fast.next_arm() == arm
+        v = draws.gauss(means[arm], 0.3) if seed % 2 else float(draws.random() < means[arm])
+        stopped = ref.add(arm, v)
+        assert fast.add(arm, v) == stopped
+        assert (fast.leader, fast.challenger) == (ref.leader, ref.challenger)
+        if stopped:
+            break
+    assert (fast.count, fast.sum, fast.sumsq, fast.requested) == (ref.count, ref.sum, ref.sumsq, ref.requested)
+    assert fast.stopped == ref.stopped == stopped
+
+
+def test_step_is_select_run_feed():
+    """Playouts.step (one call: choose, run, feed) equals the threads' path: select, run, feed."""
+    from racksmith.sim._sim import Sampler
+
+    pos, lv, cands, k = _kernel(MID, 2)
+    n = len(cands)
+    a = Sampler(n, 0.2, 3, None, random.Random("step").getstate()[1])
+    b = Sampler(n, 0.2, 3, None, random.Random("step").getstate()[1])
+    for _ in range(12):
+        done = k.step(a, 32)
+        arms, its = b.select(32)
+        win, eq = np.zeros(32), np.zeros(32)
+        k.run(0, arms, its, win, eq)
+        assert b.feed(arms, win, eq) == done
+        assert (a.count, a.sum, a.eq_sum, a.requested) == (b.count, b.sum, b.eq_sum, b.requested)
+        if done:
+            break
+    assert a.total > 3 * n and len(set(a.count)) > 1  # the race left the round robin
+
+
 def test_bai_finds_the_best_arm_and_stops():
     wrong = 0
     for seed in range(20):
@@ -367,10 +419,17 @@ def test_cancel_and_time_limit():
     (dict(stop=0.2), "stop"),
     (dict(seconds=-1), "seconds"),
     (dict(seconds=float("nan")), "seconds"),
+    (dict(min_samples=0), "min_samples"),
+    (dict(min_samples=True), "min_samples"),
 ])
 def test_bad_arguments(kw, match):
     with pytest.raises(SimError, match=match):
         run(**kw)
+
+
+def test_a_huge_min_samples_is_a_round_robin():
+    r = run(candidates=3, iterations=60, seed=1, min_samples=10**12)
+    assert r.iterations == 60 and [c.iterations for c in r.candidates] == [20, 20, 20]
 
 
 def test_positions_that_cannot_be_simulated():

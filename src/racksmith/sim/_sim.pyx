@@ -11,13 +11,14 @@ The Python-visible class :class:`Playouts` checks everything once, when it is ma
 then computes a batch of samples in one call per worker (``worker`` = a thread index: each worker
 owns a board copy and a generator's working state), so several Python threads can run batches at
 once. A sample's result depends only on (candidate, iteration, seed): the same for any number of
-threads.
+threads. :class:`Sampler` is best-arm identification (:mod:`racksmith.sim.bai`) in C, and
+:meth:`Playouts.step` chooses a batch with it, runs it and feeds the results back in one call.
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t, int64_t
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memcpy, memset
-from libc.math cimport floor
+from libc.math cimport floor, log, pow, INFINITY
 
 from racksmith._hash cimport mix64, splitmix64
 from racksmith.movegen._movegen cimport (
@@ -168,9 +169,10 @@ cdef void deal(const SimC* s, PlayState* st, int64_t iteration) noexcept nogil:
         draw(st, 1, s.opp_n - st.n[1])
 
 
-cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m) noexcept nogil:
-    """Play ``m`` for player ``p``: board, rack, score, draw, scoreless turns and the end of the
-    game. Returns the tiles drawn (-1: a tile the rack does not hold)."""
+cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m, bint place) noexcept nogil:
+    """Play ``m`` for player ``p``: rack, score, draw, scoreless turns and the end of the game, and
+    with ``place`` the board (without: the board is not read again, or already holds ``m``).
+    Returns the tiles drawn (-1: a tile the rack does not hold)."""
     cdef const RulesC* r = s.r
     cdef int i, t, k, drawn, before, v, j
     cdef uint8_t tmp
@@ -186,7 +188,7 @@ cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m
                 return -1
             st.rack[p][t] -= 1
             st.n[p] -= 1
-        if board_place_move(&wk.board, r, m) < 0:
+        if place and board_place_move(&wk.board, r, m) < 0:
             return -1
         st.score[p] += m.score
         draw(st, p, m.n_played)
@@ -269,19 +271,25 @@ cdef inline double win_chance(const SimC* s, double spread, int unseen) noexcept
     return s.wp[(u - 1) * (2 * s.wp_max_spread + 1) + x + s.wp_max_spread]
 
 
-cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, double* win, double* equity,
-                MoveRec* trace, int* n_trace, int* drawn_trace) noexcept nogil:
-    """One play-out: candidate ``c`` in iteration ``iteration``. ``trace`` (may be NULL) receives
-    the moves played (candidate first) and ``drawn_trace`` the tiles each drew."""
+cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_on_board, double* win,
+                double* equity, MoveRec* trace, int* n_trace, int* drawn_trace) noexcept nogil:
+    """One play-out: candidate ``c`` in iteration ``iteration``, on the worker's board, which holds
+    the candidate already when ``cand_on_board`` (:meth:`Playouts.run` places it once for all the
+    samples of that candidate) and is left as it was found. Only the moves a later ply generates
+    on are placed on the board: the last reply changes the racks, the scores and the bag only.
+    ``trace`` (may be NULL) receives the moves played (candidate first) and ``drawn_trace`` the
+    tiles each drew."""
     cdef PlayState st
     cdef MoveRec played[MAX_PLIES + 1]
+    cdef uint8_t placed[MAX_PLIES + 1]
     cdef int n_played = 0, ply, p, i, rc = 0, d
     cdef double leftover = 0.0, lv = 0.0, spread, x
     deal(s, &st, iteration)
     memcpy(&played[0], &s.cands[c], sizeof(MoveRec))
     if s.plies == 1:
         leftover += s.cand_leave[c]
-    d = apply(s, wk, &st, 0, &played[0])
+    placed[0] = not cand_on_board
+    d = apply(s, wk, &st, 0, &played[0], placed[0])
     if d < 0:
         return -1
     if drawn_trace != NULL:
@@ -294,7 +302,8 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, double* win
         if best_reply(s, wk, &st, p, &played[n_played], &lv) < 0:
             rc = -2
             break
-        d = apply(s, wk, &st, p, &played[n_played])
+        placed[n_played] = ply < s.plies - 1     # a later ply generates on the board
+        d = apply(s, wk, &st, p, &played[n_played], placed[n_played])
         if d < 0:
             rc = -1
             break
@@ -306,7 +315,8 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, double* win
         p = 1 - p
     # take the placements back, last first
     for i in range(n_played - 1, -1, -1):
-        board_unplace_move(&wk.board, s.r, &played[i])
+        if placed[i]:
+            board_unplace_move(&wk.board, s.r, &played[i])
     if trace != NULL:
         memcpy(trace, played, n_played * sizeof(MoveRec))
         n_trace[0] = n_played
@@ -321,6 +331,48 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, double* win
     else:
         win[0] = 1.0 - win_chance(s, -(spread + leftover), st.n_bag + st.n[0])
     return 0
+
+
+cdef struct ArmSample:
+    int32_t arm
+    int64_t k
+
+
+cdef int _by_arm(const void* a, const void* b) noexcept nogil:
+    cdef const ArmSample* x = <const ArmSample*>a
+    cdef const ArmSample* y = <const ArmSample*>b
+    if x.arm != y.arm:
+        return -1 if x.arm < y.arm else 1
+    return -1 if x.k < y.k else (1 if x.k > y.k else 0)
+
+
+cdef int run_samples(const SimC* s, Worker* wk, const int32_t* arms, const int64_t* its, int64_t n,
+                     ArmSample* order, double* win, double* equity) noexcept nogil:
+    """Samples ``(arms[k], its[k])`` into ``win[k]``, ``equity[k]``, taken candidate by candidate
+    (``order``: n entries of scratch): each candidate is placed on the board once for all its
+    samples. Returns 0, or a :func:`sample` error."""
+    cdef int64_t k, j
+    cdef int rc = 0, arm
+    cdef const MoveRec* m
+    for k in range(n):
+        order[k].arm = arms[k]
+        order[k].k = k
+    qsort(order, n, sizeof(ArmSample), _by_arm)
+    k = 0
+    while k < n and rc == 0:
+        arm = order[k].arm
+        m = &s.cands[arm]
+        if board_place_move(&wk.board, s.r, m) < 0:  # checked when the Playouts was made
+            return -1
+        j = k
+        while j < n and order[j].arm == arm:
+            rc = sample(s, wk, arm, its[order[j].k], True, &win[order[j].k], &equity[order[j].k], NULL, NULL, NULL)
+            if rc != 0:
+                break
+            j += 1
+        board_unplace_move(&wk.board, s.r, m)
+        k = j
+    return rc
 
 
 cdef object _array(object a, object dtype, int ndim, str what):
@@ -563,20 +615,62 @@ cdef class Playouts:
         cdef double[::1] wout = wv
         cdef double[::1] eout = ev
         wk = &self.workers[worker]
+        cdef ArmSample* order = <ArmSample*>malloc((n if n > 0 else 1) * sizeof(ArmSample))
+        if order == NULL:
+            raise MemoryError()
         self.busy[worker] = 1
         try:
             with nogil:
-                for k in range(n):
-                    rc = sample(&self.s, wk, av[k], iv[k], &wout[k], &eout[k], NULL, NULL, NULL)
-                    if rc != 0:
-                        break
+                rc = run_samples(&self.s, wk, &av[0] if n else NULL, &iv[0] if n else NULL, n, order,
+                                 &wout[0] if n else NULL, &eout[0] if n else NULL)
         finally:
             self.busy[worker] = 0
+            free(order)
         if rc == -2:
             raise MemoryError("out of memory while generating moves")
         if rc != 0:
             raise ValueError("a play-out met a move it could not play (the position's data disagree)")
         return n
+
+    def step(self, Sampler bai not None, int k):
+        """One batch on worker 0: the next ``k`` samples (0..1,000,000) chosen by ``bai``, run
+        without the GIL, and fed to it in order; True when its confidence stop is reached."""
+        cdef int rc = 0
+        cdef BaiC* b = &bai.b
+        if not 0 <= k <= 1000000:
+            raise ValueError(f"k must be 0..1000000, got {k}")
+        if b.n != self.s.n_cands:
+            raise ValueError(f"the sampler has {b.n} arms for {self.s.n_cands} candidates")
+        if self.busy[0]:
+            raise ValueError("worker 0 is running another batch")
+        if k == 0:
+            return bool(b.stopped)
+        cdef int32_t* arms = <int32_t*>malloc(k * sizeof(int32_t))
+        cdef int64_t* its = <int64_t*>malloc(k * sizeof(int64_t))
+        cdef double* win = <double*>malloc(k * sizeof(double))
+        cdef double* eq = <double*>malloc(k * sizeof(double))
+        cdef ArmSample* order = <ArmSample*>malloc(k * sizeof(ArmSample))
+        self.busy[0] = 1
+        try:
+            if arms == NULL or its == NULL or win == NULL or eq == NULL or order == NULL:
+                raise MemoryError()
+            with nogil:
+                bai_select(b, k, arms, its)
+                rc = run_samples(&self.s, &self.workers[0], arms, its, k, order, win, eq)
+                if rc == 0:
+                    bai_feed(b, k, arms, win, eq)
+        finally:
+            self.busy[0] = 0
+            free(arms)
+            free(its)
+            free(win)
+            free(eq)
+            free(order)
+        if rc == -2:
+            raise MemoryError("out of memory while generating moves")
+        if rc != 0:
+            raise ValueError("a play-out met a move it could not play (the position's data disagree)")
+        return bool(b.stopped)
 
     def trace(self, int arm, iteration):
         """One play-out in detail: (win, equity, moves played as RECORD_DTYPE records, tiles each
@@ -596,7 +690,7 @@ cdef class Playouts:
         bag = bytes([st.bag[i] for i in range(st.n_bag - 1, -1, -1)])
         self.busy[0] = 1
         try:
-            rc = sample(&self.s, &self.workers[0], arm, itn, &win, &eq, played, &n_played, drawn)
+            rc = sample(&self.s, &self.workers[0], arm, itn, False, &win, &eq, played, &n_played, drawn)
         finally:
             self.busy[0] = 0
         if rc != 0:
@@ -604,6 +698,363 @@ cdef class Playouts:
         recs = np.frombuffer(bytes((<char*>played)[:n_played * sizeof(MoveRec)]), dtype=RECORD_DTYPE)
         return win, eq, recs, [drawn[i] for i in range(n_played)], opp, bag
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Best-arm identification: racksmith.sim.bai.BestArm, in C
+# ---------------------------------------------------------------------------------------------
+# The sampler and stopping rule of bai.py (the documented reference; tests hold the two equal
+# choice for choice), so that a batch is chosen, run and fed without the interpreter. Its coin is
+# CPython's random.Random (MT19937, random() = 53 bits from two words) continued from the state
+# the caller gives: the same seed gives the same coins as BestArm with that Random.
+
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+cdef double MIN_VARIANCE = 1e-10
+
+
+cdef struct BaiC:
+    int n
+    int64_t min_samples
+    int round_robin
+    int has_delta
+    double delta
+    int64_t* count
+    int64_t* requested
+    double* sum
+    double* sumsq
+    double* eq_sum
+    int32_t* key
+    int64_t total
+    int64_t total_requested
+    int leader          # -1: not known (round robin without a stop keeps none)
+    int challenger
+    int stopped
+    uint32_t mt[MT_N]
+    int mti
+
+
+cdef uint32_t mt_next(BaiC* b) noexcept nogil:
+    cdef uint32_t y
+    cdef int kk
+    cdef uint32_t* mt = b.mt
+    if b.mti >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU)
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0U)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU)
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0U)
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU)
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0U)
+        b.mti = 0
+    y = mt[b.mti]
+    b.mti += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9d2c5680U
+    y ^= (y << 15) & 0xefc60000U
+    y ^= y >> 18
+    return y
+
+
+cdef double mt_random(BaiC* b) noexcept nogil:
+    """random.Random.random(): 53 bits from two 32-bit words."""
+    cdef uint32_t a = mt_next(b) >> 5
+    cdef uint32_t c = mt_next(b) >> 6
+    return (a * 67108864.0 + c) * (1.0 / 9007199254740992.0)
+
+
+cdef inline double bai_mean(const BaiC* b, int i) noexcept nogil:
+    return b.sum[i] / b.count[i] if b.count[i] else 0.0
+
+
+cdef inline double bai_var(const BaiC* b, int i) noexcept nogil:
+    cdef double m, v
+    if not b.count[i]:
+        return MIN_VARIANCE
+    m = b.sum[i] / b.count[i]
+    v = b.sumsq[i] / b.count[i] - m * m
+    return v if v > MIN_VARIANCE else MIN_VARIANCE
+
+
+cdef double glr_z(double mu1, double v1, double w1, double mua, double va, double wa) noexcept nogil:
+    """bai.glr_z: the GLR statistic of "arm 1 beats arm a" (Gaussian arms, unknown variances)."""
+    cdef double lam, x
+    if w1 == 0:
+        lam = mua
+    elif wa == 0 or mu1 == mua:
+        lam = mu1
+    else:
+        x = wa / w1
+        lam = (va * mu1 + x * v1 * mua) / (va + x * v1)
+    return w1 * pow(mu1 - lam, 2.0) / (2 * v1) + wa * pow(mua - lam, 2.0) / (2 * va)
+
+
+cdef double bai_threshold(const BaiC* b) noexcept nogil:
+    if not b.has_delta or b.total < 1:
+        return INFINITY
+    return log((log(<double>b.total) + 1) / b.delta)
+
+
+cdef int bai_next_arm(BaiC* b) noexcept nogil:
+    """BestArm.next_arm: the arm to sample next (its iteration index is requested[arm] before)."""
+    cdef int i, arm, it, jt
+    cdef int64_t least = b.requested[0]
+    cdef double ni, nj, mi, mj, theta, num, den, coin
+    arm = 0
+    for i in range(1, b.n):
+        if b.requested[i] < least:
+            least = b.requested[i]
+            arm = i
+    if not (least < b.min_samples or b.round_robin or b.n == 1 or b.challenger < 0):
+        it = b.leader
+        jt = b.challenger
+        ni = <double>b.count[it]
+        nj = <double>b.count[jt]
+        mi = bai_mean(b, it)
+        mj = bai_mean(b, jt)
+        theta = (ni * mi + nj * mj) / (ni + nj) if ni + nj > 0 else 0.0
+        num = ni * pow(mi - theta, 2.0) / (2 * bai_var(b, it))
+        den = num + nj * pow(mj - theta, 2.0) / (2 * bai_var(b, jt))
+        coin = num / den if den > 0 else 0.5
+        arm = it if mt_random(b) < coin else jt
+    b.requested[arm] += 1
+    b.total_requested += 1
+    return arm
+
+
+cdef void bai_update(BaiC* b) noexcept nogil:
+    """BestArm._update: the challenger, and the confidence stop."""
+    cdef int a = b.leader, i, at = 0, best = -1
+    cdef double thr = bai_threshold(b), best_value = INFINITY
+    cdef double mu1, w1, v1, mua, wa, va, z, value
+    mu1 = bai_mean(b, a)
+    w1 = <double>b.count[a]
+    v1 = bai_var(b, a)
+    for i in range(b.n):
+        if i == a or b.key[i] == b.key[a]:
+            at += 1
+            continue
+        mua = bai_mean(b, i)
+        wa = <double>b.count[i]
+        va = bai_var(b, i)
+        z = glr_z(mu1, v1, w1, mua, va, wa)
+        if z > thr:
+            at += 1
+        value = z + log(<double>(b.count[i] if b.count[i] > 1 else 1))
+        if value < best_value:
+            best = i
+            best_value = value
+    b.challenger = best
+    if b.has_delta and at == b.n:
+        b.stopped = 1
+
+
+cdef int bai_add(BaiC* b, int arm, double value) noexcept nogil:
+    """BestArm.add: record a sample; 1 when the confidence stop is reached."""
+    cdef int i
+    cdef double m, best_mean
+    cdef int64_t least
+    b.count[arm] += 1
+    b.sum[arm] += value
+    b.sumsq[arm] += value * value
+    b.total += 1
+    if b.round_robin and not b.has_delta:
+        b.leader = -1
+        return 0
+    b.leader = 0
+    best_mean = bai_mean(b, 0)
+    least = b.count[0]
+    for i in range(1, b.n):
+        m = bai_mean(b, i)
+        if m > best_mean:
+            best_mean = m
+            b.leader = i
+        if b.count[i] < least:
+            least = b.count[i]
+    if least < b.min_samples:
+        return 0
+    bai_update(b)
+    return b.stopped
+
+
+cdef void bai_select(BaiC* b, int64_t k, int32_t* arms, int64_t* its) noexcept nogil:
+    """The next ``k`` samples: arms and their iteration indices."""
+    cdef int64_t j
+    cdef int arm
+    for j in range(k):
+        arm = bai_next_arm(b)
+        arms[j] = arm
+        its[j] = b.requested[arm] - 1
+
+
+cdef int64_t bai_feed(BaiC* b, int64_t k, const int32_t* arms, const double* win, const double* eq) noexcept nogil:
+    """Feed ``k`` results in order until the confidence stop; returns how many were fed."""
+    cdef int64_t j
+    for j in range(k):
+        b.eq_sum[arms[j]] += eq[j]
+        if bai_add(b, arms[j], win[j]):
+            return j + 1
+    return k
+
+
+@cython.final
+cdef class Sampler:
+    """Best-arm identification over ``n`` arms, as :class:`racksmith.sim.bai.BestArm` (same
+    arguments: ``delta`` None or in (0, 1), ``min_samples`` >= 1, ``keys`` n ints (equal: similar
+    arms) or None, ``rng_state``: ``random.Random(...).getstate()[1]`` (625 ints) or None for
+    ``Random(0)``'s, ``round_robin``), in C, plus each arm's equity sum. :meth:`Playouts.step`
+    chooses, runs and feeds a batch with it in one call."""
+
+    cdef BaiC b
+
+    def __cinit__(self, int n, delta, int64_t min_samples=1, keys=None, rng_state=None, bint round_robin=False):
+        cdef int i
+        memset(&self.b, 0, sizeof(BaiC))
+        if not 1 <= n <= 100000:
+            raise ValueError(f"best-arm identification needs 1..100000 arms, got {n}")
+        if delta is not None:
+            if isinstance(delta, bool) or not isinstance(delta, (int, float)) or not 0 < delta < 1:
+                raise ValueError(f"delta must lie strictly between 0 and 1 (or be None), got {delta!r:.40}")
+        if rng_state is None:
+            import random
+            rng_state = random.Random(0).getstate()[1]
+        if not isinstance(rng_state, tuple) or len(rng_state) != MT_N + 1:
+            raise ValueError(f"rng_state must be random.Random().getstate()[1], a tuple of {MT_N + 1} ints")
+        for x in rng_state:
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < (1 << 32):
+                raise ValueError("rng_state must hold 32-bit unsigned ints")
+        if not 0 <= rng_state[MT_N] <= MT_N:
+            raise ValueError(f"rng_state's index must be 0..{MT_N}, got {rng_state[MT_N]}")
+        if keys is not None:
+            kv = _array(keys, np.int32, 1, "keys")
+            if kv.shape[0] != n:
+                raise ValueError(f"keys has {kv.shape[0]} values for {n} arms")
+        self.b.count = <int64_t*>calloc(n, sizeof(int64_t))
+        self.b.requested = <int64_t*>calloc(n, sizeof(int64_t))
+        self.b.sum = <double*>calloc(n, sizeof(double))
+        self.b.sumsq = <double*>calloc(n, sizeof(double))
+        self.b.eq_sum = <double*>calloc(n, sizeof(double))
+        self.b.key = <int32_t*>calloc(n, sizeof(int32_t))
+        if (self.b.count == NULL or self.b.requested == NULL or self.b.sum == NULL or self.b.sumsq == NULL
+                or self.b.eq_sum == NULL or self.b.key == NULL):
+            raise MemoryError()
+        self.b.n = n
+        self.b.min_samples = min_samples if min_samples > 1 else 1
+        self.b.round_robin = round_robin
+        self.b.has_delta = delta is not None
+        self.b.delta = float(delta) if delta is not None else 0.0
+        for i in range(n):
+            self.b.key[i] = kv[i] if keys is not None else i
+        for i in range(MT_N):
+            self.b.mt[i] = rng_state[i]
+        self.b.mti = rng_state[MT_N]
+        self.b.leader = 0
+        self.b.challenger = -1
+
+    def __dealloc__(self):
+        free(self.b.count)
+        free(self.b.requested)
+        free(self.b.sum)
+        free(self.b.sumsq)
+        free(self.b.eq_sum)
+        free(self.b.key)
+
+    cdef int _arm(self, arm) except -1:
+        if isinstance(arm, bool) or not isinstance(arm, (int, np.integer)) or not 0 <= arm < self.b.n:
+            raise ValueError(f"arm must be 0..{self.b.n - 1}, got {arm!r:.40}")
+        return int(arm)
+
+    def next_arm(self):
+        """The arm to sample next (as BestArm.next_arm)."""
+        return bai_next_arm(&self.b)
+
+    def add(self, arm, double value):
+        """Record a sample (as BestArm.add); True when the confidence stop is reached."""
+        return bool(bai_add(&self.b, self._arm(arm), value))
+
+    def select(self, int k):
+        """The next ``k`` samples (0..1,000,000): (arms int32, iteration indices int64)."""
+        if not 0 <= k <= 1000000:
+            raise ValueError(f"k must be 0..1000000, got {k}")
+        arms = np.zeros(k, np.int32)
+        its = np.zeros(k, np.int64)
+        cdef int32_t[::1] av = arms
+        cdef int64_t[::1] iv = its
+        if k:
+            bai_select(&self.b, k, &av[0], &iv[0])
+        return arms, its
+
+    def feed(self, arms, win, equity):
+        """Feed results in order (arms int32, win and equity float64, as from :meth:`select`)
+        until the confidence stop; True when it is reached."""
+        a = _array(arms, np.int32, 1, "arms")
+        wv = _array(win, np.float64, 1, "win")
+        ev = _array(equity, np.float64, 1, "equity")
+        n = a.shape[0]
+        if wv.shape[0] != n or ev.shape[0] != n:
+            raise ValueError("arms, win and equity must have the same length")
+        if n and (a.min() < 0 or a.max() >= self.b.n):
+            raise ValueError(f"arms must be 0..{self.b.n - 1}")
+        cdef const int32_t[::1] av = a
+        cdef const double[::1] wd = wv
+        cdef const double[::1] ed = ev
+        if n:
+            bai_feed(&self.b, n, &av[0], &wd[0], &ed[0])
+        return bool(self.b.stopped)
+
+    @property
+    def n(self):
+        return self.b.n
+
+    @property
+    def total(self):
+        return self.b.total
+
+    @property
+    def total_requested(self):
+        return self.b.total_requested
+
+    @property
+    def stopped(self):
+        return bool(self.b.stopped)
+
+    @property
+    def challenger(self):
+        return self.b.challenger
+
+    @property
+    def leader(self):
+        """The arm of highest mean (the lowest index among equals)."""
+        cdef int i, best = 0
+        if self.b.leader >= 0:
+            return self.b.leader
+        for i in range(1, self.b.n):
+            if bai_mean(&self.b, i) > bai_mean(&self.b, best):
+                best = i
+        return best
+
+    @property
+    def count(self):
+        return [self.b.count[i] for i in range(self.b.n)]
+
+    @property
+    def requested(self):
+        return [self.b.requested[i] for i in range(self.b.n)]
+
+    @property
+    def sum(self):
+        return [self.b.sum[i] for i in range(self.b.n)]
+
+    @property
+    def sumsq(self):
+        return [self.b.sumsq[i] for i in range(self.b.n)]
+
+    @property
+    def eq_sum(self):
+        return [self.b.eq_sum[i] for i in range(self.b.n)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,10 @@ which every arm gets ``min_samples`` samples (round robin), the sampler is *top-
 every arm is either the leader, *similar* to it (the same play up to which letter a blank is, or
 where the same tiles go in the same squares: such plays are not raced against each other), or has
 ``Z`` above the threshold ``log((log t + 1) / delta)`` (t: samples so far; ``delta = 1 - stop``).
+
+This module is the readable reference: :func:`~racksmith.sim.simulate.simulate` races with its
+translation in C, :class:`racksmith.sim._sim.Sampler` (the same arithmetic, and the same coins from
+the same :class:`random.Random` state), which the tests hold equal to :class:`BestArm` step by step.
 """
 from __future__ import annotations
 

@@ -7,12 +7,14 @@ order), plays each candidate, then ``plies`` turns of best-equity replies, and v
 spread plus the leave values of the last two moves, turned into a win chance by the ruleset's
 win% table (:mod:`racksmith.sim.winpct`). The i-th iteration of every candidate sees the same tiles
 (common random numbers). Which candidate gets the next iteration, and when to stop, is decided by
-best-arm identification (:mod:`racksmith.sim.bai`); iteration and time limits bound the run.
+best-arm identification (:mod:`racksmith.sim.bai`, run in the kernel as
+:class:`racksmith.sim._sim.Sampler`); iteration and time limits bound the run.
 
 The play-outs run in the compiled kernel :mod:`racksmith.sim._sim` without the GIL, in batches of
-:data:`BATCH` samples split over ``threads`` threads; the samples of a batch are chosen before it
-runs and their results depend only on (candidate, iteration, seed), so a run gives the same result
-for any number of threads (a time limit aside).
+:data:`BATCH` samples split over ``threads`` threads (one thread: chosen, run and fed to the
+sampler in one kernel call, :meth:`Playouts.step <racksmith.sim._sim.Playouts.step>`); the samples
+of a batch are chosen before it runs and their results depend only on (candidate, iteration,
+seed), so a run gives the same result for any number of threads (a time limit aside).
 """
 from __future__ import annotations
 
@@ -34,11 +36,11 @@ from ..lexicon import Leaves, Lexicon
 from ..movegen._movegen import BoardState
 from ..movegen.generate import _leaves, _tables
 from ..rules.alphabet import BLANK, THROUGH
-from .bai import BestArm
 from .winpct import WinPct, load_winpct
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
+    from ._sim import Sampler
     from .infer import Inference
 
 #: samples chosen and run per batch (fixed, so that results do not depend on the thread count)
@@ -240,7 +242,7 @@ def simulate(
         inferred = opponent_racks.kernel_arrays(position)
     board = BoardState(rules)
     board.set(np.ascontiguousarray(position.board, dtype=np.uint8))
-    from ._sim import Playouts
+    from ._sim import Playouts, Sampler
 
     try:
         kernel = Playouts(
@@ -256,16 +258,18 @@ def simulate(
     per_arm = (iterations // n) if iterations else DEFAULT_MIN_SAMPLES
     ms = min_samples if min_samples is not None else max(1, min(DEFAULT_MIN_SAMPLES, per_arm))
     ms = _positive_int(ms, "min_samples", False)
-    bai = BestArm(n, delta=(1 - stop) if stop is not None else None, min_samples=ms, keys=keys,
-                  rng=random.Random(f"racksmith-sim:{seed}"), round_robin=bool(round_robin))
-    eq_sum = [0.0] * n
+    ms = min(ms, 1 << 62)  # the same as no race at all: the kernel's counts never reach it
+    key_ids: dict[tuple, int] = {}
+    bai = Sampler(n, (1 - stop) if stop is not None else None, ms,
+                  np.array([key_ids.setdefault(k, len(key_ids)) for k in keys], np.int32),
+                  random.Random(f"racksmith-sim:{seed}").getstate()[1], bool(round_robin))
     t0 = time.perf_counter()
     last = t0
     stopped = "iterations"
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
 
     def snapshot(reason: str) -> SimResult:
-        return _result(cand_moves, bai, eq_sum, recs, reason, time.perf_counter() - t0, plies, seed, threads)
+        return _result(cand_moves, bai, recs, reason, time.perf_counter() - t0, plies, seed, threads)
 
     try:
         while True:
@@ -279,19 +283,12 @@ def simulate(
                 stopped = "interrupted"
                 break
             k = BATCH if iterations is None else min(BATCH, iterations - bai.total)
-            arm_list = []
-            it_list = []
-            for _ in range(k):
-                arm = bai.next_arm()
-                arm_list.append(arm)
-                it_list.append(bai.requested[arm] - 1)  # the arm's iteration index
-            arms = np.array(arm_list, np.int32)
-            its = np.array(it_list, np.int64)
-            win = np.empty(k, np.float64)
-            eq = np.empty(k, np.float64)
             if pool is None:
-                kernel.run(0, arms, its, win, eq)
+                done = kernel.step(bai, k)  # choose, run and feed the batch without the interpreter
             else:
+                arms, its = bai.select(k)
+                win = np.empty(k, np.float64)
+                eq = np.empty(k, np.float64)
                 bounds = np.linspace(0, k, threads + 1).astype(int)
                 futures = [
                     pool.submit(kernel.run, t, arms[lo:hi], its[lo:hi], win[lo:hi], eq[lo:hi])
@@ -300,12 +297,7 @@ def simulate(
                 ]
                 for f in futures:
                     f.result()
-            done = False
-            for arm, w, e in zip(arm_list, win.tolist(), eq.tolist()):
-                eq_sum[arm] += e
-                if bai.add(arm, w):
-                    done = True
-                    break
+                done = bai.feed(arms, win, eq)
             if done:
                 stopped = "confidence"
                 break
@@ -326,12 +318,13 @@ def _key(m: Move) -> tuple:
     return (m.kind, m.row, m.col, m.across, tuple(m.tiles)) if m.kind == "place" else (m.kind, tuple(sorted(m.tiles)))
 
 
-def _result(cand_moves, bai: BestArm, eq_sum, recs, reason, seconds, plies, seed, threads) -> SimResult:
+def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, threads) -> SimResult:
     out = []
+    count, total, sumsq, eq_sum = bai.count, bai.sum, bai.sumsq, bai.eq_sum
     for i, m in enumerate(cand_moves):
-        c = bai.count[i]
-        mean = bai.mean(i) if c else 0.0
-        var = bai.sumsq[i] / c - mean * mean if c else 0.0
+        c = count[i]
+        mean = total[i] / c if c else 0.0
+        var = sumsq[i] / c - mean * mean if c else 0.0
         se = math.sqrt(max(var, 0.0) / (c - 1)) if c > 1 else 0.0
         out.append(SimCandidate(m, 100.0 * mean, eq_sum[i] / c if c else 0.0, 100.0 * se, c, float(recs[i]["equity"])))
     order = sorted(range(len(out)), key=lambda i: (-out[i].win_pct, -out[i].equity, i))
