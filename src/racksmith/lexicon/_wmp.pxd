@@ -78,26 +78,33 @@ cdef inline const uint32_t* wm_class_next(const WordMapC* m, int length, uint64_
     letters at ``m.words + offset``."""
     cdef const WMTable* t = &m.tables[0][length]
     cdef uint32_t check = <uint32_t>(fp >> 32)
-    cdef uint64_t i, n_slots, seen
     cdef const uint32_t* s
+    cdef const uint32_t* first
+    cdef const uint32_t* end
     if t.slots == NULL:
         return NULL
-    n_slots = <uint64_t>t.n_buckets * WM_SLOTS0
+    end = t.slots + 4 * (<uint64_t>t.n_buckets * WM_SLOTS0)
     if after == NULL:
-        i = wm_home(fp, t.n_buckets) * WM_SLOTS0
+        first = t.slots + 4 * (wm_home(fp, t.n_buckets) * WM_SLOTS0)
     else:
-        i = <uint64_t>(after - t.slots) // 4 + 1
-    seen = 0
-    while seen < n_slots:
-        if i >= n_slots:
-            i = 0
-        s = t.slots + 4 * i
+        first = after + 4
+        if first == end:
+            first = t.slots
+    # every slot once, from the first to the end of the table, then from its start
+    s = first
+    while s < end:
         if s[1] == 0:
             return NULL
         if s[0] == check:
             return s
-        i += 1
-        seen += 1
+        s += 4
+    s = t.slots
+    while s < first:
+        if s[1] == 0:
+            return NULL
+        if s[0] == check:
+            return s
+        s += 4
     return NULL
 
 
@@ -105,24 +112,28 @@ cdef inline uint64_t wm_letters(const WordMapC* m, int kind, int length, uint64_
     """Kind 1 or 2: the letter set stored for ``fp`` (bit x for letter x; 0 when ``fp`` is no key)."""
     cdef const WMTable* t = &m.tables[kind][length]
     cdef uint32_t check = <uint32_t>(fp >> 32), v
-    cdef uint64_t i, n_slots, seen = 0
+    cdef const uint32_t* s
+    cdef const uint32_t* first
+    cdef const uint32_t* end
     if t.slots == NULL:
         return 0
-    n_slots = <uint64_t>t.n_buckets * WM_SLOTS12
-    i = wm_home(fp, t.n_buckets) * WM_SLOTS12
-    while seen < n_slots:
-        if i >= n_slots:
-            i = 0
-        v = t.slots[2 * i + 1]
+    end = t.slots + 2 * (<uint64_t>t.n_buckets * WM_SLOTS12)
+    first = t.slots + 2 * (wm_home(fp, t.n_buckets) * WM_SLOTS12)
+    # every slot once, from the home bucket to the end of the table, then from its start
+    s = first
+    while True:
+        v = s[1]
         if v == 0:
             return 0
-        if t.slots[2 * i] == check:
+        if s[0] == check:
             if m.wide:
                 return m.masks[v - 1]
             return (<uint64_t>v) << 1
-        i += 1
-        seen += 1
-    return 0
+        s += 2
+        if s == end:
+            s = t.slots
+        if s == first:
+            return 0
 
 
 cdef inline bint wm_exists(const WordMapC* m, int length, uint64_t fp, int blanks, int minx) noexcept nogil:

@@ -185,6 +185,7 @@ cdef struct GenArgs:
 cdef enum:
     WM_MAX_BLANKS = 4       # racks with more blanks find the best N by the KWG walk
     WM_MAX_TOP = 64         # larger heaps too
+    WM_GROUP_SLOTS = 1024   # a power of two above MAX_SQ (an anchor has at most one group an extent)
 
 # One distinct multiset of rack tiles to play (blanks undesignated), with what it keeps.
 cdef struct WmSub:
@@ -214,6 +215,11 @@ cdef struct WmStart:
     int32_t score[N_BLANK_TABLES]
     int16_t left            # the word's first square in the lane
 
+# One entry of the groups' heap: a group's bound kept next to its index (sifting reads no group).
+cdef struct WmHeapItem:
+    double bound
+    int32_t group
+
 cdef struct WmWalk:
     WmSub* subs             # by size, then best valuation first: size t at [by_size[t], by_size[t + 1])
     int64_t n_subs
@@ -225,7 +231,7 @@ cdef struct WmWalk:
     WmStart* starts
     int64_t n_starts
     int64_t cap_starts
-    int32_t* heap           # group indices, a max-heap on bound
+    WmHeapItem* heap        # the groups, a max-heap on bound
     int64_t cap_heap
     double np_best[N_BLANK_TABLES][MAX_RACK + 1]   # best valuation of a set of t tiles making a word alone
     double any_best[N_BLANK_TABLES][MAX_RACK + 1]  # of any set of t tiles
@@ -247,6 +253,11 @@ cdef struct WmWalk:
     int32_t ext_group[MAX_SQ]
     uint64_t ext_fp[MAX_SQ]
     int32_t ext_score[MAX_SQ][N_BLANK_TABLES]
+    # the anchor's groups by key (open addressing on size, tiles played through and their
+    # fingerprint): an entry is the anchor's when its stamp is the anchor's, so none is ever cleared
+    uint32_t stamp
+    uint32_t group_stamp[WM_GROUP_SLOTS]
+    int32_t group_slot[WM_GROUP_SLOTS]
 
 
 cdef struct WalkC:

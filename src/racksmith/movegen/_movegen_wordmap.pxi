@@ -221,7 +221,7 @@ cdef int wm_shadow_anchor(WalkC* w, WmWalk* m, int lane, int a, int left_min, co
     cdef uint64_t avail = available(w), lext = ALL_LETTERS, rext = ALL_LETTERS
     cdef Span left, span
     cdef int L, R, n = ln.n, run_start = -2, left_cap = w.n_rack, n_tables = w.n_tables
-    cdef int e, g, g0 = <int>m.n_groups, b, t
+    cdef int e, g, g0 = <int>m.n_groups, b, t, h
     cdef uint8_t bt
     cdef WmGroup* grp
     cdef double bound, best
@@ -278,13 +278,24 @@ cdef int wm_shadow_anchor(WalkC* w, WmWalk* m, int lane, int a, int left_min, co
     if m.n_ext == 0:
         return 0
     # group the extents: same tiles placed and same tiles played through
+    m.stamp += 1
+    if m.stamp == 0:
+        memset(m.group_stamp, 0, sizeof(m.group_stamp))
+        m.stamp = 1
     for e in range(m.n_ext):
-        g = g0
-        while g < m.n_groups:
+        h = <int>(((m.ext_fp[e] + ((<uint64_t>m.ext_size[e]) << 8) + m.ext_through[e])
+                   * <uint64_t>0x9E3779B97F4A7C15ULL) >> 54)
+        while True:
+            if m.group_stamp[h] != m.stamp:
+                g = <int>m.n_groups
+                m.group_stamp[h] = m.stamp
+                m.group_slot[h] = g
+                break
+            g = m.group_slot[h]
             grp = &m.groups[g]
             if grp.size == m.ext_size[e] and grp.n_through == m.ext_through[e] and grp.through_fp == m.ext_fp[e]:
                 break
-            g += 1
+            h = (h + 1) & (WM_GROUP_SLOTS - 1)
         if g == m.n_groups:
             if not wm_reserve(<void**>&m.groups, &m.cap_groups, m.n_groups + 1, sizeof(WmGroup)):
                 return -1
@@ -341,20 +352,20 @@ cdef int wm_shadow_anchor(WalkC* w, WmWalk* m, int lane, int a, int left_min, co
 
 # --- the groups, best bound first --------------------------------------------------------------------
 
-cdef inline void wm_heap_down(WmWalk* m, int64_t n, int64_t i) noexcept nogil:
+cdef inline void wm_heap_down(WmHeapItem* h, int64_t n, int64_t i) noexcept nogil:
     cdef int64_t c
-    cdef int32_t tmp
+    cdef WmHeapItem tmp
     while True:
         c = 2 * i + 1
         if c >= n:
             return
-        if c + 1 < n and m.groups[m.heap[c + 1]].bound > m.groups[m.heap[c]].bound:
+        if c + 1 < n and h[c + 1].bound > h[c].bound:
             c += 1
-        if m.groups[m.heap[c]].bound <= m.groups[m.heap[i]].bound:
+        if h[c].bound <= h[i].bound:
             return
-        tmp = m.heap[c]
-        m.heap[c] = m.heap[i]
-        m.heap[i] = tmp
+        tmp = h[c]
+        h[c] = h[i]
+        h[i] = tmp
         i = c
 
 
@@ -495,33 +506,40 @@ cdef void wm_place(WalkC* w, WmWalk* m, const WmGroup* g, const WmSub* s, const 
         wm_blanks(w, g, s, word, left, score, 0, loss, pos, n_pos, 0, need)
 
 
+cdef void wm_class_words(WalkC* w, WmWalk* m, const WmGroup* g, const WmSub* s, const uint8_t* want,
+                         uint64_t fp, const uint32_t* slot) noexcept nogil:
+    """Try the words of class ``slot`` (the first of ``fp``'s classes) and of ``fp``'s further
+    classes whose letters are exactly ``want``'s."""
+    cdef const WordMapC* wmap = w.rules.wordmap
+    cdef const uint8_t* words
+    cdef uint8_t got[64]
+    cdef int L = g.length, i
+    cdef uint32_t j
+    while slot != NULL:
+        words = wmap.words + slot[2]
+        # the class's letters must be exactly those wanted (a fingerprint can collide)
+        memcpy(got, want, 64)
+        for i in range(L):
+            if got[words[i]] == 0:
+                break
+            got[words[i]] -= 1
+        else:
+            for j in range(slot[1]):
+                wm_place(w, m, g, s, words + j * L)
+        slot = wm_class_next(wmap, L, fp, slot)
+
+
 cdef void wm_classes(WalkC* w, WmWalk* m, const WmGroup* g, const WmSub* s, uint8_t* want, uint64_t fp,
                      int blanks, int minx) noexcept nogil:
     """The classes of the set's letters, the tiles played through and ``blanks`` blanks standing for
     letters >= ``minx`` (ascending); ``want`` counts the letters known so far."""
     cdef const WordMapC* wmap = w.rules.wordmap
-    cdef const uint32_t* slot = NULL
-    cdef const uint8_t* words
-    cdef uint8_t got[64]
     cdef uint64_t letters
-    cdef int L = g.length, i, x
-    cdef uint32_t j
+    cdef int L = g.length, x
     if blanks == 0:
         m.stats[3] += 1
-        while True:
-            slot = wm_class_next(wmap, L, fp, slot)
-            if slot == NULL:
-                return
-            words = wmap.words + slot[2]
-            # the class's letters must be exactly those wanted (a fingerprint can collide)
-            memcpy(got, want, 64)
-            for i in range(L):
-                if got[words[i]] == 0:
-                    break
-                got[words[i]] -= 1
-            else:
-                for j in range(slot[1]):
-                    wm_place(w, m, g, s, words + j * L)
+        wm_class_words(w, m, g, s, want, fp, wm_class_next(wmap, L, fp, NULL))
+        return
     if blanks == 1:
         letters = wm_letters(wmap, 1, L, fp)
     elif blanks == 2 and L <= wmap.max_len2:
@@ -542,8 +560,11 @@ cdef void wm_classes(WalkC* w, WmWalk* m, const WmGroup* g, const WmSub* s, uint
 cdef void wm_group(WalkC* w, WmWalk* m, const WmGroup* g) noexcept nogil:
     """Generate the moves of one group (sets of its size, best valuation first)."""
     cdef Lane* ln = &w.lanes[g.lane]
+    cdef const WordMapC* wmap = w.rules.wordmap
+    cdef const uint32_t* slot = NULL
     cdef uint8_t through[64]
     cdef uint8_t want[64]
+    cdef uint64_t fp
     cdef int i, bc, left
     cdef int32_t best_score = WM_NO_SCORE
     cdef int64_t k
@@ -571,10 +592,21 @@ cdef void wm_group(WalkC* w, WmWalk* m, const WmGroup* g) noexcept nogil:
         if g.n_through == 0 and not s.np:
             continue
         m.stats[2] += 1
+        fp = s.fp + g.through_fp
+        if s.blanks == 0:
+            # most sets make no word with the tiles played through: look the class up before
+            # counting the letters it must have
+            m.stats[3] += 1
+            slot = wm_class_next(wmap, g.length, fp, NULL)
+            if slot == NULL:
+                continue
         memcpy(want, through, 64)
         for i in range(s.n_real):
             want[s.real[i]] += 1
-        wm_classes(w, m, g, s, want, s.fp + g.through_fp, s.blanks, 1)
+        if s.blanks == 0:
+            wm_class_words(w, m, g, s, want, fp, slot)
+        else:
+            wm_classes(w, m, g, s, want, fp, s.blanks, 1)
         if w.oom:
             return
 
@@ -603,22 +635,23 @@ cdef int wm_best(WalkC* w, const int* desc_values) noexcept nogil:
                 return -1
     n = m.n_groups
     m.stats[0] = n
-    if not wm_reserve(<void**>&m.heap, &m.cap_heap, n + 1, sizeof(int32_t)):
+    if not wm_reserve(<void**>&m.heap, &m.cap_heap, n + 1, sizeof(WmHeapItem)):
         w.oom = 1
         return -1
     for k in range(n):
-        m.heap[k] = <int32_t>k
+        m.heap[k].bound = m.groups[k].bound
+        m.heap[k].group = <int32_t>k
     k = n // 2
     while k > 0:
         k -= 1
-        wm_heap_down(m, n, k)
+        wm_heap_down(m.heap, n, k)
     while n > 0:
-        top = m.heap[0]
-        if m.groups[top].bound < w.threshold:
+        if m.heap[0].bound < w.threshold:
             break
+        top = m.heap[0].group
         n -= 1
         m.heap[0] = m.heap[n]
-        wm_heap_down(m, n, 0)
+        wm_heap_down(m.heap, n, 0)
         m.stats[1] += 1
         wm_group(w, m, &m.groups[top])
         if w.oom:
