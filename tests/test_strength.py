@@ -438,6 +438,8 @@ def test_match_cli_json(capsys):
     (["leaves", "train", "-r", "english", "--games", "0", "-o", "x.klv2"], 1, "games must be"),
     (["leaves", "train", "-r", "klingon", "--games", "5", "-o", "x.klv2"], 1, "klingon"),
     (["leaves", "train", "-r", "english", "--games", "5", "-o", "/no/such/dir/x.klv2"], 1, "does not exist"),
+    (["leaves", "train", "-r", "erudit", "--games", "5", "--probes", "2", "-o", "x.klv2"], 1, "probes"),
+    (["leaves", "train", "-r", "english", "--games", "5", "--probes", "-1", "-o", "x.klv2"], 2, "probes"),
 ])
 def test_cli_bad_input_is_one_line(capsys, args, code, message):
     assert main(args) == code
@@ -452,6 +454,15 @@ def test_leaves_train_cli(tmp_path, capsys):
     assert out.read_bytes() == _train(tmp_path / "api.klv2").leaves.tobytes()
     prov = json.loads((tmp_path / "cli.klv2.json").read_text())
     assert "leaves train" in prov["command"] and "start_provenance" not in prov
+    assert prov["probes"] == 0 and prov["weighting"] == "once"
+    # the census from the command line: the same file as through the API, the option in the command
+    census = tmp_path / "census.klv2"
+    assert main(["leaves", "train", "-r", "english", "--games", "3", "--generations", "1", "--seed", "11",
+                 "--prior-weight", "10", "--probes", "2", "-o", str(census)]) == 0
+    s = TrainSettings("english", games=3, generations=1, seed=11, prior_weight=10, probes=2)
+    assert census.read_bytes() == train_leaves(tmp_path / "census-api.klv2", s).leaves.tobytes()
+    prov = json.loads((tmp_path / "census.klv2.json").read_text())
+    assert "--probes 2" in prov["command"] and prov["probes"] == 2 and prov["weighting"] == "draws"
 
 
 def test_training_on_from_other_leaves_nests_their_provenance(tmp_path, capsys):

@@ -10,7 +10,10 @@ holds ``L``. Rare leaves are smoothed toward a prior built from smaller leaves::
     prior(L) = mean over the tiles t of L of  value(L − t) + value(t)      (0 for one tile)
 
 so a leave seen thousands of times keeps its own mean, and one seen a few times is mostly the sum
-of its parts. ``K`` is the prior's weight in turns (``prior_weight``).
+of its parts. ``K`` is the prior's weight in turns (``prior_weight``). For a census tally (racks
+drawn at random from the unseen tiles, ``leaves train --probes``) a rack counts once per choice of
+the leave's tiles among its own (``weighting="draws"``), which makes ``s_L / n_L`` the mean over
+random completions of ``L``.
 """
 from __future__ import annotations
 

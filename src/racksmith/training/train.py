@@ -30,7 +30,7 @@ from ..lexicon import Leaves, load_leaves
 from ..lexicon.files import write_atomically
 from ..play.backends import Runner, check_backend, split
 from ..rules.ruleset import get_ruleset
-from .games import TallyJob
+from .games import TallyJob, kernel_plays
 from .leavegen import DEFAULT_PRIOR_WEIGHT, leaves_from_tally
 from .tally import RackTally
 
@@ -138,6 +138,9 @@ def train_leaves(
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, int) or checkpoint < 1:
         raise RacksmithError(f"checkpoint must be a whole number of games, at least 1, got {checkpoint!r}")
     rs = get_ruleset(settings.ruleset)
+    if settings.probes and not kernel_plays(rs):
+        raise RacksmithError(f"probes are drawn by the kernel's game loop, which does not play {rs.name} "
+                             "(star reclamation): use probes=0")
     if start_leaves is not None:
         digest = hashlib.sha256(start_leaves).hexdigest()
         if settings.start != digest:
