@@ -306,6 +306,94 @@ def test_the_kernel_tally_keeps_only_full_racks_with_tiles_in_the_bag():
         to_fixed(round(e, 5)) for e in rows["equity"][full])
 
 
+def test_probe_racks_are_drawn_from_the_unseen_tiles_and_valued_as_the_generator_values_them():
+    # the census (probes): before each tallied turn, racks drawn from the tiles the mover cannot see,
+    # each row's equity the best equity Position.moves finds for that rack on that board
+    from racksmith.core.bag import game_rng
+    from racksmith.core.position import Position
+    from racksmith.movegen.generate import _rules
+    from racksmith.movegen._movegen import LeaveTable
+    from racksmith.play import _gameloop
+    from racksmith.play.game import Game
+    from racksmith.training.games import series_seed
+
+    lex = load_lexicon("enable")
+    leaves = load_leaves("english")
+    player = ("equity", LeaveTable(leaves))
+    seed = series_seed(5, 1)
+    out = _gameloop.play_games(_rules(EN, lex), [player, player], seed, 3, 2, rows=True, probes=3)
+    rows = out["turn_rows"]
+    plain = _gameloop.play_games(_rules(EN, lex), [player, player], seed, 3, 2, rows=True)["turn_rows"]
+    played = rows["probe"] == 0
+    for key in plain:  # probing changes nothing of the games
+        assert np.array_equal(rows[key][played], plain[key]), key
+    checked = 0
+    for index in (3, 4):
+        game = Game(EN, lex, seed=game_rng(seed, index))
+        pos = game.live_position
+        turn = 0
+        while not pos.is_over:
+            turn += 1
+            sel = (rows["game"] == index) & (rows["turn"] == turn) & (rows["probe"] > 0)
+            tallied = len(pos.racks[0]) == 7 and len(game.bag) > 0
+            assert sel.sum() == (3 if tallied else 0)
+            unseen = pos.unseen_counts() + np.bincount(list(pos.racks[0]) + list(pos.racks[1]), minlength=27)
+            assert unseen.sum() == len(game.bag) + len(pos.racks[0]) + len(pos.racks[1])
+            for i in np.flatnonzero(sel):
+                counts = rows["rack"][i]
+                assert counts.sum() == 7 and np.all(counts <= unseen)
+                rack = [t for t in range(27) for _ in range(counts[t])]
+                # the opponent holds as many of the other unseen tiles (only the bag's size matters here)
+                rest = [t for t in range(27) for _ in range(unseen[t] - counts[t])][:len(pos.racks[1])]
+                probe = Position(EN, pos.board, racks=(rack, rest), scores=pos.scores, lexicon=lex)
+                best = probe.moves(1, sort="equity", leaves=leaves, exchanges=True)[0]
+                assert round(best.equity, 5) == round(rows["equity"][i], 5)
+                checked += 1
+            game.play_trusted(pos.moves(1, sort="equity", leaves=leaves, exchanges=True)[0])
+    assert checked > 60
+    # the probes of a game depend on the game only, not on the batch it is played in
+    one = _gameloop.play_games(_rules(EN, lex), [player, player], seed, 4, 1, rows=True, probes=3)["turn_rows"]
+    assert np.array_equal(one["rack"], rows["rack"][rows["game"] == 4])
+    assert np.array_equal(one["equity"], rows["equity"][rows["game"] == 4])
+    with pytest.raises(ValueError, match="rows=True"):
+        _gameloop.play_games(_rules(EN, lex), [player, player], seed, 0, 1, probes=2)
+
+
+def test_a_census_tally_is_the_same_for_any_split_and_jobs(tmp_path):
+    from racksmith.training.games import TallyJob
+
+    job = TallyJob("english", None, None, 5, 1, probes=2)
+    whole = job.run(job.setup(), [0, 1, 2, 3])
+    plain = TallyJob("english", None, None, 5, 1)
+    assert whole.observations > 2 * plain.run(plain.setup(), [0, 1, 2, 3]).observations - 5
+    assert RackTally.merge([job.run(job.setup(), [0]), job.run(job.setup(), [1, 2, 3])]) == whole
+    # the command: the same leaves for 1 or 2 workers, the probes in the provenance
+    s = TrainSettings("english", games=4, generations=1, seed=5, prior_weight=10, probes=2)
+    a = train_leaves(tmp_path / "a.klv2", s, checkpoint=3)
+    b = train_leaves(tmp_path / "b.klv2", s, checkpoint=2, jobs=2)
+    assert (tmp_path / "a.klv2").read_bytes() == (tmp_path / "b.klv2").read_bytes()
+    assert a.provenance["probes"] == 2 and a.provenance["turns_tallied"] == {"1": whole.observations}
+    assert a.provenance["weighting"] == "draws"
+    with pytest.raises(RacksmithError, match="probes"):
+        TallyJob("erudit", None, None, 5, 1, probes=2).setup()
+    with pytest.raises(RacksmithError, match="probes"):
+        TrainSettings("english", probes=-1)
+
+
+def test_draws_weighting_counts_each_choice_of_tiles():
+    # rack AAB (rack size 3): leave A is in it twice by choice of tiles, once as a distinct leave
+    tally = RackTally.from_observations([rack_key([0, 0, 1]), rack_key([0, 2, 3])], [to_fixed(30), to_fixed(12)])
+    once = dict(zip(map(tuple, leave_values(tally, 3, 0)[0][:, :2].tolist()), leave_values(tally, 3, 0)[1]))
+    rows, vals = leave_values(tally, 3, 0, "draws")
+    draws = dict(zip(map(tuple, rows[:, :2].tolist()), vals))
+    assert once[(1, 0)] == pytest.approx((30 + 12) / 2 - 21)
+    assert draws[(1, 0)] == pytest.approx((2 * 30 + 12) / 3 - 21)
+    assert draws[(1, 1)] == once[(1, 1)] == pytest.approx(30 - 21)
+    assert draws[(2, 0)] == once[(2, 0)] == pytest.approx(30 - 21)
+    with pytest.raises(RacksmithError, match="weighting"):
+        leave_values(tally, 3, 0, "twice")
+
+
 def test_trained_leaves_load_and_value(tmp_path):
     r = _train(tmp_path / "t.klv2")
     klv = load_leaves(tmp_path / "t.klv2", EN)
@@ -350,6 +438,8 @@ def test_match_cli_json(capsys):
     (["leaves", "train", "-r", "english", "--games", "0", "-o", "x.klv2"], 1, "games must be"),
     (["leaves", "train", "-r", "klingon", "--games", "5", "-o", "x.klv2"], 1, "klingon"),
     (["leaves", "train", "-r", "english", "--games", "5", "-o", "/no/such/dir/x.klv2"], 1, "does not exist"),
+    (["leaves", "train", "-r", "erudit", "--games", "5", "--probes", "2", "-o", "x.klv2"], 1, "probes"),
+    (["leaves", "train", "-r", "english", "--games", "5", "--probes", "-1", "-o", "x.klv2"], 2, "probes"),
 ])
 def test_cli_bad_input_is_one_line(capsys, args, code, message):
     assert main(args) == code
@@ -364,6 +454,15 @@ def test_leaves_train_cli(tmp_path, capsys):
     assert out.read_bytes() == _train(tmp_path / "api.klv2").leaves.tobytes()
     prov = json.loads((tmp_path / "cli.klv2.json").read_text())
     assert "leaves train" in prov["command"] and "start_provenance" not in prov
+    assert prov["probes"] == 0 and prov["weighting"] == "once"
+    # the census from the command line: the same file as through the API, the option in the command
+    census = tmp_path / "census.klv2"
+    assert main(["leaves", "train", "-r", "english", "--games", "3", "--generations", "1", "--seed", "11",
+                 "--prior-weight", "10", "--probes", "2", "-o", str(census)]) == 0
+    s = TrainSettings("english", games=3, generations=1, seed=11, prior_weight=10, probes=2)
+    assert census.read_bytes() == train_leaves(tmp_path / "census-api.klv2", s).leaves.tobytes()
+    prov = json.loads((tmp_path / "census.klv2.json").read_text())
+    assert "--probes 2" in prov["command"] and prov["probes"] == 2 and prov["weighting"] == "draws"
 
 
 def test_training_on_from_other_leaves_nests_their_provenance(tmp_path, capsys):

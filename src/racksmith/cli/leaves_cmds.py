@@ -96,6 +96,9 @@ def train_cmd(
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: game i of generation g draws its bag from (seed, g, i)."),
     prior_weight: float = typer.Option(50.0, "--prior-weight",
                                        help="Weight, in turns, of a rare leave's prior (built from its smaller leaves)."),
+    probes: int = typer.Option(0, "--probes", help="Census: before every tallied turn, tally this many racks drawn from "
+                               "the tiles unseen to the mover, valued on that board, instead of the rack dealt "
+                               "[default: 0, the racks dealt].", min=0, max=10_000),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (or Ray CPUs); results do not depend on it."),
     backend: str = typer.Option("local", "--backend", help="local (process pool) or ray."),
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port) [default: start one]."),
@@ -133,12 +136,14 @@ def train_cmd(
         start_prov = _start_provenance(start, start_bytes)
     settings = TrainSettings(ruleset_ref(rs), lexicon, counts[0] if len(counts) == 1 else counts,
                              generations, seed, hashlib.sha256(start_bytes).hexdigest() if start_bytes else None,
-                             prior_weight)
+                             prior_weight, probes)
     # the command that makes these leaves, rebuilt from what was parsed (what a user would type)
     words = ["racksmith", "leaves", "train", "--ruleset", ruleset, "--games", ",".join(map(str, counts)), "--generations",
              str(generations), "--seed", str(seed), "--prior-weight", f"{prior_weight:g}", "-o", output.name]
     if lexicon is not None:
         words[5:5] = ["--lexicon", lexicon]
+    if probes:
+        words[-2:-2] = ["--probes", str(probes)]
     if start is not None:
         words += ["--from", start.name]
     command = " ".join(shlex.quote(w) for w in words)

@@ -175,6 +175,8 @@ cdef struct TurnRow:
     uint8_t n_kept          # of them kept (the leave; exchanged tiles are not kept)
     uint8_t rack[64]        # the mover's rack before the turn, by tile (0 = blanks)
     uint8_t kept[64]        # the leave, by tile
+    int32_t probe           # 0: the turn played; k >= 1: the k-th probe rack of the turn (BatchArgs.probes):
+                            # rack is the probe's, equity/score/kind its best move's, kept empty
 
 
 # A recorder of one's own, called after every turn of a batch (Tallies.on_turn): k is the game's
@@ -227,6 +229,9 @@ cdef struct BatchArgs:
     int lie                 # test hook: the generator lies (LIE_*) ...
     int64_t lie_game        # ... in this game (-1: every game)
     int lie_turn            # ... on this turn, 1-based (-1: every turn)
+    int probes              # leave training's census (with rows): before every turn of an equity player
+                            # holding a full rack with tiles in the bag, this many racks drawn from the
+                            # tiles unseen to the mover (bag + every rack), each a row of its own (TurnRow.probe)
 
 
 cdef void tally_turn(Tallies* t, int64_t k, int64_t index, const GameC* g, const TurnC* turn, int player) noexcept nogil

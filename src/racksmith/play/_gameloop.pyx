@@ -579,12 +579,99 @@ cdef inline void move_leave(const TurnC* turn, uint8_t* rack, uint8_t* kept, int
             n_kept[0] -= 1
 
 
+cdef TurnRow* new_row(Tallies* t) noexcept nogil:
+    """A new row at the end of t.rows (grown as needed); NULL (and t.oom set) when memory ran out."""
+    cdef TurnRow* grown
+    cdef int64_t cap
+    if t.n_rows == t.cap_rows:
+        cap = t.cap_rows * 2 if t.cap_rows else 1024
+        grown = <TurnRow*>realloc(t.rows, cap * sizeof(TurnRow))
+        if grown == NULL:
+            t.oom = 1
+            return NULL
+        t.rows = grown
+        t.cap_rows = cap
+    t.n_rows += 1
+    return &t.rows[t.n_rows - 1]
+
+
+#: the salt of the probes' stream (a stream of its own, apart from the bags')
+cdef uint64_t PROBE_SALT = 0x70726f6265733a31ULL
+
+
+cdef int probe_turn(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, const BatchArgs* a,
+                    Tallies* t, uint8_t* pool, int64_t index, int player) noexcept nogil:
+    """Leave training's census on the board of the seat to move (before its turn): ``a.probes``
+    racks, each ``rack_size`` tiles drawn without replacement from the tiles unseen to the mover (the
+    bag and every rack), by the stream of (seed ^ PROBE_SALT, index * 4096 + turn) — a function of
+    the game and the turn only, so the rows do not depend on how a series is split. Each rack's best
+    move by the player's equity (exchanges as the turn allows them) is a row with ``probe`` = k.
+    ``pool``: room for total_tiles tiles. Returns 0, or -1 when memory ran out."""
+    cdef Rng r
+    cdef GenArgs ga
+    cdef uint8_t rk[MAX_RACK]
+    cdef uint8_t counts[64]
+    cdef uint8_t tmp
+    cdef int n = 0, size = gr.rack_size, s, tl, c, i, j, m, k
+    cdef TurnRow* row
+    for i in range(g.n_bag):
+        pool[n] = g.bag[i]
+        n += 1
+    for s in range(g.n_players):
+        for tl in range(gr.n_letters + 1):
+            for c in range(g.rack[s][tl]):
+                pool[n] = <uint8_t>tl
+                n += 1
+    if n < size:
+        return 0
+    rng_seed(&r, a.seed ^ PROBE_SALT, (<uint64_t>index << 12) | <uint64_t>(g.turns & 4095))
+    ga.top = 1
+    ga.by_equity = 1
+    ga.directions = 3
+    ga.use_gaddag = gr.use_gaddag
+    ga.exchanges = gr.exchange_limit <= g.n_bag
+    ga.bag_empty = g.n_bag <= 0
+    ga.opp_value = rack_value(g, gr, (g.to_move + 1) % g.n_players)
+    ga.no_wordmap = 0
+    for k in range(a.probes):
+        for i in range(size):       # a partial Fisher-Yates shuffle: pool[0 .. size) is the rack
+            j = i + <int>rng_below(&r, <uint64_t>(n - i))
+            tmp = pool[i]
+            pool[i] = pool[j]
+            pool[j] = tmp
+        memset(counts, 0, 64)
+        for i in range(size):
+            counts[pool[i]] += 1
+        m = 0
+        for tl in range(gr.n_letters + 1):
+            for c in range(counts[tl]):
+                rk[m] = <uint8_t>tl
+                m += 1
+        if walk_generate(w, gr.rules, p.leaves, g.board, rk, size, &ga) != 0:
+            return -1
+        row = new_row(t)
+        if row == NULL:
+            return -1
+        row.game = index
+        row.turn = g.turns + 1
+        row.player = player
+        row.score = w.out[0].score if w.out[0].kind == KIND_PLACE else 0
+        row.kind = w.out[0].kind
+        row.bag = g.n_bag
+        row.equity = w.out[0].equity
+        row.n_rack = <uint8_t>size
+        row.n_kept = 0
+        memcpy(row.rack, counts, 64)
+        memset(row.kept, 0, 64)
+        row.probe = k + 1
+    return 0
+
+
 cdef void tally_turn(Tallies* t, int64_t k, int64_t index, const GameC* g, const TurnC* turn,
                      int player) noexcept nogil:
     """What one turn adds to the recorders (after it is applied): the counts, the log, the rows of
     leave training, and the caller's own hook (Tallies.on_turn)."""
     cdef MoveRec* grown
-    cdef TurnRow* grown_rows
     cdef TurnRow* row
     cdef int64_t cap
     cdef int n_rack, n_kept
@@ -606,16 +693,9 @@ cdef void tally_turn(Tallies* t, int64_t k, int64_t index, const GameC* g, const
         t.log[t.n_log] = turn.move
         t.n_log += 1
     if t.want_rows and not t.oom:
-        if t.n_rows == t.cap_rows:
-            cap = t.cap_rows * 2 if t.cap_rows else 1024
-            grown_rows = <TurnRow*>realloc(t.rows, cap * sizeof(TurnRow))
-            if grown_rows == NULL:
-                t.oom = 1
-                return
-            t.rows = grown_rows
-            t.cap_rows = cap
-        row = &t.rows[t.n_rows]
-        t.n_rows += 1
+        row = new_row(t)
+        if row == NULL:
+            return
         row.game = index
         row.turn = g.turns
         row.player = player
@@ -626,6 +706,7 @@ cdef void tally_turn(Tallies* t, int64_t k, int64_t index, const GameC* g, const
         move_leave(turn, row.rack, row.kept, &n_rack, &n_kept)
         row.n_rack = <uint8_t>n_rack
         row.n_kept = <uint8_t>n_kept
+        row.probe = 0
     if t.on_turn != NULL:
         t.on_turn(t.on_turn_ctx, k, index, g, turn, player)
 
@@ -649,11 +730,12 @@ cdef int play_batch(const GameRules* gr, const PlayerC* players, int n_players, 
     cdef BoardC* b = <BoardC*>malloc(sizeof(BoardC))
     cdef WalkC* w = walk_new()
     cdef uint8_t* bag = <uint8_t*>malloc(gr.total_tiles + 1)
+    cdef uint8_t* pool = <uint8_t*>malloc(gr.total_tiles + 1)
     cdef GameC g
     cdef TurnC turn_
     cdef int64_t k, index
     cdef int first, player, rc = 0, lie
-    if b == NULL or w == NULL or bag == NULL:
+    if b == NULL or w == NULL or bag == NULL or pool == NULL:
         rc = -1
     k = 0
     while rc == 0 and k < a.n_games:
@@ -670,6 +752,11 @@ cdef int play_batch(const GameRules* gr, const PlayerC* players, int n_players, 
             if a.lie != LIE_NONE and (a.lie_game < 0 or a.lie_game == index) and \
                     (a.lie_turn < 0 or a.lie_turn == g.turns + 1):
                 lie = a.lie
+            if a.probes > 0 and t.want_rows and players[player].kind == PLAYER_EQUITY and g.n_bag > 0 \
+                    and g.n_rack[g.to_move] == gr.rack_size:
+                if probe_turn(&g, gr, &players[player], w, a, t, pool, index, player) < 0:
+                    rc = -1
+                    break
             if turn(&g, gr, &players[player], w, a.check, lie, &turn_) < 0:
                 rc = -1
                 break
@@ -684,6 +771,7 @@ cdef int play_batch(const GameRules* gr, const PlayerC* players, int n_players, 
         k += 1
     free(b)
     free(bag)
+    free(pool)
     walk_free(w)
     return rc if not t.oom else -1
 
@@ -855,8 +943,9 @@ cdef dict _turn_rows(const TurnRow* rows, int64_t n, int n_letters):
     equity = np.empty(n, np.float64)
     rack = np.empty((n, k), np.uint8)
     kept = np.empty((n, k), np.uint8)
+    probe = np.empty(n, np.int32)
     cdef int64_t[::1] game_v = game
-    cdef int32_t[::1] turn_v = turn_, player_v = player, score_v = score, bag_v = bag
+    cdef int32_t[::1] turn_v = turn_, player_v = player, score_v = score, bag_v = bag, probe_v = probe
     cdef uint8_t[::1] kind_v = kind
     cdef double[::1] equity_v = equity
     cdef uint8_t[:, ::1] rack_v = rack, kept_v = kept
@@ -870,8 +959,9 @@ cdef dict _turn_rows(const TurnRow* rows, int64_t n, int n_letters):
         equity_v[i] = rows[i].equity
         memcpy(&rack_v[i, 0], rows[i].rack, k)
         memcpy(&kept_v[i, 0], rows[i].kept, k)
+        probe_v[i] = rows[i].probe
     return {"game": game, "turn": turn_, "player": player, "kind": kind, "bag": bag, "score": score,
-            "equity": equity, "rack": rack, "kept": kept}
+            "equity": equity, "rack": rack, "kept": kept, "probe": probe}
 
 
 def shuffled(bytes tiles not None, seed, index):
@@ -887,7 +977,7 @@ def shuffled(bytes tiles not None, seed, index):
 
 
 def play_games(Rules rules not None, players, seed, first, n_games, *, bint paired=False, bint check=True,
-               bint log=False, bint rows=False, lie=None, lie_game=-1, lie_turn=-1, max_violations=1000):
+               bint log=False, bint rows=False, probes=0, lie=None, lie_game=-1, lie_turn=-1, max_violations=1000):
     """Games ``first`` .. ``first + n_games - 1`` of the self-play series ``seed`` between ``players``
     ((kind, leave table) pairs: ``("equity", LeaveTable or None)``, ``("score", None)``), in one call
     without the GIL.
@@ -895,7 +985,10 @@ def play_games(Rules rules not None, players, seed, first, n_games, *, bint pair
     Game ``i`` draws its bag from the stream of (``seed``, ``i``) — (``seed``, ``i // 2``) when
     ``paired``: two players, games 2i and 2i + 1 on the same bag with the seats swapped — and seats
     player ``(i + s) % n`` at seat ``s``. ``check``: the independent check of every move (tiles are
-    counted after every turn either way). ``log``: keep every turn's move. ``lie`` (``"score"`` or
+    counted after every turn either way). ``log``: keep every turn's move. ``probes`` (with
+    ``rows``): leave training's census — before every turn of an equity player holding a full rack
+    with tiles in the bag, that many racks drawn from the tiles unseen to the mover (bag and every
+    rack; a stream of the game and the turn), each rack's best move a row of its own. ``lie`` (``"score"`` or
     ``"word"``), ``lie_game``, ``lie_turn``: a test hook that makes the generator lie.
 
     Returns a dict of numpy arrays by game — ``scores`` and ``bingos`` ``[game][player]`` (players
@@ -940,6 +1033,9 @@ def play_games(Rules rules not None, players, seed, first, n_games, *, bint pair
         raise ValueError(f"lie must be None, 'score' or 'word', got {lie!r:.40}")
     a.lie_game = _int_in(lie_game, -1, 1 << 62, "lie_game")
     a.lie_turn = <int>_int_in(lie_turn, -1, MAX_GAME_TURNS, "lie_turn")
+    a.probes = <int>_int_in(probes, 0, 10_000, "probes")
+    if a.probes and not rows:
+        raise ValueError("probes are recorded as rows: give rows=True with probes")
     cap = _int_in(max_violations, 0, 1_000_000, "max_violations")
     scores = np.zeros((a.n_games, n), np.int32)
     bingos = np.zeros((a.n_games, n), np.int32)

@@ -77,11 +77,16 @@ def play_and_tally(ruleset: Ruleset, lexicon: Any, leaves: Leaves | None, seed: 
     return RackTally.from_observations(keys, fixed)
 
 
-def rows_tally(rows: dict[str, np.ndarray], rack_size: int) -> RackTally:
+def rows_tally(rows: dict[str, np.ndarray], rack_size: int, *, probes: bool = False) -> RackTally:
     """The tally of the kernel's turn rows (``play_games(..., rows=True)["turn_rows"]``): the turns
-    with a full rack and tiles in the bag, keyed by rack, their equities in fixed point."""
+    with a full rack and tiles in the bag, keyed by rack, their equities in fixed point. ``probes``:
+    tally the probe racks (rows with ``probe`` ≥ 1) instead of the turns played."""
     rack = rows["rack"]
     keep = (rack.sum(axis=1, dtype=np.int64) == rack_size) & (rows["bag"] > 0)
+    if "probe" in rows:
+        keep &= (rows["probe"] > 0) if probes else (rows["probe"] == 0)
+    elif probes:
+        raise RacksmithError("these turn rows hold no probes")
     rack = rack[keep]
     n = len(rack)
     if n == 0:
@@ -96,17 +101,19 @@ def rows_tally(rows: dict[str, np.ndarray], rack_size: int) -> RackTally:
 
 
 def kernel_tally(rules: Any, table: LeaveTable | None, rack_size: int, seed: int, generation: int,
-                 first: int, n_games: int) -> RackTally:
+                 first: int, n_games: int, probes: int = 0) -> RackTally:
     """Play games ``first`` .. ``first + n_games - 1`` in the kernel's game loop and tally them
-    (every move checked independently; a violation is an error)."""
+    (every move checked independently; a violation is an error). ``probes`` > 0: tally, instead of
+    the racks dealt, that many racks drawn before every tallied turn from the tiles unseen to the
+    mover, each valued by its best move on that board (the census; docs/ALGORITHM.md §16)."""
     player = ("equity", table)
     out = _gameloop.play_games(rules, [player, player], series_seed(seed, generation), first, n_games,
-                               check=True, rows=True)
+                               check=True, rows=True, probes=probes)
     if out["n_violations"]:
         game, turn, code = out["violations"][0][:3]
         raise RacksmithError(f"training game {game} of generation {generation}, turn {turn}: the kernel's move "
                              f"failed its check ({_gameloop.CHECK_REASONS.get(code, code)})")
-    return rows_tally(out["turn_rows"], rack_size)
+    return rows_tally(out["turn_rows"], rack_size, probes=probes > 0)
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,7 @@ class TallyJob:
     seed: int
     generation: int
     engine: str = "auto"
+    probes: int = 0  #: racks drawn from the unseen tiles before every tallied turn (kernel only; 0: the racks dealt)
 
     def setup(self) -> tuple[Ruleset, Any, Leaves | None, Any, LeaveTable | None]:
         rs = get_ruleset(self.ruleset)
@@ -131,6 +139,13 @@ class TallyJob:
             raise RacksmithError(f"engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
         if self.engine == "kernel" and not kernel_plays(rs):
             raise RacksmithError(f"the kernel's game loop does not play {rs.name} (star reclamation): use engine 'python'")
+        if isinstance(self.probes, bool) or not isinstance(self.probes, int) or not 0 <= self.probes <= 10_000:
+            raise RacksmithError(f"probes must be a whole number 0..10000, got {self.probes!r}")
+        if self.probes and not kernel_plays(rs):
+            raise RacksmithError(f"probes are drawn by the kernel's game loop, which does not play {rs.name} "
+                                 "(star reclamation): use probes=0")
+        if self.probes and self.engine == "python":
+            raise RacksmithError("probes are drawn by the kernel's game loop: use engine 'auto' or 'kernel', or probes=0")
         lex = load_lexicon(spec, rs)
         leaves = Leaves.from_bytes(self.leaves, rs) if self.leaves is not None else None
         use_kernel = self.engine == "kernel" or (self.engine == "auto" and kernel_plays(rs))
@@ -146,4 +161,5 @@ class TallyJob:
             return RackTally.empty()
         if list(batch) != list(range(batch[0], batch[0] + len(batch))):
             raise RacksmithError("a kernel training batch must be consecutive games")
-        return kernel_tally(rules, table, rs.rack_size, self.seed, self.generation, batch[0], len(batch))
+        return kernel_tally(rules, table, rs.rack_size, self.seed, self.generation, batch[0], len(batch),
+                            self.probes)

@@ -10,7 +10,10 @@ holds ``L``. Rare leaves are smoothed toward a prior built from smaller leaves::
     prior(L) = mean over the tiles t of L of  value(L − t) + value(t)      (0 for one tile)
 
 so a leave seen thousands of times keeps its own mean, and one seen a few times is mostly the sum
-of its parts. ``K`` is the prior's weight in turns (``prior_weight``).
+of its parts. ``K`` is the prior's weight in turns (``prior_weight``). For a census tally (racks
+drawn at random from the unseen tiles, ``leaves train --probes``) a rack counts once per choice of
+the leave's tiles among its own (``weighting="draws"``), which makes ``s_L / n_L`` the mean over
+random completions of ``L``.
 """
 from __future__ import annotations
 
@@ -26,9 +29,19 @@ from .tally import SCALE, WIDTH, RackTally, keys_to_matrix, matrix_to_keys
 DEFAULT_PRIOR_WEIGHT = 50.0
 
 
-def leave_sums(tally: RackTally, rack_size: int) -> dict[int, RackTally]:
+WEIGHTINGS = ("once", "draws")
+
+
+def leave_sums(tally: RackTally, rack_size: int, weighting: str = "once") -> dict[int, RackTally]:
     """For each leave size 1..rack_size−1, the turns (``counts``) and equity sums (``sums``) of the
-    racks containing each leave, keyed by the leave's key. Racks of another size are ignored."""
+    racks containing each leave, keyed by the leave's key. Racks of another size are ignored.
+
+    ``weighting``: ``once`` counts a rack once for each distinct leave it contains (MAGPIE's
+    sub-leaves); ``draws`` once for each choice of the leave's tiles among the rack's (a rack with
+    two E counts twice for E): the rack's weight as the rest of a random rack drawn after keeping
+    the leave (docs/ALGORITHM.md §16)."""
+    if weighting not in WEIGHTINGS:
+        raise RacksmithError(f"weighting must be one of {', '.join(WEIGHTINGS)}, got {weighting!r}")
     if not 2 <= rack_size <= WIDTH:
         raise RacksmithError(f"leave training handles racks of 2 to {WIDTH} tiles, not {rack_size}")
     mat = keys_to_matrix(tally.keys)
@@ -47,7 +60,7 @@ def leave_sums(tally: RackTally, rack_size: int) -> dict[int, RackTally]:
             # a multiset is enumerated once: among equal tiles, take the leftmost ones
             ok = np.ones(len(mat), dtype=bool)
             for i in pos:
-                if i > 0 and (i - 1) not in chosen:
+                if weighting == "once" and i > 0 and (i - 1) not in chosen:
                     ok &= ~same_as_left[:, i]
             rows = np.zeros((int(ok.sum()), WIDTH), dtype=np.uint8)
             rows[:, :size] = mat[ok][:, list(pos)]
@@ -59,16 +72,17 @@ def leave_sums(tally: RackTally, rack_size: int) -> dict[int, RackTally]:
     return out
 
 
-def leave_values(tally: RackTally, rack_size: int, prior_weight: float = DEFAULT_PRIOR_WEIGHT
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every leave contained in a tallied rack and its value: (rows of ``tile + 1``, float64 values)."""
+def leave_values(tally: RackTally, rack_size: int, prior_weight: float = DEFAULT_PRIOR_WEIGHT,
+                 weighting: str = "once") -> tuple[np.ndarray, np.ndarray]:
+    """Every leave contained in a tallied rack and its value: (rows of ``tile + 1``, float64 values).
+    ``weighting``: how a rack counts for the leaves it contains (:func:`leave_sums`)."""
     if not prior_weight >= 0:
         raise RacksmithError(f"prior_weight must be a number at least 0, got {prior_weight!r}")
     total_n = int(tally.counts.sum())
     if total_n == 0:
         return np.zeros((0, WIDTH), np.uint8), np.zeros(0)
     mean = int(tally.sums.sum()) / total_n / SCALE
-    by_size = leave_sums(tally, rack_size)
+    by_size = leave_sums(tally, rack_size, weighting)
     k = float(prior_weight)
     values: dict[int, np.ndarray] = {}
     rows_out, vals_out = [], []
@@ -100,10 +114,10 @@ def leave_values(tally: RackTally, rack_size: int, prior_weight: float = DEFAULT
 
 
 def leaves_from_tally(tally: RackTally, ruleset: "str | Ruleset", prior_weight: float = DEFAULT_PRIOR_WEIGHT,
-                      *, source: str = "<trained>") -> Leaves:
+                      *, weighting: str = "once", source: str = "<trained>") -> Leaves:
     """A leave table (KLV2) of the values :func:`leave_values` gives."""
     rs = get_ruleset(ruleset)
-    rows, vals = leave_values(tally, rs.rack_size, prior_weight)
+    rows, vals = leave_values(tally, rs.rack_size, prior_weight, weighting)
     if not len(rows):
         raise RacksmithError("the tally holds no full racks: play more games before making leaves")
     width = int(np.count_nonzero(rows, axis=1).max())

@@ -30,7 +30,7 @@ from ..lexicon import Leaves, load_leaves
 from ..lexicon.files import write_atomically
 from ..play.backends import Runner, check_backend, split
 from ..rules.ruleset import get_ruleset
-from .games import TallyJob
+from .games import TallyJob, kernel_plays
 from .leavegen import DEFAULT_PRIOR_WEIGHT, leaves_from_tally
 from .tally import RackTally
 
@@ -49,6 +49,7 @@ class TrainSettings:
     seed: int = 0
     start: str | None = None  #: sha256 of the KLV2 the first generation plays with (None: no leaves)
     prior_weight: float = DEFAULT_PRIOR_WEIGHT
+    probes: int = 0  #: census racks drawn before every tallied turn (0: tally the racks dealt)
 
     def __post_init__(self) -> None:
         v = self.generations
@@ -64,6 +65,15 @@ class TrainSettings:
             raise RacksmithError(f"seed must be a whole number, got {self.seed!r}")
         if isinstance(self.prior_weight, bool) or not (isinstance(self.prior_weight, (int, float)) and 0 <= self.prior_weight < 1e9):
             raise RacksmithError(f"prior_weight must be a number at least 0, got {self.prior_weight!r}")
+        if isinstance(self.probes, bool) or not isinstance(self.probes, int) or not 0 <= self.probes <= 10_000:
+            raise RacksmithError(f"probes must be a whole number 0..10000, got {self.probes!r}")
+
+    @property
+    def weighting(self) -> str:
+        """How a tallied rack counts for the leaves it contains (:func:`.leavegen.leave_sums`): each
+        choice of tiles for a census (the exact mean over random completions), each distinct leave
+        once for the racks dealt."""
+        return "draws" if self.probes else "once"
 
     def games_in(self, generation: int) -> int:
         """The games of generation ``generation`` (1-based)."""
@@ -128,6 +138,9 @@ def train_leaves(
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, int) or checkpoint < 1:
         raise RacksmithError(f"checkpoint must be a whole number of games, at least 1, got {checkpoint!r}")
     rs = get_ruleset(settings.ruleset)
+    if settings.probes and not kernel_plays(rs):
+        raise RacksmithError(f"probes are drawn by the kernel's game loop, which does not play {rs.name} "
+                             "(star reclamation): use probes=0")
     if start_leaves is not None:
         digest = hashlib.sha256(start_leaves).hexdigest()
         if settings.start != digest:
@@ -151,7 +164,7 @@ def train_leaves(
         tally = RackTally.load(tally_file) if state["games_done"] and tally_file.exists() else RackTally.empty()
         if state["games_done"] and not tally_file.exists():
             raise RacksmithError(f"training state {str(sdir)!r}: {tally_file.name} is missing; remove the folder to start over")
-        job = TallyJob(rs.name, settings.lexicon, leaves_bytes, settings.seed, g)
+        job = TallyJob(rs.name, settings.lexicon, leaves_bytes, settings.seed, g, probes=settings.probes)
         label = f"generation {g}/{settings.generations}"
         games = settings.games_in(g)
         if progress:
@@ -176,7 +189,8 @@ def train_leaves(
                 state.setdefault("observations", {})[str(g)] = tally.observations
                 _save_state(sdir, state)
                 played += stop - done
-        leaves = leaves_from_tally(tally, rs, settings.prior_weight, source=f"generation {g}")
+        leaves = leaves_from_tally(tally, rs, settings.prior_weight, weighting=settings.weighting,
+                                   source=f"generation {g}")
         leaves_bytes = leaves.tobytes()
         write_atomically(sdir / f"gen{g}.klv2", leaves_bytes)
         state["generation"] = g + 1
@@ -206,6 +220,8 @@ def provenance(settings: TrainSettings, state: dict, data: bytes, command: str |
         "seed": settings.seed,
         "start_sha256": settings.start,
         "prior_weight": settings.prior_weight,
+        "probes": settings.probes,
+        "weighting": settings.weighting,
         "turns_tallied": {k: v for k, v in sorted(state.get("observations", {}).items(), key=lambda kv: int(kv[0]))},
         "leaves": len(Leaves.from_bytes(data, settings.ruleset)),
         "sha256": hashlib.sha256(data).hexdigest(),
@@ -229,6 +245,8 @@ def _stopped(out: Path, sdir: Path, settings: TrainSettings, state: dict, t0: fl
 
 def _load_state(sdir: Path, settings: TrainSettings) -> dict[str, Any]:
     want = json.loads(json.dumps(asdict(settings)))
+    if not settings.probes:
+        del want["probes"]  # as a run saved before probes existed wrote its settings
     f = sdir / "state.json"
     if f.exists():
         try:
