@@ -14,7 +14,7 @@ import pytest
 from racksmith import Position
 from racksmith.lexicon import load_leaves
 from racksmith.rules.alphabet import BLANK, LETTER_MASK, THROUGH
-from racksmith.sim.bai import BestArm
+from bai_reference import BestArm
 from racksmith.sim.simulate import SimError, grade, similarity_key, simulate
 from racksmith.sim.winpct import WinPct
 

@@ -11,7 +11,7 @@ The Python-visible class :class:`Playouts` checks everything once, when it is ma
 then computes a batch of samples in one call per worker (``worker`` = a thread index: each worker
 owns a board copy and a generator's working state), so several Python threads can run batches at
 once. A sample's result depends only on (candidate, iteration, seed): the same for any number of
-threads. :class:`Sampler` is best-arm identification (:mod:`racksmith.sim.bai`) in C, and
+threads. :class:`Sampler` is best-arm identification (its readable reference: tests/bai_reference.py) in C, and
 :meth:`Playouts.step` chooses a batch with it, runs it and feeds the results back in one call.
 """
 cimport cython
@@ -701,9 +701,9 @@ cdef class Playouts:
 
 
 # ---------------------------------------------------------------------------------------------
-# Best-arm identification: racksmith.sim.bai.BestArm, in C
+# Best-arm identification in C (its readable reference, held equal by test: tests/bai_reference.py BestArm)
 # ---------------------------------------------------------------------------------------------
-# The sampler and stopping rule of bai.py (the documented reference; tests hold the two equal
+# The sampler and stopping rule of tests/bai_reference.py (the readable reference; tests hold the two equal
 # choice for choice), so that a batch is chosen, run and fed without the interpreter. Its coin is
 # CPython's random.Random (MT19937, random() = 53 bits from two words) continued from the state
 # the caller gives: the same seed gives the same coins as BestArm with that Random.
@@ -902,7 +902,7 @@ cdef int64_t bai_feed(BaiC* b, int64_t k, const int32_t* arms, const double* win
 
 @cython.final
 cdef class Sampler:
-    """Best-arm identification over ``n`` arms, as :class:`racksmith.sim.bai.BestArm` (same
+    """Best-arm identification over ``n`` arms, as ``BestArm`` of tests/bai_reference.py (same
     arguments: ``delta`` None or in (0, 1), ``min_samples`` >= 1, ``keys`` n ints (equal: similar
     arms) or None, ``rng_state``: ``random.Random(...).getstate()[1]`` (625 ints) or None for
     ``Random(0)``'s, ``round_robin``), in C, plus each arm's equity sum. :meth:`Playouts.step`

@@ -7,7 +7,7 @@ order), plays each candidate, then ``plies`` turns of best-equity replies, and v
 spread plus the leave values of the last two moves, turned into a win chance by the ruleset's
 win% table (:mod:`racksmith.sim.winpct`). The i-th iteration of every candidate sees the same tiles
 (common random numbers). Which candidate gets the next iteration, and when to stop, is decided by
-best-arm identification (:mod:`racksmith.sim.bai`, run in the kernel as
+best-arm identification (docs/ALGORITHM.md §15, run in the kernel as
 :class:`racksmith.sim._sim.Sampler`); iteration and time limits bound the run.
 
 The play-outs run in the compiled kernel :mod:`racksmith.sim._sim` without the GIL, in batches of

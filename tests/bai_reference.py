@@ -1,4 +1,4 @@
-"""Best-arm identification for the simulation, as MAGPIE does it (after Jourdan, Degenne &
+"""The tests' reference for best-arm identification in the simulation, as MAGPIE does it (after Jourdan, Degenne &
 Kaufmann, *Dealing with unknown variances in best-arm identification*, 2023, and You et al.,
 *Information-directed selection for top-two algorithms*, 2023).
 
@@ -16,9 +16,10 @@ every arm is either the leader, *similar* to it (the same play up to which lette
 where the same tiles go in the same squares: such plays are not raced against each other), or has
 ``Z`` above the threshold ``log((log t + 1) / delta)`` (t: samples so far; ``delta = 1 - stop``).
 
-This module is the readable reference: :func:`~racksmith.sim.simulate.simulate` races with its
-translation in C, :class:`racksmith.sim._sim.Sampler` (the same arithmetic, and the same coins from
-the same :class:`random.Random` state), which the tests hold equal to :class:`BestArm` step by step.
+This module is the readable, independent reference (an oracle, as ``oracle.py`` is for the move
+generator): :func:`racksmith.sim.simulate.simulate` races with the compiled sampler,
+``racksmith.sim._sim.Sampler``, and ``test_sim.py`` holds it equal to :class:`BestArm` step by step
+(the same arithmetic, and the same coins from the same :class:`random.Random` state).
 """
 from __future__ import annotations
 
