@@ -340,6 +340,7 @@ def _made_up(blanks: int, rack_size: int, letters: int = 6) -> Ruleset:
         (6, 9, 6, "AB?????", (1, 3)),              # five blanks: more than the word maps take
         (4, 9, 6, "ABC????", (1, 3)),              # four: the most they take (through the one-blank table)
         (2, 15, 6, "AABBCCDDEEFF??", (1, 3)),      # the kernel's longest rack
+        (0, 15, 26, "ABCDEFGHIJKLMNO", (1, 3)),    # 15 different tiles: the most sets of one size (C(15, 7))
         (2, 7, 40, "ÀÍAB?", (1, 3)),               # 40 letters: a wide map
         (2, 7, 6, "ABCDE?", (65, 200)),            # a larger heap than the word maps' search keeps
     ],

@@ -47,7 +47,8 @@ cdef void leave_walk(WalkC* w, LeaveWalk* c, int li, uint32_t p, int64_t base_id
         for j in range(N_BLANK_TABLES):
             if k <= w.n_blanks - j and v > w.best_adj[j][n_played]:
                 w.best_adj[j][n_played] = v
-        if c.exchanges and n_played > 0:
+        # an exchange that cannot enter the full heap is not built (emit would drop it)
+        if c.exchanges and n_played > 0 and not heap_rejects(w, 0, v):
             memset(&rec, 0, sizeof(MoveRec))
             rec.equity = v
             rec.kind = KIND_EXCHANGE
@@ -137,7 +138,7 @@ cdef void replay_exchanges(WalkC* w, LeaveWalk* c, int li, uint32_t mask, int n_
     cdef MoveRec rec
     if li == c.n_letters:
         n_played = w.n_rack - n_kept
-        if n_played > 0:
+        if n_played > 0 and not heap_rejects(w, 0, w.leave_adj[mask]):
             memset(&rec, 0, sizeof(MoveRec))
             rec.equity = w.leave_adj[mask]
             rec.kind = KIND_EXCHANGE

@@ -14,6 +14,7 @@ cdef extern from *:
 
 cdef enum:
     WM_NO_SCORE = -(1 << 30)        # a blank count no move of the extent can have
+    WM_MAX_SIZE_SETS = 6435         # sets of one size a rack can have, at most: C(MAX_RACK=15, 7)
 
 
 cdef inline int32_t imax(int32_t a, int32_t b) noexcept nogil:
@@ -94,8 +95,10 @@ cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
     cdef uint8_t real[MAX_RACK]
     cdef int n_letters = 0, t, b, size, gap, i, j
     cdef int64_t total = 1, k, lo, hi
-    cdef WmSub tmp
     cdef WmSub* s
+    cdef WmSub* scratch
+    cdef int n, o
+    cdef int32_t order[WM_MAX_SIZE_SETS]
     cdef int64_t cnt[MAX_RACK + 2]
     cdef int64_t n_adj = (<int64_t>1) << w.n_rack
     # the same rack with the same valuations as the last call's: its sets are still listed
@@ -137,17 +140,26 @@ cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
     for size in range(1, MAX_RACK + 1):
         lo = m.by_size[size]
         hi = m.by_size[size + 1]
-        # best valuation first (Shell sort: a size holds at most a few thousand sets)
-        gap = <int>((hi - lo) // 2)
-        while gap > 0:
-            for i in range(<int>lo + gap, <int>hi):
-                tmp = m.subs[i]
-                j = i
-                while j - gap >= lo and m.subs[j - gap].value < tmp.value:
-                    m.subs[j] = m.subs[j - gap]
-                    j -= gap
-                m.subs[j] = tmp
-            gap //= 2
+        # best valuation first (Shell sort: a size holds at most a few thousand sets), sorting
+        # positions into a copy in the free upper half rather than moving the sets themselves
+        if hi - lo > 1:
+            scratch = &m.subs[total]
+            memcpy(scratch, &m.subs[lo], (hi - lo) * sizeof(WmSub))
+            for i in range(<int>(hi - lo)):
+                order[i] = i
+            n = <int>(hi - lo)
+            gap = n // 2
+            while gap > 0:
+                for i in range(gap, n):
+                    o = order[i]
+                    j = i
+                    while j - gap >= 0 and scratch[order[j - gap]].value < scratch[o].value:
+                        order[j] = order[j - gap]
+                        j -= gap
+                    order[j] = o
+                gap //= 2
+            for i in range(n):
+                m.subs[lo + i] = scratch[order[i]]
         for k in range(lo, hi):
             s = &m.subs[k]
             b = s.blanks if s.blanks < 2 else 2
