@@ -215,7 +215,7 @@ cdef struct WmStart:
     int32_t score[N_BLANK_TABLES]
     int16_t left            # the word's first square in the lane
 
-# One entry of the groups' heap: a group's bound kept next to its index (sifting reads no group).
+# One entry of the groups in generation order: a group's bound kept next to its index.
 cdef struct WmHeapItem:
     double bound
     int32_t group
@@ -231,7 +231,7 @@ cdef struct WmWalk:
     WmStart* starts
     int64_t n_starts
     int64_t cap_starts
-    WmHeapItem* heap        # the groups, a max-heap on bound
+    WmHeapItem* heap        # the groups to generate, by bands of bound (wm_best)
     int64_t cap_heap
     double np_best[N_BLANK_TABLES][MAX_RACK + 1]   # best valuation of a set of t tiles making a word alone
     double any_best[N_BLANK_TABLES][MAX_RACK + 1]  # of any set of t tiles
