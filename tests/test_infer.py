@@ -103,7 +103,7 @@ def test_exchange_inference_keeps_what_the_exchange_kept():
     (KRONA, "8E KRONA", "not on the board"),
     (KRONA, "8D QUIRK", "not on the board"),
     ("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 /ABC 0/28 0", "8D KRONA", "known"),
-    (KRONA, "8Z KRONA", ""),
+    (KRONA, "8Z KRONA", "does not fit on the board"),
     (KRONA, "-9", "exchange"),
     ("LATE", "-3", "too small|exchange needs"),
 ])

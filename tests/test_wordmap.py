@@ -368,3 +368,15 @@ def test_a_lexicon_given_another_graph_gets_that_graphs_map():
     assert _anagrams(lex.wordmap, rs.alphabet, "GOD", 0) == ["DOG"]
     pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 DOG/ 0/0 0", rs, lexicon=lex)
     assert pos.moves(top=1)[0].word.upper() == "DOG"
+
+
+def test_every_class_of_a_large_lexicon_is_found_through_its_presence_bits():
+    """The class lookups first ask a bit array built at load (most multisets asked are no class):
+    a bit left unset would lose every word of its classes, so every word must still be found."""
+    lex = load_lexicon("enable")
+    wm = lex.wordmap
+    rs = get_ruleset("english")
+    words = [w for w in lex.words() if len(w) <= wm.max_len]
+    rng = random.Random(20261124)
+    for w in rng.sample(words, 3000) + [min(words, key=len), max(words, key=len)]:
+        assert w in _anagrams(wm, rs.alphabet, w, 0), w

@@ -52,16 +52,23 @@ cdef struct WordMapC:
     uint64_t n_masks
     uint64_t letter_hash[64]
     WMTable tables[WM_KINDS][WM_MAX_LEN + 1]
+    # a bit per (check, length) of the classes (kind 0), built at load: most class lookups are of
+    # multisets that are no class, and this small array (it stays in the core's cache, unlike the
+    # tables) answers them without reading the tables. NULL: none (every lookup reads the tables).
+    const uint64_t* present
+    uint64_t present_mask       # bits of the array - 1 (a power of two)
 
 
 cdef class WordMap:
     cdef WordMapC c
+    cdef uint64_t* _present     # owned: WordMapC.present
     cdef object _buffer         # what the pointers of c point into (bytes, mmap or numpy array)
     cdef readonly int n_letters
     cdef readonly int max_len
     cdef readonly int max_len2
     cdef readonly object digest
     cdef readonly object counts
+    cdef _build_present(self, uint64_t n_classes)
 
 
 # --- lookups (trusting a map that WordMap checked) ---------------------------------------------------
@@ -70,6 +77,11 @@ cdef class WordMap:
 
 cdef inline uint64_t wm_home(uint64_t fp, uint32_t n_buckets) noexcept nogil:
     return ((<uint64_t>(<uint32_t>fp)) * n_buckets) >> 32
+
+cdef inline uint64_t wm_present_bit(uint32_t check, int length, uint64_t mask) noexcept nogil:
+    """The presence bit of a class of ``length`` letters whose fingerprint's high half is ``check``."""
+    return (((<uint64_t>check) | ((<uint64_t>length) << 32)) * <uint64_t>0x9E3779B97F4A7C15ULL >> 40) & mask
+
 
 cdef inline const uint32_t* wm_class_next(const WordMapC* m, int length, uint64_t fp,
                                           const uint32_t* after) noexcept nogil:
@@ -81,10 +93,15 @@ cdef inline const uint32_t* wm_class_next(const WordMapC* m, int length, uint64_
     cdef const uint32_t* s
     cdef const uint32_t* first
     cdef const uint32_t* end
+    cdef uint64_t b
     if t.slots == NULL:
         return NULL
     end = t.slots + 4 * (<uint64_t>t.n_buckets * WM_SLOTS0)
     if after == NULL:
+        if m.present != NULL:
+            b = wm_present_bit(check, length, m.present_mask)
+            if not (m.present[b >> 6] >> (b & 63)) & 1:
+                return NULL
         first = t.slots + 4 * (wm_home(fp, t.n_buckets) * WM_SLOTS0)
     else:
         first = after + 4

@@ -796,6 +796,7 @@ cdef class WordMap:
         err = _check_tables(&self.c, p, size, counts)
         if err:
             raise ValueError(f"corrupt word map: {err}")
+        self._build_present(counts[0])
         self._buffer = data
         self.n_letters = self.c.n_letters
         self.max_len = self.c.max_len
@@ -803,6 +804,35 @@ cdef class WordMap:
         self.digest = int(_get64(p, 40))
         self.counts = {"classes": int(counts[0]), "one_blank": int(counts[1]), "two_blanks": int(counts[2]),
                        "word_letters": int(self.c.words_size)}
+
+    cdef _build_present(self, uint64_t n_classes):
+        """The presence bits of the classes (WordMapC.present): at least 16 bits a class, a power
+        of two, at least 4 KiB. ENABLE's 152,215 classes get 2^22 bits (512 KiB, a core's second-level
+        cache), ~3.6% of them set, so ~3.6% of the lookups of multisets that are no class still read
+        the tables. (Measured on play-outs: 8 bits a class are ~1% slower, 4 bits ~3%, 32 bits no
+        faster.)"""
+        cdef uint64_t n_bits = 1 << 15, b, ns, i
+        cdef int L
+        cdef const uint32_t* slots
+        while n_bits < 16 * n_classes and n_bits < (<uint64_t>1) << 31:
+            n_bits <<= 1
+        self._present = <uint64_t*>calloc(n_bits // 64, sizeof(uint64_t))
+        if self._present == NULL:
+            raise MemoryError()
+        for L in range(WM_MAX_LEN + 1):
+            slots = self.c.tables[0][L].slots
+            if slots == NULL:
+                continue
+            ns = <uint64_t>self.c.tables[0][L].n_buckets * WM_SLOTS0
+            for i in range(ns):
+                if slots[4 * i + 1]:
+                    b = wm_present_bit(slots[4 * i], L, n_bits - 1)
+                    self._present[b >> 6] |= (<uint64_t>1) << (b & 63)
+        self.c.present = self._present
+        self.c.present_mask = n_bits - 1
+
+    def __dealloc__(self):
+        free(self._present)
 
     @property
     def nbytes(self):

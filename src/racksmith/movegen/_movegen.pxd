@@ -225,6 +225,9 @@ cdef struct WmWalk:
     int64_t n_subs
     int64_t cap_subs
     int64_t by_size[MAX_RACK + 2]
+    # the sets that make a word alone, copied after them (subs[n_subs:]), by size and best
+    # valuation first the same way: what a group playing through no tile tries
+    int64_t np_by_size[MAX_RACK + 2]
     WmGroup* groups
     int64_t n_groups
     int64_t cap_groups

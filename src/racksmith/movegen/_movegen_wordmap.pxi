@@ -170,6 +170,15 @@ cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
                 s.np = 1
                 if s.value > m.np_best[b][size]:
                     m.np_best[b][size] = s.value
+    # the sets making a word alone, in the same order, into the (now free) upper half
+    j = <int>m.n_subs
+    for size in range(MAX_RACK + 1):
+        m.np_by_size[size] = j
+        for k in range(m.by_size[size], m.by_size[size + 1]):
+            if m.subs[k].np:
+                m.subs[j] = m.subs[k]
+                j += 1
+    m.np_by_size[MAX_RACK + 1] = j
     if wm_reserve(<void**>&m.subs_adj, &m.cap_subs_adj, n_adj, sizeof(double)):
         memcpy(m.subs_adj, w.leave_adj, n_adj * sizeof(double))
         memcpy(m.subs_rack, w.rack, 64)
@@ -571,7 +580,7 @@ cdef void wm_group(WalkC* w, WmWalk* m, const WmGroup* g) noexcept nogil:
     cdef uint64_t fp
     cdef int i, bc, left
     cdef int32_t best_score = WM_NO_SCORE
-    cdef int64_t k
+    cdef int64_t k, lo, hi
     cdef const WmSub* s
     cdef uint8_t bt
     w.lane = ln
@@ -583,7 +592,14 @@ cdef void wm_group(WalkC* w, WmWalk* m, const WmGroup* g) noexcept nogil:
             through[bt & LETTER_MASK] += 1
     for bc in range(N_BLANK_TABLES):
         best_score = imax(best_score, g.score[bc])
-    for k in range(m.by_size[g.size], m.by_size[g.size + 1]):
+    # a group playing through no tile needs a set that makes a word alone
+    if g.n_through == 0:
+        lo = m.np_by_size[g.size]
+        hi = m.np_by_size[g.size + 1]
+    else:
+        lo = m.by_size[g.size]
+        hi = m.by_size[g.size + 1]
+    for k in range(lo, hi):
         s = &m.subs[k]
         bc = s.blanks if s.blanks < 2 else 2
         if w.by_equity:
@@ -592,8 +608,6 @@ cdef void wm_group(WalkC* w, WmWalk* m, const WmGroup* g) noexcept nogil:
             if g.score[bc] == WM_NO_SCORE or g.score[bc] + s.value < w.threshold:
                 continue
         elif g.score[bc] == WM_NO_SCORE or g.score[bc] < w.threshold:
-            continue
-        if g.n_through == 0 and not s.np:
             continue
         m.stats[2] += 1
         fp = s.fp + g.through_fp
