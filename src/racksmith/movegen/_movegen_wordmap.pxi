@@ -59,13 +59,15 @@ cdef void wm_walk_free(WmWalk* m) noexcept nogil:
 
 cdef void wm_enum_subs(WalkC* w, WmWalk* m, const uint8_t* letters, const uint8_t* counts, int n_letters,
                        int li, int size, int blanks, uint64_t fp, uint32_t leave, uint8_t* real,
-                       int n_real) noexcept nogil:
+                       int n_real, int64_t* at) noexcept nogil:
+    """List the sets, each at the next free place of its size (``at[size]``)."""
     cdef int t, c, p, k
     cdef WmSub* s
     if li == n_letters:
         if size == 0:
             return
-        s = &m.subs[m.n_subs]
+        s = &m.subs[at[size]]
+        at[size] += 1
         m.n_subs += 1
         s.size = <uint8_t>size
         s.blanks = <uint8_t>blanks
@@ -85,7 +87,7 @@ cdef void wm_enum_subs(WalkC* w, WmWalk* m, const uint8_t* letters, const uint8_
         wm_enum_subs(w, m, letters, counts, n_letters, li + 1, size + p, blanks + (p if t == 0 else 0),
                      fp + (p * w.rules.letter_hash[t] if t else 0),
                      leave | ((((<uint32_t>1) << (c - p)) - 1) << w.base[t]),
-                     real, n_real + (p if t else 0))
+                     real, n_real + (p if t else 0), at)
 
 
 cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
@@ -100,6 +102,8 @@ cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
     cdef WmSub* scratch
     cdef int n, o
     cdef int32_t order[WM_MAX_SIZE_SETS]
+    cdef double key[WM_MAX_SIZE_SETS]
+    cdef double v
     cdef int64_t cnt[MAX_RACK + 2]
     cdef int64_t n_adj = (<int64_t>1) << w.n_rack
     # the same rack with the same valuations as the last call's: its sets are still listed
@@ -118,22 +122,22 @@ cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
                 m.rack_fp += w.rack[t] * w.rules.letter_hash[t]
     if not wm_reserve(<void**>&m.subs, &m.cap_subs, 2 * total, sizeof(WmSub)):
         return -1
-    # listed into the upper half, then placed by size into the lower half
-    m.n_subs = 0
-    wm_enum_subs(w, m, letters, counts, n_letters, 0, 0, 0, 0, 0, real, 0)
+    # the sets of each size: the coefficients of the product over the letters of 1 + x + .. + x^count;
+    # each set is listed straight into its size's range (the empty set is not listed)
     memset(cnt, 0, sizeof(cnt))
-    for k in range(m.n_subs):
-        cnt[m.subs[k].size + 1] += 1
+    cnt[0] = 1
+    for i in range(n_letters):
+        for size in range(MAX_RACK, 0, -1):
+            for j in range(1, (counts[i] if counts[i] < size else size) + 1):
+                cnt[size] += cnt[size - j]
     m.by_size[0] = 0
-    for size in range(MAX_RACK + 1):
-        m.by_size[size + 1] = m.by_size[size] + cnt[size + 1]
-        cnt[size + 1] = m.by_size[size]
-    for k in range(m.n_subs):
-        m.subs[total + k] = m.subs[k]
-    for k in range(m.n_subs):
-        s = &m.subs[total + k]
-        m.subs[cnt[s.size + 1]] = s[0]
-        cnt[s.size + 1] += 1
+    m.by_size[1] = 0
+    for size in range(1, MAX_RACK + 1):
+        m.by_size[size + 1] = m.by_size[size] + cnt[size]
+    for size in range(MAX_RACK + 2):
+        cnt[size] = total + m.by_size[size]
+    m.n_subs = 0
+    wm_enum_subs(w, m, letters, counts, n_letters, 0, 0, 0, 0, 0, real, 0, cnt)
     for b in range(N_BLANK_TABLES):
         for size in range(MAX_RACK + 1):
             m.np_best[b][size] = -1e300
@@ -141,26 +145,28 @@ cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
     for size in range(1, MAX_RACK + 1):
         lo = m.by_size[size]
         hi = m.by_size[size + 1]
-        # best valuation first (Shell sort: a size holds at most a few thousand sets), sorting
-        # positions into a copy in the free upper half rather than moving the sets themselves
-        if hi - lo > 1:
-            scratch = &m.subs[total]
-            memcpy(scratch, &m.subs[lo], (hi - lo) * sizeof(WmSub))
-            for i in range(<int>(hi - lo)):
-                order[i] = i
-            n = <int>(hi - lo)
-            gap = n // 2
-            while gap > 0:
-                for i in range(gap, n):
-                    o = order[i]
-                    j = i
-                    while j - gap >= 0 and scratch[order[j - gap]].value < scratch[o].value:
-                        order[j] = order[j - gap]
-                        j -= gap
-                    order[j] = o
-                gap //= 2
-            for i in range(n):
-                m.subs[lo + i] = scratch[order[i]]
+        # best valuation first (Shell sort of (valuation, position) pairs: a size holds at most a few
+        # thousand sets), then each set moved once, from the upper half where it was listed
+        n = <int>(hi - lo)
+        scratch = &m.subs[total + lo]
+        for i in range(n):
+            order[i] = i
+            key[i] = scratch[i].value
+        gap = n // 2
+        while gap > 0:
+            for i in range(gap, n):
+                o = order[i]
+                v = key[i]
+                j = i
+                while j - gap >= 0 and key[j - gap] < v:
+                    order[j] = order[j - gap]
+                    key[j] = key[j - gap]
+                    j -= gap
+                order[j] = o
+                key[j] = v
+            gap //= 2
+        for i in range(n):
+            m.subs[lo + i] = scratch[order[i]]
         for k in range(lo, hi):
             s = &m.subs[k]
             b = s.blanks if s.blanks < 2 else 2
