@@ -52,23 +52,23 @@ cdef struct WordMapC:
     uint64_t n_masks
     uint64_t letter_hash[64]
     WMTable tables[WM_KINDS][WM_MAX_LEN + 1]
-    # a bit per (check, length) of the classes (kind 0), built at load: most class lookups are of
-    # multisets that are no class, and this small array (it stays in the core's cache, unlike the
-    # tables) answers them without reading the tables. NULL: none (every lookup reads the tables).
-    const uint64_t* present
-    uint64_t present_mask       # bits of the array - 1 (a power of two)
+    # a bit per (check, length) of each table's keys, built at load: most lookups are of multisets
+    # that are no key, and these small arrays (unlike the tables, they stay in a core's cache) answer
+    # them without reading the tables. NULL: none (every lookup reads the table).
+    const uint64_t* present[WM_KINDS]
+    uint64_t present_mask[WM_KINDS]     # bits of the array - 1 (a power of two)
 
 
 cdef class WordMap:
     cdef WordMapC c
-    cdef uint64_t* _present     # owned: WordMapC.present
+    cdef uint64_t* _present[WM_KINDS]   # owned: WordMapC.present
     cdef object _buffer         # what the pointers of c point into (bytes, mmap or numpy array)
     cdef readonly int n_letters
     cdef readonly int max_len
     cdef readonly int max_len2
     cdef readonly object digest
     cdef readonly object counts
-    cdef _build_present(self, uint64_t n_classes)
+    cdef _build_present(self, const uint64_t* counts)
 
 
 # --- lookups (trusting a map that WordMap checked) ---------------------------------------------------
@@ -98,9 +98,9 @@ cdef inline const uint32_t* wm_class_next(const WordMapC* m, int length, uint64_
         return NULL
     end = t.slots + 4 * (<uint64_t>t.n_buckets * WM_SLOTS0)
     if after == NULL:
-        if m.present != NULL:
-            b = wm_present_bit(check, length, m.present_mask)
-            if not (m.present[b >> 6] >> (b & 63)) & 1:
+        if m.present[0] != NULL:
+            b = wm_present_bit(check, length, m.present_mask[0])
+            if not (m.present[0][b >> 6] >> (b & 63)) & 1:
                 return NULL
         first = t.slots + 4 * (wm_home(fp, t.n_buckets) * WM_SLOTS0)
     else:
@@ -132,8 +132,13 @@ cdef inline uint64_t wm_letters(const WordMapC* m, int kind, int length, uint64_
     cdef const uint32_t* s
     cdef const uint32_t* first
     cdef const uint32_t* end
+    cdef uint64_t b
     if t.slots == NULL:
         return 0
+    if m.present[kind] != NULL:
+        b = wm_present_bit(check, length, m.present_mask[kind])
+        if not (m.present[kind][b >> 6] >> (b & 63)) & 1:
+            return 0
     end = t.slots + 2 * (<uint64_t>t.n_buckets * WM_SLOTS12)
     first = t.slots + 2 * (wm_home(fp, t.n_buckets) * WM_SLOTS12)
     # every slot once, from the home bucket to the end of the table, then from its start

@@ -729,6 +729,10 @@ cdef str _check_tables(WordMapC* m, const uint8_t* p, uint64_t size, uint64_t* c
 
 
 @cython.final
+cdef int PRESENT_BITS[WM_KINDS]
+PRESENT_BITS[:] = [16, 4, 4]    # presence bits a key, at least, by table kind
+
+
 cdef class WordMap:
     """A word map, checked: ``data`` holds the bytes of a word-map file (``bytes``, or a read-only
     ``uint8`` array such as a memory map of the file, which is kept, not copied). ``digest`` (an
@@ -796,7 +800,7 @@ cdef class WordMap:
         err = _check_tables(&self.c, p, size, counts)
         if err:
             raise ValueError(f"corrupt word map: {err}")
-        self._build_present(counts[0])
+        self._build_present(counts)
         self._buffer = data
         self.n_letters = self.c.n_letters
         self.max_len = self.c.max_len
@@ -805,34 +809,43 @@ cdef class WordMap:
         self.counts = {"classes": int(counts[0]), "one_blank": int(counts[1]), "two_blanks": int(counts[2]),
                        "word_letters": int(self.c.words_size)}
 
-    cdef _build_present(self, uint64_t n_classes):
-        """The presence bits of the classes (WordMapC.present): at least 16 bits a class, a power
-        of two, at least 4 KiB. ENABLE's 152,215 classes get 2^22 bits (512 KiB, a core's second-level
-        cache), ~3.6% of them set, so ~3.6% of the lookups of multisets that are no class still read
-        the tables. (Measured on play-outs: 8 bits a class are ~1% slower, 4 bits ~3%, 32 bits no
+    cdef _build_present(self, const uint64_t* counts):
+        """The presence bits of each table's keys (WordMapC.present): a power of two of at least
+        PRESENT_BITS[kind] bits a key, at least 4 KiB. ENABLE: its 152,215 classes get 2^22 bits
+        (512 KiB, a core's second-level cache), ~3.6% of them set, so ~3.6% of the lookups of
+        multisets that are no class still read the table; the 799,622 one-blank keys 2^22 bits
+        (~17% set) and the 386,477 two-blank keys 2^21 (~17%), read only for racks with blanks.
+        (Measured on play-outs: 8 bits a class were ~1% slower than 16, 4 bits ~3%, 32 bits no
         faster.)"""
-        cdef uint64_t n_bits = 1 << 15, b, ns, i
-        cdef int L
+        cdef uint64_t n_bits, b, ns, i
+        cdef int k, L, width
         cdef const uint32_t* slots
-        while n_bits < 16 * n_classes and n_bits < (<uint64_t>1) << 31:
-            n_bits <<= 1
-        self._present = <uint64_t*>calloc(n_bits // 64, sizeof(uint64_t))
-        if self._present == NULL:
-            raise MemoryError()
-        for L in range(WM_MAX_LEN + 1):
-            slots = self.c.tables[0][L].slots
-            if slots == NULL:
-                continue
-            ns = <uint64_t>self.c.tables[0][L].n_buckets * WM_SLOTS0
-            for i in range(ns):
-                if slots[4 * i + 1]:
-                    b = wm_present_bit(slots[4 * i], L, n_bits - 1)
-                    self._present[b >> 6] |= (<uint64_t>1) << (b & 63)
-        self.c.present = self._present
-        self.c.present_mask = n_bits - 1
+        cdef uint64_t* bits
+        for k in range(WM_KINDS):
+            n_bits = 1 << 15
+            while n_bits < PRESENT_BITS[k] * counts[k] and n_bits < (<uint64_t>1) << 31:
+                n_bits <<= 1
+            bits = <uint64_t*>calloc(n_bits // 64, sizeof(uint64_t))
+            if bits == NULL:
+                raise MemoryError()
+            self._present[k] = bits
+            width = 4 if k == 0 else 2          # uint32 a slot, the key's check first
+            for L in range(WM_MAX_LEN + 1):
+                slots = self.c.tables[k][L].slots
+                if slots == NULL:
+                    continue
+                ns = <uint64_t>self.c.tables[k][L].n_buckets * (WM_SLOTS0 if k == 0 else WM_SLOTS12)
+                for i in range(ns):
+                    if slots[width * i + 1]:    # count (kind 0) or letters (1, 2): 0 = an empty slot
+                        b = wm_present_bit(slots[width * i], L, n_bits - 1)
+                        bits[b >> 6] |= (<uint64_t>1) << (b & 63)
+            self.c.present[k] = bits
+            self.c.present_mask[k] = n_bits - 1
 
     def __dealloc__(self):
-        free(self._present)
+        cdef int k
+        for k in range(WM_KINDS):
+            free(self._present[k])
 
     @property
     def nbytes(self):

@@ -469,8 +469,8 @@ cdef void wm_place(WalkC* w, WmWalk* m, const WmGroup* g, const WmSub* s, const 
     cdef int32_t loss[MAX_DIM]
     cdef uint8_t need[64]
     cdef bint fits
+    m.stats[4] += g.n_starts
     for k in range(g.n_starts):
-        m.stats[4] += 1
         st = &m.starts[g.first_start + k]
         if st.score[bc] == WM_NO_SCORE:
             continue
