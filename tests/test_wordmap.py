@@ -380,3 +380,10 @@ def test_every_class_of_a_large_lexicon_is_found_through_its_presence_bits():
     rng = random.Random(20261124)
     for w in rng.sample(words, 3000) + [min(words, key=len), max(words, key=len)]:
         assert w in _anagrams(wm, rs.alphabet, w, 0), w
+    # the blank tables have presence bits too: a word is still found with one or two letters blank
+    for w in rng.sample(words, 300):
+        i = rng.randrange(len(w))
+        assert w in _anagrams(wm, rs.alphabet, w[:i] + w[i + 1:], 1), (w, i)
+    for w in rng.sample([w for w in words if len(w) <= wm.max_len2], 100):
+        i, j = sorted(rng.sample(range(len(w)), 2))
+        assert w in _anagrams(wm, rs.alphabet, w[:i] + w[i + 1:j] + w[j + 1:], 2), (w, i, j)
