@@ -57,37 +57,53 @@ cdef void wm_walk_free(WmWalk* m) noexcept nogil:
 
 # --- the rack's playable sets ------------------------------------------------------------------------
 
-cdef void wm_enum_subs(WalkC* w, WmWalk* m, const uint8_t* letters, const uint8_t* counts, int n_letters,
-                       int li, int size, int blanks, uint64_t fp, uint32_t leave, uint8_t* real,
-                       int n_real, int64_t* at) noexcept nogil:
-    """List the sets, each at the next free place of its size (``at[size]``)."""
-    cdef int t, c, p, k
+cdef struct WmEnum:
+    WalkC* w
+    WmWalk* m
+    const uint8_t* letters      # the rack's distinct tiles (blank first) and their counts
+    const uint8_t* counts
+    int n_letters
+    int64_t* at                 # the next free place of each size
+    uint8_t real[MAX_RACK]      # the letters played so far, ascending (blanks left out)
+
+
+cdef inline void wm_enum_set(WmEnum* e, int size, int blanks, uint64_t fp, uint32_t leave,
+                             int n_real) noexcept nogil:
+    """One set, at the next free place of its size."""
     cdef WmSub* s
-    if li == n_letters:
-        if size == 0:
-            return
-        s = &m.subs[at[size]]
-        at[size] += 1
-        m.n_subs += 1
-        s.size = <uint8_t>size
-        s.blanks = <uint8_t>blanks
-        s.fp = fp
-        s.leave = leave
-        s.value = w.leave_adj[leave]
-        s.n_real = <uint8_t>n_real
-        s.np = 0
-        memcpy(s.real, real, n_real)
+    if size == 0:
         return
-    t = letters[li]
-    c = counts[li]
+    s = &e.m.subs[e.at[size]]
+    e.at[size] += 1
+    e.m.n_subs += 1
+    s.size = <uint8_t>size
+    s.blanks = <uint8_t>blanks
+    s.fp = fp
+    s.leave = leave
+    s.value = e.w.leave_adj[leave]
+    s.n_real = <uint8_t>n_real
+    s.np = 0
+    memcpy(s.real, e.real, MAX_RACK)
+
+
+cdef void wm_enum_subs(WmEnum* e, int li, int size, int blanks, uint64_t fp, uint32_t leave,
+                       int n_real) noexcept nogil:
+    """List the sets of the tiles from ``e.letters[li]`` on, added to what is chosen before; the
+    last letter lists its sets itself (one call a set would double the calls)."""
+    cdef int t = e.letters[li], c = e.counts[li], p
+    cdef uint64_t h = e.w.rules.letter_hash[t] if t else 0
+    cdef int base = e.w.base[t]
+    cdef bint last = li == e.n_letters - 1
     for p in range(c + 1):
         # p played, c - p kept: the kept tiles own the lowest bits of the letter (see take())
-        for k in range(p):
-            real[n_real + k] = <uint8_t>t
-        wm_enum_subs(w, m, letters, counts, n_letters, li + 1, size + p, blanks + (p if t == 0 else 0),
-                     fp + (p * w.rules.letter_hash[t] if t else 0),
-                     leave | ((((<uint32_t>1) << (c - p)) - 1) << w.base[t]),
-                     real, n_real + (p if t else 0), at)
+        if p and t:
+            e.real[n_real + p - 1] = <uint8_t>t
+        if last:
+            wm_enum_set(e, size + p, blanks + (p if t == 0 else 0), fp + p * h,
+                        leave | ((((<uint32_t>1) << (c - p)) - 1) << base), n_real + (p if t else 0))
+        else:
+            wm_enum_subs(e, li + 1, size + p, blanks + (p if t == 0 else 0), fp + p * h,
+                         leave | ((((<uint32_t>1) << (c - p)) - 1) << base), n_real + (p if t else 0))
 
 
 cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
@@ -95,7 +111,7 @@ cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
     cdef const WordMapC* wmap = w.rules.wordmap
     cdef uint8_t letters[MAX_RACK]
     cdef uint8_t counts[MAX_RACK]
-    cdef uint8_t real[MAX_RACK]
+    cdef WmEnum en
     cdef int n_letters = 0, t, b, size, gap, i, j
     cdef int64_t total = 1, k, lo, hi
     cdef WmSub* s
@@ -137,7 +153,14 @@ cdef int wm_prepare_subs(WalkC* w, WmWalk* m) noexcept nogil:
     for size in range(MAX_RACK + 2):
         cnt[size] = total + m.by_size[size]
     m.n_subs = 0
-    wm_enum_subs(w, m, letters, counts, n_letters, 0, 0, 0, 0, 0, real, 0, cnt)
+    if n_letters:
+        en.w = w
+        en.m = m
+        en.letters = letters
+        en.counts = counts
+        en.n_letters = n_letters
+        en.at = cnt
+        wm_enum_subs(&en, 0, 0, 0, 0, 0, 0)
     for b in range(N_BLANK_TABLES):
         for size in range(MAX_RACK + 1):
             m.np_best[b][size] = -1e300
