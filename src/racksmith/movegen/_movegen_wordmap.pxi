@@ -11,6 +11,7 @@
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+    void __builtin_prefetch(const void*) nogil
 
 cdef enum:
     WM_NO_SCORE = -(1 << 30)        # a blank count no move of the extent can have
@@ -647,6 +648,7 @@ cdef void wm_group(WalkC* w, WmWalk* m, const WmGroup* g) noexcept nogil:
             slot = wm_class_next(wmap, g.length, fp, NULL)
             if slot == NULL:
                 continue
+            __builtin_prefetch(wmap.words + slot[2])     # its words: read once the letters are counted
         memcpy(want, through, 64)
         for i in range(s.n_real):
             want[s.real[i]] += 1
