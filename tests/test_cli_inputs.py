@@ -94,7 +94,7 @@ def test_results_go_to_stdout_so_they_can_be_redirected(capsys, tmp_path):
 
 
 def test_the_cgp_ld_opcode_chooses_the_ruleset_and_other_letters_name_theirs(capsys):
-    code, out, err = run(capsys, "moves", RUSSIAN + " ld russian;", "--top", "1", "--json")
+    code, out, err = run(capsys, "moves", RUSSIAN + " ld russian;", "--top", "1", "--sort", "score", "--json")
     assert code == 0 and json.loads(out)["moves"][0]["notation"] == "F6 БО(К)АЛ"
     code, out, err = run(capsys, "show", RUSSIAN + " lex ru;", "--json")
     assert code == 0 and json.loads(out)["ruleset"] == "russian"

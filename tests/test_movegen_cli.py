@@ -7,7 +7,7 @@ import pytest
 
 from oracle import FIXTURES, load_fixture_positions
 from racksmith.cli.main import main
-from racksmith.lexicon import Lexicon
+from racksmith.lexicon import Lexicon, default_leaves
 from racksmith.core.position import Position
 
 MID = load_fixture_positions()[2]  # 390 moves with exchanges; best by equity 3J EVOKE
@@ -37,12 +37,26 @@ def test_json_lists_the_moves_of_the_api(capsys):
 
 
 def test_twenty_best_by_default_in_a_table_for_people(capsys):
-    code, out, err = run(capsys, "--cgp", MID["cgp"], "--lexicon", KWG)
+    code, out, err = run(capsys, "--cgp", MID["cgp"], "--lexicon", KWG, "--sort", "score")
     assert code == 0
-    assert "3J EVOKE" in out and "equity" not in out
+    assert "3J EVOKE" in out and "equity" not in out and "by score" in out
     assert out.count("\n") >= 20 and "20 moves listed" in err
-    code, out, _ = run(capsys, "--cgp", MID["cgp"], "--lexicon", KWG, "--json")
+    code, out, _ = run(capsys, "--cgp", MID["cgp"], "--lexicon", KWG, "--sort", "score", "--json")
     assert json.loads(out)["count"] == 20 and json.loads(out)["moves"][0]["equity"] is None
+
+
+def test_equity_with_the_shipped_leaves_by_default(capsys):
+    """Like every engine, ``moves`` ranks by equity with the ruleset's shipped leaves unless told
+    otherwise; ``--leaves none`` leaves only the score to rank by."""
+    pos = Position.from_cgp(MID["cgp"], "english", lexicon=Lexicon.load(KWG, "english"))
+    expected = pos.moves(20, sort="equity", leaves=default_leaves("english")).to_records()
+    code, out, _ = run(capsys, "--cgp", MID["cgp"], "--lexicon", KWG, "--json")
+    assert code == 0 and json.loads(out)["moves"] == json.loads(json.dumps(expected))
+    assert expected[0]["equity"] != expected[0]["score"]  # the leaves were added
+    code, out, _ = run(capsys, "--cgp", MID["cgp"], "--lexicon", KWG)
+    assert "by equity" in out and expected[0]["notation"] in out
+    code, out, _ = run(capsys, "--cgp", MID["cgp"], "--lexicon", KWG, "--leaves", "none")
+    assert "by score" in out and "equity" not in out
     code, out, _ = run(capsys, "--cgp", MID["cgp"], "--lexicon", KWG, "--top", "3", "--json", "--direction", "down",
                        "--algorithm", "dawg")
     moves = json.loads(out)["moves"]

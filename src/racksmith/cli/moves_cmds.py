@@ -65,7 +65,11 @@ def moves(
     ),
     all_moves: bool = typer.Option(False, "--all", help="List every move."),
     top: Optional[int] = typer.Option(None, "--top", "-n", min=1, help=f"List the best N [default: {DEFAULT_TOP}]."),
-    sort: str = typer.Option("score", "--sort", click_type=click.Choice(["score", "equity"]), help="Rank by score or equity."),
+    sort: Optional[str] = typer.Option(
+        None, "--sort", click_type=click.Choice(["score", "equity"]),
+        help="Rank by score or equity [default: equity when there are leaves to add (the ruleset's shipped "
+        "leaves, or --leaves other than none), else score].",
+    ),
     exchanges: bool = typer.Option(False, "--exchanges", help="Also list exchanges (when the bag allows them)."),
     direction: str = typer.Option(
         "both", "--direction", click_type=click.Choice(["both", "across", "down"]), help="Plays in which direction."
@@ -83,8 +87,10 @@ def moves(
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
     n = None if all_moves else (top if top is not None else DEFAULT_TOP)
-    # equity is computed with leaves when it is asked for (sort by equity, or exchanges to weigh)
-    klv = resolve_leaves(leaves, pos.ruleset) if (leaves is not None or sort == "equity" or exchanges) else None
+    # equity (score + leave) is what engines rank by; without leaves to add it is the score
+    klv = resolve_leaves(leaves, pos.ruleset) if (leaves is not None or sort != "score" or exchanges) else None
+    if sort is None:
+        sort = "equity" if klv is not None else "score"
     ranked = pos.moves(n, sort=sort, leaves=klv, exchanges=exchanges, direction=direction, algorithm=algorithm)
     if as_json:
         emit_json({"count": len(ranked), "moves": ranked.to_records()})
