@@ -516,3 +516,35 @@ def test_limits_are_checked():
             Limits(**bad)
     with pytest.raises(RacksmithError, match="racksmith.web.Limits"):
         Analyzer("english", limits={"max_moves": 5})
+
+
+def test_ctrl_c_while_a_connection_thread_starts_stops_the_server_and_frees_its_slot(monkeypatch):
+    """Ctrl-C can land in ``Thread.start`` after the connection's thread has begun: the slot is
+    given back once (not twice: a BoundedSemaphore's ValueError would replace the KeyboardInterrupt
+    and the server would go on serving), and the interrupt reaches ``serve_forever``'s caller."""
+    srv = make_server(Analyzer("english"), "127.0.0.1", 0, log=lambda line: None)
+    start = threading.Thread.start
+    threads = []
+
+    def start_then_interrupt(self):
+        start(self)
+        threads.append(self)
+        raise KeyboardInterrupt
+
+    watchdog = threading.Timer(20, srv.shutdown)  # a server that swallowed the interrupt: fail, not hang
+    watchdog.start()
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as sock:
+            sock.sendall(b"GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % srv.port)
+            monkeypatch.setattr(threading.Thread, "start", start_then_interrupt)
+            with pytest.raises(KeyboardInterrupt):
+                srv.serve_forever(poll_interval=0.05)
+            monkeypatch.undo()
+        threads[0].join(10)
+        assert not threads[0].is_alive() and srv._slots == {}
+        for _ in range(srv.limits.max_connections):  # every slot is free again, and no more than those
+            assert srv.connections.acquire(blocking=False)
+        assert not srv.connections.acquire(blocking=False)
+    finally:
+        watchdog.cancel()
+        srv.server_close()

@@ -103,6 +103,7 @@ class AnalyzerServer(ThreadingHTTPServer):
         self.host_names = tuple(dict.fromkeys(n.lower() for n in names if n))
         self.computing = threading.BoundedSemaphore(self.limits.max_concurrent)
         self.connections = threading.BoundedSemaphore(self.limits.max_connections)
+        self._slots: dict = {}  # connection -> its slot in ``connections``, until given back
         super().__init__((host, port), Handler)
         self.port = self.server_address[1]
         #: the exact ``Host`` values and origins this server answers
@@ -132,16 +133,24 @@ class AnalyzerServer(ThreadingHTTPServer):
                 pass
             self.shutdown_request(request)
             return
+        self._slots[request] = True
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self.connections.release()
+            # the thread may have started before this (Ctrl-C can land in Thread.start): whichever
+            # of the two takes the slot out of ``_slots`` first gives it back, the other does nothing
+            self._release(request)
             raise
 
     def process_request_thread(self, request, client_address) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
+            self._release(request)
+
+    def _release(self, request) -> None:
+        """Give the connection's slot back, once (``dict.pop`` is atomic: one caller gets it)."""
+        if self._slots.pop(request, None):
             self.connections.release()
 
 
