@@ -4,6 +4,7 @@ its independent check catching a generator that lies; the rows it records for le
 play-out for simulation against the same turns played through a Game."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,19 +19,19 @@ from racksmith.movegen.generate import _rules
 from racksmith.play import _gameloop
 from racksmith.play.game import Game
 from racksmith.play.players import BestEquityPlayer, BestScorePlayer, GameView
-from racksmith.play.selfplay import SelfPlayConfig, run_selfplay
+from racksmith.play.selfplay import SelfPlayConfig, kernel_plays_ruleset, run_selfplay
 from racksmith.rules.ruleset import get_ruleset
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SYNTH = FIXTURES / "SYNTH.klv2"
 SYNTH_SUPER = FIXTURES / "SYNTH_super.klv2"
 
-#: (ruleset, lexicon, leaves) of each ruleset racksmith ships whose games the kernel plays (Эрудит's
-#: star reclamation is listed in Python: its games play through the Python loop)
+#: (ruleset, lexicon, leaves) of each ruleset racksmith ships (Эрудит with its star reclamation)
 RULESETS = [
     ("english", "enable", SYNTH),
     ("super", "enable", SYNTH_SUPER),
     ("russian", None, None),
+    ("erudit", None, None),
 ]
 
 
@@ -121,14 +122,30 @@ def test_kernel_and_python_play_the_same_paired_games_without_leaves(tmp_path):
         [ln for ln in kernel[1][1].splitlines() if ln.startswith(">")][0].split()[1]
 
 
+def _reclamations(records: list[str]) -> int:
+    """Moves of GCG records that take a star back (``*8B=Г`` after the word)."""
+    return sum(ln.count("*") for r in records for ln in r.splitlines() if ln.startswith(">"))
+
+
+@pytest.mark.parametrize("players", [("equity", "score"), ("score", "equity", "equity")])
+def test_kernel_and_python_play_the_same_erudit_games_with_stars_taken_back(tmp_path, players):
+    # the kernel lists the moves that take stars back itself (reclaim_choose): the same moves as
+    # movegen/reclaim.py's, the same choice among equals, the same games to the last tile
+    kernel, python = _both(tmp_path, 6, ruleset="erudit", leaves=None, players=players, seed=9)
+    _same(kernel, python)
+    assert _reclamations(kernel[1]) >= 10
+
+
 def test_the_kernel_runs_built_in_line_ups_and_python_the_rest():
     cfg = SelfPlayConfig(ruleset="english", lexicon="enable", players=("equity", "random"), seed=1)
     assert run_selfplay(1, cfg).engine == "python"
-    # Эрудит's moves that take stars back are not the kernel's: its games play in Python
     erudit = run_selfplay(1, SelfPlayConfig(ruleset="erudit", players=("equity", "score"), seed=1))
-    assert erudit.engine == "python" and erudit.violations == []
-    with pytest.raises(ValueError, match="without star reclamation"):
-        run_selfplay(1, SelfPlayConfig(ruleset="erudit", players=("equity", "score"), engine="kernel"))
+    assert erudit.engine == "kernel" and erudit.violations == []
+    # star reclamation on a set of more blanks than the kernel takes back: the Python loop
+    many = replace(get_ruleset("erudit"), name="erudit-9", counts=(9,) + get_ruleset("erudit").counts[1:])
+    assert not kernel_plays_ruleset(many) and kernel_plays_ruleset(get_ruleset("erudit"))
+    with pytest.raises(ValueError, match="at most 8 blanks"):
+        _gameloop.play_games(_rules(many, load_lexicon("ru-erudit", ruleset=many)), [("score", None)] * 2, 1, 0, 1)
     with pytest.raises(ValueError, match="engine 'kernel' plays built-in equity and score players"):
         run_selfplay(1, SelfPlayConfig(ruleset="english", lexicon="enable", players=("equity", "random"),
                                        engine="kernel"))
@@ -157,6 +174,25 @@ def test_a_generator_that_lies_is_caught(english, lie, codes):
     # without the check the lie goes through unseen (the check is what catches it)
     quiet = _gameloop.play_games(rules, players, 3, 0, 2, check=False, lie=lie, lie_game=1, lie_turn=4)
     assert quiet["n_violations"] == 0
+
+
+def test_the_check_scores_a_move_that_takes_a_star_back_on_the_board_after_the_exchange():
+    rs = get_ruleset("erudit")
+    rules = _rules(rs, load_lexicon("ru-erudit", ruleset=rs))
+    players = [("equity", LeaveTable(load_leaves("erudit", ruleset=rs))), ("score", None)]
+    honest = _gameloop.play_games(rules, players, 5, 0, 4, log=True)
+    assert honest["n_violations"] == 0
+    taken = np.flatnonzero(honest["log_reclaim"][:, 0] >= 0)
+    assert len(taken) >= 3          # the checked games took stars back
+    # a lie on such a turn: the check recomputes the score there (on the board and rack after the
+    # exchange) and finds one point less than the generator claims
+    at = int(taken[0])
+    game = int(np.searchsorted(honest["log_end"], at, side="right"))
+    turn = at - (int(honest["log_end"][game - 1]) if game else 0) + 1
+    r = _gameloop.play_games(rules, players, 5, 0, 4, lie="score", lie_game=game, lie_turn=turn)
+    (g, t, code, detail, _, rec), = r["violations"]
+    assert (g, t) == (game, turn) and _gameloop.CHECK_REASONS[code] == "score"
+    assert detail == int(honest["log"]["score"][at])
 
 
 def _gameloop_record_dtype():

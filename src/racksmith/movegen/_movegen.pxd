@@ -15,6 +15,7 @@
 # The functions below trust their arguments (no GIL, no checks beyond what they document): the
 # Python-visible classes at the bottom validate everything first, in O(1) or O(board).
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
+from libc.string cimport memcmp
 
 from racksmith.lexicon._wmp cimport WordMapC
 from racksmith.rules._tiles cimport MAX_DIM, MAX_SQ, MAX_RACK
@@ -178,6 +179,8 @@ cdef struct GenArgs:
     int32_t opp_value       # face value of the opponent's rack (going out)
     int no_wordmap          # 1: find the best N by the KWG walk even when the rules have word maps
                             # (both give the same moves; for tests and A/B)
+    int min_blanks          # 0, or only placements that put down at least this many blanks (no
+                            # exchange, no pass): the moves that take stars back (Эрудит)
 
 
 # --- the best N by word maps (_movegen_wordmap.pxi) ---
@@ -274,6 +277,8 @@ cdef struct WalkC:
     int board_empty
     int top
     int by_equity
+    int min_blanks                  # GenArgs.min_blanks: a kept set with more blanks than n_blanks - min_blanks
+                                    # is valued EXCLUDED, and a move keeping it is not recorded
     # the rack while generating: tiles by letter (0: blanks), letters present, the leave mask (one
     # bit per rack tile; letter t owns the bits from base[t], the lowest ones set while kept)
     uint8_t rack[64]
@@ -296,6 +301,7 @@ cdef struct WalkC:
     uint64_t val_leaves
     int val_bag_empty
     double val_going_out
+    int val_min_blanks
     uint8_t val_rack[64]
     # bingo answers of this call (shadow playing): the rack's letter-hash sum, blanks left out
     uint64_t rack_hash
@@ -354,6 +360,37 @@ cdef void board_update_line(BoardC* b, const RulesC* r, int dir, int index) noex
 # columns where a square differs (all of them, by board_set, when more than half do). Returns the
 # number of lines updated (0: equal).
 cdef int board_sync(BoardC* b, const RulesC* r, const uint8_t* tiles) noexcept nogil
+
+# The rank order of moves (the best first): what the heap, the ranking and the game loop's choice of
+# a move that takes stars back compare by.
+cdef inline int rec_cmp(const MoveRec* a, const MoveRec* b, int by_equity) noexcept nogil:
+    """Negative when ``a`` ranks before ``b``: higher key first, then higher secondary key, then
+    placements before exchanges before the pass, then row, column, direction and tiles."""
+    cdef int n, c
+    if by_equity:
+        if a.equity != b.equity:
+            return -1 if a.equity > b.equity else 1
+        if a.score != b.score:
+            return -1 if a.score > b.score else 1
+    else:
+        if a.score != b.score:
+            return -1 if a.score > b.score else 1
+        if a.equity != b.equity:
+            return -1 if a.equity > b.equity else 1
+    if a.kind != b.kind:
+        return <int>a.kind - <int>b.kind
+    if a.row != b.row:
+        return <int>a.row - <int>b.row
+    if a.col != b.col:
+        return <int>a.col - <int>b.col
+    if a.dir != b.dir:
+        return <int>a.dir - <int>b.dir
+    n = a.length if a.length < b.length else b.length
+    c = memcmp(a.tiles, b.tiles, n)
+    if c != 0:
+        return c
+    return <int>a.length - <int>b.length
+
 
 # --- one generation ---------------------------------------------------------------------------------
 cdef WalkC* walk_new() noexcept nogil      # NULL when memory ran out

@@ -57,6 +57,8 @@ KWG_LAYOUT = kwg_layout()    #: the KWG node layout it was compiled with (lexico
 
 cdef uint64_t ALL_LETTERS = ~(<uint64_t>1)   # bits 1..63: any letter
 cdef double BOUND_SLACK = 1e-6               # floating-point margin when comparing bounds
+cdef double EXCLUDED = -1e200                 # valuation of a kept set a call excludes (GenArgs.min_blanks)
+cdef double EXCLUDED_BELOW = -1e199           # a move valued below this keeps an excluded set: not recorded
 
 #: numpy view of one MoveRec (see _movegen.pxd)
 RECORD_DTYPE = np.dtype(
@@ -143,6 +145,7 @@ cdef void start_walk(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC*
     w.board_empty = b.n_tiles == 0
     w.top = a.top
     w.by_equity = a.by_equity
+    w.min_blanks = a.min_blanks
     w.oom = 0
     w.n_found = 0
     w.n_out = 0
@@ -188,12 +191,13 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
     value_leaves(w, lv, a)
     if w.oom:
         return -1
-    # the pass keeps everything
-    memset(&rec, 0, sizeof(MoveRec))
-    rec.kind = KIND_PASS
-    rec.equity = w.leave_adj[w.leave_mask]
-    rec.leave = w.leave_mask
-    emit(w, &rec)
+    # the pass keeps everything (not a move that puts blanks down)
+    if not w.min_blanks:
+        memset(&rec, 0, sizeof(MoveRec))
+        rec.kind = KIND_PASS
+        rec.equity = w.leave_adj[w.leave_mask]
+        rec.leave = w.leave_mask
+        emit(w, &rec)
     if w.n_rack == 0:
         return -1 if w.oom else 0
     # stage 2: the lanes
@@ -505,6 +509,7 @@ cdef int _gen_args(GenArgs* a, int n_tiles, int not_on_racks, int opp_value, int
     a.bag_empty = bag_count <= 0
     a.opp_value = opp_value
     a.no_wordmap = not wordmap
+    a.min_blanks = 0
     return 0
 
 

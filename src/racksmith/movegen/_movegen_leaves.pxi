@@ -40,10 +40,13 @@ cdef void leave_walk(WalkC* w, LeaveWalk* c, int li, uint32_t p, int64_t base_id
     cdef uint8_t t
     cdef MoveRec rec
     if li == c.n_letters:
-        v = kept_value(w.rules, c, n_kept, kept_points, cur_ok, cur_idx)
-        w.leave_adj[mask] = v
         n_played = w.n_rack - n_kept
         k = c.kept[0] if c.n_letters and c.letters[0] == 0 else 0      # blanks kept
+        if w.min_blanks and k > w.n_blanks - w.min_blanks:
+            w.leave_adj[mask] = EXCLUDED        # a move keeping these puts too few blanks down
+            return
+        v = kept_value(w.rules, c, n_kept, kept_points, cur_ok, cur_idx)
+        w.leave_adj[mask] = v
         for j in range(N_BLANK_TABLES):
             if k <= w.n_blanks - j and v > w.best_adj[j][n_played]:
                 w.best_adj[j][n_played] = v
@@ -112,7 +115,8 @@ cdef void value_leaves(WalkC* w, const LeavesC* lv, const GenArgs* a) noexcept n
     c.exchanges = a.exchanges
     table = lv.id if c.klv != NULL else 0
     if (w.val_valid and w.val_rules == w.rules and w.val_leaves == table and w.val_bag_empty == c.bag_empty
-            and w.val_going_out == c.going_out and memcmp(w.val_rack, w.rack, 64) == 0):
+            and w.val_going_out == c.going_out and w.val_min_blanks == w.min_blanks
+            and memcmp(w.val_rack, w.rack, 64) == 0):
         # the valuations of the last call still hold (the same rack asked again): only the exchanges
         if c.exchanges:
             replay_exchanges(w, &c, 0, 0, 0)
@@ -128,6 +132,7 @@ cdef void value_leaves(WalkC* w, const LeavesC* lv, const GenArgs* a) noexcept n
         w.val_leaves = table
         w.val_bag_empty = c.bag_empty
         w.val_going_out = c.going_out
+        w.val_min_blanks = w.min_blanks
         memcpy(w.val_rack, w.rack, 64)
 
 
@@ -138,7 +143,7 @@ cdef void replay_exchanges(WalkC* w, LeaveWalk* c, int li, uint32_t mask, int n_
     cdef MoveRec rec
     if li == c.n_letters:
         n_played = w.n_rack - n_kept
-        if n_played > 0 and not heap_rejects(w, 0, w.leave_adj[mask]):
+        if n_played > 0 and w.leave_adj[mask] > EXCLUDED_BELOW and not heap_rejects(w, 0, w.leave_adj[mask]):
             memset(&rec, 0, sizeof(MoveRec))
             rec.equity = w.leave_adj[mask]
             rec.kind = KIND_EXCHANGE

@@ -1,35 +1,6 @@
 # The move generator's output (included by _movegen.pyx): one move into the list (every move) or into
 # the bounded heap (the best N), and the ranking.
 
-cdef inline int rec_cmp(const MoveRec* a, const MoveRec* b, int by_equity) noexcept nogil:
-    """Negative when ``a`` ranks before ``b``: higher key first, then higher secondary key, then
-    placements before exchanges before the pass, then row, column, direction and tiles."""
-    cdef int n, c
-    if by_equity:
-        if a.equity != b.equity:
-            return -1 if a.equity > b.equity else 1
-        if a.score != b.score:
-            return -1 if a.score > b.score else 1
-    else:
-        if a.score != b.score:
-            return -1 if a.score > b.score else 1
-        if a.equity != b.equity:
-            return -1 if a.equity > b.equity else 1
-    if a.kind != b.kind:
-        return <int>a.kind - <int>b.kind
-    if a.row != b.row:
-        return <int>a.row - <int>b.row
-    if a.col != b.col:
-        return <int>a.col - <int>b.col
-    if a.dir != b.dir:
-        return <int>a.dir - <int>b.dir
-    n = a.length if a.length < b.length else b.length
-    c = memcmp(a.tiles, b.tiles, n)
-    if c != 0:
-        return c
-    return <int>a.length - <int>b.length
-
-
 cdef inline double primary_key(const MoveRec* r, int by_equity) noexcept nogil:
     return r.equity if by_equity else <double>r.score
 
@@ -121,6 +92,8 @@ cdef void record_place(WalkC* w, int left, int right, int main, int wmul, int xt
     if w.n_played == r.rack_size:
         score += r.bingo
     equity = score + w.leave_adj[w.leave_mask]
+    if equity < EXCLUDED_BELOW:         # keeps a set this call excludes (GenArgs.min_blanks)
+        return
     if w.board_empty:
         for i in range(left, right + 1):
             t = w.placed[i] & LETTER_MASK

@@ -10,7 +10,7 @@
 #
 # The functions below trust their arguments (no GIL, no checks beyond what they document): the
 # Python-visible functions of _gameloop.pyx validate everything first.
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 
 from racksmith.movegen._movegen cimport BoardC, LeavesC, MoveRec, RulesC, WalkC
 from racksmith.rules._tiles cimport MAX_RACK
@@ -18,6 +18,7 @@ from racksmith.rules._tiles cimport MAX_RACK
 cdef enum:
     MAX_PLAYERS = 8         # seats of a game played in the kernel (more: the Python Game)
     MAX_GAME_TURNS = 1000   # a game longer than this is stopped and reported (selfplay.MAX_TURNS)
+    MAX_STARS = 8           # star reclamation: a set with more blanks plays through the Python Game
 
 # players
 cdef enum:
@@ -49,6 +50,8 @@ cdef enum:
     CHECK_NOT_APPLIED = 13      # the move could not be applied (board or rack refused it): the game stops
     CHECK_TILES_NOT_CONSERVED = 14      # bag + racks + board differ from the set
     CHECK_NO_END = 15           # no end after MAX_GAME_TURNS turns: the game stops
+    CHECK_NO_STAR_THERE = 16    # a square the move takes a star back from holds no star
+    CHECK_STAR_NOT_REPLAYED = 17        # the move puts down fewer blanks than the stars it takes back
 
 
 # the lies of the test hook (BatchArgs.lie): a generator that lies about the move it returns
@@ -75,6 +78,7 @@ cdef struct GameRules:
     int zero_turn_limit
     int club                # end rule: 0 tournament (out: + twice the leftover), 1 club (+ once, each - his own)
     int use_gaddag          # generate with Gordon's algorithm (the lexicon has a GADDAG), else Appel-Jacobson's
+    int star_reclamation    # Эрудит: a placement may first take back stars (blanks) whose letters the rack holds
 
 
 cdef struct PlayerC:
@@ -96,11 +100,21 @@ cdef struct GameC:
     int n_bag
     Rng rng
     BoardC* board           # not owned
+    BoardC* scratch         # not owned: with star_reclamation, the board with stars taken back (generation); else NULL
+
+
+# The stars (blanks on the board) a move takes back before it is placed (core/turns.py): their
+# squares, ascending, and the letters they stand for. n = 0 for every other move.
+cdef struct Reclaim:
+    int n
+    int16_t sq[MAX_STARS]
+    uint8_t letter[MAX_STARS]
 
 
 # One turn as it happened (what game_turn fills for the recorders and the game's log).
 cdef struct TurnC:
     MoveRec move            # the move played (placement, exchange or pass), its score the generator's
+    Reclaim reclaim         # the stars it took back first (n = 0: none)
     int seat
     int n_bag               # tiles in the bag before the turn
     int n_rack
@@ -127,18 +141,23 @@ cdef void rng_shuffle(Rng* g, uint8_t* a, int n) noexcept nogil  # Fisher-Yates,
 # draws a rack, seat 0 first (the order of racksmith.play.game.Game).
 cdef void game_new(GameC* g, const GameRules* gr, BoardC* b, uint8_t* bag, int n_players, uint64_t seed,
                    uint64_t index) noexcept nogil
-# The move of the seat to move (the game unchanged), into m; returns the placements the generator
-# reached, or -1 when memory ran out.
-cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, MoveRec* m) noexcept nogil
+# The move of the seat to move (the game unchanged), into m, and the stars it takes back first into rc
+# (with star_reclamation); returns the placements the generator reached, or -1 when memory ran out.
+cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, MoveRec* m,
+                         Reclaim* rc) noexcept nogil
 # The independent check of m for the seat to move, before it is applied: its words read off the
 # board and looked up from the DAWG's root with bounded reads, its score from the premiums, the
-# rack, the exchange rule. Shares nothing with the generator but the read-only tables. CHECK_* code;
-# *score gets the check's score of a placement (0 otherwise).
-cdef int game_check(const GameC* g, const GameRules* gr, const MoveRec* m, int32_t* score) noexcept nogil
-# Apply m for the seat to move: tiles down, rack, draw, score, scoreless count, the end of the game
-# and its adjustments, the next seat. Fills t (t.move, seat, points, placed, drawn). Returns 0, or
-# CHECK_NOT_APPLIED (nothing changed) when the board or the rack refuses the move.
-cdef int game_apply(GameC* g, const GameRules* gr, const MoveRec* m, TurnC* t) noexcept nogil
+# rack, the exchange rule, and the stars rc takes back (on squares holding stars whose letters the
+# rack holds; the placement, read on the board after the exchange, puts down as many blanks). Shares
+# nothing with the generator but the read-only tables. CHECK_* code; *score gets the check's score of
+# a placement (0 otherwise).
+cdef int game_check(const GameC* g, const GameRules* gr, const MoveRec* m, const Reclaim* rc,
+                    int32_t* score) noexcept nogil
+# Apply m for the seat to move, after taking back the stars of rc: tiles down, rack, draw, score,
+# scoreless count, the end of the game and its adjustments, the next seat. Fills t (t.move, reclaim,
+# seat, points, placed, drawn). Returns 0, or CHECK_NOT_APPLIED (nothing changed) when the board or
+# the rack refuses the move.
+cdef int game_apply(GameC* g, const GameRules* gr, const MoveRec* m, const Reclaim* rc, TurnC* t) noexcept nogil
 # 0 when bag + racks + board hold exactly the set, else 1 + the first tile (0 = blank) that differs.
 cdef int game_conserved(const GameC* g, const GameRules* gr) noexcept nogil
 # One turn: choose, check (when check is set), apply, conservation. Fills t; returns the first
@@ -206,6 +225,7 @@ cdef struct Tallies:
     int64_t n_log
     int64_t cap_log
     int64_t* log_end
+    int16_t* log_reclaim    # [turn][MAX_STARS]: the squares of the stars each logged move took back, -1 after
     # the turns that failed a check: the first cap_violations kept, all counted
     Violation* violations
     int64_t n_violations

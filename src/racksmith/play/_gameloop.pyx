@@ -18,7 +18,7 @@ bounded reads, the score recomputed from the premiums, the rack and the bag rule
 counted after every turn (bag + racks + board = the set).
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
@@ -27,7 +27,7 @@ from racksmith._hash cimport mix64, splitmix64
 from racksmith.lexicon._kwg cimport KWG_BAD_ARC, kwg_layout, kwg_accepts, kwg_arc, kwg_find_checked, kwg_is_end, kwg_tile
 from racksmith.movegen._movegen cimport (
     ACROSS, DOWN, KIND_EXCHANGE, KIND_PASS, KIND_PLACE, BoardC, GenArgs, LeavesC, LeaveTable, MoveRec, Rules,
-    RulesC, WalkC, board_place_move, board_set, walk_free, walk_generate, walk_new,
+    RulesC, WalkC, board_place_move, board_set, board_sync, rec_cmp, walk_free, walk_generate, walk_new,
 )
 from racksmith.rules._tiles cimport (
     BLANK_BIT, LETTER_MASK, MAX_DIM, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits, tile_bits,
@@ -41,6 +41,7 @@ KWG_LAYOUT = kwg_layout()    #: the KWG node layout it was compiled with (lexico
 
 #: the limits of a game in the kernel, by name
 MAX_KERNEL_PLAYERS = MAX_PLAYERS
+MAX_KERNEL_STARS = MAX_STARS
 MAX_TURNS = MAX_GAME_TURNS
 #: CHECK_* codes as the reasons the Python layer reports (racksmith.errors.MOVE_REASONS where one fits)
 CHECK_REASONS = {
@@ -59,7 +60,12 @@ CHECK_REASONS = {
     CHECK_NOT_APPLIED: "not_applied",
     CHECK_TILES_NOT_CONSERVED: "tiles_not_conserved",
     CHECK_NO_END: "no_end",
+    CHECK_NO_STAR_THERE: "no_star_there",
+    CHECK_STAR_NOT_REPLAYED: "star_not_replayed",
 }
+
+
+
 #: the CHECK_* codes by reason (the inverse of CHECK_REASONS)
 CHECK_CODES = {reason: code for code, reason in CHECK_REASONS.items()}
 #: the lies the test hook can make the generator tell (play_games(lie=...))
@@ -183,10 +189,114 @@ cdef void game_new(GameC* g, const GameRules* gr, BoardC* b, uint8_t* bag, int n
     g.to_move = 0
 
 
-cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, MoveRec* m) noexcept nogil:
+cdef inline bint taken_before(uint32_t a, uint32_t b, int n_stars) noexcept nogil:
+    """The set of stars ``a`` (bits over the stars in square order) ranks before ``b`` among moves
+    that are otherwise equal: as tuples of squares, none first, then a prefix before a longer set,
+    then the first square that differs (racksmith.movegen.reclaim's order)."""
+    cdef int i
+    cdef uint32_t x, y
+    if a == b:
+        return False
+    if a == 0 or b == 0:
+        return a == 0
+    x = a
+    y = b
+    while x and y:
+        # the lowest remaining star of each
+        if (x & (~x + 1)) != (y & (~y + 1)):
+            return (x & (~x + 1)) < (y & (~y + 1))
+        x &= x - 1
+        y &= y - 1
+    return x == 0
+
+
+cdef int reclaim_choose(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, const uint8_t* rack,
+                        MoveRec* best, Reclaim* rc, int64_t* reached) noexcept nogil:
+    """Эрудит's moves that take stars back, for the seat to move holding ``rack`` (counts by tile):
+    for every non-empty set of the stars whose letters the rack holds (two stars standing for one
+    letter need two of it), the best placement on the board and rack after the exchange that puts
+    down at least as many blanks (GenArgs.min_blanks), in the rank order of ``best``'s generation
+    (by equity for an equity player, else by score); ``best`` (the best move without taking a star
+    back) is replaced when one ranks before it, and ``rc`` says which stars (movegen/reclaim.py
+    lists the same moves in Python). Returns 0, or -1 when memory ran out."""
+    cdef const RulesC* r = gr.rules
+    cdef int seat = g.to_move, n_sq = r.rows * r.cols, sq, n_st = 0, k, i, n, t, c
+    cdef uint32_t mask, best_mask = 0
+    cdef int16_t stars[MAX_STARS]
+    cdef uint8_t letters[MAX_STARS]
+    cdef uint8_t need[64]
+    cdef uint8_t xtiles[MAX_SQ]
+    cdef uint8_t rk[MAX_RACK]
+    cdef uint8_t bt
+    cdef bint ok
+    cdef GenArgs a
+    rc.n = 0
+    for sq in range(n_sq):
+        bt = g.board.tiles[sq]
+        if bt & BLANK_BIT and rack[bt & LETTER_MASK] and n_st < MAX_STARS:
+            stars[n_st] = <int16_t>sq
+            letters[n_st] = bt & LETTER_MASK
+            n_st += 1
+    if n_st == 0:
+        return 0
+    a.top = 1
+    a.by_equity = p.kind == PLAYER_EQUITY
+    a.directions = 3
+    a.use_gaddag = gr.use_gaddag
+    a.exchanges = 0
+    a.bag_empty = g.n_bag <= 0
+    a.opp_value = rack_value(g, gr, (seat + 1) % g.n_players)
+    a.no_wordmap = 0
+    for mask in range(1, (<uint32_t>1) << n_st):
+        memset(need, 0, 64)
+        k = 0
+        ok = True
+        for i in range(n_st):
+            if (mask >> i) & 1:
+                need[letters[i]] += 1
+                k += 1
+                if need[letters[i]] > rack[letters[i]]:
+                    ok = False
+                    break
+        if not ok:
+            continue
+        memcpy(xtiles, g.board.tiles, n_sq)
+        for i in range(n_st):
+            if (mask >> i) & 1:
+                xtiles[stars[i]] = letters[i]
+        board_sync(g.scratch, r, xtiles)
+        n = 0
+        for t in range(gr.n_letters + 1):
+            c = rack[t] - need[t] + (k if t == 0 else 0)
+            while c > 0 and n < MAX_RACK:
+                rk[n] = <uint8_t>t
+                n += 1
+                c -= 1
+        a.min_blanks = k
+        if walk_generate(w, r, p.leaves if p.kind == PLAYER_EQUITY else NULL, g.scratch, rk, n, &a) != 0:
+            return -1
+        reached[0] += w.n_found
+        if w.n_out == 0:
+            continue
+        c = rec_cmp(&w.out[0], best, a.by_equity)
+        if c < 0 or (c == 0 and taken_before(mask, best_mask, n_st)):
+            best[0] = w.out[0]
+            best_mask = mask
+    for i in range(n_st):
+        if (best_mask >> i) & 1:
+            rc.sq[rc.n] = stars[i]
+            rc.letter[rc.n] = letters[i]
+            rc.n += 1
+    return 0
+
+
+cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, MoveRec* m,
+                         Reclaim* rc) noexcept nogil:
     cdef GenArgs a
     cdef uint8_t rk[MAX_RACK]
     cdef int n, seat = g.to_move
+    cdef int64_t reached
+    rc.n = 0
     n = rack_tiles(g, gr, seat, rk)
     a.top = 1
     a.by_equity = p.kind == PLAYER_EQUITY
@@ -196,9 +306,14 @@ cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC*
     a.bag_empty = g.n_bag <= 0
     a.opp_value = rack_value(g, gr, (seat + 1) % g.n_players)
     a.no_wordmap = 0        # the word maps when the rules have them (the same moves, faster)
+    a.min_blanks = 0
     if walk_generate(w, gr.rules, p.leaves if p.kind == PLAYER_EQUITY else NULL, g.board, rk, n, &a) != 0:
         return -1
     m[0] = w.out[0]         # top 1: the heap's root is the best move (the pass is always listed)
+    reached = w.n_found
+    if gr.star_reclamation and g.scratch != NULL:
+        if reclaim_choose(g, gr, p, w, g.rack[seat], m, rc, &reached) != 0:
+            return -1
     if p.kind == PLAYER_SCORE and m.kind == KIND_PASS and g.n_bag >= gr.exchange_limit and n > 0:
         # no placement: exchange the whole rack
         memset(m, 0, sizeof(MoveRec))
@@ -206,7 +321,7 @@ cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC*
         m.length = n
         m.n_played = n
         memcpy(m.tiles, rk, n)
-    return w.n_found
+    return reached
 
 
 # --- the independent check ---------------------------------------------------------------------------
@@ -242,9 +357,10 @@ cdef inline bint no_tiles(const uint8_t* b, int n) noexcept nogil:
     return True
 
 
-cdef int check_place(const GameC* g, const GameRules* gr, const MoveRec* m, int32_t* score) noexcept nogil:
+cdef int check_place(const uint8_t* b, const uint8_t* rack, const GameRules* gr, const MoveRec* m,
+                     int32_t* score) noexcept nogil:
+    """A placement on the board of tiles ``b`` by a seat holding ``rack`` (counts by tile)."""
     cdef const RulesC* r = gr.rules
-    cdef const uint8_t* b = g.board.tiles
     cdef int rows = r.rows, cols = r.cols, n = m.length, i, k, sq, step, pstep, start, end, placed = 0
     cdef int lo, hi, pos, line_n, words = 0
     cdef bint across, empty, touches = False
@@ -292,7 +408,7 @@ cdef int check_place(const GameC* g, const GameRules* gr, const MoveRec* m, int3
         if not (start <= r.start <= end and (r.start - start) % step == 0):
             return CHECK_MUST_COVER_START
     for i in range(gr.n_letters + 1):
-        if need[i] > g.rack[g.to_move][i]:
+        if need[i] > rack[i]:
             return CHECK_NOT_IN_RACK
     # the main word, then the cross-word through each new tile, read off the board
     if n >= 2:
@@ -347,14 +463,53 @@ cdef int check_place(const GameC* g, const GameRules* gr, const MoveRec* m, int3
     return CHECK_OK
 
 
-cdef int game_check(const GameC* g, const GameRules* gr, const MoveRec* m, int32_t* score) noexcept nogil:
+cdef int check_reclaim(const GameC* g, const GameRules* gr, const MoveRec* m, const Reclaim* rc,
+                       int32_t* score) noexcept nogil:
+    """A placement that first takes back the stars of ``rc``: each square holds a star, the rack
+    the real letters (one each), and the placement, read on the board and rack after the exchange,
+    puts down at least as many blanks (core/turns.py's rule)."""
+    cdef const RulesC* r = gr.rules
+    cdef uint8_t xtiles[MAX_SQ]
+    cdef uint8_t xrack[64]
+    cdef int i, sq, code, blanks = 0
+    cdef uint8_t bt, l
+    if not gr.star_reclamation or m.kind != KIND_PLACE or rc.n > MAX_STARS:
+        return CHECK_NO_STAR_THERE
+    memcpy(xtiles, g.board.tiles, r.rows * r.cols)
+    memcpy(xrack, g.rack[g.to_move], 64)
+    for i in range(rc.n):
+        sq = rc.sq[i]
+        if sq < 0 or sq >= r.rows * r.cols:
+            return CHECK_NO_STAR_THERE
+        bt = xtiles[sq]
+        l = bt & LETTER_MASK
+        if not bt & BLANK_BIT or l != rc.letter[i]:
+            return CHECK_NO_STAR_THERE      # no star there (or one taken back twice)
+        if xrack[l] == 0:
+            return CHECK_NOT_IN_RACK
+        xrack[l] -= 1
+        xrack[0] += 1
+        xtiles[sq] = l
+    code = check_place(xtiles, xrack, gr, m, score)
+    if code != CHECK_OK:
+        return code
+    for i in range(m.length):
+        if m.tiles[i] & BLANK_BIT and not m.tiles[i] & THROUGH_BIT:
+            blanks += 1
+    return CHECK_STAR_NOT_REPLAYED if blanks < rc.n else CHECK_OK
+
+
+cdef int game_check(const GameC* g, const GameRules* gr, const MoveRec* m, const Reclaim* rc,
+                    int32_t* score) noexcept nogil:
     cdef int i
     cdef int need[64]
     score[0] = 0
+    if rc.n:
+        return check_reclaim(g, gr, m, rc, score)
     if m.kind == KIND_PASS:
         return CHECK_OK
     if m.kind == KIND_PLACE:
-        return check_place(g, gr, m, score)
+        return check_place(g.board.tiles, g.rack[g.to_move], gr, m, score)
     if m.kind != KIND_EXCHANGE or m.length > MAX_RACK:
         return CHECK_OFF_BOARD
     if m.length == 0:
@@ -400,10 +555,53 @@ cdef inline bint take_from_rack(GameC* g, const GameRules* gr, const MoveRec* m)
     return True
 
 
-cdef int game_apply(GameC* g, const GameRules* gr, const MoveRec* m, TurnC* t) noexcept nogil:
+cdef bint swap_stars(GameC* g, const GameRules* gr, const Reclaim* rc, bint back) noexcept nogil:
+    """Take back the stars of ``rc`` for the seat to move (their real letters onto the board, a blank
+    to the rack for each) or, with ``back``, undo that. False, nothing changed, when the board or
+    the rack does not allow it."""
+    cdef const RulesC* r = gr.rules
+    cdef uint8_t xtiles[MAX_SQ]
+    cdef uint8_t need[64]
+    cdef int i, sq, seat = g.to_move
+    cdef uint8_t l
+    if rc.n > MAX_STARS:
+        return False
+    memcpy(xtiles, g.board.tiles, r.rows * r.cols)
+    memset(need, 0, 64)
+    for i in range(rc.n):
+        sq = rc.sq[i]
+        l = rc.letter[i]
+        if sq < 0 or sq >= r.rows * r.cols or l == 0 or l > gr.n_letters:
+            return False
+        if xtiles[sq] != (l if back else (l | BLANK_BIT)):
+            return False
+        need[l] += 1
+        xtiles[sq] = (l | BLANK_BIT) if back else l
+    if back:
+        if g.rack[seat][0] < rc.n:
+            return False
+    else:
+        for i in range(1, gr.n_letters + 1):
+            if need[i] > g.rack[seat][i]:
+                return False
+    for i in range(1, gr.n_letters + 1):
+        if back:
+            g.rack[seat][i] += need[i]
+        else:
+            g.rack[seat][i] -= need[i]
+    if back:
+        g.rack[seat][0] -= rc.n
+    else:
+        g.rack[seat][0] += rc.n
+    board_sync(g.board, r, xtiles)
+    return True
+
+
+cdef int game_apply(GameC* g, const GameRules* gr, const MoveRec* m, const Reclaim* rc, TurnC* t) noexcept nogil:
     cdef int seat = g.to_move, n = g.n_players, i, placed = 0, used = 0, q
     cdef int32_t points = 0, leftover
     t.move = m[0]
+    t.reclaim.n = 0
     t.seat = seat
     t.n_bag = g.n_bag
     t.n_drawn = 0
@@ -411,8 +609,15 @@ cdef int game_apply(GameC* g, const GameRules* gr, const MoveRec* m, TurnC* t) n
     t.points = 0
     t.bingo = 0
     t.n_rack = rack_tiles(g, gr, seat, t.rack)
+    if rc.n:
+        if m.kind != KIND_PLACE or not gr.star_reclamation or not swap_stars(g, gr, rc, False):
+            return CHECK_NOT_APPLIED
+        t.reclaim = rc[0]
     if m.kind == KIND_PLACE:
         if m.length < 1 or m.length > MAX_DIM or not take_from_rack(g, gr, m):
+            if rc.n:
+                swap_stars(g, gr, rc, True)
+                t.reclaim.n = 0
             return CHECK_NOT_APPLIED
         placed = board_place_move(g.board, gr.rules, m)
         if placed <= 0:     # refused (off the board, a filled square...) or nothing placed: the rack back
@@ -420,6 +625,9 @@ cdef int game_apply(GameC* g, const GameRules* gr, const MoveRec* m, TurnC* t) n
                 if not m.tiles[i] & THROUGH_BIT:
                     g.rack[seat][0 if m.tiles[i] & BLANK_BIT else m.tiles[i] & LETTER_MASK] += 1
                     g.n_rack[seat] += 1
+            if rc.n:
+                swap_stars(g, gr, rc, True)
+                t.reclaim.n = 0
             return CHECK_NOT_APPLIED
         used = placed
         points = m.score
@@ -492,9 +700,10 @@ cdef int turn(GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, bint ch
               TurnC* t) noexcept nogil:
     """One turn, with the test hook ``lie`` (a generator that lies about the move it returns)."""
     cdef MoveRec m
+    cdef Reclaim recl
     cdef int i, j, rc
     cdef uint8_t tmp
-    t.reached = game_choose(g, gr, p, w, &m)
+    t.reached = game_choose(g, gr, p, w, &m, &recl)
     t.check = CHECK_OK
     t.unconserved = 0
     t.check_score = 0
@@ -518,8 +727,8 @@ cdef int turn(GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, bint ch
             i += 1
             j -= 1
     if check:
-        t.check = game_check(g, gr, &m, &t.check_score)
-    rc = game_apply(g, gr, &m, t)
+        t.check = game_check(g, gr, &m, &recl, &t.check_score)
+    rc = game_apply(g, gr, &m, &recl, t)
     if rc != CHECK_OK:
         t.move = m
         t.check = rc
@@ -566,6 +775,9 @@ cdef inline void move_leave(const TurnC* turn, uint8_t* rack, uint8_t* kept, int
     memcpy(kept, rack, 64)
     n_kept[0] = turn.n_rack
     n_rack[0] = turn.n_rack
+    for i in range(turn.reclaim.n):     # stars taken back: a blank for each real letter given
+        kept[turn.reclaim.letter[i]] -= 1
+        kept[0] += 1
     if m.kind == KIND_PASS:
         return
     for i in range(m.length):
@@ -614,6 +826,9 @@ cdef int probe_turn(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC
     cdef uint8_t tmp
     cdef int n = 0, size = gr.rack_size, s, tl, c, i, j, m, k
     cdef TurnRow* row
+    cdef MoveRec best
+    cdef Reclaim recl
+    cdef int64_t reached = 0
     for i in range(g.n_bag):
         pool[n] = g.bag[i]
         n += 1
@@ -633,6 +848,7 @@ cdef int probe_turn(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC
     ga.bag_empty = g.n_bag <= 0
     ga.opp_value = rack_value(g, gr, (g.to_move + 1) % g.n_players)
     ga.no_wordmap = 0
+    ga.min_blanks = 0
     for k in range(a.probes):
         for i in range(size):       # a partial Fisher-Yates shuffle: pool[0 .. size) is the rack
             j = i + <int>rng_below(&r, <uint64_t>(n - i))
@@ -649,16 +865,20 @@ cdef int probe_turn(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC
                 m += 1
         if walk_generate(w, gr.rules, p.leaves, g.board, rk, size, &ga) != 0:
             return -1
+        best = w.out[0]
+        if gr.star_reclamation and g.scratch != NULL:    # the probe rack may take stars back too
+            if reclaim_choose(g, gr, p, w, counts, &best, &recl, &reached) != 0:
+                return -1
         row = new_row(t)
         if row == NULL:
             return -1
         row.game = index
         row.turn = g.turns + 1
         row.player = player
-        row.score = w.out[0].score if w.out[0].kind == KIND_PLACE else 0
-        row.kind = w.out[0].kind
+        row.score = best.score if best.kind == KIND_PLACE else 0
+        row.kind = best.kind
         row.bag = g.n_bag
-        row.equity = w.out[0].equity
+        row.equity = best.equity
         row.n_rack = <uint8_t>size
         row.n_kept = 0
         memcpy(row.rack, counts, 64)
@@ -672,9 +892,10 @@ cdef void tally_turn(Tallies* t, int64_t k, int64_t index, const GameC* g, const
     """What one turn adds to the recorders (after it is applied): the counts, the log, the rows of
     leave training, and the caller's own hook (Tallies.on_turn)."""
     cdef MoveRec* grown
+    cdef int16_t* grown_rc
     cdef TurnRow* row
     cdef int64_t cap
-    cdef int n_rack, n_kept
+    cdef int n_rack, n_kept, i
     if t.calls != NULL:
         t.calls[k] += 1
     if t.reached != NULL:
@@ -689,8 +910,15 @@ cdef void tally_turn(Tallies* t, int64_t k, int64_t index, const GameC* g, const
                 t.oom = 1
                 return
             t.log = grown
+            grown_rc = <int16_t*>realloc(t.log_reclaim, cap * MAX_STARS * sizeof(int16_t))
+            if grown_rc == NULL:
+                t.oom = 1
+                return
+            t.log_reclaim = grown_rc
             t.cap_log = cap
         t.log[t.n_log] = turn.move
+        for i in range(MAX_STARS):
+            t.log_reclaim[t.n_log * MAX_STARS + i] = turn.reclaim.sq[i] if i < turn.reclaim.n else -1
         t.n_log += 1
     if t.want_rows and not t.oom:
         row = new_row(t)
@@ -725,9 +953,23 @@ cdef void tally_game(Tallies* t, int64_t k, const GameC* g, int first) noexcept 
         t.log_end[k] = t.n_log
 
 
+cdef BoardC* new_scratch(const GameRules* gr) noexcept nogil:
+    """With star_reclamation, a board for generating with stars taken back (empty; board_sync
+    keeps it), else NULL."""
+    cdef BoardC* s
+    if not gr.star_reclamation:
+        return NULL
+    s = <BoardC*>malloc(sizeof(BoardC))
+    if s != NULL:
+        memset(s.tiles, 0, sizeof(s.tiles))
+        board_set(s, gr.rules, s.tiles, gr.use_gaddag)
+    return s
+
+
 cdef int play_batch(const GameRules* gr, const PlayerC* players, int n_players, const BatchArgs* a,
                     Tallies* t) noexcept nogil:
     cdef BoardC* b = <BoardC*>malloc(sizeof(BoardC))
+    cdef BoardC* scratch = new_scratch(gr)
     cdef WalkC* w = walk_new()
     cdef uint8_t* bag = <uint8_t*>malloc(gr.total_tiles + 1)
     cdef uint8_t* pool = <uint8_t*>malloc(gr.total_tiles + 1)
@@ -735,13 +977,14 @@ cdef int play_batch(const GameRules* gr, const PlayerC* players, int n_players, 
     cdef TurnC turn_
     cdef int64_t k, index
     cdef int first, player, rc = 0, lie
-    if b == NULL or w == NULL or bag == NULL or pool == NULL:
+    if b == NULL or w == NULL or bag == NULL or pool == NULL or (gr.star_reclamation and scratch == NULL):
         rc = -1
     k = 0
     while rc == 0 and k < a.n_games:
         index = a.first + k
         first = <int>(index % n_players)
         game_new(&g, gr, b, bag, n_players, a.seed, <uint64_t>(index // 2 if a.paired else index))
+        g.scratch = scratch
         while not g.over:
             if g.turns >= MAX_GAME_TURNS:
                 add_violation(t, index, g.turns, CHECK_NO_END, 0, -1, NULL)
@@ -770,6 +1013,7 @@ cdef int play_batch(const GameRules* gr, const PlayerC* players, int n_players, 
         tally_game(t, k, &g, first)
         k += 1
     free(b)
+    free(scratch)
     free(bag)
     free(pool)
     walk_free(w)
@@ -886,6 +1130,10 @@ cdef int _game_rules(Rules rules, GameRules* gr) except -1:
         raise ValueError(f"end_rule must be 'tournament' or 'club', got {rs.end_rule!r:.40}")
     gr.club = rs.end_rule == "club"
     gr.use_gaddag = rules.has_gaddag
+    gr.star_reclamation = bool(rs.star_reclamation)
+    if gr.star_reclamation and gr.counts[0] > MAX_STARS:
+        raise ValueError(f"the kernel takes stars back from a set of at most {MAX_STARS} blanks; this one has "
+                         f"{gr.counts[0]}: play it through the Python Game")
     return 0
 
 
@@ -928,6 +1176,12 @@ cdef object _records(const MoveRec* recs, int64_t n):
     from racksmith.movegen._movegen import RECORD_DTYPE
     data = PyBytes_FromStringAndSize(<const char*>recs, n * sizeof(MoveRec)) if n else b""
     return np.frombuffer(data, dtype=RECORD_DTYPE)
+
+
+cdef object _log_reclaim(const int16_t* squares, int64_t n):
+    """The stars each logged move took back: ``[turn][MAX_STARS]`` squares (row * cols + column), -1 after."""
+    data = PyBytes_FromStringAndSize(<const char*>squares, n * MAX_STARS * sizeof(int16_t)) if n else b""
+    return np.frombuffer(data, dtype=np.int16).reshape(n, MAX_STARS)
 
 
 cdef dict _turn_rows(const TurnRow* rows, int64_t n, int n_letters):
@@ -1074,12 +1328,14 @@ def play_games(Rules rules not None, players, seed, first, n_games, *, bint pair
         return {
             "scores": scores, "bingos": bingos, "turns": turns, "calls": calls, "reached": reached, "ends": ends,
             "log": _records(t.log, t.n_log) if log else None, "log_end": log_end,
+            "log_reclaim": _log_reclaim(t.log_reclaim, t.n_log) if log else None,
             "turn_rows": _turn_rows(t.rows, t.n_rows, gr.n_letters) if rows else None,
             "violations": violations, "n_violations": t.n_violations,
         }
     finally:
         free(t.violations)
         free(t.log)
+        free(t.log_reclaim)
         free(t.rows)
 
 
@@ -1105,6 +1361,7 @@ def playout(Rules rules not None, players, board, racks, scores, zero_turns, bag
     cdef const uint8_t[:, ::1] view
     cdef const uint8_t* rk
     cdef BoardC* b = NULL
+    cdef BoardC* scratch = NULL
     cdef WalkC* w = NULL
     cdef uint8_t* bagbuf = NULL
     cdef TurnC* ts = NULL
@@ -1165,13 +1422,15 @@ def playout(Rules rules not None, players, board, racks, scores, zero_turns, bag
     w = walk_new()
     bagbuf = <uint8_t*>malloc(gr.total_tiles + 1)
     ts = <TurnC*>malloc((k_plies if k_plies else 1) * sizeof(TurnC))
+    scratch = new_scratch(&gr)
     try:
-        if b == NULL or w == NULL or bagbuf == NULL or ts == NULL:
+        if b == NULL or w == NULL or bagbuf == NULL or ts == NULL or (gr.star_reclamation and scratch == NULL):
             raise MemoryError()
         for k in range(g.n_bag):
             bagbuf[k] = rk[g.n_bag - 1 - k]     # drawn from the end
         g.bag = bagbuf
         g.board = b
+        g.scratch = scratch
         rng_seed(&g.rng, _seed64(seed, "seed"), 0)
         for sq in range(r.rows * r.cols):
             b.tiles[sq] = view[sq // r.cols, sq % r.cols]
@@ -1199,9 +1458,11 @@ def playout(Rules rules not None, players, board, racks, scores, zero_turns, bag
                  PyBytes_FromStringAndSize(<const char*>ts[k].drawn, ts[k].n_drawn), ts[k].points, ts[k].check)
                 for k in range(played)
             ],
+            "reclaimed": [tuple(ts[k].reclaim.sq[i] for i in range(ts[k].reclaim.n)) for k in range(played)],
         }
     finally:
         free(b)
+        free(scratch)
         walk_free(w)
         free(bagbuf)
         free(ts)

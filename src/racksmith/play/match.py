@@ -10,7 +10,7 @@ independent; pairing makes them positively correlated in luck, not in who wins, 
 if anything conservative).
 
 When both players are built-in best-equity or best-score players and the kernel plays the ruleset
-(not Эрудит's star reclamation), a batch of pairs runs in the kernel's game loop
+(every shipped one, Эрудит's star reclamation included), a batch of pairs runs in the kernel's game loop
 (:func:`racksmith.play._gameloop.play_games` with ``paired=True``, every move checked); otherwise
 through :class:`~racksmith.play.game.Game`. Both engines play the same games (tests hold them
 equal), so the result does not depend on which one ran.
@@ -88,12 +88,15 @@ def play_pairs(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any], seed: i
 
 def kernel_lineup(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any]) -> list | None:
     """The two players as the kernel's game loop takes them, or None when it cannot play them (a
-    player other than the built-in equity and score players, star reclamation, a word-list lexicon)."""
+    player other than the built-in equity and score players, a ruleset it does not play, a word-list
+    lexicon)."""
     from ..lexicon import Lexicon
     from ..movegen._movegen import LeaveTable
     from .players import BestEquityPlayer, BestScorePlayer
 
-    if ruleset.star_reclamation or not isinstance(lexicon, Lexicon):
+    from .selfplay import kernel_plays_ruleset
+
+    if not kernel_plays_ruleset(ruleset) or not isinstance(lexicon, Lexicon):
         return None
     lineup = []
     for p in players:
@@ -147,8 +150,8 @@ class MatchJob:
         players = (self.p1.make(rs, lex), self.p2.make(rs, lex))
         lineup = kernel_lineup(rs, lex, players) if self.engine != "python" else None
         if self.engine == "kernel" and lineup is None:
-            raise RacksmithError("engine 'kernel' plays built-in equity and score players on a ruleset without "
-                                 "star reclamation: use engine 'auto' or 'python'")
+            raise RacksmithError("engine 'kernel' plays built-in equity and score players with a KWG lexicon: "
+                                 "use engine 'auto' or 'python'")
         return rs, lex, players, lineup
 
     def run(self, state: tuple, batch: list[int]) -> list[PairResult]:

@@ -28,6 +28,7 @@ series runs the same under every start method of :mod:`multiprocessing` (fork, s
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import multiprocessing
 import time
@@ -48,6 +49,7 @@ from ..lexicon.load import ruleset_lexicon
 from ..movegen._movegen import LeaveTable
 from ..movegen.generate import _rules
 from ..movegen.movelist import record_move
+from ..rules.alphabet import LETTER_MASK
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import _gameloop
 from .game import Game
@@ -61,6 +63,14 @@ MAX_TURNS = _gameloop.MAX_TURNS
 #: player, else Python), ``kernel`` (refused for other players), ``python`` (always :class:`Game`)
 ENGINES = ("auto", "kernel", "python")
 _KERNEL_KINDS = {BestEquityPlayer: "equity", BestScorePlayer: "score"}
+
+
+def kernel_plays_ruleset(ruleset: Ruleset) -> bool:
+    """Whether the kernel's game loop plays this ruleset's games: every ruleset, Эрудит's star
+    reclamation included, but star reclamation with more than ``MAX_KERNEL_STARS`` (8) blanks in the
+    set, whose games play through the Python :class:`Game`."""
+    return not ruleset.star_reclamation or ruleset.counts[0] <= _gameloop.MAX_KERNEL_STARS
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,16 +170,16 @@ class _Series:
         self.kernel = self._kernel_players()
         if config.engine == "kernel" and self.kernel is None:
             raise RacksmithError(
-                "engine 'kernel' plays built-in equity and score players with a KWG lexicon, on a ruleset "
-                "without star reclamation, "
-                f"{2}..{_gameloop.MAX_KERNEL_PLAYERS} of them: use engine 'auto' or 'python'"
+                "engine 'kernel' plays built-in equity and score players with a KWG lexicon, "
+                f"{2}..{_gameloop.MAX_KERNEL_PLAYERS} of them (star reclamation with at most "
+                f"{_gameloop.MAX_KERNEL_STARS} blanks): use engine 'auto' or 'python'"
             )
 
     def _kernel_players(self) -> list[tuple[str, LeaveTable | None]] | None:
         """The line-up as the kernel takes it, or None when the kernel cannot play it."""
         if self.config.engine == "python" or not isinstance(self.lexicon, Lexicon):
             return None
-        if self.ruleset.star_reclamation:  # moves that take stars back are listed in Python (movegen/reclaim.py)
+        if not kernel_plays_ruleset(self.ruleset):
             return None
         if not 2 <= len(self.players) <= _gameloop.MAX_KERNEL_PLAYERS:
             return None
@@ -254,7 +264,8 @@ class _Series:
             found = problems.get(index, [])
             if cfg.gcg_dir:
                 lo = int(r["log_end"][g - 1]) if g else 0
-                found.extend(self._replay(index, r["log"][lo : int(r["log_end"][g])], tuple(scores[g])))
+                hi = int(r["log_end"][g])
+                found.extend(self._replay(index, r["log"][lo:hi], r["log_reclaim"][lo:hi], tuple(scores[g])))
             results.append(
                 GameResult(index, index % k, tuple(scores[g]), tuple(bingos[g]), turns[g], calls[g], reached[g],
                            tuple(found))
@@ -277,16 +288,24 @@ class _Series:
             return f"{where}: {move.notation()} cannot be applied (the board or the rack refuses it)"
         return f"{where}: {move.notation()} is illegal ({reason})"
 
-    def _replay(self, index: int, log: np.ndarray, scores: tuple[int, ...]) -> list[str]:
-        """Replay a kernel game's moves through a Game (the same bag stream), write its GCG, and
-        say if it does not reach the kernel's scores."""
+    def _replay(self, index: int, log: np.ndarray, reclaim: np.ndarray, scores: tuple[int, ...]) -> list[str]:
+        """Replay a kernel game's moves (and the stars each took back: ``reclaim``, squares by
+        turn, -1 after) through a Game (the same bag stream), write its GCG, and say if it does not
+        reach the kernel's scores."""
         game = self._new_game(index)
         buf = log.tobytes()
         size = log.dtype.itemsize
         alphabet = self.ruleset.alphabet
+        cols = self.ruleset.cols
         try:
             for i in range(len(log)):
-                game.play_trusted(record_move(buf, alphabet, i * size))
+                move = record_move(buf, alphabet, i * size)
+                squares = [int(q) for q in reclaim[i] if q >= 0]
+                if squares:
+                    board = game.live_position.board
+                    taken = tuple((q // cols, q % cols, int(board[q // cols, q % cols]) & LETTER_MASK) for q in squares)
+                    move = dataclasses.replace(move, reclaimed=taken)
+                game.play_trusted(move)
         except (ValueError, IndexError) as e:
             return [f"game {index}: its moves cannot be replayed through a Game: {e}"]
         by_player = [0] * len(scores)

@@ -10,7 +10,8 @@ Two engines play the same games. :func:`kernel_tally` runs the whole batch in th
 loop (:func:`racksmith.play._gameloop.play_games` with ``rows=True``: one call without the GIL,
 its rows filtered and keyed with numpy); :func:`play_and_tally` plays them through
 :class:`~racksmith.play.game.Game` — the reference the tests hold the kernel to, and the engine of
-rulesets the kernel does not play (Эрудит's star reclamation).
+rulesets the kernel does not play (star reclamation on a set of more than
+:data:`~racksmith.play._gameloop.MAX_KERNEL_STARS` blanks).
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from ..movegen.generate import _rules
 from ..movegen.movelist import EQUITY_DECIMALS
 from ..play import _gameloop
 from ..play.game import Game
+from ..play.selfplay import kernel_plays_ruleset
 from ..rules.ruleset import Ruleset, get_ruleset
 from .tally import SCALE, WIDTH, RackTally, matrix_to_keys, rack_key, to_fixed
 
@@ -43,8 +45,8 @@ def series_seed(seed: int, generation: int) -> int:
 
 
 def kernel_plays(ruleset: Ruleset) -> bool:
-    """Whether the kernel's game loop plays this ruleset's games (not with star reclamation)."""
-    return not ruleset.star_reclamation
+    """Whether the kernel's game loop plays this ruleset's games (:func:`racksmith.play.selfplay.kernel_plays_ruleset`)."""
+    return kernel_plays_ruleset(ruleset)
 
 
 def play_and_tally(ruleset: Ruleset, lexicon: Any, leaves: Leaves | None, seed: int, generation: int,
@@ -138,12 +140,13 @@ class TallyJob:
         if self.engine not in ENGINES:
             raise RacksmithError(f"engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
         if self.engine == "kernel" and not kernel_plays(rs):
-            raise RacksmithError(f"the kernel's game loop does not play {rs.name} (star reclamation): use engine 'python'")
+            raise RacksmithError(f"the kernel's game loop does not play {rs.name} (star reclamation with more than "
+                                 f"{_gameloop.MAX_KERNEL_STARS} blanks): use engine 'python'")
         if isinstance(self.probes, bool) or not isinstance(self.probes, int) or not 0 <= self.probes <= 10_000:
             raise RacksmithError(f"probes must be a whole number 0..10000, got {self.probes!r}")
         if self.probes and not kernel_plays(rs):
             raise RacksmithError(f"probes are drawn by the kernel's game loop, which does not play {rs.name} "
-                                 "(star reclamation): use probes=0")
+                                 f"(star reclamation with more than {_gameloop.MAX_KERNEL_STARS} blanks): use probes=0")
         if self.probes and self.engine == "python":
             raise RacksmithError("probes are drawn by the kernel's game loop: use engine 'auto' or 'kernel', or probes=0")
         lex = load_lexicon(spec, rs)

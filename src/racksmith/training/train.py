@@ -140,7 +140,7 @@ def train_leaves(
     rs = get_ruleset(settings.ruleset)
     if settings.probes and not kernel_plays(rs):
         raise RacksmithError(f"probes are drawn by the kernel's game loop, which does not play {rs.name} "
-                             "(star reclamation): use probes=0")
+                             "(star reclamation with more blanks than it takes back): use probes=0")
     if start_leaves is not None:
         digest = hashlib.sha256(start_leaves).hexdigest()
         if settings.start != digest:
