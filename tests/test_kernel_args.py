@@ -124,6 +124,9 @@ CASES: dict[str, list[str]] = {
         "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, (INF[0], np.array([9], np.uint8), INF[2]))",
         "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, None, 0)",
         "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([9, 9, 9]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1)",
+        # stars taken back: only with star reclamation, one row of MAX_STARS squares per candidate
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, reclaimed=np.full((NC, 8), -1, np.int16))",
+        "_sim.Playouts(RULES, LT, EMPTY_STATE, bytes([1, 3, 20]), None, UNSEEN, 3, (0, 0), 0, (7, 6, 1), CANDS, np.zeros(NC), WPT, 2, 1, reclaimed=[[0] * 8] * NC)",
     ],
     "racksmith.sim._sim.Playouts.run": [
         "PO.run(2, ARMS, ITS, np.zeros(4), np.zeros(4))",

@@ -69,15 +69,16 @@ def test_confidence_stop_same_for_threads():
 
 
 # --- the play-out against Position.push / moves(top=1) ------------------------------------------
-def _kernel(cgp, plies, seed=11, n=6, wordmap=True):
+def _kernel(cgp, plies, seed=11, n=6, wordmap=True, ruleset="english", leaves=SYNTH):
     """The kernel object simulate() builds, rebuilt here to trace single play-outs (``wordmap``
     False: the rules without word maps, so every best move is found by the KWG walk)."""
     from racksmith.movegen._movegen import BoardState, LeaveTable, Rules
     from racksmith.movegen.generate import _tables
     from racksmith.sim._sim import Playouts
+    from racksmith.sim.simulate import _reclaimed
 
-    pos = Position.from_cgp(cgp)
-    lv = load_leaves(SYNTH, "english")
+    pos = Position.from_cgp(cgp, ruleset=ruleset)
+    lv = load_leaves(leaves, ruleset)
     ml = pos.moves(top=n, sort="equity", leaves=lv, exchanges=True)
     tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
     rules, leave_table = tables.rules, tables.leave_table
@@ -86,12 +87,15 @@ def _kernel(cgp, plies, seed=11, n=6, wordmap=True):
     board = BoardState(rules)
     board.set(pos.board)
     recs = np.ascontiguousarray(ml.to_numpy().copy())
+    reclaimed = _reclaimed(pos.ruleset, list(ml), recs)
     cand_leave = np.array([lv.value_tiles(list(m.leave)) if m.leave else 0.0 for m in ml])
     known = pos.racks_known[1]
+    rs = pos.ruleset
     k = Playouts(rules, leave_table, board, bytes(pos.racks[0]),
                  bytes(pos.racks[1]) if known else None, bytes(pos.unseen_tiles()), pos.rack_sizes[1],
-                 (pos.scores[0], pos.scores[1]), pos.zero_turns, (7, 6, 1), recs, cand_leave,
-                 np.ascontiguousarray(WP.table), plies, seed)
+                 (pos.scores[0], pos.scores[1]), pos.zero_turns,
+                 (rs.exchange_limit, rs.zero_turn_limit, 1 if rs.end_rule == "tournament" else 0), recs, cand_leave,
+                 np.ascontiguousarray(WP.table), plies, seed, reclaimed=reclaimed)
     return pos, lv, list(ml), k
 
 
@@ -145,7 +149,9 @@ def _replay(pos, lv, cand, plies, opp, bag, drawn):
     return moves, win, equity
 
 
-def _same_move(rec, move):
+def _same_move(rec, move, stars=()):
+    if tuple(sorted(r * 15 + c for r, c, _ in move.reclaimed)) != tuple(stars):
+        return False
     kind = ("place", "exchange", "pass")[int(rec["kind"])]
     if kind != move.kind:
         return False
@@ -164,7 +170,7 @@ def test_playout_equals_python_replay(cgp, plies):
     checked = 0
     for arm in range(len(cands)):
         for it in range(6):
-            win, eq, recs, drawn, opp, bag = k.trace(arm, it)
+            win, eq, recs, drawn, opp, bag, _ = k.trace(arm, it)
             # conservation: the dealt tiles are the unseen ones
             if pos.racks_known[1]:
                 assert sorted(opp) == sorted(pos.racks[1])
@@ -184,12 +190,54 @@ def test_playout_equals_python_replay(cgp, plies):
     assert checked >= 12
 
 
+def _erudit_position(seed: int) -> str:
+    """A position of an Эрудит self-play game (shipped leaves) once two stars are on the board and
+    the bag holds more than 15 tiles: its CGP, the opponent's rack unknown."""
+    from racksmith.lexicon import load_lexicon
+    from racksmith.play.game import Game
+    from racksmith.play.players import BestEquityPlayer, GameView
+    from racksmith.rules.ruleset import get_ruleset
+
+    rs = get_ruleset("erudit")
+    game = Game(rs, load_lexicon("ru-erudit", ruleset=rs), seed=seed)
+    player = BestEquityPlayer(load_leaves("erudit", rs))
+    while not game.over:
+        pos = game.live_position
+        if int(((pos.board & BLANK) != 0).sum()) >= 2 and len(game.bag) > 15:
+            return pos.cgp()
+        game.play_trusted(player.choose(GameView(game)))
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("seed,plies", [(1, 2), (3, 4), (4, 3)])
+def test_erudit_playouts_take_stars_back_as_position_does(seed, plies):
+    # Эрудит: the play-outs list the moves that take stars back (the game loop's reclaim_best), as
+    # Position.moves does in Python (movegen/reclaim.py): the same moves, stars, scores and results
+    pos, lv, cands, k = _kernel(_erudit_position(seed), plies, n=12, ruleset="erudit", leaves="erudit")
+    checked = taken = 0
+    for arm in range(len(cands)):
+        for it in range(12):
+            win, eq, recs, drawn, opp, bag, stars = k.trace(arm, it)
+            replay = _replay(pos, lv, cands[arm], plies, opp, bag, drawn)
+            if replay is None:
+                continue
+            moves, pwin, peq = replay
+            assert len(moves) == len(recs)
+            for rec, m, st in zip(recs, moves, stars):
+                assert _same_move(rec, m, st), (arm, it, m.notation(), st)
+            assert win == pytest.approx(pwin, abs=1e-9)
+            assert eq == pytest.approx(peq, abs=1e-4)
+            checked += 1
+            taken += sum(1 for st in stars if st)
+    assert checked >= 60 and taken >= 5
+
+
 def test_common_random_numbers():
     pos, lv, cands, k = _kernel(MID, 2)
     deals = {}
     for arm in range(len(cands)):
         for it in range(5):
-            _, _, _, _, opp, bag = k.trace(arm, it)
+            _, _, _, _, opp, bag, _ = k.trace(arm, it)
             deals.setdefault(it, set()).add((opp, bag))
     assert all(len(v) == 1 for v in deals.values())  # every candidate saw the same tiles
     assert len({next(iter(v)) for v in deals.values()}) == 5  # and each iteration others
@@ -446,3 +494,44 @@ def test_positions_that_cannot_be_simulated():
         simulate("not a position", winpct=WP)
     with pytest.raises(SimError, match="not legal"):
         run(moves=["8A ZZZ"])
+
+
+#: Эрудит: a star on 8B standing for Г (гЕРОИКА), the player to move holds a real Г
+GEROIKA = "/".join(["15"] * 7 + ["1гЕРОИКА7"] + ["15"] * 7) + " ГАНОСЕЛ/ 0/25 0"
+
+
+def test_a_position_where_a_star_can_be_taken_back_is_simulated():
+    pos = Position.from_cgp(GEROIKA, ruleset="erudit")
+    a = simulate(pos, candidates=8, iterations=400, seed=5, threads=1, winpct=WP)
+    b = simulate(pos, candidates=8, iterations=400, seed=5, threads=2, winpct=WP)
+    assert a.to_dict()["candidates"] == b.to_dict()["candidates"]
+    notations = [c.move.notation() for c in a.candidates]
+    assert any(m.reclaimed for m in (c.move for c in a.candidates)) and any("*8B" in n for n in notations)
+    # a move given by the user, with or without the star: each its own candidate
+    with_star = next(c.move for c in a.candidates if c.move.reclaimed)
+    plain = [m for m in pos.moves(sort="equity", exchanges=True) if not m.reclaimed][0]
+    r = simulate(pos, moves=[with_star, plain], iterations=200, seed=5, winpct=WP)
+    assert {c.move.notation() for c in r.candidates} == {with_star.notation(), plain.notation()}
+
+
+def test_playouts_refuse_stars_that_are_not_there():
+    pos, lv, cands, k = _kernel(_erudit_position(1), 2, n=4, ruleset="erudit", leaves="erudit")
+    from racksmith.movegen._movegen import BoardState
+    from racksmith.movegen.generate import _tables
+    from racksmith.sim._sim import Playouts
+
+    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
+    board = BoardState(tables.rules)
+    board.set(pos.board)
+    recs = np.ascontiguousarray(pos.moves(top=4, sort="equity", leaves=lv).to_numpy().copy())
+    args = (tables.rules, tables.leave_table, board, bytes(pos.racks[0]), None, bytes(pos.unseen_tiles()),
+            pos.rack_sizes[1], (0, 0), 0, (1, 4, 0), recs, np.zeros(len(recs)), np.ascontiguousarray(WP.table), 2, 1)
+    empty = int(np.flatnonzero(pos.board.ravel() == 0)[0])
+    bad = np.full((len(recs), 8), -1, np.int16)
+    bad[0, 0] = empty
+    with pytest.raises(ValueError, match="holds no star"):
+        Playouts(*args, reclaimed=bad)
+    with pytest.raises(ValueError, match=r"\(4, 8\)"):
+        Playouts(*args, reclaimed=np.full((len(recs), 3), -1, np.int16))
+    Playouts(*args, reclaimed=np.full((len(recs), 8), -1, np.int16))  # no star taken back: fine
+

@@ -145,6 +145,15 @@ cdef void game_new(GameC* g, const GameRules* gr, BoardC* b, uint8_t* bag, int n
 # (with star_reclamation); returns the placements the generator reached, or -1 when memory ran out.
 cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, MoveRec* m,
                          Reclaim* rc) noexcept nogil
+# Эрудит's moves that take stars back for a player holding rack (counts by tile) on board: the best
+# placement of every set of stars the rack can pay for, on scratch (any BoardC of these rules, brought
+# to the board after the exchange by board_sync) and the rack after it, putting down at least as
+# many blanks; best (the best move without) is replaced, with *best_leave (may be NULL) set to its
+# kept tiles' valuation, when one ranks before it (rec_cmp, by equity or by score; then no stars
+# first, then the sets as tuples of squares), and rc says which stars. Returns 0, or -1 (memory).
+cdef int reclaim_best(const RulesC* r, const BoardC* board, BoardC* scratch, WalkC* w, const LeavesC* lv,
+                      int by_equity, int use_gaddag, int bag_empty, int32_t opp_value, const uint8_t* rack,
+                      MoveRec* best, double* best_leave, Reclaim* rc, int64_t* reached) noexcept nogil
 # The independent check of m for the seat to move, before it is applied: its words read off the
 # board and looked up from the DAWG's root with bounded reads, its score from the premiums, the
 # rack, the exchange rule, and the stars rc takes back (on squares holding stars whose letters the

@@ -210,17 +210,19 @@ cdef inline bint taken_before(uint32_t a, uint32_t b, int n_stars) noexcept nogi
     return x == 0
 
 
-cdef int reclaim_choose(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, const uint8_t* rack,
-                        MoveRec* best, Reclaim* rc, int64_t* reached) noexcept nogil:
-    """Эрудит's moves that take stars back, for the seat to move holding ``rack`` (counts by tile):
-    for every non-empty set of the stars whose letters the rack holds (two stars standing for one
-    letter need two of it), the best placement on the board and rack after the exchange that puts
-    down at least as many blanks (GenArgs.min_blanks), in the rank order of ``best``'s generation
-    (by equity for an equity player, else by score); ``best`` (the best move without taking a star
-    back) is replaced when one ranks before it, and ``rc`` says which stars (movegen/reclaim.py
-    lists the same moves in Python). Returns 0, or -1 when memory ran out."""
-    cdef const RulesC* r = gr.rules
-    cdef int seat = g.to_move, n_sq = r.rows * r.cols, sq, n_st = 0, k, i, n, t, c
+cdef int reclaim_best(const RulesC* r, const BoardC* board, BoardC* scratch, WalkC* w, const LeavesC* lv,
+                      int by_equity, int use_gaddag, int bag_empty, int32_t opp_value, const uint8_t* rack,
+                      MoveRec* best, double* best_leave, Reclaim* rc, int64_t* reached) noexcept nogil:
+    """Эрудит's moves that take stars back, for a player holding ``rack`` (counts by tile) on
+    ``board``: for every non-empty set of the stars whose letters the rack holds (two stars standing
+    for one letter need two of it; at most MAX_STARS stars, by square), the best placement on the
+    board and rack after the exchange (``scratch``, brought there by board_sync) that puts down at
+    least as many blanks (GenArgs.min_blanks), in the rank order of ``best``'s generation (by equity,
+    else by score; exchanges, and the end-of-game terms of ``bag_empty``/``opp_value``, as there).
+    ``best`` (the best move without taking a star back) is replaced when one ranks before it, with
+    ``best_leave`` (may be NULL) set to its kept tiles' valuation, and ``rc`` says which stars
+    (movegen/reclaim.py lists the same moves in Python). Returns 0, or -1 when memory ran out."""
+    cdef int n_sq = r.rows * r.cols, sq, n_st = 0, k, i, n, t, c
     cdef uint32_t mask, best_mask = 0
     cdef int16_t stars[MAX_STARS]
     cdef uint8_t letters[MAX_STARS]
@@ -232,7 +234,7 @@ cdef int reclaim_choose(const GameC* g, const GameRules* gr, const PlayerC* p, W
     cdef GenArgs a
     rc.n = 0
     for sq in range(n_sq):
-        bt = g.board.tiles[sq]
+        bt = board.tiles[sq]
         if bt & BLANK_BIT and rack[bt & LETTER_MASK] and n_st < MAX_STARS:
             stars[n_st] = <int16_t>sq
             letters[n_st] = bt & LETTER_MASK
@@ -240,12 +242,12 @@ cdef int reclaim_choose(const GameC* g, const GameRules* gr, const PlayerC* p, W
     if n_st == 0:
         return 0
     a.top = 1
-    a.by_equity = p.kind == PLAYER_EQUITY
+    a.by_equity = by_equity
     a.directions = 3
-    a.use_gaddag = gr.use_gaddag
+    a.use_gaddag = use_gaddag
     a.exchanges = 0
-    a.bag_empty = g.n_bag <= 0
-    a.opp_value = rack_value(g, gr, (seat + 1) % g.n_players)
+    a.bag_empty = bag_empty
+    a.opp_value = opp_value
     a.no_wordmap = 0
     for mask in range(1, (<uint32_t>1) << n_st):
         memset(need, 0, 64)
@@ -260,34 +262,45 @@ cdef int reclaim_choose(const GameC* g, const GameRules* gr, const PlayerC* p, W
                     break
         if not ok:
             continue
-        memcpy(xtiles, g.board.tiles, n_sq)
+        memcpy(xtiles, board.tiles, n_sq)
         for i in range(n_st):
             if (mask >> i) & 1:
                 xtiles[stars[i]] = letters[i]
-        board_sync(g.scratch, r, xtiles)
+        board_sync(scratch, r, xtiles)
         n = 0
-        for t in range(gr.n_letters + 1):
+        for t in range(r.n_letters + 1):
             c = rack[t] - need[t] + (k if t == 0 else 0)
             while c > 0 and n < MAX_RACK:
                 rk[n] = <uint8_t>t
                 n += 1
                 c -= 1
         a.min_blanks = k
-        if walk_generate(w, r, p.leaves if p.kind == PLAYER_EQUITY else NULL, g.scratch, rk, n, &a) != 0:
+        if walk_generate(w, r, lv, scratch, rk, n, &a) != 0:
             return -1
         reached[0] += w.n_found
         if w.n_out == 0:
             continue
-        c = rec_cmp(&w.out[0], best, a.by_equity)
+        c = rec_cmp(&w.out[0], best, by_equity)
         if c < 0 or (c == 0 and taken_before(mask, best_mask, n_st)):
             best[0] = w.out[0]
             best_mask = mask
+            if best_leave != NULL:
+                best_leave[0] = w.leave_adj[w.out[0].leave]
     for i in range(n_st):
         if (best_mask >> i) & 1:
             rc.sq[rc.n] = stars[i]
             rc.letter[rc.n] = letters[i]
             rc.n += 1
     return 0
+
+
+cdef int reclaim_choose(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, const uint8_t* rack,
+                        MoveRec* best, Reclaim* rc, int64_t* reached) noexcept nogil:
+    """The moves that take stars back for the seat to move holding ``rack`` (reclaim_best with the
+    game's board, scratch board and end-of-game terms, and the player's ranking and leaves)."""
+    return reclaim_best(gr.rules, g.board, g.scratch, w, p.leaves if p.kind == PLAYER_EQUITY else NULL,
+                        p.kind == PLAYER_EQUITY, gr.use_gaddag, g.n_bag <= 0,
+                        rack_value(g, gr, (g.to_move + 1) % g.n_players), rack, best, NULL, rc, reached)
 
 
 cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, MoveRec* m,

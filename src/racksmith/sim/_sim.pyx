@@ -15,7 +15,7 @@ threads. :class:`Sampler` is best-arm identification (its readable reference: te
 :meth:`Playouts.step` chooses a batch with it, runs it and feeds the results back in one call.
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memcpy, memset
 from libc.math cimport floor, log, pow, INFINITY
@@ -23,9 +23,10 @@ from libc.math cimport floor, log, pow, INFINITY
 from racksmith._hash cimport mix64, splitmix64
 from racksmith.movegen._movegen cimport (
     BoardC, GenArgs, KIND_EXCHANGE, KIND_PASS, KIND_PLACE, LeavesC, LeaveTable, MoveRec, Rules, RulesC, WalkC,
-    BoardState, board_place_move, board_unplace_move, walk_free, walk_generate, walk_new,
+    BoardState, board_place_move, board_sync, board_unplace_move, walk_free, walk_generate, walk_new,
 )
-from racksmith.rules._tiles cimport BLANK_BIT, LETTER_MASK, MAX_RACK, THROUGH_BIT, check_tile_bits
+from racksmith.play._gameloop cimport MAX_STARS, Reclaim, reclaim_best
+from racksmith.rules._tiles cimport BLANK_BIT, LETTER_MASK, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits
 
 import numpy as np
 
@@ -66,6 +67,9 @@ cdef struct SimC:
     const MoveRec* cands
     const double* cand_leave
     int n_cands
+    # Эрудит: moves may take stars back (the candidates' stars in cand_rc, NULL when none does)
+    int star_reclamation
+    const Reclaim* cand_rc
     # the win% table
     const double* wp
     int wp_rows
@@ -74,6 +78,7 @@ cdef struct SimC:
 
 cdef struct Worker:
     BoardC board
+    BoardC scratch          # star reclamation: the board with stars taken back, for generating
     WalkC* w
 
 
@@ -169,15 +174,37 @@ cdef void deal(const SimC* s, PlayState* st, int64_t iteration) noexcept nogil:
         draw(st, 1, s.opp_n - st.n[1])
 
 
-cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m, bint place) noexcept nogil:
-    """Play ``m`` for player ``p``: rack, score, draw, scoreless turns and the end of the game, and
-    with ``place`` the board (without: the board is not read again, or already holds ``m``).
-    Returns the tiles drawn (-1: a tile the rack does not hold)."""
+cdef void swap_stars(const RulesC* r, BoardC* b, const Reclaim* rc, bint back) noexcept nogil:
+    """The stars of ``rc`` taken back on board ``b`` (their real letters on the squares) or, with
+    ``back``, put back."""
+    cdef uint8_t xtiles[MAX_SQ]
+    cdef int i
+    memcpy(xtiles, b.tiles, r.rows * r.cols)
+    for i in range(rc.n):
+        xtiles[rc.sq[i]] = rc.letter[i] | (BLANK_BIT if back else 0)
+    board_sync(b, r, xtiles)
+
+
+cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m, bint place,
+               const Reclaim* rc) noexcept nogil:
+    """Play ``m`` for player ``p``, after taking back the stars of ``rc`` (may be NULL): rack,
+    score, draw, scoreless turns and the end of the game, and with ``place`` the board (without: the
+    board is not read again, or already holds ``m`` and its stars taken back). Returns the tiles
+    drawn (-1: a tile the rack does not hold)."""
     cdef const RulesC* r = s.r
     cdef int i, t, k, drawn, before, v, j
     cdef uint8_t tmp
     cdef int q = 1 - p
     before = st.n_bag
+    if rc != NULL and rc.n and m.kind == KIND_PLACE:
+        for i in range(rc.n):
+            t = rc.letter[i]
+            if st.rack[p][t] == 0:
+                return -1
+            st.rack[p][t] -= 1
+            st.rack[p][0] += 1
+        if place:
+            swap_stars(r, &wk.board, rc, False)
     if m.kind == KIND_PLACE:
         for i in range(m.length):
             t = m.tiles[i]
@@ -228,12 +255,16 @@ cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m
     return drawn
 
 
-cdef int best_reply(const SimC* s, Worker* wk, PlayState* st, int p, MoveRec* out, double* leave) noexcept nogil:
-    """The best move by static equity of player ``p`` (the pass when nothing else), and the leave
-    value it keeps (0 when the bag is empty). Returns 0, or -1 (memory)."""
+cdef int best_reply(const SimC* s, Worker* wk, PlayState* st, int p, MoveRec* out, double* leave,
+                    Reclaim* recl) noexcept nogil:
+    """The best move by static equity of player ``p`` (the pass when nothing else; with star
+    reclamation, the moves that take stars back among them: ``recl``), and the leave value it keeps
+    (0 when the bag is empty). Returns 0, or -1 (memory)."""
     cdef GenArgs a
     cdef uint8_t rk[MAX_RACK]
     cdef int t, k, n = 0, rc
+    cdef double kept = 0.0
+    cdef int64_t reached = 0
     for t in range(64):
         for k in range(st.rack[p][t]):
             if n < MAX_RACK:
@@ -253,6 +284,13 @@ cdef int best_reply(const SimC* s, Worker* wk, PlayState* st, int p, MoveRec* ou
         return -1
     memcpy(out, &wk.w.out[0], sizeof(MoveRec))
     leave[0] = 0.0 if a.bag_empty else wk.w.leave_adj[out.leave]
+    recl.n = 0
+    if s.star_reclamation:
+        if reclaim_best(s.r, &wk.board, &wk.scratch, wk.w, s.lv, 1, s.gaddag, a.bag_empty, a.opp_value,
+                        st.rack[p], out, &kept, recl, &reached) != 0:
+            return -1
+        if recl.n and not a.bag_empty:
+            leave[0] = kept
     return 0
 
 
@@ -273,7 +311,7 @@ cdef inline double win_chance(const SimC* s, double spread, int unseen) noexcept
 
 
 cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_on_board, double* win,
-                double* equity, MoveRec* trace, int* n_trace, int* drawn_trace) noexcept nogil:
+                double* equity, MoveRec* trace, int* n_trace, int* drawn_trace, Reclaim* stars_trace) noexcept nogil:
     """One play-out: candidate ``c`` in iteration ``iteration``, on the worker's board, which holds
     the candidate already when ``cand_on_board`` (:meth:`Playouts.run` places it once for all the
     samples of that candidate) and is left as it was found. Only the moves a later ply generates
@@ -282,6 +320,7 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_o
     tiles each drew."""
     cdef PlayState st
     cdef MoveRec played[MAX_PLIES + 1]
+    cdef Reclaim recl[MAX_PLIES + 1]
     cdef uint8_t placed[MAX_PLIES + 1]
     cdef int n_played = 0, ply, p, i, rc = 0, d
     cdef double leftover = 0.0, lv = 0.0, spread, x
@@ -290,7 +329,10 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_o
     if s.plies == 1:
         leftover += s.cand_leave[c]
     placed[0] = not cand_on_board
-    d = apply(s, wk, &st, 0, &played[0], placed[0])
+    recl[0].n = 0
+    if s.cand_rc != NULL:
+        recl[0] = s.cand_rc[c]
+    d = apply(s, wk, &st, 0, &played[0], placed[0], &recl[0])
     if d < 0:
         return -1
     if drawn_trace != NULL:
@@ -300,11 +342,11 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_o
     for ply in range(s.plies):
         if st.over:
             break
-        if best_reply(s, wk, &st, p, &played[n_played], &lv) < 0:
+        if best_reply(s, wk, &st, p, &played[n_played], &lv, &recl[n_played]) < 0:
             rc = -2
             break
         placed[n_played] = ply < s.plies - 1     # a later ply generates on the board
-        d = apply(s, wk, &st, p, &played[n_played], placed[n_played])
+        d = apply(s, wk, &st, p, &played[n_played], placed[n_played], &recl[n_played])
         if d < 0:
             rc = -1
             break
@@ -318,9 +360,13 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_o
     for i in range(n_played - 1, -1, -1):
         if placed[i]:
             board_unplace_move(&wk.board, s.r, &played[i])
+            if recl[i].n and played[i].kind == KIND_PLACE:
+                swap_stars(s.r, &wk.board, &recl[i], True)
     if trace != NULL:
         memcpy(trace, played, n_played * sizeof(MoveRec))
         n_trace[0] = n_played
+    if stars_trace != NULL:
+        memcpy(stars_trace, recl, n_played * sizeof(Reclaim))
     if rc != 0:
         return rc
     spread = st.score[0] - st.score[1]
@@ -363,15 +409,20 @@ cdef int run_samples(const SimC* s, Worker* wk, const int32_t* arms, const int64
     while k < n and rc == 0:
         arm = order[k].arm
         m = &s.cands[arm]
+        if s.cand_rc != NULL and s.cand_rc[arm].n:
+            swap_stars(s.r, &wk.board, &s.cand_rc[arm], False)
         if board_place_move(&wk.board, s.r, m) < 0:  # checked when the Playouts was made
             return -1
         j = k
         while j < n and order[j].arm == arm:
-            rc = sample(s, wk, arm, its[order[j].k], True, &win[order[j].k], &equity[order[j].k], NULL, NULL, NULL)
+            rc = sample(s, wk, arm, its[order[j].k], True, &win[order[j].k], &equity[order[j].k], NULL, NULL, NULL,
+                        NULL)
             if rc != 0:
                 break
             j += 1
         board_unplace_move(&wk.board, s.r, m)
+        if s.cand_rc != NULL and s.cand_rc[arm].n:
+            swap_stars(s.r, &wk.board, &s.cand_rc[arm], True)
         k = j
     return rc
 
@@ -413,10 +464,13 @@ cdef class Playouts:
     ``cand_leave``: each candidate's leave value (float64); ``winpct``: (rows, 2M+1) float64 in
     0..1; ``plies``: 1..32; ``seed``; ``inferred``: None or (tiles uint8 (n, MAX_RACK), lengths
     uint8 (n,), weights float64 (n,)) of the opponent's leaves; ``workers``: threads that may run
-    batches at once.
+    batches at once; ``reclaimed``: None, or int16 (n, MAX_STARS) — the squares (row * cols + column,
+    -1 after) of the stars each candidate takes back first (a ruleset with star reclamation, whose
+    play-outs then take stars back too).
     """
 
     cdef SimC s
+    cdef Reclaim* cand_rc
     cdef Worker* workers
     cdef int n_workers
     cdef uint8_t* busy
@@ -426,11 +480,12 @@ cdef class Playouts:
 
     def __cinit__(self, Rules rules not None, LeaveTable leaves, BoardState board not None, rack, opponent, unseen,
                   int opp_tiles, scores, int zero_turns, rules_args, candidates, cand_leave, winpct, int plies,
-                  seed, inferred=None, int workers=1):
+                  seed, inferred=None, int workers=1, reclaimed=None):
         cdef const RulesC* r = &rules.c
-        cdef int i, k, t
+        cdef int i, k, t, j, sq
         self.workers = NULL
         self.busy = NULL
+        self.cand_rc = NULL
         if board.rules is not rules:
             raise ValueError("the board was made for other rules")
         if leaves is not None and tuple(leaves.leaves.alphabet.letters) != tuple(rules.ruleset.alphabet.letters):
@@ -531,6 +586,30 @@ cdef class Playouts:
             self.s.inf_tiles = <const uint8_t*><size_t>it.ctypes.data
             self.s.inf_len = <const uint8_t*><size_t>il.ctypes.data
             self.s.inf_cum = <const double*><size_t>cum.ctypes.data
+        rs = rules.ruleset
+        self.s.star_reclamation = bool(rs.star_reclamation)
+        if self.s.star_reclamation and rs.counts[0] > MAX_STARS:
+            raise ValueError(f"play-outs take stars back from a set of at most {MAX_STARS} blanks; this one has {rs.counts[0]}")
+        if reclaimed is not None:
+            if not self.s.star_reclamation:
+                raise ValueError(f"ruleset {rs.name} has no star reclamation: reclaimed must be None")
+            rec_sq = _array(reclaimed, np.int16, 2, "reclaimed")
+            if rec_sq.shape[0] != n or rec_sq.shape[1] != MAX_STARS:
+                raise ValueError(f"reclaimed must be ({n}, {MAX_STARS}) squares, got {rec_sq.shape}")
+            self.cand_rc = <Reclaim*>calloc(n, sizeof(Reclaim))
+            if self.cand_rc == NULL:
+                raise MemoryError()
+            for k in range(n):
+                row = [int(x) for x in rec_sq[k] if x >= 0]
+                if len(row) != sum(1 for x in rec_sq[k] if x != -1) or row != sorted(set(row)):
+                    raise ValueError(f"candidate {k}: the stars' squares must be distinct, ascending, then -1")
+                for j, sq in enumerate(row):
+                    if not 0 <= sq < r.rows * r.cols or not board.b.tiles[sq] & BLANK_BIT:
+                        raise ValueError(f"candidate {k} takes a star back from square {sq}, which holds no star")
+                    self.cand_rc[k].sq[j] = <int16_t>sq
+                    self.cand_rc[k].letter[j] = board.b.tiles[sq] & LETTER_MASK
+                self.cand_rc[k].n = len(row)
+            self.s.cand_rc = self.cand_rc
         self.s.cands = <const MoveRec*><size_t>cands.ctypes.data
         self.s.cand_leave = <const double*><size_t>leave.ctypes.data
         self.s.n_cands = n
@@ -547,6 +626,7 @@ cdef class Playouts:
             raise MemoryError()
         for i in range(workers):
             memcpy(&self.workers[i].board, board.b, sizeof(BoardC))
+            memcpy(&self.workers[i].scratch, board.b, sizeof(BoardC))
             self.workers[i].w = walk_new()
             if self.workers[i].w == NULL:
                 raise MemoryError()
@@ -558,9 +638,24 @@ cdef class Playouts:
         cdef const MoveRec* m = &self.s.cands[k]
         cdef uint8_t rk[64]
         cdef int i, t, rc
+        cdef const Reclaim* recl = &self.cand_rc[k] if self.cand_rc != NULL else NULL
         memcpy(rk, self.s.rack, 64)
         if m.kind > KIND_PASS or m.length > 28 or m.n_played > MAX_RACK:
             raise ValueError(f"candidate {k} is not a move record")
+        if recl != NULL and recl.n:
+            if m.kind != KIND_PLACE:
+                raise ValueError(f"candidate {k} takes stars back but is not a placement")
+            for i in range(recl.n):
+                if rk[recl.letter[i]] == 0:
+                    raise ValueError(f"candidate {k} takes a star back for a letter the rack does not hold")
+                rk[recl.letter[i]] -= 1
+                rk[0] += 1
+            swap_stars(self.s.r, &self.workers[0].board, recl, False)
+            try:
+                self._check_placement(k, rk)
+            finally:
+                swap_stars(self.s.r, &self.workers[0].board, recl, True)
+            return 0
         if m.kind == KIND_PLACE:
             for i in range(m.length):
                 t = m.tiles[i]
@@ -582,6 +677,28 @@ cdef class Playouts:
                 rk[t] -= 1
         return 0
 
+    cdef int _check_placement(self, int k, uint8_t* rk) except -1:
+        """Candidate ``k`` (a placement) by a rack ``rk`` (counts by tile) on worker 0's board."""
+        cdef const MoveRec* m = &self.s.cands[k]
+        cdef int i, t, rc, blanks = 0
+        for i in range(m.length):
+            t = m.tiles[i]
+            if t & THROUGH_BIT:
+                continue
+            if t & BLANK_BIT:
+                blanks += 1
+            t = 0 if t & BLANK_BIT else t & LETTER_MASK
+            if rk[t] == 0:
+                raise ValueError(f"candidate {k} places a tile the rack does not hold")
+            rk[t] -= 1
+        if self.cand_rc != NULL and blanks < self.cand_rc[k].n:
+            raise ValueError(f"candidate {k} takes back more stars than it places")
+        rc = board_place_move(&self.workers[0].board, self.s.r, m)
+        if rc < 0:
+            raise ValueError(f"candidate {k} cannot be placed on this board (code {rc})")
+        board_unplace_move(&self.workers[0].board, self.s.r, m)
+        return 0
+
     def __dealloc__(self):
         cdef int i
         if self.workers != NULL:
@@ -589,6 +706,7 @@ cdef class Playouts:
                 walk_free(self.workers[i].w)
             free(self.workers)
         free(self.busy)
+        free(self.cand_rc)
 
     def run(self, int worker, arms, iterations, win, equity):
         """Samples ``(arms[k], iterations[k])`` into ``win[k]`` and ``equity[k]`` (float64), on
@@ -675,9 +793,11 @@ cdef class Playouts:
 
     def trace(self, int arm, iteration):
         """One play-out in detail: (win, equity, moves played as RECORD_DTYPE records, tiles each
-        drew, the opponent's rack dealt, the bag in drawing order (last drawn first))."""
+        drew, the opponent's rack dealt, the bag in drawing order (last drawn first), and for each
+        move the squares of the stars it took back first (a tuple, empty for most))."""
         cdef PlayState st
         cdef MoveRec played[MAX_PLIES + 1]
+        cdef Reclaim stars[MAX_PLIES + 1]
         cdef int drawn[MAX_PLIES + 1]
         cdef int n_played = 0, rc
         cdef double win = 0.0, eq = 0.0
@@ -691,13 +811,14 @@ cdef class Playouts:
         bag = bytes([st.bag[i] for i in range(st.n_bag - 1, -1, -1)])
         self.busy[0] = 1
         try:
-            rc = sample(&self.s, &self.workers[0], arm, itn, False, &win, &eq, played, &n_played, drawn)
+            rc = sample(&self.s, &self.workers[0], arm, itn, False, &win, &eq, played, &n_played, drawn, stars)
         finally:
             self.busy[0] = 0
         if rc != 0:
             raise ValueError(f"the play-out failed (code {rc})")
         recs = np.frombuffer(bytes((<char*>played)[:n_played * sizeof(MoveRec)]), dtype=RECORD_DTYPE)
-        return win, eq, recs, [drawn[i] for i in range(n_played)], opp, bag
+        taken = [tuple(stars[i].sq[j] for j in range(stars[i].n)) for i in range(n_played)]
+        return win, eq, recs, [drawn[i] for i in range(n_played)], opp, bag, taken
 
 
 

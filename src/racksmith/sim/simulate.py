@@ -35,6 +35,7 @@ from ..errors import SimError, RacksmithError
 from ..lexicon import Leaves, Lexicon
 from ..movegen._movegen import BoardState
 from ..movegen.generate import _leaves, _tables
+from ..movegen.movelist import RECLAIM_KIND
 from ..rules.alphabet import BLANK, THROUGH
 from .winpct import WinPct, load_winpct
 
@@ -223,6 +224,7 @@ def simulate(
         rows = [index[_key(m)] for m in cand_moves]
         recs = np.ascontiguousarray(ml.to_numpy()[rows].copy())
         cand_moves = [ml[i] for i in rows]
+    reclaimed = _reclaimed(rs, cand_moves, recs)
     a = rs.alphabet
     cand_leave = np.array(
         [leave_values.value_tiles(list(m.leave)) if leave_values is not None and m.leave else 0.0 for m in cand_moves],
@@ -250,6 +252,7 @@ def simulate(
             (int(position.scores[0]), int(position.scores[1])), int(position.zero_turns),
             (int(rs.exchange_limit), int(rs.zero_turn_limit), 1 if rs.end_rule == "tournament" else 0),
             recs, cand_leave, np.ascontiguousarray(table.table, dtype=np.float64), int(plies), seed, inferred, threads,
+            reclaimed=reclaimed,
         )
     except ValueError as e:
         raise SimError(f"cannot simulate this position: {e}") from None
@@ -315,7 +318,28 @@ def simulate(
 
 
 def _key(m: Move) -> tuple:
-    return (m.kind, m.row, m.col, m.across, tuple(m.tiles)) if m.kind == "place" else (m.kind, tuple(sorted(m.tiles)))
+    if m.kind == "place":
+        return (m.kind, m.row, m.col, m.across, tuple(m.tiles), tuple(sorted(m.reclaimed)))
+    return (m.kind, tuple(sorted(m.tiles)))
+
+
+def _reclaimed(rs, cand_moves: list[Move], recs: np.ndarray) -> "np.ndarray | None":
+    """With star reclamation, the squares of the stars each candidate takes back (the play-outs'
+    ``reclaimed``), its records turned into plain placements; None for a ruleset without."""
+    if not rs.star_reclamation:
+        return None
+    from ..play import _gameloop
+
+    most = _gameloop.MAX_KERNEL_STARS
+    if rs.counts[0] > most:
+        raise SimError(f"simulation takes stars back from a set of at most {most} blanks; "
+                       f"ruleset {rs.name} has {rs.counts[0]}")
+    out = np.full((len(cand_moves), most), -1, dtype=np.int16)
+    for i, m in enumerate(cand_moves):
+        for j, (r, c, _) in enumerate(sorted(m.reclaimed)):
+            out[i, j] = r * rs.cols + c
+    recs["kind"][recs["kind"] == RECLAIM_KIND] = 0
+    return out
 
 
 def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, threads) -> SimResult:
