@@ -274,6 +274,7 @@ class TrainConfig:
     lexicon: str | None = None
     leaves: str | None = None
     seed: int = 0
+    engine: str = "auto"    #: "auto": the kernel's game loop when it plays the games; "python": Game
 
 
 _WORKER: Any = None
@@ -293,15 +294,85 @@ def _setup(cfg: TrainConfig):
 
 def _init(cfg: TrainConfig) -> None:
     global _WORKER
-    _WORKER = (cfg, *_setup(cfg))
+    rs, lex, leaves = _setup(cfg)
+    _WORKER = (cfg, rs, lex, leaves, None if cfg.engine == "python" else _kernel_tables(rs, lex, leaves))
+
+
+def _kernel_tables(rs, lex, leaves):
+    """(rules, leave table) for the kernel's game loop, or None when it does not play these games
+    (a word-list lexicon, or star reclamation with more blanks than it takes back)."""
+    from ..lexicon import Lexicon
+    from ..movegen._movegen import LeaveTable
+    from ..movegen.generate import _rules
+    from ..play.selfplay import kernel_plays_ruleset
+
+    if not isinstance(lex, Lexicon) or not kernel_plays_ruleset(rs):
+        return None
+    return _rules(rs, lex), (LeaveTable(leaves) if leaves is not None else None)
 
 
 def _play_games(indices: list[int]) -> SwingTally:
+    """The swings of games ``indices`` (consecutive runs in the kernel's game loop when it plays
+    them, else through :class:`Game`; the same games and the same tally either way)."""
+    cfg, rs, lex, leaves, kernel = _WORKER
+    if kernel is None:
+        return _python_swings(cfg, rs, lex, leaves, indices)
+    tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
+    i = 0
+    while i < len(indices):
+        j = i + 1
+        while j < len(indices) and indices[j] == indices[j - 1] + 1:
+            j += 1
+        tally.add(_kernel_swings(rs, kernel, cfg.seed, indices[i], j - i))
+        i = j
+    return tally
+
+
+def _kernel_swings(rs, kernel, seed: int, first: int, n: int) -> SwingTally:
+    """Games ``first .. first + n - 1`` in one call of the kernel's game loop (every move checked),
+    their swings read off its turn rows: before each turn the mover's seat, the tiles unseen to him
+    (the bag and the opponent's rack, whose size the rows give: a rack after a turn holds what it
+    kept and what it drew) and his spread from the scores so far; the final spreads from the game's
+    scores (seat s of game i is player (i + s) % 2)."""
+    from ..play import _gameloop
+
+    rules, table = kernel
+    out = _gameloop.play_games(rules, [("equity", table), ("equity", table)], seed, first, n, check=True, rows=True)
+    if out["n_violations"]:
+        game, turn, code = out["violations"][0][:3]
+        raise WinPctError(f"win% training game {game}, turn {turn}: the kernel's move failed its check "
+                          f"({_gameloop.CHECK_REASONS.get(code, code)})")
+    rows = out["turn_rows"]
+    scores = out["scores"].tolist()
+    tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
+    game_of, player, kind, bag = (rows[f].tolist() for f in ("game", "player", "kind", "bag"))
+    score = rows["score"].tolist()
+    n_rack = rows["rack"].sum(axis=1).tolist()
+    n_kept = rows["kept"].sum(axis=1).tolist()
+    k = 0
+    for g in range(n):
+        index = first + g
+        by_seat = [scores[g][(index + s) % 2] for s in range(2)]
+        finals = [by_seat[0] - by_seat[1], by_seat[1] - by_seat[0]]
+        held = [rs.rack_size, rs.rack_size]
+        sc = [0, 0]
+        turns: list[tuple[int, int, int]] = []
+        while k < len(game_of) and game_of[k] == index:
+            seat = (player[k] - index) % 2
+            turns.append((seat, bag[k] + held[1 - seat], sc[seat] - sc[1 - seat]))
+            if kind[k] == 0:    # a placement: what it kept, and what it drew
+                held[seat] = n_kept[k] + min(n_rack[k] - n_kept[k], bag[k])
+                sc[seat] += score[k]
+            k += 1
+        tally.record_game(turns, finals)
+    return tally
+
+
+def _python_swings(cfg, rs, lex, leaves, indices: list[int]) -> SwingTally:
     from ..core.bag import game_rng
     from ..core.move import Move
     from ..play.game import Game
 
-    cfg, rs, lex, leaves = _WORKER
     tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
     for index in indices:
         game = Game(rs, lex, players=2, seed=game_rng(cfg.seed, index))
@@ -332,14 +403,20 @@ def train_winpct(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     command: str = "",
+    engine: str = "auto",
 ) -> "tuple[WinPct, SwingTally]":
     """A win% table from ``games`` self-play games of best-equity players (with ``leaves``, a
-    KLV2 file, or without leave values), and the swing tallies behind it. The same seed gives the same table for any ``jobs``."""
+    KLV2 file, or without leave values), and the swing tallies behind it. The same seed gives the
+    same table for any ``jobs``. ``engine``: ``auto`` plays the games in the kernel's game loop when
+    it plays the ruleset (every shipped one), ``python`` through :class:`Game`: the same games, the
+    same tally."""
+    if engine not in ("auto", "python"):
+        raise WinPctError(f"engine must be 'auto' or 'python', got {engine!r}")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise WinPctError(f"games must be a whole number, at least 1, got {games!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise WinPctError(f"jobs must be a whole number, at least 1, got {jobs!r}")
-    cfg = TrainConfig(get_ruleset(ruleset).name, lexicon, leaves, int(seed))
+    cfg = TrainConfig(get_ruleset(ruleset).name, lexicon, leaves, int(seed), engine)
     t0 = time.perf_counter()
     chunk = 25
     batches = [list(range(s, min(games, s + chunk))) for s in range(0, games, chunk)]
