@@ -179,8 +179,6 @@ cdef struct GenArgs:
     int32_t opp_value       # face value of the opponent's rack (going out)
     int no_wordmap          # 1: find the best N by the KWG walk even when the rules have word maps
                             # (both give the same moves; for tests and A/B)
-    int min_blanks          # 0, or only placements that put down at least this many blanks (no
-                            # exchange, no pass): the moves that take stars back (Эрудит)
 
 
 # --- the best N by word maps (_movegen_wordmap.pxi) ---
@@ -277,8 +275,10 @@ cdef struct WalkC:
     int board_empty
     int top
     int by_equity
-    int min_blanks                  # GenArgs.min_blanks: a kept set with more blanks than n_blanks - min_blanks
-                                    # is valued EXCLUDED, and a move keeping it is not recorded
+    int min_blanks                  # this call's walk_require_blanks: a kept set with more blanks than
+                                    # n_blanks - min_blanks is valued EXCLUDED, a move keeping it not recorded
+    int req_min_blanks              # walk_require_blanks for the next call (0: none), and its floor
+    double req_floor
     # the rack while generating: tiles by letter (0: blanks), letters present, the leave mask (one
     # bit per rack tile; letter t owns the bits from base[t], the lowest ones set while kept)
     uint8_t rack[64]
@@ -394,6 +394,12 @@ cdef inline int rec_cmp(const MoveRec* a, const MoveRec* b, int by_equity) noexc
 
 # --- one generation ---------------------------------------------------------------------------------
 cdef WalkC* walk_new() noexcept nogil      # NULL when memory ran out
+# For the next walk_generate call on w only: list only the placements that put down at least
+# min_blanks blanks (no exchange, no pass) — Эрудит's moves that take stars back — and none whose
+# key (equity, or score when ranking by score) is below floor, which shadow playing prunes from the
+# first anchor (a move equal to floor is still found). GenArgs is unchanged, so a caller that never
+# calls this gets every move as before.
+cdef void walk_require_blanks(WalkC* w, int min_blanks, double floor) noexcept nogil
 cdef void walk_free(WalkC* w) noexcept nogil
 # The moves of rack (n_rack <= MAX_RACK tiles, each 0 = blank or a letter 1..n_letters) on b, into
 # w.out (w.n_out records; with a.top the heap of the best N, w.out[0] the worst of them, so with

@@ -57,7 +57,7 @@ KWG_LAYOUT = kwg_layout()    #: the KWG node layout it was compiled with (lexico
 
 cdef uint64_t ALL_LETTERS = ~(<uint64_t>1)   # bits 1..63: any letter
 cdef double BOUND_SLACK = 1e-6               # floating-point margin when comparing bounds
-cdef double EXCLUDED = -1e200                 # valuation of a kept set a call excludes (GenArgs.min_blanks)
+cdef double EXCLUDED = -1e200                 # valuation of a kept set a call excludes (walk_require_blanks)
 cdef double EXCLUDED_BELOW = -1e199           # a move valued below this keeps an excluded set: not recorded
 
 #: numpy view of one MoveRec (see _movegen.pxd)
@@ -91,10 +91,18 @@ include "_movegen_wordmap.pxi"
 # One generation
 # ---------------------------------------------------------------------------------------------
 
+cdef void walk_require_blanks(WalkC* w, int min_blanks, double floor) noexcept nogil:
+    w.req_min_blanks = min_blanks if min_blanks > 0 else 0
+    w.req_floor = floor
+
+
 cdef WalkC* walk_new() noexcept nogil:
     cdef WalkC* w = <WalkC*>malloc(sizeof(WalkC))
     if w == NULL:
         return NULL
+    w.req_min_blanks = 0
+    w.req_floor = -1e300
+    w.min_blanks = 0
     w.out = NULL
     w.cap_out = 0
     w.n_out = 0
@@ -145,13 +153,14 @@ cdef void start_walk(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC*
     w.board_empty = b.n_tiles == 0
     w.top = a.top
     w.by_equity = a.by_equity
-    w.min_blanks = a.min_blanks
+    w.min_blanks = w.req_min_blanks          # walk_require_blanks: this call only
+    w.req_min_blanks = 0
     w.oom = 0
     w.n_found = 0
     w.n_out = 0
     w.n_lanes = 0
     w.prune = 0
-    w.threshold = -1e300
+    w.threshold = w.req_floor - BOUND_SLACK if w.min_blanks else -1e300
     memset(w.rack, 0, sizeof(w.rack))
     for i in range(n_rack):
         w.rack[rack[i]] += 1
@@ -178,9 +187,11 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
     cdef MoveRec rec
     # the O(rack) checks that keep a C caller's mistake from reading outside the structs
     if n_rack < 0 or n_rack > MAX_RACK or a.top < 0 or a.top > MAX_TOP or (a.use_gaddag and not b.gaddag):
+        w.req_min_blanks = 0
         return -2
     for i in range(n_rack):
         if rack[i] > r.n_letters:
+            w.req_min_blanks = 0
             return -2
     start_walk(w, r, lv, b, rack, n_rack, a)
     if not reserve(<void**>&w.out, &w.cap_out, a.top if a.top > 0 else 256, sizeof(MoveRec)) \
@@ -509,7 +520,6 @@ cdef int _gen_args(GenArgs* a, int n_tiles, int not_on_racks, int opp_value, int
     a.bag_empty = bag_count <= 0
     a.opp_value = opp_value
     a.no_wordmap = not wordmap
-    a.min_blanks = 0
     return 0
 
 

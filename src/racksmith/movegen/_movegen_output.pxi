@@ -68,7 +68,7 @@ cdef void emit(WalkC* w, const MoveRec* rec) noexcept nogil:
         elif rec_cmp(rec, &w.out[0], w.by_equity) < 0:
             w.out[0] = rec[0]
             heap_sift_down(w.out, w.n_out, 0, w.by_equity)
-        if w.n_out == w.top:
+        if w.n_out == w.top and primary_key(&w.out[0], w.by_equity) - BOUND_SLACK > w.threshold:
             w.threshold = primary_key(&w.out[0], w.by_equity) - BOUND_SLACK
 
 
@@ -92,7 +92,7 @@ cdef void record_place(WalkC* w, int left, int right, int main, int wmul, int xt
     if w.n_played == r.rack_size:
         score += r.bingo
     equity = score + w.leave_adj[w.leave_mask]
-    if equity < EXCLUDED_BELOW:         # keeps a set this call excludes (GenArgs.min_blanks)
+    if equity < EXCLUDED_BELOW:         # keeps a set this call excludes (walk_require_blanks)
         return
     if w.board_empty:
         for i in range(left, right + 1):

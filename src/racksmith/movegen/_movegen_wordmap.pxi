@@ -424,7 +424,7 @@ cdef void wm_record(WalkC* w, const WmGroup* g, const WmSub* s, const uint8_t* w
     cdef MoveRec rec
     w.n_found += 1
     equity = score + w.leave_adj[s.leave]
-    if equity < EXCLUDED_BELOW:         # keeps a set this call excludes (GenArgs.min_blanks)
+    if equity < EXCLUDED_BELOW:         # keeps a set this call excludes (walk_require_blanks)
         return
     if w.board_empty:
         for i in range(n):

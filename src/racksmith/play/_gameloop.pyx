@@ -28,6 +28,7 @@ from racksmith.lexicon._kwg cimport KWG_BAD_ARC, kwg_layout, kwg_accepts, kwg_ar
 from racksmith.movegen._movegen cimport (
     ACROSS, DOWN, KIND_EXCHANGE, KIND_PASS, KIND_PLACE, BoardC, GenArgs, LeavesC, LeaveTable, MoveRec, Rules,
     RulesC, WalkC, board_place_move, board_set, board_sync, rec_cmp, walk_free, walk_generate, walk_new,
+    walk_require_blanks,
 )
 from racksmith.rules._tiles cimport (
     BLANK_BIT, LETTER_MASK, MAX_DIM, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits, tile_bits,
@@ -217,7 +218,7 @@ cdef int reclaim_best(const RulesC* r, const BoardC* board, BoardC* scratch, Wal
     ``board``: for every non-empty set of the stars whose letters the rack holds (two stars standing
     for one letter need two of it; at most MAX_STARS stars, by square), the best placement on the
     board and rack after the exchange (``scratch``, brought there by board_sync) that puts down at
-    least as many blanks (GenArgs.min_blanks), in the rank order of ``best``'s generation (by equity,
+    least as many blanks (walk_require_blanks), in the rank order of ``best``'s generation (by equity,
     else by score; exchanges, and the end-of-game terms of ``bag_empty``/``opp_value``, as there).
     ``best`` (the best move without taking a star back) is replaced when one ranks before it, with
     ``best_leave`` (may be NULL) set to its kept tiles' valuation, and ``rc`` says which stars
@@ -274,7 +275,8 @@ cdef int reclaim_best(const RulesC* r, const BoardC* board, BoardC* scratch, Wal
                 rk[n] = <uint8_t>t
                 n += 1
                 c -= 1
-        a.min_blanks = k
+        # only the placements that put k blanks down, nothing below the best so far
+        walk_require_blanks(w, k, best.equity if by_equity else <double>best.score)
         if walk_generate(w, r, lv, scratch, rk, n, &a) != 0:
             return -1
         reached[0] += w.n_found
@@ -319,7 +321,6 @@ cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC*
     a.bag_empty = g.n_bag <= 0
     a.opp_value = rack_value(g, gr, (seat + 1) % g.n_players)
     a.no_wordmap = 0        # the word maps when the rules have them (the same moves, faster)
-    a.min_blanks = 0
     if walk_generate(w, gr.rules, p.leaves if p.kind == PLAYER_EQUITY else NULL, g.board, rk, n, &a) != 0:
         return -1
     m[0] = w.out[0]         # top 1: the heap's root is the best move (the pass is always listed)
@@ -861,7 +862,6 @@ cdef int probe_turn(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC
     ga.bag_empty = g.n_bag <= 0
     ga.opp_value = rack_value(g, gr, (g.to_move + 1) % g.n_players)
     ga.no_wordmap = 0
-    ga.min_blanks = 0
     for k in range(a.probes):
         for i in range(size):       # a partial Fisher-Yates shuffle: pool[0 .. size) is the rack
             j = i + <int>rng_below(&r, <uint64_t>(n - i))

@@ -352,7 +352,6 @@ cdef int generate(Worker* W, int64_t base) noexcept nogil:
     a.bag_empty = 1
     a.opp_value = 0
     a.no_wordmap = 1        # every move: the KWG walk
-    a.min_blanks = 0
     rc = walk_generate(w, sh.r, NULL, W.board, rl, n, &a)
     if rc != 0 or w.oom:
         return -1
@@ -1009,7 +1008,6 @@ cdef class Search:
             args.bag_empty = 1
             args.opp_value = 0
             args.no_wordmap = 1
-            args.min_blanks = 0
             w = walk_new()
             if w == NULL:
                 raise MemoryError()

@@ -278,7 +278,6 @@ cdef int best_reply(const SimC* s, Worker* wk, PlayState* st, int p, MoveRec* ou
     a.bag_empty = st.n_bag <= 0
     a.opp_value = rack_value(s.r, st.rack[1 - p])
     a.no_wordmap = 0
-    a.min_blanks = 0
     rc = walk_generate(wk.w, s.r, s.lv, &wk.board, rk, n, &a)
     if rc != 0 or wk.w.n_out < 1:
         return -1
@@ -1361,7 +1360,6 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     c.a.bag_empty = bag_before <= 0
     c.a.opp_value = opp_value
     c.a.no_wordmap = 0
-    c.a.min_blanks = 0
     c.cap = max_leaves
     tiles = np.zeros((max_leaves, MAX_RACK), np.uint8)
     lens = np.zeros(max_leaves, np.uint8)
