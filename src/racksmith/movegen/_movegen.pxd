@@ -275,10 +275,6 @@ cdef struct WalkC:
     int board_empty
     int top
     int by_equity
-    int min_blanks                  # this call's walk_require_blanks: a kept set with more blanks than
-                                    # n_blanks - min_blanks is valued EXCLUDED, a move keeping it not recorded
-    int req_min_blanks              # walk_require_blanks for the next call (0: none), and its floor
-    double req_floor
     # the rack while generating: tiles by letter (0: blanks), letters present, the leave mask (one
     # bit per rack tile; letter t owns the bits from base[t], the lowest ones set while kept)
     uint8_t rack[64]
@@ -301,7 +297,6 @@ cdef struct WalkC:
     uint64_t val_leaves
     int val_bag_empty
     double val_going_out
-    int val_min_blanks
     uint8_t val_rack[64]
     # bingo answers of this call (shadow playing): the rack's letter-hash sum, blanks left out
     uint64_t rack_hash
@@ -334,6 +329,11 @@ cdef struct WalkC:
     double reach_left[N_BLANK_TABLES][MAX_DIM]
     double reach_right[N_BLANK_TABLES][MAX_DIM][MAX_DIM]
     WmWalk* wm                      # owned: the word-map search's buffers (allocated on first use)
+    int min_blanks                  # this call's walk_require_blanks: a kept set with more blanks than
+                                    # n_blanks - min_blanks is valued EXCLUDED, a move keeping it not recorded
+    int val_min_blanks              # what leave_adj was made for (with the val_* fields above)
+    int req_min_blanks              # walk_require_blanks for the next call (0: none), and its floor
+    double req_floor
     # the lanes of this call (last: the fields above stay at short offsets)
     Lane lanes[2 * MAX_DIM]
 
