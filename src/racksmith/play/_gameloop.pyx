@@ -190,6 +190,20 @@ cdef void game_new(GameC* g, const GameRules* gr, BoardC* b, uint8_t* bag, int n
     g.to_move = 0
 
 
+cdef inline void best_move_args(GenArgs* a, int by_equity, int use_gaddag, int exchanges, int bag_empty,
+                                int32_t opp_value) noexcept nogil:
+    """The arguments of a generation of the best move (top 1, both directions, the word maps when
+    the rules have them: the same moves, faster)."""
+    a.top = 1
+    a.by_equity = by_equity
+    a.directions = 3
+    a.use_gaddag = use_gaddag
+    a.exchanges = exchanges
+    a.bag_empty = bag_empty
+    a.opp_value = opp_value
+    a.no_wordmap = 0
+
+
 cdef inline bint taken_before(uint32_t a, uint32_t b, int n_stars) noexcept nogil:
     """The set of stars ``a`` (bits over the stars in square order) ranks before ``b`` among moves
     that are otherwise equal: as tuples of squares, none first, then a prefix before a longer set,
@@ -242,14 +256,7 @@ cdef int reclaim_best(const RulesC* r, const BoardC* board, BoardC* scratch, Wal
             n_st += 1
     if n_st == 0:
         return 0
-    a.top = 1
-    a.by_equity = by_equity
-    a.directions = 3
-    a.use_gaddag = use_gaddag
-    a.exchanges = 0
-    a.bag_empty = bag_empty
-    a.opp_value = opp_value
-    a.no_wordmap = 0
+    best_move_args(&a, by_equity, use_gaddag, 0, bag_empty, opp_value)
     for mask in range(1, (<uint32_t>1) << n_st):
         memset(need, 0, 64)
         k = 0
@@ -313,14 +320,9 @@ cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC*
     cdef int64_t reached
     rc.n = 0
     n = rack_tiles(g, gr, seat, rk)
-    a.top = 1
-    a.by_equity = p.kind == PLAYER_EQUITY
-    a.directions = 3
-    a.use_gaddag = gr.use_gaddag
-    a.exchanges = p.kind == PLAYER_EQUITY and gr.exchange_limit <= g.n_bag
-    a.bag_empty = g.n_bag <= 0
-    a.opp_value = rack_value(g, gr, (seat + 1) % g.n_players)
-    a.no_wordmap = 0        # the word maps when the rules have them (the same moves, faster)
+    best_move_args(&a, p.kind == PLAYER_EQUITY, gr.use_gaddag,
+                   p.kind == PLAYER_EQUITY and gr.exchange_limit <= g.n_bag, g.n_bag <= 0,
+                   rack_value(g, gr, (seat + 1) % g.n_players))
     if walk_generate(w, gr.rules, p.leaves if p.kind == PLAYER_EQUITY else NULL, g.board, rk, n, &a) != 0:
         return -1
     m[0] = w.out[0]         # top 1: the heap's root is the best move (the pass is always listed)
@@ -854,14 +856,8 @@ cdef int probe_turn(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC
     if n < size:
         return 0
     rng_seed(&r, a.seed ^ PROBE_SALT, (<uint64_t>index << 12) | <uint64_t>(g.turns & 4095))
-    ga.top = 1
-    ga.by_equity = 1
-    ga.directions = 3
-    ga.use_gaddag = gr.use_gaddag
-    ga.exchanges = gr.exchange_limit <= g.n_bag
-    ga.bag_empty = g.n_bag <= 0
-    ga.opp_value = rack_value(g, gr, (g.to_move + 1) % g.n_players)
-    ga.no_wordmap = 0
+    best_move_args(&ga, 1, gr.use_gaddag, gr.exchange_limit <= g.n_bag, g.n_bag <= 0,
+                   rack_value(g, gr, (g.to_move + 1) % g.n_players))
     for k in range(a.probes):
         for i in range(size):       # a partial Fisher-Yates shuffle: pool[0 .. size) is the rack
             j = i + <int>rng_below(&r, <uint64_t>(n - i))
