@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from racksmith import Position
 from racksmith.core.move import Move
 from racksmith.errors import PositionError, RacksmithError
 from racksmith.lexicon import Lexicon
+from racksmith.rules.alphabet import BLANK, LETTER_MASK, THROUGH
 from racksmith.rules.ruleset import Ruleset
 from racksmith.search.endgame import EndgameSolver, passes_reduce, solve_endgame
 
@@ -33,13 +35,13 @@ WORDS = [
 
 
 def tiny(*, blanks: int = 2, end_rule: str = "tournament", zero_turn_limit: int = 6, rack_size: int = 3,
-         size: int = 6) -> Ruleset:
+         size: int = 6, reclaim: bool = False) -> Ruleset:
     board = ["." * size for _ in range(size)]
     board[1] = "." + "-" + "." * (size - 3) + "'"
     board[size - 2] = "'" + "." * (size - 3) + '"' + "."
     return Ruleset.from_dict(
         {
-            "name": f"tiny-endgame-{blanks}-{end_rule}-{zero_turn_limit}-{rack_size}-{size}",
+            "name": f"tiny-endgame-{blanks}-{end_rule}-{zero_turn_limit}-{rack_size}-{size}-{reclaim}",
             "board": board,
             "tiles": [["A", 4, 1], ["E", 4, 1], ["T", 3, 2], ["S", 2, 1], ["R", 2, 2], ["X", 1, 5]],
             "blanks": blanks,
@@ -49,6 +51,7 @@ def tiny(*, blanks: int = 2, end_rule: str = "tournament", zero_turn_limit: int 
             "exchange_limit": rack_size,
             "end_rule": end_rule,
             "zero_turn_limit": zero_turn_limit,
+            "star_reclamation": reclaim,
         }
     )
 
@@ -78,8 +81,38 @@ def oracle_moves(pos: Position) -> list[Move]:
     for p in oracle_placements(pos, _INDEX[pos.ruleset.name]):
         m = placement_move(pos, p)
         out.append(Move.place(m.row, m.col, m.across, m.tiles, m.alphabet, score=p[4]))
+    if pos.ruleset.star_reclamation:
+        out += oracle_reclamations(pos)
     out.append(Move.pass_(pos.ruleset.alphabet, score=0))
     _MOVES[key] = out
+    return out
+
+
+def oracle_reclamations(pos: Position) -> list[Move]:
+    """Эрудит's moves that take stars back, by the oracle (not racksmith.movegen.reclaim): for each
+    set of stars whose real letters the rack holds, the oracle's placements on the board after the
+    exchange (the letters on the squares, the stars on the rack) that put at least as many blanks
+    down, scored there."""
+    rack = list(pos.racks[0])
+    stars = [(int(r), int(c), int(pos.board[r, c]) & LETTER_MASK) for r, c in zip(*np.nonzero(pos.board & BLANK))]
+    stars = [s for s in stars if s[2] in rack]
+    out = []
+    for mask in range(1, 1 << len(stars)):
+        chosen = tuple(s for i, s in enumerate(stars) if mask >> i & 1)
+        left = list(rack)
+        try:
+            for _, _, t in chosen:
+                left.remove(t)
+        except ValueError:
+            continue
+        q = pos.copy(stack=False)
+        for r, c, t in chosen:
+            q.board[r, c] = t
+        q.racks[0] = pos.ruleset.alphabet.tiles(sorted(left + [0] * len(chosen)))
+        for p in oracle_placements(q, _INDEX[pos.ruleset.name]):
+            m = placement_move(q, p)
+            if sum(1 for t in m.tiles if t & BLANK and not t & THROUGH) >= len(chosen):
+                out.append(Move.place(m.row, m.col, m.across, m.tiles, m.alphabet, score=p[4], reclaimed=chosen))
     return out
 
 
@@ -117,7 +150,9 @@ def minimax(pos: Position, memo: dict, budget: int = BUDGET) -> int:
 
 def random_endgame(rs: Ruleset, seed: int, extra: int, passes: int) -> Position | None:
     """Random placements from an empty board until the bag is empty, then ``extra`` more and
-    ``passes`` passes (while the game goes on); None if the game ends first."""
+    ``passes`` passes (while the game goes on); None if the game ends first. With Эрудит's rule a
+    placement that puts a blank down is chosen when there is one (stars to take back)."""
+    starry = rs.star_reclamation
     rng = random.Random(seed)
     lex = lexicon(rs)
     bag = [t for t, n in enumerate(rs.counts) for _ in range(n)]
@@ -135,6 +170,8 @@ def random_endgame(rs: Ruleset, seed: int, extra: int, passes: int) -> Position 
         if not moves:
             pos.push(Move.pass_(rs.alphabet, score=0), trusted=True)
             continue
+        if starry:
+            moves = [m for m in moves if any(t & BLANK and not t & THROUGH for t in m.tiles)] or moves
         m = rng.choice(moves)
         n = m.tiles_played
         draw, bag = bag[:n], bag[n:]
@@ -153,6 +190,11 @@ def check_against_minimax(pos: Position, threads: int = 1, budget: int = BUDGET)
         expected = minimax(pos.copy(stack=False), {}, budget)
     except TooBig:
         assume(False)
+    check_solved(pos, expected, threads)
+
+
+def check_solved(pos: Position, expected: int, threads: int = 1):
+    """The solver's answer has the minimax's value, and its line is legal and ends the game there."""
     r = solve_endgame(pos, threads=threads)
     assert r.exact
     assert r.value == expected, pos.cgp()
@@ -168,6 +210,7 @@ def check_against_minimax(pos: Position, threads: int = 1, budget: int = BUDGET)
     # the best move's value, searched first with a full window, is the value
     again = solve_endgame(pos, move=r.best)
     assert again.move_value == r.value == again.value
+    return r
 
 
 VARIANTS = [
@@ -203,6 +246,88 @@ def test_threads_give_the_same_value_and_best_move(seed, extra):
     for threads in (2, 3):
         r = solve_endgame(pos, threads=threads)
         assert (r.value, r.exact, r.best) == (one.value, one.exact, one.best)
+
+
+RECLAIM_VARIANTS = [dict(reclaim=True), dict(reclaim=True, blanks=1, zero_turn_limit=3),
+                    dict(reclaim=True, end_rule="club", zero_turn_limit=2)]
+
+
+@pytest.mark.parametrize("variant", range(len(RECLAIM_VARIANTS)))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 3), passes=st.integers(0, 2))
+def test_star_reclamations_equal_a_plain_minimax(variant, seed, extra, passes):
+    """Эрудит's rule: the moves that take stars back are searched as the game plays them; values
+    and lines equal the plain minimax over the oracle's moves, reclamations included."""
+    rs = tiny(**RECLAIM_VARIANTS[variant])
+    pos = random_endgame(rs, seed, extra, passes)
+    if pos is None:
+        return
+    check_against_minimax(pos)
+
+
+def test_star_reclamations_are_searched_and_change_values():
+    """Not vacuous: on these seeded endgames stars can be taken back at the root, some best lines
+    take one back, and for some the value differs from the same position without the rule."""
+    rs = tiny(reclaim=True)
+    plain = tiny()
+    at_root = in_pv = differs = 0
+    for seed in range(24):
+        pos = random_endgame(rs, seed, 1, 0)
+        if pos is None:
+            continue
+        if not any(m.reclaimed for m in oracle_moves(pos)):
+            continue
+        at_root += 1
+        try:
+            expected = minimax(pos.copy(stack=False), {}, 3000)
+        except TooBig:
+            continue
+        r = check_solved(pos, expected)
+        in_pv += any(m.reclaimed for m in r.pv)
+        other = Position.from_cgp(pos.cgp(), plain, lexicon=lexicon(plain))
+        differs += solve_endgame(other).value != r.value
+    assert at_root >= 8 and in_pv >= 4 and differs >= 4, (at_root, in_pv, differs)
+
+
+#: an Эрудит endgame (a random game on the small lexicon of tests/test_reclaim.py, seed 14): the star
+#: on 14L stands for И, which the player to move holds, and eleven of his moves take it back
+ERUDIT_END = ("ВЫЯ2ОПАЛ1Щ4/Ы1ДАЙРА2ДИ4/ПИ1Н2Т1СИТЦЕ2/О1КАДИ1ЙО6/Т3Е1СОМ3Х2/3СКУП2ЕЖ1АД1/1БРИ1СУ1О1БИЧ2/"
+              "КЛЕН2ДЕРМА2Р1/1Ю1Г4КИНО1ЕЖ/1ЗАЛОМ3Ф1РЕН1/2Н2АС1З1УК1ОМ/2ТОНГ1ВОЯж1Р1Е/4А3В3ЭЙЧ/2БАЙ4ТВиН2/"
+              "3СЛЕШ4л3 ВИМППХЯ/ГКНПЪЬЬ 306/337 0")
+
+
+def test_erudit_endgames_take_stars_back():
+    """The real rules: every move that takes the star back is valued as its score, the end of the
+    game's terms, less the value of the position Position.push makes of it (the Python rules of
+    core/turns.py) solved on its own; the best line takes it back and replays with every move
+    checked; the endgame player solves the position instead of falling back to static equity."""
+    from test_reclaim import ERUDIT, small_lexicon
+
+    from racksmith.search import EndgamePlayer
+
+    pos = Position.from_cgp(ERUDIT_END, ERUDIT, lexicon=small_lexicon())
+    r = solve_endgame(pos)
+    assert r.exact and r.pv[0].reclaimed == ((13, 11, ERUDIT.alphabet.tile("И")),)
+    p = pos.copy(stack=False)
+    for m in r.pv:
+        p.push(m)
+    assert p.is_over
+    sign = 1 if len(r.pv) % 2 == 0 else -1
+    assert sign * (p.scores[0] - p.scores[1]) - (pos.scores[0] - pos.scores[1]) == r.value
+    taking = [m for m in pos.moves() if m.reclaimed]
+    assert len(taking) == 11
+    values = []
+    for m in taking:
+        after = pos.copy(stack=False)
+        after.push(m)
+        gain = after.scores[1] - after.scores[0] - (pos.scores[0] - pos.scores[1])
+        rest = 0 if after.is_over else solve_endgame(after).value
+        assert solve_endgame(pos, move=m).move_value == gain - rest, m.notation()
+        values.append(gain - rest)
+    assert max(values) == r.value
+    player = EndgamePlayer(seconds=None)
+    view = SimpleNamespace(bag_count=0, position=pos, lexicon=pos.lexicon, ruleset=ERUDIT)  # what choose() reads
+    assert player.choose(view) == r.best and player.last is not None and player.last.value == r.value
 
 
 def test_zero_score_plays_are_searched_with_the_full_count():
@@ -459,6 +584,8 @@ def random_peg(rs: Ruleset, seed: int) -> Position | None:
         moves = [m for m in oracle_moves(pos) if m.is_place and m.tiles_played < len(bag)]
         if not moves:
             return None
+        if rs.star_reclamation:  # stars to take back
+            moves = [m for m in moves if any(t & BLANK and not t & THROUGH for t in m.tiles)] or moves
         m = rng.choice(moves)
         draw, bag = bag[: m.tiles_played], bag[m.tiles_played :]
         pos.push(m, draw, trusted=True)
@@ -497,16 +624,18 @@ def peg_key(pos: Position, outcomes: dict[str, int]) -> tuple[float, float]:
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(variant=st.sampled_from([0, 2, 3]), seed=st.integers(0, 2**32 - 1))
+@given(variant=st.sampled_from([0, 2, 3, -1]), seed=st.integers(0, 2**32 - 1))
 @example(variant=3, seed=10886)  # unknown rack, one play with the best chance: its spread left bounded
+@example(variant=-1, seed=128)  # five plays take a star back
+@example(variant=-1, seed=223)  # six
 def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
     """solve_all: each play and each possible bag tile, the final spread equals the plain
     minimax's, so the chances of winning are equal too. By default: the first play has the best
     chance of winning and then mean spread, with the minimax's figures; every other play's figures
-    and bounds hold the minimax's."""
+    and bounds hold the minimax's. Variant -1: Эрудит's star reclamation."""
     from racksmith.search.peg import solve_peg
 
-    rs = tiny(**VARIANTS[variant])
+    rs = tiny(**(RECLAIM_VARIANTS[0] if variant < 0 else VARIANTS[variant]))
     pos = random_peg(rs, seed)
     assume(pos is not None)
     try:
@@ -620,18 +749,25 @@ def test_cli_peg_needs_one_tile_in_the_bag(capsys):
     assert len(lines) == 1 and "needs exactly one" in lines[0]
 
 
-def test_a_star_that_could_be_taken_back_is_refused():
-    """Эрудит's star reclamations are not searched: such a position is refused, not mis-solved."""
+def test_star_pools_and_limits():
+    """Where a star can be taken back, the tiles that may go down (for pruning the lexicon and the
+    shortcut of two passes) count one more blank per star on the board; more stars than the search
+    takes back at once are refused with a clear error."""
     from racksmith.rules.ruleset import get_ruleset
-    from racksmith.search.endgame import check_no_reclamation
+    from racksmith.search.endgame import MAX_STARS, check_stars, played_pool
 
     rs = get_ruleset("erudit")
     assert rs.star_reclamation
     a = rs.alphabet
     board = np.zeros((rs.rows, rs.cols), np.uint8)
     t = a.tile(a.letters[1])
+    other = t % len(a) + 1
     board[7, 7] = t | 0x80
-    with pytest.raises(PositionError, match="star"):
-        check_no_reclamation(rs, board, bytes([t]))
-    check_no_reclamation(rs, board, bytes([t % len(a) + 1]))
-    check_no_reclamation(tiny(), board[:6, :6], bytes([1, 2]))
+    assert played_pool(rs, board, bytes([t])) == bytes([t, 0])
+    assert played_pool(rs, board, bytes([other])) == bytes([other])
+    assert played_pool(rs, board, bytes([other, 0])) == bytes([other, 0, 0])
+    assert played_pool(tiny(), board[:6, :6], bytes([1, 2])) == bytes([1, 2])
+    assert not passes_reduce(rs, board, played_pool(rs, board, bytes([t])))
+    check_stars(rs, board, bytes(MAX_STARS - 1))
+    with pytest.raises(PositionError, match="stars"):
+        check_stars(rs, board, bytes(MAX_STARS))

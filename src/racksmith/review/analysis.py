@@ -243,7 +243,7 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     if endgame_seconds is not None and pos.bag_count == 0 and not pos.is_over and len(pos.racks) == 2:
         try:
             grade = _grade_endgame(pos, moves[found], endgame_seconds)
-        except RacksmithError:  # a position the solver does not take (Эрудит's stars): no grade
+        except RacksmithError:  # a position the solver does not take (more stars than it takes back): no grade
             grade = None
     return TurnAnalysis(
         **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, float(equities[0]) - eq),

@@ -22,6 +22,16 @@ One node of the search (:c:func:`negamax`):
    (both end rules move the spread by that much), the last of the scoreless turns takes each
    player's own rack.
 
+Эрудит's star reclamation (a ruleset with ``star_reclamation``): a placement may first take back
+stars (blanks on the board) whose real letters the player holds, and must then put down at least
+as many blanks. :c:func:`reclaim_moves` lists these moves at a node: for every set of such stars
+the rack can pay for, the exchange is made on the node's board (board_sync), the generator lists
+the placements that put that many blanks down (walk_require_blanks), and the board is put back.
+A record of such a move carries its stars: ``leave`` (unused by the search otherwise, 0 for every
+other move) is how many, and the eight bytes of ``equity`` (unused: the search ranks by score) are
+their squares. Making the move swaps the letters and the blanks on the board and the rack first,
+with their keys; taking it back swaps them again.
+
 Values are spreads: the score of the player to move minus the other's, at the end of the game.
 The table stores them relative to the spread of the node (what is still to come), so a position
 reached by another order of the same moves, with other scores, reuses them.
@@ -43,7 +53,7 @@ from racksmith._hash cimport mix64
 from racksmith.lexicon._kwg cimport kwg_accepts, kwg_arc, kwg_dawg_root, kwg_find, kwg_is_end, kwg_tile
 from racksmith.movegen._movegen cimport (
     ACROSS, KIND_PLACE, KIND_PASS, BoardC, GenArgs, MoveRec, Rules, RulesC, WalkC, board_place_move, board_set,
-    board_unplace_move, walk_free, walk_generate, walk_new, walk_rank,
+    board_sync, board_unplace_move, rec_cmp, walk_free, walk_generate, walk_new, walk_rank, walk_require_blanks,
 )
 from racksmith.rules._tiles cimport BLANK_BIT, LETTER_MASK, MAX_DIM, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits, tile_bits
 
@@ -85,6 +95,8 @@ cdef enum:
     MAX_BAG = 32            # tiles of a known bag (the pre-endgame)
     CHECK_EVERY = 1023      # nodes between two looks at the clock (mask)
     LAZY_PICKS = 6          # moves picked by selection before the rest are sorted
+    MAX_STARS = 8           # Эрудит: stars in the game (on the board and on the racks) the search takes back
+    MAX_STAR_SQ = 256       # ... on a board of at most this many squares (a square fits one byte)
 
 cdef int32_t INF = 1 << 29
 cdef int32_t EST_TERMINAL_PASS = 1 << 29    # a pass that ends the game: first, it costs nothing
@@ -110,6 +122,7 @@ cdef struct Shared:
     int zero_limit              # scoreless turns that end the game (2 when passes are reduced)
     int use_gaddag
     int n_bag                   # tiles of the known bag, drawn in order
+    int reclaim                 # Эрудит's star reclamation: moves may take stars back (see reclaim_moves)
     uint8_t bag[MAX_BAG]
     # the root
     BoardC* board0
@@ -184,6 +197,23 @@ cdef inline int tile_index(uint8_t t) noexcept nogil:
     return (t & LETTER_MASK) + (64 if t & BLANK_BIT else 0)
 
 
+cdef inline int rec_n_stars(const MoveRec* m) noexcept nogil:
+    """How many stars a move record of the search takes back (0 for every move but Эрудит's
+    reclamations; see the module docstring)."""
+    return m.leave if m.kind == KIND_PLACE else 0
+
+
+cdef inline uint8_t* rec_stars(MoveRec* m) noexcept nogil:
+    """The squares of the stars a record takes back (rec_n_stars of them), in square order."""
+    return <uint8_t*>&m.equity
+
+
+cdef inline void rec_plain(MoveRec* m) noexcept nogil:
+    """A generated move as a record of the search: no star taken back."""
+    m.leave = 0
+    m.equity = 0.0
+
+
 cdef inline uint64_t zero_key(int zero) noexcept nogil:
     return mix64(SEED_ZERO + <uint64_t>zero)
 
@@ -197,6 +227,8 @@ cdef uint16_t move_fp(const MoveRec* m) noexcept nogil:
     h = (<uint64_t>m.row << 16) | (<uint64_t>m.col << 8) | (<uint64_t>m.dir << 40) | (<uint64_t>m.length << 48)
     for j in range(m.length):
         h = mix64(h ^ m.tiles[j])
+    for j in range(rec_n_stars(m)):
+        h = mix64(h ^ (<uint64_t>rec_stars(<MoveRec*>m)[j] << 8) ^ 0x57A2)
     h = mix64(h)
     return <uint16_t>((h >> 40) | 2)
 
@@ -273,7 +305,17 @@ cdef int apply_move(Worker* W, const MoveRec* m) noexcept nogil:
     cdef int p = W.side
     cdef int j, sq, step, t, k, new_zero
     cdef int32_t score = 0
+    cdef const uint8_t* stars
+    cdef uint8_t l
     if m.kind == KIND_PLACE:
+        # the stars taken back (the board still shows them: it is the position the move is made in)
+        stars = rec_stars(<MoveRec*>m)
+        for j in range(rec_n_stars(m)):
+            sq = stars[j]
+            l = W.board.tiles[sq] & LETTER_MASK
+            W.key ^= sh.z_sq[sq * 128 + tile_index(l | BLANK_BIT)] ^ sh.z_sq[sq * 128 + l]
+            rack_take(W, p, l)
+            rack_give(W, p, 0)
         score = m.score
         step = 1 if m.dir == ACROSS else sh.cols
         sq = m.row * sh.cols + m.col
@@ -330,9 +372,22 @@ cdef bint arena_reserve(Worker* W, int64_t need) noexcept nogil:
     return True
 
 
+cdef inline void all_moves_args(const Shared* sh, GenArgs* a) noexcept nogil:
+    """Every placement, by score, the KWG walk (the generator's arguments of every node)."""
+    a.top = 0
+    a.by_equity = 0
+    a.directions = 3
+    a.use_gaddag = sh.use_gaddag
+    a.exchanges = 0
+    a.bag_empty = 1
+    a.opp_value = 0
+    a.no_wordmap = 1
+
+
 cdef int generate(Worker* W, int64_t base) noexcept nogil:
-    """The placements of the player to move into the arena from ``base`` (then the pass); returns
-    the number of placements, or -1 when memory ran out."""
+    """The placements of the player to move into the arena from ``base`` (W.arena_n), those that
+    take stars back after them (reclaim_moves), then the pass; returns the number of placements,
+    or -1 when memory ran out."""
     cdef Shared* sh = W.sh
     cdef uint8_t rl[MAX_RACK]
     cdef int n = 0, t, c, i, rc
@@ -344,14 +399,7 @@ cdef int generate(Worker* W, int64_t base) noexcept nogil:
         for c in range(rack[t]):
             rl[n] = t
             n += 1
-    a.top = 0
-    a.by_equity = 0
-    a.directions = 3
-    a.use_gaddag = sh.use_gaddag
-    a.exchanges = 0
-    a.bag_empty = 1
-    a.opp_value = 0
-    a.no_wordmap = 1        # every move: the KWG walk
+    all_moves_args(sh, &a)
     rc = walk_generate(w, sh.r, NULL, W.board, rl, n, &a)
     if rc != 0 or w.oom:
         return -1
@@ -361,10 +409,114 @@ cdef int generate(Worker* W, int64_t base) noexcept nogil:
     for i in range(<int>w.n_out):
         if w.out[i].kind == KIND_PLACE:
             W.arena[base + k] = w.out[i]
+            rec_plain(&W.arena[base + k])
             k += 1
+    if sh.reclaim:
+        rc = reclaim_moves(W, base, <int>k)
+        if rc < 0:
+            return -1
+        k = rc
+        if not arena_reserve(W, k + 1):
+            return -1
     memset(&W.arena[base + k], 0, sizeof(MoveRec))
     W.arena[base + k].kind = KIND_PASS
     return <int>k
+
+
+cdef int reclaim_moves(Worker* W, int64_t base, int k) noexcept nogil:
+    """Эрудит's moves that take stars back, for the player to move on the worker's board, into the
+    arena after the ``k`` placements from ``base``: for every non-empty set of the stars whose real
+    letters he holds that his rack can pay for (two stars standing for one letter need two of it),
+    the placements on the board and rack after the exchange that put down at least as many blanks.
+    The board is the same afterwards. Returns the new count of placements, or -1 when memory ran
+    out (the board is then put back too)."""
+    cdef Shared* sh = W.sh
+    cdef const RulesC* r = sh.r
+    cdef uint8_t* rack = W.rack[W.side]
+    cdef int n_sq = sh.n_sq, sq, n_st = 0, i, j, n, t, c, kk, rc
+    cdef uint32_t mask
+    cdef uint8_t stars[MAX_STARS]
+    cdef uint8_t letters[MAX_STARS]
+    cdef uint8_t need[64]
+    cdef uint8_t orig[MAX_SQ]
+    cdef uint8_t xt[MAX_SQ]
+    cdef uint8_t rl[MAX_RACK]
+    cdef uint8_t bt
+    cdef uint8_t* dst
+    cdef bint ok
+    cdef GenArgs a
+    cdef WalkC* w = W.walk
+    cdef MoveRec* m
+    for sq in range(n_sq):
+        bt = W.board.tiles[sq]
+        if bt & BLANK_BIT and rack[bt & LETTER_MASK] and n_st < MAX_STARS:    # set_position keeps n_st <= MAX_STARS
+            stars[n_st] = <uint8_t>sq
+            letters[n_st] = bt & LETTER_MASK
+            n_st += 1
+    if n_st == 0:
+        return k
+    memcpy(orig, W.board.tiles, n_sq)
+    all_moves_args(sh, &a)
+    for mask in range(1, (<uint32_t>1) << n_st):
+        memset(need, 0, 64)
+        kk = 0
+        ok = True
+        for i in range(n_st):
+            if (mask >> i) & 1:
+                need[letters[i]] += 1
+                kk += 1
+                if need[letters[i]] > rack[letters[i]]:
+                    ok = False
+                    break
+        if not ok:
+            continue
+        memcpy(xt, orig, n_sq)
+        for i in range(n_st):
+            if (mask >> i) & 1:
+                xt[stars[i]] = letters[i]
+        board_sync(W.board, r, xt)
+        n = 0
+        for t in range(64):
+            c = rack[t] - need[t] + (kk if t == 0 else 0)
+            while c > 0 and n < MAX_RACK:
+                rl[n] = <uint8_t>t
+                n += 1
+                c -= 1
+        walk_require_blanks(w, kk, -1e300)
+        rc = walk_generate(w, r, NULL, W.board, rl, n, &a)
+        if rc != 0 or w.oom or not arena_reserve(W, k + w.n_out + 1):
+            board_sync(W.board, r, orig)
+            return -1
+        for i in range(<int>w.n_out):
+            if w.out[i].kind != KIND_PLACE:
+                continue
+            m = &W.arena[base + k]
+            m[0] = w.out[i]
+            rec_plain(m)
+            dst = rec_stars(m)
+            for j in range(n_st):
+                if (mask >> j) & 1:
+                    dst[m.leave] = stars[j]
+                    m.leave += 1
+            k += 1
+    board_sync(W.board, r, orig)
+    return k
+
+
+cdef void swap_stars(Worker* W, const MoveRec* m, bint back) noexcept nogil:
+    """Put the real letters of the stars ``m`` takes back on their squares of the worker's board
+    or, with ``back``, the stars again (the board and the move were checked where they were made)."""
+    cdef Shared* sh = W.sh
+    cdef uint8_t xt[MAX_SQ]
+    cdef const uint8_t* stars = rec_stars(<MoveRec*>m)
+    cdef int j
+    memcpy(xt, W.board.tiles, sh.n_sq)
+    for j in range(rec_n_stars(m)):
+        if back:
+            xt[stars[j]] = xt[stars[j]] | BLANK_BIT
+        else:
+            xt[stars[j]] = xt[stars[j]] & LETTER_MASK
+    board_sync(W.board, sh.r, xt)
 
 
 cdef void sort_tail(Worker* W, int64_t lo, int64_t hi) noexcept nogil:
@@ -420,6 +572,13 @@ cdef inline void pv_set(Worker* W, int ply, const MoveRec* m) noexcept nogil:
     if n > 0:
         memcpy(row + 1, W.pv + (ply + 1) * MAX_PLY, n * sizeof(MoveRec))
     W.pv_len[ply] = n + 1
+
+
+cdef inline void unplace(Worker* W, const MoveRec* m) noexcept nogil:
+    """Take placement ``m`` off the worker's board, and give back the stars it took."""
+    board_unplace_move(W.board, W.sh.r, m)
+    if rec_n_stars(m):
+        swap_stars(W, m, True)
 
 
 cdef int32_t child(Worker* W, const MoveRec* m, int depth, int32_t alpha, int32_t beta, int ply,
@@ -479,7 +638,11 @@ cdef int32_t negamax(Worker* W, int depth, int32_t alpha, int32_t beta, int ply,
         return W.spread
     # 3. the board and the moves
     if pending != NULL:
+        if rec_n_stars(&pend):
+            swap_stars(W, &pend, False)
         if board_place_move(W.board, sh.r, &pend) < 0:
+            if rec_n_stars(&pend):
+                swap_stars(W, &pend, True)
             W.aborted = 1           # cannot happen: the move was generated on this board
             rs_store_int(&sh.oom, 1)
             return 0
@@ -488,7 +651,7 @@ cdef int32_t negamax(Worker* W, int depth, int32_t alpha, int32_t beta, int ply,
     n_place = generate(W, base)
     if n_place < 0:
         if placed:
-            board_unplace_move(W.board, sh.r, &pend)
+            unplace(W, &pend)
         W.aborted = 1
         rs_store_int(&sh.oom, 1)
         return 0
@@ -548,7 +711,7 @@ cdef int32_t negamax(Worker* W, int depth, int32_t alpha, int32_t beta, int ply,
     W.horizon = saved_horizon | node_horizon
     W.arena_n = base
     if placed:
-        board_unplace_move(W.board, sh.r, &pend)
+        unplace(W, &pend)
     if W.aborted:
         return 0
     if best <= alpha0:
@@ -562,6 +725,28 @@ cdef int32_t negamax(Worker* W, int depth, int32_t alpha, int32_t beta, int ply,
 
 
 # --- the root ------------------------------------------------------------------------------------------
+cdef int root_cmp(const void* pa, const void* pb) noexcept nogil:
+    """The order of the root's moves that take stars back: higher score first, then by their stars
+    (as tuples of squares), then as the generator ranks (rec_cmp by score)."""
+    cdef const MoveRec* a = <const MoveRec*>pa
+    cdef const MoveRec* b = <const MoveRec*>pb
+    cdef MoveRec x, y
+    cdef int i, na = rec_n_stars(a), nb = rec_n_stars(b)
+    if a.score != b.score:
+        return -1 if a.score > b.score else 1
+    for i in range(na if na < nb else nb):
+        if rec_stars(<MoveRec*>a)[i] != rec_stars(<MoveRec*>b)[i]:
+            return <int>rec_stars(<MoveRec*>a)[i] - <int>rec_stars(<MoveRec*>b)[i]
+    if na != nb:
+        return na - nb
+    x = a[0]
+    y = b[0]
+    x.equity = 0.0
+    y.equity = 0.0
+    return rec_cmp(&x, &y, 0)
+
+
+
 cdef void worker_reset(Worker* W) noexcept nogil:
     cdef Shared* sh = W.sh
     memcpy(W.board, sh.board0, sizeof(BoardC))
@@ -908,6 +1093,10 @@ cdef class Search:
         self.sh.cols = rules.c.cols
         self.sh.n_sq = <int>n_sq
         self.sh.use_gaddag = 1 if rules.has_gaddag else 0
+        self.sh.reclaim = 1 if getattr(rules.ruleset, "star_reclamation", False) else 0
+        if self.sh.reclaim and n_sq > MAX_STAR_SQ:
+            raise ValueError(f"star reclamation on a board of {n_sq} squares: the endgame search takes stars back "
+                             f"on boards of at most {MAX_STAR_SQ}")
         self.sh.board0 = <BoardC*>malloc(sizeof(BoardC))
         self.sh.z_sq = <uint64_t*>malloc(n_sq * 128 * sizeof(uint64_t))
         self.sh.tt = <uint64_t*>calloc((<uint64_t>2) << bits, sizeof(uint64_t))
@@ -967,6 +1156,12 @@ cdef class Search:
         cdef GenArgs args
         cdef uint8_t rl[MAX_RACK]
         cdef MoveRec* root
+        cdef Worker* X = NULL
+        cdef int n_x = 0, j, stars = 0
+        if sh.reclaim:
+            stars = sum(1 for t in flat if t & BLANK_BIT) + a.count(0) + b.count(0) + g.count(0)
+            if stars > MAX_STARS:
+                raise ValueError(f"{stars} stars (blanks) in the game: the search takes back at most {MAX_STARS}")
         self._enter()
         try:
             if not self.tt_clean and (limit != sh.zero_limit or (len(g) >= 2 and g != self.last_bag)):
@@ -1018,20 +1213,45 @@ cdef class Search:
                         rc = walk_rank(w)
                 if rc != 0 or w.oom:
                     raise MemoryError()
-                root = <MoveRec*>realloc(sh.root, (w.n_out + 1) * sizeof(MoveRec))
+                # the moves that take stars back, ranked by score, then by their stars, then as the
+                # generator ranks; merged after the placements of each score that take none
+                n_x = 0
+                if sh.reclaim:
+                    X = worker_new(sh)
+                    if X == NULL:
+                        raise MemoryError()
+                    with nogil:
+                        worker_reset(X)
+                        n_x = reclaim_moves(X, 0, 0)
+                        if n_x > 0:
+                            qsort(X.arena, n_x, sizeof(MoveRec), root_cmp)
+                    if n_x < 0:
+                        raise MemoryError()
+                root = <MoveRec*>realloc(sh.root, (w.n_out + n_x + 1) * sizeof(MoveRec))
                 if root == NULL:
                     raise MemoryError()
                 sh.root = root
                 k = 0
+                j = 0
                 for i in range(<int>w.n_out):
                     if w.out[w.keys[i].idx].kind == KIND_PLACE:
+                        while j < n_x and X.arena[j].score > w.out[w.keys[i].idx].score:
+                            sh.root[k] = X.arena[j]
+                            k += 1
+                            j += 1
                         sh.root[k] = w.out[w.keys[i].idx]
+                        rec_plain(&sh.root[k])
                         k += 1
+                while j < n_x:
+                    sh.root[k] = X.arena[j]
+                    k += 1
+                    j += 1
                 memset(&sh.root[k], 0, sizeof(MoveRec))
                 sh.root[k].kind = KIND_PASS
                 sh.n_root = k + 1
             finally:
                 walk_free(w)
+                worker_free(X)
             free(sh.root_val)
             free(sh.order)
             sh.root_val = <int32_t*>calloc(sh.n_root, sizeof(int32_t))

@@ -22,6 +22,10 @@ score 0 (no zero-valued tile on a rack, or a single one with none on the board),
 row end the game in the search: the value is then provably the same as under the full count of
 scoreless turns (docs/ALGORITHM.md), and the principal variation is completed with the passes the
 full count needs. Otherwise the full count is searched.
+
+Эрудит (``ruleset.star_reclamation``): the search plays the moves that take stars back as the game
+does (:mod:`racksmith.movegen.reclaim` lists the same moves for ``Position.moves``); a move of the
+principal variation that takes stars back names them (``Move.reclaimed``).
 """
 from __future__ import annotations
 
@@ -46,10 +50,11 @@ from ._endgame import Search, playable_words
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
 
-__all__ = ["EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_THREADS", "solve_endgame", "pruned_rules"]
+__all__ = ["EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_STARS", "MAX_THREADS", "solve_endgame", "pruned_rules"]
 
 MAX_DEPTH = 120  #: deepest iteration (plies); every real endgame is solved long before
 MAX_THREADS = 64
+MAX_STARS = 8  #: Эрудит: the most stars (on the board and the racks) the search takes back
 DEFAULT_TT_MB = 64  #: transposition table size by default (16-byte entries)
 
 
@@ -146,21 +151,31 @@ def passes_reduce(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bool:
     return not any(values[int(t)] == 0 for t in letters)
 
 
-def check_no_reclamation(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> None:
-    """Refuse a position where a star (a blank on the board) could be taken back: the search plays
-    the move generator's placements only, not Эрудит's star reclamations
-    (:mod:`racksmith.movegen.reclaim`), so its values would not be the game's."""
+def played_pool(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bytes:
+    """The tiles that may go down in the rest of the game, for pruning the lexicon and deciding how
+    passes end it: ``tiles`` (both racks and any bag), and with Эрудит's star reclamation one more
+    blank for every star on the board when a star may ever be taken back (a star's letter among
+    ``tiles``, or a blank among them, which may go down and be taken back). A move takes back at
+    most every star there is, and each taken back goes down again the same turn, so a rack never
+    holds more blanks than that."""
+    tiles = bytes(tiles)
+    if not ruleset.star_reclamation:
+        return tiles
+    stars = board[(board & BLANK) != 0]
+    letters = {int(t) & LETTER_MASK for t in stars}
+    if len(stars) and (0 in tiles or letters & set(tiles)):
+        return tiles + bytes(len(stars))
+    return tiles
+
+
+def check_stars(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> None:
+    """Refuse an Эрудит position with more stars in the game than the search takes back at once
+    (MAX_STARS: every shipped ruleset has fewer)."""
     if not ruleset.star_reclamation:
         return
-    b = board[(board != 0) & ((board & BLANK) != 0)]
-    stars = {int(t) & LETTER_MASK for t in b}
-    held = stars & set(tiles)
-    if held:
-        letters = ", ".join(sorted(ruleset.alphabet.letter(t) for t in held))
-        raise PositionError(
-            f"a star on the board could be taken back ({letters} on a rack): the endgame solver does not "
-            "play star reclamations yet"
-        )
+    n = int(np.count_nonzero(board & BLANK)) + bytes(tiles).count(0)
+    if n > MAX_STARS:
+        raise PositionError(f"{n} stars (blanks) in the game: the endgame search takes back at most {MAX_STARS}")
 
 
 def _effective_zero(zero: int, limit: int, reduce: bool) -> tuple[int, int]:
@@ -195,10 +210,11 @@ class EndgameSolver:
                 f"the endgame solver needs a KWG lexicon (racksmith.lexicon.Lexicon), got {type(lexicon).__name__}"
             )
         rack0, rack1 = bytes(pos.racks[0]), bytes(pos.racks[1])
-        check_no_reclamation(rs, pos.board, rack0 + rack1)
-        self.reduce = passes_reduce(rs, pos.board, rack0 + rack1)
+        check_stars(rs, pos.board, rack0 + rack1)
+        pool = played_pool(rs, pos.board, rack0 + rack1)
+        self.reduce = passes_reduce(rs, pos.board, pool)
         zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce)
-        rules = pruned_rules(rs, lexicon, pos.board, rack0 + rack1)
+        rules = pruned_rules(rs, lexicon, pos.board, pool)
         bits = max(10, min(32, int(math.log2(tt_mb)) + 16))
         self.search = Search(rules, bits)
         self.search.set_position(np.ascontiguousarray(pos.board, dtype=np.uint8), rack0, rack1,
@@ -210,7 +226,7 @@ class EndgameSolver:
         resolved = pos.resolve(move)
         recs = self.root
         for i in range(len(recs)):
-            if _move(recs[i], pos.ruleset) == resolved:
+            if _move(recs[i], pos.ruleset, pos.board) == resolved:
                 return i
         raise RacksmithError(f"{resolved.notation()} is not a legal move here")
 
@@ -277,27 +293,37 @@ class EndgameSolver:
             if deadline and time.monotonic() >= deadline:
                 break
         if best is None:  # stopped before depth 1 ended: the best move by score, unsearched
-            m = _move(self.root[0], self.ruleset)
+            m = _move(self.root[0], self.ruleset, self.position.board)
             return EndgameResult(0, False, 0, m, (m,), nodes, time.monotonic() - start)
         return best
 
     def _result(self, found: dict, depth: int, nodes: int, seconds: float) -> EndgameResult:
-        rs = self.ruleset
-        pv = [_move(r, rs) for r in found["pv"]]
+        pv = self._line(found["pv"])
         if found["exact"] and self.reduce:
-            pv = self._complete(pv)
+            self._complete(pv)
         return EndgameResult(
             value=int(found["value"]),
             exact=bool(found["exact"]),
             depth=depth,
-            best=pv[0] if pv else _move(self.root[found["best"]], rs),
+            best=pv[0] if pv else _move(self.root[found["best"]], self.ruleset, self.position.board),
             pv=tuple(pv),
             nodes=nodes,
             seconds=seconds,
             move_value=None if found["first_value"] is None else int(found["first_value"]),
         )
 
-    def _complete(self, pv: list[Move]) -> list[Move]:
+    def _line(self, records) -> list[Move]:
+        """The search's principal variation as moves (a star taken back is named by the board the
+        move is made on, so the line is played out as it goes)."""
+        p = self.position.copy(stack=False)
+        out = []
+        for rec in records:
+            m = _move(rec, self.ruleset, p.board)
+            p.push(m, trusted=True)
+            out.append(m)
+        return out
+
+    def _complete(self, pv: list[Move]) -> None:
         """The line played out with the passes that the full count of scoreless turns needs after
         the search's two (the value is the same: docs/ALGORITHM.md section 13)."""
         p = self.position.copy(stack=False)
@@ -308,16 +334,25 @@ class EndgameSolver:
             m = Move.pass_(a, score=0)
             p.push(m, trusted=True)
             pv.append(m)
-        return pv
 
 
-def _move(rec, ruleset: Ruleset) -> Move:
+def _move(rec, ruleset: Ruleset, board: np.ndarray) -> Move:
+    """A search record as a move on ``board`` (the position it is made in). A record that takes
+    stars back has their count in ``leave`` and their squares in the bytes of ``equity``
+    (search/_endgame.pyx)."""
     a = ruleset.alphabet
     if int(rec["kind"]) != 0:
         return Move.pass_(a, score=0)
     n = int(rec["length"])
+    reclaimed: tuple[tuple[int, int, int], ...] = ()
+    k = int(rec["leave"])
+    if k:
+        cols = board.shape[1]
+        squares = np.frombuffer(np.float64(rec["equity"]).tobytes(), dtype=np.uint8)[:k]
+        reclaimed = tuple((int(s) // cols, int(s) % cols, int(board[s // cols, s % cols]) & LETTER_MASK)
+                          for s in squares)
     return Move.place(int(rec["row"]), int(rec["col"]), int(rec["dir"]) == 0, bytes(rec["tiles"][:n]), a,
-                      score=int(rec["score"]))
+                      score=int(rec["score"]), reclaimed=reclaimed)
 
 
 def _endgame_position(position: "Position") -> "Position":

@@ -39,7 +39,9 @@ from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
 from ._endgame import Search
-from .endgame import DEFAULT_TT_MB, MAX_DEPTH, _effective_zero, check_no_reclamation, passes_reduce, pruned_rules
+from .endgame import (
+    DEFAULT_TT_MB, MAX_DEPTH, _effective_zero, check_stars, passes_reduce, played_pool, pruned_rules,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
@@ -444,7 +446,8 @@ def solve_peg(
     n_draws = sum(c for _, c, _ in scenarios)
     pool = bytes(rack) + bytes(scenarios[0][2]) + bytes([scenarios[0][0]])  # every tile still to be played
     board = np.ascontiguousarray(position.board, dtype=np.uint8)
-    check_no_reclamation(rs, board, pool)
+    check_stars(rs, board, pool)
+    pool = played_pool(rs, board, pool)
     rules = pruned_rules(rs, lexicon, board, pool)
     reduce = passes_reduce(rs, board, pool)
     search = Search(rules, max(10, min(32, int(math.log2(tt_mb)) + 16)))

@@ -54,7 +54,7 @@ class EndgamePlayer:
                         live.opcodes, lexicon=view.lexicon)
         try:
             result = seen.solve_endgame(self.plies, self.seconds, self.threads)
-        except PositionError:  # a position the solver does not take (Эрудит's stars): static equity
+        except PositionError:  # a position the solver does not take (more stars than it takes back): static equity
             return self.static.choose(view)
         self.last = result
         if result.best is None:
