@@ -751,8 +751,8 @@ def test_cli_peg_needs_one_tile_in_the_bag(capsys):
 
 def test_star_pools_and_limits():
     """Where a star can be taken back, the tiles that may go down (for pruning the lexicon and the
-    shortcut of two passes) count one more blank per star on the board; more stars than the search
-    takes back at once are refused with a clear error."""
+    shortcut of two passes) count one more blank per star whose letter is among them; more stars
+    than the search takes back at once are refused with a clear error."""
     from racksmith.rules.ruleset import get_ruleset
     from racksmith.search.endgame import MAX_STARS, check_stars, played_pool
 
@@ -765,9 +765,12 @@ def test_star_pools_and_limits():
     board[7, 7] = t | 0x80
     assert played_pool(rs, board, bytes([t])) == bytes([t, 0])
     assert played_pool(rs, board, bytes([other])) == bytes([other])
-    assert played_pool(rs, board, bytes([other, 0])) == bytes([other, 0, 0])
+    assert played_pool(rs, board, bytes([other, 0])) == bytes([other, 0])
     assert played_pool(tiny(), board[:6, :6], bytes([1, 2])) == bytes([1, 2])
     assert not passes_reduce(rs, board, played_pool(rs, board, bytes([t])))
     check_stars(rs, board, bytes(MAX_STARS - 1))
     with pytest.raises(PositionError, match="stars"):
         check_stars(rs, board, bytes(MAX_STARS))
+    board[3, 3] = t | 0x80
+    board[4, 4] = other | 0x80
+    assert played_pool(rs, board, bytes([t, 0])) == bytes([t, 0, 0, 0])

@@ -154,18 +154,16 @@ def passes_reduce(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bool:
 def played_pool(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bytes:
     """The tiles that may go down in the rest of the game, for pruning the lexicon and deciding how
     passes end it: ``tiles`` (both racks and any bag), and with Эрудит's star reclamation one more
-    blank for every star on the board when a star may ever be taken back (a star's letter among
-    ``tiles``, or a blank among them, which may go down and be taken back). A move takes back at
-    most every star there is, and each taken back goes down again the same turn, so a rack never
-    holds more blanks than that."""
+    blank for every star on the board whose real letter is among ``tiles``. A rack holds its own
+    blanks and the stars it takes back this turn; a star placed later was one of the blanks of
+    ``tiles``, and a star whose letter no rack holds can never be taken back (letters on the board
+    stay there), so no rack ever holds more blanks than these."""
     tiles = bytes(tiles)
     if not ruleset.star_reclamation:
         return tiles
-    stars = board[(board & BLANK) != 0]
-    letters = {int(t) & LETTER_MASK for t in stars}
-    if len(stars) and (0 in tiles or letters & set(tiles)):
-        return tiles + bytes(len(stars))
-    return tiles
+    held = set(tiles)
+    extra = sum(1 for t in board[(board & BLANK) != 0] if int(t) & LETTER_MASK in held)
+    return tiles + bytes(extra)
 
 
 def check_stars(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> None:
