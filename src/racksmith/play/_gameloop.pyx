@@ -25,6 +25,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from racksmith._hash cimport mix64, splitmix64
 from racksmith.lexicon._kwg cimport KWG_BAD_ARC, kwg_layout, kwg_accepts, kwg_arc, kwg_find_checked, kwg_is_end, kwg_tile
+from racksmith.movegen._stars cimport star_exchange, stars_held
 from racksmith.movegen._movegen cimport (
     ACROSS, DOWN, KIND_EXCHANGE, KIND_PASS, KIND_PLACE, BoardC, GenArgs, LeavesC, LeaveTable, MoveRec, Rules,
     RulesC, WalkC, board_place_move, board_set, board_sync, rec_cmp, walk_free, walk_generate, walk_new,
@@ -237,51 +238,23 @@ cdef int reclaim_best(const RulesC* r, const BoardC* board, BoardC* scratch, Wal
     ``best`` (the best move without taking a star back) is replaced when one ranks before it, with
     ``best_leave`` (may be NULL) set to its kept tiles' valuation, and ``rc`` says which stars
     (movegen/reclaim.py lists the same moves in Python). Returns 0, or -1 when memory ran out."""
-    cdef int n_sq = r.rows * r.cols, sq, n_st = 0, k, i, n, t, c
+    cdef int n_sq = r.rows * r.cols, n_st, k, i, n, c
     cdef uint32_t mask, best_mask = 0
     cdef int16_t stars[MAX_STARS]
     cdef uint8_t letters[MAX_STARS]
-    cdef uint8_t need[64]
     cdef uint8_t xtiles[MAX_SQ]
     cdef uint8_t rk[MAX_RACK]
-    cdef uint8_t bt
-    cdef bint ok
     cdef GenArgs a
     rc.n = 0
-    for sq in range(n_sq):
-        bt = board.tiles[sq]
-        if bt & BLANK_BIT and rack[bt & LETTER_MASK] and n_st < MAX_STARS:
-            stars[n_st] = <int16_t>sq
-            letters[n_st] = bt & LETTER_MASK
-            n_st += 1
+    n_st = stars_held(board.tiles, n_sq, rack, stars, letters, MAX_STARS)
     if n_st == 0:
         return 0
     best_move_args(&a, by_equity, use_gaddag, 0, bag_empty, opp_value)
     for mask in range(1, (<uint32_t>1) << n_st):
-        memset(need, 0, 64)
-        k = 0
-        ok = True
-        for i in range(n_st):
-            if (mask >> i) & 1:
-                need[letters[i]] += 1
-                k += 1
-                if need[letters[i]] > rack[letters[i]]:
-                    ok = False
-                    break
-        if not ok:
+        k = star_exchange(mask, n_st, stars, letters, rack, board.tiles, n_sq, xtiles, rk, &n)
+        if k < 0:
             continue
-        memcpy(xtiles, board.tiles, n_sq)
-        for i in range(n_st):
-            if (mask >> i) & 1:
-                xtiles[stars[i]] = letters[i]
         board_sync(scratch, r, xtiles)
-        n = 0
-        for t in range(r.n_letters + 1):
-            c = rack[t] - need[t] + (k if t == 0 else 0)
-            while c > 0 and n < MAX_RACK:
-                rk[n] = <uint8_t>t
-                n += 1
-                c -= 1
         # only the placements that put k blanks down, nothing below the best so far
         walk_require_blanks(w, k, best.equity if by_equity else <double>best.score)
         if walk_generate(w, r, lv, scratch, rk, n, &a) != 0:

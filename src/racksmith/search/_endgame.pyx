@@ -44,7 +44,7 @@ one listed first by the generator's ranking by score is the answer (a move liste
 is searched with a window one point wider), whatever the number of threads.
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free, qsort
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -55,6 +55,7 @@ from racksmith.movegen._movegen cimport (
     ACROSS, KIND_PLACE, KIND_PASS, BoardC, GenArgs, MoveRec, Rules, RulesC, WalkC, board_place_move, board_set,
     board_sync, board_unplace_move, rec_cmp, walk_free, walk_generate, walk_new, walk_rank, walk_require_blanks,
 )
+from racksmith.movegen._stars cimport star_exchange, stars_held
 from racksmith.rules._tiles cimport BLANK_BIT, LETTER_MASK, MAX_DIM, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits, tile_bits
 
 import threading
@@ -433,55 +434,27 @@ cdef int reclaim_moves(Worker* W, int64_t base, int k) noexcept nogil:
     cdef Shared* sh = W.sh
     cdef const RulesC* r = sh.r
     cdef uint8_t* rack = W.rack[W.side]
-    cdef int n_sq = sh.n_sq, sq, n_st = 0, i, j, n, t, c, kk, rc
+    cdef int n_sq = sh.n_sq, n_st, i, j, n, kk, rc
     cdef uint32_t mask
-    cdef uint8_t stars[MAX_STARS]
+    cdef int16_t stars[MAX_STARS]
     cdef uint8_t letters[MAX_STARS]
-    cdef uint8_t need[64]
     cdef uint8_t orig[MAX_SQ]
     cdef uint8_t xt[MAX_SQ]
     cdef uint8_t rl[MAX_RACK]
-    cdef uint8_t bt
     cdef uint8_t* dst
-    cdef bint ok
     cdef GenArgs a
     cdef WalkC* w = W.walk
     cdef MoveRec* m
-    for sq in range(n_sq):
-        bt = W.board.tiles[sq]
-        if bt & BLANK_BIT and rack[bt & LETTER_MASK] and n_st < MAX_STARS:    # set_position keeps n_st <= MAX_STARS
-            stars[n_st] = <uint8_t>sq
-            letters[n_st] = bt & LETTER_MASK
-            n_st += 1
+    n_st = stars_held(W.board.tiles, n_sq, rack, stars, letters, MAX_STARS)  # set_position: at most MAX_STARS
     if n_st == 0:
         return k
     memcpy(orig, W.board.tiles, n_sq)
     all_moves_args(sh, &a)
     for mask in range(1, (<uint32_t>1) << n_st):
-        memset(need, 0, 64)
-        kk = 0
-        ok = True
-        for i in range(n_st):
-            if (mask >> i) & 1:
-                need[letters[i]] += 1
-                kk += 1
-                if need[letters[i]] > rack[letters[i]]:
-                    ok = False
-                    break
-        if not ok:
+        kk = star_exchange(mask, n_st, stars, letters, rack, orig, n_sq, xt, rl, &n)
+        if kk < 0:
             continue
-        memcpy(xt, orig, n_sq)
-        for i in range(n_st):
-            if (mask >> i) & 1:
-                xt[stars[i]] = letters[i]
         board_sync(W.board, r, xt)
-        n = 0
-        for t in range(64):
-            c = rack[t] - need[t] + (kk if t == 0 else 0)
-            while c > 0 and n < MAX_RACK:
-                rl[n] = <uint8_t>t
-                n += 1
-                c -= 1
         walk_require_blanks(w, kk, -1e300)
         rc = walk_generate(w, r, NULL, W.board, rl, n, &a)
         if rc != 0 or w.oom or not arena_reserve(W, k + w.n_out + 1):
@@ -496,7 +469,7 @@ cdef int reclaim_moves(Worker* W, int64_t base, int k) noexcept nogil:
             dst = rec_stars(m)
             for j in range(n_st):
                 if (mask >> j) & 1:
-                    dst[m.leave] = stars[j]
+                    dst[m.leave] = <uint8_t>stars[j]
                     m.leave += 1
             k += 1
     board_sync(W.board, r, orig)
@@ -1195,14 +1168,7 @@ cdef class Search:
             k = len(a)
             for i in range(k):
                 rl[i] = a[i]
-            args.top = 0
-            args.by_equity = 0
-            args.directions = 3
-            args.use_gaddag = sh.use_gaddag
-            args.exchanges = 0
-            args.bag_empty = 1
-            args.opp_value = 0
-            args.no_wordmap = 1
+            all_moves_args(sh, &args)
             w = walk_new()
             if w == NULL:
                 raise MemoryError()
