@@ -25,14 +25,19 @@ FIX = ROOT / "tests" / "fixtures"
 ADAPTER = Path(os.environ.get("PEERS_DIR", ROOT.parent / "shared" / "peers")) / "rs_bench.py"
 
 
-def start(tree: str, tsv: str) -> subprocess.Popen:
+def start_in_tree(tree: str, args: list[str]) -> subprocess.Popen:
+    """``python ARGS`` with racksmith imported from ``tree``'s sources, once it has printed ``ready``."""
     env = dict(os.environ, PYTHONPATH=str(Path(tree) / "src"), OPENBLAS_NUM_THREADS="1")
-    p = subprocess.Popen([sys.executable, str(ADAPTER), "serve", str(FIX / "ENABLE15.kwg"), str(FIX / "SYNTH.klv2"), tsv],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, bufsize=1)
+    p = subprocess.Popen([sys.executable, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                         bufsize=1)
     ready = p.stdout.readline()
     if not ready.startswith("ready"):
-        raise SystemExit(f"{tree}: the adapter did not start: {ready!r}")
+        raise SystemExit(f"{tree}: the process did not start: {ready!r}")
     return p
+
+
+def start(tree: str, tsv: str) -> subprocess.Popen:
+    return start_in_tree(tree, [str(ADAPTER), "serve", str(FIX / "ENABLE15.kwg"), str(FIX / "SYNTH.klv2"), tsv])
 
 
 def main() -> None:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ab_builds import start_in_tree  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "endgames_magpie.jsonl"
@@ -40,12 +42,7 @@ for line in sys.stdin:
 
 
 def start(tree: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(Path(tree) / "src"), OPENBLAS_NUM_THREADS="1")
-    p = subprocess.Popen([sys.executable, "-c", CHILD, str(FIXTURE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, env=env, bufsize=1)
-    if not p.stdout.readline().startswith("ready"):
-        raise SystemExit(f"{tree}: the solver process did not start")
-    return p
+    return start_in_tree(tree, ["-c", CHILD, str(FIXTURE)])
 
 
 def main() -> None:

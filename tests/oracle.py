@@ -11,6 +11,10 @@ Stable API (imported by the move-generation tests):
   — exactly the ``placements`` of ``tests/fixtures/positions.jsonl``. ``words`` is a ``WordIndex``
   or an iterable of words (indexed on the fly). The player to move is ``position.racks[0]``.
 
+* ``oracle_reclamations(position, words) -> list[tuple[Move, int, tuple]]`` — Эрудит's moves that
+  take stars back: ``(move, score, stars)``, ``move`` a placement made on the board after the
+  exchange, ``stars`` the ``(row, col, letter)`` taken back.
+
 Fixture helpers: ``load_fixture_positions(name)``, ``fixture_position(record)``,
 ``placement_move(position, placement)`` (a placement tuple as a canonical ``Move``),
 ``enable_words()`` and ``enable_index(alphabet)`` (ENABLE 2-15, from racksmith's embedded copy).
@@ -330,6 +334,34 @@ def placement_move(position, placement):
         on_board = int(position.board[r, c])
         tiles.append(_THROUGH | on_board if on_board else tile)
     return Move.place(row, col, across, tiles, alphabet)
+
+
+def oracle_reclamations(position, words) -> list:
+    """Every move that takes stars back (Эрудит's rule), found from :func:`oracle_placements` alone:
+    for each set of stars (blanks on the board) whose real letters the rack holds, the placements on
+    a copy of the position after the exchange (the real letters on the squares, a blank on the rack
+    for each) that put at least as many blanks down, scored there. Each is ``(move, score, stars)``."""
+    rack = list(position.racks[0])
+    found = [(int(r), int(c), int(position.board[r, c]) & _MASK) for r, c in zip(*np.nonzero(position.board & _BLANK))]
+    found = [s for s in found if s[2] in rack]
+    out = []
+    for mask in range(1, 1 << len(found)):
+        chosen = tuple(s for i, s in enumerate(found) if mask >> i & 1)
+        left = list(rack)
+        try:
+            for _, _, t in chosen:
+                left.remove(t)
+        except ValueError:  # two stars of one letter need two of it
+            continue
+        q = position.copy(stack=False)
+        for r, c, t in chosen:
+            q.board[r, c] = t
+        q.racks[0] = position.ruleset.alphabet.tiles(sorted(left + [0] * len(chosen)))
+        for p in oracle_placements(q, words):
+            m = placement_move(q, p)
+            if sum(1 for t in m.tiles if t & _BLANK and not t & _THROUGH) >= len(chosen):
+                out.append((m, p[4], chosen))
+    return out
 
 
 @lru_cache(maxsize=None)

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from oracle import WordIndex, oracle_placements, placement_move
+from oracle import WordIndex, oracle_placements, oracle_reclamations, placement_move
 from racksmith import Position
 from racksmith.core.move import Move
 from racksmith.errors import PositionError, RacksmithError
 from racksmith.lexicon import Lexicon
-from racksmith.rules.alphabet import BLANK, LETTER_MASK, THROUGH
+from racksmith.rules.alphabet import BLANK, THROUGH
 from racksmith.rules.ruleset import Ruleset
 from racksmith.search.endgame import EndgameSolver, passes_reduce, solve_endgame
 
@@ -81,38 +81,11 @@ def oracle_moves(pos: Position) -> list[Move]:
     for p in oracle_placements(pos, _INDEX[pos.ruleset.name]):
         m = placement_move(pos, p)
         out.append(Move.place(m.row, m.col, m.across, m.tiles, m.alphabet, score=p[4]))
-    if pos.ruleset.star_reclamation:
-        out += oracle_reclamations(pos)
+    if pos.ruleset.star_reclamation:  # Эрудит: the moves that take stars back
+        for m, score, stars in oracle_reclamations(pos, _INDEX[pos.ruleset.name]):
+            out.append(Move.place(m.row, m.col, m.across, m.tiles, m.alphabet, score=score, reclaimed=stars))
     out.append(Move.pass_(pos.ruleset.alphabet, score=0))
     _MOVES[key] = out
-    return out
-
-
-def oracle_reclamations(pos: Position) -> list[Move]:
-    """Эрудит's moves that take stars back, by the oracle (not racksmith.movegen.reclaim): for each
-    set of stars whose real letters the rack holds, the oracle's placements on the board after the
-    exchange (the letters on the squares, the stars on the rack) that put at least as many blanks
-    down, scored there."""
-    rack = list(pos.racks[0])
-    stars = [(int(r), int(c), int(pos.board[r, c]) & LETTER_MASK) for r, c in zip(*np.nonzero(pos.board & BLANK))]
-    stars = [s for s in stars if s[2] in rack]
-    out = []
-    for mask in range(1, 1 << len(stars)):
-        chosen = tuple(s for i, s in enumerate(stars) if mask >> i & 1)
-        left = list(rack)
-        try:
-            for _, _, t in chosen:
-                left.remove(t)
-        except ValueError:
-            continue
-        q = pos.copy(stack=False)
-        for r, c, t in chosen:
-            q.board[r, c] = t
-        q.racks[0] = pos.ruleset.alphabet.tiles(sorted(left + [0] * len(chosen)))
-        for p in oracle_placements(q, _INDEX[pos.ruleset.name]):
-            m = placement_move(q, p)
-            if sum(1 for t in m.tiles if t & BLANK and not t & THROUGH) >= len(chosen):
-                out.append(Move.place(m.row, m.col, m.across, m.tiles, m.alphabet, score=p[4], reclaimed=chosen))
     return out
 
 

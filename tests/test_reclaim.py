@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle import WordIndex, oracle_placements, placement_move
+from oracle import WordIndex, oracle_placements, oracle_reclamations, placement_move
 from racksmith import IllegalMoveError, InvalidMoveError, Lexicon, Move, Position, RulesetError
 from racksmith.cli.main import main
 from racksmith.core import turns
@@ -27,7 +27,7 @@ from racksmith.movegen.reclaim import reclaimable_stars, reclamation_moves
 from racksmith.play.game import Game
 from racksmith.review.analysis import analyze
 from racksmith.review.replay import replay_text
-from racksmith.rules.alphabet import BLANK, LETTER_MASK, THROUGH
+from racksmith.rules.alphabet import BLANK, THROUGH
 from racksmith.rules.ruleset import Ruleset, get_ruleset
 
 ERUDIT = get_ruleset("erudit")
@@ -192,32 +192,11 @@ def test_push_and_pop_take_the_star_back_and_restore_exactly():
 
 
 # --- the move listing against the oracle -------------------------------------------------------------------
-def oracle_reclamations(position) -> set[tuple]:
-    """Every legal reclamation, found independently of racksmith.movegen.reclaim: for each set of
-    stars whose real letters the rack holds, the oracle's placements on the board after the
-    exchange that play at least as many stars as were taken back, with the oracle's score."""
-    a = ERUDIT.alphabet
-    rack = list(position.rack)
-    stars = [(r, c, int(position.board[r, c]) & LETTER_MASK) for r, c in zip(*np.nonzero(position.board & BLANK))]
-    stars = [(int(r), int(c), t) for r, c, t in stars if t in rack]
-    out = set()
-    for mask in range(1, 1 << len(stars)):
-        chosen = tuple(s for i, s in enumerate(stars) if mask >> i & 1)
-        left = list(rack)
-        try:
-            for _, _, t in chosen:
-                left.remove(t)
-        except ValueError:
-            continue
-        q = position.copy(stack=False)
-        for r, c, t in chosen:
-            q.board[r, c] = t
-        q.racks[0] = a.tiles(sorted(left + [0] * len(chosen)))
-        for pl in oracle_placements(q, small_index()):
-            m = placement_move(q, pl)
-            if sum(1 for t in m.tiles if t & BLANK and not t & THROUGH) >= len(chosen):
-                out.add((m.row, m.col, m.across, tuple(t & ~THROUGH if t & THROUGH else t for t in m.tiles), chosen, pl[4]))
-    return out
+def oracle_reclamations_set(position) -> set[tuple]:
+    """Every legal reclamation by the oracle (tests/oracle.py, independent of
+    racksmith.movegen.reclaim), as comparable tuples with the oracle's score."""
+    return {(m.row, m.col, m.across, tuple(t & ~THROUGH if t & THROUGH else t for t in m.tiles), chosen, score)
+            for m, score, chosen in oracle_reclamations(position, small_index())}
 
 
 def listed(moves) -> set[tuple]:
@@ -262,7 +241,7 @@ def assert_listing_is_the_oracle_s(seed: int, n: int) -> int:
     p = g.live_position.copy(stack=False)
     p.lexicon = small_lexicon()
     every = p.moves()
-    want = oracle_reclamations(p)
+    want = oracle_reclamations_set(p)
     assert listed(every) == want
     # the rest of the list is the generator's, untouched and in its order
     plain = generate_moves(p)
