@@ -747,3 +747,10 @@ def test_star_pools_and_limits():
     board[3, 3] = t | 0x80
     board[4, 4] = other | 0x80
     assert played_pool(rs, board, bytes([t, 0])) == bytes([t, 0, 0, 0])
+    big = tiny(reclaim=True, size=17)
+    with pytest.raises(PositionError, match="289 squares"):
+        check_stars(big, np.zeros((17, 17), np.uint8), b"")
+    with pytest.raises(ValueError, match="289 squares"):  # the kernel checks too
+        from racksmith.search._endgame import Search
+        from racksmith.search.endgame import pruned_rules
+        Search(pruned_rules(big, lexicon(big), np.zeros((17, 17), np.uint8), bytes([1, 2, 3])), 10)

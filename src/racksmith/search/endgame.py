@@ -55,6 +55,7 @@ __all__ = ["EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_STARS", "MAX_THRE
 MAX_DEPTH = 120  #: deepest iteration (plies); every real endgame is solved long before
 MAX_THREADS = 64
 MAX_STARS = 8  #: Эрудит: the most stars (on the board and the racks) the search takes back
+MAX_STAR_SQUARES = 256  #: ... on a board of at most this many squares
 DEFAULT_TT_MB = 64  #: transposition table size by default (16-byte entries)
 
 
@@ -167,10 +168,14 @@ def played_pool(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bytes:
 
 
 def check_stars(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> None:
-    """Refuse an Эрудит position with more stars in the game than the search takes back at once
-    (MAX_STARS: every shipped ruleset has fewer)."""
+    """Refuse a position with star reclamation that the search cannot hold: more stars in the game
+    than it takes back at once (MAX_STARS; Эрудит has 3), or a board of more than
+    MAX_STAR_SQUARES squares (Эрудит's has 225)."""
     if not ruleset.star_reclamation:
         return
+    if board.size > MAX_STAR_SQUARES:
+        raise PositionError(f"star reclamation on a board of {board.size} squares: the endgame search takes stars "
+                            f"back on boards of at most {MAX_STAR_SQUARES}")
     n = int(np.count_nonzero(board & BLANK)) + bytes(tiles).count(0)
     if n > MAX_STARS:
         raise PositionError(f"{n} stars (blanks) in the game: the endgame search takes back at most {MAX_STARS}")
