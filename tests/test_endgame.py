@@ -208,10 +208,11 @@ def test_values_equal_a_plain_minimax(variant, seed, extra, passes):
     check_against_minimax(pos)
 
 
+@pytest.mark.parametrize("reclaim", [False, True])
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 2))
-def test_threads_give_the_same_value_and_best_move(seed, extra):
-    rs = tiny(rack_size=4, size=7)
+def test_threads_give_the_same_value_and_best_move(reclaim, seed, extra):
+    rs = tiny(rack_size=4, size=7, reclaim=reclaim)
     pos = random_endgame(rs, seed, extra, 0)
     if pos is None:
         return
@@ -281,6 +282,8 @@ def test_erudit_endgames_take_stars_back():
     pos = Position.from_cgp(ERUDIT_END, ERUDIT, lexicon=small_lexicon())
     r = solve_endgame(pos)
     assert r.exact and r.pv[0].reclaimed == ((13, 11, ERUDIT.alphabet.tile("И")),)
+    shared = solve_endgame(pos, threads=3)  # each thread takes stars back on its own board
+    assert (shared.value, shared.exact, shared.best) == (r.value, r.exact, r.best)
     p = pos.copy(stack=False)
     for m in r.pv:
         p.push(m)
