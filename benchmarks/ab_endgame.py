@@ -2,9 +2,14 @@
 endgames of ``tests/fixtures/endgames_magpie.jsonl`` (MAGPIE's, each to its fixture's depth) solved
 by both in a shuffled order, position after position, round after round. Prints, per endgame, the
 nodes each build searched (equal when the search is the same) and B's median seconds over A's
-(< 1: B is faster), with the range of the per-round ratios.
+(< 1: B is faster), with the range of the per-round ratios, then the totals.
 
     python benchmarks/ab_endgame.py TREE_A TREE_B [--rounds 3] [--ids end_s350_t21,...]
+    python benchmarks/ab_endgame.py TREE_A TREE_B --selfplay 60 [--plies 4] [--rounds 1]
+
+``--selfplay N``: instead of the fixtures, the endgames of English equity self-play games (ENABLE,
+shipped leaves, seeds 1000 on; a game that ends before the bag empties gives none) until there are
+N, each solved to ``--plies`` (made by the racksmith this script imports).
 
 Each tree must have its kernels built in place (``python dev/build_ext.py all`` there).
 """
@@ -30,10 +35,9 @@ import json, sys, time
 from racksmith import Position
 from racksmith.lexicon import load_lexicon
 lex = load_lexicon("ENABLE")
-records = {r["id"]: r for r in map(json.loads, open(sys.argv[1]).read().splitlines())}
 print("ready", flush=True)
 for line in sys.stdin:
-    r = records[line.strip()]
+    r = json.loads(line)
     pos = Position.from_cgp(r["cgp"], "english", lexicon=lex)
     t = time.perf_counter()
     res = pos.solve_endgame(plies=r["plies"])
@@ -42,7 +46,27 @@ for line in sys.stdin:
 
 
 def start(tree: str) -> subprocess.Popen:
-    return start_in_tree(tree, ["-c", CHILD, str(FIXTURE)])
+    return start_in_tree(tree, ["-c", CHILD])
+
+
+def selfplay_endgames(n: int, plies: int) -> list[dict]:
+    """The first ``n`` English equity self-play endgames from seed 1000 on, as fixture records."""
+    from racksmith.lexicon import load_lexicon
+    from racksmith.play.game import Game
+    from racksmith.play.players import BestEquityPlayer, GameView
+    from racksmith.rules.ruleset import get_ruleset
+
+    rs, lex, player = get_ruleset("english"), load_lexicon("ENABLE"), BestEquityPlayer()
+    out: list[dict] = []
+    seed = 1000
+    while len(out) < n:
+        game = Game(rs, lex, seed=seed)
+        while not game.over and game.bag_count > 0:
+            game.play_trusted(player.choose(GameView(game)))
+        if not game.over:
+            out.append({"id": f"selfplay_{seed}", "cgp": game.live_position.cgp(), "plies": plies})
+        seed += 1
+    return out
 
 
 def main() -> None:
@@ -51,8 +75,14 @@ def main() -> None:
     ap.add_argument("tree_b")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--ids", default="")
+    ap.add_argument("--selfplay", type=int, default=0, metavar="N")
+    ap.add_argument("--plies", type=int, default=4)
     args = ap.parse_args()
-    records = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
+    if args.selfplay:
+        records = selfplay_endgames(args.selfplay, args.plies)
+    else:
+        records = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
+    by_id = {r["id"]: r for r in records}
     ids = args.ids.split(",") if args.ids else [r["id"] for r in records]
     procs = {"A": start(args.tree_a), "B": start(args.tree_b)}
     secs: dict[tuple, list[float]] = {}
@@ -64,7 +94,7 @@ def main() -> None:
             rng.shuffle(order)
             for k in order:
                 p = procs[k]
-                p.stdin.write(pid + "\n")
+                p.stdin.write(json.dumps({"cgp": by_id[pid]["cgp"], "plies": by_id[pid]["plies"]}) + "\n")
                 n, s = p.stdout.readline().split()
                 secs.setdefault((pid, k), []).append(float(s))
                 nodes.setdefault((pid, k), set()).add(int(n))
@@ -77,6 +107,12 @@ def main() -> None:
         print(f"{pid:24} nodes A {sorted(nodes[(pid, 'A')])} B {sorted(nodes[(pid, 'B')])}  "
               f"A {statistics.median(a):.3f}s B {statistics.median(b):.3f}s  "
               f"B/A {statistics.median(ratios):.2f} [{ratios[0]:.2f}-{ratios[-1]:.2f}]")
+    total = {k: sum(max(nodes[(pid, k)]) for pid in ids) for k in "AB"}
+    per_round = [[sum(secs[(pid, k)][i] for pid in ids) for i in range(args.rounds)] for k in "AB"]
+    round_ratios = sorted(b / a for a, b in zip(*per_round))
+    print(f"total: nodes A {total['A']:,} B {total['B']:,} (B/A {total['B'] / total['A']:.3f}); seconds a round "
+          f"A {statistics.median(per_round[0]):.2f} B {statistics.median(per_round[1]):.2f}, "
+          f"B/A {statistics.median(round_ratios):.2f} [{round_ratios[0]:.2f}-{round_ratios[-1]:.2f}]")
 
 
 if __name__ == "__main__":

@@ -382,13 +382,14 @@ MAGPIE_ENDGAMES = [json.loads(line) for line in
 @pytest.mark.parametrize("record", MAGPIE_ENDGAMES, ids=[r["id"] for r in MAGPIE_ENDGAMES])
 def test_enable_endgames_have_magpies_values(record):
     """ENABLE endgames solved by MAGPIE's solver (the fixture's ``source`` says how): the same
-    value, exact when MAGPIE searched to the end (``plies`` null), else at MAGPIE's depth."""
+    value, exact when MAGPIE searched to the end (``plies`` null), else at MAGPIE's depth (where
+    the table may prove the answer exact already: selfplay7_seed8 at 4 plies)."""
     from racksmith.lexicon import load_lexicon
 
     pos = Position.from_cgp(record["cgp"], "english", lexicon=load_lexicon("ENABLE"))
     r = pos.solve_endgame(plies=record["plies"])
     assert r.value == record["value"]
-    assert r.exact == (record["plies"] is None)
+    assert r.exact or record["plies"] is not None
     # the line is legal and, when exact, ends the game with that spread
     p = pos.copy(stack=False)
     for m in r.pv:
