@@ -5,11 +5,12 @@ nodes each build searched (equal when the search is the same) and B's median sec
 (< 1: B is faster), with the range of the per-round ratios, then the totals.
 
     python benchmarks/ab_endgame.py TREE_A TREE_B [--rounds 3] [--ids end_s350_t21,...]
-    python benchmarks/ab_endgame.py TREE_A TREE_B --selfplay 60 [--plies 4] [--rounds 1]
+    python benchmarks/ab_endgame.py TREE_A TREE_B --selfplay 60 [--plies 4] [--ruleset erudit] [--rounds 1]
 
-``--selfplay N``: instead of the fixtures, the endgames of English equity self-play games (ENABLE,
-shipped leaves, seeds 1000 on; a game that ends before the bag empties gives none) until there are
-N, each solved to ``--plies`` (made by the racksmith this script imports).
+``--selfplay N``: instead of the fixtures, the endgames of equity self-play games (``--ruleset``
+english on ENABLE, or erudit on ru-erudit, with its star reclamation; shipped leaves, seeds 1000
+on; a game that ends before the bag empties gives none) until there are N, each solved to
+``--plies`` (made by the racksmith this script imports).
 
 Each tree must have its kernels built in place (``python dev/build_ext.py all`` there).
 """
@@ -34,11 +35,13 @@ CHILD = r"""
 import json, sys, time
 from racksmith import Position
 from racksmith.lexicon import load_lexicon
-lex = load_lexicon("ENABLE")
+lexicons = {}
 print("ready", flush=True)
 for line in sys.stdin:
     r = json.loads(line)
-    pos = Position.from_cgp(r["cgp"], "english", lexicon=lex)
+    rs, name = r.get("ruleset", "english"), r.get("lexicon", "ENABLE")
+    lex = lexicons.get(name) or lexicons.setdefault(name, load_lexicon(name))
+    pos = Position.from_cgp(r["cgp"], rs, lexicon=lex)
     t = time.perf_counter()
     res = pos.solve_endgame(plies=r["plies"])
     print(res.nodes, time.perf_counter() - t, flush=True)
@@ -49,14 +52,17 @@ def start(tree: str) -> subprocess.Popen:
     return start_in_tree(tree, ["-c", CHILD])
 
 
-def selfplay_endgames(n: int, plies: int) -> list[dict]:
-    """The first ``n`` English equity self-play endgames from seed 1000 on, as fixture records."""
+LEXICON = {"english": "ENABLE", "erudit": "ru-erudit"}
+
+
+def selfplay_endgames(n: int, plies: int, ruleset: str = "english") -> list[dict]:
+    """The first ``n`` equity self-play endgames of ``ruleset`` from seed 1000 on, as fixture records."""
     from racksmith.lexicon import load_lexicon
     from racksmith.play.game import Game
     from racksmith.play.players import BestEquityPlayer, GameView
     from racksmith.rules.ruleset import get_ruleset
 
-    rs, lex, player = get_ruleset("english"), load_lexicon("ENABLE"), BestEquityPlayer()
+    rs, lex, player = get_ruleset(ruleset), load_lexicon(LEXICON[ruleset]), BestEquityPlayer()
     out: list[dict] = []
     seed = 1000
     while len(out) < n:
@@ -64,7 +70,8 @@ def selfplay_endgames(n: int, plies: int) -> list[dict]:
         while not game.over and game.bag_count > 0:
             game.play_trusted(player.choose(GameView(game)))
         if not game.over:
-            out.append({"id": f"selfplay_{seed}", "cgp": game.live_position.cgp(), "plies": plies})
+            out.append({"id": f"selfplay_{seed}", "cgp": game.live_position.cgp(), "plies": plies,
+                        "ruleset": ruleset, "lexicon": LEXICON[ruleset]})
         seed += 1
     return out
 
@@ -77,9 +84,10 @@ def main() -> None:
     ap.add_argument("--ids", default="")
     ap.add_argument("--selfplay", type=int, default=0, metavar="N")
     ap.add_argument("--plies", type=int, default=4)
+    ap.add_argument("--ruleset", choices=sorted(LEXICON), default="english")
     args = ap.parse_args()
     if args.selfplay:
-        records = selfplay_endgames(args.selfplay, args.plies)
+        records = selfplay_endgames(args.selfplay, args.plies, args.ruleset)
     else:
         records = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
     by_id = {r["id"]: r for r in records}
@@ -94,7 +102,8 @@ def main() -> None:
             rng.shuffle(order)
             for k in order:
                 p = procs[k]
-                p.stdin.write(json.dumps({"cgp": by_id[pid]["cgp"], "plies": by_id[pid]["plies"]}) + "\n")
+                r = by_id[pid]
+                p.stdin.write(json.dumps({k: r[k] for k in ("cgp", "plies", "ruleset", "lexicon") if k in r}) + "\n")
                 n, s = p.stdout.readline().split()
                 secs.setdefault((pid, k), []).append(float(s))
                 nodes.setdefault((pid, k), set()).add(int(n))
