@@ -2,7 +2,8 @@
 endgames of ``tests/fixtures/endgames_magpie.jsonl`` (MAGPIE's, each to its fixture's depth) solved
 by both in a shuffled order, position after position, round after round. Prints, per endgame, the
 nodes each build searched (equal when the search is the same) and B's median seconds over A's
-(< 1: B is faster), with the range of the per-round ratios, then the totals.
+(< 1: B is faster), with the range of the per-round ratios, then whether the values (and exact
+flags) agree, and the totals.
 
     python benchmarks/ab_endgame.py TREE_A TREE_B [--rounds 3] [--ids end_s350_t21,...]
     python benchmarks/ab_endgame.py TREE_A TREE_B --selfplay 60 [--plies 4] [--ruleset erudit] [--rounds 1]
@@ -44,7 +45,7 @@ for line in sys.stdin:
     pos = Position.from_cgp(r["cgp"], rs, lexicon=lex)
     t = time.perf_counter()
     res = pos.solve_endgame(plies=r["plies"])
-    print(res.nodes, time.perf_counter() - t, flush=True)
+    print(res.nodes, time.perf_counter() - t, res.value, int(res.exact), flush=True)
 """
 
 
@@ -95,6 +96,7 @@ def main() -> None:
     procs = {"A": start(args.tree_a), "B": start(args.tree_b)}
     secs: dict[tuple, list[float]] = {}
     nodes: dict[tuple, set[int]] = {}
+    values: dict[tuple, set[tuple[int, bool]]] = {}
     rng = random.Random(1)
     for _ in range(args.rounds):
         for pid in ids:
@@ -104,7 +106,8 @@ def main() -> None:
                 p = procs[k]
                 r = by_id[pid]
                 p.stdin.write(json.dumps({k: r[k] for k in ("cgp", "plies", "ruleset", "lexicon") if k in r}) + "\n")
-                n, s = p.stdout.readline().split()
+                n, s, v, x = p.stdout.readline().split()
+                values.setdefault((pid, k), set()).add((int(v), bool(int(x))))
                 secs.setdefault((pid, k), []).append(float(s))
                 nodes.setdefault((pid, k), set()).add(int(n))
     for p in procs.values():
@@ -116,6 +119,8 @@ def main() -> None:
         print(f"{pid:24} nodes A {sorted(nodes[(pid, 'A')])} B {sorted(nodes[(pid, 'B')])}  "
               f"A {statistics.median(a):.3f}s B {statistics.median(b):.3f}s  "
               f"B/A {statistics.median(ratios):.2f} [{ratios[0]:.2f}-{ratios[-1]:.2f}]")
+    differ = [pid for pid in ids if values[(pid, "A")] != values[(pid, "B")]]
+    print(f"values (and exact flags): {'the same on every endgame' if not differ else 'differ on ' + ', '.join(differ)}")
     total = {k: sum(max(nodes[(pid, k)]) for pid in ids) for k in "AB"}
     per_round = [[sum(secs[(pid, k)][i] for pid in ids) for i in range(args.rounds)] for k in "AB"]
     round_ratios = sorted(b / a for a, b in zip(*per_round))
