@@ -400,6 +400,33 @@ def test_enable_endgames_have_magpies_values(record):
         assert sign * (p.scores[0] - p.scores[1]) - (pos.scores[0] - pos.scores[1]) == r.value
 
 
+@pytest.mark.parametrize("record", [r for r in MAGPIE_ENDGAMES if not r["id"].startswith("selfplay7")],
+                         ids=[r["id"] for r in MAGPIE_ENDGAMES if not r["id"].startswith("selfplay7")])
+def test_the_lane_cache_changes_no_list(record):
+    """Each search thread keeps the placements of the lanes it walked and takes a lane's list from
+    there when the lane and the rack are as before: the search is the same one, node for node."""
+    from racksmith.lexicon import load_lexicon
+
+    pos = Position.from_cgp(record["cgp"], "english", lexicon=load_lexicon("ENABLE"))
+    plies = record["plies"] or 5
+    cached = EndgameSolver(pos).solve(plies)
+    walked = EndgameSolver(pos, lane_cache=False).solve(plies)
+    assert (cached.nodes, cached.value, cached.exact, cached.pv) == (walked.nodes, walked.value, walked.exact, walked.pv)
+
+
+@pytest.mark.parametrize("reclaim", [False, True])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 2), passes=st.integers(0, 1))
+def test_the_lane_cache_changes_no_node_with_star_reclamation(reclaim, seed, extra, passes):
+    rs = tiny(rack_size=4, size=7, reclaim=reclaim)
+    pos = random_endgame(rs, seed, extra, passes)
+    if pos is None:
+        return
+    cached = EndgameSolver(pos).solve()
+    walked = EndgameSolver(pos, lane_cache=False).solve()
+    assert (cached.nodes, cached.value, cached.exact, cached.pv) == (walked.nodes, walked.value, walked.exact, walked.pv)
+
+
 # --- the command line -----------------------------------------------------------------------------------
 END21 = next(r for r in MAGPIE_ENDGAMES if r["id"] == "end_s350_t21")["cgp"]
 

@@ -24,11 +24,11 @@ Cython = pytest.importorskip("Cython")
 SOURCE = r'''
 from libc.stdint cimport uint8_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcmp, memset
 
 from racksmith.movegen._movegen cimport (
     KIND_PLACE, BoardC, GenArgs, LeaveTable, MoveRec, Rules, WalkC, board_place_move, board_set,
-    board_unplace_move, walk_free, walk_generate, walk_new,
+    board_unplace_move, walk_cache_lanes, walk_free, walk_generate, walk_new,
 )
 
 
@@ -75,6 +75,77 @@ def self_play(Rules rules, LeaveTable leaves, racks):
         free(b)
         free(played)
         walk_free(w)
+
+
+def lane_cache_agrees(Rules rules, LeaveTable leaves, racks):
+    """Play the racks in turn (each its best move by score) on a board kept in C. Before each
+    play, list every move of the next three racks by a walk without the lane cache and by two
+    with it: one always with the same arguments (leaves, by equity), one under arguments that
+    change from list to list (leaves or none, by equity or by score, bag empty or not). Each
+    cached list must be the plain walk's records in the same order. Returns (lists compared,
+    hits and misses of the steady walk, of the changing walk)."""
+    cdef BoardC* b = <BoardC*>malloc(sizeof(BoardC))
+    cdef WalkC* plain = walk_new()
+    cdef WalkC* steady = walk_new()
+    cdef WalkC* changing = walk_new()
+    cdef WalkC* w
+    cdef GenArgs a
+    cdef uint8_t rk[15]
+    cdef int i, j, k, n, rc1, rc2, lists = 0
+    cdef MoveRec best
+    try:
+        assert walk_cache_lanes(steady, 12, 20) == 0
+        assert walk_cache_lanes(changing, 8, 16) == 0
+        memset(b.tiles, 0, sizeof(b.tiles))
+        board_set(b, &rules.c, b.tiles, True)
+        a.top = 0
+        a.directions = 3
+        a.use_gaddag = 1
+        a.exchanges = 0
+        for i in range(len(racks)):
+            for j in range(i, min(i + 3, len(racks))):
+                rack = racks[j]
+                n = len(rack)
+                for k in range(n):
+                    rk[k] = rack[k]
+                for variant in range(5):
+                    w = steady if variant == 4 else changing
+                    a.by_equity = 1 if variant == 4 else variant & 1
+                    a.bag_empty = 0 if variant == 4 else (variant >> 1) & 1
+                    a.opp_value = 7 if a.bag_empty else 0
+                    lv = &leaves.c if variant != 3 else NULL
+                    with nogil:
+                        rc1 = walk_generate(plain, &rules.c, lv, b, rk, n, &a)
+                        rc2 = walk_generate(w, &rules.c, lv, b, rk, n, &a)
+                    assert rc1 == 0 and rc2 == 0
+                    assert plain.n_out == w.n_out
+                    assert memcmp(plain.out, w.out, plain.n_out * sizeof(MoveRec)) == 0
+                    lists += 1
+            # play racks[i]'s best move by score
+            rack = racks[i]
+            n = len(rack)
+            for k in range(n):
+                rk[k] = rack[k]
+            a.by_equity = 0
+            a.bag_empty = 0
+            a.opp_value = 0
+            with nogil:
+                rc1 = walk_generate(plain, &rules.c, NULL, b, rk, n, &a)
+            assert rc1 == 0
+            j = -1
+            for k in range(plain.n_out):
+                if plain.out[k].kind == KIND_PLACE and (j < 0 or plain.out[k].score > plain.out[j].score):
+                    j = k
+            if j >= 0:
+                best = plain.out[j]
+                assert board_place_move(b, &rules.c, &best) == best.n_played
+        return (lists, steady.lane_cache.hits, steady.lane_cache.misses,
+                changing.lane_cache.hits, changing.lane_cache.misses)
+    finally:
+        free(b)
+        walk_free(plain)
+        walk_free(steady)
+        walk_free(changing)
 '''
 
 
@@ -101,9 +172,19 @@ def _build(tmp_path: Path):
     return module
 
 
-def test_a_second_cython_module_cimports_and_generates(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    probe = _build(tmp_path)
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory):
+    path = tmp_path_factory.mktemp("capi")
+    here = Path.cwd()
+    try:
+        import os
+        os.chdir(path)
+        return _build(path)
+    finally:
+        os.chdir(here)
+
+
+def test_a_second_cython_module_cimports_and_generates(probe):
     rs = get_ruleset("english")
     rules = Rules(Lexicon.load(FIXTURES / "ENABLE15.kwg", rs), rs)
     leaves = LeaveTable(Leaves.load(FIXTURES / "SYNTH.klv2", rs))
@@ -124,3 +205,23 @@ def test_a_second_cython_module_cimports_and_generates(tmp_path, monkeypatch):
         want.append((int(best["row"]), int(best["col"]), int(best["dir"]), int(best["score"]), tiles))
     assert got == want
     assert sum(m is not None for m in got) >= 8
+
+
+def test_the_lane_cache_lists_what_the_walk_lists(probe):
+    """walk_cache_lanes: on a board filling up turn by turn, every move of each rack, listed with
+    the lane cache and without it, under leaves or none, by equity or score, bag empty or not: the
+    same records in the same order; with the same arguments many lanes come from the cache, and a
+    change of arguments empties it."""
+    rs = get_ruleset("english")
+    rules = Rules(Lexicon.load(FIXTURES / "ENABLE15.kwg", rs), rs)
+    leaves = LeaveTable(Leaves.load(FIXTURES / "SYNTH.klv2", rs))
+    rng = np.random.default_rng(11)
+    pool = [t for t in range(1, 27) for _ in range(rs.counts[t])] + [0, 0]
+    racks = [bytes(sorted(rng.choice(pool, 7, replace=False).tolist())) for _ in range(16)]
+    racks[5] = bytes([0]) + racks[5][1:]        # a blank
+    racks[6] = racks[6][:3]                     # a short rack, as in an endgame
+    lists, hits, misses, hits_changing, misses_changing = probe.lane_cache_agrees(rules, leaves, racks)
+    assert lists == 5 * (3 * 14 + 2 + 1)
+    # a rack is listed on three turns in a row; a play changes a few lanes: 365 of 915 lanes were hits
+    assert hits > (hits + misses) // 4 and misses > 0
+    assert hits_changing == 0 < misses_changing  # each list's arguments differ from the one before

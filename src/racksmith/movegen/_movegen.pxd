@@ -264,6 +264,43 @@ cdef struct WmWalk:
     int32_t group_slot[WM_GROUP_SLOTS]
 
 
+# The lane cache (_movegen_lanecache.pxi): one lane's placements kept by its key, which is the lane,
+# the rack and the lane's tiles, neighbour flags, cross-sets and cross-scores, packed and padded to 8.
+# Keys and records live in a ring of bytes; a slot points into it.
+cdef enum:
+    LANE_KEY_MAX = 24 + MAX_RACK + 14 * MAX_DIM
+
+cdef struct LaneEntry:
+    uint64_t hash
+    int64_t at                      # the running byte count of the ring where its key starts
+    uint32_t epoch                  # LaneCache.epoch when made (0: never)
+    int32_t n                       # records, after the key
+    int32_t key_len
+    int32_t pad
+
+cdef struct LaneCache:
+    LaneEntry* slots                # owned, mask + 1 of them, direct-mapped by hash
+    uint64_t mask
+    uint8_t* ring                   # owned: keys and records, ring_cap bytes (a power of two)
+    int64_t ring_cap
+    int64_t written                 # bytes written to the ring so far (a running count)
+    uint32_t epoch
+    # the signature of the records kept: a call with another one empties the cache
+    const RulesC* rules
+    uint64_t leaves_id
+    int use_gaddag
+    int by_equity
+    int bag_empty
+    int32_t opp_value
+    # the key being looked up: its shared head (lane, rack) is head bytes long
+    int head
+    int key_len
+    uint64_t hash
+    uint8_t key[LANE_KEY_MAX]
+    int64_t hits
+    int64_t misses
+
+
 cdef struct WalkC:
     # what the call reads
     const RulesC* rules
@@ -334,6 +371,7 @@ cdef struct WalkC:
     int val_min_blanks              # what leave_adj was made for (with the val_* fields above)
     int req_min_blanks              # walk_require_blanks for the next call (0: none), and its floor
     double req_floor
+    LaneCache* lane_cache           # owned; NULL unless walk_cache_lanes was called
     # the lanes of this call (last: the fields above stay at short offsets)
     Lane lanes[2 * MAX_DIM]
 
@@ -401,6 +439,12 @@ cdef WalkC* walk_new() noexcept nogil      # NULL when memory ran out
 # calls this gets every move as before.
 cdef void walk_require_blanks(WalkC* w, int min_blanks, double floor) noexcept nogil
 cdef void walk_free(WalkC* w) noexcept nogil
+# From now on, calls on w that list every move (top 0, no walk_require_blanks) on a board that is not
+# the opening keep each lane's placements in a cache of 2**slots_log2 lanes in 2**ring_log2 bytes,
+# and take a lane's list from it when the lane, the rack and everything the walk reads of the lane
+# are the same as in an earlier call (the list is then the walk's, in the same order; WalkC.n_found
+# counts only the lanes walked). Returns 0, or -1 when memory ran out (w is then unchanged).
+cdef int walk_cache_lanes(WalkC* w, int slots_log2, int ring_log2) noexcept nogil
 # The moves of rack (n_rack <= MAX_RACK tiles, each 0 = blank or a letter 1..n_letters) on b, into
 # w.out (w.n_out records; with a.top the heap of the best N, w.out[0] the worst of them, so with
 # top = 1 the best move). lv may be NULL (every leave 0). Returns 0, -1 when memory ran out, or -2

@@ -37,7 +37,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_CheckBuffer, PyObject_GetBuffer
 
-from racksmith._hash cimport splitmix64
+from racksmith._hash cimport mix64, splitmix64
 from racksmith.lexicon._wmp cimport WordMap, WordMapC, wm_class_next, wm_exists, wm_home, wm_letters
 from racksmith.lexicon._kwg cimport (
     KWG_ARC_MASK, KWG_IS_END, KWG_MAX_NODES, KWG_SEPARATOR, KWG_TILE_SHIFT, kwg_accepting, kwg_accepts,
@@ -85,6 +85,7 @@ include "_movegen_output.pxi"
 include "_movegen_walk.pxi"
 include "_movegen_shadow.pxi"
 include "_movegen_wordmap.pxi"
+include "_movegen_lanecache.pxi"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -114,6 +115,7 @@ cdef WalkC* walk_new() noexcept nogil:
     w.cap_bounds = 0
     w.wm = NULL
     w.val_valid = 0
+    w.lane_cache = NULL
     return w
 
 
@@ -124,6 +126,7 @@ cdef void walk_free(WalkC* w) noexcept nogil:
         free(w.keys)
         free(w.bounds)
         wm_walk_free(w.wm)
+        lane_cache_free(w.lane_cache)
         free(w)
 
 
@@ -185,6 +188,9 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
     cdef AnchorBound* ab
     cdef int desc_values[MAX_RACK]
     cdef MoveRec rec
+    cdef bint cached, hit = False
+    cdef LaneEntry* slot = NULL
+    cdef int64_t first = 0
     # the O(rack) checks that keep a C caller's mistake from reading outside the structs
     if n_rack < 0 or n_rack > MAX_RACK or a.top < 0 or a.top > MAX_TOP or (a.use_gaddag and not b.gaddag):
         w.req_min_blanks = 0
@@ -222,8 +228,18 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
                 w.n_lanes += 1
     # stage 4: every move
     if w.top == 0:
+        cached = w.lane_cache != NULL and not w.board_empty and not w.min_blanks
+        if cached:
+            lane_cache_begin(w, lv, a)
         for i in range(w.n_lanes):
             ln = &w.lanes[i]
+            if cached:
+                slot = lane_cache_find(w, ln, &hit)
+                if hit:
+                    if not lane_cache_replay(w, slot):
+                        return -1
+                    continue
+                first = w.n_out
             w.lane = ln
             for j in range(ln.n_anchors):
                 w.anchor = ln.anchors[j]
@@ -231,6 +247,8 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
                 gen_anchor(w)
                 if w.oom:
                     return -1
+            if cached:
+                lane_cache_store(w, slot, first)
         return 0
     # stage 5: the best N, shadow every anchor, then generate best bound first
     w.bingo_known = 0

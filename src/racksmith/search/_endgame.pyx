@@ -54,7 +54,7 @@ from racksmith._hash cimport mix64
 from racksmith.lexicon._kwg cimport kwg_accepts, kwg_arc, kwg_dawg_root, kwg_find, kwg_is_end, kwg_tile
 from racksmith.movegen._movegen cimport (
     ACROSS, KIND_PLACE, KIND_PASS, BoardC, GenArgs, MoveRec, Rules, RulesC, WalkC, board_place_move, board_set,
-    board_sync, board_unplace_move, rec_cmp, walk_free, walk_generate, walk_new, walk_rank, walk_require_blanks,
+    board_sync, board_unplace_move, rec_cmp, walk_cache_lanes, walk_free, walk_generate, walk_new, walk_rank, walk_require_blanks,
 )
 from racksmith.movegen._stars cimport star_exchange, stars_held
 from racksmith.rules._tiles cimport BLANK_BIT, LETTER_MASK, MAX_DIM, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits, tile_bits
@@ -105,6 +105,8 @@ cdef int32_t EST_TERMINAL_PASS = 1 << 29    # a pass that ends the game: first, 
 cdef int32_t EST_GOING_OUT = 1 << 27
 cdef int32_t EST_TT_MOVE = 1 << 26
 cdef int32_t EST_PASS = -(1 << 28)
+cdef int LANE_SLOTS_LOG2 = 16                # the lane cache of each worker: 65,536 lanes (2 MB) ...
+cdef int LANE_RING_LOG2 = 24                 # ... kept in 16 MB
 cdef int32_t EST_UNLOAD = 3                  # a placement's estimate: score + this x face value put down
 cdef uint64_t SEED_SIDE = 0x5EED51DE00000001ULL
 cdef uint64_t SEED_ZERO = 0x5EED2E4000000000ULL
@@ -1052,8 +1054,9 @@ cdef object _records(const MoveRec* recs, int n):
 cdef class Search:
     """The endgame search over one ruleset and lexicon (``rules``: usually a lexicon pruned to the
     words of the position, see :func:`playable_words`), with a transposition table of
-    ``2 ** tt_bits`` entries of 16 bytes. Set a position with :meth:`set_position`, then call
-    :meth:`search` with depths 1, 2, ... (the table keeps what each depth learned).
+    ``2 ** tt_bits`` entries of 16 bytes, and (``lane_cache``) a lane cache of 18 MB a thread.
+    Set a position with :meth:`set_position`, then call :meth:`search` with depths 1, 2, ... (the
+    table keeps what each depth learned).
 
     One thread at a time may call its methods (a second is refused), except :meth:`stop`, which
     any thread may call while :meth:`search` runs."""
@@ -1067,14 +1070,16 @@ cdef class Search:
     cdef bint busy
     cdef bint tt_clean           # the table holds nothing yet (calloc'd or just cleared)
     cdef object last_bag
+    cdef readonly bint lane_cache
 
-    def __cinit__(self, Rules rules not None, tt_bits=22):
+    def __cinit__(self, Rules rules not None, tt_bits=22, lane_cache=True):
         cdef int bits = _int_in(tt_bits, 10, 32, "tt_bits")
         cdef int i, p, t, c
         cdef uint64_t state = SEED_SQUARE
         cdef int64_t n_sq = rules.c.rows * rules.c.cols
         self.rules = rules
         self.tt_bits = bits
+        self.lane_cache = bool(lane_cache)
         self.sh = <Shared*>calloc(1, sizeof(Shared))
         if self.sh == NULL:
             raise MemoryError()
@@ -1119,6 +1124,18 @@ cdef class Search:
             free(self.sh.order)
             free(self.sh.best_pv)
             free(self.sh)
+
+    cdef Worker* _new_worker(self) except NULL:
+        """A worker of the search; with ``lane_cache``, its walk keeps each lane's placements
+        (walk_cache_lanes): the positions after the opponent's replies to one move share the mover's
+        rack and all the lanes the reply did not touch, so most lanes are walked once (the lists
+        are the same; without memory for the cache, every lane is walked)."""
+        cdef Worker* W = worker_new(self.sh)
+        if W == NULL:
+            raise MemoryError()
+        if self.lane_cache:
+            walk_cache_lanes(W.walk, LANE_SLOTS_LOG2, LANE_RING_LOG2)
+        return W
 
     cdef _enter(self):
         if self.busy:
@@ -1301,9 +1318,7 @@ cdef class Search:
         try:
             self.tt_clean = False
             while self.n_workers < n_threads:
-                W = worker_new(sh)
-                if W == NULL:
-                    raise MemoryError()
+                W = self._new_worker()
                 self.workers[self.n_workers] = W
                 self.n_workers += 1
             # search order: the last depth's values (the table's verdicts), else the estimates
@@ -1394,9 +1409,7 @@ cdef class Search:
         try:
             self.tt_clean = False
             if self.n_workers == 0:
-                W = worker_new(sh)
-                if W == NULL:
-                    raise MemoryError()
+                W = self._new_worker()
                 self.workers[0] = W
                 self.n_workers = 1
             W = self.workers[0]

@@ -193,9 +193,11 @@ def _effective_zero(zero: int, limit: int, reduce: bool) -> tuple[int, int]:
 # --- the solver ------------------------------------------------------------------------------------------
 class EndgameSolver:
     """One endgame, ready to solve: the position checked, the lexicon pruned, the search set up.
-    :meth:`solve` may be called more than once (the transposition table is kept)."""
+    :meth:`solve` may be called more than once (the transposition table is kept). ``lane_cache``:
+    each search thread keeps the placements of the lanes it walked (18 MB), which changes no list
+    and no node count, only the time; False walks every lane again (for tests and A/B runs)."""
 
-    def __init__(self, position: "Position", *, tt_mb: int = DEFAULT_TT_MB):
+    def __init__(self, position: "Position", *, tt_mb: int = DEFAULT_TT_MB, lane_cache: bool = True):
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, int) or not 1 <= tt_mb <= 1 << 16:
             raise RacksmithError(f"tt_mb must be a whole number of megabytes, 1 to 65536, got {tt_mb!r}")
         self.position = _endgame_position(position)
@@ -219,7 +221,7 @@ class EndgameSolver:
         zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce)
         rules = pruned_rules(rs, lexicon, pos.board, pool)
         bits = max(10, min(32, int(math.log2(tt_mb)) + 16))
-        self.search = Search(rules, bits)
+        self.search = Search(rules, bits, lane_cache=bool(lane_cache))
         self.search.set_position(np.ascontiguousarray(pos.board, dtype=np.uint8), rack0, rack1,
                                  pos.scores[0] - pos.scores[1], zero, limit)
         self.root = self.search.root_moves()
