@@ -439,8 +439,8 @@ cdef WalkC* walk_new() noexcept nogil      # NULL when memory ran out
 # calls this gets every move as before.
 cdef void walk_require_blanks(WalkC* w, int min_blanks, double floor) noexcept nogil
 cdef void walk_free(WalkC* w) noexcept nogil
-# From now on, calls on w that list every move (top 0, no walk_require_blanks) on a board that is not
-# the opening keep each lane's placements in a cache of 2**slots_log2 lanes in 2**ring_log2 bytes,
+# From now on, calls on w that list every move (top 0; walk_require_blanks without a floor) on a board
+# that is not the opening keep each lane's placements in a cache of 2**slots_log2 lanes in 2**ring_log2 bytes,
 # and take a lane's list from it when the lane, the rack and everything the walk reads of the lane
 # are the same as in an earlier call (the list is then the walk's, in the same order; WalkC.n_found
 # counts only the lanes walked). Returns 0, or -1 when memory ran out (w is then unchanged).

@@ -228,7 +228,7 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
                 w.n_lanes += 1
     # stage 4: every move
     if w.top == 0:
-        cached = w.lane_cache != NULL and not w.board_empty and not w.min_blanks
+        cached = w.lane_cache != NULL and not w.board_empty and w.threshold < EXCLUDED_BELOW
         if cached:
             lane_cache_begin(w, lv, a)
         for i in range(w.n_lanes):

@@ -62,7 +62,7 @@ cdef void lane_cache_free(LaneCache* c) noexcept nogil:
 
 cdef void lane_cache_begin(WalkC* w, const LeavesC* lv, const GenArgs* a) noexcept nogil:
     """Check the cache's signature against this call (a new one empties it), and write the key's
-    head that every lane of the call shares: the rack, tile by tile."""
+    head that every lane of the call shares: the rack, tile by tile, and the blanks required."""
     cdef LaneCache* c = w.lane_cache
     cdef uint64_t lv_id = lv.id if lv != NULL else 0
     cdef int t, k
@@ -78,7 +78,8 @@ cdef void lane_cache_begin(WalkC* w, const LeavesC* lv, const GenArgs* a) noexce
         c.epoch += 1            # every slot made before is stale
     k = 2
     c.key[k] = <uint8_t>w.n_rack
-    k += 1
+    c.key[k + 1] = <uint8_t>w.min_blanks    # walk_require_blanks (without a floor)
+    k += 2
     for t in range(64):
         if w.rack[t]:
             memset(c.key + k, t, w.rack[t])
