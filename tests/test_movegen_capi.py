@@ -32,6 +32,26 @@ from racksmith.movegen._movegen cimport (
 )
 
 
+cdef void start(BoardC* b, Rules rules, GenArgs* a, int top, int by_equity, int bag_empty, int opp_value):
+    """An empty board, and the arguments of a generation (both directions, the GADDAG, no exchanges)."""
+    memset(b.tiles, 0, sizeof(b.tiles))
+    board_set(b, &rules.c, b.tiles, True)
+    a.top = top
+    a.by_equity = by_equity
+    a.directions = 3
+    a.use_gaddag = 1
+    a.exchanges = 0
+    a.bag_empty = bag_empty
+    a.opp_value = opp_value
+
+
+cdef int load_rack(rack, uint8_t* rk):
+    cdef int i, n = len(rack)
+    for i in range(n):
+        rk[i] = rack[i]
+    return n
+
+
 def self_play(Rules rules, LeaveTable leaves, racks):
     """Each rack in turn plays its best move by equity on a board kept in C; returns the moves as
     (row, col, dir, score, tiles), then takes them all back (the board must be empty again)."""
@@ -43,19 +63,9 @@ def self_play(Rules rules, LeaveTable leaves, racks):
     cdef int i, k, n, n_played = 0, rc
     out = []
     try:
-        memset(b.tiles, 0, sizeof(b.tiles))
-        board_set(b, &rules.c, b.tiles, True)
-        a.top = 1
-        a.by_equity = 1
-        a.directions = 3
-        a.use_gaddag = 1
-        a.exchanges = 0
-        a.bag_empty = 0
-        a.opp_value = 0
+        start(b, rules, &a, 1, 1, 0, 0)
         for rack in racks:
-            n = len(rack)
-            for i in range(n):
-                rk[i] = rack[i]
+            n = load_rack(rack, rk)
             with nogil:
                 rc = walk_generate(w, &rules.c, &leaves.c, b, rk, n, &a)
             assert rc == 0
@@ -96,18 +106,10 @@ def lane_cache_agrees(Rules rules, LeaveTable leaves, racks):
     try:
         assert walk_cache_lanes(steady, 12, 20) == 0
         assert walk_cache_lanes(changing, 8, 16) == 0
-        memset(b.tiles, 0, sizeof(b.tiles))
-        board_set(b, &rules.c, b.tiles, True)
-        a.top = 0
-        a.directions = 3
-        a.use_gaddag = 1
-        a.exchanges = 0
+        start(b, rules, &a, 0, 0, 0, 0)
         for i in range(len(racks)):
             for j in range(i, min(i + 3, len(racks))):
-                rack = racks[j]
-                n = len(rack)
-                for k in range(n):
-                    rk[k] = rack[k]
+                n = load_rack(racks[j], rk)
                 for variant in range(5):
                     w = steady if variant == 4 else changing
                     a.by_equity = 1 if variant == 4 else variant & 1
@@ -122,10 +124,7 @@ def lane_cache_agrees(Rules rules, LeaveTable leaves, racks):
                     assert memcmp(plain.out, w.out, plain.n_out * sizeof(MoveRec)) == 0
                     lists += 1
             # play racks[i]'s best move by score
-            rack = racks[i]
-            n = len(rack)
-            for k in range(n):
-                rk[k] = rack[k]
+            n = load_rack(racks[i], rk)
             a.by_equity = 0
             a.bag_empty = 0
             a.opp_value = 0
@@ -184,13 +183,19 @@ def probe(tmp_path_factory):
         os.chdir(here)
 
 
-def test_a_second_cython_module_cimports_and_generates(probe):
+def english_tables(seed: int, n_racks: int):
+    """ENABLE15's generator tables, SYNTH's leave table and ``n_racks`` random racks of 7 tiles."""
     rs = get_ruleset("english")
     rules = Rules(Lexicon.load(FIXTURES / "ENABLE15.kwg", rs), rs)
     leaves = LeaveTable(Leaves.load(FIXTURES / "SYNTH.klv2", rs))
-    rng = np.random.default_rng(7)
+    rng = np.random.default_rng(seed)
     pool = [t for t in range(1, 27) for _ in range(rs.counts[t])] + [0, 0]
-    racks = [bytes(sorted(rng.choice(pool, 7, replace=False).tolist())) for _ in range(12)]
+    racks = [bytes(sorted(rng.choice(pool, 7, replace=False).tolist())) for _ in range(n_racks)]
+    return rules, leaves, racks
+
+
+def test_a_second_cython_module_cimports_and_generates(probe):
+    rules, leaves, racks = english_tables(7, 12)
     got = probe.self_play(rules, leaves, racks)
     # the same through the Python API
     state = BoardState(rules)
@@ -212,12 +217,7 @@ def test_the_lane_cache_lists_what_the_walk_lists(probe):
     the lane cache and without it, under leaves or none, by equity or score, bag empty or not: the
     same records in the same order; with the same arguments many lanes come from the cache, and a
     change of arguments empties it."""
-    rs = get_ruleset("english")
-    rules = Rules(Lexicon.load(FIXTURES / "ENABLE15.kwg", rs), rs)
-    leaves = LeaveTable(Leaves.load(FIXTURES / "SYNTH.klv2", rs))
-    rng = np.random.default_rng(11)
-    pool = [t for t in range(1, 27) for _ in range(rs.counts[t])] + [0, 0]
-    racks = [bytes(sorted(rng.choice(pool, 7, replace=False).tolist())) for _ in range(16)]
+    rules, leaves, racks = english_tables(11, 16)
     racks[5] = bytes([0]) + racks[5][1:]        # a blank
     racks[6] = racks[6][:3]                     # a short rack, as in an endgame
     lists, hits, misses, hits_changing, misses_changing = probe.lane_cache_agrees(rules, leaves, racks)
