@@ -66,7 +66,8 @@ BOARD_HELP = ("A plain-text board instead of a CGP: one row per line, '.' or spa
               "lowercase blank.")
 RACK_HELP = "The rack of the player to move, with --board ('?' for a blank)."
 RULESET_HELP = ("Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file "
-                "[default: the CGP's ld opcode when it names one, else english].")
+                "[default: the ruleset the CGP's ld opcode names, else that of its lex opcode's shipped lexicon, "
+                "else english].")
 
 # the options that give a position, declared once for every command that reads one
 CgpArg = Annotated[Optional[str], typer.Argument(metavar="[CGP]", help=CGP_ARG_HELP)]

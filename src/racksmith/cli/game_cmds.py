@@ -15,10 +15,14 @@ def selfplay(
     seed: int = typer.Option(0, "--seed", "-s", help="Series seed: game i draws its bag from (seed, i)."),
     ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset name or file."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
-    leaves: Optional[Path] = typer.Option(
-        None, "--leaves", help="KLV2 leave values for the equity players [default: none: equity without leaves].", dir_okay=False
+    leaves: Optional[str] = typer.Option(
+        None, "--leaves", help="Leave values of the equity players without their own: a .klv2/.klv file, a leave,value "
+        "CSV, a shipped set (english, super, russian, erudit) or 'none' [default: none: equity without leaves].",
     ),
-    players: str = typer.Option("equity,equity", "--players", "-p", help="Players, comma-separated: equity, score, random."),
+    players: str = typer.Option(
+        "equity,equity", "--players", "-p", help="Players, comma-separated: equity, score, random; "
+        "equity:leaves=FILE|SET|none gives an equity player leaves of its own.",
+    ),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (results do not depend on it)."),
     gcg_dir: Optional[Path] = typer.Option(None, "--gcg-dir", help="Write every game as GCG into this directory.", file_okay=False),
     fast: bool = typer.Option(
@@ -53,7 +57,7 @@ def selfplay(
         players=kinds,
         ruleset=ruleset,
         lexicon=lexicon,
-        leaves=str(leaves) if leaves is not None else None,
+        leaves=leaves if leaves is not None and leaves.strip().lower() != "none" else None,
         seed=seed,
         validate=not fast,
         gcg_dir=str(gcg_dir) if gcg_dir is not None else None,
@@ -67,8 +71,8 @@ def selfplay(
     if lexicon is None and rs.lexicon is None:
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
     lex = ruleset_lexicon(rs, lexicon)
-    klv = load_leaves(leaves, ruleset=rs) if leaves is not None else None
-    if "equity" in config.players and config.leaves is None:
+    klv = load_leaves(config.leaves, ruleset=rs) if config.leaves is not None else None
+    if "equity" in config.players and leaves is None:
         err_console.print(
             "note: no --leaves given: the equity players use equity without leave values "
             "(score, opening and end-of-game adjustments)",

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
-from .common import RulesetOption, emit_json, err_console, fail, note, out_console, say
+from .common import emit_json, err_console, fail, note, out_console, say
 
 gcg_app = typer.Typer(
     help="GCG game records: replay and check them, show the position at any turn.",
@@ -15,6 +15,9 @@ gcg_app = typer.Typer(
 
 RULESET_HELP = "Ruleset name or file [default: the record's #tile-distribution if known, else english]."
 LEXICON_HELP = "Look words up in this lexicon (implies --check-words): an embedded name, a word list or a .kwg file."
+
+# a record names its own ruleset (#tile-distribution), unlike a CGP (its ld opcode)
+GcgRulesetOption = Annotated[Optional[str], typer.Option("--ruleset", "-r", help=RULESET_HELP)]
 
 
 def _replay(path: Path, ruleset: Optional[str], lexicon: Optional[str], check_words: bool):
@@ -26,7 +29,7 @@ def _replay(path: Path, ruleset: Optional[str], lexicon: Optional[str], check_wo
 @gcg_app.command("replay")
 def replay_cmd(
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
-    ruleset: RulesetOption = None,
+    ruleset: GcgRulesetOption = None,
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help=LEXICON_HELP),
     check_words: bool = typer.Option(
         False, "--check-words", help="Look every word up and list those not in the lexicon (phonies that stood are legal in a record)."
@@ -58,7 +61,7 @@ def replay_cmd(
 def show_cmd(
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Show the position before this turn (1-based) [default: the end]."),
-    ruleset: RulesetOption = None,
+    ruleset: GcgRulesetOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print the turns and the position as JSON on stdout."),
 ) -> None:
     """Show the turns of a game and the board before a turn (or at the end)."""
@@ -100,7 +103,7 @@ def _refuse_unknown_position(r, turn: Optional[int], path: Path) -> None:
 def cgp_cmd(
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="The position before this turn (1-based) [default: the end]."),
-    ruleset: RulesetOption = None,
+    ruleset: GcgRulesetOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print {turn, cgp} as JSON."),
 ) -> None:
     """Print the CGP of the position before a turn: the mover's rack first, the opponent's when the record reveals it."""

@@ -9,8 +9,8 @@ from typing import Optional
 import typer
 
 from .common import (
-    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, load_position, note,
-    position_lexicon, say,
+    LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, load_position,
+    note, position_lexicon, resolve_leaves, say,
 )
 
 winpct_app = typer.Typer(
@@ -120,8 +120,8 @@ def sim_cmd(
     rack: RackOption = None,
     ruleset: RulesetOption = None,
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the CGP's or the ruleset's]."),
-    leaves: Optional[Path] = typer.Option(None, "--leaves", dir_okay=False, exists=True,
-                                          help="KLV2 leave values of both players [default: none, every leave 0]."),
+    leaves: Optional[str] = typer.Option(None, "--leaves", help="Of both players' play-outs, and of the "
+                                         "candidates' static equity. " + LEAVES_HELP),
     winpct: Optional[str] = typer.Option(None, "--winpct", help="Win% table: a shipped ruleset's name or a file [default: the ruleset's]."),
     candidates: int = typer.Option(10, "--candidates", "-c", min=1, help="Plays to simulate (the best by static equity)."),
     plies: int = typer.Option(2, "--plies", "-p", min=1, max=32, help="Replies played after each candidate."),
@@ -141,11 +141,12 @@ def sim_cmd(
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
     confidence = _stop_option(stop)
+    klv = resolve_leaves(leaves, pos.ruleset)
     inference = None
     if infer is not None:
         from ..sim.infer import infer_leaves
 
-        inference = infer_leaves(pos, infer, leaves=str(leaves) if leaves else None)
+        inference = infer_leaves(pos, infer, leaves=klv)
         note(f"inferred {len(inference.leaves):,} leaves of the opponent from {infer}")
     live = Live(console=err_console, refresh_per_second=4, transient=True) if err_console.is_terminal else None
 
@@ -158,7 +159,7 @@ def sim_cmd(
     try:
         result = pos.simulate(candidates=candidates, plies=plies, iterations=iterations, seconds=seconds,
                               threads=threads, seed=seed, stop=confidence, opponent_racks=inference,
-                              leaves=str(leaves) if leaves else None, winpct=winpct, progress=progress)
+                              leaves=klv, winpct=winpct, progress=progress)
     finally:
         if live is not None:
             live.stop()
@@ -176,8 +177,8 @@ def infer_cmd(
     cgp: CgpOption = None,
     ruleset: RulesetOption = None,
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the CGP's or the ruleset's]."),
-    leaves: Optional[Path] = typer.Option(None, "--leaves", dir_okay=False, exists=True,
-                                          help="KLV2 leave values [default: none, every leave 0]."),
+    leaves: Optional[str] = typer.Option(None, "--leaves", help="Of the opponent's plays (what he is "
+                                         "assumed to rank by). " + LEAVES_HELP),
     margin: float = typer.Option(5.0, "--margin", min=0.0, help="Points within the best equity for a play to count."),
     top: int = typer.Option(30, "--top", "-n", min=1, help="Leaves to show (the JSON has them all)."),
     as_json: bool = typer.Option(False, "--json", help="Print every leave with its probability as JSON on stdout."),
@@ -189,7 +190,7 @@ def infer_cmd(
 
     pos = load_position(cgp_arg, cgp, None, None, ruleset, lexicon)
     position_lexicon(pos)
-    result = infer_leaves(pos, move, leaves=str(leaves) if leaves else None, margin=margin)
+    result = infer_leaves(pos, move, leaves=resolve_leaves(leaves, pos.ruleset), margin=margin)
     if as_json:
         emit_json(result.to_dict())
         return

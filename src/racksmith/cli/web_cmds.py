@@ -26,8 +26,9 @@ def serve(
     ),
     leaves: Optional[str] = typer.Option(
         None, "--leaves",
-        help="Leave values (.klv2, .klv or leave,value CSV) for equity and game analysis, for the default ruleset "
-        "and those spelled alike, or 'none' [default: each ruleset's shipped leaves].",
+        help="Leave values (.klv2, .klv or leave,value CSV, or a shipped set: english, super, russian, erudit) for "
+        "equity and game analysis, for the default ruleset and those spelled alike, or 'none' "
+        "[default: each ruleset's shipped leaves].",
     ),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the web browser."),
     allow_host: Optional[List[str]] = typer.Option(

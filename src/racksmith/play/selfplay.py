@@ -202,7 +202,11 @@ class _Series:
 
     @property
     def equity_without_leaves(self) -> bool:
-        return any(isinstance(p, BestEquityPlayer) and p.leaves is None for p in self.players)
+        """Does a plain equity player (no leaves of its own) play without leave values?"""
+        return any(
+            isinstance(p, BestEquityPlayer) and p.leaves is None and parse_player(spec)[1] is None
+            for p, spec in zip(self.players, self.config.players)
+        )
 
     def _seats(self, index: int) -> list[int]:
         """Seat -> player of game ``index``."""
@@ -470,7 +474,7 @@ class SelfPlayReport:
     seconds: float
     load_seconds: float
     jobs: int
-    with_leaves: bool  #: every equity player has leave values
+    with_leaves: bool  #: every plain equity player (no leaves of its own) has leave values
     engine: str = "python"  #: what played the games: "kernel" or "python"
 
     @property

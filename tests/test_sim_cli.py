@@ -1,0 +1,89 @@
+"""`racksmith sim`, `infer` and `selfplay` on the command line: the leaves they use by default (the
+ruleset's shipped set, as `moves`, `analyze` and the web API use), `--leaves` as a file, a set's name
+or `none`, and the self-play report naming the leaves each player has."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from racksmith import Position
+from racksmith.cli.main import main
+from racksmith.lexicon import default_leaves, load_leaves
+from racksmith.sim.infer import infer_leaves
+
+FIX = Path(__file__).parent / "fixtures"
+SYNTH = FIX / "SYNTH.klv2"
+MID = "15/15/15/11O3/11L3/11O3/11G3/6NUDITY3/15/15/15/15/15/15/15 AEEIKOV/ 28/18 0"
+KRONA = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0"
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+def sim_json(capsys, *extra):
+    code, out, err = run(capsys, "sim", MID, "--candidates", 6, "--iterations", 240, "--seed", 5, "--stop", "none",
+                         "--json", *extra)
+    assert code == 0, err
+    return json.loads(out)["candidates"]
+
+
+def api_sim(leaves):
+    return simulate_dict(Position.from_cgp(MID).simulate(candidates=6, iterations=240, seed=5, stop=None, leaves=leaves))
+
+
+def simulate_dict(result):
+    return result.to_dict()["candidates"]
+
+
+def test_sim_uses_the_shipped_leaves_by_default(capsys):
+    shipped = default_leaves(Position.from_cgp(MID).ruleset)
+    assert shipped is not None
+    default = sim_json(capsys)
+    assert default == api_sim(shipped)
+    assert default == sim_json(capsys, "--leaves", "english")
+    # with no leaves the candidates' static equities are their scores: another answer
+    none = sim_json(capsys, "--leaves", "none")
+    assert none == api_sim(None)
+    assert [c["move"] for c in none] != [c["move"] for c in default]
+    assert sim_json(capsys, "--leaves", SYNTH) == api_sim(load_leaves(SYNTH, "english"))
+
+
+def test_sim_bad_leaves_is_one_line(capsys):
+    code, out, err = run(capsys, "sim", MID, "--iterations", 10, "--leaves", FIX / "no_such.klv2")
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "no_such.klv2" in err
+
+
+def test_infer_uses_the_shipped_leaves_by_default(capsys):
+    pos = Position.from_cgp(KRONA)
+    code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--json")
+    assert code == 0, err
+    assert json.loads(out) == json.loads(json.dumps(infer_leaves(pos, "8D KRONA", leaves=default_leaves(pos.ruleset)).to_dict()))
+    code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--leaves", "none", "--json")
+    assert code == 0, err
+    none = json.loads(out)
+    assert none == json.loads(json.dumps(infer_leaves(pos, "8D KRONA", leaves=None).to_dict()))
+    assert all(lv["value"] == 0 for lv in none["leaves"])
+
+
+def test_selfplay_report_names_each_players_leaves(capsys):
+    players = f"equity:leaves={SYNTH},equity:leaves=none"
+    code, out, err = run(capsys, "selfplay", "--players", players, "--paired", "--games", 4, "--seed", 3)
+    assert code == 0, err
+    assert "no leave values" not in out and "no --leaves given" not in err
+    assert f"p1 (equity:leaves={SYNTH})" in out and "p2 (equity:leaves=none)" in out
+    code, out, err = run(capsys, "selfplay", "--players", players, "--paired", "--games", 4, "--seed", 3, "--json")
+    d = json.loads(out)
+    assert d["equity_without_leaves"] is False
+    # plain equity players without --leaves: the report and a note say so
+    code, out, err = run(capsys, "selfplay", "--games", 2, "--seed", 3)
+    assert code == 0 and "no leave values" in out and "no --leaves given" in err
+    # --leaves takes a shipped set's name and none
+    code, out, err = run(capsys, "selfplay", "--games", 2, "--seed", 3, "--leaves", "english", "--json")
+    assert code == 0 and json.loads(out)["leaves"] == "english" and json.loads(out)["equity_without_leaves"] is False
+    code, out, err = run(capsys, "selfplay", "--games", 2, "--seed", 3, "--leaves", "none", "--json")
+    assert code == 0 and json.loads(out)["equity_without_leaves"] is True and "no --leaves given" not in err
