@@ -87,3 +87,10 @@ def test_selfplay_report_names_each_players_leaves(capsys):
     assert code == 0 and json.loads(out)["leaves"] == "english" and json.loads(out)["equity_without_leaves"] is False
     code, out, err = run(capsys, "selfplay", "--games", 2, "--seed", 3, "--leaves", "none", "--json")
     assert code == 0 and json.loads(out)["equity_without_leaves"] is True and "no --leaves given" not in err
+
+
+def test_winpct_train_refuses_an_unwritable_output_before_playing(capsys, tmp_path):
+    for args in (["-o", tmp_path / "no" / "x.winpct"], ["-o", tmp_path / "x.winpct", "--tallies", tmp_path / "no" / "t.npy"]):
+        code, out, err = run(capsys, "winpct", "train", "--games", 100000, *args)
+        assert code == 1 and out == "" and "does not exist" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x.winpct").exists()

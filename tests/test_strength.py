@@ -265,6 +265,33 @@ def test_training_resumes_to_the_same_file_for_any_jobs(tmp_path):
         _train(tmp_path / "three.klv2", games=8)
 
 
+@pytest.mark.parametrize("damage, message", [
+    (lambda sdir: (sdir / "gen1.tally.npz").write_bytes((sdir / "gen1.tally.npz").read_bytes()[:100]), "cannot read rack tally"),
+    (lambda sdir: (sdir / "gen1.tally.npz").write_bytes(b""), "cannot read rack tally"),
+    (lambda sdir: _edit_state(sdir, games_done=-5), "damaged .games_done -5"),
+    (lambda sdir: _edit_state(sdir, games_done="x"), "damaged .games_done 'x'"),
+    (lambda sdir: _edit_state(sdir, generation=9), "damaged .generation 9"),
+    (lambda sdir: (sdir / "state.json").write_text("[1, 2]"), "not a JSON object"),
+    (lambda sdir: (sdir / "state.json").write_text("{"), "cannot read training state"),
+])
+def test_a_damaged_training_state_is_refused_and_named(tmp_path, damage, message):
+    # a run stopped after a checkpoint, its state folder then damaged: resuming says which file and
+    # what to do (remove the folder), never a traceback
+    out = tmp_path / "x.klv2"
+    _train(out, stop_after=4)
+    sdir = tmp_path / "x.klv2.train"
+    damage(sdir)
+    with pytest.raises(RacksmithError, match=message) as e:
+        _train(out)
+    assert "x.klv2.train" in str(e.value)
+
+
+def _edit_state(sdir, **fields):
+    state = json.loads((sdir / "state.json").read_text())
+    state.update(fields)
+    (sdir / "state.json").write_text(json.dumps(state))
+
+
 @pytest.mark.parametrize("ruleset, leaves, generation", [
     ("english", "tests/fixtures/SYNTH.klv2", 1), ("english", None, 2), ("super", "tests/fixtures/SYNTH_super.klv2", 1),
     ("russian", None, 3), ("erudit", None, 1),

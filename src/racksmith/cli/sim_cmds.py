@@ -9,8 +9,8 @@ from typing import Optional
 import typer
 
 from .common import (
-    LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, load_position,
-    note, position_lexicon, resolve_leaves, say,
+    LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail,
+    load_position, note, position_lexicon, resolve_leaves, say,
 )
 
 winpct_app = typer.Typer(
@@ -39,6 +39,10 @@ def winpct_train_cmd(
 
     from ..sim.winpct import train_winpct
 
+    for path, option in ((output, "--output"), (tallies, "--tallies")):
+        # found before the games are played, not after
+        if path is not None and not path.resolve().parent.is_dir():
+            fail(f"{option}: cannot write {str(path)!r}: folder {str(path.parent)!r} does not exist")
     args = sys.argv[1:]
     rest = args[args.index("train") + 1:] if "train" in args else args
     command = "racksmith winpct train " + " ".join(shlex.quote(a) for a in rest)

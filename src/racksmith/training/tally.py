@@ -9,6 +9,7 @@ gives the same tally — and the same leave values — as one run.
 """
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -135,10 +136,10 @@ class RackTally:
         try:
             with np.load(p, allow_pickle=False) as z:
                 keys, counts, sums = z["keys"], z["counts"], z["sums"]
-                scale, bits = z["scale"], z["bits"]
-        except (OSError, KeyError, ValueError) as e:
-            raise RacksmithError(f"cannot read rack tally {str(p)!r}: {e}") from None
-        if int(scale[0]) != SCALE or list(bits) != [BITS, WIDTH]:
+                scale, bits = [int(x) for x in z["scale"].ravel()], [int(x) for x in z["bits"].ravel()]
+        except (OSError, KeyError, ValueError, IndexError, EOFError, zipfile.BadZipFile) as e:
+            raise RacksmithError(f"cannot read rack tally {str(p)!r}: {e or type(e).__name__} (damaged file?)") from None
+        if scale[:1] != [SCALE] or bits != [BITS, WIDTH]:
             raise RacksmithError(f"rack tally {str(p)!r} was written with another fixed-point scale or key layout")
         if not (keys.dtype == np.uint64 and counts.dtype == np.int64 and sums.dtype == np.int64
                 and keys.shape == counts.shape == sums.shape and keys.ndim == 1):

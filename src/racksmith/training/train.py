@@ -253,17 +253,34 @@ def _load_state(sdir: Path, settings: TrainSettings) -> dict[str, Any]:
             state = json.loads(f.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise RacksmithError(f"cannot read training state {str(f)!r}: {e}; remove {str(sdir)!r} to start over") from None
+        if not isinstance(state, dict):
+            raise RacksmithError(f"training state {str(f)!r} is not a JSON object (damaged?); remove {str(sdir)!r} to start over")
         if state.get("version") != STATE_VERSION or state.get("settings") != want:
             raise RacksmithError(
                 f"{str(sdir)!r} holds a training run with other settings ({state.get('settings')}): "
                 "run it with the same settings to resume, or remove the folder to start over"
             )
+        _check_state(f, sdir, state, settings)
         return state
     sdir.mkdir(parents=True, exist_ok=True)
     state = {"version": STATE_VERSION, "settings": want, "generation": 1, "games_done": 0,
              "commit": racksmith_commit()}
     _save_state(sdir, state)
     return state
+
+
+def _check_state(f: Path, sdir: Path, state: dict, settings: TrainSettings) -> None:
+    """Refuse a saved state whose counters could not have been written by a run of ``settings``."""
+    g, done = state.get("generation"), state.get("games_done")
+    bad = None
+    if type(g) is not int or not 1 <= g <= settings.generations + 1:
+        bad = f"generation {g!r} (1..{settings.generations + 1})"
+    elif type(done) is not int or not 0 <= done <= (settings.games_in(g) if g <= settings.generations else 0):
+        bad = f"games_done {done!r}"
+    elif g > 1 and not (sdir / f"gen{g - 1}.klv2").is_file():
+        bad = f"gen{g - 1}.klv2 is missing"
+    if bad:
+        raise RacksmithError(f"training state {str(f)!r} is damaged ({bad}); remove {str(sdir)!r} to start over")
 
 
 def _save_state(sdir: Path, state: dict) -> None:
