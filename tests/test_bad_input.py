@@ -610,3 +610,35 @@ def test_a_build_never_overwrites_its_input(capsys, tmp_path):
         code, out, err = run(capsys, *args)
         assert code == 2 and "would overwrite" in one_line(err)
     assert words.read_text() == "care\nrace\n" and csv.read_text() == "S,8\n"
+
+
+# --- inputs too large to be what they claim ------------------------------------------------------------
+BIG_INPUTS = [
+    ("racksmith.formats.gcg.MAX_GCG_BYTES", 4096, ["gcg", "show", "{f}"], False),
+    ("racksmith.formats.gcg.MAX_GCG_BYTES", 4096, ["analyze", "{f}"], False),
+    ("racksmith.sim.winpct.MAX_TABLE_BYTES", 4096, ["winpct", "show", "{f}"], False),
+    (None, 1 << 20, ["moves", "--board", "{f}", "--rack", "AB"], False),
+] + [  # word lists and leave CSVs are also read gzipped: the bound is on their text
+    (module, 4096, args, gz) for module, args in [
+        ("racksmith.lexicon.wordlist.MAX_WORD_LIST_BYTES", ["lexicon", "build", "{f}", "-o", "{out}"]),
+        ("racksmith.lexicon.klv.MAX_CSV_BYTES", ["leaves", "build", "{f}", "-o", "{out}"]),
+    ] for gz in (False, True)
+]
+
+
+@pytest.mark.parametrize("module, limit, args, gzipped", BIG_INPUTS)
+def test_an_input_file_larger_than_its_kind_is_refused_unread(capsys, monkeypatch, tmp_path, module, limit, args, gzipped):
+    # /dev/zero, or a file that is not what the command reads: refused after `limit` bytes, not
+    # read into memory whole
+    import gzip
+
+    if module:
+        monkeypatch.setattr(module, limit)
+    f = tmp_path / "big.txt"
+    text = b"AB\n" * (limit // 3 + 1)
+    f.write_bytes(gzip.compress(text) if gzipped else text)
+    assert not gzipped or f.stat().st_size < limit
+    code, out, err = run(capsys, *[a.format(f=f, out=tmp_path / "out") for a in args])
+    assert code == 1 and out == ""
+    assert f"is larger than {limit:,} bytes" in one_line(err)
+    assert not (tmp_path / "out").exists()

@@ -164,6 +164,27 @@ def test_tiles_outside_the_alphabet_are_refused():
         Lexicon.from_bytes(kwg_bytes(bad))
 
 
+def shared_levels(levels: int, letters: int = 26) -> np.ndarray:
+    """A DAWG-only graph of ``letters**levels`` words (and all shorter ones from two letters): each
+    level one list of every letter, all pointing at the next level's list."""
+    nodes = [IS_END | 2, IS_END]
+    for k in range(levels):
+        nxt = 2 + letters * (k + 1) if k < levels - 1 else 0
+        nodes += [(t << 24) | nxt | (IS_END if t == letters else 0) | (ACCEPTS if k >= 1 else 0)
+                  for t in range(1, letters + 1)]
+    return np.array(nodes, dtype=np.uint32)
+
+
+def test_a_graph_of_astronomically_many_words_is_refused():
+    # 1.6 KB holding 26**16 words: the word maps and anagram tables would walk them forever
+    with pytest.raises(LexiconFormatError, match="more than 2\\*\\*62 words, more than the 33,554,432"):
+        Lexicon.from_bytes(kwg_bytes(shared_levels(16)))
+    with pytest.raises(LexiconFormatError, match="holds 321,272,380 words"):
+        Lexicon.from_bytes(kwg_bytes(shared_levels(6)))
+    lex = Lexicon.from_bytes(kwg_bytes(shared_levels(3)))  # 26**2 + 26**3 words: a lexicon like any other
+    assert len(lex) == 26 ** 2 + 26 ** 3 and "ZZZ" in lex and "A" not in lex
+
+
 def test_missing_root_node_is_refused():
     k = small_kwg()
     with pytest.raises(LexiconFormatError, match="node 0 is not the DAWG root"):

@@ -23,8 +23,11 @@ def read_board(path: Path, ruleset):
     import numpy as np
 
     a = ruleset.alphabet
+    from ..lexicon.files import read_bounded
+
+    raw = read_bounded(path, 1 << 20, "board file", PositionError)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise PositionError(f"board file {str(path)!r} is not UTF-8 text (bad byte at offset {e.start})") from None
     lines = text.splitlines()

@@ -211,14 +211,15 @@ class GameBuilder(GCGVisitor):
 
 
 # --- reading ------------------------------------------------------------------------------------
+MAX_GCG_BYTES = 16 << 20  #: the largest GCG file read (a game's record is a few kilobytes)
+
+
 def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
              rulesets: "tuple[Ruleset, ...]" = ()):
     """Read a GCG file (UTF-8, or Latin-1 when it is not valid UTF-8)."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise GCGError(f"cannot read GCG file {str(p)!r}: {e.strerror or e}") from None
+    from ..lexicon.files import read_bounded
+
+    raw = read_bounded(path, MAX_GCG_BYTES, "GCG file", GCGError)
     return parse_gcg(decode_gcg(raw), ruleset, strict=strict, visitor=visitor, rulesets=rulesets)
 
 

@@ -1,12 +1,38 @@
-"""Writing files so that a reader (another process too) sees the old file or the new one, never
-half of one."""
+"""Reading input files with a bound on their size, and writing files so that a reader (another
+process too) sees the old file or the new one, never half of one."""
 from __future__ import annotations
 
+import gzip
+import io
 import os
 import tempfile
+import zlib
 from pathlib import Path
 
 from ..errors import OutputFileError
+
+
+def read_bounded(path: "str | Path", limit: int, what: str, error: type[Exception], *, gunzip: bool = False) -> bytes:
+    """The bytes of the file ``what`` at ``path``, at most ``limit`` of them (gunzipped first when
+    ``gunzip`` and they are gzip data, the bound then applying to the text): a larger input — or
+    ``/dev/zero`` — is refused with ``error`` rather than read into memory whole."""
+    p = Path(path)
+    try:
+        with open(p, "rb") as f:
+            raw = f.read(limit + 1)
+    except OSError as e:
+        raise error(f"cannot read {what} {str(p)!r}: {e.strerror or e}") from None
+    except ValueError:  # a NUL in the path
+        raise error(f"cannot read {what} {str(p)!a}: a path cannot hold a NUL character") from None
+    if gunzip and raw[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as z:
+                raw = z.read(limit + 1)
+        except (OSError, EOFError, zlib.error) as e:
+            raise error(f"{what} {str(p)!r} is a damaged gzip file: {e}") from None
+    if len(raw) > limit:
+        raise error(f"{what} {str(p)!r} is larger than {limit:,} bytes: is it the right file?")
+    return raw
 
 
 def _umask() -> int:

@@ -7,7 +7,6 @@ A leave that is absent (the empty leave too) is worth 0.
 """
 from __future__ import annotations
 
-import gzip
 import os
 import re
 from pathlib import Path
@@ -20,10 +19,11 @@ from ..rules.alphabet import Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
 from .build import build_packed
-from .files import write_atomically
+from .files import read_bounded, write_atomically
 from .kwg import ARC_MASK, EMPTY_KWG, check_kwg, nodes_of, read_file
 from .wordlist import _code_table
 
+MAX_CSV_BYTES = 256 << 20  #: the largest leave CSV read (its text; every English leave is about 20 MB)
 _PAD = 0xFF  # after every tile when the tiles of a leave are sorted
 _BLANK_CODE = 0x40  # '?' and '*' while reading a CSV (tile 0 once sorted)
 
@@ -120,15 +120,7 @@ class Leaves:
     def from_csv(cls, path: str | Path, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
         """Build from a ``leave,value`` CSV (gzip accepted); tiles in any order, ``?`` = blank."""
         p = Path(path)
-        try:
-            data = p.read_bytes()
-        except OSError as e:
-            raise LexiconFormatError(f"cannot read leave CSV {str(p)!r}: {e.strerror or e}") from None
-        if data[:2] == b"\x1f\x8b":
-            try:
-                data = gzip.decompress(data)
-            except (OSError, EOFError) as e:
-                raise LexiconFormatError(f"leave CSV {str(p)!r} is a damaged gzip file: {e}") from None
+        data = read_bounded(p, MAX_CSV_BYTES, "leave CSV", LexiconFormatError, gunzip=True)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:

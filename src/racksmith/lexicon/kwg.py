@@ -20,6 +20,10 @@ ARC_MASK = 0x003F_FFFF
 IS_END = 0x0040_0000
 ACCEPTS = 0x0080_0000
 MAX_NODES = 1 << 22  #: an arc index has 22 bits
+#: the most words a lexicon may hold: a graph with shared sub-lists can hold astronomically many
+#: (26 letters at each of 16 levels in 1.6 KB), which the word maps and anagram tables, built by
+#: walking every word, would never finish; the largest game lexicons hold a few million
+MAX_WORDS = 1 << 25
 SEPARATOR = 0  #: the GADDAG's direction switch, shown ``@``
 EMPTY_KWG = bytes.fromhex("0000400000004000")  #: no words, with an (empty) GADDAG root
 
@@ -143,9 +147,15 @@ def check_kwg(nodes: np.ndarray, n_letters: int, source: str, *, leaves: bool = 
             raise LexiconFormatError(
                 f"{where}: the GADDAG root list starts with a separator (node {gaddag_root}); corrupt file"
             )
+    words = int(counts[dawg_root]) if dawg_root else 0
+    if not leaves and words > MAX_WORDS:
+        raise LexiconFormatError(
+            f"{where}: the graph holds {'more than 2**62' if words >= 1 << 62 else f'{words:,}'} words, more than "
+            f"the {MAX_WORDS:,} racksmith loads; not a game lexicon (a crafted or corrupt file?)"
+        )
     return GraphFacts(
         nodes=n,
-        words=int(counts[dawg_root]) if dawg_root else 0,
+        words=words,
         longest=int(longest[0]) if dawg_root else 0,
         has_gaddag=bool(has_gaddag),
         gaddag_paths=int(counts[gaddag_root]) if gaddag_root else 0,

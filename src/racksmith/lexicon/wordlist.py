@@ -8,7 +8,6 @@ line that needs it (spaces, unknown characters), go through :meth:`Alphabet.enco
 """
 from __future__ import annotations
 
-import gzip
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,6 +19,7 @@ from ..rules.alphabet import Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 
 MIN_LENGTH = 2
+MAX_WORD_LIST_BYTES = 512 << 20  #: the largest word list read (its text; the big game lexicons are tens of MB)
 _NEWLINE = 0xFF
 _CR = 0xFD
 _OTHER = 0xFE  # anything that is neither a letter nor a line break
@@ -86,17 +86,9 @@ class WordList:
 
 def read_word_list_bytes(path: str | Path) -> bytes:
     """The bytes of a word list file, gunzipped when they are gzip data."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise LexiconFormatError(f"cannot read word list {str(p)!r}: {e.strerror or e}") from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise LexiconFormatError(f"word list {str(p)!r} is a damaged gzip file: {e}") from None
-    return data
+    from .files import read_bounded
+
+    return read_bounded(path, MAX_WORD_LIST_BYTES, "word list", LexiconFormatError, gunzip=True)
 
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import WinPctError, RacksmithError
+from ..lexicon.files import read_bounded
 from ..rules.ruleset import Ruleset, get_ruleset
 
 #: spreads the shipped tables cover: -MAX_SPREAD..MAX_SPREAD (beyond, the nearest end is used)
@@ -43,6 +44,8 @@ MAX_SWING = 1000
 MIN_ROW = 3000
 #: the Gaussian smoothing of the swing distribution, in points
 SMOOTH_POINTS = 2.0
+#: the largest table file read (the shipped ones are 0.5 to 1 MB)
+MAX_TABLE_BYTES = 16 << 20
 #: the rulesets racksmith ships a table for
 SHIPPED = ("english", "super", "russian", "erudit")
 
@@ -140,9 +143,10 @@ class WinPct:
     @classmethod
     def load(cls, path: "str | Path") -> "WinPct":
         p = Path(path)
+        raw = read_bounded(p, MAX_TABLE_BYTES, "win% table", WinPctError)
         try:
-            text = p.read_text(encoding="ascii")
-        except (OSError, UnicodeDecodeError) as e:
+            text = raw.decode("ascii")
+        except UnicodeDecodeError as e:
             raise WinPctError(f"cannot read win% table {p}: {e}") from None
         side = p.with_suffix(".json")
         prov = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
