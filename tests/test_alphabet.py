@@ -104,3 +104,33 @@ def test_encode_decode_round_trip(tiles):
 @given(st.lists(st.sampled_from(range(0, 9)), max_size=7))
 def test_multi_letter_rack_round_trip(rack):
     assert SPANISH_LIKE.rack(SPANISH_LIKE.rack_string(rack)) == sorted(rack)
+
+
+@pytest.mark.parametrize("tile", [2**70, 64, 64 | 1, 0x80, 0x100 | 1, -1, -63])
+def test_a_number_that_is_no_tile_has_no_letter(tile):
+    """letter(2**70) read the low bits and answered '?'; 65 (a played-through bit) answered 'A'."""
+    with pytest.raises(UnknownLetterError, match="is not a tile of english"):
+        EN.letter(tile)
+    with pytest.raises(UnknownLetterError, match="tile 27 is outside the alphabet"):
+        EN.letter(27)
+    with pytest.raises(UnknownLetterError, match="a tile is an int, got NoneType"):
+        EN.letter(None)
+    assert EN.letter(0) == "?" and EN.letter(26) == "Z" and EN.letter(26 | BLANK) == "z"
+
+
+@pytest.mark.parametrize("letter", [None, 5, b"A", ["A"]])
+def test_a_letter_that_is_not_text_is_named(letter):
+    with pytest.raises(UnknownLetterError, match="a letter is a str, got"):  # an AttributeError ('upper') once
+        EN.tile(letter)
+
+
+def test_tiles_of_no_alphabet_print_as_numbers():
+    """Tiles((1, 2, 3)) is a public Tiles with no alphabet: str() and repr() raised AttributeError."""
+    from racksmith import Tiles
+
+    bare = Tiles((1, 2, 3))
+    assert str(bare) == "(1, 2, 3)" and repr(bare) == "Tiles((1, 2, 3))" and eval(repr(bare), {"Tiles": Tiles}) == bare
+    assert str(Tiles()) == "" and repr(Tiles()) == "Tiles('')"
+    with pytest.raises(UnknownLetterError, match="have no alphabet, so no letters"):
+        bare.letters
+    assert str(EN.tiles((1, 2, 3))) == "ABC"  # (with an alphabet: letters, as ever)

@@ -601,6 +601,35 @@ def test_load_leaves_names_a_wrong_kind_of_argument():
         load_leaves(5)
 
 
+def test_make_player_names_a_wrong_kind_of_argument():
+    from racksmith import RacksmithError, make_player
+
+    for kind in (None, 3):  # an AttributeError ('strip') once
+        with pytest.raises(RacksmithError, match="a player kind is a name \\(equity, score, random\\)"):
+            make_player(kind)
+
+
+def test_a_move_list_names_a_wrong_kind_of_argument():
+    import numpy as np
+
+    from racksmith import MoveGenError, MoveList, get_ruleset
+    from racksmith.movegen.movelist import RECORD_DTYPE
+
+    a = get_ruleset("english").alphabet
+    none = np.zeros(0, RECORD_DTYPE)
+    for args, error, message in [
+        ((None, a, (1,), False), TypeError, "records are a numpy array of RECORD_DTYPE"),  # AttributeError ('dtype') once
+        ((none, None, (1,), False), TypeError, "alphabet must be an Alphabet"),
+        ((none, "english", (1,), False), TypeError, "alphabet must be an Alphabet"),
+        ((none, a, None, False), TypeError, "rack must be tiles"),
+        ((none, a, "AB", False), TypeError, "rack must be tiles"),
+        ((none, a, (1, 99), False), MoveGenError, "outside the alphabet"),
+    ]:
+        with pytest.raises(error, match=message):
+            MoveList(*args)
+    assert len(MoveList(none, a, (1, 0), False)) == 0
+
+
 def test_a_build_never_overwrites_its_input(capsys, tmp_path):
     words = tmp_path / "words.txt"
     words.write_text("care\nrace\n")

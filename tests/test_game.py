@@ -2,13 +2,14 @@
 undo, nothing half-applied, and GCG written by a game replaying in racksmith."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from racksmith import EventKind, Game, Position
 from racksmith.core.bag import Bag, distribution, game_rng
-from racksmith.errors import IllegalMoveError, PositionError, RacksmithError
+from racksmith.errors import IllegalMoveError, InvalidMoveError, PositionError, RacksmithError
 from racksmith.lexicon import Lexicon
 from racksmith.review.replay import replay_text
 from racksmith.rules.ruleset import Ruleset, get_ruleset
@@ -247,6 +248,65 @@ def test_time_penalty():
         g.time_penalty(5, 3)
     g.undo()
     assert g.scores == [15, 0]
+
+
+def test_points_a_gcg_record_cannot_hold_are_refused_and_the_record_replays():
+    """A time penalty of 10**12 or a bonus of 10**9 was taken, and the game then wrote a record its
+    own reader refused ("at most 9 digits")."""
+    g = tiny_game()
+    g.play("4C BAT")
+    before = state(g)
+    for points in (10**12, 10**9, 0, -3, 2.5, True, "5"):
+        with pytest.raises(RacksmithError, match="time penalty is a positive whole number"):
+            g.time_penalty(0, points)
+    for bonus in (10**9, -5, 1.5, True, "x"):  # 'x' once popped the play, then failed adding it
+        with pytest.raises(RacksmithError, match="a challenge bonus is 0"):
+            g.challenge(bonus=bonus)
+        assert state(g) == before
+    with pytest.raises(RacksmithError, match="would take p1's score past 999,999,999"):
+        g.challenge(bonus=999_999_999)
+    assert state(g) == before
+    assert g.challenge(bonus=999_999_984) is False  # the most a record holds
+    g.time_penalty(1, 999_999_999)
+    with pytest.raises(RacksmithError, match="would take p2's score below -999,999,999"):
+        g.time_penalty(1, 1)
+    assert g.scores == [999_999_999, -999_999_999]
+    r = replay_text(g.gcg(), g.ruleset)
+    assert r.ok and r.final_scores() == dict(zip(g.nicks, g.scores))
+
+
+def test_a_record_with_points_past_nine_digits_is_refused_not_written():
+    g = Game("english", lexicon=set(), seed=2)
+    g.pass_()
+    g.history[-1] = dataclasses.replace(g.history[-1], score=10**10, total=10**10)  # (as a huge play would score)
+    with pytest.raises(RacksmithError, match="a GCG record holds scores of at most 999,999,999 points"):
+        g.gcg()
+
+
+def test_a_huge_number_of_players_is_refused_before_anything_is_made():
+    """Game(players=2**70) built 2**70 nicks: a MemoryError (a process killed for memory)."""
+    with pytest.raises(RacksmithError, match="the english set has 100 \\(at most 14 players\\)"):
+        Game("english", players=2**70)
+    with pytest.raises(RacksmithError, match="the english set has 100 \\(at most 14 players\\)"):
+        Game("english", players=15)
+    assert len(Game("english", lexicon=set(), players=14).racks) == 14
+    with pytest.raises(RacksmithError, match="at least 2 players, got -3"):
+        Game("english", players=-3)
+    cgp = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
+    with pytest.raises(RacksmithError, match="1180591620717411303424 players for a position of 2 racks"):
+        Game.from_cgp(cgp, players=2**70)
+    many = Position("english", None, [ENGLISH.alphabet.rack("A")] + [()] * 14)  # 15 racks, 14 of them unknown
+    with pytest.raises(RacksmithError, match="a game of english has at most 14 players"):
+        Game.from_position(many)
+
+
+def test_play_trusted_takes_a_move_not_text():
+    g = Game("english", lexicon=set(), seed=2)
+    before = state(g)
+    for move in ("8H ZZZ", None, 5):
+        with pytest.raises(InvalidMoveError, match="play_trusted takes a Move"):
+            g.play_trusted(move)
+        assert state(g) == before
 
 
 def test_undo_everything_returns_to_the_start():

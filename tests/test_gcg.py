@@ -215,3 +215,13 @@ def test_game_builder_strict_flag():
     assert GameBuilder(strict=False).strict is False
     game = parse_gcg(">x: 8D +5 5\n", visitor=GameBuilder(strict=False))
     assert len(game.errors) == 1 and not game.events
+
+
+@pytest.mark.parametrize("text, hint", [(None, "got NoneType"), (b">a: 8H AB +4 4", "decode_gcg"), (42, "got int")])
+def test_text_that_is_not_a_str_is_named(text, hint):
+    from racksmith.review.replay import replay_text
+
+    for read in (parse_gcg, replay_text):  # an AttributeError ('lstrip') once
+        with pytest.raises(GCGError, match="GCG text must be a str") as info:
+            read(text)
+        assert hint in str(info.value)

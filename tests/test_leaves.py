@@ -158,3 +158,21 @@ def test_save_and_load(tmp_path, magpie):
     magpie.save(path)
     again = load_leaves(path)
     assert again.value("?ERS") == magpie.value("?ERS") and not again.kwg.flags.owndata
+
+
+@pytest.mark.parametrize("text, hint", [(None, "got NoneType"), (b"A,1.5", "got bytes: decode the bytes")])
+def test_csv_text_that_is_not_a_str_is_named(text, hint):
+    with pytest.raises(LexiconFormatError, match="the text must be a str") as info:  # AttributeError ('replace') once
+        Leaves.from_csv_text(text)
+    assert hint in str(info.value)
+
+
+@pytest.mark.parametrize("name", [None, 3, b"english"])
+def test_the_provenance_of_shipped_leaves_needs_a_name(name):
+    from racksmith import leaves_provenance
+    from racksmith.lexicon.shipped_leaves import load_shipped_leaves
+
+    for call in (leaves_provenance, load_shipped_leaves):  # AttributeError ('strip') once
+        with pytest.raises(LexiconFormatError, match="the name of a shipped leave set is a str"):
+            call(name)
+    assert leaves_provenance("english")["command"].startswith("racksmith leaves train")

@@ -86,6 +86,17 @@ def test_membership_and_length(small):
     assert 42 not in small
 
 
+@pytest.mark.parametrize("tiles", [[200, 201], [3, 1, 2 | 0x40], [3, 1, 27], [3, 1, -62], [2**70 | 2], [0x80]])
+def test_numbers_that_are_no_tiles_are_refused_not_read_as_letters(small, tiles):
+    """[200, 201] read as 'HI' (the low bits of each number) and answered True."""
+    with pytest.raises(UnknownLetterError, match="is not a tile of english"):
+        small.contains_tiles(tiles)
+    assert tiles not in small  # 'in' answers yes or no: these numbers spell no word
+    with pytest.raises(UnknownLetterError, match="look a word up with 'word in lexicon'"):
+        small.contains_tiles("CAB")
+    assert small.contains_tiles([3, 1, 2]) and small.contains_tiles([3 | 0x80, 1, 2]) and not small.contains_tiles([])
+
+
 def test_iteration_is_in_alphabet_order(small):
     assert list(small) == sorted(SMALL)
 
@@ -254,6 +265,14 @@ def test_unknown_lexicon_names_are_reported(tmp_path):
         load_lexicon("klingon")
     with pytest.raises(UnknownLexiconError):
         load_lexicon(tmp_path / "missing.kwg")
+
+
+@pytest.mark.parametrize("name", ["A" * 100_000, "a\0b"])
+def test_a_name_no_file_can_have_is_an_unknown_lexicon(name):
+    """A name too long for a file name raised OSError (ENAMETOOLONG) from a path check."""
+    with pytest.raises(UnknownLexiconError, match="no lexicon") as info:
+        load_lexicon(name)
+    assert len(str(info.value)) < 300
 
 
 def test_a_lexicon_passes_through(small):

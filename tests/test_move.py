@@ -113,6 +113,42 @@ def test_equality_ignores_score_and_repr_pastes_back():
     assert str(scored) == "8D QUIRK"
 
 
+def test_a_move_off_every_board_prints_its_square_in_words():
+    """Move.place(100, 100, ...) raised an IndexError when printed, and a negative square printed
+    as 0Z (a column counted from the end), though validation reports both as off_board."""
+    from racksmith import Position
+
+    far = Move.place(100, 100, True, (1, 2, 3), score=6)
+    assert str(far) == far.notation() == "row 101, column 101 across: ABC"
+    assert repr(far) == "Move.place(100, 100, True, (1, 2, 3)) # score=6"
+    assert eval(repr(far), {"Move": Move}) == far
+    before = Move.place(-1, -1, False, (1, 2 | THROUGH, 3))
+    assert str(before) == "row 0, column 0 down: A(B)C" and repr(before) == "Move.place(-1, -1, False, (1, 66, 3))"
+    assert str(Move.place(7, 30, True, (1,))) == "row 8, column 31 across: A"  # no column past Z
+    star = Move.place(7, 7, True, (1, 2 | BLANK), reclaimed=((40, 1, 1),))
+    assert str(star) == "8H Ab *row 41, column 2=A"
+    for move in (far, before, star):
+        with pytest.raises(InvalidMoveError, match="off every board, so a GCG record cannot name its square"):
+            move.gcg()
+    pos = Position.empty("english", rack="ABC")
+    for move in (far, before):
+        verdict = pos.validate(move)
+        assert verdict.reason == "off_board" and "row" in verdict.message
+    assert str(Move.place(7, 7, True, (1, 2))) == "8H AB"  # (on a board: as ever)
+
+
+@pytest.mark.parametrize("row, col", [(-1, 0), (0, -1), (0, 26), (26, 0), (2**70, 0)])
+def test_a_square_off_every_board_has_no_coordinate(row, col):
+    from racksmith.rules.coords import column_label, coord_label
+
+    with pytest.raises(InvalidMoveError, match="has no name: it is off every board"):
+        coord_label(row, col)
+    assert coord_label(25, 25) == "26Z" and coord_label(0, 0, across=False) == "A1"
+    if not 0 <= col < 26:
+        with pytest.raises(InvalidMoveError, match="has no letter"):  # -1 was 'Z'
+            column_label(col)
+
+
 # --- round trips ------------------------------------------------------------------------------------
 def placements(alphabet: Alphabet, max_dim: int = 15):
     n = len(alphabet)

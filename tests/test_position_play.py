@@ -187,6 +187,57 @@ def test_a_trusted_push_still_refuses_what_would_corrupt_the_position():
     assert state(pos) == before
 
 
+SOIREE = (19, 15, 9, 18, 5, 5)  # J8 SOIREE on OUTGUN, as a generator gives it (down from row 8, column J)
+
+
+@pytest.mark.parametrize(
+    "score, draw, error",
+    [
+        ("x", None, "must be a whole number of points, got 'x'"),  # was a TypeError with the tiles placed
+        (16.5, [1], "must be a whole number of points, got 16.5"),
+        (16, [200, 201], "tiles are ints, 0 \\(blank\\) to 26"),  # was a rack 'Ihi' and IndexErrors after
+        (16, (200, 201), "tiles are ints, 0 \\(blank\\) to 26"),
+        (16, [-1], "tiles are ints"),
+        (16, ["A"], "tiles are ints"),
+        (16, 5, "tiles are ints"),
+    ],
+)
+def test_a_trusted_push_checks_the_score_and_the_draw_before_changing_anything(score, draw, error):
+    pos = Position.from_cgp(OUTGUN)
+    before = state(pos)
+    with pytest.raises(ValueError, match=error):
+        pos.push(Move.place(7, 9, False, SOIREE, score=score), draw, trusted=True)
+    assert state(pos) == before and pos.move_stack == [] and not pos.board[7:13, 9].any()
+    pos.push(Move.place(7, 9, False, SOIREE, score=np.int64(16)), [1, 2], trusted=True)  # numpy ints are whole numbers
+    assert pos.scores == [16, 16] and type(pos.scores[1]) is int and str(pos.racks[1]) == "ABI"
+    pos.unseen_tiles()  # (an IndexError once a draw of non-tiles had been let in)
+    pos.pop()
+    assert state(pos) == before
+
+
+def test_a_trusted_draw_is_no_more_than_the_bag_holds():
+    start = Position.from_cgp(OUTGUN)
+    board = start.board.copy()
+    board[:5, :] = np.array([t for t in start.unseen_tiles() if t][:75]).reshape(5, 15)  # 75 more tiles on the board
+    pos = Position(start.ruleset, board, start.racks, start.scores)
+    assert pos.bag_count == 5
+    before = state(pos)
+    with pytest.raises(PositionError, match="the bag holds 5 tiles: it cannot supply a draw of 6"):
+        pos.push(Move.place(7, 9, False, SOIREE, score=16), [0, 0, 0, 0, 0, 0], trusted=True)
+    assert state(pos) == before
+
+
+def test_a_square_off_the_board_has_no_tile():
+    pos = Position.from_cgp(OUTGUN)
+    assert pos.tile_at(7, 3) == pos.ruleset.alphabet.tile("O") and pos.tile_at(np.int64(0), 0) == 0
+    for row, col, error in [(7, -12, "row 7, column -12 is off the 15x15 board"),  # read 8D, wrapping round
+                            (-1, 0, "off the 15x15 board"), (15, 0, "off the 15x15 board"),
+                            (2**70, 0, "off the 15x15 board"),  # an IndexError from numpy
+                            ("", 0, "whole numbers"), (7.0, 3, "whole numbers"), (None, None, "whole numbers")]:
+        with pytest.raises(PositionError, match=error):
+            pos.tile_at(row, col)
+
+
 def test_words_are_checked_unless_asked_not_to(enable):
     pos = Position.from_cgp(OUTGUN, lexicon=enable)
     with pytest.raises(IllegalMoveError) as info:

@@ -338,10 +338,15 @@ WORD_TILES = st.lists(st.integers(0, 0xFE), max_size=6)
 def test_first_absent_is_the_first_word_contains_tiles_rejects(enable, words, terminated):
     tiles = [list(bytes(enable.alphabet.encode_plain(w))) if isinstance(w, str) else w for w in words]
     data = b"\xff".join(bytes(t) for t in tiles) + (b"\xff" if terminated and tiles else b"")
-    expected = next((i for i, t in enumerate(tiles) if not enable.contains_tiles(t)), -1)
+
+    def accepted(word):  # first_absent reads the letter part of any byte; contains_tiles refuses non-tiles
+        letters = [t & 0x3F for t in word]
+        return all(1 <= t <= len(enable.alphabet) for t in letters) and enable.contains_tiles(letters)
+
+    expected = next((i for i, t in enumerate(tiles) if not accepted(t)), -1)
     if not terminated and tiles and not tiles[-1]:
         # an unterminated empty last word is no word at all
-        expected = next((i for i, t in enumerate(tiles[:-1]) if not enable.contains_tiles(t)), -1)
+        expected = next((i for i, t in enumerate(tiles[:-1]) if not accepted(t)), -1)
     assert enable.first_absent(data) == expected
 
 

@@ -18,6 +18,7 @@ placement plays as the м. The rules are :mod:`racksmith.core.turns`'.
 """
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -25,7 +26,7 @@ from typing import Any
 from itertools import groupby
 
 from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet, Tiles
-from ..rules.coords import coord_label, parse_coord
+from ..rules.coords import coord_label, has_label, parse_coord
 from ..rules.ruleset import get_ruleset
 from ..errors import InvalidMoveError, RacksmithError
 
@@ -197,7 +198,9 @@ class Move:
         return _spell(self._abc(), self.tiles)
 
     def notation(self) -> str:
-        """``8D QU(I)RK``, ``-ABC`` or ``-``: the notation players read."""
+        """``8D QU(I)RK``, ``-ABC`` or ``-``: the notation players read. A placement whose square is
+        off every board (a move :meth:`Position.validate` calls ``off_board``) has no coordinate:
+        its square is written out, ``row 101, column 101 across: ABC``."""
         if self.kind == PASS:
             return "-"
         a = self._abc()
@@ -207,24 +210,33 @@ class Move:
         for through, run in groupby(self.tiles, key=lambda t: bool(t & THROUGH)):
             text = _spell(a, list(run))
             out.append(f"({text})" if through else text)
-        return f"{coord_label(self.row, self.col, self.across)} {''.join(out)}{self._reclaimed_text()}"
+        return f"{_square_text(self.row, self.col, self.across)} {''.join(out)}{self._reclaimed_text(False)}"
 
     def gcg(self) -> str:
         """GCG form: ``8D QU.RK`` (played-through as ``.``), ``-ABC``, ``-``; a placement that takes
         stars back adds them as in :meth:`notation` (``8D ДОм *12H=А``): a token racksmith reads and
-        other programs, whose rules have no such move, refuse."""
+        other programs, whose rules have no such move, refuse. A placement off every board has no
+        GCG form: :class:`~racksmith.errors.InvalidMoveError`."""
         if self.kind != PLACE:
             return self.notation()
+        if not self._labelled():
+            raise InvalidMoveError(f"{self.notation()}: the move is off every board, so a GCG record cannot name its square")
         w = _spell(self._abc(), [THROUGH if t & THROUGH else t for t in self.tiles])
-        return f"{coord_label(self.row, self.col, self.across)} {w}{self._reclaimed_text()}"
+        return f"{coord_label(self.row, self.col, self.across)} {w}{self._reclaimed_text(True)}"
 
-    def _reclaimed_text(self) -> str:
-        """`` *12H=А`` for each star taken back (`` *12H`` when the letter is not given)."""
+    def _labelled(self) -> bool:
+        """Have the squares the notation names (the placement's, the stars') a coordinate?"""
+        return _has_label(self.row, self.col) and all(_has_label(r, c) for r, c, _ in self.reclaimed)
+
+    def _reclaimed_text(self, strict: bool) -> str:
+        """`` *12H=А`` for each star taken back (`` *12H`` when the letter is not given); a square off
+        every board is written out, unless ``strict`` (then :func:`coord_label` refuses it)."""
         if not self.reclaimed:
             return ""
         a = self._abc()
         return "".join(
-            f" *{coord_label(r, c)}" + (f"={a.decode([letter & LETTER_MASK])}" if letter & LETTER_MASK else "")
+            f" *{coord_label(r, c) if strict else _square_text(r, c)}"
+            + (f"={a.decode([letter & LETTER_MASK])}" if letter & LETTER_MASK else "")
             for r, c, letter in self.reclaimed
         )
 
@@ -283,7 +295,37 @@ class Move:
         extra = "" if self.score is None else f", score={self.score}"
         if self.equity is not None:
             extra += f", equity={self.equity:.3f}"
-        return f"Move.parse({self.notation()!r}){'' if not extra else ' #' + extra[1:]}"
+        try:
+            made = f"Move.parse({self.notation()!r})" if self.kind != PLACE or self._labelled() else None
+        except RacksmithError:  # tiles that are no letters: shown as they are
+            made = None
+        if made is None:  # no notation: the call that makes it
+            star = f", reclaimed={self.reclaimed!r}" if self.reclaimed else ""
+            if self.kind == PLACE:
+                made = f"Move.place({self.row!r}, {self.col!r}, {self.across!r}, {self.tiles!r}{star})"
+            elif self.kind == EXCHANGE:
+                made = f"Move.exchange({self.tiles!r})"
+            else:
+                made = (f"Move({self.kind!r}, row={self.row!r}, col={self.col!r}, across={self.across!r}, "
+                        f"tiles={self.tiles!r}{star})")
+        return f"{made}{'' if not extra else ' #' + extra[1:]}"
+
+
+def _has_label(row, col) -> bool:
+    try:
+        return has_label(row, col)
+    except TypeError:  # not numbers
+        return False
+
+
+def _square_text(row, col, across: bool | None = None) -> str:
+    """The coordinate of a square (``8D``, ``D8`` down); for a square off every board, which has
+    none, the square in words, as validation names it: ``row 101, column 101 across:``."""
+    if _has_label(row, col):
+        return coord_label(row, col) if across is None else coord_label(row, col, across)
+    way = "" if across is None else (" across:" if across else " down:")
+    r, c = ((operator.index(x) + 1 if hasattr(x, "__index__") else repr(x)) for x in (row, col))  # from 1, as 8D is
+    return f"row {r}, column {c}{way}"
 
 
 def _spell(a: Alphabet, tiles) -> str:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ..errors import IllegalMoveError, PositionError
+from ..errors import IllegalMoveError, InvalidMoveError, PositionError
 from ..formats.cgp import cgp_lexicon, cgp_ruleset, format_cgp, parse_cgp
 from ..formats.render import render_svg, render_text
 from ..lexicon import load_lexicon
@@ -84,6 +84,20 @@ class Outcome:
 
 def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _points(move: Move) -> int:
+    """The score of a placement pushed on trust, as an int: a whole number (None, unset, is 0), else
+    :class:`~racksmith.errors.InvalidMoveError` before anything changes."""
+    score = move.score
+    if score is None:
+        return 0
+    if not _is_int(score):
+        raise InvalidMoveError(
+            f"the score of a move pushed with trusted=True must be a whole number of points, got {score!r} "
+            f"({move.notation()}): push it without trusted=True to have it scored"
+        )
+    return int(score)
 
 
 def _board_array(board: Any, rs: Ruleset) -> np.ndarray:
@@ -354,6 +368,16 @@ class Position:
         return not self.board.any()
 
     def tile_at(self, row: int, col: int) -> int:
+        """The tile on a square, ``row`` and ``col`` counted from 0: 0 when empty, else the letter
+        (with :data:`~racksmith.rules.alphabet.BLANK` set for a blank)."""
+        rows, cols = self.board.shape
+        if not (_is_int(row) and _is_int(col)):
+            raise PositionError(f"a square is a row and a column (whole numbers, from 0), got {row!r}, {col!r}")
+        if not (0 <= row < rows and 0 <= col < cols):
+            raise PositionError(
+                f"row {row}, column {col} is off the {rows}x{cols} board: rows are 0..{rows - 1} and columns "
+                f"0..{cols - 1}, counted from 0"
+            )
         return int(self.board[row, col])
 
     # --- lexicon -------------------------------------------------------------------------------
@@ -456,9 +480,11 @@ class Position:
         the position's lexicon unless ``check_words=False``): an illegal move raises
         :class:`~racksmith.errors.IllegalMoveError` with its reason, a draw the bag cannot supply
         (or that overfills the rack) a :class:`~racksmith.errors.PositionError`, and the position
-        is left exactly as it was. ``trusted=True`` skips the legality check and the check of the
-        draw against the bag, for moves a generator made (their ``score`` is used as is) and tiles
-        a :class:`~racksmith.core.bag.Bag` drew; the rack and the squares are still checked.
+        is left exactly as it was. ``trusted=True`` skips the legality check and the check of which
+        tiles the bag holds, for moves a generator made (their ``score`` is used as is) and tiles
+        a :class:`~racksmith.core.bag.Bag` drew; the rack and the squares are still checked, and so
+        are the cheap things (the score is a whole number, the draw is rack tiles of the alphabet,
+        no more than the bag holds), all before anything changes.
 
         When the turn ends the game (the mover's rack is empty with the bag empty, or the count of
         scoreless turns reaches ``ruleset.zero_turn_limit``), the end-of-game adjustments are added
@@ -559,18 +585,19 @@ class Position:
             return a.tiles()
         if isinstance(draw, str):
             tiles = a.rack(draw)
-        elif not check:
-            tiles = list(draw)
         else:
-            tiles = list(draw)
             n = len(a)
-            if not all(_is_int(t) and 0 <= t <= n for t in tiles):
+            try:
+                tiles = list(draw)
+            except TypeError:
+                tiles = None
+            if tiles is None or not all(_is_int(t) and 0 <= t <= n for t in tiles):
                 raise PositionError(f"draw {draw!r}: tiles are ints, 0 (blank) to {n}; or write letters ('EIR?')")
         if len(tiles) > used:
             raise PositionError(
                 f"a draw of {len(tiles)} tiles after a move that takes {used} from the rack: a rack is only refilled"
             )
-        if check and tiles and len(tiles) > self.bag_count:
+        if tiles and len(tiles) > self.bag_count:
             raise PositionError(
                 f"the bag holds {self.bag_count} tile{'s' if self.bag_count != 1 else ''}: it cannot supply a draw of {len(tiles)}"
             )
@@ -590,6 +617,15 @@ class Position:
                 )
         return a.tiles(int(t) for t in tiles)
 
+    def _bag_drew(self, draw: list) -> bool:
+        """Can a trusted draw be taken as it is: rack tiles of the alphabet (counted in C, as bytes),
+        no more than the bag holds? (False sends it to :meth:`_drawn`, which says what is wrong.)"""
+        try:
+            tiles = bytes(draw)
+        except (TypeError, ValueError):
+            return False
+        return max(tiles) <= len(self.ruleset.alphabet) and len(tiles) <= self.bag_count
+
     def _apply(self, move: Move, draw: "str | Iterable[int] | None", check_draw: bool) -> Undo:
         """Push a checked move (see :meth:`push`): everything that can fail is checked before the
         position changes."""
@@ -599,14 +635,17 @@ class Position:
         kind = move.kind
         left = turns.take_tiles(rack, move)
         make_tiles = rs.alphabet._tiles_type  # (what Alphabet.tiles makes, without its checks)
-        if not check_draw and type(draw) is list and len(left) + len(draw) <= len(rack):  # tiles a Bag drew
+        if (not check_draw and type(draw) is list and len(left) + len(draw) <= len(rack)
+                and (not draw or self._bag_drew(draw))):  # tiles a Bag drew
             drawn = make_tiles(draw)
         else:
             drawn = self._drawn(draw, len(rack) - len(left), check_draw)
         if len(left) + len(drawn) > rs.rack_size:
             raise PositionError(f"the draw would leave {len(left) + len(drawn)} tiles on a rack of {rs.rack_size}")
+        score = move.score if kind == PLACE else 0
+        if type(score) is not int:
+            score = _points(move)
         squares = turns.place_tiles(self.board, move) if kind == PLACE else ()
-        score = (move.score or 0) if kind == PLACE else 0
         left += drawn
         left.sort()
         new_rack = make_tiles(left)

@@ -37,6 +37,7 @@ __all__ = [
     "GCGPlayer",
     "GCGVisitor",
     "GameBuilder",
+    "MAX_GCG_POINTS",
     "TURN_KINDS",
     "decode_gcg",
     "format_gcg",
@@ -49,6 +50,8 @@ __all__ = [
 
 _RACK_RE = re.compile(r"^[^\s()+\-.\d#>:]+$")
 _SCORE_RE = re.compile(r"^[+\-]?[0-9]{1,9}$")  #: a score or running total (9 digits: int() never sees a huge one)
+#: the most points a score or running total of a record may have (9 digits), either sign
+MAX_GCG_POINTS = 999_999_999
 _PLAYER_RE = re.compile(r"^player(\d+)$")
 _HIDDEN_EXCHANGE_RE = re.compile(r"^[0-9]+$")
 _RECLAIM_RE = re.compile(r"^\*(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})(?:=\S+)?$")  #: a star taken back: ``*8H=О``
@@ -251,6 +254,9 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
 
     Returns ``visitor.result()`` (a :class:`GCGGame` for the default :class:`GameBuilder`).
     """
+    if not isinstance(text, str):
+        hint = ": decode a file's bytes with decode_gcg, or read it with read_gcg" if isinstance(text, (bytes, bytearray)) else ""
+        raise GCGError(f"GCG text must be a str, got {type(text).__name__}{hint}")
     if visitor is None:
         visitor = GameBuilder(strict=strict)
     lines = text.lstrip("\ufeff").splitlines()

@@ -131,6 +131,9 @@ class Leaves:
     def from_csv_text(cls, text: str, ruleset: "str | Path | Ruleset | None" = None, *,
                       source: str = "<csv>") -> "Leaves":
         """Build from the text of a leave CSV, which must hold at least one leave."""
+        if not isinstance(text, str):
+            hint = ": decode the bytes, or read a file with Leaves.from_csv" if isinstance(text, (bytes, bytearray)) else ""
+            raise LexiconFormatError(f"leave CSV {source}: the text must be a str, got {type(text).__name__}{hint}")
         leaves, values = _csv_columns(text, source)
         if not leaves:
             header = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")

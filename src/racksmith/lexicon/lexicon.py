@@ -1,6 +1,7 @@
 """The :class:`Lexicon`: a KWG word graph with its alphabet, and the queries people ask of it."""
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -8,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _kwgwalk
-from ..rules.alphabet import LETTER_MASK, Alphabet
+from ..rules.alphabet import BLANK, LETTER_MASK, Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
 from .build import build_packed
@@ -224,14 +225,25 @@ class Lexicon:
         return bytes(tiles)
 
     def contains_tiles(self, tiles: Sequence[int]) -> bool:
-        """Is this tile sequence a word? (the blank bit of board tiles is ignored)"""
+        """Is this tile sequence a word? Tiles as on a board: letters 1..n, the blank bit of a blank
+        ignored; the rack blank 0, like no tiles at all, makes no word. A number that is no tile of
+        the alphabet raises :class:`~racksmith.errors.UnknownLetterError`."""
+        n = len(self.alphabet)
         letters = []
         for t in tiles:
-            t = int(t) & LETTER_MASK
-            if not 1 <= t <= len(self.alphabet):
-                return False
-            letters.append(t)
-        if not letters:
+            try:
+                t = operator.index(t)
+            except TypeError:
+                hint = ": look a word up with 'word in lexicon'" if isinstance(t, str) else ""
+                raise UnknownLetterError(f"a tile is an int, got {type(t).__name__} {t!r}{hint}") from None
+            letter = t & LETTER_MASK
+            if t & ~(BLANK | LETTER_MASK) or letter > n or t == BLANK:
+                raise UnknownLetterError(
+                    f"{t} is not a tile of {self.alphabet.name or 'the alphabet'}: a letter 1..{n}, or a letter | 0x80 "
+                    f"({BLANK}) for a blank"
+                )
+            letters.append(letter)
+        if not letters or 0 in letters:
             return False
         node = _kwgwalk.find(self.kwg, self._root, bytes(letters))
         return node != 0 and bool(int(self.kwg[node]) & ACCEPTS)
@@ -241,8 +253,9 @@ class Lexicon:
         ``words`` that is not in the lexicon, or -1 when all are.
 
         ``words`` holds tile sequences, each ended by 0xFF (the last one may end with the bytes
-        instead); as in :meth:`contains_tiles`, only the letter part of a tile (``tile & 0x3F``)
-        is read, and an empty word is not a word."""
+        instead); only the letter part of each byte (``tile & 0x3F``) is read, no byte being
+        refused (:meth:`contains_tiles` refuses a number that is no tile): a letter outside 1..n,
+        like an empty word, is not a word."""
         return _kwgwalk.first_absent(self.kwg, self._root, len(self.alphabet), words)
 
     def __contains__(self, word: object) -> bool:
@@ -250,7 +263,10 @@ class Lexicon:
             tiles = self._tiles(word)
             return tiles is not None and self.contains_tiles(tiles)
         if isinstance(word, (list, tuple)) and all(isinstance(t, (int, np.integer)) for t in word):
-            return self.contains_tiles(word)
+            try:
+                return self.contains_tiles(word)
+            except UnknownLetterError:  # numbers that are no tiles spell no word
+                return False
         return False
 
     def __iter__(self) -> Iterator[str]:

@@ -38,12 +38,13 @@ def load_lexicon(
         return spec
     text = str(spec)
     path = Path(text)
-    if not isinstance(spec, Path) and text.strip().lower() in EMBEDDED and not path.exists():
+    if not isinstance(spec, Path) and text.strip().lower() in EMBEDDED and not _probe(path.exists):
         return load_embedded(text, ruleset, gaddag=gaddag)
     rs = get_ruleset(ruleset)
-    if not path.is_file():
+    if not _probe(path.is_file):
+        shown = text if len(text) <= 80 else f"{text[:77]}..."
         raise UnknownLexiconError(
-            f"no lexicon {text!r}: give one of {', '.join(EMBEDDED)}, a word list file or a .kwg file"
+            f"no lexicon {shown!r}: give one of {', '.join(EMBEDDED)}, a word list file or a .kwg file"
         )
     try:
         with open(path, "rb") as f:
@@ -58,6 +59,14 @@ def load_lexicon(
     lex = compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))
     _fits(lex, rs, f"word list {text!r}", "choose the ruleset the list is written for; one word a line")
     return lex
+
+
+def _probe(test) -> bool:
+    """``path.exists()`` or ``path.is_file()``, False for a name no file can have (too long, a NUL in it)."""
+    try:
+        return test()
+    except (OSError, ValueError):
+        return False
 
 
 def ruleset_lexicon(ruleset: "str | Path | Ruleset | None", spec: "str | Path | Lexicon | None" = None) -> Lexicon:

@@ -42,6 +42,8 @@ def load_shipped_leaves(name: str, ruleset: "str | Ruleset | None" = None):
     """The shipped leaves ``name`` (``english``, ``super``, ``russian``, ``erudit``), loaded once."""
     from .klv import Leaves
 
+    if not isinstance(name, str):
+        raise _not_a_name(name)
     key = name.strip().lower()
     if key not in SHIPPED_LEAVES:
         raise LexiconFormatError(f"no shipped leaves {name!r}: racksmith ships {', '.join(SHIPPED_LEAVES)}")
@@ -60,8 +62,16 @@ def load_shipped_leaves(name: str, ruleset: "str | Ruleset | None" = None):
     return leaves
 
 
+def _not_a_name(name: object) -> LexiconFormatError:
+    return LexiconFormatError(
+        f"the name of a shipped leave set is a str ({', '.join(SHIPPED_LEAVES)}), got {type(name).__name__}"
+    )
+
+
 def leaves_provenance(name: str) -> dict[str, Any]:
     """How the shipped leaves ``name`` were made: command, games, generations, seed, commit..."""
+    if not isinstance(name, str):
+        raise _not_a_name(name)
     key = name.strip().lower()
     data = _data(key, ".json") if key in SHIPPED_LEAVES else None
     if data is None:

@@ -107,11 +107,25 @@ class MoveList(MoveListBase, Sequence[Move]):
             self._buf = records
             self._n = len(records) // _ITEMSIZE
         else:
+            if not isinstance(records, np.ndarray):
+                raise TypeError(
+                    f"records are a numpy array of RECORD_DTYPE (or the kernel's bytes), got {type(records).__name__}"
+                )
             if records.dtype != RECORD_DTYPE:
                 raise TypeError(f"records must have dtype RECORD_DTYPE, got {records.dtype}")
             self._recs = records
             self._buf = None
             self._n = len(records)
+        if not isinstance(alphabet, Alphabet):
+            raise TypeError(f"alphabet must be an Alphabet (ruleset.alphabet), got {type(alphabet).__name__}")
+        try:
+            held = bytes(rack)  # (ints 0..255, counted in C)
+        except (TypeError, ValueError):
+            held = None
+        if held is None or isinstance(rack, (str, bytes)):
+            raise TypeError(f"rack must be tiles (ints 0..{len(alphabet)}, 0 a blank), got {rack!r}")
+        if held and max(held) > len(alphabet):
+            raise MoveGenError(f"rack {rack!r} holds a tile outside the alphabet (tiles are 0..{len(alphabet)}, 0 a blank)")
         if reclaimed is not None and len(reclaimed) != self._n:
             raise ValueError(f"{len(reclaimed)} entries of reclaimed stars for {self._n} records")
         self._reclaimed = list(reclaimed) if reclaimed is not None and any(reclaimed) else None

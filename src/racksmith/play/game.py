@@ -27,8 +27,8 @@ from ..core.move import EXCHANGE, PASS, PLACE, Move
 from ..core.position import Position, Undo
 from ..core.turns import Ending, EventKind
 from ..core.validation import ANY_WORD, check_move_lean
-from ..errors import IllegalMoveError, RacksmithError
-from ..formats.gcg import GCGEvent, GCGGame, GCGPlayer
+from ..errors import IllegalMoveError, InvalidMoveError, RacksmithError
+from ..formats.gcg import MAX_GCG_POINTS, GCGEvent, GCGGame, GCGPlayer, max_players
 from ..lexicon import Leaves
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
@@ -85,14 +85,21 @@ class _Action:
     ops: tuple[tuple, ...] = _TURN
 
 
-def _nicks(players: "int | Sequence[str]") -> tuple[str, ...]:
+def _player_count(players: "int | Sequence[str]") -> int:
+    """How many players ``players`` (a count or the nicks) names, checked to be one or the other."""
     if isinstance(players, bool) or not isinstance(players, (int, str, Sequence)):
         raise RacksmithError(f"players is a count or a list of nicks, got {type(players).__name__}")
+    return players if isinstance(players, int) else 1 if isinstance(players, str) else len(players)
+
+
+def _nicks(players: "int | Sequence[str]") -> tuple[str, ...]:
+    """The players' nicks; the count must have been checked against its bound (:func:`_player_count`)."""
+    _player_count(players)
     nicks = tuple(f"p{i + 1}" for i in range(players)) if isinstance(players, int) else (
         (players,) if isinstance(players, str) else tuple(str(p) for p in players)
     )
     if len(nicks) < 2:
-        raise RacksmithError(f"a game needs at least 2 players, got {len(nicks)}")
+        raise RacksmithError(f"a game needs at least 2 players, got {players if isinstance(players, int) else len(nicks)}")
     if len(set(nicks)) != len(nicks) or any(not n or any(ch.isspace() or ch == ":" for ch in n) for n in nicks):
         raise RacksmithError(f"player nicks must be distinct, non-empty, without spaces or ':': {list(nicks)}")
     return nicks
@@ -124,12 +131,13 @@ class Game:
         bag_order: Sequence[int] | None = None,
     ):
         rs = get_ruleset(ruleset)
-        nicks = _nicks(players)
-        if len(nicks) * rs.rack_size > rs.total_tiles:
+        count = _player_count(players)  # checked before any nick is made: players=2**70 is refused, not built
+        if count * rs.rack_size > rs.total_tiles:
             raise RacksmithError(
-                f"{len(nicks)} racks of {rs.rack_size} need {len(nicks) * rs.rack_size} tiles; "
-                f"the {rs.name} set has {rs.total_tiles}"
+                f"{count} racks of {rs.rack_size} need {count * rs.rack_size} tiles; "
+                f"the {rs.name} set has {rs.total_tiles} (at most {max_players(rs)} players)"
             )
+        nicks = _nicks(players)
         bag = Bag(rs, seed, order=bag_order)
         racks = [bag.draw(rs.rack_size) for _ in nicks]
         self._setup(Position(rs, None, racks, lexicon=lexicon), bag, nicks, names)
@@ -153,9 +161,15 @@ class Game:
         if not isinstance(position, Position):
             raise RacksmithError(f"from_position needs a Position, got {type(position).__name__}")
         rs = position.ruleset
-        nicks = _nicks(players if players is not None else len(position.racks))
-        if len(nicks) != len(position.racks):
-            raise RacksmithError(f"{len(nicks)} players for a position of {len(position.racks)} racks")
+        count = _player_count(players) if players is not None else len(position.racks)
+        if count != len(position.racks):  # (before any nick is made)
+            raise RacksmithError(f"{count} players for a position of {len(position.racks)} racks")
+        if count > max_players(rs):
+            raise RacksmithError(
+                f"a position of {count} racks: a game of {rs.name} has at most {max_players(rs)} players (each "
+                f"holds a rack of {rs.rack_size} from {rs.total_tiles} tiles)"
+            )
+        nicks = _nicks(players if players is not None else count)
         pos = position.copy(stack=False)
         if lexicon is not None:
             pos.lexicon = lexicon
@@ -311,7 +325,12 @@ class Game:
         """Apply a move from the move generator without checking it (its ``score`` is used as is).
 
         For self-play speed; the game's tile and score invariants (:meth:`check_invariants`) still
-        catch a generator that lies."""
+        catch a generator that lies. A move written as text is not trusted: :meth:`play` it."""
+        if not isinstance(move, Move):
+            raise InvalidMoveError(
+                f"play_trusted takes a Move from the move generator, got {type(move).__name__}"
+                + (f" {move!r}: play a move written as text with Game.play" if isinstance(move, str) else "")
+            )
         return self._turn(move)  # the position refuses a turn after the end ("game_over")
 
     def challenge(self, bonus: int = 0) -> bool:
@@ -324,6 +343,16 @@ class Game:
         last = self._last_play_action()
         play_event = self.history[last.cut]
         p = play_event.player
+        if isinstance(bonus, bool) or not isinstance(bonus, int) or not 0 <= bonus <= MAX_GCG_POINTS:
+            raise RacksmithError(
+                f"a challenge bonus is 0 (a double challenge) or a positive whole number of points up to "
+                f"{MAX_GCG_POINTS:,} (what a GCG record holds), got {bonus!r}"
+            )
+        if self.scores[p] + bonus > MAX_GCG_POINTS:
+            raise RacksmithError(
+                f"a bonus of {bonus} would take {self.nicks[p]}'s score past {MAX_GCG_POINTS:,}, more than a GCG "
+                "record holds"
+            )
         assert play_event.move is not None  # the event of a play
         before = self._pos.copy()
         before.pop()
@@ -367,8 +396,16 @@ class Game:
         """Subtract ``points`` (> 0) from a player's score, e.g. for overtime."""
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.nicks):
             raise RacksmithError(f"player {player!r} does not exist (0..{len(self.nicks) - 1})")
-        if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-            raise RacksmithError(f"a time penalty is a positive number of points, got {points!r}")
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_GCG_POINTS:
+            raise RacksmithError(
+                f"a time penalty is a positive whole number of points up to {MAX_GCG_POINTS:,} (what a GCG record "
+                f"holds), got {points!r}"
+            )
+        if self.scores[player] - points < -MAX_GCG_POINTS:
+            raise RacksmithError(
+                f"a penalty of {points} would take {self.nicks[player]}'s score below -{MAX_GCG_POINTS:,}, more than "
+                "a GCG record holds"
+            )
         act = self._begin(EventKind.TIME, player)
         i = (player - self.to_move) % len(self.nicks)
         self._pos.scores[i] -= points
@@ -546,6 +583,11 @@ class Game:
             game.pragmas.append((f"player{i + 1}", f"{nick} {name}", 0))
             game.players.append(GCGPlayer(nick, name))
         for e in self.history:
+            if not (abs(e.score) <= MAX_GCG_POINTS and abs(e.total) <= MAX_GCG_POINTS):
+                raise RacksmithError(
+                    f"a {e.kind} of {self.nicks[e.player]} for {e.score} points (total {e.total}): a GCG record holds "
+                    f"scores of at most {MAX_GCG_POINTS:,} points"
+                )
             move = e.move
             game.events.append(
                 GCGEvent(

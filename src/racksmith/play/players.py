@@ -193,6 +193,8 @@ PLAYER_KINDS = {"equity": BestEquityPlayer, "score": BestScorePlayer, "random": 
 
 def make_player(kind: str, *, leaves: Any = None, ruleset=None) -> Player:
     """A built-in player by name: ``equity`` (uses ``leaves``), ``score`` or ``random``."""
+    if not isinstance(kind, str):
+        raise RacksmithError(f"a player kind is a name ({', '.join(PLAYER_KINDS)}), got {type(kind).__name__}")
     k = kind.strip().lower()
     if k == "equity":
         return BestEquityPlayer(leaves, ruleset=ruleset)

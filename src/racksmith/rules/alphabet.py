@@ -39,21 +39,33 @@ class Tiles(tuple):
     order, blanks last, as CGP writes racks), ``repr(rack) == "Tiles('AEINST?')"``. Each alphabet
     has its own subclass (:meth:`Alphabet.tiles` makes them), which carries the alphabet, so a
     ``Tiles`` costs no more memory than a tuple. Slicing or adding gives plain tuples.
-    :data:`NO_TILES` is the empty ``Tiles`` of no alphabet in particular.
+    :data:`NO_TILES` is the empty ``Tiles`` of no alphabet in particular; a ``Tiles`` made
+    directly (``Tiles((1, 2))``) has no alphabet either, so it has no letters and prints as its
+    numbers (``repr: Tiles((1, 2))``).
     """
 
     __slots__ = ()
-    alphabet: ClassVar["Alphabet"]
+    alphabet: ClassVar["Alphabet | None"] = None  #: None for a Tiles of no alphabet
 
     @property
     def letters(self) -> str:
         """The tiles as letters: ``?`` for a blank, multi-character letters in brackets."""
+        if self.alphabet is None and self:
+            raise UnknownLetterError(
+                f"tiles {tuple(self)} have no alphabet, so no letters: make them with alphabet.tiles(...)"
+            )
         return str(self)
 
     def __str__(self) -> str:
-        return self.alphabet.rack_string(self, blanks_last=True) if self else ""
+        if not self:
+            return ""
+        if self.alphabet is None:
+            return str(tuple(self))
+        return self.alphabet.rack_string(self, blanks_last=True)
 
     def __repr__(self) -> str:
+        if self.alphabet is None and self:
+            return f"Tiles({tuple(self)!r})"
         return f"Tiles({str(self)!r})"
 
     def __reduce__(self):
@@ -144,6 +156,8 @@ class Alphabet:
 
     def tile(self, letter: str) -> Tile:
         """The tile for one letter: uppercase = the letter, lowercase = a blank standing for it."""
+        if not isinstance(letter, str):
+            raise UnknownLetterError(f"a letter is a str, got {type(letter).__name__} {letter!r}")
         up = letter.upper()
         t = self._index.get(up)
         if t is None:
@@ -157,8 +171,18 @@ class Alphabet:
         return t
 
     def letter(self, tile: Tile) -> str:
-        """The letter of a tile: lowercase for a blank on the board, ``?`` for the rack blank 0."""
-        t = tile & LETTER_MASK
+        """The letter of a tile: lowercase for a blank on the board, ``?`` for the rack blank 0.
+        A number that is no tile of the alphabet (beyond its letters, below 0, or with bits other
+        than :data:`BLANK` set) raises :class:`~racksmith.errors.UnknownLetterError`."""
+        try:
+            t = tile & LETTER_MASK
+        except TypeError:
+            raise UnknownLetterError(f"a tile is an int, got {type(tile).__name__} {tile!r}") from None
+        if tile & ~(BLANK | LETTER_MASK) or (t == 0 and tile):
+            raise UnknownLetterError(
+                f"{tile!r} is not a tile{self._where()}: a tile is 0 (the blank on a rack), a letter 1..{len(self)}, "
+                f"or a letter | 0x80 ({BLANK}) for a blank on the board"
+            )
         if t == 0:
             return "?"
         if t > len(self.letters):

@@ -18,11 +18,25 @@ _COL_FIRST = re.compile(r"^([A-Za-z])(\d{1,2})$")
 
 
 def column_label(col: int) -> str:
+    if not 0 <= col < MAX_DIM:
+        raise InvalidMoveError(f"column {col!r} (counted from 0) has no letter: columns are A..{COLUMNS[MAX_DIM - 1]}")
     return COLUMNS[col]
 
 
+def has_label(row: int, col: int) -> bool:
+    """Does the square have a name (``8D``): is it on a board of the largest size (:data:`MAX_DIM`)?"""
+    return 0 <= row < MAX_DIM and 0 <= col < MAX_DIM
+
+
 def coord_label(row: int, col: int, across: bool = True) -> str:
-    """``coord_label(7, 3)`` is ``'8D'`` (across); with ``across=False`` it is ``'D8'``."""
+    """``coord_label(7, 3)`` is ``'8D'`` (across); with ``across=False`` it is ``'D8'``. A square
+    off every board (a negative row or column, or one past the 26th) has no name:
+    :class:`~racksmith.errors.InvalidMoveError`."""
+    if not has_label(row, col):
+        raise InvalidMoveError(
+            f"the square at row {row!r}, column {col!r} (counted from 0) has no name: it is off every board "
+            f"(rows 1..{MAX_DIM}, columns A..{COLUMNS[MAX_DIM - 1]})"
+        )
     return f"{row + 1}{COLUMNS[col]}" if across else f"{COLUMNS[col]}{row + 1}"
 
 
