@@ -43,10 +43,11 @@ def selfplay(
     from ..lexicon import load_leaves
     from ..lexicon.load import ruleset_lexicon
     from ..rules.ruleset import get_ruleset
+    from ..play.backends import MAX_GAMES
     from ..play.selfplay import SelfPlayConfig, parse_players, run_selfplay
 
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}", 2)
+    if not 1 <= games <= MAX_GAMES:
+        fail(f"--games must be 1..{MAX_GAMES:,}, got {games}", 2)
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}", 2)
     try:

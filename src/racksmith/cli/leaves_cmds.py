@@ -87,7 +87,7 @@ def train_cmd(
     games: str = typer.Option(..., "--games", "-n",
                               help="Self-play games per generation, or one count per generation (e.g. 20000,8000)."),
     generations: Optional[int] = typer.Option(
-        None, "--generations", "-g",
+        None, "--generations", "-g", min=1,
         help="Generations: each plays with the previous one's leaves [default: one per --games count, or 2].",
     ),
     start: Optional[Path] = typer.Option(None, "--from", help="Leaves the first generation plays with: a file, or a "
@@ -116,6 +116,8 @@ def train_cmd(
     from ..training.train import TrainSettings, train_leaves
     from .progress import games_progress
 
+    from ..play.backends import MAX_GAMES
+
     try:
         counts = tuple(int(n) for n in games.split(","))
     except ValueError:
@@ -123,6 +125,12 @@ def train_cmd(
                                  param_hint="--games") from None
     if generations is None:
         generations = len(counts) if len(counts) > 1 else 2
+    if min(counts) < 1:
+        raise typer.BadParameter(f"{games!r}: a generation plays 1 game at least", param_hint="--games")
+    total = counts[0] * generations if len(counts) == 1 else sum(counts)
+    if total > MAX_GAMES:
+        raise typer.BadParameter(f"{total:,} games in {generations:,} generations: a training run plays at most "
+                                 f"{MAX_GAMES:,}", param_hint="--games/--generations")
     rs = get_ruleset(ruleset)
     start_bytes = None
     start_prov = None

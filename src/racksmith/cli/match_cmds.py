@@ -28,11 +28,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play paired games between two players and report wins, draws, the win rate with its 95%
         (Wilson) interval and the mean spread."""
+        from ..play.backends import MAX_GAMES
         from ..play.match import match
         from .progress import games_progress
 
-        if games < 2 or games % 2:
-            raise typer.BadParameter("must be an even number, at least 2 (games are played in pairs)", param_hint="--games")
+        if not 2 <= games <= MAX_GAMES or games % 2:
+            raise typer.BadParameter(f"must be an even number from 2 to {MAX_GAMES:,} (games are played in pairs), "
+                                     f"got {games}", param_hint="--games")
         with games_progress() as update:
             result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
                            address=address, progress=lambda done: update("match", done, games))

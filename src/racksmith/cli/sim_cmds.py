@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from ..play.backends import MAX_GAMES
 from .common import (
     LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, load_position,
     note, position_lexicon, resolve_leaves, say,
@@ -22,7 +23,7 @@ winpct_app = typer.Typer(
 @winpct_app.command("train")
 def winpct_train_cmd(
     ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset to play."),
-    games: int = typer.Option(20000, "--games", "-n", min=1, help="Self-play games."),
+    games: int = typer.Option(20000, "--games", "-n", min=1, max=MAX_GAMES, help="Self-play games."),
     output: Path = typer.Option(..., "--output", "-o", dir_okay=False,
                                 help="The table to write (MAGPIE's winpct format; provenance beside it as .json)."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
