@@ -463,7 +463,7 @@ def test_cli_endgame_errors_are_one_line(capsys):
     code, out, err = run_cli(capsys, "endgame", END21, "--plies", "0")
     assert code == 2
     code, out, err = run_cli(capsys, "endgame", END21, "--threads", "1000")
-    assert code == 1 and len(err.strip().splitlines()) == 1 and "threads" in err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "threads" in err
 
 
 # --- the endgame player -------------------------------------------------------------------------------

@@ -440,7 +440,7 @@ def test_match_cli_json(capsys):
     (["match", "--p1", "nope", "--p2", "score", "--games", "2"], 1, "unknown kind 'nope'"),
     (["match", "--p1", "equity:x=1", "--p2", "score", "--games", "2"], 1, "unknown parameter 'x'"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "mpi"], 1, "backend 'mpi'"),
-    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "0"], 1, "jobs must be"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "0"], 2, "'--jobs' / '-j': 0 is not in the range x>=1"),
     (["leaves", "train", "-r", "english", "--games", "0", "-o", "x.klv2"], 2, "a generation plays 1 game at least"),
     # absurd counts of games: refused at once, before anything is built for them
     (["match", "--p1", "score", "--p2", "score", "--games", "1" + "0" * 21], 2, "from 2 to 10,000,000"),

@@ -149,7 +149,7 @@ def analyze(
     sim_iterations: int = typer.Option(1000, "--sim-iterations", min=1, help="Play-outs per turn with --sim."),
     sim_candidates: int = typer.Option(10, "--sim-candidates", min=1, help="Candidates per turn with --sim."),
     sim_plies: int = typer.Option(2, "--sim-plies", min=1, max=32, help="Plies with --sim."),
-    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the simulations."),
+    seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the simulations."),
 ) -> None:
     """For every turn: the move played, its rank among all moves by equity, the best moves and the
     equity lost; then a summary per player (equity lost, bingos missed). With --sim, each turn is
