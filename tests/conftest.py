@@ -22,3 +22,22 @@ os.environ.setdefault(
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     return FIXTURES
+
+
+def with_time_penalty(gcg: str, points: int) -> str:
+    """The record with a time penalty of ``points`` for the first player after his first turn (every
+    later running total of his lowered by as much)."""
+    out, nick = [], None
+    for line in gcg.splitlines():
+        if line.startswith(">") and nick is None:
+            nick = line.split(":")[0]
+            out.append(line)
+            rack, total = line.split()[1], int(line.split()[-1])
+            out.append(f"{nick}: {rack} (time) -{points} {total - points}")
+            continue
+        if nick is not None and line.startswith(nick + ":"):
+            f = line.split()
+            f[-1] = str(int(f[-1]) - points)
+            line = " ".join(f)
+        out.append(line)
+    return "\n".join(out) + "\n"

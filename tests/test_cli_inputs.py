@@ -3,6 +3,7 @@ prints its result on stdout and diagnostics on stderr; the CGP's ld/lex opcodes 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +110,48 @@ def test_the_cgp_ld_opcode_chooses_the_ruleset_and_other_letters_name_theirs(cap
 def test_an_unknown_opponent_rack_leaves_an_exact_bag(capsys):
     code, out, _ = run(capsys, "show", QUIRK)
     assert "player 2: (7 unknown)" in out and "bag: 81 tiles" in out
+
+
+EG21 = ("7M2MORAL/6COWBANEs1/6UN4AE1/5VIG3OPAH/4REFoRGED3/4EX1L7/4C10/3KRONA3FLIP/4U6O2A/1ZOWIE2T2I2N/"
+        "4T2HAJIS2N/2BOSQUET2T2I/7DE5E/ADVISING6R/YE5Y6S DEEILRT/AOTU 0/0 0")
+PEG = EG21.replace("DEEILRT/AOTU", "DEEILRT/AOT")
+GCG = Path(__file__).parent / "fixtures" / "gcg" / "game07_seed379.gcg"
+
+
+@pytest.mark.parametrize("args, option", [
+    (["endgame", EG21, "--plies", "0"], "--plies"),
+    (["endgame", EG21, "--plies", "121"], "--plies"),
+    (["endgame", EG21, "--plies", "1000000000000"], "--plies"),
+    (["endgame", EG21, "--seconds", "nan"], "--seconds"),
+    (["endgame", EG21, "--seconds", "inf"], "--seconds"),
+    (["endgame", EG21, "--threads", "65"], "--threads"),
+    (["peg", PEG, "--seconds", "nan"], "--seconds"),
+    (["peg", PEG, "--seconds", "inf"], "--seconds"),
+    (["sim", QUIRK, "--seed", "-1"], "--seed"),
+    (["sim", QUIRK, "--seed", "99999999999999999999999"], "--seed"),
+    (["sim", QUIRK, "--seed", str(2**64)], "--seed"),
+    (["sim", QUIRK, "--seconds", "nan"], "--seconds"),
+    (["infer", QUIRK, "--move", "8D QUIRK", "--margin", "nan"], "--margin"),
+    (["analyze", GCG, "--seed", str(2**64)], "--seed"),
+    (["selfplay", "--jobs", "0"], "--jobs"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "0"], "--jobs"),
+    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--jobs", "0"], "--jobs"),
+    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--checkpoint", "0"], "--checkpoint"),
+    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--generations", "0"], "--generations"),
+    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--prior-weight", "nan"], "--prior-weight"),
+    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--prior-weight", "-1"], "--prior-weight"),
+    (["winpct", "show", "--unseen", "-1"], "--unseen"),
+    (["serve", "--max-seconds", "nan"], "--max-seconds"),
+])
+def test_an_option_out_of_its_range_is_bad_usage(capsys, args, option):
+    """Exit 2 and one line naming the option, whether the value is below, above or not a finite
+    number, and whatever the library would have said."""
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and option in err, err
+
+
+def test_the_search_limits_of_the_command_line_are_the_solver_s():
+    from racksmith.cli import search_cmds
+    from racksmith.search import endgame
+
+    assert (search_cmds.MAX_DEPTH, search_cmds.MAX_THREADS) == (endgame.MAX_DEPTH, endgame.MAX_THREADS)

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from conftest import with_time_penalty
 from oracle import WordIndex, oracle_placements, oracle_reclamations, placement_move
 from racksmith import Position
 from racksmith.core.move import Move
@@ -462,7 +463,7 @@ def test_cli_endgame_errors_are_one_line(capsys):
     code, out, err = run_cli(capsys, "endgame", END21, "--plies", "0")
     assert code == 2
     code, out, err = run_cli(capsys, "endgame", END21, "--threads", "1000")
-    assert code == 1 and len(err.strip().splitlines()) == 1 and "threads" in err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "threads" in err
 
 
 # --- the endgame player -------------------------------------------------------------------------------
@@ -499,6 +500,19 @@ def test_the_endgame_player_plays_equity_then_the_solved_endgame(seed):
         assert game.scores[mover] - game.scores[1 - mover] - spread == expected
     with pytest.raises(RacksmithError):
         EndgamePlayer(seconds=0)
+
+
+def test_the_endgame_player_refuses_what_the_solver_would():
+    """Depths and threads the solver refuses are refused when the player is made, not at its first
+    endgame in the middle of a match."""
+    from racksmith.search import EndgamePlayer
+    from racksmith.search.endgame import MAX_DEPTH, MAX_THREADS
+
+    EndgamePlayer(plies=MAX_DEPTH, threads=MAX_THREADS)
+    with pytest.raises(RacksmithError, match=f"plies must be a whole number from 1 to {MAX_DEPTH}"):
+        EndgamePlayer(plies=MAX_DEPTH + 1)
+    with pytest.raises(RacksmithError, match=f"threads must be a whole number from 1 to {MAX_THREADS}"):
+        EndgamePlayer(threads=MAX_THREADS + 1)
 
 
 # --- the web analyzer ------------------------------------------------------------------------------------
@@ -751,6 +765,59 @@ def test_cli_peg_needs_one_tile_in_the_bag(capsys):
     assert code == 1 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "needs exactly one" in lines[0]
+
+
+# --- scores the search cannot hold -------------------------------------------------------------------------
+def with_scores(cgp: str, ours: int, theirs: int) -> str:
+    """The CGP with other scores."""
+    f = cgp.split(" ")
+    f[2] = f"{ours}/{theirs}"
+    return " ".join(f)
+
+
+def test_scores_too_far_apart_are_refused_cleanly(capsys):
+    """The search holds the spread within MAX_SPREAD: beyond it the solvers raise PositionError
+    (the CLI says so in one line), at it they solve; the endgame player falls back to static
+    equity."""
+    from racksmith.search import EndgamePlayer
+    from racksmith.search.endgame import MAX_SPREAD
+
+    far = with_scores(END21, 20_000_000, 0)
+    with pytest.raises(PositionError, match="scores differ by 20000000 points"):
+        Position.from_cgp(far).solve_endgame(plies=1)
+    with pytest.raises(PositionError, match="differ by"):
+        Position.from_cgp(with_scores(END21, 0, MAX_SPREAD + 1)).solve_endgame(plies=1)
+    assert Position.from_cgp(with_scores(END21, MAX_SPREAD, 0)).solve_endgame(plies=1).depth == 1
+    with pytest.raises(PositionError, match="differ by"):
+        Position.from_cgp(with_scores(PEG141, 20_000_000, 425)).solve_peg()
+    for cmd, cgp in (("endgame", far), ("peg", with_scores(PEG141, 20_000_000, 425))):
+        code, out, err = run_cli(capsys, cmd, cgp, "-q")
+        assert code == 1 and out == ""
+        assert len(err.strip().splitlines()) == 1 and "differ by" in err, err
+    pos = Position.from_cgp(far)
+    view = SimpleNamespace(bag_count=0, position=pos, lexicon=pos.lexicon, ruleset=pos.ruleset, moves=pos.moves)
+    assert EndgamePlayer(seconds=None).choose(view) == pos.moves(top=1, sort="equity", exchanges=True)[0]
+
+
+def test_analyze_notes_endgame_turns_the_search_cannot_hold(tmp_path, capsys):
+    """A record whose scores are too far apart for the search: its endgame turns are analysed
+    without a grade, with a note that says why (the library, the CLI and its JSON)."""
+    from racksmith.lexicon import load_lexicon
+    from racksmith.review.analysis import analyze
+    from racksmith.review.replay import replay_text
+
+    text = with_time_penalty((Path(__file__).parent / "fixtures" / "gcg" / "game01_seed1.gcg").read_text(), 20_000_000)
+    r = replay_text(text)
+    assert not r.errors
+    a = analyze(r, None, lexicon=load_lexicon("ENABLE", ruleset=r.ruleset))
+    noted = [t.turn for t in a.turns if t.note.startswith("endgame not graded: the scores differ by")]
+    assert len(noted) >= 4 and all(t.endgame is None for t in a.turns)
+    path = tmp_path / "far.gcg"
+    path.write_text(text)
+    code, out, err = run_cli(capsys, "analyze", str(path), "--json", "--leaves", "none")
+    assert code == 0
+    turns = json.loads(out)["turns"]
+    assert [t["turn"] for t in turns if "endgame not graded" in t["note"]] == noted
 
 
 def test_star_pools_and_limits():

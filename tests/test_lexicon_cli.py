@@ -80,5 +80,10 @@ def test_errors_are_one_line_and_exit_1(tmp_path, capsys):
     assert code == 1 and "no lexicon 'nowhere.kwg'" in err
     code, _, err = run(capsys, "lexicon", "anagram", "enable", "AB1")
     assert code == 1 and "not in the alphabet" in err
+    for tiles, what in (("A" * 256, "256 A"), ("?" * 256, "256 blanks")):  # more than the search counts
+        code, out, err = run(capsys, "lexicon", "anagram", "enable", tiles, "--partial")
+        assert code == 1 and out == "" and err.count("\n") == 1 and f"the tiles hold {what}: " in err, err
+    code, out, err = run(capsys, "lexicon", "anagram", "enable", "A" * 255 + "?" * 255)
+    assert code == 0 and out == "" and "0 words" in err
     code, _, err = run(capsys, "lexicon", "build", tmp_path / "missing.txt", "-o", tmp_path / "x.kwg")
     assert code == 1 and "cannot read word list" in err

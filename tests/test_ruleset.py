@@ -259,8 +259,13 @@ def test_base_is_valid():
         ("start", "middle", "'start' must be a square like '8H'"),
         ("start", "8H", "'start' '8H' is off the 5x5 board"),
         ("exchange_limit", "7", "'exchange_limit' must be an integer"),
-        ("exchange_limit", -1, "'exchange_limit' must be >= 0"),
-        ("zero_turn_limit", 0, "'zero_turn_limit' must be >= 1"),
+        ("exchange_limit", -1, "'exchange_limit' must be 0..1048576 (tiles the bag must hold for an exchange), got -1"),
+        ("exchange_limit", 2**31, "'exchange_limit' must be 0..1048576 (tiles the bag must hold for an exchange), got"),
+        ("exchange_limit", 10**30, "'exchange_limit' must be 0..1048576"),
+        ("zero_turn_limit", 0, "'zero_turn_limit' must be 1..1000 (scoreless turns in a row that end the game), got 0"),
+        ("zero_turn_limit", 1001, "'zero_turn_limit' must be 1..1000"),
+        ("zero_turn_limit", 2**31, "'zero_turn_limit' must be 1..1000"),
+        ("zero_turn_limit", 10**30, "'zero_turn_limit' must be 1..1000"),
         ("lexicon", 5, "'lexicon' must be a lexicon name"),
         ("aliases", "mini", "'aliases' must be a list of strings"),
         ("aliases", ["mini", 3], "'aliases' must be a list of strings"),
@@ -297,3 +302,31 @@ def test_malformed_files(tmp_path: Path):
     latin1.write_bytes("name = \"é\"\n".encode("latin-1"))
     with pytest.raises(RulesetError, match="is not valid toml"):
         Ruleset.load(latin1)
+
+
+def test_the_largest_limits_are_played_by_every_kernel(tmp_path: Path, capsys):
+    """A ruleset file's exchange_limit and zero_turn_limit are refused past what the kernels take
+    (the command says which field, in one line), and every kernel plays the largest accepted."""
+    from racksmith.cli.main import main
+    from racksmith.rules.ruleset import MAX_EXCHANGE_LIMIT, MAX_ZERO_TURN_LIMIT
+
+    def ruleset_file(**fields) -> str:
+        path = tmp_path / f"r{len(list(tmp_path.iterdir()))}.json"
+        path.write_text(json.dumps({**get_ruleset("english").to_dict(), "name": "far", **fields}), encoding="utf-8")
+        return str(path)
+
+    start = "/".join(["15"] * 15) + " AEINRST/ 0/0 0"
+    endgame = ("7M2MORAL/6COWBANEs1/6UN4AE1/5VIG3OPAH/4REFoRGED3/4EX1L7/4C10/3KRONA3FLIP/4U6O2A/1ZOWIE2T2I2N/"
+               "4T2HAJIS2N/2BOSQUET2T2I/7DE5E/ADVISING6R/YE5Y6S DEEILRT/AOTU 0/0 0")
+    far = ruleset_file(exchange_limit=MAX_EXCHANGE_LIMIT, zero_turn_limit=MAX_ZERO_TURN_LIMIT)
+    for args in (["selfplay", "-n", "1"], ["selfplay", "-n", "1", "--engine", "python"],
+                 ["moves", start, "--exchanges"], ["sim", start, "-i", "20", "--seed", "1"],
+                 ["endgame", endgame, "--plies", "1", "-q"]):
+        assert main(args + ["-r", far]) == 0, args
+        capsys.readouterr()
+    for field, value, words in (("exchange_limit", 2**31, "must be 0..1048576"),
+                                ("zero_turn_limit", 2**31, "must be 1..1000"),
+                                ("zero_turn_limit", 10**30, "must be 1..1000")):
+        assert main(["selfplay", "-n", "1", "-r", ruleset_file(**{field: value})]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"field {field!r} {words}" in err, err

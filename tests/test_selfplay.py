@@ -185,8 +185,10 @@ def test_player_specs_and_bad_input():
             parse_players(bad)
     with pytest.raises(RacksmithError, match="unknown player"):
         make_player("wizard")
-    with pytest.raises(RacksmithError, match="games must be a whole number, at least 1"):
+    with pytest.raises(RacksmithError, match="games must be a whole number from 1 to 10,000,000, got 0"):
         run_selfplay(0)
+    with pytest.raises(RacksmithError, match="games must be a whole number from 1 to 10,000,000"):
+        run_selfplay(2**70)  # refused before anything is built for it
 
 
 def test_wilson_interval():

@@ -496,6 +496,26 @@ def test_positions_that_cannot_be_simulated():
         run(moves=["8A ZZZ"])
 
 
+def test_scores_the_playouts_cannot_hold():
+    """Each score within MAX_SCORE either way: beyond it a clear SimError; an analysis with
+    simulation notes the turns it cannot simulate instead of failing."""
+    from conftest import FIXTURES, with_time_penalty
+    from racksmith.review.analysis import analyze
+    from racksmith.review.replay import replay_text
+    from racksmith.sim.simulate import MAX_SCORE
+
+    f = MID.split(" ")
+    with pytest.raises(SimError, match=f"our score must be a whole number -{MAX_SCORE}..{MAX_SCORE}"):
+        run(cgp=" ".join(f[:2] + [f"{MAX_SCORE + 1}/0"] + f[3:]), iterations=10)
+    with pytest.raises(SimError, match="their score"):
+        run(cgp=" ".join(f[:2] + [f"0/{-MAX_SCORE - 1}"] + f[3:]), iterations=10)
+    r = replay_text(with_time_penalty((FIXTURES / "gcg" / "game01_seed1.gcg").read_text(), 300_000_000))
+    res = analyze(r, None, top=1, endgame_seconds=None, sim=dict(candidates=2, plies=1, iterations=10, seed=3))
+    assert res.turns[0].grade is not None
+    later = [t for t in res.turns[1:] if t.rank is not None]
+    assert later and all(t.grade is None and "score must be a whole number" in t.note for t in later)
+
+
 #: Эрудит: a star on 8B standing for Г (гЕРОИКА), the player to move holds a real Г
 GEROIKA = "/".join(["15"] * 7 + ["1гЕРОИКА7"] + ["15"] * 7) + " ГАНОСЕЛ/ 0/25 0"
 

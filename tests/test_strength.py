@@ -1,6 +1,8 @@
 """Paired matches, player specs, rack tallies, leave values and leave training (issue 10)."""
 from __future__ import annotations
 
+import collections.abc
+import dataclasses
 import json
 import random
 
@@ -465,8 +467,15 @@ def test_match_cli_json(capsys):
     (["match", "--p1", "nope", "--p2", "score", "--games", "2"], 1, "unknown kind 'nope'"),
     (["match", "--p1", "equity:x=1", "--p2", "score", "--games", "2"], 1, "unknown parameter 'x'"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "mpi"], 1, "backend 'mpi'"),
-    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "0"], 1, "jobs must be"),
-    (["leaves", "train", "-r", "english", "--games", "0", "-o", "x.klv2"], 1, "games must be"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "0"], 2, "'--jobs' / '-j': 0 is not in the range x>=1"),
+    (["leaves", "train", "-r", "english", "--games", "0", "-o", "x.klv2"], 2, "a generation plays 1 game at least"),
+    # absurd counts of games: refused at once, before anything is built for them
+    (["match", "--p1", "score", "--p2", "score", "--games", "1" + "0" * 21], 2, "from 2 to 10,000,000"),
+    (["selfplay", "--games", "1" + "0" * 21], 2, "--games must be 1..10,000,000"),
+    (["winpct", "train", "--games", "1" + "0" * 21, "-o", "x.csv"], 2, "1<=x<=10000000"),
+    (["leaves", "train", "-r", "english", "--games", "1" + "0" * 21, "-o", "x.klv2"], 2, "at most 10,000,000"),
+    (["leaves", "train", "-r", "english", "--games", "2", "-g", "1" + "0" * 21, "-o", "x.klv2"], 2,
+     "at most 10,000,000"),
     (["leaves", "train", "-r", "klingon", "--games", "5", "-o", "x.klv2"], 1, "klingon"),
     (["leaves", "train", "-r", "english", "--games", "5", "-o", "/no/such/dir/x.klv2"], 1, "does not exist"),
     (["leaves", "train", "-r", "english", "--games", "5", "--probes", "-1", "-o", "x.klv2"], 2, "probes"),
@@ -475,6 +484,64 @@ def test_cli_bad_input_is_one_line(capsys, args, code, message):
     assert main(args) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+
+
+def test_game_counts_are_bounded_before_anything_is_built():
+    from racksmith.play.backends import MAX_GAMES
+
+    for games in (0, 3, MAX_GAMES + 2, 2**70):
+        with pytest.raises(RacksmithError, match="games must be an even whole number from 2 to 10,000,000"):
+            match("equity", "score", games)
+    with pytest.raises(RacksmithError, match="games: 1,180,591,620,717,411,303,424 in all; a training run plays at most"):
+        TrainSettings("english", games=2**70, generations=1)
+    with pytest.raises(RacksmithError, match="in all; a training run plays at most 10,000,000"):
+        TrainSettings("english", games=(MAX_GAMES, 1))
+    with pytest.raises(RacksmithError, match="generations must be a whole number from 1 to 10,000,000"):
+        TrainSettings("english", games=1, generations=2**70)
+    assert TrainSettings("english", games=MAX_GAMES // 2).total_games == MAX_GAMES
+
+
+@dataclasses.dataclass(frozen=True)
+class _Squares:
+    """A job of the backends: the squares of a batch's numbers."""
+
+    def setup(self):
+        return None
+
+    def run(self, state, batch):
+        return [i * i for i in batch]
+
+
+class _Reads(collections.abc.Sequence):
+    """Batches of one number each, noting how far they were read."""
+
+    def __init__(self, n):
+        self.n, self.read = n, 0
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        self.read = max(self.read, i + 1)
+        return [i]
+
+
+def test_batches_are_made_and_handed_out_a_few_at_a_time():
+    """split makes each batch when it is read; a pool is handed IN_FLIGHT batches a worker at a
+    time; the results come back in the order of the batches whatever order they finish in."""
+    from racksmith.play.backends import IN_FLIGHT, Runner, split
+
+    b = split(5, 10**15, 7)
+    assert len(b) == -(-(10**15 - 5) // 7) and b[0] == list(range(5, 12)) and b[-1] == [10**15 - 1]
+    assert b[1:3] == [list(range(12, 19)), list(range(19, 26))]
+    batches = _Reads(200)
+    first = []
+    with Runner(_Squares(), jobs=2) as runner:
+        out = runner.run(batches, progress=lambda n: first.append(batches.read))
+    assert out == [[i * i] for i in range(200)] and len(first) == 200
+    assert first[0] <= IN_FLIGHT * 2 < 200
 
 
 def test_leaves_train_cli(tmp_path, capsys):

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
+from conftest import FIXTURES, with_time_penalty
 from racksmith import Position, get_ruleset
 from racksmith.review.analysis import analyze
 from racksmith.cli.main import main
@@ -217,6 +217,19 @@ def test_gcg_replay_and_analysis(server):
     assert bare["analysis"] is None and bare["turns"] == g["turns"]
     top1 = post(server, "/api/gcg", {"text": GAME, "top": 1, "leaves": False})
     assert {len(t["best"]) for t in top1["analysis"]["turns"]} == {1} and top1["analysis"]["leaves"] is False
+
+
+def test_scores_the_endgame_search_cannot_hold_are_user_errors(server):
+    """Scores too far apart for the endgame search: /api/endgame answers 400 in one line, /api/gcg
+    analyses the game with a note on its endgame turns (never a 500: the module's server logs none)."""
+    endgame = "/".join(["7M2MORAL", "6COWBANEs1", "6UN4AE1", "5VIG3OPAH", "4REFoRGED3", "4EX1L7", "4C10",
+                        "3KRONA3FLIP", "4U6O2A", "1ZOWIE2T2I2N", "4T2HAJIS2N", "2BOSQUET2T2I", "7DE5E",
+                        "ADVISING6R", "YE5Y6S"]) + " DEEILRT/AOTU 20000000/0 0"
+    assert "differ by 20000000 points" in error(server, "/api/endgame", {"cgp": endgame, "plies": 1})["error"]
+    g = post(server, "/api/gcg", {"text": with_time_penalty(GAME, 20_000_000), "top": 1})
+    assert g["errors"] == [] and "analysis_error" not in g
+    notes = [t["note"] for t in g["analysis"]["turns"] if t["note"].startswith("endgame not graded")]
+    assert len(notes) >= 4 and all(t["endgame"] is None for t in g["analysis"]["turns"])
 
 
 def test_gcg_record_errors_are_reported_not_fatal(server):

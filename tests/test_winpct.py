@@ -77,6 +77,8 @@ def test_training_is_reproducible_and_tallies_are_integers():
     assert t1.counts.sum() == wp1.provenance["positions"] > 30
     with pytest.raises(WinPctError):
         train_winpct("english", 0)
+    with pytest.raises(WinPctError, match="games must be a whole number from 1 to 10,000,000"):
+        train_winpct("english", 2**70)
 
 
 @pytest.mark.parametrize("ruleset,leaves", [

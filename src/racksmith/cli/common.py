@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
@@ -31,6 +32,14 @@ def emit_json(obj: Any) -> None:
     for i in range(0, len(text), _CHUNK):
         out.write(text[i : i + _CHUNK])
         out.flush()
+
+
+def finite(value: "float | None") -> "float | None":
+    """The callback of a number option: nan and infinity are bad usage too (click's ranges let
+    them through)."""
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"must be a finite number, got {value}")
+    return value
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

@@ -43,10 +43,11 @@ def selfplay(
     from ..lexicon import load_leaves
     from ..lexicon.load import ruleset_lexicon
     from ..rules.ruleset import get_ruleset
+    from ..play.backends import MAX_GAMES
     from ..play.selfplay import SelfPlayConfig, parse_players, run_selfplay
 
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}", 2)
+    if not 1 <= games <= MAX_GAMES:
+        fail(f"--games must be 1..{MAX_GAMES:,}, got {games}", 2)
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}", 2)
     try:
@@ -148,7 +149,7 @@ def analyze(
     sim_iterations: int = typer.Option(1000, "--sim-iterations", min=1, help="Play-outs per turn with --sim."),
     sim_candidates: int = typer.Option(10, "--sim-candidates", min=1, help="Candidates per turn with --sim."),
     sim_plies: int = typer.Option(2, "--sim-plies", min=1, max=32, help="Plies with --sim."),
-    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the simulations."),
+    seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the simulations."),
 ) -> None:
     """For every turn: the move played, its rank among all moves by equity, the best moves and the
     equity lost; then a summary per player (equity lost, bingos missed). With --sim, each turn is

@@ -78,6 +78,13 @@ def _start_provenance(start: Path, data: bytes) -> "dict | None":
     return None
 
 
+def _prior_weight(value: float) -> float:
+    """--prior-weight as the training takes it: 0 or more, below 1e9."""
+    if not 0 <= value < 1e9:  # nan too
+        raise typer.BadParameter(f"must be a number from 0 up to (not including) 1e9, got {value}")
+    return value
+
+
 @leaves_app.command("train")
 def train_cmd(
     output: Path = typer.Option(..., "--output", "-o", help="The .klv2 file to write (its provenance goes to OUTPUT.json).",
@@ -87,22 +94,22 @@ def train_cmd(
     games: str = typer.Option(..., "--games", "-n",
                               help="Self-play games per generation, or one count per generation (e.g. 20000,8000)."),
     generations: Optional[int] = typer.Option(
-        None, "--generations", "-g",
+        None, "--generations", "-g", min=1,
         help="Generations: each plays with the previous one's leaves [default: one per --games count, or 2].",
     ),
     start: Optional[Path] = typer.Option(None, "--from", help="Leaves the first generation plays with: a file, or a "
                                          "shipped set by name (english, super, russian, erudit) [default: none].",
                                          dir_okay=False),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: game i of generation g draws its bag from (seed, g, i)."),
-    prior_weight: float = typer.Option(50.0, "--prior-weight",
+    prior_weight: float = typer.Option(50.0, "--prior-weight", callback=_prior_weight,
                                        help="Weight, in turns, of a rare leave's prior (built from its smaller leaves)."),
     probes: int = typer.Option(0, "--probes", help="Census: before every tallied turn, tally this many racks drawn from "
                                "the tiles unseen to the mover, valued on that board, instead of the rack dealt "
                                "[default: 0, the racks dealt].", min=0, max=10_000),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (or Ray CPUs); results do not depend on it."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (or Ray CPUs); results do not depend on it."),
     backend: str = typer.Option("local", "--backend", help="local (process pool) or ray."),
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port) [default: start one]."),
-    checkpoint: int = typer.Option(1000, "--checkpoint", help="Games between saves of the resumable state."),
+    checkpoint: int = typer.Option(1000, "--checkpoint", min=1, help="Games between saves of the resumable state."),
 ) -> None:
     """Train leave values by self-play (MAGPIE-style rack tallies; see docs/ALGORITHM.md).
 
@@ -116,6 +123,8 @@ def train_cmd(
     from ..training.train import TrainSettings, train_leaves
     from .progress import games_progress
 
+    from ..play.backends import MAX_GAMES
+
     try:
         counts = tuple(int(n) for n in games.split(","))
     except ValueError:
@@ -123,6 +132,12 @@ def train_cmd(
                                  param_hint="--games") from None
     if generations is None:
         generations = len(counts) if len(counts) > 1 else 2
+    if min(counts) < 1:
+        raise typer.BadParameter(f"{games!r}: a generation plays 1 game at least", param_hint="--games")
+    total = counts[0] * generations if len(counts) == 1 else sum(counts)
+    if total > MAX_GAMES:
+        raise typer.BadParameter(f"{total:,} games in {generations:,} generations: a training run plays at most "
+                                 f"{MAX_GAMES:,}", param_hint="--games/--generations")
     rs = get_ruleset(ruleset)
     start_bytes = None
     start_prov = None

@@ -21,18 +21,21 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(0, "--seed", "-s", help="Seed: pair p draws its bag from (seed, p)."),
         ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset name or file."),
         lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
-        jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (or Ray CPUs); results do not depend on it."),
+        jobs: int = typer.Option(1, "--jobs", "-j", min=1,
+                                 help="Worker processes (or Ray CPUs); results do not depend on it."),
         backend: str = typer.Option("local", "--backend", help="local (process pool) or ray."),
         address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port) [default: start one]."),
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
     ) -> None:
         """Play paired games between two players and report wins, draws, the win rate with its 95%
         (Wilson) interval and the mean spread."""
+        from ..play.backends import MAX_GAMES
         from ..play.match import match
         from .progress import games_progress
 
-        if games < 2 or games % 2:
-            raise typer.BadParameter("must be an even number, at least 2 (games are played in pairs)", param_hint="--games")
+        if not 2 <= games <= MAX_GAMES or games % 2:
+            raise typer.BadParameter(f"must be an even number from 2 to {MAX_GAMES:,} (games are played in pairs), "
+                                     f"got {games}", param_hint="--games")
         with games_progress() as update:
             result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
                            address=address, progress=lambda done: update("match", done, games))

@@ -7,9 +7,14 @@ from typing import Optional
 import typer
 
 from .common import (
-    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, load_position,
-    position_lexicon, say,
+    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, finite,
+    load_position, position_lexicon, say,
 )
+
+#: racksmith.search.endgame's MAX_DEPTH and MAX_THREADS (not imported: it loads the search kernel;
+#: tests/test_cli_inputs.py holds them equal)
+MAX_DEPTH = 120
+MAX_THREADS = 64
 
 
 def endgame(
@@ -19,11 +24,13 @@ def endgame(
     rack: RackOption = None,
     ruleset: RulesetOption = None,
     lexicon: LexiconOption = None,
-    plies: Optional[int] = typer.Option(None, "--plies", min=1, help="Stop after this depth [default: search until exact]."),
+    plies: Optional[int] = typer.Option(None, "--plies", min=1, max=MAX_DEPTH,
+                                        help="Stop after this depth [default: search until exact]."),
     seconds: Optional[float] = typer.Option(
-        None, "--seconds", min=0.001, help="Stop after this much time, with the last depth completed."
+        None, "--seconds", min=0.001, callback=finite, help="Stop after this much time, with the last depth completed."
     ),
-    threads: int = typer.Option(1, "--threads", "-t", min=1, help="Threads searching (the answer does not depend on it)."),
+    threads: int = typer.Option(1, "--threads", "-t", min=1, max=MAX_THREADS,
+                                help="Threads searching (the answer does not depend on it)."),
     as_json: bool = typer.Option(False, "--json", help="Print {value, exact, depth, best, pv, nodes, seconds} as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each depth on stderr."),
 ) -> None:
@@ -66,7 +73,7 @@ def peg(
     lexicon: LexiconOption = None,
     top: Optional[int] = typer.Option(None, "--top", "-n", min=1, help="Consider only the best N placements by score (and the pass) [default: every play]."),
     seconds: Optional[float] = typer.Option(
-        None, "--seconds", min=0.001, help="Stop after this much time (the answer is then marked not exact)."
+        None, "--seconds", min=0.001, callback=finite, help="Stop after this much time (the answer is then marked not exact)."
     ),
     solve_all: bool = typer.Option(False, "--all", help="Solve every play exactly, not only as far as it takes to show it is no better than the best."),
     as_json: bool = typer.Option(False, "--json", help="Print {plays: [{move, win_probability, ...}], exact, best, nodes, seconds} as JSON."),

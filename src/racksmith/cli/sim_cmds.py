@@ -8,8 +8,9 @@ from typing import Optional
 
 import typer
 
+from ..play.backends import MAX_GAMES
 from .common import (
-    LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail,
+    LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail, finite,
     load_position, note, position_lexicon, resolve_leaves, say,
 )
 
@@ -22,7 +23,7 @@ winpct_app = typer.Typer(
 @winpct_app.command("train")
 def winpct_train_cmd(
     ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset to play."),
-    games: int = typer.Option(20000, "--games", "-n", min=1, help="Self-play games."),
+    games: int = typer.Option(20000, "--games", "-n", min=1, max=MAX_GAMES, help="Self-play games."),
     output: Path = typer.Option(..., "--output", "-o", dir_okay=False,
                                 help="The table to write (MAGPIE's winpct format; provenance beside it as .json)."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
@@ -62,7 +63,7 @@ def winpct_train_cmd(
 def winpct_show_cmd(
     table: str = typer.Argument("english", help="A shipped ruleset's table (english, super, russian, erudit) or a file."),
     spread: list[int] = typer.Option([-50, -20, 0, 20, 50], "--spread", "-s", help="Spreads to show."),
-    unseen: list[int] = typer.Option([1, 7, 14, 30, 60], "--unseen", "-u", help="Unseen tile counts to show."),
+    unseen: list[int] = typer.Option([1, 7, 14, 30, 60], "--unseen", "-u", min=0, help="Unseen tile counts to show."),
     as_json: bool = typer.Option(False, "--json", help='Print {"provenance": ..., "rows": {unseen: {spread: win%}}}.'),
 ) -> None:
     """Win chances of the player to move from a win% table."""
@@ -131,9 +132,9 @@ def sim_cmd(
     plies: int = typer.Option(2, "--plies", "-p", min=1, max=32, help="Replies played after each candidate."),
     iterations: Optional[int] = typer.Option(None, "--iterations", "-i", min=1,
                                              help="Most play-outs in all [default: 5000 unless --seconds is given]."),
-    seconds: Optional[float] = typer.Option(None, "--seconds", "-s", min=0.001, help="Time limit."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", "-s", min=0.001, callback=finite, help="Time limit."),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads running play-outs."),
-    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed [default: random, printed]."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, max=2**64 - 1, help="Seed [default: random, printed]."),
     stop: str = typer.Option("0.99", "--stop", help="Confidence at which to stop when the best play is known, or none."),
     infer: Optional[str] = typer.Option(None, "--infer", metavar="MOVE",
                                         help="The opponent's last play (on the board): draw his rack from what it left."),
@@ -183,7 +184,8 @@ def infer_cmd(
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the CGP's or the ruleset's]."),
     leaves: Optional[str] = typer.Option(None, "--leaves", help="Of the opponent's plays (what he is "
                                          "assumed to rank by). " + LEAVES_HELP),
-    margin: float = typer.Option(5.0, "--margin", min=0.0, help="Points within the best equity for a play to count."),
+    margin: float = typer.Option(5.0, "--margin", min=0.0, callback=finite,
+                                 help="Points within the best equity for a play to count."),
     top: int = typer.Option(30, "--top", "-n", min=1, help="Leaves to show (the JSON has them all)."),
     as_json: bool = typer.Option(False, "--json", help="Print every leave with its probability as JSON on stdout."),
 ) -> None:

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import err_console, fail
+from .common import err_console, fail, finite
 
 from ..web.limits import Limits
 
@@ -39,7 +39,7 @@ def serve(
     max_moves: int = typer.Option(LIMITS.max_moves, "--max-moves", min=1, help="Most moves in one answer."),
     max_gcg_bytes: int = typer.Option(LIMITS.max_gcg_bytes, "--max-gcg-bytes", min=1, help="Largest GCG record read, in bytes."),
     max_gcg_events: int = typer.Option(LIMITS.max_gcg_events, "--max-gcg-events", min=1, help="Most event lines in a GCG record."),
-    max_seconds: float = typer.Option(LIMITS.max_seconds, "--max-seconds", min=0.001,
+    max_seconds: float = typer.Option(LIMITS.max_seconds, "--max-seconds", min=0.001, callback=finite,
                                       help="Longest analysis of one request, in seconds."),
     max_sim_iterations: int = typer.Option(LIMITS.max_sim_iterations, "--max-sim-iterations", min=1,
                                            help="Most play-outs of one simulation."),

@@ -15,12 +15,18 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Protocol
 
 from ..errors import RacksmithError
 
 BACKENDS = ("local", "ray")
+#: games one run plays at most (a match, a self-play series, a leave or win% training run): 25 times
+#: the project's largest, as many as the kernel's game loop plays in one call
+MAX_GAMES = 10_000_000
+#: batches handed out at once, per worker: the rest are made as those finish
+IN_FLIGHT = 4
 
 
 class Job(Protocol):
@@ -146,21 +152,20 @@ class Runner:
         return out
 
     def _iter(self, batches: Sequence[list[int]]) -> Iterator[tuple[int, Any]]:
+        todo = iter(enumerate(batches))  # handed out IN_FLIGHT per worker at a time, not all at once
         if self._pool is not None:
-            futures = {self._pool.submit(_pool_run, b): i for i, b in enumerate(batches)}
-            pending = set(futures)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in done:
-                    yield futures[f], f.result()
+            pool = self._pool
+            for (i, _), result in completed(lambda ib: pool.submit(_pool_run, ib[1]), todo, IN_FLIGHT * self.jobs):
+                yield i, result
         elif self._ray is not None:
             ray = self._ray
-            refs = {self._ray_task.remote(self._ray_job, b): i for i, b in enumerate(batches)}
-            pending = list(refs)
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
+            refs = {self._ray_task.remote(self._ray_job, b): i for i, b in islice(todo, IN_FLIGHT * self.jobs)}
+            while refs:
+                done, _ = ray.wait(list(refs), num_returns=1)
                 for r in done:
-                    yield refs[r], ray.get(r)
+                    yield refs.pop(r), ray.get(r)
+                for i, b in islice(todo, len(done)):
+                    refs[self._ray_task.remote(self._ray_job, b)] = i
         else:
             state = _state(self.job)
             for i, b in enumerate(batches):
@@ -182,6 +187,49 @@ def ruleset_ref(ruleset: Any) -> str:
     return rs.source
 
 
-def split(start: int, stop: int, size: int) -> list[list[int]]:
-    """``range(start, stop)`` in consecutive batches of at most ``size``."""
-    return [list(range(s, min(stop, s + size))) for s in range(start, stop, max(1, size))]
+def completed(submit: Callable[[Any], Future], items: Iterable[Any], most: int) -> Iterator[tuple[Any, Any]]:
+    """``(item, result)`` for every item, as they finish: ``submit(item)`` hands one to a pool (a
+    future), at most ``most`` at a time (the others are read from ``items`` only then)."""
+    todo = iter(items)
+    futures = {submit(x): x for x in islice(todo, max(1, most))}
+    while futures:
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        for f in done:
+            yield futures.pop(f), f.result()
+        for x in islice(todo, len(done)):
+            futures[submit(x)] = x
+
+
+def check_games(games: Any, *, least: int = 1, even: bool = False, error: type[RacksmithError] = RacksmithError) -> int:
+    """``games``, a whole number from ``least`` to MAX_GAMES (even, with ``even``), or ``error``
+    naming the range."""
+    if (isinstance(games, bool) or not isinstance(games, int) or not least <= games <= MAX_GAMES
+            or (even and games % 2)):
+        kind = "an even whole number" if even else "a whole number"
+        why = " (the games are played in pairs)" if even else ""
+        raise error(f"games must be {kind} from {least} to {MAX_GAMES:,}{why}, got {games!r}")
+    return games
+
+
+class _Batches(Sequence):
+    """``range(start, stop)`` in consecutive batches of at most ``size``, each list made when asked for."""
+
+    def __init__(self, start: int, stop: int, size: int):
+        self.starts = range(start, stop, max(1, size))
+        self.stop = stop
+        self.size = max(1, size)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        s = self.starts[i]
+        return list(range(s, min(self.stop, s + self.size)))
+
+
+def split(start: int, stop: int, size: int) -> Sequence[list[int]]:
+    """``range(start, stop)`` in consecutive batches of at most ``size`` (a sequence of lists, each
+    made when it is read)."""
+    return _Batches(start, stop, size)

@@ -28,7 +28,7 @@ from ..core.move import Move
 from ..errors import RacksmithError
 from ..lexicon import load_lexicon
 from ..rules.ruleset import Ruleset, get_ruleset
-from .backends import Runner, check_backend, ruleset_ref, split
+from .backends import Runner, check_backend, check_games, ruleset_ref, split
 from .game import Game
 from .players import GameView
 from .specs import PlayerSpec, parse_player_spec
@@ -249,8 +249,7 @@ def match(
     (``KIND[:key=value,...]``, see :mod:`racksmith.play.specs`). The result depends only on the
     specs, ruleset, lexicon and seed: not on ``jobs``, the backend nor ``engine`` (``auto``: the
 kernel's game loop when it plays both players, ``kernel``, ``python``). ``progress(games_done)``."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
-        raise RacksmithError(f"games must be an even whole number, at least 2 (the games are played in pairs), got {games!r}")
+    check_games(games, least=2, even=True)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RacksmithError(f"seed must be a whole number, got {seed!r}")
     backend = check_backend(backend, jobs, address)

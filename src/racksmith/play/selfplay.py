@@ -33,7 +33,7 @@ import math
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean, pstdev
@@ -52,6 +52,7 @@ from ..movegen.movelist import record_move
 from ..rules.alphabet import LETTER_MASK
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import _gameloop
+from .backends import IN_FLIGHT, check_games, completed, split
 from .game import Game
 from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
 
@@ -416,8 +417,7 @@ def run_selfplay(
 
     The games go out in batches of up to :data:`BATCH` consecutive games (one call of the kernel's
     game loop each, when the kernel plays the series)."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RacksmithError(f"games must be a whole number, at least 1, got {games!r}")
+    check_games(games)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RacksmithError(f"jobs must be a whole number, at least 1, got {jobs!r}")
     if len(config.players) < 2:
@@ -438,7 +438,6 @@ def run_selfplay(
                 progress(len(results))
     else:
         chunk = max(1, min(BATCH, games // (jobs * 8)))
-        batches = [list(range(s, min(games, s + chunk))) for s in range(0, games, chunk)]
         ctx = multiprocessing.get_context(start_method)
         with ProcessPoolExecutor(
             max_workers=jobs,
@@ -446,9 +445,9 @@ def run_selfplay(
             initializer=_init_worker,
             initargs=(config, series.lexicon, series.leaves),
         ) as pool:
-            futures = [pool.submit(_worker_games, b) for b in batches]
-            for f in as_completed(futures):
-                results.extend(f.result())
+            batches = split(0, games, chunk)
+            for _, played in completed(lambda b: pool.submit(_worker_games, b), batches, IN_FLIGHT * jobs):
+                results.extend(played)
                 if progress:
                     progress(len(results))
     seconds = time.perf_counter() - loaded

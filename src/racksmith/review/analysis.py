@@ -240,14 +240,15 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     eq = float(equities[found])
     rank = ranks[found]  # ties share the better rank
     grade = None
+    note = ""
     if endgame_seconds is not None and pos.bag_count == 0 and not pos.is_over and len(pos.racks) == 2:
         try:
             grade = _grade_endgame(pos, moves[found], endgame_seconds)
-        except RacksmithError:  # a position the solver does not take (more stars than it takes back): no grade
-            grade = None
+        except RacksmithError as e:  # a position the solver does not take (more stars than it takes back,
+            note = f"endgame not graded: {e}"  # scores too far apart): no grade, and why
     return TurnAnalysis(
         **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, float(equities[0]) - eq),
-        bingo_played=bingo_played, bingo_available=bingo_available, endgame=grade,
+        bingo_played=bingo_played, bingo_available=bingo_available, endgame=grade, note=note,
     )
 
 
@@ -266,13 +267,18 @@ def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexi
     import dataclasses
 
     from ..core.position import Position
-    from ..sim.simulate import grade, simulate
+    from ..errors import SimError
+    from ..sim.simulate import check_scores, grade, simulate
 
     pos = replay.position(t.number)
     if lexicon is not None:
         pos.lexicon = lexicon
     if len(pos.racks) != 2 or pos.is_over:
         return ta
+    try:
+        check_scores(pos.scores)
+    except SimError as e:  # scores the play-outs cannot hold: no win% for this turn, and why
+        return dataclasses.replace(ta, note="; ".join(filter(None, (ta.note, str(e)))))
     seen = Position(pos.ruleset, pos.board.copy(), (pos.racks[0], ()), list(pos.scores), pos.zero_turns,
                     lexicon=pos.lexicon, racks_known=[True, False])
     options = dict(sim)

@@ -48,6 +48,12 @@ MAX_POINTS = 1000  #: points of one tile, at most
 MAX_BINGO = 100_000  #: bingo bonus, at most
 MAX_TILES = 10_000  #: tiles in a set, at most
 MAX_FILE_BYTES = 1 << 20  #: the largest ruleset file read (the shipped ones are under 2 KB)
+#: the largest exchange limit (tiles the bag must hold for an exchange) the kernels take: the
+#: simulation's and the inference's (sim/_sim.pyx); more than any bag holds, so it means "never"
+MAX_EXCHANGE_LIMIT = 1 << 20
+#: the largest count of scoreless turns that ends the game that every kernel takes: the
+#: simulation's (sim/_sim.pyx; the endgame search takes 2**20, the game loop 2**30)
+MAX_ZERO_TURN_LIMIT = 1000
 
 _short = reprlib.Repr()
 _short.maxstring = _short.maxother = 60
@@ -255,11 +261,13 @@ class Ruleset:
         if not (0 <= sr < rows and 0 <= sc < cols):
             raise fail("start", f"{_show(start_text)} is off the {rows}x{cols} board")
         exchange_limit = need("exchange_limit", int) if "exchange_limit" in data else rack_size
-        if exchange_limit < 0:
-            raise fail("exchange_limit", "must be >= 0 (tiles the bag must hold for an exchange)")
+        if not 0 <= exchange_limit <= MAX_EXCHANGE_LIMIT:
+            raise fail("exchange_limit", f"must be 0..{MAX_EXCHANGE_LIMIT} (tiles the bag must hold for an exchange), "
+                                         f"got {exchange_limit}")
         zero_limit = need("zero_turn_limit", int) if "zero_turn_limit" in data else 6
-        if zero_limit < 1:
-            raise fail("zero_turn_limit", "must be >= 1")
+        if not 1 <= zero_limit <= MAX_ZERO_TURN_LIMIT:
+            raise fail("zero_turn_limit", f"must be 1..{MAX_ZERO_TURN_LIMIT} (scoreless turns in a row that end the "
+                                          f"game), got {zero_limit}")
         lexicon = data.get("lexicon")
         if lexicon is not None and not isinstance(lexicon, str):
             raise fail("lexicon", f"must be a lexicon name, got {_show(lexicon)}")

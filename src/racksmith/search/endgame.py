@@ -50,13 +50,15 @@ from ._endgame import Search, playable_words
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
 
-__all__ = ["EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_STARS", "MAX_THREADS", "solve_endgame", "pruned_rules"]
+__all__ = ["EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_SPREAD", "MAX_STARS", "MAX_THREADS", "solve_endgame",
+           "pruned_rules"]
 
 MAX_DEPTH = 120  #: deepest iteration (plies); every real endgame is solved long before
 MAX_THREADS = 64
 MAX_STARS = 8  #: Эрудит: the most stars (on the board and the racks) the search takes back
 MAX_STAR_SQUARES = 256  #: ... on a board of at most this many squares
 DEFAULT_TT_MB = 64  #: transposition table size by default (16-byte entries)
+MAX_SPREAD = 1 << 24  #: the search's spread (the mover's score minus the opponent's) lies within this, either way
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +183,14 @@ def check_stars(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> None:
         raise PositionError(f"{n} stars (blanks) in the game: the endgame search takes back at most {MAX_STARS}")
 
 
+def check_spread(spread: int) -> None:
+    """Refuse scores the search cannot hold: the mover's score minus the opponent's must lie within
+    MAX_SPREAD either way (no real game comes near)."""
+    if not -MAX_SPREAD <= spread <= MAX_SPREAD:
+        raise PositionError(f"the scores differ by {abs(spread)} points: the endgame search takes scores that differ "
+                            f"by at most {MAX_SPREAD}")
+
+
 def _effective_zero(zero: int, limit: int, reduce: bool) -> tuple[int, int]:
     """(count, limit) of scoreless turns the search uses: with ``reduce``, every count up to
     ``limit`` - 2 is 0 and ``limit`` - 1 is 1, of 2 (a limit of 1 or 2 is kept: a count reset by a
@@ -209,6 +219,7 @@ class EndgameSolver:
         self.search: Search | None = None
         if self.over:
             return
+        check_spread(pos.scores[0] - pos.scores[1])
         lexicon = pos.lexicon
         if not isinstance(lexicon, Lexicon):
             raise RacksmithError(

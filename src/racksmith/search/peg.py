@@ -40,7 +40,7 @@ from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
 from ._endgame import Search
 from .endgame import (
-    DEFAULT_TT_MB, MAX_DEPTH, _effective_zero, check_stars, passes_reduce, played_pool, pruned_rules,
+    DEFAULT_TT_MB, MAX_DEPTH, _effective_zero, check_spread, check_stars, passes_reduce, played_pool, pruned_rules,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -424,6 +424,7 @@ def solve_peg(
             f"the bag holds {in_bag} tile{'s' if in_bag != 1 else ''}: the pre-endgame needs exactly one"
             + (" (with the bag empty, solve the endgame: solve_endgame)" if in_bag == 0 else "")
         )
+    check_spread(position.scores[0] - position.scores[1])
     lexicon = position.lexicon
     if not isinstance(lexicon, Lexicon):
         raise RacksmithError(
@@ -467,6 +468,7 @@ def solve_peg(
             if p.is_over:
                 d.lo = d.hi = d.estimate = spread
             else:
+                check_spread(p.scores[0] - p.scores[1])  # a play may take the scores further apart
                 zero, limit = _effective_zero(p.zero_turns, rs.zero_turn_limit, reduce)
                 d.root = (np.ascontiguousarray(p.board, dtype=np.uint8), bytes(p.racks[0]), bytes(p.racks[1]),
                           p.scores[0] - p.scores[1], zero, limit, bytes([tile]) if p.bag_count else b"")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 from ..play.players import BestEquityPlayer
+from .endgame import MAX_DEPTH, MAX_THREADS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..play.players import GameView
@@ -34,10 +35,10 @@ class EndgamePlayer:
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                     or not 0 < seconds < math.inf):
             raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
-        if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or plies < 1):
-            raise RacksmithError(f"plies must be a whole number >= 1 (or None), got {plies!r}")
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            raise RacksmithError(f"threads must be a whole number >= 1, got {threads!r}")
+        if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_DEPTH):
+            raise RacksmithError(f"plies must be a whole number from 1 to {MAX_DEPTH} (or None), got {plies!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+            raise RacksmithError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
         self.static = BestEquityPlayer(leaves, ruleset=ruleset)
         self.seconds = seconds
         self.plies = plies

@@ -50,6 +50,8 @@ BATCH = 32
 DEFAULT_ITERATIONS = 5000
 #: the fewest samples of each candidate before best-arm identification starts
 DEFAULT_MIN_SAMPLES = 30
+#: the play-outs hold each score within this, either way (sim/_sim.pyx)
+MAX_SCORE = 1 << 28
 #: MAGPIE's grades of a play by win% lost: within 0.5 points, 3, 7, and beyond
 GRADES = ((0.5, "best"), (3.0, "inaccuracy"), (7.0, "mistake"), (math.inf, "blunder"))
 
@@ -126,6 +128,15 @@ def grade(win_pct_lost: float) -> str:
     return GRADES[-1][1]  # pragma: no cover
 
 
+def check_scores(scores) -> None:
+    """Refuse scores the play-outs cannot hold: each within MAX_SCORE either way (no real game
+    comes near)."""
+    for who, score in zip(("our", "their"), scores):
+        if not -MAX_SCORE <= score <= MAX_SCORE:
+            raise SimError(f"cannot simulate this position: {who} score must be a whole number "
+                           f"-{MAX_SCORE}..{MAX_SCORE}, got {score}")
+
+
 def _positive_int(value, name: str, allow_none: bool = True):
     if value is None and allow_none:
         return None
@@ -198,6 +209,7 @@ def simulate(
         raise SimError(f"simulation is for two-player positions, this one has {len(position.racks)} racks")
     if position.is_over:
         raise SimError("the game is over: there is nothing to simulate")
+    check_scores(position.scores)
     rs = position.ruleset
     lexicon = position.lexicon
     if not isinstance(lexicon, Lexicon):

@@ -416,14 +416,14 @@ def train_winpct(
     same tally."""
     if engine not in ("auto", "python"):
         raise WinPctError(f"engine must be 'auto' or 'python', got {engine!r}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise WinPctError(f"games must be a whole number, at least 1, got {games!r}")
+    from ..play.backends import IN_FLIGHT, check_games, completed, split
+
+    check_games(games, error=WinPctError)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise WinPctError(f"jobs must be a whole number, at least 1, got {jobs!r}")
     cfg = TrainConfig(get_ruleset(ruleset).name, lexicon, leaves, int(seed), engine)
     t0 = time.perf_counter()
-    chunk = 25
-    batches = [list(range(s, min(games, s + chunk))) for s in range(0, games, chunk)]
+    batches = split(0, games, 25)
     rs = get_ruleset(cfg.ruleset)
     tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
     done = 0
@@ -436,7 +436,8 @@ def train_winpct(
                 progress(done)
     else:
         with ProcessPoolExecutor(max_workers=jobs, initializer=_init, initargs=(cfg,)) as pool:
-            for b, t in zip(batches, pool.map(_play_games, batches)):
+            # a sum of whole numbers: the order the batches finish in does not matter
+            for b, t in completed(lambda b: pool.submit(_play_games, b), batches, IN_FLIGHT * jobs):
                 tally.add(t)
                 done += len(b)
                 if progress:

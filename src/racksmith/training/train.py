@@ -28,7 +28,7 @@ from .. import __version__
 from ..errors import RacksmithError
 from ..lexicon import Leaves, load_leaves
 from ..lexicon.files import write_atomically
-from ..play.backends import Runner, check_backend, split
+from ..play.backends import MAX_GAMES, Runner, check_backend, split
 from ..rules.ruleset import get_ruleset
 from .games import TallyJob, kernel_plays
 from .leavegen import DEFAULT_PRIOR_WEIGHT, leaves_from_tally
@@ -53,13 +53,15 @@ class TrainSettings:
 
     def __post_init__(self) -> None:
         v = self.generations
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise RacksmithError(f"generations must be a whole number, at least 1, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_GAMES:  # each plays a game at least
+            raise RacksmithError(f"generations must be a whole number from 1 to {MAX_GAMES:,}, got {v!r}")
         counts = (self.games,) * v if isinstance(self.games, int) else self.games
         if not isinstance(counts, (tuple, list)) or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in counts):
             raise RacksmithError(f"games must be a whole number, at least 1, or one such number per generation, got {self.games!r}")
         if len(counts) != v:
             raise RacksmithError(f"{len(counts)} game counts for {v} generations: give one count, or one per generation")
+        if sum(counts) > MAX_GAMES:
+            raise RacksmithError(f"games: {sum(counts):,} in all; a training run plays at most {MAX_GAMES:,}")
         object.__setattr__(self, "games", counts[0] if len(set(counts)) == 1 else tuple(counts))
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise RacksmithError(f"seed must be a whole number, got {self.seed!r}")
