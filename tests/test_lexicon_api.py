@@ -299,3 +299,14 @@ def test_word_lists_follow_python_set_semantics(lines):
     expected_skips = sum(1 for w in stripped if not (w.isascii() and w.isalpha() and 2 <= len(w) <= 8))
     assert lex.skipped == expected_skips
     assert all(w in lex for w in keep)
+
+
+def test_anagrams_of_more_tiles_than_the_search_counts_are_refused():
+    from racksmith import load_lexicon
+
+    lex = load_lexicon("enable")
+    with pytest.raises(UnknownLetterError, match="the tiles hold 256 A: the anagram search takes at most 255"):
+        lex.anagrams("A" * 256)
+    with pytest.raises(UnknownLetterError, match="the tiles hold 300 blanks"):
+        lex.anagrams("?" * 300, partial=True)
+    assert lex.anagrams("A" * 255 + "B") == []

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import emit_json, err_console, fail, say
+from .common import emit_json, err_console, say
 
 lexicon_app = typer.Typer(
     help="Lexicons (KWG word graphs): build them from word lists, look words up, find anagrams.",
@@ -16,7 +16,6 @@ lexicon_app = typer.Typer(
 RULESET_HELP = "Ruleset whose alphabet (and board size, for word lists) the lexicon uses."
 RULESET_OPTIONAL_HELP = RULESET_HELP + " [default: english; for an embedded lexicon, the ruleset that names it]"
 LEXICON_HELP = "An embedded lexicon (enable, ru, ru-erudit), a word list file or a .kwg file."
-MAX_OF_A_TILE = 255  #: the anagram search counts each letter, and the blanks, in a byte
 
 
 def _say(text: str) -> None:
@@ -138,14 +137,7 @@ def anagram_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the list of words as JSON on stdout."),
 ) -> None:
     """Words made from the tiles, one a line on stdout; letters that come from a blank are lowercase."""
-    from collections import Counter
-
     lex = _load(lexicon, ruleset)
-    a = lex.alphabet
-    for t, n in Counter(a.rack(tiles)).items():
-        if n > MAX_OF_A_TILE:
-            fail(f"the tiles hold {n} {'blanks' if t == 0 else a.letter(t)}: the anagram search takes at most "
-                 f"{MAX_OF_A_TILE} of each letter, and {MAX_OF_A_TILE} blanks")
     found = lex.anagrams(tiles, partial=partial)
     if as_json:
         emit_json(found)

@@ -44,6 +44,7 @@ def max_word_length(ruleset: Ruleset) -> int:
 
 
 MAX_LISTING = 50_000_000  #: a graph with more words than this is not listed whole
+MAX_OF_A_TILE = 255  #: the anagram search counts each letter, and the blanks, in a byte
 
 
 def _listable(count: int, what: str) -> None:
@@ -302,6 +303,12 @@ class Lexicon:
         counts = np.zeros(64, dtype=np.int64)
         for t in tiles:
             counts[t] += 1
+        most = int(counts.argmax())
+        if counts[most] > MAX_OF_A_TILE:
+            raise UnknownLetterError(
+                f"the tiles hold {int(counts[most])} {'blanks' if most == 0 else self.alphabet.letter(most)}: the "
+                f"anagram search takes at most {MAX_OF_A_TILE} of each letter, and {MAX_OF_A_TILE} blanks"
+            )
         blanks = int(counts[0])
         counts[0] = 0
         return _split_listing(_kwgwalk.anagrams(self.kwg, self._root, counts, blanks, partial), self.alphabet)
