@@ -94,3 +94,17 @@ def test_winpct_train_refuses_an_unwritable_output_before_playing(capsys, tmp_pa
         code, out, err = run(capsys, "winpct", "train", "--games", 100000, *args)
         assert code == 1 and out == "" and "does not exist" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x.winpct").exists()
+
+
+def test_winpct_train_plays_the_shipped_leaves_by_default(capsys, tmp_path):
+    def train(name, *extra):
+        code, out, err = run(capsys, "winpct", "train", "--games", 30, "--seed", 4, "-o", tmp_path / f"{name}.winpct", *extra)
+        assert code == 0, err
+        return (tmp_path / f"{name}.winpct").read_text(), json.loads((tmp_path / f"{name}.json").read_text())["leaves"]
+
+    default, named = train("default"), train("english", "--leaves", "english")
+    none = train("none", "--leaves", "none")
+    assert default == named and default[1] == "english"
+    assert none[1] is None and none[0] != default[0]  # other players, other games
+    code, out, err = run(capsys, "winpct", "train", "--games", 30, "-o", tmp_path / "x.winpct", "--leaves", tmp_path / "no.klv2")
+    assert code == 1 and "no.klv2" in err and not (tmp_path / "x.winpct").exists()

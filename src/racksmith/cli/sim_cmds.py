@@ -27,8 +27,7 @@ def winpct_train_cmd(
     output: Path = typer.Option(..., "--output", "-o", dir_okay=False,
                                 help="The table to write (MAGPIE's winpct format; provenance beside it as .json)."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
-    leaves: Optional[Path] = typer.Option(None, "--leaves", dir_okay=False,
-                                          help="KLV2 leave values of the players [default: none, every leave 0]."),
+    leaves: Optional[str] = typer.Option(None, "--leaves", help="Of the players (both seats). " + LEAVES_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed of the games."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes."),
     tallies: Optional[Path] = typer.Option(None, "--tallies", dir_okay=False,
@@ -38,8 +37,18 @@ def winpct_train_cmd(
     import numpy as np
     from rich.progress import Progress
 
+    from ..lexicon import load_leaves
+    from ..lexicon.shipped_leaves import default_leaves_name
+    from ..rules.ruleset import get_ruleset
     from ..sim.winpct import train_winpct
 
+    rs = get_ruleset(ruleset)
+    if leaves is None:
+        leaves = default_leaves_name(rs)  # the players every other command plays: the shipped leaves
+    elif leaves.strip().lower() == "none":
+        leaves = None
+    if leaves is not None:
+        load_leaves(leaves, rs)  # a bad file is found before the games are played
     for path, option in ((output, "--output"), (tallies, "--tallies")):
         # found before the games are played, not after
         if path is not None and not path.resolve().parent.is_dir():
@@ -49,7 +58,7 @@ def winpct_train_cmd(
     command = "racksmith winpct train " + " ".join(shlex.quote(a) for a in rest)
     with Progress(console=err_console, transient=True) as prog:
         task = prog.add_task("self-play", total=games)
-        wp, tally = train_winpct(ruleset, games, lexicon=lexicon, leaves=str(leaves) if leaves else None,
+        wp, tally = train_winpct(ruleset, games, lexicon=lexicon, leaves=leaves,
                                  seed=seed, jobs=jobs, progress=lambda n: prog.update(task, completed=n),
                                  command=command)
     wp.save(output)
