@@ -223,6 +223,38 @@ def test_the_endgame_tab_solves_the_position(page, server):
     assert page.console_errors == []
 
 
+def test_the_best_play_tab_answers_by_the_stage_of_the_game(page, server):
+    """The bag empty: the endgame solver's exact answer (with MAGPIE's value of that endgame); a
+    full bag: a simulation; the move shown on the board when clicked."""
+    import json
+    from urllib.parse import quote
+
+    from racksmith import Position
+
+    case = json.loads((FIXTURES / "endgames_magpie.jsonl").read_text("utf-8").splitlines()[0])
+    best = Position.from_cgp(case["cgp"]).solve_endgame().best.notation()
+    open_page(page, server, f"?cgp={quote(case['cgp'])}")
+    page.click('.tabs button[data-tab="best"]')
+    page.click("#best-run")
+    wait_until(page, "document.getElementById('best-head').textContent.length > 0", timeout=60)
+    head = page.text_content("#best-head")
+    assert head == f"best: {best} (endgame solver, exact)", head
+    assert f"{case['value']:+d}" in page.text_content("#best-summary")
+    page.click(".best-move")
+    wait_until(page, "document.querySelector('#board .tile.preview') !== null")
+    screenshot(page, "best")
+    page.click("#clear")
+    page.fill("#cgp", OUTGUN)
+    page.click("#cgp-form button[type=submit]")
+    page.wait_for_selector("#moves tbody tr td.move", state="attached")
+    page.click('.tabs button[data-tab="best"]')
+    page.fill("#best-seconds", "2")
+    page.click("#best-run")
+    wait_until(page, "document.getElementById('best-head').textContent.includes('simulation')", timeout=60)
+    assert "% to win" in page.text_content("#best-summary")
+    assert page.console_errors == []
+
+
 def test_the_simulate_tab_fills_its_table_and_stops(page, server):
     """Run a simulation on the page: the table fills in with the candidates, best first by win%,
     and Stop (while it still runs: it may already have stopped by confidence) ends it."""

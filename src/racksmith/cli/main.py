@@ -43,6 +43,7 @@ _GROUPS = (
     ("racksmith.cli.lexicon_cmds", "lexicon_app", "lexicon"),
     ("racksmith.cli.leaves_cmds", "leaves_app", "leaves"),
     ("racksmith.cli.moves_cmds", "register", None),
+    ("racksmith.cli.best_cmds", "register", None),
     ("racksmith.cli.game_cmds", "register", None),
     ("racksmith.cli.gcg_cmds", "gcg_app", "gcg"),
     ("racksmith.cli.web_cmds", "register", None),

@@ -94,6 +94,14 @@ def peg(
     if as_json:
         emit_json(result.to_dict())
         return
+    say(peg_table(result))
+    if not result.exact:
+        say("stopped by the time limit: not exact (the first play may not be the best)")
+    say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
+
+
+def peg_table(result, top: int | None = None):
+    """A Rich table of a pre-endgame's plays (the first ``top``; None: all)."""
     from rich.table import Table
     from rich.text import Text
 
@@ -101,13 +109,10 @@ def peg(
     for name, justify in (("#", "right"), ("move", "left"), ("score", "right"), ("win %", "right"),
                           ("mean spread", "right"), ("final spread by bag tile", "left")):
         table.add_column(name, justify=justify)
-    for i, p in enumerate(result.plays, 1):
+    for i, p in enumerate(result.plays[:top], 1):
         tiles = [f"{k}:{v:+d}" for k, v in p.outcomes] + [f"{k}:{_range(lo, hi)}" for k, lo, hi in p.bounds]
         table.add_row(str(i), Text(p.move.notation()), str(p.move.score), _chance(p), _spread(p), Text(" ".join(tiles)))
-    say(table)
-    if not result.exact:
-        say("stopped by the time limit: not exact (the first play may not be the best)")
-    say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
+    return table
 
 
 def _chance(p) -> str:

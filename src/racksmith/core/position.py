@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Leaves
     from ..search.endgame import EndgameResult
     from ..search.peg import PegResult
+    from ..review.best import BestPlay
 
 
 class Undo(NamedTuple):
@@ -769,6 +770,18 @@ class Position:
         from ..search.peg import solve_peg
 
         return solve_peg(self, top, **options)
+
+    def best_play(self, seconds: "float | None" = 10.0, **options: Any) -> "BestPlay":
+        """The best play of the player to move, by the method the stage of the game calls for: the
+        endgame solver with the bag empty, the one-tile pre-endgame with one tile in it, a
+        simulation before (static equity where none of them applies, saying why), within
+        ``seconds``. See :func:`racksmith.review.best.best_play` for ``options`` (``leaves``,
+        ``winpct``, ``threads``, ``seed``, ``candidates``, ``plies``, ``opponent_racks``,
+        ``progress``). Returns a :class:`~racksmith.review.best.BestPlay`."""
+        from ..review.best import best_play
+
+        return best_play(self, seconds, **options)
+
     def simulate(self, candidates: int = 10, plies: int = 2, iterations: "int | None" = None,
                  seconds: "float | None" = None, threads: int = 1, seed: "int | None" = None,
                  stop: "float | None" = 0.99, opponent_racks=None, **options):

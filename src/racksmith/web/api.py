@@ -310,6 +310,30 @@ class Analyzer:
         result["lexicon"] = lex_name
         return result
 
+    def best(self, body: dict) -> dict[str, Any]:
+        """``POST /api/best`` {cgp, ruleset, lexicon, leaves, seconds, seed}: which play is best, by
+        the method the stage of the game calls for (``racksmith best --json``'s fields, and
+        ``lexicon``): the endgame solver with the bag empty, the pre-endgame solver with one tile in
+        it, else a simulation (one thread). ``seconds`` defaults to and may not exceed
+        ``limits.max_seconds``."""
+        from ..review.best import best_play
+
+        rs = self.ruleset(body)
+        lex, lex_name = self.lexicon(rs, body)
+        most = self.limits.max_seconds
+        seconds = body.get("seconds", most)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
+            raise RequestError(f"field 'seconds' must be a positive number of seconds, got {_show(seconds)}")
+        if seconds > most:
+            raise LimitError("max_seconds", f"field 'seconds' asks for {seconds:g} s; this server searches at most "
+                             f"{most:g} s (its max_seconds limit)", status=400)
+        seed = _whole(body, "seed", 1, 0, 2**63 - 1, None)
+        leaves = self.leaves_for(rs, body)
+        pos = self._position(body, rs, lex)
+        result = best_play(pos, float(seconds), leaves=leaves, seed=seed, tt_mb=16).to_dict()
+        result["lexicon"] = lex_name
+        return result
+
     def play(self, body: dict) -> dict[str, Any]:
         """``POST /api/play`` {cgp, ruleset, lexicon, move, draw, seed}: the position after the
         player to move plays ``move`` (checked, words included), with ``draw`` (letters) the tiles

@@ -55,6 +55,7 @@ ROUTES: dict[str, tuple[str, Callable[[Analyzer, dict], Any]]] = {
     "/api/gcg": ("POST", Analyzer.gcg),
     "/api/play": ("POST", Analyzer.play),
     "/api/endgame": ("POST", Analyzer.endgame),
+    "/api/best": ("POST", Analyzer.best),
     "/api/export": ("POST", Analyzer.export),
 }
 

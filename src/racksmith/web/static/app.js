@@ -872,6 +872,38 @@
     }));
   }
 
+  // --- best play: the method the stage of the game calls for (endgame, pre-endgame, simulation) -----------
+  let bestRun = 0;
+  const METHOD_NAMES = { endgame: "endgame solver", peg: "pre-endgame solver", sim: "simulation", static: "static equity" };
+  async function runBest() {
+    const run = ++bestRun;
+    $("best-error").textContent = "";
+    $("best-head").replaceChildren();
+    $("best-summary").textContent = "thinking…";
+    $("best-run").disabled = true;
+    const most = (state.limits && state.limits.max_seconds) || 10;
+    const seconds = Math.min(Number($("best-seconds").value) || 5, most);
+    try {
+      const data = await api("/api/best", { cgp: composeCgp(), ruleset: state.rs.name, seconds });
+      if (run !== bestRun) return;
+      showBest(data);
+    } catch (e) {
+      if (run === bestRun) { $("best-summary").textContent = ""; $("best-error").textContent = e.message; }
+    } finally {
+      if (run === bestRun) $("best-run").disabled = false;
+    }
+  }
+
+  function showBest(data) {
+    const move = h("strong", { text: data.best, class: "best-move", title: "show it on the board" });
+    move.addEventListener("mouseenter", () => previewNotation(data.best, false));
+    move.addEventListener("mouseleave", unhover);
+    move.addEventListener("click", () => previewNotation(data.best, true));
+    $("best-head").replaceChildren(document.createTextNode("best: "), move,
+      document.createTextNode(` (${METHOD_NAMES[data.method] || data.method}${data.exact ? ", exact" : ""})`));
+    $("best-summary").textContent = data.summary;
+  }
+
   // --- tabs ------------------------------------------------------------------------------------------------
   // a panel is a tab button (data-tab="x") and a <div id="tab-x" class="tab">: a new one needs nothing more
   function showTab(name) {
@@ -909,6 +941,7 @@
     $("board").addEventListener("click", onBoardClick);
     $("sim-run").addEventListener("click", runSim);
     $("endgame-run").addEventListener("click", runEndgame);
+    $("best-run").addEventListener("click", runBest);
     $("sim-stop").addEventListener("click", () => { simRun++; $("sim-run").disabled = false; $("sim-stop").disabled = true; });
     $("board").addEventListener("keydown", onBoardKey);
     $("moves").addEventListener("mouseleave", unhover);

@@ -1,0 +1,76 @@
+"""``racksmith best``: which play is best here, by the method the stage of the game calls for."""
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from .common import (
+    LEAVES_HELP, BoardOption, CgpArg, CgpOption, LexiconOption, RackOption, RulesetOption, emit_json, err_console,
+    finite, load_position, position_lexicon, resolve_leaves, say,
+)
+
+
+def best(
+    cgp_arg: CgpArg = None,
+    cgp: CgpOption = None,
+    board: BoardOption = None,
+    rack: RackOption = None,
+    ruleset: RulesetOption = None,
+    lexicon: LexiconOption = None,
+    seconds: Optional[float] = typer.Option(
+        10.0, "--seconds", "-s", min=0.001, callback=finite,
+        help="Time the method may take; with --exact, no limit.",
+    ),
+    exact: bool = typer.Option(False, "--exact", help="No time limit: solve the endgame or pre-endgame to the end (this can take "
+                               "minutes), simulate until sure of the best play at 0.99 or 5,000 iterations."),
+    leaves: Optional[str] = typer.Option(None, "--leaves", help="Of static equity and the simulation's play-outs. "
+                                         + LEAVES_HELP),
+    threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads (simulation and endgame)."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, max=2**64 - 1,
+                                       help="Seed of the simulation [default: random, printed]."),
+    as_json: bool = typer.Option(False, "--json", help="Print {best, method, exact, summary, fallback, result} as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show the search's progress on stderr."),
+) -> None:
+    """Which play is best for the player to move: with the bag empty the endgame solver, with one
+    tile in it the pre-endgame solver, before that a simulation (static equity where none applies),
+    within --seconds."""
+    from ..review.best import best_play
+
+    pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
+    position_lexicon(pos)
+    klv = resolve_leaves(leaves, pos.ruleset)
+
+    def progress(method: str, partial) -> None:
+        if quiet:
+            return
+        if method == "endgame":
+            err_console.print(f"endgame depth {partial.depth:>2}  {partial.value:+d}  "
+                              + " ".join(m.notation() for m in partial.pv), highlight=False, markup=False)
+        elif method == "peg":
+            err_console.print(f"pre-endgame: {partial.move.notation()} settled", highlight=False, markup=False)
+
+    result = best_play(pos, None if exact else seconds, leaves=klv, threads=threads, seed=seed, progress=progress)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    say(f"best: {result.move.notation()}")
+    say(f"{_METHOD[result.method]}: {result.summary}")
+    if result.method == "sim":
+        from .sim_cmds import sim_table
+
+        say(sim_table(result.result))
+        say(f"seed {result.result.seed}")
+    elif result.method == "peg":
+        from .search_cmds import peg_table
+
+        say(peg_table(result.result, top=10))
+    elif result.method == "endgame":
+        say("line: " + " ".join(m.notation() for m in result.result.pv))
+
+
+_METHOD = {"endgame": "endgame solver", "peg": "pre-endgame solver", "sim": "simulation", "static": "static equity"}
+
+
+def register(app: typer.Typer) -> None:
+    app.command("best")(best)

@@ -1,0 +1,197 @@
+"""Which play is best here: the right tool for the stage of the game, within a time budget.
+
+* **The bag empty**: the exact endgame solver (:func:`racksmith.search.endgame.solve_endgame`),
+  deepening until the answer is exact or the time is up (then the best move of the last depth).
+* **One tile in the bag**: the one-tile pre-endgame (:func:`racksmith.search.peg.solve_peg`): the
+  play with the best chance of winning over the possible bag tiles, then the best mean spread.
+* **More tiles in the bag**: a Monte Carlo simulation (:func:`racksmith.sim.simulate.simulate`)
+  of the best plays by static equity, stopped when best-arm identification is sure of the best
+  play or the time is up.
+* **Where none of these applies** (more than two players, scores beyond what the searches hold, a
+  position the endgame solver does not take): the play of highest static equity, and why.
+
+An opponent's rack given in the position is taken as known by every method (as ``racksmith sim``,
+``endgame`` and ``peg`` take it); leave it out to have it drawn from the unseen tiles.
+
+    >>> Position.from_cgp(cgp).best_play(seconds=5).move                  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..core.move import Move
+from ..errors import PositionError, RacksmithError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.position import Position
+
+__all__ = ["BestPlay", "METHODS", "best_play"]
+
+#: how a :class:`BestPlay` was found, from the most exact to the least
+METHODS = ("endgame", "peg", "sim", "static")
+
+#: the time budget when none is given (seconds)
+DEFAULT_SECONDS = 10.0
+
+
+class _Shipped:
+    """The default of ``leaves``: the ruleset's shipped leaves."""
+
+    def __repr__(self) -> str:
+        return "SHIPPED"
+
+
+SHIPPED = _Shipped()
+
+
+@dataclass(frozen=True, slots=True)
+class BestPlay:
+    """The play to make and how it was chosen.
+
+    ``method``: one of :data:`METHODS`; ``exact``: the answer is proven (the endgame solved to the
+    end, or the pre-endgame's best play proven); a simulation is never exact, its certainty is in
+    ``summary`` and ``result``. ``summary``: one line saying why this play, for people. ``result``:
+    what the method returned (an ``EndgameResult``, ``PegResult``, ``SimResult`` or ``MoveList``).
+    ``fallback``: when the method is ``static`` although the stage of the game called for another,
+    why that other could not run (else None)."""
+
+    move: Move
+    method: str
+    exact: bool
+    summary: str
+    result: Any
+    fallback: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``racksmith best --json``: the move, the method, whether it is exact,
+        the summary, the fallback reason, and the method's own JSON under ``result``."""
+        if self.method == "static":
+            detail: Any = {"moves": self.result.to_records()[:10]}
+        else:
+            detail = self.result.to_dict()
+        return {"best": self.move.notation(), "method": self.method, "exact": self.exact,
+                "summary": self.summary, "fallback": self.fallback, "result": detail}
+
+
+def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, leaves: Any = SHIPPED,
+              winpct: Any = None, threads: int = 1, seed: int | None = None, candidates: int = 10,
+              plies: int = 2, opponent_racks: Any = None, tt_mb: int | None = None,
+              progress: Callable[[str, Any], None] | None = None) -> BestPlay:
+    """The best play of the player to move, by the method the stage of the game calls for (see the
+    module docstring). ``seconds``: the time the method may take (None: until the endgame or the
+    pre-endgame is exact, which may take long, and a simulation is sure of its best play at 0.99 or
+    has run :data:`racksmith.sim.simulate.DEFAULT_ITERATIONS` iterations);
+    ``leaves``: the leave values of static equity and of the simulation's play-outs (the default:
+    the ruleset's shipped leaves; None: every leave 0); ``winpct``, ``threads``, ``seed``,
+    ``candidates``, ``plies``, ``opponent_racks``: the simulation's (see
+    :func:`racksmith.sim.simulate.simulate`; ``threads`` also for the endgame solver); ``tt_mb``:
+    the transposition table of the endgame and pre-endgame solvers (None: their default).
+    ``progress(method, partial)`` is called as the chosen method reports (each depth of the
+    endgame, each settled play of the pre-endgame, partial simulation results)."""
+    from ..core.position import Position
+    from ..lexicon import Leaves, default_leaves, load_leaves
+
+    if not isinstance(position, Position):
+        raise RacksmithError(f"position must be a racksmith Position, got {type(position).__name__}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds < math.inf):
+        raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
+    if position.is_over:
+        raise PositionError("the game is over: there is no play to choose")
+    rs = position.ruleset
+    if leaves is SHIPPED:
+        leaves = default_leaves(rs)
+    elif isinstance(leaves, str) and leaves.strip().lower() == "none":
+        leaves = None
+    elif leaves is not None and not isinstance(leaves, Leaves):
+        leaves = load_leaves(leaves, rs)
+
+    def report(method: str) -> Callable[[Any], None] | None:
+        return None if progress is None else (lambda partial: progress(method, partial))
+
+    tt = {} if tt_mb is None else {"tt_mb": tt_mb}
+    reason = None
+    if len(position.racks) != 2:
+        reason = f"the searches and the simulation are for two players; this position has {len(position.racks)}"
+    else:
+        bag = position.bag_count
+        try:
+            if bag == 0:
+                return _endgame(position, seconds, threads, tt, report("endgame"))
+            if bag == 1:
+                return _peg(position, seconds, tt, report("peg"))
+            return _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, opponent_racks,
+                        report("sim"))
+        except PositionError as e:  # a position the solver does not take (scores, stars): say why
+            reason = str(e)
+    return _static(position, leaves, reason)
+
+
+def _endgame(position, seconds, threads, tt, progress) -> BestPlay:
+    r = position.solve_endgame(None, seconds, threads, on_depth=progress, **tt)
+    if r.best is None:  # pragma: no cover - a position not over always has a move
+        raise PositionError("the endgame solver found no move")
+    if r.exact:
+        summary = f"endgame solved: best play by both sides {_signed(r.value)} to the spread ({r.nodes:,} nodes)"
+    else:
+        summary = (f"endgame searched to {r.depth} plies in {_secs(r.seconds)}, not to the end: "
+                   f"{_signed(r.value)} to the spread at that depth")
+    return BestPlay(r.best, "endgame", r.exact, summary, r)
+
+
+def _peg(position, seconds, tt, progress) -> BestPlay:
+    r = position.solve_peg(seconds=seconds, on_play=progress, **tt)
+    p = r.plays[0]
+    chance = (f"{100 * p.win_probability:.2f}% to win over the {p.draws} possible bag tiles" if p.draws > 1
+              else f"{100 * p.win_probability:.2f}% to win (the bag's tile known from both racks)")
+    if p.exact:
+        spread = f"mean final spread {p.mean_spread:+.2f}"
+    elif p.mean_spread_min is not None and p.mean_spread_max is not None:
+        spread = f"mean final spread {p.mean_spread_min:+.2f} to {p.mean_spread_max:+.2f}"
+    else:
+        spread = f"mean final spread about {p.mean_spread:+.2f}"
+    if r.exact:
+        summary = f"pre-endgame solved: {chance}, {spread}; every other play proven no better"
+    else:
+        summary = (f"pre-endgame stopped by the time limit after {_secs(r.seconds)}, not proven: "
+                   f"{chance} so far, {spread}")
+    return BestPlay(p.move, "peg", r.exact, summary, r)
+
+
+def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, opponent_racks, progress) -> BestPlay:
+    from ..errors import SimError
+    from ..sim.simulate import check_scores
+
+    try:
+        check_scores(position.scores)
+    except SimError as e:
+        raise PositionError(str(e)) from None
+    r = position.simulate(candidates=candidates, plies=plies, iterations=None, seconds=seconds, threads=threads,
+                          seed=seed, stop=0.99, opponent_racks=opponent_racks, leaves=leaves, winpct=winpct,
+                          progress=progress)
+    c = r.best
+    how = {"confidence": "sure of the best play at 0.99", "time": "stopped by the time limit",
+           "iterations": "stopped at its iteration limit", "interrupted": "interrupted"}.get(r.stopped, r.stopped)
+    summary = (f"simulated {len(r.candidates)} plays, {plies} plies, {r.iterations:,} iterations in "
+               f"{_secs(r.seconds)} ({how}): {c.win_pct:.2f}% to win (±{c.stderr:.2f}), equity {c.equity:+.2f}")
+    return BestPlay(c.move, "sim", False, summary, r)
+
+
+def _static(position, leaves, reason: str | None) -> BestPlay:
+    ml = position.moves(top=10, sort="equity", leaves=leaves, exchanges=True)
+    m = ml[0]
+    kind = "leave values" if leaves is not None else "no leave values"
+    summary = f"highest static equity (score + leave, {kind}): {m.equity:+.2f}"
+    if reason:
+        summary += f"; {reason}"
+    return BestPlay(m, "static", False, summary, ml, fallback=reason)
+
+
+def _secs(s: float) -> str:
+    return f"{s:.1f} s" if s >= 1 else f"{1000 * s:.0f} ms"
+
+
+def _signed(v: int) -> str:
+    return f"{v:+d}"

@@ -1,0 +1,170 @@
+"""``Position.best_play`` / ``racksmith best``: the method the stage of the game calls for, and its
+answer equal to that method's own (which tests/test_endgame.py and tests/test_sim.py check
+against independent oracles); exact answers against the plain minimax on small games; the
+fallback to static equity where no search applies, and why."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from racksmith import Position
+from racksmith.errors import PositionError, RacksmithError
+from racksmith.lexicon import default_leaves
+from racksmith.review.best import BestPlay, best_play
+from test_web import server  # noqa: F401  (the server fixture)
+from test_endgame import (
+    END21, MAGPIE_ENDGAMES, PEG141, TooBig, minimax, peg_key, peg_truth, random_endgame, random_peg, run_cli, tiny, with_scores,
+)
+
+END10 = next(r for r in MAGPIE_ENDGAMES if r["id"] == "selfplay_seed14_10tiles")["cgp"]
+MID = "15/15/15/11O3/11L3/11O3/11G3/6NUDITY3/15/15/15/15/15/15/15 AEEIKOV/ 28/18 0"
+
+
+def test_the_bag_empty_is_the_endgame_solver_s_answer():
+    pos = Position.from_cgp(END10)
+    b = pos.best_play(seconds=None)
+    solved = pos.solve_endgame()
+    assert isinstance(b, BestPlay) and b.method == "endgame" and b.exact and b.fallback is None
+    assert b.move == solved.best and b.result.value == solved.value
+    assert f"{solved.value:+d}" in b.summary
+    d = b.to_dict()
+    assert d["best"] == solved.best.notation() and d["result"] == {**solved.to_dict(), "seconds": d["result"]["seconds"]}
+    # a time limit: the best move of the last depth completed, marked not exact
+    short = Position.from_cgp(END21).best_play(seconds=0.001)
+    assert short.method == "endgame" and not short.exact and "not to the end" in short.summary
+
+
+def test_small_endgames_have_the_minimax_value():
+    """Random small endgames (the first four the plain minimax can search): the value is its."""
+    rs = tiny()
+    checked = 0
+    for seed in range(60):
+        pos = random_endgame(rs, seed, extra=0, passes=0)
+        if pos is None:
+            continue
+        try:
+            expected = minimax(pos.copy(stack=False), {}, 3000)
+        except TooBig:
+            continue
+        b = best_play(pos, None, leaves=None)
+        assert b.method == "endgame" and b.exact and b.result.value == expected, pos.cgp()
+        pos.copy(stack=False).push(b.move)  # legal, checked
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_one_tile_in_the_bag_is_the_pre_endgame_solver_s_answer():
+    pos = Position.from_cgp(PEG141)
+    b = pos.best_play(seconds=None)
+    assert b.method == "peg" and b.exact and b.move.notation() == "K1 ETUI"
+    assert "-115.00" in b.summary and "known from both racks" in b.summary
+    assert b.to_dict()["result"]["best"] == "K1 ETUI"
+
+
+def test_small_pre_endgames_have_the_minimax_s_best_key():
+    """The opponent's rack unknown (the first three small games the plain minimax can search): the
+    best play's chance is the best of the minimax over every play and bag tile, and the bounds of
+    its mean spread hold the best mean spread."""
+    rs = tiny(blanks=1)
+    checked = 0
+    for seed in range(80):
+        pos = random_peg(rs, seed)
+        if pos is None:
+            continue
+        try:
+            truth = peg_truth(pos)
+        except TooBig:
+            continue
+        best_key = max(peg_key(pos, o) for o in truth.values())
+        b = best_play(pos, None)
+        assert b.method == "peg" and b.exact, pos.cgp()
+        p = b.result.plays[0]
+        assert p.win_probability == best_key[0] == peg_key(pos, truth[b.move.notation()])[0], pos.cgp()
+        if p.exact:
+            assert abs(p.mean_spread - peg_key(pos, truth[b.move.notation()])[1]) < 1e-9
+        lo = p.mean_spread if p.exact else p.mean_spread_min
+        hi = p.mean_spread if p.exact else p.mean_spread_max
+        assert lo is None or lo <= peg_key(pos, truth[b.move.notation()])[1] + 1e-9
+        assert hi is None or hi >= peg_key(pos, truth[b.move.notation()])[1] - 1e-9
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_more_tiles_in_the_bag_is_a_simulation_with_the_shipped_leaves():
+    pos = Position.from_cgp(MID)
+    b = pos.best_play(seconds=None, seed=7)
+    sim = pos.simulate(candidates=10, plies=2, seed=7, leaves=default_leaves("english"))
+    assert b.method == "sim" and not b.exact
+    assert b.result.to_dict() | {"seconds": 0} == sim.to_dict() | {"seconds": 0}
+    assert b.move == sim.best.move and f"{sim.best.win_pct:.2f}% to win" in b.summary
+    # no leaves: a different simulation (the candidates ranked by score + 0)
+    plain = pos.best_play(seconds=None, seed=7, leaves=None)
+    assert plain.result.to_dict() | {"seconds": 0} == (
+        pos.simulate(candidates=10, plies=2, seed=7, leaves=None).to_dict() | {"seconds": 0})
+
+
+def test_where_no_search_applies_static_equity_says_why():
+    # three players
+    pos = Position.from_cgp(MID)
+    three = Position(pos.ruleset, pos.board, (pos.racks[0], (), ()), [28, 18, 0], 0, lexicon=pos.lexicon)
+    b = three.best_play(seconds=1)
+    assert b.method == "static" and "three" not in b.summary and "3" in b.fallback
+    assert b.move == three.moves(top=1, sort="equity", leaves=default_leaves("english"), exchanges=True)[0]
+    # scores the endgame search cannot hold
+    far = Position.from_cgp(with_scores(END21, 20_000_000, 0))
+    b = far.best_play(seconds=1)
+    assert b.method == "static" and "differ by" in b.fallback and "differ by" in b.summary
+    # scores the play-outs cannot hold
+    big = Position.from_cgp(with_scores(MID, 1 << 29, 0))
+    b = big.best_play(seconds=1)
+    assert b.method == "static" and "cannot simulate" in b.fallback
+    assert b.to_dict()["result"]["moves"][0]["notation"] == b.move.notation()
+
+
+def test_bad_arguments_and_finished_games_are_refused():
+    pos = Position.from_cgp(MID)
+    for bad in (0, -1, float("inf"), float("nan"), True, "5"):
+        with pytest.raises(RacksmithError, match="seconds"):
+            pos.best_play(seconds=bad)
+    with pytest.raises(RacksmithError, match="Position"):
+        best_play("not a position")
+    over = Position.from_cgp(END21)
+    while not over.is_over:
+        over.push(over.moves(top=1)[0])
+    with pytest.raises(PositionError, match="game is over"):
+        over.best_play()
+
+
+def test_cli_best_json_text_and_errors(capsys):
+    code, out, err = run_cli(capsys, "best", END10, "--json", "--seconds", "60", "-q")
+    assert code == 0 and err == ""
+    d = json.loads(out)
+    assert d["method"] == "endgame" and d["exact"] and d["best"] == d["result"]["best"]
+    code, out, err = run_cli(capsys, "best", MID, "--seconds", "30", "--seed", "7")
+    assert code == 0 and out.startswith("best: ") and "simulation:" in out and "seed 7" in out
+    code, out, err = run_cli(capsys, "best", PEG141, "--exact", "-q")
+    assert code == 0 and "best: K1 ETUI" in out and "pre-endgame solver" in out
+    # errors: one line, exit 1; bad usage exit 2
+    code, out, err = run_cli(capsys, "best", "15/15 A/ 0/0 0")
+    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1
+    code, out, err = run_cli(capsys, "best", MID, "--seconds", "0")
+    assert code == 2 and out == ""
+
+
+def test_web_best_answers_the_cli_s_json_and_refuses_bad_fields(server):
+    from test_web import error, post
+
+    r = post(server, "/api/best", {"cgp": END10, "seconds": 5})
+    local = Position.from_cgp(END10).best_play(seconds=None)
+    assert (r["method"], r["exact"], r["best"]) == ("endgame", True, local.move.notation())
+    assert r["result"]["value"] == local.result.value and r["lexicon"]
+    r = post(server, "/api/best", {"cgp": MID, "seconds": 5, "seed": 3})
+    assert r["method"] == "sim" and r["result"]["seed"] == 3 and not r["exact"]
+    for body, words in [({"cgp": MID, "seconds": 1e9}, "max_seconds"), ({"cgp": MID, "seconds": 0}, "field 'seconds'"),
+                        ({"cgp": MID, "seed": -1}, "seed"), ({"cgp": "15/15 A/ 0/0 0"}, "")]:
+        assert words in error(server, "/api/best", body)["error"]
