@@ -219,30 +219,82 @@ MAX_GCG_BYTES = 16 << 20  #: the largest GCG file read (a game's record is a few
 
 def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
              rulesets: "tuple[Ruleset, ...]" = ()):
-    """Read a GCG file (UTF-8, or Latin-1 when it is not valid UTF-8)."""
+    """Read a GCG file, in the encoding its first line declares (``#character-encoding``), else
+    UTF-8, or Latin-1 when it is not valid UTF-8 (see :func:`decode_gcg`)."""
     from ..lexicon.files import read_bounded
 
     raw = read_bounded(path, MAX_GCG_BYTES, "GCG file", GCGError)
-    return parse_gcg(decode_gcg(raw), ruleset, strict=strict, visitor=visitor, rulesets=rulesets)
+    try:
+        text = decode_gcg(raw)
+    except GCGError as e:  # say which file: the text is not read yet
+        raise GCGError(f"GCG file {str(Path(path))!r}: {e.message}", e.line) from None
+    return parse_gcg(text, ruleset, strict=strict, visitor=visitor, rulesets=rulesets)
+
+
+_ENCODING_RE = re.compile(rb"^#character-encoding[ \t]+(\S+)", re.IGNORECASE)
+_LATER_ENCODING_RE = re.compile(r"^#character-encoding[ \t]+(\S+)", re.IGNORECASE)
 
 
 def decode_gcg(raw: bytes) -> str:
-    """The text of a GCG file: UTF-8 (a BOM is dropped), UTF-16 with its BOM, else Latin-1; a file
-    with NUL bytes in it is not a GCG record."""
+    """The text of a GCG file. A first line ``#character-encoding NAME`` says how the file is
+    written, as the format has it: any encoding Python knows (``UTF-8``, ``ISO-8859-1``,
+    ``windows-1251``, ``KOI8-R``…, as Quackle reads them), and a file that is not in it is refused
+    naming the line. Without one: UTF-8 (a BOM is dropped), UTF-16 with its BOM, else Latin-1 (the
+    format's default). A ``#character-encoding`` line further down is only accepted when it names
+    the encoding the file was read in. A file with NUL bytes in it is not a GCG record."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return raw.decode("utf-16")
         except UnicodeDecodeError:
             raise GCGError("the file starts like UTF-16 text but is not; save the record as UTF-8") from None
-    if raw.startswith(b"\xef\xbb\xbf"):
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    if bom:
         raw = raw[3:]
     nul = raw.find(b"\x00")
     if nul >= 0:
         raise GCGError(f"not a GCG record: NUL byte at offset {nul} (a binary file?)")
+    first = raw.split(b"\n", 1)[0].strip()
+    m = _ENCODING_RE.match(first)
+    if m:
+        name = m.group(1).decode("latin-1")
+        codec = _codec(name)
+        if bom and codec != "utf-8":
+            raise GCGError(f"the file starts with a UTF-8 byte-order mark but its first line declares {_clip(name)}", 1)
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError as e:
+            line = raw[: e.start].count(b"\n") + 1
+            raise GCGError(
+                f"the first line declares the encoding {_clip(name)}, but byte {raw[e.start]:#04x} is not {_clip(name)} "
+                "text: save the file in that encoding, or correct its '#character-encoding' line", line) from None
+    else:
+        try:
+            text, codec = raw.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            text, codec = raw.decode("latin-1"), "iso8859-1"
+    if "#character-encoding" in text.lower():
+        for number, line in enumerate(text.splitlines(), start=1):
+            later = _LATER_ENCODING_RE.match(line.strip())
+            if later and not (m and number == 1) and _codec(later.group(1), number) != codec:
+                raise GCGError(
+                    f"'#character-encoding {_clip(later.group(1))}' must be the first line of the file "
+                    f"(it was read as {codec.upper()}): move it there", number)
+    return text
+
+
+def _codec(name: str, line: int = 1) -> str:
+    """The Python codec of an encoding's name, or a :class:`GCGError` naming it."""
+    import codecs
+
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+        info = codecs.lookup(name)
+    except LookupError:
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True) or info.name.startswith(("utf-16", "utf-32")):
+        raise GCGError(
+            f"unknown character encoding {_clip(name)!r}: save the record as UTF-8 "
+            "(first line '#character-encoding UTF-8')", line)
+    return info.name
 
 
 def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
