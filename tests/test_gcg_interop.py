@@ -70,3 +70,44 @@ def test_a_file_that_does_not_fit_its_declared_encoding_exits_1(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "name_weird_encoding_with_header.gcg" in err and "declares the encoding ISO8859-6" in err
+
+
+# --- lines as hand editors and other programs write them ------------------------------------------
+def test_tabs_separate_pragma_words_too():
+    text = "#player1\tdoug\tDoug Smith\n#player2\temely\tEmely\n#lexicon\tCSW21\n>doug:\tDINNVWY\t8D\tWINDY\t+32\t32\n"
+    game = parse_gcg(text)  # was: '#player1\tdoug...' an unknown pragma, and one player only
+    assert [(p.nick, p.name) for p in game.players] == [("doug", "Doug Smith"), ("emely", "Emely")]
+    assert game.lexicon_name == "CSW21"
+    assert replay_text(text).ok
+
+
+def test_hashtags_and_indented_lines_stay_on_their_note():
+    text = (REAL / "josh2.gcg").read_text("utf-8")
+    game = parse_gcg(text)
+    assert game.events[3].note == "K5 MID(LI)ST #knowledgemedium"
+    mine = "#player1 a A\n#player2 b B\n>a: AEKNOQR 8D KRONA +28 28\n#note I saw\n#knowledgesad\nand then\n>b: - +0 0\n"
+    g = parse_gcg(mine)  # '#knowledgesad' was a pragma, and 'and then' an unreadable line
+    assert g.events[0].note == "I saw\n#knowledgesad\nand then" and not g.errors
+    assert g.pragma("knowledgesad") is None
+
+
+def test_notes_racksmith_writes_read_back_exactly():
+    game = parse_gcg("#player1 a A\n#player2 b B\n>a: AEKNOQR 8D KRONA +28 28\n>b: - +0 0\n")
+    game.events[0] = game.events[0].__class__(**{**_fields(game.events[0]), "note": "first\n#rack1 ABC\n>b: ZZZ 8A ZZ +1 1\nlast"})
+    text = game.gcg()
+    assert "\n #rack1 ABC\n >b: ZZZ 8A ZZ +1 1\n" in text
+    again = parse_gcg(text)  # the indented lines were read as a pragma and an event
+    assert again.events[0].note == game.events[0].note and len(again.events) == 2 and again.pragma("rack1") is None
+    assert again.gcg() == text
+
+
+def _fields(event) -> dict:
+    return {name: getattr(event, name) for name in event.__dataclass_fields__}
+
+
+def test_quackle_unknown_rack_on_a_challenge_line():
+    text = RUSSIAN.split("\n", 1)[1] + ">борис: UNKNOWN (challenge) +5 18\n"
+    r = replay_text(text)
+    assert r.ok and r.final_scores()["борис"] == 18
+    assert r.record.events[-1].rack == "UNKNOWN"
+    assert ">борис: UNKNOWN (challenge) +5 18" in r.record.gcg()

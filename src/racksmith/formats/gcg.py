@@ -48,6 +48,8 @@ __all__ = [
 ]
 
 
+#: the rack Quackle writes on a ``(challenge)`` line when it does not know the player's next rack
+UNKNOWN_RACK = "UNKNOWN"
 _RACK_RE = re.compile(r"^[^\s()+\-.\d#>:]+$")
 _SCORE_RE = re.compile(r"^[+\-]?[0-9]{1,9}$")  #: a score or running total (9 digits: int() never sees a huge one)
 #: the most points a score or running total of a record may have (9 digits), either sign
@@ -331,18 +333,19 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
             if note is not None:
                 note.append("")
             continue
+        if note is not None and (raw_line[:1].isspace() or _in_note(line)):
+            note.append(line)  # an indented line, or a '#hashtag' line, goes on the note
+            continue
         if line.startswith("#"):
             flush_note()
-            name, _, value = line[1:].partition(" ")
-            name = name.strip().lower()
-            value = value.strip()
+            name, value = _pragma_parts(line)
             if name == "note":
                 note, note_line = [value], number
                 continue
             m = _PLAYER_RE.match(name)
             if m:
                 name = _clip(name)
-                nick, _, full = value.partition(" ")
+                nick, full = (value.split(None, 1) + ["", ""])[:2]
                 if not nick:
                     visitor.handle_error(GCGError(f"'#{name}' needs a nick (e.g. '#{name} doug Doug Smith')", number))
                     continue
@@ -462,6 +465,32 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = ()) ->
         f"'#tile-distribution {shown}' names no ruleset racksmith knows ({names}): pass the ruleset to use", line_of)
 
 
+#: the pragmas of the GCG format and of the programs that write it (Quackle, Macondo, MAGPIE):
+#: inside a note, a line starting with '#' and another word is the note's (a '#hashtag')
+_PRAGMA_NAMES = frozenset((
+    "character-encoding", "title", "description", "id", "note", "lexicon", "game-type", "tile-set", "game-board",
+    "board-layout", "tile-distribution", "incomplete", "tile", "-",
+))
+_NUMBERED_PRAGMA_RE = re.compile(r"^(?:player|rack)\d+$")
+
+
+def _in_note(line: str) -> bool:
+    """A ``#word`` line that goes on the note before it: ``word`` is no pragma of the format."""
+    if not line.startswith("#"):
+        return False
+    name, _ = _pragma_parts(line)
+    return name not in _PRAGMA_NAMES and not _NUMBERED_PRAGMA_RE.match(name)
+
+
+def _pragma_parts(line: str) -> tuple[str, str]:
+    """A pragma line's name (lowercase, without the ``#``) and its value: separated by any white
+    space (spaces or tabs), the value stripped."""
+    parts = line[1:].split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0].lower(), parts[1].strip() if len(parts) > 1 else ""
+
+
 def _player_number(digits: str) -> int:
     """The number of a ``#playerN`` pragma; a number too long to be a player's is 0 (refused as such)."""
     return int(digits) if len(digits) <= 6 else 1_000_000
@@ -532,7 +561,10 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
         return GCGEvent(kind=EventKind.EXCHANGE, rack=rack, move=Move.exchange(tiles, a), count=len(tiles), **common)
     if last.startswith("(") and last.endswith(")"):
         inner = last[1:-1].strip()
-        rack = rack_of(head, 1)
+        if inner in ("challenge", "time") and len(head) == 2 and head[0] == UNKNOWN_RACK:
+            rack = UNKNOWN_RACK  # Quackle's placeholder on a challenge bonus (any alphabet)
+        else:
+            rack = rack_of(head, 1)
         if inner == "challenge":
             return GCGEvent(kind=EventKind.CHALLENGE, rack=rack, **common)
         if inner == "time":
