@@ -111,3 +111,51 @@ def test_quackle_unknown_rack_on_a_challenge_line():
     assert r.ok and r.final_scores()["борис"] == 18
     assert r.record.events[-1].rack == "UNKNOWN"
     assert ">борис: UNKNOWN (challenge) +5 18" in r.record.gcg()
+
+
+# --- what racksmith writes, as the other programs read it -------------------------------------------
+#: MAGPIE's event and player regular expressions (src/impl/gcg.c), POSIX classes written as Python's
+MAGPIE = [re.compile(p) for p in (
+    r"#player([1-2])\s+(\S+)\s+(.+)",
+    r">(\S+):\s+(\S+)\s+([^\W_]+)\s+(\S+)\s+[+](\d+)\s+(-?\d+)",  # a play
+    r">(\S+):\s+(\S+)\s+--\s+-(\d+)\s+(-?\d+)",  # a phony withdrawn
+    r">(\S+):\s+(\S+)\s+-\s+\+0\s+(-?\d+)",  # a pass
+    r">(\S+):\s+(\S*)\s+\(challenge\)\s+(\+\d+)\s+(-?\d+)",
+    r">(\S+):\s+(\S+)\s+-(\S+)\s+\+0\s+(-?\d+)",  # an exchange
+    r">(\S+):\s+\((\S+)\)\s+(\+\d+)\s+(-?\d+)",  # going out
+    r">(\S+):\s+(\S*)\s+\(time\)\s+(-\d+)\s+(-?\d+)",
+    r">(\S+):\s+(\S+)\s+\((\S+)\)\s+(-\d+)\s+(-?\d+)",  # the rack's value taken off
+)]
+
+EVERY_KIND = """\
+#player1 doug
+#player2 emely
+>doug: AEJNOSV 8D JAVE +34 34
+>emely: DEIILTZ E5 TIZ +24 24
+>emely: DEIILTZ -- -24 0
+>doug: ANOSSTU -ANOU +0 34
+>emely: DEIILTZ -7 +0 0
+>doug: ?SSTTUW - +0 34
+>emely: ADEILRT 9F DIAL +10 10
+>doug: (challenge) +5 39
+>doug:  (time) -10 29
+>emely: AEILPRT (AEILPRT) -9 1
+>doug:  (OPEG) +14 43
+"""
+
+
+def test_every_line_racksmith_writes_matches_magpies_reader():
+    text = parse_gcg(EVERY_KIND).gcg()
+    lines = [ln for ln in text.splitlines() if ln.startswith((">", "#player"))]
+    assert len(lines) == 13
+    for ln in lines:
+        assert any(p.match(ln) for p in MAGPIE), ln
+    assert "#player1 doug doug\n#player2 emely emely\n" in text  # '#player1 doug' matched none: no full name
+    assert ">doug:  (challenge) +5 39\n>doug:  (time) -10 29\n" in text  # one space after ':' matched none
+
+
+def test_a_pragma_after_the_events_stays_after_them():
+    text = (REAL / "incomplete4.gcg").read_text("utf-8")
+    written = parse_gcg(text).gcg()
+    assert written.endswith(">Player_1: AENNRSV O5 VANNERS +91 117\n#rack2 AEEIILZ\n")  # was moved into the header
+    assert replay_text(written).cgp() == replay_text(text).cgp()

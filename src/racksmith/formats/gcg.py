@@ -102,8 +102,11 @@ class GCGEvent:
         return f"({self.tiles})"
 
     def text(self) -> str:
-        """The event line, in the dialect racksmith writes."""
-        rack = f" {self.rack}" if self.rack else ""
+        """The event line, in the dialect racksmith writes. A challenge bonus or a time penalty
+        without a rack keeps the empty rack field (``>x:  (time) -10 29``), which MAGPIE's reader
+        needs; a going-out bonus is written as MAGPIE writes it (``>x: (AB) +8 400``)."""
+        empty = " " if self.kind in (EventKind.CHALLENGE, EventKind.TIME) else ""
+        rack = f" {self.rack}" if self.rack else empty
         return f">{self.nick}:{rack} {self.action()} {self.score:+d} {self.total}"
 
 
@@ -594,37 +597,45 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
 
 # --- writing ------------------------------------------------------------------------------------
 def format_gcg(game: GCGGame) -> str:
-    """GCG text: ``#character-encoding UTF-8`` first, the pragmas in order, then the events with
-    their notes."""
+    """GCG text: ``#character-encoding UTF-8`` first, the header's pragmas in order (the players'
+    among them), then the events with their notes; a pragma read after an event (Quackle's
+    ``#rack1`` at the end of an unfinished game) is written after that event again."""
     out = ["#character-encoding UTF-8"]
     players = {i: p for i, p in enumerate(game.players)}
     written_players: set[int] = set()
-    for name, value, _ in game.pragmas:
+    later: dict[int, list[str]] = {}  # event index -> the pragma lines read after it
+    lines = [e.line for e in game.events]
+    for name, value, line in game.pragmas:
         if name == "character-encoding":
             continue
         m = _PLAYER_RE.match(name)
-        if m:
+        if m:  # always in the header: every reader needs the players before their events
             idx = _player_number(m.group(1)) - 1
             if idx in players:
                 out.append(_player_line(idx, players[idx]))
                 written_players.add(idx)
             continue
-        if name == "note":
-            out.extend(_note_lines(value))
-            continue
-        out.append(f"#{name} {value}".rstrip())
+        text = _note_lines(value) if name == "note" else [f"#{name} {value}".rstrip()]
+        after = max((i for i, n in enumerate(lines) if 0 < n < line), default=None) if line > 0 else None
+        if after is None:
+            out.extend(text)
+        else:
+            later.setdefault(after, []).extend(text)
     for idx, p in players.items():
         if idx not in written_players:
             out.append(_player_line(idx, p))
-    for e in game.events:
+    for i, e in enumerate(game.events):
         out.append(e.text())
         if e.note:
             out.extend(_note_lines(e.note))
+        out.extend(later.get(i, ()))
     return "\n".join(out) + "\n"
 
 
 def _player_line(index: int, player: GCGPlayer) -> str:
-    return f"#player{index + 1} {player.nick} {player.name}".rstrip()
+    """``#playerN nick Full Name``; the nick stands for the full name when there is none, as
+    Macondo writes it (Quackle, Macondo and MAGPIE refuse a ``#playerN`` line without one)."""
+    return f"#player{index + 1} {player.nick} {player.name or player.nick}"
 
 
 def _note_lines(text: str) -> list[str]:
