@@ -159,3 +159,39 @@ def test_a_pragma_after_the_events_stays_after_them():
     written = parse_gcg(text).gcg()
     assert written.endswith(">Player_1: AENNRSV O5 VANNERS +91 117\n#rack2 AEEIILZ\n")  # was moved into the header
     assert replay_text(written).cgp() == replay_text(text).cgp()
+
+
+# --- names of rules racksmith cannot play ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "header, line, words",
+    [
+        ("#game-type wordsmog", 1, "'#game-type wordsmog' is a variant racksmith does not play"),
+        ("#game-type wordsmog_super", 1, "is a variant racksmith does not play"),
+        ("#title t\n#lexicon FRA20", 2, "'#lexicon FRA20' is a French lexicon, and racksmith ships no french tiles"),
+        ("#lexicon OSPS49", 1, "is a Polish lexicon"),
+        ("#tile-distribution german\n#lexicon RD28", 1, "'#tile-distribution german' names no ruleset racksmith knows"),
+    ],
+)
+def test_rules_racksmith_cannot_play_are_refused(header, line, words):
+    with pytest.raises(GCGError) as info:  # they were read as English Scrabble
+        parse_gcg(header + "\n#player1 a A\n>a: AEKNOQR 8D KRONA +28 28\n", strict=False)
+    assert info.value.line == line and words in info.value.message
+
+
+def test_names_that_say_the_ruleset():
+    assert parse_gcg("#game-type classic_super\n").ruleset.name == "super"
+    assert parse_gcg("#game-type classic\n#lexicon NWL23\n").ruleset.name == "english"
+    assert parse_gcg("#lexicon ru\n").ruleset.name == "russian"
+    assert parse_gcg("#lexicon FRA20\n#tile-distribution english\n").ruleset.name == "english"  # the distribution says
+    assert parse_gcg("#lexicon FRA20\n", "english").ruleset.name == "english"  # a ruleset given wins
+    with pytest.raises(GCGError, match="wordsmog"):
+        parse_gcg("#game-type wordsmog\n", "english")  # but not over the variant
+
+
+def test_the_cli_refuses_a_wordsmog_record_in_one_line(tmp_path, capsys):
+    game = tmp_path / "smog.gcg"
+    game.write_text("#game-type wordsmog\n#player1 a A\n#player2 b B\n>a: AEKNOQR 8D KRONA +28 28\n", "utf-8")
+    for command in (["gcg", "replay"], ["gcg", "cgp"], ["analyze"]):
+        assert main([*command, str(game)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "line 1: '#game-type wordsmog' is a variant racksmith does not play" in err

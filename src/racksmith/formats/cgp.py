@@ -1,9 +1,11 @@
 """CGP, the one-line position format: ``<board> <racks> <scores> <zero-turns> [opcode value; ...]``.
 
 Parsing here is syntax plus the alphabet; the position checks tile counts against the distribution.
-The ``ld`` (letter distribution) and ``lex`` (lexicon) opcodes choose the ruleset and lexicon when
-the caller names none and they name one racksmith ships (:func:`cgp_ruleset`, :func:`cgp_lexicon`);
-they are names from data, looked up without ever opening a file.
+The ``ld`` (letter distribution), ``bdn`` (board), ``var`` (variant) and ``lex`` (lexicon) opcodes
+choose the ruleset and lexicon when the caller names none (:func:`cgp_ruleset`, :func:`cgp_lexicon`,
+:mod:`racksmith.formats.naming`); they are names from data, looked up without ever opening a file,
+and a name racksmith cannot play is refused naming it. A ``var`` racksmith does not play, and an
+``mcnz`` or ``bb`` other than the ruleset's, are refused whatever the ruleset.
 """
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import numpy as np
 
 from ..rules.alphabet import BLANK_CHARS, Tiles
 from ..errors import CGPError, RacksmithError
-from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset, get_ruleset
+from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
+from .naming import NameRefused, named_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,29 +59,31 @@ def opcode(opcodes, name: str) -> str | None:
 
 
 def cgp_ruleset(text: str) -> Ruleset:
-    """The ruleset a CGP line names: its ``ld`` opcode when that is a shipped ruleset (a name or an
-    alias, case ignored; a distribution named like ``english_super`` is Super Scrabble), else the
-    ruleset of the lexicon its ``lex`` opcode names when racksmith ships that lexicon, else
-    English. Only names are looked up, never a file."""
-    from ..lexicon.embedded import EMBEDDED, default_ruleset
-
+    """The ruleset a CGP line names by its ``ld`` (letter distribution), ``bdn`` (board), ``var``
+    (variant) and ``lex`` (lexicon) opcodes, read as
+    :func:`~racksmith.formats.naming.named_ruleset` reads them: ``ld`` a shipped ruleset's name or
+    alias (``english_super``, a ``SuperCrosswordGame`` board or a ``classic_super`` variant is
+    Super Scrabble), else the ruleset of the lexicon ``lex`` names when racksmith ships it, else
+    English. A name racksmith cannot play (``ld french``, ``lex OSPS49``, ``var wordsmog``) is a
+    :class:`CGPError` naming it. Only names are looked up, never a file."""
     fields = text.strip().split(None, 4) if isinstance(text, str) else []
     try:
         opcodes = _parse_opcodes(fields[4]) if len(fields) > 4 else ()
     except CGPError:
         opcodes = ()
-    ld = opcode(opcodes, "ld")
-    if ld:
-        key = ld.strip().lower()
-        try:
-            return find_ruleset(key)
-        except RacksmithError:
-            if "super" in key:
-                return find_ruleset("super")
-    lex = opcode(opcodes, "lex")
-    if lex and lex.strip().lower() in EMBEDDED:
-        return default_ruleset(lex.strip().lower())
-    return get_ruleset("english")
+    try:
+        rs = named_ruleset(**_names(opcodes))
+    except NameRefused as e:
+        raise CGPError(f"CGP {e}") from None
+    return rs if rs is not None else get_ruleset("english")
+
+
+#: the opcodes that name the game's rules, and the field of :func:`~racksmith.formats.naming.named_ruleset` each is
+_NAME_OPCODES = {"ld": "distribution", "bdn": "layout", "var": "variant", "lex": "lexicon"}
+
+
+def _names(opcodes) -> dict[str, str]:
+    return {f: opcode(opcodes, k) or "" for k, f in _NAME_OPCODES.items()}
 
 
 def cgp_lexicon(opcodes, ruleset: Ruleset):
@@ -134,7 +139,39 @@ def _parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
     if zero_turns < 0:
         raise CGPError(f"CGP zero-turn count {zero_s!r} must not be negative")
     opcodes = _parse_opcodes(fields[4] if len(fields) > 4 else "")
+    _check_rules(opcodes, ruleset)
     return ParsedCGP(board, tuple(racks), scores, zero_turns, opcodes)
+
+
+#: the opcodes that give a rule a ruleset has: (opcode, the ruleset's field, what the rule says)
+_RULE_OPCODES = (
+    ("mcnz", "zero_turn_limit", "ends the game after {} consecutive scoreless turns"),
+    ("bb", "bingo_bonus", "gives {} points for a bingo"),
+)
+
+
+def _check_rules(opcodes, ruleset: Ruleset) -> None:
+    """A position is played by its ruleset's rules: a ``var`` racksmith does not play, and an
+    ``mcnz`` or ``bb`` other than the ruleset's, are refused (they would change every answer)."""
+    try:
+        named_ruleset(variant=opcode(opcodes, "var") or "")
+    except NameRefused as e:
+        raise CGPError(f"CGP {e}") from None
+    for name, attr, says in _RULE_OPCODES:
+        value = opcode(opcodes, name)
+        if value is None:
+            continue
+        if not value.strip().isdecimal() or len(value.strip()) > 6:
+            raise CGPError(f"CGP '{name} {_clip(value)}' must be a whole number")
+        if int(value) != getattr(ruleset, attr):
+            raise CGPError(
+                f"CGP '{name} {value.strip()}': the {ruleset.name} ruleset {says.format(getattr(ruleset, attr))}, and "
+                f"racksmith plays a position by its ruleset's rules (give a ruleset file with {attr} = {value.strip()})"
+            )
+
+
+def _clip(text: str, size: int = 40) -> str:
+    return text if len(text) <= size else text[: size - 3] + "..."
 
 
 def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:

@@ -27,8 +27,9 @@ from pathlib import Path
 
 from ..core.move import Move
 from ..core.turns import TURN_KINDS, EventKind
-from ..errors import GCGError, RacksmithError, RulesetError
-from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset, get_ruleset
+from ..errors import GCGError, RacksmithError
+from ..rules.ruleset import Ruleset, find_ruleset, get_ruleset
+from .naming import NameRefused, named_ruleset
 
 __all__ = [
     "EventKind",
@@ -304,10 +305,12 @@ def _codec(name: str, line: int = 1) -> str:
 
 def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
               rulesets: "tuple[Ruleset, ...]" = ()):
-    """Parse GCG text. The ruleset is ``ruleset`` if given, else the one the record's
-    ``#tile-distribution`` names, among the shipped rulesets and ``rulesets`` (a name, never a
-    file: see :func:`~racksmith.rules.ruleset.find_ruleset`), else English. A distribution
-    racksmith does not know is a :class:`GCGError` naming it, whatever ``strict`` says.
+    """Parse GCG text. The ruleset is ``ruleset`` if given, else the one the record's header
+    names (``#tile-distribution`` among the shipped rulesets and ``rulesets``, Super Scrabble's
+    ``#board-layout`` or ``#game-type``, the language of its ``#lexicon``: see
+    :mod:`racksmith.formats.naming`; names, never files), else English. A name racksmith cannot
+    play (a distribution it does not ship, another language's lexicon, the WordSmog variant) is a
+    :class:`GCGError` naming it and its line, whatever ``strict`` says.
 
     Returns ``visitor.result()`` (a :class:`GCGGame` for the default :class:`GameBuilder`).
     """
@@ -317,7 +320,7 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
     if visitor is None:
         visitor = GameBuilder(strict=strict)
     lines = text.lstrip("\ufeff").splitlines()
-    rs = get_ruleset(ruleset) if ruleset is not None else _ruleset_from_header(lines, rulesets)
+    rs = _ruleset_from_header(lines, rulesets, get_ruleset(ruleset) if ruleset is not None else None)
     visitor.begin_game(rs)
     nicks: list[str] = []
     declared = False
@@ -419,53 +422,36 @@ def max_players(ruleset: Ruleset) -> int:
     return max(ruleset.total_tiles // ruleset.rack_size, 1)
 
 
-def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = ()) -> Ruleset:
-    """The ruleset a record's header names: ``#tile-distribution`` (the name or alias of a shipped
-    ruleset or one of ``known``, or a name containing one, such as ``english_super``),
-    ``#board-layout`` for Super Scrabble's board; English when the header names none. Only
-    names are looked up: a path in a pragma is never opened."""
-    distribution = layout = ""
-    line_of = 0
+def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), given: "Ruleset | None" = None) -> Ruleset:
+    """The ruleset a record's header names (the lines before the first event): its
+    ``#tile-distribution``, ``#board-layout``, ``#game-type`` and ``#lexicon`` read as
+    :func:`~racksmith.formats.naming.named_ruleset` reads them (the distribution a shipped
+    ruleset's name or alias or one of ``known``; Super Scrabble's board; the lexicon's language);
+    English when the header names none. A name racksmith cannot play is a :class:`GCGError` on its
+    line. With a ruleset ``given``, that one (a variant racksmith does not play is still refused).
+    Only names are looked up: a path in a pragma is never opened."""
+    fields = {"tile-distribution": "distribution", "board-layout": "layout", "game-type": "variant", "lexicon": "lexicon"}
+    names: dict[str, str] = {}
+    where: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
         s = line.strip()
         if s.startswith(">"):
             break
-        name, _, value = s.partition(" ")
-        if name.lower() == "#tile-distribution":
-            distribution, line_of = value.strip(), number
-        elif name.lower() == "#board-layout":
-            layout = value.strip().lower()
-    lowered = distribution.lower()
-    if distribution and known:  # the caller's own rulesets first (a custom one may contain 'super')
-        try:
-            rs = find_ruleset(distribution, known)
-        except RulesetError:
-            pass
-        else:
-            if rs in known:
-                return rs
-    if "super" in layout or "super" in lowered:
-        return find_ruleset("super")
-    if not distribution:
-        return find_ruleset("english")
+        if not s.startswith("#"):
+            continue
+        name, value = _pragma_parts(s)
+        field_ = fields.get(name)
+        if field_ is not None and field_ not in names:
+            names[field_], where[field_] = value, number
+    if given is not None:
+        names = {k: v for k, v in names.items() if k == "variant"}
     try:
-        return find_ruleset(distribution)
-    except RulesetError:
-        pass
-    shown = _clip(distribution)
-    if any(ch in distribution for ch in "/\\") or lowered.endswith((".toml", ".json")):
-        raise GCGError(
-            f"'#tile-distribution {shown}' names a file: a record names a ruleset (english, super...); "
-            "pass the ruleset to use instead", line_of)
-    for part in re.split(r"[^a-zа-яё]+", lowered):
-        if part:
-            try:
-                return find_ruleset(part, known)
-            except RulesetError:
-                continue
-    names = ", ".join([rs.name for rs in known] + [rs.name for rs in available_rulesets() if rs not in known])
-    raise GCGError(
-        f"'#tile-distribution {shown}' names no ruleset racksmith knows ({names}): pass the ruleset to use", line_of)
+        rs = named_ruleset(**names, labels={f: f"#{n}" for n, f in fields.items()}, known=known)
+    except NameRefused as e:
+        raise GCGError(str(e), where.get(e.field, 0)) from None
+    if given is not None:
+        return given
+    return rs if rs is not None else find_ruleset("english")
 
 
 #: the pragmas of the GCG format and of the programs that write it (Quackle, Macondo, MAGPIE):
