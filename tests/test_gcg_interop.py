@@ -195,3 +195,100 @@ def test_the_cli_refuses_a_wordsmog_record_in_one_line(tmp_path, capsys):
         assert main([*command, str(game)]) == 1
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "line 1: '#game-type wordsmog' is a variant racksmith does not play" in err
+
+
+# --- records other programs wrote -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "name, scores, turns, over",
+    [
+        ("doug_v_emely.gcg", {"doug": 451, "emely": 345}, 26, True),
+        ("doug_v_emely_double_challenge.gcg", {"doug": 451, "emely": 345}, 26, True),
+        ("josh2.gcg", {"jvc": 397, "Paula": 291}, 28, True),
+        ("some_isc_game.gcg", {"arcadio": 364, "úrsula": 409}, 22, True),
+        ("utf8_dos.gcg", {"angwantibo": 375, "Michal_Josko": 488}, 23, True),
+        ("name_iso8859-1.gcg", {"césar": 32, "hércules": 16}, 2, False),
+        ("noah_vs_mishu.gcg", {"whatnoloan": 377, "mishu7": 388}, 35, True),
+        ("woogles_issue_476.gcg", {"whatnoloan": 422, "BestBot": 443}, 30, True),
+        ("incomplete4.gcg", {"Player_1": 117, "Player_2": 56}, 5, False),
+    ],
+)
+def test_records_of_other_programs_replay(name, scores, turns, over):
+    r = replay_file(REAL / name)
+    assert r.ok, r.errors
+    assert r.final_scores() == scores
+    assert (len(r.turns), r.over) == (turns, over)
+    game = r.record
+    assert read_gcg(REAL / name).gcg() == game.gcg()  # and what racksmith writes of it reads back the same
+    assert parse_gcg(game.gcg()).gcg() == game.gcg()
+
+
+def test_woogles_and_macondo_headers():
+    game = read_gcg(REAL / "woogles_issue_476.gcg")
+    assert game.pragma("id") == "io.woogles kYmDwcfkbY"
+    assert (game.lexicon_name, game.pragma("game-type"), game.ruleset.name) == ("NWL23", "classic", "english")
+    assert [(p.nick, p.name) for p in game.players] == [("whatnoloan", "Noah Walton"), ("BestBot", "BestBot")]
+    isc = read_gcg(REAL / "some_isc_game.gcg")
+    assert [(p.nick, p.name) for p in isc.players] == [("arcadio", "José Arcadio Buendía"), ("úrsula", "Úrsula Iguarán Buendía")]
+    assert isc.pragma("description") == "Created with Macondo"
+
+
+def test_the_pass_that_accepts_a_play_going_out_is_no_turn():
+    """Woogles records the opponent's pass accepting the last play under the double-challenge rule,
+    before the going-out bonus: once "a turn after the end of the game"."""
+    r = replay_file(REAL / "doug_v_emely_double_challenge.gcg")
+    assert r.ok and r.over and len(r.turns) == 26
+    assert r.turns[-1].event.line == 29  # the play that went out; the pass on line 30 is no turn
+    text = (REAL / "doug_v_emely_double_challenge.gcg").read_text("utf-8")
+    scored = text.replace(">doug: EGOP - +0 451", ">doug: EGOP - +3 454")
+    assert "a pass scores 0" in str(replay_text(scored, strict=False).errors[0])
+    alone = text[: text.index(">emely:  (OPEG)")]  # a pass after the play that went out, and no bonus after it
+    assert "a turn after the end of the game (line 29)" in str(replay_text(alone, strict=False).errors[0])
+
+
+def test_elise_writes_played_through_tiles_as_letters_with_partial_racks():
+    """``6J MALTHA`` with the M and the A on the board, ``A1 COMFIT`` with an uppercase M over a blank
+    m, racks of only the tiles played: once an impossible position ('3 M tiles')."""
+    r = replay_file(REAL / "incomplete_elise.gcg", strict=False)
+    assert len(r.turns) == 20 and r.final_scores() == {"Player_1": 336, "Player_2": 298}
+    assert [(e.line, e.message) for e in r.errors] == [
+        (26, "'#rack2 AAAELQS' holds A, more than the set has left after the tiles on the board and the other racks")
+    ]  # the record's last rack is impossible (Macondo's tests say so too); every turn replays
+    comfit = r.turns[10]
+    assert (comfit.event.line, comfit.move.notation(), comfit.score) == (15, "A1 CO(m)FIT", 42)
+    wrong = (REAL / "incomplete_elise.gcg").read_text("utf-8").replace("A1 COMFIT", "A1 COXFIT")
+    assert "occupied" in str(replay_text(wrong, strict=False).errors[0])  # a letter over a filled square is still checked
+
+
+def test_the_racks_at_the_end_of_an_unfinished_game():
+    """Quackle writes the rack of the player to move after the last event (``#rack2 AEEIILZ``)."""
+    r = replay_file(REAL / "incomplete4.gcg")
+    assert r.end_racks == {1: r.ruleset.alphabet.tiles("AEEIILZ")}
+    assert r.cgp() == "15/15/15/15/14V/14A/14N/6GUM5N/7PEW4E/9EF3R/9BEVELS/15/15/15/15 AEEIILZ/ 56/117 0"
+    text = (REAL / "incomplete4.gcg").read_text("utf-8")
+    for rack, words in [("AEEIILZQ", "has 8 tiles"), ("ZZ", "holds Z"), ("AE1", "'#rack2 AE1'")]:
+        r = replay_text(text.replace("#rack2 AEEIILZ", f"#rack2 {rack}"), strict=False)
+        assert r.errors[0].line == 9 and words in r.errors[0].message
+        assert r.end_racks == {}
+    assert "the game has 2 players" in replay_text(text + "#rack3 AB\n", strict=False).errors[0].message
+
+
+def test_the_end_position_keeps_the_count_of_scoreless_turns():
+    text = "#player1 a A\n#player2 b B\n>a: AEKNOQR 8D KRONA +28 28\n>b: - +0 0\n>a: EQR - +0 28\n>b: - +0 0\n"
+    r = replay_text(text)
+    assert r.zero_turns == 3 and r.cgp().endswith(" 28/0 3")  # was 0
+
+
+def test_a_polish_record_is_refused_by_its_letters():
+    r = replay_file(REAL / "polish_endgame.gcg", strict=False)
+    assert "letter 'Ć' is not in the alphabet of english" in r.errors[0].message
+
+
+def test_the_cli_prints_the_end_position_with_the_racks_the_record_gives(capsys):
+    assert main(["gcg", "cgp", str(REAL / "incomplete4.gcg")]) == 0
+    assert capsys.readouterr().out.split()[1] == "AEEIILZ/"
+
+
+def test_event_kinds_of_a_real_record():
+    game = read_gcg(REAL / "doug_v_emely.gcg")
+    kinds = [e.kind for e in game.events]
+    assert kinds.count(EventKind.PHONY) == 1 and kinds[-1] == EventKind.OUT
