@@ -103,7 +103,8 @@ def test_multi_character_letters_are_bracketed():
         (f"{EMPTY15} AB/CD a/b 0", "must be integers"),
         (f"{EMPTY15} AB/CD 0/0 x", "zero-turn count 'x' must be an integer"),
         (f"{EMPTY15} AB/CD 0/0 -1", "must not be negative"),
-        (f"{EMPTY15} AB/CD 0/0 0 lex TWL06", "must end with ';'"),
+        (f"{EMPTY15} AB/CD 0/0 0 lex TWL06 ld english", "must end with ';'"),
+        (f"{EMPTY15} AB/CD 0/0 0 -lex NWL20", "'-lex' is a MAGPIE command-line option"),
     ],
 )
 def test_malformed_cgp(cgp, words):
@@ -325,3 +326,25 @@ def test_the_cli_refuses_an_unplayable_cgp_in_one_line(capsys):
     assert main(["show", f"{EMPTY15} AEINRST/ 0/0 0 ld french;"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'ld french' names no ruleset racksmith knows" in err
+
+
+def test_the_last_opcode_may_go_without_its_semicolon():
+    """Macondo reads ``lex CSW21`` at the end of the line; so does racksmith now (it was refused)."""
+    pos = Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 lex CSW21")
+    assert pos.opcodes == (("lex", "CSW21"),) and pos.cgp().endswith(" 0 lex CSW21;")
+    assert Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 gid 7; lex CSW21").opcodes == (("gid", "7"), ("lex", "CSW21"))
+
+
+def test_multi_character_letters_written_without_brackets_read_as_macondo_reads_them():
+    rs = Ruleset.from_dict({
+        "name": "cl", "board": ["....."] * 5, "start": "3C", "rack_size": 3, "bingo_bonus": 0, "blanks": 3,
+        "tiles": [["A", 5, 1], ["C", 5, 1], ["CH", 5, 1], ["L", 5, 1], ["LL", 5, 1], ["O", 5, 1]],
+    })
+    a = rs.alphabet
+    pos = Position.from_cgp("5/CHOLLA1/5/ch4/5 A/ 0/0 0", rs)  # 'CHOLLA' was read as C H... and refused
+    assert [pos.tile_at(1, c) for c in range(4)] == [a.tile("CH"), a.tile("O"), a.tile("LL"), a.tile("A")]
+    assert pos.tile_at(3, 0) == a.tile("ch")
+    assert pos.cgp() == "5/[CH]O[LL]A1/5/[ch]4/5 A/ 0/0 0"
+    two = Position(rs, np.array([[0] * 5, [a.tile("L"), a.tile("L"), 0, 0, 0]] + [[0] * 5] * 3), (a.rack("A"), ()))
+    assert two.cgp().split()[0] == "5/[L]L3/5/5/5"  # was 'LL3': the LL tile to Macondo (and to racksmith's racks)
+    assert Position.from_cgp(two.cgp(), rs) == two

@@ -10,6 +10,7 @@ and a name racksmith cannot play is refused naming it. A ``var`` racksmith does 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 
 import numpy as np
 
@@ -203,9 +204,9 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
                     raise CGPError(f"CGP board row {r + 1} {row!r}: unclosed '['")
                 tok = row[i + 1 : j]
                 i = j + 1
-            else:
-                tok = ch
-                i += 1
+            else:  # a letter of several characters written without brackets reads as that letter (as Macondo reads it)
+                tok = next((row[i : i + len(m)] for m in a._multi if row[i : i + len(m)].upper() == m), ch)
+                i += len(tok)
             if tok in BLANK_CHARS:
                 raise CGPError(f"CGP board row {r + 1} {row!r}: a blank on the board is the lowercase letter it stands for")
             if c >= ruleset.cols:
@@ -221,12 +222,22 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
 
 
 def _parse_opcodes(text: str) -> tuple[tuple[str, str], ...]:
+    """The opcodes, each ``name value;``. The last may go without its ``;`` when its value is one
+    word (``lex CSW21``), as Macondo reads it; ``-lex X`` is MAGPIE's command line, not CGP."""
     ops = []
     rest = text.strip()
     while rest:
         end = rest.find(";")
+        if rest.startswith("-") and rest[1:2].isalpha():
+            name = rest.split(None, 1)[0][1:]
+            raise CGPError(
+                f"CGP opcode {_clip(rest)!r}: '-{_clip(name, 20)}' is a MAGPIE command-line option, not an opcode "
+                f"(write '{_clip(name, 20)} VALUE;')"
+            )
         if end < 0:
-            raise CGPError(f"CGP opcode {rest!r} must end with ';'")
+            if len(rest.split()) > 2:
+                raise CGPError(f"CGP opcode {_clip(rest)!r} must end with ';'")
+            end = len(rest)
         chunk = rest[:end].strip()
         rest = rest[end + 1 :].strip()
         if not chunk:
@@ -237,22 +248,16 @@ def _parse_opcodes(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def format_board(board: np.ndarray, ruleset: Ruleset) -> str:
+    """The board field: runs of empty squares as numbers, tiles as the alphabet writes them (a
+    letter of several characters in brackets, and so is a letter that would read, with the ones
+    after it, as a longer one: ``[L]L`` is two Ls where the alphabet has LL)."""
     a = ruleset.alphabet
     rows = []
     for r in range(board.shape[0]):
         out = []
-        run = 0
-        for t in board[r].tolist():
-            if t == 0:
-                run += 1
-                continue
-            if run:
-                out.append(str(run))
-                run = 0
-            s = a.letter(t)
-            out.append(f"[{s}]" if len(s) > 1 else s)
-        if run:
-            out.append(str(run))
+        for empty, group in groupby(board[r].tolist(), key=lambda t: t == 0):
+            tiles = list(group)
+            out.append(str(len(tiles)) if empty else a.decode(tiles))
         rows.append("".join(out))
     return "/".join(rows)
 
