@@ -81,6 +81,15 @@ def test_tabs_separate_pragma_words_too():
     assert replay_text(text).ok
 
 
+def test_line_ends_a_bom_and_trailing_spaces():
+    lines = ["#character-encoding UTF-8  ", "#player1 doug Doug   ", "#player2 emely Emely\t", ">doug: DINNVWY 8D WINDY +32 32   "]
+    for end in ("\r\n", "\r", "\n"):
+        raw = b"\xef\xbb\xbf" + end.join(lines).encode("utf-8") + end.encode() * 2
+        r = replay_text(decode_gcg(raw))
+        assert r.ok and r.final_scores() == {"doug": 32, "emely": 0}
+        assert [(p.nick, p.name) for p in r.record.players] == [("doug", "Doug"), ("emely", "Emely")]
+
+
 def test_hashtags_and_indented_lines_stay_on_their_note():
     text = (REAL / "josh2.gcg").read_text("utf-8")
     game = parse_gcg(text)
