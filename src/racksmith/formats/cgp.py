@@ -17,7 +17,7 @@ import numpy as np
 from ..rules.alphabet import BLANK_CHARS, Tiles
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
-from .naming import NameRefused, named_ruleset
+from .naming import named_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +72,7 @@ def cgp_ruleset(text: str) -> Ruleset:
         opcodes = _parse_opcodes(fields[4]) if len(fields) > 4 else ()
     except CGPError:
         opcodes = ()
-    try:
-        rs = named_ruleset(**_names(opcodes))
-    except NameRefused as e:
-        raise CGPError(f"CGP {e}") from None
+    rs = named_ruleset(**_names(opcodes), error=_refused)
     return rs if rs is not None else get_ruleset("english")
 
 
@@ -85,6 +82,10 @@ _NAME_OPCODES = {"ld": "distribution", "bdn": "layout", "var": "variant", "lex":
 
 def _names(opcodes) -> dict[str, str]:
     return {f: opcode(opcodes, k) or "" for k, f in _NAME_OPCODES.items()}
+
+
+def _refused(_field: str, message: str) -> CGPError:
+    return CGPError(f"CGP {message}")
 
 
 def cgp_lexicon(opcodes, ruleset: Ruleset):
@@ -154,10 +155,7 @@ _RULE_OPCODES = (
 def _check_rules(opcodes, ruleset: Ruleset) -> None:
     """A position is played by its ruleset's rules: a ``var`` racksmith does not play, and an
     ``mcnz`` or ``bb`` other than the ruleset's, are refused (they would change every answer)."""
-    try:
-        named_ruleset(variant=opcode(opcodes, "var") or "")
-    except NameRefused as e:
-        raise CGPError(f"CGP {e}") from None
+    named_ruleset(variant=opcode(opcodes, "var") or "", error=_refused)
     for name, attr, says in _RULE_OPCODES:
         value = opcode(opcodes, name)
         if value is None:

@@ -29,7 +29,7 @@ from ..core.move import Move
 from ..core.turns import TURN_KINDS, EventKind
 from ..errors import GCGError, RacksmithError
 from ..rules.ruleset import Ruleset, find_ruleset, get_ruleset
-from .naming import NameRefused, named_ruleset
+from .naming import named_ruleset
 
 __all__ = [
     "EventKind",
@@ -445,10 +445,8 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
             names[field_], where[field_] = value, number
     if given is not None:
         names = {k: v for k, v in names.items() if k == "variant"}
-    try:
-        rs = named_ruleset(**names, labels={f: f"#{n}" for n, f in fields.items()}, known=known)
-    except NameRefused as e:
-        raise GCGError(str(e), where.get(e.field, 0)) from None
+    rs = named_ruleset(**names, labels={f: f"#{n}" for n, f in fields.items()}, known=known,
+                       error=lambda field_, message: GCGError(message, where.get(field_, 0)))
     if given is not None:
         return given
     return rs if rs is not None else find_ruleset("english")

@@ -23,12 +23,15 @@ anagram of a word may be played.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ..errors import RulesetError
 from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset
 
 __all__ = ["NAME_FIELDS", "OTHER_LANGUAGE_LEXICONS", "UNPLAYED_VARIANTS", "named_ruleset"]
+
+#: makes the error of a refused name: ``error(field, message)``, ``field`` one of :data:`NAME_FIELDS`
+ErrorMaker = Callable[[str, str], Exception]
 
 #: the fields :func:`named_ruleset` reads
 NAME_FIELDS = ("distribution", "layout", "variant", "lexicon")
@@ -52,15 +55,6 @@ OTHER_LANGUAGE_LEXICONS = (
 UNPLAYED_VARIANTS = ("wordsmog", "clabbers")
 
 
-class NameRefused(RulesetError):
-    """A name in a record or a position that racksmith cannot play; ``field`` is one of
-    :data:`NAME_FIELDS`."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-
-
 def _clip(text: str, size: int = 40) -> str:
     return text if len(text) <= size else text[: size - 3] + "..."
 
@@ -73,15 +67,18 @@ def named_ruleset(
     lexicon: str = "",
     labels: "dict[str, str] | None" = None,
     known: Iterable[Ruleset] = (),
+    error: "ErrorMaker | None" = None,
 ) -> "Ruleset | None":
     """The ruleset the names point to, or None when they name none (the caller's default).
 
     ``known``: rulesets of the caller's, looked up first by distribution (by name or alias);
     ``labels``: how each field is written in the caller's format (``#tile-distribution``, ``ld``),
-    for the messages. Raises :class:`NameRefused` (a :class:`~racksmith.errors.RulesetError`) for
-    a name racksmith cannot play. Only names are looked up: a path is never opened."""
+    for the messages. A name racksmith cannot play raises ``error(field, message)`` (by default a
+    :class:`~racksmith.errors.RulesetError` with the message), ``field`` one of
+    :data:`NAME_FIELDS`. Only names are looked up: a path is never opened."""
     from ..lexicon.embedded import EMBEDDED, default_ruleset
 
+    refuse = error or (lambda _field, message: RulesetError(message))
     label = {"distribution": "ld", "layout": "bdn", "variant": "var", "lexicon": "lex", **(labels or {})}
     known = tuple(known)
     distribution, layout, variant, lexicon = (
@@ -90,7 +87,7 @@ def named_ruleset(
     var = variant.lower()
     for word in UNPLAYED_VARIANTS:
         if word in var:
-            raise NameRefused(
+            raise refuse(
                 "variant",
                 f"'{label['variant']} {_clip(variant)}' is a variant racksmith does not play (any anagram of a word "
                 "may be played there): it plays the classic game only",
@@ -107,13 +104,13 @@ def named_ruleset(
     if "super" in key or "super" in layout.lower() or "super" in var:
         return find_ruleset("super")
     if distribution:
-        return _distribution(distribution, label["distribution"], known)
+        return _distribution(distribution, label["distribution"], known, refuse)
     lex = lexicon.lower()
     if lex in EMBEDDED:
         return default_ruleset(lex)
     for prefix, language in OTHER_LANGUAGE_LEXICONS:
         if lex.startswith(prefix):
-            raise NameRefused(
+            raise refuse(
                 "lexicon",
                 f"'{label['lexicon']} {_clip(lexicon)}' is a {language.capitalize()} lexicon, and racksmith ships no "
                 f"{language} tiles ({_names(known)}): pass the ruleset to use",
@@ -121,7 +118,7 @@ def named_ruleset(
     return None
 
 
-def _distribution(name: str, label: str, known: tuple[Ruleset, ...]) -> Ruleset:
+def _distribution(name: str, label: str, known: tuple[Ruleset, ...], refuse: ErrorMaker) -> Ruleset:
     try:
         return find_ruleset(name)
     except RulesetError:
@@ -129,7 +126,7 @@ def _distribution(name: str, label: str, known: tuple[Ruleset, ...]) -> Ruleset:
     shown = _clip(name)
     lowered = name.lower()
     if any(ch in name for ch in "/\\") or lowered.endswith((".toml", ".json")):
-        raise NameRefused(
+        raise refuse(
             "distribution",
             f"'{label} {shown}' names a file: a record names a ruleset (english, super...); "
             "pass the ruleset to use instead",
@@ -140,7 +137,7 @@ def _distribution(name: str, label: str, known: tuple[Ruleset, ...]) -> Ruleset:
                 return find_ruleset(part, known)
             except RulesetError:
                 continue
-    raise NameRefused(
+    raise refuse(
         "distribution", f"'{label} {shown}' names no ruleset racksmith knows ({_names(known)}): pass the ruleset to use"
     )
 
