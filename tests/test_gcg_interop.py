@@ -49,6 +49,9 @@ def test_declared_encodings_are_read_in_that_encoding(tmp_path):
          "the first line declares the encoding UTF-8, but byte 0xe9 is not UTF-8 text"),
         (b"#character-encoding EBCDIC-XYZ\n#player1 a A\n", 1, "unknown character encoding 'EBCDIC-XYZ'"),
         (b"#character-encoding base64\n#player1 a A\n", 1, "unknown character encoding 'base64'"),
+        (b"#character-encoding undefined\n#player1 a A\n", 1, "unknown character encoding 'undefined'"),
+        (b"#character-encoding UTF-16\n#player1 a A\n", 1, "a GCG file cannot be written in UTF-16"),
+        (b"#character-encoding cp037\n#player1 a A\n", 1, "a GCG file cannot be written in cp037"),
         (b"#player1 a A\n#character-encoding windows-1251\n", 2,
          "'#character-encoding windows-1251' must be the first line of the file (it was read as UTF-8)"),
         (b"\xef\xbb\xbf#character-encoding KOI8-R\n", 1, "byte-order mark but its first line declares KOI8-R"),
@@ -63,6 +66,7 @@ def test_encodings_that_do_not_fit_are_refused_naming_the_line(raw, line, words)
 def test_an_encoding_line_further_down_that_agrees_is_accepted():
     assert decode_gcg(b"#player1 a A\n#character-encoding UTF-8\n") == "#player1 a A\n#character-encoding UTF-8\n"
     assert decode_gcg(b"\xef\xbb\xbf#character-encoding utf8\n#player1 a A\n").startswith("#character-encoding utf8")
+    assert decode_gcg(b"\xef\xbb\xbf#character-encoding utf-8-sig\n").startswith("#character-encoding utf-8-sig")
 
 
 def test_a_file_that_does_not_fit_its_declared_encoding_exits_1(capsys):

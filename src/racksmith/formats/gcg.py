@@ -273,6 +273,12 @@ def decode_gcg(raw: bytes) -> str:
             raise GCGError(
                 f"the first line declares the encoding {_clip(name)}, but byte {raw[e.start]:#04x} is not {_clip(name)} "
                 "text: save the file in that encoding, or correct its '#character-encoding' line", line) from None
+        except UnicodeError:
+            text = ""
+        if not _LATER_ENCODING_RE.match(text.lstrip("\ufeff").split("\n", 1)[0].strip()):
+            raise GCGError(  # an encoding in which the line declaring it does not read (UTF-16, EBCDIC...)
+                f"a GCG file cannot be written in {_clip(name)} (its first line does not read back in it): "
+                "save the record as UTF-8", 1)
     else:
         try:
             text, codec = raw.decode("utf-8"), "utf-8"
@@ -296,11 +302,15 @@ def _codec(name: str, line: int = 1) -> str:
         info = codecs.lookup(name)
     except LookupError:
         info = None
-    if info is None or not getattr(info, "_is_text_encoding", True) or info.name.startswith(("utf-16", "utf-32")):
+    if info is None or not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
         raise GCGError(
             f"unknown character encoding {_clip(name)!r}: save the record as UTF-8 "
             "(first line '#character-encoding UTF-8')", line)
-    return info.name
+    return "utf-8" if info.name == "utf-8-sig" else info.name
+
+
+#: Python text codecs that are no character set a file is written in
+_NOT_CHARSETS = frozenset(("undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape"))
 
 
 def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
