@@ -299,8 +299,9 @@ class _Replayer:
         return True
 
     def read_end_racks(self) -> None:
-        """The racks of an unfinished game's end, from its last ``#rackN`` pragmas (checked as a
-        turn's rack is: the tiles unseen, the rack's size, the tiles kept)."""
+        """The racks of an unfinished game's end, from its last ``#rackN`` pragmas, checked as a
+        turn's rack is (the tiles unseen, the rack's size, the tiles kept). One that does not fit is
+        not used, with a note: it says nothing of the turns played (Elise writes impossible ones)."""
         rs = self.rs
         a = rs.alphabet
         given: dict[int, tuple[str, int]] = {}
@@ -311,31 +312,34 @@ class _Replayer:
         unseen = turns.unseen_counts(rs, self.board)
         for p, (text, line) in sorted(given.items()):
             if not 0 <= p < self.n:
-                self.fail(f"'#rack{p + 1}': the game has {self.n} players", line)
+                self.skip_rack(f"'#rack{p + 1}': the game has {self.n} players", line)
                 continue
             try:
                 rack = a.tiles(text)
             except RacksmithError as e:
-                self.fail(f"'#rack{p + 1} {text}': {e}", line)
+                self.skip_rack(f"'#rack{p + 1} {text}': {e}", line)
                 continue
             if len(rack) > self.rack_sizes[p]:
-                self.fail(f"'#rack{p + 1} {text}' has {len(rack)} tiles; after the turns played the rack holds "
+                self.skip_rack(f"'#rack{p + 1} {text}' has {len(rack)} tiles; after the turns played the rack holds "
                           f"{self.rack_sizes[p]}", line)
                 continue
             over = _tiles_beyond(rack, unseen)
             if over:
-                self.fail(f"'#rack{p + 1} {text}' holds {a.rack_string(over)}, more than the set has left after the "
+                self.skip_rack(f"'#rack{p + 1} {text}' holds {a.rack_string(over)}, more than the set has left after the "
                           "tiles on the board and the other racks", line)
                 continue
             kept = self.kept[p]
             lost = kept - Counter(rack) if kept is not None and len(rack) == self.rack_sizes[p] else None
             if lost:
-                self.fail(f"'#rack{p + 1} {text}' lacks {a.rack_string(list(lost.elements()))}, kept from the "
+                self.skip_rack(f"'#rack{p + 1} {text}' lacks {a.rack_string(list(lost.elements()))}, kept from the "
                           f"player's last turn", line)
                 continue
             for t in rack:
                 unseen[t] -= 1
             self.result.end_racks[p] = rack
+
+    def skip_rack(self, message: str, line: int) -> None:
+        self.result.notes.append(f"line {line}: {message}: not used (the end position leaves that rack unknown)")
 
     def check_total(self, event: GCGEvent, p: int) -> None:
         if self.scores[p] != event.total:
