@@ -180,6 +180,8 @@ def test_a_pragma_after_the_events_stays_after_them():
     [
         ("#game-type wordsmog", 1, "'#game-type wordsmog' is a variant racksmith does not play"),
         ("#game-type wordsmog_super", 1, "is a variant racksmith does not play"),
+        ("#game-type classic\n#variant wordsmog", 2, "'#variant wordsmog' is a variant racksmith does not play"),
+        ("#variant clabbers", 1, "'#variant clabbers' is a variant racksmith does not play"),
         ("#title t\n#lexicon FRA20", 2, "'#lexicon FRA20' is a French lexicon, and racksmith ships no french tiles"),
         ("#lexicon OSPS49", 1, "is a Polish lexicon"),
         ("#tile-distribution german\n#lexicon RD28", 1, "'#tile-distribution german' names no ruleset racksmith knows"),

@@ -440,9 +440,11 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
     English when the header names none. A name racksmith cannot play is a :class:`GCGError` on its
     line. With a ruleset ``given``, that one (a variant racksmith does not play is still refused).
     Only names are looked up: a path in a pragma is never opened."""
-    fields = {"tile-distribution": "distribution", "board-layout": "layout", "game-type": "variant", "lexicon": "lexicon"}
+    fields = {"tile-distribution": "distribution", "board-layout": "layout", "game-type": "variant", "variant": "variant",
+              "lexicon": "lexicon"}
     names: dict[str, str] = {}
     where: dict[str, int] = {}
+    labels: dict[str, str] = {}
     for number, line in enumerate(lines, start=1):
         s = line.strip()
         if s.startswith(">"):
@@ -451,11 +453,16 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
             continue
         name, value = _pragma_parts(s)
         field_ = fields.get(name)
-        if field_ is not None and field_ not in names:
-            names[field_], where[field_] = value, number
+        if field_ is None or not value:
+            continue
+        if field_ == "variant" and field_ in names:  # '#game-type' and '#variant': each is looked at
+            named_ruleset(variant=value, labels={"variant": f"#{name}"}, error=lambda _f, m, n=number: GCGError(m, n))
+            continue
+        if field_ not in names:
+            names[field_], where[field_], labels[field_] = value, number, f"#{name}"
     if given is not None:
         names = {k: v for k, v in names.items() if k == "variant"}
-    rs = named_ruleset(**names, labels={f: f"#{n}" for n, f in fields.items()}, known=known,
+    rs = named_ruleset(**names, labels=labels, known=known,
                        error=lambda field_, message: GCGError(message, where.get(field_, 0)))
     if given is not None:
         return given
@@ -465,7 +472,7 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
 #: the pragmas of the GCG format and of the programs that write it (Quackle, Macondo, MAGPIE):
 #: inside a note, a line starting with '#' and another word is the note's (a '#hashtag')
 _PRAGMA_NAMES = frozenset((
-    "character-encoding", "title", "description", "id", "note", "lexicon", "game-type", "tile-set", "game-board",
+    "character-encoding", "title", "description", "id", "note", "lexicon", "game-type", "variant", "tile-set", "game-board",
     "board-layout", "tile-distribution", "incomplete", "tile", "-",
 ))
 _NUMBERED_PRAGMA_RE = re.compile(r"^(?:player|rack)\d+$")
