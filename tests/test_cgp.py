@@ -333,6 +333,7 @@ def test_the_last_opcode_may_go_without_its_semicolon():
     pos = Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 lex CSW21")
     assert pos.opcodes == (("lex", "CSW21"),) and pos.cgp().endswith(" 0 lex CSW21;")
     assert Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 gid 7; lex CSW21").opcodes == (("gid", "7"), ("lex", "CSW21"))
+    assert Position.from_cgp(f"{EMPTY15}\tAEINRST/\t0/0\t0\tlex\tCSW21;").opcodes == (("lex", "CSW21"),)  # was ('lex\tCSW21', '')
 
 
 def test_multi_character_letters_written_without_brackets_read_as_macondo_reads_them():

@@ -240,7 +240,7 @@ def _parse_opcodes(text: str) -> tuple[tuple[str, str], ...]:
         rest = rest[end + 1 :].strip()
         if not chunk:
             continue
-        name, _, value = chunk.partition(" ")
+        name, _, value = chunk.replace("\t", " ").partition(" ")  # a tab separates too
         ops.append((name, value.strip()))
     return tuple(ops)
 
