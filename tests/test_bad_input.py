@@ -362,7 +362,8 @@ def test_records_in_utf16_or_binary(capsys, tmp_path):
     binary = tmp_path / "binary.gcg"
     binary.write_bytes(b"#player1 a A\n\x00\x01\x02" * 50)
     code, out, err = run(capsys, "gcg", "replay", binary)
-    assert code == 1 and out == "" and one_line(err) == "racksmith: not a GCG record: NUL byte at offset 13 (a binary file?)"
+    assert code == 1 and out == "" and one_line(err) == (
+        f"racksmith: GCG file {str(binary)!r}: not a GCG record: NUL byte at offset 13 (a binary file?)")  # names the file
 
 
 @pytest.mark.parametrize(

@@ -103,7 +103,8 @@ def test_multi_character_letters_are_bracketed():
         (f"{EMPTY15} AB/CD a/b 0", "must be integers"),
         (f"{EMPTY15} AB/CD 0/0 x", "zero-turn count 'x' must be an integer"),
         (f"{EMPTY15} AB/CD 0/0 -1", "must not be negative"),
-        (f"{EMPTY15} AB/CD 0/0 0 lex TWL06", "must end with ';'"),
+        (f"{EMPTY15} AB/CD 0/0 0 lex TWL06 ld english", "must end with ';'"),
+        (f"{EMPTY15} AB/CD 0/0 0 -lex NWL20", "'-lex' is a MAGPIE command-line option"),
     ],
 )
 def test_malformed_cgp(cgp, words):
@@ -247,3 +248,104 @@ def _cgp_with_unseen(unseen: str) -> str:
             out += sq
         rows.append(out + (str(run) if run else ""))
     return "/".join(rows) + " AEINRST/ 0/0 0"
+
+
+# --- CGPs other programs write, and names of rules racksmith cannot play ----------------------------------
+#: CGPs as Macondo writes them (game/game_test.go): blanks first in a rack, ``lex`` and ``ld``
+MACONDO_CGPS = [
+    "15/15/15/15/15/15/7DORMINE1/5IBEX6/15/15/15/15/15/15/15 EEHKNOQ/?DEMOOW 26/75 0 lex CSW19;",
+    "15/15/12L2/12O1V/12U1O/1L10I1T/KI2G1Q2B2ERE/E2FOGIE1R3AD/MUNI3WEANING1/B2A3E1PO2AH/1VINE2R2R3A/"
+    "1I1C3S1OM3U/1THEN9L/1AAS10E/2J11R AEERSTT/YD 127/334 1 lex CSW19; ld english;",
+]
+
+
+@pytest.mark.parametrize("cgp", MACONDO_CGPS)
+def test_macondo_cgps_read_and_round_trip(cgp):
+    pos = Position.from_cgp(cgp)
+    assert pos.ruleset.name == "english" and pos.opcodes[0] == ("lex", "CSW19")
+    again = Position.from_cgp(pos.cgp())
+    assert again == pos and again.cgp() == pos.cgp()
+
+
+@pytest.mark.parametrize(
+    "opcodes, name",
+    [
+        ("bdn SuperCrosswordGame;", "super"),  # was: 'the english board has 15 rows'
+        ("var classic_super; lex NWL20;", "super"),
+        ("ld english_super; bdn SuperCrosswordGame;", "super"),
+        ("ld english; bdn SuperCrosswordGame;", "super"),
+    ],
+)
+def test_super_boards_are_named_by_board_or_variant(opcodes, name):
+    cgp = "/".join(["21"] * 21) + " AEINRST/ 0/0 0 " + opcodes
+    assert Position.from_cgp(cgp).ruleset.name == name
+
+
+@pytest.mark.parametrize(
+    "opcodes, words",
+    [
+        ("ld french;", "CGP 'ld french' names no ruleset racksmith knows (english, russian, erudit, super)"),
+        ("lex FRA20;", "CGP 'lex FRA20' is a French lexicon, and racksmith ships no french tiles"),
+        ("lex OSPS49; ld polish;", "CGP 'ld polish' names no ruleset racksmith knows"),
+        ("lex RD28;", "is a German lexicon"),
+        ("var wordsmog; lex CSW21;", "CGP 'var wordsmog' is a variant racksmith does not play"),
+    ],
+)
+def test_rules_racksmith_cannot_play_are_refused(opcodes, words):
+    cgp = f"{EMPTY15} AEINRST/ 0/0 0 {opcodes}"
+    with pytest.raises(CGPError) as e:  # these were read as English Scrabble
+        Position.from_cgp(cgp)
+    assert words in str(e.value)
+
+
+def test_a_ruleset_given_wins_over_the_names_but_not_over_the_variant():
+    assert Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 ld french; lex FRA20;", "english").ruleset.name == "english"
+    with pytest.raises(CGPError, match="var wordsmog"):
+        Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 var wordsmog;", "english")
+
+
+@pytest.mark.parametrize(
+    "opcodes, words",
+    [
+        ("mcnz 4;", "CGP 'mcnz 4': the english ruleset ends the game after 6 consecutive scoreless turns"),
+        ("bb 35;", "CGP 'bb 35': the english ruleset gives 50 points for a bingo"),
+        ("mcnz six;", "CGP 'mcnz six' must be a whole number"),
+    ],
+)
+def test_rules_other_than_the_rulesets_are_refused(opcodes, words):
+    with pytest.raises(CGPError) as e:
+        Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 {opcodes}")
+    assert words in str(e.value)
+    ok = Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 mcnz 6; bb 50; var classic;")
+    assert ok.opcodes == (("mcnz", "6"), ("bb", "50"), ("var", "classic"))
+
+
+def test_the_cli_refuses_an_unplayable_cgp_in_one_line(capsys):
+    from racksmith.cli.main import main
+
+    assert main(["show", f"{EMPTY15} AEINRST/ 0/0 0 ld french;"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'ld french' names no ruleset racksmith knows" in err
+
+
+def test_the_last_opcode_may_go_without_its_semicolon():
+    """Macondo reads ``lex CSW21`` at the end of the line; so does racksmith now (it was refused)."""
+    pos = Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 lex CSW21")
+    assert pos.opcodes == (("lex", "CSW21"),) and pos.cgp().endswith(" 0 lex CSW21;")
+    assert Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 gid 7; lex CSW21").opcodes == (("gid", "7"), ("lex", "CSW21"))
+    assert Position.from_cgp(f"{EMPTY15}\tAEINRST/\t0/0\t0\tlex\tCSW21;").opcodes == (("lex", "CSW21"),)  # was ('lex\tCSW21', '')
+
+
+def test_multi_character_letters_written_without_brackets_read_as_macondo_reads_them():
+    rs = Ruleset.from_dict({
+        "name": "cl", "board": ["....."] * 5, "start": "3C", "rack_size": 3, "bingo_bonus": 0, "blanks": 3,
+        "tiles": [["A", 5, 1], ["C", 5, 1], ["CH", 5, 1], ["L", 5, 1], ["LL", 5, 1], ["O", 5, 1]],
+    })
+    a = rs.alphabet
+    pos = Position.from_cgp("5/CHOLLA1/5/ch4/5 A/ 0/0 0", rs)  # 'CHOLLA' was read as C H... and refused
+    assert [pos.tile_at(1, c) for c in range(4)] == [a.tile("CH"), a.tile("O"), a.tile("LL"), a.tile("A")]
+    assert pos.tile_at(3, 0) == a.tile("ch")
+    assert pos.cgp() == "5/[CH]O[LL]A1/5/[ch]4/5 A/ 0/0 0"
+    two = Position(rs, np.array([[0] * 5, [a.tile("L"), a.tile("L"), 0, 0, 0]] + [[0] * 5] * 3), (a.rack("A"), ()))
+    assert two.cgp().split()[0] == "5/[L]L3/5/5/5"  # was 'LL3': the LL tile to Macondo (and to racksmith's racks)
+    assert Position.from_cgp(two.cgp(), rs) == two

@@ -1,19 +1,23 @@
 """CGP, the one-line position format: ``<board> <racks> <scores> <zero-turns> [opcode value; ...]``.
 
 Parsing here is syntax plus the alphabet; the position checks tile counts against the distribution.
-The ``ld`` (letter distribution) and ``lex`` (lexicon) opcodes choose the ruleset and lexicon when
-the caller names none and they name one racksmith ships (:func:`cgp_ruleset`, :func:`cgp_lexicon`);
-they are names from data, looked up without ever opening a file.
+The ``ld`` (letter distribution), ``bdn`` (board), ``var`` (variant) and ``lex`` (lexicon) opcodes
+choose the ruleset and lexicon when the caller names none (:func:`cgp_ruleset`, :func:`cgp_lexicon`,
+:mod:`racksmith.formats.naming`); they are names from data, looked up without ever opening a file,
+and a name racksmith cannot play is refused naming it. A ``var`` racksmith does not play, and an
+``mcnz`` or ``bb`` other than the ruleset's, are refused whatever the ruleset.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 
 import numpy as np
 
 from ..rules.alphabet import BLANK_CHARS, Tiles
 from ..errors import CGPError, RacksmithError
-from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset, get_ruleset
+from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
+from .naming import named_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,29 +60,32 @@ def opcode(opcodes, name: str) -> str | None:
 
 
 def cgp_ruleset(text: str) -> Ruleset:
-    """The ruleset a CGP line names: its ``ld`` opcode when that is a shipped ruleset (a name or an
-    alias, case ignored; a distribution named like ``english_super`` is Super Scrabble), else the
-    ruleset of the lexicon its ``lex`` opcode names when racksmith ships that lexicon, else
-    English. Only names are looked up, never a file."""
-    from ..lexicon.embedded import EMBEDDED, default_ruleset
-
+    """The ruleset a CGP line names by its ``ld`` (letter distribution), ``bdn`` (board), ``var``
+    (variant) and ``lex`` (lexicon) opcodes, read as
+    :func:`~racksmith.formats.naming.named_ruleset` reads them: ``ld`` a shipped ruleset's name or
+    alias (``english_super``, a ``SuperCrosswordGame`` board or a ``classic_super`` variant is
+    Super Scrabble), else the ruleset of the lexicon ``lex`` names when racksmith ships it, else
+    English. A name racksmith cannot play (``ld french``, ``lex OSPS49``, ``var wordsmog``) is a
+    :class:`CGPError` naming it. Only names are looked up, never a file."""
     fields = text.strip().split(None, 4) if isinstance(text, str) else []
     try:
         opcodes = _parse_opcodes(fields[4]) if len(fields) > 4 else ()
     except CGPError:
         opcodes = ()
-    ld = opcode(opcodes, "ld")
-    if ld:
-        key = ld.strip().lower()
-        try:
-            return find_ruleset(key)
-        except RacksmithError:
-            if "super" in key:
-                return find_ruleset("super")
-    lex = opcode(opcodes, "lex")
-    if lex and lex.strip().lower() in EMBEDDED:
-        return default_ruleset(lex.strip().lower())
-    return get_ruleset("english")
+    rs = named_ruleset(**_names(opcodes), error=_refused)
+    return rs if rs is not None else get_ruleset("english")
+
+
+#: the opcodes that name the game's rules, and the field of :func:`~racksmith.formats.naming.named_ruleset` each is
+_NAME_OPCODES = {"ld": "distribution", "bdn": "layout", "var": "variant", "lex": "lexicon"}
+
+
+def _names(opcodes) -> dict[str, str]:
+    return {f: opcode(opcodes, k) or "" for k, f in _NAME_OPCODES.items()}
+
+
+def _refused(_field: str, message: str) -> CGPError:
+    return CGPError(f"CGP {message}")
 
 
 def cgp_lexicon(opcodes, ruleset: Ruleset):
@@ -134,7 +141,36 @@ def _parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
     if zero_turns < 0:
         raise CGPError(f"CGP zero-turn count {zero_s!r} must not be negative")
     opcodes = _parse_opcodes(fields[4] if len(fields) > 4 else "")
+    _check_rules(opcodes, ruleset)
     return ParsedCGP(board, tuple(racks), scores, zero_turns, opcodes)
+
+
+#: the opcodes that give a rule a ruleset has: (opcode, the ruleset's field, what the rule says)
+_RULE_OPCODES = (
+    ("mcnz", "zero_turn_limit", "ends the game after {} consecutive scoreless turns"),
+    ("bb", "bingo_bonus", "gives {} points for a bingo"),
+)
+
+
+def _check_rules(opcodes, ruleset: Ruleset) -> None:
+    """A position is played by its ruleset's rules: a ``var`` racksmith does not play, and an
+    ``mcnz`` or ``bb`` other than the ruleset's, are refused (they would change every answer)."""
+    named_ruleset(variant=opcode(opcodes, "var") or "", error=_refused)
+    for name, attr, says in _RULE_OPCODES:
+        value = opcode(opcodes, name)
+        if value is None:
+            continue
+        if not value.strip().isdecimal() or len(value.strip()) > 6:
+            raise CGPError(f"CGP '{name} {_clip(value)}' must be a whole number")
+        if int(value) != getattr(ruleset, attr):
+            raise CGPError(
+                f"CGP '{name} {value.strip()}': the {ruleset.name} ruleset {says.format(getattr(ruleset, attr))}, and "
+                f"racksmith plays a position by its ruleset's rules (give a ruleset file with {attr} = {value.strip()})"
+            )
+
+
+def _clip(text: str, size: int = 40) -> str:
+    return text if len(text) <= size else text[: size - 3] + "..."
 
 
 def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
@@ -166,9 +202,9 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
                     raise CGPError(f"CGP board row {r + 1} {row!r}: unclosed '['")
                 tok = row[i + 1 : j]
                 i = j + 1
-            else:
-                tok = ch
-                i += 1
+            else:  # a letter of several characters written without brackets reads as that letter (as Macondo reads it)
+                tok = next((row[i : i + len(m)] for m in a._multi if row[i : i + len(m)].upper() == m), ch)
+                i += len(tok)
             if tok in BLANK_CHARS:
                 raise CGPError(f"CGP board row {r + 1} {row!r}: a blank on the board is the lowercase letter it stands for")
             if c >= ruleset.cols:
@@ -184,38 +220,42 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
 
 
 def _parse_opcodes(text: str) -> tuple[tuple[str, str], ...]:
+    """The opcodes, each ``name value;``. The last may go without its ``;`` when its value is one
+    word (``lex CSW21``), as Macondo reads it; ``-lex X`` is MAGPIE's command line, not CGP."""
     ops = []
     rest = text.strip()
     while rest:
         end = rest.find(";")
+        if rest.startswith("-") and rest[1:2].isalpha():
+            name = rest.split(None, 1)[0][1:]
+            raise CGPError(
+                f"CGP opcode {_clip(rest)!r}: '-{_clip(name, 20)}' is a MAGPIE command-line option, not an opcode "
+                f"(write '{_clip(name, 20)} VALUE;')"
+            )
         if end < 0:
-            raise CGPError(f"CGP opcode {rest!r} must end with ';'")
+            if len(rest.split()) > 2:
+                raise CGPError(f"CGP opcode {_clip(rest)!r} must end with ';'")
+            end = len(rest)
         chunk = rest[:end].strip()
         rest = rest[end + 1 :].strip()
         if not chunk:
             continue
-        name, _, value = chunk.partition(" ")
+        name, _, value = chunk.replace("\t", " ").partition(" ")  # a tab separates too
         ops.append((name, value.strip()))
     return tuple(ops)
 
 
 def format_board(board: np.ndarray, ruleset: Ruleset) -> str:
+    """The board field: runs of empty squares as numbers, tiles as the alphabet writes them (a
+    letter of several characters in brackets, and so is a letter that would read, with the ones
+    after it, as a longer one: ``[L]L`` is two Ls where the alphabet has LL)."""
     a = ruleset.alphabet
     rows = []
     for r in range(board.shape[0]):
         out = []
-        run = 0
-        for t in board[r].tolist():
-            if t == 0:
-                run += 1
-                continue
-            if run:
-                out.append(str(run))
-                run = 0
-            s = a.letter(t)
-            out.append(f"[{s}]" if len(s) > 1 else s)
-        if run:
-            out.append(str(run))
+        for empty, group in groupby(board[r].tolist(), key=lambda t: t == 0):
+            tiles = list(group)
+            out.append(str(len(tiles)) if empty else a.decode(tiles))
         rows.append("".join(out))
     return "/".join(rows)
 

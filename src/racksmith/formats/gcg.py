@@ -27,8 +27,9 @@ from pathlib import Path
 
 from ..core.move import Move
 from ..core.turns import TURN_KINDS, EventKind
-from ..errors import GCGError, RacksmithError, RulesetError
-from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset, get_ruleset
+from ..errors import GCGError, RacksmithError
+from ..rules.ruleset import Ruleset, find_ruleset, get_ruleset
+from .naming import named_ruleset
 
 __all__ = [
     "EventKind",
@@ -48,6 +49,8 @@ __all__ = [
 ]
 
 
+#: the rack Quackle writes on a ``(challenge)`` line when it does not know the player's next rack
+UNKNOWN_RACK = "UNKNOWN"
 _RACK_RE = re.compile(r"^[^\s()+\-.\d#>:]+$")
 _SCORE_RE = re.compile(r"^[+\-]?[0-9]{1,9}$")  #: a score or running total (9 digits: int() never sees a huge one)
 #: the most points a score or running total of a record may have (9 digits), either sign
@@ -100,8 +103,11 @@ class GCGEvent:
         return f"({self.tiles})"
 
     def text(self) -> str:
-        """The event line, in the dialect racksmith writes."""
-        rack = f" {self.rack}" if self.rack else ""
+        """The event line, in the dialect racksmith writes. A challenge bonus or a time penalty
+        without a rack keeps the empty rack field (``>x:  (time) -10 29``), which MAGPIE's reader
+        needs; a going-out bonus is written as MAGPIE writes it (``>x: (AB) +8 400``)."""
+        empty = " " if self.kind in (EventKind.CHALLENGE, EventKind.TIME) else ""
+        rack = f" {self.rack}" if self.rack else empty
         return f">{self.nick}:{rack} {self.action()} {self.score:+d} {self.total}"
 
 
@@ -219,38 +225,102 @@ MAX_GCG_BYTES = 16 << 20  #: the largest GCG file read (a game's record is a few
 
 def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
              rulesets: "tuple[Ruleset, ...]" = ()):
-    """Read a GCG file (UTF-8, or Latin-1 when it is not valid UTF-8)."""
+    """Read a GCG file, in the encoding its first line declares (``#character-encoding``), else
+    UTF-8, or Latin-1 when it is not valid UTF-8 (see :func:`decode_gcg`)."""
     from ..lexicon.files import read_bounded
 
     raw = read_bounded(path, MAX_GCG_BYTES, "GCG file", GCGError)
-    return parse_gcg(decode_gcg(raw), ruleset, strict=strict, visitor=visitor, rulesets=rulesets)
+    try:
+        text = decode_gcg(raw)
+    except GCGError as e:  # say which file: the text is not read yet
+        raise GCGError(f"GCG file {str(Path(path))!r}: {e.message}", e.line) from None
+    return parse_gcg(text, ruleset, strict=strict, visitor=visitor, rulesets=rulesets)
+
+
+_ENCODING_RE = re.compile(rb"^#character-encoding[ \t]+(\S+)", re.IGNORECASE)
+_LATER_ENCODING_RE = re.compile(r"^#character-encoding[ \t]+(\S+)", re.IGNORECASE)
 
 
 def decode_gcg(raw: bytes) -> str:
-    """The text of a GCG file: UTF-8 (a BOM is dropped), UTF-16 with its BOM, else Latin-1; a file
-    with NUL bytes in it is not a GCG record."""
+    """The text of a GCG file. A first line ``#character-encoding NAME`` says how the file is
+    written, as the format has it: any encoding Python knows (``UTF-8``, ``ISO-8859-1``,
+    ``windows-1251``, ``KOI8-R``…, as Quackle reads them), and a file that is not in it is refused
+    naming the line. Without one: UTF-8 (a BOM is dropped), UTF-16 with its BOM, else Latin-1 (the
+    format's default). A ``#character-encoding`` line further down is only accepted when it names
+    the encoding the file was read in. A file with NUL bytes in it is not a GCG record."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return raw.decode("utf-16")
         except UnicodeDecodeError:
             raise GCGError("the file starts like UTF-16 text but is not; save the record as UTF-8") from None
-    if raw.startswith(b"\xef\xbb\xbf"):
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    if bom:
         raw = raw[3:]
     nul = raw.find(b"\x00")
     if nul >= 0:
         raise GCGError(f"not a GCG record: NUL byte at offset {nul} (a binary file?)")
+    first = raw.split(b"\n", 1)[0].strip()
+    m = _ENCODING_RE.match(first)
+    if m:
+        name = m.group(1).decode("latin-1")
+        codec = _codec(name)
+        if bom and codec != "utf-8":
+            raise GCGError(f"the file starts with a UTF-8 byte-order mark but its first line declares {_clip(name)}", 1)
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError as e:
+            line = raw[: e.start].count(b"\n") + 1
+            raise GCGError(
+                f"the first line declares the encoding {_clip(name)}, but byte {raw[e.start]:#04x} is not {_clip(name)} "
+                "text: save the file in that encoding, or correct its '#character-encoding' line", line) from None
+        except UnicodeError:
+            text = ""
+        if not _LATER_ENCODING_RE.match(text.lstrip("\ufeff").split("\n", 1)[0].strip()):
+            raise GCGError(  # an encoding in which the line declaring it does not read (UTF-16, EBCDIC...)
+                f"a GCG file cannot be written in {_clip(name)} (its first line does not read back in it): "
+                "save the record as UTF-8", 1)
+    else:
+        try:
+            text, codec = raw.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            text, codec = raw.decode("latin-1"), "iso8859-1"
+    if "#character-encoding" in text.lower():
+        for number, line in enumerate(text.splitlines(), start=1):
+            later = _LATER_ENCODING_RE.match(line.strip())
+            if later and not (m and number == 1) and _codec(later.group(1), number) != codec:
+                raise GCGError(
+                    f"'#character-encoding {_clip(later.group(1))}' must be the first line of the file "
+                    f"(it was read as {codec.upper()}): move it there", number)
+    return text
+
+
+def _codec(name: str, line: int = 1) -> str:
+    """The Python codec of an encoding's name, or a :class:`GCGError` naming it."""
+    import codecs
+
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+        info = codecs.lookup(name)
+    except LookupError:
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
+        raise GCGError(
+            f"unknown character encoding {_clip(name)!r}: save the record as UTF-8 "
+            "(first line '#character-encoding UTF-8')", line)
+    return "utf-8" if info.name == "utf-8-sig" else info.name
+
+
+#: Python text codecs that are no character set a file is written in
+_NOT_CHARSETS = frozenset(("undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape"))
 
 
 def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
               rulesets: "tuple[Ruleset, ...]" = ()):
-    """Parse GCG text. The ruleset is ``ruleset`` if given, else the one the record's
-    ``#tile-distribution`` names, among the shipped rulesets and ``rulesets`` (a name, never a
-    file: see :func:`~racksmith.rules.ruleset.find_ruleset`), else English. A distribution
-    racksmith does not know is a :class:`GCGError` naming it, whatever ``strict`` says.
+    """Parse GCG text. The ruleset is ``ruleset`` if given, else the one the record's header
+    names (``#tile-distribution`` among the shipped rulesets and ``rulesets``, Super Scrabble's
+    ``#board-layout`` or ``#game-type``, the language of its ``#lexicon``: see
+    :mod:`racksmith.formats.naming`; names, never files), else English. A name racksmith cannot
+    play (a distribution it does not ship, another language's lexicon, the WordSmog variant) is a
+    :class:`GCGError` naming it and its line, whatever ``strict`` says.
 
     Returns ``visitor.result()`` (a :class:`GCGGame` for the default :class:`GameBuilder`).
     """
@@ -260,7 +330,7 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
     if visitor is None:
         visitor = GameBuilder(strict=strict)
     lines = text.lstrip("\ufeff").splitlines()
-    rs = get_ruleset(ruleset) if ruleset is not None else _ruleset_from_header(lines, rulesets)
+    rs = _ruleset_from_header(lines, rulesets, get_ruleset(ruleset) if ruleset is not None else None)
     visitor.begin_game(rs)
     nicks: list[str] = []
     declared = False
@@ -279,18 +349,19 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
             if note is not None:
                 note.append("")
             continue
+        if note is not None and (raw_line[:1].isspace() or _in_note(line)):
+            note.append(line)  # an indented line, or a '#hashtag' line, goes on the note
+            continue
         if line.startswith("#"):
             flush_note()
-            name, _, value = line[1:].partition(" ")
-            name = name.strip().lower()
-            value = value.strip()
+            name, value = _pragma_parts(line)
             if name == "note":
                 note, note_line = [value], number
                 continue
             m = _PLAYER_RE.match(name)
             if m:
                 name = _clip(name)
-                nick, _, full = value.partition(" ")
+                nick, full = (value.split(None, 1) + ["", ""])[:2]
                 if not nick:
                     visitor.handle_error(GCGError(f"'#{name}' needs a nick (e.g. '#{name} doug Doug Smith')", number))
                     continue
@@ -361,53 +432,67 @@ def max_players(ruleset: Ruleset) -> int:
     return max(ruleset.total_tiles // ruleset.rack_size, 1)
 
 
-def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = ()) -> Ruleset:
-    """The ruleset a record's header names: ``#tile-distribution`` (the name or alias of a shipped
-    ruleset or one of ``known``, or a name containing one, such as ``english_super``),
-    ``#board-layout`` for Super Scrabble's board; English when the header names none. Only
-    names are looked up: a path in a pragma is never opened."""
-    distribution = layout = ""
-    line_of = 0
+def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), given: "Ruleset | None" = None) -> Ruleset:
+    """The ruleset a record's header names (the lines before the first event): its
+    ``#tile-distribution``, ``#board-layout``, ``#game-type`` and ``#lexicon`` read as
+    :func:`~racksmith.formats.naming.named_ruleset` reads them (the distribution a shipped
+    ruleset's name or alias or one of ``known``; Super Scrabble's board; the lexicon's language);
+    English when the header names none. A name racksmith cannot play is a :class:`GCGError` on its
+    line. With a ruleset ``given``, that one (a variant racksmith does not play is still refused).
+    Only names are looked up: a path in a pragma is never opened."""
+    fields = {"tile-distribution": "distribution", "board-layout": "layout", "game-type": "variant", "variant": "variant",
+              "lexicon": "lexicon"}
+    names: dict[str, str] = {}
+    where: dict[str, int] = {}
+    labels: dict[str, str] = {}
     for number, line in enumerate(lines, start=1):
         s = line.strip()
         if s.startswith(">"):
             break
-        name, _, value = s.partition(" ")
-        if name.lower() == "#tile-distribution":
-            distribution, line_of = value.strip(), number
-        elif name.lower() == "#board-layout":
-            layout = value.strip().lower()
-    lowered = distribution.lower()
-    if distribution and known:  # the caller's own rulesets first (a custom one may contain 'super')
-        try:
-            rs = find_ruleset(distribution, known)
-        except RulesetError:
-            pass
-        else:
-            if rs in known:
-                return rs
-    if "super" in layout or "super" in lowered:
-        return find_ruleset("super")
-    if not distribution:
-        return find_ruleset("english")
-    try:
-        return find_ruleset(distribution)
-    except RulesetError:
-        pass
-    shown = _clip(distribution)
-    if any(ch in distribution for ch in "/\\") or lowered.endswith((".toml", ".json")):
-        raise GCGError(
-            f"'#tile-distribution {shown}' names a file: a record names a ruleset (english, super...); "
-            "pass the ruleset to use instead", line_of)
-    for part in re.split(r"[^a-zа-яё]+", lowered):
-        if part:
-            try:
-                return find_ruleset(part, known)
-            except RulesetError:
-                continue
-    names = ", ".join([rs.name for rs in known] + [rs.name for rs in available_rulesets() if rs not in known])
-    raise GCGError(
-        f"'#tile-distribution {shown}' names no ruleset racksmith knows ({names}): pass the ruleset to use", line_of)
+        if not s.startswith("#"):
+            continue
+        name, value = _pragma_parts(s)
+        field_ = fields.get(name)
+        if field_ is None or not value:
+            continue
+        if field_ == "variant" and field_ in names:  # '#game-type' and '#variant': each is looked at
+            named_ruleset(variant=value, labels={"variant": f"#{name}"}, error=lambda _f, m, n=number: GCGError(m, n))
+            continue
+        if field_ not in names:
+            names[field_], where[field_], labels[field_] = value, number, f"#{name}"
+    if given is not None:
+        names = {k: v for k, v in names.items() if k == "variant"}
+    rs = named_ruleset(**names, labels=labels, known=known,
+                       error=lambda field_, message: GCGError(message, where.get(field_, 0)))
+    if given is not None:
+        return given
+    return rs if rs is not None else find_ruleset("english")
+
+
+#: the pragmas of the GCG format and of the programs that write it (Quackle, Macondo, MAGPIE):
+#: inside a note, a line starting with '#' and another word is the note's (a '#hashtag')
+_PRAGMA_NAMES = frozenset((
+    "character-encoding", "title", "description", "id", "note", "lexicon", "game-type", "variant", "tile-set", "game-board",
+    "board-layout", "tile-distribution", "incomplete", "tile", "-",
+))
+_NUMBERED_PRAGMA_RE = re.compile(r"^(?:player|rack)\d+$")
+
+
+def _in_note(line: str) -> bool:
+    """A ``#word`` line that goes on the note before it: ``word`` is no pragma of the format."""
+    if not line.startswith("#"):
+        return False
+    name, _ = _pragma_parts(line)
+    return name not in _PRAGMA_NAMES and not _NUMBERED_PRAGMA_RE.match(name)
+
+
+def _pragma_parts(line: str) -> tuple[str, str]:
+    """A pragma line's name (lowercase, without the ``#``) and its value: separated by any white
+    space (spaces or tabs), the value stripped."""
+    parts = line[1:].split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0].lower(), parts[1].strip() if len(parts) > 1 else ""
 
 
 def _player_number(digits: str) -> int:
@@ -480,7 +565,10 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
         return GCGEvent(kind=EventKind.EXCHANGE, rack=rack, move=Move.exchange(tiles, a), count=len(tiles), **common)
     if last.startswith("(") and last.endswith(")"):
         inner = last[1:-1].strip()
-        rack = rack_of(head, 1)
+        if inner in ("challenge", "time") and len(head) == 2 and head[0] == UNKNOWN_RACK:
+            rack = UNKNOWN_RACK  # Quackle's placeholder on a challenge bonus (any alphabet)
+        else:
+            rack = rack_of(head, 1)
         if inner == "challenge":
             return GCGEvent(kind=EventKind.CHALLENGE, rack=rack, **common)
         if inner == "time":
@@ -510,37 +598,45 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
 
 # --- writing ------------------------------------------------------------------------------------
 def format_gcg(game: GCGGame) -> str:
-    """GCG text: ``#character-encoding UTF-8`` first, the pragmas in order, then the events with
-    their notes."""
+    """GCG text: ``#character-encoding UTF-8`` first, the header's pragmas in order (the players'
+    among them), then the events with their notes; a pragma read after an event (Quackle's
+    ``#rack1`` at the end of an unfinished game) is written after that event again."""
     out = ["#character-encoding UTF-8"]
     players = {i: p for i, p in enumerate(game.players)}
     written_players: set[int] = set()
-    for name, value, _ in game.pragmas:
+    later: dict[int, list[str]] = {}  # event index -> the pragma lines read after it
+    lines = [e.line for e in game.events]
+    for name, value, line in game.pragmas:
         if name == "character-encoding":
             continue
         m = _PLAYER_RE.match(name)
-        if m:
+        if m:  # always in the header: every reader needs the players before their events
             idx = _player_number(m.group(1)) - 1
             if idx in players:
                 out.append(_player_line(idx, players[idx]))
                 written_players.add(idx)
             continue
-        if name == "note":
-            out.extend(_note_lines(value))
-            continue
-        out.append(f"#{name} {value}".rstrip())
+        text = _note_lines(value) if name == "note" else [f"#{name} {value}".rstrip()]
+        after = max((i for i, n in enumerate(lines) if 0 < n < line), default=None) if line > 0 else None
+        if after is None:
+            out.extend(text)
+        else:
+            later.setdefault(after, []).extend(text)
     for idx, p in players.items():
         if idx not in written_players:
             out.append(_player_line(idx, p))
-    for e in game.events:
+    for i, e in enumerate(game.events):
         out.append(e.text())
         if e.note:
             out.extend(_note_lines(e.note))
+        out.extend(later.get(i, ()))
     return "\n".join(out) + "\n"
 
 
 def _player_line(index: int, player: GCGPlayer) -> str:
-    return f"#player{index + 1} {player.nick} {player.name}".rstrip()
+    """``#playerN nick Full Name``; the nick stands for the full name when there is none, as
+    Macondo writes it (Quackle, Macondo and MAGPIE refuse a ``#playerN`` line without one)."""
+    return f"#player{index + 1} {player.nick} {player.name or player.nick}"
 
 
 def _note_lines(text: str) -> list[str]:

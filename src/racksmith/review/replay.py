@@ -9,6 +9,7 @@ error the replay goes on from the recorded values, so that one slip is reported 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,7 +24,7 @@ from ..core.turns import EventKind
 from ..core.validation import ANY_WORD, check_move
 from ..errors import GCGError, IllegalMoveError, PositionError, RacksmithError
 from ..formats.gcg import GCGEvent, GCGGame, parse_gcg, read_gcg
-from ..rules.alphabet import BLANK, LETTER_MASK, Tiles
+from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH, Tiles
 from ..rules.ruleset import Ruleset
 
 
@@ -75,6 +76,8 @@ class Replay:
     notes: list[str] = field(default_factory=list)
     over: bool = False
     lexicon: Any = None
+    zero_turns: int = 0  #: the count of consecutive scoreless turns at the end
+    end_racks: dict[int, Tiles] = field(default_factory=dict)  #: by player: the racks ``#rack1``, ``#rack2``... give
 
     @property
     def players(self) -> list[str]:
@@ -89,7 +92,9 @@ class Replay:
 
     def position(self, turn: int | None = None, *, opponent_rack: bool = True) -> Position:
         """The position before turn ``turn`` (1-based; None or ``len(turns) + 1`` = after the last
-        event), the mover first. The opponent's rack is filled in when the record reveals it."""
+        event), the mover first. The opponent's rack is filled in when the record reveals it; after
+        the last event the racks are those the record's ``#rack1``, ``#rack2``... pragmas give (as
+        Quackle writes an unfinished game's), else empty (not known)."""
         n = len(self.turns)
         if turn is None:
             turn = n + 1
@@ -99,8 +104,11 @@ class Replay:
         if turn == n + 1:
             mover = (self.turns[-1].player + 1) % players if self.turns else 0
             order = [(mover + i) % players for i in range(players)]
+            racks = [self.end_racks.get(i, ()) for i in order]
+            if not opponent_rack:
+                racks[1:] = [() for _ in racks[1:]]
             return Position(
-                self.ruleset, self.board, [() for _ in order], [self.scores[i] for i in order], lexicon=self.lexicon
+                self.ruleset, self.board, racks, [self.scores[i] for i in order], self.zero_turns, lexicon=self.lexicon
             )
         t = self.turns[turn - 1]
         order = [(t.player + i) % players for i in range(players)]
@@ -247,12 +255,18 @@ class _Replayer:
     # --- main loop -----------------------------------------------------------------------------
     def run(self) -> Replay:
         drafts: list[_TurnDraft] = []
-        for event in self.record.events:
+        previous: GCGEvent | None = None
+        events = self.record.events
+        for i, event in enumerate(events):
             try:
                 p = self.record.player_index(event.nick)
             except GCGError as e:
                 self.fail(e.message, event.line)
                 continue
+            if self.accepts_going_out(event, p, previous, events[i + 1] if i + 1 < len(events) else None):
+                previous = event
+                continue
+            previous = event
             if self.over_line and event.kind in turns.TURN_KINDS:
                 self.fail(f"a turn after the end of the game (line {self.over_line})", event.line)
             draft = self.handlers[event.kind](event, p)
@@ -263,7 +277,69 @@ class _Replayer:
         self.result.board = self.board
         self.result.scores = self.scores
         self.result.over = bool(self.over_line)
+        self.result.zero_turns = self.zero_turns
+        if not self.over_line:
+            self.read_end_racks()
         return self.result
+
+    def accepts_going_out(self, event: GCGEvent, p: int, previous: "GCGEvent | None", following: "GCGEvent | None") -> bool:
+        """A pass between another player's play that went out and that player's going-out
+        bonus: the opponent accepting the play under the double-challenge rule, as Woogles records
+        it (``>doug: EGOP - +0 451`` before ``>emely:  (OPEG) +14 345``). It is no turn (the game
+        is over) and scores nothing."""
+        last = self.last_play
+        if not (event.kind == EventKind.PASS and previous is not None and previous.kind == EventKind.PLAY
+                and last is not None and last.line == previous.line and last.player != p
+                and self.over_line == previous.line and not self.rack_sizes[last.player] and not self.bag
+                and following is not None and following.kind == EventKind.OUT and following.nick == previous.nick):
+            return False
+        if event.score:
+            self.fail(f"a pass scores 0, the record says {event.score:+d}", event.line)
+        self.check_total(event, p)
+        return True
+
+    def read_end_racks(self) -> None:
+        """The racks of an unfinished game's end, from its last ``#rackN`` pragmas, checked as a
+        turn's rack is (the tiles unseen, the rack's size, the tiles kept). One that does not fit is
+        not used, with a note: it says nothing of the turns played (Elise writes impossible ones)."""
+        rs = self.rs
+        a = rs.alphabet
+        given: dict[int, tuple[str, int]] = {}
+        for name, value, line in self.record.pragmas:
+            m = re.fullmatch(r"rack(\d{1,6})", name)
+            if m and value.split():
+                given[int(m.group(1)) - 1] = (value.split()[0], line)
+        unseen = turns.unseen_counts(rs, self.board)
+        for p, (text, line) in sorted(given.items()):
+            if not 0 <= p < self.n:
+                self.skip_rack(f"'#rack{p + 1}': the game has {self.n} players", line)
+                continue
+            try:
+                rack = a.tiles(text)
+            except RacksmithError as e:
+                self.skip_rack(f"'#rack{p + 1} {text}': {e}", line)
+                continue
+            if len(rack) > self.rack_sizes[p]:
+                self.skip_rack(f"'#rack{p + 1} {text}' has {len(rack)} tiles; after the turns played the rack holds "
+                          f"{self.rack_sizes[p]}", line)
+                continue
+            over = _tiles_beyond(rack, unseen)
+            if over:
+                self.skip_rack(f"'#rack{p + 1} {text}' holds {a.rack_string(over)}, more than the set has left after the "
+                          "tiles on the board and the other racks", line)
+                continue
+            kept = self.kept[p]
+            lost = kept - Counter(rack) if kept is not None and len(rack) == self.rack_sizes[p] else None
+            if lost:
+                self.skip_rack(f"'#rack{p + 1} {text}' lacks {a.rack_string(list(lost.elements()))}, kept from the "
+                          f"player's last turn", line)
+                continue
+            for t in rack:
+                unseen[t] -= 1
+            self.result.end_racks[p] = rack
+
+    def skip_rack(self, message: str, line: int) -> None:
+        self.result.notes.append(f"line {line}: {message}: not used (the end position leaves that rack unknown)")
 
     def check_total(self, event: GCGEvent, p: int) -> None:
         if self.scores[p] != event.total:
@@ -332,7 +408,7 @@ class _Replayer:
         rs = self.rs
         rack, complete = self.rack_of(event, p)
         assert event.move is not None
-        shown = rack if complete else rs.alphabet.tiles(_with_star_letters(event.move, self.board).rack_tiles())
+        shown = rack if complete else rs.alphabet.tiles(_with_star_letters(_through_filled(event.move, self.board), self.board).rack_tiles())
         draft = self.draft(event, p, rack, complete, None, event.score)
         try:
             pos = Position(rs, self.board, (shown, ()), lexicon=self.lexicon)
@@ -542,6 +618,20 @@ def _tiles_beyond(tiles, counts: np.ndarray) -> list[int]:
         if left[t] < 0:
             out.append(t)
     return out
+
+
+def _through_filled(move: Move, board: np.ndarray) -> Move:
+    """``move`` with the letters it writes over filled squares marked played through: some
+    programs (Elise) write the tiles already on the board as letters, not '.', and those are not
+    the player's (the letter must still be the board's: the replay's check says so)."""
+    if not move.is_place:
+        return move
+    rows, cols = board.shape
+    tiles = tuple(
+        THROUGH | t if not t & THROUGH and 0 <= r < rows and 0 <= c < cols and board[r, c] else t
+        for (r, c), t in zip(move.squares, move.tiles)
+    )
+    return move if tiles == move.tiles else replace(move, tiles=tiles)
 
 
 def _with_star_letters(move: Move, board: np.ndarray) -> Move:

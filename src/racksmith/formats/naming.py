@@ -1,0 +1,146 @@
+"""The ruleset a record or a position names: one rule for GCG and CGP.
+
+A GCG header and a CGP's opcodes name the rules of their game with words, never files:
+
+=====================  ======================  =========
+what                   GCG pragma              CGP opcode
+=====================  ======================  =========
+letter distribution    ``#tile-distribution``  ``ld``
+board                  ``#board-layout``       ``bdn``
+variant                ``#game-type``          ``var``
+lexicon                ``#lexicon``            ``lex``
+=====================  ======================  =========
+
+:func:`named_ruleset` reads them as Macondo and MAGPIE (the programs that write them) mean them:
+the distribution names the tiles (``english``, ``english_super``, ``russian``…); a board or a
+variant with ``super`` in its name (``SuperCrosswordGame``, ``classic_super``) is Super
+Scrabble's; without a distribution, the lexicon's name says it (``NWL23`` and ``CSW21`` are
+English, ``FRA20`` French, ``OSPS49`` Polish…, as those programs infer it). A name racksmith
+cannot play is refused with a message naming it, rather than read as English: a distribution it
+does not ship, a lexicon of another language, and the WordSmog (Clabbers) variant, where any
+anagram of a word may be played.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable
+
+from ..errors import RulesetError
+from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset
+
+__all__ = ["NAME_FIELDS", "OTHER_LANGUAGE_LEXICONS", "UNPLAYED_VARIANTS", "named_ruleset"]
+
+#: makes the error of a refused name: ``error(field, message)``, ``field`` one of :data:`NAME_FIELDS`
+ErrorMaker = Callable[[str, str], Exception]
+
+#: the fields :func:`named_ruleset` reads
+NAME_FIELDS = ("distribution", "layout", "variant", "lexicon")
+
+#: the first letters of the names of lexicons in other languages than English (case ignored), and
+#: the letter distribution Macondo and MAGPIE play them with
+OTHER_LANGUAGE_LEXICONS = (
+    ("osps", "polish"),
+    ("nsf", "norwegian"),
+    ("fra", "french"),
+    ("rd", "german"),
+    ("deutsch", "german"),
+    ("cgl", "german"),
+    ("disc", "catalan"),
+    ("fise", "spanish"),
+    ("file", "spanish"),
+    ("dsw", "dutch"),
+)
+
+#: variants racksmith does not play: any anagram of a word is playable there
+UNPLAYED_VARIANTS = ("wordsmog", "clabbers")
+
+
+def _clip(text: str, size: int = 40) -> str:
+    return text if len(text) <= size else text[: size - 3] + "..."
+
+
+def named_ruleset(
+    *,
+    distribution: str = "",
+    layout: str = "",
+    variant: str = "",
+    lexicon: str = "",
+    labels: "dict[str, str] | None" = None,
+    known: Iterable[Ruleset] = (),
+    error: "ErrorMaker | None" = None,
+) -> "Ruleset | None":
+    """The ruleset the names point to, or None when they name none (the caller's default).
+
+    ``known``: rulesets of the caller's, looked up first by distribution (by name or alias);
+    ``labels``: how each field is written in the caller's format (``#tile-distribution``, ``ld``),
+    for the messages. A name racksmith cannot play raises ``error(field, message)`` (by default a
+    :class:`~racksmith.errors.RulesetError` with the message), ``field`` one of
+    :data:`NAME_FIELDS`. Only names are looked up: a path is never opened."""
+    from ..lexicon.embedded import EMBEDDED, default_ruleset
+
+    refuse = error or (lambda _field, message: RulesetError(message))
+    label = {"distribution": "ld", "layout": "bdn", "variant": "var", "lexicon": "lex", **(labels or {})}
+    known = tuple(known)
+    distribution, layout, variant, lexicon = (
+        (v or "").strip() for v in (distribution, layout, variant, lexicon)
+    )
+    var = variant.lower()
+    for word in UNPLAYED_VARIANTS:
+        if word in var:
+            raise refuse(
+                "variant",
+                f"'{label['variant']} {_clip(variant)}' is a variant racksmith does not play (any anagram of a word "
+                "may be played there): it plays the classic game only",
+            )
+    key = distribution.lower()
+    if distribution and known:  # the caller's own rulesets first (a custom one may contain 'super')
+        try:
+            rs = find_ruleset(distribution, known)
+        except RulesetError:
+            pass
+        else:
+            if rs in known:
+                return rs
+    if "super" in key or "super" in layout.lower() or "super" in var:
+        return find_ruleset("super")
+    if distribution:
+        return _distribution(distribution, label["distribution"], known, refuse)
+    lex = lexicon.lower()
+    if lex in EMBEDDED:
+        return default_ruleset(lex)
+    for prefix, language in OTHER_LANGUAGE_LEXICONS:
+        if lex.startswith(prefix):
+            raise refuse(
+                "lexicon",
+                f"'{label['lexicon']} {_clip(lexicon)}' is a {language.capitalize()} lexicon, and racksmith ships no "
+                f"{language} tiles ({_names(known)}): pass the ruleset to use",
+            )
+    return None
+
+
+def _distribution(name: str, label: str, known: tuple[Ruleset, ...], refuse: ErrorMaker) -> Ruleset:
+    try:
+        return find_ruleset(name)
+    except RulesetError:
+        pass
+    shown = _clip(name)
+    lowered = name.lower()
+    if any(ch in name for ch in "/\\") or lowered.endswith((".toml", ".json")):
+        raise refuse(
+            "distribution",
+            f"'{label} {shown}' names a file: a record names a ruleset (english, super...); "
+            "pass the ruleset to use instead",
+        )
+    for part in re.split(r"[^a-zа-яё]+", lowered):  # 'Russian-Scrabble', 'english (NASPA)'
+        if part:
+            try:
+                return find_ruleset(part, known)
+            except RulesetError:
+                continue
+    raise refuse(
+        "distribution", f"'{label} {shown}' names no ruleset racksmith knows ({_names(known)}): pass the ruleset to use"
+    )
+
+
+def _names(known: tuple[Ruleset, ...]) -> str:
+    return ", ".join([rs.name for rs in known] + [rs.name for rs in available_rulesets() if rs not in known])
