@@ -258,12 +258,7 @@ class Analyzer:
         iterations = _whole(body, "iterations", min(1000, lim.max_sim_iterations), 1, lim.max_sim_iterations,
                             "max_sim_iterations")
         seed = _whole(body, "seed", 1, 0, 2**63 - 1, None)
-        seconds = body.get("seconds", lim.max_seconds)
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
-            raise RequestError(f"field 'seconds' must be a positive number, got {_show(seconds)}")
-        if seconds > lim.max_seconds:
-            raise LimitError("max_seconds", f"field 'seconds' asks for {seconds:g} s; this server allows at most "
-                             f"{lim.max_seconds:g} s (its max_seconds limit)", status=400)
+        seconds = self._seconds(body)
         stop = body.get("stop", 0.99)
         if stop is not None and (isinstance(stop, bool) or not isinstance(stop, (int, float)) or not 0.5 <= stop < 1):
             raise RequestError(f"field 'stop' must be a confidence 0.5..1 (e.g. 0.99) or null, got {_show(stop)}")
@@ -274,6 +269,18 @@ class Analyzer:
         out["lexicon"] = lex_name
         out["leaves"] = leaves is not None
         return out
+
+    def _seconds(self, body: dict) -> float:
+        """The request's ``seconds``: a positive number, at most (and by default) the server's
+        ``max_seconds``."""
+        most = self.limits.max_seconds
+        seconds = body.get("seconds", most)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
+            raise RequestError(f"field 'seconds' must be a positive number of seconds, got {_show(seconds)}")
+        if seconds > most:
+            raise LimitError("max_seconds", f"field 'seconds' asks for {seconds:g} s; this server allows at most "
+                             f"{most:g} s (its max_seconds limit)", status=400)
+        return float(seconds)
 
     def score(self, body: dict) -> dict[str, Any]:
         """``POST /api/score`` {cgp, ruleset, move}: the breakdown of ``racksmith score --json``."""
@@ -295,13 +302,7 @@ class Analyzer:
         completed (``exact`` false); ``plies`` (1 to 60) stops at that depth."""
         rs = self.ruleset(body)
         lex, lex_name = self.lexicon(rs, body)
-        most = self.limits.max_seconds
-        seconds = body.get("seconds", most)
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
-            raise RequestError(f"field 'seconds' must be a positive number of seconds, got {_show(seconds)}")
-        if seconds > most:
-            raise LimitError("max_seconds", f"field 'seconds' asks for {seconds:g} s; this server searches at most "
-                             f"{most:g} s (its max_seconds limit)", status=400)
+        seconds = self._seconds(body)
         plies = body.get("plies")
         if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= 60):
             raise RequestError(f"field 'plies' must be a whole number from 1 to 60 or null, got {_show(plies)}")
@@ -320,13 +321,7 @@ class Analyzer:
 
         rs = self.ruleset(body)
         lex, lex_name = self.lexicon(rs, body)
-        most = self.limits.max_seconds
-        seconds = body.get("seconds", most)
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
-            raise RequestError(f"field 'seconds' must be a positive number of seconds, got {_show(seconds)}")
-        if seconds > most:
-            raise LimitError("max_seconds", f"field 'seconds' asks for {seconds:g} s; this server searches at most "
-                             f"{most:g} s (its max_seconds limit)", status=400)
+        seconds = self._seconds(body)
         seed = _whole(body, "seed", 1, 0, 2**63 - 1, None)
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
