@@ -14,6 +14,9 @@ When both players are built-in best-equity or best-score players and the kernel 
 (:func:`racksmith.play._gameloop.play_games` with ``paired=True``, every move checked); otherwise
 through :class:`~racksmith.play.game.Game`. Both engines play the same games (tests hold them
 equal), so the result does not depend on which one ran.
+
+A match keeps its pairs as numpy columns (:class:`~racksmith.play.tables.PairTable`, 24 bytes a
+pair), each batch written into the rows of its pairs as it finishes, whatever the backend.
 """
 from __future__ import annotations
 

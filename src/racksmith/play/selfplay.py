@@ -22,6 +22,10 @@ Players are named by kind: ``equity``, ``score``, ``random``; ``equity:leaves=PA
 equity player its own leave file and ``equity:leaves=none`` none (a match of leave tables), where
 plain ``equity`` uses the series' leaves.
 
+A series keeps its games as numpy columns (:class:`~racksmith.play.tables.GameTable`, tens of bytes
+a game, each batch written into the rows of its games as it comes back), and its report computes
+every figure from them, means and standard deviations from exact integer sums.
+
 With ``jobs > 1`` the games are spread over worker processes, each set up once by a pool
 initializer with the configuration and the loaded lexicon and leaves (passed, not inherited), so a
 series runs the same under every start method of :mod:`multiprocessing` (fork, spawn, forkserver).

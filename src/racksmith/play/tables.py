@@ -127,23 +127,15 @@ def chunks(n: int, size: int = CHUNK) -> Iterator[slice]:
 class GameTable:
     """The games of a self-play series, a row a game, a column a field of
     :class:`~racksmith.play.selfplay.GameResult` (scores and bingos by player, not by seat):
+    ``index`` (int64, ``(n,)``), ``first`` (int16, ``(n,)``), ``scores`` (int32, ``(n, players)``),
+    ``bingos`` (int16, ``(n, players)``), ``turns`` (int16, ``(n,)``), ``generator_calls`` (int32,
+    ``(n,)``), ``moves_generated`` (int64, ``(n,)``): 8 + 2 + 6 * players + 2 + 4 + 8 bytes a game
+    (:attr:`DTYPES`; a value that does not fit its column is an error, never wrapped) — and
+    ``violations``, ``{row: (message, ...)}`` for the rows of the games that have any.
 
-    ========================  =================  ==============
-    column                    dtype              shape
-    ========================  =================  ==============
-    ``index``                 int64              (n,)
-    ``first``                 int16              (n,)
-    ``scores``                int32              (n, players)
-    ``bingos``                int16              (n, players)
-    ``turns``                 int16              (n,)
-    ``generator_calls``       int32              (n,)
-    ``moves_generated``       int64              (n,)
-    ========================  =================  ==============
-
-    and ``violations``, ``{row: (message, ...)}`` for the rows of games that have any. A run's table
-    (:meth:`empty`) has game ``i`` in row ``i``, whatever order its batches were :meth:`put` in.
-    ``table[i]`` is row ``i`` as a :class:`GameResult`, iterating gives them all, :meth:`results`
-    makes the list."""
+    A run's table (:meth:`empty`) has game ``i`` in row ``i``, whatever order its batches were
+    :meth:`put` in. ``table[i]`` is row ``i`` as a :class:`GameResult`, iterating gives them all,
+    :meth:`results` makes the list."""
 
     __slots__ = ("index", "first", "scores", "bingos", "turns", "generator_calls", "moves_generated", "violations")
 
