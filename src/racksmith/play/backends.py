@@ -145,11 +145,18 @@ class Runner:
     def run(self, batches: Sequence[list[int]], progress: Callable[[int], None] | None = None) -> list[Any]:
         """The result of every batch, in the order of ``batches``; ``progress(games)`` after each."""
         out: list[Any] = [None] * len(batches)
-        for i, result in self._iter(batches):
+        for i, result in self.each(batches, progress):
             out[i] = result
+        return out
+
+    def each(self, batches: Sequence[list[int]], progress: Callable[[int], None] | None = None
+             ) -> Iterator[tuple[int, Any]]:
+        """``(i, result of batches[i])`` for every batch as it finishes (in any order), so that a
+        caller keeps what it needs of each and nothing more; ``progress(games)`` after each."""
+        for i, result in self._iter(batches):
             if progress:
                 progress(len(batches[i]))
-        return out
+            yield i, result
 
     def _iter(self, batches: Sequence[list[int]]) -> Iterator[tuple[int, Any]]:
         todo = iter(enumerate(batches))  # handed out IN_FLIGHT per worker at a time, not all at once

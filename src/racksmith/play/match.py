@@ -14,14 +14,19 @@ When both players are built-in best-equity or best-score players and the kernel 
 (:func:`racksmith.play._gameloop.play_games` with ``paired=True``, every move checked); otherwise
 through :class:`~racksmith.play.game.Game`. Both engines play the same games (tests hold them
 equal), so the result does not depend on which one ran.
+
+A match keeps its pairs as numpy columns (:class:`~racksmith.play.tables.PairTable`, 24 bytes a
+pair), each batch written into the rows of its pairs as it finishes, whatever the backend.
 """
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from ..core.bag import game_rng
 from ..core.move import Move
@@ -32,6 +37,7 @@ from .backends import Runner, check_backend, check_games, ruleset_ref, split
 from .game import Game
 from .players import GameView
 from .specs import PlayerSpec, parse_player_spec
+from .tables import IntSums, PairTable, chunks
 
 MAX_TURNS = 1000
 BATCH = 25  #: pairs a batch
@@ -198,36 +204,57 @@ class PlayerStats:
                 "ci95": [round(lo, 6), round(hi, 6)], "mean_spread": round(self.mean_spread, 4)}
 
 
-@dataclass
+@dataclass(init=False)
 class MatchResult:
     """A match's outcome: per player wins, losses, draws, win rate with its 95% Wilson interval,
-    mean spread; ``pairs`` holds every pair's scores."""
+    mean spread. Every pair's scores are kept as columns (:attr:`table`, a
+    :class:`~racksmith.play.tables.PairTable`: 24 bytes a pair); :attr:`pairs` makes them
+    :class:`PairResult` objects on demand."""
 
     p1_spec: str
     p2_spec: str
     ruleset: str
     seed: int
-    pairs: list[PairResult]
+    table: PairTable  #: the pairs, pair ``p`` in row ``p`` for a match played by :func:`match`
     seconds: float
-    p1: PlayerStats = field(init=False)
-    p2: PlayerStats = field(init=False)
+    p1: PlayerStats
+    p2: PlayerStats
 
-    def __post_init__(self) -> None:
-        games = [g for pr in self.pairs for g in (pr.first, pr.second)]
-        w = sum(1 for a, b in games if a > b)
-        loss = sum(1 for a, b in games if a < b)
-        d = len(games) - w - loss
-        spread = sum(a - b for a, b in games) / len(games) if games else 0.0
-        self.p1 = PlayerStats(w, loss, d, spread)
-        self.p2 = PlayerStats(loss, w, d, -spread)
+    def __init__(self, p1_spec: str, p2_spec: str, ruleset: str, seed: int,
+                 pairs: "PairTable | Iterable[PairResult]", seconds: float):
+        self.p1_spec = p1_spec
+        self.p2_spec = p2_spec
+        self.ruleset = ruleset
+        self.seed = seed
+        self.table = pairs if isinstance(pairs, PairTable) else PairTable.from_pairs(pairs)
+        self.seconds = seconds
+        w = loss = 0
+        spread = IntSums()
+        for part in chunks(len(self.table)):
+            sc = self.table.scores[part].astype(np.int64)
+            a, b = sc[:, :, 0], sc[:, :, 1]  # both games of each pair: player 1's and player 2's scores
+            w += int(np.count_nonzero(a > b))
+            loss += int(np.count_nonzero(a < b))
+            spread.add(a - b)
+        n = 2 * len(self.table)
+        d = n - w - loss
+        mean = spread.total / n if n else 0.0
+        self.p1 = PlayerStats(w, loss, d, mean)
+        self.p2 = PlayerStats(loss, w, d, -mean)
+
+    @property
+    def pairs(self) -> list[PairResult]:
+        """Every pair as a :class:`PairResult`, by row (by pair number for a match): a new list on
+        each access, a Python object a pair — iterate or index :attr:`table` to go without it."""
+        return self.table.results()
 
     @property
     def games(self) -> int:
-        return 2 * len(self.pairs)
+        return 2 * len(self.table)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``racksmith match --json``."""
-        return {"games": self.games, "pairs": len(self.pairs), "p1": self.p1.to_dict(), "p2": self.p2.to_dict(),
+        return {"games": self.games, "pairs": len(self.table), "p1": self.p1.to_dict(), "p2": self.p2.to_dict(),
                 "seconds": round(self.seconds, 3)}
 
 
@@ -273,7 +300,9 @@ kernel's game loop when it plays both players, ``kernel``, ``python``). ``progre
 
     if progress:
         progress(0)
+    table = PairTable.empty(games // 2)
     with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
-        results = runner.run(split(0, games // 2, BATCH), tick)
-    pairs = [pr for batch in results for pr in batch]
-    return MatchResult(str(specs[0]), str(specs[1]), rs.name, seed, pairs, time.perf_counter() - t0)
+        # batches finish in any order: each fills the rows of its pairs, and is then dropped
+        for _, batch in runner.each(split(0, games // 2, BATCH), tick):
+            table.put(batch)
+    return MatchResult(str(specs[0]), str(specs[1]), rs.name, seed, table, time.perf_counter() - t0)

@@ -22,6 +22,10 @@ Players are named by kind: ``equity``, ``score``, ``random``; ``equity:leaves=PA
 equity player its own leave file and ``equity:leaves=none`` none (a match of leave tables), where
 plain ``equity`` uses the series' leaves.
 
+A series keeps its games as numpy columns (:class:`~racksmith.play.tables.GameTable`, tens of bytes
+a game, each batch written into the rows of its games as it comes back), and its report computes
+every figure from them, means and standard deviations from exact integer sums.
+
 With ``jobs > 1`` the games are spread over worker processes, each set up once by a pool
 initializer with the configuration and the loaded lexicon and leaves (passed, not inherited), so a
 series runs the same under every start method of :mod:`multiprocessing` (fork, spawn, forkserver).
@@ -32,11 +36,10 @@ import dataclasses
 import math
 import multiprocessing
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import fmean, pstdev
 from typing import Any
 
 import numpy as np
@@ -55,6 +58,7 @@ from . import _gameloop
 from .backends import IN_FLIGHT, check_games, completed, split
 from .game import Game
 from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
+from .tables import GameTable, IntSums, chunks
 
 #: games a batch holds at most: a call of the kernel's game loop, a share of a worker's games
 BATCH = 50
@@ -234,21 +238,23 @@ class _Series:
             encoding="utf-8",
         )
 
-    def play_many(self, indices: Sequence[int]) -> list[GameResult]:
-        """Games ``indices`` (the kernel plays each run of consecutive indices in one call)."""
+    def play_many(self, indices: Sequence[int]) -> GameTable:
+        """Games ``indices``, a row each in their order (the kernel plays each run of consecutive
+        indices in one call)."""
+        k = len(self.players)
         if self.kernel is None:
-            return [self.play(i) for i in indices]
-        out: list[GameResult] = []
+            return GameTable.from_results([self.play(i) for i in indices], k)
+        parts: list[GameTable] = []
         i = 0
         while i < len(indices):
             j = i + 1
             while j < len(indices) and indices[j] == indices[j - 1] + 1:
                 j += 1
-            out.extend(self.play_kernel(indices[i], j - i))
+            parts.append(self.play_kernel(indices[i], j - i))
             i = j
-        return out
+        return parts[0] if len(parts) == 1 else GameTable.concat(parts, k)
 
-    def play_kernel(self, first: int, n: int) -> list[GameResult]:
+    def play_kernel(self, first: int, n: int) -> GameTable:
         """Games ``first .. first + n - 1``, in one call of the kernel's game loop."""
         cfg = self.config
         k = len(self.players)
@@ -257,25 +263,21 @@ class _Series:
         )
         problems: dict[int, list[str]] = {}
         for game, turn, code, detail, _player, rec in r["violations"]:
-            problems.setdefault(game, []).append(self._violation(game, turn, code, detail, rec))
+            problems.setdefault(game - first, []).append(self._violation(game, turn, code, detail, rec))
         if r["n_violations"] > len(r["violations"]):
-            problems.setdefault(first + n - 1, []).append(
+            problems.setdefault(n - 1, []).append(
                 f"games {first}..{first + n - 1}: {r['n_violations'] - len(r['violations'])} more violations not listed"
             )
-        scores, bingos, turns, calls, reached = (r[f].tolist() for f in ("scores", "bingos", "turns", "calls", "reached"))
-        results = []
-        for g in range(n):
-            index = first + g
-            found = problems.get(index, [])
-            if cfg.gcg_dir:
+        if cfg.gcg_dir:
+            for g in range(n):
                 lo = int(r["log_end"][g - 1]) if g else 0
                 hi = int(r["log_end"][g])
-                found.extend(self._replay(index, r["log"][lo:hi], r["log_reclaim"][lo:hi], tuple(scores[g])))
-            results.append(
-                GameResult(index, index % k, tuple(scores[g]), tuple(bingos[g]), turns[g], calls[g], reached[g],
-                           tuple(found))
-            )
-        return results
+                found = self._replay(first + g, r["log"][lo:hi], r["log_reclaim"][lo:hi], tuple(r["scores"][g].tolist()))
+                if found:
+                    problems.setdefault(g, []).extend(found)
+        index = np.arange(first, first + n, dtype=np.int64)
+        return GameTable(index, index % k, r["scores"], r["bingos"], r["turns"], r["calls"], r["reached"], problems,
+                         players=k)
 
     def _violation(self, game: int, turn: int, code: int, detail: int, rec: bytes) -> str:
         reason = _gameloop.CHECK_REASONS.get(code, str(code))
@@ -393,7 +395,7 @@ def _init_worker(config: SelfPlayConfig, lexicon: Any, leaves: Any) -> None:
     _WORKER = _Series(config, lexicon, leaves)
 
 
-def _worker_games(indices: list[int]) -> list[GameResult]:
+def _worker_games(indices: list[int]) -> GameTable:
     if _WORKER is None:  # pragma: no cover - the pool always runs the initializer first
         raise RacksmithError("a self-play worker was started without its configuration")
     return _WORKER.play_many(indices)
@@ -430,12 +432,15 @@ def run_selfplay(
     t0 = time.perf_counter()
     series = _Series(config, lexicon, leaves)
     loaded = time.perf_counter()
-    results: list[GameResult] = []
+    table = GameTable.empty(games, len(config.players))
+    done = 0
     if jobs == 1 or games == 1:
         for s in range(0, games, BATCH):
-            results.extend(series.play_many(range(s, min(games, s + BATCH))))
+            batch = series.play_many(range(s, min(games, s + BATCH)))
+            table.put(batch)
+            done += len(batch)
             if progress:
-                progress(len(results))
+                progress(done)
     else:
         chunk = max(1, min(BATCH, games // (jobs * 8)))
         ctx = multiprocessing.get_context(start_method)
@@ -446,13 +451,14 @@ def run_selfplay(
             initargs=(config, series.lexicon, series.leaves),
         ) as pool:
             batches = split(0, games, chunk)
+            # batches finish in any order: each fills the rows of its games
             for _, played in completed(lambda b: pool.submit(_worker_games, b), batches, IN_FLIGHT * jobs):
-                results.extend(played)
+                table.put(played)
+                done += len(played)
                 if progress:
-                    progress(len(results))
+                    progress(done)
     seconds = time.perf_counter() - loaded
-    results.sort(key=lambda r: r.index)
-    return SelfPlayReport(config, results, seconds, loaded - t0, jobs, not series.equity_without_leaves, series.engine)
+    return SelfPlayReport(config, table, seconds, loaded - t0, jobs, not series.equity_without_leaves, series.engine)
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -466,64 +472,106 @@ def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[floa
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-@dataclass
+@dataclass(init=False)
 class SelfPlayReport:
+    """A series' games and what it measured. The games are kept as columns (:attr:`table`, a
+    :class:`~racksmith.play.tables.GameTable`: tens of bytes a game); :attr:`results` makes them
+    :class:`GameResult` objects on demand."""
+
     config: SelfPlayConfig
-    results: list[GameResult]
+    table: GameTable  #: the games, game ``i`` in row ``i`` for a series run by :func:`run_selfplay`
     seconds: float
     load_seconds: float
     jobs: int
     with_leaves: bool  #: every plain equity player (no leaves of its own) has leave values
     engine: str = "python"  #: what played the games: "kernel" or "python"
 
+    def __init__(self, config: SelfPlayConfig, results: "GameTable | Iterable[GameResult]", seconds: float,
+                 load_seconds: float, jobs: int, with_leaves: bool, engine: str = "python"):
+        self.config = config
+        self.table = results if isinstance(results, GameTable) else GameTable.from_results(results, len(config.players))
+        self.seconds = seconds
+        self.load_seconds = load_seconds
+        self.jobs = jobs
+        self.with_leaves = with_leaves
+        self.engine = engine
+
+    @property
+    def results(self) -> list[GameResult]:
+        """Every game as a :class:`GameResult`, by row (by game index for a run): a new list on
+        each access, a Python object a game — iterate or index :attr:`table` to go without it."""
+        return self.table.results()
+
     @property
     def violations(self) -> list[str]:
-        return [v for r in self.results for v in r.violations]
+        return self.table.all_violations()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith selfplay --json``; every field but the timings is the
-        same for any number of jobs."""
-        rs = self.results
-        n = len(rs)
+        same for any number of jobs. Computed from the columns a chunk at a time; means and
+        standard deviations from exact integer sums (:class:`~racksmith.play.tables.IntSums`), the
+        same floats as :func:`statistics.fmean` and :func:`statistics.pstdev` of the games' numbers."""
+        t = self.table
+        n = len(t)
         k = len(self.config.players)
-        turns = sum(r.turns for r in rs)
-        calls = sum(r.generator_calls for r in rs)
-        generated = sum(r.moves_generated for r in rs)
+        turns = IntSums()
+        calls = IntSums()
+        generated = IntSums()
+        scores = [IntSums() for _ in range(k)]
+        bingos = [IntSums() for _ in range(k)]
+        wins = [0] * k
+        ties = [0] * k
+        firsts = [0] * k
+        spreads = IntSums()
+        totals = IntSums()
+        for part in chunks(n):
+            turns.add(t.turns[part])
+            calls.add(t.generator_calls[part])
+            generated.add(t.moves_generated[part])
+            sc = t.scores[part, :k].astype(np.int64)
+            first = t.first[part]
+            for i in range(k):
+                scores[i].add(sc[:, i])
+                bingos[i].add(t.bingos[part, i])
+                best_other = np.delete(sc, i, axis=1).max(axis=1)
+                wins[i] += int(np.count_nonzero(sc[:, i] > best_other))
+                ties[i] += int(np.count_nonzero(sc[:, i] == best_other))
+                firsts[i] += int(np.count_nonzero(first == i))
+            if k >= 2:
+                spreads.add(sc[:, 0] - sc[:, 1])
+            totals.add(t.scores[part].sum(axis=1, dtype=np.int64))
+        if k < 2:
+            spreads.add(np.zeros(1, np.int64))
         secs = max(self.seconds, 1e-9)
         players = []
         for i, kind in enumerate(self.config.players):
-            scores = [r.scores[i] for r in rs]
-            best_other = [max(s for j, s in enumerate(r.scores) if j != i) for r in rs]
-            wins = sum(1 for s, o in zip(scores, best_other) if s > o)
-            ties = sum(1 for s, o in zip(scores, best_other) if s == o)
-            lo, hi = wilson_interval(wins + ties / 2, n)
+            lo, hi = wilson_interval(wins[i] + ties[i] / 2, n)
             players.append(
                 {
                     "player": f"p{i + 1}",
                     "kind": kind,
-                    "mean_score": round(fmean(scores), 3),
-                    "score_stdev": round(pstdev(scores), 3),
-                    "wins": wins,
-                    "losses": n - wins - ties,
-                    "ties": ties,
-                    "win_rate": round((wins + ties / 2) / n, 4),
+                    "mean_score": round(scores[i].fmean(), 3),
+                    "score_stdev": round(scores[i].pstdev(), 3),
+                    "wins": wins[i],
+                    "losses": n - wins[i] - ties[i],
+                    "ties": ties[i],
+                    "win_rate": round((wins[i] + ties[i] / 2) / n, 4),
                     "win_rate_ci95": [round(lo, 4), round(hi, 4)],
-                    "bingos_per_game": round(sum(r.bingos[i] for r in rs) / n, 4),
-                    "first_moves": sum(1 for r in rs if r.first == i),
+                    "bingos_per_game": round(bingos[i].total / n, 4),
+                    "first_moves": firsts[i],
                 }
             )
-        spreads = [r.scores[0] - r.scores[1] for r in rs] if k >= 2 else [0]
         violations = self.violations
         return {
             "games": n,
             "seconds": round(self.seconds, 4),
             "games_per_second": round(n / secs, 2),
-            "turns": turns,
-            "turns_per_second": round(turns / secs, 1),
-            "turns_per_game": round(turns / n, 3),
-            "generator_calls": calls,
-            "moves_generated": generated,
-            "moves_generated_per_second": round(generated / secs, 1),
+            "turns": turns.total,
+            "turns_per_second": round(turns.total / secs, 1),
+            "turns_per_game": round(turns.total / n, 3),
+            "generator_calls": calls.total,
+            "moves_generated": generated.total,
+            "moves_generated_per_second": round(generated.total / secs, 1),
             "invariant_violations": len(violations),
             "violations": violations[:20],
             "ruleset": self.config.ruleset,
@@ -536,10 +584,10 @@ class SelfPlayReport:
             "paired": self.config.paired,
             "engine": self.engine,
             "players": players,
-            "mean_spread": round(fmean(spreads), 3),
-            "spread_stdev": round(pstdev(spreads), 3),
-            "bingos_per_game": round(sum(sum(r.bingos) for r in rs) / n, 4),
-            "mean_total_score": round(fmean(sum(r.scores) for r in rs), 3),
+            "mean_spread": round(spreads.fmean(), 3),
+            "spread_stdev": round(spreads.pstdev(), 3),
+            "bingos_per_game": round(sum(b.total for b in bingos) / n, 4),
+            "mean_total_score": round(totals.fmean(), 3),
             "load_seconds": round(self.load_seconds, 3),
         }
 
