@@ -20,7 +20,7 @@ def best(
     lexicon: LexiconOption = None,
     seconds: Optional[float] = typer.Option(
         10.0, "--seconds", "-s", min=0.001, callback=finite,
-        help="Time the method may take; with --exact, no limit.",
+        help="Time the method may take (--exact takes the limit away).",
     ),
     exact: bool = typer.Option(False, "--exact", help="No time limit: solve the endgame or pre-endgame to the end (this can take "
                                "minutes), simulate until sure of the best play at 0.99 or 5,000 iterations."),
