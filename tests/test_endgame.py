@@ -209,6 +209,33 @@ def test_values_equal_a_plain_minimax(variant, seed, extra, passes):
     check_against_minimax(pos)
 
 
+@pytest.mark.parametrize("variant", [0, 2, 3, 6])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 3), passes=st.integers(0, 2),
+       offsets=st.lists(st.integers(-12, 12), min_size=3, max_size=3))
+def test_window_searches_bound_the_minimax_value(variant, seed, extra, passes, offsets):
+    """Search.bound, deepened one ply at a time or searched at once at full depth (``deepen``
+    False, as the pre-endgame asks): the fail-soft answer is a proven bound of the minimax's value
+    (at most alpha: the value is at most it; at least beta: at least it; between: the value)."""
+    rs = tiny(**VARIANTS[variant])
+    pos = random_endgame(rs, seed, extra, passes)
+    assume(pos is not None)
+    try:
+        truth = minimax(pos.copy(stack=False), {})
+    except TooBig:
+        assume(False)
+    solver = EndgameSolver(pos)
+    assert solver.search is not None
+    for off in offsets:
+        for a, b in ((truth + off - 1, truth + off), (truth + off - 3, truth + off + 3)):
+            for deepen in (True, False):
+                r = solver.search.bound(a, b, 118, 0.0, deepen)
+                v = r["value"]
+                assert r["proven"], (pos.cgp(), a, b, deepen)
+                assert (v <= a and truth <= v) or (v >= b and truth >= v) or (a < v < b and v == truth), \
+                    (pos.cgp(), a, b, deepen, v, truth)
+
+
 @pytest.mark.parametrize("reclaim", [False, True])
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 2))

@@ -1376,12 +1376,15 @@ cdef class Search:
         finally:
             self.busy = False
 
-    def bound(self, alpha, beta, max_depth=MAX_PLY - 2, deadline=0.0):
+    def bound(self, alpha, beta, max_depth=MAX_PLY - 2, deadline=0.0, deepen=True):
         """Is the root's value below ``alpha``, above ``beta`` or between? A window search
         (alpha-beta with the window (``alpha``, ``beta``), values relative to the root's spread as
         :meth:`search` gives them), deepened one ply at a time until no line met the horizon (the
-        answer is then the game's) or ``max_depth``. A narrow window costs far less than the exact
-        value: (v - 1, v) asks "is the value at least v?".
+        answer is then the game's) or ``max_depth``; with ``deepen`` False, one search at
+        ``max_depth`` (a proof needs the end of every line anyway, and the shallower iterations of a
+        window far from the value cost more than the move order they teach: the pre-endgame's
+        windows searched 44% fewer nodes so, docs/RESULTS.md). A narrow window costs far less than
+        the exact value: (v - 1, v) asks "is the value at least v?".
 
         Returns None when the search stopped (``deadline``, a time of ``time.monotonic()``, 0 for
         none; or :meth:`stop`), else a dict: ``value`` (fail-soft: at most ``alpha`` means the value
@@ -1415,6 +1418,8 @@ cdef class Search:
             W = self.workers[0]
             sh.deadline = dl
             sh.depth = 0                # the next search() orders its root moves afresh
+            if not deepen:
+                d = most - 1
             with nogil:
                 while d < most:
                     d += 1
