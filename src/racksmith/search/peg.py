@@ -207,6 +207,49 @@ class _Play:
         return wins, total
 
 
+def _total(play: _Play, side: str) -> int | None:
+    """The weighted total of a play's lower (``side`` "lo") or upper bounds; None if one is missing."""
+    total = 0
+    for d in play.draws:
+        v = getattr(d, side)
+        if v is None:
+            return None
+        total += d.weight * v
+    return total
+
+
+def _width(d: _Draw) -> int:
+    """How much a draw's final spread is still open, weighted (unbounded: widest)."""
+    return _WIDE if d.hi is None or d.lo is None else d.weight * (d.hi - d.lo)
+
+
+def _share(draws: list[_Draw], total: int, room: int, up: bool) -> dict[int, int]:
+    """Thresholds t for ``draws`` (by id) with sum(weight * t) <= ``total`` (``up``: at most; else
+    >= ``total``, at least), each its estimate shifted by an equal share of the room: draws whose
+    bounds already meet their threshold give what they do not need to the others."""
+    t_of: dict[int, int] = {}
+    rest = list(draws)
+    budget = total
+    while rest:
+        weight = sum(d.weight for d in rest)
+        base = sum(d.weight * d.point() for d in rest)
+        share = (budget - base) // weight if up else -((base - budget) // weight)
+        if up:
+            settled = [d for d in rest if d.hi is not None and d.hi <= d.point() + share]
+        else:
+            settled = [d for d in rest if d.lo is not None and d.lo >= d.point() + share]
+        if not settled:
+            for d in rest:
+                t_of[id(d)] = d.point() + share
+            break
+        for d in settled:
+            v = d.hi if up else d.lo
+            t_of[id(d)] = v
+            budget -= d.weight * v
+            rest.remove(d)
+    return t_of
+
+
 class _Solver:
     """The window searches of one pre-endgame. ``stopped`` turns True when the time limit passed
     (every method then returns at once, leaving what it knew)."""
@@ -300,91 +343,52 @@ class _Solver:
 
     def spread_duel(self, q: _Play, inc: _Play) -> bool:
         """Between two plays of equal chance, whether ``q``'s total final spread is higher than
-        ``inc``'s (True) or not (False), narrowing either only as far as that takes: neither is
-        solved exactly unless the bounds cannot decide otherwise."""
-        tried: set[int] = set()
-
-        def total(play: _Play, side: str) -> int | None:
-            vals = [getattr(d, side) for d in play.draws]
-            return None if any(v is None for v in vals) else sum(d.weight * v for d, v in zip(play.draws, vals))
-
+        ``inc``'s (True) or not (False), narrowing either only as far as that takes. The bounds
+        first (most challengers are dropped by the fail-soft bounds their outcome windows left);
+        else the incumbent is solved exactly (its total serves every later challenger), and ``q``'s
+        draws get null windows at thresholds whose weighted sum is the incumbent's total: the
+        estimates plus an equal share of the room between them (all fail low: dropped), or minus
+        it when ``q``'s estimates are above the incumbent's (all fail high: better). A draw that
+        answers against the estimate three times is solved."""
+        tries: dict[int, int] = {}
         while not self.stopped:
-            q_hi, inc_lo = total(q, "hi"), total(inc, "lo")
+            q_hi, inc_lo = _total(q, "hi"), _total(inc, "lo")
             if q_hi is not None and inc_lo is not None and q_hi <= inc_lo:
                 return False
-            q_lo, inc_hi = total(q, "lo"), total(inc, "hi")
+            q_lo, inc_hi = _total(q, "lo"), _total(inc, "hi")
             if q_lo is not None and inc_hi is not None and q_lo > inc_hi:
                 return True
-            # "does q do better than the incumbent's estimate on this tile?", likeliest no first
-            ref = {d.letter: d.point() for d in inc.draws}
-            open_q = [d for d in q.draws if d.hi is None and id(d) not in tried]
-            if open_q:
-                d = min(open_q, key=lambda x: x.point() - ref[x.letter])
-                tried.add(id(d))
-                self.window(d, ref[d.letter], ref[d.letter] + 1)
+            if not inc.exact():
+                self.solve(max((x for x in inc.draws if not x.exact), key=_width))
                 continue
-            # "does the incumbent reach its estimate on this tile?"
-            open_inc = [d for d in inc.draws if d.lo is None and id(d) not in tried]
-            if open_inc:
-                d = open_inc[0]
-                tried.add(id(d))
-                self.window(d, d.point() - 1, d.point())
+            target = inc.key()[1]
+            open_ = [d for d in q.draws if not d.exact]
+            stuck = [d for d in open_ if tries.get(id(d), 0) >= 3]
+            if stuck:
+                self.solve(stuck[0])
                 continue
-            d = max((x for x in q.draws + inc.draws if not x.exact),
-                    key=lambda x: _WIDE if x.hi is None or x.lo is None else x.weight * (x.hi - x.lo))
-            self.solve(d)
+            fixed = sum(d.weight * d.lo for d in q.draws if d.exact)
+            guess = fixed + sum(d.weight * d.point() for d in open_)
+            room = sum(d.weight for d in open_)
+            if guess <= target:
+                # "is F at most t?" on each draw, t the estimate plus a share of the room
+                t_of = _share(open_, target - fixed, room, up=True)
+                todo = [d for d in open_ if d.hi is None or d.hi > t_of[id(d)]]
+                d = max(todo, key=lambda x: x.weight * (_WIDE if x.hi is None else x.hi - t_of[id(x)]))
+                t = t_of[id(d)]
+                self.window(d, t, t + 1)
+                if d.lo is not None and d.lo > t:
+                    tries[id(d)] = tries.get(id(d), 0) + 1
+            else:
+                # "is F at least t?", t the estimate less a share of the room
+                t_of = _share(open_, target + 1 - fixed, room, up=False)
+                todo = [d for d in open_ if d.lo is None or d.lo < t_of[id(d)]]
+                d = max(todo, key=lambda x: x.weight * (_WIDE if x.lo is None else t_of[id(x)] - x.lo))
+                t = t_of[id(d)]
+                self.window(d, t - 1, t)
+                if d.hi is not None and d.hi < t:
+                    tries[id(d)] = tries.get(id(d), 0) + 1
         return False
-
-    def challenge(self, q: _Play, best: _Play) -> bool:
-        """Narrow ``q`` until it is proven no better than ``best`` (False) or better (True, then
-        solved exactly); False also when the time limit passed."""
-        bw, bs = best.key()
-        ref = {d.letter: d.lo for d in best.draws}
-        tried_high: set[str] = set()
-        while not self.stopped:
-            least, most = q.wins_range()
-            if most < bw:
-                return False
-            if least > bw:
-                break
-            if least < most:
-                # the chance of winning can still differ: the draws whose outcome is open,
-                # those likeliest to be lost first
-                open_ = [d for d in q.draws if d.result_range()[0] != d.result_range()[1]]
-                d = min(open_, key=lambda x: x.point())
-                r = ref[d.letter]
-                if r < 0 and (d.lo is None or d.lo <= r) and d.letter not in tried_high:
-                    # the incumbent loses here: "does q do better?" may settle the loss and the spread at once
-                    tried_high.add(d.letter)
-                    self.window(d, r, r + 1)
-                else:
-                    self.outcome(d)
-                continue
-            # equal chances: compare the total final spread
-            top = sum(d.weight * d.hi for d in q.draws) if all(d.hi is not None for d in q.draws) else None
-            if top is not None and top <= bs:
-                return False
-            low = sum(d.weight * d.lo for d in q.draws) if all(d.lo is not None for d in q.draws) else None
-            if low is not None and low > bs:
-                break
-            unbounded = [d for d in q.draws if d.hi is None and d.letter not in tried_high]
-            if unbounded:
-                # "does q do better than the incumbent on this tile?", likeliest no first
-                d = min(unbounded, key=lambda x: x.point() - ref[x.letter])
-                tried_high.add(d.letter)
-                r = ref[d.letter]
-                if d.lo is not None and d.lo > r:
-                    self.solve(d)
-                else:
-                    self.window(d, r, r + 1)
-                continue
-            # solve the widest open draw
-            d = max((x for x in q.draws if not x.exact),
-                    key=lambda x: _WIDE if x.hi is None or x.lo is None else x.weight * (x.hi - x.lo))
-            self.solve(d)
-        for d in q.draws:
-            self.solve(d)
-        return not self.stopped
 
 
 def solve_peg(
