@@ -11,17 +11,20 @@ its known-bag mode for the pass), and a play's *key* is its chance of winning ov
 
 :func:`solve_peg` finds the best play without solving every endgame exactly
 (docs/ALGORITHM.md section 13): each (play, bag tile) holds an interval of its final spread,
-narrowed by window searches of the kernel (:meth:`Search.bound`: "is the final spread at least t?"
-costs far less than the spread itself). A one-ply look orders the plays. The chance of winning
-comes first and needs only each draw's outcome (win, tie or loss: windows at 0): the first play's
-outcomes are settled, and every other play's only while its chance can still differ from the best
-found (one proven to win more gets every outcome settled and becomes the best). Only among the
-plays that share the best chance does the mean spread decide: the first of them is the
-*incumbent*, and each other is compared with it by bounds of their total spreads (null windows at
-the other's estimates, a draw solved only when the bounds overlap); one proven better becomes the
-incumbent. The first play of the answer is then the best (among equals, the one found first), with
-its exact chance and its mean spread exact or bounded; ``solve_all`` solves every play exactly
-instead.
+narrowed by window searches of the kernel (:meth:`Search.bound`, straight at full depth: "is the
+final spread at least t?" costs far less than the spread itself). A one-ply look orders the plays.
+The chance of winning comes first and needs only each draw's outcome (win, tie or loss: windows at
+0): the first play's outcomes are settled, then the other plays', one bag tile at a time across
+all of them (the searches of one tile start from the same racks and share the transposition
+table), each play only while its chance can still differ from the best found (one proven to win
+more gets every outcome settled and becomes the best). Only among the plays that share the best
+chance does the mean spread decide: the first of them is the *incumbent*; each other is dropped
+when its total of upper bounds is at most the incumbent's total of lower bounds (the outcome
+windows' fail-soft bounds drop most), else the incumbent is solved exactly and the challenger's
+draws get null windows at thresholds that sum to the incumbent's total; one proven better becomes
+the incumbent. The first play of the answer is then the best (among equals, the one found first),
+with its exact chance and its mean spread exact or bounded; ``solve_all`` solves every play
+exactly instead.
 
     >>> Position.from_cgp(cgp).solve_peg().plays[0]                       # doctest: +SKIP
 """
@@ -324,23 +327,6 @@ class _Solver:
         for d in sorted(q.draws, key=lambda x: x.point()):
             self.outcome(d)
 
-    def challenge_wins(self, q: _Play, wins: int) -> int:
-        """Compare ``q``'s chance of winning with ``wins`` half-points, settling outcomes only as far
-        as that takes: -1 less (q left with bounds), 0 equal, 1 more (every outcome of q settled)."""
-        while not self.stopped:
-            least, most = q.wins_range()
-            if most < wins:
-                return -1
-            if least > wins:
-                self.outcomes(q)
-                return 1
-            if least == most:
-                return 0
-            # the draws whose outcome is open, those likeliest to be lost first
-            open_ = [d for d in q.draws if d.result_range()[0] != d.result_range()[1]]
-            self.outcome(min(open_, key=lambda x: x.point()))
-        return -1
-
     def spread_duel(self, q: _Play, inc: _Play) -> bool:
         """Between two plays of equal chance, whether ``q``'s total final spread is higher than
         ``inc``'s (True) or not (False), narrowing either only as far as that takes. The bounds
@@ -495,24 +481,60 @@ def solve_peg(
             if not solver.stopped and on_play is not None:
                 on_play(_public(q, n_draws))
     else:
-        # the chance of winning first: only each draw's outcome (win, tie or loss) is needed
-        level: list[_Play] = []  # the plays with the best chance found so far, in order
-        for q in plays:
+        # the chance of winning first: only each draw's outcome (win, tie or loss) is needed. The
+        # first play gets every outcome; the others are settled one bag tile at a time across all
+        # of them (the searches of one tile start from the same racks and share the table), each
+        # play dropped once it cannot reach the best chance, and made the best once it must beat it
+        level: list[_Play] = []  # the plays with the best chance found so far
+        rank = {id(q): i for i, q in enumerate(plays)}
+        if plays:
+            best = plays[0]
+            solver.outcomes(best)
+            level = [best]
+            if on_play is not None and not solver.stopped:
+                on_play(_public(best, n_draws))
+        open_ = plays[1:]
+        n_tiles = len(plays[0].draws) if plays else 0
+        tiles = sorted(range(n_tiles), key=lambda j: (sum(q.draws[j].point() for q in plays), j))
+        for j in tiles:
+            kept = []
+            for q in open_:
+                if solver.stopped or best is None:
+                    break
+                solver.outcome(q.draws[j])
+                if solver.stopped:
+                    break
+                least, most = q.wins_range()
+                wins = best.wins_range()[0]
+                if most < wins:
+                    if on_play is not None:
+                        on_play(_public(q, n_draws))
+                    continue
+                if least > wins:  # better: its chance made exact, the new best
+                    solver.outcomes(q)
+                    if solver.stopped:
+                        break
+                    best, level = q, [q]
+                    if on_play is not None:
+                        on_play(_public(q, n_draws))
+                    continue
+                if least == most:  # equal
+                    level.append(q)
+                    if on_play is not None:
+                        on_play(_public(q, n_draws))
+                    continue
+                kept.append(q)
             if solver.stopped:
                 break
-            if best is None:
-                solver.outcomes(q)
-                verdict = 1
-            else:
-                verdict = solver.challenge_wins(q, best.wins_range()[0])
-            if solver.stopped:
-                break
-            if verdict > 0:
-                best, level = q, [q]
-            elif verdict == 0:
-                level.append(q)
-            if on_play is not None:
-                on_play(_public(q, n_draws))
+            # a new best may have risen above plays already kept
+            wins = best.wins_range()[0] if best is not None else 0
+            open_ = []
+            for q in kept:
+                if q.wins_range()[1] >= wins:
+                    open_.append(q)
+                elif on_play is not None:
+                    on_play(_public(q, n_draws))
+        level.sort(key=lambda q: rank[id(q)])
         # equal chances: the mean final spread decides, so only those plays need it
         if not solver.stopped and len(level) > 1:
             best = level[0]
