@@ -215,8 +215,9 @@ def test_values_equal_a_plain_minimax(variant, seed, extra, passes):
        offsets=st.lists(st.integers(-12, 12), min_size=3, max_size=3))
 def test_window_searches_bound_the_minimax_value(variant, seed, extra, passes, offsets):
     """Search.bound, deepened one ply at a time or searched at once at full depth (``deepen``
-    False, as the pre-endgame asks): the fail-soft answer is a proven bound of the minimax's value
-    (at most alpha: the value is at most it; at least beta: at least it; between: the value)."""
+    False, as the pre-endgame asks), in the score order or with the tiles put down first
+    (``tiles_first``): the fail-soft answer is a proven bound of the minimax's value (at most
+    alpha: the value is at most it; at least beta: at least it; between: the value)."""
     rs = tiny(**VARIANTS[variant])
     pos = random_endgame(rs, seed, extra, passes)
     assume(pos is not None)
@@ -228,12 +229,14 @@ def test_window_searches_bound_the_minimax_value(variant, seed, extra, passes, o
     assert solver.search is not None
     for off in offsets:
         for a, b in ((truth + off - 1, truth + off), (truth + off - 3, truth + off + 3)):
-            for deepen in (True, False):
-                r = solver.search.bound(a, b, 118, 0.0, deepen)
+            for deepen, tiles_first in ((True, False), (False, False), (False, True), (True, True)):
+                r = solver.search.bound(a, b, 118, 0.0, deepen, tiles_first)
                 v = r["value"]
                 assert r["proven"], (pos.cgp(), a, b, deepen)
                 assert (v <= a and truth <= v) or (v >= b and truth >= v) or (a < v < b and v == truth), \
-                    (pos.cgp(), a, b, deepen, v, truth)
+                    (pos.cgp(), a, b, deepen, tiles_first, v, truth)
+    # the endgame search keeps its own order after a window search with tiles first
+    assert solver.solve().value == truth
 
 
 @pytest.mark.parametrize("reclaim", [False, True])
@@ -737,7 +740,7 @@ class _TruthSearch:
     def set_position(self, truth, _a, _b, spread, *_):
         self.root = spread - truth  # the kernel's value: what is still to come, for the other side
 
-    def bound(self, alpha, beta, max_depth=0, deadline=0.0, deepen=True):
+    def bound(self, alpha, beta, max_depth=0, deadline=0.0, deepen=True, tiles_first=False):
         self.windows += 1
         root = self.root
         v = self.rng.randint(root, alpha) if root <= alpha else self.rng.randint(beta, root) if root >= beta else root

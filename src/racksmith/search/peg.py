@@ -295,7 +295,7 @@ class _Solver:
             return
         self._root(d)
         s = d.spread
-        found = self.search.bound(s - b, s - a, self.max_depth, self.deadline, deepen=False)
+        found = self.search.bound(s - b, s - a, self.max_depth, self.deadline, deepen=False, tiles_first=True)
         if found is None or not found["proven"]:
             self.stopped = True
             return
