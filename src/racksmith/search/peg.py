@@ -226,7 +226,7 @@ def _width(d: _Draw) -> int:
     return _WIDE if d.hi is None or d.lo is None else d.weight * (d.hi - d.lo)
 
 
-def _share(draws: list[_Draw], total: int, room: int, up: bool) -> dict[int, int]:
+def _share(draws: list[_Draw], total: int, up: bool) -> dict[int, int]:
     """Thresholds t for ``draws`` (by id) with sum(weight * t) <= ``total`` (``up``: at most; else
     >= ``total``, at least), each its estimate shifted by an equal share of the room: draws whose
     bounds already meet their threshold give what they do not need to the others."""
@@ -355,10 +355,9 @@ class _Solver:
                 continue
             fixed = sum(d.weight * d.lo for d in q.draws if d.exact)
             guess = fixed + sum(d.weight * d.point() for d in open_)
-            room = sum(d.weight for d in open_)
             if guess <= target:
                 # "is F at most t?" on each draw, t the estimate plus a share of the room
-                t_of = _share(open_, target - fixed, room, up=True)
+                t_of = _share(open_, target - fixed, up=True)
                 todo = [d for d in open_ if d.hi is None or d.hi > t_of[id(d)]]
                 d = max(todo, key=lambda x: x.weight * (_WIDE if x.hi is None else x.hi - t_of[id(x)]))
                 t = t_of[id(d)]
@@ -367,7 +366,7 @@ class _Solver:
                     tries[id(d)] = tries.get(id(d), 0) + 1
             else:
                 # "is F at least t?", t the estimate less a share of the room
-                t_of = _share(open_, target + 1 - fixed, room, up=False)
+                t_of = _share(open_, target + 1 - fixed, up=False)
                 todo = [d for d in open_ if d.lo is None or d.lo < t_of[id(d)]]
                 d = max(todo, key=lambda x: x.weight * (_WIDE if x.lo is None else t_of[id(x)] - x.lo))
                 t = t_of[id(d)]
