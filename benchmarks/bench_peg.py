@@ -3,11 +3,15 @@ answer, with the opponent's rack as the position gives it and with it unknown (t
 tile may be the bag's: up to rack size + 1 draws).
 
     python benchmarks/bench_peg.py [--positions /work/shared/fixtures/positions.jsonl] [--only ID]
-                                   [--seconds S] [--all] [--known-only] [--json FILE]
+                                   [--seconds S] [--all] [--known-only | --unknown-only] [--tt-mb MB]
+                                   [--selfplay N] [--json FILE]
 
 Cases: every position of the positions file whose category is ``peg`` (one tile in the bag).
 ``--seconds`` gives each solve a time limit (the answer is then marked not exact); ``--all`` solves
-every play exactly (the cost of the answer without the solver's narrowing, for comparison).
+every play exactly (the cost of the answer without the solver's narrowing, for comparison);
+``--tt-mb`` the transposition table's size (the solver's default when not given); ``--selfplay N``
+adds the first N one-tile pre-endgames of English equity self-play games (ENABLE, shipped leaves,
+seeds 1000 on; a game whose bag skips past one tile gives none).
 """
 from __future__ import annotations
 
@@ -25,6 +29,27 @@ def unknown_opponent(cgp: str) -> str:
     return " ".join(parts)
 
 
+def selfplay_pegs(n: int, lex) -> list[dict]:
+    """The first ``n`` one-tile pre-endgames of English equity self-play from seed 1000 on, as
+    position records (both racks known, as the game has them)."""
+    from racksmith.play.game import Game
+    from racksmith.play.players import BestEquityPlayer, GameView
+    from racksmith.rules.ruleset import get_ruleset
+
+    rs, player = get_ruleset("english"), BestEquityPlayer()
+    out: list[dict] = []
+    seed = 1000
+    while len(out) < n:
+        game = Game(rs, lex, seed=seed)
+        while not game.over and game.bag_count > 1:
+            game.play_trusted(player.choose(GameView(game)))
+        if not game.over and game.bag_count == 1:
+            out.append({"id": f"selfplay_{seed}", "cgp": game.live_position.cgp(), "ruleset": "english",
+                        "category": "peg"})
+        seed += 1
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=Path, default=Path("/work/shared/fixtures/positions.jsonl"))
@@ -32,8 +57,13 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--all", action="store_true", help="solve every play exactly")
     ap.add_argument("--known-only", action="store_true", help="skip the unknown-rack runs")
+    ap.add_argument("--unknown-only", action="store_true", help="skip the known-rack runs")
+    ap.add_argument("--tt-mb", type=int, default=None, help="transposition table size (MB)")
+    ap.add_argument("--selfplay", type=int, default=0, help="add N self-play pre-endgames")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    if args.known_only and args.unknown_only:
+        ap.error("--known-only and --unknown-only exclude each other")
 
     from racksmith import Position
     from racksmith.lexicon import load_lexicon
@@ -41,16 +71,18 @@ def main() -> None:
     lex = load_lexicon("ENABLE")
     records = [json.loads(line) for line in args.positions.read_text().splitlines() if line.strip()]
     records = [r for r in records if r.get("category") == "peg" and args.only in r["id"]]
+    records += [r for r in selfplay_pegs(args.selfplay, lex) if args.only in r["id"]]
     if not records:
         sys.exit("no pre-endgame positions (category 'peg') matched")
     rows = []
     print(f"{'case':28} {'opponent':8} {'plays':>5} {'exact':>5} {'solved':>6} {'nodes':>11} {'seconds':>8}  best")
     for rec in records:
-        for known in (True, False) if not args.known_only else (True,):
+        for known in (True,) if args.known_only else (False,) if args.unknown_only else (True, False):
             cgp = rec["cgp"] if known else unknown_opponent(rec["cgp"])
             pos = Position.from_cgp(cgp, rec.get("ruleset", "english"), lexicon=lex)
             t = time.perf_counter()
-            r = pos.solve_peg(seconds=args.seconds, solve_all=args.all)
+            extra = {} if args.tt_mb is None else {"tt_mb": args.tt_mb}
+            r = pos.solve_peg(seconds=args.seconds, solve_all=args.all, **extra)
             seconds = time.perf_counter() - t
             best = r.plays[0]
             row = {"case": rec["id"], "opponent": "known" if known else "unknown", "plays": len(r.plays),

@@ -11,17 +11,20 @@ its known-bag mode for the pass), and a play's *key* is its chance of winning ov
 
 :func:`solve_peg` finds the best play without solving every endgame exactly
 (docs/ALGORITHM.md section 13): each (play, bag tile) holds an interval of its final spread,
-narrowed by window searches of the kernel (:meth:`Search.bound`: "is the final spread at least t?"
-costs far less than the spread itself). A one-ply look orders the plays. The chance of winning
-comes first and needs only each draw's outcome (win, tie or loss: windows at 0): the first play's
-outcomes are settled, and every other play's only while its chance can still differ from the best
-found (one proven to win more gets every outcome settled and becomes the best). Only among the
-plays that share the best chance does the mean spread decide: the first of them is the
-*incumbent*, and each other is compared with it by bounds of their total spreads (null windows at
-the other's estimates, a draw solved only when the bounds overlap); one proven better becomes the
-incumbent. The first play of the answer is then the best (among equals, the one found first), with
-its exact chance and its mean spread exact or bounded; ``solve_all`` solves every play exactly
-instead.
+narrowed by window searches of the kernel (:meth:`Search.bound`, straight at full depth: "is the
+final spread at least t?" costs far less than the spread itself). A one-ply look orders the plays.
+The chance of winning comes first and needs only each draw's outcome (win, tie or loss: windows at
+0): the first play's outcomes are settled, then the other plays', one bag tile at a time across
+all of them (the searches of one tile start from the same racks and share the transposition
+table), each play only while its chance can still differ from the best found (one proven to win
+more gets every outcome settled and becomes the best). Only among the plays that share the best
+chance does the mean spread decide: the first of them is the *incumbent*; each other is dropped
+when its total of upper bounds is at most the incumbent's total of lower bounds (the outcome
+windows' fail-soft bounds drop most), else the incumbent is solved exactly and the challenger's
+draws get null windows at thresholds that sum to the incumbent's total; one proven better becomes
+the incumbent. The first play of the answer is then the best (among equals, the one found first),
+with its exact chance and its mean spread exact or bounded; ``solve_all`` solves every play
+exactly instead.
 
     >>> Position.from_cgp(cgp).solve_peg().plays[0]                       # doctest: +SKIP
 """
@@ -207,6 +210,49 @@ class _Play:
         return wins, total
 
 
+def _total(play: _Play, side: str) -> int | None:
+    """The weighted total of a play's lower (``side`` "lo") or upper bounds; None if one is missing."""
+    total = 0
+    for d in play.draws:
+        v = getattr(d, side)
+        if v is None:
+            return None
+        total += d.weight * v
+    return total
+
+
+def _width(d: _Draw) -> int:
+    """How much a draw's final spread is still open, weighted (unbounded: widest)."""
+    return _WIDE if d.hi is None or d.lo is None else d.weight * (d.hi - d.lo)
+
+
+def _share(draws: list[_Draw], total: int, up: bool) -> dict[int, int]:
+    """Thresholds t for ``draws`` (by id) with sum(weight * t) <= ``total`` (``up``: at most; else
+    >= ``total``, at least), each its estimate shifted by an equal share of the room: draws whose
+    bounds already meet their threshold give what they do not need to the others."""
+    t_of: dict[int, int] = {}
+    rest = list(draws)
+    budget = total
+    while rest:
+        weight = sum(d.weight for d in rest)
+        base = sum(d.weight * d.point() for d in rest)
+        share = (budget - base) // weight if up else -((base - budget) // weight)
+        if up:
+            settled = [d for d in rest if d.hi is not None and d.hi <= d.point() + share]
+        else:
+            settled = [d for d in rest if d.lo is not None and d.lo >= d.point() + share]
+        if not settled:
+            for d in rest:
+                t_of[id(d)] = d.point() + share
+            break
+        for d in settled:
+            v = d.hi if up else d.lo
+            t_of[id(d)] = v
+            budget -= d.weight * v
+            rest.remove(d)
+    return t_of
+
+
 class _Solver:
     """The window searches of one pre-endgame. ``stopped`` turns True when the time limit passed
     (every method then returns at once, leaving what it knew)."""
@@ -249,7 +295,7 @@ class _Solver:
             return
         self._root(d)
         s = d.spread
-        found = self.search.bound(s - b, s - a, self.max_depth, self.deadline)
+        found = self.search.bound(s - b, s - a, self.max_depth, self.deadline, deepen=False, tiles_first=True)
         if found is None or not found["proven"]:
             self.stopped = True
             return
@@ -281,110 +327,53 @@ class _Solver:
         for d in sorted(q.draws, key=lambda x: x.point()):
             self.outcome(d)
 
-    def challenge_wins(self, q: _Play, wins: int) -> int:
-        """Compare ``q``'s chance of winning with ``wins`` half-points, settling outcomes only as far
-        as that takes: -1 less (q left with bounds), 0 equal, 1 more (every outcome of q settled)."""
-        while not self.stopped:
-            least, most = q.wins_range()
-            if most < wins:
-                return -1
-            if least > wins:
-                self.outcomes(q)
-                return 1
-            if least == most:
-                return 0
-            # the draws whose outcome is open, those likeliest to be lost first
-            open_ = [d for d in q.draws if d.result_range()[0] != d.result_range()[1]]
-            self.outcome(min(open_, key=lambda x: x.point()))
-        return -1
-
     def spread_duel(self, q: _Play, inc: _Play) -> bool:
         """Between two plays of equal chance, whether ``q``'s total final spread is higher than
-        ``inc``'s (True) or not (False), narrowing either only as far as that takes: neither is
-        solved exactly unless the bounds cannot decide otherwise."""
-        tried: set[int] = set()
-
-        def total(play: _Play, side: str) -> int | None:
-            vals = [getattr(d, side) for d in play.draws]
-            return None if any(v is None for v in vals) else sum(d.weight * v for d, v in zip(play.draws, vals))
-
+        ``inc``'s (True) or not (False), narrowing either only as far as that takes. The bounds
+        first (most challengers are dropped by the fail-soft bounds their outcome windows left);
+        else the incumbent is solved exactly (its total serves every later challenger), and ``q``'s
+        draws get null windows at thresholds whose weighted sum is the incumbent's total: the
+        estimates plus an equal share of the room between them (all fail low: dropped), or minus
+        it when ``q``'s estimates are above the incumbent's (all fail high: better). A draw that
+        answers against the estimate three times is solved."""
+        tries: dict[int, int] = {}
         while not self.stopped:
-            q_hi, inc_lo = total(q, "hi"), total(inc, "lo")
+            q_hi, inc_lo = _total(q, "hi"), _total(inc, "lo")
             if q_hi is not None and inc_lo is not None and q_hi <= inc_lo:
                 return False
-            q_lo, inc_hi = total(q, "lo"), total(inc, "hi")
+            q_lo, inc_hi = _total(q, "lo"), _total(inc, "hi")
             if q_lo is not None and inc_hi is not None and q_lo > inc_hi:
                 return True
-            # "does q do better than the incumbent's estimate on this tile?", likeliest no first
-            ref = {d.letter: d.point() for d in inc.draws}
-            open_q = [d for d in q.draws if d.hi is None and id(d) not in tried]
-            if open_q:
-                d = min(open_q, key=lambda x: x.point() - ref[x.letter])
-                tried.add(id(d))
-                self.window(d, ref[d.letter], ref[d.letter] + 1)
+            if not inc.exact():
+                self.solve(max((x for x in inc.draws if not x.exact), key=_width))
                 continue
-            # "does the incumbent reach its estimate on this tile?"
-            open_inc = [d for d in inc.draws if d.lo is None and id(d) not in tried]
-            if open_inc:
-                d = open_inc[0]
-                tried.add(id(d))
-                self.window(d, d.point() - 1, d.point())
+            target = inc.key()[1]
+            open_ = [d for d in q.draws if not d.exact]
+            stuck = [d for d in open_ if tries.get(id(d), 0) >= 3]
+            if stuck:
+                self.solve(stuck[0])
                 continue
-            d = max((x for x in q.draws + inc.draws if not x.exact),
-                    key=lambda x: _WIDE if x.hi is None or x.lo is None else x.weight * (x.hi - x.lo))
-            self.solve(d)
+            fixed = sum(d.weight * d.lo for d in q.draws if d.exact)
+            guess = fixed + sum(d.weight * d.point() for d in open_)
+            if guess <= target:
+                # "is F at most t?" on each draw, t the estimate plus a share of the room
+                t_of = _share(open_, target - fixed, up=True)
+                todo = [d for d in open_ if d.hi is None or d.hi > t_of[id(d)]]
+                d = max(todo, key=lambda x: x.weight * (_WIDE if x.hi is None else x.hi - t_of[id(x)]))
+                t = t_of[id(d)]
+                self.window(d, t, t + 1)
+                if d.lo is not None and d.lo > t:
+                    tries[id(d)] = tries.get(id(d), 0) + 1
+            else:
+                # "is F at least t?", t the estimate less a share of the room
+                t_of = _share(open_, target + 1 - fixed, up=False)
+                todo = [d for d in open_ if d.lo is None or d.lo < t_of[id(d)]]
+                d = max(todo, key=lambda x: x.weight * (_WIDE if x.lo is None else t_of[id(x)] - x.lo))
+                t = t_of[id(d)]
+                self.window(d, t - 1, t)
+                if d.hi is not None and d.hi < t:
+                    tries[id(d)] = tries.get(id(d), 0) + 1
         return False
-
-    def challenge(self, q: _Play, best: _Play) -> bool:
-        """Narrow ``q`` until it is proven no better than ``best`` (False) or better (True, then
-        solved exactly); False also when the time limit passed."""
-        bw, bs = best.key()
-        ref = {d.letter: d.lo for d in best.draws}
-        tried_high: set[str] = set()
-        while not self.stopped:
-            least, most = q.wins_range()
-            if most < bw:
-                return False
-            if least > bw:
-                break
-            if least < most:
-                # the chance of winning can still differ: the draws whose outcome is open,
-                # those likeliest to be lost first
-                open_ = [d for d in q.draws if d.result_range()[0] != d.result_range()[1]]
-                d = min(open_, key=lambda x: x.point())
-                r = ref[d.letter]
-                if r < 0 and (d.lo is None or d.lo <= r) and d.letter not in tried_high:
-                    # the incumbent loses here: "does q do better?" may settle the loss and the spread at once
-                    tried_high.add(d.letter)
-                    self.window(d, r, r + 1)
-                else:
-                    self.outcome(d)
-                continue
-            # equal chances: compare the total final spread
-            top = sum(d.weight * d.hi for d in q.draws) if all(d.hi is not None for d in q.draws) else None
-            if top is not None and top <= bs:
-                return False
-            low = sum(d.weight * d.lo for d in q.draws) if all(d.lo is not None for d in q.draws) else None
-            if low is not None and low > bs:
-                break
-            unbounded = [d for d in q.draws if d.hi is None and d.letter not in tried_high]
-            if unbounded:
-                # "does q do better than the incumbent on this tile?", likeliest no first
-                d = min(unbounded, key=lambda x: x.point() - ref[x.letter])
-                tried_high.add(d.letter)
-                r = ref[d.letter]
-                if d.lo is not None and d.lo > r:
-                    self.solve(d)
-                else:
-                    self.window(d, r, r + 1)
-                continue
-            # solve the widest open draw
-            d = max((x for x in q.draws if not x.exact),
-                    key=lambda x: _WIDE if x.hi is None or x.lo is None else x.weight * (x.hi - x.lo))
-            self.solve(d)
-        for d in q.draws:
-            self.solve(d)
-        return not self.stopped
 
 
 def solve_peg(
@@ -491,24 +480,60 @@ def solve_peg(
             if not solver.stopped and on_play is not None:
                 on_play(_public(q, n_draws))
     else:
-        # the chance of winning first: only each draw's outcome (win, tie or loss) is needed
-        level: list[_Play] = []  # the plays with the best chance found so far, in order
-        for q in plays:
+        # the chance of winning first: only each draw's outcome (win, tie or loss) is needed. The
+        # first play gets every outcome; the others are settled one bag tile at a time across all
+        # of them (the searches of one tile start from the same racks and share the table), each
+        # play dropped once it cannot reach the best chance, and made the best once it must beat it
+        level: list[_Play] = []  # the plays with the best chance found so far
+        rank = {id(q): i for i, q in enumerate(plays)}
+        if plays:
+            best = plays[0]
+            solver.outcomes(best)
+            level = [best]
+            if on_play is not None and not solver.stopped:
+                on_play(_public(best, n_draws))
+        open_ = plays[1:]
+        n_tiles = len(plays[0].draws) if plays else 0
+        tiles = sorted(range(n_tiles), key=lambda j: (sum(q.draws[j].point() for q in plays), j))
+        for j in tiles:
+            kept = []
+            for q in open_:
+                if solver.stopped or best is None:
+                    break
+                solver.outcome(q.draws[j])
+                if solver.stopped:
+                    break
+                least, most = q.wins_range()
+                wins = best.wins_range()[0]
+                if most < wins:
+                    if on_play is not None:
+                        on_play(_public(q, n_draws))
+                    continue
+                if least > wins:  # better: its chance made exact, the new best
+                    solver.outcomes(q)
+                    if solver.stopped:
+                        break
+                    best, level = q, [q]
+                    if on_play is not None:
+                        on_play(_public(q, n_draws))
+                    continue
+                if least == most:  # equal
+                    level.append(q)
+                    if on_play is not None:
+                        on_play(_public(q, n_draws))
+                    continue
+                kept.append(q)
             if solver.stopped:
                 break
-            if best is None:
-                solver.outcomes(q)
-                verdict = 1
-            else:
-                verdict = solver.challenge_wins(q, best.wins_range()[0])
-            if solver.stopped:
-                break
-            if verdict > 0:
-                best, level = q, [q]
-            elif verdict == 0:
-                level.append(q)
-            if on_play is not None:
-                on_play(_public(q, n_draws))
+            # a new best may have risen above plays already kept
+            wins = best.wins_range()[0] if best is not None else 0
+            open_ = []
+            for q in kept:
+                if q.wins_range()[1] >= wins:
+                    open_.append(q)
+                elif on_play is not None:
+                    on_play(_public(q, n_draws))
+        level.sort(key=lambda q: rank[id(q)])
         # equal chances: the mean final spread decides, so only those plays need it
         if not solver.stopped and len(level) > 1:
             best = level[0]
