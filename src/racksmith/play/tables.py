@@ -238,12 +238,7 @@ class GameTable:
     def __getitem__(self, row: int) -> GameResult:
         from .selfplay import GameResult
 
-        n = len(self)
-        if isinstance(row, (bool, np.bool_)) or not isinstance(row, (int, np.integer)):
-            raise TypeError(f"a GameTable is indexed by row, got {type(row).__name__}")
-        r = int(row) + n if row < 0 else int(row)
-        if not 0 <= r < n:
-            raise IndexError(f"row {row} of a table of {n} games")
+        r = _row(row, len(self), "GameTable", "games")
         return GameResult(int(self.index[r]), int(self.first[r]), tuple(self.scores[r].tolist()),
                           tuple(self.bingos[r].tolist()), int(self.turns[r]), int(self.generator_calls[r]),
                           int(self.moves_generated[r]), self.violations.get(r, ()))
@@ -334,12 +329,7 @@ class PairTable:
     def __getitem__(self, row: int) -> PairResult:
         from .match import PairResult
 
-        n = len(self)
-        if isinstance(row, (bool, np.bool_)) or not isinstance(row, (int, np.integer)):
-            raise TypeError(f"a PairTable is indexed by row, got {type(row).__name__}")
-        r = int(row) + n if row < 0 else int(row)
-        if not 0 <= r < n:
-            raise IndexError(f"row {row} of a table of {n} pairs")
+        r = _row(row, len(self), "PairTable", "pairs")
         (a, b), (c, d) = self.scores[r].tolist()
         return PairResult(int(self.pair[r]), (a, b), (c, d))
 
@@ -370,3 +360,13 @@ class PairTable:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.pair = state["pair"]
         self.scores = state["scores"]
+
+
+def _row(row, n: int, table: str, unit: str) -> int:
+    """``row`` of a table of ``n`` rows as a non-negative index (negative rows count from the end)."""
+    if isinstance(row, (bool, np.bool_)) or not isinstance(row, (int, np.integer)):
+        raise TypeError(f"a {table} is indexed by row, got {type(row).__name__}")
+    r = int(row) + n if row < 0 else int(row)
+    if not 0 <= r < n:
+        raise IndexError(f"row {row} of a table of {n} {unit}")
+    return r
