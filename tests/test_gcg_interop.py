@@ -295,9 +295,27 @@ def test_the_end_position_keeps_the_count_of_scoreless_turns():
     assert r.zero_turns == 3 and r.cgp().endswith(" 28/0 3")  # was 0
 
 
-def test_a_polish_record_is_refused_by_its_letters():
-    r = replay_file(REAL / "polish_endgame.gcg", strict=False)
-    assert "letter 'Ć' is not in the alphabet of english" in r.errors[0].message
+def test_a_polish_record_that_names_no_ruleset_is_refused_by_its_letters(capsys):
+    for strict in (True, False):
+        with pytest.raises(GCGError) as e:
+            replay_file(REAL / "polish_endgame.gcg", strict=strict)
+        assert e.value.line == 6  # the first line with a letter English lacks
+        assert ("the record names no ruleset (no #lexicon or #tile-distribution), and its letters Ć, Ę, Ń, Ł, Ś, Ź, "
+                "Ą, Ż and 1 more are not English nor in any ruleset racksmith has") in str(e.value)
+    assert main(["gcg", "replay", str(REAL / "polish_endgame.gcg")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pass a ruleset file whose alphabet has them (--ruleset my_game.toml)" in err
+
+
+def test_a_cyrillic_record_that_names_no_ruleset_names_the_rulesets_that_fit():
+    headless = RUSSIAN.replace("#tile-distribution russian\n", "")
+    with pytest.raises(GCGError, match=r"its letters А, Б, В, Г, Д, Е, Ж, К and 4 more are not English: pass the ruleset to use "
+                                       r"\(russian or erudit\)") as e:
+        parse_gcg(headless)
+    assert e.value.line == 4
+    assert replay_text(headless, "russian").ok  # as the message says
+    # only the events' letters count: a nick, a name or a note in another script is not a reason
+    assert parse_gcg("#player1 аня Аня\n#player2 b B\n#note ДЕВА\n>аня: AEKNOQR 8D KRONA +28 28\n").ruleset.name == "english"
 
 
 def test_the_cli_prints_the_end_position_with_the_racks_the_record_gives(capsys):

@@ -466,7 +466,46 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
                        error=lambda field_, message: GCGError(message, where.get(field_, 0)))
     if given is not None:
         return given
-    return rs if rs is not None else find_ruleset("english")
+    if rs is not None:
+        return rs
+    english = find_ruleset("english")
+    foreign = _foreign_letters(lines, english)
+    if foreign:
+        raise GCGError(_foreign_message(foreign, known), foreign[0][1])
+    return english
+
+
+def _foreign_letters(lines: list[str], alphabet_of: Ruleset) -> list[tuple[str, int]]:
+    """The letters of the events (after each ``>nick:``) that ``alphabet_of``'s alphabet lacks,
+    each once with the line it is first on, in order. Notes and pragmas are not looked at."""
+    alphabet = alphabet_of.alphabet
+    found: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        s = line.strip()
+        if not s.startswith(">") or ":" not in s:
+            continue
+        for ch in s.split(":", 1)[1]:
+            if ch.isalpha() and ch.upper() not in found and ch not in alphabet:
+                found[ch.upper()] = number
+    return list(found.items())
+
+
+def _foreign_message(foreign: list[tuple[str, int]], known: "tuple[Ruleset, ...]") -> str:
+    """Why a record that names no ruleset cannot be English: its letters, and the rulesets whose
+    alphabets hold them all (or that none does)."""
+    from ..rules.ruleset import available_rulesets
+
+    letters = [letter for letter, _ in foreign]
+    shown = ", ".join(letters[:8]) + (f" and {len(letters) - 8} more" if len(letters) > 8 else "")
+    rulesets = (*known, *available_rulesets())
+    fits = [rs.name for rs in rulesets if all(letter in rs.alphabet for letter in letters)]
+    head = (f"the record names no ruleset (no #lexicon or #tile-distribution), and its letters {shown} "
+            "are not English")
+    if fits:
+        return f"{head}: pass the ruleset to use ({' or '.join(dict.fromkeys(fits))})"
+    names = ", ".join(dict.fromkeys(rs.name for rs in rulesets))
+    return (f"{head} nor in any ruleset racksmith has ({names}): pass a ruleset file whose alphabet has "
+            "them (--ruleset my_game.toml)")
 
 
 #: the pragmas of the GCG format and of the programs that write it (Quackle, Macondo, MAGPIE):
