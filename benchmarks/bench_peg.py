@@ -4,14 +4,15 @@ tile may be the bag's: up to rack size + 1 draws).
 
     python benchmarks/bench_peg.py [--positions /work/shared/fixtures/positions.jsonl] [--only ID]
                                    [--seconds S] [--all] [--known-only | --unknown-only] [--tt-mb MB]
-                                   [--selfplay N] [--json FILE]
+                                   [--selfplay N] [--threads 1,2] [--json FILE]
 
 Cases: every position of the positions file whose category is ``peg`` (one tile in the bag).
 ``--seconds`` gives each solve a time limit (the answer is then marked not exact); ``--all`` solves
 every play exactly (the cost of the answer without the solver's narrowing, for comparison);
 ``--tt-mb`` the transposition table's size (the solver's default when not given); ``--selfplay N``
 adds the first N one-tile pre-endgames of English equity self-play games (ENABLE, shipped leaves,
-seeds 1000 on; a game whose bag skips past one tile gives none).
+seeds 1000 on; a game whose bag skips past one tile gives none); ``--threads`` the thread counts to
+run each case with, one after the other (``1,2``: a row for each, taken in turn on the same case).
 """
 from __future__ import annotations
 
@@ -60,8 +61,13 @@ def main() -> None:
     ap.add_argument("--unknown-only", action="store_true", help="skip the known-rack runs")
     ap.add_argument("--tt-mb", type=int, default=None, help="transposition table size (MB)")
     ap.add_argument("--selfplay", type=int, default=0, help="add N self-play pre-endgames")
+    ap.add_argument("--threads", default="1", help="thread counts, comma-separated (each case run with each)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    try:
+        thread_counts = [int(t) for t in args.threads.split(",")]
+    except ValueError:
+        ap.error(f"--threads: comma-separated whole numbers, got {args.threads!r}")
     if args.known_only and args.unknown_only:
         ap.error("--known-only and --unknown-only exclude each other")
 
@@ -75,24 +81,25 @@ def main() -> None:
     if not records:
         sys.exit("no pre-endgame positions (category 'peg') matched")
     rows = []
-    print(f"{'case':28} {'opponent':8} {'plays':>5} {'exact':>5} {'solved':>6} {'nodes':>11} {'seconds':>8}  best")
+    print(f"{'case':28} {'opponent':8} {'thr':>3} {'plays':>5} {'exact':>5} {'solved':>6} {'nodes':>11} {'seconds':>8}  best")
     for rec in records:
         for known in (True,) if args.known_only else (False,) if args.unknown_only else (True, False):
             cgp = rec["cgp"] if known else unknown_opponent(rec["cgp"])
             pos = Position.from_cgp(cgp, rec.get("ruleset", "english"), lexicon=lex)
-            t = time.perf_counter()
-            extra = {} if args.tt_mb is None else {"tt_mb": args.tt_mb}
-            r = pos.solve_peg(seconds=args.seconds, solve_all=args.all, **extra)
-            seconds = time.perf_counter() - t
-            best = r.plays[0]
-            row = {"case": rec["id"], "opponent": "known" if known else "unknown", "plays": len(r.plays),
-                   "exact": r.exact, "solved": sum(p.exact for p in r.plays), "nodes": r.nodes, "seconds": seconds,
-                   "best": best.move.notation(), "win_probability": best.win_probability,
-                   "mean_spread": best.mean_spread}
-            rows.append(row)
-            print(f"{rec['id']:28} {row['opponent']:8} {row['plays']:>5} {str(r.exact):>5} {row['solved']:>6} "
-                  f"{r.nodes:>11,} {seconds:8.2f}  {row['best']} {100 * best.win_probability:.2f}% "
-                  f"{best.mean_spread:+.2f}", flush=True)
+            for threads in thread_counts:
+                t = time.perf_counter()
+                extra = {} if args.tt_mb is None else {"tt_mb": args.tt_mb}
+                r = pos.solve_peg(seconds=args.seconds, solve_all=args.all, threads=threads, **extra)
+                seconds = time.perf_counter() - t
+                best = r.plays[0]
+                row = {"case": rec["id"], "opponent": "known" if known else "unknown", "threads": threads,
+                       "plays": len(r.plays), "exact": r.exact, "solved": sum(p.exact for p in r.plays),
+                       "nodes": r.nodes, "seconds": seconds, "best": best.move.notation(),
+                       "win_probability": best.win_probability, "mean_spread": best.mean_spread}
+                rows.append(row)
+                print(f"{rec['id']:28} {row['opponent']:8} {threads:>3} {row['plays']:>5} {str(r.exact):>5} "
+                      f"{row['solved']:>6} {r.nodes:>11,} {seconds:8.2f}  {row['best']} "
+                      f"{100 * best.win_probability:.2f}% {best.mean_spread:+.2f}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
 

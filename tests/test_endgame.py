@@ -691,17 +691,27 @@ def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
     except TooBig:
         assume(False)
     unseen = list(pos.unseen_tiles())
-    full = solve_peg(pos, solve_all=True)
-    assert full.exact and all(p.exact for p in full.plays)
-    got = {p.move.notation(): dict(p.outcomes) for p in full.plays}
-    assert got == expected, pos.cgp()
-    for p in full.plays:
-        assert p.draws == len(unseen)
-        assert (p.win_probability, p.mean_spread) == pytest.approx(peg_key(pos, expected[p.move.notation()]))
-    keys = [(p.win_probability, p.mean_spread) for p in full.plays]
-    assert keys == sorted(keys, reverse=True)
+    for threads in (1, 3):
+        full = solve_peg(pos, solve_all=True, threads=threads)
+        assert full.exact and all(p.exact for p in full.plays)
+        got = {p.move.notation(): dict(p.outcomes) for p in full.plays}
+        assert got == expected, pos.cgp()
+        for p in full.plays:
+            assert p.draws == len(unseen)
+            assert (p.win_probability, p.mean_spread) == pytest.approx(peg_key(pos, expected[p.move.notation()]))
+        keys = [(p.win_probability, p.mean_spread) for p in full.plays]
+        assert keys == sorted(keys, reverse=True)
+    one = solve_peg(pos)
+    check_peg_answer(pos, one, expected)
+    three = solve_peg(pos, threads=3)  # searches on different bag tiles at once: the same answer
+    check_peg_answer(pos, three, expected)
+    assert three.plays[0].move == one.plays[0].move
+    assert three.plays[0].to_dict()["win_probability"] == one.plays[0].to_dict()["win_probability"]
 
-    r = solve_peg(pos)
+
+def check_peg_answer(pos: Position, r, expected: dict[str, dict[str, int]]) -> None:
+    """The first play of ``r`` has the best chance of winning and then mean spread, with the
+    minimax's figures; every other play's figures and bounds hold the minimax's."""
     best = max(peg_key(pos, o) for o in expected.values())
     top = r.plays[0]
     # the best chance of winning is always exact; the mean spread is exact or bounded (bounds holding the truth)
@@ -766,19 +776,20 @@ def _truth_play(rng: random.Random, order: int, n: int, center: int):
 
 
 @settings(max_examples=300, deadline=None)
-@given(rng=st.randoms(use_true_random=False), n=st.integers(1, 6), gap=st.integers(-6, 6))
-def test_peg_spread_duels_decide_by_proven_bounds(rng, n, gap):
+@given(rng=st.randoms(use_true_random=False), n=st.integers(1, 6), gap=st.integers(-6, 6), first=st.booleans())
+def test_peg_spread_duels_decide_by_proven_bounds(rng, n, gap, first):
     """The spread comparison of the pre-endgame (_Solver.spread_duel) against known totals: the
     windows answer with any proven fail-soft bound, and the challenger must be found better exactly
-    when its weighted total of final spreads is higher, every bound left holding the truth."""
+    when its weighted total of final spreads is higher, or equal when it comes ``first`` among the
+    candidates (a tie goes to the first), every bound left holding the truth."""
     from racksmith.search.peg import _Solver
 
     search = _TruthSearch(rng)
-    solver = _Solver(search, 0.0, 118)  # type: ignore[arg-type]
-    inc, q = _truth_play(rng, 0, n, 0), _truth_play(rng, 1, n, gap)
+    solver = _Solver([search], 0.0, 118)  # type: ignore[arg-type]
+    inc, q = _truth_play(rng, 1 if first else 0, n, 0), _truth_play(rng, 0 if first else 1, n, gap)
     better = solver.spread_duel(q, inc)
     total = lambda p: sum(d.weight * d.root[0] for d in p.draws)  # noqa: E731
-    assert better == (total(q) > total(inc))
+    assert better == (total(q) >= total(inc) if first else total(q) > total(inc))
     for d in q.draws + inc.draws:
         assert (d.lo is None or d.lo <= d.root[0]) and (d.hi is None or d.root[0] <= d.hi)
     assert search.windows <= 40 * n
@@ -839,6 +850,19 @@ def test_peg_on_an_enable_position(capsys):
     short = pos.solve_peg(seconds=0.001)
     assert not short.exact and len(short.plays) == len(r["plays"])
     assert sorted(p.move.notation() for p in short.plays) == sorted(p["move"] for p in r["plays"])
+    # two threads: the same best play and chance, its spread exact or bounded around the same value
+    code, out, err = run_cli(capsys, "peg", PEG141, "--json", "-q", "--threads", "2")
+    two = json.loads(out)
+    assert code == 0 and two["exact"] and two["best"] == "K1 ETUI"
+    first = two["plays"][0]
+    assert (first["win_probability"], first["wins"], first["draws"]) == (0, 0, 1)
+    assert first["mean_spread"] == -115 if first["exact"] else first["mean_spread_min"] <= -115 <= first["mean_spread_max"]
+    assert sorted(p["move"] for p in two["plays"]) == sorted(p["move"] for p in r["plays"])
+    code, out, err = run_cli(capsys, "peg", PEG141, "--threads", "0")
+    assert code == 2 and out == ""
+    for bad in (0, 65, True, 1.5):
+        with pytest.raises(RacksmithError, match="threads must be a whole number from 1 to 64"):
+            pos.solve_peg(threads=bad)
 
 
 def test_peg_refuses_other_bags(capsys):

@@ -26,7 +26,7 @@ def best(
                                "minutes), simulate until sure of the best play at 0.99 or 5,000 iterations."),
     leaves: Optional[str] = typer.Option(None, "--leaves", help="Of static equity and the simulation's play-outs. "
                                          + LEAVES_HELP),
-    threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads (simulation and endgame)."),
+    threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads (simulation, endgame and pre-endgame)."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, max=2**64 - 1,
                                        help="Seed of the simulation [default: random, printed]."),
     as_json: bool = typer.Option(False, "--json", help="Print {best, method, exact, summary, fallback, result} as JSON."),

@@ -9,7 +9,7 @@ import typer
 from .common import emit_json, err_console, say
 
 leaves_app = typer.Typer(
-    help="Leave values (KLV2 files): build them from a CSV, look leaves up.",
+    help="Leave values (KLV2 files): train them by self-play, build them from a CSV, look leaves up.",
     no_args_is_help=True,
 )
 

@@ -86,7 +86,7 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
     ``leaves``: the leave values of static equity and of the simulation's play-outs (the default:
     the ruleset's shipped leaves; None: every leave 0); ``winpct``, ``threads``, ``seed``,
     ``candidates``, ``plies``, ``opponent_racks``: the simulation's (see
-    :func:`racksmith.sim.simulate.simulate`; ``threads`` also for the endgame solver); ``tt_mb``:
+    :func:`racksmith.sim.simulate.simulate`; ``threads`` also for the endgame and pre-endgame solvers); ``tt_mb``:
     the transposition table of the endgame and pre-endgame solvers (None: their default).
     ``progress(method, partial)`` is called as the chosen method reports (each depth of the
     endgame, each settled play of the pre-endgame, partial simulation results)."""
@@ -121,7 +121,7 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
             if bag == 0:
                 return _endgame(position, seconds, threads, tt, report("endgame"))
             if bag == 1:
-                return _peg(position, seconds, tt, report("peg"))
+                return _peg(position, seconds, threads, tt, report("peg"))
             return _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, opponent_racks,
                         report("sim"))
         except PositionError as e:  # a position the solver does not take (scores, stars): say why
@@ -141,8 +141,8 @@ def _endgame(position, seconds, threads, tt, progress) -> BestPlay:
     return BestPlay(r.best, "endgame", r.exact, summary, r)
 
 
-def _peg(position, seconds, tt, progress) -> BestPlay:
-    r = position.solve_peg(seconds=seconds, on_play=progress, **tt)
+def _peg(position, seconds, threads, tt, progress) -> BestPlay:
+    r = position.solve_peg(seconds=seconds, on_play=progress, threads=threads, **tt)
     p = r.plays[0]
     chance = (f"{100 * p.win_probability:.2f}% to win over the {p.draws} possible bag tiles" if p.draws > 1
               else f"{100 * p.win_probability:.2f}% to win (the bag's tile known from both racks)")

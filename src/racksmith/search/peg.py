@@ -22,7 +22,8 @@ chance does the mean spread decide: the first of them is the *incumbent*; each o
 when its total of upper bounds is at most the incumbent's total of lower bounds (the outcome
 windows' fail-soft bounds drop most), else the incumbent is solved exactly and the challenger's
 draws get null windows at thresholds that sum to the incumbent's total; one proven better becomes
-the incumbent. The first play of the answer is then the best (among equals, the one found first),
+the incumbent. The first play of the answer is then the best (among equals, the first in the
+candidates' order: by score, then as the generator ranks them, the pass last),
 with its exact chance and its mean spread exact or bounded; ``solve_all`` solves every play
 exactly instead.
 
@@ -31,8 +32,11 @@ exactly instead.
 from __future__ import annotations
 
 import math
+import queue
+import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -43,7 +47,7 @@ from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
 from ._endgame import Search
 from .endgame import (
-    DEFAULT_TT_MB, MAX_DEPTH, _effective_zero, check_spread, check_stars, passes_reduce, played_pool, pruned_rules,
+    DEFAULT_TT_MB, MAX_DEPTH, MAX_THREADS, _effective_zero, check_spread, check_stars, passes_reduce, played_pool, pruned_rules,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -255,51 +259,94 @@ def _share(draws: list[_Draw], total: int, up: bool) -> dict[int, int]:
 
 class _Solver:
     """The window searches of one pre-endgame. ``stopped`` turns True when the time limit passed
-    (every method then returns at once, leaving what it knew)."""
+    (every method then returns at once, leaving what it knew). With several ``searches`` (one a
+    thread, each with its own table), :meth:`batch` runs independent draws' searches at once; every
+    other method uses the first."""
 
-    def __init__(self, search: Search, deadline: float, max_depth: int):
-        self.search = search
+    def __init__(self, searches: "list[Search]", deadline: float, max_depth: int):
+        self.searches = list(searches)
+        self.search = self.searches[0]
         self.deadline = deadline
         self.max_depth = max_depth
         self.nodes = 0
         self.stopped = False
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     def _late(self) -> bool:
         if self.deadline and time.monotonic() > self.deadline:
             self.stopped = True
         return self.stopped
 
-    def _root(self, d: _Draw) -> None:
-        board, a, b, spread, zero, limit, bag = d.root
-        self.search.set_position(board, a, b, spread, zero, limit, bag)
+    def _count(self, nodes: int) -> None:
+        with self._lock:
+            self.nodes += nodes
 
-    def estimate(self, d: _Draw) -> None:
+    def batch(self, method: Callable[..., None], draws: "list[_Draw]") -> None:
+        """``method(d)`` for each draw (``estimate``, ``outcome``, ``solve``: each touches only its
+        draw), in order with one search, else spread over the threads' searches."""
+        if len(self.searches) == 1 or len(draws) < 2:
+            for d in draws:
+                if self.stopped:
+                    break
+                method(d)
+            return
+        free: "queue.SimpleQueue[Search]" = queue.SimpleQueue()
+        for search in self.searches:
+            free.put(search)
+
+        def run(d: _Draw) -> None:
+            if self.stopped:
+                return
+            search = free.get()
+            try:
+                method(d, search)
+            finally:
+                free.put(search)
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(len(self.searches), thread_name_prefix="racksmith-peg")
+        for _ in self._pool.map(run, draws):
+            pass
+
+    def _root(self, d: _Draw, search: Search) -> None:
+        board, a, b, spread, zero, limit, bag = d.root
+        search.set_position(board, a, b, spread, zero, limit, bag)
+
+    def estimate(self, d: _Draw, search: "Search | None" = None) -> None:
         """A one-ply look: the opponent's best reply by what it scores now (exact when every reply
         ends the game)."""
         if d.root is None or self._late():
             return
-        self._root(d)
-        found = self.search.bound(-_WIDE, _WIDE, 1, self.deadline)
+        search = search or self.search
+        self._root(d, search)
+        found = search.bound(-_WIDE, _WIDE, 1, self.deadline)
         if found is None:
             self.stopped = True
             return
-        self.nodes += found["nodes"]
+        self._count(found["nodes"])
         d.estimate = d.spread - int(found["value"])
         if found["proven"]:
             d.lo = d.hi = d.estimate
 
-    def window(self, d: _Draw, a: int, b: int) -> None:
+    def window(self, d: _Draw, a: int, b: int, search: "Search | None" = None) -> None:
         """Narrow ``d`` with a window search on the mover's final spread F: F <= a, F >= b, or F
         (a < F < b). Sets ``stopped`` past the deadline (or the depth limit) instead."""
         if d.exact or self._late():
             return
-        self._root(d)
+        search = search or self.search
+        self._root(d, search)
         s = d.spread
-        found = self.search.bound(s - b, s - a, self.max_depth, self.deadline, deepen=False, tiles_first=True)
+        found = search.bound(s - b, s - a, self.max_depth, self.deadline, deepen=False, tiles_first=True)
         if found is None or not found["proven"]:
             self.stopped = True
             return
-        self.nodes += found["nodes"]
+        self._count(found["nodes"])
         f = s - int(found["value"])  # fail-soft: a bound of F beyond the window, else F
         if f <= a:
             d.hi = f if d.hi is None else min(d.hi, f)
@@ -308,24 +355,23 @@ class _Solver:
         else:
             d.lo = d.hi = f
 
-    def solve(self, d: _Draw) -> None:
+    def solve(self, d: _Draw, search: "Search | None" = None) -> None:
         """The exact final spread of ``d``."""
         while not d.exact and not self.stopped:
             was = (d.lo, d.hi)
-            self.window(d, -_WIDE if d.lo is None else d.lo - 1, _WIDE if d.hi is None else d.hi + 1)
+            self.window(d, -_WIDE if d.lo is None else d.lo - 1, _WIDE if d.hi is None else d.hi + 1, search)
             if (d.lo, d.hi) == was and not self.stopped:  # pragma: no cover - a window inside the bounds always narrows them
                 raise RacksmithError(f"the pre-endgame search did not narrow {d.letter}: {was}")
 
-    def outcome(self, d: _Draw) -> None:
+    def outcome(self, d: _Draw, search: "Search | None" = None) -> None:
         """Win, tie or loss for ``d``."""
         a, b = d.result_range()
         if a != b:
-            self.window(d, -1, 1)
+            self.window(d, -1, 1, search)
 
     def outcomes(self, q: _Play) -> None:
         """Win, tie or loss for every draw of ``q`` (its chance of winning, exact)."""
-        for d in sorted(q.draws, key=lambda x: x.point()):
-            self.outcome(d)
+        self.batch(self.outcome, sorted(q.draws, key=lambda x: x.point()))
 
     def spread_duel(self, q: _Play, inc: _Play) -> bool:
         """Between two plays of equal chance, whether ``q``'s total final spread is higher than
@@ -335,19 +381,22 @@ class _Solver:
         draws get null windows at thresholds whose weighted sum is the incumbent's total: the
         estimates plus an equal share of the room between them (all fail low: dropped), or minus
         it when ``q``'s estimates are above the incumbent's (all fail high: better). A draw that
-        answers against the estimate three times is solved."""
+        answers against the estimate three times is solved. A tie goes to the play first in the
+        candidates' order (``order``), so the answer does not hang on the order the plays were
+        searched in (which the estimates, and so the table, set)."""
         tries: dict[int, int] = {}
+        slack = 1 if q.order < inc.order else 0  # q wins a tie: better when its total > the incumbent's - 1
         while not self.stopped:
             q_hi, inc_lo = _total(q, "hi"), _total(inc, "lo")
-            if q_hi is not None and inc_lo is not None and q_hi <= inc_lo:
+            if q_hi is not None and inc_lo is not None and q_hi <= inc_lo - slack:
                 return False
             q_lo, inc_hi = _total(q, "lo"), _total(inc, "hi")
-            if q_lo is not None and inc_hi is not None and q_lo > inc_hi:
+            if q_lo is not None and inc_hi is not None and q_lo > inc_hi - slack:
                 return True
             if not inc.exact():
                 self.solve(max((x for x in inc.draws if not x.exact), key=_width))
                 continue
-            target = inc.key()[1]
+            target = inc.key()[1] - slack
             open_ = [d for d in q.draws if not d.exact]
             stuck = [d for d in open_ if tries.get(id(d), 0) >= 3]
             if stuck:
@@ -384,13 +433,17 @@ def solve_peg(
     solve_all: bool = False,
     on_play: Callable[[PegPlay], None] | None = None,
     tt_mb: int = DEFAULT_TT_MB,
+    threads: int = 1,
 ) -> PegResult:
     """Solve the one-tile pre-endgame of ``position`` (one tile in the bag, two players) among
     every placement of the player to move (or the ``top`` best by score; None for all) and the pass:
     the best play with its exact chance of winning over the possible bag tiles, every other play
     proven no better (see the module docstring). ``seconds``: a time limit, past which the answer
     is what was found so far, marked not exact (``result.exact``). ``solve_all``:
-    every play solved exactly. ``on_play`` is called with each play as it is settled (progress)."""
+    every play solved exactly. ``on_play`` is called with each play as it is settled (progress).
+    ``threads``: searches run at once on different draws, each with its own transposition table of
+    ``tt_mb / threads`` megabytes; the best play, its chance and its mean spread (exact or bounded)
+    are the same for any count, other plays' bounds and the node count may differ."""
     from ..core.position import Position
 
     if not isinstance(position, Position):
@@ -403,6 +456,8 @@ def solve_peg(
         raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
     if isinstance(tt_mb, bool) or not isinstance(tt_mb, int) or not 1 <= tt_mb <= 1 << 16:
         raise RacksmithError(f"tt_mb must be a whole number of megabytes, 1 to 65536, got {tt_mb!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise RacksmithError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
     if len(position.racks) != 2:
         raise PositionError(f"a pre-endgame is between two players; this position has {len(position.racks)} racks")
     if position.is_over:
@@ -422,7 +477,6 @@ def solve_peg(
     start = time.monotonic()
     deadline = start + seconds if seconds is not None else 0.0
     rs = position.ruleset
-    a = rs.alphabet
     rack = tuple(position.racks[0])
     if position.racks_known[1]:  # the opponent's rack is known: the bag's tile is too
         scenarios = [(int(position.bag_tiles()[0]), 1, tuple(position.racks[1]))]
@@ -440,8 +494,23 @@ def solve_peg(
     pool = played_pool(rs, board, pool)
     rules = pruned_rules(rs, lexicon, board, pool)
     reduce = passes_reduce(rs, board, pool)
-    search = Search(rules, max(10, min(32, int(math.log2(tt_mb)) + 16)))
-    solver = _Solver(search, deadline, MAX_DEPTH)
+    bits = max(10, min(32, int(math.log2(max(1, tt_mb // threads))) + 16))
+    solver = _Solver([Search(rules, bits) for _ in range(threads)], deadline, MAX_DEPTH)
+    try:
+        return _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, reduce, start)
+    finally:
+        solver.close()
+
+
+def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: list, n_draws: int, solve_all: bool,
+           on_play: Callable[[PegPlay], None] | None, reduce: bool, start: float) -> PegResult:
+    """The plays of the pre-endgame and their draws, then the searches (see :func:`solve_peg`)."""
+    from ..core.position import Position
+
+    rs = position.ruleset
+    a = rs.alphabet
+    rack = tuple(position.racks[0])
+    lexicon = position.lexicon
     placements = [m for m in position.moves(top, sort="score") if m.is_place]
     candidates = placements + [Move.pass_(a, score=0)]
 
@@ -464,18 +533,15 @@ def solve_peg(
             play.draws.append(d)
         plays.append(play)
 
-    for play in plays:
-        for d in play.draws:
-            solver.estimate(d)
+    solver.batch(solver.estimate, [d for play in plays for d in play.draws])
     plays.sort(key=lambda q: (tuple(-k for k in q.key()), q.order))
     best: _Play | None = None
     if solve_all:
         for q in plays:
             if solver.stopped:
                 break
-            for d in q.draws:
-                solver.solve(d)
-            if not solver.stopped and (best is None or q.key() > best.key()):
+            solver.batch(solver.solve, q.draws)
+            if not solver.stopped and (best is None or (q.key(), -q.order) > (best.key(), -best.order)):
                 best = q
             if not solver.stopped and on_play is not None:
                 on_play(_public(q, n_draws))
@@ -497,6 +563,8 @@ def solve_peg(
         tiles = sorted(range(n_tiles), key=lambda j: (sum(q.draws[j].point() for q in plays), j))
         for j in tiles:
             kept = []
+            if len(solver.searches) > 1:  # this tile's outcomes at once (one search: in the loop, as before)
+                solver.batch(solver.outcome, [q.draws[j] for q in open_])
             for q in open_:
                 if solver.stopped or best is None:
                     break
