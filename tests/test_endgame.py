@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import with_time_penalty
-from oracle import WordIndex, oracle_placements, oracle_reclamations, placement_move
+from oracle import WordIndex, load_fixture_positions, oracle_placements, oracle_reclamations, placement_move
 from racksmith import Position
 from racksmith.core.move import Move
 from racksmith.errors import PositionError, RacksmithError
@@ -617,19 +617,19 @@ def test_analyze_grades_endgame_turns_by_the_exact_value():
 
 
 # --- the one-tile pre-endgame -----------------------------------------------------------------------------
-def random_peg(rs: Ruleset, seed: int) -> Position | None:
-    """Random placements from an empty board until one tile is left in the bag (None if the game
-    ends or the bag skips past one); the opponent's rack left unknown."""
+def random_peg(rs: Ruleset, seed: int, in_bag: int = 1) -> Position | None:
+    """Random placements from an empty board until ``in_bag`` tiles are left in the bag (None if the
+    game ends first); the opponent's rack left unknown."""
     rng = random.Random(seed)
     lex = lexicon(rs)
     bag = [t for t, n in enumerate(rs.counts) for _ in range(n)]
     rng.shuffle(bag)
     pos = Position(rs, None, (bag[: rs.rack_size], bag[rs.rack_size : 2 * rs.rack_size]), lexicon=lex)
     bag = bag[2 * rs.rack_size :]
-    while len(bag) > 1:
+    while len(bag) > in_bag:
         if pos.is_over:
             return None
-        moves = [m for m in oracle_moves(pos) if m.is_place and m.tiles_played < len(bag)]
+        moves = [m for m in oracle_moves(pos) if m.is_place and m.tiles_played <= len(bag) - in_bag]
         if not moves:
             return None
         if rs.star_reclamation:  # stars to take back
@@ -637,7 +637,7 @@ def random_peg(rs: Ruleset, seed: int) -> Position | None:
         m = rng.choice(moves)
         draw, bag = bag[: m.tiles_played], bag[m.tiles_played :]
         pos.push(m, draw, trusted=True)
-    if len(bag) != 1 or pos.is_over:
+    if len(bag) != in_bag or pos.is_over:
         return None
     return Position(rs, pos.board, (pos.racks[0], ()), pos.scores, pos.zero_turns, lexicon=lex)
 
@@ -736,6 +736,109 @@ def check_peg_answer(pos: Position, r, expected: dict[str, dict[str, int]]) -> N
             assert mean <= p.mean_spread_max + 1e-9
         for k, lo, hi in p.bounds:
             assert (lo is None or lo <= truth[k]) and (hi is None or truth[k] <= hi), (k, lo, hi, truth[k])
+
+
+def minimax_bag(pos: Position, bag: tuple[int, ...], memo: dict, budget: int) -> int:
+    """As :func:`minimax`, with tiles in the bag in a known order: whoever places draws the first."""
+    if pos.is_over:
+        return 0
+    key = (pos.board.tobytes(), tuple(map(tuple, pos.racks)), pos.zero_turns, bag)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    if len(memo) >= budget:
+        raise TooBig
+    best = None
+    for m in oracle_moves(pos):
+        k = m.tiles_played if m.is_place else 0
+        before = pos.scores[0] - pos.scores[1]
+        pos.push(m, list(bag[:k]) if m.is_place else None, trusted=True)
+        gain = (pos.scores[1] - pos.scores[0]) - before - minimax_bag(pos, bag[k:], memo, budget)
+        pos.pop()
+        if best is None or gain > best:
+            best = gain
+    memo[key] = best
+    return best
+
+
+def bag_truth(pos: Position, budget: int) -> dict[str, list[tuple[str, int, int]]]:
+    """For each play, every order the bag's tiles can come out in (drawn from the unseen tiles, or
+    from the bag when the opponent's rack is known; each tile a tile of its own:
+    itertools.permutations), as (how the solver shows the draw, ways, the mover's final spread by
+    the plain minimax, both sides knowing the order)."""
+    import itertools
+    from collections import Counter
+
+    rs, a = pos.ruleset, pos.ruleset.alphabet
+    known = pos.racks_known[1]
+    unseen = list(pos.bag_tiles()) if known else list(pos.unseen_tiles())
+    n = pos.bag_count
+    orders = Counter(tuple(int(t) for t in p) for p in itertools.permutations(unseen, n))
+    show = lambda tiles: "".join(a.letter(t) if t else "?" for t in tiles)  # noqa: E731
+    memo: dict = {}
+    truth = {}
+    for m in oracle_moves(pos):
+        k = m.tiles_played if m.is_place else 0
+        rows = []
+        for seq, ways in sorted(orders.items()):
+            opp = list(pos.racks[1]) if known else list((Counter(int(t) for t in unseen) - Counter(seq)).elements())
+            p = Position(rs, pos.board, (pos.racks[0], opp), pos.scores, pos.zero_turns, lexicon=pos.lexicon)
+            p.push(m, list(seq[:k]) if m.is_place else None, trusted=True)
+            final = p.scores[1] - p.scores[0] - minimax_bag(p, seq[k:], memo, budget)
+            rest = seq[k:]
+            label = show(sorted(seq[:k])) + ("|" + show(rest) if rest else "")
+            rows.append((label, ways, final))
+        truth[m.notation()] = rows
+    return truth
+
+
+def bag_key(rows: list[tuple[str, int, int]]) -> tuple[float, float]:
+    """(chance of winning, mean final spread) over the bag orders."""
+    total = sum(w for _, w, _ in rows)
+    wins = sum(w * (1 if f > 0 else 0.5 if f == 0 else 0) for _, w, f in rows)
+    return wins / total, sum(w * f for _, w, f in rows) / total
+
+
+@pytest.mark.parametrize("variant, seed, known", [
+    (3, 16, False), (3, 18, False), (3, 21, False), (3, 48, False), (0, 202, False), (0, 137, False),
+    (3, 16, True), (3, 48, True), (0, 202, True),
+])  # random games that reach two tiles in the bag (most end first) within the minimax's budget
+def test_peg_with_two_tiles_in_the_bag_equals_a_plain_minimax(variant, seed, known):
+    """Two tiles in the bag: every order the tiles can come out in is equally likely (20 orders of
+    the 5 unseen tiles; with the opponent's rack ``known``, the bag's 2 tiles in either order) and
+    searched with both sides knowing it. solve_all gives each play's final spread for each draw as
+    the plain minimax does (orders that leave the same racks and bag, shown once), and the chance
+    and mean spread over the orders; the default answer's first play has the best chance and then
+    mean spread, on one thread and on three."""
+    from racksmith.search.peg import solve_peg
+
+    rs = tiny(**VARIANTS[variant])
+    pos = random_peg(rs, seed, in_bag=2)
+    if known:  # the opponent holds the first unseen tiles, the bag the last two
+        unseen = list(pos.unseen_tiles())
+        pos = Position(rs, pos.board, (pos.racks[0], unseen[:-2]), pos.scores, pos.zero_turns, lexicon=pos.lexicon)
+    truth = bag_truth(pos, 4000)
+    full = solve_peg(pos, solve_all=True)
+    assert full.exact
+    for p in full.plays:
+        rows = truth[p.move.notation()]
+        assert p.draws == sum(w for _, w, _ in rows) == (2 if known else 20)
+        assert dict(p.outcomes) == {label: f for label, _, f in rows}, (pos.cgp(), p.move.notation())
+        assert (p.win_probability, p.mean_spread) == pytest.approx(bag_key(rows))
+    best = max(bag_key(rows) for rows in truth.values())
+    for threads in (1, 3):
+        r = solve_peg(pos, threads=threads)
+        top = r.plays[0]
+        assert r.exact and top.wins_exact and bag_key(truth[top.move.notation()]) == pytest.approx(best), pos.cgp()
+        assert top.win_probability == pytest.approx(best[0])
+        if top.exact:
+            assert top.mean_spread == pytest.approx(best[1])
+        for p in r.plays:
+            rows = truth[p.move.notation()]
+            assert all(f == dict((label, f) for label, _, f in rows)[k] for k, f in p.outcomes)
+            for k, lo, hi in p.bounds:
+                f = dict((label, f) for label, _, f in rows)[k]
+                assert (lo is None or lo <= f) and (hi is None or f <= hi)
 
 
 class _TruthSearch:
@@ -865,21 +968,40 @@ def test_peg_on_an_enable_position(capsys):
             pos.solve_peg(threads=bad)
 
 
+MID208 = next(r for r in load_fixture_positions() if r["id"] == "mid_s208_t2")["cgp"]  # 80 in the bag
+
+
 def test_peg_refuses_other_bags(capsys):
     from racksmith.search.peg import solve_peg
 
-    pos = Position.from_cgp(END21)
-    with pytest.raises(PositionError, match="needs exactly one"):
-        solve_peg(pos)
+    with pytest.raises(PositionError, match="the bag is empty: that is an endgame"):
+        solve_peg(Position.from_cgp(END21))
+    with pytest.raises(PositionError, match="exchanges are allowed with 7 or more in english, and the pre-endgame "
+                                            "solver plays placements and passes only; simulate instead"):
+        solve_peg(Position.from_cgp(MID208))
     with pytest.raises(RacksmithError, match="top"):
-        solve_peg(pos, top=0)
+        solve_peg(Position.from_cgp(PEG141), top=0)
 
 
-def test_cli_peg_needs_one_tile_in_the_bag(capsys):
-    code, out, err = run_cli(capsys, "peg", END21, "--json")
-    assert code == 1 and out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and "needs exactly one" in lines[0]
+def test_peg_refuses_more_bag_orders_than_it_can_solve():
+    from collections import Counter
+
+    from racksmith.search.peg import MAX_ORDERS, _orders
+
+    assert _orders(Counter({1: 2, 2: 1}), 2) == [((1, 1), 2), ((1, 2), 2), ((2, 1), 2)]  # 3 x 2 ways in all
+    assert sum(w for _, w in _orders(Counter({1: 3, 5: 4, 9: 2}), 3)) == 9 * 8 * 7
+    assert len(_orders(Counter(range(1, 11)), 3)) == 720 <= MAX_ORDERS
+    with pytest.raises(PositionError, match=r"the 4 tiles of the bag can come out in more than 5,000 orders from "
+                                            r"the 13 unseen tiles: too many endgames to solve; simulate instead"):
+        _orders(Counter(range(1, 14)), 4)  # 17,160
+
+
+def test_cli_peg_refuses_an_endgame_and_a_midgame_in_one_line(capsys):
+    for cgp, words in ((END21, "the bag is empty"), (MID208, "exchanges are allowed")):
+        code, out, err = run_cli(capsys, "peg", cgp, "--json")
+        assert code == 1 and out == ""
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0]
 
 
 # --- scores the search cannot hold -------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """``racksmith endgame``: the exact endgame solver on a position whose bag is empty;
-``racksmith peg``: the one-tile pre-endgame."""
+``racksmith peg``: the pre-endgame."""
 from __future__ import annotations
 
 from typing import Optional
@@ -81,9 +81,10 @@ def peg(
     as_json: bool = typer.Option(False, "--json", help="Print {plays: [{move, win_probability, ...}], exact, best, nodes, seconds} as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each play on stderr as it is settled."),
 ) -> None:
-    """The one-tile pre-endgame (one tile in the bag): the play with the best chance of winning over
-    the possible bag tiles (a tie counts one half), then the best mean final spread, exactly; every
-    other play proven no better (its chance and spread exact, or bounded), best first."""
+    """The pre-endgame (1 to 6 tiles in the bag in English): the play with the best chance of
+    winning over the possible bag tiles, or the orders they can come out in (a tie counts one
+    half), then the best mean final spread, exactly; every other play proven no better (its chance
+    and spread exact, or bounded), best first."""
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
 

@@ -761,12 +761,12 @@ class Position:
         return solve_endgame(self, plies, seconds, threads, **options)
 
     def solve_peg(self, top: int | None = None, **options: Any) -> "PegResult":
-        """Solve the one-tile pre-endgame (one tile in the bag): among the placements (the ``top``
-        best by score, None for all) and the pass, the play with the best chance of winning over the
-        possible bag tiles (exact), then mean spread (exact where it decides between equal
-        chances, else bounded); every other play proven no better
-        (:func:`racksmith.search.peg.solve_peg`; ``options``: ``seconds``, ``solve_all``,
-        ``on_play``, ``tt_mb``)."""
+        """Solve the pre-endgame (1 tile in the bag, or up to one less than the exchange limit):
+        among the placements (the ``top`` best by score, None for all) and the pass, the play with
+        the best chance of winning over the possible bag tiles (with more than one, the orders they
+        can come out in) (exact), then mean spread (exact where it decides between equal chances,
+        else bounded); every other play proven no better (:func:`racksmith.search.peg.solve_peg`;
+        ``options``: ``seconds``, ``solve_all``, ``on_play``, ``tt_mb``, ``threads``)."""
         from ..search.peg import solve_peg
 
         return solve_peg(self, top, **options)

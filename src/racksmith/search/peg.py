@@ -1,13 +1,18 @@
-"""The one-tile pre-endgame: one tile in the bag, and the play with the best chance of winning.
+"""The pre-endgame: a few tiles in the bag, and the play with the best chance of winning.
 
-The player to move sees his rack and the board; the eight (rack size + 1) unseen tiles are the
-opponent's rack and the bag's tile, and each unseen tile is equally likely to be the one in the
-bag. Once the bag's tile is fixed both racks are known and the rest of the game is exact: a play
-that places tiles draws it (the bag is then empty: an endgame, the opponent to move); a pass
-leaves it in the bag for the opponent's first placement (the search draws it for whoever places
-first). Each (play, bag tile) is an endgame of the search kernel (:mod:`racksmith.search._endgame`,
-its known-bag mode for the pass), and a play's *key* is its chance of winning over the bag tiles
-(a tie one half), then its mean final spread.
+The player to move sees his rack and the board; the unseen tiles (rack size + the bag's n) are
+the opponent's rack and the bag. With one tile in the bag, each unseen tile is equally likely to
+be it; once it is fixed both racks are known and the rest of the game is exact: a play that
+places tiles draws it (the bag is then empty: an endgame, the opponent to move); a pass leaves it
+in the bag for the opponent's first placement (the search draws it for whoever places first).
+With n tiles (1 to one less than the exchange limit: no exchange is legal), each *order* the bag's
+tiles can come out in is equally likely, and is searched with both sides knowing it, as Macondo's
+pre-endgame solver does: exact for the plays that empty the bag; for the others a convention,
+both sides playing on as if they knew the order (pessimistic for the opponent's replies, which he
+chooses without knowing it, optimistic for our own later turns). Each (play, bag order) is an endgame of the search kernel
+(:mod:`racksmith.search._endgame`, its known-bag mode: whoever places draws the next tiles), and a
+play's *key* is its chance of winning over the orders (a tie one half), then its mean final spread.
+Orders that leave the same racks and bag after a play are one draw of it, their weights added.
 
 :func:`solve_peg` finds the best play without solving every endgame exactly
 (docs/ALGORITHM.md section 13): each (play, bag tile) holds an interval of its final spread,
@@ -56,16 +61,21 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["PegPlay", "PegResult", "solve_peg"]
 
 _WIDE = 1 << 25  #: a window edge beyond every final spread
+MAX_BAG = 32  #: tiles of a known bag the search kernel holds (its MAX_BAG)
 
 
 @dataclass(frozen=True, slots=True)
 class PegPlay:
-    """One play of the pre-endgame, over ``draws`` possible bag tiles (the unseen tiles, each
-    equally likely to be the bag's).
+    """One play of the pre-endgame, over ``draws`` equally likely draws: with one tile in the bag,
+    each unseen tile as the bag's; with more, each order the bag's tiles can come out in (each
+    tile a tile of its own: 9 x 8 = 72 orders of 2 tiles from 9 unseen).
 
     When ``exact``: ``wins`` (draws won, a tie one half), ``win_probability`` = wins / draws,
     ``mean_spread`` the mover's final spread (his final score minus the opponent's) averaged over
-    the draws, ``outcomes`` the final spread for each bag tile (a letter, '?' a blank).
+    the draws, ``outcomes`` the final spread for each distinct draw, named by its tiles ('?' a
+    blank): one tile, its letter; more, the tiles the play draws (sorted) and after a '|' those
+    left in the bag in the order they will be drawn ('AE' for a play that draws both, 'A|E', '|AE'
+    after a pass).
 
     A play proven no better than the best is not solved further (unless ``solve_all``): then
     ``wins``/``win_probability`` count only the draws proven won or tied, ``wins_max`` and
@@ -119,7 +129,7 @@ class PegPlay:
 @dataclass(frozen=True, slots=True)
 class PegResult:
     """The plays, best first: ``plays[0]`` is the best play (the highest chance of winning, then
-    mean spread) with its exact chance of winning, and its exact mean spread when ``exact`` (else
+    mean spread; among equals, the first by score) with its exact chance of winning, and its exact mean spread when ``exact`` (else
     bounded); every other play is proven no better
     (exact or with bounds). ``exact`` is False when ``seconds`` stopped the search
     first: the plays are then ordered by what was found, and may be wrong. ``nodes``: positions
@@ -176,9 +186,14 @@ class _Draw:
 
 @dataclass(slots=True)
 class _Play:
+    """A play and its draws: ``draws`` the distinct endgames after it (bag orders that leave the
+    same racks and bag are one draw, their weights added), ``draw_of[j]`` the draw of the ``j``-th
+    bag order of the pre-endgame."""
+
     move: Move
     order: int
     draws: list[_Draw] = field(default_factory=list)
+    draw_of: list[_Draw] = field(default_factory=list)
 
     def wins_range(self) -> tuple[int, int]:
         least = most = 0
@@ -435,9 +450,10 @@ def solve_peg(
     tt_mb: int = DEFAULT_TT_MB,
     threads: int = 1,
 ) -> PegResult:
-    """Solve the one-tile pre-endgame of ``position`` (one tile in the bag, two players) among
-    every placement of the player to move (or the ``top`` best by score; None for all) and the pass:
-    the best play with its exact chance of winning over the possible bag tiles, every other play
+    """Solve the pre-endgame of ``position`` (two players; one tile in the bag, or up to one less
+    than the ruleset's exchange limit: 6 in English; at most 5,000 bag orders) among every
+    placement of the player to move (or the ``top`` best by score; None for all) and the pass:
+    the best play with its exact chance of winning over the possible draws, every other play
     proven no better (see the module docstring). ``seconds``: a time limit, past which the answer
     is what was found so far, marked not exact (``result.exact``). ``solve_all``:
     every play solved exactly. ``on_play`` is called with each play as it is settled (progress).
@@ -463,11 +479,13 @@ def solve_peg(
     if position.is_over:
         raise PositionError("the game is over: there is no play to solve")
     in_bag = position.bag_count
-    if in_bag != 1:
-        raise PositionError(
-            f"the bag holds {in_bag} tile{'s' if in_bag != 1 else ''}: the pre-endgame needs exactly one"
-            + (" (with the bag empty, solve the endgame: solve_endgame)" if in_bag == 0 else "")
-        )
+    rs = position.ruleset
+    if in_bag == 0:
+        raise PositionError("the bag is empty: that is an endgame (solve it with solve_endgame)")
+    if in_bag >= rs.exchange_limit or in_bag > MAX_BAG:
+        why = (f"exchanges are allowed with {rs.exchange_limit} or more in {rs.name}, and the pre-endgame solver plays "
+               "placements and passes only" if in_bag >= rs.exchange_limit else f"the search holds at most {MAX_BAG}")
+        raise PositionError(f"the bag holds {in_bag} tiles: {why}; simulate instead (simulate)")
     check_spread(position.scores[0] - position.scores[1])
     lexicon = position.lexicon
     if not isinstance(lexicon, Lexicon):
@@ -476,19 +494,16 @@ def solve_peg(
         )
     start = time.monotonic()
     deadline = start + seconds if seconds is not None else 0.0
-    rs = position.ruleset
     rack = tuple(position.racks[0])
-    if position.racks_known[1]:  # the opponent's rack is known: the bag's tile is too
-        scenarios = [(int(position.bag_tiles()[0]), 1, tuple(position.racks[1]))]
+    if position.racks_known[1]:  # the opponent's rack is known: the bag's tiles are too, not their order
+        opp = tuple(position.racks[1])
+        scenarios = [(seq, weight, opp) for seq, weight in _orders(Counter(int(t) for t in position.bag_tiles()), in_bag)]
     else:
-        unseen = list(position.unseen_tiles())
-        scenarios = []
-        for t, count in sorted(Counter(unseen).items()):
-            rest = list(unseen)
-            rest.remove(t)
-            scenarios.append((int(t), count, tuple(rest)))
-    n_draws = sum(c for _, c, _ in scenarios)
-    pool = bytes(rack) + bytes(scenarios[0][2]) + bytes([scenarios[0][0]])  # every tile still to be played
+        unseen = Counter(int(t) for t in position.unseen_tiles())
+        scenarios = [(seq, weight, tuple((unseen - Counter(seq)).elements()))
+                     for seq, weight in _orders(unseen, in_bag)]
+    n_draws = sum(weight for _, weight, _ in scenarios)
+    pool = bytes(rack) + bytes(scenarios[0][2]) + bytes(scenarios[0][0])  # every tile still to be played
     board = np.ascontiguousarray(position.board, dtype=np.uint8)
     check_stars(rs, board, pool)
     pool = played_pool(rs, board, pool)
@@ -500,6 +515,50 @@ def solve_peg(
         return _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, reduce, start)
     finally:
         solver.close()
+
+
+MAX_ORDERS = 5000  #: bag orders (distinct sequences of letters) a pre-endgame may have
+
+
+def _orders(pool: Counter, n: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every order the bag's ``n`` tiles can come out in, drawn from ``pool`` (tile: count): each
+    distinct sequence of tiles once, with its weight (the ways of drawing it from the pool's tiles,
+    each tile a tile of its own), in tile order. More than MAX_ORDERS is a PositionError."""
+    out: list[tuple[tuple[int, ...], int]] = []
+    left = Counter(pool)
+    seq: list[int] = []
+
+    def extend(weight: int) -> None:
+        if len(seq) == n:
+            out.append((tuple(seq), weight))
+            if len(out) > MAX_ORDERS:
+                raise PositionError(
+                    f"the {n} tiles of the bag can come out in more than {MAX_ORDERS:,} orders from the "
+                    f"{sum(pool.values())} unseen tiles: too many endgames to solve; simulate instead (simulate)"
+                )
+            return
+        for t in sorted(left):
+            c = left[t]
+            if c:
+                left[t] = c - 1
+                seq.append(t)
+                extend(weight * c)
+                seq.pop()
+                left[t] = c
+
+    extend(1)
+    return out
+
+
+def _draw_label(a, seq: tuple[int, ...], k: int) -> str:
+    """How a draw is shown: with one tile in the bag, its letter; else the tiles the play draws
+    (sorted: their order does not matter) and, after a '|', those left in the bag in the order they
+    will be drawn ('AE' for a play that draws both, 'A|E', '|AE' after a pass). '?' a blank."""
+    show = lambda tiles: "".join(a.letter(t) if t else "?" for t in tiles)  # noqa: E731
+    if len(seq) == 1:
+        return show(seq)
+    drawn, rest = sorted(seq[:k]), seq[k:]
+    return show(drawn) + ("|" + show(rest) if rest else "")
 
 
 def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: list, n_draws: int, solve_all: bool,
@@ -517,20 +576,27 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
     plays = []
     for i, m in enumerate(candidates):
         play = _Play(m, i)
-        for tile, count, opp in scenarios:
-            p = Position(rs, position.board, (rack, opp), position.scores, position.zero_turns, position.opcodes,
-                         lexicon=lexicon)
-            p.push(m, [tile] if m.is_place else None, trusted=True)
-            spread = p.scores[1] - p.scores[0]  # the mover's, after his play
-            d = _Draw(a.letter(tile) if tile else "?", count, None, spread)
-            if p.is_over:
-                d.lo = d.hi = d.estimate = spread
-            else:
-                check_spread(p.scores[0] - p.scores[1])  # a play may take the scores further apart
-                zero, limit = _effective_zero(p.zero_turns, rs.zero_turn_limit, reduce)
-                d.root = (np.ascontiguousarray(p.board, dtype=np.uint8), bytes(p.racks[0]), bytes(p.racks[1]),
-                          p.scores[0] - p.scores[1], zero, limit, bytes([tile]) if p.bag_count else b"")
-            play.draws.append(d)
+        k = m.tiles_played if m.is_place else 0
+        merged: dict[tuple, _Draw] = {}
+        for seq, weight, opp in scenarios:
+            key = (tuple(sorted(seq[:k])), seq[k:])  # the racks and the bag after the play
+            d = merged.get(key)
+            if d is None:
+                p = Position(rs, position.board, (rack, opp), position.scores, position.zero_turns, position.opcodes,
+                             lexicon=lexicon)
+                p.push(m, list(seq[:k]) if m.is_place else None, trusted=True)
+                spread = p.scores[1] - p.scores[0]  # the mover's, after his play
+                d = merged[key] = _Draw(_draw_label(a, seq, k), 0, None, spread)
+                if p.is_over:
+                    d.lo = d.hi = d.estimate = spread
+                else:
+                    check_spread(p.scores[0] - p.scores[1])  # a play may take the scores further apart
+                    zero, limit = _effective_zero(p.zero_turns, rs.zero_turn_limit, reduce)
+                    d.root = (np.ascontiguousarray(p.board, dtype=np.uint8), bytes(p.racks[0]), bytes(p.racks[1]),
+                              p.scores[0] - p.scores[1], zero, limit, bytes(seq[k:]))
+                play.draws.append(d)
+            d.weight += weight
+            play.draw_of.append(d)
         plays.append(play)
 
     solver.batch(solver.estimate, [d for play in plays for d in play.draws])
@@ -559,16 +625,16 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
             if on_play is not None and not solver.stopped:
                 on_play(_public(best, n_draws))
         open_ = plays[1:]
-        n_tiles = len(plays[0].draws) if plays else 0
-        tiles = sorted(range(n_tiles), key=lambda j: (sum(q.draws[j].point() for q in plays), j))
+        n_tiles = len(scenarios)
+        tiles = sorted(range(n_tiles), key=lambda j: (sum(q.draw_of[j].point() for q in plays), j))
         for j in tiles:
             kept = []
             if len(solver.searches) > 1:  # this tile's outcomes at once (one search: in the loop, as before)
-                solver.batch(solver.outcome, [q.draws[j] for q in open_])
+                solver.batch(solver.outcome, [q.draw_of[j] for q in open_])
             for q in open_:
                 if solver.stopped or best is None:
                     break
-                solver.outcome(q.draws[j])
+                solver.outcome(q.draw_of[j])
                 if solver.stopped:
                     break
                 least, most = q.wins_range()
