@@ -4,14 +4,15 @@ tile may be the bag's: up to rack size + 1 draws).
 
     python benchmarks/bench_peg.py [--positions /work/shared/fixtures/positions.jsonl] [--only ID]
                                    [--seconds S] [--all] [--known-only | --unknown-only] [--tt-mb MB]
-                                   [--selfplay N] [--threads 1,2] [--json FILE]
+                                   [--selfplay N] [--in-bag K] [--threads 1,2] [--json FILE]
 
 Cases: every position of the positions file whose category is ``peg`` (one tile in the bag).
 ``--seconds`` gives each solve a time limit (the answer is then marked not exact); ``--all`` solves
 every play exactly (the cost of the answer without the solver's narrowing, for comparison);
 ``--tt-mb`` the transposition table's size (the solver's default when not given); ``--selfplay N``
 adds the first N one-tile pre-endgames of English equity self-play games (ENABLE, shipped leaves,
-seeds 1000 on; a game whose bag skips past one tile gives none); ``--threads`` the thread counts to
+seeds 1000 on; a game whose bag skips past one tile gives none; ``--in-bag K``: those with K tiles in
+the bag instead, K from 1 to 6); ``--threads`` the thread counts to
 run each case with, one after the other (``1,2``: a row for each, taken in turn on the same case).
 """
 from __future__ import annotations
@@ -30,9 +31,9 @@ def unknown_opponent(cgp: str) -> str:
     return " ".join(parts)
 
 
-def selfplay_pegs(n: int, lex) -> list[dict]:
-    """The first ``n`` one-tile pre-endgames of English equity self-play from seed 1000 on, as
-    position records (both racks known, as the game has them)."""
+def selfplay_pegs(n: int, lex, in_bag: int = 1) -> list[dict]:
+    """The first ``n`` pre-endgames with ``in_bag`` tiles in the bag of English equity self-play
+    from seed 1000 on, as position records (both racks known, as the game has them)."""
     from racksmith.play.game import Game
     from racksmith.play.players import BestEquityPlayer, GameView
     from racksmith.rules.ruleset import get_ruleset
@@ -42,9 +43,9 @@ def selfplay_pegs(n: int, lex) -> list[dict]:
     seed = 1000
     while len(out) < n:
         game = Game(rs, lex, seed=seed)
-        while not game.over and game.bag_count > 1:
+        while not game.over and game.bag_count > in_bag:
             game.play_trusted(player.choose(GameView(game)))
-        if not game.over and game.bag_count == 1:
+        if not game.over and game.bag_count == in_bag:
             out.append({"id": f"selfplay_{seed}", "cgp": game.live_position.cgp(), "ruleset": "english",
                         "category": "peg"})
         seed += 1
@@ -61,6 +62,7 @@ def main() -> None:
     ap.add_argument("--unknown-only", action="store_true", help="skip the known-rack runs")
     ap.add_argument("--tt-mb", type=int, default=None, help="transposition table size (MB)")
     ap.add_argument("--selfplay", type=int, default=0, help="add N self-play pre-endgames")
+    ap.add_argument("--in-bag", type=int, default=1, choices=range(1, 7), help="tiles in the bag of the self-play ones")
     ap.add_argument("--threads", default="1", help="thread counts, comma-separated (each case run with each)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
@@ -77,7 +79,7 @@ def main() -> None:
     lex = load_lexicon("ENABLE")
     records = [json.loads(line) for line in args.positions.read_text().splitlines() if line.strip()]
     records = [r for r in records if r.get("category") == "peg" and args.only in r["id"]]
-    records += [r for r in selfplay_pegs(args.selfplay, lex) if args.only in r["id"]]
+    records += [r for r in selfplay_pegs(args.selfplay, lex, args.in_bag) if args.only in r["id"]]
     if not records:
         sys.exit("no pre-endgame positions (category 'peg') matched")
     rows = []
