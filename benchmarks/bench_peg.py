@@ -4,7 +4,8 @@ tile may be the bag's: up to rack size + 1 draws).
 
     python benchmarks/bench_peg.py [--positions /work/shared/fixtures/positions.jsonl] [--only ID]
                                    [--seconds S] [--all] [--known-only | --unknown-only] [--tt-mb MB]
-                                   [--selfplay N] [--in-bag K] [--threads 1,2] [--json FILE]
+                                   [--selfplay N] [--in-bag K] [--threads 1,2] [--estimate playout,ply]
+                                   [--json FILE]
 
 Cases: every position of the positions file whose category is ``peg`` (one tile in the bag).
 ``--seconds`` gives each solve a time limit (the answer is then marked not exact); ``--all`` solves
@@ -13,7 +14,9 @@ every play exactly (the cost of the answer without the solver's narrowing, for c
 adds the first N one-tile pre-endgames of English equity self-play games (ENABLE, shipped leaves,
 seeds 1000 on; a game whose bag skips past one tile gives none; ``--in-bag K``: those with K tiles in
 the bag instead, K from 1 to 6); ``--threads`` the thread counts to
-run each case with, one after the other (``1,2``: a row for each, taken in turn on the same case).
+run each case with, one after the other (``1,2``: a row for each, taken in turn on the same case);
+``--estimate`` likewise the draws' estimates that order the plays (``playout``, the default: greedy
+playouts to the end; ``ply``: the opponent's best reply, the order before them).
 """
 from __future__ import annotations
 
@@ -64,17 +67,22 @@ def main() -> None:
     ap.add_argument("--selfplay", type=int, default=0, help="add N self-play pre-endgames")
     ap.add_argument("--in-bag", type=int, default=1, choices=range(1, 7), help="tiles in the bag of the self-play ones")
     ap.add_argument("--threads", default="1", help="thread counts, comma-separated (each case run with each)")
+    ap.add_argument("--estimate", default="playout", help="playout, ply or both (comma-separated)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     try:
         thread_counts = [int(t) for t in args.threads.split(",")]
     except ValueError:
         ap.error(f"--threads: comma-separated whole numbers, got {args.threads!r}")
+    estimates = args.estimate.split(",")
+    if not set(estimates) <= {"playout", "ply"}:
+        ap.error(f"--estimate: playout, ply or both, got {args.estimate!r}")
     if args.known_only and args.unknown_only:
         ap.error("--known-only and --unknown-only exclude each other")
 
     from racksmith import Position
     from racksmith.lexicon import load_lexicon
+    from racksmith.search import peg
 
     lex = load_lexicon("ENABLE")
     records = [json.loads(line) for line in args.positions.read_text().splitlines() if line.strip()]
@@ -83,23 +91,25 @@ def main() -> None:
     if not records:
         sys.exit("no pre-endgame positions (category 'peg') matched")
     rows = []
-    print(f"{'case':28} {'opponent':8} {'thr':>3} {'plays':>5} {'exact':>5} {'solved':>6} {'nodes':>11} {'seconds':>8}  best")
+    print(f"{'case':28} {'opponent':8} {'thr':>3} {'est':>7} {'plays':>5} {'exact':>5} {'solved':>6} {'nodes':>11} {'seconds':>8}  best")
     for rec in records:
         for known in (True,) if args.known_only else (False,) if args.unknown_only else (True, False):
             cgp = rec["cgp"] if known else unknown_opponent(rec["cgp"])
             pos = Position.from_cgp(cgp, rec.get("ruleset", "english"), lexicon=lex)
-            for threads in thread_counts:
+            for threads, estimate in ((t, e) for t in thread_counts for e in estimates):
+                peg._ESTIMATE = estimate
                 t = time.perf_counter()
                 extra = {} if args.tt_mb is None else {"tt_mb": args.tt_mb}
                 r = pos.solve_peg(seconds=args.seconds, solve_all=args.all, threads=threads, **extra)
                 seconds = time.perf_counter() - t
                 best = r.plays[0]
                 row = {"case": rec["id"], "opponent": "known" if known else "unknown", "threads": threads,
+                       "estimate": estimate,
                        "plays": len(r.plays), "exact": r.exact, "solved": sum(p.exact for p in r.plays),
                        "nodes": r.nodes, "seconds": seconds, "best": best.move.notation(),
                        "win_probability": best.win_probability, "mean_spread": best.mean_spread}
                 rows.append(row)
-                print(f"{rec['id']:28} {row['opponent']:8} {threads:>3} {row['plays']:>5} {str(r.exact):>5} "
+                print(f"{rec['id']:28} {row['opponent']:8} {threads:>3} {estimate:>7} {row['plays']:>5} {str(r.exact):>5} "
                       f"{row['solved']:>6} {r.nodes:>11,} {seconds:8.2f}  {row['best']} "
                       f"{100 * best.win_probability:.2f}% {best.mean_spread:+.2f}", flush=True)
     if args.json:

@@ -239,6 +239,53 @@ def test_window_searches_bound_the_minimax_value(variant, seed, extra, passes, o
     assert solver.solve().value == truth
 
 
+def greedy_values(pos: Position) -> set[int]:
+    """What greedy play to the end adds to the spread of the player to move, by the oracle's
+    moves: each side plays a placement that goes out if it can (the highest-scoring one), else the
+    highest-scoring placement, else passes. Every value a tie between equal moves can lead to."""
+    if pos.is_over:
+        return {0}
+    places = [m for m in oracle_moves(pos) if m.is_place]
+    if places:
+        outs = [m for m in places if m.tiles_played == len(pos.racks[0]) and pos.bag_count == 0]
+        pool = outs or places
+        top = max(m.score for m in pool)
+        choices = [m for m in pool if m.score == top]
+    else:
+        choices = [Move.pass_(pos.ruleset.alphabet, score=0)]
+    out = set()
+    for m in choices:
+        before = pos.scores[0] - pos.scores[1]
+        pos.push(m, None, trusted=True)
+        after = pos.scores[1] - pos.scores[0]
+        out |= {after - before - g for g in greedy_values(pos)}
+        pos.pop()
+    return out
+
+
+@pytest.mark.parametrize("variant", [0, 2, 3, 6, -1])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 3), passes=st.integers(0, 2))
+def test_playouts_play_greedily_to_the_end(variant, seed, extra, passes):
+    """Search.playout (the pre-endgame's estimate of each draw): both sides going out when they can,
+    else playing their best score, else passing, to the end of the game; its value is one of those
+    the oracle's greedy lines reach (ties between equal moves may go either way), and it leaves the
+    search as it was. Variant -1: Эрудит's star reclamation."""
+    rs = tiny(**(RECLAIM_VARIANTS[0] if variant < 0 else VARIANTS[variant]))
+    pos = random_endgame(rs, seed, extra, passes)
+    assume(pos is not None)
+    solver = EndgameSolver(pos)
+    assume(solver.search is not None)
+    expected = greedy_values(pos.copy(stack=False))
+    assert solver.search.playout() in expected, pos.cgp()
+    assert solver.search.playout() in expected  # the same root again
+    try:
+        truth = minimax(pos.copy(stack=False), {})
+    except TooBig:
+        return
+    assert solver.solve().value == truth  # the search after a playout
+
+
 @pytest.mark.parametrize("reclaim", [False, True])
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 2))

@@ -723,6 +723,47 @@ cdef int32_t negamax(Worker* W, int depth, int32_t alpha, int32_t beta, int ply,
     return best
 
 
+cdef int32_t greedy_line(Worker* W) noexcept nogil:
+    """From the worker's position, both sides play greedily to the end of the game: a placement
+    that goes out if there is one (the one that gains most), else the placement of the highest
+    score (the first found among equals), else the pass. Returns the final spread of the side to
+    move at the start (W.aborted set, and 0, when memory ran out)."""
+    cdef Shared* sh = W.sh
+    cdef int n_place, i, best_i, plies = 0, p, opp
+    cdef bint out, best_out
+    cdef int32_t v
+    cdef MoveRec m
+    while plies < MAX_PLY:
+        W.arena_n = 0
+        n_place = generate(W, 0)
+        if n_place < 0:
+            W.aborted = 1
+            rs_store_int(&sh.oom, 1)
+            return 0
+        p = W.side
+        opp = 1 - p
+        best_i = n_place                # the pass, when nothing can be placed
+        best_out = False
+        for i in range(n_place):
+            out = W.arena[i].n_played == W.n_rack[p] and W.bag_pos == sh.n_bag
+            if best_i == n_place or (out and not best_out) or (out == best_out and W.arena[i].score > W.arena[best_i].score):
+                best_i = i
+                best_out = out
+        m = W.arena[best_i]
+        plies += 1
+        if apply_move(W, &m):
+            v = final_value(W, &m)      # for the side that moved last
+            return v if plies % 2 == 1 else -v
+        if m.kind == KIND_PLACE:
+            if rec_n_stars(&m):
+                swap_stars(W, &m, False)
+            if board_place_move(W.board, sh.r, &m) < 0:
+                W.aborted = 1           # cannot happen: the move was generated on this board
+                rs_store_int(&sh.oom, 1)
+                return 0
+    return W.spread if plies % 2 == 0 else -W.spread
+
+
 # --- the root ------------------------------------------------------------------------------------------
 cdef int root_cmp(const void* pa, const void* pb) noexcept nogil:
     """The order of the root's moves that take stars back: higher score first, then by their stars
@@ -1449,6 +1490,31 @@ cdef class Search:
             if W.aborted or sh.stop:
                 return None
             return {"value": v - sh.spread0, "proven": proven, "depth": d, "nodes": nodes}
+        finally:
+            self.busy = False
+
+    def playout(self):
+        """The root's value (relative to its spread, as :meth:`bound` gives it) when both sides
+        play greedily to the end: a placement that goes out first, else the highest score, else
+        the pass. One line, not a search: an estimate (the pre-endgame orders its plays by it)."""
+        cdef Shared* sh = self.sh
+        cdef int32_t v = 0
+        cdef Worker* W
+        if not self.ready:
+            raise ValueError("no position: call set_position first")
+        self._enter()
+        try:
+            if self.n_workers == 0:
+                W = self._new_worker()
+                self.workers[0] = W
+                self.n_workers = 1
+            W = self.workers[0]
+            with nogil:
+                worker_reset(W)
+                v = greedy_line(W)
+            if sh.oom:
+                raise MemoryError("the endgame search ran out of memory")
+            return v - sh.spread0
         finally:
             self.busy = False
 

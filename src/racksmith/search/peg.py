@@ -17,7 +17,9 @@ Orders that leave the same racks and bag after a play are one draw of it, their 
 :func:`solve_peg` finds the best play without solving every endgame exactly
 (docs/ALGORITHM.md section 13): each (play, bag tile) holds an interval of its final spread,
 narrowed by window searches of the kernel (:meth:`Search.bound`, straight at full depth: "is the
-final spread at least t?" costs far less than the spread itself). A one-ply look orders the plays.
+final spread at least t?" costs far less than the spread itself). Greedy playouts to the end of
+the game (each side going out if it can, else playing its best score) estimate each draw and
+order the plays.
 The chance of winning comes first and needs only each draw's outcome (win, tie or loss: windows at
 0): the first play's outcomes are settled, then the other plays', one bag tile at a time across
 all of them (the searches of one tile start from the same racks and share the transposition
@@ -62,6 +64,10 @@ __all__ = ["PegPlay", "PegResult", "solve_peg"]
 
 _WIDE = 1 << 25  #: a window edge beyond every final spread
 MAX_BAG = 32  #: tiles of a known bag the search kernel holds (its MAX_BAG)
+#: how each draw's final spread is estimated (the plays' order, the spread comparison's thresholds):
+#: "playout", both sides playing greedily to the end (Search.playout), or "ply", the opponent's best
+#: reply by what it scores now (the order before; kept for benchmarks/bench_peg.py --estimate)
+_ESTIMATE = "playout"
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,8 +340,8 @@ class _Solver:
         search.set_position(board, a, b, spread, zero, limit, bag)
 
     def estimate(self, d: _Draw, search: "Search | None" = None) -> None:
-        """A one-ply look: the opponent's best reply by what it scores now (exact when every reply
-        ends the game)."""
+        """The draw's estimate: a one-ply look (exact when every reply ends the game), else a
+        greedy playout to the end (each side going out if it can, else playing its best score)."""
         if d.root is None or self._late():
             return
         search = search or self.search
@@ -348,6 +354,8 @@ class _Solver:
         d.estimate = d.spread - int(found["value"])
         if found["proven"]:
             d.lo = d.hi = d.estimate
+        elif _ESTIMATE == "playout":
+            d.estimate = d.spread - int(search.playout())
 
     def window(self, d: _Draw, a: int, b: int, search: "Search | None" = None) -> None:
         """Narrow ``d`` with a window search on the mover's final spread F: F <= a, F >= b, or F
