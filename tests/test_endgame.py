@@ -97,12 +97,16 @@ class TooBig(Exception):
 BUDGET = 1500  #: positions a plain minimax may visit (the oracle makes a few hundred moves a second)
 
 
-def minimax(pos: Position, memo: dict, budget: int = BUDGET) -> int:
+def minimax(pos: Position, memo: dict, budget: int = BUDGET, bag: tuple[int, ...] | None = None) -> int:
     """What best play adds to the spread of the player to move, from here to the end: every move
-    of every line, each position once (``memo``); raises TooBig past ``budget`` positions."""
+    of every line, each position once (``memo``); raises TooBig past ``budget`` positions. A bag
+    that is not empty (the pre-endgame) is drawn in the order ``bag`` gives (None: the position's
+    bag, sorted) by whoever places."""
     if pos.is_over:
         return 0
-    key = (pos.board.tobytes(), tuple(map(tuple, pos.racks)), pos.zero_turns)
+    if bag is None:
+        bag = tuple(int(t) for t in pos.bag_tiles())
+    key = (pos.board.tobytes(), tuple(map(tuple, pos.racks)), pos.zero_turns, bag)
     hit = memo.get(key)
     if hit is not None:
         return hit
@@ -110,11 +114,10 @@ def minimax(pos: Position, memo: dict, budget: int = BUDGET) -> int:
         raise TooBig
     best = None
     for m in oracle_moves(pos):
+        k = m.tiles_played if m.is_place else 0
         before = pos.scores[0] - pos.scores[1]
-        # a known bag (the pre-endgame): whoever places first draws its tile
-        draw = list(pos.bag_tiles())[: m.tiles_played] if m.is_place and pos.bag_count else None
-        pos.push(m, draw, trusted=True)
-        gain = (pos.scores[1] - pos.scores[0]) - before - minimax(pos, memo, budget)
+        pos.push(m, list(bag[:k]) if m.is_place and bag else None, trusted=True)
+        gain = (pos.scores[1] - pos.scores[0]) - before - minimax(pos, memo, budget, bag[k:])
         pos.pop()
         if best is None or gain > best:
             best = gain
@@ -785,29 +788,6 @@ def check_peg_answer(pos: Position, r, expected: dict[str, dict[str, int]]) -> N
             assert (lo is None or lo <= truth[k]) and (hi is None or truth[k] <= hi), (k, lo, hi, truth[k])
 
 
-def minimax_bag(pos: Position, bag: tuple[int, ...], memo: dict, budget: int) -> int:
-    """As :func:`minimax`, with tiles in the bag in a known order: whoever places draws the first."""
-    if pos.is_over:
-        return 0
-    key = (pos.board.tobytes(), tuple(map(tuple, pos.racks)), pos.zero_turns, bag)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
-    if len(memo) >= budget:
-        raise TooBig
-    best = None
-    for m in oracle_moves(pos):
-        k = m.tiles_played if m.is_place else 0
-        before = pos.scores[0] - pos.scores[1]
-        pos.push(m, list(bag[:k]) if m.is_place else None, trusted=True)
-        gain = (pos.scores[1] - pos.scores[0]) - before - minimax_bag(pos, bag[k:], memo, budget)
-        pos.pop()
-        if best is None or gain > best:
-            best = gain
-    memo[key] = best
-    return best
-
-
 def bag_truth(pos: Position, budget: int) -> dict[str, list[tuple[str, int, int]]]:
     """For each play, every order the bag's tiles can come out in (drawn from the unseen tiles, or
     from the bag when the opponent's rack is known; each tile a tile of its own:
@@ -831,7 +811,7 @@ def bag_truth(pos: Position, budget: int) -> dict[str, list[tuple[str, int, int]
             opp = list(pos.racks[1]) if known else list((Counter(int(t) for t in unseen) - Counter(seq)).elements())
             p = Position(rs, pos.board, (pos.racks[0], opp), pos.scores, pos.zero_turns, lexicon=pos.lexicon)
             p.push(m, list(seq[:k]) if m.is_place else None, trusted=True)
-            final = p.scores[1] - p.scores[0] - minimax_bag(p, seq[k:], memo, budget)
+            final = p.scores[1] - p.scores[0] - minimax(p, memo, budget, seq[k:])
             rest = seq[k:]
             label = show(sorted(seq[:k])) + ("|" + show(rest) if rest else "")
             rows.append((label, ways, final))
