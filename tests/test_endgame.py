@@ -244,18 +244,34 @@ def test_window_searches_bound_the_minimax_value(variant, seed, extra, passes, o
 
 def greedy_values(pos: Position) -> set[int]:
     """What greedy play to the end adds to the spread of the player to move, by the oracle's
-    moves: each side plays a placement that goes out if it can (the highest-scoring one), else the
-    highest-scoring placement, else passes. Every value a tie between equal moves can lead to."""
+    moves: each side plays the placement of the best static equity with the bag empty (its score,
+    plus twice the opponent's rack if it goes out, else less 10 and twice the tiles it keeps:
+    racksmith.rules.equity's constants), else passes; under star reclamation, a placement that goes
+    out if it can, else the highest-scoring one. Every value a tie between equal moves can lead to."""
+    from collections import Counter
+
+    from racksmith.rules.equity import GOING_OUT_FACTOR, STUCK_FACTOR, STUCK_PENALTY
+
     if pos.is_over:
         return {0}
+    rs = pos.ruleset
+    rack = [int(t) for t in pos.racks[0]]
+    opp_value = sum(rs.values[int(t)] for t in pos.racks[1])
+
+    def equity(m: Move) -> float:
+        if rs.star_reclamation:  # going out first, then the score
+            return (m.tiles_played == len(rack)) * 10_000 + m.score
+        kept = Counter(rack) - Counter(0 if t & BLANK else t for t in m.tiles if not t & THROUGH)
+        if not kept:
+            return m.score + GOING_OUT_FACTOR * opp_value
+        return m.score - (STUCK_PENALTY + STUCK_FACTOR * sum(rs.values[t] * n for t, n in kept.items()))
+
     places = [m for m in oracle_moves(pos) if m.is_place]
     if places:
-        outs = [m for m in places if m.tiles_played == len(pos.racks[0]) and pos.bag_count == 0]
-        pool = outs or places
-        top = max(m.score for m in pool)
-        choices = [m for m in pool if m.score == top]
+        top = max(equity(m) for m in places)
+        choices = [m for m in places if equity(m) == top]
     else:
-        choices = [Move.pass_(pos.ruleset.alphabet, score=0)]
+        choices = [Move.pass_(rs.alphabet, score=0)]
     out = set()
     for m in choices:
         before = pos.scores[0] - pos.scores[1]
@@ -270,10 +286,11 @@ def greedy_values(pos: Position) -> set[int]:
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(seed=st.integers(0, 2**32 - 1), extra=st.integers(0, 3), passes=st.integers(0, 2))
 def test_playouts_play_greedily_to_the_end(variant, seed, extra, passes):
-    """Search.playout (the pre-endgame's estimate of each draw): both sides going out when they can,
-    else playing their best score, else passing, to the end of the game; its value is one of those
-    the oracle's greedy lines reach (ties between equal moves may go either way), and it leaves the
-    search as it was. Variant -1: Эрудит's star reclamation."""
+    """Search.playout (the pre-endgame's estimate of each draw): both sides playing the placement of
+    the best static equity (going out first and by score under star reclamation), else passing, to
+    the end of the game; its value is one of those the oracle's greedy lines reach (ties between
+    equal moves may go either way), and it leaves the search as it was. Variant -1: Эрудит's star
+    reclamation."""
     rs = tiny(**(RECLAIM_VARIANTS[0] if variant < 0 else VARIANTS[variant]))
     pos = random_endgame(rs, seed, extra, passes)
     assume(pos is not None)

@@ -724,32 +724,62 @@ cdef int32_t negamax(Worker* W, int depth, int32_t alpha, int32_t beta, int ply,
 
 
 cdef int32_t greedy_line(Worker* W) noexcept nogil:
-    """From the worker's position, both sides play greedily to the end of the game: a placement
-    that goes out if there is one (the one that gains most), else the placement of the highest
-    score (the first found among equals), else the pass. Returns the final spread of the side to
-    move at the start (W.aborted set, and 0, when memory ran out)."""
+    """From the worker's position, both sides play greedily to the end of the game: the placement
+    of the best static equity (score, plus twice the opponent's rack for going out with the bag
+    empty, less the cost of the tiles kept: racksmith.rules.equity), found as the generator finds
+    the best move (the first among equals), else the pass. With star reclamation, every placement
+    is listed (generate) and the one that goes out, else scores most, is played. Returns the final
+    spread of the side to move at the start (W.aborted set, and 0, when memory ran out)."""
     cdef Shared* sh = W.sh
-    cdef int n_place, i, best_i, plies = 0, p, opp
+    cdef int n_place, i, best_i, plies = 0, p, opp, n, t, c, rc
     cdef bint out, best_out
     cdef int32_t v
     cdef MoveRec m
+    cdef GenArgs a
+    cdef uint8_t rl[MAX_RACK]
+    cdef WalkC* w = W.walk
     while plies < MAX_PLY:
-        W.arena_n = 0
-        n_place = generate(W, 0)
-        if n_place < 0:
-            W.aborted = 1
-            rs_store_int(&sh.oom, 1)
-            return 0
         p = W.side
         opp = 1 - p
-        best_i = n_place                # the pass, when nothing can be placed
-        best_out = False
-        for i in range(n_place):
-            out = W.arena[i].n_played == W.n_rack[p] and W.bag_pos == sh.n_bag
-            if best_i == n_place or (out and not best_out) or (out == best_out and W.arena[i].score > W.arena[best_i].score):
-                best_i = i
-                best_out = out
-        m = W.arena[best_i]
+        if sh.reclaim:
+            W.arena_n = 0
+            n_place = generate(W, 0)
+            if n_place < 0:
+                W.aborted = 1
+                rs_store_int(&sh.oom, 1)
+                return 0
+            best_i = n_place            # the pass, when nothing can be placed
+            best_out = False
+            for i in range(n_place):
+                out = W.arena[i].n_played == W.n_rack[p] and W.bag_pos == sh.n_bag
+                if best_i == n_place or (out and not best_out) or (
+                        out == best_out and W.arena[i].score > W.arena[best_i].score):
+                    best_i = i
+                    best_out = out
+            m = W.arena[best_i]
+        else:
+            n = 0
+            for t in range(64):
+                for c in range(W.rack[p][t]):
+                    rl[n] = t
+                    n += 1
+            all_moves_args(sh, &a)
+            a.top = 1
+            a.by_equity = 1
+            a.bag_empty = 1 if W.bag_pos == sh.n_bag else 0
+            a.opp_value = W.rack_val[opp]
+            rc = walk_generate(w, sh.r, NULL, W.board, rl, n, &a)
+            if rc == 0:
+                rc = walk_rank(w)
+            if rc != 0 or w.oom:
+                W.aborted = 1
+                rs_store_int(&sh.oom, 1)
+                return 0
+            memset(&m, 0, sizeof(MoveRec))
+            m.kind = KIND_PASS
+            if w.n_out > 0 and w.out[w.keys[0].idx].kind == KIND_PLACE:
+                m = w.out[w.keys[0].idx]
+                rec_plain(&m)
         plies += 1
         if apply_move(W, &m):
             v = final_value(W, &m)      # for the side that moved last
