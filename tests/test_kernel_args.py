@@ -586,6 +586,7 @@ CASES: dict[str, list[str]] = {
         "SEARCH.set_position(BOARD, b'', b'', 0, 0, 6, bytes(33))",
     ],
     "racksmith.search._endgame.Search.root_moves": ["Search(RULES, 10).root_moves()", "SEARCH.root_moves(1)"],
+    "racksmith.search._endgame.Search.playout": ["Search(RULES, 10).playout()", "SEARCH.playout(1)"],
     "racksmith.search._endgame.Search.stop": ["SEARCH.stop(1)", "SEARCH.stop(None)"],
     "racksmith.search._endgame.Search.clear": ["SEARCH.clear(1)", "SEARCH.clear(None)"],
     "racksmith.search._endgame.Search.search": [
@@ -648,6 +649,7 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.search._endgame.Search.set_position": (
         "Search(RULES, 10).set_position", ["BOARD", "bytes([1, 3, 19])", "bytes([20, 0])", "5", "0", "6", "b''"]),
     "racksmith.search._endgame.Search.root_moves": ("SEARCH.root_moves", []),
+    "racksmith.search._endgame.Search.playout": ("SEARCH.playout", []),
     "racksmith.search._endgame.Search.stop": ("Search(RULES, 10).stop", []),
     "racksmith.search._endgame.Search.clear": ("SEARCH.clear", []),
     "racksmith.search._endgame.Search.search": ("SEARCH.search", ["2", "0.0", "1", "-1"]),

@@ -18,8 +18,8 @@ Orders that leave the same racks and bag after a play are one draw of it, their 
 (docs/ALGORITHM.md section 13): each (play, bag tile) holds an interval of its final spread,
 narrowed by window searches of the kernel (:meth:`Search.bound`, straight at full depth: "is the
 final spread at least t?" costs far less than the spread itself). Greedy playouts to the end of
-the game (each side going out if it can, else playing its best score) estimate each draw and
-order the plays.
+the game (each side playing its move of best static equity, the end-of-game rule counting going
+out) estimate each draw and order the plays.
 The chance of winning comes first and needs only each draw's outcome (win, tie or loss: windows at
 0): the first play's outcomes are settled, then the other plays', one bag tile at a time across
 all of them (the searches of one tile start from the same racks and share the transposition
@@ -341,7 +341,8 @@ class _Solver:
 
     def estimate(self, d: _Draw, search: "Search | None" = None) -> None:
         """The draw's estimate: a one-ply look (exact when every reply ends the game), else a
-        greedy playout to the end (each side going out if it can, else playing its best score)."""
+        greedy playout to the end (Search.playout: each side playing its move of best static
+        equity)."""
         if d.root is None or self._late():
             return
         search = search or self.search
