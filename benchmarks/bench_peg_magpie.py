@@ -10,6 +10,8 @@ Variants (``@S``: a time limit of S seconds instead of ``--cap``):
 * ``rs``: ``racksmith peg CGP --json --seconds CAP --threads T`` with the opponent's rack left out
   (unknown: every unseen tile may be the bag's). Exact when it finishes: the best play proven best.
 * ``rs_all``: the same with ``--all`` (every play solved exactly).
+* ``rs_nolook``: ``rs`` without the looks of the answer at a time limit (``peg._ANSWER_TOP = 0``:
+  the answer is the best play proven so far, as before they were added), for comparison.
 * ``mg_def``: MAGPIE's ``peg`` with its default cascade (every play ranked by greedy playouts, then
   the best 32, 16, 8, 4 and 2 re-ranked by endgames 2 to 6 plies deep): not proven.
 * ``mg_exh``: MAGPIE's ``peg -pegtopk all`` (every play, every draw, endgames to the end): exact.
@@ -18,7 +20,9 @@ MAGPIE always takes the opponent's rack as unknown. ``--magpie-dir`` is a MAGPIE
 ``make magpie BUILD=release`` whose ``data/`` holds MAGPIE-DATA's ``layouts`` and
 ``letterdistributions`` and ``lexica/NWL_ENABLE15.kwg`` (ENABLE15), ``.klv2`` (leaves) and ``.wmp``
 (its word map, ``convert text2wordmap``); MAGPIE is not part of racksmith and is built outside it.
-Seconds are the wall time of each process (start-up and lexicon load included, on both sides);
+``--values``: afterwards, each distinct answer's exact chance and mean spread (``racksmith peg CGP
+-m MOVE --all``, with no time limit), so answers given at a time limit can be compared by what
+they are worth. Seconds are the wall time of each process (start-up and lexicon load included, on both sides);
 each engine is given one thread unless ``--threads``. Cases: the positions file's ``peg`` category
 (one tile in the bag) and ``--selfplay N`` English self-play pre-endgames (``bench_peg.py``'s).
 """
@@ -43,8 +47,14 @@ ROW = re.compile(r"^\s*(\S+-ply|greedy)?\s*(\d+)\s+(\S+ \S+|\S+)\s+(\d+)\s+(\d+)
 STAGE = re.compile(r"^(\d+)\s+(greedy|\d+-ply eg)\s+(\d+)/(\d+)", re.M)
 
 
-def run_racksmith(cgp: str, cap: float, threads: int, solve_all: bool) -> dict:
-    cmd = [RACKSMITH, "peg", unknown_opponent(cgp), "--json", "-q", "--seconds", str(cap), "--threads", str(threads)]
+#: racksmith's CLI with the answer's looks turned off (the private knob of racksmith.search.peg)
+NOLOOK = ("import sys, racksmith.search.peg as peg; peg._ANSWER_TOP = 0; from racksmith.cli.main import main; "
+          "sys.exit(main(sys.argv[1:]))")
+
+
+def run_racksmith(cgp: str, cap: float, threads: int, solve_all: bool, look: bool = True) -> dict:
+    head = [RACKSMITH] if look else [sys.executable, "-c", NOLOOK]
+    cmd = head + ["peg", unknown_opponent(cgp), "--json", "-q", "--seconds", str(cap), "--threads", str(threads)]
     if solve_all:
         cmd.append("--all")
     t = time.perf_counter()
@@ -83,6 +93,16 @@ def run_magpie(magpie_dir: Path, cgp: str, cap: float, threads: int, exhaustive:
             "top": rows[:5], "stages": STAGE.findall(text)}
 
 
+def exact_value(cgp: str, move: str) -> dict:
+    """The exact chance (%) and mean spread of one play (``racksmith peg -m MOVE --all``)."""
+    cmd = [RACKSMITH, "peg", unknown_opponent(cgp), "--json", "-q", "--all", "-m", move]
+    out = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    if out.returncode:
+        return {"error": out.stderr.strip()[-300:]}
+    p = json.loads(out.stdout)["plays"][0]
+    return {"win": 100 * p["win_probability"], "spread": p["mean_spread"]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--magpie-dir", type=Path, required=True)
@@ -93,6 +113,7 @@ def main() -> None:
     ap.add_argument("--cap", type=float, default=150, help="time limit of each solve (seconds)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--values", action="store_true", help="then solve each answer exactly (its true worth)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     if not (args.magpie_dir / "bin/magpie").exists():
@@ -100,8 +121,8 @@ def main() -> None:
     variants = args.variants.split(",")
     for v in variants:
         kind, _, cap = v.partition("@")
-        if kind not in ("rs", "rs_all", "mg_def", "mg_exh") or (cap and not cap.replace(".", "", 1).isdigit()):
-            ap.error(f"--variants: rs, rs_all, mg_def or mg_exh, each with an optional @SECONDS; got {v!r}")
+        if kind not in ("rs", "rs_all", "rs_nolook", "mg_def", "mg_exh") or (cap and not cap.replace(".", "", 1).isdigit()):
+            ap.error(f"--variants: rs, rs_all, rs_nolook, mg_def or mg_exh, each with an optional @SECONDS; got {v!r}")
 
     from racksmith.lexicon import load_lexicon
 
@@ -123,7 +144,7 @@ def main() -> None:
                 kind, _, c = v.partition("@")
                 cap = float(c) if c else args.cap
                 if kind.startswith("rs"):
-                    r = run_racksmith(rec["cgp"], cap, args.threads, kind == "rs_all")
+                    r = run_racksmith(rec["cgp"], cap, args.threads, kind == "rs_all", kind != "rs_nolook")
                 else:
                     r = run_magpie(args.magpie_dir, rec["cgp"], cap, args.threads, kind == "mg_exh")
                 r.update(case=rec["id"], variant=v, round=rnd, load=os.getloadavg()[0])
@@ -136,6 +157,17 @@ def main() -> None:
                     args.json.write_text(json.dumps(results, indent=1))
     print(f"end {time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, load average {os.getloadavg()[0]:.2f}",
           flush=True)
+    if args.values:
+        cgp_of = {rec["id"]: rec["cgp"] for rec in records}
+        worth: dict[tuple[str, str], dict] = {}
+        for r in results:
+            key = (r["case"], r.get("best"))
+            if r.get("best") and key not in worth:
+                worth[key] = exact_value(cgp_of[r["case"]], r["best"])
+                print(f"{key[0]:16} {key[1]:16} exact: {worth[key]}", flush=True)
+            r["worth"] = worth.get(key)
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=1))
 
 
 if __name__ == "__main__":

@@ -62,6 +62,12 @@ def test_one_tile_in_the_bag_is_the_pre_endgame_solver_s_answer():
     assert b.method == "peg" and b.exact and b.move.notation() == "K1 ETUI"
     assert "-115.00" in b.summary and "known from both racks" in b.summary
     assert b.to_dict()["result"]["best"] == "K1 ETUI"
+    # the opponent's rack unknown and a second: not proven, the chance as far as it is (a range while open)
+    short = Position.from_cgp(PEG141.replace("EEIIRTU/EEEIRTV", "EEIIRTU/")).best_play(seconds=1.0)
+    p = short.result.plays[0]
+    assert short.method == "peg" and not short.exact and "not proven" in short.summary
+    assert "over the 8 possible bag tiles" in short.summary
+    assert p.wins_exact or f"{100 * p.win_probability:.2f}% to {100 * p.win_probability_max:.2f}% to win" in short.summary
 
 
 def test_small_pre_endgames_have_the_minimax_s_best_key():

@@ -774,6 +774,16 @@ def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
     check_peg_answer(pos, three, expected)
     assert three.plays[0].move == one.plays[0].move
     assert three.plays[0].to_dict()["win_probability"] == one.plays[0].to_dict()["win_probability"]
+    # chosen plays only (MAGPIE's -pegonly): each one's figures, exactly the minimax's
+    chosen = sorted(expected)[:: max(1, len(expected) // 3)]
+    sub = solve_peg(pos, moves=chosen, solve_all=True)
+    assert sub.exact and sorted(p.move.notation() for p in sub.plays) == sorted(chosen)
+    assert all(dict(p.outcomes) == expected[p.move.notation()] for p in sub.plays)
+    # a time limit the proof finishes within: the same searches and answer (the limit's last share,
+    # kept for the looks of an unfinished proof, is not used)
+    timed = solve_peg(pos, seconds=600)
+    assert timed.exact and timed.nodes == one.nodes
+    assert [p.to_dict() for p in timed.plays] == [p.to_dict() for p in one.plays]
 
 
 def check_peg_answer(pos: Position, r, expected: dict[str, dict[str, int]]) -> None:
@@ -942,6 +952,117 @@ def test_peg_spread_duels_decide_by_proven_bounds(rng, n, gap, first):
     assert search.windows <= 40 * n
 
 
+class _LookSearch:
+    """A stand-in for the kernel's Search in the answer at a time limit: a draw's root is (its true
+    final spread, what looks 2, 3, ... 6 plies deep say of it, -, the spread after the play, ...);
+    a look answers with the value of its depth, not proven, and is recorded."""
+
+    def __init__(self):
+        self.depths: list[int] = []
+
+    def set_position(self, _truth, looks, _b, spread, *_):
+        self.spread, self.looks = spread, looks
+
+    def bound(self, alpha, beta, max_depth=0, deadline=0.0, deepen=True, tiles_first=False):
+        self.depths.append(max_depth)
+        return {"value": self.spread - self.looks[max_depth - 2], "proven": False, "depth": max_depth, "nodes": 1}
+
+
+@settings(max_examples=300, deadline=None)
+@given(rng=st.randoms(use_true_random=False), n=st.integers(1, 15))
+def test_peg_answer_at_a_time_limit_is_the_cascade_of_looks_over_the_plays_not_ruled_out(rng, n):
+    """When the proof stops at the time limit (_anytime): the best play and every play the proof
+    has not ruled out (its chance could still reach the best play's; at an equal, proven chance, its
+    mean spread could still pass the best's), led by what is known, get looks 2 plies deep; the
+    better half of them by those looks 3 plies deep, and so on to 6 (two plays at least); the answer
+    is the play the deepest round ranks first by its looks, each held within the draw's proven bounds
+    (chance, then total spread; a tie to the best play, then the candidates' order). A play the
+    proof ruled out is never looked at, and the looks leave every proven bound holding the truth."""
+    from racksmith.search import peg
+    from racksmith.search.peg import _Draw, _Play, _Solver, _anytime
+
+    plays = []
+    for order in range(n + 1):
+        play = _Play(Move.pass_(tiny().alphabet), order)
+        for i in range(rng.randint(1, 4)):
+            truth, spread = rng.randint(-15, 15), rng.randint(-5, 5)
+            looks = tuple(truth + rng.randint(-12, 12) for _ in range(5))
+            d = _Draw("AETR"[i], rng.randint(1, 3), (truth, looks, b"", spread, 0, 2, b""), spread,
+                      estimate=truth + rng.randint(-10, 10))
+            if rng.random() < 0.6:
+                d.hi = truth + rng.choice([0, 0, rng.randint(0, 15)])
+            if rng.random() < 0.6:
+                d.lo = truth - rng.choice([0, 0, rng.randint(0, 15)])
+            play.draws.append(d)
+        plays.append(play)
+    best = max(plays, key=lambda q: (q.wins_range()[0], -q.order))
+    floor, even = best.wins_range()[0], best.wins_range()[1] == best.wins_range()[0]
+    best_lo = peg._total(best, "lo")
+
+    def ruled_out(q):
+        least, most = q.wins_range()
+        q_hi = peg._total(q, "hi")
+        return most < floor or (even and least == most == floor and None not in (q_hi, best_lo) and q_hi <= best_lo)
+
+    def look_key(q, plies):
+        wins = total = 0
+        for d in q.draws:
+            v = d.lo if d.exact else d.root[1][plies - 2]
+            v = v if d.lo is None else max(v, d.lo)
+            v = v if d.hi is None else min(v, d.hi)
+            wins += d.weight * (2 if v > 0 else 1 if v == 0 else 0)
+            total += d.weight * v
+        return wins, total, q is best, -q.order
+
+    # the cascade, restated
+    field = [best] + sorted((q for q in plays if q is not best and not ruled_out(q)),
+                            key=lambda q: (tuple(-k for k in q.key()), q.order))
+    expected, plies, looked = best, 2, []
+    while len(field) > 1 and plies <= 6:
+        looked += [plies] * sum(not d.exact for q in field for d in q.draws)
+        field = sorted(field, key=lambda q: look_key(q, plies), reverse=True)
+        expected = field[0]
+        field = field[: max(2, len(field) // 2)] if len(field) > 2 else []
+        plies += 1
+
+    search = _LookSearch()
+    solver = _Solver([search], 0.0, 118)  # type: ignore[arg-type]
+    solver.stopped = True  # the proof stopped
+    assert _anytime(solver, plays, best, 1e18) is expected
+    assert solver.stopped and sorted(search.depths) == sorted(looked)
+    for q in plays:
+        for d in q.draws:
+            assert (d.lo is None or d.lo <= d.root[0]) and (d.hi is None or d.root[0] <= d.hi)
+
+
+def test_peg_answer_at_a_time_limit_keeps_the_first_round_s_finished_plays():
+    """Time up in the first round of looks: the plays it finished (the best play first) decide; in a
+    later round, the round before does."""
+    from racksmith.search.peg import _Draw, _Play, _Solver, _anytime
+
+    def play(order, looks):
+        q = _Play(Move.pass_(tiny().alphabet), order)
+        q.draws.append(_Draw("A", 1, (0, looks, b"", 0, 0, 2, b""), 0, estimate=-order))
+        return q
+
+    class Clock(_LookSearch):  # the time runs out at the look numbered ``stop``
+        def __init__(self, stop):
+            super().__init__()
+            self.stop = stop
+
+        def bound(self, *args, **kw):
+            return None if len(self.depths) >= self.stop else super().bound(*args, **kw)
+
+    # plays 0 (the best), 1, 2, looked at in that order: 2-ply looks rank 2 over 1 over 0, and 3-ply
+    # looks (at 2, then 1) rank 1 over 2. Time up at the 1st or 2nd look: the plays the first round
+    # finished; at the 3rd (the first round complete) or 4th: its pick, 2; from the 5th on: 1
+    for stop, answer in ((0, 0), (1, 0), (2, 1), (3, 2), (4, 2), (5, 1), (9, 1)):
+        plays = [play(0, (1, 1, 1, 1, 1)), play(1, (5, 9, 1, 1, 1)), play(2, (8, 3, 1, 1, 1))]
+        solver = _Solver([Clock(stop)], 0.0, 118)  # type: ignore[arg-type]
+        solver.stopped = True
+        assert _anytime(solver, plays, plays[0], 1e18).order == answer, stop
+
+
 def test_peg_unknown_rack_ranks_by_chance_without_solving_the_spread():
     """Unknown opponent's rack (4 possible bag tiles), one play with the best chance of winning: its
     chance is exact (every draw's outcome proven) and its spread is left bounded, the bounds holding
@@ -1013,6 +1134,31 @@ def test_peg_on_an_enable_position(capsys):
 
 
 MID208 = next(r for r in load_fixture_positions() if r["id"] == "mid_s208_t2")["cgp"]  # 80 in the bag
+
+
+def test_peg_solves_only_the_plays_named(capsys):
+    """``moves`` / ``--move``: only those plays, each with the figures the full solve gives it; a play
+    that is not legal here, an exchange, ``top`` with ``moves`` and a malformed list are refused in
+    one line."""
+    from racksmith.search.peg import solve_peg
+
+    pos = Position.from_cgp(PEG141)
+    code, out, err = run_cli(capsys, "peg", PEG141, "--json", "-q", "--all", "-m", "L1 (Q)UIT", "-m", "pass")
+    assert code == 0 and err == ""
+    r = json.loads(out)
+    assert [p["move"] for p in r["plays"]] == ["L1 (Q)UIT", "-"] and r["exact"]
+    quit_ = r["plays"][0]
+    assert quit_["exact"] and quit_["outcomes"] == {"O": -117} and quit_["mean_spread"] == -117
+    assert r["plays"][1]["exact"] and r["plays"][1]["mean_spread"] < -117
+    assert solve_peg(pos, moves=[pos.resolve("K1 ETUI")], solve_all=True).plays[0].mean_spread == -115
+    for bad, says in ((["K1 ETUX"], "not a legal play"), (["-EIR"], "no exchange is legal with 1 tile in the bag"),
+                      ([], "name at least one play"), ("K1 ETUI", "list of moves"), ([3], "moves or notations")):
+        with pytest.raises(ValueError, match=says):
+            solve_peg(pos, moves=bad)
+    with pytest.raises(ValueError, match="top or moves"):
+        solve_peg(pos, 5, moves=["K1 ETUI"])
+    code, out, err = run_cli(capsys, "peg", PEG141, "-m", "K1 ETUX")
+    assert code == 1 and out == "" and err.count("\n") == 1 and "not a legal play" in err
 
 
 def test_peg_refuses_other_bags(capsys):

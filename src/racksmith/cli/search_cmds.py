@@ -2,7 +2,7 @@
 ``racksmith peg``: the pre-endgame."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -76,6 +76,9 @@ def peg(
         None, "--seconds", min=0.001, callback=finite, help="Stop after this much time (the answer is then marked not exact)."
     ),
     solve_all: bool = typer.Option(False, "--all", help="Solve every play exactly, not only as far as it takes to show it is no better than the best."),
+    moves: Optional[List[str]] = typer.Option(
+        None, "--move", "-m", help="Solve only this play ('5H PU(T)', 'pass'); repeat for several. With --all, each one's exact figures."
+    ),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=MAX_THREADS,
                                 help="Searches at once on different bag tiles (the best play, its chance and spread do not depend on it)."),
     as_json: bool = typer.Option(False, "--json", help="Print {plays: [{move, win_probability, ...}], exact, best, nodes, seconds} as JSON."),
@@ -93,7 +96,7 @@ def peg(
             err_console.print(f"{p.move.notation():<24} {_chance(p):>16}  {_spread(p)}",
                               highlight=False, markup=False, soft_wrap=True)
 
-    result = pos.solve_peg(top, seconds=seconds, solve_all=solve_all, on_play=shown, threads=threads)
+    result = pos.solve_peg(top, seconds=seconds, solve_all=solve_all, on_play=shown, threads=threads, moves=moves or None)
     if as_json:
         emit_json(result.to_dict())
         return

@@ -144,8 +144,10 @@ def _endgame(position, seconds, threads, tt, progress) -> BestPlay:
 def _peg(position, seconds, threads, tt, progress) -> BestPlay:
     r = position.solve_peg(seconds=seconds, on_play=progress, threads=threads, **tt)
     p = r.plays[0]
-    chance = (f"{100 * p.win_probability:.2f}% to win over the {p.draws} possible bag tiles" if p.draws > 1
-              else f"{100 * p.win_probability:.2f}% to win (the bag's tile known from both racks)")
+    pct = (f"{100 * p.win_probability:.2f}%" if p.wins_exact
+           else f"{100 * p.win_probability:.2f}% to {100 * p.win_probability_max:.2f}%")
+    chance = (f"{pct} to win over the {p.draws} possible bag tiles" if p.draws > 1
+              else f"{pct} to win (the bag's tile known from both racks)")
     if p.exact:
         spread = f"mean final spread {p.mean_spread:+.2f}"
     elif p.mean_spread_min is not None and p.mean_spread_max is not None:
@@ -155,8 +157,8 @@ def _peg(position, seconds, threads, tt, progress) -> BestPlay:
     if r.exact:
         summary = f"pre-endgame solved: {chance}, {spread}; every other play proven no better"
     else:
-        summary = (f"pre-endgame stopped by the time limit after {_secs(r.seconds)}, not proven: "
-                   f"{chance} so far, {spread}")
+        summary = (f"pre-endgame stopped by the time limit after {_secs(r.seconds)}, not proven (the pick of "
+                   f"depth-limited looks at the plays not ruled out): {chance} as far as proven, {spread}")
     return BestPlay(p.move, "peg", r.exact, summary, r)
 
 

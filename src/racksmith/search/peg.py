@@ -32,7 +32,10 @@ draws get null windows at thresholds that sum to the incumbent's total; one prov
 the incumbent. The first play of the answer is then the best (among equals, the first in the
 candidates' order: by score, then as the generator ranks them, the pass last),
 with its exact chance and its mean spread exact or bounded; ``solve_all`` solves every play
-exactly instead.
+exactly instead. With a time limit the proof gets nine tenths of it; if it has not finished by
+then, the 16 leading plays it has not ruled out get a look two plies deep in the last tenth, the
+better half of them three plies deep, and so on as time allows (MAGPIE's cascade, on the plays the
+proof left open), and the answer is the one the last round ranks first (:func:`_anytime`).
 
     >>> Position.from_cgp(cgp).solve_peg().plays[0]                       # doctest: +SKIP
 """
@@ -45,7 +48,7 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -68,6 +71,14 @@ MAX_BAG = 32  #: tiles of a known bag the search kernel holds (its MAX_BAG)
 #: "playout", both sides playing greedily to the end (Search.playout), or "ply", the opponent's best
 #: reply by what it scores now (the order before; kept for benchmarks/bench_peg.py --estimate)
 _ESTIMATE = "playout"
+#: the answer at a time limit (``seconds``): the proof gets all but the last ``_ANSWER_SHARE`` of the
+#: time; when it has not finished by then, the ``_ANSWER_TOP`` leading plays it has not ruled out get a
+#: look ``_ANSWER_PLIES`` deep in what is left, the better half of them one ply deeper, and so on to
+#: ``_ANSWER_MAX_PLIES``; the answer is the play the last round ranks first (see _anytime)
+_ANSWER_TOP = 16
+_ANSWER_PLIES = 2
+_ANSWER_MAX_PLIES = 6
+_ANSWER_SHARE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +149,8 @@ class PegResult:
     mean spread; among equals, the first by score) with its exact chance of winning, and its exact mean spread when ``exact`` (else
     bounded); every other play is proven no better
     (exact or with bounds). ``exact`` is False when ``seconds`` stopped the search
-    first: the plays are then ordered by what was found, and may be wrong. ``nodes``: positions
+    first: the first play is then the pick of depth-limited looks at the leading plays the proof
+    had not ruled out, the others ordered by what was found, and it may be wrong. ``nodes``: positions
     searched; ``seconds``: wall time."""
 
     plays: tuple[PegPlay, ...]
@@ -387,6 +399,44 @@ class _Solver:
             if (d.lo, d.hi) == was and not self.stopped:  # pragma: no cover - a window inside the bounds always narrows them
                 raise RacksmithError(f"the pre-endgame search did not narrow {d.letter}: {was}")
 
+    def looks(self, plays: "list[_Play]", plies: int, deadline: float) -> "tuple[dict[int, int], list[_Play]]":
+        """A depth-limited look (``plies`` deep, the horizon valued at its spread) at every draw of
+        ``plays``, one play after the other until ``deadline``: each draw's value (by ``id``; a
+        draw already exact, its value) and the plays whose draws all got one, in order. A look that
+        reached the end of every line also sets the draw's bounds. Only the answer at a time limit
+        uses these values: the proof keeps the playouts' order."""
+        values: dict[int, int] = {}
+        late = False
+
+        def look(d: _Draw, search: "Search | None" = None) -> None:
+            nonlocal late
+            if late or id(d) in values:
+                return
+            if d.root is None or d.exact:
+                values[id(d)] = d.point()
+                return
+            if time.monotonic() > deadline:
+                late = True
+                return
+            search = search or self.search
+            self._root(d, search)
+            found = search.bound(-_WIDE, _WIDE, plies, deadline)
+            if found is None:
+                late = True
+                return
+            self._count(found["nodes"])
+            v = values[id(d)] = d.spread - int(found["value"])
+            if found["proven"]:
+                d.lo = d.hi = v
+
+        done: list[_Play] = []
+        for q in plays:
+            self.batch(look, q.draws)
+            if late or self.stopped or any(id(d) not in values for d in q.draws):
+                break
+            done.append(q)
+        return values, done
+
     def outcome(self, d: _Draw, search: "Search | None" = None) -> None:
         """Win, tie or loss for ``d``."""
         a, b = d.result_range()
@@ -458,6 +508,7 @@ def solve_peg(
     on_play: Callable[[PegPlay], None] | None = None,
     tt_mb: int = DEFAULT_TT_MB,
     threads: int = 1,
+    moves: "Sequence[Move | str] | None" = None,
 ) -> PegResult:
     """Solve the pre-endgame of ``position`` (two players; one tile in the bag, or up to one less
     than the ruleset's exchange limit: 6 in English; at most 5,000 bag orders) among every
@@ -468,7 +519,9 @@ def solve_peg(
     every play solved exactly. ``on_play`` is called with each play as it is settled (progress).
     ``threads``: searches run at once on different draws, each with its own transposition table of
     ``tt_mb / threads`` megabytes; the best play, its chance and its mean spread (exact or bounded)
-    are the same for any count, other plays' bounds and the node count may differ."""
+    are the same for any count, other plays' bounds and the node count may differ. ``moves``: solve
+    only these plays (Moves or notations, 'pass' for the pass; MAGPIE's ``-pegonly``) instead of
+    every placement and the pass; with ``solve_all``, each one's exact chance and spread."""
     from ..core.position import Position
 
     if not isinstance(position, Position):
@@ -487,6 +540,7 @@ def solve_peg(
         raise PositionError(f"a pre-endgame is between two players; this position has {len(position.racks)} racks")
     if position.is_over:
         raise PositionError("the game is over: there is no play to solve")
+    wanted = _wanted(position, top, moves)
     in_bag = position.bag_count
     rs = position.ruleset
     if in_bag == 0:
@@ -521,9 +575,39 @@ def solve_peg(
     bits = max(10, min(32, int(math.log2(max(1, tt_mb // threads))) + 16))
     solver = _Solver([Search(rules, bits) for _ in range(threads)], deadline, MAX_DEPTH)
     try:
-        return _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, reduce, start)
+        return _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, reduce, start, wanted)
     finally:
         solver.close()
+
+
+def _move_key(m: Move) -> tuple:
+    if m.is_place:
+        return (m.kind, m.row, m.col, m.across, tuple(m.tiles), tuple(sorted(m.reclaimed)))
+    return (m.kind,)
+
+
+def _wanted(position: "Position", top: int | None, moves: Any) -> "dict[tuple, str] | None":
+    """The keys of the plays ``moves`` names (None: every play), each checked to be a placement or
+    the pass of the player to move."""
+    if moves is None:
+        return None
+    if top is not None:
+        raise RacksmithError("give top or moves, not both: moves names the plays to solve")
+    if isinstance(moves, (str, Move)) or not isinstance(moves, (list, tuple)):
+        raise RacksmithError(f"moves must be a list of moves or notations (e.g. ['8H QI', 'pass']), got {moves!r:.60}")
+    if not moves:
+        raise RacksmithError("moves is empty: name at least one play to solve (or None for every play)")
+    wanted: dict[tuple, str] = {}
+    for m in moves:
+        if not isinstance(m, (str, Move)):
+            raise RacksmithError(f"moves holds moves or notations, got {m!r:.60}")
+        move = position.resolve(m)
+        if move.kind == "exchange":
+            n = position.bag_count
+            raise PositionError(f"{move.notation()}: no exchange is legal with {n} tile{'s' if n != 1 else ''} in the bag "
+                                "(the pre-endgame solves placements and the pass)")
+        wanted[_move_key(move)] = move.notation()
+    return wanted
 
 
 MAX_ORDERS = 5000  #: bag orders (distinct sequences of letters) a pre-endgame may have
@@ -571,7 +655,8 @@ def _draw_label(a, seq: tuple[int, ...], k: int) -> str:
 
 
 def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: list, n_draws: int, solve_all: bool,
-           on_play: Callable[[PegPlay], None] | None, reduce: bool, start: float) -> PegResult:
+           on_play: Callable[[PegPlay], None] | None, reduce: bool, start: float,
+           wanted: "dict[tuple, str] | None" = None) -> PegResult:
     """The plays of the pre-endgame and their draws, then the searches (see :func:`solve_peg`)."""
     from ..core.position import Position
 
@@ -581,6 +666,12 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
     lexicon = position.lexicon
     placements = [m for m in position.moves(top, sort="score") if m.is_place]
     candidates = placements + [Move.pass_(a, score=0)]
+    if wanted is not None:
+        candidates = [m for m in candidates if _move_key(m) in wanted]
+        missing = set(wanted) - {_move_key(m) for m in candidates}
+        if missing:
+            raise PositionError(f"not a legal play of the player to move here: {', '.join(sorted(wanted[k] for k in missing))} "
+                                "(racksmith validate says why)")
 
     plays = []
     for i, m in enumerate(candidates):
@@ -610,6 +701,9 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
 
     solver.batch(solver.estimate, [d for play in plays for d in play.draws])
     plays.sort(key=lambda q: (tuple(-k for k in q.key()), q.order))
+    limit = solver.deadline
+    if limit and not solve_all and _ANSWER_TOP:  # the last share of the time is kept for the answer's looks
+        solver.deadline = limit - _ANSWER_SHARE * (limit - start)
     best: _Play | None = None
     if solve_all:
         for q in plays:
@@ -686,8 +780,64 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
                 if solver.spread_duel(q, best):
                     best = q
     exact = not solver.stopped
+    if not exact and best is not None and limit and not solve_all and _ANSWER_TOP:
+        best = _anytime(solver, plays, best, limit)
     ranked = sorted(plays, key=lambda q: (q is not best, tuple(-k for k in q.shown_key()), q.order))
     return PegResult(tuple(_public(q, n_draws) for q in ranked), solver.nodes, time.monotonic() - start, exact)
+
+
+def _anytime(solver: _Solver, plays: "list[_Play]", best: _Play, limit: float) -> _Play:
+    """The answer when the proof stopped short of the time limit's last share. The plays it has not
+    ruled out (``best``, the best it found, and those whose chance could still reach ``best``'s, or
+    whose mean spread could still pass it at an equal chance), the leading ``_ANSWER_TOP`` of them
+    by what is known, each get a look ``_ANSWER_PLIES`` deep at every draw, in turn until the time
+    is up; if all of them got one, the better half of them by those looks get a look one ply
+    deeper, and so on (at least two plays, at most ``_ANSWER_MAX_PLIES`` deep). The answer is the
+    play the last round of looks ranks first among the plays it finished (each draw's value held
+    within its proven bounds; a tie to ``best``, then the candidates' order), a round that did not
+    finish every play counting only if it is the first and finished ``best``; else ``best``."""
+    floor = best.wins_range()[0]
+    best_lo = _total(best, "lo")
+    even = best.wins_range()[1] == floor  # the best play's chance is exact
+
+    def out(q: _Play) -> bool:
+        least, most = q.wins_range()
+        if most < floor:
+            return True
+        q_hi = _total(q, "hi")
+        return even and least == most == floor and q_hi is not None and best_lo is not None and q_hi <= best_lo
+
+    def key(q: _Play, values: dict[int, int]) -> tuple[int, int, bool, int]:
+        wins = total = 0
+        for d in q.draws:
+            v = values[id(d)]
+            if d.lo is not None and v < d.lo:
+                v = d.lo
+            if d.hi is not None and v > d.hi:
+                v = d.hi
+            wins += d.weight * (2 if v > 0 else 1 if v == 0 else 0)
+            total += d.weight * v
+        return wins, total, q is best, -q.order
+
+    rest = sorted((q for q in plays if q is not best and not out(q)), key=lambda q: (tuple(-k for k in q.key()), q.order))
+    field = [best] + rest[:_ANSWER_TOP - 1]
+    answer = best
+    plies = _ANSWER_PLIES
+    solver.stopped = False
+    try:
+        while len(field) > 1 and plies <= _ANSWER_MAX_PLIES:
+            values, done = solver.looks(field, plies, limit)
+            if len(done) < len(field):
+                if plies == _ANSWER_PLIES and done:  # the first round: the plays it finished (best first)
+                    answer = max(done, key=lambda q: key(q, values))
+                break
+            field.sort(key=lambda q: key(q, values), reverse=True)
+            answer = field[0]
+            field = field[:max(2, len(field) // 2)] if len(field) > 2 else []
+            plies += 1
+    finally:
+        solver.stopped = True
+    return answer
 
 
 def _public(q: _Play, n_draws: int) -> PegPlay:
