@@ -766,7 +766,7 @@ class Position:
         the best chance of winning over the possible bag tiles (with more than one, the orders they
         can come out in) (exact), then mean spread (exact where it decides between equal chances,
         else bounded); every other play proven no better (:func:`racksmith.search.peg.solve_peg`;
-        ``options``: ``seconds``, ``solve_all``, ``on_play``, ``tt_mb``, ``threads``)."""
+        ``options``: ``seconds``, ``solve_all``, ``on_play``, ``tt_mb``, ``threads``, ``moves``)."""
         from ..search.peg import solve_peg
 
         return solve_peg(self, top, **options)
