@@ -67,7 +67,7 @@ def test_one_tile_in_the_bag_is_the_pre_endgame_solver_s_answer():
     p = short.result.plays[0]
     assert short.method == "peg" and not short.exact and "not proven" in short.summary
     assert "over the 8 possible bag tiles" in short.summary
-    assert p.wins_exact or f"{100 * p.win_probability:.2f}% to {100 * p.win_probability_max:.2f}% to win" in short.summary
+    assert p.wins_exact or f"between {100 * p.win_probability:.2f}% and {100 * p.win_probability_max:.2f}% to win" in short.summary
 
 
 def test_small_pre_endgames_have_the_minimax_s_best_key():

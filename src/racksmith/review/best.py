@@ -145,7 +145,7 @@ def _peg(position, seconds, threads, tt, progress) -> BestPlay:
     r = position.solve_peg(seconds=seconds, on_play=progress, threads=threads, **tt)
     p = r.plays[0]
     pct = (f"{100 * p.win_probability:.2f}%" if p.wins_exact
-           else f"{100 * p.win_probability:.2f}% to {100 * p.win_probability_max:.2f}%")
+           else f"between {100 * p.win_probability:.2f}% and {100 * p.win_probability_max:.2f}%")
     chance = (f"{pct} to win over the {p.draws} possible bag tiles" if p.draws > 1
               else f"{pct} to win (the bag's tile known from both racks)")
     if p.exact:
@@ -157,8 +157,8 @@ def _peg(position, seconds, threads, tt, progress) -> BestPlay:
     if r.exact:
         summary = f"pre-endgame solved: {chance}, {spread}; every other play proven no better"
     else:
-        summary = (f"pre-endgame stopped by the time limit after {_secs(r.seconds)}, not proven (the pick of "
-                   f"depth-limited looks at the plays not ruled out): {chance} as far as proven, {spread}")
+        summary = (f"pre-endgame stopped by the time limit after {_secs(r.seconds)}, not proven: {chance} as far as "
+                   f"the search went, {spread}")
     return BestPlay(p.move, "peg", r.exact, summary, r)
 
 
