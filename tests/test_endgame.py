@@ -1133,6 +1133,47 @@ def test_peg_on_an_enable_position(capsys):
             pos.solve_peg(threads=bad)
 
 
+def test_peg_estimates_cut_short_by_the_time_limit_never_rank_an_unestimated_play_first(monkeypatch):
+    """The time runs out while the plays are still being estimated (a short limit on a position
+    with many plays): the plays estimated lead, by their estimates; those not estimated follow in
+    score order, never ranked first because a missing estimate looked like an even game. Without
+    the looks the answer is the best estimated play (the first by score when none is); with them,
+    one of the 16 plays they start from."""
+    from racksmith.search import peg
+
+    pos = Position.from_cgp(PEG141)
+    by_score = [m.notation() for m in pos.moves(sort="score") if m.is_place] + ["-"]
+    real = peg._Solver.estimate
+    for top in (0, peg._ANSWER_TOP):
+        monkeypatch.setattr(peg, "_ANSWER_TOP", top)
+        for k in (0, 1, 6):
+            seen: list[str] = []
+
+            def estimate(self, d, search=None, k=k, seen=seen):
+                if len(seen) >= k:  # the clock, stopping the estimates after the k-th
+                    self.stopped = True
+                    return
+                seen.append(d.letter)
+                real(self, d, search)
+
+            monkeypatch.setattr(peg._Solver, "estimate", estimate)
+            r = pos.solve_peg(seconds=60)
+            names = [p.move.notation() for p in r.plays]
+            assert not r.exact and len(seen) == k and sorted(names) == sorted(by_score)
+            if names[0] in by_score[:k]:  # the answer among the estimated plays, listed first
+                estimated, rest = names[:k], names[k:]
+            else:  # the answer a play not estimated (the looks' pick), the estimated plays after it
+                estimated, rest = names[1:k + 1], names[k + 1:]
+            assert sorted(estimated) == sorted(by_score[:k]) and [n for n in by_score[k:] if n != names[0]] == rest
+            assert all(p.mean_spread < 0 for p in r.plays if p.move.notation() in by_score[:k])  # lost, as estimated
+            if top == 0:
+                assert names[0] == (max(r.plays[:k], key=lambda p: p.mean_spread).move.notation() if k else by_score[0])
+            else:
+                assert names[0] in by_score[:16]
+            monkeypatch.undo()
+            monkeypatch.setattr(peg, "_ANSWER_TOP", top)
+
+
 MID208 = next(r for r in load_fixture_positions() if r["id"] == "mid_s208_t2")["cgp"]  # 80 in the bag
 
 

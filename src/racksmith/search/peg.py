@@ -177,7 +177,7 @@ class _Draw:
     weight: int
     root: tuple | None
     spread: int
-    estimate: int = 0
+    estimate: int | None = None  # None: not estimated yet (the time ran out first)
     lo: int | None = None
     hi: int | None = None
 
@@ -193,8 +193,8 @@ class _Draw:
         return least, most
 
     def point(self) -> int:
-        """The estimate, within what is known."""
-        v = self.estimate
+        """The estimate, within what is known (before one, the spread right after the play)."""
+        v = self.spread if self.estimate is None else self.estimate
         if self.lo is not None and v < self.lo:
             v = self.lo
         if self.hi is not None and v > self.hi:
@@ -223,6 +223,10 @@ class _Play:
 
     def exact(self) -> bool:
         return all(d.exact for d in self.draws)
+
+    def estimated(self) -> bool:
+        """Whether every draw has its estimate (or is exact): only such plays compare by ``key``."""
+        return all(d.estimate is not None or d.exact for d in self.draws)
 
     def key(self) -> tuple[int, int]:
         """(half-points won, total final spread), weighted by draw, from the estimates within what is known
@@ -700,7 +704,7 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
         plays.append(play)
 
     solver.batch(solver.estimate, [d for play in plays for d in play.draws])
-    plays.sort(key=lambda q: (tuple(-k for k in q.key()), q.order))
+    plays.sort(key=lambda q: (not q.estimated(), tuple(-k for k in q.key()), q.order))  # a short limit: the estimated first
     limit = solver.deadline
     if limit and not solve_all and _ANSWER_TOP:  # the last share of the time is kept for the answer's looks
         solver.deadline = limit - _ANSWER_SHARE * (limit - start)
@@ -782,7 +786,7 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
     exact = not solver.stopped
     if not exact and best is not None and limit and not solve_all and _ANSWER_TOP:
         best = _anytime(solver, plays, best, limit)
-    ranked = sorted(plays, key=lambda q: (q is not best, tuple(-k for k in q.shown_key()), q.order))
+    ranked = sorted(plays, key=lambda q: (q is not best, not q.estimated(), tuple(-k for k in q.shown_key()), q.order))
     return PegResult(tuple(_public(q, n_draws) for q in ranked), solver.nodes, time.monotonic() - start, exact)
 
 
@@ -819,7 +823,8 @@ def _anytime(solver: _Solver, plays: "list[_Play]", best: _Play, limit: float) -
             total += d.weight * v
         return wins, total, q is best, -q.order
 
-    rest = sorted((q for q in plays if q is not best and not out(q)), key=lambda q: (tuple(-k for k in q.key()), q.order))
+    rest = sorted((q for q in plays if q is not best and not out(q)),
+                  key=lambda q: (not q.estimated(), tuple(-k for k in q.key()), q.order))
     field = [best] + rest[:_ANSWER_TOP - 1]
     answer = best
     plies = _ANSWER_PLIES
