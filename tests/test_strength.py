@@ -479,11 +479,41 @@ def test_match_cli_json(capsys):
     (["leaves", "train", "-r", "klingon", "--games", "5", "-o", "x.klv2"], 1, "klingon"),
     (["leaves", "train", "-r", "english", "--games", "5", "-o", "/no/such/dir/x.klv2"], 1, "does not exist"),
     (["leaves", "train", "-r", "english", "--games", "5", "--probes", "-1", "-o", "x.klv2"], 2, "probes"),
+    # more worker processes than the machine can use: refused before one is started
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "1000000"], 1, "jobs 1,000,000 is too many"),
+    (["selfplay", "--games", "2", "--jobs", "1000000"], 1, "jobs 1,000,000 is too many"),
+    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--jobs", "1000000"], 1, "too many"),
+    (["winpct", "train", "--games", "2", "-o", "x.csv", "--jobs", "1000000"], 1, "too many"),
 ])
 def test_cli_bad_input_is_one_line(capsys, args, code, message):
     assert main(args) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+
+
+def test_job_counts_are_bounded_by_the_machine_before_a_process_starts(monkeypatch, tmp_path):
+    """A local run takes at most LOCAL_JOBS_PER_CPU worker processes per CPU (LOCAL_JOBS_MIN on a
+    small machine); Ray, MAX_RAY_JOBS tasks at once. Beyond that every entry point refuses before
+    a worker starts (a fork pool starts all its workers at once)."""
+    import os
+
+    from racksmith.play import backends
+    from racksmith.play.selfplay import run_selfplay
+    from racksmith.sim.winpct import train_winpct
+    from racksmith.training.train import train_leaves
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    assert backends.max_local_jobs() == 12 and backends.check_jobs(12) == 12
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert backends.max_local_jobs() == backends.LOCAL_JOBS_MIN == 8
+    assert backends.check_jobs(backends.MAX_RAY_JOBS, "ray") == backends.MAX_RAY_JOBS
+    for call in (lambda j: match("score", "score", 2, jobs=j), lambda j: run_selfplay(2, jobs=j),
+                 lambda j: train_winpct("english", 2, jobs=j),
+                 lambda j: train_leaves(tmp_path / "x.klv2", TrainSettings("english", games=2, generations=1), jobs=j)):
+        with pytest.raises(ValueError, match="jobs 9 is too many: at most 8 worker processes on this machine"):
+            call(9)
+    with pytest.raises(RacksmithError, match="jobs 4,097 is too many: at most 4,096 Ray tasks at once"):
+        match("score", "score", 2, jobs=4097, backend="ray")
 
 
 def test_game_counts_are_bounded_before_anything_is_built():

@@ -43,13 +43,17 @@ def selfplay(
     from ..lexicon import load_leaves
     from ..lexicon.load import ruleset_lexicon
     from ..rules.ruleset import get_ruleset
-    from ..play.backends import MAX_GAMES
+    from ..play.backends import MAX_GAMES, check_jobs
     from ..play.selfplay import SelfPlayConfig, parse_players, run_selfplay
 
     if not 1 <= games <= MAX_GAMES:
         fail(f"--games must be 1..{MAX_GAMES:,}, got {games}", 2)
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}", 2)
+    try:
+        check_jobs(jobs)
+    except RacksmithError as e:
+        fail(str(e))
     try:
         kinds = parse_players(players)
     except RacksmithError as e:

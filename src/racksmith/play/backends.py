@@ -27,6 +27,30 @@ BACKENDS = ("local", "ray")
 MAX_GAMES = 10_000_000
 #: batches handed out at once, per worker: the rest are made as those finish
 IN_FLIGHT = 4
+#: worker processes of this machine at most, per CPU (each holds its own lexicon and leaves; more
+#: only contend for the CPUs and the memory); at least LOCAL_JOBS_MIN on any machine
+LOCAL_JOBS_PER_CPU = 4
+LOCAL_JOBS_MIN = 8
+#: Ray tasks in flight at most (a cluster's CPUs)
+MAX_RAY_JOBS = 4096
+
+
+def max_local_jobs() -> int:
+    """The most worker processes a local run takes on this machine."""
+    import os
+
+    return max(LOCAL_JOBS_MIN, LOCAL_JOBS_PER_CPU * (os.cpu_count() or 1))
+
+
+def check_jobs(jobs: Any, backend: str = "local", error: type[Exception] = RacksmithError) -> int:
+    """``jobs`` checked: a whole number from 1 to what ``backend`` can use (see max_local_jobs)."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise error(f"jobs must be a whole number, at least 1, got {jobs!r}")
+    most = MAX_RAY_JOBS if backend == "ray" else max_local_jobs()
+    if jobs > most:
+        where = "Ray tasks at once" if backend == "ray" else f"worker processes on this machine ({LOCAL_JOBS_PER_CPU} per CPU)"
+        raise error(f"jobs {jobs:,} is too many: at most {most:,} {where}; the results do not depend on jobs")
+    return jobs
 
 
 class Job(Protocol):
@@ -67,11 +91,10 @@ def _task_run(job: Job, batch: list[int]) -> Any:
 
 def check_backend(backend: str, jobs: int, address: str | None) -> str:
     """Validate the backend options; returns the backend's name in lower case."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise RacksmithError(f"jobs must be a whole number, at least 1, got {jobs!r}")
     name = str(backend).strip().lower()
     if name not in BACKENDS:
         raise RacksmithError(f"backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    check_jobs(jobs, name)
     if address is not None and name != "ray":
         raise RacksmithError("address is only for the ray backend (backend='ray')")
     return name

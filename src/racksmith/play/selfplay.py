@@ -55,7 +55,7 @@ from ..movegen.movelist import record_move
 from ..rules.alphabet import LETTER_MASK
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import _gameloop
-from .backends import IN_FLIGHT, check_games, completed, split
+from .backends import IN_FLIGHT, check_games, check_jobs, completed, split
 from .game import Game
 from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
 from .tables import GameTable, IntSums, chunks
@@ -420,8 +420,7 @@ def run_selfplay(
     The games go out in batches of up to :data:`BATCH` consecutive games (one call of the kernel's
     game loop each, when the kernel plays the series)."""
     check_games(games)
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise RacksmithError(f"jobs must be a whole number, at least 1, got {jobs!r}")
+    check_jobs(jobs)
     if len(config.players) < 2:
         raise RacksmithError(f"self-play needs at least 2 players, got {list(config.players)}")
     methods = multiprocessing.get_all_start_methods()
@@ -444,13 +443,13 @@ def run_selfplay(
     else:
         chunk = max(1, min(BATCH, games // (jobs * 8)))
         ctx = multiprocessing.get_context(start_method)
+        batches = split(0, games, chunk)
         with ProcessPoolExecutor(
-            max_workers=jobs,
+            max_workers=min(jobs, len(batches)),
             mp_context=ctx,
             initializer=_init_worker,
             initargs=(config, series.lexicon, series.leaves),
         ) as pool:
-            batches = split(0, games, chunk)
             # batches finish in any order: each fills the rows of its games
             for _, played in completed(lambda b: pool.submit(_worker_games, b), batches, IN_FLIGHT * jobs):
                 table.put(played)

@@ -416,11 +416,10 @@ def train_winpct(
     same tally."""
     if engine not in ("auto", "python"):
         raise WinPctError(f"engine must be 'auto' or 'python', got {engine!r}")
-    from ..play.backends import IN_FLIGHT, check_games, completed, split
+    from ..play.backends import IN_FLIGHT, check_games, check_jobs, completed, split
 
     check_games(games, error=WinPctError)
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise WinPctError(f"jobs must be a whole number, at least 1, got {jobs!r}")
+    check_jobs(jobs, error=WinPctError)
     cfg = TrainConfig(get_ruleset(ruleset).name, lexicon, leaves, int(seed), engine)
     t0 = time.perf_counter()
     batches = split(0, games, 25)
@@ -435,7 +434,7 @@ def train_winpct(
             if progress:
                 progress(done)
     else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init, initargs=(cfg,)) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(batches)), initializer=_init, initargs=(cfg,)) as pool:
             # a sum of whole numbers: the order the batches finish in does not matter
             for b, t in completed(lambda b: pool.submit(_play_games, b), batches, IN_FLIGHT * jobs):
                 tally.add(t)
