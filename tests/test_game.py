@@ -396,6 +396,29 @@ def test_a_game_from_a_cgp_plays_to_the_end_with_tiles_conserved():
     assert g.cgp() == MIDGAME and len(g.bag) == 80
 
 
+def test_a_player_s_view_hides_the_other_racks_and_is_his_own_copy():
+    """``GameView.position``: the board, scores and his rack as the game has them, every other
+    rack hidden (its tiles among the unseen), on each ruleset and with three players; changing it
+    leaves the game as it was."""
+    from racksmith import BestEquityPlayer, GameView
+
+    for ruleset, players in (("english", 2), ("english", 3), ("erudit", 2)):
+        g = Game(ruleset, seed=11, players=players)
+        player, view = BestEquityPlayer(), GameView(g)
+        for _ in range(6):
+            live, seen = g.live_position, view.position
+            assert seen.racks_known == (True,) + (False,) * (players - 1)
+            assert seen.racks[0] == live.racks[0] == view.rack and all(len(r) == 0 for r in seen.racks[1:])
+            assert (seen.board == live.board).all() and list(seen.scores) == list(live.scores)
+            assert sorted(seen.unseen_tiles()) == sorted(g.bag.order() + [t for r in live.racks[1:] for t in r])
+            assert [m.notation() for m in seen.moves()] == [m.notation() for m in live.moves()]
+            before = g.cgp()
+            m = seen.moves(top=1)[0]
+            seen.push(m, trusted=True)
+            assert g.cgp() == before and live.racks[0] == view.rack  # the game untouched
+            g.play(player.choose(view))
+
+
 def test_a_game_from_a_position_draws_an_unknown_rack_and_keeps_the_seed():
     pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 2")
     a = Game.from_position(pos, seed=3, players=["ann", "bob"])

@@ -32,8 +32,9 @@ if TYPE_CHECKING:  # pragma: no cover
 class GameView:
     """What the player to move sees: his rack, the board, the scores, the bag count, the history.
 
-    ``position`` is the game's live position (the player to move first; do not change it: copy it,
-    or :meth:`~racksmith.core.position.Position.play` on it, which returns a new position).
+    ``position`` is the position as he sees it: a copy of the game's (the player to move first,
+    yours to push and pop on), with every other player's rack hidden (``racks_known`` False: those
+    tiles count among the unseen), as at the board. A bot cannot read its opponent's tiles.
     """
 
     __slots__ = ("_game",)
@@ -43,7 +44,12 @@ class GameView:
 
     @property
     def position(self) -> "Position":
-        return self._game.live_position
+        from ..core.position import Position
+
+        live = self._game.live_position
+        hidden = len(live.racks) - 1
+        return Position(live.ruleset, live.board.copy(), (live.racks[0],) + ((),) * hidden, list(live.scores),
+                        live.zero_turns, live.opcodes, lexicon=live.lexicon, racks_known=[True] + [False] * hidden)
 
     @property
     def player(self) -> int:

@@ -120,7 +120,6 @@ class SimPlayer:
         self.turn = 0
 
     def choose(self, view: "GameView") -> Move:
-        from ..core.position import Position
         from .simulate import simulate
 
         if self.endgame is not None and view.bag_count == 0:
@@ -130,9 +129,7 @@ class SimPlayer:
                 self.turn += 1
                 self.last = self.endgame.last
                 return move
-        live = view.position
-        seen = Position(live.ruleset, live.board.copy(), (live.racks[0], ()), list(live.scores), live.zero_turns,
-                        lexicon=live.lexicon, racks_known=[True, False])
+        seen = view.position  # the opponent's rack hidden
         self.turn += 1
         seed = int.from_bytes(__import__("hashlib").sha256(f"{self.seed}:{self.turn}".encode()).digest()[:8], "little")
         result = simulate(seen, seed=seed, leaves=self.leaves, winpct=self.winpct, **self.options)
