@@ -672,3 +672,42 @@ def test_an_input_file_larger_than_its_kind_is_refused_unread(capsys, monkeypatc
     assert code == 1 and out == ""
     assert f"is larger than {limit:,} bytes" in one_line(err)
     assert not (tmp_path / "out").exists()
+
+
+# --- found by the 2026-11-29 audit --------------------------------------------------------------------
+def test_copy_copy_of_a_position_is_independent():
+    """``copy.copy``/``copy.deepcopy`` give an independent position (they shared the board and the
+    undo stack: a move pushed on the copy showed on the original's board)."""
+    import copy
+
+    from racksmith import Position
+
+    pos = Position.from_cgp(OUTGUN)
+    n = len(pos.moves())
+    for clone in (copy.copy(pos), copy.deepcopy(pos)):
+        clone.push("J8 SOIREE", draw="AEL")
+        assert pos.cgp() == OUTGUN and len(pos.moves()) == n and pos.validate("J8 SOIREE").legal
+        clone.pop()
+        assert clone.cgp() == OUTGUN
+
+
+def test_simulate_refuses_a_rack_given_as_the_opponent_s_inference():
+    from racksmith import Position
+    from racksmith.errors import SimError
+
+    pos = Position.from_cgp(OUTGUN.replace("/IIJORRR", "/"))
+    for bad in ("AEINRST", ["A"], 5):
+        with pytest.raises(SimError, match="opponent_racks must be what infer_leaves"):
+            pos.simulate(iterations=10, seed=1, opponent_racks=bad)
+
+
+def test_selfplay_into_a_folder_that_cannot_be_made_is_an_output_error(tmp_path):
+    from racksmith import SelfPlayConfig, run_selfplay
+    from racksmith.errors import OutputFileError
+
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for bad in (afile, afile / "sub"):
+        with pytest.raises(OutputFileError, match="cannot write the games' records to"):
+            run_selfplay(2, SelfPlayConfig(gcg_dir=str(bad)))
+    assert afile.read_text() == "x"

@@ -232,6 +232,13 @@ class Position:
         p._kept = None
         return p
 
+    def __copy__(self) -> "Position":
+        """``copy.copy``: an independent copy, as :meth:`copy` (never one sharing the board)."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> "Position":
+        return self.copy()
+
     def _check(self) -> None:
         rs = self.ruleset
         n = len(rs.alphabet)

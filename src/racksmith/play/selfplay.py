@@ -46,7 +46,7 @@ import numpy as np
 
 from ..core.bag import game_rng
 from ..core.validation import check_move_lean
-from ..errors import IllegalMoveError, RacksmithError
+from ..errors import IllegalMoveError, OutputFileError, RacksmithError
 from ..lexicon import Lexicon, load_leaves
 from ..lexicon.load import ruleset_lexicon
 from ..movegen._movegen import LeaveTable
@@ -427,7 +427,11 @@ def run_selfplay(
     if start_method is not None and start_method not in methods:
         raise RacksmithError(f"start_method {start_method!r} is not available here: use one of {', '.join(methods)} or None")
     if config.gcg_dir:
-        Path(config.gcg_dir).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(config.gcg_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise OutputFileError(f"cannot write the games' records to {config.gcg_dir}: {e.strerror or e} "
+                                  "(give a folder that can be created or written)") from None
     t0 = time.perf_counter()
     series = _Series(config, lexicon, leaves)
     loaded = time.perf_counter()

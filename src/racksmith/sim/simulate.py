@@ -198,6 +198,12 @@ def simulate(
     if stop is not None:
         if isinstance(stop, bool) or not isinstance(stop, (int, float)) or not 0.5 <= stop < 1:
             raise SimError(f"stop must be a confidence 0.5 <= stop < 1 (e.g. 0.99) or None, got {stop!r}")
+    if opponent_racks is not None:
+        from .infer import Inference
+
+        if not isinstance(opponent_racks, Inference):
+            raise SimError(f"opponent_racks must be what infer_leaves() returns, got {type(opponent_racks).__name__} "
+                           f"{opponent_racks!r:.40}; a rack you know goes in the position itself (its racks, or the CGP's)")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
