@@ -711,3 +711,28 @@ def test_selfplay_into_a_folder_that_cannot_be_made_is_an_output_error(tmp_path)
         with pytest.raises(OutputFileError, match="cannot write the games' records to"):
             run_selfplay(2, SelfPlayConfig(gcg_dir=str(bad)))
     assert afile.read_text() == "x"
+
+
+def test_records_refuse_text_that_would_not_read_back():
+    """A name, pragma or opcode with a line break (or a ';' in an opcode) would write a record or
+    position that reads back as something else — an injected event, another ruleset: refused."""
+    from racksmith import Game, Position, replay_text
+    from racksmith.errors import GCGError, PositionError, RacksmithError
+
+    with pytest.raises(RacksmithError, match="a player's name is one line of text"):
+        Game("english", seed=1, names=["Alice\nSmith", "Bob"])
+    with pytest.raises(RacksmithError, match="names must be a list of texts"):
+        Game("english", seed=1, names="AB")
+    g = Game("english", seed=1, names=["Alice Smith", "Bob"])
+    g.play(g.legal_moves(top=1)[0])
+    for pragma in (("title", "x\n>p2: ABC 8A ABC +99 99"), ("title", "a\rb"), ("my title", "x"), ("", "x")):
+        with pytest.raises(GCGError, match="cannot be written in GCG"):
+            g.gcg(pragmas=[pragma])
+    text = g.gcg(pragmas=[("title", "A title"), ("note", "two lines\n>p2: not an event")])
+    assert "#title A title" in text and replay_text(text).final_scores() == dict(zip(g.nicks, g.scores))
+    for ops, message in (((("note", "x; ld super"),), "without ';'"), ((("note", "a\nb"),), "one line"),
+                         ((("my key", "v"),), "one word"), (("x",), "a \\(name, value\\) pair"), (None, "pairs")):
+        with pytest.raises(PositionError, match=message):
+            Position("english", opcodes=ops)
+    pos = Position("english", opcodes=[["lex", "NWL20"], ("note", "a b")])
+    assert pos.opcodes == (("lex", "NWL20"), ("note", "a b")) and pos.cgp().endswith("lex NWL20; note a b;")

@@ -132,6 +132,23 @@ def _rack_tiles(rack: Any, index: int, rs: Ruleset) -> Tiles:
     return rs.alphabet.tiles(sorted(int(t) for t in rack))
 
 
+def _opcodes(opcodes: Any) -> tuple[tuple[str, str], ...]:
+    """CGP opcodes checked: (name, value) pairs of text that write and read back as they are."""
+    if isinstance(opcodes, (str, bytes)) or not isinstance(opcodes, Iterable):
+        raise PositionError(f"opcodes are (name, value) pairs, got {opcodes!r:.60}")
+    out = []
+    for op in opcodes:
+        if not (isinstance(op, (tuple, list)) and len(op) == 2 and all(isinstance(x, str) for x in op)):
+            raise PositionError(f"an opcode is a (name, value) pair of texts, got {op!r:.60}")
+        name, value = op
+        if not name or name.startswith("-") or any(ch.isspace() or ch == ";" for ch in name):
+            raise PositionError(f"opcode name {name!r:.40}: one word, without ';' (e.g. 'lex')")
+        if ";" in value or value != value.strip() or any(ch.isspace() and ch != " " for ch in value):
+            raise PositionError(f"opcode {name} value {value!r:.40}: one line of text without ';' (spaces only inside)")
+        out.append((name, value))
+    return tuple(out)
+
+
 class Position:
     """Board (numpy uint8 ``(rows, cols)``: 0 empty, letter, or letter | BLANK), racks
     (:class:`~racksmith.rules.alphabet.Tiles`, ``racks[0]`` the player to move), scores (same order),
@@ -172,7 +189,7 @@ class Position:
         if not _is_int(zero_turns) or zero_turns < 0:
             raise PositionError(f"zero_turns (consecutive scoreless turns) must be a whole number >= 0, got {zero_turns!r}")
         self.zero_turns = int(zero_turns)
-        self.opcodes = tuple(opcodes)
+        self.opcodes = _opcodes(opcodes)
         if racks_known is None:
             known = tuple(i == 0 or bool(r) for i, r in enumerate(self.racks))
         else:

@@ -56,6 +56,8 @@ _SCORE_RE = re.compile(r"^[+\-]?[0-9]{1,9}$")  #: a score or running total (9 di
 #: the most points a score or running total of a record may have (9 digits), either sign
 MAX_GCG_POINTS = 999_999_999
 _PLAYER_RE = re.compile(r"^player(\d+)$")
+#: what ends a line of text (str.splitlines' breaks): never inside a one-line field of a record
+_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _HIDDEN_EXCHANGE_RE = re.compile(r"^[0-9]+$")
 _RECLAIM_RE = re.compile(r"^\*(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})(?:=\S+)?$")  #: a star taken back: ``*8H=О``
 
@@ -642,6 +644,14 @@ def format_gcg(game: GCGGame) -> str:
     ``#rack1`` at the end of an unfinished game) is written after that event again."""
     out = ["#character-encoding UTF-8"]
     players = {i: p for i, p in enumerate(game.players)}
+    for p in game.players:
+        if not p.nick or any(ch.isspace() for ch in p.nick) or _BREAK.search(p.name):
+            raise GCGError(f"player {p.nick!r} ({p.name!r}) cannot be written in GCG: a nick is one word, "
+                           "a name one line")
+    for name, value, _ in game.pragmas:
+        if not name or any(ch.isspace() for ch in name) or (name != "note" and _BREAK.search(value)):
+            raise GCGError(f"pragma #{name} {value!r:.40} cannot be written in GCG: its name is one word and its "
+                           "value one line (text over several lines goes in a #note)")
     written_players: set[int] = set()
     later: dict[int, list[str]] = {}  # event index -> the pragma lines read after it
     lines = [e.line for e in game.events]

@@ -207,9 +207,14 @@ class Game:
     def _setup(self, pos: Position, bag: Bag, nicks: tuple[str, ...], names: Sequence[str] | None) -> None:
         self.ruleset = pos.ruleset
         self.nicks = nicks
+        if names is not None and (isinstance(names, str) or not isinstance(names, Sequence)
+                                  or not all(isinstance(n, str) for n in names)):
+            raise RacksmithError(f"names must be a list of texts, one a player, got {names!r:.60}")
         self.names = tuple(names) if names is not None else nicks
         if len(self.names) != len(nicks):
             raise RacksmithError(f"{len(self.names)} names for {len(nicks)} players")
+        if any(n != n.strip() or any(ch.isspace() and ch not in " \t" for ch in n) for n in self.names):
+            raise RacksmithError(f"a player's name is one line of text: {list(self.names)!r:.80}")
         self.bag = bag
         self.history: list[Event] = []
         self.to_move = 0
