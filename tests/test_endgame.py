@@ -6,6 +6,7 @@ with Position.push (every move checked), must end the game with the spread the v
 from __future__ import annotations
 
 import json
+import time
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -1172,6 +1173,36 @@ def test_peg_estimates_cut_short_by_the_time_limit_never_rank_an_unestimated_pla
                 assert names[0] in by_score[:16]
             monkeypatch.undo()
             monkeypatch.setattr(peg, "_ANSWER_TOP", top)
+
+
+def test_peg_setting_up_more_plays_than_the_limit_allows_stops_on_time(monkeypatch):
+    """The time runs out while the plays' draws are still being set up (thousands of plays, four
+    tiles in the bag): the plays not set up are listed last in score order with nothing known of
+    them (any chance, the spread right after the play), no proof runs, and the answer is one of the
+    plays set up; with no time at all, the first play by score."""
+    import types
+
+    from racksmith.search import peg
+
+    pos = Position.from_cgp(PEG141)
+    by_score = [m.notation() for m in pos.moves(sort="score") if m.is_place] + ["-"]
+    r = pos.solve_peg(seconds=1e-9)
+    assert not r.exact and [p.move.notation() for p in r.plays] == by_score and r.nodes == 0
+    for p in r.plays:
+        after = pos.scores[0] - pos.scores[1] + p.move.score
+        assert (p.exact, p.wins, p.wins_max, p.win_probability_max, p.mean_spread) == (False, 0, 1, 1.0, after)
+        assert p.mean_spread_max is None and p.mean_spread_min is None and not p.bounds and not p.outcomes
+
+    ticks = iter(range(10**9))  # a clock that moves 10 ms each time it is read: about 45 plays set up of 242
+    clock = types.SimpleNamespace(monotonic=lambda: 0.01 * next(ticks), perf_counter=time.perf_counter)
+    monkeypatch.setattr(peg, "time", clock)
+    r = pos.solve_peg(seconds=0.5)
+    names = [p.move.notation() for p in r.plays]
+    built = [p for p in r.plays if p.outcomes or p.bounds or p.mean_spread_max is not None]
+    assert not r.exact and sorted(names) == sorted(by_score) and 0 < len(built) < len(by_score)
+    assert names[0] in by_score[:len(built) + 1]
+    rest = [n for n in by_score if n not in {p.move.notation() for p in built} and n != names[0]]
+    assert names[-len(rest):] == rest  # the plays not set up, last, by score
 
 
 MID208 = next(r for r in load_fixture_positions() if r["id"] == "mid_s208_t2")["cgp"]  # 80 in the bag

@@ -212,6 +212,8 @@ class _Play:
     order: int
     draws: list[_Draw] = field(default_factory=list)
     draw_of: list[_Draw] = field(default_factory=list)
+    built: bool = True  #: False: the time ran out before its draws were set up (it has none)
+    after: int = 0  #: the mover's spread right after the play (what is shown of a play not set up)
 
     def wins_range(self) -> tuple[int, int]:
         least = most = 0
@@ -226,7 +228,7 @@ class _Play:
 
     def estimated(self) -> bool:
         """Whether every draw has its estimate (or is exact): only such plays compare by ``key``."""
-        return all(d.estimate is not None or d.exact for d in self.draws)
+        return self.built and all(d.estimate is not None or d.exact for d in self.draws)
 
     def key(self) -> tuple[int, int]:
         """(half-points won, total final spread), weighted by draw, from the estimates within what is known
@@ -677,9 +679,18 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
             raise PositionError(f"not a legal play of the player to move here: {', '.join(sorted(wanted[k] for k in missing))} "
                                 "(racksmith validate says why)")
 
+    limit = solver.deadline
+    if limit and not solve_all and _ANSWER_TOP:  # the last share of the time is kept for the answer's looks
+        solver.deadline = limit - _ANSWER_SHARE * (limit - start)
     plays = []
     for i, m in enumerate(candidates):
         play = _Play(m, i)
+        if solver.stopped or (solver.deadline and time.monotonic() > solver.deadline):
+            # the time ran out setting the plays up (many plays, many bag orders): the rest have no draws
+            solver.stopped = True
+            play.built, play.after = False, position.scores[0] - position.scores[1] + (m.score if m.is_place else 0)
+            plays.append(play)
+            continue
         k = m.tiles_played if m.is_place else 0
         merged: dict[tuple, _Draw] = {}
         for seq, weight, opp in scenarios:
@@ -704,12 +715,12 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
         plays.append(play)
 
     solver.batch(solver.estimate, [d for play in plays for d in play.draws])
-    plays.sort(key=lambda q: (not q.estimated(), tuple(-k for k in q.key()), q.order))  # a short limit: the estimated first
-    limit = solver.deadline
-    if limit and not solve_all and _ANSWER_TOP:  # the last share of the time is kept for the answer's looks
-        solver.deadline = limit - _ANSWER_SHARE * (limit - start)
+    # a short limit: the plays estimated first, then those set up, then those not
+    plays.sort(key=lambda q: (not q.built, not q.estimated(), tuple(-k for k in q.key()), q.order))
     best: _Play | None = None
-    if solve_all:
+    if not all(q.built for q in plays):  # no proof: the looks pick among the plays set up (else the first by score)
+        best = plays[0]
+    elif solve_all:
         for q in plays:
             if solver.stopped:
                 break
@@ -784,9 +795,10 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
                 if solver.spread_duel(q, best):
                     best = q
     exact = not solver.stopped
-    if not exact and best is not None and limit and not solve_all and _ANSWER_TOP:
+    if not exact and best is not None and best.built and limit and not solve_all and _ANSWER_TOP:
         best = _anytime(solver, plays, best, limit)
-    ranked = sorted(plays, key=lambda q: (q is not best, not q.estimated(), tuple(-k for k in q.shown_key()), q.order))
+    ranked = sorted(plays, key=lambda q: (q is not best, not q.built, not q.estimated(), tuple(-k for k in q.shown_key()),
+                                          q.order))
     return PegResult(tuple(_public(q, n_draws) for q in ranked), solver.nodes, time.monotonic() - start, exact)
 
 
@@ -823,7 +835,7 @@ def _anytime(solver: _Solver, plays: "list[_Play]", best: _Play, limit: float) -
             total += d.weight * v
         return wins, total, q is best, -q.order
 
-    rest = sorted((q for q in plays if q is not best and not out(q)),
+    rest = sorted((q for q in plays if q is not best and q.built and not out(q)),
                   key=lambda q: (not q.estimated(), tuple(-k for k in q.key()), q.order))
     field = [best] + rest[:_ANSWER_TOP - 1]
     answer = best
@@ -846,6 +858,8 @@ def _anytime(solver: _Solver, plays: "list[_Play]", best: _Play, limit: float) -
 
 
 def _public(q: _Play, n_draws: int) -> PegPlay:
+    if not q.built:  # nothing known: any chance, the spread right after the play as its estimate
+        return PegPlay(q.move, 0.0, n_draws, 0.0, float(q.after), (), False, float(n_draws), 1.0, None, (), None)
     least, most = q.wins_range()
     wins, total = q.key()
     if q.exact():
