@@ -60,6 +60,17 @@ def test_same_seed_same_result_for_any_thread_count(cgp):
     assert d.to_dict()["candidates"] != a.to_dict()["candidates"]
 
 
+def test_a_budget_under_the_race_s_start_is_shared_out_evenly_and_never_stops_on_confidence():
+    """15 play-outs for 10 candidates: one or two each, then the budget's end — never a confident
+    stop on one sample an arm (a variance of 0 is not certainty)."""
+    for iterations in (10, 15, 19, 100):
+        r = run("15/15/15/11O3/11L3/11O3/11G3/6NUDITY3/15/15/15/15/15/15/15 AEEIKOV/ 28/18 0",
+                candidates=10, iterations=iterations, seed=1)
+        counts = [c.iterations for c in r.candidates]
+        assert r.stopped == "iterations" and r.iterations == iterations == sum(counts)
+        assert max(counts) - min(counts) <= 1
+
+
 def test_confidence_stop_same_for_threads():
     a = run(candidates=4, iterations=20000, seed=3, stop=0.95, threads=1)
     b = run(candidates=4, iterations=20000, seed=3, stop=0.95, threads=2)

@@ -176,8 +176,8 @@ def simulate(
     whose leaves the opponent's rack is drawn from. ``leaves``: the leave values of every player
     (a :class:`~racksmith.lexicon.Leaves` or a KLV2 path; None: every leave 0). ``winpct``: the
     win% table (default: the ruleset's, :func:`~racksmith.sim.winpct.load_winpct`).
-    ``min_samples``: samples of every candidate before the race starts (default
-    min(30, iterations / candidates)). ``round_robin``: sample the candidates in turn instead of
+    ``min_samples``: samples of every candidate before the race starts, and so before it can stop on
+    confidence (default 30: an ``iterations`` budget below 30 a candidate is shared out evenly). ``round_robin``: sample the candidates in turn instead of
     by best-arm identification (for benchmarks: MAGPIE's ``-sr rr``). ``progress(partial_result)`` is called about every
     ``progress_every`` seconds; setting ``cancel`` ends the run after the current batch
     (``stopped = "interrupted"``)."""
@@ -276,8 +276,9 @@ def simulate(
         raise SimError(f"cannot simulate this position: {e}") from None
 
     n = len(cand_moves)
-    per_arm = (iterations // n) if iterations else DEFAULT_MIN_SAMPLES
-    ms = min_samples if min_samples is not None else max(1, min(DEFAULT_MIN_SAMPLES, per_arm))
+    # the race starts once every candidate has min_samples play-outs; below that a budget is shared
+    # out evenly (a race on one or two samples an arm would take a variance of 0 for certainty)
+    ms = min_samples if min_samples is not None else DEFAULT_MIN_SAMPLES
     ms = _positive_int(ms, "min_samples", False)
     ms = min(ms, 1 << 62)  # the same as no race at all: the kernel's counts never reach it
     key_ids: dict[tuple, int] = {}
