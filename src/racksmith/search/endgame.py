@@ -33,7 +33,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -69,9 +69,10 @@ class EndgameResult:
     the end of every line, so ``value`` is the game's; ``depth``: plies of the last depth searched
     (0: none completed, ``best`` is then the top move by score); ``best``: the move to play (None
     when the game is over); ``pv``: the principal variation, ``best`` first, played to the end of
-    the game when ``exact``; ``nodes``: positions searched (each position reached by a move,
-    including the ends of the game); ``seconds``: wall time so far; ``move_value``: the value of the
-    move asked about with ``move=`` (exact when ``exact``), else None."""
+    the game when ``exact``; ``nodes``: positions searched by the depths completed (each position
+    reached by a move, including the ends of the game); ``seconds``: wall time (a depth the time
+    limit cut off included); ``move_value``: the value of the move asked about with ``move=``
+    (exact when ``exact``), else None."""
 
     value: int
     exact: bool
@@ -311,7 +312,7 @@ class EndgameSolver:
         if best is None:  # stopped before depth 1 ended: the best move by score, unsearched
             m = _move(self.root[0], self.ruleset, self.position.board)
             return EndgameResult(0, False, 0, m, (m,), nodes, time.monotonic() - start)
-        return best
+        return replace(best, seconds=time.monotonic() - start)  # the whole search's time, the depth cut off included
 
     def _result(self, found: dict, depth: int, nodes: int, seconds: float) -> EndgameResult:
         pv = self._line(found["pv"])
