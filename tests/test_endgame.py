@@ -1243,15 +1243,17 @@ def test_peg_solves_only_the_plays_named(capsys):
         solve_peg(pos, 5, moves=["K1 ETUI"])
     code, out, err = run_cli(capsys, "peg", PEG141, "-m", "K1 ETUX")
     assert code == 1 and out == "" and err.count("\n") == 1 and "not a legal play" in err
+    code, out, err = run_cli(capsys, "peg", PEG141, "-m", "K1 ETUI", "--top", "3")  # bad usage
+    assert code == 2 and out == "" and err.count("\n") == 1 and "give --top or --move, not both" in err
 
 
 def test_peg_refuses_other_bags(capsys):
     from racksmith.search.peg import solve_peg
 
-    with pytest.raises(PositionError, match="the bag is empty: that is an endgame"):
+    with pytest.raises(PositionError, match=r"the bag is empty: that is an endgame \(racksmith endgame, or Position.solve_endgame\)"):
         solve_peg(Position.from_cgp(END21))
     with pytest.raises(PositionError, match="exchanges are allowed with 7 or more in english, and the pre-endgame "
-                                            "solver plays placements and passes only; simulate instead"):
+                                            "solver plays placements and passes only; simulate instead \\(racksmith sim, or Position.simulate\\)"):
         solve_peg(Position.from_cgp(MID208))
     with pytest.raises(RacksmithError, match="top"):
         solve_peg(Position.from_cgp(PEG141), top=0)

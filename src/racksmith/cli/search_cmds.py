@@ -8,7 +8,7 @@ import typer
 
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, finite,
-    load_position, position_lexicon, say,
+    fail, load_position, position_lexicon, say,
 )
 
 #: racksmith.search.endgame's MAX_DEPTH and MAX_THREADS (not imported: it loads the search kernel;
@@ -88,6 +88,8 @@ def peg(
     winning over the possible bag tiles, or the orders they can come out in (a tie counts one
     half), then the best mean final spread, exactly; every other play proven no better (its chance
     and spread exact, or bounded), best first."""
+    if top is not None and moves:
+        fail("give --top or --move, not both: --move names the plays to solve", 2)
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
 

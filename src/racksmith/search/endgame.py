@@ -385,7 +385,7 @@ def _endgame_position(position: "Position") -> "Position":
     if in_bag:
         raise PositionError(
             f"the bag holds {in_bag} tile{'s' if in_bag != 1 else ''}: an endgame needs it empty"
-            + (" (with one tile in the bag, see the pre-endgame: racksmith.search.peg)" if in_bag == 1 else "")
+            + (" (with one in the bag it is a pre-endgame: racksmith peg, or Position.solve_peg)" if in_bag == 1 else "")
         )
     racks = position.inferred_racks()
     if racks[0] is None or racks[1] is None:  # pragma: no cover - with the bag empty an unknown rack is certain

@@ -550,11 +550,11 @@ def solve_peg(
     in_bag = position.bag_count
     rs = position.ruleset
     if in_bag == 0:
-        raise PositionError("the bag is empty: that is an endgame (solve it with solve_endgame)")
+        raise PositionError("the bag is empty: that is an endgame (racksmith endgame, or Position.solve_endgame)")
     if in_bag >= rs.exchange_limit or in_bag > MAX_BAG:
         why = (f"exchanges are allowed with {rs.exchange_limit} or more in {rs.name}, and the pre-endgame solver plays "
                "placements and passes only" if in_bag >= rs.exchange_limit else f"the search holds at most {MAX_BAG}")
-        raise PositionError(f"the bag holds {in_bag} tiles: {why}; simulate instead (simulate)")
+        raise PositionError(f"the bag holds {in_bag} tiles: {why}; simulate instead (racksmith sim, or Position.simulate)")
     check_spread(position.scores[0] - position.scores[1])
     lexicon = position.lexicon
     if not isinstance(lexicon, Lexicon):
@@ -633,7 +633,7 @@ def _orders(pool: Counter, n: int) -> list[tuple[tuple[int, ...], int]]:
             if len(out) > MAX_ORDERS:
                 raise PositionError(
                     f"the {n} tiles of the bag can come out in more than {MAX_ORDERS:,} orders from the "
-                    f"{sum(pool.values())} unseen tiles: too many endgames to solve; simulate instead (simulate)"
+                    f"{sum(pool.values())} unseen tiles: too many endgames to solve; simulate instead (racksmith sim, or Position.simulate)"
                 )
             return
         for t in sorted(left):
