@@ -134,3 +134,28 @@ def test_tiles_of_no_alphabet_print_as_numbers():
     with pytest.raises(UnknownLetterError, match="have no alphabet, so no letters"):
         bare.letters
     assert str(EN.tiles((1, 2, 3))) == "ABC"  # (with an alphabet: letters, as ever)
+
+
+def test_decomposed_letters_read_as_their_composed_letter():
+    """Text pasted decomposed (NFD: И followed by a combining breve for Й, Е and a diaeresis for Ё)
+    reads as the composed letters wherever letters are read: a rack, a move, a CGP, a GCG record."""
+    import unicodedata
+
+    from racksmith import Position, get_ruleset
+
+    nfd = lambda s: unicodedata.normalize("NFD", s)  # noqa: E731
+    a = get_ruleset("russian").alphabet
+    assert nfd("ЙЁ") != "ЙЁ" and a.rack(nfd("ЙЁКОТ")) == a.rack("ЙЁКОТ")
+    assert a.encode(nfd("ёлка")) == a.encode("ёлка") and a.tile(nfd("Й")) == a.tile("Й")
+    cgp = "/".join(["15"] * 15) + " ЙЁКОТАБ/ 0/0 0"
+    pos = Position.from_cgp(nfd(cgp), "russian")
+    assert pos.cgp() == Position.from_cgp(cgp, "russian").cgp()
+    assert pos.validate(nfd("8D КБАЙТ")).legal and pos.resolve(nfd("8D КБАЙТ")) == pos.resolve("8D КБАЙТ")
+    from racksmith import Game, replay_text
+
+    g = Game("russian", seed=3)
+    for _ in range(4):
+        g.play(g.legal_moves(top=1)[0])
+    text = g.gcg()
+    assert not text.isascii() and nfd(text) != text
+    assert replay_text(nfd(text)).final_scores() == replay_text(text).final_scores() == dict(zip(g.nicks, g.scores))

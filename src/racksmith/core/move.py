@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import operator
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -118,7 +119,7 @@ class Move:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move is written as text, got {type(text).__name__}")
         alphabet = _alphabet_of(getattr(ruleset, "alphabet", ruleset))
-        t = text.strip()
+        t = text.strip() if text.isascii() else unicodedata.normalize("NFC", text).strip()  # decomposed letters: one each
         low = t.lower()
         if low in ("-", "pass", "(pass)"):
             return cls.pass_(alphabet)

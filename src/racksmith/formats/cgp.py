@@ -9,6 +9,7 @@ and a name racksmith cannot play is refused naming it. A ``var`` racksmith does 
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -32,6 +33,8 @@ class ParsedCGP:
 def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
     """Read a CGP line with ``ruleset``'s board and alphabet. A letter that is not the ruleset's
     raises :class:`CGPError` naming the shipped rulesets that read the line (``error.rulesets``)."""
+    if isinstance(text, str) and not text.isascii():  # decomposed letters (a base and a combining mark): one each
+        text = unicodedata.normalize("NFC", text)
     try:
         return _parse_cgp(text, ruleset)
     except CGPError as e:

@@ -22,6 +22,7 @@ whose rules have no such move, refuse the line rather than misread it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -331,6 +332,8 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
         raise GCGError(f"GCG text must be a str, got {type(text).__name__}{hint}")
     if visitor is None:
         visitor = GameBuilder(strict=strict)
+    if not text.isascii():  # letters typed or pasted decomposed (a base letter and a combining mark): one letter each
+        text = unicodedata.normalize("NFC", text)
     lines = text.lstrip("\ufeff").splitlines()
     rs = _ruleset_from_header(lines, rulesets, get_ruleset(ruleset) if ruleset is not None else None)
     visitor.begin_game(rs)

@@ -7,6 +7,7 @@ already on the board), see :mod:`racksmith.core.move`.
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -158,6 +159,8 @@ class Alphabet:
         """The tile for one letter: uppercase = the letter, lowercase = a blank standing for it."""
         if not isinstance(letter, str):
             raise UnknownLetterError(f"a letter is a str, got {type(letter).__name__} {letter!r}")
+        if not letter.isascii():
+            letter = unicodedata.normalize("NFC", letter)
         up = letter.upper()
         t = self._index.get(up)
         if t is None:
@@ -201,6 +204,8 @@ class Alphabet:
     def split(self, text: str) -> list[str]:
         """Split text into letter tokens: ``[CH]`` brackets a multi-character tile; otherwise the
         longest multi-character letter of the alphabet matches first, then single characters."""
+        if isinstance(text, str) and not text.isascii():  # decomposed letters (Й as И + a breve): one token each
+            text = unicodedata.normalize("NFC", text)
         out: list[str] = []
         i = 0
         n = len(text)
