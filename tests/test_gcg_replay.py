@@ -134,6 +134,24 @@ def test_withdrawal_must_follow_a_play():
     assert info.value.line == 6
 
 
+def test_a_challenge_bonus_must_follow_the_player_s_own_play_once():
+    """The bonus of a challenged play that stands goes to its player, once: not to the other
+    player, not after an exchange, not twice, not before any play."""
+    cases = (
+        (HANDMADE.replace(">bob: DEIILTZ (challenge) +5 28", ">ann: ANOSSTU (challenge) +5 33\n>bob:  (time) -0 23"), 9,
+         "ann's last event is not a play that stands"),
+        (HANDMADE.replace(">ann:  (time) -10 18", ">bob: DEIILTZ (challenge) +5 33"), 10, "a second challenge bonus"),
+        ("#player1 ann Ann\n#player2 bob Bob\n>ann: AACGSUY (challenge) +5 5\n", 3, "not a play that stands"),
+        (HANDMADE.replace(">bob: DEIILTZ 9D ZIT +23 23\n>bob: DEIILTZ (challenge) +5 28",
+                          ">bob: DEIILTZ 9D ZIT +23 23\n>ann: ANOSSTU -ANOU +0 28\n>ann: ANOSSTU (challenge) +5 33"),
+         10, "not a play that stands"),
+    )
+    for text, line, message in cases:
+        with pytest.raises(GCGError, match=message) as info:
+            replay_text(text)
+        assert info.value.line == line, text
+
+
 def test_six_scoreless_turns_penalties():
     text = (
         "#player1 a A\n#player2 b B\n"

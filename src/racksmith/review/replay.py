@@ -230,6 +230,7 @@ class _Replayer:
         self.zero_turns = 0
         self.over_line = 0
         self.last_play: _LastPlay | None = None
+        self.bonus_line = 0  #: the line of the play a challenge bonus was given for (0: none)
         self.lexicon = None
         if check_words:
             probe = Position(rs, lexicon=lexicon)
@@ -528,6 +529,14 @@ class _Replayer:
     def on_challenge(self, event: GCGEvent, p: int) -> None:
         if event.score < 0:
             self.fail(f"a challenge bonus is not negative, the record says {event.score:+d}", event.line)
+        last = self.last_play
+        if last is None or last.player != p:
+            self.fail(f"a challenge bonus goes to the player whose play was challenged, but {event.nick}'s last "
+                      "event is not a play that stands", event.line)
+        elif self.bonus_line == last.line:
+            self.fail(f"a second challenge bonus for {event.nick}'s play of line {last.line}", event.line)
+        else:
+            self.bonus_line = last.line
         self.scores[p] += event.score
 
     def on_time(self, event: GCGEvent, p: int) -> None:
