@@ -736,3 +736,20 @@ def test_records_refuse_text_that_would_not_read_back():
             Position("english", opcodes=ops)
     pos = Position("english", opcodes=[["lex", "NWL20"], ("note", "a b")])
     assert pos.opcodes == (("lex", "NWL20"), ("note", "a b")) and pos.cgp().endswith("lex NWL20; note a b;")
+
+
+def test_a_finished_game_validates_no_move(capsys):
+    """Six scoreless turns end the game: validate says game_over, as push does, for a placement,
+    an exchange and a pass (a legal SOIREE before); the lean check agrees."""
+    from racksmith import Position
+    from racksmith.core.validation import lean_verdict
+
+    live = Position.from_cgp(OUTGUN)
+    over = Position.from_cgp(OUTGUN[:-1] + "6")
+    assert live.validate("J8 SOIREE").legal and over.is_over and lean_verdict(live, live.resolve("J8 SOIREE")) == 16
+    for m in ("J8 SOIREE", "-EII", "pass"):
+        v = over.validate(m)
+        assert not v.legal and v.reason == "game_over", m
+    assert lean_verdict(over, live.resolve("J8 SOIREE")) is None
+    code, out, err = run(capsys, "validate", OUTGUN[:-1] + "6", "--move", "J8 SOIREE")
+    assert code == 1 and "game_over" in out + err and "Traceback" not in err

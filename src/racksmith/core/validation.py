@@ -91,6 +91,8 @@ def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
     letter), a lexicon name or path, or None for the position's lexicon.
     """
     move = resolve_move(position, move)
+    if position.is_over:
+        raise IllegalMoveError("game_over", "the game is over: no more turns can be taken")
     if move.is_pass:
         return Move.pass_(move.alphabet, score=0)
     if move.is_exchange:
@@ -180,6 +182,7 @@ def lean_verdict(position, move: "Move | str", lexicon: Any = None) -> "int | st
     col = move.col
     if (
         move.kind != PLACE
+        or position.is_over  # (check_move says so)
         or move.reclaimed
         or (a is not None and a is not rs.alphabet and a.letters != rs.alphabet.letters)
         or type(row) is not int
