@@ -49,8 +49,13 @@ def test_position_before_a_turn():
     pos = r.position(24)  # the last turn: bag empty, so the opponent's rack is every unseen tile
     assert pos.rack_string == "OU" and pos.racks[1] == tuple(r.ruleset.alphabet.rack("R"))
     assert pos.scores == [506, 445]
-    end = r.position()
-    assert end.scores == [445, 516] and end.racks[0] == ()
+    end = r.position()  # p2 went out: p1, to move, holds the R the record's last line names
+    assert end.scores == [445, 516] and end.racks[0] == tuple(r.ruleset.alphabet.rack("R")) and end.racks[1] == ()
+    assert end.is_over and end.cgp().endswith(" R/ 445/516 0")
+    six = replay_text("#player1 a A\n#player2 b B\n>a: AEJNOSV - +0 0\n>b: DEIILTZ - +0 0\n>a: AEJNOSV - +0 0\n"
+                      ">b: DEIILTZ - +0 0\n>a: AEJNOSV - +0 0\n>b: DEIILTZ - +0 0\n"
+                      ">a: AEJNOSV (AEJNOSV) -17 -17\n>b: DEIILTZ (DEIILTZ) -17 -17\n")
+    assert six.cgp().endswith(" AEJNOSV/DEIILTZ -17/-17 6") and six.position().is_over
     with pytest.raises(GCGError, match="turn 26 does not exist"):
         r.position(26)
 

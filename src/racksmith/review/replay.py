@@ -77,7 +77,7 @@ class Replay:
     over: bool = False
     lexicon: Any = None
     zero_turns: int = 0  #: the count of consecutive scoreless turns at the end
-    end_racks: dict[int, Tiles] = field(default_factory=dict)  #: by player: the racks ``#rack1``, ``#rack2``... give
+    end_racks: dict[int, Tiles] = field(default_factory=dict)  #: by player: the racks ``#rack1``, ``#rack2``... give, or the end of the game's lines
 
     @property
     def players(self) -> list[str]:
@@ -93,8 +93,9 @@ class Replay:
     def position(self, turn: int | None = None, *, opponent_rack: bool = True) -> Position:
         """The position before turn ``turn`` (1-based; None or ``len(turns) + 1`` = after the last
         event), the mover first. The opponent's rack is filled in when the record reveals it; after
-        the last event the racks are those the record's ``#rack1``, ``#rack2``... pragmas give (as
-        Quackle writes an unfinished game's), else empty (not known)."""
+        the last event the racks are those the game's last lines state (the leftover of a player
+        gone out, each rack of a game ended by scoreless turns), or an unfinished game's
+        ``#rack1``, ``#rack2``... pragmas (as Quackle writes them), else empty (not known)."""
         n = len(self.turns)
         if turn is None:
             turn = n + 1
@@ -562,6 +563,8 @@ class _Replayer:
                     f"the opponent's leftover is {a.rack_string(unseen) or 'nothing'}, the record says ({event.tiles})",
                     event.line,
                 )
+            else:  # the end position shows it
+                self.result.end_racks[1 - p] = a.tiles(tiles)
         rule = turns.EndRule(rs.end_rule)
         other_rule = turns.EndRule.CLUB if rule == turns.EndRule.TOURNAMENT else turns.EndRule.TOURNAMENT
         expected = turns.going_out_points(rule, value)
@@ -593,6 +596,8 @@ class _Replayer:
             )
         if event.score != -value:
             self.fail(f"({event.tiles}) is worth {value}: the penalty is {-value}, the record says {event.score:+d}", event.line)
+        elif len(tiles) == self.rack_sizes[p]:  # the end position shows the rack the record states
+            self.result.end_racks[p] = rs.alphabet.tiles(tiles)
         self.scores[p] += event.score
         self.over_line = self.over_line or event.line
 
