@@ -753,3 +753,20 @@ def test_a_finished_game_validates_no_move(capsys):
     assert lean_verdict(over, live.resolve("J8 SOIREE")) is None
     code, out, err = run(capsys, "validate", OUTGUN[:-1] + "6", "--move", "J8 SOIREE")
     assert code == 1 and "game_over" in out + err and "Traceback" not in err
+
+
+def test_move_place_refuses_values_that_would_play_another_move():
+    """``across=None`` played the tiles down while the notation said across; a float row wrote
+    '2.5H'; text tiles failed later: each is refused when the move is made."""
+    import numpy as np
+
+    from racksmith import Move
+    from racksmith.errors import InvalidMoveError
+
+    for args, says in (((7, 9, None, (19, 15)), "across is True"), ((1.5, 7, True, (1, 2)), "row is a whole number"),
+                       ((7, "H", True, (1, 2)), "col is a whole number"), ((True, 7, True, (1,)), "row is a whole number"),
+                       ((7, 7, True, "AB"), "Move.parse")):
+        with pytest.raises(InvalidMoveError, match=says):
+            Move.place(*args)
+    m = Move.place(np.int64(7), np.int32(7), np.bool_(True), (1, 2))
+    assert (m.row, m.col, m.across) == (7, 7, True) and type(m.row) is int and m.notation() == "8H AB"

@@ -3,6 +3,7 @@ legality, reason and score on every placement of the fixtures and on generated i
 batch word lookup (``Lexicon.first_absent``) against ``contains_tiles``."""
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections import Counter
@@ -143,7 +144,7 @@ NOT_DECIDED = {
     "a tile over 255": Move.place(8, 3, True, [1, 300]),
     "a bare rack blank": Move.place(8, 3, True, [0, 4]),
     "a tile beyond the alphabet": Move.place(8, 3, True, [27, 4]),
-    "a float row": Move.place(8.0, 3, True, [1, 4]),
+    "a float row (built around Move.place, which refuses one)": dataclasses.replace(Move.place(8, 3, True, [1, 4]), row=8.0),
     "an exchange": Move.exchange([1, 4]),
     "an exchange of tiles not held": Move.exchange([26]),
     "an empty exchange": Move.exchange([]),

@@ -18,6 +18,7 @@ placement plays as the м. The rules are :mod:`racksmith.core.turns`'.
 """
 from __future__ import annotations
 
+import numbers
 import operator
 import re
 import unicodedata
@@ -96,7 +97,17 @@ class Move:
     # --- constructors ---------------------------------------------------------------------
     @classmethod
     def place(cls, row: int, col: int, across: bool, tiles, alphabet: Alphabet | None = None, **kw) -> "Move":
-        return cls(PLACE, row, col, across, tuple(tiles), alphabet, **kw)
+        """A placement from plain values: ``row``/``col`` of its first tile (0-based ints),
+        ``across`` (True, or False for down), ``tiles`` the tile ints (see :meth:`parse` for text)."""
+        for name, v in (("row", row), ("col", col)):
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+                raise InvalidMoveError(f"a placement's {name} is a whole number (0-based), got {v!r:.40}")
+        if type(across).__name__ not in ("bool", "bool_"):  # (numpy's too)
+            raise InvalidMoveError(f"a placement's across is True (across) or False (down), got {across!r:.40}")
+        if isinstance(tiles, str):
+            raise InvalidMoveError(f"a placement's tiles are tile numbers, got the text {tiles!r:.40}: "
+                                   "write the move as text with Move.parse (or Position.resolve)")
+        return cls(PLACE, int(row), int(col), bool(across), tuple(tiles), alphabet, **kw)
 
     @classmethod
     def exchange(cls, tiles, alphabet: Alphabet | None = None, **kw) -> "Move":
