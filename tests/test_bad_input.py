@@ -770,3 +770,18 @@ def test_move_place_refuses_values_that_would_play_another_move():
             Move.place(*args)
     m = Move.place(np.int64(7), np.int32(7), np.bool_(True), (1, 2))
     assert (m.row, m.col, m.across) == (7, 7, True) and type(m.row) is int and m.notation() == "8H AB"
+
+
+def test_a_shipped_leave_set_is_named_wherever_leaves_are_taken():
+    """``moves(leaves="english")`` and ``simulate(leaves="english")`` read the shipped set, as
+    ``load_leaves``, the CLI and the web page do (they said "cannot read leave file 'english'")."""
+    from racksmith import Position, load_leaves
+
+    pos = Position.from_cgp(OUTGUN)
+    named = pos.moves(10, sort="equity", leaves="english")
+    loaded = pos.moves(10, sort="equity", leaves=load_leaves("english"))
+    assert [(m.notation(), m.equity) for m in named] == [(m.notation(), m.equity) for m in loaded]
+    assert named[0].equity != named[0].score
+    assert pos.simulate(candidates=3, iterations=30, seed=1, leaves="english").best is not None
+    with pytest.raises(ValueError, match="the shipped 'russian' leaves are spelled for ruleset russian, not english"):
+        pos.moves(leaves="russian")

@@ -238,7 +238,12 @@ def _leaves(spec: "Leaves | str | PathLike | None", rs: Ruleset) -> Leaves | Non
     if isinstance(spec, Leaves):
         return spec
     if not isinstance(spec, (str, PathLike)):
-        raise MoveGenError(f"leaves must be a Leaves object or the path of a leave file, got {type(spec).__name__}")
+        raise MoveGenError(f"leaves must be a Leaves object, a shipped set's name or the path of a leave file, "
+                           f"got {type(spec).__name__}")
+    from ..lexicon.shipped_leaves import is_shipped_leaves, load_shipped_leaves
+
+    if isinstance(spec, str) and is_shipped_leaves(spec) and not Path(spec).exists():
+        return load_shipped_leaves(spec, rs)  # a shipped set by name ("english"), as load_leaves reads it
     try:
         st = Path(spec).stat()
     except OSError as e:
