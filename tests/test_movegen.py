@@ -255,7 +255,7 @@ def test_a_dawg_only_lexicon_works_with_the_dawg_algorithm(enable15):
         ({"algorithm": "magic"}, "unknown algorithm"),
         ({"top": 0}, "at least 1"),
         ({"top": 2.5}, "whole number"),
-        ({"leaves": 42}, "Leaves object or the path"),
+        ({"leaves": 42}, "a shipped set's name or the path"),
         ({"leaves": "/no/such/file.klv2"}, "cannot read leave file"),
     ],
 )
@@ -266,10 +266,15 @@ def test_bad_options_are_refused_with_a_clear_error(kw, message, enable15):
 
 
 def test_a_lexicon_of_another_alphabet_is_refused(enable15):
-    pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 АВТОБУС/ 0/0 0", "russian",
-                            lexicon=enable15["english"])
-    with pytest.raises(MoveGenError, match="another alphabet"):
-        pos.moves()
+    """Refused as soon as it is given (validate said its words were not in the lexicon)."""
+    with pytest.raises(PositionError, match="lexicon ENABLE15 is spelled in another alphabet than ruleset russian's"):
+        Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 АВТОБУС/ 0/0 0", "russian",
+                          lexicon=enable15["english"])
+    pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 АВТОБУС/ 0/0 0", "russian")
+    with pytest.raises(PositionError, match="another alphabet"):
+        pos.lexicon = enable15["english"]
+    with pytest.raises(PositionError, match="a name, a path or a loaded lexicon, got int"):
+        pos.lexicon = 5
 
 
 def test_a_corrupted_board_is_refused_not_crashed(enable15):

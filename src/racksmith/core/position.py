@@ -203,10 +203,7 @@ class Position:
         self._known: tuple[bool, ...] | None = None if all(known) else known
         self._stack: list[Undo] = []
         self._kept = None  #: the board as the move generator keeps it (a BoardState), set by the first moves()
-        self._lexicon = None
-        self._lexicon_spec = lexicon
-        if lexicon is not None and not isinstance(lexicon, (str, bytes)) and not hasattr(lexicon, "__fspath__"):
-            self._lexicon = lexicon
+        self.lexicon = lexicon  # (checked by the setter)
         self._check()
 
     # --- construction ------------------------------------------------------------------------
@@ -418,10 +415,20 @@ class Position:
 
     @lexicon.setter
     def lexicon(self, value) -> None:
-        self._lexicon = None
+        """A lexicon's name or path (loaded on first use), a loaded lexicon of this ruleset's
+        alphabet, or any object answering ``word in lexicon`` (for validation only)."""
+        loaded = value is not None and not isinstance(value, (str, bytes)) and not hasattr(value, "__fspath__")
+        if loaded:
+            if not hasattr(type(value), "__contains__"):
+                raise PositionError(f"lexicon must be a name, a path or a loaded lexicon, got {type(value).__name__} "
+                                    f"{value!r:.40}")
+            letters = getattr(getattr(value, "alphabet", None), "letters", None)
+            if letters is not None and tuple(letters) != tuple(self.ruleset.alphabet.letters):
+                raise PositionError(f"lexicon {getattr(value, 'name', '') or '(loaded)'} is spelled in another alphabet "
+                                    f"than ruleset {self.ruleset.name}'s: load it for this ruleset, or choose the "
+                                    "ruleset of its language")
+        self._lexicon = value if loaded else None
         self._lexicon_spec = value
-        if value is not None and not isinstance(value, (str, bytes)) and not hasattr(value, "__fspath__"):
-            self._lexicon = value
 
     @property
     def lexicon_name(self) -> str | None:
