@@ -725,7 +725,7 @@ def test_records_refuse_text_that_would_not_read_back():
         Game("english", seed=1, names="AB")
     g = Game("english", seed=1, names=["Alice Smith", "Bob"])
     g.play(g.legal_moves(top=1)[0])
-    for pragma in (("title", "x\n>p2: ABC 8A ABC +99 99"), ("title", "a\rb"), ("my title", "x"), ("", "x")):
+    for pragma in (("title", "x\n>p2: ABC 8A ABC +99 99"), ("title", "a\rb"), ("my title", "x"), (" ", "x")):
         with pytest.raises(GCGError, match="cannot be written in GCG"):
             g.gcg(pragmas=[pragma])
     text = g.gcg(pragmas=[("title", "A title"), ("note", "two lines\n>p2: not an event")])

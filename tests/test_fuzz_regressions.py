@@ -48,8 +48,19 @@ def test_found_by_hypothesis_a_player_declared_twice():
 
 
 def test_found_by_hypothesis_an_http09_request_line_gets_a_json_body():
-    """A Host header holding a bare LF ends the head early; the next line reads as an HTTP/0.9
-    request, answered with a JSON body and no status line."""
+    """A Host header holding a bare LF ends the head early; the next line reads as a request line
+    without a version, answered with a JSON body (since 2026-11-29 with a status line too)."""
     port = targets.live_server().port
     targets.check_http(b"GET / HTTP/1.1\r\nHost: \n\r\nContent-Length: 0\r\n\r\n")
     targets.check_http(b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
+
+
+def test_found_by_hypothesis_2026_11_29():
+    """A bare '#' line read as a pragma the writer then refused (its name is ''); '80D' parsed as a
+    square off every board and wrote back in words; bytes after a request were read as a request
+    line without a version and answered as HTTP/0.9 (a body, no status line)."""
+    targets.check_gcg(b"#")
+    targets.check_notation("80D QU(I)RK")
+    port = targets.live_server().port  # the {} after the request is read as the next request line
+    targets.check_http(b"GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 0\r\n\r\n{}\r\n\r\n" % port)
+    targets.check_http(b"\x00\x00\x01\x01\x8a\x01\xb5\x01\x00\x00")

@@ -70,7 +70,8 @@ def test_passes(text):
         ("8D QUIRK X", "bad move"),
         ("-7", "bad move"),
         ("DD QUIRK", "bad coordinate"),
-        ("0A AB", "rows are numbered from 1"),
+        ("0A AB", "rows are numbered 1..26"),
+        ("80D QU(I)RK", "rows are numbered 1..26"),  # (it parsed, then wrote back as words)
         ("8D QU?RK", "write a blank as the lowercase letter"),
         ("8D QU*RK", "write a blank as the lowercase letter"),
         ("8D QU((I))RK", "nested '('"),

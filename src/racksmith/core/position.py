@@ -141,7 +141,7 @@ def _opcodes(opcodes: Any) -> tuple[tuple[str, str], ...]:
         if not (isinstance(op, (tuple, list)) and len(op) == 2 and all(isinstance(x, str) for x in op)):
             raise PositionError(f"an opcode is a (name, value) pair of texts, got {op!r:.60}")
         name, value = op
-        if not name or name.startswith("-") or any(ch.isspace() or ch == ";" for ch in name):
+        if not name or any(ch.isspace() or ch == ";" for ch in name):
             raise PositionError(f"opcode name {name!r:.40}: one word, without ';' (e.g. 'lex')")
         if ";" in value or value != value.strip() or any(ch.isspace() and ch != " " for ch in value):
             raise PositionError(f"opcode {name} value {value!r:.40}: one line of text without ';' (spaces only inside)")

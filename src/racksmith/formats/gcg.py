@@ -652,7 +652,7 @@ def format_gcg(game: GCGGame) -> str:
             raise GCGError(f"player {p.nick!r} ({p.name!r}) cannot be written in GCG: a nick is one word, "
                            "a name one line")
     for name, value, _ in game.pragmas:
-        if not name or any(ch.isspace() for ch in name) or (name != "note" and _BREAK.search(value)):
+        if any(ch.isspace() for ch in name) or (name != "note" and _BREAK.search(value)):  # ('#' alone: name '')
             raise GCGError(f"pragma #{name} {value!r:.40} cannot be written in GCG: its name is one word and its "
                            "value one line (text over several lines goes in a #note)")
     written_players: set[int] = set()

@@ -53,6 +53,6 @@ def parse_coord(text: str) -> tuple[int, int, bool]:
                 f"bad coordinate {text!r}: write row then column for across (8D) or column then row for down (D8)"
             )
         row, col, across = int(m.group(2)) - 1, COLUMNS.index(m.group(1).upper()), False
-    if row < 0:
-        raise InvalidMoveError(f"bad coordinate {text!r}: rows are numbered from 1")
+    if not 0 <= row < MAX_DIM:
+        raise InvalidMoveError(f"bad coordinate {text!r}: rows are numbered 1..{MAX_DIM} (no board is larger)")
     return row, col, across

@@ -183,6 +183,9 @@ class Handler(BaseHTTPRequestHandler):
     server: AnalyzerServer
     server_version = f"racksmith/{__version__}"
     protocol_version = "HTTP/1.1"
+    #: a request line that names no version (garbage after a request, read as the next one) is
+    #: answered with a status line and headers all the same, never a bare HTTP/0.9 body
+    default_request_version = "HTTP/1.1"
     timeout = TIMEOUT
     disable_nagle_algorithm = True  # the head and the body leave at once (no 40 ms delayed-ACK stall)
 
