@@ -12,6 +12,8 @@ Variants (``@S``: a time limit of S seconds instead of ``--cap``):
 * ``rs_all``: the same with ``--all`` (every play solved exactly).
 * ``rs_nolook``: ``rs`` without the looks of the answer at a time limit (``peg._ANSWER_TOP = 0``:
   the answer is the best play proven so far, as before they were added), for comparison.
+* ``rs_old``: ``rs`` ranking plays by estimates as before b7fb5d7 (a draw not yet estimated counts
+  0, an even game, and every play counts as estimated), for comparison at short limits.
 * ``mg_def``: MAGPIE's ``peg`` with its default cascade (every play ranked by greedy playouts, then
   the best 32, 16, 8, 4 and 2 re-ranked by endgames 2 to 6 plies deep): not proven.
 * ``mg_exh``: MAGPIE's ``peg -pegtopk all`` (every play, every draw, endgames to the end): exact.
@@ -52,8 +54,15 @@ NOLOOK = ("import sys, racksmith.search.peg as peg; peg._ANSWER_TOP = 0; from ra
           "sys.exit(main(sys.argv[1:]))")
 
 
-def run_racksmith(cgp: str, cap: float, threads: int, solve_all: bool, look: bool = True) -> dict:
-    head = [RACKSMITH] if look else [sys.executable, "-c", NOLOOK]
+#: racksmith's CLI ranking plays by estimates as before b7fb5d7 (private methods of racksmith.search.peg)
+OLD = ("import sys, racksmith.search.peg as peg; peg._Play.estimated = lambda self: True; "
+       "peg._Draw.point = lambda self: (lambda v: v if self.hi is None or v <= self.hi else self.hi)("
+       "(lambda v: v if self.lo is None or v >= self.lo else self.lo)(0 if self.estimate is None else self.estimate)); "
+       "from racksmith.cli.main import main; sys.exit(main(sys.argv[1:]))")
+
+
+def run_racksmith(cgp: str, cap: float, threads: int, solve_all: bool, look: bool = True, old: bool = False) -> dict:
+    head = [sys.executable, "-c", OLD] if old else [RACKSMITH] if look else [sys.executable, "-c", NOLOOK]
     cmd = head + ["peg", unknown_opponent(cgp), "--json", "-q", "--seconds", str(cap), "--threads", str(threads)]
     if solve_all:
         cmd.append("--all")
@@ -121,8 +130,8 @@ def main() -> None:
     variants = args.variants.split(",")
     for v in variants:
         kind, _, cap = v.partition("@")
-        if kind not in ("rs", "rs_all", "rs_nolook", "mg_def", "mg_exh") or (cap and not cap.replace(".", "", 1).isdigit()):
-            ap.error(f"--variants: rs, rs_all, rs_nolook, mg_def or mg_exh, each with an optional @SECONDS; got {v!r}")
+        if kind not in ("rs", "rs_all", "rs_nolook", "rs_old", "mg_def", "mg_exh") or (cap and not cap.replace(".", "", 1).isdigit()):
+            ap.error(f"--variants: rs, rs_all, rs_nolook, rs_old, mg_def or mg_exh, each with an optional @SECONDS; got {v!r}")
 
     from racksmith.lexicon import load_lexicon
 
@@ -144,7 +153,7 @@ def main() -> None:
                 kind, _, c = v.partition("@")
                 cap = float(c) if c else args.cap
                 if kind.startswith("rs"):
-                    r = run_racksmith(rec["cgp"], cap, args.threads, kind == "rs_all", kind != "rs_nolook")
+                    r = run_racksmith(rec["cgp"], cap, args.threads, kind == "rs_all", kind != "rs_nolook", kind == "rs_old")
                 else:
                     r = run_magpie(args.magpie_dir, rec["cgp"], cap, args.threads, kind == "mg_exh")
                 r.update(case=rec["id"], variant=v, round=rnd, load=os.getloadavg()[0])
