@@ -80,7 +80,7 @@ def test_exchange_inference_keeps_what_the_exchange_kept():
     board = BoardState(tables.rules)
     board.set(pos.board)
     pool = a.rack("UUVVWWIIXYZ")
-    tiles, lens, weights, values = kernel(tables.rules, tables.leave_table, board, b"", bytes(pool), 7, 5, 0.0, 5.0,
+    tiles, lens, weights, values, _ = kernel(tables.rules, tables.leave_table, board, b"", bytes(pool), 7, 5, 0.0, 5.0,
                                           60, 0, 7, 10000)
     got = sorted((tuple(tiles[i, : lens[i]]), weights[i]) for i in range(len(lens)))
     expected = []
@@ -136,3 +136,125 @@ def test_bag_too_small():
 def test_unknown_tiles_in_move():
     with pytest.raises(InferenceError):
         infer_leaves(Position.from_cgp(KRONA), "8D KR0NA")
+
+
+LATE = ("15/15/2MI11/TRANQUIL7/R14/O6DEV5/NUT2THAT5C/ANE1FOOD5TO/1FAXING6AL/1AR1R8JO/1SEER9S/"
+        "1TRAY2PANED2S/WE1V4WAY2Bi/ON1E3HEBE2I1/K2DOLCI2SEIZE GLMOPUU/ 277/434 0")
+
+
+def test_busy_board_leaves_match_every_rack_generated():
+    """On a busy board (many anchors, where the kernel skips every anchor that cannot beat the
+    play and stops at the first move that does), the leaves kept are exactly those whose rack's
+    best equity, generated in full through Position.moves, is within the margin of 15K SEIZE."""
+    from racksmith.lexicon import load_leaves
+
+    pos = Position.from_cgp(LATE)
+    lv = load_leaves(SYNTH, "english")
+    inf = infer_leaves(pos, "15K SEIZE", leaves=lv, margin=3.0)
+    kept = {str(x.leave): x.draws for x in inf.leaves}
+    a = pos.ruleset.alphabet
+    unseen = np.bincount(list(pos.unseen_tiles()), minlength=64)
+    board = pos.board.copy()
+    board[14, 10:15] = 0  # the board before SEIZE
+    bag_before = len(list(pos.unseen_tiles())) + 5 - 7
+    expected = {}
+    for pair in combinations_with_replacement(range(64), 2):
+        if any(unseen[t] < pair.count(t) for t in set(pair)):
+            continue
+        rack = sorted([*a.rack("SEIZE"), *pair])
+        before = Position("english", board, (a.tiles(rack), a.tiles(list(pos.racks[0]))),
+                          (pos.scores[1], pos.scores[0]), lexicon=pos.lexicon)
+        best = before.moves(top=1, sort="equity", leaves=lv, exchanges=bag_before >= 7)[0]
+        played = before.score("15K SEIZE").score
+        value = lv.value_tiles(list(pair)) if bag_before > 0 else 0.0
+        if played + value + 3.0 >= best.equity - 1e-9:
+            expected[str(a.tiles(sorted(pair)))] = math.prod(math.comb(int(unseen[t]), pair.count(t)) for t in set(pair))
+    assert kept == expected
+    assert 0 < len(expected) < 50
+
+
+def test_sampled_inference_estimates_the_exact_one():
+    """Racks dealt at random (a seeded, reproducible sample) give each leave about its exact share:
+    within 4 standard errors for every leave of the exact answer's top 20."""
+    pos = Position.from_cgp(KRONA)
+    exact = infer_leaves(pos, "8D KRONA", leaves=SYNTH)
+    assert exact.exact and exact.samples == 0 and exact.racks_total == exact.racks_tried
+    est = infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=200_000, seed=7)
+    assert not est.exact and est.samples == est.racks_tried == 200_000
+    assert est.racks_total == exact.racks_total
+    assert est.total_draws == sum(x.draws for x in est.leaves) <= 200_000
+    share = {str(x.leave): x.probability for x in est.leaves}
+    n = est.total_draws
+    for lv in exact.leaves[:20]:
+        p = lv.probability
+        assert abs(share.get(str(lv.leave), 0.0) - p) <= 4 * math.sqrt(p * (1 - p) / n), str(lv.leave)
+    # every leave estimated is one the exact answer has
+    assert set(share) <= {str(x.leave) for x in exact.leaves}
+    again = infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=200_000, seed=7)
+    assert again.leaves == est.leaves
+    other = infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=200_000, seed=8)
+    assert other.leaves != est.leaves
+
+
+def test_sampled_exchange_deals_are_counted_once_each():
+    """Deals of a small pool repeat the same racks many times (the kernel remembers each rack's
+    answer): the deal counts per leave follow the exact weights (chi-square test)."""
+    from racksmith.lexicon import load_leaves
+    from racksmith.movegen._movegen import BoardState
+    from racksmith.movegen.generate import _tables
+    from racksmith.sim._sim import infer_leaves as kernel
+
+    pos = Position.from_cgp(KRONA)
+    a = pos.ruleset.alphabet
+    lv = load_leaves(SYNTH, "english")
+    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
+    board = BoardState(tables.rules)
+    board.set(pos.board)
+    pool = bytes(a.rack("UUVVWWIIXYZ"))
+
+    def leaves(out):
+        tiles, lens, weights, values, tried = out
+        got = {}
+        for i in range(len(lens)):
+            key = tuple(tiles[i, : lens[i]])
+            got[key] = got.get(key, 0) + weights[i]
+        return got, tried
+
+    exact, tried = leaves(kernel(tables.rules, tables.leave_table, board, b"", pool, 7, 5, 0.0, 5.0, 60, 0, 7, 10000))
+    deals, tried_s = leaves(kernel(tables.rules, tables.leave_table, board, b"", pool, 7, 5, 0.0, 5.0, 60, 0, 7,
+                                   300_000, 300_000, 11))
+    from racksmith.sim.infer import _count_multisets
+
+    # every multiset of 7 the pool can supply tried once (101), 300,000 deals of them
+    assert tried == _count_multisets(np.bincount(list(pool), minlength=64).tolist(), 7) == 101
+    assert tried_s == 300_000
+    assert set(deals) == set(exact)
+    total_ways = math.comb(11, 7)
+    n = 300_000
+    chi2 = sum((deals[k] - n * w / total_ways) ** 2 / (n * w / total_ways) for k, w in exact.items())
+    # the deals not kept make one more cell
+    kept_n = sum(deals.values())
+    rest = n - kept_n
+    rest_e = n * (1 - sum(exact.values()) / total_ways)
+    chi2 += (rest - rest_e) ** 2 / rest_e
+    assert chi2 < 3 * (len(exact) + 1) + 30  # far below what a miscounted memo would give
+
+
+def test_time_limit_deals_when_every_rack_does_not_fit():
+    pos = Position.from_cgp(KRONA)
+    small = infer_leaves(pos, "8D KRONA", leaves=SYNTH, seconds=30)
+    assert small.exact and small.leaves == infer_leaves(pos, "8D KRONA", leaves=SYNTH).leaves
+    big = infer_leaves(pos, "-3", leaves="english", seconds=0.5)  # 2.6 million racks: seconds to tens of seconds
+    assert not big.exact and 0 < big.samples < big.racks_total == 2_588_421
+    assert big.seconds < 10  # stopped at its limit (a generous bound: not a speed figure)
+    assert big.leaves and all(len(x.leave) == 4 for x in big.leaves)
+
+
+@pytest.mark.parametrize("kw,match", [
+    ({"seconds": 0}, "seconds"), ({"seconds": True}, "seconds"), ({"seconds": "1"}, "seconds"),
+    ({"samples": 0}, "samples"), ({"samples": 10**9}, "samples"), ({"samples": 1.5}, "samples"),
+    ({"seed": -1}, "seed"), ({"seed": 2**64}, "seed"), ({"seed": None}, "seed"),
+])
+def test_bad_limits(kw, match):
+    with pytest.raises(InferenceError, match=match):
+        infer_leaves(Position.from_cgp(KRONA), "8D KRONA", **kw)

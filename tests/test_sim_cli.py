@@ -58,16 +58,42 @@ def test_sim_bad_leaves_is_one_line(capsys):
     assert len(err.strip().splitlines()) == 1 and "no_such.klv2" in err
 
 
+def untimed(d):
+    """An inference's JSON less the time it took."""
+    assert d.pop("seconds") >= 0
+    return d
+
+
 def test_infer_uses_the_shipped_leaves_by_default(capsys):
     pos = Position.from_cgp(KRONA)
     code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--json")
     assert code == 0, err
-    assert json.loads(out) == json.loads(json.dumps(infer_leaves(pos, "8D KRONA", leaves=default_leaves(pos.ruleset)).to_dict()))
+    assert untimed(json.loads(out)) == untimed(json.loads(json.dumps(
+        infer_leaves(pos, "8D KRONA", leaves=default_leaves(pos.ruleset)).to_dict())))
     code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--leaves", "none", "--json")
     assert code == 0, err
-    none = json.loads(out)
-    assert none == json.loads(json.dumps(infer_leaves(pos, "8D KRONA", leaves=None).to_dict()))
+    none = untimed(json.loads(out))
+    assert none == untimed(json.loads(json.dumps(infer_leaves(pos, "8D KRONA", leaves=None).to_dict())))
     assert all(lv["value"] == 0 for lv in none["leaves"])
+
+
+def test_infer_limits_on_the_command_line(capsys):
+    pos = Position.from_cgp(KRONA)
+    code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--samples", 5000, "--seed", 3, "--json")
+    assert code == 0, err
+    d = untimed(json.loads(out))
+    assert d["exact"] is False and d["samples"] == d["racks_tried"] == 5000 and d["racks_total"] == 347
+    assert d == untimed(infer_leaves(pos, "8D KRONA", leaves=default_leaves(pos.ruleset), samples=5000, seed=3).to_dict())
+    # a limit that every rack fits in: the exact answer, said so in the title
+    code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--seconds", 60)
+    assert code == 0, err
+    assert "every one of 347 racks tried" in out
+    code, out, err = run(capsys, "infer", KRONA, "--move", "-3", "--seconds", 0.2)
+    assert code == 0, err
+    assert "estimated from" in out and "random deals" in out and "2,582,445 racks would take longer" in out
+    for bad in (["--samples", 0], ["--seconds", 0], ["--seed", -1]):
+        code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", *bad)
+        assert code == 2 and out == "", bad
 
 
 def test_selfplay_report_names_each_players_leaves(capsys):
@@ -108,3 +134,18 @@ def test_winpct_train_plays_the_shipped_leaves_by_default(capsys, tmp_path):
     assert none[1] is None and none[0] != default[0]  # other players, other games
     code, out, err = run(capsys, "winpct", "train", "--games", 30, "-o", tmp_path / "x.winpct", "--leaves", tmp_path / "no.klv2")
     assert code == 1 and "no.klv2" in err and not (tmp_path / "x.winpct").exists()
+
+
+def test_sim_draws_the_opponents_rack_from_an_inference(capsys):
+    code, out, err = run(capsys, "sim", KRONA, "--infer", "8D KRONA", "--infer-seconds", 30, "--candidates", 3,
+                         "--iterations", 60, "--seed", 2, "--stop", "none", "--json")
+    assert code == 0, err
+    assert "inferred" in err and "every one of 347 racks tried" in err
+    with_inference = json.loads(out)["candidates"]
+    code, out, err = run(capsys, "sim", KRONA, "--candidates", 3, "--iterations", 60, "--seed", 2, "--stop", "none",
+                         "--json")
+    assert code == 0, err
+    # the opponent's racks are drawn from another distribution: other play-outs
+    assert json.loads(out)["candidates"] != with_inference
+    code, out, err = run(capsys, "sim", KRONA, "--infer", "8D KRONA", "--infer-seconds", 0, "--iterations", 10)
+    assert code == 2 and out == ""

@@ -147,6 +147,8 @@ def sim_cmd(
     stop: str = typer.Option("0.99", "--stop", help="Confidence at which to stop when the best play is known, or none."),
     infer: Optional[str] = typer.Option(None, "--infer", metavar="MOVE",
                                         help="The opponent's last play (on the board): draw his rack from what it left."),
+    infer_seconds: float = typer.Option(10.0, "--infer-seconds", min=0.001, callback=finite,
+                                        help="Time limit of --infer: every rack tried when that fits, else racks dealt at random."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
 ) -> None:
     """Rank the best plays of a position by simulated win chance (Monte Carlo, best-arm identification)."""
@@ -160,8 +162,8 @@ def sim_cmd(
     if infer is not None:
         from ..sim.infer import infer_leaves
 
-        inference = infer_leaves(pos, infer, leaves=klv)
-        note(f"inferred {len(inference.leaves):,} leaves of the opponent from {infer}")
+        inference = infer_leaves(pos, infer, leaves=klv, seconds=infer_seconds, seed=seed or 0)
+        note(f"inferred {len(inference.leaves):,} leaves of the opponent from {infer} ({_inference_scope(inference)})")
     live = Live(console=err_console, refresh_per_second=4, transient=True) if err_console.is_terminal else None
 
     def progress(partial):
@@ -184,6 +186,14 @@ def sim_cmd(
     say(f"seed {result.seed}, {result.plies} plies, {result.iterations / max(result.seconds, 1e-9):,.0f} iterations/s")
 
 
+def _inference_scope(result) -> str:
+    """How much of the racks an inference saw, for a title or a note."""
+    if result.exact:
+        return f"every one of {result.racks_total:,} racks tried, {result.total_draws:,} draws, {result.seconds:.1f} s"
+    return (f"estimated from {result.samples:,} random deals ({result.total_draws:,} kept) in {result.seconds:.1f} s; "
+            f"the {result.racks_total:,} racks would take longer")
+
+
 def infer_cmd(
     cgp_arg: CgpArg = None,
     move: str = typer.Option(..., "--move", "-m", help="The opponent's last play as on the board ('8D QUIRK', "
@@ -196,6 +206,12 @@ def infer_cmd(
     margin: float = typer.Option(5.0, "--margin", min=0.0, callback=finite,
                                  help="Points within the best equity for a play to count."),
     top: int = typer.Option(30, "--top", "-n", min=1, help="Leaves to show (the JSON has them all)."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", "-s", min=0.001, callback=finite,
+                                            help="Time limit: every rack is tried when that fits in it, else racks "
+                                                 "are dealt at random until the time is up [default: none, every rack]."),
+    samples: Optional[int] = typer.Option(None, "--samples", min=1, max=5_000_000,
+                                          help="Deal this many racks at random instead of trying every one (reproducible with --seed)."),
+    seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the random deals."),
     as_json: bool = typer.Option(False, "--json", help="Print every leave with its probability as JSON on stdout."),
 ) -> None:
     """What the opponent kept with his last play: every possible leave and its probability."""
@@ -205,15 +221,15 @@ def infer_cmd(
 
     pos = load_position(cgp_arg, cgp, None, None, ruleset, lexicon)
     position_lexicon(pos)
-    result = infer_leaves(pos, move, leaves=resolve_leaves(leaves, pos.ruleset), margin=margin)
+    result = infer_leaves(pos, move, leaves=resolve_leaves(leaves, pos.ruleset), margin=margin, seconds=seconds,
+                          samples=samples, seed=seed)
     if as_json:
         emit_json(result.to_dict())
         return
-    t = Table(title=f"after {result.move.notation()}: {len(result.leaves):,} leaves of {result.racks_tried:,} tried, "
-                    f"{result.total_draws:,} draws")
+    t = Table(title=f"after {result.move.notation()}: {len(result.leaves):,} leaves, {_inference_scope(result)}")
     t.add_column("leave")
     t.add_column("prob%", justify="right")
-    t.add_column("draws", justify="right")
+    t.add_column("draws" if result.exact else "deals", justify="right")
     t.add_column("value", justify="right")
     for lv in result.leaves[:top]:
         t.add_row(str(lv.leave) or "-", f"{100 * lv.probability:.2f}", f"{lv.draws:,}", f"{lv.value:+.2f}")

@@ -371,6 +371,9 @@ cdef struct WalkC:
     int val_min_blanks              # what leave_adj was made for (with the val_* fields above)
     int req_min_blanks              # walk_require_blanks for the next call (0: none), and its floor
     double req_floor
+    double req_gen_floor            # walk_set_floor for the next call (-1e300: none), and its stop
+    int req_stop
+    double stop_floor               # this call stops once the heap is full of moves above it (1e300: never)
     LaneCache* lane_cache           # owned; NULL unless walk_cache_lanes was called
     # the lanes of this call (last: the fields above stay at short offsets)
     Lane lanes[2 * MAX_DIM]
@@ -438,6 +441,14 @@ cdef WalkC* walk_new() noexcept nogil      # NULL when memory ran out
 # first anchor (a move equal to floor is still found). GenArgs is unchanged, so a caller that never
 # calls this gets every move as before.
 cdef void walk_require_blanks(WalkC* w, int min_blanks, double floor) noexcept nogil
+# For the next walk_generate call on w only, with a.top > 0: shadow playing prunes from the first
+# anchor every placement whose key (equity, or score when ranking by score) is below floor. A move
+# at or above floor is still found, so the best move is the same whenever it reaches floor; when it
+# does not, w.out holds what was found (the exchanges, the pass, placements above the pruned
+# bounds), every one of them below floor. A caller that asks only "does anything beat floor?" saves
+# the search of every anchor that cannot; with stop, the search also ends as soon as the heap is full
+# of moves above floor (w.out[0] then beats floor but need not be the best move).
+cdef void walk_set_floor(WalkC* w, double floor, bint stop) noexcept nogil
 cdef void walk_free(WalkC* w) noexcept nogil
 # From now on, calls on w that list every move (top 0; walk_require_blanks without a floor) on a board
 # that is not the opening keep each lane's placements in a cache of 2**slots_log2 lanes in 2**ring_log2 bytes,
@@ -452,6 +463,13 @@ cdef int walk_cache_lanes(WalkC* w, int slots_log2, int ring_log2) noexcept nogi
 # n_letters, top outside 0..MAX_TOP, the GADDAG walk on a board kept without run data.
 cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC* b, const uint8_t* rack,
                        int n_rack, const GenArgs* a) noexcept nogil
+# Stage 3 alone for rack: w.leave_adj (the valuation of each kept set, by leave mask: letter t owns
+# the bits from w.base[t]) and w.best_adj[0][k] (the best valuation when playing or exchanging k
+# tiles), no move listed. A walk_generate call for the same rack, rules, leaves and end-of-game terms
+# right after reuses them (the valuations are kept), so asking first costs no second valuation.
+# Returns 0, -1 when memory ran out, -2 for arguments walk_generate would refuse.
+cdef int walk_values(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC* b, const uint8_t* rack,
+                     int n_rack, const GenArgs* a) noexcept nogil
 # Rank w.out: w.keys[i].idx is the index of the i-th best record. Returns 0, or -1 (memory).
 cdef int walk_rank(WalkC* w) noexcept nogil
 

@@ -97,12 +97,20 @@ cdef void walk_require_blanks(WalkC* w, int min_blanks, double floor) noexcept n
     w.req_floor = floor
 
 
+cdef void walk_set_floor(WalkC* w, double floor, bint stop) noexcept nogil:
+    w.req_gen_floor = floor
+    w.req_stop = stop
+
+
 cdef WalkC* walk_new() noexcept nogil:
     cdef WalkC* w = <WalkC*>malloc(sizeof(WalkC))
     if w == NULL:
         return NULL
     w.req_min_blanks = 0
     w.req_floor = -1e300
+    w.req_gen_floor = -1e300
+    w.req_stop = 0
+    w.stop_floor = 1e300
     w.min_blanks = 0
     w.out = NULL
     w.cap_out = 0
@@ -164,6 +172,11 @@ cdef void start_walk(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC*
     w.n_lanes = 0
     w.prune = 0
     w.threshold = w.req_floor - BOUND_SLACK if w.min_blanks else -1e300
+    if w.req_gen_floor - BOUND_SLACK > w.threshold:          # walk_set_floor: this call only
+        w.threshold = w.req_gen_floor - BOUND_SLACK
+    w.stop_floor = w.req_gen_floor if w.req_stop and w.top > 0 else 1e300
+    w.req_gen_floor = -1e300
+    w.req_stop = 0
     memset(w.rack, 0, sizeof(w.rack))
     for i in range(n_rack):
         w.rack[rack[i]] += 1
@@ -179,6 +192,31 @@ cdef void start_walk(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC*
     w.leave_mask = ((<uint32_t>1) << n_rack) - 1
     w.n_blanks = w.rack[0]
     w.n_tables = 1 + (w.n_blanks if w.n_blanks < 2 else 2)
+
+
+cdef int walk_values(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC* b, const uint8_t* rack,
+                     int n_rack, const GenArgs* a) noexcept nogil:
+    cdef GenArgs quiet = a[0]
+    cdef int i, min_blanks = w.req_min_blanks
+    cdef double floor = w.req_floor, gen_floor = w.req_gen_floor
+    cdef int stop = w.req_stop
+    if n_rack < 0 or n_rack > MAX_RACK or a.top < 0 or a.top > MAX_TOP:
+        return -2
+    for i in range(n_rack):
+        if rack[i] > r.n_letters:
+            return -2
+    quiet.exchanges = 0                 # stage 3 alone: the valuations, no move emitted
+    start_walk(w, r, lv, b, rack, n_rack, &quiet)
+    w.req_min_blanks = min_blanks       # what the next walk_generate call was asked for stays
+    w.req_floor = floor
+    w.req_gen_floor = gen_floor
+    w.req_stop = stop
+    w.min_blanks = 0
+    if not reserve(<void**>&w.leave_adj, &w.leave_cap, (<int64_t>1) << n_rack, sizeof(double)):
+        w.oom = 1
+        return -1
+    value_leaves(w, lv, &quiet)
+    return -1 if w.oom else 0
 
 
 cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC* b, const uint8_t* rack,
@@ -298,6 +336,8 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
         w.prune = 1
         gen_anchor(w)
         w.prune = 0
+        if walk_stops(w):
+            break
     return 0
 
 

@@ -46,6 +46,12 @@ cdef inline bint heap_rejects(WalkC* w, int score, double equity) noexcept nogil
     return key < worst
 
 
+cdef inline bint walk_stops(const WalkC* w) noexcept nogil:
+    """walk_set_floor with stop: the heap is full of moves above the floor, so the call's question
+    (does anything beat it?) is answered."""
+    return w.n_out >= w.top and primary_key(&w.out[0], w.by_equity) > w.stop_floor
+
+
 cdef void emit(WalkC* w, const MoveRec* rec) noexcept nogil:
     cdef MoveRec* grown
     cdef int64_t cap

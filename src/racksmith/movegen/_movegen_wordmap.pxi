@@ -750,4 +750,6 @@ cdef int wm_best(WalkC* w, const int* desc_values) noexcept nogil:
             wm_group(w, m, &m.groups[m.heap[k].group])
             if w.oom:
                 return -1
+            if walk_stops(w):
+                return 0
     return 0

@@ -19,11 +19,13 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memcpy, memset
 from libc.math cimport floor, log, pow, INFINITY
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from racksmith._hash cimport mix64, splitmix64
 from racksmith.movegen._movegen cimport (
     BoardC, GenArgs, KIND_EXCHANGE, KIND_PASS, KIND_PLACE, LeavesC, LeaveTable, MoveRec, Rules, RulesC, WalkC,
     BoardState, board_place_move, board_sync, board_unplace_move, walk_free, walk_generate, walk_new,
+    walk_set_floor, walk_values,
 )
 from racksmith.play._gameloop cimport MAX_STARS, Reclaim, reclaim_best
 from racksmith.rules._tiles cimport BLANK_BIT, LETTER_MASK, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits
@@ -1205,6 +1207,8 @@ cdef struct InferC:
     double* out_weight
     double* out_value
     int rc
+    int sampling                # racks drawn at random (each accepted one weighs 1), not enumerated
+    int64_t n_tried             # racks evaluated
 
 
 cdef double choose(int n, int k) noexcept nogil:
@@ -1221,35 +1225,54 @@ cdef void infer_eval(InferC* c) noexcept nogil:
     cdef uint8_t rk[MAX_RACK]
     cdef int t, k, n = 0, rc
     cdef uint32_t mask = 0
-    cdef int base = 0
-    cdef double leave_value, weight
+    cdef double leave_value = 0.0, weight, floor, best_other = -1e300
     cdef const MoveRec* top
     cdef bint ok
+    c.n_tried += 1
     for t in range(64):
         for k in range(c.played[t] + c.leave[t]):
             rk[n] = t
             n += 1
+    # the valuations first (kept for the generation below): they decide most racks alone
+    rc = walk_values(c.w, c.r, c.lv, c.board, rk, n, &c.a)
+    if rc != 0:
+        c.rc = -2
+        return
+    if c.exchanged:
+        # the best exchange of that many tiles must be the best exchange: one of another size worth
+        # more outranks it whatever the placements (a tie is left to the generation's rank order)
+        for k in range(1, n + 1):
+            if k != c.exchanged and c.w.best_adj[0][k] > best_other:
+                best_other = c.w.best_adj[0][k]
+        if best_other > c.w.best_adj[0][c.exchanged] or c.w.leave_adj[((<uint32_t>1) << n) - 1] > c.w.best_adj[0][c.exchanged]:
+            return
+        floor = c.w.best_adj[0][c.exchanged]
+    else:
+        # the leave's mask: letter t owns the rack bits from base[t], the lowest kept first
+        for t in range(64):
+            if c.played[t] + c.leave[t]:
+                for k in range(c.leave[t]):
+                    mask |= (<uint32_t>1) << (c.w.base[t] + k)
+        leave_value = c.w.leave_adj[mask] if not c.a.bag_empty else 0.0
+        floor = c.target_score + leave_value + c.margin
+    # only whether something outranks floor matters: the anchors that cannot reach it are skipped
+    walk_set_floor(c.w, floor, True)
     rc = walk_generate(c.w, c.r, c.lv, c.board, rk, n, &c.a)
     if rc != 0 or c.w.n_out < 1:
         c.rc = -2
         return
     top = &c.w.out[0]
-    # the leave's mask: letter t owns the rack bits from base[t], the lowest kept first
-    for t in range(64):
-        if c.played[t] + c.leave[t]:
-            for k in range(c.leave[t]):
-                mask |= (<uint32_t>1) << (c.w.base[t] + k)
     if c.exchanged:
         ok = top.kind == KIND_EXCHANGE and top.n_played == c.exchanged
     else:
-        leave_value = c.w.leave_adj[mask] if not c.a.bag_empty else 0.0
-        ok = c.target_score + leave_value + c.margin >= top.equity or c.pool_left == 0
+        ok = floor >= top.equity or c.pool_left == 0
     if not ok:
         return
     weight = 1.0
-    for t in range(64):
-        if c.leave[t]:
-            weight *= choose(c.orig[t], c.leave[t])
+    if not c.sampling:
+        for t in range(64):
+            if c.leave[t]:
+                weight *= choose(c.orig[t], c.leave[t])
     if c.n_out >= c.cap:
         c.rc = -3
         return
@@ -1296,9 +1319,109 @@ cdef void infer_walk(InferC* c, int left, int start) noexcept nogil:
             c.pool[t] += 1
 
 
+cdef inline double infer_now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int64_t infer_sample(InferC* c, int64_t samples, uint64_t seed, double deadline) noexcept nogil:
+    """Up to ``samples`` leaves drawn from the pool at random (without replacement within a draw, as
+    the bag deals them), each evaluated by infer_eval: a leave then turns up in proportion to the
+    ways to draw it, so the accepted draws estimate the exact enumeration's weights. A leave dealt
+    again is not evaluated again: a table by the leave's hash remembers whether it was kept, and
+    where. Stops at ``deadline`` (a time of CLOCK_MONOTONIC, as Python's time.monotonic(); 0: none).
+    Returns the draws made."""
+    cdef uint8_t tiles[MAX_POOL]
+    cdef uint64_t zob[64]
+    cdef int n = 0, t, k, j, i
+    cdef uint8_t x
+    cdef int64_t s, before, slot
+    cdef uint64_t state = seed, key, mask_tab
+    cdef uint64_t* keys = NULL
+    cdef int64_t* found = NULL
+    cdef int64_t cap = 0, used = 0
+    for t in range(64):
+        zob[t] = mix64(<uint64_t>(t + 1) * 0x9E3779B97F4A7C15ULL)
+        for k in range(c.pool[t]):
+            tiles[n] = t
+            n += 1
+    if memo_grow(&keys, &found, &cap, 1 << 16) != 0:
+        cap = 0
+    for s in range(samples):
+        key = 0
+        for i in range(c.leave_size):
+            j = i + <int>rnd_below(&state, n - i)
+            x = tiles[i]
+            tiles[i] = tiles[j]
+            tiles[j] = x
+            c.leave[tiles[i]] += 1
+            key += zob[tiles[i]]
+        key = mix64(key) | 1
+        slot = -1
+        if cap:
+            mask_tab = <uint64_t>(cap - 1)
+            slot = <int64_t>(key & mask_tab)
+            while keys[slot] != 0 and keys[slot] != key:
+                slot = <int64_t>((slot + 1) & mask_tab)
+        if slot >= 0 and keys[slot] == key:
+            if found[slot] >= 0:
+                c.out_weight[found[slot]] += 1.0
+        else:
+            c.pool_left = n - c.leave_size
+            before = c.n_out
+            infer_eval(c)
+            if slot >= 0 and c.rc == 0:
+                keys[slot] = key
+                found[slot] = before if c.n_out > before else -1
+                used += 1
+                if 2 * used > cap and memo_grow(&keys, &found, &cap, 2 * cap) != 0:
+                    cap = 0                 # out of memory: no table from here on
+        for i in range(c.leave_size):
+            c.leave[tiles[i]] = 0
+        if c.rc != 0:
+            break
+        if deadline > 0 and (s & 31) == 31 and infer_now() > deadline:
+            break
+    free(keys)
+    free(found)
+    return s + 1 if samples > 0 else 0
+
+
+cdef int memo_grow(uint64_t** keys, int64_t** found, int64_t* cap, int64_t new_cap) noexcept nogil:
+    """The table of dealt leaves at ``new_cap`` slots (a power of two), its entries moved; on failure
+    (memory) the old table is freed and -1 returned."""
+    cdef uint64_t* nk = <uint64_t*>calloc(new_cap, sizeof(uint64_t))
+    cdef int64_t* nf = <int64_t*>malloc(new_cap * sizeof(int64_t))
+    cdef int64_t i, slot
+    cdef uint64_t m = <uint64_t>(new_cap - 1)
+    if nk == NULL or nf == NULL:
+        free(nk)
+        free(nf)
+        free(keys[0])
+        free(found[0])
+        keys[0] = NULL
+        found[0] = NULL
+        return -1
+    for i in range(cap[0]):
+        if keys[0][i] != 0:
+            slot = <int64_t>(keys[0][i] & m)
+            while nk[slot] != 0:
+                slot = <int64_t>((slot + 1) & m)
+            nk[slot] = keys[0][i]
+            nf[slot] = found[0][i]
+    free(keys[0])
+    free(found[0])
+    keys[0] = nk
+    found[0] = nf
+    cap[0] = new_cap
+    return 0
+
+
 def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not None, played, pool, int leave_size,
                  int exchanged, double target_score, double margin, int bag_before, int opp_value,
-                 int exchange_limit, int max_leaves=1000000):
+                 int exchange_limit, int max_leaves=1000000, int64_t samples=0, uint64_t seed=0,
+                 double deadline=0.0):
     """Every leave (a multiset of ``leave_size`` tiles from ``pool``) with which the play that took
     ``played`` from the rack (a placement worth ``target_score``; or, with ``exchanged`` > 0, an
     exchange of that many tiles, ``played`` empty) was a best play: within ``margin`` of the best
@@ -1306,8 +1429,13 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     an exchange, when the best play of the rack is an exchange of as many tiles. ``bag_before``:
     tiles in the bag before the play; ``opp_value``: the other player's rack value (going out).
 
+    With ``samples`` > 0, that many leaves are drawn from the pool at random (seeded by ``seed``)
+    instead of every multiset being tried, and each kept draw weighs 1 (``max_leaves`` must hold
+    them all); the draws stop early at ``deadline`` (a time of ``time.monotonic()``, 0: none).
+
     Returns (tiles uint8 (n, MAX_RACK), lengths uint8 (n,), weights float64 (n,): the ways to draw
-    the leave from the pool, leave values float64 (n,)); for an exchange the leave is what was kept.
+    the leave from the pool, or 1 a kept draw when sampling, leave values float64 (n,), the racks
+    tried: the multisets enumerated, or the draws made); for an exchange the leave is what was kept.
     """
     cdef InferC c
     cdef int i, t, total_pool = 0
@@ -1334,6 +1462,11 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
         raise ValueError("bag_before, opp_value or exchange_limit out of range")
     if not 1 <= max_leaves <= 5000000:
         raise ValueError(f"max_leaves must be 1..5000000, got {max_leaves}")
+    if not 0 <= samples <= max_leaves:
+        raise ValueError(f"samples must be 0..max_leaves ({max_leaves}), got {samples}")
+    if not 0 <= deadline < 1e12:
+        raise ValueError(f"deadline must be a time of time.monotonic() (or 0 for none), got {deadline!r}")
+    cdef int64_t tried = 0
     if board.busy:
         raise ValueError("the board is generating moves in another thread")
     memset(&c, 0, sizeof(InferC))
@@ -1361,6 +1494,7 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     c.a.opp_value = opp_value
     c.a.no_wordmap = 0
     c.cap = max_leaves
+    c.sampling = samples > 0
     tiles = np.zeros((max_leaves, MAX_RACK), np.uint8)
     lens = np.zeros(max_leaves, np.uint8)
     weights = np.zeros(max_leaves, np.float64)
@@ -1378,7 +1512,11 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     board.busy = True
     try:
         with nogil:
-            infer_walk(&c, leave_size, 0)
+            if samples > 0:
+                tried = infer_sample(&c, samples, seed, deadline)
+            else:
+                infer_walk(&c, leave_size, 0)
+                tried = c.n_tried
     finally:
         board.busy = False
         walk_free(c.w)
@@ -1387,4 +1525,4 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     if c.rc == -3:
         raise ValueError(f"more than max_leaves ({max_leaves}) leaves")
     n = c.n_out
-    return tiles[:n].copy(), lens[:n].copy(), weights[:n].copy(), values[:n].copy()
+    return tiles[:n].copy(), lens[:n].copy(), weights[:n].copy(), values[:n].copy(), tried

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,10 @@ if TYPE_CHECKING:  # pragma: no cover
 DEFAULT_MARGIN = 5.0
 #: the most candidate leaves enumerated (a 7-tile exchange from a full bag is ~3 million)
 MAX_LEAVES = 5_000_000
+#: the most random deals of one inference
+MAX_SAMPLES = 5_000_000
+#: deals timed first under a time limit (to tell whether trying every rack fits)
+PROBE_DEALS = 2_000
 
 
 
@@ -42,7 +47,9 @@ MAX_LEAVES = 5_000_000
 @dataclass(frozen=True, slots=True)
 class InferredLeave:
     leave: Tiles
-    draws: int          #: ways to draw this leave from the unseen tiles
+    #: ways to draw this leave from the unseen tiles (exact), or the random draws that kept it
+    #: (sampled: :attr:`Inference.exact` False)
+    draws: int
     probability: float
     value: float        #: its leave value
 
@@ -53,14 +60,27 @@ class InferredLeave:
 
 @dataclass(frozen=True, slots=True)
 class Inference:
-    """The leaves the opponent may have kept after ``move``, most likely first."""
+    """The leaves the opponent may have kept after ``move``, most likely first.
+
+    Exact (every rack the unseen tiles can supply tried, each weighed by the ways to draw it) unless
+    a time limit was too short for that: then ``samples`` racks were dealt at random from the unseen
+    tiles, as the bag deals them, and each leave's probability is the share of the deals that kept
+    it (``draws`` counts deals)."""
 
     move: Move
     leaves: tuple[InferredLeave, ...]
-    total_draws: int
-    racks_tried: int
+    total_draws: int    #: the sum of the leaves' ``draws``
+    racks_tried: int    #: distinct racks (multisets) tried, or the deals made when sampled
     margin: float
     unseen: Tiles
+    racks_total: int = 0    #: the distinct racks the unseen tiles can supply
+    samples: int = 0        #: the random deals, 0 when exact
+    seconds: float = 0.0    #: the time it took
+
+    @property
+    def exact(self) -> bool:
+        """Every rack was tried: the probabilities are exact, not estimated."""
+        return self.samples == 0
 
     def kernel_arrays(self, position: "Position"):
         """The leaves as the simulation kernel takes them: (tiles (n, MAX_RACK) uint8, lengths,
@@ -85,7 +105,11 @@ class Inference:
         return {
             "move": self.move.notation(),
             "margin": self.margin,
+            "exact": self.exact,
+            "racks_total": self.racks_total,
             "racks_tried": self.racks_tried,
+            "samples": self.samples,
+            "seconds": round(self.seconds, 3),
             "total_draws": self.total_draws,
             "leaves": [lv.to_dict() for lv in self.leaves],
         }
@@ -112,18 +136,36 @@ def infer_leaves(
     *,
     leaves: "Leaves | str | os.PathLike[str] | None" = None,
     margin: float = DEFAULT_MARGIN,
+    seconds: float | None = None,
+    samples: int | None = None,
+    seed: int = 0,
 ) -> Inference:
     """The leaves the opponent may have kept with ``move``, his last play, in ``position`` (where
     we are to move and the play is on the board). ``move``: a placement as written (``"8D QUIRK"``,
     tiles played through in parentheses), ``"-N"`` for an exchange of N tiles, or None for the
     last move pushed on ``position``. ``leaves``: the leave values (as the simulation's);
-    ``margin``: points within the best equity for a play to count as a choice."""
+    ``margin``: points within the best equity for a play to count as a choice.
+
+    Every rack is tried unless a limit says otherwise: ``seconds`` bounds the time (the answer is
+    exact when trying every rack fits in it, as a first timed sample of the racks estimates; else
+    racks are dealt at random until the time is up), ``samples`` deals exactly that many racks at
+    random (reproducible: the same ``seed``, the same answer). A one-tile play or an exchange from
+    a full bag means hundreds of thousands to millions of racks: several seconds to tens of them."""
     from ..core.position import Position
 
+    started = time.monotonic()
     if not isinstance(position, Position):
         raise InferenceError(f"infer_leaves needs a Position, got {type(position).__name__}")
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin < 1e6:
         raise InferenceError(f"margin must be a number of points >= 0, got {margin!r}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds < 1e7):
+        raise InferenceError(f"seconds must be a time limit > 0 (or None for none), got {seconds!r}")
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, (int, np.integer))
+                                or not 1 <= samples <= MAX_SAMPLES):
+        raise InferenceError(f"samples must be a number of racks to deal, 1..{MAX_SAMPLES:,}, got {samples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise InferenceError(f"seed must be an integer 0..2**64-1, got {seed!r}")
     if len(position.racks) != 2:
         raise InferenceError(f"inference is for two-player positions, this one has {len(position.racks)} racks")
     rs = position.ruleset
@@ -208,25 +250,62 @@ def infer_leaves(
     tables, _ = _tables(rs, lexicon, leave_values)
     pool_counts = np.bincount(np.asarray(pool_tiles, dtype=np.int64), minlength=64).tolist()
     n_racks = _count_multisets(pool_counts, leave_size)
-    if n_racks > MAX_LEAVES:
-        raise InferenceError(f"{n_racks:,} racks to try: more than {MAX_LEAVES:,}")
     board = BoardState(tables.rules)
     board.set(board_before)
     from ._sim import infer_leaves as kernel_infer
 
-    tiles, lens, weights, values = kernel_infer(
-        tables.rules, tables.leave_table, board, bytes(played), bytes(pool_tiles), leave_size, exchanged,
-        float(score), float(margin), max(bag_before, 0), opp_value, rs.exchange_limit, max(1, n_racks),
-    )
-    found: dict[tuple, list] = {}
-    for i in range(len(lens)):
-        key = tuple(int(x) for x in tiles[i, : lens[i]])
-        entry = found.setdefault(key, [0, float(values[i])])
-        entry[0] += int(round(weights[i]))
-    total = sum(w for w, _ in found.values())
-    out = [
-        InferredLeave(a.tiles(k), w, w / total if total else 0.0, v)
-        for k, (w, v) in found.items()
-    ]
+    def run(n_samples: int, draw_seed: int, deadline: float):
+        """The kernel over every rack (n_samples 0) or n_samples random deals."""
+        cap = n_samples if n_samples else max(1, n_racks)
+        return kernel_infer(
+            tables.rules, tables.leave_table, board, bytes(played), bytes(pool_tiles), leave_size, exchanged,
+            float(score), float(margin), max(bag_before, 0), opp_value, rs.exchange_limit, cap, n_samples,
+            draw_seed, deadline,
+        )
+
+    deadline = started + seconds if seconds is not None else 0.0
+    parts = []
+    dealt = 0
+    if samples is not None:
+        parts.append(run(int(samples), int(seed), deadline))
+        dealt = parts[-1][4]
+    elif seconds is None or n_racks <= PROBE_DEALS:
+        if n_racks > MAX_LEAVES:
+            raise InferenceError(f"{n_racks:,} racks to try: more than {MAX_LEAVES:,}; give a time limit "
+                                 "(--seconds, seconds=) and the racks are dealt at random instead")
+        parts.append(run(0, 0, 0.0))
+    else:
+        # time a first sample of deals: every rack if they fit in what is left, else deal until the end
+        t0 = time.monotonic()
+        probe = run(PROBE_DEALS, int(seed), deadline)
+        per_rack = (time.monotonic() - t0) / max(probe[4], 1)
+        left = deadline - time.monotonic()
+        if n_racks <= MAX_LEAVES and n_racks * per_rack <= 0.75 * left:
+            parts.append(run(0, 0, 0.0))
+        else:
+            parts.append(probe)
+            dealt = probe[4]
+            if left > 0:
+                more = run(MAX_SAMPLES - dealt, (int(seed) + 0x9E3779B97F4A7C15) % 2**64, deadline)
+                parts.append(more)
+                dealt += more[4]
+    tiles = np.concatenate([p[0] for p in parts])
+    lens = np.concatenate([p[1] for p in parts])
+    weights = np.concatenate([p[2] for p in parts])
+    values = np.concatenate([p[3] for p in parts])
+    out: list[InferredLeave] = []
+    total = 0
+    if len(lens):
+        keys = np.column_stack([lens, tiles])
+        uniq, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        sums = np.bincount(inverse.ravel(), weights=weights, minlength=len(uniq))
+        draws = [int(round(x)) for x in sums]
+        total = sum(draws)
+        out = [
+            InferredLeave(a.tiles(uniq[i, 1 : 1 + uniq[i, 0]].tolist()), draws[i], draws[i] / total if total else 0.0,
+                          float(values[first[i]]))
+            for i in range(len(uniq))
+        ]
     out.sort(key=lambda x: (-x.draws, str(x.leave)))
-    return Inference(move, tuple(out), total, n_racks, float(margin), a.tiles(sorted(pool_tiles)))
+    return Inference(move, tuple(out), total, dealt if dealt else n_racks, float(margin), a.tiles(sorted(pool_tiles)),
+                     racks_total=n_racks, samples=dealt, seconds=time.monotonic() - started)
