@@ -27,6 +27,7 @@ from enum import StrEnum
 from typing import Any
 from itertools import groupby
 
+from .. import _args
 from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label, has_label, parse_coord
 from ..rules.ruleset import get_ruleset
@@ -107,11 +108,23 @@ class Move:
         if isinstance(tiles, str):
             raise InvalidMoveError(f"a placement's tiles are tile numbers, got the text {tiles!r:.40}: "
                                    "write the move as text with Move.parse (or Position.resolve)")
-        return cls(PLACE, int(row), int(col), bool(across), tuple(tiles), alphabet, **kw)
+        try:
+            tiles = tuple(tiles)  # (as given: what is not a tile is refused where the move is checked)
+        except TypeError:
+            raise InvalidMoveError(f"a placement's tiles are tile numbers (a sequence of ints), got {_args.show(tiles)}") from None
+        return cls(PLACE, int(row), int(col), bool(across), tiles, alphabet, **kw)
 
     @classmethod
     def exchange(cls, tiles, alphabet: Alphabet | None = None, **kw) -> "Move":
-        return cls(EXCHANGE, tiles=tuple(sorted(tiles)), alphabet=alphabet, **kw)
+        """An exchange of rack tiles (ints, 0 a blank; see :meth:`parse` for text)."""
+        if isinstance(tiles, str):
+            raise InvalidMoveError(f"an exchange's tiles are tile numbers, got the text {tiles!r:.40}: write the move as "
+                                   "text with Move.parse ('-ABC')")
+        try:
+            tiles = tuple(sorted(tiles))
+        except TypeError:  # not a sequence, or one of things that do not compare
+            raise InvalidMoveError(f"an exchange's tiles are tile numbers (a sequence of ints), got {_args.show(tiles)}") from None
+        return cls(EXCHANGE, tiles=tiles, alphabet=alphabet, **kw)
 
     @classmethod
     def pass_(cls, alphabet: Alphabet | None = None, **kw) -> "Move":

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ..errors import IllegalMoveError, InvalidMoveError, PositionError
+from .. import _args
+from ..errors import IllegalMoveError, InvalidMoveError, MoveGenError, PositionError
 from ..formats.cgp import cgp_lexicon, cgp_ruleset, format_cgp, parse_cgp
 from ..formats.render import render_svg, render_text
 from ..lexicon import load_lexicon
@@ -177,9 +178,14 @@ class Position:
         self.ruleset = get_ruleset(ruleset)
         rs = self.ruleset
         self.board = _board_array(board, rs)
+        if isinstance(racks, (str, bytes)) or not isinstance(racks, Iterable):
+            raise PositionError(f"racks must be one rack a player, the player to move first (each tiles: ints, 0 for a "
+                                f"blank), got {_args.show(racks)}")
         self.racks: list[Tiles] = [_rack_tiles(r, i, rs) for i, r in enumerate(racks)]
         if len(self.racks) < 1:
             raise PositionError("a position needs at least one rack (the player to move)")
+        if scores is not None and (isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable)):
+            raise PositionError(f"scores must be whole numbers, one a rack, got {_args.show(scores)}")
         self.scores = list(scores) if scores is not None else [0] * len(self.racks)
         if len(self.scores) != len(self.racks):
             raise PositionError(f"{len(self.scores)} scores for {len(self.racks)} racks")
@@ -193,6 +199,8 @@ class Position:
         if racks_known is None:
             known = tuple(i == 0 or bool(r) for i, r in enumerate(self.racks))
         else:
+            if isinstance(racks_known, (str, bytes)) or not isinstance(racks_known, Iterable):
+                raise PositionError(f"racks_known must be one flag (True or False) a rack, got {_args.show(racks_known)}")
             known = tuple(racks_known)
             if len(known) != len(self.racks) or not all(isinstance(k, (bool, np.bool_)) for k in known):
                 raise PositionError(f"racks_known must be one flag (True or False) a rack, got {racks_known!r}")
@@ -232,6 +240,8 @@ class Position:
     def copy(self, stack: bool = True) -> "Position":
         """An independent copy (its own board); with ``stack``, the moves pushed come along and
         :meth:`pop` on the copy takes them back too."""
+        if type(stack) is not bool:
+            stack = _args.flag(stack, "stack", PositionError)
         p = Position.__new__(Position)
         p.ruleset = self.ruleset
         p.board = self.board.copy()
@@ -523,6 +533,10 @@ class Position:
         to the scores at once, :attr:`is_over` becomes True, :meth:`outcome` describes the end, and
         any further push raises ``IllegalMoveError("game_over")``; :meth:`pop` takes the
         adjustments back with the move."""
+        if type(trusted) is not bool:
+            trusted = _args.flag(trusted, "trusted", PositionError)
+        if type(check_words) is not bool:
+            check_words = _args.flag(check_words, "check_words", PositionError)
         if self.is_over:
             raise IllegalMoveError("game_over", "the game is over: no more turns can be taken")
         if trusted and isinstance(move, Move) and (move.score is not None or move.kind != PLACE):
@@ -714,6 +728,10 @@ class Position:
     def validate(self, move: "Move | str", lexicon: Any = None) -> Verdict:
         """Legal or not, and why; see :func:`racksmith.core.validation.validate`. ``lexicon``: an object
         answering ``word in lexicon``, a lexicon name or path, or None for the position's lexicon."""
+        if not (lexicon is None or isinstance(lexicon, (str, bytes)) or hasattr(lexicon, "__fspath__")
+                or hasattr(type(lexicon), "__contains__")):
+            raise PositionError(f"lexicon must be a name, a path, a loaded lexicon (or any object answering "
+                                f"'word in lexicon') or None, got {_args.show(lexicon)}")
         return validate(self, move, lexicon)
 
     def render(self) -> str:
@@ -756,6 +774,10 @@ class Position:
             raise PositionError(f"cannot generate moves: {e}") from None
         if moves is not None:
             return moves
+        for name, value, kind in (("sort", sort, Sort), ("direction", direction, Direction), ("algorithm", algorithm, Algorithm)):
+            if not isinstance(value, str):  # (the names are checked by generate_moves)
+                raise MoveGenError(f"{name} must be one of {', '.join(repr(k.value) for k in kind)}, got {_args.show(value)}")
+        _args.flag(exchanges, "exchanges", MoveGenError)  # (checked, not replaced: the kernel keeps the objects given)
         src = self if self._known is None else self._resolved()
         moves = generate_moves(src, top, sort, leaves, exchanges, direction, algorithm)
         if src is not self:

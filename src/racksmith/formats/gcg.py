@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .. import _args
 from ..core.move import Move
 from ..core.turns import TURN_KINDS, EventKind
 from ..errors import GCGError, RacksmithError
@@ -179,6 +181,17 @@ class GCGVisitor:
         return None
 
 
+_VISITOR_METHODS = ("begin_game", "visit_pragma", "visit_player", "visit_event", "visit_note", "handle_error", "result")
+
+
+def _rulesets(rulesets) -> tuple[Ruleset, ...]:
+    """``rulesets`` of :func:`parse_gcg`, checked: Ruleset objects."""
+    out = None if isinstance(rulesets, (str, bytes)) or not isinstance(rulesets, Iterable) else tuple(rulesets)
+    if out is None or not all(isinstance(rs, Ruleset) for rs in out):
+        raise GCGError(f"rulesets must be a tuple of Ruleset objects (the records' own rulesets), got {_args.show(rulesets)}")
+    return out
+
+
 class GameBuilder(GCGVisitor):
     """Builds a :class:`GCGGame`; notes attach to the event before them (or become header pragmas)."""
 
@@ -232,6 +245,7 @@ def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, stri
     UTF-8, or Latin-1 when it is not valid UTF-8 (see :func:`decode_gcg`)."""
     from ..lexicon.files import read_bounded
 
+    path = _args.path(path, "path", GCGError)
     raw = read_bounded(path, MAX_GCG_BYTES, "GCG file", GCGError)
     try:
         text = decode_gcg(raw)
@@ -332,6 +346,10 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
         raise GCGError(f"GCG text must be a str, got {type(text).__name__}{hint}")
     if visitor is None:
         visitor = GameBuilder(strict=strict)
+    elif not all(callable(getattr(visitor, m, None)) for m in _VISITOR_METHODS):
+        raise GCGError(f"visitor must be a GCGVisitor (with the methods {', '.join(_VISITOR_METHODS)}), "
+                       f"got {_args.show(visitor)}")
+    rulesets = _rulesets(rulesets)
     if not text.isascii():  # letters typed or pasted decomposed (a base letter and a combining mark): one letter each
         text = unicodedata.normalize("NFC", text)
     lines = text.lstrip("\ufeff").splitlines()

@@ -15,6 +15,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from . import _kwgwalk
+from .. import _args
 from ..rules.alphabet import Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
@@ -37,6 +38,11 @@ class Leaves:
 
     def __init__(self, kwg: np.ndarray, values: np.ndarray, alphabet: Alphabet, *,
                  path: str | Path | None = None, version: int = 2, source: str = ""):
+        if not isinstance(alphabet, Alphabet):
+            raise LexiconFormatError(f"alphabet must be an Alphabet (ruleset.alphabet), got {_args.show(alphabet)}")
+        _args.text(source, "source", LexiconFormatError)
+        if path is not None:
+            path = _args.path(path, "path", LexiconFormatError)
         where = source or (str(path) if path else "<memory>")
         nodes = np.asarray(kwg)
         if nodes.dtype != np.uint32 or nodes.ndim != 1:
@@ -80,11 +86,14 @@ class Leaves:
     @classmethod
     def load(cls, path: str | Path, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
         """A ``.klv2`` (or v1 ``.klv``) file, memory-mapped."""
-        p = Path(path)
+        p = _args.path(path, "path", LexiconFormatError)
         return cls._parse(read_file(p, "leave"), get_ruleset(ruleset).alphabet, repr(str(p)), p)
 
     @classmethod
     def from_bytes(cls, data: bytes, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
+        """The bytes of a ``.klv2`` (or v1 ``.klv``) file."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise LexiconFormatError(f"data must be the bytes of a leave file, got {_args.show(data)}")
         return cls._parse(np.frombuffer(data, np.uint8), get_ruleset(ruleset).alphabet, "<bytes>", None)
 
     @classmethod
@@ -119,7 +128,7 @@ class Leaves:
     @classmethod
     def from_csv(cls, path: str | Path, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
         """Build from a ``leave,value`` CSV (gzip accepted); tiles in any order, ``?`` = blank."""
-        p = Path(path)
+        p = _args.path(path, "path", LexiconFormatError)
         data = read_bounded(p, MAX_CSV_BYTES, "leave CSV", LexiconFormatError, gunzip=True)
         try:
             text = data.decode("utf-8-sig")
@@ -131,6 +140,7 @@ class Leaves:
     def from_csv_text(cls, text: str, ruleset: "str | Path | Ruleset | None" = None, *,
                       source: str = "<csv>") -> "Leaves":
         """Build from the text of a leave CSV, which must hold at least one leave."""
+        _args.text(source, "source", LexiconFormatError)
         if not isinstance(text, str):
             hint = ": decode the bytes, or read a file with Leaves.from_csv" if isinstance(text, (bytes, bytearray)) else ""
             raise LexiconFormatError(f"leave CSV {source}: the text must be a str, got {type(text).__name__}{hint}")
@@ -145,6 +155,9 @@ class Leaves:
     def from_pairs(cls, pairs: Iterable[tuple[str, float]], ruleset: "str | Path | Ruleset | None" = None, *,
                    source: str = "<pairs>") -> "Leaves":
         """Build from (leave, value) pairs; the empty leave may only be worth 0."""
+        _args.text(source, "source", LexiconFormatError)
+        if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+            raise LexiconFormatError(f"leaves {source}: expected (leave, value) pairs, got {_args.show(pairs)}")
         alphabet = get_ruleset(ruleset).alphabet
         names, vals = [], []
         for pair in pairs:
@@ -168,9 +181,21 @@ class Leaves:
                        source: str = "<rows>") -> "Leaves":
         """Build from a matrix of leaves, one a row of ``tile + 1`` (0 = no tile), each row's tiles
         ascending with the zeros last, and their values."""
+        _args.text(source, "source", LexiconFormatError)
         alphabet = get_ruleset(ruleset).alphabet
-        mat = np.ascontiguousarray(rows, dtype=np.uint8)
-        vals = np.asarray(values, dtype=np.float64).astype(np.float32)
+        mat = np.asarray(rows) if isinstance(rows, (np.ndarray, list, tuple)) else None
+        if mat is None or mat.dtype.kind not in "iu" or mat.ndim != 2:
+            raise LexiconFormatError(f"leaves {source}: rows must be a 2-D array of whole numbers (tile + 1, 0 = no "
+                                     f"tile), got {_args.show(rows)}")
+        if mat.size and (int(mat.min()) < 0 or int(mat.max()) > len(alphabet) + 1):
+            raise LexiconFormatError(f"leaves {source}: a row is empty or has a tile outside the alphabet")
+        mat = np.ascontiguousarray(mat, dtype=np.uint8)
+        vals = np.asarray(values) if isinstance(values, (np.ndarray, list, tuple)) else None
+        if vals is None or vals.dtype.kind not in "iuf" or vals.ndim != 1:
+            raise LexiconFormatError(f"leaves {source}: values must be a 1-D array of numbers, got {_args.show(values)}")
+        vals = vals.astype(np.float64).astype(np.float32)
+        if not np.isfinite(vals).all():
+            raise LexiconFormatError(f"leaves {source}: a value is not a finite number")
         if mat.ndim != 2 or len(mat) != vals.size:
             raise LexiconFormatError(f"leaves {source}: {mat.shape} rows for {vals.size} values")
         if mat.size and (int(mat.max()) > len(alphabet) + 1 or not np.count_nonzero(mat, axis=1).all()):
@@ -207,7 +232,7 @@ class Leaves:
         return head + self.kwg.astype("<u4", copy=False).tobytes() + mid + self.values.astype("<f4", copy=False).tobytes()
 
     def save(self, path: str | Path) -> None:
-        write_atomically(Path(path), self.tobytes())
+        write_atomically(_args.path(path, "path", LexiconFormatError), self.tobytes())
 
     # --- queries ---------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -218,11 +243,12 @@ class Leaves:
 
     def value(self, leave: str) -> float:
         """Value of a leave written as letters (any order, ``?`` or ``*`` = blank); 0 if absent."""
+        _args.text(leave, "leave", UnknownLetterError, what="letters (a str, '?' or '*' for a blank)")
         return self.value_tiles(self.alphabet.rack(leave))
 
     def value_tiles(self, tiles: Sequence[int]) -> float:
         """Value of a leave given as rack tiles (0 = blank, letters 1..63, any order)."""
-        i = leave_index(self, tiles)
+        i = leave_index(self, _args.tile_list(tiles, "tiles", UnknownLetterError))
         return float(self.values[i]) if i >= 0 else 0.0
 
     def items(self) -> list[tuple[str, float]]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _kwgwalk
+from .. import _args
 from ..rules.alphabet import BLANK, LETTER_MASK, Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
@@ -73,6 +74,11 @@ class Lexicon:
     ):
         """Wrap (and check) a node array; see :meth:`load`, :meth:`from_words` and
         :func:`racksmith.lexicon.load_lexicon` for the usual ways in."""
+        if not isinstance(alphabet, Alphabet):
+            raise LexiconFormatError(f"alphabet must be an Alphabet (ruleset.alphabet), got {_args.show(alphabet)}")
+        _args.text(name, "name", LexiconFormatError)
+        if path is not None:
+            path = _args.path(path, "path", LexiconFormatError)
         nodes = np.asarray(kwg)
         if nodes.dtype != np.uint32 or nodes.ndim != 1:
             raise LexiconFormatError(f"a KWG is a 1-D uint32 array, got {nodes.dtype} with shape {nodes.shape}")
@@ -93,13 +99,20 @@ class Lexicon:
     @classmethod
     def load(cls, path: str | Path, ruleset: str | Path | Ruleset | None = None, *, name: str = "") -> "Lexicon":
         """A ``.kwg`` file (built by racksmith, MAGPIE or wolges), memory-mapped."""
-        p = Path(path)
+        p = _args.path(path, "path", LexiconFormatError)
+        _args.text(name, "name", LexiconFormatError)
         nodes = nodes_of(read_file(p), repr(str(p)))
         return cls(nodes, get_ruleset(ruleset).alphabet, name=name or p.stem, path=p)
 
     @classmethod
     def from_bytes(cls, data: bytes, ruleset: str | Path | Ruleset | None = None, *, name: str = "") -> "Lexicon":
         """A KWG held in memory (no copy on little-endian machines)."""
+        _args.text(name, "name", LexiconFormatError)
+        if not isinstance(data, (bytes, bytearray, memoryview, np.ndarray)):
+            raise LexiconFormatError(f"data must be the bytes of a KWG file, got {_args.show(data)}")
+        if isinstance(data, np.ndarray) and (data.dtype != np.uint8 or data.ndim != 1):
+            raise LexiconFormatError(f"data must be the bytes of a KWG file (a 1-D uint8 array), got a {data.dtype} "
+                                     f"array of shape {data.shape}")
         return cls(nodes_of(data, name or "<bytes>"), get_ruleset(ruleset).alphabet, name=name)
 
     @classmethod
@@ -114,6 +127,10 @@ class Lexicon:
     ) -> "Lexicon":
         """Build from strings; words with letters outside the alphabet, longer than the board or
         shorter than 2 letters are skipped and counted in :attr:`skipped`."""
+        if isinstance(words, (str, bytes)) or not isinstance(words, Iterable):
+            hint = ": give a list of words (a str is one word, not a list)" if isinstance(words, str) else ""
+            raise LexiconFormatError(f"words must be an iterable of texts, got {_args.show(words)}{hint}")
+        _args.text(name, "name", LexiconFormatError)
         rs = get_ruleset(ruleset)
         return cls.from_word_list(words_to_list(words, rs.alphabet, max_word_length(rs)), rs, gaddag=gaddag,
                                   name=name, share_tails=share_tails)
@@ -135,10 +152,11 @@ class Lexicon:
 
     def save(self, path: str | Path) -> None:
         """Write the KWG file (atomically: a reader never sees half a file)."""
-        write_atomically(Path(path), self.tobytes())
+        write_atomically(_args.path(path, "path", LexiconFormatError), self.tobytes())
 
     def located(self, path: str | Path) -> "Lexicon":
         """The same lexicon, known to be saved at ``path``."""
+        path = _args.path(path, "path", LexiconFormatError)
         other = object.__new__(Lexicon)
         for slot in Lexicon.__slots__:
             setattr(other, slot, getattr(self, slot))
@@ -231,6 +249,9 @@ class Lexicon:
         the alphabet raises :class:`~racksmith.errors.UnknownLetterError`."""
         n = len(self.alphabet)
         letters = []
+        if isinstance(tiles, str) or not isinstance(tiles, Iterable):
+            hint = ": look a word up with 'word in lexicon'" if isinstance(tiles, str) else ""
+            raise UnknownLetterError(f"tiles must be a sequence of tile ints, got {_args.show(tiles)}{hint}")
         for t in tiles:
             try:
                 t = operator.index(t)
@@ -257,6 +278,9 @@ class Lexicon:
         instead); only the letter part of each byte (``tile & 0x3F``) is read, no byte being
         refused (:meth:`contains_tiles` refuses a number that is no tile): a letter outside 1..n,
         like an empty word, is not a word."""
+        if not isinstance(words, (bytes, bytearray)) and not (
+                isinstance(words, np.ndarray) and words.dtype == np.uint8 and words.ndim == 1):
+            raise UnknownLetterError(f"words must be bytes (tile sequences, each ended by 0xFF), got {_args.show(words)}")
         return _kwgwalk.first_absent(self.kwg, self._root, len(self.alphabet), words)
 
     def __contains__(self, word: object) -> bool:
@@ -280,6 +304,7 @@ class Lexicon:
 
     def completions(self, prefix: str) -> list[str]:
         """Words that start with ``prefix`` (itself included when it is a word), in order."""
+        _args.text(prefix, "prefix", UnknownLetterError, what="letters (a str)")
         tiles = self._tiles(prefix)
         if tiles is None:
             return []
@@ -299,6 +324,8 @@ class Lexicon:
         """Words made of the rack's tiles (``?`` or ``*`` = blank): all of them, or with
         ``partial`` any of them. Each word once, in alphabet order; a letter that must come
         from a blank is lowercase (blanks take the last occurrences of their letter)."""
+        _args.text(rack, "rack", UnknownLetterError, what="letters (a str, '?' or '*' for a blank)")
+        partial = _args.flag(partial, "partial", UnknownLetterError)
         tiles = self.alphabet.rack(rack)
         counts = np.zeros(64, dtype=np.int64)
         for t in tiles:

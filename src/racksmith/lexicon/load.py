@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import _args
 from ..errors import LexiconFormatError, UnknownLexiconError
 from ..rules.ruleset import Ruleset, get_ruleset
 from .cache import cache_dir, compile_word_list
@@ -36,6 +37,7 @@ def load_lexicon(
     """
     if isinstance(spec, Lexicon):
         return spec
+    gaddag = _args.flag(gaddag, "gaddag", LexiconFormatError)  # (a key of the cache of loaded lexicons)
     text = str(spec)
     path = Path(text)
     if not isinstance(spec, Path) and text.strip().lower() in EMBEDDED and not _probe(path.exists):

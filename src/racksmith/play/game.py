@@ -21,13 +21,14 @@ from typing import Any
 
 import numpy as np
 
+from .. import _args
 from ..core import turns
 from ..core.bag import Bag
 from ..core.move import EXCHANGE, PASS, PLACE, Move
 from ..core.position import Position, Undo
 from ..core.turns import Ending, EventKind
 from ..core.validation import ANY_WORD, check_move_lean
-from ..errors import IllegalMoveError, InvalidMoveError, RacksmithError
+from ..errors import GCGError, IllegalMoveError, InvalidMoveError, PositionError, RacksmithError
 from ..formats.gcg import MAX_GCG_POINTS, GCGEvent, GCGGame, GCGPlayer, max_players
 from ..lexicon import Leaves
 from ..movegen.movelist import MoveList
@@ -138,6 +139,9 @@ class Game:
                 f"the {rs.name} set has {rs.total_tiles} (at most {max_players(rs)} players)"
             )
         nicks = _nicks(players)
+        seed = _args.seed(seed)
+        if bag_order is not None:
+            bag_order = _args.tile_list(bag_order, "bag_order", PositionError)
         bag = Bag(rs, seed, order=bag_order)
         racks = [bag.draw(rs.rack_size) for _ in nicks]
         self._setup(Position(rs, None, racks, lexicon=lexicon), bag, nicks, names)
@@ -160,6 +164,7 @@ class Game:
         (default: the position's)."""
         if not isinstance(position, Position):
             raise RacksmithError(f"from_position needs a Position, got {type(position).__name__}")
+        seed = _args.seed(seed)
         rs = position.ruleset
         count = _player_count(players) if players is not None else len(position.racks)
         if count != len(position.racks):  # (before any nick is made)
@@ -311,6 +316,8 @@ class Game:
     def play(self, move: "Move | str", *, check_words: bool = True) -> Event:
         """Play a placement, an exchange or a pass for the player to move (a :class:`Move` or its
         notation). ``check_words=False`` lets a phony stand until someone challenges it."""
+        if type(check_words) is not bool:
+            check_words = _args.flag(check_words, "check_words")
         self._require_live()
         if isinstance(move, str):
             move = Move.parse(move, self.ruleset)
@@ -348,11 +355,12 @@ class Game:
         last = self._last_play_action()
         play_event = self.history[last.cut]
         p = play_event.player
-        if isinstance(bonus, bool) or not isinstance(bonus, int) or not 0 <= bonus <= MAX_GCG_POINTS:
+        if not _args.is_whole(bonus) or not 0 <= bonus <= MAX_GCG_POINTS:
             raise RacksmithError(
                 f"a challenge bonus is 0 (a double challenge) or a positive whole number of points up to "
                 f"{MAX_GCG_POINTS:,} (what a GCG record holds), got {bonus!r}"
             )
+        bonus = int(bonus)
         if self.scores[p] + bonus > MAX_GCG_POINTS:
             raise RacksmithError(
                 f"a bonus of {bonus} would take {self.nicks[p]}'s score past {MAX_GCG_POINTS:,}, more than a GCG "
@@ -399,13 +407,14 @@ class Game:
 
     def time_penalty(self, player: int, points: int) -> Event:
         """Subtract ``points`` (> 0) from a player's score, e.g. for overtime."""
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.nicks):
+        if not _args.is_whole(player) or not 0 <= player < len(self.nicks):
             raise RacksmithError(f"player {player!r} does not exist (0..{len(self.nicks) - 1})")
-        if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_GCG_POINTS:
+        if not _args.is_whole(points) or not 0 < points <= MAX_GCG_POINTS:
             raise RacksmithError(
                 f"a time penalty is a positive whole number of points up to {MAX_GCG_POINTS:,} (what a GCG record "
                 f"holds), got {points!r}"
             )
+        player, points = int(player), int(points)
         if self.scores[player] - points < -MAX_GCG_POINTS:
             raise RacksmithError(
                 f"a penalty of {points} would take {self.nicks[player]}'s score below -{MAX_GCG_POINTS:,}, more than "
@@ -575,6 +584,12 @@ class Game:
                 "this game started from a position with tiles on the board (or points scored): a GCG record "
                 "replays from the empty board, so it cannot describe the game; save the position as CGP instead"
             )
+        if isinstance(pragmas, (str, bytes)) or not isinstance(pragmas, Iterable):
+            raise GCGError(f"pragmas must be (name, value) pairs of texts, got {_args.show(pragmas)}")
+        pragmas = list(pragmas)
+        for pragma in pragmas:
+            if not (isinstance(pragma, (tuple, list)) and len(pragma) == 2 and all(isinstance(x, str) for x in pragma)):
+                raise GCGError(f"pragmas must be (name, value) pairs of texts, got {_args.show(pragma)}")
         rs = self.ruleset
         a = rs.alphabet
         game = GCGGame(rs)

@@ -20,6 +20,7 @@ pair), each batch written into the rows of its pairs as it finishes, whatever th
 """
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -28,10 +29,11 @@ from typing import Any
 
 import numpy as np
 
+from .. import _args
 from ..core.bag import game_rng
 from ..core.move import Move
 from ..errors import RacksmithError
-from ..lexicon import load_lexicon
+from ..lexicon import Lexicon, load_lexicon
 from ..rules.ruleset import Ruleset, get_ruleset
 from .backends import Runner, check_backend, check_games, ruleset_ref, split
 from .game import Game
@@ -287,7 +289,10 @@ kernel's game loop when it plays both players, ``kernel``, ``python``). ``progre
         if not isinstance(spec, PlayerSpec):
             raise RacksmithError(f"a player is a spec like 'equity:leaves=none', got {type(s).__name__}")
         specs.append(spec.prepare(rs))
-    if engine not in ENGINES:
+    if not (lexicon is None or isinstance(lexicon, (str, os.PathLike, Lexicon))):
+        raise RacksmithError(f"lexicon must be a lexicon's name, a path or None (the ruleset's), got {_args.show(lexicon)}")
+    _args.callback(progress, "progress")
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise RacksmithError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     job = MatchJob(ruleset_ref(rs), lexicon, specs[0], specs[1], seed, engine)
     t0 = time.perf_counter()

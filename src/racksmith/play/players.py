@@ -15,6 +15,7 @@ import os
 import random
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from .. import _args
 from ..core.move import Move
 from ..core.turns import unseen_counts
 from ..errors import RacksmithError
@@ -40,6 +41,10 @@ class GameView:
     __slots__ = ("_game",)
 
     def __init__(self, game: "Game"):
+        from .game import Game
+
+        if not isinstance(game, Game):
+            raise RacksmithError(f"a GameView is a view of a Game, got {_args.show(game)}")
         self._game = game
 
     @property
@@ -113,6 +118,14 @@ class Player(Protocol):
     def choose(self, view: GameView) -> Move: ...
 
 
+def _view(view: Any) -> "GameView":
+    """``view`` of a player's ``choose``, checked: a :class:`GameView`, or an object with what the
+    built-in players read of one (``moves()`` and ``ruleset``: a stand-in made for a test)."""
+    if not isinstance(view, GameView) and not (callable(getattr(view, "moves", None)) and hasattr(view, "ruleset")):
+        raise RacksmithError(f"a player chooses from a GameView (GameView(game)), got {_args.show(view)}")
+    return view
+
+
 def _first_or_pass(moves, view: GameView) -> Move:
     if len(moves):
         return moves[0]
@@ -126,6 +139,7 @@ class BestScorePlayer:
     name = "score"
 
     def choose(self, view: GameView) -> Move:
+        view = _view(view)
         best = view.moves(top=1, sort="score")[0]  # the pass is always listed: it comes first only without a placement
         if not best.is_pass:
             return best
@@ -164,6 +178,10 @@ class BestEquityPlayer:
         """The leaves this player ranks with in a game of ``ruleset``."""
         if self.leaves is not SHIPPED:
             return self.leaves
+        from ..rules.ruleset import Ruleset
+
+        if not isinstance(ruleset, Ruleset):
+            raise RacksmithError(f"ruleset must be a Ruleset (the game's), got {_args.show(ruleset)}")
         key = id(ruleset)
         if key not in self._shipped:
             from ..lexicon.shipped_leaves import default_leaves
@@ -172,7 +190,7 @@ class BestEquityPlayer:
         return self._shipped[key]
 
     def choose(self, view: GameView) -> Move:
-        leaves = self.leaves_for(view.ruleset)
+        leaves = self.leaves_for(_view(view).ruleset)
         return _first_or_pass(view.moves(top=1, sort="equity", leaves=leaves, exchanges=True), view)
 
 
@@ -182,13 +200,13 @@ class RandomPlayer:
     name = "random"
 
     def __init__(self, seed: "int | str | None" = None):
-        self.rng = random.Random(seed)
+        self.rng = random.Random(_args.seed(seed))
 
     def new_game(self, seed: "int | str") -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(_args.seed(seed))
 
     def choose(self, view: GameView) -> Move:
-        moves = view.moves(sort="score", exchanges=True)
+        moves = _view(view).moves(sort="score", exchanges=True)
         if not len(moves):
             return Move.pass_(view.ruleset.alphabet, score=0)
         return moves[self.rng.randrange(len(moves))]

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _args
 from ..core.bag import game_rng
 from ..core.validation import check_move_lean
 from ..errors import IllegalMoveError, OutputFileError, RacksmithError
@@ -421,10 +422,13 @@ def run_selfplay(
     game loop each, when the kernel plays the series)."""
     check_games(games)
     check_jobs(jobs)
+    if not isinstance(config, SelfPlayConfig):
+        raise RacksmithError(f"config must be a SelfPlayConfig, got {_args.show(config)}")
+    _args.callback(progress, "progress")
     if len(config.players) < 2:
         raise RacksmithError(f"self-play needs at least 2 players, got {list(config.players)}")
     methods = multiprocessing.get_all_start_methods()
-    if start_method is not None and start_method not in methods:
+    if start_method is not None and (not isinstance(start_method, str) or start_method not in methods):
         raise RacksmithError(f"start_method {start_method!r} is not available here: use one of {', '.join(methods)} or None")
     if config.gcg_dir:
         try:

@@ -10,10 +10,11 @@ read files, returning picklable data for the workers, which may be other machine
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import _args
 from ..errors import PlayerSpecError
 from ..rules.ruleset import Ruleset
 
@@ -50,11 +51,19 @@ def register_player_kind(
 ) -> None:
     """Make ``name`` a player kind (replacing one of that name). ``keys``: the parameters it
     accepts (None: any); ``factory(params, context)`` returns the player."""
-    key = str(name).strip().lower()
+    if not isinstance(name, str):
+        raise PlayerSpecError(f"a player kind's name is a text (letters, digits, '-' or '_'), got {_args.show(name)}")
+    key = name.strip().lower()
     if not key or not key.replace("_", "").replace("-", "").isalnum():
         raise PlayerSpecError(f"player kind {name!r}: use letters, digits, '-' or '_'")
     if not callable(factory):
         raise PlayerSpecError(f"player kind {name!r}: factory must be callable")
+    if keys is not None and (isinstance(keys, (str, bytes)) or not isinstance(keys, Iterable)
+                             or not all(isinstance(k, str) for k in keys)):
+        raise PlayerSpecError(f"player kind {name!r}: keys must be a set of parameter names (texts) or None, got "
+                              f"{_args.show(keys)}")
+    _args.callback(prepare, f"player kind {name!r}: prepare", PlayerSpecError)
+    _args.text(help, f"player kind {name!r}: help", PlayerSpecError)
     _KINDS[key] = PlayerKind(key, factory, frozenset(keys) if keys is not None else None, prepare, help)
 
 

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import _args
 from ..core.move import Move, MoveKind
 from ..core.turns import EventKind
 from ..errors import RacksmithError
@@ -162,6 +163,11 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     (e.g. ``{"candidates": 10, "plies": 2, "iterations": 1000, "seed": 1}``) to grade each ranked
     turn by the win% it lost in a simulation of the best candidates and the move played (the
     opponent's rack unknown, as the mover saw it)."""
+    if not isinstance(replay, Replay):
+        raise RacksmithError(f"replay must be a Replay (what replay_file or replay_text returns), got {_args.show(replay)}")
+    _args.callback(check, "check")
+    if sim is not None:
+        sim = _sim_options(sim)
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise RacksmithError(f"top must be a whole number, at least 1, got {top!r}")
     if endgame_seconds is not None and (isinstance(endgame_seconds, bool)
@@ -260,6 +266,25 @@ def _grade_endgame(pos, played: Move, seconds: float) -> EndgameGrade:
     played_value = r.move_value if r.move_value is not None else r.value
     return EndgameGrade(r.value, played_value, r.value - played_value,
                         r.best.notation() if r.best is not None else "", r.exact)
+
+
+#: the options of :func:`racksmith.sim.simulate.simulate` that ``analyze(sim=...)`` passes on (the
+#: analysis gives the position, the moves and the leaves itself)
+SIM_OPTIONS = ("candidates", "plies", "iterations", "seconds", "threads", "seed", "stop", "winpct", "min_samples",
+               "progress", "cancel")
+
+
+def _sim_options(sim: Any) -> dict:
+    """``sim`` of :func:`analyze`, checked: a dict of options of the simulation."""
+    if not isinstance(sim, dict):
+        raise RacksmithError(f"sim must be a dict of simulation options ({', '.join(SIM_OPTIONS)}) or None, got "
+                             f"{_args.show(sim)}")
+    unknown = [k for k in sim if k not in SIM_OPTIONS]
+    if unknown:
+        raise RacksmithError(f"sim option {unknown[0]!r} is not one of {', '.join(SIM_OPTIONS)}")
+    if "candidates" in sim:
+        _args.whole(sim["candidates"], "sim option 'candidates'", lo=1)
+    return sim
 
 
 def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexicon, sim: dict) -> TurnAnalysis:

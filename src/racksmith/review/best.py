@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from .. import _args
 from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 
@@ -98,6 +99,7 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or not 0 < seconds < math.inf):
         raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
+    _args.callback(progress, "progress")
     if position.is_over:
         raise PositionError("the game is over: there is no play to choose")
     rs = position.ruleset

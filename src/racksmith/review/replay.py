@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _args
 from ..core import turns
 from ..core.move import Move
 from ..core.position import Position
@@ -99,6 +100,8 @@ class Replay:
         n = len(self.turns)
         if turn is None:
             turn = n + 1
+        turn = self._turn_number(turn)
+        opponent_rack = _args.flag(opponent_rack, "opponent_rack", GCGError)
         if not 1 <= turn <= n + 1:
             raise GCGError(f"turn {turn} does not exist: the game has turns 1 to {n} (and {n + 1} for the end)")
         players = len(self.record.players)
@@ -120,12 +123,21 @@ class Replay:
             self.ruleset, t.board, racks, [t.scores[i] for i in order], t.zero_turns, lexicon=self.lexicon
         )
 
+    def _turn_number(self, turn: Any) -> int:
+        if _args.is_whole(turn):
+            return int(turn)
+        n = len(self.turns)
+        raise GCGError(f"a turn is a whole number, 1 to {n} (and {n + 1} for the end), or None for the end, got "
+                       f"{_args.show(turn)}")
+
     def cgp(self, turn: int | None = None) -> str:
         return self.position(turn).cgp()
 
     def errors_before(self, turn: int | None = None) -> list[GCGError]:
         """The errors met before turn ``turn`` (1-based; None = the end): those that make the
         position before it unreliable. An error without a line (no players...) counts everywhere."""
+        if turn is not None:
+            turn = self._turn_number(turn)
         if turn is None or not 1 <= turn <= len(self.turns):
             return list(self.errors)
         line = self.turns[turn - 1].line
@@ -153,16 +165,24 @@ def replay_file(
     strict: bool = True,
 ) -> Replay:
     """Read and replay a GCG file (syntax errors are collected too when ``strict=False``)."""
+    strict = _args.flag(strict, "strict", GCGError)
     return replay(read_gcg(path, ruleset, strict=strict), lexicon, check_words=check_words, strict=strict)
 
 
 def replay_text(text: str, ruleset=None, lexicon: Any = None, *, check_words: bool = False, strict: bool = True) -> Replay:
+    """Parse and replay GCG text (syntax errors are collected too when ``strict=False``)."""
+    strict = _args.flag(strict, "strict", GCGError)
     return replay(parse_gcg(text, ruleset, strict=strict), lexicon, check_words=check_words, strict=strict)
 
 
 def replay(record: GCGGame, lexicon: Any = None, *, check_words: bool = False, strict: bool = True) -> Replay:
     """Replay a record. ``lexicon`` (a name, path or loaded lexicon; default the ruleset's) is only
     used with ``check_words``."""
+    if not isinstance(record, GCGGame):
+        raise GCGError(f"record must be a GCGGame (what parse_gcg or read_gcg returns), got {_args.show(record)}: "
+                       "replay a file with replay_file, a text with replay_text")
+    check_words = _args.flag(check_words, "check_words", GCGError)
+    strict = _args.flag(strict, "strict", GCGError)
     return _Replayer(record, lexicon, check_words, strict).run()
 
 

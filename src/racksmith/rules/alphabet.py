@@ -7,11 +7,13 @@ already on the board), see :mod:`racksmith.core.move`.
 """
 from __future__ import annotations
 
+import operator
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from .. import _args
 from ..errors import UnknownLetterError
 
 Tile = int
@@ -106,6 +108,20 @@ class Alphabet:
     _tiles_type: type = field(default=Tiles, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
+        letters = self.letters
+        if isinstance(letters, (str, bytes)) or not isinstance(letters, Iterable):
+            raise UnknownLetterError(f"an alphabet's letters are a sequence of texts (one a letter), got {_args.show(letters)}")
+        object.__setattr__(self, "letters", tuple(letters))
+        if not isinstance(self.name, str):
+            raise UnknownLetterError(f"an alphabet's name is a text, got {_args.show(self.name)}")
+        aliases = self.aliases
+        if isinstance(aliases, (str, bytes)) or not isinstance(aliases, Iterable):
+            raise UnknownLetterError(f"an alphabet's aliases are (alias, letter) pairs, got {_args.show(aliases)}")
+        aliases = tuple(aliases)
+        for pair in aliases:
+            if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+                raise UnknownLetterError(f"an alphabet's aliases are (alias, letter) pairs of texts, got {_args.show(pair)}")
+        object.__setattr__(self, "aliases", tuple(tuple(pair) for pair in aliases))
         if not 1 <= len(self.letters) <= MAX_LETTERS:
             raise UnknownLetterError(
                 f"an alphabet needs 1 to {MAX_LETTERS} letters, got {len(self.letters)}"
@@ -113,7 +129,8 @@ class Alphabet:
         index: dict[str, int] = {}
         for i, letter in enumerate(self.letters, start=1):
             if (
-                not letter
+                not isinstance(letter, str)
+                or not letter
                 or letter != letter.upper()
                 or letter in index
                 or any(ch in RESERVED_CHARS or ch.isdigit() or ch.isspace() for ch in letter)
@@ -177,10 +194,12 @@ class Alphabet:
         """The letter of a tile: lowercase for a blank on the board, ``?`` for the rack blank 0.
         A number that is no tile of the alphabet (beyond its letters, below 0, or with bits other
         than :data:`BLANK` set) raises :class:`~racksmith.errors.UnknownLetterError`."""
-        try:
-            t = tile & LETTER_MASK
-        except TypeError:
-            raise UnknownLetterError(f"a tile is an int, got {type(tile).__name__} {tile!r}") from None
+        if type(tile) is not int:
+            try:
+                tile = operator.index(tile)  # (numpy's ints too)
+            except TypeError:
+                raise UnknownLetterError(f"a tile is an int, got {_args.show(tile)}") from None
+        t = tile & LETTER_MASK
         if tile & ~(BLANK | LETTER_MASK) or (t == 0 and tile):
             raise UnknownLetterError(
                 f"{tile!r} is not a tile{self._where()}: a tile is 0 (the blank on a rack), a letter 1..{len(self)}, "
@@ -204,7 +223,9 @@ class Alphabet:
     def split(self, text: str) -> list[str]:
         """Split text into letter tokens: ``[CH]`` brackets a multi-character tile; otherwise the
         longest multi-character letter of the alphabet matches first, then single characters."""
-        if isinstance(text, str) and not text.isascii():  # decomposed letters (Й as И + a breve): one token each
+        if not isinstance(text, str):
+            _args.text(text, "text", UnknownLetterError, what="letters (a str)")
+        if not text.isascii():  # decomposed letters (Й as И + a breve): one token each
             text = unicodedata.normalize("NFC", text)
         out: list[str] = []
         i = 0
@@ -230,10 +251,14 @@ class Alphabet:
 
     def encode(self, word: str) -> list[Tile]:
         """Tiles of a word as written on a board: uppercase = tile, lowercase = blank."""
+        if not isinstance(word, str):
+            _args.text(word, "word", UnknownLetterError, what="letters (a str)")
         return [self.tile(tok) for tok in self.split(word)]
 
     def encode_plain(self, word: str) -> list[Tile]:
         """Tiles of a lexicon word: case ignored, no blanks."""
+        if not isinstance(word, str):
+            _args.text(word, "word", UnknownLetterError, what="letters (a str)")
         return [self.tile(tok.upper()) for tok in self.split(word)]
 
     def decode(self, tiles) -> str:
@@ -242,7 +267,11 @@ class Alphabet:
         parts = []
         after = ""
         longest = len(self._multi[0]) if self._multi else 0
-        for t in reversed(list(tiles)):
+        try:
+            tiles = list(tiles)
+        except TypeError:
+            raise UnknownLetterError(f"tiles must be a sequence of tile ints, got {_args.show(tiles)}") from None
+        for t in reversed(tiles):
             s = self.letter(t)
             if len(s) > 1 or (longest and any((s + after)[: len(m)].upper() == m for m in self._multi)):
                 s = f"[{s}]"
@@ -255,10 +284,16 @@ class Alphabet:
         letters as :meth:`rack` reads them (sorted)."""
         if isinstance(tiles, str):
             return self._tiles_type(self.rack(tiles))
-        return self._tiles_type(tiles)
+        try:
+            return self._tiles_type(tiles)
+        except TypeError:  # (not a sequence: its tiles are not looked at here, to keep this fast)
+            raise UnknownLetterError(f"tiles must be a sequence of tile numbers (ints, 0 for a blank) or letters, got "
+                                     f"{_args.show(tiles)}") from None
 
     def rack(self, text: str) -> list[Tile]:
         """Tiles of a rack: letters (case ignored) and ``?`` or ``*`` for blanks (tile 0), sorted."""
+        if not isinstance(text, str):
+            _args.text(text, "a rack", UnknownLetterError, what="letters (a str, '?' or '*' for a blank)")
         out = []
         for tok in self.split(text):
             if tok in BLANK_CHARS:
@@ -271,7 +306,13 @@ class Alphabet:
     def rack_string(self, tiles, blanks_last: bool = False) -> str:
         """A rack written back: letters in alphabet order and blanks as ``?`` — first (the order of
         leave files and exchanges) or, with ``blanks_last``, last (the order of CGP racks)."""
-        ts = sorted(tiles)
+        try:
+            ts = sorted(tiles)
+        except TypeError:  # not a sequence, or one of things that do not compare
+            _args.tile_list(tiles, "tiles", UnknownLetterError)  # (says which)
+            raise UnknownLetterError(f"tiles must be a sequence of tile numbers, got {_args.show(tiles)}") from None
+        if type(blanks_last) is not bool:
+            blanks_last = _args.flag(blanks_last, "blanks_last", UnknownLetterError)
         if blanks_last:
             ts = [t for t in ts if t] + [t for t in ts if not t]
         return self.decode(ts)

@@ -20,9 +20,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
+import numpy as np
+
 from .alphabet import Alphabet
 from .coords import MAX_DIM, Square, coord_label, parse_coord
-from ..errors import InvalidMoveError, RacksmithError, RulesetError
+from .. import _args
+from ..errors import InvalidMoveError, PositionError, RacksmithError, RulesetError, UnknownLetterError
 
 #: board legend character -> (letter multiplier, word multiplier)
 LEGEND: dict[str, tuple[int, int]] = {
@@ -100,15 +103,39 @@ class Ruleset:
         return self.rows * self.cols
 
     def square(self, row: int, col: int) -> Square:
+        """The square (``row * cols + col``) of a row and a column counted from 0, on the board."""
+        if not (type(row) is int and type(col) is int and 0 <= row < self.rows and 0 <= col < self.cols):
+            row, col = self._row_col_checked(row, col)
         return row * self.cols + col
 
+    def _row_col_checked(self, row: Any, col: Any) -> tuple[int, int]:
+        if not (_args.is_whole(row) and _args.is_whole(col)):
+            raise PositionError(f"a square is a row and a column (whole numbers, from 0), got {_args.show(row)}, "
+                                f"{_args.show(col)}")
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise PositionError(f"row {row}, column {col} is off the {self.rows}x{self.cols} board: rows are "
+                                f"0..{self.rows - 1} and columns 0..{self.cols - 1}, counted from 0")
+        return int(row), int(col)
+
+    def _square_checked(self, square: Any) -> int:
+        if type(square) is int and 0 <= square < self.rows * self.cols:
+            return square
+        return _args.whole(square, "a square", PositionError, lo=0, hi=self.rows * self.cols - 1,
+                           what=f" (row * {self.cols} + column, on the {self.rows}x{self.cols} board)")
+
     def row_col(self, square: Square) -> tuple[int, int]:
-        return divmod(square, self.cols)
+        """The row and the column of a square (``row * cols + col``)."""
+        return divmod(self._square_checked(square), self.cols)
 
     def on_board(self, row: int, col: int) -> bool:
+        """Is the square of this row and column (whole numbers, counted from 0) on the board?"""
+        if not (_args.is_whole(row) and _args.is_whole(col)):
+            raise PositionError(f"a square is a row and a column (whole numbers, from 0), got {_args.show(row)}, "
+                                f"{_args.show(col)}")
         return 0 <= row < self.rows and 0 <= col < self.cols
 
     def premium_char(self, square: Square) -> str:
+        square = self._square_checked(square)
         return _PREMIUM_CHAR.get((self.letter_multipliers[square], self.word_multipliers[square]), ".")
 
     def layout(self) -> list[str]:
@@ -127,17 +154,28 @@ class Ruleset:
         return sum(self.counts)
 
     def value(self, tile: int) -> int:
-        """Points of a tile as played: a blank (rack 0 or board tile with the blank bit) scores 0."""
+        """Points of a tile as played: a blank (rack 0 or board tile with the blank bit) scores 0.
+        A number that is no tile of the alphabet raises :class:`~racksmith.errors.UnknownLetterError`."""
+        if not (type(tile) is int and 0 <= tile < len(self.values)):
+            tile = self._tile_checked(tile)
         return 0 if tile == 0 or tile & 0x80 else self.values[tile & 0x3F]
 
+    def _tile_checked(self, tile: Any) -> int:
+        """A tile of the alphabet: 0, a letter, or a letter | 0x80 (a blank on the board)."""
+        if isinstance(tile, (bool, np.bool_)):
+            raise UnknownLetterError(f"a tile is an int, got {tile!r}")
+        self.alphabet.letter(tile)  # (says what is wrong with anything else)
+        return int(tile)
+
     def rack_value(self, tiles) -> int:
-        return sum(self.values[t & 0x3F] if not t & 0x80 else 0 for t in tiles)
+        """Points of tiles as played (a rack's leftover at the end of a game): the sum of :meth:`value`."""
+        return sum(self.value(t) for t in _args.tile_list(tiles, "tiles", UnknownLetterError))
 
     # --- loading --------------------------------------------------------------------------
     @classmethod
     def load(cls, path: str | Path) -> "Ruleset":
         """Read a ruleset file (``.toml`` or ``.json``) with the fields of the shipped ones."""
-        p = Path(path)
+        p = _args.path(path, "path", RulesetError)
         raw = _read_ruleset_file(p)
         kind = p.suffix.lstrip(".") or "TOML"
         try:
@@ -154,6 +192,7 @@ class Ruleset:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<dict>") -> "Ruleset":
         """Build a ruleset from plain data; every malformed field is named in the error."""
+        _args.text(source, "source", RulesetError)
         if not isinstance(data, dict):
             raise RulesetError(f"ruleset {source}: expected a table of fields, got {type(data).__name__}")
 

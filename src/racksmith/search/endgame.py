@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _args
 from ..core.move import PASS, Move, MoveKind
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
@@ -265,6 +266,7 @@ class EndgameSolver:
             raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
             raise RacksmithError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
+        _args.callback(on_depth, "on_depth")
         start = time.monotonic()
         if self.over:
             return EndgameResult(0, True, 0, None, (), 0, time.monotonic() - start)

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
+from .. import _args
 from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
@@ -542,6 +543,8 @@ def solve_peg(
         raise RacksmithError(f"tt_mb must be a whole number of megabytes, 1 to 65536, got {tt_mb!r}")
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise RacksmithError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
+    _args.callback(on_play, "on_play")
+    solve_all = _args.flag(solve_all, "solve_all")
     if len(position.racks) != 2:
         raise PositionError(f"a pre-endgame is between two players; this position has {len(position.racks)} racks")
     if position.is_over:

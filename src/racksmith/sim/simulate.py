@@ -23,13 +23,14 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _args
 from ..core.move import Move
 from ..errors import SimError, RacksmithError
 from ..lexicon import Leaves, Lexicon
@@ -204,6 +205,12 @@ def simulate(
         if not isinstance(opponent_racks, Inference):
             raise SimError(f"opponent_racks must be what infer_leaves() returns, got {type(opponent_racks).__name__} "
                            f"{opponent_racks!r:.40}; a rack you know goes in the position itself (its racks, or the CGP's)")
+    _args.callback(progress, "progress", SimError)
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        raise SimError(f"cancel must be a threading.Event (or None), got {_args.show(cancel)}")
+    if moves is not None and (isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable)):
+        raise SimError(f"moves must be a list of moves (Move objects or their notation) or None, got {_args.show(moves)}"
+                       + (": a single move goes in a list" if isinstance(moves, str) else ""))
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
