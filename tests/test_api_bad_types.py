@@ -13,10 +13,8 @@ Kept as they are, on purpose (see the tests at the end of the table):
   (``tests/test_movegen.py`` pins it);
 * the ``MoveList`` constructor raises ``TypeError`` for records, an alphabet or a rack of the
   wrong kind (``tests/test_bad_input.py::test_a_move_list_names_a_wrong_kind_of_argument``);
-* the rest of ``MoveList`` (an index that is no integer, ``ranks(by=...)``) lives in
-  ``racksmith/movegen``, which this change does not touch: those leaks are listed in
-  :data:`KNOWN_LEAKS` and pinned ``xfail(strict=True)`` below, so that they are noticed when fixed
-  there.
+* an index of a ``MoveList`` that is no whole number (``"3"``, ``1.5``, None) is a
+  :class:`~racksmith.errors.MoveGenError`; numpy integers index it as ints do.
 
 Below the table, each leak found is pinned with the message that replaced it.
 """
@@ -257,13 +255,8 @@ def _played() -> Game:
 ALLOWED: dict[tuple[str, Any, str], type[BaseException]] = {
     (name, 0, label): IndexError for name in ("MoveList.__getitem__", "MoveList.reclaimed") for label in ("10**30", "-10**30")
 }
-#: (call, argument, bad value) that still leak, in racksmith/movegen, which this change does not touch:
-#: int(i) reads the index (a TypeError or a ValueError of int's own for what it cannot read; '3' is
-#: read as 3, 1.5 as 1), and ranks compares ``by`` with ==
-KNOWN_LEAKS = {
-    (name, 0, label) for name in ("MoveList.__getitem__", "MoveList.reclaimed")
-    for label in ("None", "bytes", "nan", "''", "object()", "[]", "{}", "np.array([1, 2])")
-} | {("MoveList.ranks", 0, "np.array([1, 2])")}
+#: (call, argument, bad value) that still leak: none
+KNOWN_LEAKS: set[tuple[str, Any, str]] = set()
 
 
 @pytest.fixture(scope="module")
@@ -576,21 +569,21 @@ def test_seeds_random_takes_are_still_taken():
 
 
 # --- left as they are: in racksmith/movegen, which this change does not touch ---------------------------------
-@pytest.mark.xfail(strict=True, reason="MoveList is in racksmith/movegen (not changed here): int('3') reads the text")
-def test_a_move_list_index_that_is_text_is_refused(env):
-    with pytest.raises(RacksmithError, match="index"):
-        env.moves["3"]  # is move 3
+@pytest.mark.parametrize("bad", ["3", "", 1.5, float("nan"), None, [], np.array([1, 2])])
+def test_a_move_list_index_that_is_no_whole_number_is_refused(env, bad):
+    # "3" was move 3 (int() read the text), 1.5 move 1; None, [] and arrays were TypeErrors
+    with pytest.raises(RacksmithError, match="a move index is a whole number"):
+        env.moves[bad]
+    with pytest.raises(RacksmithError, match="a move index is a whole number"):
+        env.moves.reclaimed(bad)
 
 
-@pytest.mark.xfail(strict=True, reason="MoveList is in racksmith/movegen (not changed here): a TypeError from int()")
-def test_a_move_list_index_that_is_none_is_a_racksmith_error(env):
-    with pytest.raises(RacksmithError):
-        env.moves[None]
+def test_a_move_list_takes_numpy_indices(env):
+    assert env.moves[np.int64(1)] == env.moves[1] and env.moves[np.int32(-1)] == env.moves[-1]
 
 
-@pytest.mark.xfail(strict=True, reason="MoveList is in racksmith/movegen (not changed here): numpy's ValueError")
 def test_a_move_list_ranked_by_an_array_is_a_racksmith_error(env):
-    with pytest.raises(RacksmithError):
+    with pytest.raises(RacksmithError, match="by must be"):
         env.moves.ranks(np.array([1, 2]))
 
 

@@ -13,6 +13,7 @@ Placements that first take stars back from the board (Эрудит's star reclam
 from __future__ import annotations
 
 import math
+import operator
 import struct
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
@@ -178,13 +179,23 @@ class MoveList(MoveListBase, Sequence[Move]):
     def reclaimed(self, i: int) -> tuple[tuple[int, int, int], ...]:
         """The stars move ``i`` takes back from the board, ``(row, col, letter)`` as
         :attr:`Move.reclaimed` (empty for every move but those of kind 3)."""
+        j = self._index(i)
+        return self._reclaimed[j] if self._reclaimed is not None else ()
+
+    def _index(self, i: Any) -> int:
+        """``i`` as an index of the list (negative from the end): an int or a numpy integer, else a
+        MoveGenError; out of range, an IndexError as for any sequence."""
         n = self._n
-        j = int(i)
-        if j < 0:
-            j += n
+        if type(i) is not int:
+            try:
+                i = operator.index(i)
+            except TypeError:
+                raise MoveGenError(f"a move index is a whole number (or a slice), got {type(i).__name__} "
+                                   f"{i!r:.40}") from None
+        j = i + n if i < 0 else i
         if not 0 <= j < n:
             raise IndexError(f"move index {i} out of range for {n} moves")
-        return self._reclaimed[j] if self._reclaimed is not None else ()
+        return j
 
     # --- moves, lazily ------------------------------------------------------------------------
     def _columns(self) -> tuple:
@@ -248,13 +259,7 @@ class MoveList(MoveListBase, Sequence[Move]):
                             reclaimed=self._reclaimed[i] if self._reclaimed is not None else None)
             part._position = self._position
             return part
-        n = self._n
-        j = int(i)
-        if j < 0:
-            j += n
-        if not 0 <= j < n:
-            raise IndexError(f"move index {i} out of range for {n} moves")
-        return self._move(j)
+        return self._move(self._index(i))
 
     def __iter__(self) -> Iterator[Move]:
         for i in range(self._n):
@@ -266,7 +271,7 @@ class MoveList(MoveListBase, Sequence[Move]):
         equity when it was computed, else score."""
         if by is None:
             by = "equity" if self._with_equity else "score"
-        if by not in ("score", "equity"):
+        if not isinstance(by, str) or by not in ("score", "equity"):
             raise MoveGenError(f"by must be 'score' or 'equity', got {by!r}")
         if by == "equity" and not self._with_equity:
             raise MoveGenError("the moves have no equity: rank them by 'score'")
