@@ -258,3 +258,36 @@ def test_time_limit_deals_when_every_rack_does_not_fit():
 def test_bad_limits(kw, match):
     with pytest.raises(InferenceError, match=match):
         infer_leaves(Position.from_cgp(KRONA), "8D KRONA", **kw)
+
+
+def test_one_tile_play_matches_magpie_up_to_its_millipoint_rounding():
+    """MAGPIE 183bebc4 with racksmith's shipped English leaves, on the board of KRONA, `infer 1 S 10`
+    (8I S, making KRONAS, 611,000 six-tile leaves to try): "Total target racks: 4423437", "Total
+    unique target racks: 53314". racksmith keeps 3 leaves fewer (DJSUVY, GJSUUV, JMSUUV: 372
+    draws): their racks' best play beats the cutoff (10 + 0 + 5) by 0.00031 points, which MAGPIE's
+    equity, in thousandths of a point, rounds away. Shifting the margin by half a thousandth gives
+    MAGPIE's answer exactly."""
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3KRONAS6/15/15/15/15/15/15/15 / 0/10 0")
+    ours = infer_leaves(pos, "8D (KRONA)S", leaves="english")
+    assert (ours.total_draws, len(ours.leaves)) == (4_423_065, 53_311)
+    rounded = infer_leaves(pos, "8D (KRONA)S", leaves="english", margin=5.0005)
+    assert (rounded.total_draws, len(rounded.leaves)) == (4_423_437, 53_314)
+    extra = {str(x.leave) for x in rounded.leaves} - {str(x.leave) for x in ours.leaves}
+    assert extra == {"DJSUVY", "GJSUUV", "JMSUUV"}
+
+
+def test_threads_share_the_racks_and_give_the_same_answer():
+    pos = Position.from_cgp(KRONA)
+    one = infer_leaves(pos, "8D KRONA", leaves=SYNTH)
+    for threads in (2, 3):
+        assert infer_leaves(pos, "8D KRONA", leaves=SYNTH, threads=threads).leaves == one.leaves
+    # random deals come in blocks, each from a stream of its own: the same deals for any threads
+    dealt = infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=30_000, seed=4)
+    for threads in (2, 5):
+        other = infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=30_000, seed=4, threads=threads)
+        assert other.leaves == dealt.leaves and other.samples == 30_000
+    late = Position.from_cgp(LATE)
+    assert (infer_leaves(late, "15K SEIZE", leaves=SYNTH, threads=2).leaves
+            == infer_leaves(late, "15K SEIZE", leaves=SYNTH).leaves)
+    with pytest.raises(InferenceError, match="threads"):
+        infer_leaves(pos, "8D KRONA", threads=0)

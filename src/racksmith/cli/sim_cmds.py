@@ -162,7 +162,7 @@ def sim_cmd(
     if infer is not None:
         from ..sim.infer import infer_leaves
 
-        inference = infer_leaves(pos, infer, leaves=klv, seconds=infer_seconds, seed=seed or 0)
+        inference = infer_leaves(pos, infer, leaves=klv, seconds=infer_seconds, seed=seed or 0, threads=threads)
         note(f"inferred {len(inference.leaves):,} leaves of the opponent from {infer} ({_inference_scope(inference)})")
     live = Live(console=err_console, refresh_per_second=4, transient=True) if err_console.is_terminal else None
 
@@ -212,6 +212,7 @@ def infer_cmd(
     samples: Optional[int] = typer.Option(None, "--samples", min=1, max=5_000_000,
                                           help="Deal this many racks at random instead of trying every one (reproducible with --seed)."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the random deals."),
+    threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads sharing the racks (the same answer for any number)."),
     as_json: bool = typer.Option(False, "--json", help="Print every leave with its probability as JSON on stdout."),
 ) -> None:
     """What the opponent kept with his last play: every possible leave and its probability."""
@@ -222,7 +223,7 @@ def infer_cmd(
     pos = load_position(cgp_arg, cgp, None, None, ruleset, lexicon)
     position_lexicon(pos)
     result = infer_leaves(pos, move, leaves=resolve_leaves(leaves, pos.ruleset), margin=margin, seconds=seconds,
-                          samples=samples, seed=seed)
+                          samples=samples, seed=seed, threads=threads)
     if as_json:
         emit_json(result.to_dict())
         return

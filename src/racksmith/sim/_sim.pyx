@@ -37,6 +37,8 @@ from racksmith.movegen._movegen import RECORD_DTYPE
 check_tile_bits(__name__)
 
 cdef enum:
+    INFER_BLOCK = 64         # multisets enumerated, a block of one thread's share
+    SAMPLE_BLOCK = 4096      # deals of one seeded stream, a block of one thread's share
     MAX_PLIES = 32
     MAX_POOL = 1024          # unseen tiles, at most
 
@@ -1208,6 +1210,9 @@ cdef struct InferC:
     double* out_value
     int rc
     int sampling                # racks drawn at random (each accepted one weighs 1), not enumerated
+    int part                    # this call's share of the work: the blocks of racks whose index
+    int parts                   # is part modulo parts (blocks of INFER_BLOCK multisets or SAMPLE_BLOCK deals)
+    int64_t counter             # multisets enumerated so far (evaluated or not)
     int64_t n_tried             # racks evaluated
 
 
@@ -1306,6 +1311,10 @@ cdef void infer_walk(InferC* c, int left, int start) noexcept nogil:
     if c.rc != 0:
         return
     if left == 0:
+        if c.parts > 1:
+            c.counter += 1
+            if ((c.counter - 1) // INFER_BLOCK) % c.parts != c.part:
+                return
         infer_eval(c)
         return
     for t in range(start, 64):
@@ -1328,64 +1337,75 @@ cdef inline double infer_now() noexcept nogil:
 cdef int64_t infer_sample(InferC* c, int64_t samples, uint64_t seed, double deadline) noexcept nogil:
     """Up to ``samples`` leaves drawn from the pool at random (without replacement within a draw, as
     the bag deals them), each evaluated by infer_eval: a leave then turns up in proportion to the
-    ways to draw it, so the accepted draws estimate the exact enumeration's weights. A leave dealt
-    again is not evaluated again: a table by the leave's hash remembers whether it was kept, and
-    where. Stops at ``deadline`` (a time of CLOCK_MONOTONIC, as Python's time.monotonic(); 0: none).
+    ways to draw it, so the accepted draws estimate the exact enumeration's weights. The deals come
+    in blocks of SAMPLE_BLOCK, block b from a stream seeded by (seed, b) alone; this call deals the
+    blocks b = part, part + parts, ... (the same deals for any number of parts). A leave dealt again
+    is not evaluated again: a table by the leave's hash remembers whether it was kept, and where.
+    Stops at ``deadline`` (a time of CLOCK_MONOTONIC, as Python's time.monotonic(); 0: none).
     Returns the draws made."""
     cdef uint8_t tiles[MAX_POOL]
     cdef uint64_t zob[64]
     cdef int n = 0, t, k, j, i
     cdef uint8_t x
-    cdef int64_t s, before, slot
-    cdef uint64_t state = seed, key, mask_tab
+    cdef int64_t s, before, slot, block, first, last, dealt = 0
+    cdef uint64_t state, key, mask_tab
     cdef uint64_t* keys = NULL
     cdef int64_t* found = NULL
     cdef int64_t cap = 0, used = 0
+    cdef bint stop = False
     for t in range(64):
         zob[t] = mix64(<uint64_t>(t + 1) * 0x9E3779B97F4A7C15ULL)
-        for k in range(c.pool[t]):
-            tiles[n] = t
-            n += 1
     if memo_grow(&keys, &found, &cap, 1 << 16) != 0:
         cap = 0
-    for s in range(samples):
-        key = 0
-        for i in range(c.leave_size):
-            j = i + <int>rnd_below(&state, n - i)
-            x = tiles[i]
-            tiles[i] = tiles[j]
-            tiles[j] = x
-            c.leave[tiles[i]] += 1
-            key += zob[tiles[i]]
-        key = mix64(key) | 1
-        slot = -1
-        if cap:
-            mask_tab = <uint64_t>(cap - 1)
-            slot = <int64_t>(key & mask_tab)
-            while keys[slot] != 0 and keys[slot] != key:
-                slot = <int64_t>((slot + 1) & mask_tab)
-        if slot >= 0 and keys[slot] == key:
-            if found[slot] >= 0:
-                c.out_weight[found[slot]] += 1.0
-        else:
-            c.pool_left = n - c.leave_size
-            before = c.n_out
-            infer_eval(c)
-            if slot >= 0 and c.rc == 0:
-                keys[slot] = key
-                found[slot] = before if c.n_out > before else -1
-                used += 1
-                if 2 * used > cap and memo_grow(&keys, &found, &cap, 2 * cap) != 0:
-                    cap = 0                 # out of memory: no table from here on
-        for i in range(c.leave_size):
-            c.leave[tiles[i]] = 0
-        if c.rc != 0:
-            break
-        if deadline > 0 and (s & 31) == 31 and infer_now() > deadline:
-            break
+    block = c.part
+    while not stop and block * SAMPLE_BLOCK < samples:
+        n = 0                       # each block deals from the pool in its own order
+        for t in range(64):
+            for k in range(c.pool[t]):
+                tiles[n] = t
+                n += 1
+        state = mix64(seed ^ mix64(<uint64_t>block + 1))
+        first = block * SAMPLE_BLOCK
+        last = first + SAMPLE_BLOCK if first + SAMPLE_BLOCK < samples else samples
+        for s in range(first, last):
+            key = 0
+            for i in range(c.leave_size):
+                j = i + <int>rnd_below(&state, n - i)
+                x = tiles[i]
+                tiles[i] = tiles[j]
+                tiles[j] = x
+                c.leave[tiles[i]] += 1
+                key += zob[tiles[i]]
+            key = mix64(key) | 1
+            slot = -1
+            if cap:
+                mask_tab = <uint64_t>(cap - 1)
+                slot = <int64_t>(key & mask_tab)
+                while keys[slot] != 0 and keys[slot] != key:
+                    slot = <int64_t>((slot + 1) & mask_tab)
+            if slot >= 0 and keys[slot] == key:
+                if found[slot] >= 0:
+                    c.out_weight[found[slot]] += 1.0
+            else:
+                c.pool_left = n - c.leave_size
+                before = c.n_out
+                infer_eval(c)
+                if slot >= 0 and c.rc == 0:
+                    keys[slot] = key
+                    found[slot] = before if c.n_out > before else -1
+                    used += 1
+                    if 2 * used > cap and memo_grow(&keys, &found, &cap, 2 * cap) != 0:
+                        cap = 0                 # out of memory: no table from here on
+            for i in range(c.leave_size):
+                c.leave[tiles[i]] = 0
+            dealt += 1
+            if c.rc != 0 or (deadline > 0 and (s & 31) == 31 and infer_now() > deadline):
+                stop = True
+                break
+        block += c.parts
     free(keys)
     free(found)
-    return s + 1 if samples > 0 else 0
+    return dealt
 
 
 cdef int memo_grow(uint64_t** keys, int64_t** found, int64_t* cap, int64_t new_cap) noexcept nogil:
@@ -1421,7 +1441,7 @@ cdef int memo_grow(uint64_t** keys, int64_t** found, int64_t* cap, int64_t new_c
 def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not None, played, pool, int leave_size,
                  int exchanged, double target_score, double margin, int bag_before, int opp_value,
                  int exchange_limit, int max_leaves=1000000, int64_t samples=0, uint64_t seed=0,
-                 double deadline=0.0):
+                 double deadline=0.0, int part=0, int parts=1):
     """Every leave (a multiset of ``leave_size`` tiles from ``pool``) with which the play that took
     ``played`` from the rack (a placement worth ``target_score``; or, with ``exchanged`` > 0, an
     exchange of that many tiles, ``played`` empty) was a best play: within ``margin`` of the best
@@ -1431,7 +1451,9 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
 
     With ``samples`` > 0, that many leaves are drawn from the pool at random (seeded by ``seed``)
     instead of every multiset being tried, and each kept draw weighs 1 (``max_leaves`` must hold
-    them all); the draws stop early at ``deadline`` (a time of ``time.monotonic()``, 0: none).
+    the distinct leaves kept); the draws stop early at ``deadline`` (a time of ``time.monotonic()``, 0: none).
+    ``part`` of ``parts``: this call's share of the racks (blocks of them, round the parts), so that
+    ``parts`` calls on as many threads, each with its own board, do the work of one between them.
 
     Returns (tiles uint8 (n, MAX_RACK), lengths uint8 (n,), weights float64 (n,): the ways to draw
     the leave from the pool, or 1 a kept draw when sampling, leave values float64 (n,), the racks
@@ -1462,8 +1484,10 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
         raise ValueError("bag_before, opp_value or exchange_limit out of range")
     if not 1 <= max_leaves <= 5000000:
         raise ValueError(f"max_leaves must be 1..5000000, got {max_leaves}")
-    if not 0 <= samples <= max_leaves:
-        raise ValueError(f"samples must be 0..max_leaves ({max_leaves}), got {samples}")
+    if not 0 <= samples <= 1000000000:
+        raise ValueError(f"samples must be 0..1000000000, got {samples}")
+    if not 1 <= parts <= 1024 or not 0 <= part < parts:
+        raise ValueError(f"part must be 0..parts-1 and parts 1..1024, got part {part} of {parts}")
     if not 0 <= deadline < 1e12:
         raise ValueError(f"deadline must be a time of time.monotonic() (or 0 for none), got {deadline!r}")
     cdef int64_t tried = 0
@@ -1495,6 +1519,8 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     c.a.no_wordmap = 0
     c.cap = max_leaves
     c.sampling = samples > 0
+    c.part = part
+    c.parts = parts
     tiles = np.zeros((max_leaves, MAX_RACK), np.uint8)
     lens = np.zeros(max_leaves, np.uint8)
     weights = np.zeros(max_leaves, np.float64)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -139,6 +140,7 @@ def infer_leaves(
     seconds: float | None = None,
     samples: int | None = None,
     seed: int = 0,
+    threads: int = 1,
 ) -> Inference:
     """The leaves the opponent may have kept with ``move``, his last play, in ``position`` (where
     we are to move and the play is on the board). ``move``: a placement as written (``"8D QUIRK"``,
@@ -149,8 +151,9 @@ def infer_leaves(
     Every rack is tried unless a limit says otherwise: ``seconds`` bounds the time (the answer is
     exact when trying every rack fits in it, as a first timed sample of the racks estimates; else
     racks are dealt at random until the time is up), ``samples`` deals exactly that many racks at
-    random (reproducible: the same ``seed``, the same answer). A one-tile play or an exchange from
-    a full bag means hundreds of thousands to millions of racks: several seconds to tens of them."""
+    random (reproducible: the same ``seed``, the same answer, for any number of threads). A one-tile
+    play or an exchange from a full bag means hundreds of thousands to millions of racks: several
+    seconds to tens of them. ``threads``: threads sharing the racks (each with its own board)."""
     from ..core.position import Position
 
     started = time.monotonic()
@@ -166,6 +169,9 @@ def infer_leaves(
         raise InferenceError(f"samples must be a number of racks to deal, 1..{MAX_SAMPLES:,}, got {samples!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise InferenceError(f"seed must be an integer 0..2**64-1, got {seed!r}")
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
+        raise InferenceError(f"threads must be 1..64, got {threads!r}")
+    threads = int(threads)
     if len(position.racks) != 2:
         raise InferenceError(f"inference is for two-player positions, this one has {len(position.racks)} racks")
     rs = position.ruleset
@@ -250,18 +256,30 @@ def infer_leaves(
     tables, _ = _tables(rs, lexicon, leave_values)
     pool_counts = np.bincount(np.asarray(pool_tiles, dtype=np.int64), minlength=64).tolist()
     n_racks = _count_multisets(pool_counts, leave_size)
-    board = BoardState(tables.rules)
-    board.set(board_before)
+    boards = []
+    for _ in range(threads):
+        board = BoardState(tables.rules)
+        board.set(board_before)
+        boards.append(board)
     from ._sim import infer_leaves as kernel_infer
 
-    def run(n_samples: int, draw_seed: int, deadline: float):
-        """The kernel over every rack (n_samples 0) or n_samples random deals."""
+    def run_part(n_samples: int, draw_seed: int, deadline: float, part: int, parts: int):
         cap = n_samples if n_samples else max(1, n_racks)
+        if parts > 1:  # a part's share, and what the round of blocks can give it beyond
+            cap = min(cap, cap // parts + 4096 + 64)
         return kernel_infer(
-            tables.rules, tables.leave_table, board, bytes(played), bytes(pool_tiles), leave_size, exchanged,
-            float(score), float(margin), max(bag_before, 0), opp_value, rs.exchange_limit, cap, n_samples,
-            draw_seed, deadline,
+            tables.rules, tables.leave_table, boards[part], bytes(played), bytes(pool_tiles), leave_size, exchanged,
+            float(score), float(margin), max(bag_before, 0), opp_value, rs.exchange_limit, max(cap, 1), n_samples,
+            draw_seed, deadline, part, parts,
         )
+
+    def run(n_samples: int, draw_seed: int, deadline: float, parts: int = threads):
+        """The kernel over every rack (n_samples 0) or n_samples random deals, on ``parts`` threads."""
+        if parts == 1:
+            return run_part(n_samples, draw_seed, deadline, 0, 1)
+        with ThreadPoolExecutor(max_workers=parts) as pool:
+            outs = list(pool.map(lambda k: run_part(n_samples, draw_seed, deadline, k, parts), range(parts)))
+        return (*(np.concatenate([o[i] for o in outs]) for i in range(4)), sum(o[4] for o in outs))
 
     deadline = started + seconds if seconds is not None else 0.0
     parts = []
@@ -277,8 +295,8 @@ def infer_leaves(
     else:
         # time a first sample of deals: every rack if they fit in what is left, else deal until the end
         t0 = time.monotonic()
-        probe = run(PROBE_DEALS, int(seed), deadline)
-        per_rack = (time.monotonic() - t0) / max(probe[4], 1)
+        probe = run(PROBE_DEALS, int(seed), deadline, 1)
+        per_rack = (time.monotonic() - t0) / max(probe[4], 1) / threads
         left = deadline - time.monotonic()
         if n_racks <= MAX_LEAVES and n_racks * per_rack <= 0.75 * left:
             parts.append(run(0, 0, 0.0))
