@@ -785,3 +785,26 @@ def test_a_shipped_leave_set_is_named_wherever_leaves_are_taken():
     assert pos.simulate(candidates=3, iterations=30, seed=1, leaves="english").best is not None
     with pytest.raises(ValueError, match="the shipped 'russian' leaves are spelled for ruleset russian, not english"):
         pos.moves(leaves="russian")
+
+
+def test_a_finished_game_lists_no_move(capsys):
+    """As validate and push refuse every move once the game is over, moves lists none (it listed
+    the rack's plays); taking the ending move back lists them again."""
+    import json
+
+    from racksmith import Position
+
+    live = Position.from_cgp(OUTGUN)
+    over = Position.from_cgp(OUTGUN[:-1] + "6")
+    assert len(live.moves()) > 1 and len(over.moves()) == 0
+    assert len(over.moves(top=5, sort="equity", leaves="english", exchanges=True)) == 0
+    assert len(over.moves()) == 0  # (the second call with the same options is the kernel's kept answer)
+    code, out, err = run(capsys, "moves", OUTGUN[:-1] + "6", "--json")
+    assert code == 0 and json.loads(out) == {"count": 0, "moves": []} and "the game is over" in err
+    # a pass that ends the game, taken back
+    ending = Position.from_cgp(OUTGUN[:-1] + "5")
+    listed = [m.notation() for m in ending.moves()]
+    ending.push("pass")
+    assert ending.is_over and len(ending.moves()) == 0
+    ending.pop()
+    assert [m.notation() for m in ending.moves()] == listed

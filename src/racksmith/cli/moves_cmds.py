@@ -95,6 +95,8 @@ def moves(
     if sort is None:
         sort = "equity" if klv is not None else "score"
     ranked = pos.moves(n, sort=sort, leaves=klv, exchanges=exchanges, direction=direction, algorithm=algorithm)
+    if pos.is_over:
+        err_console.print("the game is over: no move is legal", highlight=False)
     if as_json:
         emit_json({"count": len(ranked), "moves": ranked.to_records()})
         return

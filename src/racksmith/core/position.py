@@ -765,7 +765,9 @@ class Position:
         (the pass always is); ``direction``: ``"both"``, ``"across"`` or ``"down"``;
         ``algorithm``: ``"gaddag"`` or ``"dawg"``. Where the ruleset has star reclamation
         (Эрудит), the moves that take stars back are ranked among the others
-        (:func:`racksmith.movegen.reclaim.with_reclamations`)."""
+        (:func:`racksmith.movegen.reclaim.with_reclamations`). A game that is over
+        (:attr:`is_over`) has no legal move: the list is empty, as :meth:`push` refuses every
+        move there."""
         # a call with the same option objects as the last one: one compiled call (the options were
         # checked then, and resolved into the plan the position's BoardState keeps)
         try:
@@ -773,7 +775,7 @@ class Position:
         except ValueError as e:
             raise PositionError(f"cannot generate moves: {e}") from None
         if moves is not None:
-            return moves
+            return moves[:0] if self.is_over else moves
         for name, value, kind in (("sort", sort, Sort), ("direction", direction, Direction), ("algorithm", algorithm, Algorithm)):
             if not isinstance(value, str):  # (the names are checked by generate_moves)
                 raise MoveGenError(f"{name} must be one of {', '.join(repr(k.value) for k in kind)}, got {_args.show(value)}")
@@ -786,7 +788,7 @@ class Position:
             moves = with_reclamations(moves, src, top, sort=sort, leaves=leaves, direction=direction, algorithm=algorithm)
         # for pictures: this position as it is now, made into a Position only when asked for
         moves._position = (self, self.board.tobytes(), tuple(self.racks), tuple(self.scores), self.zero_turns, self._known)
-        return moves
+        return moves[:0] if self.is_over else moves
 
     @staticmethod
     def _from_snapshot(snap: tuple) -> "Position":
