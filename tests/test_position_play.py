@@ -402,3 +402,23 @@ def test_a_game_from_a_position_draws_the_unknown_rack_first():
     game = Game.from_position(pos, seed=3)
     assert [len(r) for r in game.racks] == [7, 7] and game.bag_count == 80
     assert game.position.racks_known == (True, True) and game.check_invariants() == []
+
+
+def test_a_position_pickles_after_generating_moves():
+    """The kernel's kept board (set by moves()) is not pickled: it is rebuilt on the next call; a
+    lexicon named is loaded again, one given as an object travels along."""
+    from racksmith import load_lexicon
+
+    cgp = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0"
+    p = Position.from_cgp(cgp)
+    first = [m.notation() for m in p.moves(top=5)]
+    p.push(p.moves(top=1)[0])
+    q = pickle.loads(pickle.dumps(p))
+    assert q.cgp() == p.cgp() and q.move_stack == p.move_stack
+    assert [m.notation() for m in q.moves(top=5)] == [m.notation() for m in p.moves(top=5)]
+    q.pop()
+    assert [m.notation() for m in q.moves(top=5)] == first
+    assert len(pickle.dumps(q)) < 100_000  # the named lexicon is not in it
+    lex = load_lexicon("enable")
+    r = pickle.loads(pickle.dumps(Position.from_cgp(cgp, lexicon=lex)))
+    assert [m.notation() for m in r.moves(top=5)] == first and r.lexicon is not lex and "KRONA" in r.lexicon

@@ -263,6 +263,20 @@ class Position:
     def __deepcopy__(self, memo: dict) -> "Position":
         return self.copy()
 
+    def __getstate__(self) -> dict:
+        """What pickling keeps: everything but the kernel's board (rebuilt by the next
+        :meth:`moves`) and a lexicon loaded from a name or path (loaded again on first use); a
+        lexicon object given to the position travels with it."""
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["_kept"] = None
+        if self._lexicon is not self._lexicon_spec:
+            state["_lexicon"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for name in self.__slots__:
+            object.__setattr__(self, name, state[name])
+
     def _check(self) -> None:
         rs = self.ruleset
         n = len(rs.alphabet)
