@@ -1206,15 +1206,18 @@ def test_peg_setting_up_more_plays_than_the_limit_allows_stops_on_time(monkeypat
 
 
 def test_endgame_stopped_by_its_limit_reports_the_whole_time_spent():
-    """A depth cut off by ``seconds`` counts in the time reported (it gave the last completed
-    depth's time, a fraction of the wall time the call took)."""
+    """A depth cut off by ``seconds`` counts in the time and the nodes reported (they were the
+    completed depths', a fraction of what the call did)."""
     pos = Position.from_cgp("BLIGHTER6J/2O11A/2D9LAG/2I1U2LIANOID1/R1CANOEIST2DO1/A3M8Z1/COMPERED5ET/Q3W1FEW5O/"
                             "U6B6Y/E1ERRANT5HO/T2YUGAS5EN/SEVEN8I1/13F1/13E1/11KART AILNOU?/IIPSVX? 396/326 0")
     t = time.monotonic()
-    r = pos.solve_endgame(seconds=1.0)
+    reported = []
+    r = pos.solve_endgame(seconds=1.0, on_depth=reported.append)
     wall = time.monotonic() - t
     assert not r.exact and r.depth >= 1  # depths 1-3 take about half a second, the fourth far longer
     assert 1.0 <= r.seconds <= wall
+    # and its nodes: the depths completed counted only those (the last report), and far fewer
+    assert reported[-1].depth == r.depth and r.nodes > reported[-1].nodes > 0
 
 
 MID208 = next(r for r in load_fixture_positions() if r["id"] == "mid_s208_t2")["cgp"]  # 80 in the bag

@@ -1149,6 +1149,7 @@ cdef class Search:
     cdef bint tt_clean           # the table holds nothing yet (calloc'd or just cleared)
     cdef object last_bag
     cdef readonly bint lane_cache
+    cdef readonly int64_t last_nodes     # positions the last search() call visited, stopped or not
 
     def __cinit__(self, Rules rules not None, tt_bits=22, lane_cache=True):
         cdef int bits = _int_in(tt_bits, 10, 32, "tt_bits")
@@ -1375,7 +1376,8 @@ cdef class Search:
         threads share the root moves; ``first``: a root move to search first, with a full window
         (its value is then exact for this depth), or -1.
 
-        Returns None when the search stopped (the deadline, :meth:`stop`), else a dict: ``value``
+        Returns None when the search stopped (the deadline, :meth:`stop`; :attr:`last_nodes` then
+        counts what it searched), else a dict: ``value``
         (the best final spread minus the spread now), ``exact`` (no line was cut by the depth),
         ``best`` (index of the best root move; ties go to the lower index), ``pv`` (records),
         ``first_value`` (the value of ``first``, or None) and ``nodes``."""
@@ -1439,6 +1441,7 @@ cdef class Search:
             for i in range(n_threads):
                 nodes += self.workers[i].nodes
                 aborted |= self.workers[i].aborted
+            self.last_nodes = nodes
             if sh.oom:
                 raise MemoryError("the endgame search ran out of memory")
             if aborted or sh.stop or sh.best_idx >= sh.n_root:

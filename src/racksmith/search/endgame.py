@@ -70,9 +70,9 @@ class EndgameResult:
     the end of every line, so ``value`` is the game's; ``depth``: plies of the last depth searched
     (0: none completed, ``best`` is then the top move by score); ``best``: the move to play (None
     when the game is over); ``pv``: the principal variation, ``best`` first, played to the end of
-    the game when ``exact``; ``nodes``: positions searched by the depths completed (each position
-    reached by a move, including the ends of the game); ``seconds``: wall time (a depth the time
-    limit cut off included); ``move_value``: the value of the move asked about with ``move=``
+    the game when ``exact``; ``nodes``: positions searched (each position reached by a move,
+    including the ends of the game; a depth the time limit cut off included, as in ``seconds``);
+    ``seconds``: wall time; ``move_value``: the value of the move asked about with ``move=``
     (exact when ``exact``), else None."""
 
     value: int
@@ -302,6 +302,7 @@ class EndgameSolver:
         for depth in range(1, (plies or MAX_DEPTH) + 1):
             found = search.search(depth, 0.0 if depth == 1 else deadline, threads, first)
             if found is None:
+                nodes += search.last_nodes  # the depth cut off searched too
                 break
             nodes += found["nodes"]
             best = self._result(found, depth, nodes, time.monotonic() - start)
@@ -314,7 +315,8 @@ class EndgameSolver:
         if best is None:  # stopped before depth 1 ended: the best move by score, unsearched
             m = _move(self.root[0], self.ruleset, self.position.board)
             return EndgameResult(0, False, 0, m, (m,), nodes, time.monotonic() - start)
-        return replace(best, seconds=time.monotonic() - start)  # the whole search's time, the depth cut off included
+        # the whole search's time and nodes, the depth cut off included
+        return replace(best, nodes=nodes, seconds=time.monotonic() - start)
 
     def _result(self, found: dict, depth: int, nodes: int, seconds: float) -> EndgameResult:
         pv = self._line(found["pv"])
