@@ -291,3 +291,47 @@ def test_threads_share_the_racks_and_give_the_same_answer():
             == infer_leaves(late, "15K SEIZE", leaves=SYNTH).leaves)
     with pytest.raises(InferenceError, match="threads"):
         infer_leaves(pos, "8D KRONA", threads=0)
+
+
+@pytest.mark.parametrize("fixture_id", ["mid_s186_t8", "midbb_s56_t13", "mid2b_s632_t5"])
+def test_busy_boards_agree_with_full_generation_rack_by_rack(fixture_id):
+    """Mid-game boards: the player to move plays his best 2-3 tile play; we then infer what he
+    kept (the kernel rules most racks out with a placement remembered from a recent rack, or at the
+    first move above the play's equity). For 150 random multisets of the unseen tiles, the leave is
+    kept exactly when the full generation (Position.moves) puts the play within the margin."""
+    import random
+
+    from racksmith.lexicon import load_leaves
+    from oracle import fixture_position, load_fixture_positions
+
+    rec = next(r for r in load_fixture_positions() if r["id"] == fixture_id)
+    start = fixture_position(rec)
+    lv = load_leaves(SYNTH, "english")
+    ranked = start.moves(sort="equity", leaves=lv)
+    play = next(m for m in ranked if m.kind == "place" and 2 <= sum(1 for t in m.tiles if not t & 0x40) <= 3)
+    after = start.copy(stack=False)
+    after.push(play, check_words=False)
+    a = start.ruleset.alphabet
+    unseen = list(after.unseen_tiles())
+    ours = a.tiles(sorted(unseen[:7])) if len(unseen) > 20 else a.tiles([])
+    pos = Position(start.ruleset, after.board, (ours, a.tiles([])), (after.scores[0], after.scores[1]),
+                   lexicon=start.lexicon)
+    inf = infer_leaves(pos, play.notation(), leaves=lv)
+    kept = {str(x.leave) for x in inf.leaves}
+    pool = list(pos.unseen_tiles())
+    played = [t & 0x3F if not t & 0x80 else 0 for t in play.tiles if not t & 0x40]
+    leave_size = 7 - len(played)
+    bag_before = len(pool) + len(played) - 7
+    rng = random.Random(fixture_id)
+    checked = agree_kept = 0
+    for _ in range(150):
+        leave = sorted(rng.sample(pool, leave_size))
+        before = Position(start.ruleset, start.board, (a.tiles(sorted(played + leave)), ours),
+                          (start.scores[0], start.scores[1]), lexicon=start.lexicon)
+        best = before.moves(top=1, sort="equity", leaves=lv, exchanges=bag_before >= 7)[0]
+        value = lv.value_tiles(leave) if bag_before > 0 else 0.0
+        expected = play.score + value + 5.0 >= best.equity - 1e-9
+        assert (str(a.tiles(leave)) in kept) == expected, (a.tiles(leave), best.notation(), best.equity)
+        checked += 1
+        agree_kept += expected
+    assert checked == 150 and 0 < agree_kept < 150

@@ -38,6 +38,7 @@ check_tile_bits(__name__)
 
 cdef enum:
     INFER_BLOCK = 64         # multisets enumerated, a block of one thread's share
+    INFER_KILLERS = 4        # placements remembered from the racks they ruled out
     SAMPLE_BLOCK = 4096      # deals of one seeded stream, a block of one thread's share
     MAX_PLIES = 32
     MAX_POOL = 1024          # unseen tiles, at most
@@ -1213,6 +1214,9 @@ cdef struct InferC:
     int part                    # this call's share of the work: the blocks of racks whose index
     int parts                   # is part modulo parts (blocks of INFER_BLOCK multisets or SAMPLE_BLOCK deals)
     int64_t counter             # multisets enumerated so far (evaluated or not)
+    MoveRec killers[INFER_KILLERS]  # placements that beat the floor of recent racks (a ring)
+    int n_killers
+    int next_killer
     int64_t n_tried             # racks evaluated
 
 
@@ -1226,11 +1230,35 @@ cdef double choose(int n, int k) noexcept nogil:
     return v
 
 
+cdef double killer_equity(const InferC* c, const MoveRec* m) noexcept nogil:
+    """The equity of placement ``m`` (found for another rack, on the same board, not the empty one)
+    for the rack the walk now holds, or -1e300 when the rack lacks its tiles: the same squares take
+    the same tiles, so the words and the score are the same; only what is kept differs (the
+    generator's equity is the score plus the kept set's valuation, leave_adj)."""
+    cdef int used[64]
+    cdef int t, k, kept
+    cdef uint8_t x
+    cdef uint32_t mask = 0
+    memset(used, 0, sizeof(used))
+    for k in range(m.length):
+        x = m.tiles[k]
+        if x & THROUGH_BIT:
+            continue
+        used[0 if x & BLANK_BIT else x & LETTER_MASK] += 1
+    for t in range(64):
+        kept = c.w.rack[t] - used[t]
+        if kept < 0:
+            return -1e300
+        for k in range(kept):
+            mask |= (<uint32_t>1) << (c.w.base[t] + k)
+    return m.score + c.w.leave_adj[mask]
+
+
 cdef void infer_eval(InferC* c) noexcept nogil:
     cdef uint8_t rk[MAX_RACK]
     cdef int t, k, n = 0, rc
     cdef uint32_t mask = 0
-    cdef double leave_value = 0.0, weight, floor, best_other = -1e300
+    cdef double leave_value = 0.0, weight, floor, best_other = -1e300, beaten
     cdef const MoveRec* top
     cdef bint ok
     c.n_tried += 1
@@ -1260,6 +1288,14 @@ cdef void infer_eval(InferC* c) noexcept nogil:
                     mask |= (<uint32_t>1) << (c.w.base[t] + k)
         leave_value = c.w.leave_adj[mask] if not c.a.bag_empty else 0.0
         floor = c.target_score + leave_value + c.margin
+    # a placement that ruled out a recent rack often rules this one out too (the racks come in
+    # order, sharing most tiles): above floor (at it, before an exchange that ties) is enough. Not
+    # on the empty board, where a placement's equity also counts its vowels beside premiums.
+    if (c.exchanged or c.pool_left != 0) and not c.w.board_empty:
+        for k in range(c.n_killers):
+            beaten = killer_equity(c, &c.killers[k])
+            if beaten > floor or (c.exchanged and beaten == floor):
+                return
     # only whether something outranks floor matters: the anchors that cannot reach it are skipped
     walk_set_floor(c.w, floor, True)
     rc = walk_generate(c.w, c.r, c.lv, c.board, rk, n, &c.a)
@@ -1272,6 +1308,11 @@ cdef void infer_eval(InferC* c) noexcept nogil:
     else:
         ok = floor >= top.equity or c.pool_left == 0
     if not ok:
+        if top.kind == KIND_PLACE:
+            c.killers[c.next_killer] = top[0]
+            c.next_killer = (c.next_killer + 1) % INFER_KILLERS
+            if c.n_killers < INFER_KILLERS:
+                c.n_killers += 1
         return
     weight = 1.0
     if not c.sampling:
