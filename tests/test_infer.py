@@ -252,7 +252,7 @@ def test_time_limit_deals_when_every_rack_does_not_fit():
 
 @pytest.mark.parametrize("kw,match", [
     ({"seconds": 0}, "seconds"), ({"seconds": True}, "seconds"), ({"seconds": "1"}, "seconds"),
-    ({"samples": 0}, "samples"), ({"samples": 10**9}, "samples"), ({"samples": 1.5}, "samples"),
+    ({"samples": 0}, "samples"), ({"samples": 10**9 + 1}, "samples"), ({"samples": 1.5}, "samples"),
     ({"seed": -1}, "seed"), ({"seed": 2**64}, "seed"), ({"seed": None}, "seed"),
 ])
 def test_bad_limits(kw, match):
@@ -335,3 +335,43 @@ def test_busy_boards_agree_with_full_generation_rack_by_rack(fixture_id):
         checked += 1
         agree_kept += expected
     assert checked == 150 and 0 < agree_kept < 150
+
+
+def test_parts_split_the_racks_exactly():
+    """The kernel's parts (what threads share): each multiset evaluated by exactly one part, whole
+    subtrees of the enumeration skipped by their counts; the parts' leaves add up to the whole's."""
+    from collections import Counter
+
+    from racksmith.lexicon import load_leaves
+    from racksmith.movegen._movegen import BoardState
+    from racksmith.movegen.generate import _tables
+    from racksmith.sim._sim import infer_leaves as kernel
+    from racksmith.sim.infer import _count_multisets
+
+    pos = Position.from_cgp(KRONA)
+    a = pos.ruleset.alphabet
+    lv = load_leaves(SYNTH, "english")
+    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
+    board = BoardState(tables.rules)
+    board.set(pos.board)
+    pool = bytes(a.rack("AEIOUUVVWWQZXJKIIBCGL?"))  # 41,844 racks, 684 of them best exchanging 4
+    total = _count_multisets(np.bincount(list(pool), minlength=64).tolist(), 7)
+    assert total > 5 * 512  # several blocks a part
+
+    def leaves(out):
+        tiles, lens, weights, values, tried = out
+        got = Counter()
+        for i in range(len(lens)):
+            got[tuple(tiles[i, : lens[i]])] += weights[i]
+        return got, tried
+
+    args = (tables.rules, tables.leave_table, board, b"", pool, 7, 4, 0.0, 5.0, 60, 0, 7, total)
+    whole, tried = leaves(kernel(*args))
+    assert tried == total and whole
+    for parts in (2, 5):
+        summed, tried_sum = Counter(), 0
+        for part in range(parts):
+            got, tried = leaves(kernel(*args, 0, 0, 0.0, part, parts))
+            summed += got
+            tried_sum += tried
+        assert tried_sum == total and summed == whole

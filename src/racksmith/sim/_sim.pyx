@@ -37,7 +37,7 @@ from racksmith.movegen._movegen import RECORD_DTYPE
 check_tile_bits(__name__)
 
 cdef enum:
-    INFER_BLOCK = 64         # multisets enumerated, a block of one thread's share
+    INFER_BLOCK = 512        # multisets enumerated, a block of one thread's share
     INFER_KILLERS = 4        # placements remembered from the racks they ruled out
     SAMPLE_BLOCK = 4096      # deals of one seeded stream, a block of one thread's share
     MAX_PLIES = 32
@@ -1214,6 +1214,7 @@ cdef struct InferC:
     int part                    # this call's share of the work: the blocks of racks whose index
     int parts                   # is part modulo parts (blocks of INFER_BLOCK multisets or SAMPLE_BLOCK deals)
     int64_t counter             # multisets enumerated so far (evaluated or not)
+    int64_t msets[MAX_RACK + 1][65]  # multisets of L tiles from tiles t.. of the pool as given
     MoveRec killers[INFER_KILLERS]  # placements that beat the floor of recent racks (a ring)
     int n_killers
     int next_killer
@@ -1348,14 +1349,27 @@ cdef void infer_eval(InferC* c) noexcept nogil:
 
 
 cdef void infer_walk(InferC* c, int left, int start) noexcept nogil:
-    cdef int t
+    cdef int t, k
+    cdef int64_t size, b0, b1, mine
     if c.rc != 0:
         return
+    if c.parts > 1:
+        # this subtree's multisets (of ``left`` tiles from ``start`` on, ``start``'s count as it is
+        # now, the later tiles' untouched): skipped at once when none of its blocks is this part's
+        size = 0
+        for k in range(min(<int>c.pool[start], left) + 1):
+            size += c.msets[left - k][start + 1]
+        if size == 0:
+            return
+        b0 = c.counter // INFER_BLOCK
+        b1 = (c.counter + size - 1) // INFER_BLOCK
+        mine = b0 + ((c.part - b0 % c.parts) + c.parts) % c.parts
+        if mine > b1:
+            c.counter += size
+            return
     if left == 0:
         if c.parts > 1:
             c.counter += 1
-            if ((c.counter - 1) // INFER_BLOCK) % c.parts != c.part:
-                return
         infer_eval(c)
         return
     for t in range(start, 64):
@@ -1501,7 +1515,7 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     tried: the multisets enumerated, or the draws made); for an exchange the leave is what was kept.
     """
     cdef InferC c
-    cdef int i, t, total_pool = 0
+    cdef int i, k, t, total_pool = 0
     cdef const RulesC* r = &rules.c
     if board.rules is not rules:
         raise ValueError("the board was made for other rules")
@@ -1540,6 +1554,13 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     for x in po:
         c.pool[x] += 1
     memcpy(c.orig, c.pool, 64)
+    for i in range(MAX_RACK + 1):
+        c.msets[i][64] = 1 if i == 0 else 0
+    for t in range(63, -1, -1):
+        for i in range(MAX_RACK + 1):
+            c.msets[i][t] = 0
+            for k in range(min(<int>c.orig[t], i) + 1):
+                c.msets[i][t] += c.msets[i - k][t + 1]
     c.r = r
     c.lv = &leaves.c if leaves is not None else NULL
     c.board = board.b

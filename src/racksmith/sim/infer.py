@@ -37,10 +37,10 @@ if TYPE_CHECKING:  # pragma: no cover
 DEFAULT_MARGIN = 5.0
 #: the most candidate leaves enumerated (a 7-tile exchange from a full bag is ~3 million)
 MAX_LEAVES = 5_000_000
-#: the most random deals of one inference
-MAX_SAMPLES = 5_000_000
-#: deals timed first under a time limit (to tell whether trying every rack fits)
-PROBE_DEALS = 2_000
+#: the most random deals of one inference (a time limit ends them long before)
+MAX_SAMPLES = 1_000_000_000
+#: racks timed first under a time limit (to tell whether trying every rack fits)
+PROBE_RACKS = 10_000
 
 
 
@@ -264,12 +264,15 @@ def infer_leaves(
     from ._sim import infer_leaves as kernel_infer
 
     def run_part(n_samples: int, draw_seed: int, deadline: float, part: int, parts: int):
-        cap = n_samples if n_samples else max(1, n_racks)
-        if parts > 1:  # a part's share, and what the round of blocks can give it beyond
-            cap = min(cap, cap // parts + 4096 + 64)
+        # room for the leaves this part can keep: each distinct rack once, at most its share of the
+        # racks (and what the round of blocks can give it beyond)
+        if n_samples:
+            cap = min(n_racks, n_samples // parts + 4096, MAX_LEAVES)
+        else:
+            cap = n_racks if parts == 1 else min(n_racks, n_racks // parts + 512)
         return kernel_infer(
-            tables.rules, tables.leave_table, boards[part], bytes(played), bytes(pool_tiles), leave_size, exchanged,
-            float(score), float(margin), max(bag_before, 0), opp_value, rs.exchange_limit, max(cap, 1), n_samples,
+            tables.rules, tables.leave_table, boards[part % len(boards)], bytes(played), bytes(pool_tiles), leave_size, exchanged,
+            float(score), float(margin), max(bag_before, 0), opp_value, rs.exchange_limit, max(int(cap), 1), n_samples,
             draw_seed, deadline, part, parts,
         )
 
@@ -287,26 +290,24 @@ def infer_leaves(
     if samples is not None:
         parts.append(run(int(samples), int(seed), deadline))
         dealt = parts[-1][4]
-    elif seconds is None or n_racks <= PROBE_DEALS:
+    elif seconds is None or n_racks <= 2 * PROBE_RACKS:
         if n_racks > MAX_LEAVES:
             raise InferenceError(f"{n_racks:,} racks to try: more than {MAX_LEAVES:,}; give a time limit "
                                  "(--seconds, seconds=) and the racks are dealt at random instead")
         parts.append(run(0, 0, 0.0))
     else:
-        # time a first sample of deals: every rack if they fit in what is left, else deal until the end
+        # time a systematic sample of the enumeration (every P-th block of racks, about PROBE_RACKS
+        # of them, as fast as the whole one a rack): every rack if they fit in what is left, else
+        # deal racks at random until the time is up
         t0 = time.monotonic()
-        probe = run(PROBE_DEALS, int(seed), deadline, 1)
+        probe = run_part(0, 0, 0.0, 0, max(2, n_racks // PROBE_RACKS))
         per_rack = (time.monotonic() - t0) / max(probe[4], 1) / threads
         left = deadline - time.monotonic()
         if n_racks <= MAX_LEAVES and n_racks * per_rack <= 0.75 * left:
             parts.append(run(0, 0, 0.0))
         else:
-            parts.append(probe)
-            dealt = probe[4]
-            if left > 0:
-                more = run(MAX_SAMPLES - dealt, (int(seed) + 0x9E3779B97F4A7C15) % 2**64, deadline)
-                parts.append(more)
-                dealt += more[4]
+            parts.append(run(MAX_SAMPLES, int(seed), deadline))
+            dealt = parts[-1][4]
     tiles = np.concatenate([p[0] for p in parts])
     lens = np.concatenate([p[1] for p in parts])
     weights = np.concatenate([p[2] for p in parts])
