@@ -280,3 +280,25 @@ def test_the_simulate_tab_fills_its_table_and_stops(page, server):
     page.click("#sim-run")
     wait_until(page, "document.getElementById('sim-head').textContent.includes('iterations')", timeout=30)
     assert page.console_errors == []
+
+
+def test_the_simulate_tab_draws_the_opponents_rack_from_his_last_play(page, server):
+    """With the opponent's last play given, the simulation draws his rack from what that play left
+    (the inference shown above the table); a play that is not on the board is reported."""
+    from urllib.parse import quote
+
+    krona = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0"
+    open_page(page, server, f"?cgp={quote(krona)}")
+    page.click('.tabs button[data-tab="sim"]')
+    page.fill("#sim-candidates", "3")
+    page.fill("#sim-plies", "1")
+    page.fill("#sim-infer", "8D KRONA")
+    page.click("#sim-run")
+    wait_until(page, "document.getElementById('sim-infer-head').textContent.includes('likeliest')", timeout=60)
+    head = page.text_content("#sim-infer-head")
+    assert "8D KRONA" in head and "every one of" in head and "%" in head
+    wait_until(page, "!document.getElementById('sim-run').disabled", timeout=60)
+    page.fill("#sim-infer", "8D QUIRK")
+    page.click("#sim-run")
+    wait_until(page, "document.getElementById('sim-head').textContent.includes('not on the board')", timeout=30)
+    assert page.text_content("#sim-infer-head") == ""

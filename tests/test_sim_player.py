@@ -148,3 +148,33 @@ def test_with_the_bag_empty_it_plays_the_solvers_move():
     off.new_game("eg")
     off.choose(GameView(game))
     assert not isinstance(off.last, EndgameResult) and off.last.iterations == 30
+
+
+def test_web_api_sim_draws_the_opponents_rack_from_an_inference():
+    """``infer``: the opponent's rack drawn from what his last play left, the inference kept for
+    the requests that follow (the page's growing budgets); a play off the board, a known opponent's
+    rack and a non-string are one-line user errors."""
+    import pytest
+
+    from racksmith import Position
+    from racksmith.errors import RacksmithError
+    from racksmith.sim.infer import infer_leaves
+    from racksmith.web.api import Analyzer
+    from racksmith.web.limits import Limits
+
+    api = Analyzer("english", None, SYNTH, limits=Limits(max_seconds=10.0))
+    cgp = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0"
+    body = {"cgp": cgp, "iterations": 120, "candidates": 3, "seed": 5, "stop": None}
+    a = api.sim({**body, "infer": "8D KRONA"})
+    exact = infer_leaves(Position.from_cgp(cgp), "8D KRONA", leaves=SYNTH)
+    inf = a["inference"]
+    assert inf["exact"] and inf["leaves"] == len(exact.leaves) and inf["racks_total"] == exact.racks_total
+    assert [x["leave"] for x in inf["top"]] == [str(x.leave) for x in exact.leaves[:5]]
+    assert api.sim({**body, "infer": "8D KRONA"})["candidates"] == a["candidates"]  # kept, same answer
+    assert api.sim(body)["candidates"] != a["candidates"]  # his rack drawn from all unseen tiles instead
+    assert "inference" not in api.sim(body)
+    for bad, message in (("8D QUIRK", "not on the board"), (5, "must be a string"), ("-9", "exchange")):
+        with pytest.raises(RacksmithError, match=message):
+            api.sim({**body, "infer": bad})
+    with pytest.raises(RacksmithError, match="known"):
+        api.sim({**body, "cgp": cgp.replace("EEIRSTU/", "EEIRSTU/ABCDEFG"), "infer": "8D KRONA"})

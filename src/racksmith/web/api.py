@@ -14,6 +14,7 @@ the analyzer's :class:`~racksmith.web.limits.Limits` (:class:`~racksmith.web.lim
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 import time
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ class Analyzer:
         self.default = get_ruleset(ruleset)
         self._lock = threading.Lock()
         self._lexicons: dict[tuple[str, str], Lexicon] = {}
+        self._inferences: "OrderedDict[tuple, Any]" = OrderedDict()
         shipped = available_rulesets()
         if self.default not in shipped:  # a ruleset file: listed first, in place of a namesake
             shipped = [self.default, *(rs for rs in shipped if rs.name != self.default.name)]
@@ -244,12 +246,20 @@ class Analyzer:
 
     def sim(self, body: dict) -> dict[str, Any]:
         """``POST /api/sim`` {cgp, ruleset, lexicon, leaves, candidates, plies, iterations, seconds,
-        seed, stop}: ``racksmith sim --json`` on the position (one thread). ``seconds`` defaults to
+        seed, stop, infer}: ``racksmith sim --json`` on the position (one thread). ``seconds`` defaults to
         and may not exceed ``limits.max_seconds``; ``iterations`` at most ``limits.max_sim_iterations``;
         ``candidates`` at most ``limits.max_moves``. The page asks for growing budgets with the same
-        seed (each answer extends the one before) and stops asking when told to."""
+        seed (each answer extends the one before) and stops asking when told to.
+
+        ``infer``: the opponent's last play, on the board as written (``"8D QUIRK"``, ``"-3"`` for an
+        exchange of 3; his rack left out of the CGP): his rack is drawn from what that play left
+        (``racksmith sim --infer``), inferred within half of ``seconds`` (every rack tried when that
+        fits, else racks dealt at random) and kept for the requests that follow on the same
+        position. The answer then has ``inference``: {move, exact, leaves, racks_total, samples,
+        seconds, top: the five likeliest leaves with their probabilities}."""
         from ..sim.simulate import simulate
 
+        started = time.monotonic()
         rs = self.ruleset(body)
         lex, lex_name = self.lexicon(rs, body)
         lim = self.limits
@@ -264,11 +274,46 @@ class Analyzer:
             raise RequestError(f"field 'stop' must be a confidence 0.5..1 (e.g. 0.99) or null, got {_show(stop)}")
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
-        result = simulate(pos, candidates, plies, iterations, float(seconds), 1, seed, stop, leaves=leaves)
+        inference = None
+        if body.get("infer") is not None:
+            inference = self._inference(pos, _text(body, "infer"), leaves, seconds / 2, (rs.name, lex_name, body.get("cgp")))
+        left = max(seconds - (time.monotonic() - started), 0.05)
+        result = simulate(pos, candidates, plies, iterations, left, 1, seed, stop, leaves=leaves,
+                          opponent_racks=inference)
         out = result.to_dict()
         out["lexicon"] = lex_name
         out["leaves"] = leaves is not None
+        if inference is not None:
+            a = rs.alphabet
+            out["inference"] = {
+                "move": inference.move.notation() if inference.move.kind != "exchange" else f"-{len(inference.move.tiles)}",
+                "exact": inference.exact, "leaves": len(inference.leaves), "racks_total": inference.racks_total,
+                "samples": inference.samples, "seconds": round(inference.seconds, 3),
+                "top": [{"leave": a.rack_string(x.leave, blanks_last=True), "probability": round(x.probability, 6)}
+                        for x in inference.leaves[:5]],
+            }
         return out
+
+    def _inference(self, pos, move: str, leaves, seconds: float, where: tuple):
+        """The inference of ``move`` on ``pos`` (see :meth:`sim`), kept for the next requests on
+        the same position, play and leaves (the last 16)."""
+        from ..sim.infer import infer_leaves
+
+        key = (*where, move.strip(), id(leaves))
+        with self._lock:
+            found = self._inferences.get(key)
+            if found is not None:
+                self._inferences.move_to_end(key)
+                return found
+        inference = infer_leaves(pos, move, leaves=leaves, seconds=seconds)
+        if not inference.leaves:
+            raise RequestError(f"no rack the opponent could hold makes {move.strip()} one of his best plays "
+                               "(within 5 points of equity): nothing to draw his rack from")
+        with self._lock:
+            self._inferences[key] = inference
+            while len(self._inferences) > 16:
+                self._inferences.popitem(last=False)
+        return inference
 
     def _seconds(self, body: dict) -> float:
         """The request's ``seconds``: a positive number, at most (and by default) the server's

@@ -811,6 +811,9 @@
       candidates: Number($("sim-candidates").value) || 10, plies: Number($("sim-plies").value) || 2,
       leaves: $("leaves").checked, stop: 0.99,
     };
+    const infer = $("sim-infer").value.trim();
+    if (infer) body.infer = infer;
+    $("sim-infer-head").textContent = infer ? `inferring the opponent's rack from ${infer}…` : "";
     try {
       for (let iterations = 500; run === simRun; iterations *= 2) {
         const data = await api("/api/sim", { ...body, iterations: Math.min(iterations, most) });
@@ -819,7 +822,7 @@
         if (data.stopped !== "iterations" || iterations >= most) break;
       }
     } catch (e) {
-      if (run === simRun) $("sim-head").textContent = e.message;
+      if (run === simRun) { $("sim-head").textContent = e.message; $("sim-infer-head").textContent = ""; }
     } finally {
       if (run === simRun) { $("sim-run").disabled = false; $("sim-stop").disabled = true; }
     }
@@ -827,6 +830,10 @@
 
   function showSim(data) {
     $("sim-head").textContent = `${data.iterations} iterations, ${data.plies} plies, ${data.seconds.toFixed(1)} s (${data.stopped})`;
+    const inf = data.inference;
+    $("sim-infer-head").textContent = inf ? `the opponent's rack drawn from ${inf.leaves} leaves ${inf.move} may have kept ` +
+      `(${inf.exact ? `every one of ${inf.racks_total} racks tried` : `estimated from ${inf.samples} random racks`}); ` +
+      `likeliest ${inf.top.map((x) => `${x.leave || "-"} ${(100 * x.probability).toFixed(1)}%`).join(", ")}` : "";
     const tbody = document.querySelector("#sim tbody");
     tbody.replaceChildren(...data.candidates.map((c, i) => h("tr", {},
       h("td", { class: "num", text: String(i + 1) }), h("td", { text: c.move }),
