@@ -40,6 +40,8 @@ import sys
 import time
 from pathlib import Path
 
+from magpie_session import run_session
+
 EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
 KRONA_BOARD = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15"
 # id: (racksmith CGP after the play, the opponent's rack unknown; the play; MAGPIE's CGP before it; MAGPIE's infer)
@@ -69,17 +71,10 @@ def run_rs(cgp: str, move: str, src: str | None, extra: tuple[str, ...] = (), th
 
 
 def run_mg(magpie_dir: Path, cgp: str, infer: str, threads: int = 1) -> dict:
-    lines = [f"cgp {cgp} -lex NWL_ENABLE15 -ld english -threads {threads} -wmp true", infer, "quit"]
-    settings = magpie_dir / "settings.txt"  # MAGPIE keeps the last session's settings here: start clean
-    settings.unlink(missing_ok=True)
-    t = time.perf_counter()
-    out = subprocess.run(["./bin/magpie", "set", "-mode", "sync"], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, cwd=magpie_dir)
-    wall = time.perf_counter() - t
-    settings.unlink(missing_ok=True)
-    m = MG_TOTAL.search(out.stdout + out.stderr)
+    text, wall = run_session(magpie_dir, cgp, infer, threads)
+    m = MG_TOTAL.search(text)
     if not m:
-        return {"error": (out.stdout + out.stderr)[-300:], "wall": wall}
+        return {"error": text[-300:], "wall": wall}
     return {"wall": wall, "draws": int(m.group(1)), "leaves": int(m.group(2))}
 
 

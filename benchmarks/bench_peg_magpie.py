@@ -42,6 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_peg import selfplay_pegs, unknown_opponent  # noqa: E402
+from magpie_session import run_session  # noqa: E402
 
 RACKSMITH = os.environ.get("RACKSMITH", "racksmith")
 HEAD = re.compile(r"PEG \((?:last completed stage|stage) (\d+)(?: partial)?\): (\d+) candidates, ([\d.]+)s")
@@ -81,16 +82,8 @@ def run_racksmith(cgp: str, cap: float, threads: int, solve_all: bool, look: boo
 
 def run_magpie(magpie_dir: Path, cgp: str, cap: float, threads: int, exhaustive: bool) -> dict:
     topk = "all" if exhaustive else "32,16,8,4,2"
-    lines = [f"cgp {cgp} -lex NWL_ENABLE15 -ld english -threads {threads} -wmp true",
-             f"peg -pegtopk {topk} -pegtlim {cap} -pegstride 1 -pegpess false -pegnested true", "quit"]
-    settings = magpie_dir / "settings.txt"  # MAGPIE keeps the last session's settings here: start clean
-    settings.unlink(missing_ok=True)
-    t = time.perf_counter()
-    out = subprocess.run(["./bin/magpie", "set", "-mode", "sync"], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, cwd=magpie_dir)
-    wall = time.perf_counter() - t
-    settings.unlink(missing_ok=True)
-    text = out.stdout + out.stderr
+    text, wall = run_session(magpie_dir, cgp, f"peg -pegtopk {topk} -pegtlim {cap} -pegstride 1 -pegpess false "
+                                              "-pegnested true", threads)
     m = HEAD.search(text)
     if not m:
         return {"error": text[-400:], "wall": wall}

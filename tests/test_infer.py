@@ -16,6 +16,22 @@ SYNTH = Path(__file__).parent / "fixtures" / "SYNTH.klv2"
 KRONA = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 / 0/28 0"
 
 
+def kernel_on_krona():
+    """The inference kernel and what it takes, on the board of KRONA (SYNTH leaves): (kernel,
+    tables, board, position, alphabet, leaves)."""
+    from racksmith.lexicon import load_leaves
+    from racksmith.movegen._movegen import BoardState
+    from racksmith.movegen.generate import _tables
+    from racksmith.sim._sim import infer_leaves as kernel
+
+    pos = Position.from_cgp(KRONA)
+    lv = load_leaves(SYNTH, "english")
+    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
+    board = BoardState(tables.rules)
+    board.set(pos.board)
+    return kernel, tables, board, pos, pos.ruleset.alphabet, lv
+
+
 def test_krona_matches_magpie():
     # MAGPIE 183bebc4, `cgp <empty board> / 0/0 0` then `infer 1 AKNOR 28`, leaves SYNTH:
     # "Total target racks: 3345", "Total unique target racks: 226"
@@ -68,17 +84,7 @@ def test_exchange_inference_keeps_what_the_exchange_kept():
     """The kernel on a small pool (a full bag would be millions of racks): for each rack the pool
     can supply, it is kept when its best play is an exchange of 5 tiles, and the leave reported is
     what that exchange keeps (checked through Position.moves)."""
-    from racksmith.lexicon import load_leaves
-    from racksmith.movegen._movegen import BoardState
-    from racksmith.movegen.generate import _tables
-    from racksmith.sim._sim import infer_leaves as kernel
-
-    pos = Position.from_cgp(KRONA)
-    a = pos.ruleset.alphabet
-    lv = load_leaves(SYNTH, "english")
-    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
-    board = BoardState(tables.rules)
-    board.set(pos.board)
+    kernel, tables, board, pos, a, lv = kernel_on_krona()
     pool = a.rack("UUVVWWIIXYZ")
     tiles, lens, weights, values, _ = kernel(tables.rules, tables.leave_table, board, b"", bytes(pool), 7, 5, 0.0, 5.0,
                                           60, 0, 7, 10000)
@@ -199,17 +205,7 @@ def test_sampled_inference_estimates_the_exact_one():
 def test_sampled_exchange_deals_are_counted_once_each():
     """Deals of a small pool repeat the same racks many times (the kernel remembers each rack's
     answer): the deal counts per leave follow the exact weights (chi-square test)."""
-    from racksmith.lexicon import load_leaves
-    from racksmith.movegen._movegen import BoardState
-    from racksmith.movegen.generate import _tables
-    from racksmith.sim._sim import infer_leaves as kernel
-
-    pos = Position.from_cgp(KRONA)
-    a = pos.ruleset.alphabet
-    lv = load_leaves(SYNTH, "english")
-    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
-    board = BoardState(tables.rules)
-    board.set(pos.board)
+    kernel, tables, board, pos, a, lv = kernel_on_krona()
     pool = bytes(a.rack("UUVVWWIIXYZ"))
 
     def leaves(out):
@@ -342,18 +338,9 @@ def test_parts_split_the_racks_exactly():
     subtrees of the enumeration skipped by their counts; the parts' leaves add up to the whole's."""
     from collections import Counter
 
-    from racksmith.lexicon import load_leaves
-    from racksmith.movegen._movegen import BoardState
-    from racksmith.movegen.generate import _tables
-    from racksmith.sim._sim import infer_leaves as kernel
     from racksmith.sim.infer import _count_multisets
 
-    pos = Position.from_cgp(KRONA)
-    a = pos.ruleset.alphabet
-    lv = load_leaves(SYNTH, "english")
-    tables, _ = _tables(pos.ruleset, pos.lexicon, lv)
-    board = BoardState(tables.rules)
-    board.set(pos.board)
+    kernel, tables, board, pos, a, lv = kernel_on_krona()
     pool = bytes(a.rack("AEIOUUVVWWQZXJKIIBCGL?"))  # 41,844 racks, 684 of them best exchanging 4
     total = _count_multisets(np.bincount(list(pool), minlength=64).tolist(), 7)
     assert total > 5 * 512  # several blocks a part

@@ -125,3 +125,16 @@ def flag(value: Any, name: str, error: type[RacksmithError] = RacksmithError) ->
         return bool(value)
     except (TypeError, ValueError):
         raise error(f"{name} must be True or False, got {show(value)}") from None
+
+
+def text_pairs(value: Any, name: str, error: type[RacksmithError] = RacksmithError, *, what: str = "") -> list[tuple[str, str]]:
+    """``value`` as a list of (text, text) pairs: an iterable (not a text) of 2-item tuples or lists
+    of str."""
+    label = what or f"{name} must be (name, value) pairs of texts"
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise error(f"{label}, got {show(value)}")
+    pairs = list(value)
+    for pair in pairs:
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            raise error(f"{label}, got {show(pair)}")
+    return [(pair[0], pair[1]) for pair in pairs]

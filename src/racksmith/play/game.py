@@ -584,12 +584,7 @@ class Game:
                 "this game started from a position with tiles on the board (or points scored): a GCG record "
                 "replays from the empty board, so it cannot describe the game; save the position as CGP instead"
             )
-        if isinstance(pragmas, (str, bytes)) or not isinstance(pragmas, Iterable):
-            raise GCGError(f"pragmas must be (name, value) pairs of texts, got {_args.show(pragmas)}")
-        pragmas = list(pragmas)
-        for pragma in pragmas:
-            if not (isinstance(pragma, (tuple, list)) and len(pragma) == 2 and all(isinstance(x, str) for x in pragma)):
-                raise GCGError(f"pragmas must be (name, value) pairs of texts, got {_args.show(pragma)}")
+        pragmas = _args.text_pairs(pragmas, "pragmas", GCGError)
         rs = self.ruleset
         a = rs.alphabet
         game = GCGGame(rs)

@@ -114,14 +114,9 @@ class Alphabet:
         object.__setattr__(self, "letters", tuple(letters))
         if not isinstance(self.name, str):
             raise UnknownLetterError(f"an alphabet's name is a text, got {_args.show(self.name)}")
-        aliases = self.aliases
-        if isinstance(aliases, (str, bytes)) or not isinstance(aliases, Iterable):
-            raise UnknownLetterError(f"an alphabet's aliases are (alias, letter) pairs, got {_args.show(aliases)}")
-        aliases = tuple(aliases)
-        for pair in aliases:
-            if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
-                raise UnknownLetterError(f"an alphabet's aliases are (alias, letter) pairs of texts, got {_args.show(pair)}")
-        object.__setattr__(self, "aliases", tuple(tuple(pair) for pair in aliases))
+        aliases = _args.text_pairs(self.aliases, "aliases", UnknownLetterError,
+                                   what="an alphabet's aliases are (alias, letter) pairs of texts")
+        object.__setattr__(self, "aliases", tuple(aliases))
         if not 1 <= len(self.letters) <= MAX_LETTERS:
             raise UnknownLetterError(
                 f"an alphabet needs 1 to {MAX_LETTERS} letters, got {len(self.letters)}"
