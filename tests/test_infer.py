@@ -362,3 +362,15 @@ def test_parts_split_the_racks_exactly():
             summed += got
             tried_sum += tried
         assert tried_sum == total and summed == whole
+
+
+def test_exchange_of_three_matches_magpie():
+    """MAGPIE 183bebc4 with SYNTH.klv2 as its leaves, on the board of KRONA, `infer 1 3` (every
+    7-tile rack, 2,588,421 of them, kept when its best play is an exchange of 3): "Total target
+    racks: 2068356", over "2988" distinct racks. (With racksmith's shipped English leaves the two
+    differ by 0.013%: that table leaves out the leaves never seen in training, worth 0 there, like
+    exchanging all seven tiles, and the engines break those ties differently.)"""
+    pos = Position.from_cgp(KRONA)
+    inf = infer_leaves(pos, "-3", leaves=SYNTH, threads=2)
+    assert inf.exact and inf.racks_total == 2_588_421
+    assert inf.total_draws == 2_068_356
