@@ -789,6 +789,8 @@ class Position:
         except ValueError as e:
             raise PositionError(f"cannot generate moves: {e}") from None
         if moves is not None:
+            if self._known is None and self.zero_turns < self.ruleset.zero_turn_limit and all(self.racks):
+                return moves  # (the game goes on: is_over's first checks, inline on this path)
             return moves[:0] if self.is_over else moves
         for name, value, kind in (("sort", sort, Sort), ("direction", direction, Direction), ("algorithm", algorithm, Algorithm)):
             if not isinstance(value, str):  # (the names are checked by generate_moves)
