@@ -209,7 +209,7 @@ def infer_cmd(
     seconds: Optional[float] = typer.Option(None, "--seconds", "-s", min=0.001, callback=finite,
                                             help="Time limit: every rack is tried when that fits in it, else racks "
                                                  "are dealt at random until the time is up [default: none, every rack]."),
-    samples: Optional[int] = typer.Option(None, "--samples", min=1, max=5_000_000,
+    samples: Optional[int] = typer.Option(None, "--samples", min=1, max=1_000_000_000,
                                           help="Deal this many racks at random instead of trying every one (reproducible with --seed)."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the random deals."),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads sharing the racks (the same answer for any number)."),
