@@ -91,6 +91,7 @@ def test_infer_limits_on_the_command_line(capsys):
     code, out, err = run(capsys, "infer", KRONA, "--move", "-3", "--seconds", 0.2)
     assert code == 0, err
     assert "estimated from" in out and "random deals" in out and "2,582,445 racks would take longer" in out
+    assert "after -3:" in out  # the exchange as written (its tiles are not known)
     for bad in (["--samples", 0], ["--seconds", 0], ["--seed", -1]):
         code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", *bad)
         assert code == 2 and out == "", bad

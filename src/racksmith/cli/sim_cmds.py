@@ -227,7 +227,7 @@ def infer_cmd(
     if as_json:
         emit_json(result.to_dict())
         return
-    t = Table(title=f"after {result.move.notation()}: {len(result.leaves):,} leaves, {_inference_scope(result)}")
+    t = Table(title=f"after {result.play}: {len(result.leaves):,} leaves, {_inference_scope(result)}")
     t.add_column("leave")
     t.add_column("prob%", justify="right")
     t.add_column("draws" if result.exact else "deals", justify="right")

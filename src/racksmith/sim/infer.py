@@ -79,6 +79,12 @@ class Inference:
     seconds: float = 0.0    #: the time it took
 
     @property
+    def play(self) -> str:
+        """The play inferred from, as written: its notation, or ``-N`` for an exchange of N (whose
+        tiles are not known)."""
+        return f"-{len(self.move.tiles)}" if self.move.kind == "exchange" else self.move.notation()
+
+    @property
     def exact(self) -> bool:
         """Every rack was tried: the probabilities are exact, not estimated."""
         return self.samples == 0
@@ -104,7 +110,7 @@ class Inference:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "move": self.move.notation(),
+            "move": self.play,
             "margin": self.margin,
             "exact": self.exact,
             "racks_total": self.racks_total,

@@ -286,7 +286,7 @@ class Analyzer:
         if inference is not None:
             a = rs.alphabet
             out["inference"] = {
-                "move": inference.move.notation() if inference.move.kind != "exchange" else f"-{len(inference.move.tiles)}",
+                "move": inference.play,
                 "exact": inference.exact, "leaves": len(inference.leaves), "racks_total": inference.racks_total,
                 "samples": inference.samples, "seconds": round(inference.seconds, 3),
                 "top": [{"leave": a.rack_string(x.leave, blanks_last=True), "probability": round(x.probability, 6)}
