@@ -1,13 +1,14 @@
 """``racksmith best``: which play is best here, by the method the stage of the game calls for."""
 from __future__ import annotations
 
+import time
 from typing import Optional
 
 import typer
 
 from .common import (
     LEAVES_HELP, BoardOption, CgpArg, CgpOption, LexiconOption, RackOption, RulesetOption, emit_json, err_console,
-    finite, load_position, position_lexicon, resolve_leaves, say,
+    finite, inference_scope, load_position, note, position_lexicon, resolve_leaves, say,
 )
 
 
@@ -29,6 +30,9 @@ def best(
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads (simulation, endgame and pre-endgame)."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, max=2**64 - 1,
                                        help="Seed of the simulation [default: random, printed]."),
+    infer: Optional[str] = typer.Option(None, "--infer", metavar="MOVE",
+                                        help="The opponent's last play (on the board): the simulation draws his rack from what "
+                                             "it left, inferred within a quarter of --seconds."),
     as_json: bool = typer.Option(False, "--json", help="Print {best, method, exact, summary, fallback, result} as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show the search's progress on stderr."),
 ) -> None:
@@ -50,7 +54,24 @@ def best(
         elif method == "peg":
             err_console.print(f"pre-endgame: {partial.move.notation()} settled", highlight=False, markup=False)
 
-    result = best_play(pos, None if exact else seconds, leaves=klv, threads=threads, seed=seed, progress=progress)
+    limit = None if exact else seconds
+    opponent_racks = None
+    if infer is not None:
+        if len(pos.racks) == 2 and pos.bag_count >= 2:  # the simulation's stage
+            from ..sim.infer import infer_leaves
+
+            started = time.monotonic()
+            opponent_racks = infer_leaves(pos, infer, leaves=klv, seconds=None if exact else seconds / 4, seed=seed or 0,
+                                          threads=threads)
+            if limit is not None:
+                limit = max(limit - (time.monotonic() - started), 0.001)
+            if not quiet:
+                note(f"inferred {len(opponent_racks.leaves):,} leaves of the opponent from {opponent_racks.play} "
+                     f"({inference_scope(opponent_racks)})")
+        elif not quiet:
+            note(f"--infer is for the simulation: with {pos.bag_count} tile{'s' if pos.bag_count != 1 else ''} in the bag "
+                 "the solver takes every rack the unseen tiles allow")
+    result = best_play(pos, limit, leaves=klv, threads=threads, seed=seed, progress=progress, opponent_racks=opponent_racks)
     if as_json:
         emit_json(result.to_dict())
         return

@@ -165,3 +165,11 @@ def resolve_leaves(option: "str | None", ruleset):
     if option.strip().lower() == "none":
         return None
     return load_leaves(option, ruleset)
+
+
+def inference_scope(result) -> str:
+    """How much of the racks an inference saw, for a title or a note."""
+    if result.exact:
+        return f"every one of {result.racks_total:,} racks tried, {result.total_draws:,} draws, {result.seconds:.1f} s"
+    return (f"estimated from {result.samples:,} random deals ({result.total_draws:,} kept) in {result.seconds:.1f} s; "
+            f"the {result.racks_total:,} racks would take longer")

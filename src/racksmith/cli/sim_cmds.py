@@ -10,7 +10,7 @@ import typer
 
 from ..play.backends import MAX_GAMES
 from .common import (
-    LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail, finite,
+    LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail, finite, inference_scope,
     load_position, note, position_lexicon, resolve_leaves, say,
 )
 
@@ -163,7 +163,7 @@ def sim_cmd(
         from ..sim.infer import infer_leaves
 
         inference = infer_leaves(pos, infer, leaves=klv, seconds=infer_seconds, seed=seed or 0, threads=threads)
-        note(f"inferred {len(inference.leaves):,} leaves of the opponent from {infer} ({_inference_scope(inference)})")
+        note(f"inferred {len(inference.leaves):,} leaves of the opponent from {inference.play} ({inference_scope(inference)})")
     live = Live(console=err_console, refresh_per_second=4, transient=True) if err_console.is_terminal else None
 
     def progress(partial):
@@ -184,14 +184,6 @@ def sim_cmd(
         return
     say(sim_table(result))
     say(f"seed {result.seed}, {result.plies} plies, {result.iterations / max(result.seconds, 1e-9):,.0f} iterations/s")
-
-
-def _inference_scope(result) -> str:
-    """How much of the racks an inference saw, for a title or a note."""
-    if result.exact:
-        return f"every one of {result.racks_total:,} racks tried, {result.total_draws:,} draws, {result.seconds:.1f} s"
-    return (f"estimated from {result.samples:,} random deals ({result.total_draws:,} kept) in {result.seconds:.1f} s; "
-            f"the {result.racks_total:,} racks would take longer")
 
 
 def infer_cmd(
@@ -227,7 +219,7 @@ def infer_cmd(
     if as_json:
         emit_json(result.to_dict())
         return
-    t = Table(title=f"after {result.play}: {len(result.leaves):,} leaves, {_inference_scope(result)}")
+    t = Table(title=f"after {result.play}: {len(result.leaves):,} leaves, {inference_scope(result)}")
     t.add_column("leave")
     t.add_column("prob%", justify="right")
     t.add_column("draws" if result.exact else "deals", justify="right")
