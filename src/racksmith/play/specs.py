@@ -226,10 +226,11 @@ def _make_endgame(params: Mapping[str, str], ctx: PlayerContext) -> Any:
 register_player_kind(
     "sim", _make_sim,
     keys={"candidates", "plies", "iterations", "seconds", "threads", "stop", "leaves", "winpct", "min_samples",
-          "endgame", "endgame_plies", "endgame_seconds"},
+          "endgame", "endgame_plies", "endgame_seconds", "infer", "infer_samples"},
     prepare=_prepare_sim,
     help="Monte Carlo simulation (candidates=10, plies=2, iterations=200, seconds, stop=0.99, leaves, winpct), "
-         "the endgame solver once the bag is empty (endgame=on|off, endgame_plies=3|none, endgame_seconds)",
+         "the endgame solver once the bag is empty (endgame=on|off, endgame_plies=3|none, endgame_seconds), "
+         "the opponent's rack inferred from his last play (infer=on|off, infer_samples=20000)",
 )
 register_player_kind(
     "endgame", _make_endgame, keys={"seconds", "plies", "leaves"}, prepare=_prepare_endgame,

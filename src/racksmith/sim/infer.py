@@ -147,6 +147,7 @@ def infer_leaves(
     samples: int | None = None,
     seed: int = 0,
     threads: int = 1,
+    exact_up_to: int = 0,
 ) -> Inference:
     """The leaves the opponent may have kept with ``move``, his last play, in ``position`` (where
     we are to move and the play is on the board). ``move``: a placement as written (``"8D QUIRK"``,
@@ -157,7 +158,8 @@ def infer_leaves(
     Every rack is tried unless a limit says otherwise: ``seconds`` bounds the time (the answer is
     exact when trying every rack fits in it, as a first timed sample of the racks estimates; else
     racks are dealt at random until the time is up), ``samples`` deals exactly that many racks at
-    random (reproducible: the same ``seed``, the same answer, for any number of threads). A one-tile
+    random (reproducible: the same ``seed``, the same answer, for any number of threads), unless the
+    unseen tiles can supply at most ``exact_up_to`` distinct racks: then every one is tried. A one-tile
     play or an exchange from a full bag means hundreds of thousands to millions of racks: several
     seconds to tens of them. ``threads``: threads sharing the racks (each with its own board)."""
     from ..core.position import Position
@@ -178,6 +180,8 @@ def infer_leaves(
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
         raise InferenceError(f"threads must be 1..64, got {threads!r}")
     threads = int(threads)
+    if isinstance(exact_up_to, bool) or not isinstance(exact_up_to, (int, np.integer)) or not 0 <= exact_up_to <= MAX_LEAVES:
+        raise InferenceError(f"exact_up_to must be a number of racks, 0..{MAX_LEAVES:,}, got {exact_up_to!r}")
     if len(position.racks) != 2:
         raise InferenceError(f"inference is for two-player positions, this one has {len(position.racks)} racks")
     rs = position.ruleset
@@ -293,10 +297,10 @@ def infer_leaves(
     deadline = started + seconds if seconds is not None else 0.0
     parts = []
     dealt = 0
-    if samples is not None:
+    if samples is not None and n_racks > exact_up_to:
         parts.append(run(int(samples), int(seed), deadline))
         dealt = parts[-1][4]
-    elif seconds is None or n_racks <= 2 * PROBE_RACKS:
+    elif seconds is None or samples is not None or n_racks <= 2 * PROBE_RACKS:
         if n_racks > MAX_LEAVES:
             raise InferenceError(f"{n_racks:,} racks to try: more than {MAX_LEAVES:,}; give a time limit "
                                  "(--seconds, seconds=) and the racks are dealt at random instead")

@@ -1,6 +1,7 @@
 """A simulating player: at each turn, :func:`~racksmith.sim.simulate.simulate` on what the player
 sees (his rack, the board, the scores; the opponent's rack unknown) and the play of highest win
-chance; once the bag is empty (the opponent's rack is then the unseen tiles), the exact endgame
+chance, the opponent's rack drawn, with ``infer=on``, from what his last play says he kept
+(:func:`~racksmith.sim.infer.infer_leaves`); once the bag is empty (the opponent's rack is then the unseen tiles), the exact endgame
 solver's move (:class:`racksmith.search.player.EndgamePlayer`). Spec for ``match``/self-play:
 ``sim:candidates=10,plies=2,iterations=200`` (keys below).
 """
@@ -29,7 +30,13 @@ _KEYS = {
     "endgame": str,
     "endgame_plies": int,
     "endgame_seconds": float,
+    "infer": str,
+    "infer_samples": int,
 }
+
+#: racks an inference of the sim player tries: every rack when there are at most this many, else
+#: this many dealt at random (seeded by the turn, so a match is reproducible)
+DEFAULT_INFER_SAMPLES = 20_000
 
 #: the endgame solver's depth when the bag is empty (a deterministic bound on an endgame turn)
 DEFAULT_ENDGAME_PLIES = 3
@@ -45,7 +52,15 @@ class SimPlayer:
     (:meth:`Position.solve_endgame <racksmith.core.position.Position.solve_endgame>`) searched to
     ``endgame_plies`` plies (None: until exact) within ``endgame_seconds`` (None: no time limit, so
     the same move on any machine); the default, 3 plies and no time limit, keeps such a turn
-    deterministic and about as long as a simulated one."""
+    deterministic and about as long as a simulated one.
+
+    With ``infer`` true, each simulation draws the opponent's rack from the leaves his last play or
+    exchange may have kept (:func:`~racksmith.sim.infer.infer_leaves`, his plays taken as static
+    best within 5 points by ``leaves``): every rack he may have held is tried when there are at
+    most ``infer_samples``, else that many are dealt at random, seeded by the turn. A pass, the first
+    turn, or a play that no rack explains (the inference keeps nothing) leaves the rack uniform
+    over the unseen tiles, as without ``infer``. ``last_inference`` is the turn's inference (None
+    when there was none)."""
 
     name = "sim"
 
@@ -53,7 +68,8 @@ class SimPlayer:
                  seconds: float | None = None, threads: int = 1, stop: float | None = 0.99,
                  leaves: Any = None, winpct: Any = None, min_samples: int | None = None, ruleset=None,
                  endgame: bool = True, endgame_plies: int | None = DEFAULT_ENDGAME_PLIES,
-                 endgame_seconds: float | None = None):
+                 endgame_seconds: float | None = None, infer: bool = False,
+                 infer_samples: int = DEFAULT_INFER_SAMPLES):
         from ..lexicon import Leaves, load_leaves
         from ..search.player import EndgamePlayer
 
@@ -73,6 +89,13 @@ class SimPlayer:
                             if endgame else None)
         except RacksmithError as e:
             raise SimError(f"sim player: endgame_{e}") from None
+        if not isinstance(infer, bool):
+            raise SimError(f"infer must be True or False, got {infer!r}")
+        if isinstance(infer_samples, bool) or not isinstance(infer_samples, int) or not 1 <= infer_samples <= 10_000_000:
+            raise SimError(f"infer_samples must be a number of racks, 1..10,000,000, got {infer_samples!r}")
+        self.infer = infer
+        self.infer_samples = infer_samples
+        self.last_inference = None  #: the Inference the last simulated turn drew the opponent's rack from
         self.seed = "racksmith-sim-player"
         self.turn = 0
         self.last = None  #: the SimResult of the last turn
@@ -83,7 +106,8 @@ class SimPlayer:
         iterations, seconds, threads, stop (a confidence or none), leaves (a KLV2 file, or none),
         winpct (a shipped ruleset's name or a file), min_samples, endgame (on/off: solve the
         endgame once the bag is empty), endgame_plies (or none: until exact), endgame_seconds (or
-        none). ``leaves`` is the default table."""
+        none), infer (on/off: draw the opponent's rack from what his last play kept),
+        infer_samples. ``leaves`` is the default table."""
         kw: dict[str, Any] = {}
         text = spec.strip()
         if text.lower().startswith("sim:"):
@@ -102,9 +126,9 @@ class SimPlayer:
                 kw[key] = None if value.lower() in ("none", "") else value
             elif key == "winpct":
                 kw[key] = value
-            elif key == "endgame":
+            elif key in ("endgame", "infer"):
                 if value.lower() not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
-                    raise SimError(f"sim player option endgame={value!r}: write endgame=on or endgame=off")
+                    raise SimError(f"sim player option {key}={value!r}: write {key}=on or {key}=off")
                 kw[key] = value.lower() in ("on", "true", "1", "yes")
             elif key in ("endgame_plies", "endgame_seconds") and value.lower() == "none":
                 kw[key] = None
@@ -132,9 +156,33 @@ class SimPlayer:
         seen = view.position  # the opponent's rack hidden
         self.turn += 1
         seed = int.from_bytes(__import__("hashlib").sha256(f"{self.seed}:{self.turn}".encode()).digest()[:8], "little")
-        result = simulate(seen, seed=seed, leaves=self.leaves, winpct=self.winpct, **self.options)
+        self.last_inference = self._infer(view, seen, seed) if self.infer else None
+        result = simulate(seen, seed=seed, leaves=self.leaves, winpct=self.winpct,
+                          opponent_racks=self.last_inference, **self.options)
         self.last = result
         return result.best.move
+
+    def _infer(self, view: "GameView", seen, seed: int):
+        """What the opponent's last turn says he kept, or None (no play or exchange of his just
+        before, or nothing explains it)."""
+        from ..core.turns import EventKind
+        from ..errors import InferenceError
+        from .infer import infer_leaves
+
+        history = view.history
+        if not history:
+            return None
+        last = history[-1]
+        if last.player == view.player or last.move is None or last.kind not in (EventKind.PLAY, EventKind.EXCHANGE):
+            return None
+        # an exchange's tiles are hidden from us: only their number is known
+        move = f"-{len(last.move.tiles)}" if last.kind == EventKind.EXCHANGE else last.move
+        try:
+            inference = infer_leaves(seen, move, leaves=self.leaves, samples=self.infer_samples,
+                                     exact_up_to=self.infer_samples, seed=seed, threads=self.options["threads"])
+        except InferenceError:
+            return None
+        return inference if inference.leaves else None
 
 
 def _number(text: str, kind, key: str):
