@@ -236,6 +236,20 @@ def test_sampled_exchange_deals_are_counted_once_each():
     assert chi2 < 3 * (len(exact) + 1) + 30  # far below what a miscounted memo would give
 
 
+def test_samples_try_every_rack_when_there_are_at_most_exact_up_to():
+    """``samples`` with ``exact_up_to``: every rack when the unseen tiles supply no more than that
+    many (the exact answer, whatever the seed), else that many deals."""
+    pos = Position.from_cgp(KRONA)
+    exact = infer_leaves(pos, "8D KRONA", leaves=SYNTH)
+    n = exact.racks_total
+    for seed in (1, 2):
+        small = infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=500, seed=seed, exact_up_to=n)
+        assert small.exact and small.leaves == exact.leaves and small.racks_tried == n
+    dealt = infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=500, seed=1, exact_up_to=n - 1)
+    assert not dealt.exact and dealt.samples == 500
+    assert dealt.leaves == infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=500, seed=1).leaves
+
+
 def test_time_limit_deals_when_every_rack_does_not_fit():
     pos = Position.from_cgp(KRONA)
     small = infer_leaves(pos, "8D KRONA", leaves=SYNTH, seconds=30)
@@ -250,6 +264,8 @@ def test_time_limit_deals_when_every_rack_does_not_fit():
     ({"seconds": 0}, "seconds"), ({"seconds": True}, "seconds"), ({"seconds": "1"}, "seconds"),
     ({"samples": 0}, "samples"), ({"samples": 10**9 + 1}, "samples"), ({"samples": 1.5}, "samples"),
     ({"seed": -1}, "seed"), ({"seed": 2**64}, "seed"), ({"seed": None}, "seed"),
+    ({"exact_up_to": -1}, "exact_up_to"), ({"exact_up_to": 1.5}, "exact_up_to"), ({"exact_up_to": None}, "exact_up_to"),
+    ({"exact_up_to": True}, "exact_up_to"), ({"exact_up_to": 10**7}, "exact_up_to"),
 ])
 def test_bad_limits(kw, match):
     with pytest.raises(InferenceError, match=match):

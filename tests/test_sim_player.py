@@ -178,3 +178,97 @@ def test_web_api_sim_draws_the_opponents_rack_from_an_inference():
             api.sim({**body, "infer": bad})
     with pytest.raises(RacksmithError, match="known"):
         api.sim({**body, "cgp": cgp.replace("EEIRSTU/", "EEIRSTU/ABCDEFG"), "infer": "8D KRONA"})
+
+
+def test_infer_options():
+    p = make_sim_player("sim:infer=on,infer_samples=5000")
+    assert p.infer is True and p.infer_samples == 5000
+    assert make_sim_player("sim").infer is False
+    for bad, match in [("sim:infer=maybe", "infer=on or infer=off"), ("sim:infer_samples=0", "infer_samples"),
+                       ("sim:infer_samples=lots", "infer_samples"), ("sim:infer_samples=10000001", "infer_samples")]:
+        with pytest.raises(SimError, match=match):
+            make_sim_player(bad)
+    with pytest.raises(SimError, match="infer must be True or False"):
+        SimPlayer(infer="yes")
+
+
+@pytest.mark.slow
+def test_the_sim_player_infers_from_the_opponents_last_turn():
+    """With infer=on the simulation draws the opponent's rack from exactly what infer_leaves says
+    his last play kept (the same racks tried, the same seed); nothing is inferred on the first turn,
+    after a pass, or from a play of the player's own; an exchange is inferred from its size alone."""
+    from racksmith.sim.infer import infer_leaves
+
+    lv = load_leaves(SYNTH, "english")
+    sim = SimPlayer(candidates=3, plies=1, iterations=30, leaves=lv, infer=True, infer_samples=3000)
+    sim.new_game("g")
+    game = Game("english", seed=game_rng(11, 0))
+    view = GameView(game)
+    sim.choose(view)
+    assert sim.last_inference is None  # the first turn: no play to infer from
+    first = BestEquityPlayer(lv).choose(view)
+    assert first.kind == "place"
+    game.play(first)
+    sim.choose(GameView(game))
+    inf = sim.last_inference
+    assert inf is not None and inf.move == first
+    direct = infer_leaves(GameView(game).position, first, leaves=lv, samples=3000, exact_up_to=3000,
+                          seed=inf_seed(sim))
+    assert inf.leaves == direct.leaves and inf.racks_total == direct.racks_total
+    # 8F OVUM: 3,430 racks, more than infer_samples, so 3,000 dealt (2,275 kept)
+    assert not inf.exact and inf.samples == 3000 and inf.racks_total == 3430
+    # the opponent's exchange, inferred from how many tiles went back, not which: millions of
+    # racks, so dealt, and a sample that keeps too few deals is not used
+    import racksmith.sim.infer as infer_module
+
+    calls = []
+
+    def spy(position, move, **kw):
+        calls.append((move, kw))
+        return real(position, move, **kw)
+
+    real = infer_module.infer_leaves
+    game.play(sim.choose(GameView(game)))
+    from racksmith import Move
+
+    game.play(Move.exchange(list(game.rack)[:3], game.ruleset.alphabet))
+    try:
+        infer_module.infer_leaves = spy
+        sim.choose(GameView(game))
+    finally:
+        infer_module.infer_leaves = real
+    assert [c[0] for c in calls] == ["-3"] and calls[0][1]["samples"] == 3000
+    dealt = real(GameView(game).position, "-3", **calls[0][1])
+    assert not dealt.exact and dealt.racks_total > 10**6
+    from racksmith.sim.player import MIN_KEPT_DEALS
+
+    # none of 3,000 random racks has an exchange of 3 for its best play: nothing to go on
+    assert dealt.total_draws < MIN_KEPT_DEALS and sim.last_inference is None
+    # a pass says nothing
+    game.play(sim.choose(GameView(game)))
+    game.play(Move.pass_())
+    sim.choose(GameView(game))
+    assert sim.last_inference is None
+    # off: never inferred
+    off = SimPlayer(candidates=3, plies=1, iterations=30, leaves=lv)
+    off.new_game("g")
+    again = Game("english", seed=game_rng(11, 0))
+    again.play(first)
+    off.choose(GameView(again))
+    assert off.last_inference is None
+
+
+def inf_seed(player: SimPlayer) -> int:
+    """The seed of the player's last turn (as ``SimPlayer.choose`` derives it)."""
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(f"{player.seed}:{player.turn}".encode()).digest()[:8], "little")
+
+
+@pytest.mark.slow
+def test_an_inferring_player_plays_reproducible_games():
+    from racksmith import match
+
+    a = match("sim:candidates=3,plies=1,iterations=40,infer=on", "equity", games=2, seed=4, ruleset="english")
+    b = match("sim:candidates=3,plies=1,iterations=40,infer=on", "equity", games=2, seed=4, ruleset="english")
+    assert a.pairs == b.pairs

@@ -37,6 +37,9 @@ _KEYS = {
 #: racks an inference of the sim player tries: every rack when there are at most this many, else
 #: this many dealt at random (seeded by the turn, so a match is reproducible)
 DEFAULT_INFER_SAMPLES = 20_000
+#: the fewest deals a sampled inference must keep to be used: fewer would pin the opponent's rack on
+#: a handful of leaves (an exchange from a full bag keeps about 1 deal in 5,000)
+MIN_KEPT_DEALS = 50
 
 #: the endgame solver's depth when the bag is empty (a deterministic bound on an endgame turn)
 DEFAULT_ENDGAME_PLIES = 3
@@ -58,8 +61,8 @@ class SimPlayer:
     exchange may have kept (:func:`~racksmith.sim.infer.infer_leaves`, his plays taken as static
     best within 5 points by ``leaves``): every rack he may have held is tried when there are at
     most ``infer_samples``, else that many are dealt at random, seeded by the turn. A pass, the first
-    turn, or a play that no rack explains (the inference keeps nothing) leaves the rack uniform
-    over the unseen tiles, as without ``infer``. ``last_inference`` is the turn's inference (None
+    turn, a play that no rack explains (the inference keeps nothing), or deals that keep fewer than
+    :data:`MIN_KEPT_DEALS` leave the rack uniform over the unseen tiles, as without ``infer``. ``last_inference`` is the turn's inference (None
     when there was none)."""
 
     name = "sim"
@@ -182,7 +185,9 @@ class SimPlayer:
                                      exact_up_to=self.infer_samples, seed=seed, threads=self.options["threads"])
         except InferenceError:
             return None
-        return inference if inference.leaves else None
+        if not inference.leaves or (not inference.exact and inference.total_draws < MIN_KEPT_DEALS):
+            return None
+        return inference
 
 
 def _number(text: str, kind, key: str):
