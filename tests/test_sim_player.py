@@ -272,3 +272,64 @@ def test_an_inferring_player_plays_reproducible_games():
     a = match("sim:candidates=3,plies=1,iterations=40,infer=on", "equity", games=2, seed=4, ruleset="english")
     b = match("sim:candidates=3,plies=1,iterations=40,infer=on", "equity", games=2, seed=4, ruleset="english")
     assert a.pairs == b.pairs
+
+
+@pytest.mark.slow
+def test_analyze_with_simulation_infers_from_the_play_before(capsys):
+    """analyze(sim={"infer": True}): each graded turn's simulation draws the opponent's rack from
+    what his play just before kept, the inference infer_leaves gives on the position the mover saw;
+    the first turn has no play before it."""
+    import json
+
+    from racksmith import Position
+    from racksmith.cli.main import main
+    from racksmith.review.analysis import analyze
+    from racksmith.review.replay import replay_file
+    from racksmith.sim.infer import infer_leaves
+
+    path = Path(__file__).parent / "fixtures" / "gcg" / "game07_seed379.gcg"  # it has exchanges
+    r = replay_file(path, None, None, strict=False)
+    lv = load_leaves(SYNTH, "english")
+    short = dict(candidates=3, plies=1, iterations=30, seed=3)
+    res = analyze(r, lv, top=1, sim=dict(short, infer=True, infer_samples=2000))
+    graded = [(i, t) for i, t in enumerate(res.turns) if t.grade is not None]
+    assert graded and res.turns[0].inferred_from is None
+    inferred = [(i, t) for i, t in graded if t.inferred_from is not None]
+    assert len(inferred) >= len(graded) // 2
+    from racksmith.core.turns import EventKind
+    from racksmith.sim.player import MIN_KEPT_DEALS
+
+    after_exchange = [(i, t) for i, t in graded if r.turns[i - 1].event.kind == EventKind.EXCHANGE]
+    assert after_exchange  # the record has exchanges
+    for i, t in graded[1:7] + after_exchange:
+        before = r.turns[i - 1]
+        assert before.player != r.turns[i].player
+        pos = r.position(r.turns[i].number)
+        seen = Position(pos.ruleset, pos.board.copy(), (pos.racks[0], ()), list(pos.scores), pos.zero_turns,
+                        lexicon=pos.lexicon, racks_known=[True, False])
+        if before.event.kind == EventKind.EXCHANGE:
+            move = f"-{before.event.count}"  # its tiles are hidden from the mover
+        elif before.event.kind == EventKind.PLAY:
+            move = before.move
+        else:
+            assert t.inferred_from is None
+            continue
+        direct = infer_leaves(seen, move, leaves=lv, samples=2000, exact_up_to=2000, seed=3)
+        usable = direct.leaves and (direct.exact or direct.total_draws >= MIN_KEPT_DEALS)
+        if usable:
+            assert t.inferred_from == direct.play and t.inferred_leaves == len(direct.leaves)
+            assert t.to_dict()["inferred_from"] == t.inferred_from
+        else:  # e.g. an exchange from a full bag: 2,000 deals keep next to nothing
+            assert t.inferred_from is None and t.inferred_leaves is None
+    plain = analyze(r, lv, top=1, sim=short)
+    assert all(t.inferred_from is None for t in plain.turns)
+    with pytest.raises(Exception, match="infer_samples"):
+        analyze(r, lv, top=1, sim=dict(short, infer=True, infer_samples=0))
+    # the command line: --sim-infer, and a note of how many turns it inferred on
+    assert main(["analyze", str(path), "--sim-infer"]) == 2
+    assert "--sim" in capsys.readouterr().err
+    assert main(["analyze", str(path), "--sim", "--sim-infer", "--sim-iterations", "30", "--sim-candidates", "3",
+                 "--sim-plies", "1", "--sim-infer-samples", "2000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert any(n.startswith("the opponent's rack was inferred") for n in out["notes"])
+    assert sum(1 for t in out["turns"] if t.get("inferred_from")) >= len(inferred) // 2

@@ -153,6 +153,11 @@ def analyze(
     sim_iterations: int = typer.Option(1000, "--sim-iterations", min=1, help="Play-outs per turn with --sim."),
     sim_candidates: int = typer.Option(10, "--sim-candidates", min=1, help="Candidates per turn with --sim."),
     sim_plies: int = typer.Option(2, "--sim-plies", min=1, max=32, help="Plies with --sim."),
+    sim_infer: bool = typer.Option(False, "--sim-infer", help="With --sim, draw the opponent's rack from what "
+                                                             "his play just before says he kept (racksmith infer)."),
+    sim_infer_samples: int = typer.Option(20_000, "--sim-infer-samples", min=1, max=10_000_000,
+                                          help="Racks each inference tries with --sim-infer: every rack when there "
+                                               "are no more, else this many dealt at random."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the simulations."),
 ) -> None:
     """For every turn: the move played, its rank among all moves by equity, the best moves and the
@@ -173,8 +178,18 @@ def analyze(
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
     lex = ruleset_lexicon(rs, lexicon)
     klv = resolve_leaves(leaves, rs)
+    if sim_infer and not sim:
+        fail("--sim-infer is for the simulation: add --sim", 2)
     sim_options = dict(candidates=sim_candidates, plies=sim_plies, iterations=sim_iterations, seed=seed) if sim else None
+    if sim_infer:
+        sim_options.update(infer=True, infer_samples=sim_infer_samples)
     result = run_analysis(r, klv, top=top, lexicon=lex, sim=sim_options)
+    if sim_infer:
+        graded = [t for t in result.turns if t.grade is not None]
+        inferred = sum(1 for t in graded if t.inferred_from is not None)
+        result.notes.append(f"the opponent's rack was inferred from his play before on {inferred} of the {len(graded)} "
+                            "simulated turns (uniform over the unseen tiles on the others: the first turn, after a pass, "
+                            "or a play no rack explains)")
     named = r.record.lexicon_name
     if named and lexicon is None and named.lower() != str(rs.lexicon).lower():
         result.notes.append(f"the record names lexicon {named}; moves were generated from {rs.lexicon}")

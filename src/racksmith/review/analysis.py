@@ -81,6 +81,10 @@ class TurnAnalysis:
     best_win_pct: float | None = None
     win_pct_lost: float | None = None
     grade: str | None = None
+    #: with ``sim={"infer": True}``: the opponent's last play (``-N`` for an exchange) the
+    #: simulation drew his rack from, and how many leaves it kept (None: his rack was uniform)
+    inferred_from: str | None = None
+    inferred_leaves: int | None = None
 
     @property
     def bingo_missed(self) -> bool:
@@ -106,7 +110,8 @@ class TurnAnalysis:
             "endgame": None if self.endgame is None else self.endgame.to_dict(),
             **({} if self.grade is None else {
                 "win_pct": round(self.win_pct, 3), "best_win_pct": round(self.best_win_pct, 3),
-                "win_pct_lost": round(self.win_pct_lost, 3), "grade": self.grade}),
+                "win_pct_lost": round(self.win_pct_lost, 3), "grade": self.grade,
+                "inferred_from": self.inferred_from, "inferred_leaves": self.inferred_leaves}),
         }
 
 
@@ -162,7 +167,11 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     None for no grading. ``sim``: keyword arguments of :func:`racksmith.sim.simulate.simulate`
     (e.g. ``{"candidates": 10, "plies": 2, "iterations": 1000, "seed": 1}``) to grade each ranked
     turn by the win% it lost in a simulation of the best candidates and the move played (the
-    opponent's rack unknown, as the mover saw it)."""
+    opponent's rack unknown, as the mover saw it). With ``"infer": True`` among them, the
+    simulation draws the opponent's rack from what his play just before says he kept
+    (:func:`racksmith.sim.infer.infer_leaves`, at most ``"infer_samples"`` racks, 20,000 by
+    default: every rack when there are no more, else that many dealt from the turn's seed), as the
+    simulating player does with ``infer=on``."""
     if not isinstance(replay, Replay):
         raise RacksmithError(f"replay must be a Replay (what replay_file or replay_text returns), got {_args.show(replay)}")
     _args.callback(check, "check")
@@ -186,7 +195,7 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     result = Analysis(with_leaves=leaves is not None)
     summaries = {nick: PlayerSummary(nick) for nick in replay.players}
     result.players = list(summaries.values())
-    for t in replay.turns:
+    for i, t in enumerate(replay.turns):
         if check is not None:
             check()
         nick = replay.players[t.player]
@@ -194,7 +203,7 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
         summary.turns += 1
         ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size, endgame_seconds)
         if sim is not None and ta.rank is not None and not ta.withdrawn:
-            ta = _simulate_turn(replay, t, ta, leaves, lexicon, sim)
+            ta = _simulate_turn(replay, t, ta, leaves, lexicon, sim, replay.turns[i - 1] if i else None)
         result.turns.append(ta)
         if ta.rank is not None:
             summary.ranked += 1
@@ -271,7 +280,7 @@ def _grade_endgame(pos, played: Move, seconds: float) -> EndgameGrade:
 #: the options of :func:`racksmith.sim.simulate.simulate` that ``analyze(sim=...)`` passes on (the
 #: analysis gives the position, the moves and the leaves itself)
 SIM_OPTIONS = ("candidates", "plies", "iterations", "seconds", "threads", "seed", "stop", "winpct", "min_samples",
-               "progress", "cancel")
+               "progress", "cancel", "infer", "infer_samples")
 
 
 def _sim_options(sim: Any) -> dict:
@@ -284,11 +293,17 @@ def _sim_options(sim: Any) -> dict:
         raise RacksmithError(f"sim option {unknown[0]!r} is not one of {', '.join(SIM_OPTIONS)}")
     if "candidates" in sim:
         _args.whole(sim["candidates"], "sim option 'candidates'", lo=1)
+    if "infer" in sim:
+        _args.flag(sim["infer"], "sim option 'infer'")
+    if "infer_samples" in sim:
+        _args.whole(sim["infer_samples"], "sim option 'infer_samples'", lo=1, hi=10_000_000)
     return sim
 
 
-def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexicon, sim: dict) -> TurnAnalysis:
-    """``ta`` with the win% of the move played against the best of a simulation."""
+def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexicon, sim: dict,
+                   before: ReplayTurn | None) -> TurnAnalysis:
+    """``ta`` with the win% of the move played against the best of a simulation (``before``: the
+    turn before, the opponent's play to infer from)."""
     import dataclasses
 
     from ..core.position import Position
@@ -308,19 +323,53 @@ def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexi
                     lexicon=pos.lexicon, racks_known=[True, False])
     options = dict(sim)
     n = int(options.pop("candidates", 10))
+    infer = options.pop("infer", False)
+    from ..sim.player import DEFAULT_INFER_SAMPLES
+
+    infer_samples = int(options.pop("infer_samples", DEFAULT_INFER_SAMPLES))
     ml = seen.moves(top=n, sort="equity", leaves=leaves, exchanges=True)
     played = _target(t.move if t.move is not None else t.event.move, t.event.kind)
     cands = list(ml)
     if played is not None and played not in cands:
         cands.append(played)
     options.setdefault("seed", 0)
-    r = simulate(seen, candidates=len(cands), moves=cands, leaves=leaves, **options)
+    inference = _infer_before(seen, t, before, leaves, infer_samples, options) if infer else None
+    r = simulate(seen, candidates=len(cands), moves=cands, leaves=leaves, opponent_racks=inference, **options)
     best = r.candidates[0].win_pct
     mine = next((c.win_pct for c in r.candidates if c.move == played), None)
     if mine is None:
         return ta
     lost = max(0.0, best - mine)
-    return dataclasses.replace(ta, win_pct=mine, best_win_pct=best, win_pct_lost=lost, grade=grade(lost))
+    return dataclasses.replace(ta, win_pct=mine, best_win_pct=best, win_pct_lost=lost, grade=grade(lost),
+                               inferred_from=None if inference is None else inference.play,
+                               inferred_leaves=None if inference is None else len(inference.leaves))
+
+
+def _infer_before(seen, t: ReplayTurn, before: ReplayTurn | None, leaves, samples: int, options: dict):
+    """What the opponent's turn just before ``t`` says he kept (an Inference), or None: no such
+    turn (the first, one of the mover's own, a pass, a play taken back), or nothing explains it."""
+    from ..errors import InferenceError
+    from ..sim.infer import infer_leaves
+    from ..sim.player import MIN_KEPT_DEALS
+
+    if before is None or before.player == t.player or before.withdrawn:
+        return None
+    kind = before.event.kind
+    if kind == EventKind.EXCHANGE:
+        move = f"-{before.event.count or len(before.event.move.tiles)}"  # which tiles is hidden from the mover
+    elif kind == EventKind.PLAY and before.move is not None:
+        move = before.move
+    else:
+        return None
+    seed = options.get("seed") or 0
+    try:
+        inference = infer_leaves(seen, move, leaves=leaves, samples=samples, exact_up_to=samples,
+                                 seed=seed, threads=options.get("threads", 1))
+    except InferenceError:
+        return None
+    if not inference.leaves or (not inference.exact and inference.total_draws < MIN_KEPT_DEALS):
+        return None
+    return inference
 
 
 def _find(moves, target: Move | None) -> int | None:
