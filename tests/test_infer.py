@@ -390,3 +390,71 @@ def test_exchange_of_three_matches_magpie():
     inf = infer_leaves(pos, "-3", leaves=SYNTH, threads=2)
     assert inf.exact and inf.racks_total == 2_588_421
     assert inf.total_draws == 2_068_356
+
+
+def _erudit_game_until(seed: int, want_reclaim: bool):
+    """An Эрудит game of equity players (the shipped leaves) played up to the first play that takes
+    a star back (``want_reclaim``), or the first play made while a star whose letter its rack held
+    stood on the board; returns (leaves, position before the play with the mover's rack, the play,
+    its score, the position after it as the other player sees it) or None."""
+    from racksmith import BestEquityPlayer, Game, GameView, load_leaves
+    from racksmith.core.bag import game_rng
+    from racksmith.movegen.reclaim import reclaimable_stars
+
+    lv = load_leaves("erudit")
+    eq = BestEquityPlayer(lv)
+    g = Game("erudit", seed=game_rng(seed, 0))
+    while not g.over and len(g.bag) > 0:
+        view = GameView(g)
+        before = view.position
+        m = eq.choose(view)
+        could = bool(reclaimable_stars(before))
+        g.play(m)
+        if m.kind == "place" and len(g.bag) > 0 and (bool(m.reclaimed) if want_reclaim else (could and not m.reclaimed)):
+            return lv, before, m, g.history[-1].score, GameView(g).position
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,want_reclaim", [(0, True), (2, True), (1, False), (4, False)])
+def test_erudit_inference_counts_the_plays_that_take_stars_back(seed, want_reclaim):
+    """Эрудит: the opponent's play may have taken stars back (the board before it held them), and
+    any rack's best play may be one that does. For random leaves, the leave is kept exactly when the
+    full generation of the rack (Position.moves, which lists the plays that take stars back) puts
+    the play within the margin of its best."""
+    import random
+
+    found = _erudit_game_until(seed, want_reclaim)
+    assert found is not None
+    lv, before, play, score, after = found
+    inf = infer_leaves(after, play, leaves=lv)
+    assert inf.exact and inf.leaves
+    kept = {tuple(x.leave) for x in inf.leaves}
+    a = before.ruleset.alphabet
+    placed = [0 if t & 0x80 else t & 0x3F for t in play.tiles if not t & 0x40]
+    played = sorted(placed[:])
+    for _, _, letter in play.reclaimed:
+        played.remove(0)
+        played.append(letter)
+    mover_rack = list(before.racks[0])
+    actual_leave = list(mover_rack)
+    for t in played:
+        actual_leave.remove(t)
+    assert tuple(sorted(actual_leave)) in kept  # what he really kept is among the answers
+    pool = list(after.unseen_tiles())
+    ours = after.racks[0]
+    rng = random.Random(seed)
+    agree = 0
+    reclaim_best_somewhere = False
+    for _ in range(80):
+        leave = sorted(rng.sample(pool, len(mover_rack) - len(played)))
+        pos = Position(before.ruleset, before.board, (a.tiles(sorted(played + leave)), ours),
+                       (before.scores[0], before.scores[1]), lexicon=before.lexicon)
+        best = pos.moves(top=1, sort="equity", leaves=lv, exchanges=len(pool) + len(played) - 7 >= 7)[0]
+        reclaim_best_somewhere |= bool(best.reclaimed)
+        expected = score + lv.value_tiles(leave) + 5.0 >= best.equity - 1e-9
+        assert (tuple(leave) in kept) == expected, (a.tiles(leave), best.notation(), best.equity)
+        agree += expected
+    assert 0 < agree < 80
+    if want_reclaim:
+        assert reclaim_best_somewhere

@@ -1191,6 +1191,7 @@ cdef struct InferC:
     const RulesC* r
     const LeavesC* lv
     BoardC* board
+    BoardC* scratch             # Эрудит: the board with stars taken back (NULL: no star reclamation)
     WalkC* w
     GenArgs a
     uint8_t pool[64]            # tiles still available by tile (what the leave is drawn from)
@@ -1257,10 +1258,14 @@ cdef double killer_equity(const InferC* c, const MoveRec* m) noexcept nogil:
 
 cdef void infer_eval(InferC* c) noexcept nogil:
     cdef uint8_t rk[MAX_RACK]
+    cdef uint8_t counts[64]
     cdef int t, k, n = 0, rc
     cdef uint32_t mask = 0
     cdef double leave_value = 0.0, weight, floor, best_other = -1e300, beaten
     cdef const MoveRec* top
+    cdef MoveRec best, target
+    cdef Reclaim recl
+    cdef int64_t reached = 0
     cdef bint ok
     c.n_tried += 1
     for t in range(64):
@@ -1303,7 +1308,8 @@ cdef void infer_eval(InferC* c) noexcept nogil:
     if rc != 0 or c.w.n_out < 1:
         c.rc = -2
         return
-    top = &c.w.out[0]
+    best = c.w.out[0]
+    top = &best
     if c.exchanged:
         ok = top.kind == KIND_EXCHANGE and top.n_played == c.exchanged
     else:
@@ -1315,6 +1321,27 @@ cdef void infer_eval(InferC* c) noexcept nogil:
             if c.n_killers < INFER_KILLERS:
                 c.n_killers += 1
         return
+    if c.exchanged:
+        leave_value = c.w.leave_adj[top.leave]  # before the walk below values other racks
+    if c.scratch != NULL and not (c.pool_left == 0 and not c.exchanged):
+        # Эрудит: a play that takes stars back first may outrank it. Against the floor of a
+        # placement (a tie keeps the rack, as above: the target's score outranks any), or the
+        # exchange in the rank order
+        for t in range(64):
+            counts[t] = c.played[t] + c.leave[t]
+        if c.exchanged:
+            target = best
+        else:
+            memset(&target, 0, sizeof(MoveRec))
+            target.kind = KIND_PLACE
+            target.equity = floor
+            target.score = 2147483647
+        if reclaim_best(c.r, c.board, c.scratch, c.w, c.lv, 1, c.a.use_gaddag, c.a.bag_empty, c.a.opp_value,
+                        counts, &target, NULL, &recl, &reached) != 0:
+            c.rc = -2
+            return
+        if recl.n:
+            return
     weight = 1.0
     if not c.sampling:
         for t in range(64):
@@ -1336,7 +1363,6 @@ cdef void infer_eval(InferC* c) noexcept nogil:
                 n += 1
         for t in range(64):
             c.played[t] = 0
-        leave_value = c.w.leave_adj[top.leave]
     else:
         for t in range(64):
             for k in range(c.leave[t]):
@@ -1496,7 +1522,7 @@ cdef int memo_grow(uint64_t** keys, int64_t** found, int64_t* cap, int64_t new_c
 def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not None, played, pool, int leave_size,
                  int exchanged, double target_score, double margin, int bag_before, int opp_value,
                  int exchange_limit, int max_leaves=1000000, int64_t samples=0, uint64_t seed=0,
-                 double deadline=0.0, int part=0, int parts=1):
+                 double deadline=0.0, int part=0, int parts=1, bint star_reclamation=False):
     """Every leave (a multiset of ``leave_size`` tiles from ``pool``) with which the play that took
     ``played`` from the rack (a placement worth ``target_score``; or, with ``exchanged`` > 0, an
     exchange of that many tiles, ``played`` empty) was a best play: within ``margin`` of the best
@@ -1509,6 +1535,8 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     the distinct leaves kept); the draws stop early at ``deadline`` (a time of ``time.monotonic()``, 0: none).
     ``part`` of ``parts``: this call's share of the racks (blocks of them, round the parts), so that
     ``parts`` calls on as many threads, each with its own board, do the work of one between them.
+    ``star_reclamation`` (Эрудит): the rack's plays that take stars back first count among its best
+    plays (``played`` then holds the real letters the play put on the stars it took back).
 
     Returns (tiles uint8 (n, MAX_RACK), lengths uint8 (n,), weights float64 (n,): the ways to draw
     the leave from the pool, or 1 a kept draw when sampling, leave values float64 (n,), the racks
@@ -1564,6 +1592,7 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     c.r = r
     c.lv = &leaves.c if leaves is not None else NULL
     c.board = board.b
+    c.scratch = NULL
     c.w = walk_new()
     c.n_played = len(pl)
     c.exchanged = exchanged
@@ -1597,6 +1626,12 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     c.out_value = &vv[0]
     if c.w == NULL:
         raise MemoryError()
+    if star_reclamation:
+        c.scratch = <BoardC*>malloc(sizeof(BoardC))
+        if c.scratch == NULL:
+            walk_free(c.w)
+            raise MemoryError()
+        memcpy(c.scratch, board.b, sizeof(BoardC))
     board.busy = True
     try:
         with nogil:
@@ -1608,6 +1643,7 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     finally:
         board.busy = False
         walk_free(c.w)
+        free(c.scratch)
     if c.rc == -2:
         raise MemoryError("out of memory while generating moves")
     if c.rc == -3:

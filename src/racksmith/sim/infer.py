@@ -246,6 +246,17 @@ def infer_leaves(
             played.append(0 if t & BLANK else t & LETTER_MASK)
         if not played:
             raise InferenceError(f"{move.notation()} places no tile")
+        # Эрудит: the stars the play took back stood on these squares, and their real letters,
+        # now there, came from the rack; the stars went back down among the blanks placed
+        for rr, cc, letter in move.reclaimed:
+            if not (0 <= rr < rs.rows and 0 <= cc < rs.cols) or int(board_after[rr, cc]) != letter:
+                raise InferenceError(f"{move.notation()}: the square of a star it took back does not hold the "
+                                     "star's letter: give the opponent's last play as it stands on the board")
+            if 0 not in played:
+                raise InferenceError(f"{move.notation()} takes back more stars than it places")
+            played.remove(0)
+            played.append(letter)
+            board_before[rr, cc] = letter | BLANK
         before = Position(rs, board_before, (a.tiles(sorted(played)), a.tiles(our_rack)),
                           (position.scores[1], position.scores[0]), lexicon=lexicon)
         try:
@@ -283,7 +294,7 @@ def infer_leaves(
         return kernel_infer(
             tables.rules, tables.leave_table, boards[part % len(boards)], bytes(played), bytes(pool_tiles), leave_size, exchanged,
             float(score), float(margin), max(bag_before, 0), opp_value, rs.exchange_limit, max(int(cap), 1), n_samples,
-            draw_seed, deadline, part, parts,
+            draw_seed, deadline, part, parts, bool(rs.star_reclamation),
         )
 
     def run(n_samples: int, draw_seed: int, deadline: float, parts: int = threads):
