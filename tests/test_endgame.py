@@ -1368,3 +1368,24 @@ def test_star_pools_and_limits():
         from racksmith.search._endgame import Search
         from racksmith.search.endgame import pruned_rules
         Search(pruned_rules(big, lexicon(big), np.zeros((17, 17), np.uint8), bytes([1, 2, 3])), 10)
+
+def test_peg_answer_looks_search_until_the_time_limit(monkeypatch):
+    """At a time limit the answer's looks get the time limit (less what summing the plays up will
+    take), not another number: the scoreless-turn limit of the last play set up once took its
+    place, so the looks stopped at once and the answer was the proof's alone."""
+    from racksmith.search import peg
+
+    limits = []
+    real = peg._anytime
+
+    def spy(solver, plays, best, limit):
+        limits.append((limit, time.monotonic()))
+        return real(solver, plays, best, limit)
+
+    monkeypatch.setattr(peg, "_anytime", spy)
+    pos = Position.from_cgp(PEG141)
+    start = time.monotonic()
+    r = pos.solve_peg(seconds=1.0)
+    assert not r.exact and len(limits) == 1
+    limit, called = limits[0]
+    assert start + 0.5 < limit <= start + 1.0 and called < limit  # time left for the looks

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 from .. import _args
+from ..core import turns
 from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
@@ -652,6 +653,32 @@ def _orders(pool: Counter, n: int) -> list[tuple[tuple[int, ...], int]]:
     return out
 
 
+def _groups(scenarios: list, k: int, a, cache: dict) -> tuple[list[int], list[int], list[int], list[tuple]]:
+    """The bag orders grouped by what a play of ``k`` tiles leaves (the tiles it draws, in any
+    order, and the bag after it in order): each order's group, each group's first order, its total
+    weight, and what every play of ``k`` tiles shares there (the draw's label, the opponent's rack,
+    the tiles drawn, the bag left: the last two as the kernel takes them); groups in the order they
+    first appear (kept in ``cache`` by ``k``)."""
+    if k not in cache:
+        index: dict[tuple, int] = {}
+        of: list[int] = []
+        firsts: list[int] = []
+        weights: list[int] = []
+        shared: list[tuple] = []
+        for i, (seq, weight, opp) in enumerate(scenarios):
+            key = (tuple(sorted(seq[:k])), seq[k:])
+            g = index.get(key)
+            if g is None:
+                g = index[key] = len(firsts)
+                firsts.append(i)
+                weights.append(0)
+                shared.append((_draw_label(a, seq, k), bytes(sorted(opp)), seq[:k], bytes(seq[k:])))
+            weights[g] += weight
+            of.append(g)
+        cache[k] = (of, firsts, weights, shared)
+    return cache[k]
+
+
 def _draw_label(a, seq: tuple[int, ...], k: int) -> str:
     """How a draw is shown: with one tile in the bag, its letter; else the tiles the play draws
     (sorted: their order does not matter) and, after a '|', those left in the bag in the order they
@@ -686,37 +713,58 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
     if limit and not solve_all and _ANSWER_TOP:  # the last share of the time is kept for the answer's looks
         solver.deadline = limit - _ANSWER_SHARE * (limit - start)
     plays = []
+    grouped: dict[int, tuple[list[int], list[int], list[int], list[tuple]]] = {}
+    set_up = time.monotonic()
     for i, m in enumerate(candidates):
         play = _Play(m, i)
-        if solver.stopped or (solver.deadline and time.monotonic() > solver.deadline):
+        now = time.monotonic()
+        # the plays set up must also be summed up at the end, at about the cost of setting them up
+        # (both run over every draw): the setting up stops halfway from its start to the limit
+        if solver.stopped or (solver.deadline and now + (now - set_up) > solver.deadline):
             # the time ran out setting the plays up (many plays, many bag orders): the rest have no draws
             solver.stopped = True
             play.built, play.after = False, position.scores[0] - position.scores[1] + (m.score if m.is_place else 0)
             plays.append(play)
             continue
         k = m.tiles_played if m.is_place else 0
-        merged: dict[tuple, _Draw] = {}
-        for seq, weight, opp in scenarios:
-            key = (tuple(sorted(seq[:k])), seq[k:])  # the racks and the bag after the play
-            d = merged.get(key)
-            if d is None:
-                p = Position(rs, position.board, (rack, opp), position.scores, position.zero_turns, position.opcodes,
-                             lexicon=lexicon)
-                p.push(m, list(seq[:k]) if m.is_place else None, trusted=True)
-                spread = p.scores[1] - p.scores[0]  # the mover's, after his play
-                d = merged[key] = _Draw(_draw_label(a, seq, k), 0, None, spread)
-                if p.is_over:
-                    d.lo = d.hi = d.estimate = spread
-                else:
-                    check_spread(p.scores[0] - p.scores[1])  # a play may take the scores further apart
-                    zero, limit = _effective_zero(p.zero_turns, rs.zero_turn_limit, reduce)
-                    d.root = (np.ascontiguousarray(p.board, dtype=np.uint8), bytes(p.racks[0]), bytes(p.racks[1]),
-                              p.scores[0] - p.scores[1], zero, limit, bytes(seq[k:]))
+        of, firsts, weights, shared = _groups(scenarios, k, a, grouped)
+        # the play pushed on the first draw: (board, left, spread, scoreless turns and their limit)
+        first = None
+        for j, weight, (label, opp_bytes, drawn, bag) in zip(firsts, weights, shared):
+            if first is not None:
+                # the same board, scores and scoreless turns after every draw (with tiles in the bag
+                # a play cannot go out, and whether it ends the game on scoreless turns does not
+                # depend on the draw): only the racks and the bag differ
+                board, left, spread, zero, zero_limit = first
+                d = _Draw(label, weight, (board, opp_bytes, bytes(sorted(left + drawn)), -spread, zero, zero_limit, bag),
+                          spread)
                 play.draws.append(d)
-            d.weight += weight
-            play.draw_of.append(d)
+                continue
+            seq, _, opp = scenarios[j]
+            p = Position(rs, position.board, (rack, opp), position.scores, position.zero_turns, position.opcodes,
+                         lexicon=lexicon)
+            p.push(m, list(seq[:k]) if m.is_place else None, trusted=True)
+            spread = p.scores[1] - p.scores[0]  # the mover's, after his play
+            d = _Draw(_draw_label(a, seq, k), weight, None, spread)
+            if p.is_over:  # (its spread counts the racks left: each draw is pushed)
+                d.lo = d.hi = d.estimate = spread
+            else:
+                check_spread(p.scores[0] - p.scores[1])  # a play may take the scores further apart
+                # (not ``limit``: that name holds the time limit, which the answer's looks get below)
+                zero, zero_limit = _effective_zero(p.zero_turns, rs.zero_turn_limit, reduce)
+                d.root = (np.ascontiguousarray(p.board, dtype=np.uint8), bytes(p.racks[0]), bytes(p.racks[1]),
+                          p.scores[0] - p.scores[1], zero, zero_limit, bytes(seq[k:]))
+                first = (d.root[0], tuple(turns.take_tiles(rack, m)), spread, zero, zero_limit)
+            play.draws.append(d)
+        draws = play.draws
+        play.draw_of = [draws[g] for g in of]
         plays.append(play)
 
+    if limit:  # the time to sum the plays up at the end comes off the searches' (see above)
+        now = time.monotonic()
+        reserve = now - set_up
+        limit = max(now, limit - reserve)
+        solver.deadline = max(now, solver.deadline - reserve)
     solver.batch(solver.estimate, [d for play in plays for d in play.draws])
     # a short limit: the plays estimated first, then those set up, then those not
     plays.sort(key=lambda q: (not q.built, not q.estimated(), tuple(-k for k in q.key()), q.order))
@@ -747,7 +795,8 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
                 on_play(_public(best, n_draws))
         open_ = plays[1:]
         n_tiles = len(scenarios)
-        tiles = sorted(range(n_tiles), key=lambda j: (sum(q.draw_of[j].point() for q in plays), j))
+        # (every play's draw of every bag order: not worth ordering once the time is up)
+        tiles = [] if solver.stopped else sorted(range(n_tiles), key=lambda j: (sum(q.draw_of[j].point() for q in plays), j))
         for j in tiles:
             kept = []
             if len(solver.searches) > 1:  # this tile's outcomes at once (one search: in the loop, as before)
