@@ -1383,9 +1383,9 @@ def test_peg_answer_looks_search_until_the_time_limit(monkeypatch):
         return real(solver, plays, best, limit)
 
     monkeypatch.setattr(peg, "_anytime", spy)
-    pos = Position.from_cgp(PEG141)
+    pos = Position.from_cgp(PEG141)  # its proof takes most of a second on a quick machine
     start = time.monotonic()
-    r = pos.solve_peg(seconds=1.0)
+    r = pos.solve_peg(seconds=0.1)
     assert not r.exact and len(limits) == 1
-    limit, called = limits[0]
-    assert start + 0.5 < limit <= start + 1.0 and called < limit  # time left for the looks
+    limit, _ = limits[0]
+    assert start < limit < start + 1.0  # a time by the 0.1 s limit (set up after start; the regression gave 2)
