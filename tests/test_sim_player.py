@@ -185,7 +185,9 @@ def test_infer_options():
     assert p.infer is True and p.infer_samples == 5000
     assert make_sim_player("sim").infer is False
     for bad, match in [("sim:infer=maybe", "infer=on or infer=off"), ("sim:infer_samples=0", "infer_samples"),
-                       ("sim:infer_samples=lots", "infer_samples"), ("sim:infer_samples=10000001", "infer_samples")]:
+                       ("sim:infer_samples=lots", "infer_samples"), ("sim:infer_samples=10000001", "infer_samples"),
+                       # above 5,000,000 the inference refuses to try every rack: it once turned off silently
+                       ("sim:infer_samples=5000001", "1..5,000,000")]:
         with pytest.raises(SimError, match=match):
             make_sim_player(bad)
     with pytest.raises(SimError, match="infer must be True or False"):
@@ -323,8 +325,10 @@ def test_analyze_with_simulation_infers_from_the_play_before(capsys):
             assert t.inferred_from is None and t.inferred_leaves is None
     plain = analyze(r, lv, top=1, sim=short)
     assert all(t.inferred_from is None for t in plain.turns)
-    with pytest.raises(Exception, match="infer_samples"):
-        analyze(r, lv, top=1, sim=dict(short, infer=True, infer_samples=0))
+    for bad in (0, 5_000_001):  # (above 5,000,000 it once turned inference off without a word)
+        with pytest.raises(Exception, match="infer_samples"):
+            analyze(r, lv, top=1, sim=dict(short, infer=True, infer_samples=bad))
+    assert main(["analyze", str(path), "--sim", "--sim-infer", "--sim-infer-samples", "6000000"]) == 2
     # the command line: --sim-infer, and a note of how many turns it inferred on
     assert main(["analyze", str(path), "--sim-infer"]) == 2
     assert "--sim" in capsys.readouterr().err

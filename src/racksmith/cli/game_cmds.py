@@ -155,7 +155,7 @@ def analyze(
     sim_plies: int = typer.Option(2, "--sim-plies", min=1, max=32, help="Plies with --sim."),
     sim_infer: bool = typer.Option(False, "--sim-infer", help="With --sim, draw the opponent's rack from what "
                                                              "his play just before says he kept (racksmith infer)."),
-    sim_infer_samples: int = typer.Option(20_000, "--sim-infer-samples", min=1, max=10_000_000,
+    sim_infer_samples: int = typer.Option(20_000, "--sim-infer-samples", min=1, max=5_000_000,
                                           help="Racks each inference tries with --sim-infer: every rack when there "
                                                "are no more, else this many dealt at random."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the simulations."),

@@ -296,7 +296,9 @@ def _sim_options(sim: Any) -> dict:
     if "infer" in sim:
         _args.flag(sim["infer"], "sim option 'infer'")
     if "infer_samples" in sim:
-        _args.whole(sim["infer_samples"], "sim option 'infer_samples'", lo=1, hi=10_000_000)
+        from ..sim.infer import MAX_LEAVES  # (every rack is tried up to that many, and no more are held)
+
+        _args.whole(sim["infer_samples"], "sim option 'infer_samples'", lo=1, hi=MAX_LEAVES)
     return sim
 
 

@@ -38,7 +38,8 @@ _KEYS = {
 #: this many dealt at random (seeded by the turn, so a match is reproducible)
 DEFAULT_INFER_SAMPLES = 20_000
 #: the fewest deals a sampled inference must keep to be used: fewer would pin the opponent's rack on
-#: a handful of leaves (an exchange from a full bag keeps about 1 deal in 5,000)
+#: a handful of leaves (an exchange from a full bag keeps few: 8 to 131 of 20,000 for 1 to 6 tiles
+#: after KRONA with the shipped English leaves, docs/ALGORITHM.md)
 MIN_KEPT_DEALS = 50
 
 #: the endgame solver's depth when the bag is empty (a deterministic bound on an endgame turn)
@@ -94,8 +95,11 @@ class SimPlayer:
             raise SimError(f"sim player: endgame_{e}") from None
         if not isinstance(infer, bool):
             raise SimError(f"infer must be True or False, got {infer!r}")
-        if isinstance(infer_samples, bool) or not isinstance(infer_samples, int) or not 1 <= infer_samples <= 10_000_000:
-            raise SimError(f"infer_samples must be a number of racks, 1..10,000,000, got {infer_samples!r}")
+        from .infer import MAX_LEAVES
+
+        # (the inference tries every rack up to infer_samples of them, and holds at most MAX_LEAVES)
+        if isinstance(infer_samples, bool) or not isinstance(infer_samples, int) or not 1 <= infer_samples <= MAX_LEAVES:
+            raise SimError(f"infer_samples must be a number of racks, 1..{MAX_LEAVES:,}, got {infer_samples!r}")
         self.infer = infer
         self.infer_samples = infer_samples
         self.last_inference = None  #: the Inference the last simulated turn drew the opponent's rack from
