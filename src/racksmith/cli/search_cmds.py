@@ -118,9 +118,25 @@ def peg_table(result, top: int | None = None):
                           ("mean spread", "right"), ("final spread by bag tile", "left")):
         table.add_column(name, justify=justify)
     for i, p in enumerate(result.plays[:top], 1):
-        tiles = [f"{k}:{v:+d}" for k, v in p.outcomes] + [f"{k}:{_range(lo, hi)}" for k, lo, hi in p.bounds]
-        table.add_row(str(i), Text(p.move.notation()), str(p.move.score), _chance(p), _spread(p), Text(" ".join(tiles)))
+        table.add_row(str(i), Text(p.move.notation()), str(p.move.score), _chance(p), _spread(p), Text(_tiles(p)))
     return table
+
+
+#: draws a row of the table names (with four tiles in the bag a play has hundreds; --json has them all)
+_SHOWN_DRAWS = 12
+
+
+def _tiles(p) -> str:
+    """The final spread of a play's draws, those known first, at most _SHOWN_DRAWS of them."""
+    tiles = [f"{k}:{v:+d}" for k, v in p.outcomes]
+    tiles += [f"{k}:{_range(lo, hi)}" for k, lo, hi in p.bounds if lo is not None or hi is not None]
+    open_ = len(p.outcomes) + len(p.bounds) - len(tiles)
+    out = " ".join(tiles[:_SHOWN_DRAWS])
+    if len(tiles) > _SHOWN_DRAWS:
+        out += f" (+{len(tiles) - _SHOWN_DRAWS:,} more)"
+    if open_:
+        out += f"{' ' if out else ''}({open_:,} not bounded)"
+    return out
 
 
 def _chance(p) -> str:
@@ -128,7 +144,10 @@ def _chance(p) -> str:
         return f"{100 * p.win_probability:.2f}"
     if p.win_probability == p.win_probability_max:
         return f"{100 * p.win_probability:.2f}"
-    return f"{100 * p.win_probability:.2f}-{100 * p.win_probability_max:.2f}"
+    shown = f"{100 * p.win_probability:.2f}-{100 * p.win_probability_max:.2f}"
+    if p.win_probability_estimate is not None and p.estimated_draws < p.draws:  # at a short time limit
+        shown += f" (~{100 * p.win_probability_estimate:.1f} over {p.estimated_draws:,} of {p.draws:,})"
+    return shown
 
 
 def _spread(p) -> str:
@@ -136,7 +155,7 @@ def _spread(p) -> str:
         return f"{p.mean_spread:+.2f}"
     lo, hi = p.mean_spread_min, p.mean_spread_max
     if lo is None and hi is None:
-        return "not solved"
+        return f"~{p.mean_spread:+.2f}" if p.estimated_draws else "not solved"
     if lo is None:
         return f"<= {hi:+.2f}"
     return f">= {lo:+.2f}" if hi is None else f"{lo:+.2f}..{hi:+.2f}"

@@ -41,6 +41,7 @@ proof left open), and the answer is the one the last round ranks first (:func:`_
 """
 from __future__ import annotations
 
+import itertools
 import math
 import queue
 import threading
@@ -81,6 +82,13 @@ _ANSWER_TOP = 16
 _ANSWER_PLIES = 2
 _ANSWER_MAX_PLIES = 6
 _ANSWER_SHARE = 0.1
+#: the estimates at a time limit (_estimates): draws of each play in the first round, and the
+#: plays the rounds of successive halving keep at least
+_STAGE_FIRST = 1
+_STAGE_KEEP = 2
+#: the time summing the plays up takes (_public, the ranking), as a share of the time it took to set
+#: them up: both pass over every draw; measured 0.23-0.46 on the four-tile position of bench_peg_setup.py
+_SUM_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +111,13 @@ class PegPlay:
     the bag tiles whose final spread is known and ``bounds`` (tile, lowest, highest; None: not
     bounded) the others, ``mean_spread_min`` the least its mean spread could be. The best play is
     left so when bounds were enough to rank it first: its chance is then exact anyway
-    (``wins_exact``: ``wins == wins_max``) and only its spread is bounded."""
+    (``wins_exact``: ``wins == wins_max``) and only its spread is bounded.
+
+    Estimates (each draw's greedy playout, the proof's guide) stand in where nothing is proven:
+    ``estimated_draws`` counts the draws with an estimate or an exact value (all of them once the
+    proof has run; at a short time limit, those the rounds of estimates reached), and
+    ``win_probability_estimate`` is the chance over those draws, their estimates within the bounds;
+    ``mean_spread`` of a play not exact is then their mean spread (kept within its bounds)."""
 
     move: Move
     wins: float
@@ -117,6 +131,8 @@ class PegPlay:
     mean_spread_max: float | None = None
     bounds: tuple[tuple[str, int | None, int | None], ...] = ()
     mean_spread_min: float | None = None
+    estimated_draws: int = 0
+    win_probability_estimate: float | None = None
 
     @property
     def wins_exact(self) -> bool:
@@ -141,6 +157,9 @@ class PegPlay:
             out["mean_spread_max"] = None if self.mean_spread_max is None else round(self.mean_spread_max, 3)
             out["mean_spread_min"] = None if self.mean_spread_min is None else round(self.mean_spread_min, 3)
             out["wins_exact"] = self.wins_exact
+            out["estimated_draws"] = self.estimated_draws
+            out["win_probability_estimate"] = (None if self.win_probability_estimate is None
+                                               else round(self.win_probability_estimate, 6))
             out["bounds"] = {letter: [lo, hi] for letter, lo, hi in self.bounds}
         return out
 
@@ -216,6 +235,30 @@ class _Play:
     draw_of: list[_Draw] = field(default_factory=list)
     built: bool = True  #: False: the time ran out before its draws were set up (it has none)
     after: int = 0  #: the mover's spread right after the play (what is shown of a play not set up)
+    stage: int = 0  #: rounds of the staged estimates (_estimates) the play was kept for to the end
+    tiles: int = 0  #: tiles it plays (its draws are the bag orders grouped for that many: _groups)
+
+    def sample(self) -> tuple[int, int, int]:
+        """What its draws with an estimate (or exact) say: (their weight, half-points won, total
+        final spread), each weighted by draw."""
+        weight = wins = total = 0
+        for d in self.draws:
+            if d.estimate is None and not d.exact:
+                continue
+            v = d.point()
+            weight += d.weight
+            wins += d.weight * (2 if v > 0 else 1 if v == 0 else 0)
+            total += d.weight * v
+        return weight, wins, total
+
+    def sample_key(self) -> tuple[int, float, float, int]:
+        """How a play whose draws are not all estimated ranks: the rounds of estimates it was kept
+        for, then its estimated draws' chance and mean spread (a play with none last), then the
+        candidates' order."""
+        weight, wins, total = self.sample()
+        if not weight:
+            return (self.stage, -1.0, 0.0, -self.order)
+        return (self.stage, wins / weight, total / weight, -self.order)
 
     def wins_range(self) -> tuple[int, int]:
         least = most = 0
@@ -360,13 +403,17 @@ class _Solver:
         search.set_position(board, a, b, spread, zero, limit, bag)
 
     def estimate(self, d: _Draw, search: "Search | None" = None) -> None:
-        """The draw's estimate: a one-ply look (exact when every reply ends the game), else a
-        greedy playout to the end (Search.playout: each side playing its move of best static
+        """The draw's estimate: a one-ply look when the bag is empty (exact when every reply ends
+        the game), else a greedy playout to the end (Search.playout: each side playing its move of best static
         equity)."""
         if d.root is None or self._late():
             return
         search = search or self.search
         self._root(d, search)
+        if d.root[6] and _ESTIMATE == "playout":
+            # tiles left in the bag: no reply goes out, so the look cannot prove anything (half the cost)
+            d.estimate = d.spread - int(search.playout())
+            return
         found = search.bound(-_WIDE, _WIDE, 1, self.deadline)
         if found is None:
             self.stopped = True
@@ -715,18 +762,21 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
     plays = []
     grouped: dict[int, tuple[list[int], list[int], list[int], list[tuple]]] = {}
     set_up = time.monotonic()
+    cut = False
     for i, m in enumerate(candidates):
         play = _Play(m, i)
         now = time.monotonic()
-        # the plays set up must also be summed up at the end, at about the cost of setting them up
-        # (both run over every draw): the setting up stops halfway from its start to the limit
-        if solver.stopped or (solver.deadline and now + (now - set_up) > solver.deadline):
-            # the time ran out setting the plays up (many plays, many bag orders): the rest have no draws
-            solver.stopped = True
+        # the plays set up must also be summed up at the end (_public: one pass over every draw, a
+        # fraction _SUM_SHARE of the cost of setting them up): the setting up stops halfway from its
+        # start to the limit
+        if cut or (solver.deadline and now + (now - set_up) > solver.deadline):
+            # the time ran out setting the plays up (many plays, many bag orders): the rest have no
+            # draws (those set up are estimated in what is left, and the answer is not exact)
+            cut = True
             play.built, play.after = False, position.scores[0] - position.scores[1] + (m.score if m.is_place else 0)
             plays.append(play)
             continue
-        k = m.tiles_played if m.is_place else 0
+        k = play.tiles = m.tiles_played if m.is_place else 0
         of, firsts, weights, shared = _groups(scenarios, k, a, grouped)
         # the play pushed on the first draw: (board, left, spread, scoreless turns and their limit)
         first = None
@@ -762,12 +812,14 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
 
     if limit:  # the time to sum the plays up at the end comes off the searches' (see above)
         now = time.monotonic()
-        reserve = now - set_up
+        reserve = _SUM_SHARE * (now - set_up)
         limit = max(now, limit - reserve)
         solver.deadline = max(now, solver.deadline - reserve)
-    solver.batch(solver.estimate, [d for play in plays for d in play.draws])
-    # a short limit: the plays estimated first, then those set up, then those not
-    plays.sort(key=lambda q: (not q.built, not q.estimated(), tuple(-k for k in q.key()), q.order))
+    complete = _estimates(solver, plays, scenarios, grouped)
+    if complete:
+        plays.sort(key=lambda q: (not q.built, not q.estimated(), tuple(-k for k in q.key()), q.order))
+    else:  # a short limit: the plays by the rounds of estimates, then those not set up
+        plays.sort(key=lambda q: (not q.built, tuple(-k for k in q.sample_key())))
     best: _Play | None = None
     if not all(q.built for q in plays):  # no proof: the looks pick among the plays set up (else the first by score)
         best = plays[0]
@@ -846,15 +898,63 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
                     break
                 if solver.spread_duel(q, best):
                     best = q
-    exact = not solver.stopped
+    exact = not solver.stopped and not cut
     if not exact and best is not None and best.built and limit and not solve_all and _ANSWER_TOP:
-        best = _anytime(solver, plays, best, limit)
-    ranked = sorted(plays, key=lambda q: (q is not best, not q.built, not q.estimated(), tuple(-k for k in q.shown_key()),
-                                          q.order))
+        best = _anytime(solver, plays, best, limit, complete)
+    if complete:
+        ranked = sorted(plays, key=lambda q: (q is not best, not q.built, not q.estimated(),
+                                              tuple(-k for k in q.shown_key()), q.order))
+    else:
+        ranked = sorted(plays, key=lambda q: (q is not best, not q.built, tuple(-k for k in q.sample_key())))
     return PegResult(tuple(_public(q, n_draws) for q in ranked), solver.nodes, time.monotonic() - start, exact)
 
 
-def _anytime(solver: _Solver, plays: "list[_Play]", best: _Play, limit: float) -> _Play:
+def _estimates(solver: _Solver, plays: "list[_Play]", scenarios: list, grouped: dict) -> bool:
+    """Every draw's estimate (Solver.estimate: a playout) for the plays set up, each draw once;
+    whether every one got its estimate before the time limit. Without a limit, play after play.
+    With one, in rounds, so that wherever the time runs out the plays compare on the same footing:
+    the bag orders are put in one random order, each drawn ahead of the rest in proportion to its
+    weight (weighted sampling without replacement, Efraimidis and Spirakis; seeded, so a position
+    always gets the same order), and each play's draws come in the order their first bag order does:
+    every play meets the same bag orders first, as the simulation's candidates meet the same
+    draws. The first round estimates the first draw of every play; each later one keeps the better
+    half of the plays of the round before (by what their estimated draws say: chance, then mean
+    spread) and doubles their draws, until ``_STAGE_KEEP`` are left or those kept have no draw left
+    (successive halving); then every draw left, the plays in the order the rounds ranked them."""
+    built = [q for q in plays if q.built]
+    if not solver.deadline:
+        solver.batch(solver.estimate, [d for q in built for d in q.draws])
+        return not solver.stopped
+    weights = np.array([w for _, w, _ in scenarios], dtype=np.float64)
+    keys = np.random.default_rng(0x9E6).random(len(weights)) ** (1.0 / weights)
+    by_key = np.argsort(-keys, kind="stable")
+    order_of: dict[int, list[int]] = {}  # tiles played: the groups (its plays' draws) in the bag orders' order
+    for k, (of, _, _, _) in grouped.items():
+        groups = np.asarray(of, dtype=np.int64)[by_key]
+        _, first = np.unique(groups, return_index=True)
+        order_of[k] = groups[np.sort(first)].tolist()
+    done = {id(q): 0 for q in built}
+    field = list(built)
+    want = _STAGE_FIRST
+    while field and not solver.stopped:
+        solver.batch(solver.estimate, [q.draws[g] for q in field for g in order_of[q.tiles][done[id(q)]:want]])
+        if solver.stopped:
+            break
+        for q in field:
+            done[id(q)] = min(want, len(q.draws))
+            q.stage += 1
+        if len(field) <= _STAGE_KEEP or all(done[id(q)] == len(q.draws) for q in field):
+            break
+        field.sort(key=lambda q: q.sample_key(), reverse=True)
+        field = field[:max(_STAGE_KEEP, (len(field) + 1) // 2)]
+        want *= 2
+    if not solver.stopped:
+        rest = sorted(built, key=lambda q: q.sample_key(), reverse=True)
+        solver.batch(solver.estimate, [q.draws[g] for q in rest for g in order_of[q.tiles][done[id(q)]:]])
+    return not solver.stopped
+
+
+def _anytime(solver: _Solver, plays: "list[_Play]", best: _Play, limit: float, complete: bool = True) -> _Play:
     """The answer when the proof stopped short of the time limit's last share. The plays it has not
     ruled out (``best``, the best it found, and those whose chance could still reach ``best``'s, or
     whose mean spread could still pass it at an equal chance), the leading ``_ANSWER_TOP`` of them
@@ -887,9 +987,11 @@ def _anytime(solver: _Solver, plays: "list[_Play]", best: _Play, limit: float) -
             total += d.weight * v
         return wins, total, q is best, -q.order
 
-    rest = sorted((q for q in plays if q is not best and q.built and not out(q)),
-                  key=lambda q: (not q.estimated(), tuple(-k for k in q.key()), q.order))
-    field = [best] + rest[:_ANSWER_TOP - 1]
+    rest = (q for q in plays if q is not best and q.built and not out(q))
+    if complete:
+        field = [best] + sorted(rest, key=lambda q: (not q.estimated(), tuple(-k for k in q.key()), q.order))[:_ANSWER_TOP - 1]
+    else:  # ``plays`` is in the order of the rounds of estimates
+        field = [best] + list(itertools.islice(rest, _ANSWER_TOP - 1))
     answer = best
     plies = _ANSWER_PLIES
     solver.stopped = False
@@ -910,15 +1012,50 @@ def _anytime(solver: _Solver, plays: "list[_Play]", best: _Play, limit: float) -
 
 
 def _public(q: _Play, n_draws: int) -> PegPlay:
+    """What is known of ``q``, as the caller sees it (one pass over its draws: a play may have
+    hundreds and a position thousands of plays)."""
     if not q.built:  # nothing known: any chance, the spread right after the play as its estimate
-        return PegPlay(q.move, 0.0, n_draws, 0.0, float(q.after), (), False, float(n_draws), 1.0, None, (), None)
-    least, most = q.wins_range()
-    wins, total = q.key()
-    if q.exact():
-        return PegPlay(q.move, wins / 2, n_draws, wins / 2 / n_draws, total / n_draws,
-                       tuple((d.letter, d.lo) for d in q.draws))
-    top = sum(d.weight * d.hi for d in q.draws) / n_draws if all(d.hi is not None for d in q.draws) else None
-    low = sum(d.weight * d.lo for d in q.draws) / n_draws if all(d.lo is not None for d in q.draws) else None
-    return PegPlay(q.move, least / 2, n_draws, least / 2 / n_draws, total / n_draws,
-                   tuple((d.letter, d.lo) for d in q.draws if d.exact), False, most / 2, most / 2 / n_draws, top,
-                   tuple((d.letter, d.lo, d.hi) for d in q.draws if not d.exact), low)
+        return PegPlay(q.move, 0.0, n_draws, 0.0, float(q.after), (), False, float(n_draws), 1.0, None, (), None, 0, None)
+    least = most = wins = total = top = low = known = known_wins = known_total = 0
+    has_top = has_low = True
+    outcomes: list[tuple[str, int]] = []
+    bounds: list[tuple[str, int | None, int | None]] = []
+    for d in q.draws:
+        w, lo, hi, est = d.weight, d.lo, d.hi, d.estimate
+        v = d.spread if est is None else est  # (as _Draw.point)
+        if lo is None:
+            has_low = False
+        else:
+            v = max(v, lo)
+            low += w * lo
+            least += w * (0 if lo < 0 else 1 if lo == 0 else 2)
+        if hi is None:
+            has_top = False
+            most += 2 * w
+        else:
+            v = min(v, hi)
+            top += w * hi
+            most += w * (2 if hi > 0 else 1 if hi == 0 else 0)
+        won = w * (2 if v > 0 else 1 if v == 0 else 0)
+        wins += won
+        total += w * v
+        if lo is not None and lo == hi:
+            outcomes.append((d.letter, lo))
+        else:
+            bounds.append((d.letter, lo, hi))
+            if est is None:
+                continue
+        known += w
+        known_wins += won
+        known_total += w * v
+    if not bounds:
+        return PegPlay(q.move, wins / 2, n_draws, wins / 2 / n_draws, total / n_draws, tuple(outcomes),
+                       estimated_draws=n_draws, win_probability_estimate=wins / 2 / n_draws)
+    mean = total / n_draws
+    if known < n_draws:  # not every draw estimated: the mean of those that are, within the bounds
+        mean = known_total / known if known else float(q.after)
+        mean = min(mean, top / n_draws) if has_top else mean
+        mean = max(mean, low / n_draws) if has_low else mean
+    return PegPlay(q.move, least / 2, n_draws, least / 2 / n_draws, mean, tuple(outcomes), False, most / 2,
+                   most / 2 / n_draws, top / n_draws if has_top else None, tuple(bounds),
+                   low / n_draws if has_low else None, known, known_wins / 2 / known if known else None)
