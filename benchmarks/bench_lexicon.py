@@ -42,7 +42,7 @@ def main() -> None:
     args = ap.parse_args()
     n = args.repeat
     english = get_ruleset("english")
-    words = gzip.decompress(resources.files("racksmith").joinpath("data/enable1.txt.gz").read_bytes())
+    words = gzip.decompress(resources.files("racksmith.lexicon").joinpath("data/enable1.txt.gz").read_bytes())
     results: dict[str, float] = {}
 
     def build(share_tails=True):

@@ -808,3 +808,97 @@ def test_a_finished_game_lists_no_move(capsys):
     assert ending.is_over and len(ending.moves()) == 0
     ending.pop()
     assert [m.notation() for m in ending.moves()] == listed
+
+
+# --- files changed or odd under the reader (the 2026-11-29 API audit) ---------------------------------
+FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures"
+
+
+def test_a_lexicon_or_leave_file_rewritten_in_place_does_not_kill_the_process(tmp_path):
+    """KWG and KLV2 files were memory-mapped: rewriting one in place (``cp new.kwg words.kwg``)
+    or truncating it killed the process holding it with SIGBUS at its next look-up. They are read
+    into memory now, so the objects loaded keep working. In a child process, so that a crash fails
+    the test instead of ending the run."""
+    import shutil
+    import subprocess
+    import sys
+
+    kwg, klv = tmp_path / "e.kwg", tmp_path / "s.klv2"
+    shutil.copy(FIXTURES / "ENABLE15.kwg", kwg)
+    shutil.copy(FIXTURES / "SYNTH.klv2", klv)
+    code = f"""
+from racksmith import load_lexicon, load_leaves
+lex, lv = load_lexicon({str(kwg)!r}), load_leaves({str(klv)!r})
+before = ("QUIRK" in lex, lv.value("EIRST"))
+open({str(kwg)!r}, "wb").close(); open({str(klv)!r}, "wb").close()
+after = ("QUIRK" in lex, lv.value("EIRST"))
+assert before == after and before[0], (before, after)
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stderr[-500:])
+
+
+def test_a_fifo_nobody_writes_to_is_refused_or_read_as_empty_never_waited_on(tmp_path, capsys):
+    """Opening a FIFO blocked for ever when no process wrote to it (load_leaves, a GCG record,
+    ...). Binary files (KWG, KLV2, word maps) must be regular files; text inputs may be pipes, and
+    a FIFO without a writer reads as empty. Each in a child process with a timeout."""
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    calls = [
+        f"racksmith.load_leaves({str(fifo)!r})",
+        f"racksmith.load_leaves({str(fifo) + '.klv2'!r})",
+        f"racksmith.load_lexicon({str(fifo) + '.kwg'!r})",
+        f"racksmith.load_leaves({str(fifo) + '.csv'!r})",
+        f"racksmith.read_gcg({str(fifo)!r})",
+    ]
+    for suffix in (".klv2", ".kwg", ".csv"):
+        os.mkfifo(str(fifo) + suffix)
+    for call in calls:
+        code = f"""
+import racksmith
+try:
+    {call}
+except ValueError as e:
+    print("refused:", e)
+else:
+    print("read")
+"""
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, (call, r.stderr[-300:])
+        if "read_gcg" in call:  # a text input: read, as empty
+            assert r.stdout.strip() == "read", r.stdout
+        else:
+            assert r.stdout.startswith("refused:"), (call, r.stdout)
+        if ".klv2" in call or call.startswith("racksmith.load_leaves") and call.endswith("/f')"):
+            assert "not a regular file" in r.stdout, r.stdout
+    code, out, err = run(capsys, "leaves", "value", "/dev/zero", "S")
+    assert code == 1 and "not a regular file" in one_line(err)
+
+
+def test_saving_follows_a_link_and_never_replaces_a_fifo_or_device(tmp_path):
+    """Leaves.save and Lexicon.save write a new file and rename it over the path: a symbolic link
+    was replaced by a plain file (its target left as it was), and a FIFO or a device node (as root,
+    /dev/full) was replaced too. A link now has its target replaced, and a FIFO is refused."""
+    import os
+
+    from racksmith import load_leaves
+    from racksmith.errors import OutputFileError
+
+    lv = load_leaves(FIXTURES / "SYNTH.klv2")
+    target, link = tmp_path / "real.klv2", tmp_path / "link.klv2"
+    target.write_bytes(b"old")
+    link.symlink_to(target)
+    lv.save(link)
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_bytes() == (FIXTURES / "SYNTH.klv2").read_bytes()
+    fifo = tmp_path / "pipe.klv2"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputFileError, match="not a regular file"):
+        lv.save(fifo)
+    import stat
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)

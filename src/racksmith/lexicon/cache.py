@@ -65,7 +65,7 @@ def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool
         skipped = Skipped(**meta["skipped"])
         nodes = nodes_of(read_file(kwg_path), repr(str(kwg_path)))
         return Lexicon(nodes, ruleset.alphabet, name=name, path=kwg_path, skipped=skipped)
-    except (OSError, ValueError, KeyError, TypeError):  # LexiconFormatError is a ValueError
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # LexiconFormatError is a ValueError
         pass  # not cached yet, or a damaged entry: build it again
     wl = parse_word_list(words, ruleset.alphabet, max_word_length(ruleset), source or name)
     lex = Lexicon.from_word_list(wl, ruleset, gaddag=gaddag, name=name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import stat
 import tempfile
 import zlib
 from pathlib import Path
@@ -12,18 +13,54 @@ from pathlib import Path
 from ..errors import OutputFileError
 
 
-def read_bounded(path: "str | Path", limit: int, what: str, error: type[Exception], *, gunzip: bool = False) -> bytes:
-    """The bytes of the file ``what`` at ``path``, at most ``limit`` of them (gunzipped first when
-    ``gunzip`` and they are gzip data, the bound then applying to the text): a larger input — or
-    ``/dev/zero`` — is refused with ``error`` rather than read into memory whole."""
+def _open_read(path: "str | Path", what: str, error: type[Exception]) -> "tuple[int, os.stat_result]":
+    """A descriptor open for reading ``path`` and its status. Opened without waiting, then made to
+    wait again: opening a FIFO that no process writes to would otherwise block for ever."""
+    if isinstance(path, str) and not path:
+        raise error(f"no {what} given: the path is empty")
     p = Path(path)
     try:
-        with open(p, "rb") as f:
-            raw = f.read(limit + 1)
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise error(f"cannot read {what} {str(p)!r}: {e.strerror or e}") from None
     except ValueError:  # a NUL in the path
         raise error(f"cannot read {what} {str(p)!a}: a path cannot hold a NUL character") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise error(f"cannot read {what} {str(p)!r}: it is a directory")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def read_regular(path: "str | Path", what: str, error: type[Exception]) -> bytes:
+    """The whole of the regular file ``what`` at ``path``; a FIFO, a device or a folder is
+    refused with ``error`` (binary formats are read whole, and a stream has no end to wait for)."""
+    fd, st = _open_read(path, what, error)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"cannot read {what} {str(Path(path))!r}: not a regular file (a FIFO, device or socket)")
+        try:
+            return f.read()
+        except OSError as e:
+            raise error(f"cannot read {what} {str(Path(path))!r}: {e.strerror or e}") from None
+
+
+def read_bounded(path: "str | Path", limit: int, what: str, error: type[Exception], *, gunzip: bool = False) -> bytes:
+    """The bytes of the file ``what`` at ``path``, at most ``limit`` of them (gunzipped first when
+    ``gunzip`` and they are gzip data, the bound then applying to the text): a larger input — or
+    ``/dev/zero`` — is refused with ``error`` rather than read into memory whole. A pipe is read
+    (``<(zcat game.gcg.gz)``); a FIFO nobody writes to reads as empty rather than blocking."""
+    fd, _ = _open_read(path, what, error)
+    p = Path(path)
+    with os.fdopen(fd, "rb") as f:
+        try:
+            raw = f.read(limit + 1)
+        except OSError as e:
+            raise error(f"cannot read {what} {str(p)!r}: {e.strerror or e}") from None
     if gunzip and raw[:2] == b"\x1f\x8b":
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as z:
@@ -47,10 +84,15 @@ def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> 
     gets the permissions of the file it replaces, or those a new file gets (``0666`` less the umask).
 
     A missing folder is created only with ``make_parents`` (a cache); otherwise it, like any other
-    failure, raises :class:`~racksmith.errors.OutputFileError` naming ``path``."""
+    failure, raises :class:`~racksmith.errors.OutputFileError` naming ``path``. A symbolic link is
+    followed (the file it names is replaced, the link kept); a FIFO, device or socket is refused."""
     path = Path(path)
+    if path.is_symlink():  # the file it names is replaced, and the link kept
+        path = Path(os.path.realpath(path))
     if path.is_dir():
         raise OutputFileError(f"cannot write {str(path)!r}: it is a directory")
+    if path.exists() and not path.is_file():  # a FIFO, device or socket is never replaced by a file
+        raise OutputFileError(f"cannot write {str(path)!r}: not a regular file (a FIFO, device or socket)")
     try:
         if make_parents:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,4 @@
-"""KWG word graphs as flat arrays of little-endian ``u32`` nodes: reading them without copying,
-and checking once, at load, everything the queries and the move generator rely on.
+"""KWG word graphs as flat arrays of little-endian ``u32`` nodes: reading them, and checking once, at load, everything the queries and the move generator rely on.
 
 One node is ``tile << 24 | accepts << 23 | is_end << 22 | arc_index``; node 0 points to the
 DAWG's root list, node 1 (when the file carries a GADDAG) to the GADDAG's, tile 0 being the
@@ -7,7 +6,6 @@ GADDAG separator (in a leave file, the blank). See ``formats.md`` of the project
 """
 from __future__ import annotations
 
-import mmap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,17 +41,17 @@ class GraphFacts:
 
 
 def read_file(path: str | Path, what: str = "KWG") -> np.ndarray:
-    """The bytes of a file as a read-only ``uint8`` array over a memory map (no copy)."""
-    p = Path(path)
-    try:
-        with open(p, "rb") as f:
-            size = p.stat().st_size
-            if size == 0:
-                raise LexiconFormatError(f"{what} file {str(p)!r} is empty")
-            mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except OSError as e:
-        raise LexiconFormatError(f"cannot read {what} file {str(p)!r}: {e.strerror or e}") from None
-    return np.frombuffer(mm, dtype=np.uint8)
+    """The bytes of a regular file, read into memory, as a read-only ``uint8`` array.
+
+    Read, not memory-mapped: a mapped file that another process rewrites in place (``cp new.kwg
+    words.kwg``) or truncates kills the process holding the map (SIGBUS) at its next look-up; a
+    copy in memory keeps working. A FIFO, a device or a folder is refused, not waited on."""
+    from .files import read_regular
+
+    data = read_regular(path, f"{what} file", LexiconFormatError)
+    if not data:
+        raise LexiconFormatError(f"{what} file {str(Path(path))!r} is empty")
+    return np.frombuffer(data, dtype=np.uint8)
 
 
 def nodes_of(data, source: str) -> np.ndarray:

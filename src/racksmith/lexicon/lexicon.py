@@ -56,7 +56,7 @@ def _listable(count: int, what: str) -> None:
 class Lexicon:
     """A word list as a KWG graph (DAWG, usually with a GADDAG) over a ruleset's alphabet.
 
-    ``kwg`` is the read-only ``uint32`` node array (over the file's memory map when loaded from a
+    ``kwg`` is the read-only ``uint32`` node array (over the file's bytes when loaded from a
     file). Words are strings, case ignored; :meth:`anagrams` shows letters that come from a blank
     in lowercase. Listings are in alphabet order.
     """
@@ -98,7 +98,7 @@ class Lexicon:
     # --- ways in ---------------------------------------------------------------------------
     @classmethod
     def load(cls, path: str | Path, ruleset: str | Path | Ruleset | None = None, *, name: str = "") -> "Lexicon":
-        """A ``.kwg`` file (built by racksmith, MAGPIE or wolges), memory-mapped."""
+        """A ``.kwg`` file (built by racksmith, MAGPIE or wolges), read into memory."""
         p = _args.path(path, "path", LexiconFormatError)
         _args.text(name, "name", LexiconFormatError)
         nodes = nodes_of(read_file(p), repr(str(p)))

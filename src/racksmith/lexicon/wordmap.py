@@ -5,8 +5,8 @@ and ``docs/ALGORITHM.md`` for how the generator uses them).
 A lexicon's map is built from its KWG the first time it is needed (~1 s for ENABLE's 168,548 words,
 ~22 MB) and kept in the per-user lexicon cache (:func:`racksmith.lexicon.cache_dir`) under the
 KWG's content digest, whatever the KWG came from (an embedded list, a word list, a ``.kwg`` file);
-later processes memory-map that file, so its pages are shared and only those read count towards a
-process's memory. Every load checks the file (structure and checksum): a damaged cache entry is
+later processes read that file (into memory, not mapped: a mapped file rewritten in place by another
+process kills the reader with SIGBUS). Every load checks the file (structure and checksum): a damaged cache entry is
 built again. Small lexicons (fewer than :data:`MEMORY_ONLY_BELOW` words) are built in memory each
 time instead (milliseconds), so that throw-away lexicons leave nothing in the cache.
 
@@ -49,7 +49,7 @@ def build_wordmap(lexicon: "Lexicon") -> "_wmp.WordMap":
 
 
 def read_wordmap(path: "str | Path", digest: int | None = None) -> "_wmp.WordMap":
-    """The word map in file ``path``, memory-mapped and checked (structure and checksum; with
+    """The word map in file ``path``, read into memory and checked (structure and checksum; with
     ``digest``, that it was built for the lexicon of that digest). A missing, truncated, damaged or
     foreign file raises :class:`~racksmith.errors.LexiconFormatError` saying what is wrong."""
     data = read_file(path, "word map")
