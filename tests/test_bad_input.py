@@ -902,3 +902,15 @@ def test_saving_follows_a_link_and_never_replaces_a_fifo_or_device(tmp_path):
         lv.save(fifo)
     import stat
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_a_move_list_holds_a_move_by_its_notation():
+    """``"J8 SOIREE" in pos.moves()`` was False although it is the first move (only Move objects
+    compared equal): a notation is looked up too, spaces as you like, 'pass' or '-' the pass."""
+    from racksmith import Position
+
+    ml = Position.from_cgp(OUTGUN).moves()
+    assert ml[0].notation() == "J8 SOIREE"
+    assert "J8 SOIREE" in ml and "  J8   SOIREE " in ml and ml[0] in ml
+    assert "pass" in ml and "-" in ml and "PASS" in ml
+    assert "J8 SOIREES" not in ml and "8J SOIREE" not in ml and 5 not in ml and None not in ml

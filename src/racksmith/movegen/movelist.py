@@ -265,6 +265,17 @@ class MoveList(MoveListBase, Sequence[Move]):
         for i in range(self._n):
             yield self._move(i)
 
+    def __contains__(self, item: object) -> bool:
+        """Whether the list holds ``item``: a :class:`Move`, or a move's notation (``"J8 SOIREE"``,
+        ``"-"`` or ``"pass"`` for the pass, ``"-ABC"``; blanks in lowercase, spaces between the parts as
+        you like)."""
+        if isinstance(item, str):
+            wanted = " ".join(item.split())
+            if wanted.lower() == "pass":
+                wanted = "-"
+            return any(m.notation() == wanted for m in self)
+        return any(m == item for m in self)
+
     def ranks(self, by: str | None = None) -> list[int]:
         """The rank of each move, best first, moves that tie sharing the better rank (``1, 1, 3``):
         ties ``by`` ``"score"`` or ``"equity"`` (to 1e-5), the key the list was sorted by; default
