@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from racksmith import Position
+from racksmith import Move, Position
 from racksmith.errors import InferenceError
 from racksmith.sim.infer import infer_leaves
 
@@ -120,6 +120,32 @@ def test_bad_input(cgp, move, match):
     pos = Position.from_cgp(cgp)
     with pytest.raises(InferenceError, match=match):
         infer_leaves(pos, move)
+
+
+@pytest.mark.parametrize("move", [
+    "-ABCDEFGH",  # was the kernel's "leave_size 7 does not fit a rack of at most 15 with 0 played"
+    "-0",
+    "-8",
+    "exch ABCDEFGH",
+    lambda: Move.exchange([1] * 20),  # was the kernel's "exchanged must be 0..15, got 20"
+    lambda: Move.exchange([]),  # was "a placement plays at least one tile"
+], ids=["-ABCDEFGH", "-0", "-8", "exch", "Move.exchange(20)", "Move.exchange(0)"])
+def test_every_form_of_an_exchange_gives_back_1_to_rack_size_tiles(move):
+    with pytest.raises(InferenceError, match=r"^an exchange gives back 1..7 tiles, got (0|8|20)$"):
+        infer_leaves(Position.from_cgp(KRONA), move() if callable(move) else move)
+
+
+@pytest.mark.parametrize("move, match", [
+    (lambda: Move.place(7, 3, True, ["K", "R", "O", "N", "A"]), r"tile numbers \(ints\), got place tiles \('K', 'R'"),
+    (lambda: Move.place(7, 3, True, [None]), r"tile numbers \(ints\), got place tiles \(None,\)"),
+    (lambda: Move.exchange(["A", "B"]), r"tile numbers \(ints\), got exchange tiles \('A', 'B'\)"),
+    (lambda: Move.place(7, 3, True, [-1]), r"the move's tiles \(-1,\) are not tiles of english"),
+    (lambda: Move.exchange([99]), r"the move's tiles \(99,\) are not tiles of english"),
+], ids=["letters", "None", "exchange-letters", "-1", "99"])
+def test_a_malformed_move_is_an_inference_error_naming_it(move, match):
+    # tiles given as letters were a TypeError from '&'; -1 an UnknownLetterError
+    with pytest.raises(InferenceError, match=match):
+        infer_leaves(Position.from_cgp(KRONA), move())
 
 
 def test_bag_too_small():

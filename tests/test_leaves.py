@@ -176,3 +176,18 @@ def test_the_provenance_of_shipped_leaves_needs_a_name(name):
         with pytest.raises(LexiconFormatError, match="the name of a shipped leave set is a str"):
             call(name)
     assert leaves_provenance("english")["command"].startswith("racksmith leaves train")
+
+
+@pytest.mark.parametrize("value, shown", [
+    (10**400, "10000"),  # was OverflowError
+    (None, "None"),  # was "value 0 is nan"
+    ("x", "'x'"),
+    (float("nan"), "nan"),
+    (1e39, "1e\\+39"),  # inf as a float32
+], ids=["huge", "None", "text", "nan", "float32-overflow"])
+def test_from_pairs_names_the_leave_whose_value_is_bad(value, shown):
+    with pytest.raises(LexiconFormatError, match=f"leaves <pairs>: the value of leave 'S' is {shown}.*, not a number"):
+        Leaves.from_pairs([("A", 1.0), ("S", value)])
+    with pytest.raises(LexiconFormatError, match=f"the value of leave '' is {shown}.*, not a number"):
+        Leaves.from_pairs([("", value)])  # the empty leave: was OverflowError, TypeError, ValueError
+    assert Leaves.from_pairs([("S", "2.5"), ("", 0)]).value("S") == 2.5  # numbers as text still read

@@ -146,3 +146,14 @@ def test_moves_and_move_lists_show_in_notebooks():
     assert moves.ranks() == sorted(moves.ranks())
     scores = [m.score for m in moves]
     assert all((scores[i] == scores[i - 1]) == (moves.ranks()[i] == moves.ranks()[i - 1]) for i in range(1, len(scores)))
+
+
+@pytest.mark.parametrize("render", ["render_svg", "render_text", "render_rich"])
+@pytest.mark.parametrize("bad", [None, "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 / 0/0 0", 5])
+def test_a_picture_is_of_a_position(render, bad):
+    from racksmith.formats import render as module
+
+    # was AttributeError ('NoneType' object has no attribute 'ruleset')
+    with pytest.raises(RacksmithError, match=rf"{render} draws a Position \(Position.from_cgp makes one from a CGP\), "
+                                             rf"got {type(bad).__name__}"):
+        getattr(module, render)(bad)

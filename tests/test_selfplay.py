@@ -243,3 +243,32 @@ def test_lost_tiles_are_caught(enable):
     g2 = Game("english", enable, seed=1)
     g2.live_position.scores[0] += 3  # a score that no event explains
     assert "differ from the sums of the events" in g2.check_invariants()[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc: a folder no one can write, root neither")
+def test_a_gcg_folder_that_cannot_be_written_is_refused_before_any_game(enable):
+    from racksmith.errors import OutputFileError
+
+    played = []
+    with pytest.raises(OutputFileError, match="cannot write the games' records to /proc/self"):
+        run_selfplay(2, SelfPlayConfig(players=("score", "score"), gcg_dir="/proc/self"), lexicon=enable,
+                     progress=played.append)  # was a raw OSError after the first batch of games
+    assert played == []
+
+
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+def test_a_game_record_that_cannot_be_written_is_an_output_error_naming_it(enable, tmp_path, engine):
+    from racksmith.errors import OutputFileError
+
+    (tmp_path / "game000001.gcg").mkdir()  # a directory in the way of the second game's record
+    config = SelfPlayConfig(players=("score", "score"), gcg_dir=str(tmp_path), validate=False, engine=engine)
+    with pytest.raises(OutputFileError, match="game000001.gcg.*it is a directory"):  # was IsADirectoryError
+        run_selfplay(2, config, lexicon=enable)
+
+
+@pytest.mark.parametrize("players", [(5, 6), "equity", ("equity",), None, ("equity", None)])
+def test_players_must_be_two_or_more_player_specs(players):
+    # (5, 6) was an AttributeError ('strip'); "equity" was "unknown player 'e'" (the text iterated)
+    with pytest.raises(RacksmithError, match=r"players must be two or more player specs \(texts\) such as "
+                                             r"\('equity', 'score'\), got"):
+        run_selfplay(1, SelfPlayConfig(players=players))

@@ -480,6 +480,10 @@ def test_cancel_and_time_limit():
     (dict(seconds=float("nan")), "seconds"),
     (dict(min_samples=0), "min_samples"),
     (dict(min_samples=True), "min_samples"),
+    # progress_every was never checked: "x" was a TypeError once progress was called
+    (dict(progress=lambda r: None, progress_every="x"), "progress_every must be a positive number of seconds"),
+    (dict(progress=lambda r: None, progress_every=0), "progress_every must be a positive number of seconds"),
+    (dict(progress=lambda r: None, progress_every=float("nan")), "progress_every must be a positive number of seconds"),
 ])
 def test_bad_arguments(kw, match):
     with pytest.raises(SimError, match=match):

@@ -337,3 +337,20 @@ def test_analyze_with_simulation_infers_from_the_play_before(capsys):
     out = json.loads(capsys.readouterr().out)
     assert any(n.startswith("the opponent's rack was inferred") for n in out["notes"])
     assert sum(1 for t in out["turns"] if t.get("inferred_from")) >= len(inferred) // 2
+
+
+@pytest.mark.parametrize("infer", ["off", "on", 1, 0, None])
+def test_analyze_refuses_an_infer_option_that_is_not_true_or_false(infer):
+    # "off" turned inference on (any non-empty text was read by its truth)
+    import numpy as np
+
+    from racksmith import RacksmithError
+    from racksmith._args import flag
+    from racksmith.review.analysis import analyze
+    from racksmith.review.replay import replay_text
+
+    gcg = (Path(__file__).parent / "fixtures" / "gcg" / "game01_seed1.gcg").read_text(encoding="utf-8")
+    short = replay_text("".join(line + "\n" for line in gcg.splitlines()[:12]))  # a few turns
+    with pytest.raises(RacksmithError, match=rf"sim option 'infer' must be True or False, got {type(infer).__name__}"):
+        analyze(short, None, top=1, sim=dict(candidates=2, plies=1, iterations=4, seed=1, infer=infer))
+    assert flag(np.bool_(True), "x") is True and flag(False, "x") is False  # numpy's bools are bools

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -114,3 +115,51 @@ def test_load_errors():
         load_winpct("klingon")
     with pytest.raises(WinPctError):
         load_winpct(42)
+
+
+@pytest.mark.parametrize("sidecar, message", [
+    ("[" * 100000, "nested too deeply"),  # was RecursionError
+    ("[1, 2, 3]", "must hold a JSON object"),  # was TypeError
+    ("null", "must hold a JSON object"),
+    ("{bad", "is not valid JSON"),  # was a JSONDecodeError that named no file
+])
+def test_a_bad_provenance_sidecar_is_a_winpct_error_naming_it(tmp_path, sidecar, message):
+    WinPct.parse(MAGPIE_STYLE).save(tmp_path / "t.winpct")
+    (tmp_path / "t.json").write_text(sidecar, encoding="utf-8")
+    with pytest.raises(WinPctError, match=message) as e:
+        WinPct.load(tmp_path / "t.winpct")
+    assert str(tmp_path / "t.json") in str(e.value)
+
+
+@pytest.mark.parametrize("text", ["4 0 1 " + "1" + "0" * 400 + " 7 8\n", "1" + "0" * 400 + " 0 1 4 7 8\n"])
+def test_parse_refuses_numbers_too_large(text, tmp_path):
+    with pytest.raises(WinPctError, match="line 1"):  # was OverflowError
+        WinPct.parse(text)
+    (tmp_path / "t.winpct").write_text(text, encoding="ascii")
+    with pytest.raises(WinPctError, match=re.escape(f"cannot read win% table '{tmp_path / 't.winpct'}': ") + ".*line 1"):
+        WinPct.load(tmp_path / "t.winpct")
+
+
+def test_get_clamps_huge_whole_spreads_and_unseen_counts():
+    wp = load_winpct("english")
+    assert wp.get(10**400, 5) == wp.get(wp.max_spread, 5)  # was OverflowError
+    assert wp.get(-(10**400), 5) == wp.get(-wp.max_spread, 5)
+    assert wp.get(10**400, 0) == 1.0 and wp.get(-(10**400), 0) == 0.0
+    assert wp.get(3, 10**400) == wp.get(3, wp.max_unseen)
+
+
+def test_save_writes_atomically_and_a_bad_path_is_an_output_error(tmp_path, monkeypatch):
+    import racksmith.sim.winpct as winpct_module
+    from racksmith.errors import OutputFileError
+
+    wp = WinPct.parse(MAGPIE_STYLE, provenance={"games": 3})
+    for bad in (tmp_path, tmp_path / "missing" / "t.winpct"):  # were IsADirectoryError, FileNotFoundError
+        with pytest.raises(OutputFileError, match="cannot write"):
+            wp.save(bad)
+    assert list(tmp_path.iterdir()) == []
+    written = []
+    real = winpct_module.write_atomically
+    monkeypatch.setattr(winpct_module, "write_atomically", lambda path, data: written.append(path) or real(path, data))
+    wp.save(str(tmp_path / "t.winpct"))
+    assert written == [tmp_path / "t.winpct", tmp_path / "t.json"]  # the table, then its sidecar
+    assert WinPct.load(tmp_path / "t.winpct").provenance == {"games": 3}

@@ -118,13 +118,12 @@ def seconds(value: Any, name: str, error: type[RacksmithError] = RacksmithError,
 
 
 def flag(value: Any, name: str, error: type[RacksmithError] = RacksmithError) -> bool:
-    """``value`` as a bool, by its truth (as ``if value`` reads it); a value without one (a numpy
-    array of several elements) is refused. Call it as ``if type(x) is not bool: x = flag(x, ...)``
+    """``value``, which must be True or False (numpy's bools too). Anything else is refused, not
+    read by its truth: ``"off"`` would be True. Call it as ``if type(x) is not bool: x = flag(x, ...)``
     where speed matters."""
-    try:
+    if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    except (TypeError, ValueError):
-        raise error(f"{name} must be True or False, got {show(value)}") from None
+    raise error(f"{name} must be True or False, got {show(value)}")
 
 
 def text_pairs(value: Any, name: str, error: type[RacksmithError] = RacksmithError, *, what: str = "") -> list[tuple[str, str]]:

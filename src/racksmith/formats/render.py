@@ -10,6 +10,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from .. import _args
+from ..errors import RacksmithError
 from ..rules.alphabet import BLANK, LETTER_MASK
 from ..rules.coords import COLUMNS
 
@@ -30,6 +32,15 @@ MOVE_BLANK_FILL = "#e2f3c6"
 MOVE_EDGE = "#5c8f1f"
 START_MARK = "*"
 PREMIUM_LABEL = {(2, 1): "2L", (3, 1): "3L", (4, 1): "4L", (1, 2): "2W", (1, 3): "3W", (1, 4): "4W"}
+
+
+def _check_position(position, picture: str) -> None:
+    """A picture is of a :class:`~racksmith.core.position.Position`."""
+    from ..core.position import Position
+
+    if not isinstance(position, Position):
+        raise RacksmithError(f"{picture} draws a Position (Position.from_cgp makes one from a CGP), "
+                             f"got {_args.show(position)}")
 
 
 def _move_squares(position, move) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]], Any]:
@@ -130,6 +141,7 @@ def render_text(position, move=None) -> str:
     """The board with column letters and row numbers, then racks, scores and the bag, as plain
     text; with ``move`` (a :class:`~racksmith.core.move.Move` or its notation), the move's tiles
     on the board and a line saying where they go and on which premiums."""
+    _check_position(position, "render_text")
     rs = position.ruleset
     new, _, board = _move_squares(position, move)
     cells, w = _cell_texts(position, new, board)
@@ -147,6 +159,7 @@ def render_rich(position, move=None):
     coloured; the tiles of ``move`` green, those it plays through underlined."""
     from rich.text import Text
 
+    _check_position(position, "render_rich")
     rs = position.ruleset
     new, through, board = _move_squares(position, move)
     cells, w = _cell_texts(position, new, board)
@@ -182,9 +195,8 @@ def render_svg(position, move=None, size: int = 32) -> str:
     tiles green, each framed by the premium square under it and labelled with the premium (``3W``),
     the tiles it plays through outlined, and the move with its score written below.
     ``size`` is the side of a square in pixels (at least 8)."""
+    _check_position(position, "render_svg")
     if isinstance(size, bool) or not isinstance(size, (int, float)) or not 8 <= size <= 512:
-        from ..errors import RacksmithError
-
         raise RacksmithError(f"size is the side of a square in pixels, 8 to 512, got {size!r}")
     rs = position.ruleset
     a = rs.alphabet

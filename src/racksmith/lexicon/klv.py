@@ -7,8 +7,10 @@ A leave that is absent (the empty leave too) is worth 0.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
+import reprlib
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -85,7 +87,7 @@ class Leaves:
 
     @classmethod
     def load(cls, path: str | Path, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
-        """A ``.klv2`` (or v1 ``.klv``) file, memory-mapped."""
+        """A ``.klv2`` (or v1 ``.klv``) file, read into memory."""
         p = _args.path(path, "path", LexiconFormatError)
         return cls._parse(read_file(p, "leave"), get_ruleset(ruleset).alphabet, repr(str(p)), p)
 
@@ -159,21 +161,26 @@ class Leaves:
         if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
             raise LexiconFormatError(f"leaves {source}: expected (leave, value) pairs, got {_args.show(pairs)}")
         alphabet = get_ruleset(ruleset).alphabet
+        top = float(np.finfo(np.float32).max)  # the values are stored as float32
         names, vals = [], []
         for pair in pairs:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str):
                 raise LexiconFormatError(f"leaves {source}: expected (leave, value) pairs with the leave as text, got {pair!r}")
             leave, value = pair
+            try:
+                number = float(value)
+            except (TypeError, ValueError, OverflowError):
+                number = math.nan
+            if not abs(number) <= top:
+                raise LexiconFormatError(f"leaves {source}: the value of leave {leave!r} is {reprlib.repr(value)}, not a "
+                                         f"number a leave file can hold (a finite number within ±{top:.4g})")
             if leave == "":
-                if float(value) != 0:
+                if number != 0:
                     raise LexiconFormatError(f"leaves {source}: the empty leave cannot be stored (it is always worth 0)")
                 continue
             names.append(leave)
-            vals.append(value)
-        try:
-            values = np.asarray(vals, dtype=np.float64).astype(np.float32)
-        except (TypeError, ValueError) as e:
-            raise LexiconFormatError(f"leaves {source}: a value is not a number: {e}") from None
+            vals.append(number)
+        values = np.asarray(vals, dtype=np.float64).astype(np.float32)
         return cls._from_matrix(_leave_matrix(names, alphabet, source), values, alphabet, source, names)
 
     @classmethod

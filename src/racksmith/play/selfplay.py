@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import multiprocessing
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -49,6 +50,7 @@ from ..core.bag import game_rng
 from ..core.validation import check_move_lean
 from ..errors import IllegalMoveError, OutputFileError, RacksmithError
 from ..lexicon import Lexicon, load_leaves
+from ..lexicon.files import write_atomically
 from ..lexicon.load import ruleset_lexicon
 from ..movegen._movegen import LeaveTable
 from ..movegen.generate import _rules
@@ -234,10 +236,8 @@ class _Series:
         cfg = self.config
         assert cfg.gcg_dir is not None
         path = Path(cfg.gcg_dir) / f"game{index:06d}.gcg"
-        path.write_text(
-            game.gcg([("description", f"Created with racksmith self-play (seed {cfg.seed}, game {index})")]),
-            encoding="utf-8",
-        )
+        text = game.gcg([("description", f"Created with racksmith self-play (seed {cfg.seed}, game {index})")])
+        write_atomically(path, text.encode("utf-8"))
 
     def play_many(self, indices: Sequence[int]) -> GameTable:
         """Games ``indices``, a row each in their order (the kernel plays each run of consecutive
@@ -425,14 +425,17 @@ def run_selfplay(
     if not isinstance(config, SelfPlayConfig):
         raise RacksmithError(f"config must be a SelfPlayConfig, got {_args.show(config)}")
     _args.callback(progress, "progress")
-    if len(config.players) < 2:
-        raise RacksmithError(f"self-play needs at least 2 players, got {list(config.players)}")
+    players = config.players
+    if not isinstance(players, (tuple, list)) or len(players) < 2 or not all(isinstance(p, str) for p in players):
+        raise RacksmithError(f"players must be two or more player specs (texts) such as ('equity', 'score'), "
+                             f"got {_args.show(players)}")
     methods = multiprocessing.get_all_start_methods()
     if start_method is not None and (not isinstance(start_method, str) or start_method not in methods):
         raise RacksmithError(f"start_method {start_method!r} is not available here: use one of {', '.join(methods)} or None")
     if config.gcg_dir:
         try:
             Path(config.gcg_dir).mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=config.gcg_dir).close()  # writable, before any game is played
         except OSError as e:
             raise OutputFileError(f"cannot write the games' records to {config.gcg_dir}: {e.strerror or e} "
                                   "(give a folder that can be created or written)") from None

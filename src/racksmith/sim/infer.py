@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _args
 from ..core.move import Move
 from ..errors import InferenceError, RacksmithError
 from ..lexicon import Leaves, Lexicon
@@ -137,6 +138,13 @@ def _count_multisets(pool: list[int], k: int) -> int:
     return ways[k]
 
 
+def _exchange_size(n: int, rs) -> int:
+    """``n``, the tiles an exchange gives back, checked against the ruleset's rack."""
+    if not 1 <= n <= rs.rack_size:
+        raise InferenceError(f"an exchange gives back 1..{rs.rack_size} tiles, got {n}")
+    return n
+
+
 def infer_leaves(
     position: "Position",
     move: "Move | str | None" = None,
@@ -206,10 +214,7 @@ def infer_leaves(
     if isinstance(move, str):
         m = re.fullmatch(r"\s*-\s*(\d+)\s*", move)
         if m:
-            exchanged = int(m.group(1))
-            if not 1 <= exchanged <= rs.rack_size:
-                raise InferenceError(f"an exchange gives back 1..{rs.rack_size} tiles, got {exchanged}")
-            move = Move.exchange([0] * exchanged, a)  # the count is what is known
+            move = Move.exchange([0] * _exchange_size(int(m.group(1)), rs), a)  # the count is what is known
         else:
             try:
                 move = Move.parse(move, rs)
@@ -219,8 +224,15 @@ def infer_leaves(
         raise InferenceError(f"move must be a Move, its notation or None, got {type(move).__name__}")
     if move.kind == "pass":
         raise InferenceError("a pass tells nothing about the rack: give a placement or an exchange ('-N')")
+    if not all(_args.is_whole(t) for t in move.tiles):
+        raise InferenceError(f"a move's tiles are tile numbers (ints), got {move.kind} tiles {tuple(move.tiles)!r:.60}: "
+                             "write the move as text ('8D QUIRK', or '-N' for an exchange of N tiles)")
+    try:
+        move.notation()
+    except RacksmithError as e:
+        raise InferenceError(f"the move's tiles {tuple(move.tiles)!r:.60} are not tiles of {rs.name}: {e}") from None
     if move.kind == "exchange":
-        exchanged = exchanged or len(move.tiles)
+        exchanged = _exchange_size(len(move.tiles), rs)
         board_before = board_after.copy()
         score = 0
     else:

@@ -206,6 +206,7 @@ def simulate(
             raise SimError(f"opponent_racks must be what infer_leaves() returns, got {type(opponent_racks).__name__} "
                            f"{opponent_racks!r:.40}; a rack you know goes in the position itself (its racks, or the CGP's)")
     _args.callback(progress, "progress", SimError)
+    progress_every = _args.seconds(progress_every, "progress_every", SimError, none=False)
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
         raise SimError(f"cancel must be a threading.Event (or None), got {_args.show(cancel)}")
     if moves is not None and (isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable)):

@@ -32,8 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import _args
 from ..errors import WinPctError, RacksmithError
-from ..lexicon.files import read_bounded
+from ..lexicon.files import read_bounded, write_atomically
 from ..rules.ruleset import Ruleset, get_ruleset
 
 #: spreads the shipped tables cover: -MAX_SPREAD..MAX_SPREAD (beyond, the nearest end is used)
@@ -46,6 +47,8 @@ MIN_ROW = 3000
 SMOOTH_POINTS = 2.0
 #: the largest table file read (the shipped ones are 0.5 to 1 MB)
 MAX_TABLE_BYTES = 16 << 20
+#: the most observations a row may have (twice them, the largest value of a row, fits an int64)
+MAX_OBSERVATIONS = (1 << 62) - 1
 #: the rulesets racksmith ships a table for
 SHIPPED = ("english", "super", "russian", "erudit")
 
@@ -78,16 +81,20 @@ class WinPct:
         ``unseen`` tiles unseen (1..max_unseen; 0 means the game is over: 1, 0.5 or 0)."""
         if isinstance(unseen, bool) or not isinstance(unseen, (int, np.integer)) or unseen < 0:
             raise WinPctError(f"unseen must be a whole number >= 0, got {unseen!r}")
+        m = self.max_spread
+        if _args.is_whole(spread):  # clamped first: a whole number may be beyond any float
+            spread = max(-m, min(m, int(spread)))
         try:
             spread = float(spread)
         except (TypeError, ValueError):
             raise WinPctError(f"spread must be a number, got {spread!r}") from None
+        except OverflowError:
+            raise WinPctError(f"spread must be finite, got {_args.show(spread)}") from None
         if not math.isfinite(spread):
             raise WinPctError(f"spread must be finite, got {spread!r}")
         if unseen == 0:
             return 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
         u = min(int(unseen), self.max_unseen)
-        m = self.max_spread
         s = int(math.floor(spread + 0.5)) if spread >= 0 else -int(math.floor(-spread + 0.5))
         s = max(-m, min(m, s))
         return float(self.table[u - 1, s + m])
@@ -115,9 +122,12 @@ class WinPct:
             elif len(nums) - 1 != width:
                 raise WinPctError(f"win% table {name or '(text)'}, line {i}: {len(nums) - 1} spread columns, expected {width}")
             total = nums[0]
-            vals = np.asarray(nums[1:], dtype=np.float64)
-            if total < 0 or (vals < 0).any() or (vals > 2 * total).any():
+            if not 0 <= total <= MAX_OBSERVATIONS:
+                raise WinPctError(f"win% table {name or '(text)'}, line {i}: the observations must be a whole number "
+                                  f"from 0 to {MAX_OBSERVATIONS:,}, got {_args.show(total)}")
+            if min(nums[1:]) < 0 or max(nums[1:]) > 2 * total:
                 raise WinPctError(f"win% table {name or '(text)'}, line {i}: values must lie in 0..2 x the observations ({total})")
+            vals = np.asarray(nums[1:], dtype=np.float64)
             if total == 0:
                 if not rows:
                     raise WinPctError(f"win% table {name or '(text)'}, line {i}: no observations and no row before it to copy")
@@ -149,14 +159,33 @@ class WinPct:
         except UnicodeDecodeError as e:
             raise WinPctError(f"cannot read win% table {p}: {e}") from None
         side = p.with_suffix(".json")
-        prov = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
-        return cls.parse(text, p.stem, prov)
+        prov = _read_provenance(side) if side.is_file() else {}
+        try:
+            return cls.parse(text, p.stem, prov)
+        except WinPctError as e:
+            raise WinPctError(f"cannot read win% table {str(p)!r}: {e}") from None
 
     def save(self, path: "str | Path") -> None:
-        p = Path(path)
-        p.write_text(self.text(), encoding="ascii")
+        """Write the table to ``path`` and its provenance, if any, beside it (``.json``), each file
+        whole or not at all (:class:`~racksmith.errors.OutputFileError` names the one that failed)."""
+        p = _args.path(path, "path", WinPctError)
+        write_atomically(p, self.text().encode("ascii"))
         if self.provenance:
-            p.with_suffix(".json").write_text(json.dumps(self.provenance, indent=2) + "\n", encoding="utf-8")
+            write_atomically(p.with_suffix(".json"), (json.dumps(self.provenance, indent=2) + "\n").encode("utf-8"))
+
+
+def _read_provenance(path: Path) -> dict:
+    """The provenance sidecar of a table: a JSON object."""
+    raw = read_bounded(path, MAX_TABLE_BYTES, "win% table provenance", WinPctError)
+    try:
+        prov = json.loads(raw)
+    except RecursionError:
+        raise WinPctError(f"win% table provenance {str(path)!r} is nested too deeply to be read") from None
+    except ValueError as e:
+        raise WinPctError(f"win% table provenance {str(path)!r} is not valid JSON: {e}") from None
+    if not isinstance(prov, dict):
+        raise WinPctError(f"win% table provenance {str(path)!r} must hold a JSON object, got {_args.show(prov)}")
+    return prov
 
 
 _CACHE: dict[str, WinPct] = {}
