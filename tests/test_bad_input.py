@@ -914,3 +914,39 @@ def test_a_move_list_holds_a_move_by_its_notation():
     assert "J8 SOIREE" in ml and "  J8   SOIREE " in ml and ml[0] in ml
     assert "pass" in ml and "-" in ml and "PASS" in ml
     assert "J8 SOIREES" not in ml and "8J SOIREE" not in ml and 5 not in ml and None not in ml
+
+
+def test_the_repr_of_a_move_with_tiles_that_are_not_tiles():
+    """A Move holds its tiles as given until a position checks them; its repr raised TypeError
+    when they were letters (``Move.place(7, 0, True, ["A"])``), so an error message naming it failed."""
+    from racksmith.core.move import Move
+
+    assert repr(Move.place(7, 0, True, ["A"])) == "Move.place(7, 0, True, ('A',))"
+    assert repr(Move.place(7, 0, True, [1.5])) == "Move.place(7, 0, True, (1.5,))"
+    assert repr(Move.exchange([300])) == "Move.exchange((300,))"
+
+
+def test_simulation_options_are_checked_where_they_are_given():
+    """best_play checked the simulation's options only on a position it simulates (an endgame
+    took candidates=0 or plies='x' silently), and SimPlayer only at its first simulated turn; a
+    numpy array as round_robin gave numpy's ambiguous-truth message. All are SimErrors now, at once."""
+    import json
+
+    import numpy as np
+
+    from racksmith import Position
+    from racksmith.errors import SimError
+    from racksmith.sim.player import SimPlayer
+
+    end = Position.from_cgp(json.loads(open(FIXTURES / "endgames_magpie.jsonl").readline())["cgp"])
+    assert end.bag_count == 0
+    for bad in (dict(candidates=0), dict(plies="x"), dict(seed=-1), dict(opponent_racks="AEINRST"), dict(threads=0)):
+        with pytest.raises(SimError):
+            end.best_play(seconds=1, **bad)
+    for bad in (dict(candidates=0), dict(iterations=0), dict(stop=2), dict(threads=100), dict(min_samples=0)):
+        with pytest.raises(SimError):
+            SimPlayer(**bad)
+    with pytest.raises(ValueError, match="win% table"):
+        SimPlayer(winpct=5)
+    with pytest.raises(SimError, match="round_robin must be True or False"):
+        Position.from_cgp(OUTGUN).simulate(iterations=10, round_robin=np.array([1, 2]))

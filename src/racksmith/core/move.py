@@ -322,7 +322,7 @@ class Move:
             extra += f", equity={self.equity:.3f}"
         try:
             made = f"Move.parse({self.notation()!r})" if self.kind != PLACE or self._labelled() else None
-        except RacksmithError:  # tiles that are no letters: shown as they are
+        except (RacksmithError, TypeError, ValueError):  # tiles that are no letters (or not ints): as they are
             made = None
         if made is None:  # no notation: the call that makes it
             star = f", reclaimed={self.reclaimed!r}" if self.reclaimed else ""

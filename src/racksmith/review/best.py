@@ -100,6 +100,14 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
                                 or not 0 < seconds < math.inf):
         raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
     _args.callback(progress, "progress")
+    from ..sim.simulate import check_options
+
+    # the simulation's options are checked whatever the stage (an endgame does not use them)
+    check_options(candidates=candidates, plies=plies, threads=threads, seed=seed, opponent_racks=opponent_racks)
+    if winpct is not None:
+        from ..sim.winpct import load_winpct
+
+        winpct = load_winpct(winpct)
     if position.is_over:
         raise PositionError("the game is over: there is no play to choose")
     rs = position.ruleset

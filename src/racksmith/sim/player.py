@@ -81,10 +81,15 @@ class SimPlayer:
             leaves = load_leaves(os.fsdecode(leaves), ruleset=ruleset)
         elif leaves is not None and not isinstance(leaves, Leaves):
             raise SimError(f"leaves must be a Leaves table, the path of a leave file or None, got {type(leaves).__name__}")
+        from .simulate import check_options
+        from .winpct import load_winpct
+
+        check_options(candidates=candidates, plies=plies, iterations=iterations, threads=threads, seconds=seconds,
+                      stop=stop, min_samples=min_samples)  # here, not at the first turn that simulates
         self.options = dict(candidates=candidates, plies=plies, iterations=iterations, seconds=seconds,
                             threads=threads, stop=stop, min_samples=min_samples)
         self.leaves = leaves
-        self.winpct = winpct
+        self.winpct = load_winpct(winpct) if winpct is not None else None
         if not isinstance(endgame, bool):
             raise SimError(f"endgame must be True or False, got {endgame!r}")
         try:

@@ -146,6 +146,42 @@ def _positive_int(value, name: str, allow_none: bool = True):
     return int(value)
 
 
+def check_options(*, candidates: Any = 10, plies: Any = 2, iterations: Any = None, threads: Any = 1,
+                  seconds: Any = None, stop: Any = None, opponent_racks: Any = None, seed: Any = None,
+                  min_samples: Any = None, round_robin: Any = False) -> tuple[int, int, int | None, int, int | None]:
+    """The simulation's options checked (:func:`simulate` says what each is), each bad one a
+    :class:`~racksmith.errors.SimError` naming it: (candidates, plies, iterations, threads, seed)
+    as ints. The simulating player and ``best_play`` check theirs here before any position calls
+    for a simulation."""
+    n_cands = _positive_int(candidates, "candidates", False)
+    if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or not 1 <= plies <= 32:
+        raise SimError(f"plies must be a whole number 1..32, got {plies!r}")
+    iterations = _positive_int(iterations, "iterations")
+    threads = _positive_int(threads, "threads", False)
+    if threads > 64:
+        raise SimError(f"threads must be at most 64, got {threads}")
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds <= 0:
+            raise SimError(f"seconds must be a positive number (or None), got {seconds!r}")
+    if stop is not None:
+        if isinstance(stop, bool) or not isinstance(stop, (int, float)) or not 0.5 <= stop < 1:
+            raise SimError(f"stop must be a confidence 0.5 <= stop < 1 (e.g. 0.99) or None, got {stop!r}")
+    if opponent_racks is not None:
+        from .infer import Inference
+
+        if not isinstance(opponent_racks, Inference):
+            raise SimError(f"opponent_racks must be what infer_leaves() returns, got {type(opponent_racks).__name__} "
+                           f"{opponent_racks!r:.40}; a rack you know goes in the position itself (its racks, or the CGP's)")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+            raise SimError(f"seed must be a whole number 0..2**64-1 (or None), got {seed!r}")
+        seed = int(seed)
+    if min_samples is not None:
+        _positive_int(min_samples, "min_samples", False)
+    _args.flag(round_robin, "round_robin", SimError)
+    return n_cands, int(plies), iterations, threads, seed
+
+
 def simulate(
     position: "Position",
     candidates: int = 10,
@@ -186,25 +222,9 @@ def simulate(
 
     if not isinstance(position, Position):
         raise SimError(f"simulate needs a Position, got {type(position).__name__}")
-    n_cands = _positive_int(candidates, "candidates", False)
-    if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or not 1 <= plies <= 32:
-        raise SimError(f"plies must be a whole number 1..32, got {plies!r}")
-    iterations = _positive_int(iterations, "iterations")
-    threads = _positive_int(threads, "threads", False)
-    if threads > 64:
-        raise SimError(f"threads must be at most 64, got {threads}")
-    if seconds is not None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds <= 0:
-            raise SimError(f"seconds must be a positive number (or None), got {seconds!r}")
-    if stop is not None:
-        if isinstance(stop, bool) or not isinstance(stop, (int, float)) or not 0.5 <= stop < 1:
-            raise SimError(f"stop must be a confidence 0.5 <= stop < 1 (e.g. 0.99) or None, got {stop!r}")
-    if opponent_racks is not None:
-        from .infer import Inference
-
-        if not isinstance(opponent_racks, Inference):
-            raise SimError(f"opponent_racks must be what infer_leaves() returns, got {type(opponent_racks).__name__} "
-                           f"{opponent_racks!r:.40}; a rack you know goes in the position itself (its racks, or the CGP's)")
+    n_cands, plies, iterations, threads, seed = check_options(
+        candidates=candidates, plies=plies, iterations=iterations, threads=threads, seconds=seconds, stop=stop,
+        opponent_racks=opponent_racks, seed=seed, min_samples=min_samples, round_robin=round_robin)
     _args.callback(progress, "progress", SimError)
     progress_every = _args.seconds(progress_every, "progress_every", SimError, none=False)
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
@@ -214,9 +234,6 @@ def simulate(
                        + (": a single move goes in a list" if isinstance(moves, str) else ""))
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise SimError(f"seed must be a whole number 0..2**64-1 (or None), got {seed!r}")
-    seed = int(seed)
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     if len(position.racks) != 2:
