@@ -114,3 +114,70 @@ def test_cli_analyze_text_and_bad_top(capsys):
     assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--json", "--leaves", "none"]) == 0
     none = json.loads(capsys.readouterr().out)
     assert shipped["leaves"] is True and none["leaves"] is False and shipped["turns"] != none["turns"]
+
+
+# --- the command line: the table written to a file, the simulation's options -----------------------------
+SHORT_SIM = ["--sim", "--sim-iterations", "30", "--sim-candidates", "3", "--sim-plies", "1"]
+
+
+def test_cli_analyze_sim_table_written_to_a_file_loses_no_character(capsys, monkeypatch):
+    """stdout not a terminal (a file, a pipe, capsys), however narrow the width the environment
+    says: the table is as wide as its cells, none cut short with "…" (it was squeezed to 80
+    columns: 'AEKN…', 'mist…', '2 of' over '306')."""
+    from racksmith.sim.simulate import GRADES
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["analyze", str(GCG_DIR / "game01_seed1.gcg"), *SHORT_SIM]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out
+    rows = [[c.strip() for c in line.split("│")] for line in out.splitlines() if "│" in line]
+    turns = [r for r in rows if r[0].isdigit()]
+    assert len(turns) == 24  # a row each, none wrapped over two lines
+    assert turns[0][:4] == ["1", "p1", "AEKNOQR", "8D KRONA"] and turns[0][6] == "2 of 306"
+    grades = {name for _, name in GRADES}
+    assert all(r[-1] in grades for r in turns[:20])  # every grade word whole ('inaccuracy' is the longest)
+    assert all(r[-1] == "" for r in turns[20:])  # the bag empty: the endgame solver's turns, not graded
+
+
+def test_cli_analyze_sim_does_not_grade_endgame_turns(capsys):
+    """Turns played with the bag empty are graded by the endgame solver, not by a simulation: no
+    win_pct, grade, inferred_from nor inferred_leaves in their JSON (a simulation with the bag
+    empty graded them, 'best' for a play the solver says lost 12 points)."""
+    path = GCG_DIR / "game01_seed1.gcg"
+    assert main(["analyze", str(path), *SHORT_SIM, "--sim-infer", "--sim-infer-samples", "2000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    r = replay_file(path, None, None, strict=False)
+    empty = {t.number for t in r.turns if r.position(t.number).bag_count == 0}
+    assert empty and len(empty) < len(r.turns)
+    sim_keys = {"win_pct", "best_win_pct", "win_pct_lost", "grade", "inferred_from", "inferred_leaves"}
+    for t in out["turns"]:
+        if t["turn"] in empty:
+            assert t["endgame"] is not None and not sim_keys & set(t), t
+        else:
+            assert sim_keys <= set(t) and t["endgame"] is None
+    assert any("when a sample keeps fewer than 50 deals" in n for n in out["notes"])
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--sim-iterations", "5"], "--sim-iterations"),
+    (["--sim-candidates", "3"], "--sim-candidates"),
+    (["--sim-plies=2"], "--sim-plies"),  # its default, given: still an option without its --sim
+    (["--sim-infer-samples", "5"], "--sim-infer-samples"),
+    (["--sim-infer"], "--sim-infer"),
+    (["--sim", "--sim-infer-samples", "5"], "--sim-infer"),
+])
+def test_cli_analyze_refuses_sim_options_without_sim(capsys, args, option):
+    assert main(["analyze", str(GCG_DIR / "game01_seed1.gcg"), *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and option in err and "Traceback" not in err
+
+
+def test_cli_analyze_counts_in_words(capsys, tmp_path):
+    """A player with one turn: '1 turn', not '1 turns'."""
+    lines = (GCG_DIR / "game01_seed1.gcg").read_text(encoding="utf-8").splitlines()
+    moves = [i for i, line in enumerate(lines) if line.startswith(">")]
+    short = tmp_path / "three.gcg"
+    short.write_text("\n".join(lines[: moves[2] + 1]) + "\n", encoding="utf-8")  # p1, p2, p1
+    assert main(["analyze", str(short), "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "p1: 2 turns," in out and "p2: 1 turn," in out

@@ -950,3 +950,17 @@ def test_simulation_options_are_checked_where_they_are_given():
         SimPlayer(winpct=5)
     with pytest.raises(SimError, match="round_robin must be True or False"):
         Position.from_cgp(OUTGUN).simulate(iterations=10, round_robin=np.array([1, 2]))
+
+
+def test_small_things_the_cli_audit_found(capsys, tmp_path):
+    """``--ruleset english_super`` (Macondo's name for Super's tiles, which a CGP's ``ld`` takes)
+    was unknown; a ruleset file not named .json/.toml was "not valid bin" (read as TOML, as any name not .json is); spreads showed -0.00."""
+    from racksmith.cli.common import signed
+    from racksmith.rules.ruleset import get_ruleset
+
+    assert get_ruleset("english_super").name == "super"
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"\xde\xad\xbe\xef")
+    code, out, err = run(capsys, "moves", OUTGUN, "--ruleset", str(junk))
+    assert code == 1 and "is not valid toml: not UTF-8" in one_line(err)
+    assert [signed(x) for x in (-0.001, -0.006, 0.0, 2.5)] == ["+0.00", "-0.01", "+0.00", "+2.50"]

@@ -3,6 +3,7 @@ damaged files."""
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import numpy as np
@@ -191,3 +192,75 @@ def test_from_pairs_names_the_leave_whose_value_is_bad(value, shown):
     with pytest.raises(LexiconFormatError, match=f"the value of leave '' is {shown}.*, not a number"):
         Leaves.from_pairs([("", value)])  # the empty leave: was OverflowError, TypeError, ValueError
     assert Leaves.from_pairs([("S", "2.5"), ("", 0)]).value("S") == 2.5  # numbers as text still read
+
+
+# --- what a leave is: 1 to rack size - 1 tiles of the alphabet ----------------------------------------
+def _cli(capsys, *args):
+    from racksmith.cli.main import main
+
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+@pytest.mark.parametrize("tiles", [[200], [-1], [27], [64], [0, 5, 99], [-5, 1]])
+def test_value_tiles_refuses_a_tile_outside_the_alphabet(magpie, tiles):
+    from racksmith.errors import UnknownLetterError
+
+    with pytest.raises(UnknownLetterError, match="is not a tile of english"):  # was 0.0, as for an absent leave
+        magpie.value_tiles(tiles)
+    assert magpie.value_tiles([0, 5, 18, 19]) == magpie.value("?ERS") != 0
+    assert magpie.value_tiles([]) == 0.0 and magpie.value_tiles([26] * 6) == 0.0  # absent: 0
+
+
+def test_a_leave_csv_refuses_a_leave_longer_than_a_rack_can_keep(capsys, tmp_path):
+    with pytest.raises(LexiconFormatError, match=r"<csv>, line 3: leave 'SSSSSSS' has 7 tiles; a leave keeps at most 6"):
+        Leaves.from_csv_text("leave,value\nS,1\nSSSSSSS,2\n")
+    assert Leaves.from_csv_text("S,1\n?SSSSS,2\n").value("SSSSS?") == 2.0  # 6 tiles: the longest leave
+    csv = tmp_path / "long.csv"
+    csv.write_text("S,1\nSSSSSSSS,1\n", encoding="utf-8")
+    code, out, err = _cli(capsys, "leaves", "build", csv, "-o", tmp_path / "long.klv2")
+    assert code == 1 and out == "" and len(err.splitlines()) == 1
+    assert "line 2" in err and "'SSSSSSSS'" in err and "at most 6" in err
+    assert not (tmp_path / "long.klv2").exists()
+
+
+@pytest.mark.parametrize("name", ["english", "russian"])
+def test_leaves_value_takes_a_shipped_set_by_name(capsys, name):
+    shipped = load_leaves(name)
+    leave = "?ERS" if name == "english" else "?"
+    code, out, err = _cli(capsys, "leaves", "value", name, leave, "--json")  # was "cannot read leave file"
+    assert code == 0, err
+    assert json.loads(out) == {leave: shipped.value(leave)} and shipped.value(leave) != 0
+    code, out, err = _cli(capsys, "leaves", "value", FIXTURES / "SYNTH.klv2", "?ERS", "--json")  # a file still
+    assert code == 0 and json.loads(out) == {"?ERS": load_leaves(FIXTURES / "SYNTH.klv2").value("?ERS")}
+
+
+def test_leaves_value_reads_a_file_named_like_a_set(capsys, tmp_path, monkeypatch):
+    Leaves.from_pairs([("S", 8.0)]).save(tmp_path / "english")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _cli(capsys, "leaves", "value", "english", "S", "--json")
+    assert code == 0 and json.loads(out) == {"S": 8.0}
+
+
+def test_leaves_train_help_shows_one_default_for_probes(capsys, monkeypatch):
+    import re
+
+    monkeypatch.setenv("COLUMNS", "250")
+    monkeypatch.setenv("TERMINAL_WIDTH", "250")
+    code, out, err = _cli(capsys, "leaves", "train", "--help")
+    assert code == 0
+    text = re.sub(r"[\s│]+", " ", out)
+    probes = text[text.index("--probes"):text.index("--jobs")]
+    assert probes.count("default") == 1 and "[default: 0]" in probes  # was "[default: 0, the racks dealt]. [default: 0]"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--backend", "foo"], "'foo' is not one of 'local', 'ray'"),
+    (["--games", "10,20", "--generations", "3"], "2 game counts for 3 generations"),
+])
+def test_leaves_train_bad_usage_exits_2(capsys, tmp_path, args, message):
+    code, out, err = _cli(capsys, "leaves", "train", "-r", "english", "--games", "2", *args, "-o", tmp_path / "x.klv2")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and message in err  # were exit 1
+    assert list(tmp_path.iterdir()) == []

@@ -272,3 +272,43 @@ def test_players_must_be_two_or_more_player_specs(players):
     with pytest.raises(RacksmithError, match=r"players must be two or more player specs \(texts\) such as "
                                              r"\('equity', 'score'\), got"):
         run_selfplay(1, SelfPlayConfig(players=players))
+
+
+# --- the command line: bad input before any note, and notes that are true --------------------------------
+def _bad_gcg_dir(tmp_path):
+    (tmp_path / "a-file").write_text("x")
+    return str(tmp_path / "a-file" / "games")  # a folder inside a file: cannot be made
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["--players", "equity:leaves=/nonexistent/x.klv2,equity"], 1, "/nonexistent/x.klv2"),
+    (["--paired", "--players", "equity,equity,score"], 2, "two players, got 3"),
+    (["--gcg-dir", None], 1, "cannot write the games' records"),
+    (["--engine", "kernel", "--players", "random,equity"], 1, "engine 'kernel' plays built-in equity and score"),
+    (["--games", "3", "--paired"], 2, "must be even with --paired"),
+    (["--seed", "-1"], 2, "-1 is not in the range 0<=x<=18446744073709551615"),
+    (["--jobs", "1000000"], 2, "jobs 1,000,000 is too many"),
+])
+def test_cli_selfplay_refuses_bad_input_before_any_note(capsys, tmp_path, args, code, message):
+    """One line on stderr, the error: the note that the equity players have no leaves came first
+    (three lines, wrapped), when the players, the folder or the engine were refused only by the
+    library after it."""
+    args = [a if a is not None else _bad_gcg_dir(tmp_path) for a in args]
+    games = [] if "--games" in args else ["--games", "2"]
+    assert main(["selfplay", *games, *args]) == code
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert out == "" and len(lines) == 1 and message in lines[0] and "note" not in lines[0], err
+
+
+def test_cli_selfplay_says_which_players_have_leaves(capsys):
+    """p1 plays the shipped English leaves, p2 none: stdout said 'equity players: no leave values'."""
+    assert main(["selfplay", "--games", "2", "--players", "equity:leaves=english,equity"]) == 0
+    out, err = capsys.readouterr()
+    assert "leaves: p1 english; p2 none" in out and "equity players: no leave values" not in out
+    assert err.strip().splitlines() == ["note: no --leaves given: p2 (equity without leaves of its own) uses equity "
+                                        "without leave values (score, opening and end-of-game adjustments)"]
+    assert main(["selfplay", "--games", "1", "--players", "score,equity:leaves=none"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("1 game in ") and "(1 games" not in out and "1 job)" in out
+    assert "equity players: no leave values" in out and err == ""  # none asked for: no note

@@ -79,18 +79,22 @@ def test_infer_uses_the_shipped_leaves_by_default(capsys):
 
 def test_infer_limits_on_the_command_line(capsys):
     pos = Position.from_cgp(KRONA)
-    code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--samples", 5000, "--seed", 3, "--json")
+    code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--samples", 100, "--seed", 3, "--json")
     assert code == 0, err
     d = untimed(json.loads(out))
-    assert d["exact"] is False and d["samples"] == d["racks_tried"] == 5000 and d["racks_total"] == 347
-    assert d == untimed(infer_leaves(pos, "8D KRONA", leaves=default_leaves(pos.ruleset), samples=5000, seed=3).to_dict())
+    assert d["exact"] is False and d["samples"] == d["racks_tried"] == 100 and d["racks_total"] == 347
+    assert d == untimed(infer_leaves(pos, "8D KRONA", leaves=default_leaves(pos.ruleset), samples=100, seed=3).to_dict())
+    # more samples than racks: every rack (it dealt 5,000 at random before)
+    code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--samples", 5000, "--seed", 3, "--json")
+    d = untimed(json.loads(out))
+    assert d["exact"] is True and d == untimed(infer_leaves(pos, "8D KRONA", leaves=default_leaves(pos.ruleset)).to_dict())
     # a limit that every rack fits in: the exact answer, said so in the title
     code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--seconds", 60)
     assert code == 0, err
     assert "every one of 347 racks tried" in out
     code, out, err = run(capsys, "infer", KRONA, "--move", "-3", "--seconds", 0.2)
     assert code == 0, err
-    assert "estimated from" in out and "random deals" in out and "2,582,445 racks would take longer" in out
+    assert "estimated from" in out and "random deals" in out and "not from every one of the 2,582,445 racks" in out
     assert "after -3:" in out  # the exchange as written (its tiles are not known)
     for bad in (["--samples", 0], ["--seconds", 0], ["--seed", -1]):
         code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", *bad)
@@ -127,7 +131,7 @@ def test_winpct_train_plays_the_shipped_leaves_by_default(capsys, tmp_path):
     def train(name, *extra):
         code, out, err = run(capsys, "winpct", "train", "--games", 30, "--seed", 4, "-o", tmp_path / f"{name}.winpct", *extra)
         assert code == 0, err
-        return (tmp_path / f"{name}.winpct").read_text(), json.loads((tmp_path / f"{name}.json").read_text())["leaves"]
+        return (tmp_path / f"{name}.winpct").read_text(), json.loads((tmp_path / f"{name}.winpct.json").read_text())["leaves"]
 
     default, named = train("default"), train("english", "--leaves", "english")
     none = train("none", "--leaves", "none")
@@ -150,3 +154,36 @@ def test_sim_draws_the_opponents_rack_from_an_inference(capsys):
     assert json.loads(out)["candidates"] != with_inference
     code, out, err = run(capsys, "sim", KRONA, "--infer", "8D KRONA", "--infer-seconds", 0, "--iterations", 10)
     assert code == 2 and out == ""
+
+
+KRONA_BOARD = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15"
+
+
+def test_inference_bounded_by_racks_on_the_command_line(capsys):
+    """``infer --samples N`` tries every rack when there are at most N (it dealt N at random and
+    said the 347 racks "would take longer"); ``sim``/``best --infer-samples N`` bound the inference
+    by racks, so ``--seed`` reproduces the simulation (a time bound did not); bounds without
+    --infer, or two bounds at once, are usage errors."""
+    code, out, err = run(capsys, "infer", f"{KRONA_BOARD} / 0/28 0", "--move", "8D KRONA", "--samples", "1000", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["exact"] and d["samples"] == 0
+    code, out, err = run(capsys, "infer", f"{KRONA_BOARD} / 0/28 0", "--move", "8D KRONA", "--samples", "100", "--json")
+    d = json.loads(out)
+    assert not d["exact"] and d["samples"] == 100
+    position = f"{KRONA_BOARD} EEIRSTU/ 0/28 0"
+    runs = []
+    for _ in range(2):
+        code, out, err = run(capsys, "sim", position, "--infer", "-3", "--infer-samples", "2000", "--iterations", "200",
+                             "--candidates", "4", "--seed", "5", "--json")
+        assert code == 0
+        runs.append([(c["move"], c["win_pct"], c["iterations"]) for c in json.loads(out)["candidates"]])
+    assert runs[0] == runs[1]
+    for args in (["infer", f"{KRONA_BOARD} / 0/28 0", "--move", "-3", "--samples", "10", "--seconds", "1"],
+                 ["sim", position, "--infer-samples", "30"],
+                 ["sim", position, "--infer-seconds", "3"],
+                 ["sim", position, "--infer", "-3", "--infer-seconds", "3", "--infer-samples", "30"],
+                 ["best", position, "--exact", "--seconds", "3"],
+                 ["best", position, "--infer-samples", "30"]):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (args, err)

@@ -466,7 +466,11 @@ def test_match_cli_json(capsys):
     (["match", "--p1", "score", "--p2", "score", "--games", "3"], 2, "even number"),
     (["match", "--p1", "nope", "--p2", "score", "--games", "2"], 1, "unknown kind 'nope'"),
     (["match", "--p1", "equity:x=1", "--p2", "score", "--games", "2"], 1, "unknown parameter 'x'"),
-    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "mpi"], 1, "backend 'mpi'"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "mpi"], 2,
+     "'--backend': 'mpi' is not one of 'local', 'ray'"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--address", "auto"], 2, "only with --backend ray"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--seed", "-1"], 2, "-1 is not in the range 0<=x"),
+    (["selfplay", "--games", "2", "--seed", "-1"], 2, "-1 is not in the range 0<=x"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "0"], 2, "'--jobs' / '-j': 0 is not in the range x>=1"),
     (["leaves", "train", "-r", "english", "--games", "0", "-o", "x.klv2"], 2, "a generation plays 1 game at least"),
     # absurd counts of games: refused at once, before anything is built for them
@@ -480,8 +484,11 @@ def test_match_cli_json(capsys):
     (["leaves", "train", "-r", "english", "--games", "5", "-o", "/no/such/dir/x.klv2"], 1, "does not exist"),
     (["leaves", "train", "-r", "english", "--games", "5", "--probes", "-1", "-o", "x.klv2"], 2, "probes"),
     # more worker processes than the machine can use: refused before one is started
-    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "1000000"], 1, "jobs 1,000,000 is too many"),
-    (["selfplay", "--games", "2", "--jobs", "1000000"], 1, "jobs 1,000,000 is too many"),
+    # (bad usage, exit 2, in match and selfplay)
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "1000000"], 2, "jobs 1,000,000 is too many"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "ray", "--jobs", "100000"], 2,
+     "jobs 100,000 is too many: at most 4,096 Ray tasks"),
+    (["selfplay", "--games", "2", "--jobs", "1000000"], 2, "jobs 1,000,000 is too many"),
     (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--jobs", "1000000"], 1, "too many"),
     (["winpct", "train", "--games", "2", "-o", "x.csv", "--jobs", "1000000"], 1, "too many"),
 ])
@@ -489,6 +496,29 @@ def test_cli_bad_input_is_one_line(capsys, args, code, message):
     assert main(args) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+
+
+def test_match_help_lists_the_kinds_of_player_and_their_keys(capsys, monkeypatch):
+    """--p1's help read 'Player 1: Player spec KIND...' and named none of sim's inference or endgame keys."""
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("TERMINAL_WIDTH", "200")
+    assert main(["match", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Player 1: Player spec" not in text and "Player 1: a player spec KIND[:key=value,...]" in text
+    kinds = player_kinds()
+    for name in ("equity", "score", "sim", "endgame"):  # the built-in kinds (tests register others)
+        assert f"{name}: " in text, name
+        for key in kinds[name].keys:
+            assert key in text, (name, key)
+    assert "infer=on|off" in text and "infer_samples=20000" in text and "endgame_plies=3|none" in text
+
+
+def test_match_counts_in_words(capsys):
+    assert main(["match", "--p1", "score", "--p2", "score", "--games", "2", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 games (1 pair) in" in out and "(1 pairs)" not in out
+    first = out.splitlines()[0]
+    assert " 1 wins" not in first and " 1 losses" not in first and " 1 draws" not in first
 
 
 def test_job_counts_are_bounded_by_the_machine_before_a_process_starts(monkeypatch, tmp_path):

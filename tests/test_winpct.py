@@ -125,10 +125,10 @@ def test_load_errors():
 ])
 def test_a_bad_provenance_sidecar_is_a_winpct_error_naming_it(tmp_path, sidecar, message):
     WinPct.parse(MAGPIE_STYLE).save(tmp_path / "t.winpct")
-    (tmp_path / "t.json").write_text(sidecar, encoding="utf-8")
+    (tmp_path / "t.winpct.json").write_text(sidecar, encoding="utf-8")
     with pytest.raises(WinPctError, match=message) as e:
         WinPct.load(tmp_path / "t.winpct")
-    assert str(tmp_path / "t.json") in str(e.value)
+    assert str(tmp_path / "t.winpct.json") in str(e.value)
 
 
 @pytest.mark.parametrize("text", ["4 0 1 " + "1" + "0" * 400 + " 7 8\n", "1" + "0" * 400 + " 0 1 4 7 8\n"])
@@ -161,5 +161,96 @@ def test_save_writes_atomically_and_a_bad_path_is_an_output_error(tmp_path, monk
     real = winpct_module.write_atomically
     monkeypatch.setattr(winpct_module, "write_atomically", lambda path, data: written.append(path) or real(path, data))
     wp.save(str(tmp_path / "t.winpct"))
-    assert written == [tmp_path / "t.winpct", tmp_path / "t.json"]  # the table, then its sidecar
+    assert written == [tmp_path / "t.winpct", tmp_path / "t.winpct.json"]  # the table, then its sidecar
     assert WinPct.load(tmp_path / "t.winpct").provenance == {"games": 3}
+
+
+# --- the provenance sidecar: OUTPUT.json, never a file that could be the table ---------------------
+def _cli(capsys, *args):
+    from racksmith.cli.main import main
+
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+@pytest.mark.parametrize("name", ["x.json", "x.winpct", "x"])
+def test_save_puts_the_provenance_beside_the_whole_file_name(tmp_path, name):
+    # the sidecar's path once replaced the suffix: saving to x.json wrote the table, then the
+    # provenance over it
+    wp = WinPct.parse(MAGPIE_STYLE, provenance={"games": 3})
+    wp.save(tmp_path / name)
+    assert (tmp_path / name).read_text(encoding="ascii") == wp.text()
+    assert json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8")) == {"games": 3}
+    back = WinPct.load(tmp_path / name)
+    assert np.array_equal(back.table, wp.table) and np.array_equal(back.observations, wp.observations)
+    assert back.provenance == {"games": 3}
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, f"{name}.json"])
+
+
+@pytest.mark.parametrize("name", ["w.json", "w.winpct", "w"])
+def test_winpct_train_keeps_the_table_whatever_its_name(capsys, tmp_path, name):
+    code, out, err = _cli(capsys, "winpct", "train", "--ruleset", "english", "--games", 2, "--seed", 1,
+                          "-o", tmp_path / name)
+    assert code == 0, err
+    assert err == ""  # no blank line left on stderr by the progress display
+    expected, _ = train_winpct("english", 2, seed=1, leaves="english")  # the players the command plays
+    back = load_winpct(str(tmp_path / name))
+    assert (tmp_path / name).read_text(encoding="ascii") == expected.text() == back.text()  # the table, whole
+    prov = json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8"))
+    assert prov["games"] == 2 and prov["seed"] == 1 and back.provenance == prov
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, f"{name}.json"])
+
+
+def test_an_old_style_sidecar_is_read_but_never_written(tmp_path):
+    wp = WinPct.parse(MAGPIE_STYLE)
+    wp.save(tmp_path / "t.winpct")
+    (tmp_path / "t.json").write_text('{"games": 1}', encoding="utf-8")  # what an older racksmith wrote
+    assert WinPct.load(tmp_path / "t.winpct").provenance == {"games": 1}
+    WinPct.parse(MAGPIE_STYLE, provenance={"games": 2}).save(tmp_path / "t.winpct")
+    assert (tmp_path / "t.json").read_text(encoding="utf-8") == '{"games": 1}'  # left as it was
+    assert WinPct.load(tmp_path / "t.winpct").provenance == {"games": 2}  # the new one wins
+
+
+def test_a_table_named_like_an_old_style_sidecar_is_not_its_provenance(tmp_path):
+    # x.json is a table of its own now: it does not stop x.winpct (without x.winpct.json) loading
+    WinPct.parse(MAGPIE_STYLE, provenance={"games": 5}).save(tmp_path / "x.json")
+    WinPct.parse(MAGPIE_STYLE).save(tmp_path / "x.winpct")
+    assert WinPct.load(tmp_path / "x.winpct").provenance == {}
+    assert WinPct.load(tmp_path / "x.json").provenance == {"games": 5}
+
+
+def test_a_binary_file_is_not_a_win_pct_table(capsys, tmp_path):
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"4\xde\xad\xbe\xef 0 1")
+    with pytest.raises(WinPctError, match=re.escape(f"{str(junk)!r} is not a win% table") + ".*text"):
+        WinPct.load(junk)
+    code, out, err = _cli(capsys, "winpct", "show", junk)
+    assert code == 1 and out == "" and len(err.splitlines()) == 1
+    assert "junk.bin" in err and "is not a win% table" in err and "codec" not in err
+
+
+@pytest.mark.parametrize("table, unseen, most", [("russian", 200, 97), ("russian", 98, 97), ("english", 94, 93),
+                                                  ("english", 0, None), ("russian", -1, None)])
+def test_winpct_show_refuses_unseen_counts_the_table_has_no_row_for(capsys, table, unseen, most):
+    code, out, err = _cli(capsys, "winpct", "show", table, "--unseen", 7, "--unseen", unseen)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "--unseen" in err
+    if most is not None:
+        assert f"rows for 1 to {most} unseen tiles" in err
+    code, out, err = _cli(capsys, "winpct", "show", table, "--unseen", 1, "--unseen", load_winpct(table).max_unseen,
+                          "--json")
+    assert code == 0 and set(json.loads(out)["rows"]) == {"1", str(load_winpct(table).max_unseen)}
+
+
+def test_winpct_show_bounds_the_unseen_counts_of_a_table_file(capsys, tmp_path):
+    WinPct.parse(MAGPIE_STYLE).save(tmp_path / "t.winpct")  # 3 rows
+    code, out, err = _cli(capsys, "winpct", "show", tmp_path / "t.winpct", "--unseen", 3, "--spread", 0, "--json")
+    assert code == 0 and json.loads(out)["rows"] == {"3": {"0": 0.5}}
+    code, out, err = _cli(capsys, "winpct", "show", tmp_path / "t.winpct", "--unseen", 4)
+    assert code == 2 and "rows for 1 to 3 unseen tiles" in err and len(err.splitlines()) == 1
+
+
+def test_winpct_train_refuses_tallies_written_over_the_table(capsys, tmp_path):
+    code, out, err = _cli(capsys, "winpct", "train", "--games", 2, "-o", tmp_path / "x.npy", "--tallies", tmp_path / "x")
+    assert code == 2 and "would overwrite the table" in err and list(tmp_path.iterdir()) == []

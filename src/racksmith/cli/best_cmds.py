@@ -8,7 +8,7 @@ import typer
 
 from .common import (
     LEAVES_HELP, BoardOption, CgpArg, CgpOption, LexiconOption, RackOption, RulesetOption, emit_json, err_console,
-    finite, inference_scope, load_position, note, position_lexicon, resolve_leaves, say,
+    fail, finite, inference_scope, load_position, note, position_lexicon, resolve_leaves, say,
 )
 
 
@@ -33,6 +33,9 @@ def best(
     infer: Optional[str] = typer.Option(None, "--infer", metavar="MOVE",
                                         help="The opponent's last play (on the board): the simulation draws his rack from what "
                                              "it left, inferred within a quarter of --seconds."),
+    infer_samples: Optional[int] = typer.Option(None, "--infer-samples", min=1, max=5_000_000,
+                                                help="Bound --infer by racks instead of time, so that --seed reproduces it: "
+                                                     "every rack when there are no more, else this many dealt at random."),
     as_json: bool = typer.Option(False, "--json", help="Print {best, method, exact, summary, fallback, result} as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show the search's progress on stderr."),
 ) -> None:
@@ -40,7 +43,12 @@ def best(
     tile in it the pre-endgame solver, before that a simulation (static equity where none applies),
     within --seconds."""
     from ..review.best import best_play
+    from .sim_cmds import given
 
+    if exact and given("seconds"):
+        fail("give --seconds or --exact, not both: --exact takes the time limit away", 2)
+    if infer_samples is not None and infer is None:
+        fail("--infer-samples bounds --infer: give --infer MOVE too", 2)
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
     klv = resolve_leaves(leaves, pos.ruleset)
@@ -61,8 +69,9 @@ def best(
             from ..sim.infer import infer_leaves
 
             started = time.monotonic()
-            opponent_racks = infer_leaves(pos, infer, leaves=klv, seconds=None if exact else seconds / 4, seed=seed or 0,
-                                          threads=threads)
+            bound = (dict(samples=infer_samples, exact_up_to=infer_samples) if infer_samples is not None
+                     else dict(seconds=None if exact else seconds / 4))
+            opponent_racks = infer_leaves(pos, infer, leaves=klv, seed=seed or 0, threads=threads, **bound)
             if limit is not None:
                 limit = max(limit - (time.monotonic() - started), 0.001)
             if not quiet:

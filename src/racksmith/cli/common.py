@@ -63,6 +63,26 @@ def say(text) -> None:
     out_console.print(text, highlight=False, markup=False, soft_wrap=True)
 
 
+def say_table(table) -> None:
+    """A table for people on stdout. In a terminal it fits the terminal's width, as ``say`` does;
+    written to a file or a pipe it is as wide as its widest cells need, so that no value is cut
+    short ("…") or wrapped (``racksmith analyze game.gcg > a.txt``)."""
+    if out_console.is_terminal:
+        say(table)
+        return
+    from rich.measure import Measurement
+
+    needed = Measurement.get(out_console, out_console.options.update_width(1 << 20), table).maximum
+    wide = Console(file=out_console.file, width=max(out_console.width, needed),
+                   color_system=out_console.color_system)
+    wide.print(table, highlight=False, markup=False, soft_wrap=True)
+
+
+def plural(n: int, word: str, words: "str | None" = None) -> str:
+    """``n`` and the word for that many: ``1 turn``, ``2 turns``, ``1 ply``, ``2 plies``."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 def note(text: str) -> None:
     """A diagnostic on stderr."""
     err_console.print(text, highlight=False, markup=False, soft_wrap=True)
@@ -171,5 +191,10 @@ def inference_scope(result) -> str:
     """How much of the racks an inference saw, for a title or a note."""
     if result.exact:
         return f"every one of {result.racks_total:,} racks tried, {result.total_draws:,} draws, {result.seconds:.1f} s"
-    return (f"estimated from {result.samples:,} random deals ({result.total_draws:,} kept) in {result.seconds:.1f} s; "
-            f"the {result.racks_total:,} racks would take longer")
+    return (f"estimated from {result.samples:,} random deals ({result.total_draws:,} kept) in {result.seconds:.1f} s, "
+            f"not from every one of the {result.racks_total:,} racks")
+
+
+def signed(x: float, digits: int = 2) -> str:
+    """``x`` with its sign and ``digits`` decimals, never ``-0.00`` (a small negative rounds to +0.00)."""
+    return f"{round(x, digits) + 0.0:+.{digits}f}"

@@ -7,12 +7,13 @@ from typing import Optional
 
 import typer
 
-from .common import LEAVES_HELP, emit_json, err_console, fail, note, resolve_leaves, say
+from .common import LEAVES_HELP, emit_json, err_console, fail, note, plural, resolve_leaves, say, say_table
 
 
 def selfplay(
     games: int = typer.Option(100, "--games", "-n", help="How many complete games to play."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Series seed: game i draws its bag from (seed, i)."),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, max=2**64 - 1,
+                             help="Series seed: game i draws its bag from (seed, i)."),
     ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset name or file."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
     leaves: Optional[str] = typer.Option(
@@ -23,7 +24,7 @@ def selfplay(
         "equity,equity", "--players", "-p", help="Players, comma-separated: equity, score, random; "
         "equity:leaves=FILE|SET|none gives an equity player leaves of its own.",
     ),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (results do not depend on it)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (results do not depend on it)."),
     gcg_dir: Optional[Path] = typer.Option(None, "--gcg-dir", help="Write every game as GCG into this directory.", file_okay=False),
     fast: bool = typer.Option(
         False, "--fast", help="Skip the independent validator on each play (tile and score invariants are still checked)."
@@ -32,32 +33,42 @@ def selfplay(
         "auto", "--engine", help="auto: the kernel's game loop for equity and score players, Python for others; "
         "kernel; python (results are the same).",
     ),
-    paired: bool = typer.Option(False, "--paired", help="Two players: games 2i and 2i+1 share a bag, seats swapped."),
+    paired: bool = typer.Option(False, "--paired", help="Two players and an even --games: games 2i and 2i+1 share "
+                                "a bag, seats swapped."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
 ) -> None:
     """Play complete games between built-in players and report speed, scores, bingos, wins and
     invariant violations (tiles conserved, plays legal, scores the sum of their events)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    import tempfile
+
     from ..errors import RacksmithError
     from ..lexicon import load_leaves
     from ..lexicon.load import ruleset_lexicon
     from ..rules.ruleset import get_ruleset
     from ..play.backends import MAX_GAMES, check_jobs
-    from ..play.selfplay import SelfPlayConfig, parse_players, run_selfplay
+    from ..play.selfplay import ENGINES, SelfPlayConfig, _Series, parse_player, parse_players, run_selfplay
 
+    # bad usage first, then what the options name (files, folders): all of it before any note is shown
     if not 1 <= games <= MAX_GAMES:
         fail(f"--games must be 1..{MAX_GAMES:,}, got {games}", 2)
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, got {jobs}", 2)
+    if paired and games % 2:
+        raise typer.BadParameter(f"must be even with --paired (games 2i and 2i+1 share a bag), got {games}",
+                                 param_hint="--games")
     try:
         check_jobs(jobs)
     except RacksmithError as e:
-        fail(str(e))
+        raise typer.BadParameter(str(e), param_hint="--jobs") from None
     try:
         kinds = parse_players(players)
     except RacksmithError as e:
         fail(f"--{e}")  # the library names the parameter: 'players ...'
+    if paired and len(kinds) != 2:
+        raise typer.BadParameter(f"plays two players, got {len(kinds)} ({', '.join(kinds)})", param_hint="--paired")
+    engine = engine.strip().lower()
+    if engine not in ENGINES:
+        fail(f"--engine must be auto, kernel or python, got {engine!r}", 2)
     config = SelfPlayConfig(
         players=kinds,
         ruleset=ruleset,
@@ -67,23 +78,31 @@ def selfplay(
         validate=not fast,
         gcg_dir=str(gcg_dir) if gcg_dir is not None else None,
         paired=paired,
-        engine=engine.strip().lower(),
+        engine=engine,
     )
-    if config.engine not in ("auto", "kernel", "python"):
-        fail(f"--engine must be auto, kernel or python, got {engine!r}", 2)
-    # everything that can fail on bad input is loaded before anything is shown
     rs = get_ruleset(ruleset)
     if lexicon is None and rs.lexicon is None:
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
     lex = ruleset_lexicon(rs, lexicon)
     klv = load_leaves(config.leaves, ruleset=rs) if config.leaves is not None else None
-    if "equity" in config.players and leaves is None:
-        err_console.print(
-            "note: no --leaves given: the equity players use equity without leave values "
-            "(score, opening and end-of-game adjustments)",
-            highlight=False,
-            markup=False,
-        )
+    # the series as run_selfplay makes it (each player's own leaves read, the engine checked against the
+    # players, the lexicon and the ruleset): what it would refuse, refused here
+    _Series(config, lex, klv)
+    if gcg_dir is not None:
+        try:
+            gcg_dir.mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=gcg_dir).close()  # writable, before any game is played
+        except OSError as e:
+            fail(f"cannot write the games' records to {gcg_dir}: {e.strerror or e} (give a folder that can be created "
+                 "or written)")
+    plain = [f"p{i + 1}" for i, spec in enumerate(kinds) if parse_player(spec) == ("equity", None)]
+    if plain and leaves is None:
+        mixed = sum(1 for spec in kinds if parse_player(spec)[0] == "equity") > len(plain)  # some have their own
+        who = (f"{' and '.join(plain)} ({'equity' if len(plain) == 1 else 'the equity players'} without leaves of "
+               f"{'its' if len(plain) == 1 else 'their'} own) {'uses' if len(plain) == 1 else 'use'}"
+               if mixed else "the equity players use")
+        note(f"note: no --leaves given: {who} equity without leave values (score, opening and end-of-game "
+             "adjustments)")
     # no refresh thread: worker processes are forked, and the measured loop should not pay for drawing
     with Progress(
         TextColumn("self-play"),
@@ -114,20 +133,19 @@ def selfplay(
     else:
         _print_report(d)
     if d["invariant_violations"]:
-        fail(f"{d['invariant_violations']} invariant violation(s); first: {d['violations'][0]}")
+        fail(f"{plural(d['invariant_violations'], 'invariant violation')}; first: {d['violations'][0]}")
 
 
 def _print_report(d: dict) -> None:
     say(
-        f"{d['games']} games in {d['seconds']:.2f} s: {d['games_per_second']:.1f} games/s, "
+        f"{plural(d['games'], 'game')} in {d['seconds']:.2f} s: {d['games_per_second']:.1f} games/s, "
         f"{d['turns_per_second']:.0f} turns/s, {d['moves_generated_per_second']:.0f} moves generated/s "
-        f"({d['turns_per_game']:.1f} turns a game; {d['engine']} loop; {d['jobs']} job{'s' if d['jobs'] != 1 else ''}"
+        f"({d['turns_per_game']:.1f} turns a game; {d['engine']} loop; {plural(d['jobs'], 'job')}"
         f"{'' if d['validated'] else ', validator skipped'})"
     )
-    if d["equity_without_leaves"]:
-        say("equity players: no leave values (score + opening/end-of-game adjustments)")
-    elif d["leaves"]:
-        say(f"leaves: {d['leaves']}")
+    line = _leaves_line(d)
+    if line:
+        say(line)
     for p in d["players"]:
         lo, hi = p["win_rate_ci95"]
         say(
@@ -141,15 +159,45 @@ def _print_report(d: dict) -> None:
         say(f"  {v}")
 
 
+def _leaves_line(d: dict) -> str:
+    """What leave values each equity player of a report played with, in a line ("" without equity
+    players): an ``equity:leaves=X`` player its own, a plain ``equity`` player those of --leaves."""
+    own = {}
+    for p in d["players"]:
+        kind, _, option = p["kind"].partition(":")
+        if kind == "equity":
+            src = option.partition("=")[2] if option else (d["leaves"] or "none")
+            own[p["player"]] = "none" if src.strip().lower() == "none" else src
+    without = "no leave values (score + opening/end-of-game adjustments)"
+    if not own:
+        return ""
+    if len(set(own.values())) == 1:
+        src = next(iter(own.values()))
+        return f"equity players: {without}" if src == "none" else f"leaves: {src}"
+    return "leaves: " + "; ".join(f"{p} {src}" for p, src in own.items()) + " (none: equity without leave values)"
+
+
+#: the options of the simulation: each is refused without --sim (and --sim-infer-samples without --sim-infer)
+_SIM_OPTIONS = ("sim_iterations", "sim_candidates", "sim_plies", "sim_infer", "sim_infer_samples")
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Was option ``name`` given on the command line (not left at its default)?"""
+    from click.core import ParameterSource
+
+    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+
 def analyze(
+    ctx: typer.Context,
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
     leaves: Optional[str] = typer.Option(None, "--leaves", help=LEAVES_HELP),
     top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn (in the table and the JSON)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset [default: the record's, else english]."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon to generate moves from [default: the ruleset's]."),
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON on stdout."),
-    sim: bool = typer.Option(False, "--sim", help="Also grade each turn by the win% it lost in a simulation "
-                                                   "(MAGPIE's grades: 0.5 / 3 / 7 points)."),
+    sim: bool = typer.Option(False, "--sim", help="Also grade each turn with tiles in the bag by the win% it lost "
+                                                   "in a simulation (MAGPIE's grades: 0.5 / 3 / 7 points)."),
     sim_iterations: int = typer.Option(1000, "--sim-iterations", min=1, help="Play-outs per turn with --sim."),
     sim_candidates: int = typer.Option(10, "--sim-candidates", min=1, help="Candidates per turn with --sim."),
     sim_plies: int = typer.Option(2, "--sim-plies", min=1, max=32, help="Plies with --sim."),
@@ -161,14 +209,21 @@ def analyze(
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the simulations."),
 ) -> None:
     """For every turn: the move played, its rank among all moves by equity, the best moves and the
-    equity lost; then a summary per player (equity lost, bingos missed). With --sim, each turn is
-    also graded by the win% it lost in a simulation."""
+    equity lost; then a summary per player (equity lost, bingos missed). With --sim, each turn with
+    tiles in the bag is also graded by the win% it lost in a simulation (a turn with the bag empty,
+    by the endgame solver)."""
     from ..review.analysis import analyze as run_analysis
     from ..lexicon.load import ruleset_lexicon
     from ..review.replay import replay_file
+    from ..sim.player import MIN_KEPT_DEALS
 
     if top < 1:
         fail(f"--top must be at least 1, got {top}", 2)
+    given = [name for name in _SIM_OPTIONS if _given(ctx, name)]
+    if given and not sim:
+        fail(f"--{given[0].replace('_', '-')} is for the simulation: add --sim", 2)
+    if _given(ctx, "sim_infer_samples") and not sim_infer:
+        fail("--sim-infer-samples is for the inference: add --sim-infer", 2)
     r = replay_file(path, ruleset, None, strict=False)
     if r.errors:  # the positions after an error are not known: an analysis of them would be wrong
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
@@ -178,8 +233,6 @@ def analyze(
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
     lex = ruleset_lexicon(rs, lexicon)
     klv = resolve_leaves(leaves, rs)
-    if sim_infer and not sim:
-        fail("--sim-infer is for the simulation: add --sim", 2)
     sim_options = dict(candidates=sim_candidates, plies=sim_plies, iterations=sim_iterations, seed=seed) if sim else None
     if sim_infer:
         sim_options.update(infer=True, infer_samples=sim_infer_samples)
@@ -187,9 +240,10 @@ def analyze(
     if sim_infer:
         graded = [t for t in result.turns if t.grade is not None]
         inferred = sum(1 for t in graded if t.inferred_from is not None)
-        result.notes.append(f"the opponent's rack was inferred from his play before on {inferred} of the {len(graded)} "
-                            "simulated turns (uniform over the unseen tiles on the others: the first turn, after a pass, "
-                            "or a play no rack explains)")
+        result.notes.append(f"the opponent's rack was inferred from his play before on {inferred} of the "
+                            f"{plural(len(graded), 'simulated turn')} (uniform over the unseen tiles on the others: "
+                            "the first turn, after a pass, after a play no rack explains, or when a sample keeps fewer "
+                            f"than {MIN_KEPT_DEALS} deals)")
     named = r.record.lexicon_name
     if named and lexicon is None and named.lower() != str(rs.lexicon).lower():
         result.notes.append(f"the record names lexicon {named}; moves were generated from {rs.lexicon}")
@@ -236,11 +290,11 @@ def print_analysis(result) -> None:
             table.add_row("", "", "", Text(f"  {c.notation}{mark}" + (" (bingo)" if c.bingo else "")), str(c.score),
                           f"{c.equity:.1f}", str(c.rank), "", *extra, style="dim" if mark == "" else None,
                           end_section=j == len(t.best) - 1)
-    say(table)
+    say_table(table)
     for p in result.players:
         d = p.to_dict()
         say(
-            f"{d['player']}: {d['turns']} turns, {d['best_moves']} best, equity lost {d['equity_lost']:.1f}, "
+            f"{d['player']}: {plural(d['turns'], 'turn')}, {d['best_moves']} best, equity lost {d['equity_lost']:.1f}, "
             f"bingos {d['bingos_played']} played / {d['bingos_missed']} missed"
         )
     say("rank: among every legal move by equity (moves that tie share a rank); * the move played")

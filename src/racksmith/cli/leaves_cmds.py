@@ -4,8 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional
 
+import click
 import typer
 
+from ..play.backends import BACKENDS
 from .common import emit_json, err_console, say
 
 leaves_app = typer.Typer(
@@ -40,15 +42,21 @@ def build_cmd(
 
 @leaves_app.command("value")
 def value_cmd(
-    leaves_file: Path = typer.Argument(..., help="A .klv2 (or v1 .klv) file, or a leave CSV.", dir_okay=False),
+    leaves_file: Path = typer.Argument(..., metavar="LEAVES", dir_okay=False,
+                                       help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
+                                            "(english, super, russian, erudit)."),
     leaves: List[str] = typer.Argument(..., help="Leaves, tiles in any order, ? = blank."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP + " [default: english]"),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
+                                          help=RULESET_HELP + " [default: a shipped set's own, else english]"),
     as_json: bool = typer.Option(False, "--json", help='Print {"LEAVE": value} on stdout.'),
 ) -> None:
     """Value of each leave (0 for a leave the file does not hold)."""
     from ..lexicon import load_leaves
+    from ..lexicon.shipped_leaves import is_shipped_leaves
 
-    table = load_leaves(leaves_file, ruleset)
+    # a shipped set by name, unless a file of that name is there (as --leaves and --from read it)
+    shipped = not leaves_file.exists() and is_shipped_leaves(str(leaves_file))
+    table = load_leaves(str(leaves_file) if shipped else leaves_file, ruleset)
     values = {leave: table.value(leave) for leave in leaves}
     if as_json:
         emit_json(values)
@@ -105,9 +113,10 @@ def train_cmd(
                                        help="Weight, in turns, of a rare leave's prior (built from its smaller leaves)."),
     probes: int = typer.Option(0, "--probes", help="Census: before every tallied turn, tally this many racks drawn from "
                                "the tiles unseen to the mover, valued on that board, instead of the rack dealt "
-                               "[default: 0, the racks dealt].", min=0, max=10_000),
+                               "(0: tally the racks dealt).", min=0, max=10_000),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (or Ray CPUs); results do not depend on it."),
-    backend: str = typer.Option("local", "--backend", help="local (process pool) or ray."),
+    backend: str = typer.Option("local", "--backend", click_type=click.Choice(BACKENDS, case_sensitive=False),
+                                help="local (process pool) or ray."),
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port) [default: start one]."),
     checkpoint: int = typer.Option(1000, "--checkpoint", min=1, help="Games between saves of the resumable state."),
 ) -> None:
@@ -132,6 +141,9 @@ def train_cmd(
                                  param_hint="--games") from None
     if generations is None:
         generations = len(counts) if len(counts) > 1 else 2
+    elif len(counts) > 1 and len(counts) != generations:
+        raise typer.BadParameter(f"{len(counts)} game counts for {generations} generations: give one count, or one "
+                                 "per generation", param_hint="--games/--generations")
     if min(counts) < 1:
         raise typer.BadParameter(f"{games!r}: a generation plays 1 game at least", param_hint="--games")
     total = counts[0] * generations if len(counts) == 1 else sum(counts)

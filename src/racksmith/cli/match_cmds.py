@@ -3,39 +3,65 @@ from __future__ import annotations
 
 from typing import Optional
 
+import click
 import typer
 
-from .common import emit_json, say
+from ..play.backends import BACKENDS
+from .common import emit_json, plural, say, signed
 
-SPEC_HELP = ("Player spec KIND[:key=value,...]: equity (the ruleset's shipped leaves), equity:leaves=FILE, "
-             "equity:leaves=none, score, sim:candidates=10,plies=2,iterations=200 (Monte Carlo simulation), "
-             "endgame (static equity, the exact solver once the bag is empty).")
+SPEC_HELP = "a player spec KIND[:key=value,...], e.g. score or sim:infer=on (the kinds and their keys: above)."
+
+#: the kinds of player and their keys (play/specs.py registers them; sim/player.py reads sim's)
+MATCH_HELP = """Play paired games between two players and report wins, draws, the win rate with its 95%
+(Wilson) interval and the mean spread.
+
+A player is KIND[:key=value,...]; leaves=FILE|SET|none [default: the ruleset's shipped leaves]
+is taken by equity, sim and endgame.
+
+equity: best static equity (leaves).
+
+score: best score.
+
+sim: Monte Carlo simulation: candidates=10, plies=2, iterations=200, seconds, threads, stop=0.99|none,
+min_samples, winpct=NAME|FILE, leaves; with the bag empty the endgame solver: endgame=on|off,
+endgame_plies=3|none, endgame_seconds; the opponent's rack inferred from his last play: infer=on|off,
+infer_samples=20000.
+
+endgame: static equity, the exact endgame solver once the bag is empty: seconds=10|none, plies, leaves."""
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("match")
+    @app.command("match", help=MATCH_HELP)
     def match_cmd(
         p1: str = typer.Option(..., "--p1", help="Player 1: " + SPEC_HELP),
         p2: str = typer.Option(..., "--p2", help="Player 2: " + SPEC_HELP),
         games: int = typer.Option(..., "--games", "-n", help="Games to play, an even number (both seats of each tile order)."),
-        seed: int = typer.Option(0, "--seed", "-s", help="Seed: pair p draws its bag from (seed, p)."),
+        seed: int = typer.Option(0, "--seed", "-s", min=0, max=2**64 - 1, help="Seed: pair p draws its bag from (seed, p)."),
         ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset name or file."),
         lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
         jobs: int = typer.Option(1, "--jobs", "-j", min=1,
                                  help="Worker processes (or Ray CPUs); results do not depend on it."),
-        backend: str = typer.Option("local", "--backend", help="local (process pool) or ray."),
-        address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port) [default: start one]."),
+        backend: str = typer.Option("local", "--backend", click_type=click.Choice(BACKENDS, case_sensitive=False),
+                                    help="local (process pool) or ray."),
+        address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port), "
+                                              "with --backend ray [default: start one]."),
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
     ) -> None:
-        """Play paired games between two players and report wins, draws, the win rate with its 95%
-        (Wilson) interval and the mean spread."""
-        from ..play.backends import MAX_GAMES
+        from ..errors import RacksmithError
+        from ..play.backends import MAX_GAMES, check_jobs
         from ..play.match import match
         from .progress import games_progress
 
         if not 2 <= games <= MAX_GAMES or games % 2:
             raise typer.BadParameter(f"must be an even number from 2 to {MAX_GAMES:,} (games are played in pairs), "
                                      f"got {games}", param_hint="--games")
+        backend = backend.lower()
+        try:
+            check_jobs(jobs, backend)
+        except RacksmithError as e:
+            raise typer.BadParameter(str(e), param_hint="--jobs") from None
+        if address is not None and backend != "ray":
+            raise typer.BadParameter("only with --backend ray (the Ray cluster to join)", param_hint="--address")
         with games_progress() as update:
             result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
                            address=address, progress=lambda done: update("match", done, games))
@@ -45,7 +71,8 @@ def register(app: typer.Typer) -> None:
             return
         for name, spec in (("p1", result.p1_spec), ("p2", result.p2_spec)):
             s = d[name]
-            say(f"{name} {spec}: {s['wins']} wins, {s['losses']} losses, {s['draws']} draws; win rate "
+            say(f"{name} {spec}: {plural(s['wins'], 'win')}, {plural(s['losses'], 'loss', 'losses')}, "
+                f"{plural(s['draws'], 'draw')}; win rate "
                 f"{100 * s['win_rate']:.2f}% (95% CI {100 * s['ci95'][0]:.2f}-{100 * s['ci95'][1]:.2f}%), "
-                f"mean spread {s['mean_spread']:+.2f}")
-        say(f"{d['games']} games ({d['pairs']} pairs) in {d['seconds']:.1f} s")
+                f"mean spread {signed(s['mean_spread'])}")
+        say(f"{plural(d['games'], 'game')} ({plural(d['pairs'], 'pair')}) in {d['seconds']:.1f} s")

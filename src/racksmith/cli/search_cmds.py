@@ -8,7 +8,7 @@ import typer
 
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, finite,
-    fail, load_position, position_lexicon, say,
+    fail, load_position, position_lexicon, say, signed,
 )
 
 #: racksmith.search.endgame's MAX_DEPTH and MAX_THREADS (not imported: it loads the search kernel;
@@ -152,13 +152,13 @@ def _chance(p) -> str:
 
 def _spread(p) -> str:
     if p.exact:
-        return f"{p.mean_spread:+.2f}"
+        return signed(p.mean_spread)
     lo, hi = p.mean_spread_min, p.mean_spread_max
     if lo is None and hi is None:
-        return f"~{p.mean_spread:+.2f}" if p.estimated_draws else "not solved"
+        return "~" + signed(p.mean_spread) if p.estimated_draws else "not solved"
     if lo is None:
-        return f"<= {hi:+.2f}"
-    return f">= {lo:+.2f}" if hi is None else f"{lo:+.2f}..{hi:+.2f}"
+        return "<= " + signed(hi)
+    return ">= " + signed(lo) if hi is None else f"{signed(lo)}..{signed(hi)}"
 
 
 def _range(lo, hi) -> str:

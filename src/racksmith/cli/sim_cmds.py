@@ -11,7 +11,7 @@ import typer
 from ..play.backends import MAX_GAMES
 from .common import (
     LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail, finite, inference_scope,
-    load_position, note, position_lexicon, resolve_leaves, say,
+    load_position, note, position_lexicon, resolve_leaves, say, signed,
 )
 
 winpct_app = typer.Typer(
@@ -25,7 +25,7 @@ def winpct_train_cmd(
     ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset to play."),
     games: int = typer.Option(20000, "--games", "-n", min=1, max=MAX_GAMES, help="Self-play games."),
     output: Path = typer.Option(..., "--output", "-o", dir_okay=False,
-                                help="The table to write (MAGPIE's winpct format; provenance beside it as .json)."),
+                                help="The table to write (MAGPIE's winpct format; its provenance goes to OUTPUT.json)."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
     leaves: Optional[str] = typer.Option(None, "--leaves", help="Of the players (both seats). " + LEAVES_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed of the games."),
@@ -35,12 +35,12 @@ def winpct_train_cmd(
 ) -> None:
     """Train a win% table by self-play of best-equity players."""
     import numpy as np
-    from rich.progress import Progress
 
     from ..lexicon import load_leaves
     from ..lexicon.shipped_leaves import default_leaves_name
     from ..rules.ruleset import get_ruleset
     from ..sim.winpct import train_winpct
+    from .progress import games_progress
 
     rs = get_ruleset(ruleset)
     if leaves is None:
@@ -53,26 +53,39 @@ def winpct_train_cmd(
         # found before the games are played, not after
         if path is not None and not path.resolve().parent.is_dir():
             fail(f"{option}: cannot write {str(path)!r}: folder {str(path.parent)!r} does not exist")
+    if tallies is not None:
+        _tallies_apart(output, tallies)
     args = sys.argv[1:]
     rest = args[args.index("train") + 1:] if "train" in args else args
     command = "racksmith winpct train " + " ".join(shlex.quote(a) for a in rest)
-    with Progress(console=err_console, transient=True) as prog:
-        task = prog.add_task("self-play", total=games)
+    # a bar on a terminal, else a line now and then: never a blank line left on stderr
+    with games_progress() as update:
         wp, tally = train_winpct(ruleset, games, lexicon=lexicon, leaves=leaves,
-                                 seed=seed, jobs=jobs, progress=lambda n: prog.update(task, completed=n),
+                                 seed=seed, jobs=jobs, progress=lambda n: update("self-play", n, games),
                                  command=command)
-    wp.save(output)
+    wp.save(output)  # the table, and its provenance in OUTPUT.json
     if tallies:
         np.save(tallies, tally.counts)
     say(f"{output}: {wp.max_unseen} rows (unseen 1..{wp.max_unseen}), spreads -{wp.max_spread}..{wp.max_spread}, "
         f"{wp.provenance['positions']:,} positions from {games:,} games")
 
 
+def _tallies_apart(output: Path, tallies: Path) -> None:
+    """Refuse a --tallies file that would be written over the table (numpy adds .npy to a name
+    without it; the provenance, OUTPUT.json, never ends so)."""
+    written = tallies if tallies.name.endswith(".npy") else tallies.with_name(tallies.name + ".npy")
+    if written.resolve() == output.resolve():
+        raise typer.BadParameter(f"{str(written)!r} would overwrite the table (--output): choose another file",
+                                 param_hint="--tallies")
+
+
 @winpct_app.command("show")
 def winpct_show_cmd(
     table: str = typer.Argument("english", help="A shipped ruleset's table (english, super, russian, erudit) or a file."),
     spread: list[int] = typer.Option([-50, -20, 0, 20, 50], "--spread", "-s", help="Spreads to show."),
-    unseen: list[int] = typer.Option([1, 7, 14, 30, 60], "--unseen", "-u", min=0, help="Unseen tile counts to show."),
+    unseen: list[int] = typer.Option([1, 7, 14, 30, 60], "--unseen", "-u", min=1,
+                                     help="Unseen tile counts to show (the bag and the opponent's rack: 1 up to the "
+                                          "tiles in the set less a rack, the table's last row)."),
     as_json: bool = typer.Option(False, "--json", help='Print {"provenance": ..., "rows": {unseen: {spread: win%}}}.'),
 ) -> None:
     """Win chances of the player to move from a win% table."""
@@ -81,6 +94,7 @@ def winpct_show_cmd(
     from ..sim.winpct import load_winpct
 
     wp = load_winpct(table)
+    _check_unseen(wp, unseen, table)
     rows = {u: {s: round(wp.get(s, u), 4) for s in spread} for u in unseen}
     if as_json:
         emit_json({"provenance": wp.provenance, "rows": rows})
@@ -92,6 +106,24 @@ def winpct_show_cmd(
     for u, r in rows.items():
         t.add_row(str(u), *[f"{100 * v:.1f}" for v in r.values()])
     say(t)
+
+
+def _check_unseen(wp, unseen: "list[int]", spec: str) -> None:
+    """Refuse unseen counts the table has no row for: a table has one per count from 1 (0 tiles
+    unseen: the game is over) to the tiles of the set less the mover's full rack (the opening)."""
+    from ..rules.ruleset import get_ruleset
+    from ..sim.winpct import SHIPPED
+
+    bad = next((u for u in unseen if u > wp.max_unseen), None)
+    if bad is None:
+        return
+    if spec.lower() in SHIPPED:
+        rs = get_ruleset(wp.name)
+        what, why = f"the {rs.name} table", f" ({rs.total_tiles} tiles in the set less a rack of {rs.rack_size})"
+    else:
+        what, why = f"win% table {spec!r}", ""
+    raise typer.BadParameter(f"{bad} tiles cannot be unseen: {what} has rows for 1 to {wp.max_unseen} unseen tiles{why}",
+                             param_hint="--unseen")
 
 
 def _stop_option(value: str) -> "float | None":
@@ -109,6 +141,25 @@ def _stop_option(value: str) -> "float | None":
     return x
 
 
+def given(name: str) -> bool:
+    """Whether the option ``name`` (its parameter name) was given on the command line (or by the
+    environment), not left at its default."""
+    import click
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def check_infer_options(infer: "str | None", seconds_flag: str, samples_flag: str) -> None:
+    """The options that bound ``--infer``: only with it, and one of them (exit 2 otherwise)."""
+    by_seconds, by_samples = given(seconds_flag[2:].replace("-", "_")), given(samples_flag[2:].replace("-", "_"))
+    if infer is None and (by_seconds or by_samples):
+        fail(f"{seconds_flag if by_seconds else samples_flag} bounds --infer: give --infer MOVE too", 2)
+    if by_seconds and by_samples:
+        fail(f"give {seconds_flag} or {samples_flag}, not both: each bounds the inference", 2)
+
+
 def sim_table(result, title: str = "simulation"):
     """A Rich table of a (partial) simulation result."""
     from rich.table import Table
@@ -122,7 +173,7 @@ def sim_table(result, title: str = "simulation"):
     t.add_column("static", justify="right")
     t.add_column("iters", justify="right")
     for i, c in enumerate(result.candidates, 1):
-        t.add_row(str(i), c.move.notation(), f"{c.win_pct:.2f}", f"{c.stderr:.2f}", f"{c.equity:+.2f}",
+        t.add_row(str(i), c.move.notation(), f"{c.win_pct:.2f}", f"{c.stderr:.2f}", signed(c.equity),
                   f"{c.static_equity:.1f}", f"{c.iterations:,}")
     return t
 
@@ -149,11 +200,15 @@ def sim_cmd(
                                         help="The opponent's last play (on the board): draw his rack from what it left."),
     infer_seconds: float = typer.Option(10.0, "--infer-seconds", min=0.001, callback=finite,
                                         help="Time limit of --infer: every rack tried when that fits, else racks dealt at random."),
+    infer_samples: Optional[int] = typer.Option(None, "--infer-samples", min=1, max=5_000_000,
+                                                help="Bound --infer by racks instead of time, so that --seed reproduces it: "
+                                                     "every rack when there are no more, else this many dealt at random."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
 ) -> None:
     """Rank the best plays of a position by simulated win chance (Monte Carlo, best-arm identification)."""
     from rich.live import Live
 
+    check_infer_options(infer, "--infer-seconds", "--infer-samples")
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
     confidence = _stop_option(stop)
@@ -162,7 +217,9 @@ def sim_cmd(
     if infer is not None:
         from ..sim.infer import infer_leaves
 
-        inference = infer_leaves(pos, infer, leaves=klv, seconds=infer_seconds, seed=seed or 0, threads=threads)
+        bound = (dict(samples=infer_samples, exact_up_to=infer_samples) if infer_samples is not None
+                 else dict(seconds=infer_seconds))
+        inference = infer_leaves(pos, infer, leaves=klv, seed=seed or 0, threads=threads, **bound)
         note(f"inferred {len(inference.leaves):,} leaves of the opponent from {inference.play} ({inference_scope(inference)})")
     live = Live(console=err_console, refresh_per_second=4, transient=True) if err_console.is_terminal else None
 
@@ -201,8 +258,9 @@ def infer_cmd(
     seconds: Optional[float] = typer.Option(None, "--seconds", "-s", min=0.001, callback=finite,
                                             help="Time limit: every rack is tried when that fits in it, else racks "
                                                  "are dealt at random until the time is up [default: none, every rack]."),
-    samples: Optional[int] = typer.Option(None, "--samples", min=1, max=1_000_000_000,
-                                          help="Deal this many racks at random instead of trying every one (reproducible with --seed)."),
+    samples: Optional[int] = typer.Option(None, "--samples", min=1, max=5_000_000,
+                                          help="Bound by racks instead of time (reproducible with --seed): every rack "
+                                               "when there are no more, else this many dealt at random."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the random deals."),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads sharing the racks (the same answer for any number)."),
     as_json: bool = typer.Option(False, "--json", help="Print every leave with its probability as JSON on stdout."),
@@ -212,10 +270,12 @@ def infer_cmd(
 
     from ..sim.infer import infer_leaves
 
+    if seconds is not None and samples is not None:
+        fail("give --seconds or --samples, not both: each bounds the inference", 2)
     pos = load_position(cgp_arg, cgp, None, None, ruleset, lexicon)
     position_lexicon(pos)
     result = infer_leaves(pos, move, leaves=resolve_leaves(leaves, pos.ruleset), margin=margin, seconds=seconds,
-                          samples=samples, seed=seed, threads=threads)
+                          samples=samples, exact_up_to=samples or 0, seed=seed, threads=threads)
     if as_json:
         emit_json(result.to_dict())
         return

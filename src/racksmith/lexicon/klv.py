@@ -146,12 +146,14 @@ class Leaves:
         if not isinstance(text, str):
             hint = ": decode the bytes, or read a file with Leaves.from_csv" if isinstance(text, (bytes, bytearray)) else ""
             raise LexiconFormatError(f"leave CSV {source}: the text must be a str, got {type(text).__name__}{hint}")
-        leaves, values = _csv_columns(text, source)
+        leaves, values, lines = _csv_columns(text, source)
         if not leaves:
             header = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
             why = f" (its one line {header!r} reads as a header: the value is not a number)" if header else ""
             raise LexiconFormatError(f"leave CSV {source} holds no leaves{why}; write one 'leave,value' a line")
-        return cls.from_pairs(zip(leaves, values), ruleset, source=source)
+        rs = get_ruleset(ruleset)
+        _check_leave_sizes(leaves, lines, rs, source)
+        return cls.from_pairs(zip(leaves, values), rs, source=source)
 
     @classmethod
     def from_pairs(cls, pairs: Iterable[tuple[str, float]], ruleset: "str | Path | Ruleset | None" = None, *,
@@ -254,8 +256,16 @@ class Leaves:
         return self.value_tiles(self.alphabet.rack(leave))
 
     def value_tiles(self, tiles: Sequence[int]) -> float:
-        """Value of a leave given as rack tiles (0 = blank, letters 1..63, any order)."""
-        i = leave_index(self, _args.tile_list(tiles, "tiles", UnknownLetterError))
+        """Value of a leave given as rack tiles (0 = blank, letters 1..63, any order); a tile
+        outside the alphabet is an :class:`~racksmith.errors.UnknownLetterError`."""
+        key = sorted(_args.tile_list(tiles, "tiles", UnknownLetterError))
+        if not key:
+            return 0.0
+        if key[0] < 0 or key[-1] > len(self.alphabet):
+            bad = key[0] if key[0] < 0 else key[-1]
+            raise UnknownLetterError(f"tiles: {bad} is not a tile of {self.alphabet.name or 'the alphabet'} (0 for a "
+                                     f"blank, 1..{len(self.alphabet)} for its letters)")
+        i = int(_kwgwalk.word_index(self.kwg, self.counts, bytes(key)))
         return float(self.values[i]) if i >= 0 else 0.0
 
     def items(self) -> list[tuple[str, float]]:
@@ -337,11 +347,12 @@ def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Rules
     return Leaves.load(p, ruleset)
 
 
-def _csv_columns(text: str, source: str) -> tuple[list[str], list[float]]:
-    """The two columns of a leave CSV (a header line is allowed), values as floats."""
+def _csv_columns(text: str, source: str) -> tuple[list[str], list[float], list[int]]:
+    """The two columns of a leave CSV (a header line is allowed), values as floats, and the line
+    (1-based) of each leave."""
     rows = [(i, ln) for i, ln in enumerate(text.replace("\r", "").split("\n"), 1) if ln.strip()]
     if not rows:
-        return [], []
+        return [], [], []
     for i, ln in rows:
         if ln.count(",") != 1:
             raise LexiconFormatError(f"leave CSV {source}, line {i}: expected 'leave,value', got {ln!r}")
@@ -355,7 +366,29 @@ def _csv_columns(text: str, source: str) -> tuple[list[str], list[float]]:
         values = np.array(texts, dtype=np.float64)
     except ValueError:
         values = np.array([_number(t, i, source) for (i, _), t in zip(rows, texts)], dtype=np.float64)
-    return [s.strip() for s in leaves], values.tolist()
+    return [s.strip() for s in leaves], values.tolist(), [i for i, _ in rows]
+
+
+def _check_leave_sizes(leaves: list[str], lines: list[int], rs: Ruleset, source: str) -> None:
+    """Refuse a leave of more tiles than a player can keep: a leave is what stays on the rack
+    after a play of at least one tile (or an exchange), 1 to rack size - 1 tiles (1..6 for a rack
+    of 7, as in MAGPIE's leave files). Cheap: a tile is written with one character at least, so
+    only leaves of more characters than that are counted tile by tile."""
+    most = rs.rack_size - 1
+    if max(map(len, leaves)) <= most:
+        return
+    for leave, line in zip(leaves, lines):
+        if len(leave) <= most:
+            continue
+        try:
+            n = len(rs.alphabet.rack(leave))
+        except UnknownLetterError:
+            continue  # reported by from_pairs, with the letter
+        if n > most:
+            raise LexiconFormatError(
+                f"leave CSV {source}, line {line}: leave {leave!r} has {n} tiles; a leave keeps at most {most} "
+                f"(a rack of {rs.rack_size} less a tile played)"
+            )
 
 
 def _number(text: str, line: int, source: str) -> float:

@@ -76,7 +76,8 @@ class TurnAnalysis:
     note: str = ""
     endgame: EndgameGrade | None = None
     #: with a simulation (``analyze(..., sim=...)``): the win% of the move played and of the best
-    #: simulated move, the win% lost and MAGPIE's grade of it (best / inaccuracy / mistake / blunder)
+    #: simulated move, the win% lost and MAGPIE's grade of it (best / inaccuracy / mistake / blunder);
+    #: None on a turn with the bag empty (``endgame`` grades it)
     win_pct: float | None = None
     best_win_pct: float | None = None
     win_pct_lost: float | None = None
@@ -166,8 +167,9 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     turn played with the bag empty (graded against the exact value: :class:`EndgameGrade`), or
     None for no grading. ``sim``: keyword arguments of :func:`racksmith.sim.simulate.simulate`
     (e.g. ``{"candidates": 10, "plies": 2, "iterations": 1000, "seed": 1}``) to grade each ranked
-    turn by the win% it lost in a simulation of the best candidates and the move played (the
-    opponent's rack unknown, as the mover saw it). With ``"infer": True`` among them, the
+    turn with tiles in the bag by the win% it lost in a simulation of the best candidates and the
+    move played (the opponent's rack unknown, as the mover saw it); a turn with the bag empty is
+    not simulated (the endgame solver grades it, as it plays it). With ``"infer": True`` among them, the
     simulation draws the opponent's rack from what his play just before says he kept
     (:func:`racksmith.sim.infer.infer_leaves`, at most ``"infer_samples"`` racks, 20,000 by
     default: every rack when there are no more, else that many dealt from the turn's seed), as the
@@ -321,6 +323,8 @@ def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexi
         check_scores(pos.scores)
     except SimError as e:  # scores the play-outs cannot hold: no win% for this turn, and why
         return dataclasses.replace(ta, note="; ".join(filter(None, (ta.note, str(e)))))
+    if pos.bag_count == 0:  # an endgame turn: the endgame solver's to grade (ta.endgame), not a simulation's
+        return ta
     seen = Position(pos.ruleset, pos.board.copy(), (pos.racks[0], ()), list(pos.scores), pos.zero_turns,
                     lexicon=pos.lexicon, racks_known=[True, False])
     options = dict(sim)

@@ -186,7 +186,8 @@ def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, op
     c = r.best
     how = {"confidence": "sure of the best play at 0.99", "time": "stopped by the time limit",
            "iterations": "stopped at its iteration limit", "interrupted": "interrupted"}.get(r.stopped, r.stopped)
-    summary = (f"simulated {len(r.candidates)} plays, {plies} plies, {r.iterations:,} iterations in "
+    summary = (f"simulated {len(r.candidates)} play{'s' if len(r.candidates) != 1 else ''}, {plies} "
+               f"pl{'ies' if plies != 1 else 'y'}, {r.iterations:,} iterations in "
                f"{_secs(r.seconds)} ({how}): {c.win_pct:.2f}% to win (±{c.stderr:.2f}), equity {c.equity:+.2f}")
     return BestPlay(c.move, "sim", False, summary, r)
 

@@ -177,7 +177,7 @@ class Ruleset:
         """Read a ruleset file (``.toml`` or ``.json``) with the fields of the shipped ones."""
         p = _args.path(path, "path", RulesetError)
         raw = _read_ruleset_file(p)
-        kind = p.suffix.lstrip(".") or "TOML"
+        kind = "json" if p.suffix.lower() == ".json" else "toml"
         try:
             text = raw.decode("utf-8")
             data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)

@@ -16,7 +16,9 @@ small Gaussian kernel in points, which keeps the table monotone (a sum of shifte
 The file format is MAGPIE's ``winpct.csv``: one line per unseen count ``u = 1, 2, ...``, the first
 number the observations behind the row, then one integer per spread from ``-M`` to ``+M`` (``2M+1``
 columns): twice the wins plus the draws, so that ``win% = value / (2 * observations)``. A sidecar
-``.json`` holds the provenance (command, games, seed, leaves, players).
+named after the whole file name, ``TABLE.json`` (``english.winpct.json`` beside ``english.winpct``,
+as the shipped tables and leave files have it), holds the provenance (command, games, seed, leaves,
+players).
 """
 from __future__ import annotations
 
@@ -152,26 +154,54 @@ class WinPct:
 
     @classmethod
     def load(cls, path: "str | Path") -> "WinPct":
+        """A table file in MAGPIE's format, with its provenance when a sidecar is beside it
+        (:func:`provenance_path`)."""
         p = Path(path)
         raw = read_bounded(p, MAX_TABLE_BYTES, "win% table", WinPctError)
         try:
             text = raw.decode("ascii")
         except UnicodeDecodeError as e:
-            raise WinPctError(f"cannot read win% table {p}: {e}") from None
-        side = p.with_suffix(".json")
-        prov = _read_provenance(side) if side.is_file() else {}
+            raise WinPctError(f"{str(p)!r} is not a win% table: a table is text (MAGPIE's winpct format, whole "
+                              f"numbers), but byte 0x{raw[e.start]:02x} at offset {e.start} is not text") from None
+        side = _sidecar_to_read(p)
+        prov = _read_provenance(side) if side is not None else {}
         try:
             return cls.parse(text, p.stem, prov)
         except WinPctError as e:
             raise WinPctError(f"cannot read win% table {str(p)!r}: {e}") from None
 
     def save(self, path: "str | Path") -> None:
-        """Write the table to ``path`` and its provenance, if any, beside it (``.json``), each file
-        whole or not at all (:class:`~racksmith.errors.OutputFileError` names the one that failed)."""
+        """Write the table to ``path`` and its provenance, if any, beside it (``path + ".json"``:
+        :func:`provenance_path`), each file whole or not at all
+        (:class:`~racksmith.errors.OutputFileError` names the one that failed)."""
         p = _args.path(path, "path", WinPctError)
         write_atomically(p, self.text().encode("ascii"))
         if self.provenance:
-            write_atomically(p.with_suffix(".json"), (json.dumps(self.provenance, indent=2) + "\n").encode("utf-8"))
+            write_atomically(provenance_path(p), (json.dumps(self.provenance, indent=2) + "\n").encode("utf-8"))
+
+
+def provenance_path(path: "str | Path") -> Path:
+    """Where the provenance of the table ``path`` is written: the whole file name and ``.json``
+    (``x.winpct.json``, ``x.json.json``), never a file that could be the table itself."""
+    return Path(str(path) + ".json")
+
+
+def _sidecar_to_read(table: Path) -> "Path | None":
+    """The provenance sidecar of ``table``: ``TABLE.json``, else (a table written by an older
+    racksmith) the table's name with its suffix replaced by ``.json`` when that is another file
+    holding a JSON object (it may be something else: a table named ``x.json`` beside
+    ``x.winpct``); None when there is neither."""
+    side = provenance_path(table)
+    if side.is_file():
+        return side
+    old = table.with_suffix(".json") if table.suffix else None
+    if old is None or old == table or not old.is_file():
+        return None
+    try:
+        _read_provenance(old)
+    except WinPctError:
+        return None
+    return old
 
 
 def _read_provenance(path: Path) -> dict:
