@@ -58,8 +58,10 @@ def value_cmd(
     shipped = not leaves_file.exists() and is_shipped_leaves(str(leaves_file))
     table = load_leaves(str(leaves_file) if shipped else leaves_file, ruleset)
     values = {leave: table.value(leave) for leave in leaves}
-    if as_json:
-        emit_json(values)
+    if as_json:  # the file holds float32: its shortest digits (38.442696), not its double's (38.44269561767578)
+        import numpy as np
+
+        emit_json({leave: float(str(np.float32(v))) for leave, v in values.items()})
         return
     for leave, v in values.items():
         say(f"{leave}: {v:g}")

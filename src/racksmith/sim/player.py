@@ -149,7 +149,10 @@ class SimPlayer:
         kw.setdefault("leaves", leaves)
         if "seconds" in kw and "iterations" not in kw:
             kw["iterations"] = None
-        return cls(ruleset=ruleset, **kw)
+        try:
+            return cls(ruleset=ruleset, **kw)
+        except SimError as e:  # a bad value: named as the spec wrote it
+            raise SimError(f"sim player spec {spec.strip()!r}: {e}".replace(" (or None)", " (or none)")) from None
 
     def new_game(self, seed) -> None:
         self.seed = str(seed)
