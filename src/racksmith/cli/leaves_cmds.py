@@ -8,7 +8,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import emit_json, err_console, say
+from .common import emit_json, err_console, plural, say
 
 leaves_app = typer.Typer(
     help="Leave values (KLV2 files): train them by self-play, build them from a CSV, look leaves up.",
@@ -181,4 +181,4 @@ def train_cmd(
                               checkpoint=checkpoint, progress=update, command=command,
                               start_provenance=start_prov)
     say(f"{output}: {len(result.leaves):,} leaves from {settings.total_games:,} games "
-        f"({settings.generations} generations), {result.seconds:.0f} s")
+        f"({plural(settings.generations, 'generation')}), {result.seconds:.0f} s")
