@@ -165,6 +165,7 @@ def test_cli_analyze_sim_does_not_grade_endgame_turns(capsys):
     (["--sim-infer-samples", "5"], "--sim-infer-samples"),
     (["--sim-infer"], "--sim-infer"),
     (["--sim", "--sim-infer-samples", "5"], "--sim-infer"),
+    (["--seed", "3"], "--seed"),  # the simulations' seed
 ])
 def test_cli_analyze_refuses_sim_options_without_sim(capsys, args, option):
     assert main(["analyze", str(GCG_DIR / "game01_seed1.gcg"), *args]) == 2

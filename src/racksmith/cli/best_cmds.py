@@ -8,7 +8,7 @@ import typer
 
 from .common import (
     LEAVES_HELP, BoardOption, CgpArg, CgpOption, LexiconOption, RackOption, RulesetOption, emit_json, err_console,
-    fail, finite, inference_scope, load_position, note, position_lexicon, resolve_leaves, say,
+    fail, finite, given, inference_scope, load_position, note, position_lexicon, resolve_leaves, say,
 )
 
 
@@ -43,8 +43,6 @@ def best(
     tile in it the pre-endgame solver, before that a simulation (static equity where none applies),
     within --seconds."""
     from ..review.best import best_play
-    from .sim_cmds import given
-
     if exact and given("seconds"):
         fail("give --seconds or --exact, not both: --exact takes the time limit away", 2)
     if infer_samples is not None and infer is None:

@@ -198,3 +198,14 @@ def inference_scope(result) -> str:
 def signed(x: float, digits: int = 2) -> str:
     """``x`` with its sign and ``digits`` decimals, never ``-0.00`` (a small negative rounds to +0.00)."""
     return f"{round(x, digits) + 0.0:+.{digits}f}"
+
+
+def given(name: str) -> bool:
+    """Whether the option ``name`` (its parameter name) was given on the command line (or by the
+    environment), not left at its default."""
+    import click
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT,
+                                                                         ParameterSource.PROMPT)

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .common import LEAVES_HELP, emit_json, err_console, fail, note, plural, resolve_leaves, say, say_table
+from .common import LEAVES_HELP, emit_json, err_console, fail, given, note, plural, resolve_leaves, say, say_table
 
 
 def selfplay(
@@ -178,18 +178,10 @@ def _leaves_line(d: dict) -> str:
 
 
 #: the options of the simulation: each is refused without --sim (and --sim-infer-samples without --sim-infer)
-_SIM_OPTIONS = ("sim_iterations", "sim_candidates", "sim_plies", "sim_infer", "sim_infer_samples")
-
-
-def _given(ctx: typer.Context, name: str) -> bool:
-    """Was option ``name`` given on the command line (not left at its default)?"""
-    from click.core import ParameterSource
-
-    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+_SIM_OPTIONS = ("sim_iterations", "sim_candidates", "sim_plies", "sim_infer", "sim_infer_samples", "seed")
 
 
 def analyze(
-    ctx: typer.Context,
     path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
     leaves: Optional[str] = typer.Option(None, "--leaves", help=LEAVES_HELP),
     top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn (in the table and the JSON)."),
@@ -219,10 +211,10 @@ def analyze(
 
     if top < 1:
         fail(f"--top must be at least 1, got {top}", 2)
-    given = [name for name in _SIM_OPTIONS if _given(ctx, name)]
-    if given and not sim:
-        fail(f"--{given[0].replace('_', '-')} is for the simulation: add --sim", 2)
-    if _given(ctx, "sim_infer_samples") and not sim_infer:
+    named = [name for name in _SIM_OPTIONS if given(name)]
+    if named and not sim:
+        fail(f"--{named[0].replace('_', '-')} is for the simulation: add --sim", 2)
+    if given("sim_infer_samples") and not sim_infer:
         fail("--sim-infer-samples is for the inference: add --sim-infer", 2)
     r = replay_file(path, ruleset, None, strict=False)
     if r.errors:  # the positions after an error are not known: an analysis of them would be wrong

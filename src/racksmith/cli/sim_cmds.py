@@ -11,7 +11,7 @@ import typer
 from ..play.backends import MAX_GAMES
 from .common import (
     LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail, finite, inference_scope,
-    load_position, note, position_lexicon, resolve_leaves, say, signed,
+    given, load_position, note, position_lexicon, resolve_leaves, say, signed,
 )
 
 winpct_app = typer.Typer(
@@ -139,16 +139,6 @@ def _stop_option(value: str) -> "float | None":
     if not 0.5 <= x < 1:
         raise typer.BadParameter(f"the confidence must lie in 0.5..1 (e.g. 0.99), got {value!r}", param_hint="--stop")
     return x
-
-
-def given(name: str) -> bool:
-    """Whether the option ``name`` (its parameter name) was given on the command line (or by the
-    environment), not left at its default."""
-    import click
-    from click.core import ParameterSource
-
-    ctx = click.get_current_context(silent=True)
-    return ctx is not None and ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
 
 
 def check_infer_options(infer: "str | None", seconds_flag: str, samples_flag: str) -> None:
