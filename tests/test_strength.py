@@ -484,13 +484,16 @@ def test_match_cli_json(capsys):
     (["leaves", "train", "-r", "english", "--games", "5", "-o", "/no/such/dir/x.klv2"], 1, "does not exist"),
     (["leaves", "train", "-r", "english", "--games", "5", "--probes", "-1", "-o", "x.klv2"], 2, "probes"),
     # more worker processes than the machine can use: refused before one is started
-    # (bad usage, exit 2, in match and selfplay)
+    # (bad usage, exit 2, in every command that takes --jobs)
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "1000000"], 2, "jobs 1,000,000 is too many"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "ray", "--jobs", "100000"], 2,
      "jobs 100,000 is too many: at most 4,096 Ray tasks"),
     (["selfplay", "--games", "2", "--jobs", "1000000"], 2, "jobs 1,000,000 is too many"),
-    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--jobs", "1000000"], 1, "too many"),
-    (["winpct", "train", "--games", "2", "-o", "x.csv", "--jobs", "1000000"], 1, "too many"),
+    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--jobs", "1000000"], 2, "too many"),
+    (["winpct", "train", "--games", "2", "-o", "x.csv", "--jobs", "1000000"], 2, "too many"),
+    # a negative seed, as sim, best and infer refuse it
+    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--seed", "-1"], 2, "--seed"),
+    (["winpct", "train", "--games", "2", "-o", "x.csv", "--seed", "-1"], 2, "--seed"),
 ])
 def test_cli_bad_input_is_one_line(capsys, args, code, message):
     assert main(args) == code

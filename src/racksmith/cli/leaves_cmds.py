@@ -110,7 +110,8 @@ def train_cmd(
     start: Optional[Path] = typer.Option(None, "--from", help="Leaves the first generation plays with: a file, or a "
                                          "shipped set by name (english, super, russian, erudit) [default: none].",
                                          dir_okay=False),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed: game i of generation g draws its bag from (seed, g, i)."),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, max=2**64 - 1,
+                             help="Seed: game i of generation g draws its bag from (seed, g, i)."),
     prior_weight: float = typer.Option(50.0, "--prior-weight", callback=_prior_weight,
                                        help="Weight, in turns, of a rare leave's prior (built from its smaller leaves)."),
     probes: int = typer.Option(0, "--probes", help="Census: before every tallied turn, tally this many racks drawn from "
@@ -152,6 +153,13 @@ def train_cmd(
     if total > MAX_GAMES:
         raise typer.BadParameter(f"{total:,} games in {generations:,} generations: a training run plays at most "
                                  f"{MAX_GAMES:,}", param_hint="--games/--generations")
+    from ..errors import RacksmithError
+    from ..play.backends import check_jobs
+
+    try:
+        check_jobs(jobs, backend.lower())
+    except RacksmithError as e:
+        raise typer.BadParameter(str(e), param_hint="--jobs") from None
     rs = get_ruleset(ruleset)
     start_bytes = None
     start_prov = None

@@ -28,7 +28,7 @@ def winpct_train_cmd(
                                 help="The table to write (MAGPIE's winpct format; its provenance goes to OUTPUT.json)."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
     leaves: Optional[str] = typer.Option(None, "--leaves", help="Of the players (both seats). " + LEAVES_HELP),
-    seed: int = typer.Option(0, "--seed", help="Seed of the games."),
+    seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the games."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes."),
     tallies: Optional[Path] = typer.Option(None, "--tallies", dir_okay=False,
                                            help="Also save the integer swing tallies (.npy) the table is built from."),
@@ -47,6 +47,13 @@ def winpct_train_cmd(
         leaves = default_leaves_name(rs)  # the players every other command plays: the shipped leaves
     elif leaves.strip().lower() == "none":
         leaves = None
+    from ..errors import RacksmithError
+    from ..play.backends import check_jobs
+
+    try:
+        check_jobs(jobs)
+    except RacksmithError as e:
+        raise typer.BadParameter(str(e), param_hint="--jobs") from None
     if leaves is not None:
         load_leaves(leaves, rs)  # a bad file is found before the games are played
     for path, option in ((output, "--output"), (tallies, "--tallies")):
