@@ -4,13 +4,16 @@ run in several processes.
 
     python benchmarks/match_pairs.py play --p1 SPEC --p2 SPEC --seed S --pairs A:B --out FILE [--ruleset R]
     python benchmarks/match_pairs.py summary FILE [FILE ...]
+    python benchmarks/match_pairs.py compare --a FILE [FILE ...] --b FILE [FILE ...]
 
 ``play`` plays pairs A..B-1 of ``racksmith match --p1 SPEC --p2 SPEC --seed S`` — the same games as
 that command (pair p's bag and both players' seeds depend only on the seed and p) — skipping the
 pairs FILE already holds, so the same command resumes. Each line holds the pair's scores and, for
 each player, the CPU seconds of its ``choose`` calls split by the bag: turns with tiles in the bag
 and turns with the bag empty. ``summary`` prints the match's JSON (as ``racksmith match --json``)
-over the distinct pairs of the files, plus the players' CPU seconds a turn.
+over the distinct pairs of the files, plus the players' CPU seconds a turn. ``compare`` takes two
+matches of the same seed (player 1 changed, player 2 the same) and gives, over the pairs both hold,
+each one's result and the paired difference of player 1's score and spread with 95% intervals.
 """
 from __future__ import annotations
 
@@ -90,6 +93,49 @@ def summary(args) -> None:
     print()
 
 
+def _rows(files) -> dict[int, dict]:
+    rows: dict[int, dict] = {}
+    for name in files:
+        for line in Path(name).read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                rows.setdefault(row["pair"], row)
+    return rows
+
+
+def compare(args) -> None:
+    """Two matches of the same seed, A and B (e.g. a player with and without an option, each against
+    the same opponent as player 1), over the pairs both hold: each one's result, and the paired
+    difference of player 1's score a pair (a win 1, a draw 1/2, over the pair's two games) and of
+    its spread, with 95% intervals (normal, over the pairs: the same bags on both sides)."""
+    import math
+    import statistics
+
+    a, b = _rows(args.a), _rows(args.b)
+    common = sorted(set(a) & set(b))
+
+    def score(row) -> float:
+        return sum(1.0 if x > y else 0.5 if x == y else 0.0 for x, y in (row["first"], row["second"])) / 2
+
+    def spread(row) -> float:
+        return sum(x - y for x, y in (row["first"], row["second"])) / 2
+
+    out = {"pairs": len(common)}
+    for name, rows in (("a", a), ("b", b)):
+        pairs = [PairResult(p, tuple(rows[p]["first"]), tuple(rows[p]["second"])) for p in common]
+        res = MatchResult("p1", "p2", "", 0, pairs, 0.0).to_dict()["p1"]
+        turns = sum(rows[p]["p1"]["bag_turns"] for p in common)
+        cpu = sum(rows[p]["p1"]["bag_cpu"] for p in common)
+        out[name] = {**res, "bag_cpu_per_turn": round(cpu / turns, 4) if turns else None}
+    for key, f in (("score", score), ("spread", spread)):
+        d = [f(b[p]) - f(a[p]) for p in common]
+        mean = statistics.fmean(d) if d else 0.0
+        half = 1.96 * statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else math.inf
+        out[f"b_minus_a_{key}"] = {"mean": round(mean, 5), "ci95": [round(mean - half, 5), round(mean + half, 5)]}
+    json.dump(out, sys.stdout, indent=1)
+    print()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -103,8 +149,11 @@ def main() -> None:
     p.add_argument("--lexicon", default=None)
     s = sub.add_parser("summary", help="the match's result over JSONL files")
     s.add_argument("files", nargs="+")
+    c = sub.add_parser("compare", help="two matches of one seed over the pairs both hold: the paired difference")
+    c.add_argument("--a", nargs="+", required=True, help="JSONL files of match A")
+    c.add_argument("--b", nargs="+", required=True, help="JSONL files of match B")
     args = ap.parse_args()
-    play(args) if args.cmd == "play" else summary(args)
+    {"play": play, "summary": summary, "compare": compare}[args.cmd](args)
 
 
 if __name__ == "__main__":
