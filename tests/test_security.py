@@ -199,6 +199,21 @@ def test_allowed_hosts_and_the_bound_address():
         s.close()
 
 
+def test_an_allowed_host_must_be_a_name(capsys):
+    """``--allow-host ""`` was taken (and a Host header with nothing in it answered): an allowed
+    host is a name or an address, refused otherwise before the server listens."""
+    from racksmith.cli.main import main
+    from racksmith.errors import RacksmithError
+    from racksmith.web import make_server
+
+    for bad in ("", "  ", "a b", "evil/path"):
+        with pytest.raises(RacksmithError, match="an allowed host is a name or an address"):
+            make_server(Analyzer("english"), "127.0.0.1", 0, allowed_hosts=[bad])
+        assert main(["serve", "--port", "0", "--allow-host", bad]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "--allow-host" in err
+
+
 def test_an_ipv6_loopback_server():
     try:
         s = Server(Analyzer("english"), host="::1")

@@ -54,8 +54,15 @@ def serve(
 
     The URL is printed on stderr; Ctrl-C stops the server. Requests name rulesets and lexicons,
     never files; what one request may cost is bounded by the --max-* options."""
+    from ..errors import RacksmithError
     from ..web import Analyzer, Limits, make_server
+    from ..web.server import _host_name
 
+    for name in allow_host or ():
+        try:
+            _host_name(name)
+        except RacksmithError as e:
+            fail(f"--allow-host: {e}", 2)
     limits = Limits(max_body=max_body, max_moves=max_moves, max_gcg_bytes=max_gcg_bytes,
                     max_gcg_events=max_gcg_events, max_seconds=max_seconds, max_concurrent=max_concurrent,
                     max_connections=max_connections, max_sim_iterations=max_sim_iterations)

@@ -166,6 +166,8 @@ def make_server(analyzer: Analyzer, host: str = "127.0.0.1", port: int = 8765,
 def _host_name(text: str) -> str:
     """A name for ``allowed_hosts`` as a Host header spells it (an IPv6 address in brackets)."""
     name = str(text).strip().lower()
+    if not name or any(c.isspace() or c in "/?#@" for c in name):
+        raise RacksmithError(f"an allowed host is a name or an address, such as myhost.local, got {text!r}")
     return f"[{name}]" if ":" in name and not name.startswith("[") else name
 
 
