@@ -1490,28 +1490,69 @@ def test_peg_estimates_at_a_time_limit_come_in_rounds_of_successive_halving(rng,
         assert all(d.estimate is not None for q in plays for d in q.draws)
 
 
-def test_peg_with_four_tiles_in_the_bag_estimates_within_a_short_limit(capsys):
-    """Four tiles in the bag and 3,055 plays (1.3 million draws): at two seconds most plays are not
-    even set up, yet those that are get estimates (before, the answer was the first by score with
-    nothing estimated); the plays with an estimate come first, each counting its estimated draws,
-    and the table shows at most a dozen draws of a play."""
-    cgp = ("13JO/13E1/8GRUBBER/1G9u1Z1/1U2S6G3/HM2E2KRYOLITE/A2QAT5E3/L3S1VAW1URINE/V3I2DEEPS3/ALCADES1N6/"
-           "4E1OIDIA4/7N2NINTH/6MEWL4O/5YAP5DO/7T5OF CENOOR?/ 272/354 0")
-    pos = Position.from_cgp(cgp)
-    pos.moves()  # the lexicon loaded before the clock starts
-    r = pos.solve_peg(seconds=2)
-    assert not r.exact and len(r.plays) == 3055
+
+
+FOUR_IN_BAG = ("13JO/13E1/8GRUBBER/1G9u1Z1/1U2S6G3/HM2E2KRYOLITE/A2QAT5E3/L3S1VAW1URINE/V3I2DEEPS3/ALCADES1N6/"
+               "4E1OIDIA4/7N2NINTH/6MEWL4O/5YAP5DO/7T5OF CENOOR?/ 272/354 0")  # 3,055 plays, 7,920 bag orders
+
+
+def _stop_estimates_after(monkeypatch, n: int) -> None:
+    """The time limit, as the estimates see it, runs out after ``n`` of them (a deterministic stop),
+    and no looks follow (the answer is the rounds' first)."""
+    from racksmith.search import peg
+
+    real, calls = peg._Solver.estimate, [0]
+
+    def estimate(self, d, search=None):
+        if calls[0] >= n:
+            self.stopped = True
+            return
+        calls[0] += 1
+        real(self, d, search)
+
+    monkeypatch.setattr(peg._Solver, "estimate", estimate)
+    monkeypatch.setattr(peg, "_ANSWER_TOP", 0)
+
+
+def test_peg_with_four_tiles_in_the_bag_ranks_by_rounds_of_estimates(monkeypatch, capsys):
+    """Four tiles in the bag (the 300 best plays by score and the pass, 7,920 bag orders each):
+    when the time runs out in the second round of estimates (after 450: one draw of each play,
+    then one more of the better half), the plays with estimates come first, each counting its
+    estimated draws, the others after; before, nothing was estimated at such limits and the answer
+    was the first play by score. The table shows at most a dozen draws of a play."""
+    _stop_estimates_after(monkeypatch, 450)
+    r = Position.from_cgp(FOUR_IN_BAG).solve_peg(300, seconds=600)
+    assert not r.exact and len(r.plays) == 301
     counts = [p.estimated_draws for p in r.plays]
-    assert counts[0] > 0 and r.plays[0].win_probability_estimate is not None
-    assert counts[-1] == 0  # the plays not set up
+    assert sum(1 for c in counts if c) >= 300  # the first round reached every play
     assert counts == sorted(counts, key=lambda c: c == 0)  # every play with an estimate before those without
+    first = r.plays[0]
+    assert 0 < first.estimated_draws < first.draws == 7920 and first.win_probability_estimate is not None
     for p in r.plays:
-        if p.estimated_draws:
-            assert 0 < p.estimated_draws <= p.draws == 7920 and 0 <= p.win_probability_estimate <= 1
-        else:
-            assert p.win_probability_estimate is None
-    d = r.to_dict()["plays"][0]
-    assert d["estimated_draws"] == counts[0] and "win_probability_estimate" in d
-    code, out, err = run_cli(capsys, "peg", cgp, "--seconds", "0.5", "-q")
-    assert code == 0 and "not exact" in out and "bounded)" in out  # "(89 not bounded)", wrapped
+        assert (p.win_probability_estimate is None) == (p.estimated_draws == 0)
+    assert r.to_dict()["plays"][0]["estimated_draws"] == counts[0]
+    monkeypatch.undo()
+    _stop_estimates_after(monkeypatch, 450)  # a new count for the command line's run
+    code, out, err = run_cli(capsys, "peg", FOUR_IN_BAG, "--top", "300", "--seconds", "600", "-q")
+    assert code == 0 and "not exact" in out and "bounded)" in out and " over " in out  # "(89 not bounded)", wrapped
     assert "AAFI:?" not in out  # the draws nothing is known of are counted, not listed
+
+
+def test_peg_estimates_the_plays_set_up_when_setting_up_is_cut_short(monkeypatch):
+    """Setting the plays up stops halfway to the limit; the plays set up by then are estimated in
+    what is left (a set-up cut short used to stop everything: nothing was estimated, and the answer
+    was the first play by score). Setting up is slowed here (10 ms a play) so that it is cut."""
+    from racksmith.search import peg
+
+    real = peg._groups
+
+    def slow(*args):
+        time.sleep(0.01)
+        return real(*args)
+
+    monkeypatch.setattr(peg, "_groups", slow)
+    monkeypatch.setattr(peg, "_ANSWER_TOP", 0)
+    r = Position.from_cgp(FOUR_IN_BAG).solve_peg(300, seconds=3)
+    set_up = [p for p in r.plays if p.outcomes or p.bounds]
+    assert not r.exact and 0 < len(set_up) < 301
+    assert r.plays[0].estimated_draws > 0

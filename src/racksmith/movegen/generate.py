@@ -104,7 +104,7 @@ def generate_moves(
         )
     if use_gaddag and not lexicon.has_gaddag:
         raise MoveGenError(
-            f"lexicon {lexicon.name or '?'} has no GADDAG (a DAWG-only KWG): use the DAWG generator (algorithm='dawg', --algorithm dawg), "
+            f"lexicon {lexicon.name or '?'} has no GADDAG (a DAWG-only KWG): use algorithm='dawg', "
             "or rebuild the lexicon with a GADDAG"
         )
     leave_values = leaves if leaves is None or type(leaves) is Leaves else _leaves(leaves, rs)

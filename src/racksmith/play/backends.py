@@ -96,7 +96,7 @@ def check_backend(backend: str, jobs: int, address: str | None) -> str:
         raise RacksmithError(f"backend {backend!r}: use one of {', '.join(BACKENDS)}")
     check_jobs(jobs, name)
     if address is not None and name != "ray":
-        raise RacksmithError("address is only for the ray backend (backend='ray', --backend ray)")
+        raise RacksmithError("address is only for the ray backend (backend='ray')")
     return name
 
 
