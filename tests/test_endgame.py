@@ -792,6 +792,10 @@ def check_peg_answer(pos: Position, r, expected: dict[str, dict[str, int]]) -> N
     minimax's figures; every other play's figures and bounds hold the minimax's."""
     best = max(peg_key(pos, o) for o in expected.values())
     top = r.plays[0]
+    assert r.best is top
+    # the repr names the answer, not every play's draws (a four-tile bag has a million of them)
+    assert repr(r).startswith(f"PegResult(best={top.move.notation()!r}, plays={len(r.plays)}, ")
+    assert repr(top).startswith(f"PegPlay({top.move.notation()!r}, score={top.move.score}, ")
     # the best chance of winning is always exact; the mean spread is exact or bounded (bounds holding the truth)
     assert r.exact and top.wins_exact and top.win_probability == pytest.approx(best[0]), pos.cgp()
     assert peg_key(pos, expected[top.move.notation()]) == pytest.approx(best)

@@ -134,6 +134,11 @@ class PegPlay:
     estimated_draws: int = 0
     win_probability_estimate: float | None = None
 
+    def __repr__(self) -> str:
+        return (f"PegPlay({self.move.notation()!r}, score={self.move.score}, exact={self.exact}, "
+                f"win_probability={self.win_probability:.4f}, mean_spread={self.mean_spread:.2f}, "
+                f"draws={self.draws})")
+
     @property
     def wins_exact(self) -> bool:
         """Whether ``wins``/``win_probability`` are exact (always for an exact play; for the best
@@ -178,6 +183,17 @@ class PegResult:
     nodes: int
     seconds: float
     exact: bool = True
+
+    @property
+    def best(self) -> PegPlay | None:
+        """The best play (``plays[0]``), None when there is no play."""
+        return self.plays[0] if self.plays else None
+
+    def __repr__(self) -> str:
+        # a play's outcomes can hold a million draws: the repr names the answer, not every draw
+        best = self.best
+        return (f"PegResult(best={best.move.notation() if best else None!r}, plays={len(self.plays)}, "
+                f"exact={self.exact}, nodes={self.nodes}, seconds={self.seconds:.3f})")
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith peg --json``."""
