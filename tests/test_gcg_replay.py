@@ -108,6 +108,20 @@ def test_turns_after_the_end_are_errors():
     assert info.value.line == 34
 
 
+def test_a_turn_after_the_end_is_reported_and_not_played():
+    """Collected mode: the game's end (scores, board, turns, end position) stays as the record's
+    last legal turn left it; the event is one error, not a cascade of rack and total errors."""
+    end = replay_file(GAME01)
+    text = GAME01.read_text(encoding="utf-8") + ">p1: AEKNOQR 8D KRONA +28 28\n"
+    r = replay_text(text, strict=False)
+    assert [(e.line, e.message) for e in r.errors] == [
+        (34, "a turn after the end of the game (line 32); it is not played")]
+    assert r.final_scores() == end.final_scores() == {"p1": 445, "p2": 516}
+    assert len(r.turns) == len(end.turns) and r.over
+    assert (r.board == end.board).all()
+    assert r.position().cgp() == end.position().cgp()
+
+
 HANDMADE = """\
 #character-encoding UTF-8
 #player1 ann Ann

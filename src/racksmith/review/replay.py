@@ -290,7 +290,9 @@ class _Replayer:
                 continue
             previous = event
             if self.over_line and event.kind in turns.TURN_KINDS:
-                self.fail(f"a turn after the end of the game (line {self.over_line})", event.line)
+                # reported and not played: the game's end (board, scores, racks) stays as it was
+                self.fail(f"a turn after the end of the game (line {self.over_line}); it is not played", event.line)
+                continue
             draft = self.handlers[event.kind](event, p)
             if draft is not None:
                 drafts.append(draft)
