@@ -281,3 +281,14 @@ def test_other_writers_dialects_replay():
     r = replay_text(text)
     assert r.ok, r.errors
     assert r.final_scores() == {"p1": 346, "p2": 408}
+
+
+def test_a_replay_and_its_turns_compare_by_value_after_pickling():
+    import pickle
+
+    r = replay_file(GAME01)
+    copy = pickle.loads(pickle.dumps(r))
+    assert copy == r and copy.turns[3] == r.turns[3] and hash(copy.turns[3]) == hash(r.turns[3])
+    assert r.turns[3] != r.turns[4]
+    copy.scores = [r.scores[0] + 1, r.scores[1]]
+    assert copy != r

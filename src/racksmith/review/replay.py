@@ -29,6 +29,13 @@ from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH, Tiles
 from ..rules.ruleset import Ruleset
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Field equality where a field may be a NumPy array (whose ``==`` is elementwise)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape and bool(np.array_equal(a, b))
+    return bool(a == b)
+
+
 @dataclass(frozen=True, slots=True)
 class ReplayTurn:
     """A turn (play, exchange or pass) and the position before it.
@@ -57,6 +64,14 @@ class ReplayTurn:
     bingo: bool = False
     withdrawn: bool = False
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReplayTurn):
+            return NotImplemented
+        return all(_same(getattr(self, f), getattr(other, f)) for f in self.__slots__)
+
+    def __hash__(self) -> int:
+        return hash((self.number, self.player, self.scores, self.score))
+
     @property
     def line(self) -> int:
         return self.event.line
@@ -79,6 +94,12 @@ class Replay:
     lexicon: Any = None
     zero_turns: int = 0  #: the count of consecutive scoreless turns at the end
     end_racks: dict[int, Tiles] = field(default_factory=dict)  #: by player: the racks ``#rack1``, ``#rack2``... give, or the end of the game's lines
+
+    def __eq__(self, other: object) -> bool:
+        # by value, the board compared as an array; ``lexicon`` (what the words were checked in) is not compared
+        if not isinstance(other, Replay):
+            return NotImplemented
+        return all(_same(getattr(self, f), getattr(other, f)) for f in self.__slots__ if f != "lexicon")
 
     @property
     def players(self) -> list[str]:
