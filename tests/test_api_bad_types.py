@@ -568,6 +568,18 @@ def test_seeds_random_takes_are_still_taken():
     assert Game("english", seed="x").racks == Game("english", seed="x").racks
 
 
+@pytest.mark.parametrize("seed", [-1, np.int64(-7)])
+def test_a_negative_seed_is_refused_not_taken_as_its_absolute_value(seed):
+    # random.Random(-1) is random.Random(1): Game(seed=-1) played the games of seed 1
+    from racksmith.play.players import RandomPlayer
+
+    with pytest.raises(RacksmithError, match="seed must be 0 or more"):
+        Game("english", seed=seed)
+    with pytest.raises(RacksmithError, match="seed must be 0 or more"):
+        RandomPlayer(seed=seed)
+    assert Game("english", seed=np.int64(7)).racks == Game("english", seed=7).racks
+
+
 # --- left as they are: in racksmith/movegen, which this change does not touch ---------------------------------
 @pytest.mark.parametrize("bad", ["3", "", 1.5, float("nan"), None, [], np.array([1, 2])])
 def test_a_move_list_index_that_is_no_whole_number_is_refused(env, bad):

@@ -96,11 +96,14 @@ def callback(value: Any, name: str, error: type[RacksmithError] = RacksmithError
 def seed(value: Any, name: str = "seed", error: type[RacksmithError] = RacksmithError):
     """A seed as :class:`random.Random` takes it (None, an int, a float, a text or bytes) or a
     ``random.Random`` itself; a numpy integer becomes an int. A NaN or an infinity, which would seed
-    differently each run, is refused."""
+    differently each run, is refused, and so is a negative whole number, which
+    :class:`random.Random` would take as its absolute value (-1 would play the games of 1)."""
+    if isinstance(value, np.integer):
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise error(f"{name} must be 0 or more, got {value} (a negative seed would repeat the games of {-value})")
     if value is None or isinstance(value, (random.Random, int, str, bytes, bytearray)):
         return value
-    if isinstance(value, np.integer):
-        return int(value)
     if isinstance(value, (float, np.floating)) and math.isfinite(value):
         return float(value)
     raise error(f"{name} must be a whole number (or a text), a random.Random or None, got {show(value)}")
