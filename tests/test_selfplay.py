@@ -256,14 +256,114 @@ def test_a_gcg_folder_that_cannot_be_written_is_refused_before_any_game(enable):
     assert played == []
 
 
+# --- a record that cannot be written mid-run: the run goes on, the report counts it -----------------------
+RECORD_KEYS = {"records_unwritten", "records_unwritten_games", "records_error"}
+
+
+def _plain(enable, games, **config):
+    """The same series without records: what a run that lost some must still report."""
+    return run_selfplay(games, SelfPlayConfig(players=("score", "score"), validate=False, seed=7, **config),
+                        lexicon=enable)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("engine", ["kernel", "python"])
-def test_a_game_record_that_cannot_be_written_is_an_output_error_naming_it(enable, tmp_path, engine):
+def test_a_record_that_cannot_be_written_does_not_lose_the_run(enable, tmp_path, engine, jobs):
+    """A directory in the way of games 1 and 3's records (refused in any process): an
+    OutputFileError ended the run (from a worker with jobs=2), losing every game played."""
+    (tmp_path / "game000003.gcg").mkdir()
+    (tmp_path / "game000001.gcg").mkdir()
+    config = SelfPlayConfig(players=("score", "score"), validate=False, seed=7, engine=engine, gcg_dir=str(tmp_path))
+    report = run_selfplay(6, config, jobs=jobs, lexicon=enable)
+    plain = _plain(enable, 6, engine=engine)
+    assert report.results == plain.results and report.engine == engine  # every game, as without records
+    assert report.records_unwritten == 2 and report.unwritten_games == [1, 3]
+    assert report.records_error == f"game 1: cannot write {str(tmp_path / 'game000001.gcg')!r}: it is a directory"
+    assert sorted(f.name for f in tmp_path.glob("*.gcg") if f.is_file()) == [f"game{i:06d}.gcg" for i in (0, 2, 4, 5)]
+    for i in (0, 2, 4, 5):
+        r = replay_file(tmp_path / f"game{i:06d}.gcg")
+        assert r.ok and r.over and (r.final_scores()["p1"], r.final_scores()["p2"]) == plain.results[i].scores
+    d = report.to_dict()
+    assert d["games"] == 6 and d["invariant_violations"] == 0
+    assert (d["records_unwritten"], d["records_unwritten_games"], d["records_error"]) == (2, [1, 3], report.records_error)
+    assert {k: v for k, v in _without_timings(d).items() if k not in RECORD_KEYS} == _without_timings(plain.to_dict())
+    assert not RECORD_KEYS & plain.to_dict().keys() and plain.records_unwritten == 0 and plain.records_error is None
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+def test_every_later_record_is_still_tried_after_a_failed_write(enable, tmp_path, monkeypatch, engine, jobs):
+    """A full disk for games 2 and 4 only (a passing failure): the other records are written."""
+    import racksmith.play.selfplay as sp
     from racksmith.errors import OutputFileError
 
-    (tmp_path / "game000001.gcg").mkdir()  # a directory in the way of the second game's record
-    config = SelfPlayConfig(players=("score", "score"), gcg_dir=str(tmp_path), validate=False, engine=engine)
-    with pytest.raises(OutputFileError, match="game000001.gcg.*it is a directory"):  # was IsADirectoryError
-        run_selfplay(2, config, lexicon=enable)
+    real = sp.write_atomically
+
+    def full_disk(path, data, **kw):
+        if Path(path).name in ("game000002.gcg", "game000004.gcg"):
+            raise OutputFileError(f"cannot write {str(path)!r}: No space left on device")
+        return real(path, data, **kw)
+
+    monkeypatch.setattr(sp, "write_atomically", full_disk)  # forked workers inherit the patch
+    config = SelfPlayConfig(players=("score", "score"), validate=False, seed=7, engine=engine, gcg_dir=str(tmp_path))
+    report = run_selfplay(6, config, jobs=jobs, lexicon=enable, start_method="fork")
+    assert report.results == _plain(enable, 6, engine=engine).results
+    assert report.unwritten_games == [2, 4]
+    assert report.records_error == f"game 2: cannot write {str(tmp_path / 'game000002.gcg')!r}: No space left on device"
+    assert sorted(f.name for f in tmp_path.glob("*.gcg")) == [f"game{i:06d}.gcg" for i in (0, 1, 3, 5)]
+
+
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+def test_a_gcg_folder_removed_mid_run_loses_only_the_records(enable, tmp_path, monkeypatch, engine):
+    import shutil
+
+    import racksmith.play.selfplay as sp
+
+    monkeypatch.setattr(sp, "BATCH", 2)
+    folder = tmp_path / "games"
+    config = SelfPlayConfig(players=("score", "score"), validate=False, seed=7, engine=engine, gcg_dir=str(folder))
+    seen = []
+
+    def progress(done):
+        seen.append(done)
+        if done == 2:
+            shutil.rmtree(folder)  # after the first batch
+
+    report = run_selfplay(5, config, lexicon=enable, progress=progress)
+    assert seen == [2, 4, 5] and report.results == _plain(enable, 5, engine=engine).results
+    assert report.records_unwritten == 3 and report.unwritten_games == [2, 3, 4]
+    assert report.records_error == (f"game 2: cannot write {str(folder / 'game000002.gcg')!r}: "
+                                    f"there is no folder {str(folder)!r}")
+
+
+def test_a_table_keeps_the_unwritten_records_through_put_concat_and_pickling():
+    import pickle
+
+    from racksmith.play.selfplay import GameResult
+    from racksmith.play.tables import GameTable
+
+    rs = [GameResult(i, i % 2, (300 + i, 200), (0, 1), 20, 20, 100) for i in range(6)]
+    a = GameTable.from_results(rs[:3], 2, unwritten={2: "disk full"})
+    b = GameTable.from_results(rs[3:], 2, unwritten={0: "gone", 2: "gone too"})
+    assert a.records_unwritten == 1 and a.unwritten_error == (2, "disk full") and a.unwritten_rows().tolist() == [2]
+    plain = GameTable.from_results(rs[:3], 2)
+    assert plain.unwritten is None and plain.records_unwritten == 0 and plain != a
+    assert a.nbytes == plain.nbytes + 3  # a byte a game, only in a table that lost a record
+    joined = GameTable.concat([a, b], 2)
+    assert joined.unwritten_rows().tolist() == [2, 3, 5] and joined.unwritten_error == (2, "disk full")
+    run = GameTable.empty(6, 2)
+    run.put(b)  # the later batch first: the first failure is still the lowest game's
+    assert run.unwritten_error == (3, "gone")
+    run.put(a)
+    assert run == joined and run.results() == rs
+    assert pickle.loads(pickle.dumps(run)) == run
+    fixed = GameTable.from_results(rs[:3], 2)
+    run.put(fixed)  # games 0..2 played again, their records written
+    assert run.unwritten_rows().tolist() == [3, 5] and run.unwritten_error[0] == 3  # its reason not kept
+    run.put(b)
+    assert run == GameTable.concat([fixed, b], 2) and run.unwritten_error == (3, "gone")
+    with pytest.raises(RacksmithError, match="unwritten record of row 3: the table has 3 rows"):
+        GameTable.from_results(rs[:3], 2, unwritten={3: "x"})
 
 
 @pytest.mark.parametrize("players", [(5, 6), "equity", ("equity",), None, ("equity", None)])
@@ -312,3 +412,51 @@ def test_cli_selfplay_says_which_players_have_leaves(capsys):
     out, err = capsys.readouterr()
     assert out.startswith("1 game in ") and "(1 games" not in out and "1 job)" in out
     assert "equity players: no leave values" in out and err == ""  # none asked for: no note
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cli_selfplay_reports_every_game_then_fails_when_records_are_lost(capsys, tmp_path, jobs):
+    """The report on stdout as usual (the JSON parses), then exit 1 and one line naming the folder
+    and the count: an OutputFileError ended the run with only the error, the games lost."""
+    (tmp_path / "game000002.gcg").mkdir()
+    (tmp_path / "game000005.gcg").mkdir()
+    args = ["selfplay", "--games", "6", "--seed", "7", "--players", "score,score", "--fast", "--jobs", jobs,
+            "--gcg-dir", str(tmp_path)]
+    assert main([*args, "--json"]) == 1
+    out, err = capsys.readouterr()
+    d = json.loads(out)
+    assert d["games"] == 6 and d["invariant_violations"] == 0
+    assert (d["records_unwritten"], d["records_unwritten_games"]) == (2, [2, 5])
+    first = f"game 2: cannot write {str(tmp_path / 'game000002.gcg')!r}: it is a directory"
+    assert d["records_error"] == first
+    assert err.splitlines() == [f"racksmith: the records of 2 games could not be written to {tmp_path} (first: {first}); "
+                                "the report above counts every game"]
+    assert len(list(tmp_path.glob("*.gcg"))) == 6  # four records and the two folders in the way
+    assert main(args) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("6 games in ") and "records not written: 2 (games 2, 5)" in out
+    assert len(err.splitlines()) == 1 and "the records of 2 games could not be written" in err
+    assert "Traceback" not in err
+
+
+def test_cli_selfplay_reports_violations_and_lost_records_a_line_each(capsys, tmp_path, monkeypatch):
+    import dataclasses
+
+    import racksmith.play.selfplay as sp
+
+    class Liar(BestScorePlayer):
+        def choose(self, view):
+            move = super().choose(view)
+            return dataclasses.replace(move, score=move.score + 1) if move.is_place else move
+
+    monkeypatch.setattr(sp, "make_player", lambda kind, **kw: Liar())
+    (tmp_path / "game000000.gcg").mkdir()
+    assert main(["selfplay", "--games", "1", "--seed", "1", "--players", "score,score", "--gcg-dir", str(tmp_path),
+                 "--json"]) == 1
+    out, err = capsys.readouterr()
+    d = json.loads(out)
+    assert d["invariant_violations"] >= 10 and d["records_unwritten"] == 1
+    lines = err.splitlines()
+    assert len(lines) == 2 and "invariant violations; first: game 0, turn" in lines[0]
+    assert lines[1].startswith(f"racksmith: the record of 1 game could not be written to {tmp_path} (first: game 0: ")
+    assert all(line.startswith("racksmith: ") for line in lines)

@@ -38,7 +38,11 @@ def selfplay(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
 ) -> None:
     """Play complete games between built-in players and report speed, scores, bingos, wins and
-    invariant violations (tiles conserved, plays legal, scores the sum of their events)."""
+    invariant violations (tiles conserved, plays legal, scores the sum of their events).
+
+    With --gcg-dir, a game whose record cannot be written (a full disk, the folder removed) does
+    not stop the series: the report counts every game, and the command then exits 1 saying how
+    many records are missing."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     import tempfile
@@ -132,8 +136,17 @@ def selfplay(
         emit_json(d)
     else:
         _print_report(d)
+    problems = []  # a line each on stderr, after the report
     if d["invariant_violations"]:
-        fail(f"{plural(d['invariant_violations'], 'invariant violation')}; first: {d['violations'][0]}")
+        problems.append(f"{plural(d['invariant_violations'], 'invariant violation')}; first: {d['violations'][0]}")
+    lost = d.get("records_unwritten", 0)
+    if lost:
+        problems.append(f"the {'record' if lost == 1 else 'records'} of {plural(lost, 'game')} could not be written to "
+                        f"{gcg_dir} (first: {d['records_error']}); the report above counts every game")
+    for line in problems[:-1]:
+        note(f"racksmith: {line}")
+    if problems:
+        fail(problems[-1])
 
 
 def _print_report(d: dict) -> None:
@@ -157,6 +170,11 @@ def _print_report(d: dict) -> None:
     say(f"invariant violations: {d['invariant_violations']}")
     for v in d["violations"]:
         say(f"  {v}")
+    lost = d.get("records_unwritten", 0)
+    if lost:
+        shown = d["records_unwritten_games"]
+        games = ", ".join(map(str, shown)) + (", ..." if lost > len(shown) else "")
+        say(f"records not written: {lost} ({'game' if lost == 1 else 'games'} {games})")
 
 
 def _leaves_line(d: dict) -> str:

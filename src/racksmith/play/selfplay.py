@@ -16,7 +16,9 @@ board and looked up from the lexicon's root, the score from the premiums, the ra
 rule), in Python :func:`racksmith.core.validation.check_move_lean`; a Python game also checks at
 the end that each score is the sum of its events. With ``gcg_dir`` each game is written as GCG:
 a kernel game's moves are replayed through :class:`~racksmith.play.game.Game` (same bag stream),
-which must reach the kernel's scores.
+which must reach the kernel's scores. A record that cannot be written (a full disk, the folder
+removed mid-run) does not stop the series: the game is counted as played, its record as
+unwritten (:attr:`SelfPlayReport.records_unwritten`), and every later game's record is still tried.
 
 Players are named by kind: ``equity``, ``score``, ``random``; ``equity:leaves=PATH`` gives one
 equity player its own leave file and ``equity:leaves=none`` none (a match of leave tables), where
@@ -232,19 +234,34 @@ class _Series:
             names=[f"racksmith_{cfg.players[i]}" for i in seats],
         )
 
-    def _write_gcg(self, index: int, game: Game) -> None:
+    def _write_gcg(self, index: int, game: Game) -> str | None:
+        """Write game ``index``'s record into ``gcg_dir``: None, or why it could not be written (the
+        series goes on without it)."""
         cfg = self.config
         assert cfg.gcg_dir is not None
         path = Path(cfg.gcg_dir) / f"game{index:06d}.gcg"
         text = game.gcg([("description", f"Created with racksmith self-play (seed {cfg.seed}, game {index})")])
-        write_atomically(path, text.encode("utf-8"))
+        try:
+            write_atomically(path, text.encode("utf-8"))
+        except OutputFileError as e:
+            return str(e)
+        except OSError as e:  # a check of the path before the write (e.g. a folder no longer searchable)
+            return f"cannot write {str(path)!r}: {e.strerror or e}"
+        return None
 
     def play_many(self, indices: Sequence[int]) -> GameTable:
         """Games ``indices``, a row each in their order (the kernel plays each run of consecutive
         indices in one call)."""
         k = len(self.players)
         if self.kernel is None:
-            return GameTable.from_results([self.play(i) for i in indices], k)
+            results = []
+            unwritten: dict[int, str] = {}
+            for row, i in enumerate(indices):
+                result, lost = self.play(i)
+                results.append(result)
+                if lost is not None:
+                    unwritten[row] = lost
+            return GameTable.from_results(results, k, unwritten=unwritten)
         parts: list[GameTable] = []
         i = 0
         while i < len(indices):
@@ -269,16 +286,20 @@ class _Series:
             problems.setdefault(n - 1, []).append(
                 f"games {first}..{first + n - 1}: {r['n_violations'] - len(r['violations'])} more violations not listed"
             )
+        unwritten: dict[int, str] = {}
         if cfg.gcg_dir:
             for g in range(n):
                 lo = int(r["log_end"][g - 1]) if g else 0
                 hi = int(r["log_end"][g])
-                found = self._replay(first + g, r["log"][lo:hi], r["log_reclaim"][lo:hi], tuple(r["scores"][g].tolist()))
+                found, lost = self._replay(first + g, r["log"][lo:hi], r["log_reclaim"][lo:hi],
+                                           tuple(r["scores"][g].tolist()))
                 if found:
                     problems.setdefault(g, []).extend(found)
+                if lost is not None:
+                    unwritten[g] = lost
         index = np.arange(first, first + n, dtype=np.int64)
         return GameTable(index, index % k, r["scores"], r["bingos"], r["turns"], r["calls"], r["reached"], problems,
-                         players=k)
+                         players=k, unwritten=unwritten)
 
     def _violation(self, game: int, turn: int, code: int, detail: int, rec: bytes) -> str:
         reason = _gameloop.CHECK_REASONS.get(code, str(code))
@@ -296,10 +317,11 @@ class _Series:
             return f"{where}: {move.notation()} cannot be applied (the board or the rack refuses it)"
         return f"{where}: {move.notation()} is illegal ({reason})"
 
-    def _replay(self, index: int, log: np.ndarray, reclaim: np.ndarray, scores: tuple[int, ...]) -> list[str]:
+    def _replay(self, index: int, log: np.ndarray, reclaim: np.ndarray,
+                scores: tuple[int, ...]) -> tuple[list[str], str | None]:
         """Replay a kernel game's moves (and the stars each took back: ``reclaim``, squares by
         turn, -1 after) through a Game (the same bag stream), write its GCG, and say if it does not
-        reach the kernel's scores."""
+        reach the kernel's scores: (the violations, why the record was not written or None)."""
         game = self._new_game(index)
         buf = log.tobytes()
         size = log.dtype.itemsize
@@ -315,17 +337,19 @@ class _Series:
                     move = dataclasses.replace(move, reclaimed=taken)
                 game.play_trusted(move)
         except (ValueError, IndexError) as e:
-            return [f"game {index}: its moves cannot be replayed through a Game: {e}"]
+            why = f"its moves cannot be replayed through a Game: {e}"
+            return [f"game {index}: {why}"], why  # no record to write
         by_player = [0] * len(scores)
         for seat, p in enumerate(self._seats(index)):
             by_player[p] = game.scores[seat]
-        self._write_gcg(index, game)
+        lost = self._write_gcg(index, game)
         if tuple(by_player) != scores or not game.over:
-            return [f"game {index}: replayed through a Game it ends {tuple(by_player)}, the kernel's {scores}"]
-        return [f"game {index}: {v}" for v in game.check_invariants()]
+            return [f"game {index}: replayed through a Game it ends {tuple(by_player)}, the kernel's {scores}"], lost
+        return [f"game {index}: {v}" for v in game.check_invariants()], lost
 
-    def play(self, index: int) -> GameResult:
-        """Game ``index`` through :class:`Game`, the players in Python."""
+    def play(self, index: int) -> tuple[GameResult, str | None]:
+        """Game ``index`` through :class:`Game`, the players in Python: its result, and why its
+        record (``gcg_dir``) could not be written, or None."""
         cfg = self.config
         n = len(self.players)
         seats = self._seats(index)
@@ -361,8 +385,7 @@ class _Series:
             if held != total:
                 violations.append(f"game {index}, turn {turns}: {held} tiles in bag, racks and board, not {total}")
         violations.extend(f"game {index}: {v}" for v in game.check_invariants())
-        if cfg.gcg_dir:
-            self._write_gcg(index, game)
+        lost = self._write_gcg(index, game) if cfg.gcg_dir else None
         scores = [0] * n
         bingos = [0] * n
         for seat, i in enumerate(seats):
@@ -370,9 +393,10 @@ class _Series:
         for event in game.history:
             if event.bingo:
                 bingos[seats[event.player]] += 1
-        return GameResult(
+        result = GameResult(
             index, seats[0], tuple(scores), tuple(bingos), turns, view.calls, view.generated, tuple(violations)
         )
+        return result, lost
 
 
 def _check(position, move, lexicon) -> str:
@@ -419,7 +443,15 @@ def run_selfplay(
     the same for any ``jobs``, start method and engine (``config.engine``).
 
     The games go out in batches of up to :data:`BATCH` consecutive games (one call of the kernel's
-    game loop each, when the kernel plays the series)."""
+    game loop each, when the kernel plays the series).
+
+    With ``config.gcg_dir`` the folder is made and checked writable before any game (else
+    :class:`~racksmith.errors.OutputFileError`); a game's record that cannot be written after that
+    (a full disk, the folder removed or made read-only mid-run) raises nothing: the series plays
+    every game, still tries every later game's record (so a passing failure loses only its own),
+    and the report counts the games whose records are missing
+    (:attr:`SelfPlayReport.records_unwritten`, :attr:`~SelfPlayReport.unwritten_games`,
+    :attr:`~SelfPlayReport.records_error`: the first one's reason) — the same for any ``jobs``."""
     check_games(games)
     check_jobs(jobs)
     if not isinstance(config, SelfPlayConfig):
@@ -486,7 +518,12 @@ def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[floa
 class SelfPlayReport:
     """A series' games and what it measured. The games are kept as columns (:attr:`table`, a
     :class:`~racksmith.play.tables.GameTable`: tens of bytes a game); :attr:`results` makes them
-    :class:`GameResult` objects on demand."""
+    :class:`GameResult` objects on demand.
+
+    With ``config.gcg_dir``, the games whose GCG records could not be written are still counted
+    in every figure (their results are those of a run without records); :attr:`records_unwritten`
+    says how many records are missing, :attr:`unwritten_games` which, :attr:`records_error` why
+    the first of them was not written (None when every record was)."""
 
     config: SelfPlayConfig
     table: GameTable  #: the games, game ``i`` in row ``i`` for a series run by :func:`run_selfplay`
@@ -516,10 +553,33 @@ class SelfPlayReport:
     def violations(self) -> list[str]:
         return self.table.all_violations()
 
+    @property
+    def records_unwritten(self) -> int:
+        """How many games' GCG records (``config.gcg_dir``) could not be written: 0 when all were,
+        or none were asked for."""
+        return self.table.records_unwritten
+
+    @property
+    def unwritten_games(self) -> list[int]:
+        """The indices of the games whose records could not be written, in order."""
+        t = self.table
+        return t.index[t.unwritten_rows()].tolist()
+
+    @property
+    def records_error(self) -> str | None:
+        """Why the first record that could not be written was not, naming its game (``"game 123:
+        cannot write '/x/game000123.gcg': No space left on device"``), or None."""
+        first = self.table.unwritten_error
+        if first is None:
+            return None
+        return f"game {int(self.table.index[first[0]])}: {first[1]}"
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith selfplay --json``; every field but the timings is the
-        same for any number of jobs. Computed from the columns a chunk at a time; means and
-        standard deviations from exact integer sums (:class:`~racksmith.play.tables.IntSums`), the
+        same for any number of jobs. With ``config.gcg_dir`` it ends with ``records_unwritten`` (how
+        many records could not be written), ``records_unwritten_games`` (the first 20 of those
+        games) and ``records_error`` (:attr:`records_error`). Computed from the columns a chunk at
+        a time; means and standard deviations from exact integer sums (:class:`~racksmith.play.tables.IntSums`), the
         same floats as :func:`statistics.fmean` and :func:`statistics.pstdev` of the games' numbers."""
         t = self.table
         n = len(t)
@@ -572,6 +632,14 @@ class SelfPlayReport:
                 }
             )
         violations = self.violations
+        records: dict[str, Any] = {}
+        if self.config.gcg_dir:  # records asked for: which could not be written
+            lost = t.unwritten_rows()
+            records = {
+                "records_unwritten": len(lost),
+                "records_unwritten_games": t.index[lost[:20]].tolist(),
+                "records_error": self.records_error,
+            }
         return {
             "games": n,
             "seconds": round(self.seconds, 4),
@@ -599,6 +667,7 @@ class SelfPlayReport:
             "bingos_per_game": round(sum(b.total for b in bingos) / n, 4),
             "mean_total_score": round(totals.fmean(), 3),
             "load_seconds": round(self.load_seconds, 3),
+            **records,
         }
 
 

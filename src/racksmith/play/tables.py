@@ -133,11 +133,18 @@ class GameTable:
     (:attr:`DTYPES`; a value that does not fit its column is an error, never wrapped) — and
     ``violations``, ``{row: (message, ...)}`` for the rows of the games that have any.
 
+    The games whose GCG record could not be written (a series with ``gcg_dir``: a full disk, a
+    folder removed mid-run) are ``unwritten``, a bool column made only when there is one (None
+    otherwise, so a series that loses no record pays nothing for it), and ``unwritten_error``,
+    ``(row, message)`` of the first of them (the lowest row). The constructors take them as
+    ``unwritten={row: message}``.
+
     A run's table (:meth:`empty`) has game ``i`` in row ``i``, whatever order its batches were
     :meth:`put` in. ``table[i]`` is row ``i`` as a :class:`GameResult`, iterating gives them all,
     :meth:`results` makes the list."""
 
-    __slots__ = ("index", "first", "scores", "bingos", "turns", "generator_calls", "moves_generated", "violations")
+    __slots__ = ("index", "first", "scores", "bingos", "turns", "generator_calls", "moves_generated", "violations",
+                 "unwritten", "unwritten_error")
 
     DTYPES: Mapping[str, Any] = {
         "index": np.int64, "first": np.int16, "scores": np.int32, "bingos": np.int16, "turns": np.int16,
@@ -146,7 +153,7 @@ class GameTable:
 
     def __init__(self, index: Any, first: Any, scores: Any, bingos: Any, turns: Any, generator_calls: Any,
                  moves_generated: Any, violations: Mapping[int, Sequence[str]] | None = None, *,
-                 players: int | None = None):
+                 players: int | None = None, unwritten: Mapping[int, str] | None = None):
         d = self.DTYPES
         self.index = _checked("index", index, d["index"])
         n = len(self.index)
@@ -163,6 +170,16 @@ class GameTable:
                 raise RacksmithError(f"violations of row {row}: the table has {n} rows")
             if found:
                 self.violations[int(row)] = tuple(found)
+        self.unwritten: np.ndarray | None = None
+        self.unwritten_error: tuple[int, str] | None = None
+        if unwritten:
+            for row in unwritten:
+                if not 0 <= row < n:
+                    raise RacksmithError(f"unwritten record of row {row}: the table has {n} rows")
+            self.unwritten = np.zeros(n, np.bool_)
+            self.unwritten[list(unwritten)] = True
+            first = min(unwritten)
+            self.unwritten_error = (int(first), str(unwritten[first]))
 
     @classmethod
     def empty(cls, games: int, players: int) -> "GameTable":
@@ -178,17 +195,21 @@ class GameTable:
         t.generator_calls = np.zeros(games, d["generator_calls"])
         t.moves_generated = np.zeros(games, d["moves_generated"])
         t.violations = {}
+        t.unwritten = None
+        t.unwritten_error = None
         return t
 
     @classmethod
-    def from_results(cls, results: Iterable[GameResult], players: int | None = None) -> "GameTable":
-        """The rows of :class:`GameResult` s, in their order."""
+    def from_results(cls, results: Iterable[GameResult], players: int | None = None, *,
+                     unwritten: Mapping[int, str] | None = None) -> "GameTable":
+        """The rows of :class:`GameResult` s, in their order (``unwritten``: ``{row: message}`` of
+        the games whose records could not be written)."""
         rs = list(results)
         k = players if players is not None else (len(rs[0].scores) if rs else 0)
         return cls(
             [r.index for r in rs], [r.first for r in rs], [tuple(r.scores) for r in rs], [tuple(r.bingos) for r in rs],
             [r.turns for r in rs], [r.generator_calls for r in rs], [r.moves_generated for r in rs],
-            {row: r.violations for row, r in enumerate(rs) if r.violations}, players=k,
+            {row: r.violations for row, r in enumerate(rs) if r.violations}, players=k, unwritten=unwritten,
         )
 
     @classmethod
@@ -200,11 +221,20 @@ class GameTable:
         for name in cls.DTYPES:
             setattr(out, name, np.concatenate([getattr(t, name) for t in tables]))
         out.violations = {}
+        out.unwritten = None
+        out.unwritten_error = None
         at = 0
         for t in tables:
             for row, found in t.violations.items():
                 out.violations[at + row] = found
             at += len(t)
+        if any(t.unwritten is not None for t in tables):
+            out.unwritten = np.concatenate([t._unwritten_mask() for t in tables])
+            at = 0
+            for t in tables:
+                if t.unwritten_error is not None and out.unwritten_error is None:
+                    out.unwritten_error = (at + t.unwritten_error[0], t.unwritten_error[1])
+                at += len(t)
         return out
 
     @property
@@ -213,8 +243,21 @@ class GameTable:
 
     @property
     def nbytes(self) -> int:
-        """Bytes of the columns (the violations' strings not counted)."""
-        return sum(getattr(self, name).nbytes for name in self.DTYPES)
+        """Bytes of the columns (the violations' strings not counted; ``unwritten`` when there is one)."""
+        return sum(getattr(self, name).nbytes for name in self.DTYPES) + (
+            self.unwritten.nbytes if self.unwritten is not None else 0)
+
+    def _unwritten_mask(self) -> np.ndarray:
+        return self.unwritten if self.unwritten is not None else np.zeros(len(self.index), np.bool_)
+
+    @property
+    def records_unwritten(self) -> int:
+        """How many games' records could not be written."""
+        return 0 if self.unwritten is None else int(np.count_nonzero(self.unwritten))
+
+    def unwritten_rows(self) -> np.ndarray:
+        """The rows of the games whose records could not be written, in order (int64)."""
+        return np.zeros(0, np.int64) if self.unwritten is None else np.flatnonzero(self.unwritten).astype(np.int64)
 
     def put(self, batch: "GameTable") -> None:
         """Write ``batch``'s rows into the rows of their game indices (a run's table, :meth:`empty`)."""
@@ -231,6 +274,21 @@ class GameTable:
             self.violations.pop(row, None)
         for row, found in batch.violations.items():
             self.violations[int(rows[row])] = found
+        if batch.unwritten is not None or self.unwritten is not None:
+            if self.unwritten is None:  # the first batch that lost a record
+                self.unwritten = np.zeros(n, np.bool_)
+            self.unwritten[rows] = batch._unwritten_mask()
+            first = self.unwritten_error
+            if first is not None and not self.unwritten[first[0]]:  # its game put again, written this time
+                first = None
+            if batch.unwritten_error is not None:
+                row, message = batch.unwritten_error
+                game = int(rows[row])
+                if first is None or game <= first[0]:  # the same game: the batch put now says why
+                    first = (game, message)
+            if first is None and self.unwritten.any():  # (only when rows are put again) a reason not kept
+                first = (int(np.flatnonzero(self.unwritten)[0]), "the reason was not kept (its row was put again)")
+            self.unwritten_error = first
 
     def __len__(self) -> int:
         return len(self.index)
@@ -266,18 +324,23 @@ class GameTable:
         if not isinstance(other, GameTable):
             return NotImplemented
         return (all(np.array_equal(getattr(self, n), getattr(other, n)) for n in self.DTYPES)
-                and self.scores.shape == other.scores.shape and self.violations == other.violations)
+                and self.scores.shape == other.scores.shape and self.violations == other.violations
+                and np.array_equal(self._unwritten_mask(), other._unwritten_mask())
+                and self.unwritten_error == other.unwritten_error)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        lost = self.records_unwritten
         return (f"GameTable({len(self)} games, {self.players} players, {len(self.violations)} with violations, "
-                f"{self.nbytes} bytes)")
+                f"{f'{lost} records unwritten, ' if lost else ''}{self.nbytes} bytes)")
 
     def __getstate__(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        self.unwritten = None  # a table pickled before the records were tracked
+        self.unwritten_error = None
         for name, value in state.items():
             setattr(self, name, value)
 
