@@ -304,7 +304,8 @@ def test_a_polish_record_that_names_no_ruleset_is_refused_by_its_letters(capsys)
                 "Ą, Ż and 1 more are not English nor in any ruleset racksmith has") in str(e.value)
     assert main(["gcg", "replay", str(REAL / "polish_endgame.gcg")]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "pass a ruleset file whose alphabet has them (--ruleset my_game.toml)" in err
+    assert err.count("\n") == 1 and ("pass a ruleset file whose alphabet has them (with --ruleset: a ruleset's name or "
+                                      "a .toml/.json ruleset file)") in err
 
 
 def test_a_cyrillic_record_that_names_no_ruleset_names_the_rulesets_that_fit():

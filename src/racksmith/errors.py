@@ -20,7 +20,7 @@ MOVE_REASONS = (
     "not_connected",  # a later play touches no tile on the board
     "not_in_rack",  # the tiles are not all on the player's rack (a blank needs a '?')
     "invalid_words",  # a word formed is not in the lexicon, or no word of 2+ letters is formed
-    "exchange_not_allowed",  # the bag holds fewer tiles than the ruleset's exchange limit
+    "exchange_not_allowed",  # the bag holds fewer tiles than the ruleset's exchange limit, or than the exchange gives back
 )
 
 #: every reason an :class:`IllegalMoveError` carries: those of a move, then those of a game
@@ -31,7 +31,11 @@ REASONS = MOVE_REASONS + (
 
 
 class RacksmithError(ValueError):
-    """Base class of all racksmith errors."""
+    """Base class of all racksmith errors. ``param``: the parameter of the call that settles the
+    error when there is one (``"ruleset"``: a record names no ruleset racksmith knows, so pass the
+    ruleset to use), else None; the command line names its own option for it."""
+
+    param: "str | None" = None
 
 
 class RulesetError(RacksmithError):
@@ -51,10 +55,11 @@ class CGPError(PositionError):
     """A CGP string that cannot be parsed. ``letter`` is True when a letter is not the ruleset's;
     ``rulesets`` then names the shipped rulesets whose letters (and board) read the line."""
 
-    def __init__(self, message: str, *, letter: bool = False, rulesets: tuple[str, ...] = ()):
+    def __init__(self, message: str, *, letter: bool = False, rulesets: tuple[str, ...] = (), param: "str | None" = None):
         super().__init__(message)
         self.letter = letter
         self.rulesets = tuple(rulesets)
+        self.param = param
 
 
 class InvalidMoveError(RacksmithError):
@@ -95,10 +100,11 @@ class OutputFileError(RacksmithError):
 class GCGError(RacksmithError):
     """A GCG game record that cannot be read or does not replay; ``line`` is 1-based (0 = unknown)."""
 
-    def __init__(self, message: str, line: int = 0):
+    def __init__(self, message: str, line: int = 0, *, param: "str | None" = None):
         super().__init__(f"line {line}: {message}" if line else message)
         self.line = line
         self.message = message
+        self.param = param
 
 
 class PlayerSpecError(RacksmithError):

@@ -130,7 +130,6 @@ def train_cmd(
     import hashlib
     import shlex
 
-    from ..play.backends import ruleset_ref
     from ..rules.ruleset import get_ruleset
     from ..training.train import TrainSettings, train_leaves
     from .progress import games_progress
@@ -171,7 +170,7 @@ def train_cmd(
         shipped = not start.exists() and is_shipped_leaves(str(start))
         start_bytes = load_leaves(str(start) if shipped else start, rs).tobytes()
         start_prov = _start_provenance(start, start_bytes)
-    settings = TrainSettings(ruleset_ref(rs), lexicon, counts[0] if len(counts) == 1 else counts,
+    settings = TrainSettings(rs, lexicon, counts[0] if len(counts) == 1 else counts,
                              generations, seed, hashlib.sha256(start_bytes).hexdigest() if start_bytes else None,
                              prior_weight, probes)
     # the command that makes these leaves, rebuilt from what was parsed (what a user would type)

@@ -66,6 +66,11 @@ for _mod, _attr, _group in _GROUPS:
         app.add_typer(_obj, name=_group)
 
 
+#: what the command line adds to a library error that a parameter settles (RacksmithError.param):
+#: the option that passes it (library messages name parameters, never options)
+_OPTION_FOR = {"ruleset": " (with --ruleset: a ruleset's name or a .toml/.json ruleset file)"}
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         code = app(args=argv, standalone_mode=False)
@@ -75,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         _say(e.message)
         return e.code
     except RacksmithError as e:
-        _say(str(e))
+        _say(str(e) + _OPTION_FOR.get(e.param or "", ""))
         return 1
     except click.exceptions.NoArgsIsHelpError as e:
         e.show()

@@ -67,7 +67,7 @@ def winpct_train_cmd(
     command = "racksmith winpct train " + " ".join(shlex.quote(a) for a in rest)
     # a bar on a terminal, else a line now and then: never a blank line left on stderr
     with games_progress() as update:
-        wp, tally = train_winpct(ruleset, games, lexicon=lexicon, leaves=leaves,
+        wp, tally = train_winpct(rs, games, lexicon=lexicon, leaves=leaves,
                                  seed=seed, jobs=jobs, progress=lambda n: update("self-play", n, games),
                                  command=command)
     wp.save(output)  # the table, and its provenance in OUTPUT.json

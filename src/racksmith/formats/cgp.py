@@ -18,7 +18,7 @@ import numpy as np
 from ..rules.alphabet import BLANK_CHARS, Tiles
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
-from .naming import named_ruleset
+from .naming import SETTLED_BY_RULESET, named_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +87,8 @@ def _names(opcodes) -> dict[str, str]:
     return {f: opcode(opcodes, k) or "" for k, f in _NAME_OPCODES.items()}
 
 
-def _refused(_field: str, message: str) -> CGPError:
-    return CGPError(f"CGP {message}")
+def _refused(field_: str, message: str) -> CGPError:
+    return CGPError(f"CGP {message}", param="ruleset" if field_ in SETTLED_BY_RULESET else None)
 
 
 def cgp_lexicon(opcodes, ruleset: Ruleset):

@@ -32,7 +32,7 @@ from ..core.move import Move
 from ..core.turns import TURN_KINDS, EventKind
 from ..errors import GCGError, RacksmithError
 from ..rules.ruleset import Ruleset, find_ruleset, get_ruleset
-from .naming import named_ruleset
+from .naming import SETTLED_BY_RULESET, named_ruleset
 
 __all__ = [
     "EventKind",
@@ -486,7 +486,8 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
     if given is not None:
         names = {k: v for k, v in names.items() if k == "variant"}
     rs = named_ruleset(**names, labels=labels, known=known,
-                       error=lambda field_, message: GCGError(message, where.get(field_, 0)))
+                       error=lambda field_, message: GCGError(message, where.get(field_, 0),
+                                                              param="ruleset" if field_ in SETTLED_BY_RULESET else None))
     if given is not None:
         return given
     if rs is not None:
@@ -494,7 +495,7 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
     english = find_ruleset("english")
     foreign = _foreign_letters(lines, english)
     if foreign:
-        raise GCGError(_foreign_message(foreign, known), foreign[0][1])
+        raise GCGError(_foreign_message(foreign, known), foreign[0][1], param="ruleset")
     return english
 
 
@@ -527,8 +528,7 @@ def _foreign_message(foreign: list[tuple[str, int]], known: "tuple[Ruleset, ...]
     if fits:
         return f"{head}: pass the ruleset to use ({' or '.join(dict.fromkeys(fits))})"
     names = ", ".join(dict.fromkeys(rs.name for rs in rulesets))
-    return (f"{head} nor in any ruleset racksmith has ({names}): pass a ruleset file whose alphabet has "
-            "them (--ruleset my_game.toml)")
+    return f"{head} nor in any ruleset racksmith has ({names}): pass a ruleset file whose alphabet has them"
 
 
 #: the pragmas of the GCG format and of the programs that write it (Quackle, Macondo, MAGPIE):

@@ -59,6 +59,11 @@ def _clip(text: str, size: int = 40) -> str:
     return text if len(text) <= size else text[: size - 3] + "..."
 
 
+#: the fields of :func:`named_ruleset` whose refusal the caller settles by passing the ruleset to use
+#: (its error's ``param`` is then ``"ruleset"``)
+SETTLED_BY_RULESET = ("distribution", "lexicon")
+
+
 def named_ruleset(
     *,
     distribution: str = "",

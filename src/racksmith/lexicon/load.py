@@ -73,14 +73,18 @@ def _probe(test) -> bool:
 
 def ruleset_lexicon(ruleset: "str | Path | Ruleset | None", spec: "str | Path | Lexicon | None" = None) -> Lexicon:
     """The lexicon to play a ruleset with: ``spec`` when given (anything :func:`load_lexicon`
-    takes), else the embedded lexicon the ruleset names. A name from a ruleset is data, never a
-    path: a file called ``enable`` in the working directory is not read in its place."""
+    takes), else the one the ruleset names: an embedded lexicon by its name, or the word list or
+    KWG file a ruleset file names (:meth:`Ruleset.load` made its path absolute, from the file's
+    folder). An embedded name is never a path: a file called ``enable`` in the working directory
+    is not read in its place."""
     rs = get_ruleset(ruleset)
     if spec is not None:
         return load_lexicon(spec, ruleset=rs)
     if rs.lexicon is None:
         raise UnknownLexiconError(f"ruleset {rs.name} names no lexicon: give one (an embedded name, a word list or a .kwg file)")
-    return load_embedded(rs.lexicon, rs)
+    if rs.lexicon.strip().lower() in EMBEDDED:
+        return load_embedded(rs.lexicon, rs)
+    return load_lexicon(Path(rs.lexicon), ruleset=rs)
 
 
 def load_embedded(name: str, ruleset: "str | Path | Ruleset | None" = None, *, gaddag: bool = True) -> Lexicon:

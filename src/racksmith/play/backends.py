@@ -17,9 +17,12 @@ import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import RacksmithError
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
 
 BACKENDS = ("local", "ray")
 #: games one run plays at most (a match, a self-play series, a leave or win% training run): 25 times
@@ -202,19 +205,16 @@ class Runner:
                 yield i, self.job.run(state, b)
 
 
-def ruleset_ref(ruleset: Any) -> str:
-    """How a worker finds ``ruleset``: its name when it is a shipped one, else its file."""
-    from ..rules.ruleset import get_ruleset
+def ruleset_ref(ruleset: Any) -> "str | Ruleset":
+    """How a job carries ``ruleset`` to its workers: a shipped ruleset by its name, any other
+    (a ruleset file's, one made in code) as the :class:`~racksmith.rules.ruleset.Ruleset` itself,
+    pickled with the job: a worker never looks a name up that would find another ruleset (a file
+    whose ``name`` is ``english``), nor reads a file again (relative to another folder, on another
+    machine of a Ray cluster)."""
+    from ..rules.ruleset import get_ruleset, is_shipped
 
     rs = get_ruleset(ruleset)
-    try:
-        if get_ruleset(rs.name) == rs:
-            return rs.name
-    except RacksmithError:
-        pass
-    if not rs.source or rs.source.startswith("<"):
-        raise RacksmithError(f"ruleset {rs.name} was not read from a file: workers could not load it; save it as a .toml file")
-    return rs.source
+    return rs.name if is_shipped(rs) else rs
 
 
 def completed(submit: Callable[[Any], Future], items: Iterable[Any], most: int) -> Iterator[tuple[Any, Any]]:

@@ -133,11 +133,7 @@ class Game:
     ):
         rs = get_ruleset(ruleset)
         count = _player_count(players)  # checked before any nick is made: players=2**70 is refused, not built
-        if count * rs.rack_size > rs.total_tiles:
-            raise RacksmithError(
-                f"{count} racks of {rs.rack_size} need {count * rs.rack_size} tiles; "
-                f"the {rs.name} set has {rs.total_tiles} (at most {max_players(rs)} players)"
-            )
+        rs.check_players(count)
         nicks = _nicks(players)
         seed = _args.seed(seed)
         if bag_order is not None:

@@ -33,7 +33,8 @@ from .. import _args
 from ..core.bag import game_rng
 from ..core.move import Move
 from ..errors import RacksmithError
-from ..lexicon import Lexicon, load_lexicon
+from ..lexicon import Lexicon
+from ..lexicon.load import ruleset_lexicon
 from ..rules.ruleset import Ruleset, get_ruleset
 from .backends import Runner, check_backend, check_games, ruleset_ref, split
 from .game import Game
@@ -140,7 +141,7 @@ def kernel_pairs(ruleset: Ruleset, lexicon: Any, lineup: list, seed: int, pairs:
 
 @dataclass(frozen=True)
 class MatchJob:
-    ruleset: str
+    ruleset: "str | Ruleset"  #: a shipped ruleset's name, or the ruleset itself (:func:`ruleset_ref`)
     lexicon: str | None
     p1: PlayerSpec
     p2: PlayerSpec
@@ -154,7 +155,7 @@ class MatchJob:
         spec = self.lexicon or rs.lexicon
         if spec is None:
             raise RacksmithError(f"ruleset {rs.name} names no lexicon: give one")
-        lex = load_lexicon(spec, rs)
+        lex = ruleset_lexicon(rs, self.lexicon or None)  # the ruleset's: an embedded name, or its file's word list
         players = (self.p1.make(rs, lex), self.p2.make(rs, lex))
         lineup = kernel_lineup(rs, lex, players) if self.engine != "python" else None
         if self.engine == "kernel" and lineup is None:
@@ -283,6 +284,7 @@ kernel's game loop when it plays both players, ``kernel``, ``python``). ``progre
         raise RacksmithError(f"seed must be a whole number, got {seed!r}")
     backend = check_backend(backend, jobs, address)
     rs = get_ruleset(ruleset)
+    rs.check_players(2)  # (a ruleset file holds two racks; one made in code may not)
     specs = []
     for s in (p1, p2):
         spec = parse_player_spec(s) if isinstance(s, str) else s

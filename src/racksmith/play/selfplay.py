@@ -158,6 +158,7 @@ class _Series:
         if config.engine not in ENGINES:
             raise RacksmithError(f"engine {config.engine!r}: use one of {', '.join(ENGINES)}")
         self.ruleset: Ruleset = get_ruleset(config.ruleset)
+        self.ruleset.check_players(len(config.players))  # the tiles fill a rack for every player
         if lexicon is None:
             lexicon = ruleset_lexicon(self.ruleset, config.lexicon)
         self.lexicon = lexicon

@@ -77,6 +77,28 @@ class Tiles(tuple):
         return (_tiles_of, (self.alphabet, tuple(self)))
 
 
+def nfc(text: str) -> str:
+    """``text`` NFC-normalized (composed: Á one character, not A + U+0301), as every letter of an
+    alphabet is and as typed letters are read."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def letter_problem(letter: object) -> str:
+    """What is wrong with a letter of an alphabet other than its case ("" when nothing)."""
+    if not isinstance(letter, str):
+        return "must be a text"
+    if not letter:
+        return "is empty"
+    for ch in letter:
+        if ch.isdigit():
+            return f"holds the digit {ch!r}: a letter has no digits"
+        if ch.isspace():
+            return f"holds a space ({ch!r}): a letter has none"
+        if ch in RESERVED_CHARS:
+            return f"holds {ch!r}: a letter holds none of {RESERVED_CHARS}"
+    return ""
+
+
 def _tiles_of(alphabet: "Alphabet", tiles: tuple[int, ...]) -> Tiles:
     return alphabet.tiles(tiles)
 
@@ -111,29 +133,28 @@ class Alphabet:
         letters = self.letters
         if isinstance(letters, (str, bytes)) or not isinstance(letters, Iterable):
             raise UnknownLetterError(f"an alphabet's letters are a sequence of texts (one a letter), got {_args.show(letters)}")
-        object.__setattr__(self, "letters", tuple(letters))
+        # decomposed letters (Á as A + U+0301) are composed, as typed letters are read (tile, split)
+        object.__setattr__(self, "letters", tuple(nfc(x) if isinstance(x, str) else x for x in letters))
         if not isinstance(self.name, str):
             raise UnknownLetterError(f"an alphabet's name is a text, got {_args.show(self.name)}")
         aliases = _args.text_pairs(self.aliases, "aliases", UnknownLetterError,
                                    what="an alphabet's aliases are (alias, letter) pairs of texts")
-        object.__setattr__(self, "aliases", tuple(aliases))
+        object.__setattr__(self, "aliases", tuple((nfc(a), nfc(t)) for a, t in aliases))
         if not 1 <= len(self.letters) <= MAX_LETTERS:
             raise UnknownLetterError(
                 f"an alphabet needs 1 to {MAX_LETTERS} letters, got {len(self.letters)}"
             )
         index: dict[str, int] = {}
         for i, letter in enumerate(self.letters, start=1):
-            if (
-                not isinstance(letter, str)
-                or not letter
-                or letter != letter.upper()
-                or letter in index
-                or any(ch in RESERVED_CHARS or ch.isdigit() or ch.isspace() for ch in letter)
-            ):
-                raise UnknownLetterError(
-                    f"alphabet letter {letter!r} must be non-empty, uppercase, unique, without digits, "
-                    f"spaces or any of {RESERVED_CHARS}"
-                )
+            problem = letter_problem(letter)
+            if problem:
+                shown = repr(letter) if isinstance(letter, str) else _args.show(letter)
+                raise UnknownLetterError(f"alphabet letter {i} {shown} {problem}")
+            if letter != letter.upper():
+                raise UnknownLetterError(f"alphabet letter {i} {letter!r} must be uppercase ({nfc(letter.upper())!r})")
+            if letter in index:
+                raise UnknownLetterError(f"alphabet letters {index[letter]} and {i} are both {letter!r} (letters are "
+                                         "compared NFC-normalized): each letter once")
             index[letter] = i
         for alias, target in self.aliases:
             if target not in index:

@@ -9,6 +9,8 @@ touches a file: only a person choosing a file (``--ruleset my_game.toml``) makes
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
 import reprlib
@@ -22,7 +24,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .alphabet import Alphabet
+from .alphabet import Alphabet, letter_problem, nfc
 from .coords import MAX_DIM, Square, coord_label, parse_coord
 from .. import _args
 from ..errors import InvalidMoveError, PositionError, RacksmithError, RulesetError, UnknownLetterError
@@ -51,6 +53,8 @@ MAX_POINTS = 1000  #: points of one tile, at most
 MAX_BINGO = 100_000  #: bingo bonus, at most
 MAX_TILES = 10_000  #: tiles in a set, at most
 MAX_FILE_BYTES = 1 << 20  #: the largest ruleset file read (the shipped ones are under 2 KB)
+#: players every game has at least: a ruleset's tiles fill this many racks
+MIN_PLAYERS = 2
 #: the largest exchange limit (tiles the bag must hold for an exchange) the kernels take: the
 #: simulation's and the inference's (sim/_sim.pyx); more than any bag holds, so it means "never"
 MAX_EXCHANGE_LIMIT = 1 << 20
@@ -174,12 +178,17 @@ class Ruleset:
     # --- loading --------------------------------------------------------------------------
     @classmethod
     def load(cls, path: str | Path) -> "Ruleset":
-        """Read a ruleset file (``.toml`` or ``.json``) with the fields of the shipped ones."""
+        """Read a ruleset file (``.toml`` or ``.json``, UTF-8 with or without a byte-order mark)
+        with the fields of the shipped ones. A ``lexicon`` that is a relative path (a word list or
+        a ``.kwg`` file, not an embedded lexicon's name) is read from the file's folder: it is made
+        absolute here, so every command, from any working directory, reads the same file."""
         p = _args.path(path, "path", RulesetError)
         raw = _read_ruleset_file(p)
         kind = "json" if p.suffix.lower() == ".json" else "toml"
         try:
             text = raw.decode("utf-8")
+            if text.startswith("\ufeff"):  # the byte-order mark of a file saved by a Windows editor
+                text = text[1:]
             data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
         except UnicodeDecodeError as e:
             raise RulesetError(f"ruleset file {str(p)!r} is not valid {kind}: not UTF-8 (bad byte at offset {e.start})") from None
@@ -187,7 +196,9 @@ class Ruleset:
             raise RulesetError(f"ruleset file {str(p)!r} is nested too deeply to be a ruleset") from None
         except ValueError as e:  # JSONDecodeError, TOMLDecodeError, an integer of thousands of digits
             raise RulesetError(f"ruleset file {str(p)!r} is not valid {kind}: {_first_line(e)}") from None
-        return cls.from_dict(data, source=str(p))
+        rs = cls.from_dict(data, source=str(p))
+        lexicon = _lexicon_beside(rs.lexicon, p)
+        return rs if lexicon == rs.lexicon else dataclasses.replace(rs, lexicon=lexicon)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<dict>") -> "Ruleset":
@@ -264,7 +275,15 @@ class Ruleset:
                     f"entry {i + 1} must be [letter, count, points] with counts 0..{MAX_TILES} and points "
                     f"0..{MAX_POINTS}, got {_show(entry)}",
                 )
-            letters.append(entry[0].upper())
+            # compared as typed letters are read: uppercased, composed (Á one character, not A + U+0301)
+            letter = nfc(nfc(entry[0]).upper())
+            problem = letter_problem(letter)
+            if problem:
+                raise fail("tiles", f"entry {i + 1}: letter {_show(entry[0])} {problem}")
+            if letter in letters:
+                raise fail("tiles", f"entries {letters.index(letter) + 1} and {i + 1} are both {letter!r} (letters are "
+                                    "compared uppercased and NFC-normalized): list each letter once")
+            letters.append(letter)
             counts.append(entry[1])
             values.append(entry[2])
         aliases_raw = data.get("letter_aliases", {})
@@ -272,8 +291,14 @@ class Ruleset:
             isinstance(k, str) and isinstance(v, str) for k, v in aliases_raw.items()
         ):
             raise fail("letter_aliases", f"must be a table of alias = letter (strings), got {_show(aliases_raw)}")
+        letter_aliases: dict[str, str] = {}
+        for alias, target in aliases_raw.items():
+            key = nfc(alias)
+            if key in letter_aliases:
+                raise fail("letter_aliases", f"has {_show(key)} twice (aliases are compared NFC-normalized)")
+            letter_aliases[key] = nfc(nfc(target).upper())
         try:
-            alphabet = Alphabet(tuple(letters), name=name, aliases=tuple(aliases_raw.items()))
+            alphabet = Alphabet(tuple(letters), name=name, aliases=tuple(letter_aliases.items()))
         except RacksmithError as e:
             raise fail("tiles", f"does not make an alphabet: {e}") from None
         blanks = need("blanks", int, default=0) if "blanks" in data else 0
@@ -316,8 +341,10 @@ class Ruleset:
         title = data.get("title", name)
         if not isinstance(title, str):
             raise fail("title", "must be a string")
-        if sum(counts) < rack_size:
-            raise fail("tiles", f"hold {sum(counts)} tiles, fewer than a rack of {rack_size}")
+        if sum(counts) < MIN_PLAYERS * rack_size:
+            raise fail("tiles", f"hold {sum(counts)} tiles with the blanks, fewer than {MIN_PLAYERS} full racks of "
+                                f"{rack_size} ({MIN_PLAYERS * rack_size} tiles): every game deals a rack to "
+                                f"{MIN_PLAYERS} players at least")
         if sum(counts) > MAX_TILES:
             raise fail("tiles", f"hold {sum(counts)} tiles with the blanks, more than {MAX_TILES}")
         if "vowels" in data:
@@ -376,6 +403,25 @@ class Ruleset:
             "star_reclamation": self.star_reclamation,
         }
 
+    def content_sha256(self) -> str:
+        """The SHA-256 (hex) of the ruleset's content: every field of :meth:`to_dict` but the
+        lexicon (a path may differ from one machine to another; records of a run name it apart).
+        Two rulesets with the same rules, tiles and names have the same digest, wherever they
+        were read from."""
+        data = self.to_dict()
+        del data["lexicon"]
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def check_players(self, players: int) -> None:
+        """Refuse (:class:`~racksmith.errors.RulesetError`) a game of ``players`` players whose
+        full racks the tiles cannot fill (a ruleset file holds two racks at least, so this is
+        for three players or more, or a ruleset made or changed in code)."""
+        if players * self.rack_size > self.total_tiles:
+            most = max(self.total_tiles // self.rack_size, 1)
+            raise RulesetError(f"{players} racks of {self.rack_size} need {players * self.rack_size} tiles; the "
+                               f"{self.name} set has {self.total_tiles} (at most {most} players)")
+
     def __repr__(self) -> str:
         return f"<Ruleset {self.name}: {self.rows}x{self.cols}, {len(self.alphabet)} letters, {self.total_tiles} tiles>"
 
@@ -401,6 +447,22 @@ def _alias_table() -> dict[str, str]:
 
 def available_rulesets() -> list[Ruleset]:
     return [_builtin(n) for n in BUILTIN]
+
+
+def is_shipped(ruleset: Ruleset) -> bool:
+    """Is ``ruleset`` the shipped ruleset of its name (equal in every field)? A ruleset file that
+    calls itself ``english`` with other rules is not."""
+    return ruleset.name in BUILTIN and _builtin(ruleset.name) == ruleset
+
+
+def provenance_fields(ruleset: Ruleset) -> dict[str, Any]:
+    """How the provenance of a trained file names the ruleset it was trained on: ``ruleset`` (the
+    name), ``ruleset_sha256`` (:meth:`Ruleset.content_sha256`) and, for a ruleset that is not
+    a shipped one, ``ruleset_file``: the absolute path of the file it was read from (when it was)."""
+    out: dict[str, Any] = {"ruleset": ruleset.name, "ruleset_sha256": ruleset.content_sha256()}
+    if not is_shipped(ruleset) and ruleset.source and not ruleset.source.startswith("<"):
+        out["ruleset_file"] = os.path.abspath(ruleset.source)
+    return out
 
 
 def find_ruleset(name: str, extra: Iterable[Ruleset] = ()) -> Ruleset:
@@ -465,6 +527,18 @@ def _read_ruleset_file(p: Path) -> bytes:
     if len(raw) > MAX_FILE_BYTES:
         raise RulesetError(f"ruleset file {str(p)!r} is larger than {MAX_FILE_BYTES:,} bytes: not a ruleset")
     return raw
+
+
+def _lexicon_beside(lexicon: str | None, ruleset_file: Path) -> str | None:
+    """A ruleset file's ``lexicon``: an embedded lexicon's name as it is, a relative path (a word
+    list or a KWG file) made absolute from the file's folder."""
+    if lexicon is None or not lexicon.strip():
+        return lexicon
+    from ..lexicon.embedded import EMBEDDED
+
+    if lexicon.strip().lower() in EMBEDDED or os.path.isabs(lexicon):
+        return lexicon
+    return os.path.abspath(os.path.join(ruleset_file.parent, lexicon))
 
 
 def _exists(p: Path) -> bool:

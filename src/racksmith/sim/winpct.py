@@ -37,7 +37,7 @@ import numpy as np
 from .. import _args
 from ..errors import WinPctError, RacksmithError
 from ..lexicon.files import read_bounded, write_atomically
-from ..rules.ruleset import Ruleset, get_ruleset
+from ..rules.ruleset import Ruleset, get_ruleset, provenance_fields
 
 #: spreads the shipped tables cover: -MAX_SPREAD..MAX_SPREAD (beyond, the nearest end is used)
 MAX_SPREAD = 500
@@ -333,7 +333,9 @@ def table_from_tally(tally: SwingTally, max_spread: int = MAX_SPREAD, min_row: i
 
 @dataclass(frozen=True, slots=True)
 class TrainConfig:
-    ruleset: str
+    #: a shipped ruleset's name, or the ruleset itself (it travels to the worker processes with the
+    #: config: a name would find the shipped ruleset of that name, not a ruleset file's)
+    ruleset: "str | Ruleset"
     lexicon: str | None = None
     leaves: str | None = None
     seed: int = 0
@@ -344,13 +346,14 @@ _WORKER: Any = None
 
 
 def _setup(cfg: TrainConfig):
-    from ..lexicon import load_leaves, load_lexicon
+    from ..lexicon import load_leaves
+    from ..lexicon.load import ruleset_lexicon
 
     rs = get_ruleset(cfg.ruleset)
     spec = cfg.lexicon or rs.lexicon
     if spec is None:
         raise WinPctError(f"ruleset {rs.name} names no lexicon: give one")
-    lex = load_lexicon(spec, ruleset=rs)
+    lex = ruleset_lexicon(rs, cfg.lexicon or None)  # the ruleset's: an embedded name, or its file's word list
     leaves = load_leaves(cfg.leaves, ruleset=rs) if cfg.leaves else None
     return rs, lex, leaves
 
@@ -457,7 +460,7 @@ def _python_swings(cfg, rs, lex, leaves, indices: list[int]) -> SwingTally:
 
 
 def train_winpct(
-    ruleset: str,
+    ruleset: "str | Path | Ruleset",
     games: int,
     *,
     lexicon: str | None = None,
@@ -479,10 +482,12 @@ def train_winpct(
 
     check_games(games, error=WinPctError)
     check_jobs(jobs, error=WinPctError)
-    cfg = TrainConfig(get_ruleset(ruleset).name, lexicon, leaves, int(seed), engine)
+    from ..play.backends import ruleset_ref
+
+    rs = get_ruleset(ruleset)
+    cfg = TrainConfig(ruleset_ref(rs), lexicon, leaves, int(seed), engine)
     t0 = time.perf_counter()
     batches = split(0, games, 25)
-    rs = get_ruleset(cfg.ruleset)
     tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
     done = 0
     if jobs == 1:
@@ -502,7 +507,7 @@ def train_winpct(
                     progress(done)
     table, obs = table_from_tally(tally)
     prov = {
-        "ruleset": cfg.ruleset,
+        **provenance_fields(rs),
         "lexicon": cfg.lexicon or rs.lexicon,
         "leaves": Path(leaves).name if leaves else None,
         "players": "best static equity (top move by score + leave value, exchanges allowed) for both seats",
@@ -516,4 +521,4 @@ def train_winpct(
         "command": command,
         "format": "MAGPIE winpct.csv: per unseen count 1..N, observations then 2*wins+draws per spread -M..M",
     }
-    return WinPct(table, obs, cfg.ruleset, prov), tally
+    return WinPct(table, obs, rs.name, prov), tally

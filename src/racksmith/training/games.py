@@ -24,7 +24,8 @@ import numpy as np
 from ..core.bag import game_rng
 from ..core.move import Move
 from ..errors import RacksmithError
-from ..lexicon import Leaves, load_lexicon
+from ..lexicon import Leaves
+from ..lexicon.load import ruleset_lexicon
 from ..movegen._movegen import LeaveTable
 from ..movegen.generate import _rules
 from ..movegen.movelist import EQUITY_DECIMALS
@@ -120,11 +121,13 @@ def kernel_tally(rules: Any, table: LeaveTable | None, rack_size: int, seed: int
 
 @dataclass(frozen=True)
 class TallyJob:
-    """A batch job for :mod:`racksmith.play.backends`: one generation's games. ``leaves`` are the
-    KLV2 bytes the games play with (None: no leave values). ``engine``: ``auto`` (the kernel when it
-    plays the ruleset), ``kernel`` or ``python``; every engine gives the same tally."""
+    """A batch job for :mod:`racksmith.play.backends`: one generation's games. ``ruleset``: a
+    shipped ruleset's name, or the :class:`Ruleset` itself, which travels with the job to every
+    worker (:func:`racksmith.play.backends.ruleset_ref`). ``leaves`` are the KLV2 bytes the games
+    play with (None: no leave values). ``engine``: ``auto`` (the kernel when it plays the ruleset),
+    ``kernel`` or ``python``; every engine gives the same tally."""
 
-    ruleset: str
+    ruleset: "str | Ruleset"
     lexicon: str | None
     leaves: bytes | None
     seed: int
@@ -149,7 +152,7 @@ class TallyJob:
                                  f"(star reclamation with more than {_gameloop.MAX_KERNEL_STARS} blanks): use probes=0")
         if self.probes and self.engine == "python":
             raise RacksmithError("probes are drawn by the kernel's game loop: use engine 'auto' or 'kernel', or probes=0")
-        lex = load_lexicon(spec, rs)
+        lex = ruleset_lexicon(rs, self.lexicon or None)  # the ruleset's: an embedded name, or its file's word list
         leaves = Leaves.from_bytes(self.leaves, rs) if self.leaves is not None else None
         use_kernel = self.engine == "kernel" or (self.engine == "auto" and kernel_plays(rs))
         if not use_kernel:

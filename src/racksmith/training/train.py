@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +28,8 @@ from .. import __version__
 from ..errors import RacksmithError
 from ..lexicon import Leaves, load_leaves
 from ..lexicon.files import write_atomically
-from ..play.backends import MAX_GAMES, Runner, check_backend, split
-from ..rules.ruleset import get_ruleset
+from ..play.backends import MAX_GAMES, Runner, check_backend, ruleset_ref, split
+from ..rules.ruleset import Ruleset, get_ruleset, is_shipped, provenance_fields
 from .games import TallyJob, kernel_plays
 from .leavegen import DEFAULT_PRIOR_WEIGHT, leaves_from_tally
 from .tally import RackTally
@@ -40,9 +40,13 @@ BATCH = 50  #: games a batch (one task of a worker)
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """What a training run computes; two runs with equal settings give the same leaves."""
+    """What a training run computes; two runs with equal settings give the same leaves.
 
-    ruleset: str
+    ``ruleset``: a shipped ruleset's name, a ruleset file's path, or a :class:`Ruleset`; the
+    ruleset itself goes to the workers, and the state and the provenance record its content's
+    digest (:meth:`Ruleset.content_sha256`) and its file when it is not a shipped one."""
+
+    ruleset: "str | Ruleset"
     lexicon: str | None = None
     games: "int | tuple[int, ...]" = 10_000  #: games a generation, or one count per generation
     generations: int = 2
@@ -143,6 +147,7 @@ def train_leaves(
     if settings.probes and not kernel_plays(rs):
         raise RacksmithError(f"probes are drawn by the kernel's game loop, which does not play {rs.name} "
                              "(star reclamation with more blanks than it takes back): use probes=0")
+    ref = ruleset_ref(rs)  # the workers play this very ruleset, not one found again by its name
     if start_leaves is not None:
         digest = hashlib.sha256(start_leaves).hexdigest()
         if settings.start != digest:
@@ -154,7 +159,7 @@ def train_leaves(
     if out.parent and not out.parent.exists():
         raise RacksmithError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} does not exist")
     sdir = state_dir(out)
-    state = _load_state(sdir, settings)
+    state = _load_state(sdir, settings, rs)
     t0 = time.perf_counter()
     played = 0
     leaves_bytes = start_leaves
@@ -166,7 +171,7 @@ def train_leaves(
         tally = RackTally.load(tally_file) if state["games_done"] and tally_file.exists() else RackTally.empty()
         if state["games_done"] and not tally_file.exists():
             raise RacksmithError(f"training state {str(sdir)!r}: {tally_file.name} is missing; remove the folder to start over")
-        job = TallyJob(rs.name, settings.lexicon, leaves_bytes, settings.seed, g, probes=settings.probes)
+        job = TallyJob(ref, settings.lexicon, leaves_bytes, settings.seed, g, probes=settings.probes)
         label = f"generation {g}/{settings.generations}"
         games = settings.games_in(g)
         if progress:
@@ -174,7 +179,7 @@ def train_leaves(
         with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
             while state["games_done"] < games:
                 if stop_after is not None and played >= stop_after:
-                    return _stopped(out, sdir, settings, state, t0, played)
+                    return _stopped(out, sdir, rs, state, t0, played)
                 done = state["games_done"]
                 stop = min(games, done + checkpoint)
                 batches = split(done, stop, BATCH)
@@ -202,20 +207,22 @@ def train_leaves(
     final = sdir / f"gen{settings.generations}.klv2"
     data = final.read_bytes()
     write_atomically(out, data)
-    prov = provenance(settings, state, data, command, start_provenance)
+    prov = provenance(settings, state, data, command, start_provenance, ruleset=rs)
     write_atomically(provenance_path(out), (json.dumps(prov, indent=2, ensure_ascii=False) + "\n").encode())
     shutil.rmtree(sdir, ignore_errors=True)
     return TrainResult(Leaves.from_bytes(data, rs), out, prov, True, time.perf_counter() - t0, played)
 
 
 def provenance(settings: TrainSettings, state: dict, data: bytes, command: str | None,
-               start_provenance: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What made a leave file: the settings, the turns tallied, the software (and, when it trained
-    on from another file, that file's provenance)."""
+               start_provenance: dict[str, Any] | None = None, *, ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """What made a leave file: the settings, the ruleset played (:func:`~racksmith.rules.ruleset.provenance_fields`), the
+    turns tallied, the software (and, when it trained on from another file, that file's
+    provenance). ``ruleset``: the ruleset loaded from ``settings.ruleset`` (loaded here when None)."""
+    rs = ruleset if ruleset is not None else get_ruleset(settings.ruleset)
     out = {
         "format": "racksmith-leaves-provenance/1",
-        "ruleset": settings.ruleset,
-        "lexicon": settings.lexicon or get_ruleset(settings.ruleset).lexicon,
+        **provenance_fields(rs),
+        "lexicon": settings.lexicon or rs.lexicon,
         "games_per_generation": [settings.games_in(g) for g in range(1, settings.generations + 1)],
         "generations": settings.generations,
         "games": settings.total_games,
@@ -225,7 +232,7 @@ def provenance(settings: TrainSettings, state: dict, data: bytes, command: str |
         "probes": settings.probes,
         "weighting": settings.weighting,
         "turns_tallied": {k: v for k, v in sorted(state.get("observations", {}).items(), key=lambda kv: int(kv[0]))},
-        "leaves": len(Leaves.from_bytes(data, settings.ruleset)),
+        "leaves": len(Leaves.from_bytes(data, rs)),
         "sha256": hashlib.sha256(data).hexdigest(),
         "racksmith_version": __version__,
         "racksmith_commit": state.get("commit"),
@@ -238,17 +245,27 @@ def provenance(settings: TrainSettings, state: dict, data: bytes, command: str |
     return out
 
 
-def _stopped(out: Path, sdir: Path, settings: TrainSettings, state: dict, t0: float, played: int) -> TrainResult:
+def _stopped(out: Path, sdir: Path, rs: Ruleset, state: dict, t0: float, played: int) -> TrainResult:
     g = state["generation"] - 1
-    rs = get_ruleset(settings.ruleset)
     leaves = Leaves.from_bytes((sdir / f"gen{g}.klv2").read_bytes(), rs) if g >= 1 else Leaves.empty(rs)
     return TrainResult(leaves, out, {"state": str(sdir), **state}, False, time.perf_counter() - t0, played)
 
 
-def _load_state(sdir: Path, settings: TrainSettings) -> dict[str, Any]:
-    want = json.loads(json.dumps(asdict(settings)))
+def _settings_record(settings: TrainSettings, rs: Ruleset) -> dict[str, Any]:
+    """The settings as the state saves them (JSON): a shipped ruleset by its name, as before; any
+    other by its name and its content's digest, so that a run is not resumed with a ruleset file
+    changed since (or with another file of the same name)."""
+    want = {f.name: getattr(settings, f.name) for f in fields(settings)}
+    want["ruleset"] = rs.name
+    if not is_shipped(rs):
+        want["ruleset_sha256"] = rs.content_sha256()
     if not settings.probes:
         del want["probes"]  # as a run saved before probes existed wrote its settings
+    return json.loads(json.dumps(want))
+
+
+def _load_state(sdir: Path, settings: TrainSettings, rs: Ruleset) -> dict[str, Any]:
+    want = _settings_record(settings, rs)
     f = sdir / "state.json"
     if f.exists():
         try:
