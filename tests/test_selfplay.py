@@ -460,3 +460,15 @@ def test_cli_selfplay_reports_violations_and_lost_records_a_line_each(capsys, tm
     assert len(lines) == 2 and "invariant violations; first: game 0, turn" in lines[0]
     assert lines[1].startswith(f"racksmith: the record of 1 game could not be written to {tmp_path} (first: game 0: ")
     assert all(line.startswith("racksmith: ") for line in lines)
+
+
+def test_a_kind_registered_for_match_is_named_as_such_by_selfplay():
+    from racksmith.play.selfplay import parse_player
+    from racksmith.play.specs import player_kinds
+
+    assert "sim" in player_kinds()  # a kind match plays, not a built-in self-play player
+    with pytest.raises(RacksmithError, match="self-play plays the built-in players equity, score, random; 'sim' is a "
+                                             "player kind of match"):
+        parse_player("sim")
+    with pytest.raises(RacksmithError, match=r"self-play plays the built-in players equity, score, random$"):
+        parse_player("wizard")

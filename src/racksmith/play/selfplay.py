@@ -138,7 +138,12 @@ def parse_player(spec: str) -> tuple[str, str | None]:
     kind, _, option = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in PLAYER_KINDS:
-        raise RacksmithError(f"unknown player {spec!r}: use one of {', '.join(PLAYER_KINDS)}")
+        from .specs import player_kinds
+
+        other = (f"; {kind!r} is a player kind of match, which plays every registered kind"
+                 if kind in player_kinds() else "")
+        raise RacksmithError(f"unknown player {spec!r}: self-play plays the built-in players "
+                             f"{', '.join(PLAYER_KINDS)}{other}")
     if not option:
         return kind, None
     name, eq, value = option.partition("=")
