@@ -4,6 +4,9 @@ chromium``; never a downloaded browser) against the real server with its securit
 Checked at a phone's size (390×844) and a desktop's (1280×800): the page is no wider than the
 screen, the board's last column and the whole rack are in view, errors show beside their field,
 nothing stale stays after a check, and a move can be played, undone, redone and exported as GCG.
+Then what a player met (each a defect the page had): errors said where the input is and in the
+page's terms, a game closed on another ruleset, files read in their encoding, the address keeping
+the view, the keyboard reaching the board and the tables, "computing…" while the server is busy.
 No user error may log a console error. Screenshots of each size are written to
 ``.pytest_cache/screens`` for a person to look at."""
 from __future__ import annotations
@@ -54,17 +57,32 @@ def browser():
         b.close()
 
 
-@pytest.fixture(params=list(SIZES))
-def page(request, browser):
-    w, h = SIZES[request.param]
+def _page(browser, size: str):
+    w, h = SIZES[size]
     context = browser.new_context(viewport={"width": w, "height": h})
     pg = context.new_page()
-    pg.size_name = request.param
+    pg.size_name = size
     pg.console_errors = []
     pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
     pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))
     yield pg
     context.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def page(request, browser):
+    yield from _page(browser, request.param)
+
+
+@pytest.fixture
+def desktop(browser):
+    """A page at the desktop's size only: for what does not depend on the screen's width."""
+    yield from _page(browser, "desktop")
+
+
+@pytest.fixture
+def phone(browser):
+    yield from _page(browser, "phone")
 
 
 def wait_until(page, expression: str, timeout: float = 15.0) -> None:
@@ -302,3 +320,409 @@ def test_the_simulate_tab_draws_the_opponents_rack_from_his_last_play(page, serv
     page.click("#sim-run")
     wait_until(page, "document.getElementById('sim-head').textContent.includes('not on the board')", timeout=30)
     assert page.text_content("#sim-infer-head") == ""
+
+
+# --- what a player met: each a defect the page had -------------------------------------------------------
+def text(page, selector: str) -> str:
+    return page.evaluate(f"document.querySelector({selector!r}).innerText")
+
+
+def load_cgp(page, cgp: str) -> None:
+    page.fill("#cgp", cgp)
+    page.click("#cgp-form button[type=submit]")
+
+
+def moves_shown(page) -> None:
+    page.wait_for_selector("#moves tbody tr td.move", state="attached")
+
+
+def load_game(page, record: str, timeout: float = 60) -> None:
+    page.click('.tabs button[data-tab="game"]')
+    page.fill("#gcg-text", record)
+    page.evaluate("document.getElementById('game-summary').textContent = ''; "
+                  "document.getElementById('gcg-error').textContent = ''")
+    page.click("#gcg-form button[type=submit]")
+    wait_until(page, "document.getElementById('game-summary').textContent.length > 0 || "
+                     "document.getElementById('gcg-error').textContent.length > 0", timeout=timeout)
+
+
+def test_a_move_played_after_undo_clears_the_redo_list(desktop, server):
+    """Undo, then another move: the move undone cannot be redone on top of it (it replayed
+    NASTIER over the pass and exported p2 playing p1's rack on an empty board), and the export is
+    the history."""
+    page = desktop
+    open_page(page, server)
+    page.click('.tabs button[data-tab="play"]')
+    page.fill("#rack0", "AEINRST")
+    moves_shown(page)
+    page.fill("#move-input", "8D NASTIER")
+    page.click("#play")
+    wait_until(page, "document.querySelectorAll('#history li').length === 1")
+    page.click("#undo")
+    wait_until(page, "document.querySelectorAll('#history li.undone').length === 1 && !document.getElementById('redo').disabled")
+    page.fill("#move-input", "-")
+    page.click("#play")
+    wait_until(page, "document.getElementById('verdict').textContent.includes('played -')")
+    assert page.is_disabled("#redo")
+    assert [li.split()[:2] for li in text(page, "#history").split("\n")] == [["-", "+0"]]
+    page.click("#export")
+    wait_until(page, "!document.getElementById('export-text').hidden")
+    r = replay_text(page.text_content("#export-text"), strict=True)
+    assert [str(t.move.kind) for t in r.turns] == ["pass"] and r.turns[0].rack
+    assert page.console_errors == []
+
+
+def test_another_ruleset_closes_the_game_and_starts_an_empty_position(desktop, server):
+    """A GCG game on the page, then Super Scrabble picked: the game is closed (it threw
+    "Cannot read properties of undefined" and drew the 15x15 game on the 21x21 board), and the new
+    ruleset's empty position has no points of the old one."""
+    page = desktop
+    open_page(page, server)
+    load_game(page, (FIXTURES / "gcg" / "game01_seed1.gcg").read_text("utf-8"))
+    assert not page.is_hidden("#game")
+    page.click("#turn-next")
+    page.click("#turn-next")
+    page.click("#turn-next")
+    wait_until(page, "document.getElementById('score0').value !== '0'")
+    page.select_option("#ruleset", "super")
+    wait_until(page, "document.getElementById('cgp').value.split(' ')[0].split('/').length === 21")
+    wait_until(page, "document.getElementById('bag').textContent.startsWith('200 unseen')")
+    assert page.is_hidden("#game") and text(page, "#game-summary") == ""
+    assert page.locator("#board .sq").count() == 21 * 21 and page.locator("#board .tile").count() == 0
+    assert (page.input_value("#score0"), page.input_value("#score1")) == ("0", "0")
+    assert page.input_value("#cgp").split()[1:4] == ["/", "0/0", "0"]
+    page.click('.tabs button[data-tab="game"]')
+    page.keyboard.press("ArrowRight")  # no game to step through
+    assert page.console_errors == []
+
+
+def test_a_latin1_game_file_reads_as_the_library_reads_it(desktop, server):
+    """A GCG file in ISO-8859-1 without a #character-encoding line: Latin-1, the format's default
+    (it was read as UTF-8: "c\ufffdsar")."""
+    page = desktop
+    open_page(page, server)
+    page.click('.tabs button[data-tab="game"]')
+    page.set_input_files("#gcg-file", str(FIXTURES / "gcg" / "macondo" / "name_iso8859-1.gcg"))
+    wait_until(page, "document.getElementById('game-summary').textContent.length > 0", timeout=60)
+    assert text(page, "#game-summary").startswith("césar 32 – hércules 16")
+    assert "#player1 césar césar" in page.input_value("#gcg-text")
+    assert "\ufffd" not in text(page, "#turns")
+    assert page.console_errors == []
+
+
+def test_position_errors_show_at_the_field_typed_in(desktop, server):
+    """An impossible rack (ZZZ) is said below the rack, not below the CGP, and the rack's tiles and
+    the bag of the position before are not left shown; a score of 1e3 or 12.7 is refused beside it
+    (it read 1 and 12); rack errors speak of the rack, not of "CGP rack 1"."""
+    page = desktop
+    open_page(page, server)
+    page.fill("#rack0", "AEINRST")
+    moves_shown(page)
+    page.fill("#rack0", "ZZZ")
+    wait_until(page, "document.getElementById('rack0-error').textContent.length > 0")
+    assert "'Z'" in text(page, "#rack0-error") and page.text_content("#cgp-error") == ""
+    assert page.locator("#rack-tiles .tile").count() == 0 and page.text_content("#bag") == ""
+    assert "below the To move rack" in text(page, "#moves tbody")
+    page.fill("#rack0", "AEINST1")
+    wait_until(page, "document.getElementById('rack0-error').textContent.includes('AEINST1')")
+    assert text(page, "#rack0-error").startswith("the rack 'AEINST1'") and "CGP" not in text(page, "#rack0-error")
+    page.fill("#rack0", "AEINST?")
+    moves_shown(page)
+    for bad in ("1e3", "12.7"):
+        page.fill("#score0", bad)
+        wait_until(page, "document.getElementById('rack0-error').textContent.includes('whole number')")
+        assert page.evaluate("document.getElementById('score0').classList.contains('invalid')")
+    page.fill("#score0", "1000")
+    wait_until(page, "document.getElementById('cgp').value.split(' ')[2] === '1000/0'")
+    assert page.text_content("#rack0-error") == ""
+    # a check while the position has an error is refused, not made on the position before
+    page.fill("#rack1", "ZZ")
+    wait_until(page, "document.getElementById('rack1-error').textContent.length > 0")
+    page.fill("#move-input", "8D NASTIER")
+    page.click("#check-form button[type=submit]")
+    wait_until(page, "document.getElementById('verdict').textContent.includes('fix the position first')")
+    assert page.console_errors == []
+
+
+def test_a_server_that_does_not_answer_is_said(desktop, server):
+    """The server stopped: typing a rack says so (it said "Fix the position to see its moves"),
+    beside no field."""
+    page = desktop
+    open_page(page, server)
+    page.route("**/api/**", lambda route: route.abort("connectionrefused"))
+    page.fill("#rack0", "AEINRST")
+    wait_until(page, "document.querySelector('#moves tbody').innerText.includes('does not answer')")
+    assert "does not answer" in text(page, "#status")
+    assert all(page.text_content(f"#{box}") == "" for box in ("rack0-error", "cgp-error", "board-error"))
+    page.unroute("**/api/**")
+    page.fill("#rack0", "AEINRSS")
+    moves_shown(page)
+    assert text(page, "#status") == ""
+
+
+def test_the_address_cgp_error_stays_and_an_unknown_tab_shows_moves(desktop, server):
+    """A CGP in the address that cannot be read: its error stays beside the CGP (a refresh wiped
+    it at once) with the CGP to correct, until the user changes something; an unknown tab shows
+    the Moves tab (every panel was hidden)."""
+    from urllib.parse import quote
+
+    page = desktop
+    page.goto(server.url + "?cgp=garbage&tab=nonexistent")
+    page.wait_for_selector("#board .sq")
+    wait_until(page, "document.querySelector('#moves tbody tr') !== null && "
+                     "document.getElementById('cgp-error').textContent.length > 0")
+    page.wait_for_timeout(500)  # the refresh of the empty position has come and gone
+    assert "needs at least 4" in text(page, "#cgp-error") and page.input_value("#cgp") == "garbage"
+    assert page.is_visible("#tab-moves") and "active" in page.get_attribute('.tabs button[data-tab="moves"]', "class")
+    page.fill("#rack0", "AEINRST")
+    wait_until(page, "document.getElementById('cgp-error').textContent === ''")
+    # an English position in the address with ruleset=russian: said in the page's terms
+    page.goto(server.url + "?ruleset=russian&cgp=" + quote(OUTGUN))
+    page.wait_for_selector("#board .sq")
+    wait_until(page, "document.getElementById('cgp-error').textContent.length > 0")
+    page.wait_for_timeout(500)
+    err = text(page, "#cgp-error")
+    assert "pick English Scrabble in the Ruleset menu" in err and "ruleset=" not in err
+    assert page.console_errors == []
+
+
+def test_a_cgp_is_read_with_the_ruleset_its_ld_opcode_names(desktop, server):
+    """A Russian CGP with 'ld russian;' pasted while English is picked: read as Russian (it was
+    refused: the page picked the ruleset by the row count only); without the opcode the error says
+    which ruleset to pick in the menu, not "pass ruleset='russian'"."""
+    page = desktop
+    open_page(page, server)
+    empty = "/".join(["15"] * 15)
+    load_cgp(page, f"{empty} КОТЁЛ?А/ 0/0 0 ld russian;")
+    wait_until(page, "document.getElementById('ruleset').value === 'russian'")
+    moves_shown(page)
+    assert page.text_content("#cgp-error") == "" and "lexicon ru" in text(page, "#moves-head")
+    page.select_option("#ruleset", "english")
+    wait_until(page, "document.getElementById('cgp').value.startsWith('15/') && document.getElementById('ruleset').value === 'english'")
+    load_cgp(page, f"{empty} КОТЁЛ?А/ 0/0 0")
+    wait_until(page, "document.getElementById('cgp-error').textContent.length > 0")
+    err = text(page, "#cgp-error")
+    assert "pick one of them in the Ruleset menu" in err and "Russian Scrabble or Эрудит" in err and "pass ruleset" not in err
+    page.fill("#rack0", "Ж")
+    wait_until(page, "document.getElementById('rack0-error').textContent.length > 0")
+    assert "in the Ruleset menu" in text(page, "#rack0-error") and "pass ruleset" not in text(page, "#rack0-error")
+    # a CGP of three racks is refused (the page plays two players), not loaded with the third dropped
+    load_cgp(page, f"{empty} A/B/C 0/0/0 0")
+    wait_until(page, "document.getElementById('cgp-error').textContent.includes('3 racks')")
+    assert page.console_errors == []
+
+
+def test_a_failed_game_load_clears_the_last_game_and_notes_are_shown(desktop, server):
+    """A record that does not load: the game shown before goes (its summary and turns stayed
+    under the new error), and the error says what a page user does (not "--ruleset
+    my_game.toml"); the replay's notes are shown."""
+    page = desktop
+    open_page(page, server)
+    page.click('.tabs button[data-tab="game"]')
+    page.set_input_files("#gcg-file", str(FIXTURES / "gcg" / "macondo" / "incomplete_elise.gcg"))
+    wait_until(page, "document.getElementById('game-summary').textContent.length > 0", timeout=60)
+    assert "note: line 26:" in text(page, "#game-errors")
+    page.set_input_files("#gcg-file", str(FIXTURES / "gcg" / "macondo" / "polish_endgame.gcg"))
+    wait_until(page, "document.getElementById('gcg-error').textContent.length > 0", timeout=60)
+    assert page.is_hidden("#game") and text(page, "#game-summary") == ""
+    assert page.locator("#turns tbody tr").count() == 0
+    err = text(page, "#gcg-error")
+    assert "racksmith serve --ruleset" in err and "(--ruleset" not in err
+    assert "Ł" in page.input_value("#gcg-text")  # the file, to read or correct
+    assert page.console_errors == []
+
+
+def test_the_check_field_holds_the_turn_s_move(desktop, server):
+    """Stepping to an exchange turn or to the end of the game: the Check field holds that turn's
+    move (it kept the turn before's 9H FIVE: "illegal no_tiles"), or nothing at the end, where the
+    moves table says the game is over (not "no legal move for this rack")."""
+    page = desktop
+    open_page(page, server)
+    load_game(page, (FIXTURES / "gcg" / "macondo" / "noah_vs_mishu.gcg").read_text("utf-8"), timeout=90)
+    page.click("#turns tbody tr:nth-child(2)")
+    wait_until(page, "document.getElementById('move-input').value === '9H FIVE'")
+    page.click("#turns tbody tr:nth-child(3)")
+    wait_until(page, "document.getElementById('turn-label').textContent === 'turn 3 of ' + "
+                     "document.querySelectorAll('#turns tbody tr').length")
+    assert page.input_value("#move-input") == "-BLNN"
+    page.click("#check-form button[type=submit]")
+    wait_until(page, "document.getElementById('verdict').textContent.includes('legal')")
+    assert text(page, "#verdict").startswith("✓ legal")
+    page.click("#turn-last")
+    wait_until(page, "document.querySelector('#moves tbody').innerText.includes('The game is over')")
+    assert page.input_value("#move-input") == ""
+    assert "a player is out of tiles" in text(page, "#moves tbody")
+    assert page.console_errors == []
+
+
+def test_a_game_over_position_says_the_game_is_over(desktop, server):
+    """Six scoreless turns (zero-turn count 99 here): the game is over, not "no legal move"."""
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, "?cgp=" + quote("/".join(["15"] * 15) + " AEINRST/ 0/0 99"))
+    wait_until(page, "document.querySelector('#moves tbody').innerText.includes('The game is over')")
+    assert "zero-turn count is 99" in text(page, "#moves tbody")
+    assert "no legal move" not in text(page, "#moves tbody")
+
+
+def test_messages_speak_of_the_page_not_of_the_api(desktop, server):
+    """The opponent's rack given with his last play to infer from: "clear the Opponent rack
+    field" (not "leave it out of the CGP: 'RACK/'"); a move's bad coordinate: this board's range
+    (not 1..26); Simulate's fields refused out of range (candidates 0 became 10, plies past the
+    server's 32 were allowed to 8)."""
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, "?cgp=" + quote("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/AB 0/28 0"))
+    page.fill("#move-input", "Z99 FOO")
+    page.click("#check-form button[type=submit]")
+    wait_until(page, "document.getElementById('verdict').textContent.includes('Z99')")
+    assert "rows are 1..15 and its columns A..O" in text(page, "#verdict")
+    page.click('.tabs button[data-tab="sim"]')
+    assert page.get_attribute("#sim-plies", "max") == "32"
+    page.fill("#sim-candidates", "0")
+    page.click("#sim-run")
+    wait_until(page, "document.getElementById('sim-error').textContent.length > 0")
+    assert "Candidates must be a whole number from 1" in text(page, "#sim-error") and text(page, "#sim-head") == ""
+    page.fill("#sim-candidates", "2")
+    page.fill("#sim-plies", "33")
+    page.click("#sim-run")
+    wait_until(page, "document.getElementById('sim-error').textContent.includes('Plies')")
+    assert "from 1 to 32" in text(page, "#sim-error")
+    page.fill("#sim-plies", "1")
+    page.fill("#sim-infer", "8D KRONA")
+    page.click("#sim-run")
+    wait_until(page, "document.getElementById('sim-head').textContent.includes('inference is for an unknown rack')", timeout=30)
+    head = text(page, "#sim-head")
+    assert "clear the Opponent rack field" in head and "CGP" not in head
+    assert page.console_errors == []
+
+
+def test_computing_is_shown_while_the_server_is_busy(desktop, server):
+    """Every calculation slot of the server taken: typing a rack shows "computing…" (the old
+    moves stayed for 24 s as if they were the new rack's), and the moves when they come."""
+    page = desktop
+    open_page(page, server)
+    page.fill("#rack0", "AEINRST")
+    moves_shown(page)
+    slots = server.limits.max_concurrent
+    taken = [server.computing.acquire(timeout=30) for _ in range(slots)]
+    try:
+        assert all(taken)
+        page.fill("#rack0", "AEINRSQ")
+        wait_until(page, "document.getElementById('moves-head').textContent === 'computing…'", timeout=5)
+        assert page.evaluate("document.getElementById('moves-wrap').classList.contains('busy')")
+    finally:
+        for ok in taken:
+            if ok:
+                server.computing.release()
+    wait_until(page, "document.getElementById('moves-head').textContent.includes('AEINQRS')", timeout=30)
+    assert not page.evaluate("document.getElementById('moves-wrap').classList.contains('busy')")
+
+
+def test_the_game_tab_fits_a_phone(phone, server):
+    """The Game tab at 390 px: the text box and Load game within the screen (395 px wide)."""
+    page = phone
+    open_page(page, server)
+    page.click('.tabs button[data-tab="game"]')
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for sel in ("#gcg-text", "#gcg-file", "#gcg-form button[type=submit]"):
+        box = page.locator(sel).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, sel
+    load_game(page, (FIXTURES / "gcg" / "game01_seed1.gcg").read_text("utf-8"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, "game")
+
+
+def test_a_record_with_a_huge_field_stays_within_the_page(page, server):
+    """A record whose rack is 100,000 letters on one line: the error list and the turn card wrap
+    and shorten it (they overflowed the page)."""
+    page_ = page
+    open_page(page_, server)
+    load_game(page_, "#player1 a A\n#player2 b B\n>a: " + "A" * 100_000 + " 8D WORD +10 10\n")
+    width = page_.viewport_size["width"]
+    assert page_.evaluate("document.documentElement.scrollWidth") <= width
+    for sel in ("#game-errors", "#turn-card", "#turns-wrap"):
+        box = page_.locator(sel).bounding_box()
+        assert box["x"] + box["width"] <= width + 0.5, sel
+    assert "(100,000 characters)" in text(page_, "#game-errors") and len(text(page_, "#game-errors")) < 2000
+    assert page_.console_errors == []
+
+
+def test_the_address_keeps_the_view_and_the_bag_reads_well(desktop, server):
+    """Sort, how many moves, exchanges and the tab are written in the address (a copied address
+    gave another view), and an empty pool ends without a colon ("0 in the bag:")."""
+    from urllib.parse import parse_qs, quote, urlsplit
+
+    page = desktop
+    open_page(page, server)
+    page.fill("#rack0", "AEINRST")
+    moves_shown(page)
+    page.select_option("#sort", "score")
+    page.select_option("#top", "50")
+    page.check("#exchanges")
+    page.click('.tabs button[data-tab="play"]')
+    wait_until(page, "location.search.includes('top=50') && location.search.includes('tab=play')")
+    q = parse_qs(urlsplit(page.url).query)
+    assert (q["sort"], q["top"], q["exchanges"], q["tab"]) == (["score"], ["50"], ["1"], ["play"])
+    page.goto(page.url)
+    page.wait_for_selector("#board .sq")
+    moves_shown(page)
+    assert (page.input_value("#sort"), page.input_value("#top"), page.is_checked("#exchanges")) == ("score", "50", True)
+    assert page.is_visible("#tab-play")
+    # the bag empty, the opponent's rack known
+    end = "15/15/2MI11/TRANQUIL7/R14/O6DEV5/NUT2THAT5C/ANE1FOOD5TO/1FAXING6AL/1AR1R8JO/1SEER9S/1TRAY2PANED2S/WE1V4WAY2Bi/ON1E3HEBE2I1/K2DOLCI2SEIZE GLMOPUU/EGIII? 277/434 0"
+    open_page(page, server, "?cgp=" + quote(end))
+    wait_until(page, "document.getElementById('bag').textContent.length > 0")
+    assert text(page, "#bag") == "0 in the bag"
+    assert page.console_errors == []
+
+
+def test_the_keyboard_reaches_the_board_and_the_tables(desktop, server):
+    """Tab to the board: a cursor on the start square, so typed letters go on the board (nothing
+    happened until a click); Tab to a row of the moves table: Enter pins it as a click does."""
+    page = desktop
+    open_page(page, server)
+    page.focus("#rack0")
+    for _ in range(40):
+        page.keyboard.press("Shift+Tab")
+        if page.evaluate("document.activeElement.id") == "board":
+            break
+    assert page.evaluate("document.activeElement.id") == "board"
+    assert page.locator('#board .sq.cursor[data-r="7"][data-c="7"]').count() == 1
+    page.keyboard.type("CAT")
+    wait_until(page, "document.getElementById('cgp').value.startsWith('15/15/15/15/15/15/15/7CAT5/')")
+    page.fill("#rack0", "AEINRST")
+    moves_shown(page)
+    page.focus("#rack0")
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('#moves tbody') !== null"):
+            break
+    assert page.evaluate("document.activeElement.closest('#moves tbody') !== null")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    second = text(page, "#moves tbody tr:nth-child(2) td.move").split("bingo")[0].strip()
+    wait_until(page, "document.querySelectorAll('#moves tbody tr.pinned').length === 1")
+    assert page.input_value("#move-input") == second
+    assert page.locator("#board .tile.preview").count() > 0
+    assert page.console_errors == []
+
+
+def test_a_record_naming_no_ruleset_is_read_with_the_one_picked_when_its_letters_fit(desktop, server):
+    """A Russian record without #tile-distribution: with English picked, the error says to pick
+    Russian Scrabble or Эрудит in the menu (not "pass the ruleset to use"); with Russian picked,
+    it loads."""
+    page = desktop
+    open_page(page, server)
+    record = "#player1 a A\n#player2 b B\n>a: АБВГДЕЖ 8G ЖАБ +19 19\n"
+    load_game(page, record)
+    err = text(page, "#gcg-error")
+    assert "pick Russian Scrabble or Эрудит in the Ruleset menu" in err and "pass the ruleset" not in err
+    page.select_option("#ruleset", "russian")
+    wait_until(page, "document.getElementById('ruleset').value === 'russian'")
+    load_game(page, record)
+    assert page.text_content("#gcg-error") == "" and text(page, "#game-summary").startswith("a 19 – b 0")
+    assert page.console_errors == []

@@ -415,6 +415,13 @@ def test_server_lexicon_and_custom_ruleset(tmp_path):
         ("3A BAT", 10, False)]
     with pytest.raises(RequestError, match="lexicon 'enable' is not available for ruleset mini"):
         analyzer.moves({"cgp": "5/5/5/5/5 ABET?/ 0/0 0", "lexicon": "enable"})
+    # the ruleset file's own lexicon (a relative path, read beside the file) when the server is given none
+    own = tmp_path / "own.toml"
+    own.write_text(custom.read_text(encoding="utf-8").replace('name = "mini"', 'name = "own"')
+                   + 'lexicon = "mini-words.txt"\n', encoding="utf-8")
+    served = Analyzer(own, None, None)
+    assert served.rulesets_info()["rulesets"][0]["lexicons"] == ["mini-words"]
+    assert served.moves({"cgp": "5/5/5/5/5 ABET?/ 0/0 0", "top": 1})["moves"][0]["notation"] == "3A ABaTE"
     kwg = Analyzer("english", FIXTURES / "ENABLE15.kwg", LEAVES)
     assert kwg.rulesets_info()["rulesets"][0]["lexicons"] == ["ENABLE15", "enable"]
     a = kwg.moves({"cgp": MID, "top": None})
@@ -470,3 +477,66 @@ def test_shipped_leaves_by_default_and_none():
     # a server with its own English leaves: the rulesets they do not fit use their shipped ones
     own = Analyzer("english", None, LEAVES)
     assert own.leaves_for(get_ruleset("russian"), {"leaves": True}) is default_leaves("russian")
+
+
+# --- what the page needs of the API (each a defect a player met) ---------------------------------------
+def test_a_gcg_file_s_bytes_are_read_in_its_encoding(server):
+    """``data``: the file's bytes, decoded as the library decodes a file (Latin-1 without a
+    #character-encoding line; the page read every file as UTF-8), the text in the answer."""
+    import base64
+
+    raw = (FIXTURES / "gcg" / "macondo" / "name_iso8859-1.gcg").read_bytes()
+    with pytest.raises(UnicodeDecodeError):
+        raw.decode("utf-8")
+    g = post(server, "/api/gcg", {"data": base64.b64encode(raw).decode(), "analyze": False})
+    assert g["players"] == ["césar", "hércules"] and g["text"] == raw.decode("latin-1")
+    assert "text" not in post(server, "/api/gcg", {"text": g["text"], "analyze": False})
+    utf8 = ("#character-encoding UTF-8\n" + GAME).encode("utf-8")
+    assert post(server, "/api/gcg", {"data": base64.b64encode(utf8).decode(), "analyze": False})["final_scores"] == \
+        post(server, "/api/gcg", {"text": GAME, "analyze": False})["final_scores"]
+    assert "not base64" in error(server, "/api/gcg", {"data": "@@@"})["error"]
+    assert "not both" in error(server, "/api/gcg", {"data": "", "text": GAME})["error"]
+    assert "must be the record file's bytes" in error(server, "/api/gcg", {"data": 5})["error"]
+
+
+def test_a_cgp_s_ld_opcode_names_the_ruleset_when_the_request_does_not(server):
+    """No ``ruleset`` in the request: the CGP's ``ld``/``bdn`` opcode's (the page refused a
+    Russian CGP with 'ld russian;' while English was picked); a ``ruleset`` given is the one used."""
+    empty = "/".join(["15"] * 15)
+    p = post(server, "/api/position", {"cgp": f"{empty} КОТ/ 0/0 0 ld russian;"})
+    assert p["ruleset"] == "russian" and p["racks"][0] == "КОТ"
+    s = post(server, "/api/position", {"cgp": "/".join(["21"] * 21) + " AB/ 0/0 0 bdn SuperCrosswordGame;"})
+    assert s["ruleset"] == "super"
+    assert post(server, "/api/moves", {"cgp": f"{empty} КОТЁЛ?А/ 0/0 0 ld russian;", "top": 3})["lexicon"] == "ru"
+    assert "pass ruleset='russian'" in error(server, "/api/position", {"cgp": f"{empty} КОТ/ 0/0 0 ld russian;",
+                                                                         "ruleset": "english"})["error"]
+    # a name the server does not play: read with the default, as before
+    assert post(server, "/api/position", {"cgp": f"{empty} AB/ 0/0 0 ld french;"})["ruleset"] == "english"
+    assert post(server, "/api/position", {"cgp": f"{empty} AB/ 0/0 0 lex CSW21;"})["ruleset"] == "english"
+
+
+def test_a_position_says_when_the_game_is_over(server):
+    empty = "/".join(["15"] * 15)
+    p = post(server, "/api/position", {"cgp": f"{empty} AEINRST/ 0/0 99"})
+    assert (p["over"], p["ending"]) == (True, "zero_turns")
+    p = post(server, "/api/position", {"cgp": QUIRK})
+    assert (p["over"], p["ending"]) == (False, None)
+    end = post(server, "/api/gcg", {"text": GAME, "analyze": False})["end_cgp"]
+    p = post(server, "/api/position", {"cgp": end})
+    assert (p["over"], p["ending"]) == (True, "out")
+
+
+def test_the_simulation_s_plies_bound_is_published(server):
+    from racksmith.web.api import MAX_SIM_PLIES
+
+    info = call(server, "GET", "/api/rulesets")[2]
+    assert info["sim_max_plies"] == MAX_SIM_PLIES == 32
+    assert "at most 32" in error(server, "/api/sim", {"cgp": QUIRK, "plies": 33, "seconds": 0.1})["error"]
+
+
+def test_a_truncated_body_is_said_once(server):
+    """json's "Unterminated string starting at" and the position: one "at" (it read "at at")."""
+    answer = error(server, "/api/position", raw=b'{"cgp": "15/15')
+    assert " at at " not in answer["error"] and answer["error"].startswith("the body is not JSON: Unterminated string")
+    other = error(server, "/api/position", raw=b'{"cgp": 5')["error"]
+    assert other.endswith("at line 1, column 10") and " at at " not in other

@@ -13,9 +13,10 @@ the analyzer's :class:`~racksmith.web.limits.Limits` (:class:`~racksmith.web.lim
 """
 from __future__ import annotations
 
+import re
 import threading
-from collections import OrderedDict
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from .limits import LimitError, Limits
 DEFAULT_TOP = 20
 DEFAULT_ANALYSIS_TOP = 5
 MAX_ANALYSIS_TOP = 50
+MAX_SIM_PLIES = 32  #: the deepest simulation ``/api/sim`` runs (``plies``)
 
 
 class Analyzer:
@@ -63,6 +65,8 @@ class Analyzer:
         for rs in self.rulesets:
             for key in (rs.name, *rs.aliases):
                 self._by_name.setdefault(key, rs)
+        if lexicon is None and self.default.lexicon is not None and self.default.lexicon.strip().lower() not in EMBEDDED:
+            lexicon = self.default.lexicon  # a ruleset file's own word list or KWG (absolute since Ruleset.load)
         self.lexicon_spec = str(lexicon) if lexicon is not None else None
         self.lexicon_label = None
         if lexicon is not None:
@@ -82,16 +86,36 @@ class Analyzer:
 
     # --- what a request may name -------------------------------------------------------------------
     def ruleset(self, body: dict) -> Ruleset:
-        """The request's ``ruleset`` (a name or alias known to the server), else the default."""
+        """The request's ``ruleset`` (a name or alias known to the server), else the one the
+        request's CGP names by its ``ld`` (letter distribution) or ``bdn`` (board) opcode when the
+        server has it (``ld russian;``, ``bdn SuperCrosswordGame;``, read as
+        :func:`~racksmith.formats.cgp.cgp_ruleset` reads them), else the default."""
         spec = body.get("ruleset")
         if spec is None or spec == "":
-            return self.default
+            named = self._cgp_ruleset(body.get("cgp"))
+            return named if named is not None else self.default
         if not isinstance(spec, str):
             raise RequestError(f"field 'ruleset' must be a ruleset name, got {_show(spec)}")
         rs = self._by_name.get(spec.strip().lower())
         if rs is None:
             raise RequestError(f"unknown ruleset {spec!r}: use one of {', '.join(r.name for r in self.rulesets)}")
         return rs
+
+    def _cgp_ruleset(self, cgp: Any) -> Ruleset | None:
+        """The server's ruleset that a CGP's ``ld`` or ``bdn`` opcode names, or None (no such
+        opcode, or a name the server does not play: the CGP is then read with the default)."""
+        if not isinstance(cgp, str):
+            return None
+        fields = cgp.strip().split(None, 4)
+        if len(fields) < 5 or not _NAMING_OPCODE.search(fields[4]):
+            return None
+        from ..formats.cgp import cgp_ruleset
+
+        try:
+            named = cgp_ruleset(cgp)
+        except RacksmithError:
+            return None
+        return next((rs for rs in self.rulesets if rs.name == named.name), None)
 
     def _fits(self, rs: Ruleset) -> bool:
         """Is ``rs`` spelled like the default ruleset (so the server's lexicon and leaves serve it)?"""
@@ -174,6 +198,7 @@ class Analyzer:
             "default": self.default.name,
             "leaves": self.leaves_label or ("shipped" if self.shipped_leaves else None),
             "limits": self.limits.to_dict(),
+            "sim_max_plies": MAX_SIM_PLIES,
             "rulesets": [self._ruleset_info(rs) for rs in self.rulesets],
         }
 
@@ -264,7 +289,7 @@ class Analyzer:
         lex, lex_name = self.lexicon(rs, body)
         lim = self.limits
         candidates = _whole(body, "candidates", 10, 1, lim.max_moves, "max_moves")
-        plies = _whole(body, "plies", 2, 1, 32, None)
+        plies = _whole(body, "plies", 2, 1, MAX_SIM_PLIES, None)
         iterations = _whole(body, "iterations", min(1000, lim.max_sim_iterations), 1, lim.max_sim_iterations,
                             "max_sim_iterations")
         seed = _whole(body, "seed", 1, 0, 2**63 - 1, None)
@@ -413,7 +438,7 @@ class Analyzer:
             "rack": a.rack_string(rack, blanks_last=True),
             "drawn": a.rack_string(u.drawn, blanks_last=True),
             "cgp": pos.cgp(),
-            "position": pos.to_dict(),
+            "position": position_info(pos),
             "over": pos.is_over,
             "ending": None,
         }
@@ -486,6 +511,11 @@ class Analyzer:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
         with the position before it) and, unless ``analyze`` is false, the analysis of every turn.
 
+        ``data`` in place of ``text``: the record file's bytes (base64), read in the encoding its
+        ``#character-encoding`` line names, else UTF-8 (a BOM dropped), else Latin-1, as
+        :func:`~racksmith.formats.gcg.decode_gcg` reads a file; the answer then has the record's
+        ``text``.
+
         The record's ``#tile-distribution`` names a ruleset a request may name (never a file); the
         record is at most ``limits.max_gcg_bytes`` and ``limits.max_gcg_events`` event lines, and
         its analysis stops with a 413 after ``limits.max_seconds``."""
@@ -494,7 +524,8 @@ class Analyzer:
         from ..review.replay import replay
 
         deadline = time.monotonic() + self.limits.max_seconds
-        text = _text(body, "text")
+        decoded = body.get("data") is not None
+        text = _record_bytes(body) if decoded else _text(body, "text")
         if not text.strip():
             raise RequestError("field 'text' is empty: paste a GCG game record")
         self._check_record_size(text)
@@ -517,6 +548,8 @@ class Analyzer:
             "end_cgp": _cgp_or_none(r, len(r.turns) + 1) if r.players else None,
             "analysis": None,
         }
+        if decoded:
+            result["text"] = text
         if do_analyze and r.turns:
             lex, lex_name = self.lexicon(rs, body)
             leaves = self.leaves_for(rs, body)
@@ -556,8 +589,16 @@ class Analyzer:
 # --- JSON of library values ---------------------------------------------------------------------------
 def position_info(pos: Position) -> dict[str, Any]:
     """A position as the page draws it: the board (letters, lowercase = blank, "" = empty), the
-    premium layout, racks, scores, the zero-turn count and the unseen tiles."""
-    return pos.to_dict()
+    premium layout, racks, scores, the zero-turn count and the unseen tiles; and whether the game
+    is over (``over``) and how it ended (``ending``: ``"out"``, ``"zero_turns"`` or None)."""
+    info = pos.to_dict()
+    try:
+        outcome = pos.outcome()
+    except RacksmithError:  # an ending the rules cannot score: over all the same
+        outcome = None
+    info["over"] = outcome is not None or pos.is_over
+    info["ending"] = str(outcome.ending.reason) if outcome is not None else None
+    return info
 
 
 def _turn_info(r, t, rs: Ruleset) -> dict[str, Any]:
@@ -569,6 +610,7 @@ def _turn_info(r, t, rs: Ruleset) -> dict[str, Any]:
         "player": t.player,
         "nick": r.players[t.player],
         "event": t.event.text(),
+        "kind": str(t.event.kind),
         "rack": a.rack_string(t.rack, blanks_last=True),
         "move": move.notation() if move is not None else t.event.action(),
         "placed": [[row, col, a.letter(tile)] for row, col, tile in move.placed] if move is not None and move.is_place else [],
@@ -590,6 +632,29 @@ def _cgp_or_none(r, turn: int) -> str | None:
 
 
 # --- fields of a request -------------------------------------------------------------------------------
+#: an opcode of a CGP that names the ruleset: ``ld`` (letter distribution) or ``bdn`` (board)
+_NAMING_OPCODE = re.compile(r"(?:^|;)\s*(?:ld|bdn)\s+[^\s;]")
+
+
+def _record_bytes(body: dict) -> str:
+    """The text of the record file whose bytes (base64) are the field ``data``."""
+    import base64
+    import binascii
+
+    from ..formats.gcg import decode_gcg
+
+    if body.get("text") is not None:
+        raise RequestError("send the record as 'text' or as 'data' (its bytes in base64), not both")
+    data = body.get("data")
+    if not isinstance(data, str):
+        raise RequestError(f"field 'data' must be the record file's bytes in base64 (a string), got {_show(data)}")
+    try:
+        raw = base64.b64decode(data.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise RequestError("field 'data' is not base64: send the record file's bytes in base64") from None
+    return decode_gcg(raw)
+
+
 def _text(body: dict, name: str) -> str:
     """A required string field."""
     value = body.get(name)

@@ -2,7 +2,8 @@
 :class:`~racksmith.web.api.Analyzer`, served by Python's ``http.server`` (a thread per connection).
 
 Every answer is JSON except the page's own files. Bad requests get ``400 {"error": "one line"}``
-(an illegal move adds its ``reason`` and ``words``); unknown paths 404, a wrong method 405. A
+(an illegal move adds its ``reason`` and ``words``; an error that a field of the request settles
+adds ``param``, e.g. ``"ruleset"``); unknown paths 404, a wrong method 405. A
 request with the header ``X-Errors: body`` (the page's) gets its user errors (400 and 413) as
 ``200 {"error": ..., "status": 400}`` instead, so that a browser does not log a mistyped move as a
 failed request. A
@@ -273,6 +274,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         except RacksmithError as e:
             answer = {"error": _one_line(str(e))}
+            if getattr(e, "param", None):  # the request's field that settles it ("ruleset")
+                answer["param"] = e.param
             if getattr(e, "reason", None):
                 answer["reason"] = e.reason
                 answer["words"] = list(e.words)
@@ -360,7 +363,9 @@ class Handler(BaseHTTPRequestHandler):
         except UnicodeDecodeError as e:
             problem = f"the body is not UTF-8 (bad byte at offset {e.start})"
         except json.JSONDecodeError as e:
-            problem = f"the body is not JSON: {e.msg} at line {e.lineno}, column {e.colno}"
+            # json's own messages may end in "at" ("Unterminated string starting at"): no "at at"
+            where = "" if e.msg.endswith(" at") else " at"
+            problem = f"the body is not JSON: {e.msg}{where} line {e.lineno}, column {e.colno}"
         except RecursionError:
             problem = "the body is nested too deeply to read as JSON"
         except ValueError as e:  # an integer of more than 4300 digits

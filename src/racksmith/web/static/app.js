@@ -25,6 +25,10 @@
     scoreCache: new Map(),
     played: [], // the game played on the page: {cgp (before), move, draw, score, rack, nick}
     undone: [], // moves taken back, for redo (last undone last)
+    playedRuleset: null, // the ruleset of that game
+    lastEdit: null, // the field the user changed last: where an error about the position is shown
+    keptCgpError: false, // an error of a CGP that was not loaded (the address's): kept until the user acts
+    positionError: "", // where the error of the position on the page is shown ("" when it is read)
   };
 
   // --- talking to the server ---------------------------------------------------------------------
@@ -38,41 +42,100 @@
     try {
       res = await fetch(path, init);
     } catch (e) {
-      throw new Error("the racksmith server does not answer (is `racksmith serve` still running?)");
+      const err = new Error("the racksmith server does not answer: is `racksmith serve` still running? " +
+        "(start it again, then change anything on the page)");
+      err.server = true;
+      throw err;
     }
     let data = null;
     try { data = await res.json(); } catch (e) { /* not JSON: reported below */ }
     if (!res.ok || data === null || (data && data.error !== undefined && data.status)) {
       const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
       err.data = data;
+      // not a mistake in what the user typed: the server is busy, refused, or failed
+      err.server = !(data && data.status);
       throw err;
     }
     return data;
   }
 
+  // a value of many characters (a 100 KB rack) shortened in a message: its start, its length
+  function shorten(text, most = 600) {
+    let s = String(text ?? "").replace(/\S{61,}/g, (w) => `${w.slice(0, 40)}…(${w.length.toLocaleString("en")} characters)`);
+    if (s.length > most) s = s.slice(0, most - 1) + "…";
+    return s;
+  }
+
+  const titleOf = (name) => (state.rulesets[name] ? state.rulesets[name].title : name);
+
+  // a library or API message in the page's terms: what to do on the page, not which parameter to pass.
+  // ``where``: the field it is shown beside ("rack0", "rack1", "cgp", "board", "move", "game", ...)
+  function humanize(message, where) {
+    let m = String(message ?? "");
+    // a position spelled in another ruleset's letters: "...letters of 'russian' or 'erudit': pass ruleset='russian'"
+    m = m.replace(/the letters of ((?:'[^']+'(?: or )?)+): pass ruleset='([^']+)'/, (all, names) => {
+      const titles = [...names.matchAll(/'([^']+)'/g)].map((x) => titleOf(x[1]));
+      return `the letters of ${titles.join(" or ")}: pick ${titles.length > 1 ? "one of them" : titles[0]} in the Ruleset menu`;
+    });
+    m = m.replace(/pass ruleset='([^']+)'/g, (all, name) => `pick ${titleOf(name)} in the Ruleset menu`);
+    // a record that names no ruleset, in the letters of some: "pass the ruleset to use (russian or erudit)"
+    m = m.replace(/pass the ruleset to use \(([^)]*)\)/, (all, names) => {
+      const titles = names.split(/ or |, /).map((n) => titleOf(n.trim()));
+      return `pick ${titles.join(" or ")} in the Ruleset menu` + (where === "game" ? ", then load the game again" : "");
+    });
+    // a CGP naming a ruleset the server does not play
+    m = m.replace(/: pass the ruleset to use$/, ": remove that opcode from the CGP to read it with the ruleset picked in the Ruleset menu");
+    // a GCG record in letters of no ruleset the server has
+    m = m.replace(/pass a ruleset file whose alphabet has them(?: \(--ruleset my_game\.toml\))?/,
+      "start the server with a ruleset file whose alphabet has them (racksmith serve --ruleset my_game.toml), then load the game again");
+    // the opponent's rack given while his last play is to be inferred
+    m = m.replace(/\(leave it out of the CGP: 'RACK\/' with nothing after the slash\)/,
+      "(clear the Opponent rack field, or the Opponent's last play)");
+    // a move's coordinate: the range of this board, not of every board
+    if (state.rs) {
+      m = m.replace(/rows are numbered 1\.\.26 \(no board is larger\)/,
+        `this board's rows are 1..${state.rs.rows} and its columns A..${COLUMNS[state.rs.cols - 1]}`);
+    }
+    // the racks and scores as the fields beside them name them
+    if (where === "rack0" || where === "rack1") m = m.replace(/\bCGP rack [12] /g, "the rack ");
+    else if (where !== "cgp") m = m.replace(/\bCGP rack 1 /g, "the To move rack ").replace(/\bCGP rack 2 /g, "the Opponent's rack ");
+    if (where !== "cgp") m = m.replace(/\bCGP scores\b/g, "the scores");
+    return shorten(m);
+  }
+
   function say(message, ok) {
     const s = $("status");
-    s.textContent = message || "";
+    s.textContent = message ? shorten(message, 300) : "";
     s.className = ok ? "ok" : "";
   }
 
-  // an error beside the field it is about (empty text clears it)
-  function fieldError(id, message) {
+  // an error beside the field it is about (empty text clears it); ``field``: the input it marks
+  const ERROR_FIELD = { "rack0-error": "rack0", "rack1-error": "rack1", "cgp-error": "cgp", "gcg-error": "gcg-text" };
+  function fieldError(id, message, field) {
     const box = $(id);
-    box.textContent = message || "";
-    const field = { "rack0-error": "rack0", "rack1-error": "rack1", "cgp-error": "cgp", "gcg-error": "gcg-text" }[id];
-    if (field) $(field).classList.toggle("invalid", !!message);
+    box.textContent = message ? shorten(message) : "";
+    for (const f of box.dataset.marks ? box.dataset.marks.split(" ") : []) $(f).classList.remove("invalid");
+    const marked = message ? (field || ERROR_FIELD[id]) : null;
+    if (marked) $(marked).classList.add("invalid");
+    box.dataset.marks = marked || "";
   }
 
   function clearPositionErrors() {
-    for (const id of ["rack0-error", "rack1-error", "cgp-error"]) fieldError(id, "");
+    for (const id of ["rack0-error", "rack1-error", "board-error"]) fieldError(id, "");
+    if (!state.keptCgpError) fieldError("cgp-error", "");
   }
 
-  // which field a position error is about: a rack, else the CGP (or the board)
-  function positionErrorField(message) {
-    if (/rack 1\b|CGP rack 1|rack of the player to move/i.test(message)) return "rack0-error";
-    if (/rack 2\b|CGP rack 2/i.test(message)) return "rack1-error";
-    return "cgp-error";
+  // where a position error is shown: beside the rack or score it names, else beside the field the
+  // user changed last (the board, a rack, a score), else beside the CGP. [error box, field, humanize's where]
+  function positionErrorPlace(message) {
+    if (/CGP rack 1\b|rack of the player to move/i.test(message)) return ["rack0-error", "rack0", "rack0"];
+    if (/CGP rack 2\b/i.test(message)) return ["rack1-error", "rack1", "rack1"];
+    const edit = state.lastEdit;
+    if (/CGP scores\b/.test(message) && (edit === "score0" || edit === "score1")) return [edit === "score0" ? "rack0-error" : "rack1-error", edit, edit];
+    if (edit === "rack0" || edit === "score0") return ["rack0-error", edit, "rack0"];
+    if (edit === "rack1" || edit === "score1") return ["rack1-error", edit, "rack1"];
+    if (edit === "board") return ["board-error", null, "board"];
+    return ["cgp-error", "cgp", "cgp"];
   }
 
   function h(tag, props, ...children) {
@@ -127,13 +190,28 @@
       return run ? out + run : out;
     });
     const racks = `${cleanRack($("rack0").value)}/${cleanRack($("rack1").value)}`;
-    const scores = `${parseInt($("score0").value, 10) || 0}/${parseInt($("score1").value, 10) || 0}`;
+    const scores = `${pointsOf("score0")}/${pointsOf("score1")}`;
     return `${rows.join("/")} ${racks} ${scores} ${state.zeroTurns}` + (state.opcodes ? ` ${state.opcodes}` : "");
+  }
+
+  // a score field's points: a whole number (empty = 0); anything else (1e3, 12.7) is refused beside it
+  function pointsOf(id) {
+    const input = $(id);
+    const text = input.value.trim();
+    if (!(input.validity && input.validity.badInput) && /^[-+]?\d+$/.test(text)) return BigInt(text).toString();
+    if (text === "" && !(input.validity && input.validity.badInput)) return "0";
+    const err = new Error(`the score must be a whole number of points` + (text ? `, not ${shorten(text, 40)}` : ""));
+    err.place = [id === "score0" ? "rack0-error" : "rack1-error", id, id];
+    throw err;
   }
 
   // --- rulesets and the board ----------------------------------------------------------------------
   function setRuleset(name) {
     const rs = state.rulesets[name];
+    // a game of another ruleset is not shown on this board, nor played on in it
+    if (state.game && state.game.ruleset !== name) closeGame();
+    if (state.played.length && state.playedRuleset !== name) clearPlayed();
+    if (state.rs && state.rs.name !== name) state.lastCursor = null;
     state.rs = rs;
     $("ruleset").value = name;
     state.board = Array.from({ length: rs.rows }, () => Array(rs.cols).fill(""));
@@ -260,7 +338,7 @@
     if (!cur || e.ctrlKey || e.metaKey || e.altKey) return;
     const rs = state.rs;
     const k = e.key;
-    let edited = false;
+    let changed = false;
     if (k === "ArrowLeft" || k === "ArrowRight" || k === "ArrowUp" || k === "ArrowDown") {
       const dr = k === "ArrowUp" ? -1 : k === "ArrowDown" ? 1 : 0;
       const dc = k === "ArrowLeft" ? -1 : k === "ArrowRight" ? 1 : 0;
@@ -269,29 +347,31 @@
     } else if (k === " ") {
       cur.across = !cur.across;
     } else if (k === "Escape") {
+      state.lastCursor = { ...cur };
       state.cursor = null;
     } else if (k === "Backspace") {
       if (!state.board[cur.r][cur.c]) step(-1);
-      edited = !!state.board[cur.r][cur.c];
+      changed = !!state.board[cur.r][cur.c];
       state.board[cur.r][cur.c] = "";
     } else if (k === "Delete") {
-      edited = !!state.board[cur.r][cur.c];
+      changed = !!state.board[cur.r][cur.c];
       state.board[cur.r][cur.c] = "";
     } else if (k.length === 1) {
       const letter = letterOf(k);
       if (letter === null) {
-        say(`${k} is not a letter of ${state.rs.title}`);
+        fieldError("board-error", `${k} is not a letter of ${state.rs.title}`);
         e.preventDefault();
         return;
       }
       state.board[cur.r][cur.c] = letter;
-      edited = true;
+      changed = true;
       step(1);
     } else {
       return;
     }
     e.preventDefault();
-    if (edited) {
+    if (changed) {
+      edited("board");
       state.pinned = state.hover = null;
       clearBreakdown();
       scheduleRefresh();
@@ -303,60 +383,142 @@
   let refreshTimer = 0;
   function scheduleRefresh(delay = 120) {
     clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(refresh, delay);
+    refreshTimer = setTimeout(() => { refreshTimer = 0; refresh(); }, delay);
   }
 
   function refreshNow() {
     clearTimeout(refreshTimer);
+    refreshTimer = 0;
     return refresh();
+  }
+
+  // the user changed a field of the position (a rack, a score, the board): its errors are shown there
+  function edited(field) {
+    state.lastEdit = field;
+    if (state.keptCgpError) {
+      state.keptCgpError = false;
+      fieldError("cgp-error", "");
+    }
+  }
+
+  const PLACE_NAMES = {
+    "rack0-error": "below the To move rack", "rack1-error": "below the Opponent's rack",
+    "board-error": "below the board", "cgp-error": "below the CGP",
+  };
+
+  // "computing…" over the moves while an answer is awaited (the server may be busy with others)
+  let busyTimer = 0;
+  function busy(on) {
+    clearTimeout(busyTimer);
+    const stale = ["moves-wrap", "moves-head", "rack-tiles", "bag"];
+    if (!on) {
+      for (const id of stale) $(id).classList.remove("busy");
+      return;
+    }
+    busyTimer = setTimeout(() => {
+      for (const id of stale) $(id).classList.add("busy");
+      $("moves-head").textContent = "computing…";
+    }, 150);
+  }
+
+  // the rack's tiles and the bag of a position that is not read (an error): not those of the last one
+  function clearPositionView() {
+    $("rack-tiles").replaceChildren();
+    $("bag").replaceChildren();
   }
 
   async function refresh() {
     const seq = ++state.seq;
-    const cgp = composeCgp();
     const ruleset = state.rs.name;
     let pos;
+    let cgp = null;
+    busy(true);
     try {
-      pos = await api("/api/position", { cgp, ruleset });
-    } catch (e) {
+      try {
+        cgp = composeCgp();
+        pos = await api("/api/position", { cgp, ruleset });
+      } catch (e) {
+        if (seq !== state.seq) return;
+        clearPositionErrors();
+        clearPositionView();
+        // the CGP field shows what is typed, error and all (not the last position read)
+        if (cgp !== null && document.activeElement !== $("cgp") && !state.keptCgpError) $("cgp").value = cgp;
+        state.positionError = "";
+        if (e.server) {  // the server does not answer, is busy or failed: not the position's fault
+          say(e.message);
+          showMoves(null, e.message);
+          return;
+        }
+        say("", true);
+        const [box, field, where] = e.place || positionErrorPlace(e.message);
+        fieldError(box, humanize(e.message, where), field);
+        state.positionError = `the error is ${PLACE_NAMES[box]}`;
+        showMoves(null, `Fix the position to see its moves: ${state.positionError}.`);
+        return;
+      }
       if (seq !== state.seq) return;
+      state.positionError = "";
       clearPositionErrors();
-      fieldError(positionErrorField(e.message), e.message);
-      showMoves(null, "Fix the position to see its moves.");
-      return;
+      if (pos.cgp !== state.cgp) {
+        // another position: what was shown for the last one (a checked move, a pinned preview) goes
+        state.pinned = state.hover = null;
+        clearBreakdown();
+        $("verdict").replaceChildren();
+        renderBoard();
+      }
+      state.cgp = pos.cgp;
+      if (document.activeElement !== $("cgp") && !state.keptCgpError) $("cgp").value = pos.cgp;
+      renderRack(pos.racks[0]);
+      renderBag(pos);
+      writeAddress();
+      await loadMoves(seq, pos);
+    } finally {
+      if (seq === state.seq) busy(false);
     }
-    if (seq !== state.seq) return;
-    clearPositionErrors();
-    if (pos.cgp !== state.cgp) {
-      // another position: what was shown for the last one (a checked move, a pinned preview) goes
-      state.pinned = state.hover = null;
-      clearBreakdown();
-      $("verdict").replaceChildren();
-      renderBoard();
-    }
-    state.cgp = pos.cgp;
-    if (document.activeElement !== $("cgp")) $("cgp").value = pos.cgp;
-    renderRack(pos.racks[0]);
-    renderBag(pos);
+  }
+
+  // the address says what the page shows: a copied address opens the same view
+  function writeAddress() {
     const url = new URL(location.href);
-    url.searchParams.set("ruleset", ruleset);
-    url.searchParams.set("cgp", pos.cgp);
+    const p = url.searchParams;
+    if (state.rs) p.set("ruleset", state.rs.name);
+    if (state.cgp) p.set("cgp", state.cgp);
+    p.set("sort", $("sort").value);
+    p.set("top", $("top").value);
+    p.set("exchanges", $("exchanges").checked ? "1" : "0");
+    if (state.rs && state.rs.leaves) p.set("leaves", $("leaves").checked ? "1" : "0");
+    else p.delete("leaves");
+    const tab = document.querySelector(".tabs button.active");
+    if (tab) p.set("tab", tab.dataset.tab);
     history.replaceState(null, "", url);
-    await loadMoves(seq, pos);
   }
 
   function renderBag(pos) {
     const known = pos.racks_known ? pos.racks_known[1] : !!pos.racks[1];
     const pool = Object.entries(pos.unseen || pos.bag).map(([l, n]) => cgpLetter(l).repeat(n)).join(" ");
-    const count = known ? [h("b", { text: `${pos.bag_count}` }), " in the bag: "]
-      : [h("b", { text: `${pos.unseen_count}` }), ` unseen (${pos.rack_sizes[1]} on the opponent's rack, ${pos.bag_count} in the bag): `];
-    $("bag").replaceChildren(...count, h("span", { class: "pool", text: pool }));
+    const colon = pool ? ": " : "";
+    const count = known ? [h("b", { text: `${pos.bag_count}` }), ` in the bag${colon}`]
+      : [h("b", { text: `${pos.unseen_count}` }), ` unseen (${pos.rack_sizes[1]} on the opponent's rack, ${pos.bag_count} in the bag)${colon}`];
+    $("bag").replaceChildren(...count, pool ? h("span", { class: "pool", text: pool }) : "");
+  }
+
+  // why a game that is over has no move to play
+  function gameOverNote(pos) {
+    const how = pos.ending === "zero_turns"
+      ? `the scoreless turns have reached the limit (the zero-turn count is ${pos.zero_turns})`
+      : pos.ending === "out" ? "a player is out of tiles with the bag empty" : "";
+    return `The game is over${how ? `: ${how}` : ""}. There is no move left to play.`;
   }
 
   async function loadMoves(seq, pos) {
     if (!pos.racks[0]) {
       say("", true);
       showMoves(null, "Type a rack to see every legal play, ranked.");
+      return;
+    }
+    if (pos.over) {
+      say("", true);
+      showMoves(null, gameOverNote(pos));
       return;
     }
     const top = $("top").value;
@@ -377,7 +539,8 @@
       }
     } catch (e) {
       if (seq !== state.seq) return;
-      showMoves(null, e.message);
+      if (e.server) say(e.message);
+      showMoves(null, humanize(e.message, "moves"));
       return;
     }
     if (seq !== state.seq) return;
@@ -393,7 +556,7 @@
     $("moves").classList.toggle("hide-eq", !withEquity);
     if (!data) {
       $("moves-head").textContent = "";
-      body.append(h("tr", {}, h("td", { colspan: 5, class: "empty-note", text: note || "" })));
+      body.append(h("tr", {}, h("td", { colspan: 5, class: "empty-note", text: shorten(note || "") })));
       return;
     }
     const rs = state.rs;
@@ -407,7 +570,7 @@
       const tags = [];
       if (m.bingo) tags.push(h("span", { class: "tag", text: "bingo" }));
       if (m.type !== "place") tags.push(h("span", { class: "tag ex", text: m.type }));
-      const tr = h("tr", {},
+      const tr = h("tr", { tabindex: 0, title: "Enter: show it on the board" },
         h("td", { class: "num", text: i + 1 }),
         h("td", { class: "move" }, m.notation, ...tags),
         h("td", { class: "num", text: m.score }),
@@ -415,10 +578,33 @@
         h("td", { class: "move", text: m.leave ?? "" }));
       tr.addEventListener("mouseenter", () => hoverMove(m));
       tr.addEventListener("click", () => pinMove(m, tr));
+      rowKeys(tr, () => pinMove(m, tr), () => hoverMove(m));
       if (state.pinned && state.pinned.notation === m.notation) tr.classList.add("pinned");
       body.append(tr);
     });
     if (!data.moves.length) body.append(h("tr", {}, h("td", { colspan: 5, class: "empty-note", text: `no legal move for this rack in ${rs.title}` })));
+  }
+
+  // a table row reached with Tab: Enter (or Space) does what a click does, ↑ and ↓ go to the next row;
+  // ``preview`` runs when it gets the focus (what hovering it shows)
+  function rowKeys(tr, activate, preview) {
+    tr.addEventListener("keydown", (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        activate();
+      } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        const next = e.key === "ArrowDown" ? tr.nextElementSibling : tr.previousElementSibling;
+        if (next && next.tabIndex >= 0) {
+          e.preventDefault();
+          next.focus();
+        }
+      }
+    });
+    if (preview) {
+      tr.addEventListener("focus", preview);
+      tr.addEventListener("blur", () => { if (!tr.contains(document.activeElement)) unhover(); });
+    }
   }
 
   // --- previews and the score breakdown ----------------------------------------------------------------
@@ -502,16 +688,24 @@
   }
 
   // --- checking a typed move --------------------------------------------------------------------------
+  // a move is checked or played on the position on the page: not while that position has an error
+  function positionRefused(out) {
+    if (!state.positionError) return false;
+    out.replaceChildren(h("span", { class: "illegal", text: "✗ " }), `fix the position first: ${state.positionError}`);
+    return true;
+  }
+
   async function checkMove(text) {
     text = text.trim();
     const out = $("verdict");
     if (!text) { out.replaceChildren(); return; }
-    if (!state.cgp) await refreshNow();
+    if (!state.cgp || refreshTimer) await refreshNow();
+    if (positionRefused(out)) return;
     let v;
     try {
       v = await api("/api/validate", { cgp: state.cgp, ruleset: state.rs.name, move: text });
     } catch (e) {
-      out.replaceChildren(h("span", { class: "illegal", text: "✗ " }), e.message);
+      out.replaceChildren(h("span", { class: "illegal", text: "✗ " }), humanize(e.message, "move"));
       state.pinned = null;
       renderBoard();
       clearBreakdown();
@@ -520,7 +714,7 @@
     if (v.legal) out.replaceChildren(h("span", { class: "legal", text: "✓ legal" }), ` — scores ${v.score}`);
     else {
       out.replaceChildren(h("span", { class: "illegal", text: "✗ illegal " }), h("span", { class: "reason", text: v.reason }),
-        " ", v.message);
+        " ", humanize(v.message, "move"));
     }
     try {
       const b = await scoreOf(text);
@@ -537,29 +731,44 @@
   }
 
   // --- loading a CGP -------------------------------------------------------------------------------------
+  // the opcodes of a CGP that name its ruleset: the server reads the CGP with that ruleset
+  const NAMING_OPCODE = /(?:^|;)\s*(?:ld|bdn)\s+[^\s;]/;
+
+  // a CGP typed in the CGP field, or the address's; ``rulesetName`` (the address's) reads it with
+  // that ruleset, else its ld/bdn opcode's, else the ruleset picked (or the one of its board's size)
   async function loadCgp(text, rulesetName) {
     text = text.trim();
-    const rows = text.split(/\s+/)[0].split("/").length;
+    state.keptCgpError = false;
+    state.lastEdit = "cgp";
+    const fields = text.split(/\s+/);
+    const rows = fields[0].split("/").length;
     let name = rulesetName || state.rs.name;
-    if (!rulesetName && state.rulesets[name].rows !== rows) {
+    const named = !rulesetName && NAMING_OPCODE.test(fields.slice(4).join(" "));
+    if (!rulesetName && !named && state.rulesets[name].rows !== rows) {
       const fit = Object.values(state.rulesets).find((rs) => rs.rows === rows);
       if (fit) name = fit.name;
     }
     let pos;
     try {
-      pos = await api("/api/position", { cgp: text, ruleset: name });
+      pos = await api("/api/position", named ? { cgp: text } : { cgp: text, ruleset: name });
+      if (pos.racks.length > 2) {
+        throw new Error(`the CGP has ${pos.racks.length} racks: this page plays a game of two players ` +
+          "(To move and Opponent): give two racks, e.g. 'AEINRST/' with the scores '0/0'");
+      }
     } catch (e) {
-      fieldError("cgp-error", e.message);
+      fieldError("cgp-error", humanize(e.message, "cgp"));
+      state.keptCgpError = true;  // until the user changes something: a refresh does not wipe it
+      if (e.server) say(e.message);
       return false;
     }
     fieldError("cgp-error", "");
-    if (name !== state.rs.name) setRuleset(name);
     applyPosition(pos);
     await refreshNow();
     return true;
   }
 
   function applyPosition(pos) {
+    if (pos.ruleset !== state.rs.name) setRuleset(pos.ruleset);
     state.board = pos.board.map((row) => row.slice());
     $("rack0").value = pos.racks[0];
     $("rack1").value = pos.racks[1] || "";
@@ -577,32 +786,90 @@
   }
 
   // --- games --------------------------------------------------------------------------------------------
-  async function loadGame(text) {
-    if (!text.trim()) { fieldError("gcg-error", "paste a GCG record or choose a file first"); return; }
-    let g;
-    try {
-      g = await api("/api/gcg", { text });
-    } catch (e) {
-      fieldError("gcg-error", e.message);
+  // the bytes of a file in base64 (the server reads them in the record's encoding, as the library does)
+  function base64(bytes) {
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(bin);
+  }
+
+  // a file's text for the text box when the server could not read it: UTF-8, else Latin-1
+  function fileText(bytes) {
+    try { return new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) { return new TextDecoder("latin1").decode(bytes); }
+  }
+
+  async function loadGameFile(file) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const most = state.limits.max_gcg_bytes;
+    if (most && bytes.length > 2 * most + 2) {  // even as UTF-16 it is more than the server reads
+      closeGame();
+      fieldError("gcg-error", `the file ${file.name} has ${bytes.length.toLocaleString("en")} bytes: this server reads ` +
+        `game records of at most ${most.toLocaleString("en")} bytes (its max_gcg_bytes limit)`);
       return;
     }
+    const g = await loadGame({ data: base64(bytes) });
+    $("gcg-text").value = g && g.text !== undefined ? g.text : fileText(bytes);
+  }
+
+  // the game of a GCG record (``source``: {text} or {data}); the answer, or null after showing why not
+  async function loadGame(source) {
+    if (source.text !== undefined && !source.text.trim()) {
+      closeGame();
+      fieldError("gcg-error", "paste a GCG record or choose a file first");
+      return null;
+    }
+    let g;
+    const button = $("gcg-form").querySelector("button[type=submit]");
+    button.disabled = true;
     fieldError("gcg-error", "");
-    state.game = g;
+    $("gcg-busy").textContent = "reading and analysing the game…";
+    try {
+      g = await api("/api/gcg", source);
+    } catch (e) {
+      // a record that names no ruleset, spelled in the letters of the one picked: read with it
+      const fits = /pass the ruleset to use \(([^)]*)\)/.exec(e.message);
+      if (fits && !source.ruleset && fits[1].split(/ or |, /).map((n) => n.trim()).includes(state.rs.name)) {
+        return await loadGame({ ...source, ruleset: state.rs.name });
+      }
+      closeGame();  // the game shown before is not this record's
+      fieldError("gcg-error", humanize(e.message, "game"));
+      if (e.server) say(e.message);
+      return null;
+    } finally {
+      button.disabled = false;
+      $("gcg-busy").textContent = "";
+    }
+    fieldError("gcg-error", "");
     if (g.ruleset !== state.rs.name) setRuleset(g.ruleset);
+    state.game = g;
     $("game").hidden = false;
     const names = g.players;
     const best = Math.max(...g.final_scores);
     $("game-summary").replaceChildren(...names.flatMap((n, i) => [
-      i ? " – " : "", h("span", { class: g.final_scores[i] === best ? "winner" : "" }, `${n} ${g.final_scores[i]}`)]),
-      h("span", { class: "subtle", text: ` · ${g.turns.length} turns${g.complete ? "" : " · not finished"}` +
+      i ? " – " : "", h("span", { class: g.final_scores[i] === best ? "winner" : "" }, `${shorten(n, 80)} ${g.final_scores[i]}`)]),
+      h("span", { class: "subtle", text: ` · ${g.turns.length} turn${g.turns.length === 1 ? "" : "s"}${g.complete ? "" : " · not finished"}` +
         (g.analysis ? ` · analysed with ${g.analysis.lexicon}${g.analysis.leaves ? " and leaves" : ", no leaves"}` : "") }));
-    const errs = g.errors.map((e) => h("div", { text: (e.line ? `line ${e.line}: ` : "") + e.message }));
-    if (g.analysis_error) errs.push(h("div", { text: `analysis: ${g.analysis_error}` }));
+    const errs = g.errors.map((e) => h("div", { text: (e.line ? `line ${e.line}: ` : "") + humanize(e.message, "game") }));
+    if (g.analysis_error) errs.push(h("div", { text: `analysis: ${humanize(g.analysis_error, "game")}` }));
+    for (const note of g.notes || []) errs.push(h("div", { class: "note", text: `note: ${humanize(note, "game")}` }));
     $("game-errors").replaceChildren(...errs);
     const slider = $("turn");
     slider.max = g.turns.length + 1;
     renderTurnsTable();
     showTurn(1);
+    return g;
+  }
+
+  // no game shown (another record failed to load, or another ruleset was picked)
+  function closeGame() {
+    state.game = null;
+    state.turn = 1;
+    $("game").hidden = true;
+    $("game-summary").replaceChildren();
+    $("game-errors").replaceChildren();
+    $("turn-card").replaceChildren();
+    $("turn-label").textContent = "";
+    $("turns").querySelector("tbody").replaceChildren();
   }
 
   function analysisOf(n) {
@@ -617,22 +884,31 @@
     g.turns.forEach((t) => {
       const a = analysisOf(t.turn);
       const lost = a && a.equity_lost !== null ? a.equity_lost : null;
-      const tr = h("tr", { "data-turn": t.turn },
+      const tr = h("tr", { "data-turn": t.turn, tabindex: 0, title: "Enter: show this turn" },
         h("td", { class: "num", text: t.turn }),
-        h("td", { text: t.nick }),
-        h("td", { class: "move", text: t.rack }),
-        h("td", { class: "move" }, t.move, t.withdrawn ? h("span", { class: "tag ex", text: "withdrawn" }) : null,
+        h("td", { class: "nick", text: shorten(t.nick, 40) }),
+        h("td", { class: "move rack", text: shorten(t.rack, 40) }),
+        h("td", { class: "move" }, shorten(t.move, 60), t.withdrawn ? h("span", { class: "tag ex", text: "withdrawn" }) : null,
           t.bingo && !t.withdrawn ? h("span", { class: "tag", text: "bingo" }) : null),
         h("td", { class: "num", text: t.score }),
         h("td", { class: "num" + (a && a.rank === 1 ? " rank1" : ""), text: a && a.rank !== null ? a.rank : "" }),
         h("td", { class: "num lost" + (lost > 10 ? " big" : ""), text: lost === null ? "" : lost.toFixed(1) }));
       tr.addEventListener("click", () => showTurn(t.turn));
+      rowKeys(tr, () => showTurn(t.turn));
       body.append(tr);
     });
   }
 
+  // the move a turn played, for the Check field: a placement, an exchange or a pass ("" for others)
+  function turnMove(t) {
+    if (!t) return "";
+    if (t.kind !== undefined) return ["play", "exchange", "pass"].includes(t.kind) ? t.move : "";
+    return t.placed.length || /^-/.test(t.move) ? t.move : "";
+  }
+
   async function showTurn(n) {
     const g = state.game;
+    if (!g) return;
     n = Math.max(1, Math.min(g.turns.length + 1, n));
     state.turn = n;
     $("turn").value = n;
@@ -643,7 +919,24 @@
     const t = g.turns[n - 1];
     const cgp = t ? t.cgp : g.end_cgp;
     renderTurnCard(t, analysisOf(n));
-    if (!cgp) return;
+    // the Check field holds this turn's move (none at the end of the game), never an earlier turn's
+    $("move-input").value = turnMove(t);
+    $("verdict").replaceChildren();
+    if (!cgp) {  // the record's errors make that position impossible: an empty board, not the last one shown
+      const rs = state.rs;
+      state.board = Array.from({ length: rs.rows }, () => Array(rs.cols).fill(""));
+      state.zeroTurns = 0;
+      state.opcodes = "";
+      state.pinned = state.hover = null;
+      $("rack0").value = $("rack1").value = "";
+      $("score0").value = $("score1").value = "0";
+      clearBreakdown();
+      renderBoard();
+      $("turn-card").append(h("div", { class: "note",
+        text: "The record does not give the position before this turn (its errors are above): the board is left empty." }));
+      await refreshNow();
+      return;
+    }
     let pos;
     try {
       pos = await api("/api/position", { cgp, ruleset: g.ruleset });
@@ -651,13 +944,13 @@
       say(e.message);
       return;
     }
-    if (state.turn !== n) return;
+    if (state.turn !== n || state.game !== g) return;
     applyPosition(pos);
+    $("move-input").value = turnMove(t);
     await refreshNow();
-    if (state.turn !== n) return;
+    if (state.turn !== n || state.game !== g) return;
     if (t && t.placed.length) {
       state.pinned = { notation: t.move, placed: t.placed, reclaimed: t.reclaimed || [] };
-      $("move-input").value = t.move;
       renderBoard();
       showBreakdown(t.move);
     }
@@ -667,12 +960,12 @@
     const card = $("turn-card");
     if (!t) {
       const g = state.game;
-      card.replaceChildren(h("div", { class: "line1" }, h("span", { text: "Final scores: " + g.players.map((p, i) => `${p} ${g.final_scores[i]}`).join(", ") })));
+      card.replaceChildren(h("div", { class: "line1" }, h("span", { text: "Final scores: " + g.players.map((p, i) => `${shorten(p, 80)} ${g.final_scores[i]}`).join(", ") })));
       return;
     }
     const line1 = h("div", { class: "line1" },
-      h("span", {}, h("b", { text: t.nick }), ` with ${t.rack || "(rack not recorded)"}`),
-      h("span", {}, "played ", h("span", { class: "played", text: t.move }), ` ${t.score >= 0 ? "+" : ""}${t.score}`,
+      h("span", {}, h("b", { text: shorten(t.nick, 80) }), ` with ${t.rack ? shorten(t.rack, 120) : "(rack not recorded)"}`),
+      h("span", {}, "played ", h("span", { class: "played", text: shorten(t.move, 120) }), ` ${t.score >= 0 ? "+" : ""}${t.score}`,
         t.withdrawn ? " (withdrawn)" : ""));
     const parts = [line1];
     if (a) {
@@ -682,15 +975,16 @@
           ` of ${a.moves} · equity ${a.equity.toFixed(2)}` + (a.equity_lost ? ` · lost ${a.equity_lost.toFixed(2)}` : "") +
           (a.bingo_missed ? " · missed a bingo" : "")));
       } else if (a.note) {
-        parts.push(h("div", { class: "note", text: a.note }));
+        parts.push(h("div", { class: "note", text: humanize(a.note, "game") }));
       }
       if (a.best.length) {
         const list = h("ol", {});
         for (const c of a.best) {
-          const li = h("li", {}, c.move, h("span", { class: "s", text: `${c.score} pts · equity ${c.equity.toFixed(2)}${c.bingo ? " · bingo" : ""}` }));
+          const li = h("li", { tabindex: 0 }, c.move, h("span", { class: "s", text: `${c.score} pts · equity ${c.equity.toFixed(2)}${c.bingo ? " · bingo" : ""}` }));
           li.addEventListener("mouseenter", () => previewNotation(c.move, false));
           li.addEventListener("mouseleave", unhover);
           li.addEventListener("click", () => previewNotation(c.move, true));
+          rowKeys(li, () => previewNotation(c.move, true), () => previewNotation(c.move, false));
           list.append(li);
         }
         parts.push(list);
@@ -710,11 +1004,14 @@
   }
 
   // --- playing on: a move, undo, redo, export -------------------------------------------------------------
-  async function playMove(text, draw) {
+  // ``redoing``: the move is the next of the moves undone; any other move starts a new line of play
+  // and the moves undone can no longer be redone (the history and its export are the moves played)
+  async function playMove(text, draw, redoing = false) {
     text = (text || "").trim();
     const out = $("verdict");
     if (!text) { out.replaceChildren(h("span", { class: "illegal", text: "✗ " }), "type a move to play (8D WORD, -ABC, -)"); return false; }
-    if (!state.cgp) await refreshNow();
+    if (!state.cgp || refreshTimer) await refreshNow();
+    if (positionRefused(out)) return false;
     const before = state.cgp;
     const body = { cgp: before, ruleset: state.rs.name, move: text };
     if (draw !== undefined) body.draw = draw;
@@ -723,10 +1020,13 @@
       r = await api("/api/play", body);
     } catch (e) {
       out.replaceChildren(h("span", { class: "illegal", text: "✗ cannot play " }),
-        e.data && e.data.reason ? h("span", { class: "reason", text: e.data.reason }) : "", " ", e.message);
+        e.data && e.data.reason ? h("span", { class: "reason", text: e.data.reason }) : "", " ", humanize(e.message, "move"));
       return false;
     }
+    if (state.played.length && state.playedRuleset !== state.rs.name) state.played = [];
     state.played.push({ cgp: before, move: r.move, draw: r.drawn, score: r.score, rack: r.rack, ending: r.ending });
+    state.playedRuleset = state.rs.name;
+    if (!redoing) state.undone = [];
     applyPosition(r.position);
     $("move-input").value = "";
     await refreshNow();
@@ -737,35 +1037,40 @@
   }
 
   async function undo() {
-    const last = state.played.pop();
+    const last = state.played[state.played.length - 1];
     if (!last) return;
-    state.undone.push(last);
-    await loadPlayedPosition(last.cgp);
+    if (!(await loadPlayedPosition(last.cgp))) return;
+    state.undone.push(state.played.pop());
     renderHistory();
   }
 
   async function redo() {
-    const next = state.undone.pop();
+    const next = state.undone[state.undone.length - 1];
     if (!next) return;
-    await loadPlayedPosition(next.cgp);
-    const undone = state.undone;
-    state.undone = [];  // playMove clears nothing else; keep what is still to redo
-    const ok = await playMove(next.move, next.draw);
-    state.undone = undone;
-    if (!ok) undone.push(next);
+    if (!(await loadPlayedPosition(next.cgp))) return;
+    if (await playMove(next.move, next.draw, true)) state.undone.pop();
     renderHistory();
   }
 
   async function loadPlayedPosition(cgp) {
     let pos;
     try {
-      pos = await api("/api/position", { cgp, ruleset: state.rs.name });
+      pos = await api("/api/position", { cgp, ruleset: state.playedRuleset || state.rs.name });
     } catch (e) {
-      fieldError("cgp-error", e.message);
-      return;
+      fieldError("export-error", humanize(e.message, "play"));
+      return false;
     }
     applyPosition(pos);
     await refreshNow();
+    return true;
+  }
+
+  // the game played on the page is forgotten (Clear, another ruleset)
+  function clearPlayed() {
+    state.played = [];
+    state.undone = [];
+    state.playedRuleset = null;
+    renderHistory();
   }
 
   function renderHistory() {
@@ -777,15 +1082,18 @@
     $("redo").disabled = !state.undone.length;
     $("export").disabled = !state.played.length;
     fieldError("export-error", "");
+    // an export shown is of the moves played when it was made: gone when they change
+    $("export-text").hidden = true;
+    $("export-link").hidden = true;
   }
 
   async function exportGame() {
     let r;
     try {
-      r = await api("/api/export", { ruleset: state.rs.name,
+      r = await api("/api/export", { ruleset: state.playedRuleset || state.rs.name,
         turns: state.played.map((p) => ({ cgp: p.cgp, move: p.move, draw: p.draw })) });
     } catch (e) {
-      fieldError("export-error", e.message);
+      fieldError("export-error", humanize(e.message, "play"));
       return;
     }
     fieldError("export-error", "");
@@ -798,22 +1106,61 @@
     link.hidden = false;
   }
 
+  // --- the fields of the analysis tabs -----------------------------------------------------------------------
+  // a number field's value, from ``lo`` to ``hi`` (a whole number unless ``seconds``); "" gives ``empty``
+  // when that is allowed. Anything else is an Error saying what to type (never a silent default)
+  function numberField(id, label, lo, hi, { seconds = false, empty } = {}) {
+    const input = $(id);
+    const text = input.value.trim();
+    const bad = input.validity && input.validity.badInput;
+    if (text === "" && !bad && empty !== undefined) return empty;
+    const n = Number(text);
+    if (!bad && text !== "" && Number.isFinite(n) && (seconds || /^[-+]?\d+$/.test(text)) && n >= lo && n <= hi) return n;
+    const err = new Error(`${label} must be ${seconds ? "a number of seconds" : "a whole number"} from ${lo} to ${hi}` +
+      (text ? `, not ${shorten(text, 40)}` : "") + (seconds ? " (this server's max_seconds limit)" : ""));
+    err.field = id;
+    throw err;
+  }
+
+  const maxSeconds = () => (state.limits && state.limits.max_seconds) || 30;
+
+  // the CGP of the position on the page, for an analysis: not while the position has an error
+  function currentCgp() {
+    if (state.positionError) throw new Error(`fix the position first: ${state.positionError}`);
+    return composeCgp();
+  }
+
+  // an error of a tab's fields (marked) or of its answer, shown in ``box``
+  function tabError(box, e, where) {
+    fieldError(box, humanize(e.message, where), e.field || (e.place ? e.place[1] : null));
+  }
+
   // --- simulation: growing budgets with one seed, each answer extending the last, until stopped ----------------
   let simRun = 0;
   async function runSim() {
     const run = ++simRun;
-    $("sim-run").disabled = true;
-    $("sim-stop").disabled = false;
+    fieldError("sim-error", "");
+    $("sim-head").textContent = $("sim-infer-head").textContent = "";
     const seed = Math.floor(Math.random() * 1e9);
     const most = (state.limits && state.limits.max_sim_iterations) || 200000;
-    const body = {
-      cgp: composeCgp(), ruleset: state.rs.name, seed,
-      candidates: Number($("sim-candidates").value) || 10, plies: Number($("sim-plies").value) || 2,
-      leaves: $("leaves").checked, stop: 0.99,
-    };
+    let body;
+    try {
+      body = {
+        cgp: currentCgp(), ruleset: state.rs.name, seed,
+        candidates: numberField("sim-candidates", "Candidates", 1, (state.limits && state.limits.max_moves) || 2000),
+        plies: numberField("sim-plies", "Plies", 1, state.simMaxPlies || 32),
+        leaves: $("leaves").checked, stop: 0.99,
+      };
+    } catch (e) {
+      tabError("sim-error", e, "sim");
+      return;
+    }
+    $("sim-run").disabled = true;
+    $("sim-stop").disabled = false;
     const infer = $("sim-infer").value.trim();
     if (infer) body.infer = infer;
-    $("sim-infer-head").textContent = infer ? `inferring the opponent's rack from ${infer}…` : "";
+    $("sim-head").textContent = "simulating…";
+    $("sim-infer-head").textContent = infer ? `inferring the opponent's rack from ${shorten(infer, 60)}…` : "";
     try {
       for (let iterations = 500; run === simRun; iterations *= 2) {
         const data = await api("/api/sim", { ...body, iterations: Math.min(iterations, most) });
@@ -822,7 +1169,7 @@
         if (data.stopped !== "iterations" || iterations >= most) break;
       }
     } catch (e) {
-      if (run === simRun) { $("sim-head").textContent = e.message; $("sim-infer-head").textContent = ""; }
+      if (run === simRun) { $("sim-head").textContent = humanize(e.message, "sim"); $("sim-infer-head").textContent = ""; }
     } finally {
       if (run === simRun) { $("sim-run").disabled = false; $("sim-stop").disabled = true; }
     }
@@ -845,19 +1192,28 @@
   let endgameRun = 0;
   async function runEndgame() {
     const run = ++endgameRun;
-    $("endgame-error").textContent = "";
-    $("endgame-head").textContent = "solving…";
+    fieldError("endgame-error", "");
+    $("endgame-head").textContent = "";
     $("endgame-pv").replaceChildren();
-    $("endgame-run").disabled = true;
-    const most = (state.limits && state.limits.max_seconds) || 10;
-    const seconds = Math.min(Number($("endgame-seconds").value) || 5, most);
-    const plies = $("endgame-plies").value === "" ? null : Number($("endgame-plies").value);
+    let body;
     try {
-      const data = await api("/api/endgame", { cgp: composeCgp(), ruleset: state.rs.name, seconds, plies });
+      body = {
+        cgp: currentCgp(), ruleset: state.rs.name,
+        seconds: numberField("endgame-seconds", "Seconds", 0.1, maxSeconds(), { seconds: true }),
+        plies: numberField("endgame-plies", "Plies", 1, 60, { empty: null }),
+      };
+    } catch (e) {
+      tabError("endgame-error", e, "endgame");
+      return;
+    }
+    $("endgame-head").textContent = "solving…";
+    $("endgame-run").disabled = true;
+    try {
+      const data = await api("/api/endgame", body);
       if (run !== endgameRun) return;
       showEndgame(data);
     } catch (e) {
-      if (run === endgameRun) { $("endgame-head").textContent = ""; $("endgame-error").textContent = e.message; }
+      if (run === endgameRun) { $("endgame-head").textContent = ""; tabError("endgame-error", e, "endgame"); }
     } finally {
       if (run === endgameRun) $("endgame-run").disabled = false;
     }
@@ -871,9 +1227,11 @@
     $("endgame-pv").replaceChildren(...data.pv.map((m, i) => {
       const li = h("li", { text: m });
       if (i === 0) {  // the first move is on this board: show it
+        li.tabIndex = 0;
         li.addEventListener("mouseenter", () => previewNotation(m, false));
         li.addEventListener("mouseleave", unhover);
         li.addEventListener("click", () => previewNotation(m, true));
+        rowKeys(li, () => previewNotation(m, true));
       }
       return li;
     }));
@@ -884,38 +1242,71 @@
   const METHOD_NAMES = { endgame: "endgame solver", peg: "pre-endgame solver", sim: "simulation", static: "static equity" };
   async function runBest() {
     const run = ++bestRun;
-    $("best-error").textContent = "";
+    fieldError("best-error", "");
     $("best-head").replaceChildren();
+    $("best-summary").textContent = "";
+    let body;
+    try {
+      body = { cgp: currentCgp(), ruleset: state.rs.name,
+        seconds: numberField("best-seconds", "Seconds", 0.1, maxSeconds(), { seconds: true }) };
+    } catch (e) {
+      tabError("best-error", e, "best");
+      return;
+    }
     $("best-summary").textContent = "thinking…";
     $("best-run").disabled = true;
-    const most = (state.limits && state.limits.max_seconds) || 10;
-    const seconds = Math.min(Number($("best-seconds").value) || 5, most);
     try {
-      const data = await api("/api/best", { cgp: composeCgp(), ruleset: state.rs.name, seconds });
+      const data = await api("/api/best", body);
       if (run !== bestRun) return;
       showBest(data);
     } catch (e) {
-      if (run === bestRun) { $("best-summary").textContent = ""; $("best-error").textContent = e.message; }
+      if (run === bestRun) { $("best-summary").textContent = ""; tabError("best-error", e, "best"); }
     } finally {
       if (run === bestRun) $("best-run").disabled = false;
     }
   }
 
   function showBest(data) {
-    const move = h("strong", { text: data.best, class: "best-move", title: "show it on the board" });
+    const move = h("strong", { text: data.best, class: "best-move", title: "show it on the board", tabindex: 0 });
     move.addEventListener("mouseenter", () => previewNotation(data.best, false));
     move.addEventListener("mouseleave", unhover);
     move.addEventListener("click", () => previewNotation(data.best, true));
+    rowKeys(move, () => previewNotation(data.best, true));
     $("best-head").replaceChildren(document.createTextNode("best: "), move,
       document.createTextNode(` (${METHOD_NAMES[data.method] || data.method}${data.exact ? ", exact" : ""})`));
     $("best-summary").textContent = data.summary;
   }
 
   // --- tabs ------------------------------------------------------------------------------------------------
-  // a panel is a tab button (data-tab="x") and a <div id="tab-x" class="tab">: a new one needs nothing more
+  // a panel is a tab button (data-tab="x") and a <div id="tab-x" class="tab">: a new one needs nothing more.
+  // A name no panel has (an old or mistyped address) shows the Moves tab
   function showTab(name) {
-    for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("active", b.dataset.tab === name);
+    if (!name || !document.getElementById(`tab-${name}`) || !document.querySelector(`.tabs button[data-tab="${CSS.escape(name)}"]`)) name = "moves";
+    for (const b of document.querySelectorAll(".tabs button")) {
+      b.classList.toggle("active", b.dataset.tab === name);
+      b.setAttribute("aria-selected", b.dataset.tab === name ? "true" : "false");
+    }
     for (const panel of document.querySelectorAll(".tab")) panel.hidden = panel.id !== `tab-${name}`;
+  }
+
+  // a new empty position (Clear, or another ruleset picked): no tiles, no points, nothing of the last one
+  function resetPosition(name) {
+    clearPlayed();
+    if (name !== state.rs.name) {
+      setRuleset(name);  // closes a game of the other ruleset
+      $("rack0").value = $("rack1").value = "";
+    } else {
+      setRuleset(name);
+    }
+    $("score0").value = $("score1").value = "0";
+    $("move-input").value = "";
+    clearBreakdown();
+    $("verdict").replaceChildren();
+    state.keptCgpError = false;
+    state.lastEdit = null;
+    state.cgp = "";
+    clearPositionErrors();
+    scheduleRefresh(0);
   }
 
   // --- start -----------------------------------------------------------------------------------------------
@@ -928,6 +1319,10 @@
       return;
     }
     state.limits = info.limits || {};
+    state.simMaxPlies = info.sim_max_plies || 32;
+    $("sim-plies").max = state.simMaxPlies;
+    if (state.limits.max_moves) $("sim-candidates").max = state.limits.max_moves;
+    for (const id of ["best-seconds", "endgame-seconds"]) $(id).max = maxSeconds();
     const select = $("ruleset");
     for (const rs of info.rulesets) {
       state.rulesets[rs.name] = rs;
@@ -937,54 +1332,58 @@
     const wanted = params.get("ruleset");
     setRuleset(wanted && state.rulesets[wanted] ? wanted : info.default);
     if (state.rulesets[state.rs.name].leaves) $("sort").value = "equity";
-    for (const k of ["sort", "top"]) if (params.get(k)) $(k).value = params.get(k);
+    for (const k of ["sort", "top"]) {
+      const v = params.get(k);
+      if (v && [...$(k).options].some((o) => o.value === v)) $(k).value = v;
+    }
     if (params.get("exchanges")) $("exchanges").checked = params.get("exchanges") === "1";
+    if (params.get("leaves") && !$("leaves").disabled) $("leaves").checked = params.get("leaves") === "1";
 
-    select.addEventListener("change", () => {
-      setRuleset(select.value);
-      $("rack0").value = $("rack1").value = "";
-      scheduleRefresh(0);
+    select.addEventListener("change", () => resetPosition(select.value));
+    const board = $("board");
+    let pointer = false; // the board gets the focus from a click (which puts the cursor), not from Tab
+    board.addEventListener("mousedown", () => { pointer = true; });
+    board.addEventListener("focus", () => {
+      if (pointer) { pointer = false; return; }
+      if (!state.cursor) {  // Tab: the cursor where it was last, else on the start square
+        const rs = state.rs;
+        state.cursor = state.lastCursor && state.lastCursor.r < rs.rows && state.lastCursor.c < rs.cols
+          ? { ...state.lastCursor } : { r: rs.start[0], c: rs.start[1], across: true };
+        renderBoard();
+      }
     });
-    $("board").addEventListener("click", onBoardClick);
+    board.addEventListener("click", (e) => { pointer = false; onBoardClick(e); });
     $("sim-run").addEventListener("click", runSim);
     $("endgame-run").addEventListener("click", runEndgame);
     $("best-run").addEventListener("click", runBest);
     $("sim-stop").addEventListener("click", () => { simRun++; $("sim-run").disabled = false; $("sim-stop").disabled = true; });
-    $("board").addEventListener("keydown", onBoardKey);
+    board.addEventListener("keydown", onBoardKey);
     $("moves").addEventListener("mouseleave", unhover);
-    for (const id of ["rack0", "rack1", "score0", "score1"]) $(id).addEventListener("input", () => scheduleRefresh());
+    for (const id of ["rack0", "rack1", "score0", "score1"]) $(id).addEventListener("input", () => { edited(id); scheduleRefresh(); });
     for (const id of ["sort", "top", "exchanges", "leaves"]) $(id).addEventListener("change", () => scheduleRefresh(0));
     $("cgp-form").addEventListener("submit", (e) => { e.preventDefault(); loadCgp($("cgp").value); });
-    $("clear").addEventListener("click", () => {
-      state.played = [];
-      state.undone = [];
-      renderHistory();
-      $("export-text").hidden = true;
-      setRuleset(state.rs.name);
-      clearBreakdown();
-      $("verdict").replaceChildren();
-      scheduleRefresh(0);
-    });
+    $("clear").addEventListener("click", () => resetPosition(state.rs.name));
     $("check-form").addEventListener("submit", (e) => { e.preventDefault(); checkMove($("move-input").value); });
     $("move-input").addEventListener("input", () => { $("verdict").replaceChildren(); });
     $("play").addEventListener("click", () => playMove($("move-input").value));
     $("undo").addEventListener("click", undo);
     $("redo").addEventListener("click", redo);
     $("export").addEventListener("click", exportGame);
-    for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
-    $("gcg-form").addEventListener("submit", (e) => { e.preventDefault(); loadGame($("gcg-text").value); });
-    $("gcg-file").addEventListener("change", async () => {
+    for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => { showTab(b.dataset.tab); writeAddress(); });
+    $("gcg-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      $("gcg-file").value = "";  // the record is the text box's, not a file's
+      loadGame({ text: $("gcg-text").value });
+    });
+    $("gcg-file").addEventListener("change", () => {
       const f = $("gcg-file").files[0];
-      if (!f) return;
-      const text = await f.text();
-      $("gcg-text").value = text;
-      loadGame(text);
+      if (f) loadGameFile(f);
     });
     $("turn").addEventListener("input", () => showTurn(+$("turn").value));
     $("turn-first").addEventListener("click", () => showTurn(1));
     $("turn-prev").addEventListener("click", () => showTurn(state.turn - 1));
     $("turn-next").addEventListener("click", () => showTurn(state.turn + 1));
-    $("turn-last").addEventListener("click", () => showTurn(state.game.turns.length + 1));
+    $("turn-last").addEventListener("click", () => { if (state.game) showTurn(state.game.turns.length + 1); });
     window.addEventListener("resize", () => { sizeBoard(); });
     renderHistory();
     document.addEventListener("keydown", (e) => {
@@ -998,9 +1397,10 @@
       }
     });
 
-    if (params.get("tab")) showTab(params.get("tab"));
+    showTab(params.get("tab"));
     if (params.get("cgp")) {
-      if (await loadCgp(params.get("cgp"), wanted && state.rulesets[wanted] ? wanted : null)) {
+      const text = params.get("cgp");
+      if (await loadCgp(text, wanted && state.rulesets[wanted] ? wanted : null)) {
         if (params.get("move")) {
           $("move-input").value = params.get("move");
           await checkMove(params.get("move"));
@@ -1010,6 +1410,7 @@
         }
         return;
       }
+      $("cgp").value = text;  // to correct: its error stays beside it until the user changes something
     }
     scheduleRefresh(0);
   }
