@@ -163,7 +163,11 @@ def test_a_relative_ruleset_path_and_a_kwg_lexicon_in_a_subfolder(tmp_path, monk
     rs = Ruleset.load("game/small.toml")  # the ruleset's own path relative to the working directory
     assert rs.lexicon == str(game / "lex" / "small.kwg")
     monkeypatch.chdir(game / "lex")
-    assert "3A ABE" in [m.notation() for m in Position.empty(rs, "ABE").moves()]
+    pos = Position.empty(rs, "ABE")
+    assert "3A ABE" in [m.notation() for m in pos.moves()]
+    # records and notes name the lexicon by its file, not by the folder it is in
+    assert pos.lexicon_name == "small" and Position.empty(rs, "ABE", lexicon=rs.lexicon).lexicon_name == "small"
+    assert "#lexicon small\n" in Game(rs, seed=1).gcg()
 
 
 def test_an_embedded_lexicon_name_stays_a_name(tmp_path, monkeypatch):

@@ -150,6 +150,14 @@ def _opcodes(opcodes: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+
+def _file_stem(spec: "str | None") -> "str | None":
+    """A lexicon's name from what names it: an embedded name as it is, a file path its file's stem
+    (``/games/words.kwg`` -> ``words``), so records and notes carry no folder."""
+    if spec is None or ("/" not in spec and os.sep not in spec and not spec.lower().endswith((".kwg", ".txt", ".dawg"))):
+        return spec
+    return os.path.splitext(os.path.basename(spec))[0]
+
 class Position:
     """Board (numpy uint8 ``(rows, cols)``: 0 empty, letter, or letter | BLANK), racks
     (:class:`~racksmith.rules.alphabet.Tiles`, ``racks[0]`` the player to move), scores (same order),
@@ -459,13 +467,13 @@ class Position:
         """The name of the lexicon, without loading it: the name or path given, the loaded
         lexicon's name, or the ruleset's default."""
         if self._lexicon is not None:
-            return getattr(self._lexicon, "name", None) or self.ruleset.lexicon
+            return getattr(self._lexicon, "name", None) or _file_stem(self.ruleset.lexicon)
         spec = self._lexicon_spec
         if spec is None:
-            return self.ruleset.lexicon
+            return _file_stem(self.ruleset.lexicon)  # a ruleset file's lexicon is a path: its name
         if hasattr(spec, "__fspath__"):
             return os.path.splitext(os.path.basename(os.fspath(spec)))[0]
-        return os.fsdecode(spec) if isinstance(spec, bytes) else str(spec)
+        return _file_stem(os.fsdecode(spec) if isinstance(spec, bytes) else str(spec))
 
     # --- formats -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
