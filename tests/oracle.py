@@ -21,7 +21,8 @@ Fixture helpers: ``load_fixture_positions(name)``, ``fixture_position(record)``,
 
 Conventions (as MAGPIE and wolges): a single-tile play is one move, listed across if the tile has a
 horizontal neighbour, else down; each distinct choice of which tiles are blanks is its own move; on an
-empty board only across plays, which must cover the start square.
+empty board the plays must cover the start square, and only the across ones are listed when the board
+is its own transpose (square, premiums symmetric about the diagonal, the start square on it).
 
 Method (word-driven, sharing no code with any generator nor with ``racksmith.core.scoring``): for every
 line and every span of squares that could hold a whole word touching the board (or covering the
@@ -190,14 +191,21 @@ def oracle_placements(position, words) -> list[tuple[int, int, str, str, int]]:
     out: list[tuple[int, int, str, str, int]] = []
     sr, sc = divmod(rs.start, cols)
     rack_size = rs.rack_size
-    directions = ("H",) if empty_board else ("H", "V")
+    # on an empty board a down play is the mirror image of an across play when transposing the board
+    # maps it onto itself (square, premiums symmetric about the diagonal, the start on it): then the
+    # across plays alone are listed, else both directions (decided here from the ruleset's fields)
+    mirrored = rows == cols and sr == sc and all(
+        lmul[r * cols + c] == lmul[c * cols + r] and wmul[r * cols + c] == wmul[c * cols + r]
+        for r in range(rows) for c in range(cols)
+    )
+    directions = ("H",) if empty_board and mirrored else ("H", "V")
     for d in directions:
         dr, dc = (0, 1) if d == "H" else (1, 0)
         nlines, length = (rows, cols) if d == "H" else (cols, rows)
         for li in range(nlines):
             sq = [(li, k) if d == "H" else (k, li) for k in range(length)]
             cells = [board[r][c] for r, c in sq]
-            if empty_board and li != sr:
+            if empty_board and li != (sr if d == "H" else sc):
                 continue
             for s in range(length):
                 if s > 0 and cells[s - 1]:

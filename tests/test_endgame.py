@@ -465,8 +465,10 @@ def test_bad_arguments_are_refused():
             solve_endgame(pos, **kw)
     with pytest.raises(RacksmithError):
         solve_endgame(pos, tt_mb=0)
+    # an X on the first empty square: a move that resolves, but no legal move of this position
+    r, c = (int(x) for x in np.argwhere(pos.board == 0)[0])
     with pytest.raises(RacksmithError, match="not a legal move"):
-        solve_endgame(pos, move="1A XXXXX")
+        solve_endgame(pos, move=f"{r + 1}{'ABCDEF'[c]} X")
     full = Position(rs, None, (rs.alphabet.rack("AET"), rs.alphabet.rack("RST")), lexicon=pos.lexicon)
     with pytest.raises(PositionError, match="bag holds"):
         solve_endgame(full)
@@ -859,8 +861,8 @@ def bag_key(rows: list[tuple[str, int, int]]) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("variant, seed, known", [
-    (3, 16, False), (3, 18, False), (3, 21, False), (3, 48, False), (0, 202, False), (0, 137, False),
-    (3, 16, True), (3, 48, True), (0, 202, True),
+    (3, 16, False), (3, 3, False), (3, 35, False), (3, 54, False), (0, 58, False), (0, 137, False),
+    (3, 16, True), (3, 35, True), (0, 58, True),
 ])  # random games that reach two tiles in the bag (most end first) within the minimax's budget
 def test_peg_with_two_tiles_in_the_bag_equals_a_plain_minimax(variant, seed, known):
     """Two tiles in the bag: every order the tiles can come out in is equally likely (20 orders of
@@ -1074,7 +1076,7 @@ def test_peg_unknown_rack_ranks_by_chance_without_solving_the_spread():
     the minimax's spreads; every other play's chance is proven lower."""
     from racksmith.search.peg import solve_peg
 
-    pos = random_peg(tiny(**VARIANTS[3]), 10886)
+    pos = random_peg(tiny(**VARIANTS[3]), 16)
     expected = peg_truth(pos)
     r = solve_peg(pos)
     top = r.plays[0]

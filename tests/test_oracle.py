@@ -21,6 +21,7 @@ from racksmith.errors import PositionError
 from racksmith.core.move import Move
 from racksmith.core.position import Position
 from racksmith.rules.ruleset import Ruleset
+from racksmith.rules.symmetry import opening_across_only
 from racksmith.core.validation import validate
 
 # 5x5, every premium kind, start 3C on a double word; rack of 3 so that playing 3 tiles is a bingo
@@ -54,7 +55,9 @@ def naive_placements(position, lexicon):
     rack = position.rack
     n = len(rs.alphabet)
     found = set()
-    for across in (True,) if position.is_empty else (True, False):
+    # (on an empty board the down plays mirror the across plays when the board is its own transpose:
+    # racksmith's rule here, the oracle's own there, so that comparing the two checks both)
+    for across in (True,) if position.is_empty and opening_across_only(rs) else (True, False):
         for line in range(rs.rows if across else rs.cols):
             squares = [(line, k) if across else (k, line) for k in range(rs.cols if across else rs.rows)]
             empties = [i for i, (r, c) in enumerate(squares) if not board[r, c]]
@@ -85,7 +88,10 @@ def naive_placements(position, lexicon):
 
 # --- hand-derived move lists ------------------------------------------------------------------------
 def test_empty_board_by_hand():
-    # row 3 is DL . DW . QL; only across plays covering 3C; 3 tiles are a bingo (+20)
+    # row 3 is DL . DW . QL, column C is DL . DW . DL: plays covering 3C; 3 tiles are a bingo (+20).
+    # The board is not its own transpose (1A-5A is TW . DL QL DW, 1A-1E TW . DL . DW), so the down
+    # plays are moves of their own
+    assert not opening_across_only(TINY)
     pos = tiny(rack="ABD")
     got = oracle_placements(pos, {"AB", "BA", "DAB", "BAD", "ADD"})
     assert set(got) == {
@@ -96,8 +102,15 @@ def test_empty_board_by_hand():
         (2, 0, "H", "BAD", 44),  # (3*2 + 1 + 5) * 2 + 20
         (2, 1, "H", "BAD", 38),
         (2, 2, "H", "BAD", 68),  # (3 + 1 + 5*4) * 2 + 20
+        (1, 2, "V", "AB", 8), (2, 2, "V", "AB", 8), (1, 2, "V", "BA", 8), (2, 2, "V", "BA", 8),
+        (0, 2, "V", "DAB", 48),  # (5*2 + 1 + 3) * 2 + 20
+        (1, 2, "V", "DAB", 38),  # (5 + 1 + 3) * 2 + 20
+        (2, 2, "V", "DAB", 44),  # (5 + 1 + 3*2) * 2 + 20
+        (0, 2, "V", "BAD", 44),  # (3*2 + 1 + 5) * 2 + 20
+        (1, 2, "V", "BAD", 38),
+        (2, 2, "V", "BAD", 48),  # (3 + 1 + 5*2) * 2 + 20
     }
-    assert len(got) == 10
+    assert len(got) == 20
     assert [m[4] for m in got] == sorted((m[4] for m in got), reverse=True)
 
 
@@ -136,6 +149,9 @@ def test_blank_choices_are_distinct_moves():
     assert got == {
         (2, 1, "H", "Aa", 2), (2, 1, "H", "aA", 2), (2, 2, "H", "Aa", 2), (2, 2, "H", "aA", 2),
         (2, 1, "H", "Ab", 2), (2, 2, "H", "Ab", 2),
+        # and down through 3C (the board is not its own transpose)
+        (1, 2, "V", "Aa", 2), (1, 2, "V", "aA", 2), (2, 2, "V", "Aa", 2), (2, 2, "V", "aA", 2),
+        (1, 2, "V", "Ab", 2), (2, 2, "V", "Ab", 2),
     }
 
 

@@ -11,7 +11,8 @@ The rules:
 * A placement puts its new tiles on empty squares (the squares it plays through keep their
   tiles); the player then draws as many tiles as he placed, or what the bag has left.
 * An exchange gives tiles back: the player draws as many first, then returns his own to the bag.
-  It needs ``ruleset.exchange_limit`` tiles in the bag.
+  An exchange of *k* tiles needs at least ``ruleset.exchange_limit`` tiles in the bag and at least
+  *k* (:func:`exchange_cap`, :func:`exchange_refusal`).
 * A turn that scores nothing (a pass, an exchange, a placement worth 0, a play withdrawn after a
   challenge) adds one to the count of consecutive scoreless turns; a turn that scores sets it to 0.
 * The game ends when a player's rack is empty after his turn with the bag empty (he *goes out*),
@@ -380,6 +381,25 @@ def _not_in_rack(rack: Tiles, move: Move) -> IllegalMoveError:
 def draw_count(used: int, bag: int) -> int:
     """Tiles drawn after a turn that took ``used`` tiles from the rack, with ``bag`` in the bag."""
     return min(used, bag)
+
+
+def exchange_cap(ruleset: Ruleset, bag: int) -> int:
+    """The most tiles an exchange may give back with ``bag`` tiles in the bag (0: no exchange). An
+    exchange needs at least ``ruleset.exchange_limit`` tiles in the bag, and at least as many as it
+    gives back (the player draws them before his own go back). The kernels' twin is
+    ``exchange_cap`` in ``racksmith/movegen/_movegen.pxd``."""
+    return bag if bag >= ruleset.exchange_limit and bag > 0 else 0
+
+
+def exchange_refusal(ruleset: Ruleset, bag: int, n: int) -> str | None:
+    """Why an exchange of ``n`` tiles (``n`` >= 1) is not allowed with ``bag`` tiles in the bag
+    (the message of the reason ``exchange_not_allowed``), or None when it is (:func:`exchange_cap`)."""
+    if n <= exchange_cap(ruleset, bag):
+        return None
+    holds = f"the bag holds {bag} tile{'s' if bag != 1 else ''}"
+    if n <= ruleset.exchange_limit:
+        return f"{holds}; exchanging needs at least {ruleset.exchange_limit}"
+    return f"{holds}; an exchange of {n} tile{'s' if n != 1 else ''} needs at least {n} in the bag"
 
 
 # --- scores and the end of the game ---------------------------------------------------------------

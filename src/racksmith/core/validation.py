@@ -21,7 +21,7 @@ from ..rules.ruleset import Ruleset
 from .geometry import as_move, check_geometry, resolve_move
 from .move import PLACE, Move
 from .scoring import breakdown
-from .turns import rack_left, take_tiles
+from .turns import exchange_refusal, rack_left, take_tiles
 
 __all__ = [
     "ANY_WORD",
@@ -99,13 +99,9 @@ def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
         if not move.tiles:
             raise IllegalMoveError("no_tiles", "an exchange must give back at least one tile")
         check_rack(position, move)
-        limit = position.ruleset.exchange_limit
-        bag = position.bag_count
-        if bag < limit:
-            raise IllegalMoveError(
-                "exchange_not_allowed",
-                f"the bag holds {bag} tile{'s' if bag != 1 else ''}; exchanging needs at least {limit}",
-            )
+        refusal = exchange_refusal(position.ruleset, position.bag_count, len(move.tiles))
+        if refusal:
+            raise IllegalMoveError("exchange_not_allowed", refusal)
         return Move.exchange(move.tiles, move.alphabet, score=0)
     check_geometry(position, move)
     check_rack(position, move)

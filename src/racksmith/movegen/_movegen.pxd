@@ -68,6 +68,8 @@ cdef struct RulesC:
     int rows
     int cols
     int start                       # the opening's square
+    int opening_down                # 1: the opening lists down plays too (0: across only, the down
+                                    # plays mirroring them: racksmith.rules.symmetry)
     uint8_t lm[MAX_SQ]              # letter multiplier of each square
     uint8_t wm[MAX_SQ]              # word multiplier of each square
     # the tiles
@@ -80,8 +82,9 @@ cdef struct RulesC:
     uint8_t lane_lm[2][MAX_SQ]
     uint8_t lane_wm[2][MAX_SQ]
     # static evaluation (racksmith.rules.equity)
-    double vpen[MAX_SQ]             # the opening: penalty of a vowel placed on each square
-    double lane_vpen[2][MAX_SQ]     # the same by line
+    double vpen[MAX_SQ]             # the opening: penalty of a vowel placed on each square by an
+                                    # across play (from the squares above and below it)
+    double lane_vpen[2][MAX_SQ]     # the same by line; DOWN: of a down play (the squares left and right)
     double no_vpen[MAX_DIM]         # zeros: the penalties of a lane once the board holds tiles
     double going_out_factor
     double stuck_penalty
@@ -174,11 +177,21 @@ cdef struct GenArgs:
     int by_equity           # rank by equity (else by score)
     int directions          # bit 0: across plays, bit 1: down plays
     int use_gaddag          # Gordon's algorithm (needs BoardC.gaddag), else Appel-Jacobson's
-    int exchanges           # list the exchanges
+    int exchanges           # list the exchanges of 1 to this many tiles (0: none; exchange_cap)
     int bag_empty           # value kept tiles for the end of the game
     int32_t opp_value       # face value of the opponent's rack (going out)
     int no_wordmap          # 1: find the best N by the KWG walk even when the rules have word maps
                             # (both give the same moves; for tests and A/B)
+
+
+# The rule of an exchange, for the kernels (racksmith.core.turns.exchange_cap is its Python twin; the
+# tests hold them equal): an exchange needs at least ``limit`` tiles in the bag and at least as many as
+# it gives back. The most tiles one may give back with ``bag`` tiles in the bag: the GenArgs.exchanges
+# of a generation (0: no exchange; a negative ``limit``: never).
+cdef inline int exchange_cap(int limit, int bag) noexcept nogil:
+    if limit < 0 or bag < limit or bag <= 0:
+        return 0
+    return bag if bag < MAX_RACK else MAX_RACK
 
 
 # --- the best N by word maps (_movegen_wordmap.pxi) ---

@@ -394,7 +394,8 @@ cdef class Rules:
         from racksmith.lexicon import Lexicon
         from racksmith.rules.equity import DEFAULT, StaticEvaluation
         from racksmith.rules.ruleset import Ruleset
-        cdef int i, r, c, rr, sq, n_sq, d
+        from racksmith.rules.symmetry import opening_across_only
+        cdef int i, k, r, c, rr, cc, sq, n_sq, d
         cdef double pen
         cdef uint64_t state = 0
         if not isinstance(lexicon, Lexicon):
@@ -431,6 +432,7 @@ cdef class Rules:
         self.c.rows = rows
         self.c.cols = cols
         self.c.start = _int_in(ruleset.start, 0, n_sq - 1, "start")
+        self.c.opening_down = not opening_across_only(ruleset)
         for i in range(n_sq):
             self.c.lm[i] = _int_in(lm[i], 1, 9, "a letter multiplier")
             self.c.wm[i] = _int_in(wm[i], 1, 9, "a word multiplier")
@@ -441,25 +443,25 @@ cdef class Rules:
             self.c.vowels |= (<uint64_t>1) << _int_in(i, 1, n_letters, "a vowel")
         self.c.rack_size = _int_in(ruleset.rack_size, 1, MAX_RACK, "rack_size")
         self.c.bingo = _int_in(ruleset.bingo_bonus, 0, 1 << 20, "bingo_bonus")
-        # static evaluation: the opening's vowel penalty of each square, from its neighbours above
-        # and below
-        for r in range(rows):
-            for c in range(cols):
-                pen = 0.0
-                for rr in (r - 1, r + 1):
-                    if 0 <= rr < rows:
-                        sq = rr * cols + c
-                        pen += evaluation.opening_vowel_penalty * ((self.c.wm[sq] - 1) + (self.c.lm[sq] - 1))
-                self.c.vpen[r * cols + c] = pen
-        # the same by line, as the lanes read them (a lane is a pointer into these)
+        # static evaluation: the opening's vowel penalty of each square, from its neighbours on
+        # either side of the line of play (above and below for an across play, left and right for a
+        # down play), by line as the lanes read them (a lane is a pointer into these)
         for r in range(rows):
             for c in range(cols):
                 sq = r * cols + c
                 for d in range(2):
+                    pen = 0.0
+                    for k in (-1, 1):
+                        rr, cc = (r + k, c) if d == ACROSS else (r, c + k)
+                        if 0 <= rr < rows and 0 <= cc < cols:
+                            i = rr * cols + cc
+                            pen += evaluation.opening_vowel_penalty * ((self.c.wm[i] - 1) + (self.c.lm[i] - 1))
                     i = lsq(d, r, c)
                     self.c.lane_lm[d][i] = self.c.lm[sq]
                     self.c.lane_wm[d][i] = self.c.wm[sq]
-                    self.c.lane_vpen[d][i] = self.c.vpen[sq]
+                    self.c.lane_vpen[d][i] = pen
+                    if d == ACROSS:
+                        self.c.vpen[sq] = pen
         for i in range(MAX_DIM):
             self.c.no_vpen[i] = 0.0
         self.c.going_out_factor = evaluation.going_out_factor
@@ -574,7 +576,7 @@ cdef int _gen_args(GenArgs* a, int n_tiles, int not_on_racks, int opp_value, int
     a.by_equity = by_equity
     a.directions = directions
     a.use_gaddag = gaddag
-    a.exchanges = 0 <= exchange_limit <= bag_count
+    a.exchanges = exchange_cap(exchange_limit, bag_count)
     a.bag_empty = bag_count <= 0
     a.opp_value = opp_value
     a.no_wordmap = not wordmap
@@ -633,7 +635,8 @@ cdef class Tables:
 
         ``not_on_racks``: tiles of the set on no rack (the bag is that minus the board's tiles);
         ``opp_value``: the opponent's rack, for going out; ``top``: 0 for every move, else the best
-        N; ``exchange_limit``: exchanges are listed when the bag holds that many tiles (-1: never);
+        N; ``exchange_limit``: exchanges are listed when the bag holds that many tiles (-1: never),
+        those of at most as many tiles as the bag holds;
         ``directions``: 1 across, 2 down, 3 both; ``gaddag``: Gordon's algorithm, else the DAWG's;
         ``wordmap``: with ``top``, find the best N by the rules' word maps when they have them (else,
         or with False, by walking the KWG: the same moves)."""

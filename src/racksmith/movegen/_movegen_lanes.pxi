@@ -30,9 +30,13 @@ cdef void build_lane(WalkC* w, Lane* ln, int dir, int index) noexcept nogil:
     ln.tiles = tiles
     ln.adj = adj
     if w.board_empty:
-        # the opening: across plays through the start square only
+        # the opening: plays through the start square, across only when each down play mirrors one
+        # (r.opening_down: racksmith.rules.symmetry)
         if dir == ACROSS and r.start // r.cols == index:
             ln.anchors[0] = r.start % r.cols
+            ln.n_anchors = 1
+        elif dir == DOWN and r.opening_down and r.start % r.cols == index:
+            ln.anchors[0] = r.start // r.cols
             ln.n_anchors = 1
     else:
         for i in range(n):

@@ -9,7 +9,7 @@ cdef struct LeaveWalk:
     int64_t n_values
     int bag_empty
     double going_out                    # bag empty, nothing kept
-    int exchanges
+    int exchanges                       # the most tiles an exchange gives back (0: no exchanges)
     int n_letters                       # distinct tiles on the rack, in KLV order (blank first)
     uint8_t letters[MAX_RACK]
     uint8_t counts[MAX_RACK]
@@ -51,7 +51,7 @@ cdef void leave_walk(WalkC* w, LeaveWalk* c, int li, uint32_t p, int64_t base_id
             if k <= w.n_blanks - j and v > w.best_adj[j][n_played]:
                 w.best_adj[j][n_played] = v
         # an exchange that cannot enter the full heap is not built (emit would drop it)
-        if c.exchanges and n_played > 0 and not heap_rejects(w, 0, v):
+        if 0 < n_played <= c.exchanges and not heap_rejects(w, 0, v):
             memset(&rec, 0, sizeof(MoveRec))
             rec.equity = v
             rec.kind = KIND_EXCHANGE
@@ -143,7 +143,8 @@ cdef void replay_exchanges(WalkC* w, LeaveWalk* c, int li, uint32_t mask, int n_
     cdef MoveRec rec
     if li == c.n_letters:
         n_played = w.n_rack - n_kept
-        if n_played > 0 and w.leave_adj[mask] > EXCLUDED_BELOW and not heap_rejects(w, 0, w.leave_adj[mask]):
+        if 0 < n_played <= c.exchanges and w.leave_adj[mask] > EXCLUDED_BELOW \
+                and not heap_rejects(w, 0, w.leave_adj[mask]):
             memset(&rec, 0, sizeof(MoveRec))
             rec.equity = w.leave_adj[mask]
             rec.kind = KIND_EXCHANGE

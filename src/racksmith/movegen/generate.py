@@ -13,15 +13,17 @@ arrays (cached per ruleset, lexicon and leaves) and wraps the result in a
 
 Conventions (those of MAGPIE and wolges): each distinct choice of which tiles are blanks is its own
 move; a single tile is listed once, across if it has a horizontal neighbour, else down, scoring both
-words; on an empty board only across plays through the start square; no move twice.
+words; on an empty board the plays through the start square, only the across ones when the board is
+its own transpose (:func:`racksmith.rules.symmetry.opening_across_only`); no move twice.
 
 Static equity ("Hasty valuation", constants named in :mod:`racksmith.rules.equity`): with tiles in
 the bag, score + value of the leave (0 for an absent or empty leave); on the opening, minus
 ``OPENING_VOWEL_PENALTY`` (0.35) × ((word multiplier − 1) + (letter multiplier − 1)) of the squares
-above and below each vowel placed; with the bag empty, score + ``GOING_OUT_FACTOR`` (2) × the
+on either side of each vowel placed (above and below it for an across play, left and right for a
+down play); with the bag empty, score + ``GOING_OUT_FACTOR`` (2) × the
 opponent's rack when going out, else score − (``STUCK_PENALTY`` (10) + ``STUCK_FACTOR`` (2) × the
-tiles kept). Exchanges (when the bag holds at least ``ruleset.exchange_limit`` tiles) and the pass
-are valued by the tiles they keep.
+tiles kept). Exchanges (of *k* tiles when the bag holds at least ``ruleset.exchange_limit`` tiles and
+at least *k*: :func:`racksmith.core.turns.exchange_cap`) and the pass are valued by the tiles they keep.
 """
 from __future__ import annotations
 

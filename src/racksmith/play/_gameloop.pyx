@@ -28,8 +28,8 @@ from racksmith.lexicon._kwg cimport KWG_BAD_ARC, kwg_layout, kwg_accepts, kwg_ar
 from racksmith.movegen._stars cimport star_exchange, stars_held
 from racksmith.movegen._movegen cimport (
     ACROSS, DOWN, KIND_EXCHANGE, KIND_PASS, KIND_PLACE, BoardC, GenArgs, LeavesC, LeaveTable, MoveRec, Rules,
-    RulesC, WalkC, board_place_move, board_set, board_sync, rec_cmp, walk_free, walk_generate, walk_new,
-    walk_require_blanks,
+    RulesC, WalkC, board_place_move, board_set, board_sync, exchange_cap, rec_cmp, walk_free, walk_generate,
+    walk_new, walk_require_blanks,
 )
 from racksmith.rules._tiles cimport (
     BLANK_BIT, LETTER_MASK, MAX_DIM, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits, tile_bits,
@@ -194,7 +194,8 @@ cdef void game_new(GameC* g, const GameRules* gr, BoardC* b, uint8_t* bag, int n
 cdef inline void best_move_args(GenArgs* a, int by_equity, int use_gaddag, int exchanges, int bag_empty,
                                 int32_t opp_value) noexcept nogil:
     """The arguments of a generation of the best move (top 1, both directions, the word maps when
-    the rules have them: the same moves, faster)."""
+    the rules have them: the same moves, faster); ``exchanges``: the most tiles an exchange may give
+    back (exchange_cap; 0: none)."""
     a.top = 1
     a.by_equity = by_equity
     a.directions = 3
@@ -294,7 +295,7 @@ cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC*
     rc.n = 0
     n = rack_tiles(g, gr, seat, rk)
     best_move_args(&a, p.kind == PLAYER_EQUITY, gr.use_gaddag,
-                   p.kind == PLAYER_EQUITY and gr.exchange_limit <= g.n_bag, g.n_bag <= 0,
+                   exchange_cap(gr.exchange_limit, g.n_bag) if p.kind == PLAYER_EQUITY else 0, g.n_bag <= 0,
                    rack_value(g, gr, (seat + 1) % g.n_players))
     if walk_generate(w, gr.rules, p.leaves if p.kind == PLAYER_EQUITY else NULL, g.board, rk, n, &a) != 0:
         return -1
@@ -303,8 +304,8 @@ cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC*
     if gr.star_reclamation and g.scratch != NULL:
         if reclaim_choose(g, gr, p, w, g.rack[seat], m, rc, &reached) != 0:
             return -1
-    if p.kind == PLAYER_SCORE and m.kind == KIND_PASS and g.n_bag >= gr.exchange_limit and n > 0:
-        # no placement: exchange the whole rack
+    if p.kind == PLAYER_SCORE and m.kind == KIND_PASS and 0 < n <= exchange_cap(gr.exchange_limit, g.n_bag):
+        # no placement: exchange the whole rack (when the bag allows, else pass)
         memset(m, 0, sizeof(MoveRec))
         m.kind = KIND_EXCHANGE
         m.length = n
@@ -511,7 +512,7 @@ cdef int game_check(const GameC* g, const GameRules* gr, const MoveRec* m, const
     for i in range(gr.n_letters + 1):
         if need[i] > g.rack[g.to_move][i]:
             return CHECK_NOT_IN_RACK
-    if g.n_bag < gr.exchange_limit:
+    if m.length > exchange_cap(gr.exchange_limit, g.n_bag):
         return CHECK_EXCHANGE_NOT_ALLOWED
     return CHECK_OK
 
@@ -829,7 +830,7 @@ cdef int probe_turn(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC
     if n < size:
         return 0
     rng_seed(&r, a.seed ^ PROBE_SALT, (<uint64_t>index << 12) | <uint64_t>(g.turns & 4095))
-    best_move_args(&ga, 1, gr.use_gaddag, gr.exchange_limit <= g.n_bag, g.n_bag <= 0,
+    best_move_args(&ga, 1, gr.use_gaddag, exchange_cap(gr.exchange_limit, g.n_bag), g.n_bag <= 0,
                    rack_value(g, gr, (g.to_move + 1) % g.n_players))
     for k in range(a.probes):
         for i in range(size):       # a partial Fisher-Yates shuffle: pool[0 .. size) is the rack

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .. import _args
 from ..core.move import Move
-from ..core.turns import unseen_counts
+from ..core.turns import exchange_cap, unseen_counts
 from ..errors import RacksmithError
 from ..lexicon import Leaves, load_leaves
 from ..movegen.movelist import MoveList
@@ -133,8 +133,8 @@ def _first_or_pass(moves, view: GameView) -> Move:
 
 
 class BestScorePlayer:
-    """Plays the highest-scoring placement; with none, exchanges the whole rack if the bag allows,
-    else passes."""
+    """Plays the highest-scoring placement; with none, exchanges the whole rack if the bag allows
+    (:func:`~racksmith.core.turns.exchange_cap`), else passes."""
 
     name = "score"
 
@@ -144,7 +144,7 @@ class BestScorePlayer:
         if not best.is_pass:
             return best
         rs = view.ruleset
-        if view.bag_count >= rs.exchange_limit and view.rack:
+        if 0 < len(view.rack) <= exchange_cap(rs, view.bag_count):
             return Move.exchange(view.rack, rs.alphabet, score=0)
         return Move.pass_(rs.alphabet, score=0)
 

@@ -507,10 +507,12 @@ class _Replayer:
         rs = self.rs
         rack, complete = self.rack_of(event, p)
         draft = self.draft(event, p, rack, complete, event.move, 0)
-        if self.bag < rs.exchange_limit:
+        given = max(event.count, 1)
+        if turns.exchange_refusal(rs, self.bag, given):
             self.fail(
                 f"exchange with {self.bag} tile{'s' if self.bag != 1 else ''} in the bag; the {rs.name} rules need "
-                f"at least {rs.exchange_limit}",
+                f"at least {max(rs.exchange_limit, given)}"
+                + (f" (it gives back {given})" if given > rs.exchange_limit else ""),
                 event.line,
             )
         if event.count > self.rack_sizes[p] or event.count < 1:

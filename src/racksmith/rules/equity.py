@@ -6,8 +6,9 @@ A move's equity is its score plus a valuation of what it keeps (see ``docs/ALGOR
 
 * While the bag holds tiles, the kept tiles are worth their leave value (a ``Leaves`` table), and on
   the opening each vowel placed costs :data:`OPENING_VOWEL_PENALTY` per step of premium (letter
-  multiplier − 1 plus word multiplier − 1) on the squares directly above and below it: it opens
-  those squares to the opponent.
+  multiplier − 1 plus word multiplier − 1) on the squares directly beside it across the line of play
+  (above and below it for an across play, left and right for a down play): it opens those squares
+  to the opponent.
 * Once the bag is empty the leave values no longer apply: going out earns
   :data:`GOING_OUT_FACTOR` × the opponent's rack (what the end of the game will add), and a move
   that keeps tiles costs :data:`STUCK_PENALTY` plus :data:`STUCK_FACTOR` × the value of the tiles
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from ..errors import RulesetError
 
-OPENING_VOWEL_PENALTY = 0.35  #: per premium step above and below a vowel played on the opening
+OPENING_VOWEL_PENALTY = 0.35  #: per premium step beside a vowel played on the opening (across the line of play)
 GOING_OUT_FACTOR = 2.0  #: bag empty, nothing kept: times the opponent's rack
 STUCK_PENALTY = 10.0  #: bag empty, tiles kept: a flat cost...
 STUCK_FACTOR = 2.0  #: ...plus this times the value of the tiles kept

@@ -24,8 +24,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from racksmith._hash cimport mix64, splitmix64
 from racksmith.movegen._movegen cimport (
     BoardC, GenArgs, KIND_EXCHANGE, KIND_PASS, KIND_PLACE, LeavesC, LeaveTable, MoveRec, Rules, RulesC, WalkC,
-    BoardState, board_place_move, board_sync, board_unplace_move, walk_free, walk_generate, walk_new,
-    walk_set_floor, walk_values,
+    BoardState, board_place_move, board_sync, board_unplace_move, exchange_cap, walk_free, walk_generate,
+    walk_new, walk_set_floor, walk_values,
 )
 from racksmith.play._gameloop cimport MAX_STARS, Reclaim, reclaim_best
 from racksmith.rules._tiles cimport BLANK_BIT, LETTER_MASK, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits
@@ -279,7 +279,7 @@ cdef int best_reply(const SimC* s, Worker* wk, PlayState* st, int p, MoveRec* ou
     a.by_equity = 1
     a.directions = 3
     a.use_gaddag = s.gaddag
-    a.exchanges = 0 <= s.exchange_limit <= st.n_bag
+    a.exchanges = exchange_cap(s.exchange_limit, st.n_bag)
     a.bag_empty = st.n_bag <= 0
     a.opp_value = rack_value(s.r, st.rack[1 - p])
     a.no_wordmap = 0
@@ -1279,8 +1279,9 @@ cdef void infer_eval(InferC* c) noexcept nogil:
         return
     if c.exchanged:
         # the best exchange of that many tiles must be the best exchange: one of another size worth
-        # more outranks it whatever the placements (a tie is left to the generation's rank order)
-        for k in range(1, n + 1):
+        # more outranks it whatever the placements (a tie is left to the generation's rank order);
+        # only the sizes the bag allows are exchanges
+        for k in range(1, min(n, c.a.exchanges) + 1):
             if k != c.exchanged and c.w.best_adj[0][k] > best_other:
                 best_other = c.w.best_adj[0][k]
         if best_other > c.w.best_adj[0][c.exchanged] or c.w.leave_adj[((<uint32_t>1) << n) - 1] > c.w.best_adj[0][c.exchanged]:
@@ -1565,6 +1566,9 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
         raise ValueError("target_score must be finite and margin finite and >= 0")
     if not 0 <= bag_before <= 100000 or not 0 <= opp_value <= (1 << 20) or not -1 <= exchange_limit <= (1 << 20):
         raise ValueError("bag_before, opp_value or exchange_limit out of range")
+    if exchanged > exchange_cap(exchange_limit, bag_before):
+        raise ValueError(f"an exchange of {exchanged} tiles is not allowed with {bag_before} in the bag "
+                         f"(exchange_limit {exchange_limit})")
     if not 1 <= max_leaves <= 5000000:
         raise ValueError(f"max_leaves must be 1..5000000, got {max_leaves}")
     if not 0 <= samples <= 1000000000:
@@ -1604,7 +1608,7 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     c.a.by_equity = 1
     c.a.directions = 3
     c.a.use_gaddag = board.b.gaddag
-    c.a.exchanges = 0 <= exchange_limit <= bag_before
+    c.a.exchanges = exchange_cap(exchange_limit, bag_before)
     c.a.bag_empty = bag_before <= 0
     c.a.opp_value = opp_value
     c.a.no_wordmap = 0

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import _args
 from ..core.move import Move
+from ..core.turns import exchange_refusal
 from ..errors import InferenceError, RacksmithError
 from ..lexicon import Leaves, Lexicon
 from ..movegen._movegen import TILE_BITS, BoardState
@@ -283,8 +284,9 @@ def infer_leaves(
             "the bag is too small for this play"
         )
     bag_before = len(pool_tiles) + len(played) - rs.rack_size
-    if exchanged and bag_before < rs.exchange_limit:
-        raise InferenceError(f"an exchange needs {rs.exchange_limit} tiles in the bag; there were {max(bag_before, 0)}")
+    refusal = exchange_refusal(rs, max(bag_before, 0), exchanged) if exchanged else None
+    if refusal:
+        raise InferenceError(f"the exchange was not allowed before it: {refusal}")
     leave_values = _leaves(leaves, rs)
     tables, _ = _tables(rs, lexicon, leave_values)
     pool_counts = np.bincount(np.asarray(pool_tiles, dtype=np.int64), minlength=64).tolist()
