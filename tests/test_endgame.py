@@ -743,9 +743,10 @@ def peg_key(pos: Position, outcomes: dict[str, int]) -> tuple[float, float]:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(variant=st.sampled_from([0, 2, 3, -1]), seed=st.integers(0, 2**32 - 1))
-@example(variant=3, seed=10886)  # unknown rack, one play with the best chance: its spread left bounded
-@example(variant=-1, seed=128)  # five plays take a star back
-@example(variant=-1, seed=223)  # six
+@example(variant=3, seed=16)  # unknown rack, one play with the best chance: its spread left bounded
+@example(variant=3, seed=145)  # timed and untimed searches differ in nodes (estimates in rounds), not in answer
+@example(variant=-1, seed=667)  # eight plays take a star back
+@example(variant=-1, seed=686)  # four
 def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
     """solve_all: each play and each possible bag tile, the final spread equals the plain
     minimax's, so the chances of winning are equal too. By default: the first play has the best
@@ -782,10 +783,12 @@ def test_peg_win_chances_equal_a_plain_minimax(variant, seed):
     sub = solve_peg(pos, moves=chosen, solve_all=True)
     assert sub.exact and sorted(p.move.notation() for p in sub.plays) == sorted(chosen)
     assert all(dict(p.outcomes) == expected[p.move.notation()] for p in sub.plays)
-    # a time limit the proof finishes within: the same searches and answer (the limit's last share,
-    # kept for the looks of an unfinished proof, is not used)
+    # a time limit the proof finishes within: the same answer (the limit's last share, kept for the
+    # looks of an unfinished proof, is not used). Not always the same node count: under a limit the
+    # draws are estimated in rounds, which fill the transposition table in another order
+    # (variant 3, seed 145: 440 nodes against 436)
     timed = solve_peg(pos, seconds=600)
-    assert timed.exact and timed.nodes == one.nodes
+    assert timed.exact
     assert [p.to_dict() for p in timed.plays] == [p.to_dict() for p in one.plays]
 
 
