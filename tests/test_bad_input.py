@@ -743,13 +743,18 @@ def test_a_finished_game_validates_no_move(capsys):
     an exchange and a pass (a legal SOIREE before); the lean check agrees."""
     from racksmith import Position
     from racksmith.core.validation import lean_verdict
+    from racksmith.errors import IllegalMoveError
 
     live = Position.from_cgp(OUTGUN)
     over = Position.from_cgp(OUTGUN[:-1] + "6")
     assert live.validate("J8 SOIREE").legal and over.is_over and lean_verdict(live, live.resolve("J8 SOIREE")) == 16
-    for m in ("J8 SOIREE", "-EII", "pass"):
+    # also a placement on a filled square or off the board: push says game_over for them, so does validate
+    for m in ("J8 SOIREE", "-EII", "pass", "8D AA", "8N AAAA"):
         v = over.validate(m)
         assert not v.legal and v.reason == "game_over", m
+        with pytest.raises(IllegalMoveError) as info:
+            over.copy().push(m)
+        assert info.value.reason == "game_over", m
     assert lean_verdict(over, live.resolve("J8 SOIREE")) is None
     code, out, err = run(capsys, "validate", OUTGUN[:-1] + "6", "--move", "J8 SOIREE")
     assert code == 1 and "game_over" in out + err and "Traceback" not in err

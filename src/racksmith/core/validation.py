@@ -90,9 +90,10 @@ def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
     ``lexicon`` is anything answering ``word in lexicon`` for uppercase words (blanks as their
     letter), a lexicon name or path, or None for the position's lexicon.
     """
-    move = resolve_move(position, move)
-    if position.is_over:
+    move = as_move(position, move)  # a move that cannot be read is said so first
+    if position.is_over:  # then, before the board is asked anything: no move is legal any more
         raise IllegalMoveError("game_over", "the game is over: no more turns can be taken")
+    move = resolve_move(position, move)
     if move.is_pass:
         return Move.pass_(move.alphabet, score=0)
     if move.is_exchange:
