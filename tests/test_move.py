@@ -62,6 +62,17 @@ def test_passes(text):
     assert m.kind == PASS and m.notation() == "-" and m.tiles_played == 0 and m.rack_tiles() == []
 
 
+def test_a_row_no_board_has_is_named_by_the_board_of_the_position():
+    from racksmith import Position
+
+    with pytest.raises(InvalidMoveError, match=r"bad coordinate 'Z99': this board's rows are 1\.\.15 and its columns A\.\.O$"):
+        Position.empty("english", "AEINRST").validate("Z99 FOO")
+    with pytest.raises(InvalidMoveError, match=r"this board's rows are 1\.\.21 and its columns A\.\.U$"):
+        Move.parse("0A AB", get_ruleset("super"))
+    with pytest.raises(InvalidMoveError, match=r"rows are numbered 1\.\.26 \(no board is larger\)"):
+        Move.parse("0A AB")  # no ruleset: no board to name
+
+
 @pytest.mark.parametrize(
     "text, words",
     [

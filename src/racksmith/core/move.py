@@ -161,7 +161,9 @@ class Move:
                 "'-ABC' to exchange or '-' to pass (and '*12H' after the word to take back the star on 12H, "
                 "where the rules allow it)"
             )
-        row, col, across = parse_coord(parts[0])
+        rows, cols = getattr(ruleset, "rows", None), getattr(ruleset, "cols", None)
+        board = (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
+        row, col, across = parse_coord(parts[0], board)
         tiles = _parse_word(parts[1], alphabet, text)
         return cls.place(row, col, across, tiles, alphabet, reclaimed=_parse_reclaimed(parts[2:], alphabet, text))
 

@@ -40,8 +40,10 @@ def coord_label(row: int, col: int, across: bool = True) -> str:
     return f"{row + 1}{COLUMNS[col]}" if across else f"{COLUMNS[col]}{row + 1}"
 
 
-def parse_coord(text: str) -> tuple[int, int, bool]:
-    """``'8D'`` -> ``(7, 3, True)`` (across); ``'D8'`` -> ``(7, 3, False)`` (down). 0-based."""
+def parse_coord(text: str, board: "tuple[int, int] | None" = None) -> tuple[int, int, bool]:
+    """``'8D'`` -> ``(7, 3, True)`` (across); ``'D8'`` -> ``(7, 3, False)`` (down). 0-based.
+    ``board`` (rows, columns): the board the move is for, named in the message of a row no board
+    has (a square of a larger board is the geometry check's ``off_board``)."""
     t = text.strip()
     m = _ROW_FIRST.match(t)
     if m:
@@ -54,5 +56,9 @@ def parse_coord(text: str) -> tuple[int, int, bool]:
             )
         row, col, across = int(m.group(2)) - 1, COLUMNS.index(m.group(1).upper()), False
     if not 0 <= row < MAX_DIM:
+        if board is not None:
+            rows, cols = board
+            raise InvalidMoveError(f"bad coordinate {text!r}: this board's rows are 1..{rows} and its columns "
+                                   f"A..{COLUMNS[min(cols, MAX_DIM) - 1]}")
         raise InvalidMoveError(f"bad coordinate {text!r}: rows are numbered 1..{MAX_DIM} (no board is larger)")
     return row, col, across

@@ -91,11 +91,6 @@
     // the opponent's rack given while his last play is to be inferred
     m = m.replace(/\(leave it out of the CGP: 'RACK\/' with nothing after the slash\)/,
       "(clear the Opponent rack field, or the Opponent's last play)");
-    // a move's coordinate: the range of this board, not of every board
-    if (state.rs) {
-      m = m.replace(/rows are numbered 1\.\.26 \(no board is larger\)/,
-        `this board's rows are 1..${state.rs.rows} and its columns A..${COLUMNS[state.rs.cols - 1]}`);
-    }
     // the racks and scores as the fields beside them name them
     if (where === "rack0" || where === "rack1") m = m.replace(/\bCGP rack [12] /g, "the rack ");
     else if (where !== "cgp") m = m.replace(/\bCGP rack 1 /g, "the To move rack ").replace(/\bCGP rack 2 /g, "the Opponent's rack ");
