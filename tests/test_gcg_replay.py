@@ -292,3 +292,35 @@ def test_a_replay_and_its_turns_compare_by_value_after_pickling():
     assert r.turns[3] != r.turns[4]
     copy.scores = [r.scores[0] + 1, r.scores[1]]
     assert copy != r
+
+
+def _club_game():
+    """A club-rule game on a 5x5 board where the loser draws the bag's last tiles at his last turn
+    (he kept B, drew AA, and holds AAB at the end: more than he kept)."""
+    from racksmith import Game, Lexicon, Ruleset
+
+    rs = Ruleset.from_dict({"name": "club5b", "board": ["....."] * 5, "start": "3C", "rack_size": 3,
+                            "bingo_bonus": 0, "end_rule": "club", "tiles": [["A", 7, 1], ["B", 1, 3]]})
+    g = Game(rs, lexicon=Lexicon.from_words(["AA", "AAA", "AAAA", "AAAAA"], rs), seed=0)
+    g.play("3B AA")
+    g.play("3A A(AA)AA")
+    return rs, g
+
+
+def test_a_club_game_whose_loser_drew_at_his_last_turn_reads_back():
+    """The loser's penalty subtracts what he kept plus what he drew; the record racksmith writes of
+    it replays (it used to fail: "p1 kept B but subtracts (AAB)")."""
+    rs, g = _club_game()
+    assert g.over and g.scores == [-3, 10]
+    text = g.gcg()
+    assert ">p1: AAB (AAB) -5 -3" in text
+    r = replay_text(text, rs)
+    assert r.over and r.final_scores() == {"p1": -3, "p2": 10}
+    assert r.position().cgp() == g.position.cgp()
+
+
+def test_a_club_penalty_without_the_tiles_kept_is_refused():
+    rs, g = _club_game()
+    text = g.gcg().replace(">p2: (AAB) +5 10", ">p2: (AA) +2 7").replace(">p1: AAB (AAB) -5 -3", ">p1: AA (AA) -2 0")
+    with pytest.raises(GCGError, match=r"leftover is AAB, the record says \(AA\)"):
+        replay_text(text, rs)

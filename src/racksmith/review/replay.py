@@ -633,8 +633,11 @@ class _Replayer:
         value = rs.rack_value(tiles)
         if event.rack and sorted(rs.alphabet.rack(event.rack)) != sorted(tiles):
             self.fail(f"{event.nick} subtracts ({event.tiles}) but holds {event.rack}", event.line)
+        # what he kept after his last turn is on his rack still; it is all of it unless that turn
+        # drew the bag's last tiles (the tiles drawn are not in the record)
         kept = self.kept[p]
-        if kept is not None and +kept != Counter(tiles) and self.bag == 0:
+        whole = kept is not None and sum(kept.values()) == self.rack_sizes[p]
+        if kept is not None and self.bag == 0 and (kept - Counter(tiles) or (whole and +kept != Counter(tiles))):
             self.fail(
                 f"{event.nick} kept {rs.alphabet.rack_string(list(kept.elements()))} but subtracts ({event.tiles})",
                 event.line,
