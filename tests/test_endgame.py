@@ -164,11 +164,18 @@ def random_endgame(rs: Ruleset, seed: int, extra: int, passes: int) -> Position 
 
 
 def check_against_minimax(pos: Position, threads: int = 1, budget: int = BUDGET) -> None:
+    memo: dict = {}
     try:
-        expected = minimax(pos.copy(stack=False), {}, budget)
+        expected = minimax(pos.copy(stack=False), memo, budget)
+        after = pos.copy(stack=False)
+        after.push(Move.pass_(pos.ruleset.alphabet, score=0), trusted=True)
+        pass_value = (after.scores[1] - after.scores[0]) - (pos.scores[0] - pos.scores[1]) - minimax(after, memo, budget)
     except TooBig:
         assume(False)
     check_solved(pos, expected, threads)
+    # the pass's own value (what analyze grades a pass played by): the game goes on after a pass
+    # answered by a pass until the full count of scoreless turns
+    assert solve_endgame(pos, threads=threads, move="-").move_value == pass_value, pos.cgp()
 
 
 def check_solved(pos: Position, expected: int, threads: int = 1):
@@ -403,6 +410,24 @@ def test_erudit_endgames_take_stars_back():
     player = EndgamePlayer(seconds=None)
     view = SimpleNamespace(bag_count=0, position=pos, lexicon=pos.lexicon, ruleset=ERUDIT)  # what choose() reads
     assert player.choose(view) == r.best and player.last is not None and player.last.value == r.value
+
+
+def test_a_pass_is_valued_with_the_full_count_of_scoreless_turns():
+    """The mover passes, the opponent (stuck) must pass, and the mover goes out: 2 + 2 x 5. With the
+    count of scoreless turns searched as two, the pass's own value was the game ended by the two
+    passes (-1 + 5 = 4); the position's value was right."""
+    rs = Ruleset.from_dict({"name": "passv", "board": ["..."] * 3, "start": "2B", "rack_size": 1, "bingo_bonus": 0,
+                            "tiles": [["A", 2, 1], ["B", 1, 5]]})
+    a = rs.alphabet
+    board = np.zeros((3, 3), np.uint8)
+    board[1, 1] = a.tile("A")
+    pos = Position(rs, board, (a.rack("A"), a.rack("B")), lexicon=Lexicon.from_words(["AA"], rs))
+    assert solve_endgame(pos).value == 12
+    r = solve_endgame(pos, move="-")
+    assert (r.move_value, r.value, r.exact) == (12, 12, True)
+    # one turn short of the limit the two passes do end it: the pass is worth -1 + 5
+    near = Position.from_cgp(pos.cgp().replace(" 0/0 0", " 0/0 4"), rs, lexicon=pos.lexicon)
+    assert near.zero_turns == 4 and solve_endgame(near, move="-").move_value == 4
 
 
 def test_zero_score_plays_are_searched_with_the_full_count():

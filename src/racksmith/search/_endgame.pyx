@@ -138,6 +138,7 @@ cdef struct Shared:
     int rack_val0[2]
     int32_t spread0             # the root mover's score minus the other's
     int zero0
+    int root_pass_zero          # the count after a pass at the root, when it is not zero0 + 1 (else -1)
     uint64_t key0
     MoveRec* root               # the root's moves: placements ranked by score, then the pass
     int n_root
@@ -573,6 +574,11 @@ cdef int32_t child(Worker* W, const MoveRec* m, int depth, int32_t alpha, int32_
         if ply + 1 < MAX_PLY:
             W.pv_len[ply + 1] = 0
     else:
+        if ply == 0 and m.kind != KIND_PLACE and W.sh.root_pass_zero >= 0 and W.zero != W.sh.root_pass_zero:
+            # passes reduced to two: a pass at the root leaves the count where the full count puts
+            # it (set_position's pass_zero), not one short of the end
+            W.key ^= zero_key(W.zero) ^ zero_key(W.sh.root_pass_zero)
+            W.zero = W.sh.root_pass_zero
         v = -negamax(W, depth, -beta, -alpha, ply + 1, pv_node, m if m.kind == KIND_PLACE else NULL)
     restore(W, &s)
     return v
@@ -1221,11 +1227,14 @@ cdef class Search:
             raise ValueError("this Search is busy in another thread: give each thread its own")
         self.busy = True
 
-    def set_position(self, board, rack0, rack1, spread, zero_turns, zero_limit, bag=b""):
+    def set_position(self, board, rack0, rack1, spread, zero_turns, zero_limit, bag=b"", pass_zero=-1):
         """The root: ``board`` (a (rows, cols) uint8 array), the racks of the player to move and of
         his opponent (bytes of tiles, 0 = blank), the mover's score minus the opponent's, the
         count of scoreless turns so far and the count that ends the game, and the tiles left in
-        the bag in the order they will be drawn (bytes; usually empty)."""
+        the bag in the order they will be drawn (bytes; usually empty). ``pass_zero``: the count
+        after a pass at the root when it is not ``zero_turns`` + 1 (-1: it is), for a count of
+        scoreless turns reduced to two (docs/ALGORITHM.md section 13): the root's pass then has its
+        own value, not only the root's."""
         cdef const RulesC* r = &self.rules.c
         cdef Shared* sh = self.sh
         cdef bytes flat = _board_tiles(board, r.rows, r.cols, r.n_letters)
@@ -1235,6 +1244,7 @@ cdef class Search:
         cdef int sp = _int_in(spread, -(1 << 24), 1 << 24, "spread")
         cdef int limit = _int_in(zero_limit, 1, 1 << 20, "zero_limit")
         cdef int zero = _int_in(zero_turns, 0, limit - 1, "zero_turns")
+        cdef int pz = _int_in(pass_zero, -1, limit - 1, "pass_zero")
         cdef int i, p, t, rc, k, sq
         cdef uint64_t key = 0
         cdef const uint8_t* fp = flat
@@ -1274,6 +1284,7 @@ cdef class Search:
             sh.key0 = key
             sh.spread0 = sp
             sh.zero0 = zero
+            sh.root_pass_zero = pz
             sh.depth = 0
             sh.stop = 0
             sh.oom = 0

@@ -202,6 +202,17 @@ def _effective_zero(zero: int, limit: int, reduce: bool) -> tuple[int, int]:
     return (1 if zero >= limit - 1 else 0), 2
 
 
+def _pass_zero(zero: int, limit: int, reduce: bool) -> int:
+    """The count the search gives the position after a pass at the root when it is not the root's
+    count plus one (else -1): with ``reduce``, a pass from a count up to ``limit`` - 3 leaves one
+    up to ``limit`` - 2, which is 0 of 2 again. The root's value is the same either way; the pass's
+    own value (``move="-"``) needs it, since a pass the opponent answers with a pass does not end
+    the game then."""
+    if not reduce or limit <= 2 or zero + 1 > limit - 2:
+        return -1
+    return 0
+
+
 # --- the solver ------------------------------------------------------------------------------------------
 class EndgameSolver:
     """One endgame, ready to solve: the position checked, the lexicon pruned, the search set up.
@@ -236,7 +247,8 @@ class EndgameSolver:
         bits = max(10, min(32, int(math.log2(tt_mb)) + 16))
         self.search = Search(rules, bits, lane_cache=bool(lane_cache))
         self.search.set_position(np.ascontiguousarray(pos.board, dtype=np.uint8), rack0, rack1,
-                                 pos.scores[0] - pos.scores[1], zero, limit)
+                                 pos.scores[0] - pos.scores[1], zero, limit,
+                                 pass_zero=_pass_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce))
         self.root = self.search.root_moves()
 
     def _move_index(self, move: "Move | str") -> int:
