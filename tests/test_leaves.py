@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from racksmith.errors import LexiconFormatError
 from racksmith.lexicon import Leaves, load_leaves
+from racksmith.rules.ruleset import get_ruleset
 from racksmith.lexicon.klv import leave_index
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -266,3 +267,51 @@ def test_leaves_train_bad_usage_exits_2(capsys, tmp_path, args, message):
     code, out, err = _cli(capsys, "leaves", "train", "-r", "english", "--games", "2", *args, "-o", tmp_path / "x.klv2")
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and message in err  # were exit 1
     assert list(tmp_path.iterdir()) == []
+
+
+def _erudit_file(tmp_path: Path, **provenance) -> Path:
+    """An Эрудит leave file with a provenance beside it as ``leaves train`` writes one."""
+    import hashlib
+
+    path = tmp_path / "er.klv2"
+    csv = tmp_path / "er.csv"
+    csv.write_text("Ж,-3.5\nЗ,1.25\nЯ,2.5\n", encoding="utf-8")
+    data = Leaves.from_csv(csv, "erudit").tobytes()
+    path.write_bytes(data)
+    prov = {"format": "racksmith-leaves-provenance/1", "ruleset": "erudit", "sha256": hashlib.sha256(data).hexdigest()}
+    prov.update(provenance)
+    (tmp_path / "er.klv2.json").write_text(json.dumps({k: v for k, v in prov.items() if v is not None}), encoding="utf-8")
+    return path
+
+
+def test_leaves_trained_for_other_letters_are_refused(tmp_path):
+    """Эрудит has Ж where Russian has Ё (tile 7): read under Russian every value from Ж on was
+    another letter's. The provenance beside the file says which letters its tiles are."""
+    path = _erudit_file(tmp_path)
+    assert load_leaves(path, "erudit").value("Ж") == -3.5
+    with pytest.raises(LexiconFormatError, match=r"trained for ruleset erudit .* not those of russian: read it with "
+                                                 r"ruleset erudit") as info:
+        load_leaves(path, "russian")
+    assert info.value.param == "ruleset"
+    # a user ruleset's letters, recorded in the provenance
+    letters = list(get_ruleset("russian").alphabet.letters)
+    path = _erudit_file(tmp_path, ruleset="my-russian", alphabet=letters)
+    with pytest.raises(LexiconFormatError, match="trained for ruleset my-russian"):
+        load_leaves(path, "erudit")
+    # a provenance of other bytes (the file was replaced) or of an unknown ruleset says nothing
+    path = _erudit_file(tmp_path, sha256="0" * 64)
+    assert load_leaves(path, "russian").value("Ё") == -3.5
+    path = _erudit_file(tmp_path, ruleset="someone-elses")
+    assert load_leaves(path, "russian").value("Ё") == -3.5
+    # without a provenance nothing says what the tiles spell: the ruleset given reads them
+    (tmp_path / "er.klv2.json").unlink()
+    assert load_leaves(path, "russian").value("Ё") == -3.5
+
+
+def test_the_command_line_names_the_ruleset_a_leave_file_was_trained_for(tmp_path, capsys):
+    from racksmith.cli.main import main
+
+    path = _erudit_file(tmp_path)
+    assert main(["leaves", "value", str(path), "Ж", "--ruleset", "russian"]) == 1
+    err = capsys.readouterr().err
+    assert "trained for ruleset erudit" in err and "--ruleset" in err and len(err.strip().splitlines()) == 1

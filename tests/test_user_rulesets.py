@@ -13,7 +13,8 @@ import pytest
 
 from racksmith import Alphabet, Game, Lexicon, Position, Ruleset, RulesetError, UnknownLetterError, get_ruleset
 from racksmith.cli.main import main
-from racksmith.errors import CGPError, GCGError, RacksmithError
+from racksmith.errors import CGPError, GCGError, LexiconFormatError, RacksmithError
+from racksmith.lexicon import load_leaves
 
 ENGLISH = get_ruleset("english")
 #: the middle 11x11 of the English board, its centre the start
@@ -58,6 +59,11 @@ def test_leave_training_plays_the_ruleset_file_it_is_given(tmp_path):
             assert prov["ruleset_file"] == str(path.absolute())
         saved = json.loads((tmp_path / f"{path.stem}-1.klv2.json").read_text(encoding="utf-8"))
         assert saved["ruleset_file"] == str(path.absolute()) and saved["ruleset"] == rs.name
+        assert saved["alphabet"] == list(rs.alphabet.letters)
+        # the provenance says what the tile numbers spell: other letters are refused
+        load_leaves(tmp_path / f"{path.stem}-1.klv2", rs)
+        with pytest.raises(LexiconFormatError, match=f"trained for ruleset {rs.name} .* not those of russian"):
+            load_leaves(tmp_path / f"{path.stem}-1.klv2", "russian")
     # the command line, with worker processes, makes the same file
     args = ["leaves", "train", "--ruleset", str(fake), "--games", "6", "-g", "1", "--seed", "3", "--prior-weight", "10",
             "--checkpoint", "6", "-j", "2", "-o", str(tmp_path / "cli.klv2")]

@@ -89,7 +89,10 @@ class Leaves:
     def load(cls, path: str | Path, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
         """A ``.klv2`` (or v1 ``.klv``) file, read into memory."""
         p = _args.path(path, "path", LexiconFormatError)
-        return cls._parse(read_file(p, "leave"), get_ruleset(ruleset).alphabet, repr(str(p)), p)
+        rs = get_ruleset(ruleset)
+        buf = read_file(p, "leave")
+        _check_trained_for(p, buf, rs)
+        return cls._parse(buf, rs.alphabet, repr(str(p)), p)
 
     @classmethod
     def from_bytes(cls, data: bytes, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
@@ -324,6 +327,47 @@ def leave_index(leaves: Leaves, tiles: Sequence[int]) -> int:
     if not key or key[0] < 0 or key[-1] > len(leaves.alphabet):
         return -1
     return int(_kwgwalk.word_index(leaves.kwg, leaves.counts, bytes(key)))
+
+
+MAX_PROVENANCE_BYTES = 1 << 20  #: the largest provenance file read beside a leave file
+
+
+def _check_trained_for(path: Path, buf: np.ndarray, ruleset: Ruleset) -> None:
+    """A leave file's tiles are numbers: read with another ruleset's letters they are other leaves
+    (an Эрудит file under Russian moves every value from Ж on by one letter). A file ``leaves
+    train`` wrote has its provenance beside it (``FILE.json``); when that describes these very
+    bytes (its ``sha256``) and its ruleset's letters (``alphabet``, or a shipped ruleset's by
+    ``ruleset``) are not ``ruleset``'s, the file is refused. Without such a provenance nothing
+    says what the tiles spell, and the file is read with ``ruleset``'s letters."""
+    import hashlib
+    import json
+
+    from ..rules.ruleset import BUILTIN, find_ruleset
+
+    side = Path(str(path) + ".json")
+    try:
+        if not side.is_file():
+            return
+        prov = json.loads(read_bounded(side, MAX_PROVENANCE_BYTES, "provenance", LexiconFormatError))
+    except (OSError, ValueError):
+        return  # no provenance that can be read: nothing to check against
+    if not isinstance(prov, dict) or prov.get("sha256") != hashlib.sha256(buf.tobytes()).hexdigest():
+        return
+    name = prov.get("ruleset")
+    letters = prov.get("alphabet")
+    if not (isinstance(letters, list) and all(isinstance(x, str) for x in letters)):
+        if not (isinstance(name, str) and name in BUILTIN):
+            return
+        letters = list(find_ruleset(name).alphabet.letters)
+    if tuple(letters) == ruleset.alphabet.letters:
+        return
+    shown = name if isinstance(name, str) else "another ruleset"
+    err = LexiconFormatError(
+        f"leave file {str(path)!r} was trained for ruleset {shown} (its provenance {side.name} says so), whose letters "
+        f"are not those of {ruleset.name}: read it with ruleset {shown}, or use leaves made for {ruleset.name}"
+    )
+    err.param = "ruleset"
+    raise err
 
 
 def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Ruleset | None" = None) -> Leaves:

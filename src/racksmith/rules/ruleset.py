@@ -457,9 +457,11 @@ def is_shipped(ruleset: Ruleset) -> bool:
 
 def provenance_fields(ruleset: Ruleset) -> dict[str, Any]:
     """How the provenance of a trained file names the ruleset it was trained on: ``ruleset`` (the
-    name), ``ruleset_sha256`` (:meth:`Ruleset.content_sha256`) and, for a ruleset that is not
+    name), ``ruleset_sha256`` (:meth:`Ruleset.content_sha256`), ``alphabet`` (its letters, tile 1
+    first: what the file's tile numbers mean) and, for a ruleset that is not
     a shipped one, ``ruleset_file``: the absolute path of the file it was read from (when it was)."""
-    out: dict[str, Any] = {"ruleset": ruleset.name, "ruleset_sha256": ruleset.content_sha256()}
+    out: dict[str, Any] = {"ruleset": ruleset.name, "ruleset_sha256": ruleset.content_sha256(),
+                           "alphabet": list(ruleset.alphabet.letters)}
     if not is_shipped(ruleset) and ruleset.source and not ruleset.source.startswith("<"):
         out["ruleset_file"] = os.path.abspath(ruleset.source)
     return out
