@@ -20,7 +20,9 @@ EMPTY15 = "/".join(["15"] * 15)
 @pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
 def test_fixture_cgp_round_trip_exactly(record):
     pos = Position.from_cgp(record["cgp"], record["ruleset"])
-    assert pos.cgp() == record["cgp"]
+    # MAGPIE writes no ld for its Super positions; racksmith names the ruleset (and reads it back)
+    assert pos.cgp() == record["cgp"] + (" ld english_super;" if record["ruleset"] == "super" else "")
+    assert Position.from_cgp(pos.cgp()).ruleset.name == get_ruleset(record["ruleset"]).name
     assert Position.from_cgp(pos.cgp(), record["ruleset"]) == pos
     assert pos.rack_string == record["rack"]
     assert pos.ruleset.alphabet.rack_string(pos.racks[1], blanks_last=True) == record["opp_rack"]
@@ -58,11 +60,19 @@ def test_rack_order_is_normalised_blanks_last():
 def test_russian_and_erudit_letters():
     ru = "/".join(["15"] * 7 + ["7ЁЖ6"] + ["15"] * 7) + " ЩЪ?/ 0/0 0"
     pos = Position.from_cgp(ru, "russian")
-    assert pos.cgp() == ru
+    # the two rulesets share their letters: what racksmith writes names its ruleset, and reads back
+    assert pos.cgp() == ru + " ld russian;"
+    assert Position.from_cgp(pos.cgp()) == pos
     # Эрудит has no Ё: it reads as Е and is written back as Е
     er = Position.from_cgp(ru.replace("ЩЪ?", "ЩЪ"), "erudit")
     assert er.tile_at(7, 7) == er.ruleset.alphabet.tile("Е")
-    assert "ЕЖ" in er.cgp()
+    assert "ЕЖ" in er.cgp() and er.cgp().endswith(" ld erudit;")
+    assert Position.from_cgp(er.cgp()) == er
+    # a line naming the other one is written with its own: read as Эрудит, it says so
+    assert Position.from_cgp(ru.replace("ЩЪ?", "ЩЪ") + " ld russian; lex ru;", "erudit").cgp().endswith(
+        " ЩЪ/ 0/0 0 ld erudit; lex ru;")
+    # the lexicon names it already: nothing is added
+    assert Position.from_cgp(ru.replace("ЩЪ?", "ЩЪ") + " lex ru-erudit;", "erudit").cgp().endswith(" lex ru-erudit;")
 
 
 def test_multi_character_letters_are_bracketed():

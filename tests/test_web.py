@@ -130,7 +130,7 @@ def test_position(server):
     mid = post(server, "/api/position", {"cgp": MID, "ruleset": "english"})
     assert mid["board"][4][7] == "o"  # a blank is lowercase
     s = post(server, "/api/position", {"cgp": SUPER, "ruleset": "super"})
-    assert (s["rows"], len(s["board"]), len(s["board"][0])) == (21, 21, 21) and s["cgp"] == SUPER
+    assert (s["rows"], len(s["board"]), len(s["board"][0])) == (21, 21, 21) and s["cgp"] == SUPER + " ld english_super;"
     r = post(server, "/api/position", {"cgp": RUSSIAN, "ruleset": "скрэббл"})
     assert r["ruleset"] == "russian" and r["board"][7][5:10] == list("КОШКА") and r["racks"][0] == "АБВЁЛО?"
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..rules.alphabet import BLANK_CHARS, Tiles
 from ..errors import CGPError, RacksmithError
-from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
+from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
 from .naming import SETTLED_BY_RULESET, named_ruleset
 
 
@@ -264,7 +264,10 @@ def format_board(board: np.ndarray, ruleset: Ruleset) -> str:
 
 
 def format_cgp(board, racks, scores, zero_turns, opcodes, ruleset: Ruleset) -> str:
+    """A CGP line; its opcodes are ``opcodes`` with an ``ld`` naming ``ruleset`` when they would
+    not lead a reader to it (:func:`naming_opcodes`)."""
     a = ruleset.alphabet
+    opcodes = naming_opcodes(opcodes, ruleset)
     parts = [
         format_board(board, ruleset),
         "/".join(a.rack_string(r, blanks_last=True) for r in racks),
@@ -273,3 +276,27 @@ def format_cgp(board, racks, scores, zero_turns, opcodes, ruleset: Ruleset) -> s
     ]
     parts.extend(f"{k} {v};" if v else f"{k};" for k, v in opcodes)
     return " ".join(parts)
+
+
+def naming_opcodes(opcodes, ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
+    """``opcodes`` such that a CGP reader given no ruleset reads the line with ``ruleset``
+    (:func:`cgp_ruleset`): as they are when they lead to it already (no opcode for English,
+    ``lex ru-erudit`` for Эрудит), else with ``ld <name>;`` first in place of any other ``ld``.
+    Russian and Эрудит share their letters, so a line without it was read as Russian (other
+    values, another board), and Super Scrabble's as English. A ruleset file's positions are read
+    with that file, which no name can name: their opcodes are left as they are."""
+    opcodes = tuple(opcodes)
+    if not is_shipped(ruleset):
+        return opcodes
+    try:
+        named = named_ruleset(**_names(opcodes), error=_refused)
+    except CGPError:
+        named = None
+    if (named.name if named is not None else "english") == ruleset.name:
+        return opcodes
+    return (("ld", _LD_NAMES.get(ruleset.name, ruleset.name)),) + tuple((k, v) for k, v in opcodes if k != "ld")
+
+
+#: a shipped ruleset's name in ``ld`` where MAGPIE has another for the same tiles
+_LD_NAMES = {"super": "english_super"}
+
