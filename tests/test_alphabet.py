@@ -159,3 +159,18 @@ def test_decomposed_letters_read_as_their_composed_letter():
     text = g.gcg()
     assert not text.isascii() and nfd(text) != text
     assert replay_text(nfd(text)).final_scores() == replay_text(text).final_scores() == dict(zip(g.nicks, g.scores))
+
+
+def test_a_letter_of_the_other_script_is_named_as_typed():
+    """A rack, a lexicon word or a star's letter ignores case, but its error names the letter typed:
+    Latin lowercase 'a' is the twin of Cyrillic 'а', and Latin 'b' is the twin of no letter (its
+    capital B is В's, which 'b' does not look like)."""
+    for read in (RU.rack, RU.encode_plain, RU.plain_tile):
+        with pytest.raises(UnknownLetterError, match=r"letter 'a' is not .*: it is the Latin twin of Cyrillic 'а'"):
+            read("a")
+        with pytest.raises(UnknownLetterError) as e:
+            read("b")
+        assert "letter 'b' is not in the alphabet of russian" in str(e.value) and "twin" not in str(e.value)
+    with pytest.raises(UnknownLetterError, match=r"letter 'B' is not .*: it is the Latin twin of Cyrillic 'В'"):
+        RU.rack("BКОТ")
+    assert RU.plain_tile("к") == RU.plain_tile("К") == RU.tile("К") and EN.plain_tile("q") == EN.tile("Q")

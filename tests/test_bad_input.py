@@ -421,7 +421,7 @@ def json_of(out: str):
         ("A,1\nA,2\n", "leave 'A' appears twice"),
         ("A,1,2\n", "line 1: expected 'leave,value'"),
         ("A;1\n", "line 1: expected 'leave,value'"),
-        ("Ж,1\n", "leave 'Ж' has a letter outside the alphabet of english"),
+        ("Ж,1\n", "line 1: leave 'Ж': letter 'Ж' is not in the alphabet of english"),
         ("A,nan\n", "is nan, not a number"),
         ("A,1e400\n", "is inf, not a number"),
         (",5\n", "the empty leave cannot be stored"),
@@ -545,6 +545,20 @@ def test_ctrl_c_during_selfplay_exits_130_without_a_traceback():
 def test_a_letter_of_the_other_script_is_named_as_such(capsys, args, hint):
     code, out, err = run(capsys, *args)
     assert code == 1 and out == "" and hint in one_line(err)
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_an_output_that_cannot_show_the_letters_is_one_line(capsys, monkeypatch, extra):
+    """PYTHONIOENCODING=ascii (or a terminal without the letters): what to do, not a UnicodeEncodeError."""
+    import io
+    import sys
+
+    cgp = f"{'/'.join(['15'] * 7)}/5КОШКА5/{'/'.join(['15'] * 7)} АБВЛО?/ 12/0 0"
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+    code, _, err = run(capsys, "moves", cgp, "--ruleset", "russian", "--top", "2", *extra)
+    assert code == 1
+    assert one_line(err).startswith("racksmith: the output's encoding (ascii) cannot show CYRILLIC CAPITAL LETTER ")
+    assert err.rstrip().endswith(": set PYTHONIOENCODING=utf-8 or use a UTF-8 terminal")
 
 
 def test_lexicon_check_says_why_a_word_cannot_be_in_the_lexicon(capsys):

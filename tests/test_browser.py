@@ -502,7 +502,7 @@ def test_a_cgp_is_read_with_the_ruleset_its_ld_opcode_names(desktop, server):
     load_cgp(page, f"{empty} КОТЁЛ?А/ 0/0 0")
     wait_until(page, "document.getElementById('cgp-error').textContent.length > 0")
     err = text(page, "#cgp-error")
-    assert "pick one of them in the Ruleset menu" in err and "Russian Scrabble or Эрудит" in err and "pass ruleset" not in err
+    assert "pick one of them in the Ruleset menu" in err and "Russian Scrabble or Эрудит" in err and "pass ruleset" not in err and "ruleset=" not in err
     page.fill("#rack0", "Ж")
     wait_until(page, "document.getElementById('rack0-error').textContent.length > 0")
     assert "in the Ruleset menu" in text(page, "#rack0-error") and "pass ruleset" not in text(page, "#rack0-error")

@@ -101,10 +101,33 @@ def test_the_cgp_ld_opcode_chooses_the_ruleset_and_other_letters_name_theirs(cap
     assert code == 0 and json.loads(out)["ruleset"] == "russian"
     code, out, err = run(capsys, "moves", RUSSIAN)
     assert code == 1 and out == "" and err.count("\n") == 1
-    assert "not in the alphabet of english" in err and "letters of russian or erudit: give --ruleset russian" in err
+    assert "not in the alphabet of english" in err
+    assert err.rstrip().endswith("letters of russian or erudit: give --ruleset russian or --ruleset erudit")
     # --ruleset wins over the opcode
     code, out, err = run(capsys, "show", RUSSIAN + " ld english;", "-r", "erudit", "--json")
     assert code == 0 and json.loads(out)["ruleset"] == "erudit"
+
+
+def test_a_board_file_in_other_letters_names_the_rulesets_that_read_it(capsys, tmp_path):
+    """--board and --rack are read as a CGP is: without --ruleset, a position in Cyrillic letters is
+    told which rulesets read it (3 blanks: Эрудит's alone)."""
+    rows = ["." * 15] * 15
+    rows[7] = ".....КОШКА....."
+    board = tmp_path / "board.txt"
+    board.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "moves", "--board", board, "--rack", "БЛЮ?")
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err == ("racksmith: rack 'БЛЮ?': letter 'Б' is not in the alphabet of english (ABCDEFGHIJKLMNOPQRSTUVWXYZ); "
+                   "the position is spelled in the letters of russian or erudit: give --ruleset russian or --ruleset erudit\n")
+    code, out, err = run(capsys, "moves", "--board", board, "--rack", "БЛЮ???")
+    assert code == 1 and err.rstrip().endswith("spelled in the letters of erudit: give --ruleset erudit")
+    code, out, err = run(capsys, "show", "--board", board, "--rack", "??")
+    assert code == 1 and "board file" in err and "line 8, column 6: letter 'К'" in err
+    assert err.rstrip().endswith("give --ruleset russian or --ruleset erudit")
+    code, out, err = run(capsys, "moves", "--board", board, "--rack", "БЛЮ?", "-r", "russian", "--top", "1", "--json")
+    assert code == 0 and json.loads(out)["moves"]
+    code, out, err = run(capsys, "moves", "--board", board, "--rack", "QQ", "-r", "russian")  # read by none
+    assert code == 1 and "not in the alphabet of russian" in err and "spelled" not in err
 
 
 def test_an_unknown_opponent_rack_leaves_an_exact_bag(capsys):

@@ -113,7 +113,7 @@ def test_csv_problems_are_reported(tmp_path):
         build("A,1\nB,x\n")
     with pytest.raises(LexiconFormatError, match="appears twice"):
         build("AB,1\nBA,2\n")
-    with pytest.raises(LexiconFormatError, match="outside the alphabet"):
+    with pytest.raises(LexiconFormatError, match=r"line 1: leave .A1.: letter .1. is not in the alphabet"):
         build("A1,1\n")
     with pytest.raises(LexiconFormatError, match="empty leave"):
         build(",3\n")

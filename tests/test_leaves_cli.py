@@ -41,3 +41,12 @@ def test_small_csv_and_errors(tmp_path, capsys):
     assert code == 1 and "cannot read leave file" in err
     code, _, err = run(capsys, "leaves", "value", FIXTURES / "ENABLE15.kwg", "A")
     assert code == 1 and "leave file" in err
+
+
+def test_a_latin_twin_in_a_russian_csv_is_named_with_its_line(tmp_path, capsys):
+    csv = tmp_path / "l.csv"
+    csv.write_text("leave,value\nБ,2\nA,1.5\n", encoding="utf-8")  # Latin A on line 3
+    assert main(["leaves", "build", str(csv), "-o", str(tmp_path / "l.klv2"), "--ruleset", "russian"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "line 3: leave 'A': letter 'A' is not in the alphabet of russian" in err
+    assert "Latin twin of Cyrillic 'А'" in err and len(err.splitlines()) == 1

@@ -87,3 +87,20 @@ def test_errors_are_one_line_and_exit_1(tmp_path, capsys):
     assert code == 0 and out == "" and "0 words" in err
     code, _, err = run(capsys, "lexicon", "build", tmp_path / "missing.txt", "-o", tmp_path / "x.kwg")
     assert code == 1 and "cannot read word list" in err
+
+
+def test_build_names_what_it_skipped_in_words_of_the_right_number(tmp_path, capsys):
+    words = tmp_path / "words.txt"
+    words.write_text("кот\nдом\nлес1\n", encoding="utf-8")
+    code, out, err = run(capsys, "lexicon", "build", words, "-o", tmp_path / "w.kwg", "-r", "russian")
+    assert code == 0 and err == "skipped 1 word: 1 with letters outside the alphabet ('лес1')\n"
+    words.write_text("кот\nдом\nлес1\nq\nя\n", encoding="utf-8")
+    code, out, err = run(capsys, "lexicon", "build", words, "-o", tmp_path / "w.kwg", "-r", "russian")
+    assert code == 0 and err == "skipped 3 words: 2 with letters outside the alphabet (first: 'лес1'), 1 shorter than 2\n"
+
+
+def test_info_json_of_an_embedded_lexicon_carries_its_attribution(capsys):
+    code, out, _ = run(capsys, "lexicon", "info", "ru")
+    assert code == 0 and "embedded: Russian nouns with Ё, from OpenCorpora (CC BY-SA 3.0)" in out
+    code, out, _ = run(capsys, "lexicon", "info", "ru", "--json")
+    assert code == 0 and json.loads(out)["embedded"] == "Russian nouns with Ё, from OpenCorpora (CC BY-SA 3.0)"

@@ -12,6 +12,7 @@ from racksmith.rules.ruleset import get_ruleset
 
 EN = get_ruleset("english").alphabet
 RU = get_ruleset("russian").alphabet
+ERUDIT = get_ruleset("erudit").alphabet
 MULTI = Alphabet(("A", "C", "CH", "L", "LL", "O", "R", "RR"), name="multi")
 
 
@@ -195,3 +196,26 @@ def test_gcg_round_trip_forgets_played_through_letters(move):
 def test_exchange_round_trip(tiles):
     m = Move.exchange(tiles, EN)
     assert Move.parse(m.notation()) == m and m.tiles == tuple(sorted(tiles))
+
+
+@pytest.mark.parametrize("text, typed, latin", [
+    ("8Н КОТ", "Н", "H"),  # Cyrillic Н: a Russian keyboard layout
+    ("С8 КОТ", "С", "C"),
+    ("8а КОТ", "а", "a"),
+])
+def test_a_cyrillic_column_is_named_as_the_twin_of_its_latin_letter(text, typed, latin):
+    with pytest.raises(InvalidMoveError) as e:
+        Move.parse(text, "russian")
+    assert f"bad coordinate {text.split()[0]!r}: column {typed!r} is the Cyrillic twin of Latin {latin!r}" in str(e.value)
+    with pytest.raises(InvalidMoveError, match="write row then column"):
+        Move.parse("8Ж КОТ", "russian")  # no twin: how a coordinate is written
+
+
+def test_a_cyrillic_column_in_a_star_s_square_is_named_too():
+    with pytest.raises(InvalidMoveError) as e:
+        Move.parse("B10 (С)мОЛЬ *14Н=К", "erudit")
+    assert "'*14Н=К' should be '*' and the square of a star" in str(e.value)
+    assert "column 'Н' is the Cyrillic twin of Latin 'H'" in str(e.value)
+    assert Move.parse("B10 (С)мОЛЬ *14H=К", "erudit").reclaimed == ((13, 7, ERUDIT.tile("К")),)
+    with pytest.raises(InvalidMoveError, match=r"letter 'o' is not .*: it is the Latin twin of Cyrillic 'о'"):
+        Move.parse("B10 (С)мОЛЬ *14H=o", "erudit")  # the star's letter (Latin o), named as typed

@@ -45,7 +45,7 @@ TINY_TEXT = "\n".join([
     "      bag: 9 tiles   scoreless turns: 2",
     "   legend: = triple word  - double word  \" triple letter  ' double letter",
     "           ~ quadruple word  ^ quadruple letter",
-    "           lowercase = blank  * start",
+    "           lowercase = blank",  # (no '* start': a tile covers the start square)
 ])
 
 
@@ -63,6 +63,17 @@ def test_plain_start_square_is_marked():
     assert "\n 3  ' . * . ^\n" in render_text(Position(TINY))
     assert " 8  = . . ' . . . * . . . ' . . =" in str(Position.empty("erudit"))
     assert " 8  = . . ' . . . - . . . ' . . =" in str(Position.empty("english"))
+
+
+def test_the_legend_names_the_start_mark_while_the_board_shows_it():
+    """Эрудит's centre has no premium, so an empty board marks it '*' and the legend says so; once a
+    tile covers it (or a move drawn does) neither does. A premium centre is never marked."""
+    empty = Position.empty("erudit", "КОШКА")
+    assert "lowercase = blank  * start" in render_text(empty)
+    assert "* start" not in render_text(empty, "8D КОШКА") and "* start" not in str(render_rich(empty, "8D КОШКА"))
+    played = Position.from_cgp("/".join(["15"] * 7 + ["5КОШКА5"] + ["15"] * 7) + " АБВЛО?/ 12/0 0", "erudit")
+    assert "* start" not in render_text(played) and "* start" not in str(render_rich(played))
+    assert "* start" not in render_text(Position.empty("russian"))
 
 
 def test_rich_text_has_the_same_characters_with_colours():

@@ -120,7 +120,8 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
     import typer
 
     from ..core.position import Position
-    from ..errors import CGPError, PositionError, RacksmithError
+    from ..errors import CGPError, UnknownLetterError
+    from ..formats.naming import rulesets_that_read
     from ..lexicon import load_lexicon
     from ..rules.ruleset import get_ruleset
 
@@ -141,20 +142,50 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
             pos = Position.from_cgp(text, rs, lexicon=lex)
         except CGPError as e:
             if e.rulesets:
-                fail(f"{str(e).split('; the position is spelled')[0]}; the position is spelled in the letters of "
-                     f"{' or '.join(e.rulesets)}: give --ruleset {e.rulesets[0]}")
+                _spelled_in(str(e).split("; the position is spelled")[0], e.rulesets)
             raise
         if lexicon is None:
             note_cgp_lexicon(pos.opcodes, pos.lexicon_name)
         return pos
-    rs = rs or get_ruleset("english")
+    spelled = rs or get_ruleset("english")
+    try:
+        return _board_position(board, rack, spelled, lex)
+    except UnknownLetterError as e:
+        fits = rulesets_that_read(lambda other: _reads_board(board, rack, other), spelled)
+        if fits:
+            _spelled_in(str(e), fits)
+        raise
+
+
+def _spelled_in(message: str, rulesets) -> NoReturn:
+    """Fail with ``message``, naming the rulesets whose letters read the position (each a --ruleset to give)."""
+    fail(f"{message}; the position is spelled in the letters of {' or '.join(rulesets)}: give "
+         + " or ".join(f"--ruleset {name}" for name in rulesets))
+
+
+def _board_position(board, rack: str, ruleset, lexicon):
+    """The position of ``--board FILE --rack R``; a letter the ruleset lacks is an
+    :class:`~racksmith.errors.UnknownLetterError` saying where it is."""
+    from ..core.position import Position
+    from ..errors import UnknownLetterError
     from .moves_cmds import read_board
 
     try:
-        tiles = rs.alphabet.rack(rack)
-    except RacksmithError as e:
-        raise PositionError(f"rack {rack!r}: {e}") from None
-    return Position(rs, read_board(board, rs), (tiles, ()), lexicon=lex)
+        tiles = ruleset.alphabet.rack(rack)
+    except UnknownLetterError as e:
+        raise UnknownLetterError(f"rack {rack!r}: {e}") from None
+    return Position(ruleset, read_board(board, ruleset), (tiles, ()), lexicon=lexicon)
+
+
+def _reads_board(board, rack: str, ruleset) -> bool:
+    """Does ``ruleset`` make a position of ``--board FILE --rack R`` (its letters, its board, its tile counts)?"""
+    from ..errors import RacksmithError
+
+    try:
+        _board_position(board, rack, ruleset, None)
+    except RacksmithError:
+        return False
+    return True
 
 
 def _cgp_ruleset(text):

@@ -86,14 +86,14 @@ def info_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the facts as JSON on stdout."),
 ) -> None:
     """Words, nodes and parts (DAWG, GADDAG) of a lexicon."""
-    lex = _load(lexicon, ruleset)
-    info = lex.info()
-    if as_json:
-        emit_json(info)
-        return
     from ..lexicon import EMBEDDED
 
+    lex = _load(lexicon, ruleset)
+    info = lex.info()
     embedded = EMBEDDED.get(lexicon.strip().lower()) if not Path(lexicon).is_file() else None
+    if as_json:  # an embedded lexicon's description holds its source's attribution (its licence asks for it)
+        emit_json({**info, "embedded": embedded.description} if embedded else info)
+        return
     say(f"{lex.name}: {info['words']:,} words; {info['nodes']:,} nodes ({info['bytes']:,} bytes), "
         f"{info['dawg_nodes']:,} of them in the DAWG; GADDAG: {'yes' if info['gaddag'] else 'no'}"
         + (f"; file {lex.path}" if lex.path else ""))

@@ -2,9 +2,11 @@
 (1 for a user or data error, 2 for bad usage, 130 on Ctrl-C), never a traceback."""
 from __future__ import annotations
 
+import codecs
 import importlib
 import os
 import sys
+import unicodedata
 
 import click
 import typer
@@ -82,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     except RacksmithError as e:
         _say(str(e) + _OPTION_FOR.get(e.param or "", ""))
         return 1
+    except UnicodeEncodeError as e:  # a letter the terminal (or PYTHONIOENCODING) has no byte for
+        _say(_unwritable(e))
+        return 1
     except click.exceptions.NoArgsIsHelpError as e:
         e.show()
         return 2
@@ -113,6 +118,25 @@ def _stdout_gone() -> int:
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
     return 0
+
+
+def _unwritable(e: UnicodeEncodeError) -> str:
+    """Why a text could not be written: the output's encoding lacks one of its characters (the
+    remedy), or else what the codec says."""
+    outputs = {_codec(getattr(stream, "encoding", None)) for stream in (sys.stdout, sys.stderr)}
+    if _codec(e.encoding) not in outputs or _codec(e.encoding).startswith("utf-"):  # (UTF-8 lacks only surrogates)
+        return f"cannot write {e.encoding} text: {e.reason}"
+    ch = e.object[e.start] if e.start < len(e.object) else "?"
+    shown = f"{unicodedata.name(ch, 'the character')} (U+{ord(ch):04X})"
+    return (f"the output's encoding ({e.encoding}) cannot show {shown}: set PYTHONIOENCODING=utf-8 "
+            "or use a UTF-8 terminal")
+
+
+def _codec(name: "str | None") -> str:
+    try:
+        return codecs.lookup(name).name if name else ""
+    except LookupError:
+        return name.lower()
 
 
 def _say(message: str) -> None:

@@ -7,7 +7,7 @@ from typing import Optional
 import click
 import typer
 
-from ..errors import PositionError, RacksmithError
+from ..errors import PositionError, UnknownLetterError
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, load_position,
     out_console, position_lexicon, LEAVES_HELP, resolve_leaves,
@@ -19,7 +19,8 @@ DEFAULT_TOP = 20
 def read_board(path: Path, ruleset):
     """A plain-text board: one row per line, every square written (``.`` or a space for an empty
     square, an uppercase letter for a tile, lowercase for a blank, ``[CH]`` for a multi-character
-    letter). A row of another width is an error: a square left out would shift the tiles after it."""
+    letter). A row of another width is an error: a square left out would shift the tiles after it. A
+    letter the ruleset lacks is an :class:`~racksmith.errors.UnknownLetterError` saying where it is."""
     import numpy as np
 
     a = ruleset.alphabet
@@ -51,8 +52,8 @@ def read_board(path: Path, ruleset):
                 continue
             try:
                 board[r, c] = a.tile(sq)
-            except RacksmithError as e:
-                raise PositionError(f"board file {str(path)!r}, line {r + 1}, column {c + 1}: {e}") from None
+            except UnknownLetterError as e:
+                raise UnknownLetterError(f"board file {str(path)!r}, line {r + 1}, column {c + 1}: {e}") from None
     return board
 
 

@@ -282,7 +282,7 @@ def infer_cmd(
     t.add_column("draws" if result.exact else "deals", justify="right")
     t.add_column("value", justify="right")
     for lv in result.leaves[:top]:
-        t.add_row(str(lv.leave) or "-", f"{100 * lv.probability:.2f}", f"{lv.draws:,}", f"{lv.value:+.2f}")
+        t.add_row(str(lv.leave) or "-", f"{100 * lv.probability:.2f}", f"{lv.draws:,}", signed(lv.value))
     say(t)
 
 

@@ -29,7 +29,7 @@ from itertools import groupby
 
 from .. import _args
 from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet, Tiles
-from ..rules.coords import coord_label, has_label, parse_coord
+from ..rules.coords import coord_label, has_label, lookalike_column, parse_coord
 from ..rules.ruleset import get_ruleset
 from ..errors import InvalidMoveError, RacksmithError
 
@@ -377,9 +377,10 @@ def _parse_reclaimed(tokens: list[str], alphabet: Alphabet, text: str) -> tuple[
         try:
             row, col, _ = parse_coord(square)
         except InvalidMoveError:
+            twin_column = lookalike_column(square)
             raise InvalidMoveError(
                 f"bad move {text!r}: {tok!r} should be '*' and the square of a star on the board, like '*12H' "
-                "(or '*12H=А' with the letter put there)"
+                "(or '*12H=А' with the letter put there)" + (f"; {twin_column}" if twin_column else "")
             ) from None
         letter = 0
         if eq:
@@ -389,7 +390,7 @@ def _parse_reclaimed(tokens: list[str], alphabet: Alphabet, text: str) -> tuple[
                     f"bad move {text!r}: after '=' in {tok!r} comes the one letter put on the star's square"
                 )
             try:
-                letter = alphabet.tile(parts[0].upper())
+                letter = alphabet.plain_tile(parts[0])
             except RacksmithError as e:
                 raise InvalidMoveError(f"bad move {text!r}: {e}") from None
         if (row, col) in out:

@@ -18,7 +18,7 @@ import numpy as np
 from ..rules.alphabet import BLANK_CHARS, Tiles
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
-from .naming import SETTLED_BY_RULESET, named_ruleset
+from .naming import SETTLED_BY_RULESET, named_ruleset, rulesets_that_read
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +40,12 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
     except CGPError as e:
         if not e.letter:
             raise
-        fits = tuple(rs.name for rs in available_rulesets() if rs.name != ruleset.name and _reads(text, rs))
+        fits = rulesets_that_read(lambda rs: _reads(text, rs), ruleset)
         if not fits:
             raise
         names = " or ".join(repr(n) for n in fits)
-        err = CGPError(f"{e}; the position is spelled in the letters of {names}: pass ruleset={fits[0]!r}",
-                       letter=True, rulesets=fits)
+        err = CGPError(f"{e}; the position is spelled in the letters of {names}: pass "
+                       + " or ".join(f"ruleset={n!r}" for n in fits), letter=True, rulesets=fits)
         raise err from None
 
 

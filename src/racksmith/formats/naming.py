@@ -28,7 +28,7 @@ from typing import Callable, Iterable
 from ..errors import RulesetError
 from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset
 
-__all__ = ["NAME_FIELDS", "OTHER_LANGUAGE_LEXICONS", "UNPLAYED_VARIANTS", "named_ruleset"]
+__all__ = ["NAME_FIELDS", "OTHER_LANGUAGE_LEXICONS", "UNPLAYED_VARIANTS", "named_ruleset", "rulesets_that_read"]
 
 #: makes the error of a refused name: ``error(field, message)``, ``field`` one of :data:`NAME_FIELDS`
 ErrorMaker = Callable[[str, str], Exception]
@@ -121,6 +121,14 @@ def named_ruleset(
                 f"{language} tiles ({_names(known)}): pass the ruleset to use",
             )
     return None
+
+
+def rulesets_that_read(reads: "Callable[[Ruleset], bool]", besides: "Ruleset | None" = None) -> tuple[str, ...]:
+    """The names of the shipped rulesets, ``besides`` left out, that read a record or a position
+    spelled in letters not ``besides``'s: those for which ``reads(ruleset)`` is True (the rulesets
+    an error may suggest, in the order racksmith lists them)."""
+    return tuple(rs.name for rs in available_rulesets()
+                 if (besides is None or rs.name != besides.name) and reads(rs))
 
 
 def _distribution(name: str, label: str, known: tuple[Ruleset, ...], refuse: ErrorMaker) -> Ruleset:

@@ -85,7 +85,8 @@ def _cell_texts(position, new: dict | None = None, board=None) -> tuple[list[lis
     return cells, width
 
 
-def _footer(position, move=None) -> list[str]:
+def _footer(position, move, cells) -> list[str]:
+    """Racks, scores, the bag and the legend of what ``cells`` (:func:`_cell_texts`) show."""
     rs = position.ruleset
     a = rs.alphabet
     lines = []
@@ -104,7 +105,8 @@ def _footer(position, move=None) -> list[str]:
     lines.append("   legend: = triple word  - double word  \" triple letter  ' double letter")
     if max(rs.word_multipliers + rs.letter_multipliers) > 3:
         lines.append("           ~ quadruple word  ^ quadruple letter")
-    lines.append("           lowercase = blank" + (f"  {START_MARK} start" if rs.premium_char(rs.start) == "." else ""))
+    start_shown = any(START_MARK in row for row in cells)  # (no longer once a tile covers it)
+    lines.append("           lowercase = blank" + (f"  {START_MARK} start" if start_shown else ""))
     if move is not None:
         lines.append(f"     move: {_move_line(position, move)}")
     return lines
@@ -150,7 +152,7 @@ def render_text(position, move=None) -> str:
     for r in range(rs.rows):
         lines.append(f"{r + 1:>2}  " + " ".join(f"{s:<{w}}" for s in cells[r]).rstrip())
     lines.append("")
-    lines.extend(_footer(position, move))
+    lines.extend(_footer(position, move, cells))
     return "\n".join(lines)
 
 
@@ -182,7 +184,7 @@ def render_rich(position, move=None):
             if c + 1 < rs.cols:
                 text.append(" ")
         text.append("\n")
-    text.append("\n" + "\n".join(_footer(position, move)))
+    text.append("\n" + "\n".join(_footer(position, move, cells)))
     return text
 
 

@@ -156,7 +156,10 @@ class Leaves:
             raise LexiconFormatError(f"leave CSV {source} holds no leaves{why}; write one 'leave,value' a line")
         rs = get_ruleset(ruleset)
         _check_leave_sizes(leaves, lines, rs, source)
-        return cls.from_pairs(zip(leaves, values), rs, source=source)
+        try:
+            return cls.from_pairs(zip(leaves, values), rs, source=source)
+        except _LetterError as e:  # where it is in the file
+            raise LexiconFormatError(f"leave CSV {source}, line {lines[leaves.index(e.leave)]}: {e.why}") from None
 
     @classmethod
     def from_pairs(cls, pairs: Iterable[tuple[str, float]], ruleset: "str | Path | Ruleset | None" = None, *,
@@ -442,6 +445,15 @@ def _number(text: str, line: int, source: str) -> float:
         raise LexiconFormatError(f"leave CSV {source}, line {line}: value {text!r} is not a number") from None
 
 
+class _LetterError(LexiconFormatError):
+    """A leave with a letter the alphabet lacks (``why``): a CSV adds the line it is on."""
+
+    def __init__(self, leave: str, why: str, source: str):
+        super().__init__(f"leaves {source}: {why}")
+        self.leave = leave
+        self.why = why
+
+
 def _leave_matrix(names: list[str], alphabet: Alphabet, source: str) -> np.ndarray:
     """Leaves as rows of ``tile + 1`` (0 = padding), each row's tiles sorted, blank first."""
     if not names:
@@ -452,7 +464,7 @@ def _leave_matrix(names: list[str], alphabet: Alphabet, source: str) -> np.ndarr
             try:
                 racks.append(alphabet.rack(name))
             except UnknownLetterError as e:
-                raise LexiconFormatError(f"leaves {source}: leave {name!r}: {e}") from None
+                raise _LetterError(name, f"leave {name!r}: {e}", source) from None
         width = max(len(r) for r in racks)
         mat = np.zeros((len(racks), width), dtype=np.uint8)
         for i, r in enumerate(racks):
@@ -467,10 +479,13 @@ def _leave_matrix(names: list[str], alphabet: Alphabet, source: str) -> np.ndarr
     codes = table[np.frombuffer("".join(names).encode("utf-32-le"), dtype="<u4")]
     bad = np.flatnonzero((codes > 63) & (codes != _BLANK_CODE))
     if bad.size:
-        where = int(np.searchsorted(np.cumsum(lengths), bad[0], side="right"))
-        raise LexiconFormatError(
-            f"leaves {source}: leave {names[where]!r} has a letter outside the alphabet of {alphabet.name or 'the ruleset'}"
-        )
+        name = names[int(np.searchsorted(np.cumsum(lengths), bad[0], side="right"))]
+        try:
+            alphabet.rack(name)  # (its message names the letter, and the twin of the other script it may be)
+        except UnknownLetterError as e:
+            raise _LetterError(name, f"leave {name!r}: {e}", source) from None
+        raise _LetterError(name, f"leave {name!r} has a letter outside the alphabet of {alphabet.name or 'the ruleset'}",
+                           source)
     codes = np.where(codes == _BLANK_CODE, 0, codes).astype(np.uint8) + 1
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     col = np.arange(width)

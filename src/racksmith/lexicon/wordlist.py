@@ -39,16 +39,19 @@ class Skipped:
         return self.letters + self.too_long + self.too_short
 
     def describe(self, max_length: int) -> str:
+        """``skipped 3 words: 2 with letters outside the alphabet (first: 'naïve'), 1 shorter than 2``."""
+        first = f" ({'first: ' if self.letters > 1 else ''}{self.example!r})" if self.example else ""
         parts = [
             f"{n:,} {why}"
             for n, why in (
-                (self.letters, "with letters outside the alphabet"),
+                (self.letters, f"with letters outside the alphabet{first}"),
                 (self.too_long, f"longer than {max_length}"),
                 (self.too_short, f"shorter than {MIN_LENGTH}"),
             )
             if n
         ]
-        return f"skipped {self.total:,} words: " + ", ".join(parts) if parts else "skipped no words"
+        words = "word" if self.total == 1 else "words"
+        return f"skipped {self.total:,} {words}: " + ", ".join(parts) if parts else "skipped no words"
 
 
 def check_fits(kept: int, skipped: Skipped, alphabet: Alphabet, max_length: int, what: str, hint: str = "") -> None:

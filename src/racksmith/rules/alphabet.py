@@ -33,6 +33,19 @@ _LOOKALIKES = {lat: cyr for lat, cyr in zip("ABCEHKMOPTXYaceopxy", "АВСЕНК
 _LOOKALIKES.update({cyr: lat for lat, cyr in list(_LOOKALIKES.items())})
 
 
+def twin(text: str) -> str:
+    """``text`` with each letter that has a twin in the other script (Latin ``H``, Cyrillic ``Н``)
+    written in that script: what a keyboard in the other layout would have typed."""
+    return "".join(_LOOKALIKES.get(ch, ch) for ch in text)
+
+
+def twin_of(typed: str) -> str:
+    """What a letter that has a twin is, for a message: ``the Cyrillic twin of Latin 'H'``."""
+    other = twin(typed)
+    cyrillic = any("\u0400" <= ch <= "\u04ff" for ch in other)
+    return f"the {'Latin' if cyrillic else 'Cyrillic'} twin of {'Cyrillic' if cyrillic else 'Latin'} {other!r}"
+
+
 class Tiles(tuple):
     """Rack tiles (plain ints, 0 = blank) that read as letters: a rack, a leave, tiles drawn or
     exchanged, a leftover counted at the end of a game.
@@ -197,14 +210,28 @@ class Alphabet:
         up = letter.upper()
         t = self._index.get(up)
         if t is None:
-            raise UnknownLetterError(
-                f"letter {letter!r} is not in the alphabet{self._where()} "
-                f"({''.join(self.letters) if all(len(x) == 1 for x in self.letters) else ' '.join(self.letters)})"
-                + self._lookalike(letter)
-            )
+            raise self._unknown(letter)
         if letter != up:
             t |= BLANK
         return t
+
+    def plain_tile(self, letter: str) -> Tile:
+        """The tile for one letter, case ignored (a rack's letter, a lexicon word's): never a blank.
+        A letter not in the alphabet is named as it was typed."""
+        if not isinstance(letter, str):
+            return self.tile(letter)  # (says what it is instead)
+        letter = nfc(letter)
+        t = self._index.get(letter.upper())
+        if t is None:
+            raise self._unknown(letter)
+        return t
+
+    def _unknown(self, letter: str) -> UnknownLetterError:
+        return UnknownLetterError(
+            f"letter {letter!r} is not in the alphabet{self._where()} "
+            f"({''.join(self.letters) if all(len(x) == 1 for x in self.letters) else ' '.join(self.letters)})"
+            + self._lookalike(letter)
+        )
 
     def letter(self, tile: Tile) -> str:
         """The letter of a tile: lowercase for a blank on the board, ``?`` for the rack blank 0.
@@ -230,11 +257,10 @@ class Alphabet:
 
     def _lookalike(self, letter: str) -> str:
         """A hint when ``letter`` is the other script's twin of a letter of this alphabet."""
-        twin = "".join(_LOOKALIKES.get(ch, ch) for ch in letter)
-        if twin == letter or twin.upper() not in self._index:
+        other = twin(letter)
+        if other == letter or other.upper() not in self._index:
             return ""
-        script = "Cyrillic" if any("\u0400" <= ch <= "\u04ff" for ch in twin) else "Latin"
-        return f": it is the {'Latin' if script == 'Cyrillic' else 'Cyrillic'} twin of {script} {twin!r} (check the keyboard layout)"
+        return f": it is {twin_of(letter)} (check the keyboard layout)"
 
     def split(self, text: str) -> list[str]:
         """Split text into letter tokens: ``[CH]`` brackets a multi-character tile; otherwise the
@@ -275,7 +301,7 @@ class Alphabet:
         """Tiles of a lexicon word: case ignored, no blanks."""
         if not isinstance(word, str):
             _args.text(word, "word", UnknownLetterError, what="letters (a str)")
-        return [self.tile(tok.upper()) for tok in self.split(word)]
+        return [self.plain_tile(tok) for tok in self.split(word)]
 
     def decode(self, tiles) -> str:
         """Inverse of :meth:`encode`: multi-character letters are bracketed, and so is a letter that
@@ -315,7 +341,7 @@ class Alphabet:
             if tok in BLANK_CHARS:
                 out.append(0)
             else:
-                out.append(self.tile(tok.upper()))
+                out.append(self.plain_tile(tok))
         out.sort()
         return out
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InvalidMoveError
+from .alphabet import twin, twin_of
 
 Square = int
 MAX_DIM = 26  #: columns are lettered A..Z, so boards have at most 26 rows and columns
@@ -51,9 +52,9 @@ def parse_coord(text: str, board: "tuple[int, int] | None" = None) -> tuple[int,
     else:
         m = _COL_FIRST.match(t)
         if not m:
-            raise InvalidMoveError(
-                f"bad coordinate {text!r}: write row then column for across (8D) or column then row for down (D8)"
-            )
+            raise InvalidMoveError(f"bad coordinate {text!r}: " + (
+                lookalike_column(t) or "write row then column for across (8D) or column then row for down (D8)"
+            ))
         row, col, across = int(m.group(2)) - 1, COLUMNS.index(m.group(1).upper()), False
     if not 0 <= row < MAX_DIM:
         if board is not None:
@@ -62,3 +63,14 @@ def parse_coord(text: str, board: "tuple[int, int] | None" = None) -> tuple[int,
                                    f"A..{COLUMNS[min(cols, MAX_DIM) - 1]}")
         raise InvalidMoveError(f"bad coordinate {text!r}: rows are numbered 1..{MAX_DIM} (no board is larger)")
     return row, col, across
+
+
+def lookalike_column(text: str) -> str:
+    """What is wrong with a coordinate whose column is typed in Cyrillic (``8Н``: a letter that
+    looks like the Latin one, from a Russian keyboard layout), or "" when that is not it."""
+    t = text.strip()
+    latin = twin(t)
+    if latin == t or not (_ROW_FIRST.match(latin) or _COL_FIRST.match(latin)):
+        return ""
+    typed = next(ch for ch, other in zip(t, latin) if ch != other)
+    return f"column {typed!r} is {twin_of(typed)} (columns are Latin letters: check the keyboard layout)"

@@ -350,7 +350,7 @@ class Ruleset:
         if "vowels" in data:
             vtext = need("vowels", str)
             try:
-                vowels = tuple(sorted({alphabet.tile(v.upper()) for v in alphabet.split(vtext)}))
+                vowels = tuple(sorted({alphabet.plain_tile(v) for v in alphabet.split(vtext)}))
             except RacksmithError as e:
                 raise fail("vowels", f"must be letters of the alphabet: {e}") from None
         else:

@@ -72,8 +72,8 @@
   // ``where``: the field it is shown beside ("rack0", "rack1", "cgp", "board", "move", "game", ...)
   function humanize(message, where) {
     let m = String(message ?? "");
-    // a position spelled in another ruleset's letters: "...letters of 'russian' or 'erudit': pass ruleset='russian'"
-    m = m.replace(/the letters of ((?:'[^']+'(?: or )?)+): pass ruleset='([^']+)'/, (all, names) => {
+    // a position spelled in another ruleset's letters: "...letters of 'russian' or 'erudit': pass ruleset='russian' or ruleset='erudit'"
+    m = m.replace(/the letters of ((?:'[^']+'(?: or )?)+): pass ruleset='[^']+'(?: or ruleset='[^']+')*/, (all, names) => {
       const titles = [...names.matchAll(/'([^']+)'/g)].map((x) => titleOf(x[1]));
       return `the letters of ${titles.join(" or ")}: pick ${titles.length > 1 ? "one of them" : titles[0]} in the Ruleset menu`;
     });
