@@ -174,3 +174,43 @@ def test_a_letter_of_the_other_script_is_named_as_typed():
     with pytest.raises(UnknownLetterError, match=r"letter 'B' is not .*: it is the Latin twin of Cyrillic 'В'"):
         RU.rack("BКОТ")
     assert RU.plain_tile("к") == RU.plain_tile("К") == RU.tile("К") and EN.plain_tile("q") == EN.tile("Q")
+
+
+@pytest.mark.parametrize("letter, why", [
+    ("א", "has no lowercase"),  # Hebrew: a blank would be written as the tile itself
+    ("字", "has no lowercase"),
+    ("ẞ", "has the lowercase 'ß', which reads back as 'SS'"),
+])
+def test_a_letter_whose_blank_cannot_be_written_is_refused(letter, why):
+    """A blank is its letter in lowercase everywhere (moves, CGP, GCG): a letter without a
+    lowercase that reads back as it made blanks indistinguishable from tiles, or unreadable."""
+    with pytest.raises(UnknownLetterError, match=f"alphabet letter 2 '{letter}' {why}: a blank is written as"):
+        Alphabet(("A", letter))
+
+
+def test_a_lowercase_longer_than_its_letter_is_one_token():
+    """Turkish İ's lowercase is i + a combining dot (two code points): one token, a blank İ."""
+    a = Alphabet(tuple("AIİŞ"))
+    dotted = "İ".lower()
+    assert len(dotted) == 2
+    assert a.split(f"a{dotted}ış") == ["a", dotted, "ı", "ş"]
+    assert a.tile(dotted) == a.tile("İ") | BLANK
+    assert a.tile("ı") == a.tile("I") | BLANK  # dotless ı is I's lowercase the other way round
+    tiles = a.encode(f"Aİ{dotted}Ş")
+    assert a.encode(a.decode(tiles)) == tiles
+
+
+def test_a_turkish_blank_reads_back_from_its_notation_and_cgp():
+    from racksmith import Lexicon, Position, Ruleset
+
+    rs = Ruleset.from_dict({"name": "turkish5", "board": ["....."] * 5, "start": "3C", "rack_size": 2,
+                            "bingo_bonus": 0, "tiles": [["A", 4, 1], ["İ", 4, 3]], "blanks": 1})
+    lex = Lexicon.from_words(["Aİ"], rs)
+    pos = Position(rs, None, (rs.alphabet.rack("A?"), rs.alphabet.rack("AA")), lexicon=lex)
+    m = next(m for m in pos.moves() if m.is_place and "İ".lower() in m.notation())
+    v = pos.validate(m.notation())
+    assert v.legal and v.score == m.score == 1
+    after = pos.play(m)
+    back = Position.from_cgp(after.cgp(), rs, lex)
+    assert back.cgp() == after.cgp() and (back.board == after.board).all()
+    assert int(back.board[2, 2]) == rs.alphabet.tile("İ") | BLANK

@@ -96,6 +96,18 @@ def nfc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
+def _case_problem(letter: str) -> str:
+    """What is wrong with an (uppercase) letter's lowercase, "" when nothing: it has none (Hebrew,
+    CJK, a digit), or it does not read back as the letter (``ẞ`` → ``ß`` → ``SS``)."""
+    lower = nfc(letter.lower())
+    if lower == letter:
+        return "has no lowercase"
+    back = nfc(lower.upper())
+    if back != letter:
+        return f"has the lowercase {lower!r}, which reads back as {back!r}"
+    return ""
+
+
 def letter_problem(letter: object) -> str:
     """What is wrong with a letter of an alphabet other than its case ("" when nothing)."""
     if not isinstance(letter, str):
@@ -140,6 +152,7 @@ class Alphabet:
     aliases: tuple[tuple[str, str], ...] = ()
     _index: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
     _multi: tuple = field(default=(), init=False, repr=False, compare=False, hash=False)
+    _lower_multi: tuple = field(default=(), init=False, repr=False, compare=False, hash=False)
     _tiles_type: type = field(default=Tiles, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -165,6 +178,10 @@ class Alphabet:
                 raise UnknownLetterError(f"alphabet letter {i} {shown} {problem}")
             if letter != letter.upper():
                 raise UnknownLetterError(f"alphabet letter {i} {letter!r} must be uppercase ({nfc(letter.upper())!r})")
+            problem = _case_problem(letter)
+            if problem:
+                raise UnknownLetterError(f"alphabet letter {i} {letter!r} {problem}: a blank is written as the "
+                                         "lowercase of its letter, so each letter needs one that reads back as it")
             if letter in index:
                 raise UnknownLetterError(f"alphabet letters {index[letter]} and {i} are both {letter!r} (letters are "
                                          "compared NFC-normalized): each letter once")
@@ -186,6 +203,10 @@ class Alphabet:
         object.__setattr__(self, "_index", index)
         multi = tuple(sorted((k for k in index if len(k) > 1), key=len, reverse=True))
         object.__setattr__(self, "_multi", multi)
+        # lowercase forms longer than their letter (Turkish İ: i + a combining dot), one token each
+        lower = {nfc(x.lower()) for x in self.letters}
+        object.__setattr__(self, "_lower_multi", tuple(sorted(
+            (f for f in lower if len(f) > 1 and f.upper() not in multi), key=len, reverse=True)))
         object.__setattr__(self, "_tiles_type", type("Tiles", (Tiles,), {"__slots__": (), "alphabet": self}))
 
     def __reduce__(self):
@@ -207,7 +228,9 @@ class Alphabet:
             raise UnknownLetterError(f"a letter is a str, got {type(letter).__name__} {letter!r}")
         if not letter.isascii():
             letter = unicodedata.normalize("NFC", letter)
-        up = letter.upper()
+            up = nfc(letter.upper())
+        else:
+            up = letter.upper()
         t = self._index.get(up)
         if t is None:
             raise self._unknown(letter)
@@ -221,7 +244,7 @@ class Alphabet:
         if not isinstance(letter, str):
             return self.tile(letter)  # (says what it is instead)
         letter = nfc(letter)
-        t = self._index.get(letter.upper())
+        t = self._index.get(nfc(letter.upper()))
         if t is None:
             raise self._unknown(letter)
         return t
@@ -287,8 +310,14 @@ class Alphabet:
                     i += len(m)
                     break
             else:
-                out.append(c)
-                i += 1
+                for m in self._lower_multi:
+                    if text.startswith(m, i):
+                        out.append(m)
+                        i += len(m)
+                        break
+                else:
+                    out.append(c)
+                    i += 1
         return out
 
     def encode(self, word: str) -> list[Tile]:
