@@ -179,13 +179,21 @@ def test_a_letter_of_the_other_script_is_named_as_typed():
 @pytest.mark.parametrize("letter, why", [
     ("א", "has no lowercase"),  # Hebrew: a blank would be written as the tile itself
     ("字", "has no lowercase"),
+    ("<", "has no lowercase"),
     ("ẞ", "has the lowercase 'ß', which reads back as 'SS'"),
 ])
-def test_a_letter_whose_blank_cannot_be_written_is_refused(letter, why):
+def test_a_letter_whose_blank_cannot_be_written_is_refused_with_blanks(letter, why):
     """A blank is its letter in lowercase everywhere (moves, CGP, GCG): a letter without a
-    lowercase that reads back as it made blanks indistinguishable from tiles, or unreadable."""
-    with pytest.raises(UnknownLetterError, match=f"alphabet letter 2 '{letter}' {why}: a blank is written as"):
-        Alphabet(("A", letter))
+    lowercase that reads back as it made a blank indistinguishable from the tile (read back as
+    one), or unreadable. Without blanks nothing is ever written in lowercase: such letters play."""
+    from racksmith import Ruleset
+    from racksmith.errors import RulesetError
+
+    data = {"name": "caseless", "board": ["....."] * 5, "start": "3C", "rack_size": 2, "bingo_bonus": 0,
+            "tiles": [["A", 4, 1], [letter, 4, 3]]}
+    with pytest.raises(RulesetError, match=f"field 'tiles' letter 2 '{letter}' {why}, and a blank is written as"):
+        Ruleset.from_dict({**data, "blanks": 1})
+    assert Ruleset.from_dict(data).alphabet.letters == ("A", letter)
 
 
 def test_a_lowercase_longer_than_its_letter_is_one_token():

@@ -15,7 +15,7 @@ TINY = Ruleset.from_dict(
     {
         "name": "tiny",
         "board": ["=.'.-", '."..~', "'...^", "^...=", '-.\'."'],
-        "tiles": [["A", 6, 1], ["B", 4, 3], ["C", 4, 2], ["<", 1, 9]],
+        "tiles": [["A", 6, 1], ["B", 4, 3], ["C", 4, 2], ["Ω", 1, 9]],
         "blanks": 2,
         "rack_size": 3,
         "bingo_bonus": 20,
@@ -29,7 +29,7 @@ def tiny_position() -> Position:
     board = np.zeros((5, 5), dtype=np.uint8)
     a = TINY.alphabet
     board[2, 1], board[2, 2], board[2, 3] = a.tile("A"), a.tile("b"), a.tile("C")
-    return Position(TINY, board, (a.rack("A?<"), a.rack("BC")), [12, 7], zero_turns=2)
+    return Position(TINY, board, (a.rack("A?Ω"), a.rack("BC")), [12, 7], zero_turns=2)
 
 
 TINY_TEXT = "\n".join([
@@ -40,7 +40,7 @@ TINY_TEXT = "\n".join([
     " 4  ^ . . . =",
     ' 5  - . \' . "',
     "",
-    "  to move: A<?  score 12",
+    "  to move: AΩ?  score 12",
     " player 2: BC   score 7",
     "      bag: 9 tiles   scoreless turns: 2",
     "   legend: = triple word  - double word  \" triple letter  ' double letter",
@@ -56,7 +56,7 @@ def test_text_board_exactly():
 def test_a_position_prints_as_its_board():
     pos = tiny_position()
     assert str(pos) == TINY_TEXT and f"{pos}" == TINY_TEXT
-    assert repr(pos).startswith("Position.from_cgp(") and "A<?" in repr(pos)
+    assert repr(pos).startswith("Position.from_cgp(") and "AΩ?" in repr(pos)
 
 
 def test_plain_start_square_is_marked():
@@ -93,17 +93,29 @@ def test_svg_is_well_formed_with_tiles_premiums_and_blanks():
     texts = [t.text for t in root.iter(f"{SVG}text")]
     for label in ("A", "B", "C", "D", "E", "1", "5", "3W", "2L", "3L", "4W", "4L", "2W"):
         assert label in texts, label
-    assert "<" in texts  # the letter '<' is escaped, the document still parses
+    assert "Ω" in texts
     assert "bag: 9" in texts
     # the blank b is drawn as a pale B without points; A (1 point) and C (2 points) show theirs
     pale = [t.text for t in root.iter(f"{SVG}text") if t.get("fill") == "#8a7a5a"]
     assert pale == ["B"]  # the blank on the board; the blank on the rack is an empty pale tile
     assert texts.count("1") == 1 + 2  # row label 1, the A on the board and the A on the rack
-    assert texts.count("9") == 1  # the '<' tile on the rack
+    assert texts.count("9") == 1  # the Ω tile on the rack
     rects = list(root.iter(f"{SVG}rect"))
     assert len(rects) == 1 + 25 + 3 + 5  # background, squares, board tiles, rack tiles
     fills = {r.get("fill") for r in rects}
     assert {"#d9443a", "#a6d1e6", "#3d8ec9", "#f2b8b5", "#8c1c4a", "#27418f"} <= fills
+
+
+def test_svg_escapes_letters_that_are_markup():
+    """A ruleset without blanks may have letters without case, '<' and '&' among them."""
+    rs = Ruleset.from_dict({"name": "marks", "board": ["....."] * 5, "start": "3C", "rack_size": 2,
+                            "bingo_bonus": 0, "tiles": [["<", 4, 1], ["&", 4, 2]]})
+    a = rs.alphabet
+    board = np.zeros((5, 5), dtype=np.uint8)
+    board[2, 2] = a.tile("&")
+    root = ET.fromstring(Position(rs, board, (a.rack("<&"), a.rack("<")))._repr_svg_())
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "<" in texts and texts.count("&") == 2  # the document parses: the board's & and the rack's
 
 
 def test_svg_of_every_shipped_board_parses():

@@ -158,8 +158,11 @@ class Leaves:
         _check_leave_sizes(leaves, lines, rs, source)
         try:
             return cls.from_pairs(zip(leaves, values), rs, source=source)
-        except _LetterError as e:  # where it is in the file
-            raise LexiconFormatError(f"leave CSV {source}, line {lines[leaves.index(e.leave)]}: {e.why}") from None
+        except LexiconFormatError as e:  # a letter: where it is in the file
+            leave = getattr(e, "leave", None)
+            if leave is None:
+                raise
+            raise LexiconFormatError(f"leave CSV {source}, line {lines[leaves.index(leave)]}: {e.why}") from None
 
     @classmethod
     def from_pairs(cls, pairs: Iterable[tuple[str, float]], ruleset: "str | Path | Ruleset | None" = None, *,
@@ -445,13 +448,12 @@ def _number(text: str, line: int, source: str) -> float:
         raise LexiconFormatError(f"leave CSV {source}, line {line}: value {text!r} is not a number") from None
 
 
-class _LetterError(LexiconFormatError):
-    """A leave with a letter the alphabet lacks (``why``): a CSV adds the line it is on."""
-
-    def __init__(self, leave: str, why: str, source: str):
-        super().__init__(f"leaves {source}: {why}")
-        self.leave = leave
-        self.why = why
+def _letter_error(leave: str, why: str, source: str) -> LexiconFormatError:
+    """A leave with a letter the alphabet lacks (``why``); ``leave`` and ``why`` are kept on the
+    error, for a CSV to add the line the leave is on."""
+    e = LexiconFormatError(f"leaves {source}: {why}")
+    e.leave, e.why = leave, why  # type: ignore[attr-defined]
+    return e
 
 
 def _leave_matrix(names: list[str], alphabet: Alphabet, source: str) -> np.ndarray:
@@ -464,7 +466,7 @@ def _leave_matrix(names: list[str], alphabet: Alphabet, source: str) -> np.ndarr
             try:
                 racks.append(alphabet.rack(name))
             except UnknownLetterError as e:
-                raise _LetterError(name, f"leave {name!r}: {e}", source) from None
+                raise _letter_error(name, f"leave {name!r}: {e}", source) from None
         width = max(len(r) for r in racks)
         mat = np.zeros((len(racks), width), dtype=np.uint8)
         for i, r in enumerate(racks):
@@ -483,8 +485,8 @@ def _leave_matrix(names: list[str], alphabet: Alphabet, source: str) -> np.ndarr
         try:
             alphabet.rack(name)  # (its message names the letter, and the twin of the other script it may be)
         except UnknownLetterError as e:
-            raise _LetterError(name, f"leave {name!r}: {e}", source) from None
-        raise _LetterError(name, f"leave {name!r} has a letter outside the alphabet of {alphabet.name or 'the ruleset'}",
+            raise _letter_error(name, f"leave {name!r}: {e}", source) from None
+        raise _letter_error(name, f"leave {name!r} has a letter outside the alphabet of {alphabet.name or 'the ruleset'}",
                            source)
     codes = np.where(codes == _BLANK_CODE, 0, codes).astype(np.uint8) + 1
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))

@@ -96,9 +96,10 @@ def nfc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
-def _case_problem(letter: str) -> str:
-    """What is wrong with an (uppercase) letter's lowercase, "" when nothing: it has none (Hebrew,
-    CJK, a digit), or it does not read back as the letter (``ẞ`` → ``ß`` → ``SS``)."""
+def blank_problem(letter: str) -> str:
+    """Why a blank cannot stand for an (uppercase) letter, "" when it can: a blank is written as
+    the lowercase of its letter (moves, CGP, GCG), and this letter has none (Hebrew, CJK, ``<``),
+    or one that does not read back as it (``ẞ`` → ``ß`` → ``SS``)."""
     lower = nfc(letter.lower())
     if lower == letter:
         return "has no lowercase"
@@ -178,10 +179,6 @@ class Alphabet:
                 raise UnknownLetterError(f"alphabet letter {i} {shown} {problem}")
             if letter != letter.upper():
                 raise UnknownLetterError(f"alphabet letter {i} {letter!r} must be uppercase ({nfc(letter.upper())!r})")
-            problem = _case_problem(letter)
-            if problem:
-                raise UnknownLetterError(f"alphabet letter {i} {letter!r} {problem}: a blank is written as the "
-                                         "lowercase of its letter, so each letter needs one that reads back as it")
             if letter in index:
                 raise UnknownLetterError(f"alphabet letters {index[letter]} and {i} are both {letter!r} (letters are "
                                          "compared NFC-normalized): each letter once")

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .alphabet import Alphabet, letter_problem, nfc
+from .alphabet import Alphabet, blank_problem, letter_problem, nfc
 from .coords import MAX_DIM, Square, coord_label, parse_coord
 from .. import _args
 from ..errors import InvalidMoveError, PositionError, RacksmithError, RulesetError, UnknownLetterError
@@ -307,6 +307,13 @@ class Ruleset:
         if blanks > MAX_TILES:
             raise fail("blanks", f"must be at most {MAX_TILES}, got {blanks}")
         counts[0] = blanks
+        if blanks:
+            for i, letter in enumerate(alphabet.letters, start=1):
+                problem = blank_problem(letter)
+                if problem:
+                    raise fail("tiles", f"letter {i} {_show(letter)} {problem}, and a blank is written as the "
+                                        "lowercase of its letter: with blanks, every letter needs a lowercase that "
+                                        "reads back as it")
 
         rack_size = need("rack_size", int)
         if not 1 <= rack_size <= 15:
