@@ -5,6 +5,7 @@ import collections.abc
 import dataclasses
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -267,9 +268,50 @@ def test_training_resumes_to_the_same_file_for_any_jobs(tmp_path):
         _train(tmp_path / "three.klv2", games=8)
 
 
+def test_training_stopped_between_its_tally_and_its_state_counts_no_game_twice(tmp_path, monkeypatch):
+    """Ctrl-C (or a crash) after a round's tally is written and before the state says so: the
+    round is played again on resuming, onto the tally before it, and the file is the uninterrupted
+    run's (the round was added twice when both were one file)."""
+    import racksmith.training.train as train
+
+    _train(tmp_path / "whole.klv2")
+    saves = []
+    real = train._save_state
+
+    def interrupted(sdir, state):
+        saves.append(state["games_done"])
+        if len(saves) == 3:  # the state after the second round of generation 1 (the first is the fresh state)
+            raise KeyboardInterrupt
+        real(sdir, state)
+
+    monkeypatch.setattr(train, "_save_state", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _train(tmp_path / "cut.klv2")
+    assert saves == [0, 4, 6]
+    sdir = tmp_path / "cut.klv2.train"
+    assert json.loads((sdir / "state.json").read_text())["games_done"] == 4
+    assert sorted(f.name for f in sdir.glob("*.npz")) == ["gen1.4.tally.npz", "gen1.6.tally.npz"]
+    monkeypatch.setattr(train, "_save_state", real)
+    _train(tmp_path / "cut.klv2")
+    assert (tmp_path / "cut.klv2").read_bytes() == (tmp_path / "whole.klv2").read_bytes()
+    assert json.loads((tmp_path / "cut.klv2.json").read_text())["turns_tallied"] == \
+        json.loads((tmp_path / "whole.klv2.json").read_text())["turns_tallied"]
+
+
+def test_a_training_state_saved_with_the_old_tally_name_resumes(tmp_path):
+    _train(tmp_path / "whole.klv2")
+    _train(tmp_path / "old.klv2", stop_after=4)
+    sdir = tmp_path / "old.klv2.train"
+    (sdir / "gen1.4.tally.npz").rename(sdir / "gen1.tally.npz")
+    _train(tmp_path / "old.klv2")
+    assert (tmp_path / "old.klv2").read_bytes() == (tmp_path / "whole.klv2").read_bytes()
+
+
 @pytest.mark.parametrize("damage, message", [
-    (lambda sdir: (sdir / "gen1.tally.npz").write_bytes((sdir / "gen1.tally.npz").read_bytes()[:100]), "cannot read rack tally"),
-    (lambda sdir: (sdir / "gen1.tally.npz").write_bytes(b""), "cannot read rack tally"),
+    (lambda sdir: (sdir / "gen1.4.tally.npz").write_bytes((sdir / "gen1.4.tally.npz").read_bytes()[:100]),
+     "cannot read rack tally"),
+    (lambda sdir: (sdir / "gen1.4.tally.npz").write_bytes(b""), "cannot read rack tally"),
+    (lambda sdir: (sdir / "gen1.4.tally.npz").unlink(), "gen1.4.tally.npz is missing"),
     (lambda sdir: _edit_state(sdir, games_done=-5), "damaged .games_done -5"),
     (lambda sdir: _edit_state(sdir, games_done="x"), "damaged .games_done 'x'"),
     (lambda sdir: _edit_state(sdir, generation=9), "damaged .generation 9"),
@@ -674,3 +716,47 @@ def test_sim_and_endgame_players_in_a_match():
         match("endgame:seconds=-1", "equity", 2, seed=5)
     with pytest.raises(PlayerSpecError, match="unknown parameter"):
         parse_player_spec("endgame:depth=3")
+
+
+def test_a_training_that_never_played_leaves_no_state(tmp_path):
+    """A run refused before its first round (here a lexicon no worker can open) keeps no state
+    folder, which would refuse the corrected command as 'a run with other settings'."""
+    out = tmp_path / "x.klv2"
+    s = TrainSettings("english", lexicon=str(tmp_path / "missing.kwg"), games=6, generations=1, seed=11)
+    with pytest.raises(RacksmithError, match="missing.kwg"):
+        train_leaves(out, s, checkpoint=4)
+    assert not (tmp_path / "x.klv2.train").exists()
+    assert _train(out, games=4).finished
+
+
+def test_the_commit_recorded_is_racksmith_s_own(tmp_path):
+    """git finds the repository around any folder: a copy of racksmith inside a user's project
+    must not record that project's commit; a checkout with changes says so."""
+    import shutil
+    import subprocess
+
+    from racksmith.training.train import racksmith_commit
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(tmp_path), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+    try:
+        git("init", "-q")
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("git is not available")
+    git("config", "user.email", "t@example.com")
+    git("config", "user.name", "t")
+    (tmp_path / "theirs.txt").write_text("a user's project\n")
+    git("add", "theirs.txt")
+    git("commit", "-qm", "theirs")
+    copy = tmp_path / "lib" / "racksmith" / "training"
+    copy.mkdir(parents=True)
+    source = copy / "train.py"
+    shutil.copy(Path(__file__).parents[1] / "src" / "racksmith" / "training" / "train.py", source)
+    assert racksmith_commit(source) is None  # installed inside another repository, untracked
+    git("add", "lib")
+    git("commit", "-qm", "racksmith")
+    head = git("rev-parse", "HEAD")
+    assert racksmith_commit(source) == head
+    source.write_text(source.read_text() + "\n# changed\n")
+    assert racksmith_commit(source) == head + "-dirty"

@@ -100,14 +100,28 @@ class TrainResult:
     games_played: int  #: by this call
 
 
-def racksmith_commit() -> str | None:
-    """The git commit of the racksmith source tree this runs from, when it is a checkout."""
-    here = Path(__file__).resolve().parent
-    try:
-        out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
+def racksmith_commit(source: "str | Path | None" = None) -> str | None:
+    """The git commit of the racksmith source tree this runs from, when it is a checkout of
+    racksmith (this file tracked there: not a repository around an installed copy), with
+    ``-dirty`` when its source differs from that commit. ``source``: this file (tests give a copy)."""
+    me = Path(source or __file__).resolve()
+    here = me.parent
+    package = here.parent
+
+    def git(*args: str) -> "str | None":
+        try:
+            out = subprocess.run(["git", "-C", str(here), *args], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return out.stdout.strip() if out.returncode == 0 else None
+
+    if git("ls-files", "--error-unmatch", me.name) is None:
         return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
+    head = git("rev-parse", "HEAD")
+    if not head:
+        return None
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", str(package))
+    return head + ("-dirty" if changed else "")
 
 
 def state_dir(output: str | Path) -> Path:
@@ -159,7 +173,23 @@ def train_leaves(
     if out.parent and not out.parent.exists():
         raise RacksmithError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} does not exist")
     sdir = state_dir(out)
+    fresh = not (sdir / "state.json").exists()
     state = _load_state(sdir, settings, rs)
+    commit = racksmith_commit()
+    if commit != state.get("commit") and commit not in state.setdefault("resumed_with", []):
+        state["resumed_with"].append(commit)  # the code changed between the parts of the run
+    try:
+        return _train(out, sdir, state, settings, rs, ref, start_leaves, jobs, backend, address, checkpoint,
+                      stop_after, progress, command, start_provenance)
+    except BaseException:
+        if fresh and state["generation"] == 1 and state["games_done"] == 0:
+            shutil.rmtree(sdir, ignore_errors=True)  # nothing was played: leave no state to resume
+        raise
+
+
+def _train(out: Path, sdir: Path, state: dict, settings: TrainSettings, rs: Ruleset, ref, start_leaves,
+           jobs, backend, address, checkpoint, stop_after, progress, command, start_provenance) -> TrainResult:
+    """The generations of :func:`train_leaves` from ``state`` on."""
     t0 = time.perf_counter()
     played = 0
     leaves_bytes = start_leaves
@@ -167,10 +197,7 @@ def train_leaves(
         leaves_bytes = (sdir / f"gen{state['generation'] - 1}.klv2").read_bytes()
     while state["generation"] <= settings.generations:
         g = state["generation"]
-        tally_file = sdir / f"gen{g}.tally.npz"
-        tally = RackTally.load(tally_file) if state["games_done"] and tally_file.exists() else RackTally.empty()
-        if state["games_done"] and not tally_file.exists():
-            raise RacksmithError(f"training state {str(sdir)!r}: {tally_file.name} is missing; remove the folder to start over")
+        tally = _saved_tally(sdir, g, state["games_done"])
         job = TallyJob(ref, settings.lexicon, leaves_bytes, settings.seed, g, probes=settings.probes)
         label = f"generation {g}/{settings.generations}"
         games = settings.games_in(g)
@@ -191,10 +218,14 @@ def train_leaves(
                         progress(label, count[0], games)
 
                 tally = RackTally.merge([tally, *runner.run(batches, tick)])
-                tally.save(tally_file)
+                # the tally of the first `stop` games gets a file of its own, then the state names
+                # it: stopped between the two writes, the state still names the previous tally,
+                # and the round is played again onto that one (never added twice)
+                tally.save(_tally_file(sdir, g, stop))
                 state["games_done"] = stop
                 state.setdefault("observations", {})[str(g)] = tally.observations
                 _save_state(sdir, state)
+                _drop_tallies(sdir, g, keep=stop)
                 played += stop - done
         leaves = leaves_from_tally(tally, rs, settings.prior_weight, weighting=settings.weighting,
                                    source=f"generation {g}")
@@ -236,6 +267,7 @@ def provenance(settings: TrainSettings, state: dict, data: bytes, command: str |
         "sha256": hashlib.sha256(data).hexdigest(),
         "racksmith_version": __version__,
         "racksmith_commit": state.get("commit"),
+        **({"racksmith_commits_resumed": state["resumed_with"]} if state.get("resumed_with") else {}),
         "command": command,
     }
     if start_provenance is not None:
@@ -300,6 +332,31 @@ def _check_state(f: Path, sdir: Path, state: dict, settings: TrainSettings) -> N
         bad = f"gen{g - 1}.klv2 is missing"
     if bad:
         raise RacksmithError(f"training state {str(f)!r} is damaged ({bad}); remove {str(sdir)!r} to start over")
+
+
+def _tally_file(sdir: Path, generation: int, games_done: int) -> Path:
+    """The tally of generation ``generation``'s first ``games_done`` games."""
+    return sdir / f"gen{generation}.{games_done}.tally.npz"
+
+
+def _saved_tally(sdir: Path, generation: int, games_done: int) -> RackTally:
+    """The tally the state names: empty before the first round, else the file of that many games
+    (``gen{g}.tally.npz``: a state saved before the files were named by their games)."""
+    if not games_done:
+        return RackTally.empty()
+    for f in (_tally_file(sdir, generation, games_done), sdir / f"gen{generation}.tally.npz"):
+        if f.exists():
+            return RackTally.load(f)
+    raise RacksmithError(f"training state {str(sdir)!r}: {_tally_file(sdir, generation, games_done).name} is missing; "
+                         "remove the folder to start over")
+
+
+def _drop_tallies(sdir: Path, generation: int, keep: int) -> None:
+    """Remove generation ``generation``'s tallies other than that of ``keep`` games (the state
+    names it now)."""
+    for f in sdir.glob(f"gen{generation}.*tally.npz"):
+        if f != _tally_file(sdir, generation, keep):
+            f.unlink(missing_ok=True)
 
 
 def _save_state(sdir: Path, state: dict) -> None:
