@@ -511,6 +511,8 @@ def test_match_cli_json(capsys):
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "mpi"], 2,
      "'--backend': 'mpi' is not one of 'local', 'ray'"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--address", "auto"], 2, "only with --backend ray"),
+    (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--address", "auto"], 2,
+     "Invalid value for --address: only with --backend ray"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--seed", "-1"], 2, "-1 is not in the range 0<=x"),
     (["selfplay", "--games", "2", "--seed", "-1"], 2, "-1 is not in the range 0<=x"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "0"], 2, "'--jobs' / '-j': 0 is not in the range x>=1"),
@@ -528,8 +530,10 @@ def test_match_cli_json(capsys):
     # more worker processes than the machine can use: refused before one is started
     # (bad usage, exit 2, in every command that takes --jobs)
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--jobs", "1000000"], 2, "jobs 1,000,000 is too many"),
+    (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "ray", "--address", "auto",
+      "--jobs", "100000"], 2, "jobs 100,000 is too many: at most 4,096 Ray tasks"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "ray", "--jobs", "100000"], 2,
-     "jobs 100,000 is too many: at most 4,096 Ray tasks"),
+     "jobs 100,000 is too many: at most"),  # a local Ray instance: this machine's worker processes
     (["selfplay", "--games", "2", "--jobs", "1000000"], 2, "jobs 1,000,000 is too many"),
     (["leaves", "train", "-r", "english", "--games", "2", "-o", "x.klv2", "--jobs", "1000000"], 2, "too many"),
     (["winpct", "train", "--games", "2", "-o", "x.csv", "--jobs", "1000000"], 2, "too many"),
@@ -581,14 +585,16 @@ def test_job_counts_are_bounded_by_the_machine_before_a_process_starts(monkeypat
     assert backends.max_local_jobs() == 12 and backends.check_jobs(12) == 12
     monkeypatch.setattr(os, "cpu_count", lambda: None)
     assert backends.max_local_jobs() == backends.LOCAL_JOBS_MIN == 8
-    assert backends.check_jobs(backends.MAX_RAY_JOBS, "ray") == backends.MAX_RAY_JOBS
+    assert backends.check_jobs(backends.MAX_RAY_JOBS, "ray", address="auto") == backends.MAX_RAY_JOBS
     for call in (lambda j: match("score", "score", 2, jobs=j), lambda j: run_selfplay(2, jobs=j),
                  lambda j: train_winpct("english", 2, jobs=j),
-                 lambda j: train_leaves(tmp_path / "x.klv2", TrainSettings("english", games=2, generations=1), jobs=j)):
+                 lambda j: train_leaves(tmp_path / "x.klv2", TrainSettings("english", games=2, generations=1), jobs=j),
+                 # a private local Ray instance: its workers are this machine's processes (it took 4,096)
+                 lambda j: match("score", "score", 2, jobs=j, backend="ray")):
         with pytest.raises(ValueError, match="jobs 9 is too many: at most 8 worker processes on this machine"):
             call(9)
     with pytest.raises(RacksmithError, match="jobs 4,097 is too many: at most 4,096 Ray tasks at once"):
-        match("score", "score", 2, jobs=4097, backend="ray")
+        match("score", "score", 2, jobs=4097, backend="ray", address="auto")
 
 
 def test_game_counts_are_bounded_before_anything_is_built():
@@ -631,6 +637,72 @@ class _Reads(collections.abc.Sequence):
             raise IndexError(i)
         self.read = max(self.read, i + 1)
         return [i]
+
+
+def test_a_ray_address_is_tried_before_ray_is(monkeypatch):
+    """A host:port that accepts no connection is refused in seconds, before ray.init (which tried
+    for about 14 minutes on a closed port of this machine); 'auto' is Ray's to find, unless
+    RAY_ADDRESS names where; an address without a port is Ray's to refuse."""
+    import socket
+    import time
+
+    from racksmith.play.backends import check_address, ray_target
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert ray_target("auto") is None and ray_target("nonsense") is None and ray_target("") is None
+    assert ray_target("head:6379") == ("head", 6379) and ray_target("ray://head:10001") == ("head", 10001)
+    assert ray_target("[::1]:6379") == ("::1", 6379) and ray_target("head:99999") is None
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        check_address(f"127.0.0.1:{port}")  # something listens: Ray's to join
+    t0 = time.perf_counter()
+    with pytest.raises(RacksmithError, match=rf"cannot join the Ray cluster at '127.0.0.1:{port}': connection refused; "
+                                             r"start it \(ray start --head\) or check the address"):
+        check_address(f"127.0.0.1:{port}")
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    with pytest.raises(RacksmithError, match=rf"at 'auto' \(RAY_ADDRESS=127.0.0.1:{port}\): connection refused"):
+        check_address("auto")
+    assert time.perf_counter() - t0 < 5
+
+
+def test_a_lexicon_file_is_shipped_by_its_absolute_path(tmp_path, monkeypatch):
+    """A job's lexicon file reaches a worker whatever its folder; names and missing paths go as
+    they are (a file named like an embedded lexicon is read in its place here: by the workers too)."""
+    from racksmith.play.backends import portable_path
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "words.kwg").write_bytes(b"")
+    (tmp_path / "ru").write_bytes(b"")
+    assert portable_path("words.kwg") == str(tmp_path / "words.kwg")
+    assert portable_path(Path("words.kwg")) == tmp_path / "words.kwg"
+    assert portable_path("ru") == str(tmp_path / "ru")
+    assert portable_path("enable") == "enable" and portable_path("gone.kwg") == "gone.kwg"
+    assert portable_path(None) is None and portable_path("x\0y") == "x\0y"
+    lex = load_lexicon("enable")
+    assert portable_path(lex) is lex
+
+
+def test_what_ray_threads_print_goes_to_stderr_while_a_runner_is_open(capsys):
+    """Ray prints the raylet's warnings ("N PYTHON worker processes have been started") from its
+    thread ray_listen_error_messages to sys.stdout, where --json results go: while a Runner's Ray
+    is up they go to stderr; what any other thread prints stays on stdout."""
+    import sys
+    import threading
+
+    from racksmith.play.backends import _RayPrintsToStderr
+
+    out = _RayPrintsToStderr(sys.stdout)
+    out.write("result\n")
+    t = threading.Thread(target=lambda: print("(raylet) WARNING", file=out), name="ray_listen_error_messages")
+    t.start()
+    t.join()
+    t = threading.Thread(target=lambda: print("progress", file=out), name="user")
+    t.start()
+    t.join()
+    captured = capsys.readouterr()
+    assert captured.out == "result\nprogress\n" and captured.err == "(raylet) WARNING\n"
 
 
 def test_batches_are_made_and_handed_out_a_few_at_a_time():
@@ -723,7 +795,7 @@ def test_a_training_that_never_played_leaves_no_state(tmp_path):
     folder, which would refuse the corrected command as 'a run with other settings'."""
     out = tmp_path / "x.klv2"
     s = TrainSettings("english", lexicon=str(tmp_path / "missing.kwg"), games=6, generations=1, seed=11)
-    with pytest.raises(RacksmithError, match="missing.kwg"):
+    with pytest.raises(RacksmithError, match="no lexicon"):
         train_leaves(out, s, checkpoint=4)
     assert not (tmp_path / "x.klv2.train").exists()
     assert _train(out, games=4).finished

@@ -94,6 +94,8 @@ CGP_HELP = "The position as a CGP line (instead of the CGP argument)."
 BOARD_HELP = ("A plain-text board instead of a CGP: one row per line, '.' or space empty, uppercase tile, "
               "lowercase blank.")
 RACK_HELP = "The rack of the player to move, with --board ('?' for a blank)."
+JOBS_HELP = ("Worker processes of this machine, or Ray tasks at once [default: 1; with --backend ray --address, "
+             "the cluster's CPUs]; results do not depend on it.")
 RULESET_HELP = ("Ruleset name or alias (english, russian, erudit, super, ...) or a .toml/.json ruleset file "
                 "[default: the ruleset the CGP's ld opcode names, else that of its lex opcode's shipped lexicon, "
                 "else english].")

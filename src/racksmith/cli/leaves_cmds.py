@@ -8,7 +8,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import emit_json, err_console, plural, say
+from .common import JOBS_HELP, emit_json, err_console, plural, say
 
 leaves_app = typer.Typer(
     help="Leave values (KLV2 files): train them by self-play, build them from a CSV, look leaves up.",
@@ -117,10 +117,11 @@ def train_cmd(
     probes: int = typer.Option(0, "--probes", help="Census: before every tallied turn, tally this many racks drawn from "
                                "the tiles unseen to the mover, valued on that board, instead of the rack dealt "
                                "(0: tally the racks dealt).", min=0, max=10_000),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (or Ray CPUs); results do not depend on it."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, show_default=False, help=JOBS_HELP),
     backend: str = typer.Option("local", "--backend", click_type=click.Choice(BACKENDS, case_sensitive=False),
                                 help="local (process pool) or ray."),
-    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port) [default: start one]."),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port), "
+                                          "with --backend ray [default: start one]."),
     checkpoint: int = typer.Option(1000, "--checkpoint", min=1, help="Games between saves of the resumable state."),
 ) -> None:
     """Train leave values by self-play (MAGPIE-style rack tallies; see docs/ALGORITHM.md).
@@ -155,8 +156,12 @@ def train_cmd(
     from ..errors import RacksmithError
     from ..play.backends import check_jobs
 
+    backend = backend.lower()
+    if address is not None and backend != "ray":
+        raise typer.BadParameter("only with --backend ray (the Ray cluster to join)", param_hint="--address")
     try:
-        check_jobs(jobs, backend.lower())
+        if jobs is not None:
+            check_jobs(jobs, backend, address=address)
     except RacksmithError as e:
         raise typer.BadParameter(str(e), param_hint="--jobs") from None
     rs = get_ruleset(ruleset)

@@ -7,7 +7,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import emit_json, plural, say, signed
+from .common import JOBS_HELP, emit_json, plural, say, signed
 
 SPEC_HELP = "a player spec KIND[:key=value,...], e.g. score or sim:infer=on (the kinds and their keys: above)."
 
@@ -39,8 +39,7 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(0, "--seed", "-s", min=0, max=2**64 - 1, help="Seed: pair p draws its bag from (seed, p)."),
         ruleset: str = typer.Option("english", "--ruleset", "-r", help="Ruleset name or file."),
         lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
-        jobs: int = typer.Option(1, "--jobs", "-j", min=1,
-                                 help="Worker processes (or Ray CPUs); results do not depend on it."),
+        jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, show_default=False, help=JOBS_HELP),
         backend: str = typer.Option("local", "--backend", click_type=click.Choice(BACKENDS, case_sensitive=False),
                                     help="local (process pool) or ray."),
         address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port), "
@@ -56,12 +55,13 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"must be an even number from 2 to {MAX_GAMES:,} (games are played in pairs), "
                                      f"got {games}", param_hint="--games")
         backend = backend.lower()
-        try:
-            check_jobs(jobs, backend)
-        except RacksmithError as e:
-            raise typer.BadParameter(str(e), param_hint="--jobs") from None
         if address is not None and backend != "ray":
             raise typer.BadParameter("only with --backend ray (the Ray cluster to join)", param_hint="--address")
+        try:
+            if jobs is not None:
+                check_jobs(jobs, backend, address=address)
+        except RacksmithError as e:
+            raise typer.BadParameter(str(e), param_hint="--jobs") from None
         with games_progress() as update:
             result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
                            address=address, progress=lambda done: update("match", done, games))

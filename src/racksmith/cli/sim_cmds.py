@@ -29,7 +29,8 @@ def winpct_train_cmd(
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the ruleset's]."),
     leaves: Optional[str] = typer.Option(None, "--leaves", help="Of the players (both seats). " + LEAVES_HELP),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the games."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1,
+                             help="Worker processes of this machine; results do not depend on it."),
     tallies: Optional[Path] = typer.Option(None, "--tallies", dir_okay=False,
                                            help="Also save the integer swing tallies (.npy) the table is built from."),
 ) -> None:

@@ -7,16 +7,27 @@ driver gathers the results by batch, so what a run computes does not depend on h
 played it, on which machines, or in which order they finished.
 
 ``backend="local"`` (the default) uses ``jobs`` processes of this machine (none: this process,
-for ``jobs=1``). ``backend="ray"`` runs each batch as a Ray task: ``address=None`` starts a local
-Ray instance with ``jobs`` CPUs (stopped at the end), ``address="auto"`` or ``"host:port"`` joins
-a running cluster (every node needs racksmith installed: ``pip install 'racksmith[ray]'``).
+for ``jobs=1``). ``backend="ray"`` runs each batch as a Ray task: ``address=None`` starts a private
+local Ray instance with ``jobs`` CPUs (stopped at the end; never a cluster running on this machine
+or named by ``RAY_ADDRESS``), ``address="auto"`` or ``"host:port"`` joins a running cluster (every
+node needs racksmith installed: ``pip install 'racksmith[ray]'``). ``jobs=None`` is the backend's
+default: 1, but the cluster's CPUs when joining one (or when Ray was already initialised). While a
+Runner's Ray is up, what Ray's driver threads print (the raylet's warnings) goes to stderr, not to
+stdout, where results go.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
+import os
+import re
+import socket
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import RacksmithError
@@ -36,22 +47,26 @@ LOCAL_JOBS_PER_CPU = 4
 LOCAL_JOBS_MIN = 8
 #: Ray tasks in flight at most (a cluster's CPUs)
 MAX_RAY_JOBS = 4096
+#: seconds a Ray address may take to accept a TCP connection before joining it is given up
+CONNECT_TIMEOUT = 3.0
 
 
 def max_local_jobs() -> int:
     """The most worker processes a local run takes on this machine."""
-    import os
-
     return max(LOCAL_JOBS_MIN, LOCAL_JOBS_PER_CPU * (os.cpu_count() or 1))
 
 
-def check_jobs(jobs: Any, backend: str = "local", error: type[Exception] = RacksmithError) -> int:
-    """``jobs`` checked: a whole number from 1 to what ``backend`` can use (see max_local_jobs)."""
+def check_jobs(jobs: Any, backend: str = "local", error: type[Exception] = RacksmithError, *,
+               address: str | None = None) -> int:
+    """``jobs`` checked: a whole number from 1 to what ``backend`` can use: MAX_RAY_JOBS tasks on a
+    Ray cluster (an ``address``), else this machine's worker processes (see max_local_jobs), a
+    private local Ray instance's included."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise error(f"jobs must be a whole number, at least 1, got {jobs!r}")
-    most = MAX_RAY_JOBS if backend == "ray" else max_local_jobs()
+    cluster = backend == "ray" and address is not None
+    most = MAX_RAY_JOBS if cluster else max_local_jobs()
     if jobs > most:
-        where = "Ray tasks at once" if backend == "ray" else f"worker processes on this machine ({LOCAL_JOBS_PER_CPU} per CPU)"
+        where = "Ray tasks at once" if cluster else f"worker processes on this machine ({LOCAL_JOBS_PER_CPU} per CPU)"
         raise error(f"jobs {jobs:,} is too many: at most {most:,} {where}; the results do not depend on jobs")
     return jobs
 
@@ -92,15 +107,114 @@ def _task_run(job: Job, batch: list[int]) -> Any:
     return job.run(_state(job), batch)
 
 
-def check_backend(backend: str, jobs: int, address: str | None) -> str:
-    """Validate the backend options; returns the backend's name in lower case."""
+def check_backend(backend: str, jobs: int | None, address: str | None) -> str:
+    """Validate the backend options (``jobs=None``: the backend's default); returns the backend's
+    name in lower case."""
     name = str(backend).strip().lower()
     if name not in BACKENDS:
         raise RacksmithError(f"backend {backend!r}: use one of {', '.join(BACKENDS)}")
-    check_jobs(jobs, name)
+    if jobs is not None:
+        check_jobs(jobs, name, address=address)
     if address is not None and name != "ray":
         raise RacksmithError("address is only for the ray backend (backend='ray')")
+    if address is not None and not isinstance(address, str):
+        raise RacksmithError(f"address must be 'auto', 'host:port' or 'ray://host:port', got {type(address).__name__}")
     return name
+
+
+def portable_path(spec: Any) -> Any:
+    """``spec`` as a job carries it to its workers: a file that exists here (a lexicon given as
+    ``words.kwg``) by its absolute path, which a worker opens whatever its working directory (a
+    Ray worker's is where ``ray start`` ran); anything else as it is: an embedded lexicon's name
+    (unless a file of that name is here: :func:`~racksmith.lexicon.load_lexicon` reads that file
+    then, and so do the workers), a path that does not exist here (the worker says so), None, a
+    :class:`~racksmith.lexicon.Lexicon`."""
+    if not isinstance(spec, (str, os.PathLike)):
+        return spec
+    try:
+        path = Path(spec)
+        if not path.exists():
+            return spec
+        absolute = path.absolute()
+    except (OSError, ValueError):  # a name no file can have (too long, a NUL in it)
+        return spec
+    return str(absolute) if isinstance(spec, str) else absolute
+
+
+def ray_target(address: str) -> tuple[str, int] | None:
+    """The host and port joining Ray at ``address`` connects to first (``auto``: ``RAY_ADDRESS``
+    when set), or None when Ray finds it itself (``auto``, a cluster of this machine) or the
+    address has no port (Ray refuses it at once)."""
+    if address == "auto":
+        address = os.environ.get("RAY_ADDRESS", "").strip()
+        if not address or address in ("auto", "local"):
+            return None
+    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    if "://" in rest:
+        return None  # another protocol: Ray's to read
+    host, sep, port = rest.partition("/")[0].rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host.strip("[]"), int(port)
+
+
+def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Refuse a Ray ``address`` whose host:port accepts no TCP connection within ``timeout``
+    seconds: Ray itself keeps trying for many minutes (about 14 for a closed port of this
+    machine) and a Ctrl-C waits for it."""
+    target = ray_target(address)
+    if target is None:
+        return
+    host, port = target
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as e:
+        why = f"no answer within {timeout:g} s" if isinstance(e, socket.timeout) else (e.strerror or str(e) or type(e).__name__)
+        named = (f" (RAY_ADDRESS={os.environ['RAY_ADDRESS'].strip()})" if address == "auto"
+                 else "" if address == f"{host}:{port}" else f" ({host}:{port})")
+        raise RacksmithError(f"cannot join the Ray cluster at {address!r}{named}: {why.lower()}; "
+                             "start it (ray start --head) or check the address") from None
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def ray_failure(error: BaseException, exceptions: Any) -> BaseException:
+    """What a Ray task's failure raises here (``exceptions``: ``ray.exceptions``): the error the
+    task raised, as the local backend raises it (a :class:`RacksmithError` with its class and its
+    message); else (a worker that died past its retries, a lost object) a RacksmithError of one
+    line."""
+    cause = getattr(error, "cause", None)
+    if (isinstance(error, exceptions.RayTaskError) and isinstance(cause, Exception)
+            and not isinstance(cause, exceptions.RayError)):
+        return cause
+    lines = [line.strip() for line in _ANSI.sub("", str(error)).splitlines() if line.strip()]
+    # a task error's first line is the task's header (ray::_task_run() (pid=..)), its last the error
+    line = (lines[-1] if isinstance(error, exceptions.RayTaskError) else lines[0]) if lines else type(error).__name__
+    return RacksmithError(f"a Ray task failed: {line}")
+
+
+class _RayPrintsToStderr:
+    """``sys.stdout`` while a Runner's Ray is up: what Ray's own driver threads print (named
+    ``ray_...``: the raylet's warnings, such as "N PYTHON worker processes have been started",
+    which Ray writes to ``sys.stdout`` whatever ``log_to_driver``) goes to stderr, with the other
+    diagnostics; any other thread's writes go to stdout as before."""
+
+    def __init__(self, stdout: Any):
+        self.stdout = stdout
+
+    def _sink(self) -> Any:
+        return sys.stderr if threading.current_thread().name.startswith("ray_") else self.stdout
+
+    def write(self, text: str) -> int:
+        return self._sink().write(text)
+
+    def flush(self) -> None:
+        self._sink().flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stdout, name)
 
 
 def ray_module() -> Any:
@@ -113,9 +227,11 @@ def ray_module() -> Any:
 
 
 class Runner:
-    """Runs batches of one job; a context manager (the pool or the Ray connection lives inside)."""
+    """Runs batches of one job; a context manager (the pool or the Ray connection lives inside).
+    ``jobs=None``: the backend's default (see the module's docstring); :attr:`jobs` is the number
+    used, once entered."""
 
-    def __init__(self, job: Job, *, jobs: int = 1, backend: str = "local", address: str | None = None,
+    def __init__(self, job: Job, *, jobs: int | None = None, backend: str = "local", address: str | None = None,
                  start_method: str | None = None):
         self.backend = check_backend(backend, jobs, address)
         self.job = job
@@ -127,46 +243,83 @@ class Runner:
         self._ray_started = False
         self._ray_job: Any = None
         self._ray_task: Any = None
+        self._stdout: Any = None
 
     def __enter__(self) -> "Runner":
-        if self.backend == "local" and self.jobs > 1:
-            methods = multiprocessing.get_all_start_methods()
-            if self.start_method is not None and self.start_method not in methods:
-                raise RacksmithError(f"start_method {self.start_method!r} is not available here: use one of {', '.join(methods)}")
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context(self.start_method),
-                                             initializer=_pool_init, initargs=(self.job,))
-        elif self.backend == "ray":
+        if self.backend == "local":
+            self.jobs = self.jobs or 1
+            if self.jobs > 1:
+                methods = multiprocessing.get_all_start_methods()
+                if self.start_method is not None and self.start_method not in methods:
+                    raise RacksmithError(f"start_method {self.start_method!r} is not available here: use one of {', '.join(methods)}")
+                self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context(self.start_method),
+                                                 initializer=_pool_init, initargs=(self.job,))
+        else:
             ray = ray_module()
-            self._ray = ray
-            if not ray.is_initialized():
-                import os
-
-                kwargs: dict[str, Any] = {"ignore_reinit_error": True, "log_to_driver": False,
-                                          "include_dashboard": False, "configure_logging": False}
-                if self.address is None:
-                    kwargs["num_cpus"] = self.jobs
-                    # workers of a local instance import racksmith as this process does
-                    path = os.environ.get("PYTHONPATH")
-                    if path:
-                        kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": path}}
-                else:
-                    kwargs["address"] = self.address
-                try:
-                    ray.init(**kwargs)
-                except (ConnectionError, RuntimeError, ValueError) as e:
-                    raise RacksmithError(f"cannot start or join Ray (address {self.address!r}): {e}") from None
-                self._ray_started = True
-            self._ray_task = ray.remote(num_cpus=1, max_retries=3)(_task_run)
-            self._ray_job = ray.put(self.job)
+            if self.address is not None:
+                check_address(self.address)
+            self._stdout = sys.stdout
+            sys.stdout = _RayPrintsToStderr(sys.stdout)
+            try:
+                self._ray_enter(ray)
+            except BaseException:
+                self.__exit__()
+                raise
         return self
+
+    def _ray_enter(self, ray: Any) -> None:
+        self._ray = ray
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"ignore_reinit_error": True, "log_to_driver": False,
+                                      "include_dashboard": False, "configure_logging": False}
+            if self.address is None:
+                # "local": a private instance, never a cluster of this machine nor RAY_ADDRESS's
+                self.jobs = self.jobs or 1
+                kwargs.update(address="local", num_cpus=self.jobs)
+                # workers of a local instance import racksmith as this process does
+                path = os.environ.get("PYTHONPATH")
+                if path:
+                    kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": path}}
+            else:
+                kwargs["address"] = self.address
+            try:
+                ray.init(**kwargs)
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                what = "start a local Ray instance" if self.address is None else f"join the Ray cluster at {self.address!r}"
+                lines = [line.strip() for line in _ANSI.sub("", str(e)).splitlines() if line.strip()]
+                raise RacksmithError(f"cannot {what}: {lines[0] if lines else type(e).__name__}") from None
+            self._ray_started = True
+        if self.jobs is None:  # a cluster's (or an initialised Ray's): as many tasks as it has CPUs
+            self.jobs = max(1, min(MAX_RAY_JOBS, int(ray.cluster_resources().get("CPU", 1))))
+        self._ray_task = ray.remote(num_cpus=1, max_retries=3)(_task_run)
+        self._ray_job = ray.put(self.job)
 
     def __exit__(self, *exc: Any) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
         if self._ray_started:
-            self._ray.shutdown()
+            with contextlib.redirect_stdout(sys.stderr):  # where it prints the raylet's last (deduplicated) warnings
+                self._ray.shutdown()
             self._ray_started = False
+        if self._stdout is not None:
+            if isinstance(sys.stdout, _RayPrintsToStderr) and sys.stdout.stdout is self._stdout:
+                sys.stdout = self._stdout  # (unless the caller set another meanwhile)
+            self._stdout = None
+
+    def use(self, job: Job) -> None:
+        """Run ``job`` from now on, keeping the backend up (a training's next generation: its
+        leaves are another job). A local pool is made again, its workers set up for ``job``; Ray
+        stays up (one local instance for the whole run, not one a generation) and gets the job."""
+        if job is self.job:
+            return
+        self.job = job
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context(self.start_method),
+                                             initializer=_pool_init, initargs=(job,))
+        if self._ray is not None and self._ray_task is not None:
+            self._ray_job = self._ray.put(job)
 
     def run(self, batches: Sequence[list[int]], progress: Callable[[int], None] | None = None) -> list[Any]:
         """The result of every batch, in the order of ``batches``; ``progress(games)`` after each."""
@@ -186,17 +339,24 @@ class Runner:
 
     def _iter(self, batches: Sequence[list[int]]) -> Iterator[tuple[int, Any]]:
         todo = iter(enumerate(batches))  # handed out IN_FLIGHT per worker at a time, not all at once
+        in_flight = IN_FLIGHT * (self.jobs or 1)  # (jobs is known once entered)
         if self._pool is not None:
             pool = self._pool
-            for (i, _), result in completed(lambda ib: pool.submit(_pool_run, ib[1]), todo, IN_FLIGHT * self.jobs):
+            for (i, _), result in completed(lambda ib: pool.submit(_pool_run, ib[1]), todo, in_flight):
                 yield i, result
         elif self._ray is not None:
             ray = self._ray
-            refs = {self._ray_task.remote(self._ray_job, b): i for i, b in islice(todo, IN_FLIGHT * self.jobs)}
+            refs = {self._ray_task.remote(self._ray_job, b): i for i, b in islice(todo, in_flight)}
             while refs:
                 done, _ = ray.wait(list(refs), num_returns=1)
                 for r in done:
-                    yield refs.pop(r), ray.get(r)
+                    try:
+                        result = ray.get(r)
+                    except ray.exceptions.RayError as e:
+                        failure = ray_failure(e, ray.exceptions)
+                        # a task's own error as the local backend raises it; Ray's traceback for a bug
+                        raise failure from (None if isinstance(failure, RacksmithError) else e)
+                    yield refs.pop(r), result
                 for i, b in islice(todo, len(done)):
                     refs[self._ray_task.remote(self._ray_job, b)] = i
         else:

@@ -36,7 +36,7 @@ from ..errors import RacksmithError
 from ..lexicon import Lexicon
 from ..lexicon.load import ruleset_lexicon
 from ..rules.ruleset import Ruleset, get_ruleset
-from .backends import Runner, check_backend, check_games, ruleset_ref, split
+from .backends import Runner, check_backend, check_games, portable_path, ruleset_ref, split
 from .game import Game
 from .players import GameView
 from .specs import PlayerSpec, parse_player_spec
@@ -269,7 +269,7 @@ def match(
     seed: int = 0,
     ruleset: "str | Ruleset" = "english",
     lexicon: str | None = None,
-    jobs: int = 1,
+    jobs: int | None = None,
     backend: str = "local",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
@@ -278,7 +278,9 @@ def match(
     """Play ``games`` games (an even number: ``games / 2`` pairs) between two player specs
     (``KIND[:key=value,...]``, see :mod:`racksmith.play.specs`). The result depends only on the
     specs, ruleset, lexicon and seed: not on ``jobs``, the backend nor ``engine`` (``auto``: the
-kernel's game loop when it plays both players, ``kernel``, ``python``). ``progress(games_done)``."""
+kernel's game loop when it plays both players, ``kernel``, ``python``). ``jobs``: worker processes,
+or Ray tasks at once [default: 1; joining a Ray cluster (``address``), its CPUs].
+``progress(games_done)``."""
     check_games(games, least=2, even=True)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RacksmithError(f"seed must be a whole number, got {seed!r}")
@@ -296,7 +298,8 @@ kernel's game loop when it plays both players, ``kernel``, ``python``). ``progre
     _args.callback(progress, "progress")
     if not isinstance(engine, str) or engine not in ENGINES:
         raise RacksmithError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    job = MatchJob(ruleset_ref(rs), lexicon, specs[0], specs[1], seed, engine)
+    # a lexicon file by its absolute path: a Ray worker's folder is not this one
+    job = MatchJob(ruleset_ref(rs), portable_path(lexicon), specs[0], specs[1], seed, engine)
     t0 = time.perf_counter()
     done = [0]
 

@@ -28,7 +28,7 @@ from .. import __version__
 from ..errors import RacksmithError
 from ..lexicon import Leaves, load_leaves
 from ..lexicon.files import write_atomically
-from ..play.backends import MAX_GAMES, Runner, check_backend, ruleset_ref, split
+from ..play.backends import MAX_GAMES, Runner, check_backend, portable_path, ruleset_ref, split
 from ..rules.ruleset import Ruleset, get_ruleset, is_shipped, provenance_fields
 from .games import TallyJob, kernel_plays
 from .leavegen import DEFAULT_PRIOR_WEIGHT, leaves_from_tally
@@ -137,7 +137,7 @@ def train_leaves(
     settings: TrainSettings,
     *,
     start_leaves: bytes | None = None,
-    jobs: int = 1,
+    jobs: int | None = None,
     backend: str = "local",
     address: str | None = None,
     checkpoint: int = 1000,
@@ -195,15 +195,20 @@ def _train(out: Path, sdir: Path, state: dict, settings: TrainSettings, rs: Rule
     leaves_bytes = start_leaves
     if state["generation"] > 1:
         leaves_bytes = (sdir / f"gen{state['generation'] - 1}.klv2").read_bytes()
-    while state["generation"] <= settings.generations:
-        g = state["generation"]
-        tally = _saved_tally(sdir, g, state["games_done"])
-        job = TallyJob(ref, settings.lexicon, leaves_bytes, settings.seed, g, probes=settings.probes)
-        label = f"generation {g}/{settings.generations}"
-        games = settings.games_in(g)
-        if progress:
-            progress(label, state["games_done"], games)
-        with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
+    runner: Runner | None = None
+    try:
+        while state["generation"] <= settings.generations:
+            g = state["generation"]
+            tally = _saved_tally(sdir, g, state["games_done"])
+            # (a lexicon file by its absolute path: a Ray worker's working directory is not this one)
+            job = TallyJob(ref, portable_path(settings.lexicon), leaves_bytes, settings.seed, g, probes=settings.probes)
+            label = f"generation {g}/{settings.generations}"
+            games = settings.games_in(g)
+            if progress:
+                progress(label, state["games_done"], games)
+            if runner is None:  # one backend for the whole run (one Ray instance, not one a generation)
+                runner = Runner(job, jobs=jobs, backend=backend, address=address).__enter__()
+            runner.use(job)
             while state["games_done"] < games:
                 if stop_after is not None and played >= stop_after:
                     return _stopped(out, sdir, rs, state, t0, played)
@@ -227,14 +232,17 @@ def _train(out: Path, sdir: Path, state: dict, settings: TrainSettings, rs: Rule
                 _save_state(sdir, state)
                 _drop_tallies(sdir, g, keep=stop)
                 played += stop - done
-        leaves = leaves_from_tally(tally, rs, settings.prior_weight, weighting=settings.weighting,
-                                   source=f"generation {g}")
-        leaves_bytes = leaves.tobytes()
-        write_atomically(sdir / f"gen{g}.klv2", leaves_bytes)
-        state["generation"] = g + 1
-        state["games_done"] = 0
-        state.setdefault("leaves", {})[str(g)] = len(leaves)
-        _save_state(sdir, state)
+            leaves = leaves_from_tally(tally, rs, settings.prior_weight, weighting=settings.weighting,
+                                       source=f"generation {g}")
+            leaves_bytes = leaves.tobytes()
+            write_atomically(sdir / f"gen{g}.klv2", leaves_bytes)
+            state["generation"] = g + 1
+            state["games_done"] = 0
+            state.setdefault("leaves", {})[str(g)] = len(leaves)
+            _save_state(sdir, state)
+    finally:
+        if runner is not None:
+            runner.__exit__(None, None, None)
     final = sdir / f"gen{settings.generations}.klv2"
     data = final.read_bytes()
     write_atomically(out, data)
