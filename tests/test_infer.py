@@ -148,9 +148,10 @@ def test_a_malformed_move_is_an_inference_error_naming_it(move, match):
         infer_leaves(Position.from_cgp(KRONA), move())
 
 
-def test_bag_too_small():
-    # a late board with all but one of its unseen tiles moved onto empty corners: 1 tile unseen, and
-    # 15K SEIZE would have left 2
+def test_a_late_play_keeps_the_one_tile_unseen():
+    # a late board with all but one of its unseen tiles moved onto empty corners: 1 tile unseen, so
+    # 15K SEIZE was played from a short rack (the bag empty) and kept it (it was refused: a full
+    # rack would have left 2)
     cgp = ("15/15/2MI11/TRANQUIL7/R14/O6DEV5/NUT2THAT5C/ANE1FOOD5TO/1FAXING6AL/1AR1R8JO/1SEER9S/"
            "1TRAY2PANED2S/WE1V4WAY2Bi/ON1E3HEBE2I1/K2DOLCI2SEIZE GLMOPUU/ 277/434 0")
     late = Position.from_cgp(cgp)
@@ -161,8 +162,8 @@ def test_bag_too_small():
         board[r, c] = t
     pos = Position(late.ruleset, board, (late.racks[0], late.ruleset.alphabet.tiles([])), late.scores, lexicon=late.lexicon)
     assert list(pos.unseen_tiles()) == [0]
-    with pytest.raises(InferenceError, match="too small"):
-        infer_leaves(pos, "15K SEIZE")
+    inferred = infer_leaves(pos, "15K SEIZE")
+    assert [(str(x.leave), x.probability) for x in inferred.leaves] == [("?", 1.0)] and inferred.racks_total == 1
 
 
 def test_unknown_tiles_in_move():
@@ -484,3 +485,23 @@ def test_erudit_inference_counts_the_plays_that_take_stars_back(seed, want_recla
     assert 0 < agree < 80
     if want_reclaim:
         assert reclaim_best_somewhere
+
+
+def test_a_play_from_a_short_rack_kept_every_unseen_tile():
+    """The bag empty from the start (8 tiles, two racks of 4): the opponent played from a rack of
+    two and kept one tile, the only one unseen. It was refused as 'the bag is too small for this
+    play' (a full rack's leave of 3 wanted)."""
+    from racksmith import Lexicon, Ruleset
+
+    rs = Ruleset.from_dict({"name": "short", "board": ["....."] * 5, "start": "3C", "rack_size": 4, "bingo_bonus": 0,
+                            "tiles": [["A", 5, 1], ["B", 3, 2]]})
+    lex = Lexicon.from_words(["AB", "BA", "AA", "ABA", "BAA", "AAB"], rs)
+    a = rs.alphabet
+    pos = Position(rs, None, (a.rack("AABB"), a.rack("AAAB")), lexicon=lex)
+    for m in ("3B AB", "3A A(AB)", "A2 B(A)"):
+        pos.push(m)
+    assert list(pos.racks[1]) == a.rack("A") and not pos.is_over
+    after = Position(rs, pos.board, (pos.racks[0], ()), pos.scores, pos.zero_turns, lexicon=lex)
+    assert list(after.unseen_tiles()) == a.rack("A")
+    inferred = infer_leaves(after, "A2 B(A)")
+    assert [(str(x.leave), x.probability) for x in inferred.leaves] == [("A", 1.0)]

@@ -194,4 +194,4 @@ def test_an_address_nothing_listens_at_fails_at_once(capsys):
     assert time.perf_counter() - t0 < 10
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"racksmith: cannot join the Ray cluster at '127.0.0.1:{port}': connection refused; "
-                   "start it (ray start --head) or check the address"]
+                   "start it (ray start on its head node) or check the address"]

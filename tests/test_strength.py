@@ -659,7 +659,7 @@ def test_a_ray_address_is_tried_before_ray_is(monkeypatch):
         check_address(f"127.0.0.1:{port}")  # something listens: Ray's to join
     t0 = time.perf_counter()
     with pytest.raises(RacksmithError, match=rf"cannot join the Ray cluster at '127.0.0.1:{port}': connection refused; "
-                                             r"start it \(ray start --head\) or check the address"):
+                                             r"start it \(ray start on its head node\) or check the address"):
         check_address(f"127.0.0.1:{port}")
     monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
     with pytest.raises(RacksmithError, match=rf"at 'auto' \(RAY_ADDRESS=127.0.0.1:{port}\): connection refused"):

@@ -174,7 +174,7 @@ def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         named = (f" (RAY_ADDRESS={os.environ['RAY_ADDRESS'].strip()})" if address == "auto"
                  else "" if address == f"{host}:{port}" else f" ({host}:{port})")
         raise RacksmithError(f"cannot join the Ray cluster at {address!r}{named}: {why.lower()}; "
-                             "start it (ray start --head) or check the address") from None
+                             "start it (ray start on its head node) or check the address") from None
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")

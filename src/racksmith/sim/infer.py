@@ -2,7 +2,8 @@
 
 The opponent held a full rack before his play: the tiles he played and a *leave* of
 ``rack_size - played`` tiles, drawn from the tiles we cannot see (the bag and his present rack:
-what he kept and what he drew are among them). Every multiset of that size the unseen tiles can
+what he kept and what he drew are among them) — or, when fewer tiles than that are unseen (the
+bag was empty and his rack short), the tiles he played and every unseen tile. Every multiset of that size the unseen tiles can
 supply is tried: the leave is kept when the play was a best play of that rack by static equity,
 within ``margin`` points (``score + leave value + margin >= best equity``; or the leave exhausts the
 unseen tiles); for an exchange of ``n`` tiles (whose tiles we do not see), when the best play of the
@@ -278,6 +279,10 @@ def infer_leaves(
             raise InferenceError(f"{move.notation()} is not a legal play on the board before it: {e}") from None
     pool_tiles = list(position.unseen_tiles())
     leave_size = rs.rack_size - (len(played) if not exchanged else 0)
+    if not exchanged and len(pool_tiles) < leave_size:
+        # fewer tiles unseen than a full rack keeps: the bag was empty, his rack short, and he kept
+        # every tile unseen (one leave; whether the play fits it is judged as for any other)
+        leave_size = len(pool_tiles)
     if len(pool_tiles) < leave_size:
         raise InferenceError(
             f"only {len(pool_tiles)} tiles are unseen, fewer than the {leave_size} the opponent would have kept: "
