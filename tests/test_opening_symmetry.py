@@ -191,3 +191,57 @@ def test_inference_after_a_down_opening():
         ruled_out_down += not expected and best.is_place and not best.across
     assert checked > 30
     assert ruled_out_down > 0
+
+
+# --- the down plays of an opening listed across only ------------------------------------------------
+def _mirror(m):
+    return (m.col, m.row, not m.across, m.tiles, m.score, None if m.equity is None else round(m.equity, 6))
+
+
+@pytest.mark.parametrize("name, rack", [("english", "AEINRST"), ("english", "DEJNPR?"), ("super", "QUIZ?ES")])
+@pytest.mark.parametrize("algorithm", ["gaddag", "dawg"])
+def test_the_down_plays_of_a_symmetric_opening_are_the_across_plays_mirrored(name, rack, algorithm):
+    """direction="down" on a board that lists its opening across only: every down play (it listed
+    only the pass), the mirror of each across play with its score and equity, in rank order."""
+    pos = Position.empty(name, rack)
+    assert opening_across_only(pos.ruleset)
+    leaves = load_leaves(name)
+    across = pos.moves(direction="across", sort="equity", leaves=leaves, algorithm=algorithm)
+    down = pos.moves(direction="down", sort="equity", leaves=leaves, algorithm=algorithm)
+    places = [m for m in down if m.is_place]
+    assert len(places) == sum(m.is_place for m in across) > 100 and all(not m.across for m in places)
+    assert sorted(_mirror(m) for m in places) == sorted((m.row, m.col, m.across, m.tiles, m.score, round(m.equity, 6))
+                                                       for m in across if m.is_place)
+    assert [m.equity for m in down] == sorted((m.equity for m in down), reverse=True)
+    top = pos.moves(top=5, direction="down", sort="equity", leaves=leaves, algorithm=algorithm)
+    assert list(top) == list(down)[:5]
+    assert all(pos.validate(m).legal for m in places[:20])
+    # both directions: the across plays only, as MAGPIE and wolges list them
+    assert list(pos.moves(sort="equity", leaves=leaves, algorithm=algorithm)) == list(across)
+
+
+def test_analysis_ranks_a_down_opening_as_its_mirror():
+    """A game opened down (H5 PEND) was 'not a legal move here (a phony?)', unranked."""
+    from racksmith import Game
+    from racksmith.review.analysis import analyze
+    from racksmith.review.replay import replay_text
+
+    def first_turn(opening: str):
+        g = Game("english", seed=3)
+        assert str(g.position.racks[0]) == "DEJNPRR"
+        g.play(opening)
+        return analyze(replay_text(g.gcg())).turns[0]
+
+    turn, across = first_turn("H5 PEND"), first_turn("8E PEND")
+    assert turn.note == "" and turn.played == "H5 PEND"
+    assert (turn.rank, turn.played_equity, turn.equity_lost) == (across.rank, across.played_equity, across.equity_lost)
+    assert turn.rank is not None
+
+
+def test_simulation_of_a_down_opening_asked_for():
+    from racksmith.sim.simulate import simulate
+
+    pos = Position.empty("english", "DEJNPRR")
+    res = simulate(pos, moves=["H5 PEND", "8E PEND"], iterations=200, plies=1, seed=1, stop=None, leaves="english")
+    got = {c.move.notation(): c for c in res.candidates}
+    assert set(got) == {"H5 PEND", "8E PEND"} and got["H5 PEND"].static_equity == got["8E PEND"].static_equity

@@ -323,6 +323,7 @@ cdef struct WalkC:
     int32_t val[64]                 # rules.val, copied: read at every square
     int use_gaddag
     int board_empty
+    int opening_down                # the opening's down plays are listed (build_lane)
     int top
     int by_equity
     # the rack while generating: tiles by letter (0: blanks), letters present, the leave mask (one

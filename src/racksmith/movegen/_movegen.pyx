@@ -162,6 +162,9 @@ cdef void start_walk(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC*
     memcpy(w.val, r.val, sizeof(w.val))
     w.use_gaddag = a.use_gaddag
     w.board_empty = b.n_tiles == 0
+    # a board that is its own transpose lists its opening across only (each down play mirrors one),
+    # unless only the down plays are asked for: then those
+    w.opening_down = r.opening_down or not (a.directions & 1)
     w.top = a.top
     w.by_equity = a.by_equity
     w.min_blanks = w.req_min_blanks          # walk_require_blanks: this call only

@@ -18,6 +18,7 @@ from ..core.move import Move, MoveKind
 from ..core.turns import EventKind
 from ..errors import RacksmithError
 from ..movegen.movelist import RECLAIM_KIND
+from ..rules.symmetry import listed_opening, opening_mirror
 from .replay import Replay, ReplayTurn
 
 
@@ -246,7 +247,10 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     best = tuple(_candidate(moves[i], rack_size, ranks[i]) for i in range(min(top, n)))
     recs = moves.to_numpy()
     bingo_available = bool((((recs["kind"] == 0) | (recs["kind"] == RECLAIM_KIND)) & (recs["n_played"] == rack_size)).any())
-    found = _find(moves, _target(played_move, ev.kind))
+    target = _target(played_move, ev.kind)
+    found = _find(moves, target)
+    if found is None and target is not None and listed_opening(pos, target):
+        found = _find(moves, opening_mirror(target))  # the opening lists its across plays, each a down one's mirror
     if found is None:
         note = "the move played is not a legal move here (a phony?)" if played_move is not None else "exchanged tiles not recorded"
         return TurnAnalysis(

@@ -33,3 +33,20 @@ def opening_across_only(ruleset: Ruleset) -> bool:
             if lm[a] != lm[b] or wm[a] != wm[b]:
                 return False
     return True
+
+
+def opening_mirror(move):
+    """The play of the opening that ``move`` (a placement) mirrors across the board's diagonal:
+    the other direction, the same words and score on a board :func:`opening_across_only` says is
+    its own transpose. A down play's mirror is what a list of the opening's moves holds in its place."""
+    import dataclasses
+
+    return dataclasses.replace(move, row=move.col, col=move.row, across=not move.across)
+
+
+def listed_opening(position, move) -> bool:
+    """Is ``move`` a down play of an opening whose list holds only its across mirror
+    (:func:`opening_mirror`)?"""
+    return (move.is_place and not move.across and not position.board.any()
+            and opening_across_only(position.ruleset))
+

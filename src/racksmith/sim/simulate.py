@@ -38,6 +38,7 @@ from ..movegen._movegen import BoardState
 from ..movegen.generate import _leaves, _tables
 from ..movegen.movelist import RECLAIM_KIND
 from ..rules.alphabet import BLANK, THROUGH
+from ..rules.symmetry import listed_opening, opening_mirror
 from .winpct import WinPct, load_winpct
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -261,12 +262,18 @@ def simulate(
             raise SimError("moves is empty: give at least one move to simulate")
         ml = position.moves(sort="equity", leaves=leave_values, exchanges=True)
         index = {_key(m): i for i, m in enumerate(ml)}
-        missing = [m.notation() for m in cand_moves if _key(m) not in index]
+        # a down opening: the list holds its across mirror, simulated as it was asked for (down)
+        down = [_key(m) not in index and listed_opening(position, m) for m in cand_moves]
+        keys = [_key(opening_mirror(m)) if d else _key(m) for m, d in zip(cand_moves, down)]
+        missing = [m.notation() for m, k in zip(cand_moves, keys) if k not in index]
         if missing:
             raise SimError(f"not legal moves of the player to move here: {', '.join(missing)}")
-        rows = [index[_key(m)] for m in cand_moves]
+        rows = [index[k] for k in keys]
         recs = np.ascontiguousarray(ml.to_numpy()[rows].copy())
-        cand_moves = [ml[i] for i in rows]
+        cand_moves = [opening_mirror(ml[i]) if d else ml[i] for i, d in zip(rows, down)]
+        flip = np.flatnonzero(down)
+        recs["row"][flip], recs["col"][flip] = recs["col"][flip].copy(), recs["row"][flip].copy()
+        recs["dir"][flip] = 1
     reclaimed = _reclaimed(rs, cand_moves, recs)
     a = rs.alphabet
     cand_leave = np.array(
