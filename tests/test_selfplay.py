@@ -472,3 +472,17 @@ def test_a_kind_registered_for_match_is_named_as_such_by_selfplay():
         parse_player("sim")
     with pytest.raises(RacksmithError, match=r"self-play plays the built-in players equity, score, random$"):
         parse_player("wizard")
+
+
+def test_records_name_super_as_magpie_does_and_players_of_one_kind_apart(enable, tmp_path):
+    """MAGPIE reads '#tile-distribution english_super' (not 'super') and refuses a record whose two
+    players have one name; racksmith reads both back."""
+    config = SelfPlayConfig(players=("score", "score"), ruleset="super", seed=4, gcg_dir=str(tmp_path))
+    run_selfplay(2, config, lexicon=enable)
+    for f in sorted(tmp_path.glob("*.gcg")):
+        text = f.read_text(encoding="utf-8")
+        assert "#tile-distribution english_super\n" in text
+        names = [line.split(None, 2)[2] for line in text.splitlines() if line.startswith("#player")]
+        assert sorted(names) == ["racksmith_score_1", "racksmith_score_2"]
+        r = replay_file(f)  # no ruleset given: the record's name is read as Super Scrabble
+        assert r.ok and r.over and r.ruleset.name == "super"

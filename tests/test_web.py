@@ -19,7 +19,7 @@ from conftest import FIXTURES, with_time_penalty
 from racksmith import Position, get_ruleset
 from racksmith.review.analysis import analyze
 from racksmith.cli.main import main
-from racksmith.lexicon import load_leaves
+from racksmith.lexicon import load_leaves, load_lexicon
 from racksmith.review.replay import replay_text
 from racksmith.web import MAX_BODY, Analyzer, RequestError, make_server
 
@@ -540,3 +540,17 @@ def test_a_truncated_body_is_said_once(server):
     assert " at at " not in answer["error"] and answer["error"].startswith("the body is not JSON: Unterminated string")
     other = error(server, "/api/position", raw=b'{"cgp": 5')["error"]
     assert other.endswith("at line 1, column 10") and " at at " not in other
+
+
+def test_a_record_naming_no_ruleset_is_the_server_default_s():
+    """serve --ruleset super: a GCG record without #tile-distribution is a Super game, as a CGP
+    without an ld is (it was read as English: 65 errors, and the page switched to English)."""
+    from racksmith import Game
+
+    g = Game("super", lexicon=load_lexicon("enable", "super"), seed=2)
+    for _ in range(4):
+        g.play(g.position.moves(top=1)[0])
+    text = "\n".join(line for line in g.gcg().splitlines() if not line.startswith(("#tile-distribution", "#lexicon")))
+    answer = Analyzer("super", None, None).gcg({"text": text, "analyze": False})
+    assert answer["ruleset"] == "super" and answer["errors"] == [] and len(answer["turns"]) == 4
+    assert Analyzer("english", None, None).gcg({"text": text, "analyze": False})["errors"]  # English: not this game

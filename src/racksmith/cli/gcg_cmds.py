@@ -45,7 +45,8 @@ def replay_cmd(
         emit_json(r.to_dict())
     else:
         scores = ", ".join(f"{n} {s}" for n, s in r.final_scores().items())
-        say(f"{path.name}: {len(r.turns)} turns, {'complete' if r.over else 'not finished'}; final scores {scores}")
+        say(f"{path.name}: {len(r.turns)} turn{'' if len(r.turns) == 1 else 's'}, "
+            f"{'complete' if r.over else 'not finished'}; final scores {scores}")
         for line, words in r.phonies:
             say(f"line {line}: not in the lexicon: {', '.join(words)}")
         for n in r.notes:

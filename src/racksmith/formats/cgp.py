@@ -18,7 +18,7 @@ import numpy as np
 from ..rules.alphabet import BLANK_CHARS, Tiles
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
-from .naming import SETTLED_BY_RULESET, named_ruleset, rulesets_that_read
+from .naming import SETTLED_BY_RULESET, named_ruleset, record_name, rulesets_that_read
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,9 +294,5 @@ def naming_opcodes(opcodes, ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
         named = None
     if (named.name if named is not None else "english") == ruleset.name:
         return opcodes
-    return (("ld", _LD_NAMES.get(ruleset.name, ruleset.name)),) + tuple((k, v) for k, v in opcodes if k != "ld")
-
-
-#: a shipped ruleset's name in ``ld`` where MAGPIE has another for the same tiles
-_LD_NAMES = {"super": "english_super"}
+    return (("ld", record_name(ruleset)),) + tuple((k, v) for k, v in opcodes if k != "ld")
 

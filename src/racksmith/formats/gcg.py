@@ -331,11 +331,11 @@ _NOT_CHARSETS = frozenset(("undefined", "idna", "punycode", "unicode-escape", "r
 
 
 def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
-              rulesets: "tuple[Ruleset, ...]" = ()):
+              rulesets: "tuple[Ruleset, ...]" = (), default: "str | Ruleset | None" = None):
     """Parse GCG text. The ruleset is ``ruleset`` if given, else the one the record's header
     names (``#tile-distribution`` among the shipped rulesets and ``rulesets``, Super Scrabble's
     ``#board-layout`` or ``#game-type``, the language of its ``#lexicon``: see
-    :mod:`racksmith.formats.naming`; names, never files), else English. A name racksmith cannot
+    :mod:`racksmith.formats.naming`; names, never files), else ``default`` (None: English). A name racksmith cannot
     play (a distribution it does not ship, another language's lexicon, the WordSmog variant) is a
     :class:`GCGError` naming it and its line, whatever ``strict`` says.
 
@@ -353,7 +353,8 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
     if not text.isascii():  # letters typed or pasted decomposed (a base letter and a combining mark): one letter each
         text = unicodedata.normalize("NFC", text)
     lines = text.lstrip("\ufeff").splitlines()
-    rs = _ruleset_from_header(lines, rulesets, get_ruleset(ruleset) if ruleset is not None else None)
+    rs = _ruleset_from_header(lines, rulesets, get_ruleset(ruleset) if ruleset is not None else None,
+                              get_ruleset(default) if default is not None else None)
     visitor.begin_game(rs)
     nicks: list[str] = []
     declared = False
@@ -455,12 +456,13 @@ def max_players(ruleset: Ruleset) -> int:
     return max(ruleset.total_tiles // ruleset.rack_size, 1)
 
 
-def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), given: "Ruleset | None" = None) -> Ruleset:
+def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), given: "Ruleset | None" = None,
+                         default: "Ruleset | None" = None) -> Ruleset:
     """The ruleset a record's header names (the lines before the first event): its
     ``#tile-distribution``, ``#board-layout``, ``#game-type`` and ``#lexicon`` read as
     :func:`~racksmith.formats.naming.named_ruleset` reads them (the distribution a shipped
     ruleset's name or alias or one of ``known``; Super Scrabble's board; the lexicon's language);
-    English when the header names none. A name racksmith cannot play is a :class:`GCGError` on its
+    ``default`` (None: English) when the header names none. A name racksmith cannot play is a :class:`GCGError` on its
     line. With a ruleset ``given``, that one (a variant racksmith does not play is still refused).
     Only names are looked up: a path in a pragma is never opened."""
     fields = {"tile-distribution": "distribution", "board-layout": "layout", "game-type": "variant", "variant": "variant",
@@ -492,11 +494,11 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
         return given
     if rs is not None:
         return rs
-    english = find_ruleset("english")
-    foreign = _foreign_letters(lines, english)
+    fallback = default if default is not None else find_ruleset("english")
+    foreign = _foreign_letters(lines, fallback)
     if foreign:
-        raise GCGError(_foreign_message(foreign, known), foreign[0][1], param="ruleset")
-    return english
+        raise GCGError(_foreign_message(foreign, known, fallback), foreign[0][1], param="ruleset")
+    return fallback
 
 
 def _foreign_letters(lines: list[str], alphabet_of: Ruleset) -> list[tuple[str, int]]:
@@ -514,17 +516,18 @@ def _foreign_letters(lines: list[str], alphabet_of: Ruleset) -> list[tuple[str, 
     return list(found.items())
 
 
-def _foreign_message(foreign: list[tuple[str, int]], known: "tuple[Ruleset, ...]") -> str:
-    """Why a record that names no ruleset cannot be English: its letters, and the rulesets whose
-    alphabets hold them all (or that none does)."""
+def _foreign_message(foreign: list[tuple[str, int]], known: "tuple[Ruleset, ...]", fallback: "Ruleset | None" = None) -> str:
+    """Why a record that names no ruleset cannot be ``fallback``'s (English's): its letters, and
+    the rulesets whose alphabets hold them all (or that none does)."""
     from ..rules.ruleset import available_rulesets
 
     letters = [letter for letter, _ in foreign]
     shown = ", ".join(letters[:8]) + (f" and {len(letters) - 8} more" if len(letters) > 8 else "")
     rulesets = (*known, *available_rulesets())
     fits = [rs.name for rs in rulesets if all(letter in rs.alphabet for letter in letters)]
+    spelled = "English" if fallback is None or fallback.name == "english" else f"letters of {fallback.name}"
     head = (f"the record names no ruleset (no #lexicon or #tile-distribution), and its letters {shown} "
-            "are not English")
+            f"are not {spelled}")
     if fits:
         return f"{head}: pass the ruleset to use ({' or '.join(dict.fromkeys(fits))})"
     names = ", ".join(dict.fromkeys(rs.name for rs in rulesets))

@@ -28,7 +28,7 @@ from typing import Callable, Iterable
 from ..errors import RulesetError
 from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset
 
-__all__ = ["NAME_FIELDS", "OTHER_LANGUAGE_LEXICONS", "UNPLAYED_VARIANTS", "named_ruleset", "rulesets_that_read"]
+__all__ = ["NAME_FIELDS", "OTHER_LANGUAGE_LEXICONS", "UNPLAYED_VARIANTS", "named_ruleset", "record_name", "rulesets_that_read"]
 
 #: makes the error of a refused name: ``error(field, message)``, ``field`` one of :data:`NAME_FIELDS`
 ErrorMaker = Callable[[str, str], Exception]
@@ -121,6 +121,18 @@ def named_ruleset(
                 f"{language} tiles ({_names(known)}): pass the ruleset to use",
             )
     return None
+
+
+#: a shipped ruleset's name in records (GCG ``#tile-distribution``, CGP ``ld``) where MAGPIE has
+#: another for the same tiles
+_RECORD_NAMES = {"super": "english_super"}
+
+
+def record_name(ruleset: Ruleset) -> str:
+    """The name a record racksmith writes gives ``ruleset`` (its ``#tile-distribution``, its CGP
+    ``ld``): MAGPIE's name where it has one (``english_super``), else the ruleset's own. Both are
+    read back as the ruleset (:func:`named_ruleset`)."""
+    return _RECORD_NAMES.get(ruleset.name, ruleset.name)
 
 
 def rulesets_that_read(reads: "Callable[[Ruleset], bool]", besides: "Ruleset | None" = None) -> tuple[str, ...]:

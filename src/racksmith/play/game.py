@@ -30,6 +30,7 @@ from ..core.turns import Ending, EventKind
 from ..core.validation import ANY_WORD, check_move_lean
 from ..errors import GCGError, IllegalMoveError, InvalidMoveError, PositionError, RacksmithError
 from ..formats.gcg import MAX_GCG_POINTS, GCGEvent, GCGGame, GCGPlayer, max_players
+from ..formats.naming import record_name
 from ..lexicon import Leaves
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
@@ -589,7 +590,7 @@ class Game:
         if self.lexicon_name and not any(n == "lexicon" for n, _ in pragmas):
             game.pragmas.append(("lexicon", str(self.lexicon_name), 0))
         if not any(n == "tile-distribution" for n, _ in pragmas):
-            game.pragmas.append(("tile-distribution", rs.name, 0))
+            game.pragmas.append(("tile-distribution", record_name(rs), 0))
         for i, (nick, name) in enumerate(zip(self.nicks, self.names)):
             game.pragmas.append((f"player{i + 1}", f"{nick} {name}", 0))
             game.players.append(GCGPlayer(nick, name))

@@ -237,8 +237,15 @@ class _Series:
             self.lexicon,
             players=[f"p{i + 1}" for i in seats],
             seed=game_rng(cfg.seed, index // 2 if cfg.paired else index),
-            names=[f"racksmith_{cfg.players[i]}" for i in seats],
+            names=[self._name(i) for i in seats],
         )
+
+    def _name(self, player: int) -> str:
+        """Player ``player``'s full name in the records: its kind, and its number when another
+        player is of the same kind (MAGPIE refuses a record whose two players have one name)."""
+        kinds = self.config.players
+        kind = kinds[player]
+        return f"racksmith_{kind}" + (f"_{player + 1}" if kinds.count(kind) > 1 else "")
 
     def _write_gcg(self, index: int, game: Game) -> str | None:
         """Write game ``index``'s record into ``gcg_dir``: None, or why it could not be written (the

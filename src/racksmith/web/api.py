@@ -29,6 +29,7 @@ from ..core.move import Move
 from ..movegen.generate import DIRECTIONS, SORTS
 from ..core.position import Position
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
+from ..formats.naming import record_name
 from .limits import LimitError, Limits
 
 DEFAULT_TOP = 20
@@ -471,7 +472,7 @@ class Analyzer:
             raise RequestError("field 'players' must be two different nicks without spaces or ':'")
         a = rs.alphabet
         game = GCGGame(rs)
-        game.pragmas.append(("tile-distribution", rs.name, 0))
+        game.pragmas.append(("tile-distribution", record_name(rs), 0))
         for i, nick in enumerate(nicks):
             game.pragmas.append((f"player{i + 1}", f"{nick} {nick}", 0))
             game.players.append(GCGPlayer(nick, nick))
@@ -516,7 +517,8 @@ class Analyzer:
         :func:`~racksmith.formats.gcg.decode_gcg` reads a file; the answer then has the record's
         ``text``.
 
-        The record's ``#tile-distribution`` names a ruleset a request may name (never a file); the
+        The record's ``#tile-distribution`` names a ruleset a request may name (never a file), else
+        it is the server's default ruleset's; the
         record is at most ``limits.max_gcg_bytes`` and ``limits.max_gcg_events`` event lines, and
         its analysis stops with a 413 after ``limits.max_seconds``."""
         from ..formats.gcg import parse_gcg
@@ -535,7 +537,8 @@ class Analyzer:
         top = body.get("top", DEFAULT_ANALYSIS_TOP)
         if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_ANALYSIS_TOP:
             raise RequestError(f"field 'top' must be a whole number from 1 to {MAX_ANALYSIS_TOP}, got {_show(top)}")
-        r = replay(parse_gcg(text, rs, strict=False, rulesets=self.rulesets), strict=False)
+        # a record that names no ruleset is the server's default's, as a CGP without an ld is
+        r = replay(parse_gcg(text, rs, strict=False, rulesets=self.rulesets, default=self.default), strict=False)
         rs = r.ruleset
         result: dict[str, Any] = {
             "ruleset": rs.name,
