@@ -178,3 +178,18 @@ def test_the_search_limits_of_the_command_line_are_the_solver_s():
     from racksmith.search import endgame
 
     assert (search_cmds.MAX_DEPTH, search_cmds.MAX_THREADS) == (endgame.MAX_DEPTH, endgame.MAX_THREADS)
+
+
+def test_a_board_file_of_another_size_names_the_ruleset_it_fits(capsys, tmp_path):
+    """21 rows without --ruleset: Super Scrabble's board, as a 21-row CGP is told (it said only
+    'the english board 15')."""
+    board = tmp_path / "board.txt"
+    board.write_text("\n".join(["." * 21] * 21) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "moves", "--board", board, "--rack", "AEINRST")
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert "has 21 rows, the english board 15" in err and err.rstrip().endswith("give --ruleset super")
+    code, out, err = run(capsys, "moves", "--board", board, "--rack", "AEINRST", "-r", "super", "--top", "1", "--json")
+    assert code == 0 and json.loads(out)["moves"][0]["score"] == 66
+    board.write_text("\n".join(["." * 19] * 19) + "\n", encoding="utf-8")  # no ruleset's size: no hint
+    code, out, err = run(capsys, "moves", "--board", board, "--rack", "AEINRST")
+    assert code == 1 and "19 rows" in err and "--ruleset" not in err

@@ -122,7 +122,7 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
     import typer
 
     from ..core.position import Position
-    from ..errors import CGPError, UnknownLetterError
+    from ..errors import CGPError, PositionError, UnknownLetterError
     from ..formats.naming import rulesets_that_read
     from ..lexicon import load_lexicon
     from ..rules.ruleset import get_ruleset
@@ -156,6 +156,13 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
         fits = rulesets_that_read(lambda other: _reads_board(board, rack, other), spelled)
         if fits:
             _spelled_in(str(e), fits)
+        raise
+    except PositionError as e:
+        if rs is None:  # no ruleset given: a board of another size may be another ruleset's (21 rows: super)
+            fits = rulesets_that_read(lambda other: _reads_board(board, rack, other), spelled)
+            if fits:
+                fail(f"{e}; it is a position of {' or '.join(fits)}: give "
+                     + " or ".join(f"--ruleset {name}" for name in fits))
         raise
 
 
