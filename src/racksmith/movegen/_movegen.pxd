@@ -322,8 +322,7 @@ cdef struct WalkC:
     const uint32_t* kwg             # rules.kwg
     int32_t val[64]                 # rules.val, copied: read at every square
     int use_gaddag
-    int board_empty
-    int opening_down                # the opening's down plays are listed (build_lane)
+    int board_empty                 # 0: tiles on the board; 1: the opening; 2: the opening, its down plays listed (build_lane)
     int top
     int by_equity
     # the rack while generating: tiles by letter (0: blanks), letters present, the leave mask (one

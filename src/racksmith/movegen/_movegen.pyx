@@ -161,10 +161,9 @@ cdef void start_walk(WalkC* w, const RulesC* r, const LeavesC* lv, const BoardC*
     w.kwg = r.kwg
     memcpy(w.val, r.val, sizeof(w.val))
     w.use_gaddag = a.use_gaddag
-    w.board_empty = b.n_tiles == 0
-    # a board that is its own transpose lists its opening across only (each down play mirrors one),
-    # unless only the down plays are asked for: then those
-    w.opening_down = r.opening_down or not (a.directions & 1)
+    # the opening: 2 when its down plays are listed (a board that is not its own transpose, or only
+    # the down plays asked for), 1 when the across plays alone are (each down play mirrors one)
+    w.board_empty = 0 if b.n_tiles else 2 if r.opening_down or not (a.directions & 1) else 1
     w.top = a.top
     w.by_equity = a.by_equity
     w.min_blanks = w.req_min_blanks          # walk_require_blanks: this call only

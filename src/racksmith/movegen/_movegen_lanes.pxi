@@ -31,11 +31,11 @@ cdef void build_lane(WalkC* w, Lane* ln, int dir, int index) noexcept nogil:
     ln.adj = adj
     if w.board_empty:
         # the opening: plays through the start square, across only when each down play mirrors one
-        # (r.opening_down: racksmith.rules.symmetry) unless only down plays are asked for (w.opening_down)
+        # (r.opening_down: racksmith.rules.symmetry) unless only down plays are asked for (board_empty 2)
         if dir == ACROSS and r.start // r.cols == index:
             ln.anchors[0] = r.start % r.cols
             ln.n_anchors = 1
-        elif dir == DOWN and w.opening_down and r.start % r.cols == index:
+        elif dir == DOWN and w.board_empty == 2 and r.start % r.cols == index:
             ln.anchors[0] = r.start // r.cols
             ln.n_anchors = 1
     else:
