@@ -33,6 +33,15 @@ def test_magpie_games_replay_exactly(path, scores, turns):
     assert all(t.score == t.event.score for t in r.turns)
 
 
+def test_a_record_whose_turns_fail_is_not_complete():
+    """Every turn after the first fails when the first is unreadable; the record still ends with
+    the game's last lines (``over``), but it is not a finished game (``complete``)."""
+    r = replay_text(_edit(GAME01, "8D KRONA +28 28", "8D KRONX +28 28"), strict=False)
+    assert r.over and r.errors and not r.complete and r.to_dict()["complete"] is False
+    good = replay_file(GAME01)
+    assert good.complete and good.to_dict()["complete"] is True
+
+
 def test_bingos_and_exchanges_are_recognised():
     r = replay_file(GAME01)
     assert [t.number for t in r.turns if t.bingo] == [2, 6, 8, 13, 20]

@@ -237,8 +237,10 @@ def test_gcg_record_errors_are_reported_not_fatal(server):
     g = post(server, "/api/gcg", {"text": bad})
     assert [e["line"] for e in g["errors"]][:1] == [9] and "the record says +30" in g["errors"][0]["message"]
     assert len(g["turns"]) == 24 and g["analysis"] is not None
+    # the record reaches the game's last lines, but a replay with errors is not a finished game
+    assert g["complete"] is False
     junk = post(server, "/api/gcg", {"text": "hello\nworld\n"})
-    assert junk["errors"] and junk["turns"] == []
+    assert junk["errors"] and junk["turns"] == [] and junk["complete"] is False
 
 
 # --- errors ------------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ def replay_cmd(
     else:
         scores = ", ".join(f"{n} {s}" for n, s in r.final_scores().items())
         say(f"{path.name}: {len(r.turns)} turn{'' if len(r.turns) == 1 else 's'}, "
-            f"{'complete' if r.over else 'not finished'}; final scores {scores}")
+            f"{'complete' if r.complete else 'ends with errors' if r.over else 'not finished'}; final scores {scores}")
         for line, words in r.phonies:
             say(f"line {line}: not in the lexicon: {', '.join(words)}")
         for n in r.notes:

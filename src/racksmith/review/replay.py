@@ -109,6 +109,11 @@ class Replay:
     def ok(self) -> bool:
         return not self.errors
 
+    @property
+    def complete(self) -> bool:
+        """The record reaches the game's end (``over``) and every line of it replayed (``ok``)."""
+        return self.over and not self.errors
+
     def final_scores(self) -> dict[str, int]:
         return dict(zip(self.players, self.scores))
 
@@ -165,12 +170,14 @@ class Replay:
         return [e for e in self.errors if e.line < line]
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``racksmith gcg replay --json``."""
+        """The JSON object of ``racksmith gcg replay --json``. ``complete``: the record reaches the
+        game's end and replays without an error (a record whose turns failed is not a finished game
+        even when it ends with the game's last lines)."""
         return {
             "players": self.players,
             "final_scores": self.final_scores(),
             "turns": len(self.turns),
-            "complete": self.over,
+            "complete": self.complete,
             "errors": [{"line": e.line, "message": e.message} for e in self.errors],
             "phonies": [{"line": line, "words": list(words)} for line, words in self.phonies],
             "notes": list(self.notes),

@@ -544,7 +544,7 @@ class Analyzer:
             "ruleset": rs.name,
             "players": r.players,
             "final_scores": [r.scores[i] if i < len(r.scores) else 0 for i in range(len(r.players))],
-            "complete": r.over,
+            "complete": r.complete,
             "errors": [{"line": e.line, "message": e.message} for e in r.errors],
             "notes": list(r.notes),
             "turns": [_turn_info(r, t, rs) for t in r.turns],

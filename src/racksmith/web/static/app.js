@@ -842,7 +842,7 @@
     const best = Math.max(...g.final_scores);
     $("game-summary").replaceChildren(...names.flatMap((n, i) => [
       i ? " – " : "", h("span", { class: g.final_scores[i] === best ? "winner" : "" }, `${shorten(n, 80)} ${g.final_scores[i]}`)]),
-      h("span", { class: "subtle", text: ` · ${g.turns.length} turn${g.turns.length === 1 ? "" : "s"}${g.complete ? "" : " · not finished"}` +
+      h("span", { class: "subtle", text: ` · ${g.turns.length} turn${g.turns.length === 1 ? "" : "s"}${g.complete ? "" : g.errors.length ? " · replayed with errors" : " · not finished"}` +
         (g.analysis ? ` · analysed with ${g.analysis.lexicon}${g.analysis.leaves ? " and leaves" : ", no leaves"}` : "") }));
     const errs = g.errors.map((e) => h("div", { text: (e.line ? `line ${e.line}: ` : "") + humanize(e.message, "game") }));
     if (g.analysis_error) errs.push(h("div", { text: `analysis: ${humanize(g.analysis_error, "game")}` }));
