@@ -50,3 +50,17 @@ def test_a_latin_twin_in_a_russian_csv_is_named_with_its_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "line 3: leave 'A': letter 'A' is not in the alphabet of russian" in err
     assert "Latin twin of Cyrillic 'А'" in err and len(err.splitlines()) == 1
+
+
+def test_a_cyrillic_csv_without_a_ruleset_names_the_rulesets_that_read_it(tmp_path, capsys):
+    csv = tmp_path / "l.csv"
+    csv.write_text("leave,value\nЖ,-2\nАБ,1.5\n", encoding="utf-8")
+    assert main(["leaves", "build", str(csv), "-o", str(tmp_path / "l.klv2")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "not in the alphabet of english" in err and len(err.splitlines()) == 1
+    assert err.endswith("give --ruleset russian or --ruleset erudit")
+    assert not (tmp_path / "l.klv2").exists()
+    # a ruleset given is not second-guessed: the error is the letter's alone
+    assert main(["leaves", "build", str(csv), "-o", str(tmp_path / "l.klv2"), "--ruleset", "english"]) == 1
+    assert "--ruleset russian" not in capsys.readouterr().err
+    assert main(["leaves", "build", str(csv), "-o", str(tmp_path / "l.klv2"), "--ruleset", "russian"]) == 0

@@ -27,17 +27,41 @@ def build_cmd(
     csv: Path = typer.Argument(..., help="leave,value CSV, tiles of each leave in any order, ? = blank (gzip accepted).",
                                dir_okay=False),
     output: Path = typer.Option(..., "--output", "-o", help="The .klv2 file to write.", dir_okay=False),
-    ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP + " [default: english]"),
 ) -> None:
     """Compile a leave CSV into a KLV2 file (byte for byte what MAGPIE writes)."""
+    from ..errors import RacksmithError
+    from ..formats.naming import rulesets_that_read
     from ..lexicon import Leaves
+    from ..rules.ruleset import get_ruleset
+    from .common import fail
 
     if output.resolve() == csv.resolve():
         raise typer.BadParameter("the output would overwrite the CSV: choose another file", param_hint="--output")
+    rs = get_ruleset(ruleset or "english")
     with err_console.status(f"building {output.name} from {csv.name}"):
-        leaves = Leaves.from_csv(csv, ruleset)
+        try:
+            leaves = Leaves.from_csv(csv, rs)
+        except RacksmithError as e:
+            if ruleset is None:  # no ruleset given: leaves in another ruleset's letters name it
+                fits = rulesets_that_read(lambda other: _reads_csv(csv, other), rs)
+                if fits:
+                    fail(f"{e}; the leaves are spelled in the letters of {' or '.join(fits)}: give "
+                         + " or ".join(f"--ruleset {name}" for name in fits))
+            raise
         leaves.save(output)
     say(f"{output}: {len(leaves):,} leaves, {leaves.kwg.size:,} nodes")
+
+
+def _reads_csv(path: Path, ruleset) -> bool:
+    from ..errors import RacksmithError
+    from ..lexicon import Leaves
+
+    try:
+        Leaves.from_csv(path, ruleset)
+    except RacksmithError:
+        return False
+    return True
 
 
 @leaves_app.command("value")
