@@ -320,14 +320,16 @@ def test_a_ruleset_given_wins_over_the_names_but_not_over_the_variant():
         ("mcnz 4;", "CGP 'mcnz 4': the english ruleset ends the game after 6 consecutive scoreless turns"),
         ("bb 35;", "CGP 'bb 35': the english ruleset gives 50 points for a bingo"),
         ("mcnz six;", "CGP 'mcnz six' must be a whole number"),
+        ("etl 1;", "CGP 'etl 1': the english ruleset allows an exchange while the bag holds at least 7 tiles"),
+        ("etl 01;", "(give a ruleset file with exchange_limit = 1)"),
     ],
 )
 def test_rules_other_than_the_rulesets_are_refused(opcodes, words):
     with pytest.raises(CGPError) as e:
         Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 {opcodes}")
     assert words in str(e.value)
-    ok = Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 mcnz 6; bb 50; var classic;")
-    assert ok.opcodes == (("mcnz", "6"), ("bb", "50"), ("var", "classic"))
+    ok = Position.from_cgp(f"{EMPTY15} AEINRST/ 0/0 0 mcnz 6; bb 50; var classic; etl 7;")
+    assert ok.opcodes == (("mcnz", "6"), ("bb", "50"), ("var", "classic"), ("etl", "7"))
 
 
 def test_the_cli_refuses_an_unplayable_cgp_in_one_line(capsys):

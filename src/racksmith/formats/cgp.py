@@ -5,7 +5,7 @@ The ``ld`` (letter distribution), ``bdn`` (board), ``var`` (variant) and ``lex``
 choose the ruleset and lexicon when the caller names none (:func:`cgp_ruleset`, :func:`cgp_lexicon`,
 :mod:`racksmith.formats.naming`); they are names from data, looked up without ever opening a file,
 and a name racksmith cannot play is refused naming it. A ``var`` racksmith does not play, and an
-``mcnz`` or ``bb`` other than the ruleset's, are refused whatever the ruleset.
+``mcnz``, ``bb`` or ``etl`` other than the ruleset's, are refused whatever the ruleset.
 """
 from __future__ import annotations
 
@@ -152,12 +152,13 @@ def _parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
 _RULE_OPCODES = (
     ("mcnz", "zero_turn_limit", "ends the game after {} consecutive scoreless turns"),
     ("bb", "bingo_bonus", "gives {} points for a bingo"),
+    ("etl", "exchange_limit", "allows an exchange while the bag holds at least {} tiles"),
 )
 
 
 def _check_rules(opcodes, ruleset: Ruleset) -> None:
     """A position is played by its ruleset's rules: a ``var`` racksmith does not play, and an
-    ``mcnz`` or ``bb`` other than the ruleset's, are refused (they would change every answer)."""
+    ``mcnz``, ``bb`` or ``etl`` other than the ruleset's, are refused (they would change every answer)."""
     named_ruleset(variant=opcode(opcodes, "var") or "", error=_refused)
     for name, attr, says in _RULE_OPCODES:
         value = opcode(opcodes, name)
@@ -168,7 +169,7 @@ def _check_rules(opcodes, ruleset: Ruleset) -> None:
         if int(value) != getattr(ruleset, attr):
             raise CGPError(
                 f"CGP '{name} {value.strip()}': the {ruleset.name} ruleset {says.format(getattr(ruleset, attr))}, and "
-                f"racksmith plays a position by its ruleset's rules (give a ruleset file with {attr} = {value.strip()})"
+                f"racksmith plays a position by its ruleset's rules (give a ruleset file with {attr} = {int(value)})"
             )
 
 
