@@ -15,6 +15,7 @@ installed with ``pip install '.[fuzz]'``). See ``fuzz/README.md``.
 from __future__ import annotations
 
 import argparse
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +36,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--rss-mb", type=int, default=2048, help="memory one process may use before it counts as a crash")
     ap.add_argument("--replay", nargs="+", type=Path, metavar="FILE", help="run these inputs and stop")
     ap.add_argument("--minimize", type=Path, metavar="CRASH", help="shrink this crashing input")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)  # a process of -fork (the launcher)
     args = ap.parse_args(own)
     if args.list:
         print("\n".join(NAMES))
@@ -52,6 +54,10 @@ def main(argv: list[str]) -> int:
         sys.path.insert(0, str(HERE))
         import targets
     target = targets.TARGETS[args.target]
+    if args.child:  # started by libFuzzer's -fork through the launcher: its flags are the arguments
+        atheris.Setup([sys.argv[0], *extra], target)
+        atheris.Fuzz()
+        return 0
     crashes = HERE / "crashes" / args.target
     crashes.mkdir(parents=True, exist_ok=True)
     flags = [f"-timeout={args.timeout}", f"-rss_limit_mb={args.rss_mb}", f"-artifact_prefix={crashes}/",
@@ -64,7 +70,10 @@ def main(argv: list[str]) -> int:
     limit = [f"-runs={args.runs}"] if args.runs else [f"-max_total_time={args.seconds}"]
     jobs = [f"-fork={args.jobs}", "-ignore_crashes=1"] if args.jobs > 1 else []
     dirs = [*limit, *jobs, str(work), str(seeds)]
-    atheris.Setup([sys.argv[0], *flags, *extra, *dirs], target)
+    # -fork runs its processes as argv[0] with libFuzzer's flags: an executable launcher that comes
+    # back here with the target named (run.py itself is neither executable nor told the target)
+    argv0 = _launcher(args.target) if args.jobs > 1 else sys.argv[0]
+    atheris.Setup([argv0, *flags, *extra, *dirs], target)
     atheris.Fuzz()
     return 0
 
@@ -124,6 +133,17 @@ def _minimize(name: str, path: Path) -> int:
     out.write_bytes(data)
     print(f"{out}: {len(data)} bytes, still {kind}: {data[:200]!r}")
     return 0
+
+
+def _launcher(name: str) -> str:
+    """An executable script that runs this file for target ``name`` with the arguments it is given
+    as libFuzzer's flags (the processes of ``-fork``), with this Python."""
+    path = HERE / "work" / f"launch-{name}.sh"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(HERE / "run.py"))} '
+                    f'{name} --child -- "$@"\n', encoding="utf-8")
+    path.chmod(0o755)
+    return str(path)
 
 
 def _split(argv: list[str]) -> tuple[list[str], str, list[str]]:
