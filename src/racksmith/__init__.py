@@ -47,6 +47,13 @@ from .play.specs import register_player_kind
 from .review.analysis import analyze
 from .review.replay import Replay, replay, replay_file, replay_text
 from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
+# The searches and the simulation, imported now rather than at their first call: two threads making
+# their first calls at once (an endgame and a simulation) imported them concurrently, and Python's
+# import locks met in a cycle (_DeadlockError, or a partly initialised module).
+from . import search as _search, sim as _sim  # noqa: E402,F401
+from .sim import infer as _infer, player as _sim_player, simulate as _simulate, winpct as _winpct  # noqa: E402,F401
+
+del _search, _sim, _infer, _sim_player, _simulate, _winpct
 
 __version__ = "0.1.0"
 

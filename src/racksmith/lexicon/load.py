@@ -1,6 +1,7 @@
 """One way in for every kind of lexicon: an embedded name, a word list, a KWG file."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from .. import _args
@@ -13,6 +14,8 @@ from .wordlist import check_fits, looks_like_utf16, read_word_list_bytes
 
 
 _loaded: dict[tuple, Lexicon] = {}
+#: held while an embedded lexicon is compiled or read: threads asking for it at once get one object
+_loading = threading.RLock()
 
 
 def is_kwg_bytes(head: bytes) -> bool:
@@ -95,13 +98,18 @@ def load_embedded(name: str, ruleset: "str | Path | Ruleset | None" = None, *, g
         raise UnknownLexiconError(f"no embedded lexicon {name!r}: give one of {', '.join(EMBEDDED)}")
     rs = get_ruleset(ruleset) if ruleset is not None else default_ruleset(key_name)
     key = (key_name, rs.alphabet, rs.rows, rs.cols, gaddag, str(cache_dir()))
-    if key not in _loaded:
-        lex = compile_word_list(embedded_words(key_name), rs, name=key_name, gaddag=gaddag, source=f"embedded {key_name}")
-        home = default_ruleset(key_name)
-        hint = f"the embedded {key_name!r} lexicon is spelled for ruleset {home.name}" if home.alphabet != rs.alphabet else ""
-        _fits(lex, rs, f"embedded lexicon {key_name!r}", hint)
-        _loaded[key] = lex
-    return _loaded[key]
+    lex = _loaded.get(key)
+    if lex is not None:
+        return lex
+    with _loading:
+        if key not in _loaded:
+            lex = compile_word_list(embedded_words(key_name), rs, name=key_name, gaddag=gaddag,
+                                    source=f"embedded {key_name}")
+            home = default_ruleset(key_name)
+            hint = f"the embedded {key_name!r} lexicon is spelled for ruleset {home.name}" if home.alphabet != rs.alphabet else ""
+            _fits(lex, rs, f"embedded lexicon {key_name!r}", hint)
+            _loaded[key] = lex
+        return _loaded[key]
 
 
 def _fits(lex: Lexicon, rs: Ruleset, source: str, hint: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import threading
 from importlib import resources
 from typing import Any
 
@@ -19,6 +20,7 @@ from ..rules.ruleset import Ruleset, get_ruleset
 SHIPPED_LEAVES: dict[str, str] = {"english": "english", "super": "super", "russian": "russian", "erudit": "erudit"}
 
 _cache: dict[tuple[str, Any], Any] = {}
+_loading = threading.Lock()  #: held while a shipped set is read: threads asking for it at once get one object
 
 
 def _data(name: str, suffix: str) -> bytes | None:
@@ -53,13 +55,17 @@ def load_shipped_leaves(name: str, ruleset: "str | Ruleset | None" = None):
         raise LexiconFormatError(f"the shipped {key!r} leaves are spelled for ruleset {home.name}, not {rs.name}")
     cache_key = (key, rs.alphabet.letters)
     leaves = _cache.get(cache_key)
-    if leaves is None:
-        data = _data(key, ".klv2.gz")
-        if data is None:
-            raise LexiconFormatError(f"the shipped {key!r} leaves are missing from this installation")
-        leaves = Leaves.from_bytes(gzip.decompress(data), rs)
-        _cache[cache_key] = leaves
-    return leaves
+    if leaves is not None:
+        return leaves
+    with _loading:
+        leaves = _cache.get(cache_key)
+        if leaves is None:
+            data = _data(key, ".klv2.gz")
+            if data is None:
+                raise LexiconFormatError(f"the shipped {key!r} leaves are missing from this installation")
+            leaves = Leaves.from_bytes(gzip.decompress(data), rs)
+            _cache[cache_key] = leaves
+        return leaves
 
 
 def _not_a_name(name: object) -> LexiconFormatError:

@@ -27,6 +27,7 @@ at least *k*: :func:`racksmith.core.turns.exchange_cap`) and the pass are valued
 """
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from os import PathLike
 from pathlib import Path
@@ -165,6 +166,9 @@ _tables_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _leaves_cache: "OrderedDict[tuple, Leaves]" = OrderedDict()
 #: the entry of _tables_cache used last: (ruleset, lexicon, leaves, (tables, total tiles)), compared by identity
 _last: tuple = (None, None, None, None)
+#: held while tables are built (a lexicon's word maps take seconds): threads asking at once for the
+#: same tables build them once and share them
+_building = threading.RLock()
 
 
 def _remember(cache: OrderedDict, key: tuple, entry: tuple) -> None:
@@ -179,6 +183,14 @@ def _rules(rs: Ruleset, lexicon: Lexicon) -> Rules:
     hit = _rules_cache.get(key)
     if hit is not None:
         return hit[-1]
+    with _building:
+        hit = _rules_cache.get(key)
+        if hit is not None:
+            return hit[-1]
+        return _new_rules(rs, lexicon, key)
+
+
+def _new_rules(rs: Ruleset, lexicon: Lexicon, key: tuple) -> Rules:
     if lexicon.alphabet.letters != rs.alphabet.letters:
         raise MoveGenError(
             f"lexicon {lexicon.name or '?'} is spelled in another alphabet "
@@ -201,11 +213,15 @@ def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Table
         return hit[-1]
     if leaves is not None and leaves.alphabet.letters != rs.alphabet.letters:
         raise MoveGenError(f"the leave file is for another alphabet than ruleset {rs.name}: load it with ruleset={rs.name!r}")
-    rules = _rules(rs, lexicon)
-    entry = (Tables(rules, LeaveTable(leaves) if leaves is not None else None), rs.total_tiles)
-    _last = (rs, lexicon, leaves, entry)
-    _remember(_tables_cache, key, _last)
-    return entry
+    with _building:
+        hit = _tables_cache.get(key)
+        if hit is None:
+            rules = _rules(rs, lexicon)
+            entry = (Tables(rules, LeaveTable(leaves) if leaves is not None else None), rs.total_tiles)
+            hit = (rs, lexicon, leaves, entry)
+            _remember(_tables_cache, key, hit)
+        _last = hit
+        return hit[-1]
 
 
 MAX_SCORE = 2**30  #: scores are 32-bit in the kernel; keep clear of the edge
