@@ -505,3 +505,45 @@ def test_a_play_from_a_short_rack_kept_every_unseen_tile():
     assert list(after.unseen_tiles()) == a.rack("A")
     inferred = infer_leaves(after, "A2 B(A)")
     assert [(str(x.leave), x.probability) for x in inferred.leaves] == [("A", 1.0)]
+
+
+def test_the_kernel_stops_when_told_and_ctrl_c_reaches_an_inference():
+    """``stop`` set by another thread ends a kernel call at its next rack (enumerated or dealt);
+    infer_leaves runs its kernel calls off the calling thread, so Ctrl-C there (KeyboardInterrupt)
+    sets it and comes back at once instead of when every rack is tried; the next call is whole."""
+    import _thread
+    import threading
+
+    kernel, tables, board, pos, a, lv = kernel_on_krona()
+    pool = bytes(a.rack("AEIOUUVVWWQZXJKIIBCGL?"))
+    args = (tables.rules, tables.leave_table, board, b"", pool, 7, 4, 0.0, 5.0, 60, 0, 7, 100_000)
+    assert kernel(*args)[4] == 41_844
+    stopped = np.ones(1, dtype=np.int32)
+    assert kernel(*args, stop=stopped)[4] == 0  # enumerated: not one rack tried
+    assert kernel(*args, 50_000, 1, stop=stopped)[4] <= 1  # dealt: stops after the first deal
+    with pytest.raises(ValueError, match="stop must hold"):
+        kernel(*args, stop=np.zeros(0, dtype=np.int32))
+
+    full = Position.from_cgp("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0")
+    seen = threading.Event()
+    real = kernel_calls = []
+
+    from racksmith.sim import _sim
+
+    original = _sim.infer_leaves
+
+    def slow_kernel(*k_args, **kw):  # the first call lets the test interrupt, then runs until stopped
+        kernel_calls.append(1)
+        seen.set()
+        return original(*k_args, **kw)
+
+    _sim.infer_leaves = slow_kernel
+    try:
+        threading.Timer(0.2, lambda: seen.wait(30) and _thread.interrupt_main()).start()
+        with pytest.raises(KeyboardInterrupt):
+            infer_leaves(full, "-3", leaves=SYNTH)  # about a million racks: many seconds untouched
+    finally:
+        _sim.infer_leaves = original
+    assert real and not any(t.name == "racksmith-infer" and t.is_alive() for t in threading.enumerate())
+    again = infer_leaves(pos.copy(), "8D KRONA", leaves=SYNTH, samples=3000, seed=5)
+    assert again.samples == 3000 and again.leaves

@@ -1220,6 +1220,7 @@ cdef struct InferC:
     int n_killers
     int next_killer
     int64_t n_tried             # racks evaluated
+    const int32_t* stop         # set (not 0) by another thread: stop at the next rack (NULL: never)
 
 
 cdef double choose(int n, int k) noexcept nogil:
@@ -1375,6 +1376,13 @@ cdef void infer_eval(InferC* c) noexcept nogil:
     c.n_out += 1
 
 
+cdef extern from *:
+    """
+    static inline int rs_stop_set(const int32_t* p) { return p != NULL && __atomic_load_n(p, __ATOMIC_RELAXED) != 0; }
+    """
+    int rs_stop_set(const int32_t* p) noexcept nogil
+
+
 cdef void infer_walk(InferC* c, int left, int start) noexcept nogil:
     cdef int t, k
     cdef int64_t size, b0, b1, mine
@@ -1397,6 +1405,9 @@ cdef void infer_walk(InferC* c, int left, int start) noexcept nogil:
     if left == 0:
         if c.parts > 1:
             c.counter += 1
+        if rs_stop_set(c.stop):
+            c.rc = -4
+            return
         infer_eval(c)
         return
     for t in range(start, 64):
@@ -1481,7 +1492,7 @@ cdef int64_t infer_sample(InferC* c, int64_t samples, uint64_t seed, double dead
             for i in range(c.leave_size):
                 c.leave[tiles[i]] = 0
             dealt += 1
-            if c.rc != 0 or (deadline > 0 and (s & 31) == 31 and infer_now() > deadline):
+            if c.rc != 0 or rs_stop_set(c.stop) or (deadline > 0 and (s & 31) == 31 and infer_now() > deadline):
                 stop = True
                 break
         block += c.parts
@@ -1523,7 +1534,7 @@ cdef int memo_grow(uint64_t** keys, int64_t** found, int64_t* cap, int64_t new_c
 def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not None, played, pool, int leave_size,
                  int exchanged, double target_score, double margin, int bag_before, int opp_value,
                  int exchange_limit, int max_leaves=1000000, int64_t samples=0, uint64_t seed=0,
-                 double deadline=0.0, int part=0, int parts=1, bint star_reclamation=False):
+                 double deadline=0.0, int part=0, int parts=1, bint star_reclamation=False, stop=None):
     """Every leave (a multiset of ``leave_size`` tiles from ``pool``) with which the play that took
     ``played`` from the rack (a placement worth ``target_score``; or, with ``exchanged`` > 0, an
     exchange of that many tiles, ``played`` empty) was a best play: within ``margin`` of the best
@@ -1538,6 +1549,8 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     ``parts`` calls on as many threads, each with its own board, do the work of one between them.
     ``star_reclamation`` (Эрудит): the rack's plays that take stars back first count among its best
     plays (``played`` then holds the real letters the play put on the stars it took back).
+    ``stop``: a writable int32 array whose first element another thread may set (not 0) to stop the
+    call at the next rack; what it found so far is returned, and the caller, which set it, drops it.
 
     Returns (tiles uint8 (n, MAX_RACK), lengths uint8 (n,), weights float64 (n,): the ways to draw
     the leave from the pool, or 1 a kept draw when sampling, leave values float64 (n,), the racks
@@ -1597,6 +1610,13 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
     c.lv = &leaves.c if leaves is not None else NULL
     c.board = board.b
     c.scratch = NULL
+    c.stop = NULL
+    cdef int32_t[::1] stop_view
+    if stop is not None:
+        stop_view = stop
+        if stop_view.shape[0] < 1:
+            raise ValueError("stop must hold at least one int32")
+        c.stop = &stop_view[0]
     c.w = walk_new()
     c.n_played = len(pl)
     c.exchanged = exchanged
@@ -1652,5 +1672,7 @@ def infer_leaves(Rules rules not None, LeaveTable leaves, BoardState board not N
         raise MemoryError("out of memory while generating moves")
     if c.rc == -3:
         raise ValueError(f"more than max_leaves ({max_leaves}) leaves")
+    if c.rc == -4:
+        tried = c.n_tried
     n = c.n_out
     return tiles[:n].copy(), lens[:n].copy(), weights[:n].copy(), values[:n].copy(), tried

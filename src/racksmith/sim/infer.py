@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -313,7 +314,7 @@ def infer_leaves(
         return kernel_infer(
             tables.rules, tables.leave_table, boards[part % len(boards)], bytes(played), bytes(pool_tiles), leave_size, exchanged,
             float(score), float(margin), max(bag_before, 0), opp_value, rs.exchange_limit, max(int(cap), 1), n_samples,
-            draw_seed, deadline, part, parts, bool(rs.star_reclamation),
+            draw_seed, deadline, part, parts, bool(rs.star_reclamation), stop,
         )
 
     def run(n_samples: int, draw_seed: int, deadline: float, parts: int = threads):
@@ -325,6 +326,34 @@ def infer_leaves(
         return (*(np.concatenate([o[i] for o in outs]) for i in range(4)), sum(o[4] for o in outs))
 
     deadline = started + seconds if seconds is not None else 0.0
+    stop = np.zeros(1, dtype=np.int32)  # set on Ctrl-C: the kernel calls stop at their next rack
+    parts, dealt = _interruptibly(
+        lambda: _work(run, run_part, n_racks, samples, exact_up_to, seconds, seed, deadline, threads), stop)
+    tiles = np.concatenate([p[0] for p in parts])
+    lens = np.concatenate([p[1] for p in parts])
+    weights = np.concatenate([p[2] for p in parts])
+    values = np.concatenate([p[3] for p in parts])
+    out: list[InferredLeave] = []
+    total = 0
+    if len(lens):
+        keys = np.column_stack([lens, tiles])
+        uniq, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        sums = np.bincount(inverse.ravel(), weights=weights, minlength=len(uniq))
+        draws = [int(round(x)) for x in sums]
+        total = sum(draws)
+        out = [
+            InferredLeave(a.tiles(uniq[i, 1 : 1 + uniq[i, 0]].tolist()), draws[i], draws[i] / total if total else 0.0,
+                          float(values[first[i]]))
+            for i in range(len(uniq))
+        ]
+    out.sort(key=lambda x: (-x.draws, str(x.leave)))
+    return Inference(move, tuple(out), total, dealt if dealt else n_racks, float(margin), a.tiles(sorted(pool_tiles)),
+                     racks_total=n_racks, samples=dealt, seconds=time.monotonic() - started)
+
+
+def _work(run, run_part, n_racks: int, samples, exact_up_to: int, seconds, seed, deadline: float, threads: int):
+    """The kernel calls of :func:`infer_leaves`: every rack, or racks dealt at random (see there).
+    Returns (the kernel's answers, the racks dealt at random: 0 when every rack was tried)."""
     parts = []
     dealt = 0
     if samples is not None and n_racks > exact_up_to:
@@ -348,23 +377,29 @@ def infer_leaves(
         else:
             parts.append(run(MAX_SAMPLES, int(seed), deadline))
             dealt = parts[-1][4]
-    tiles = np.concatenate([p[0] for p in parts])
-    lens = np.concatenate([p[1] for p in parts])
-    weights = np.concatenate([p[2] for p in parts])
-    values = np.concatenate([p[3] for p in parts])
-    out: list[InferredLeave] = []
-    total = 0
-    if len(lens):
-        keys = np.column_stack([lens, tiles])
-        uniq, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-        sums = np.bincount(inverse.ravel(), weights=weights, minlength=len(uniq))
-        draws = [int(round(x)) for x in sums]
-        total = sum(draws)
-        out = [
-            InferredLeave(a.tiles(uniq[i, 1 : 1 + uniq[i, 0]].tolist()), draws[i], draws[i] / total if total else 0.0,
-                          float(values[first[i]]))
-            for i in range(len(uniq))
-        ]
-    out.sort(key=lambda x: (-x.draws, str(x.leave)))
-    return Inference(move, tuple(out), total, dealt if dealt else n_racks, float(margin), a.tiles(sorted(pool_tiles)),
-                     racks_total=n_racks, samples=dealt, seconds=time.monotonic() - started)
+    return parts, dealt
+
+
+def _interruptibly(work, stop):
+    """``work()`` on a thread of its own while this one waits, so that Ctrl-C reaches it: the
+    kernel calls are then stopped (``stop``) and KeyboardInterrupt raised once they have."""
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["result"] = work()
+        except BaseException as e:  # handed to the caller's thread
+            box["error"] = e
+
+    worker = threading.Thread(target=run, name="racksmith-infer", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        stop[0] = 1
+        worker.join()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
