@@ -451,3 +451,29 @@ def test_game_state_is_read_through_properties():
     assert g.winners == [0] and g.over is False and str(g.rack) == "AET"
     e = g.history[0]
     assert repr(e.rack) == "Tiles('ABT')" and str(e.drawn) == "AE" and e.kind == "play" and e.kind is EventKind.PLAY
+
+
+def test_a_copy_of_a_game_is_independent():
+    """copy.copy, Game.copy and copy.deepcopy: turns played or undone on the copy leave the game as
+    it was (copy.copy shared the board, bag and history, so the original got the copy's turn with
+    the wrong player to move); the copy plays on exactly as the game would."""
+    import copy
+
+    from racksmith import BestEquityPlayer, GameView
+
+    player = BestEquityPlayer()
+    game = Game("english", seed=7)
+    game.play(player.choose(GameView(game)))
+    before = (game.position.cgp(), list(game.scores), game.to_move, len(game.history), len(game.bag))
+    for make in (copy.copy, copy.deepcopy, Game.copy):
+        other = make(game)
+        assert other.ruleset is game.ruleset
+        for _ in range(3):
+            other.play(player.choose(GameView(other)))
+        other.undo()
+        assert (game.position.cgp(), list(game.scores), game.to_move, len(game.history), len(game.bag)) == before
+    ref, other = copy.deepcopy(game), game.copy()
+    for g in (ref, other):
+        while not g.over:
+            g.play(player.choose(GameView(g)))
+    assert other.scores == ref.scores and [e.move for e in other.history] == [e.move for e in ref.history]

@@ -13,6 +13,7 @@ leaves the game as it was. :meth:`Game.undo` takes back the last action exactly.
 """
 from __future__ import annotations
 
+import copy as _copy
 import os
 import random
 from collections.abc import Iterable, Sequence
@@ -205,6 +206,24 @@ class Game:
     ) -> "Game":
         """A game that goes on from a CGP position: see :meth:`from_position`."""
         return cls.from_position(Position.from_cgp(cgp, ruleset, lexicon), seed, players=players, names=names)
+
+    def copy(self) -> "Game":
+        """An independent copy: what is played or undone on it leaves this game as it is (its
+        board, bag, history and undo), the ruleset and the lexicon shared."""
+        return self.__deepcopy__({})
+
+    def __copy__(self) -> "Game":
+        """``copy.copy``: an independent copy, as :meth:`copy` (a game sharing its board, bag and
+        history with another would be changed by the other's turns)."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        memo.setdefault(id(self.ruleset), self.ruleset)  # shared: the move tables are cached by ruleset
+        new = Game.__new__(Game)
+        memo[id(self)] = new
+        for name in Game.__slots__:
+            object.__setattr__(new, name, _copy.deepcopy(getattr(self, name), memo))
+        return new
 
     def _setup(self, pos: Position, bag: Bag, nicks: tuple[str, ...], names: Sequence[str] | None) -> None:
         self.ruleset = pos.ruleset
