@@ -486,3 +486,22 @@ def test_records_name_super_as_magpie_does_and_players_of_one_kind_apart(enable,
         assert sorted(names) == ["racksmith_score_1", "racksmith_score_2"]
         r = replay_file(f)  # no ruleset given: the record's name is read as Super Scrabble
         assert r.ok and r.over and r.ruleset.name == "super"
+
+
+def _in_a_pool_worker(_):
+    from racksmith import SelfPlayConfig, match, run_selfplay
+
+    report = run_selfplay(6, SelfPlayConfig(seed=3), jobs=2)
+    result = match("equity", "score", 4, seed=3, jobs=2)
+    return [r.scores for r in report.results], (result.p1.wins, result.p1.losses, result.p1.draws)
+
+
+def test_jobs_inside_a_pool_worker_run_in_that_process():
+    """A multiprocessing.Pool's worker is daemonic and may start no processes: run_selfplay and
+    match with jobs=2 there gave a bare AssertionError; they now play in the worker, with the
+    results of any number of jobs."""
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        got = pool.map(_in_a_pool_worker, [0])[0]
+    assert got == _in_a_pool_worker(0)

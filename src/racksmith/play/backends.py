@@ -226,6 +226,13 @@ def ray_module() -> Any:
     return ray
 
 
+def can_start_processes() -> bool:
+    """Whether this process may start worker processes: not a daemonic one (a worker of a
+    ``multiprocessing.Pool``, which may have no children); the work then runs in this process,
+    with the same results (they never depend on the number of jobs)."""
+    return not multiprocessing.current_process().daemon
+
+
 class Runner:
     """Runs batches of one job; a context manager (the pool or the Ray connection lives inside).
     ``jobs=None``: the backend's default (see the module's docstring); :attr:`jobs` is the number
@@ -248,6 +255,8 @@ class Runner:
     def __enter__(self) -> "Runner":
         if self.backend == "local":
             self.jobs = self.jobs or 1
+            if self.jobs > 1 and not can_start_processes():
+                self.jobs = 1  # a daemonic process (a multiprocessing.Pool's worker): the same results in this one
             if self.jobs > 1:
                 methods = multiprocessing.get_all_start_methods()
                 if self.start_method is not None and self.start_method not in methods:

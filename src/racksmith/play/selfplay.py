@@ -60,7 +60,7 @@ from ..movegen.movelist import record_move
 from ..rules.alphabet import LETTER_MASK
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import _gameloop
-from .backends import IN_FLIGHT, check_games, check_jobs, completed, split
+from .backends import IN_FLIGHT, can_start_processes, check_games, check_jobs, completed, split
 from .game import Game
 from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
 from .tables import GameTable, IntSums, chunks
@@ -489,7 +489,7 @@ def run_selfplay(
     loaded = time.perf_counter()
     table = GameTable.empty(games, len(config.players))
     done = 0
-    if jobs == 1 or games == 1:
+    if jobs == 1 or games == 1 or not can_start_processes():  # (a Pool's worker may start no processes)
         for s in range(0, games, BATCH):
             batch = series.play_many(range(s, min(games, s + BATCH)))
             table.put(batch)
