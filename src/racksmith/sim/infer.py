@@ -141,10 +141,13 @@ def _count_multisets(pool: list[int], k: int) -> int:
     return ways[k]
 
 
-def _exchange_size(n: int, rs) -> int:
-    """``n``, the tiles an exchange gives back, checked against the ruleset's rack."""
-    if not 1 <= n <= rs.rack_size:
-        raise InferenceError(f"an exchange gives back 1..{rs.rack_size} tiles, got {n}")
+def _exchange_size(digits: str, rs) -> int:
+    """The tiles an exchange gives back, written ``digits``, checked against the ruleset's rack
+    (thousands of digits are refused as a count, not converted: Python refuses ints that long)."""
+    n = int(digits) if len(digits) <= 6 else None
+    if n is None or not 1 <= n <= rs.rack_size:
+        shown = digits if len(digits) <= 12 else digits[:9] + "..."
+        raise InferenceError(f"an exchange gives back 1..{rs.rack_size} tiles, got {shown}")
     return n
 
 
@@ -217,7 +220,7 @@ def infer_leaves(
     if isinstance(move, str):
         m = re.fullmatch(r"\s*-\s*(\d+)\s*", move)
         if m:
-            move = Move.exchange([0] * _exchange_size(int(m.group(1)), rs), a)  # the count is what is known
+            move = Move.exchange([0] * _exchange_size(m.group(1), rs), a)  # the count is what is known
         else:
             try:
                 move = Move.parse(move, rs)
@@ -235,7 +238,7 @@ def infer_leaves(
     except RacksmithError as e:
         raise InferenceError(f"the move's tiles {tuple(move.tiles)!r:.60} are not tiles of {rs.name}: {e}") from None
     if move.kind == "exchange":
-        exchanged = _exchange_size(len(move.tiles), rs)
+        exchanged = _exchange_size(str(len(move.tiles)), rs)
         board_before = board_after.copy()
         score = 0
     else:
