@@ -361,3 +361,15 @@ def test_multi_character_letters_written_without_brackets_read_as_macondo_reads_
     two = Position(rs, np.array([[0] * 5, [a.tile("L"), a.tile("L"), 0, 0, 0]] + [[0] * 5] * 3), (a.rack("A"), ()))
     assert two.cgp().split()[0] == "5/[L]L3/5/5/5"  # was 'LL3': the LL tile to Macondo (and to racksmith's racks)
     assert Position.from_cgp(two.cgp(), rs) == two
+
+
+def test_a_position_in_another_ruleset_s_letters_names_them_and_the_ruleset_parameter():
+    """The error names the shipped rulesets whose letters read the line, and that naming the
+    ruleset settles it (``param``: the web API's ``"param": "ruleset"``)."""
+    cyrillic = f"{'/'.join(['15'] * 7)}/5КОШКА5/{'/'.join(['15'] * 7)} АБВЛО/ 12/0 0"
+    with pytest.raises(CGPError) as e:
+        Position.from_cgp(cyrillic)
+    assert e.value.letter and e.value.rulesets == ("russian", "erudit") and e.value.param == "ruleset"
+    assert str(e.value).endswith("pass ruleset='russian' or ruleset='erudit'")
+    assert "twin" not in str(e.value)  # not a keyboard slip: the whole position is in those letters
+    assert Position.from_cgp(cyrillic, "russian").ruleset.name == "russian"
