@@ -116,7 +116,8 @@ def test_a_type_checker_follows_position_moves(tmp_path):
         "pos.moves(sortt=1)\n"
         "reveal_type(pos.moves()[0])\n"
         "reveal_type(pos.rack)\n"
-        "reveal_type(pos.push('8D SATIRE'))\n",
+        "reveal_type(pos.push('8D SATIRE'))\n"
+        "reveal_type(pos.simulate(candidates=2, iterations=10))\n",
         encoding="utf-8",
     )
     env = dict(os.environ)
@@ -132,6 +133,7 @@ def test_a_type_checker_follows_position_moves(tmp_path):
     assert 'snippet.py:4: note: Revealed type is "racksmith.core.move.Move"' in out, out
     assert 'snippet.py:5: note: Revealed type is "racksmith.rules.alphabet.Tiles"' in out, out
     assert "snippet.py:6: note: Revealed type is" in out and "fallback=racksmith.core.position.Undo]" in out, out
+    assert 'snippet.py:7: note: Revealed type is "racksmith.sim.simulate.SimResult"' in out, out
     assert out.count(": error:") == 1, out
 
 

@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..search.endgame import EndgameResult
     from ..search.peg import PegResult
     from ..review.best import BestPlay
+    from ..sim.simulate import SimResult
 
 
 class Undo(NamedTuple):
@@ -863,7 +864,7 @@ class Position:
 
     def simulate(self, candidates: int = 10, plies: int = 2, iterations: "int | None" = None,
                  seconds: "float | None" = None, threads: int = 1, seed: "int | None" = None,
-                 stop: "float | None" = 0.99, opponent_racks=None, **options):
+                 stop: "float | None" = 0.99, opponent_racks: Any = None, **options: Any) -> "SimResult":
         """Rank the best ``candidates`` plays by simulated win chance: see
         :func:`racksmith.sim.simulate.simulate` (``options``: ``leaves``, ``winpct``, ``moves``,
         ``min_samples``, ``progress``, ``cancel``). Returns a :class:`~racksmith.sim.simulate.SimResult`."""

@@ -1,7 +1,7 @@
 """Every legal move of a position, ranked by score or by static equity.
 
 >>> from racksmith import Position                                    # doctest: +SKIP
->>> pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ILSSTUY/ 0/0 0")
+>>> pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ILSSTUY/ 0/0 0")  # doctest: +SKIP
 >>> moves = pos.moves(top=5, sort="equity", leaves="SYNTH.klv2")     # doctest: +SKIP
 >>> str(moves[0]), moves[0].score                                    # doctest: +SKIP
 ('8H LUSTY', 24)

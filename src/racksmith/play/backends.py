@@ -10,7 +10,7 @@ played it, on which machines, or in which order they finished.
 for ``jobs=1``). ``backend="ray"`` runs each batch as a Ray task: ``address=None`` starts a private
 local Ray instance with ``jobs`` CPUs (stopped at the end; never a cluster running on this machine
 or named by ``RAY_ADDRESS``), ``address="auto"`` or ``"host:port"`` joins a running cluster (every
-node needs racksmith installed: ``pip install 'racksmith[ray]'``). ``jobs=None`` is the backend's
+node needs racksmith installed: ``pip install '.[ray]'`` from a checkout). ``jobs=None`` is the backend's
 default: 1, but the cluster's CPUs when joining one (or when Ray was already initialised). While a
 Runner's Ray is up, what Ray's driver threads print (the raylet's warnings) goes to stderr, not to
 stdout, where results go.
@@ -222,7 +222,7 @@ def ray_module() -> Any:
     try:
         import ray
     except ImportError:
-        raise RacksmithError("the ray backend needs Ray: pip install 'racksmith[ray]' (or pip install ray)") from None
+        raise RacksmithError("the ray backend needs Ray: pip install ray (or, from racksmith's checkout, pip install '.[ray]')") from None
     return ray
 
 

@@ -1,7 +1,10 @@
 """The ``endgame`` player: solves the endgame once the bag is empty, plays static equity before.
 
->>> from racksmith.search import EndgamePlayer                       # doctest: +SKIP
->>> run_selfplay(SelfPlayConfig(players=("endgame", "equity")), ...)  # once registered by kind
+>>> from racksmith import match                                      # doctest: +SKIP
+>>> match("endgame", "equity", 100, seed=1)   # paired games against the static player  # doctest: +SKIP
+
+(``racksmith match --p1 endgame --p2 equity``; self-play's kernel loop plays only the built-in
+static players, and refuses ``endgame``.)
 """
 from __future__ import annotations
 
