@@ -222,6 +222,8 @@ def test_cache_location_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache_dir() == tmp_path / "home" / ".cache" / "racksmith"
+    monkeypatch.setenv("XDG_CACHE_HOME", "rel/cache")  # relative: invalid, ignored (not ./rel/cache)
+    assert cache_dir() == tmp_path / "home" / ".cache" / "racksmith"
 
 
 def test_processes_compiling_the_same_list_at_once(cache, tmp_path):

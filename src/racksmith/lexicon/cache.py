@@ -1,7 +1,7 @@
 """Word lists compiled once and kept: a per-user cache of KWG files.
 
-The cache lives in ``$RACKSMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME/racksmith``, else
-``~/.cache/racksmith``. A file's name carries a hash of everything its content depends on (the
+The cache lives in ``$RACKSMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME/racksmith`` (an absolute
+path; a relative one is ignored, as the XDG specification says), else ``~/.cache/racksmith``. A file's name carries a hash of everything its content depends on (the
 word list's bytes, the alphabet, the longest word, the GADDAG option, the format version), so a
 changed list or ruleset never meets a stale graph. Files are written atomically, so processes
 compiling the same list at once are safe; when the cache cannot be written the lexicon is built
@@ -30,7 +30,8 @@ def cache_dir() -> Path:
     if env:
         return Path(env)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "racksmith"
+    # a relative XDG_CACHE_HOME is invalid and ignored (the XDG base directory specification)
+    return (Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "racksmith"
 
 
 def cache_key(words: bytes, ruleset: Ruleset, gaddag: bool) -> str:
