@@ -195,9 +195,11 @@ def test_movelist_is_lazy_compact_and_complete(enable15, synth):
     kinds = {r["type"] for r in recs}
     assert kinds == {"place", "exchange", "pass"}
     ex = next(r for r in recs if r["type"] == "exchange")
-    assert set(ex) == {"type", "tiles", "equity", "leave"}
-    assert sorted(ex["tiles"] + ex["leave"]) == sorted("AEEIKOV")
-    assert next(r for r in recs if r["type"] == "pass") == {"type": "pass", "equity": 0.0}
+    assert set(ex) == {"type", "tiles", "notation", "score", "equity", "leave"}
+    assert sorted(ex["tiles"] + ex["leave"]) == sorted("AEEIKOV") and ex["notation"] == "-" + ex["tiles"] and ex["score"] == 0
+    assert next(r for r in recs if r["type"] == "pass") == {"type": "pass", "notation": "-", "score": 0, "equity": 0.0,
+                                                           "leave": "AEEIKOV"}
+    assert all({"notation", "score", "equity", "leave"} <= set(r) for r in recs)
     # tiles of a placement: THROUGH marks the board's tiles; blanks carry the blank bit
     through = next(m for m in ms if m.is_place and any(t & THROUGH for t in m.tiles))
     for (r, c), t in zip(through.squares, through.tiles):
@@ -318,10 +320,11 @@ def test_records_say_what_the_moves_say(record, enable15, synth):
                              "word": m.word, "notation": m.notation(), "score": m.score, "equity": m.equity,
                              "leave": a.rack_string(m.leave)})
         elif m.is_exchange:
-            expected.append({"type": "exchange", "tiles": a.rack_string(m.tiles), "equity": m.equity,
-                             "leave": a.rack_string(m.leave)})
+            expected.append({"type": "exchange", "tiles": a.rack_string(m.tiles), "notation": m.notation(),
+                             "score": 0, "equity": m.equity, "leave": a.rack_string(m.leave)})
         else:
-            expected.append({"type": "pass", "equity": m.equity})
+            expected.append({"type": "pass", "notation": "-", "score": 0, "equity": m.equity,
+                             "leave": a.rack_string(m.leave)})
     assert ms.to_records() == expected
 
 

@@ -296,8 +296,10 @@ class MoveList(MoveListBase, Sequence[Move]):
         """Plain dicts, best first (what ``racksmith moves --json`` prints):
         placements ``{type, row, col, dir, word, notation, score, equity, leave}`` (``word`` the
         whole main word, lowercase for blanks, also those already on the board; ``notation`` as
-        :meth:`Move.notation`), exchanges ``{type, tiles, equity, leave}``, the pass
-        ``{type, equity}``. A placement that takes stars back adds ``reclaimed``: ``[[row, col,
+        :meth:`Move.notation`), exchanges ``{type, tiles, notation, score, equity, leave}``
+        (``notation`` ``-TILES``, ``score`` 0), the pass ``{type, notation, score, equity, leave}``
+        (``-``, 0, the whole rack kept): every record has ``notation``, ``score``, ``equity`` and
+        ``leave``. A placement that takes stars back adds ``reclaimed``: ``[[row, col,
         letter]]``, the real letters put on the stars' squares (its ``word`` is read on the board
         after that exchange)."""
         kind, row, col, dirs, length, score, equity, leave = self._columns()
@@ -352,9 +354,11 @@ class MoveList(MoveListBase, Sequence[Move]):
                     }
                 )
             elif kind[i] == 1:
-                out.append({"type": EXCHANGE, "tiles": "".join(text[t] for t in tiles), "equity": eq, "leave": kept})
+                given = "".join(text[t] for t in tiles)
+                out.append({"type": EXCHANGE, "tiles": given, "notation": f"-{given}", "score": 0, "equity": eq,
+                            "leave": kept})
             else:
-                out.append({"type": PASS, "equity": eq})
+                out.append({"type": PASS, "notation": "-", "score": 0, "equity": eq, "leave": kept})
         return out
 
     def _repr_html_(self) -> str:
