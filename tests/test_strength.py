@@ -268,6 +268,30 @@ def test_training_resumes_to_the_same_file_for_any_jobs(tmp_path):
         _train(tmp_path / "three.klv2", games=8)
 
 
+def test_a_second_training_on_the_same_output_is_refused_while_the_first_runs(tmp_path, monkeypatch):
+    """Two runs on one output at once both played every game and raced on the state files; the
+    second is now refused while the first holds the state folder's lock, and runs once it is done."""
+    import racksmith.training.train as train
+
+    out = tmp_path / "dup.klv2"
+    real = train._save_state
+    refused = []
+
+    def second_run_meanwhile(sdir, state):
+        real(sdir, state)
+        if state["games_done"] == 4 and not refused:
+            with pytest.raises(RacksmithError, match="another leaves train is writing .*dup.klv2.*give another output") as e:
+                _train(out)
+            refused.append(str(e.value))
+
+    monkeypatch.setattr(train, "_save_state", second_run_meanwhile)
+    first = _train(out)
+    assert refused and first.finished and first.games_played == 12
+    assert not (tmp_path / "dup.klv2.train").exists()
+    whole = _train(tmp_path / "whole.klv2")
+    assert out.read_bytes() == (tmp_path / "whole.klv2").read_bytes() and whole.finished
+
+
 def test_training_stopped_between_its_tally_and_its_state_counts_no_game_twice(tmp_path, monkeypatch):
     """Ctrl-C (or a crash) after a round's tally is written and before the state says so: the
     round is played again on resuming, onto the tally before it, and the file is the uninterrupted

@@ -173,18 +173,48 @@ def train_leaves(
     if out.parent and not out.parent.exists():
         raise RacksmithError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} does not exist")
     sdir = state_dir(out)
-    fresh = not (sdir / "state.json").exists()
-    state = _load_state(sdir, settings, rs)
-    commit = racksmith_commit()
-    if commit != state.get("commit") and commit not in state.setdefault("resumed_with", []):
-        state["resumed_with"].append(commit)  # the code changed between the parts of the run
+    created = not sdir.exists()
+    lock = _lock(sdir, out)
     try:
-        return _train(out, sdir, state, settings, rs, ref, start_leaves, jobs, backend, address, checkpoint,
-                      stop_after, progress, command, start_provenance)
-    except BaseException:
-        if fresh and state["generation"] == 1 and state["games_done"] == 0:
-            shutil.rmtree(sdir, ignore_errors=True)  # nothing was played: leave no state to resume
-        raise
+        fresh = not (sdir / "state.json").exists()
+        try:
+            state = _load_state(sdir, settings, rs)
+        except BaseException:
+            if created:
+                shutil.rmtree(sdir, ignore_errors=True)
+            raise
+        commit = racksmith_commit()
+        if commit != state.get("commit") and commit not in state.setdefault("resumed_with", []):
+            state["resumed_with"].append(commit)  # the code changed between the parts of the run
+        try:
+            return _train(out, sdir, state, settings, rs, ref, start_leaves, jobs, backend, address, checkpoint,
+                          stop_after, progress, command, start_provenance)
+        except BaseException:
+            if fresh and state["generation"] == 1 and state["games_done"] == 0:
+                shutil.rmtree(sdir, ignore_errors=True)  # nothing was played: leave no state to resume
+            raise
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+def _lock(sdir: Path, out: Path):
+    """The state folder's lock, held for the whole run (the file ``lock`` in it, flock'ed): a second
+    run on the same output while one is going is refused, instead of both playing every game and
+    racing on the state files. None where the system has no flock (the run is then not guarded)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    sdir.mkdir(parents=True, exist_ok=True)
+    f = open(sdir / "lock", "a+b")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise RacksmithError(f"another leaves train is writing {str(out)!r} (its state is in {str(sdir)!r}): "
+                             "wait for it to finish, or give another output") from None
+    return f
 
 
 def _train(out: Path, sdir: Path, state: dict, settings: TrainSettings, rs: Ruleset, ref, start_leaves,
