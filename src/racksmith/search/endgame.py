@@ -30,7 +30,6 @@ principal variation that takes stars back names them (``Move.reclaimed``).
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -39,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _args
+from .._interrupt import run_interruptibly
 from ..core.move import PASS, Move, MoveKind
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
@@ -283,27 +283,10 @@ class EndgameSolver:
         if self.over:
             return EndgameResult(0, True, 0, None, (), 0, time.monotonic() - start)
         first = self._move_index(move) if move is not None else -1
-        box: dict[str, Any] = {}
-
-        def run() -> None:
-            try:
-                box["result"] = self._deepen(start, plies, seconds, threads, on_depth, first)
-            except BaseException as e:  # handed to the caller's thread
-                box["error"] = e
-
-        worker = threading.Thread(target=run, name="racksmith-endgame", daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(0.05)
-        except KeyboardInterrupt:
-            assert self.search is not None
-            self.search.stop()
-            worker.join()
-            raise
-        if "error" in box:
-            raise box["error"]
-        return box["result"]
+        search = self.search
+        assert search is not None
+        return run_interruptibly(lambda: self._deepen(start, plies, seconds, threads, on_depth, first),
+                                 search.stop, "racksmith-endgame")
 
     def _deepen(self, start, plies, seconds, threads, on_depth, first) -> EndgameResult:
         search = self.search

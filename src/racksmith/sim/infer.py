@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _args
+from .._interrupt import run_interruptibly
 from ..core.move import Move
 from ..core.turns import exchange_refusal
 from ..errors import InferenceError, RacksmithError
@@ -330,8 +330,9 @@ def infer_leaves(
 
     deadline = started + seconds if seconds is not None else 0.0
     stop = np.zeros(1, dtype=np.int32)  # set on Ctrl-C: the kernel calls stop at their next rack
-    parts, dealt = _interruptibly(
-        lambda: _work(run, run_part, n_racks, samples, exact_up_to, seconds, seed, deadline, threads), stop)
+    parts, dealt = run_interruptibly(
+        lambda: _work(run, run_part, n_racks, samples, exact_up_to, seconds, seed, deadline, threads),
+        lambda: stop.__setitem__(0, 1), "racksmith-infer")
     tiles = np.concatenate([p[0] for p in parts])
     lens = np.concatenate([p[1] for p in parts])
     weights = np.concatenate([p[2] for p in parts])
@@ -381,28 +382,3 @@ def _work(run, run_part, n_racks: int, samples, exact_up_to: int, seconds, seed,
             parts.append(run(MAX_SAMPLES, int(seed), deadline))
             dealt = parts[-1][4]
     return parts, dealt
-
-
-def _interruptibly(work, stop):
-    """``work()`` on a thread of its own while this one waits, so that Ctrl-C reaches it: the
-    kernel calls are then stopped (``stop``) and KeyboardInterrupt raised once they have."""
-    box: dict = {}
-
-    def run() -> None:
-        try:
-            box["result"] = work()
-        except BaseException as e:  # handed to the caller's thread
-            box["error"] = e
-
-    worker = threading.Thread(target=run, name="racksmith-infer", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.05)
-    except KeyboardInterrupt:
-        stop[0] = 1
-        worker.join()
-        raise
-    if "error" in box:
-        raise box["error"]
-    return box["result"]

@@ -1,0 +1,36 @@
+"""Long kernel calls that Ctrl-C can stop: the call runs on a thread of its own while the caller's
+thread waits in short joins, where Python delivers KeyboardInterrupt; the kernel is then told to
+stop, and the interrupt raised once it has."""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def run_interruptibly(work: Callable[[], T], stop: Callable[[], Any], name: str) -> T:
+    """``work()`` on a daemon thread named ``name``; on KeyboardInterrupt in the caller's thread,
+    ``stop()`` (which must make ``work`` return soon), then the interrupt. ``work``'s exception,
+    if any, is raised in the caller's thread."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = work()
+        except BaseException as e:  # handed to the caller's thread
+            box["error"] = e
+
+    worker = threading.Thread(target=run, name=name, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        stop()
+        worker.join()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
