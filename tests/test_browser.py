@@ -300,6 +300,62 @@ def test_the_simulate_tab_fills_its_table_and_stops(page, server):
     assert page.console_errors == []
 
 
+def test_stop_cancels_the_simulation_on_the_server(desktop, server):
+    """Stop only stopped asking for more: the request running went on for up to 30 s on the server
+    (holding a computation slot), and a Stop before the first answer left "simulating…" for good.
+    Stop now aborts the request, the server stops computing, and the head says it stopped."""
+    import time
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    page.click('.tabs button[data-tab="sim"]')
+    page.fill("#sim-candidates", "50")
+    page.fill("#sim-plies", "32")  # 500 iterations: more than a second, 2,000: about 5 s
+    page.click("#sim-run")
+    page.click("#sim-stop")
+    assert text(page, "#sim-head") == "stopped before the first answer"
+    assert page.is_enabled("#sim-run") and not page.is_enabled("#sim-stop")
+    page.click("#sim-run")
+    wait_until(page, "document.getElementById('sim-head').textContent.includes('iterations')", timeout=60)
+    slots = server.limits.max_concurrent
+    assert page.is_enabled("#sim-stop")  # the next budget is being simulated
+    page.wait_for_timeout(300)
+    page.click("#sim-stop")
+    assert text(page, "#sim-head").endswith(" · stopped") and "iterations" in text(page, "#sim-head")
+    started = time.monotonic()
+    taken = [server.long_computing.acquire(timeout=20) for _ in range(slots)]  # every slot free again
+    for ok in taken:
+        if ok:
+            server.long_computing.release()
+    assert all(taken) and time.monotonic() - started < 2.5
+    page.wait_for_timeout(300)
+    assert text(page, "#sim-head").endswith(" · stopped")  # no answer came after Stop
+    assert page.console_errors == []
+
+
+def test_a_pasted_record_over_the_limits_is_a_user_error(desktop, server):
+    """A GCG of more than 1 MiB pasted in the Game tab: a 413 the page logged as a console error,
+    and "the body has N bytes; the limit is 1048576 (max_body)" beside the field."""
+    page = desktop
+    open_page(page, server)
+    page.click('.tabs button[data-tab="game"]')
+    page.evaluate("document.getElementById('gcg-text').value = '#player1 a A\\n' + 'x'.repeat(1100000)")
+    page.click("#gcg-form button[type=submit]")
+    wait_until(page, "document.getElementById('gcg-error').textContent.length > 0")
+    err = text(page, "#gcg-error")
+    assert "1,100,013 bytes" in err and "max_gcg_bytes limit" in err and "(max_body)" not in err
+    assert text(page, "#status") == "" and page.console_errors == []
+    # the server itself answers the page's request over max_body as a user error too
+    answer = page.evaluate("""async () => {
+        const res = await fetch("/api/gcg", {method: "POST", headers: {"Content-Type": "application/json",
+            "X-Errors": "body"}, body: JSON.stringify({text: "x".repeat(1100000)})});
+        return [res.status, await res.json()];
+    }""")
+    assert answer[0] == 200 and answer[1]["status"] == 413 and answer[1]["limit"] == "max_body"
+    assert page.console_errors == []
+
+
 def test_the_simulate_tab_draws_the_opponents_rack_from_his_last_play(page, server):
     """With the opponent's last play given, the simulation draws his rack from what that play left
     (the inference shown above the table); a play that is not on the board is reported."""

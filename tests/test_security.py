@@ -124,6 +124,21 @@ def test_the_server_answers_a_pragma_path_with_400(server, evil_ruleset, tmp_pat
     assert status == 200 and answer["ruleset"] == "english" and answer["turns"][0]["move"] == "8D HAND"
 
 
+def test_board_variant_and_lexicon_paths_are_names_never_opened(evil_ruleset, no_file_read):
+    """docs/SECURITY.md said a pragma holding a path is a 400: only a distribution's is (as in the
+    library and the CLI); a board, variant or lexicon path is a name that names nothing, never opened."""
+    api = Analyzer("english")
+    for pragma in (f"#board-layout {evil_ruleset}", f"#game-type {evil_ruleset}", f"#lexicon {evil_ruleset}"):
+        text = f"{pragma}\n#player1 a A\n#player2 b B\n>a: ADEHINT 8G HAND +16 16\n"
+        answer = api.gcg({"text": text, "analyze": False})
+        assert answer["ruleset"] == "english" and answer["errors"] == []
+    for opcodes in (f"bdn {evil_ruleset};", f"var {evil_ruleset};", f"lex {evil_ruleset};"):
+        assert api.position({"cgp": f"{EMPTY15} ADEHINT/ 0/0 0 {opcodes}"})["ruleset"] == "english"
+    with pytest.raises(RacksmithError, match="names a file") as e:
+        api.position({"cgp": f"{EMPTY15} ADEHINT/ 0/0 0 ld {evil_ruleset};"})  # was read as English
+    assert e.value.param == "ruleset"
+
+
 def test_a_pragma_may_name_the_servers_own_ruleset(evil_ruleset):
     api = Analyzer(evil_ruleset, FIXTURES / "ENABLE15.kwg")
     assert api.gcg({"text": record("evil"), "analyze": False})["ruleset"] == "evil"
@@ -459,6 +474,88 @@ def test_requests_wait_for_a_free_computation_then_get_503():
         assert s.request("GET", "/api/rulesets", headers={"Content-Type": None})[0] == 200
     finally:
         s.close()
+
+
+OUTGUN = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
+#: an endgame the solver needs more than 8 s to finish (tests/fixtures/endgames_magpie.jsonl)
+SLOW_ENDGAME = ("15/15/2MI11/TRANQUIL7/R14/O6DEV5/NUT2THAT5C/ANE1FOOD5TO/1FAXING6AL/1AR1R8JO/1SEER9S/"
+                "1TRAY2PANED2S/WE1V4WAY2Bi/ON1E3HEBE2I1/K2DOLCI2SEIZE GLMOPUU/EGIII? 277/434 0")
+
+
+def abandon(port: int, path: str, body: dict) -> None:
+    """Send a request, then close the connection 0.1 s later without reading the answer."""
+    data = json.dumps(body).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n" % (path.encode(), port, len(data)) + data)
+        time.sleep(0.1)
+
+
+def test_quick_requests_do_not_wait_behind_abandoned_long_ones():
+    """Four simulations whose client left after 0.1 s held every computation slot for 30 s: a
+    /api/position waited 29 s. The quick endpoints now have slots of their own."""
+    s = Server(Analyzer("english"))
+    try:
+        for _ in range(4):
+            abandon(s.port, "/api/sim", {"cgp": OUTGUN, "iterations": 200000, "stop": None})
+        started = time.monotonic()
+        assert s.request("POST", "/api/position", {"cgp": OUTGUN})[0] == 200
+        assert s.request("GET", "/api/rulesets", headers={"Content-Type": None})[0] == 200
+        assert time.monotonic() - started < 5
+        # every long slot taken: the quick endpoints answer all the same
+        taken = [s.srv.long_computing.acquire(timeout=30) for _ in range(s.srv.limits.max_concurrent)]
+        assert all(taken)
+        try:
+            assert s.request("POST", "/api/moves", {"cgp": OUTGUN, "top": 3})[0] == 200
+        finally:
+            for _ in taken:
+                s.srv.long_computing.release()
+    finally:
+        s.close()
+    assert s.logged == []
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/sim", {"cgp": OUTGUN, "iterations": 200000, "stop": None}),
+    ("/api/best", {"cgp": OUTGUN}),
+    ("/api/endgame", {"cgp": SLOW_ENDGAME}),
+    ("/api/gcg", {"text": GAME, "top": 50}),
+])
+def test_a_long_computation_stops_when_its_client_goes_away(path, body):
+    """The computation of a request whose client closed the connection ran to its 30 s limit; it
+    now stops within a fraction of a second, and its slot is free again."""
+    s = Server(Analyzer("english", limits=Limits(max_concurrent=1)))
+    try:
+        started = time.monotonic()
+        abandon(s.port, path, body)
+        assert s.srv.long_computing.acquire(timeout=20)  # free again (was: after 30 s)
+        s.srv.long_computing.release()
+        assert time.monotonic() - started < 5
+        status, _, answer = s.request("POST", "/api/sim", {"cgp": OUTGUN, "iterations": 100})
+        assert status == 200 and answer["iterations"] == 100
+    finally:
+        s.close()
+    assert s.logged == []
+
+
+def test_a_cancelled_endpoint_says_so():
+    from racksmith.web import RequestError
+    from racksmith.web.api import CANCELLED
+
+    api = Analyzer("english")
+    gone = threading.Event()
+    gone.set()
+    for call, body in ((api.sim, {"cgp": OUTGUN}), (api.best, {"cgp": OUTGUN}), (api.endgame, {"cgp": SLOW_ENDGAME}),
+                       (api.gcg, {"text": GAME})):
+        with pytest.raises(RequestError) as e:
+            call(body, cancel=gone)
+        assert str(e.value) == CANCELLED
+    later = threading.Event()
+    threading.Timer(0.3, later.set).start()
+    started = time.monotonic()
+    with pytest.raises(RequestError, match="cancelled"):
+        api.endgame({"cgp": SLOW_ENDGAME}, cancel=later)
+    assert time.monotonic() - started < 3
 
 
 def test_connections_over_the_limit_get_503_at_once():

@@ -21,6 +21,7 @@ from racksmith.review.analysis import analyze
 from racksmith.cli.main import main
 from racksmith.lexicon import load_leaves, load_lexicon
 from racksmith.review.replay import replay_text
+from racksmith.errors import RacksmithError
 from racksmith.web import MAX_BODY, Analyzer, RequestError, make_server
 
 EMPTY15 = "/".join(["15"] * 15)
@@ -160,7 +161,7 @@ def test_moves_options(server):
     every = post(server, "/api/moves", {"cgp": MID, "top": None, "leaves": False})
     assert every["count"] == len(_library_moves(MID)) == 1150 and every["leaves"] is False
     assert all(m["equity"] is None for m in every["moves"])  # by score, no leaves: no equity
-    assert every["moves"][-1] == {"type": "pass", "equity": None, "notation": "-", "score": 0}
+    assert every["moves"][-1] == {"type": "pass", "equity": None, "notation": "-", "score": 0, "leave": "AEEILPS"}
     down = post(server, "/api/moves", {"cgp": MID, "top": None, "direction": "down", "leaves": False})
     assert {m["dir"] for m in down["moves"] if m["type"] == "place"} == {"V"}
     assert post(server, "/api/moves", {"cgp": MID})["count"] == 20  # the default top
@@ -325,7 +326,8 @@ def test_oversized_chunked_and_malformed_requests(server):
     big = b"POST /api/moves HTTP/1.1\r\n" + head + f"Content-Length: {MAX_BODY + 1}\r\n\r\n".encode()
     status, headers, body = _raw_exchange(server, big)  # answered without reading the body, then closed
     assert status == 413 and headers["Connection"] == "close"
-    assert json.loads(body) == {"error": f"the body has {MAX_BODY + 1} bytes; the limit is {MAX_BODY} (max_body)"}
+    assert json.loads(body) == {"error": f"the request has {MAX_BODY + 1:,} bytes; this server reads requests of at most "
+                                         f"{MAX_BODY:,} bytes (its max_body limit)", "limit": "max_body"}
     chunked = b"POST /api/moves HTTP/1.1\r\n" + head + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
     status, _, body = _raw_exchange(server, chunked)
     assert status == 400 and "Content-Length" in json.loads(body)["error"]
@@ -336,7 +338,7 @@ def test_oversized_chunked_and_malformed_requests(server):
     status, _, body = _raw_exchange(server, b"GET / HTTP/1.1\r\nX: " + b"x" * 70000 + b"\r\n\r\n")
     assert status == 431 and json.loads(body) == {"error": "Line too long"}
     status, _, body = _raw_exchange(server, b"BREW /api/moves HTTP/1.1\r\n\r\n")
-    assert status == 501 and "error" in json.loads(body)
+    assert status == 403 and "Host" in json.loads(body)["error"]  # as any method without a Host (was 501)
     # keep-alive: one connection, several requests, the body of a refused one drained
     conn = http.client.HTTPConnection(*server.server_address[:2], timeout=10)
     conn.request("GET", "/api/rulesets", body=b"ignored")
@@ -452,6 +454,41 @@ def test_play_then_export_a_game_that_replays(server):
     assert e["reason"] == "occupied"
 
 
+@pytest.mark.parametrize("players", [[["a"], ["b"]], [{}, {}], [1, 2], [None, "b"], ["a", "a"], ["a b", "c"]])
+def test_export_refuses_players_that_are_not_two_nicks(server, players):
+    """Nicks that were not strings were a 500 (their set was taken before their type was checked)."""
+    turns = [{"cgp": f"{EMPTY15} DEIKQRU/ 0/0 0", "move": "8D QUIRK", "draw": "ABCDE"}]
+    answer = error(server, "/api/export", {"turns": turns, "players": players})
+    assert answer["error"] == "field 'players' must be two different nicks without spaces or ':'"
+
+
+def test_export_refuses_turns_that_do_not_follow_each_other(server):
+    """Turn 2's position must be the one turn 1's move left: a GCG record was written that did not
+    replay (another board, the mover's kept tiles gone), and turns after the game's end were dropped."""
+    start = f"{EMPTY15} DEIKQRU/AEINST? 0/0 0"
+    first = post(server, "/api/play", {"cgp": start, "move": "8D QUIRK", "draw": "ABCDE"})
+    board, racks, *rest = first["cgp"].split(" ")
+    assert racks == "AEINST?/ABCDDEE"  # QUIRK kept D and E
+    one = {"cgp": start, "move": "8D QUIRK", "draw": "ABCDE"}
+    good = [one, {"cgp": first["cgp"], "move": "H8 (K)AiNITES", "draw": ""}]
+    assert replay_text(post(server, "/api/export", {"turns": good})["gcg"], strict=True).scores == [56, 86]
+    # the tiles drawn may be typed over (the real draw): what the move kept may not go
+    retyped = " ".join([board, "AEINST?/DEFGHLM", *rest])
+    post(server, "/api/export", {"turns": [one, {"cgp": retyped, "move": "-"}]})
+    lost = " ".join([board, "AEINST?/ABCFGHL", *rest])
+    answer = error(server, "/api/export", {"turns": [one, {"cgp": lost, "move": "-"}]})
+    assert answer["error"].startswith("turn 2: its position is not the one turn 1 (8D QUIRK) left: ")
+    assert "lacks tiles his move kept (DE)" in answer["error"]
+    moved = " ".join([board.replace("3QUIRK7", "4QUIRK6", 1), racks, *rest])
+    answer = error(server, "/api/export", {"turns": [one, {"cgp": moved, "move": "-"}]})
+    assert answer["error"].startswith("turn 2: its position is not the one turn 1 (8D QUIRK) left: square 8D differs")
+    # turns after the game ended (six scoreless turns)
+    passes = [{"cgp": f"{EMPTY15} {r}/ 0/0 {i}", "move": "-"} for i, r in enumerate(["AEINRST", "EEIIORS"] * 4)]
+    answer = error(server, "/api/export", {"turns": passes[:7]})
+    assert answer["error"].startswith("turn 7: the game ended with turn 6 (-)")
+    assert post(server, "/api/export", {"turns": passes[:6]})["turns"] >= 6
+
+
 def test_the_page_gets_user_errors_in_the_body(server):
     status, _, answer = call(server, "POST", "/api/validate", {"cgp": QUIRK, "move": "QX"}, headers={"X-Errors": "body"})
     assert status == 200 and answer["status"] == 400 and "bad move" in answer["error"]
@@ -459,6 +496,46 @@ def test_the_page_gets_user_errors_in_the_body(server):
     assert status == 200 and answer["status"] == 400 and answer["reason"] == "occupied"
     status, _, answer = call(server, "POST", "/api/validate", {"cgp": QUIRK, "move": "QX"})
     assert status == 400  # other clients: a 400
+
+
+def test_a_body_over_max_body_is_a_user_error_for_the_page(server):
+    """A GCG of more than 1 MiB pasted in the Game tab: the 413 ignored ``X-Errors: body`` (a
+    console error on the page, and "the body has N bytes; the limit is 1048576 (max_body)")."""
+    head = (f"POST /api/gcg HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {MAX_BODY + 5000}\r\n").encode()
+    status, _, body = _raw_exchange(server, head + b"X-Errors: body\r\n\r\n")  # answered before the body is sent
+    answer = json.loads(body)
+    assert status == 200 and answer["status"] == 413 and answer["limit"] == "max_body"
+    assert "this server reads requests of at most 1,048,576 bytes (its max_body limit)" in answer["error"]
+    status, _, body = _raw_exchange(server, head + b"\r\n")  # other clients: a 413
+    assert status == 413 and json.loads(body)["limit"] == "max_body"
+
+
+@pytest.mark.parametrize("method", ["TRACE", "CONNECT", "FOO", "get"])
+def test_any_other_method_is_405(server, method):
+    """Methods http.server has no handler for were ``501 Unsupported method``; README says 405."""
+    for path, allowed in (("/api/moves", "POST"), ("/api/rulesets", "GET"), ("/", "GET, HEAD")):
+        status, head, body = _raw_exchange(server, f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                                                   "Connection: close\r\n\r\n".encode())
+        assert status == 405 and head["Allow"] == allowed, body
+        assert json.loads(body)["error"] == f"{method} is not allowed here: use {allowed}"
+    status, _, _ = _raw_exchange(server, f"{method} /nowhere HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                                         "Connection: close\r\n\r\n".encode())
+    assert status == 404
+
+
+def test_long_values_are_clipped_in_messages(server):
+    """A 5,000-character move or rack was echoed whole: a 5 KB or 10 KB message."""
+    answer = error(server, "/api/validate", {"cgp": QUIRK, "move": "-" + "9" * 5000})
+    assert len(answer["error"]) < 300 and "..." in answer["error"]
+    answer = error(server, "/api/position", {"cgp": f"{EMPTY15} {'9' * 5000}/ 0/0 0"})
+    assert len(answer["error"]) < 300 and answer["error"].startswith("CGP rack 1 '999") and "..." in answer["error"]
+    from racksmith.web.api import error_line
+
+    assert error_line("bad move '" + "9" * 100 + "': no") == "bad move '" + "9" * 59 + "...': no"
+    assert error_line("a\nb") == "a" and len(error_line("word " * 1000)) == 500
+
+
 
 
 def test_shipped_leaves_by_default_and_none():
@@ -512,9 +589,40 @@ def test_a_cgp_s_ld_opcode_names_the_ruleset_when_the_request_does_not(server):
     assert post(server, "/api/moves", {"cgp": f"{empty} КОТЁЛ?А/ 0/0 0 ld russian;", "top": 3})["lexicon"] == "ru"
     assert "pass ruleset='russian'" in error(server, "/api/position", {"cgp": f"{empty} КОТ/ 0/0 0 ld russian;",
                                                                          "ruleset": "english"})["error"]
-    # a name the server does not play: read with the default, as before
-    assert post(server, "/api/position", {"cgp": f"{empty} AB/ 0/0 0 ld french;"})["ruleset"] == "english"
+    # an English lexicon racksmith does not ship: English, as the library reads it
     assert post(server, "/api/position", {"cgp": f"{empty} AB/ 0/0 0 lex CSW21;"})["ruleset"] == "english"
+
+
+@pytest.mark.parametrize("opcodes, message, param", [
+    ("ld french;", "'ld french' names no ruleset racksmith knows", "ruleset"),
+    ("ld klingon;", "'ld klingon' names no ruleset racksmith knows", "ruleset"),
+    ("lex FRA20;", "'lex FRA20' is a French lexicon", "ruleset"),
+    ("ld /etc/passwd;", "'ld /etc/passwd' names a file", "ruleset"),
+    ("var wordsmog;", "variant racksmith does not play", None),
+])
+def test_a_cgp_naming_a_ruleset_is_read_as_the_library_reads_it(server, opcodes, message, param):
+    """The server looked only at ld/bdn and read a name it cannot play as English (200) where
+    Position.from_cgp and the CLI refuse it; errors that naming the ruleset settles say so."""
+    cgp = f"{EMPTY15} AB/ 0/0 0 {opcodes}"
+    with pytest.raises(RacksmithError) as lib:
+        Position.from_cgp(cgp)
+    answer = error(server, "/api/position", {"cgp": cgp})
+    assert message in answer["error"] and message in str(lib.value) and answer.get("param") == param
+    if param:  # naming the ruleset settles it
+        assert post(server, "/api/position", {"cgp": cgp, "ruleset": "english"})["ruleset"] == "english"
+
+
+def test_a_cgp_s_var_and_lex_opcodes_name_the_ruleset_too(server):
+    """A 21x21 board with 'var classic_super;' is Super (the server said "board has 21 rows"), as
+    the CLI reads it; names that are not a distribution and name nothing (a board or variant file
+    name) are names, never opened: the server's default ruleset, as in the library."""
+    board = "/".join(["21"] * 21)
+    assert post(server, "/api/position", {"cgp": f"{board} AB/ 0/0 0 var classic_super;"})["ruleset"] == "super"
+    assert Position.from_cgp(f"{board} AB/ 0/0 0 var classic_super;").ruleset.name == "super"
+    for opcodes in ("bdn /etc/passwd;", "var /x.json;", "lex /etc/passwd;"):
+        cgp = f"{EMPTY15} AB/ 0/0 0 {opcodes}"
+        assert post(server, "/api/position", {"cgp": cgp})["ruleset"] == Position.from_cgp(cgp).ruleset.name
+    assert Analyzer("super", None, None).position({"cgp": f"{board} AB/ 0/0 0"})["ruleset"] == "super"
 
 
 def test_a_position_says_when_the_game_is_over(server):

@@ -18,7 +18,8 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from ..rules.alphabet import BLANK
 from ..errors import RacksmithError, RequestError
@@ -36,6 +37,10 @@ DEFAULT_TOP = 20
 DEFAULT_ANALYSIS_TOP = 5
 MAX_ANALYSIS_TOP = 50
 MAX_SIM_PLIES = 32  #: the deepest simulation ``/api/sim`` runs (``plies``)
+#: the message of the :class:`~racksmith.errors.RequestError` a long computation (``/api/sim``,
+#: ``/api/best``, ``/api/endgame``, ``/api/gcg``) raises once its ``cancel`` event is set (the server
+#: sets it when the client closed the connection, and then answers nothing)
+CANCELLED = "the computation was cancelled (the client went away): send the request again"
 
 
 class Analyzer:
@@ -88,9 +93,10 @@ class Analyzer:
     # --- what a request may name -------------------------------------------------------------------
     def ruleset(self, body: dict) -> Ruleset:
         """The request's ``ruleset`` (a name or alias known to the server), else the one the
-        request's CGP names by its ``ld`` (letter distribution) or ``bdn`` (board) opcode when the
-        server has it (``ld russian;``, ``bdn SuperCrosswordGame;``, read as
-        :func:`~racksmith.formats.cgp.cgp_ruleset` reads them), else the default."""
+        request's CGP names by its ``ld``, ``bdn``, ``var`` or ``lex`` opcode, read as the library
+        reads them (:func:`~racksmith.formats.cgp.cgp_ruleset`: ``ld russian;``, ``bdn
+        SuperCrosswordGame;``, ``var classic_super;``), else the default. A CGP naming a ruleset the server
+        does not play (``ld french;``, ``lex FRA20;``, a file) is refused, as the library refuses it."""
         spec = body.get("ruleset")
         if spec is None or spec == "":
             named = self._cgp_ruleset(body.get("cgp"))
@@ -99,24 +105,35 @@ class Analyzer:
             raise RequestError(f"field 'ruleset' must be a ruleset name, got {_show(spec)}")
         rs = self._by_name.get(spec.strip().lower())
         if rs is None:
-            raise RequestError(f"unknown ruleset {spec!r}: use one of {', '.join(r.name for r in self.rulesets)}")
+            raise RequestError(f"unknown ruleset {_clip(spec)!r}: use one of {', '.join(r.name for r in self.rulesets)}")
         return rs
 
     def _cgp_ruleset(self, cgp: Any) -> Ruleset | None:
-        """The server's ruleset that a CGP's ``ld`` or ``bdn`` opcode names, or None (no such
-        opcode, or a name the server does not play: the CGP is then read with the default)."""
+        """The server's ruleset that a CGP's naming opcodes name, or None when they name none (the
+        CGP is then read with the default). The names are read by the library's rule
+        (:func:`~racksmith.formats.naming.named_ruleset`, the server's rulesets looked up first); a
+        name it refuses is a :class:`~racksmith.errors.CGPError` (``param`` ``"ruleset"`` when
+        naming the ruleset settles it)."""
         if not isinstance(cgp, str):
             return None
-        fields = cgp.strip().split(None, 4)
-        if len(fields) < 5 or not _NAMING_OPCODE.search(fields[4]):
-            return None
-        from ..formats.cgp import cgp_ruleset
+        from ..formats.cgp import _names, _parse_opcodes, _refused  # the library's own reading of CGP names
+        from ..formats.naming import named_ruleset
 
-        try:
-            named = cgp_ruleset(cgp)
-        except RacksmithError:
+        fields = cgp.strip().split(None, 4)
+        if len(fields) < 5:
             return None
-        return next((rs for rs in self.rulesets if rs.name == named.name), None)
+        try:
+            opcodes = _parse_opcodes(fields[4])
+        except RacksmithError:
+            return None  # a syntax error: reported when the CGP itself is read
+        named = named_ruleset(**_names(opcodes), known=self.rulesets, error=_refused)
+        if named is None:
+            return None
+        rs = next((rs for rs in self.rulesets if rs.name == named.name), None)
+        if rs is None:  # pragma: no cover - the server has every shipped ruleset
+            raise RequestError(f"the CGP names ruleset {named.name}, which this server does not play: "
+                               f"send 'ruleset' (one of {', '.join(r.name for r in self.rulesets)})")
+        return rs
 
     def _fits(self, rs: Ruleset) -> bool:
         """Is ``rs`` spelled like the default ruleset (so the server's lexicon and leaves serve it)?"""
@@ -270,7 +287,7 @@ class Analyzer:
             out.append(rec)
         return {"count": len(out), "sort": sort, "lexicon": lex_name, "leaves": leaves is not None, "moves": out}
 
-    def sim(self, body: dict) -> dict[str, Any]:
+    def sim(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/sim`` {cgp, ruleset, lexicon, leaves, candidates, plies, iterations, seconds,
         seed, stop, infer}: ``racksmith sim --json`` on the position (one thread). ``seconds`` defaults to
         and may not exceed ``limits.max_seconds``; ``iterations`` at most ``limits.max_sim_iterations``;
@@ -282,7 +299,10 @@ class Analyzer:
         (``racksmith sim --infer``), inferred within half of ``seconds`` (every rack tried when that
         fits, else racks dealt at random) and kept for the requests that follow on the same
         position. The answer then has ``inference``: {move, exact, leaves, racks_total, samples,
-        seconds, top: the five likeliest leaves with their probabilities}."""
+        seconds, top: the five likeliest leaves with their probabilities}.
+
+        ``cancel``: setting it stops the simulation within a batch of play-outs (the inference runs
+        to its end) and raises a :class:`RequestError` (:data:`CANCELLED`)."""
         from ..sim.simulate import simulate
 
         started = time.monotonic()
@@ -303,9 +323,11 @@ class Analyzer:
         inference = None
         if body.get("infer") is not None:
             inference = self._inference(pos, _text(body, "infer"), leaves, seconds / 2, (rs.name, lex_name, body.get("cgp")))
+        _check(cancel)
         left = max(seconds - (time.monotonic() - started), 0.05)
         result = simulate(pos, candidates, plies, iterations, left, 1, seed, stop, leaves=leaves,
-                          opponent_racks=inference)
+                          opponent_racks=inference, cancel=cancel)
+        _check(cancel)
         out = result.to_dict()
         out["lexicon"] = lex_name
         out["leaves"] = leaves is not None
@@ -366,11 +388,14 @@ class Analyzer:
         move = _text(body, "move")
         return self._position(body, rs, lex).validate(move, lex).to_dict()
 
-    def endgame(self, body: dict) -> dict[str, Any]:
+    def endgame(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/endgame`` {cgp, ruleset, lexicon, seconds, plies}: the endgame solved (the
         bag empty): ``racksmith endgame --json``'s fields, and ``lexicon``. ``seconds`` (default
         and most: ``limits.max_seconds``) bounds the search: the answer is then the last depth
-        completed (``exact`` false); ``plies`` (1 to 60) stops at that depth."""
+        completed (``exact`` false); ``plies`` (1 to 60) stops at that depth. ``cancel``: setting
+        it stops the search at once and raises a :class:`RequestError` (:data:`CANCELLED`)."""
+        from ..search.endgame import EndgameSolver
+
         rs = self.ruleset(body)
         lex, lex_name = self.lexicon(rs, body)
         seconds = self._seconds(body)
@@ -378,16 +403,23 @@ class Analyzer:
         if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= 60):
             raise RequestError(f"field 'plies' must be a whole number from 1 to 60 or null, got {_show(plies)}")
         pos = self._position(body, rs, lex)
-        result = pos.solve_endgame(plies, seconds, 1, tt_mb=16).to_dict()
+        _check(cancel)
+        solver = EndgameSolver(pos, tt_mb=16)  # Position.solve_endgame's, with a search to stop
+        with _on_cancel(cancel, lambda: solver.search is not None and solver.search.stop()):
+            found = solver.solve(plies, seconds, 1)
+        _check(cancel)
+        result = found.to_dict()
         result["lexicon"] = lex_name
         return result
 
-    def best(self, body: dict) -> dict[str, Any]:
+    def best(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/best`` {cgp, ruleset, lexicon, leaves, seconds, seed}: which play is best, by
         the method the stage of the game calls for (``racksmith best --json``'s fields, and
         ``lexicon``): the endgame solver with the bag empty, the pre-endgame solver with one tile in
         it, else a simulation (one thread). ``seconds`` defaults to and may not exceed
-        ``limits.max_seconds``."""
+        ``limits.max_seconds``. ``cancel``: setting it raises a :class:`RequestError` (:data:`CANCELLED`) at the method's next
+        report (a simulation's every quarter second, each depth of the endgame, each play settled
+        by the pre-endgame)."""
         from ..review.best import best_play
 
         rs = self.ruleset(body)
@@ -396,7 +428,10 @@ class Analyzer:
         seed = _whole(body, "seed", 1, 0, 2**63 - 1, None)
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
-        result = best_play(pos, float(seconds), leaves=leaves, seed=seed, tt_mb=16).to_dict()
+        _check(cancel)
+        result = best_play(pos, float(seconds), leaves=leaves, seed=seed, tt_mb=16,
+                           progress=None if cancel is None else lambda method, partial: _check(cancel)).to_dict()
+        _check(cancel)
         result["lexicon"] = lex_name
         return result
 
@@ -467,8 +502,9 @@ class Analyzer:
             raise LimitError("max_gcg_events", f"the game has {len(turns)} turns; this server writes at most "
                              f"{self.limits.max_gcg_events} (its max_gcg_events limit)", status=413)
         nicks = body.get("players") or ["p1", "p2"]
-        if (not isinstance(nicks, list) or len(nicks) != 2 or len(set(nicks)) != 2
-                or not all(isinstance(n, str) and n and n.isprintable() and not any(c.isspace() or c == ":" for c in n) for n in nicks)):
+        if (not isinstance(nicks, list) or len(nicks) != 2
+                or not all(isinstance(n, str) and n and n.isprintable() and not any(c.isspace() or c == ":" for c in n) for n in nicks)
+                or nicks[0] == nicks[1]):
             raise RequestError("field 'players' must be two different nicks without spaces or ':'")
         a = rs.alphabet
         game = GCGGame(rs)
@@ -478,6 +514,7 @@ class Analyzer:
             game.players.append(GCGPlayer(nick, nick))
         totals = [0, 0]
         kinds = {"place": EventKind.PLAY, "exchange": EventKind.EXCHANGE, "pass": EventKind.PASS}
+        after = None  # the position after the turn before and that turn's Undo
         for i, t in enumerate(turns):
             if not isinstance(t, dict):
                 raise RequestError(f"turn {i + 1} must be an object {{cgp, move, draw}}")
@@ -485,6 +522,8 @@ class Analyzer:
             if i == 0 and (pos.board.any() or any(pos.scores)):
                 raise RequestError("a GCG record replays from the empty board: this game started from a position "
                                    "with tiles on it or points scored (save its CGP instead)")
+            if after is not None:
+                _check_follows(i + 1, pos, *after)
             p = i % 2
             if pos.scores != [totals[p], totals[1 - p]]:
                 raise RequestError(f"turn {i + 1}: its position's scores {pos.scores} are not the game's {[totals[p], totals[1 - p]]}")
@@ -493,6 +532,7 @@ class Analyzer:
                 raise RequestError(f"turn {i + 1}: field 'draw' must be letters")
             rack = a.rack_string(pos.rack, blanks_last=True)
             u = pos.push(_text(t, "move"), draw, check_words=False)
+            after = (pos, u)
             totals[p] += u.score
             game.events.append(GCGEvent(nick=nicks[p], kind=kinds[str(u.move.kind)], score=u.score,
                                         total=totals[p],
@@ -505,10 +545,13 @@ class Analyzer:
                     tiles = a.rack_string(adj.tiles)
                     game.events.append(GCGEvent(nick=nicks[seat], kind=kind, score=adj.points, total=totals[seat],
                                                 rack="" if kind == EventKind.OUT else tiles, tiles=tiles))
+                if i + 1 < len(turns):
+                    raise RequestError(f"turn {i + 2}: the game ended with turn {i + 1} ({u.move.notation()}): "
+                                       f"send the {i + 1} turns up to the end")
                 break
         return {"gcg": game.gcg(), "turns": len(game.events), "scores": totals}
 
-    def gcg(self, body: dict) -> dict[str, Any]:
+    def gcg(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
         with the position before it) and, unless ``analyze`` is false, the analysis of every turn.
 
@@ -520,7 +563,8 @@ class Analyzer:
         The record's ``#tile-distribution`` names a ruleset a request may name (never a file), else
         it is the server's default ruleset's; the
         record is at most ``limits.max_gcg_bytes`` and ``limits.max_gcg_events`` event lines, and
-        its analysis stops with a 413 after ``limits.max_seconds``."""
+        its analysis stops with a 413 after ``limits.max_seconds``. ``cancel``: setting it raises a
+        :class:`RequestError` (:data:`CANCELLED`) before the next turn is analysed."""
         from ..formats.gcg import parse_gcg
         from ..review.analysis import analyze
         from ..review.replay import replay
@@ -559,6 +603,7 @@ class Analyzer:
             seconds = self.limits.max_seconds
 
             def in_time() -> None:
+                _check(cancel)
                 if time.monotonic() > deadline:
                     raise LimitError("max_seconds", f"analysing the game took longer than this server allows "
                                      f"({seconds:g} s, its max_seconds limit): send fewer turns, or analyze: false")
@@ -569,6 +614,7 @@ class Analyzer:
             except LimitError:
                 raise
             except RacksmithError as e:
+                _check(cancel)  # cancelled: not an error of the analysis
                 result["analysis_error"] = _one_line(str(e))
             else:
                 analysis["lexicon"] = lex_name
@@ -587,6 +633,26 @@ class Analyzer:
         if events > most:
             raise LimitError("max_gcg_events", f"the GCG record has {events:,} events; this server reads at most "
                              f"{most:,} (its max_gcg_events limit)")
+
+
+def _check_follows(n: int, pos: Position, after: Position, undo: Any) -> None:
+    """Turn ``n``'s position ``pos`` is the one the turn before left (``after``, once its move
+    ``undo`` was pushed): its board, and the previous mover's rack holding what his move kept (the
+    tiles he drew are his to correct). The scores are checked by the caller."""
+    from collections import Counter
+
+    from ..rules.coords import coord_label
+
+    where = f"turn {n}: its position is not the one turn {n - 1} ({undo.move.notation()}) left"
+    fix = "export the moves as played on the page, each turn's CGP the position after the turn before"
+    if pos.board.shape != after.board.shape or (pos.board != after.board).any():
+        rows, cols = (pos.board != after.board).nonzero() if pos.board.shape == after.board.shape else ([0], [0])
+        raise RequestError(f"{where}: square {coord_label(int(rows[0]), int(cols[0]))} differs: {fix}")
+    kept = Counter(bytes(after.racks[1])) - Counter(bytes(undo.drawn))
+    if pos.racks_known[1] and kept - Counter(bytes(pos.racks[1])):
+        a = pos.ruleset.alphabet
+        raise RequestError(f"{where}: the rack of the player who moved ({a.rack_string(pos.racks[1], blanks_last=True) or '-'})"
+                           f" lacks tiles his move kept ({a.rack_string(list(kept.elements()), blanks_last=True)}): {fix}")
 
 
 # --- JSON of library values ---------------------------------------------------------------------------
@@ -634,11 +700,36 @@ def _cgp_or_none(r, turn: int) -> str | None:
         return None
 
 
+# --- cancelling --------------------------------------------------------------------------------------
+def _check(cancel: threading.Event | None) -> None:
+    """Raise a :class:`RequestError` (:data:`CANCELLED`) once ``cancel`` is set."""
+    if cancel is not None and cancel.is_set():
+        raise RequestError(CANCELLED)
+
+
+@contextmanager
+def _on_cancel(cancel: threading.Event | None, action: Callable[[], Any]) -> Iterator[None]:
+    """Call ``action`` (from another thread) if ``cancel`` is set while the block runs."""
+    if cancel is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if cancel.wait(0.1):
+                if not done.is_set():
+                    action()
+                return
+
+    threading.Thread(target=watch, name="racksmith-cancel", daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
 # --- fields of a request -------------------------------------------------------------------------------
-#: an opcode of a CGP that names the ruleset: ``ld`` (letter distribution) or ``bdn`` (board)
-_NAMING_OPCODE = re.compile(r"(?:^|;)\s*(?:ld|bdn)\s+[^\s;]")
-
-
 def _record_bytes(body: dict) -> str:
     """The text of the record file whose bytes (base64) are the field ``data``."""
     import base64
@@ -704,9 +795,26 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _one_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    return lines[0] if lines else "error"
+def _clip(text: str, size: int = 40) -> str:
+    return text if len(text) <= size else text[: size - 3] + "..."
+
+
+#: a run of more than 80 characters without a space in a message (an echoed rack, move or line),
+#: and the quotes and punctuation that close it
+_LONG_RUN = re.compile(r"(\S{60})\S{21,}?([\'\")\]:;,.]{0,3})(?=\s|$)")
+MAX_MESSAGE = 500  #: the most characters of an error message the API answers
+
+
+def error_line(text: str) -> str:
+    """An error message as the API answers it: its first line, each run of more than 80
+    characters without a space (a value the message echoes) clipped to its start and "...", the
+    whole at most :data:`MAX_MESSAGE` characters."""
+    lines = str(text).strip().splitlines()
+    line = _LONG_RUN.sub(r"\1...\2", lines[0]) if lines else "error"
+    return _clip(line, MAX_MESSAGE)
+
+
+_one_line = error_line
 
 
 def _label(spec: "str | Path") -> str:

@@ -15,7 +15,8 @@ from ..errors import LimitError, RacksmithError
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Bounds on one request: its body, the moves and the game record it may ask for, its time,
-    and how many answers the server computes at once (the others wait, then get 503)."""
+    and how many answers the server computes at once (the others wait, then get 503; the long ones
+    and the quick ones in slots of their own)."""
 
     max_body: int = 1 << 20  #: bytes of a request body
     max_moves: int = 2000  #: moves in one answer (``/api/moves``; "all" = every move up to this)
@@ -23,7 +24,9 @@ class Limits:
     max_gcg_events: int = 500  #: event lines (``>nick: ...``) of that record
     max_seconds: float = 30.0  #: seconds of analysis for one request (checked turn by turn; a simulation's time limit)
     max_sim_iterations: int = 200_000  #: play-outs of one simulation (``/api/sim``)
-    max_concurrent: int = 4  #: answers computed at once; more wait up to ``max_seconds``
+    #: long answers (``/api/sim``, ``/api/best``, ``/api/endgame``, ``/api/gcg``) computed at once, and
+    #: as many quick ones besides (they never wait behind a long one); more wait up to ``max_seconds``
+    max_concurrent: int = 4
     max_connections: int = 64  #: open connections; more are answered 503 at once
 
     def __post_init__(self) -> None:

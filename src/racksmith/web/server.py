@@ -3,13 +3,19 @@
 
 Every answer is JSON except the page's own files. Bad requests get ``400 {"error": "one line"}``
 (an illegal move adds its ``reason`` and ``words``; an error that a field of the request settles
-adds ``param``, e.g. ``"ruleset"``); unknown paths 404, a wrong method 405. A
-request with the header ``X-Errors: body`` (the page's) gets its user errors (400 and 413) as
-``200 {"error": ..., "status": 400}`` instead, so that a browser does not log a mistyped move as a
-failed request. A
+adds ``param``, e.g. ``"ruleset"``; a long value a message echoes is clipped); unknown paths 404, a
+wrong method (any but GET, HEAD and POST too) 405. A
+request with the header ``X-Errors: body`` (the page's) gets its user errors (400 and 413, a body
+over ``max_body`` included) as ``200 {"error": ..., "status": 400}`` instead, so that a browser
+does not log a mistyped move as a failed request. A
 request over one of the analyzer's :class:`~racksmith.web.limits.Limits` gets 413 (400 for a field
 asking for more) with ``limit`` naming it; a server busy computing other answers 503. A failure in
 racksmith itself is ``500 {"error": ...}``, logged as one line: it never ends the server.
+
+The long computations (:data:`LONG`: a simulation, a best play, an endgame, a game's analysis)
+take turns in ``max_concurrent`` slots of their own, so that the quick answers (a position, the
+moves, a check) never wait behind them; while one computes, its connection is watched, and when
+the client closes it the computation is cancelled (``cancel``) and nothing is answered.
 
 Who may ask (the page's protection against other web sites and DNS rebinding):
 
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import io
 import json
+import selectors
 import socket
 import sys
 import threading
@@ -37,7 +44,7 @@ from urllib.parse import urlsplit
 
 from .. import __version__
 from ..errors import RacksmithError
-from .api import Analyzer
+from .api import Analyzer, error_line
 from .limits import LimitError, Limits
 
 MAX_BODY = Limits().max_body  #: the largest request body read by default, in bytes
@@ -59,6 +66,13 @@ ROUTES: dict[str, tuple[str, Callable[[Analyzer, dict], Any]]] = {
     "/api/best": ("POST", Analyzer.best),
     "/api/export": ("POST", Analyzer.export),
 }
+
+#: the endpoints that may compute for seconds: they take turns in slots of their own (``max_concurrent``
+#: of them), so that the quick ones never wait behind them, and stop when their client goes away
+#: (each takes ``cancel``, a threading.Event set when the connection closes)
+LONG = frozenset({"/api/sim", "/api/best", "/api/endgame", "/api/gcg"})
+#: seconds between two looks at the connection of a long computation, to see if the client went away
+WATCH_EVERY = 0.2
 
 _CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -103,7 +117,8 @@ class AnalyzerServer(ThreadingHTTPServer):
         names = [] if host in _UNSPECIFIED else [_host_name(host)]
         names += [*_LOOPBACK_NAMES, *(_host_name(h) for h in allowed_hosts)]
         self.host_names = tuple(dict.fromkeys(n.lower() for n in names if n))
-        self.computing = threading.BoundedSemaphore(self.limits.max_concurrent)
+        self.computing = threading.BoundedSemaphore(self.limits.max_concurrent)  # the quick answers
+        self.long_computing = threading.BoundedSemaphore(self.limits.max_concurrent)  # the LONG ones
         self.connections = threading.BoundedSemaphore(self.limits.max_connections)
         self._slots: dict = {}  # connection -> its slot in ``connections``, until given back
         super().__init__((host, port), Handler)
@@ -219,6 +234,13 @@ class Handler(BaseHTTPRequestHandler):
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _other_method
 
+    def __getattr__(self, name: str) -> Any:
+        """Any other method (``TRACE``, ``CONNECT``, ``FOO``) is answered as PUT is: 405 where the
+        path is the page's or an endpoint's (404 elsewhere), never ``501 Unsupported method``."""
+        if name.startswith("do_"):
+            return self._other_method
+        raise AttributeError(name)
+
     def _not_allowed(self, allowed: str) -> None:
         self._discard_body()
         self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{self.command} is not allowed here: use {allowed}"},
@@ -255,41 +277,77 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._discard_body()
             body = {}
-        limits = self.server.limits
-        if not self.server.computing.acquire(timeout=limits.max_seconds):
-            self._json(HTTPStatus.SERVICE_UNAVAILABLE, {
-                "error": f"the server is busy with {limits.max_concurrent} other requests (its max_concurrent "
-                         "limit): try again", "limit": "max_concurrent"}, headers={"Retry-After": "5"})
+        if path in LONG:
+            with _ClientWatch(self.connection) as watch:
+                self._compute(method, path, lambda a, b: endpoint(a, b, cancel=watch.gone), body,
+                              self.server.long_computing, watch.gone)
+        else:
+            self._compute(method, path, endpoint, body, self.server.computing, None)
+
+    def _compute(self, method: str, path: str, endpoint: Callable[[Analyzer, dict], Any], body: dict,
+                 slots: threading.BoundedSemaphore, gone: threading.Event | None) -> None:
+        """Answer with what ``endpoint`` computes in one of ``slots``; nothing when the client went
+        away (``gone``: the computation was then cancelled)."""
+        if not self._take(slots, gone):
             return
-        # the page asks for user errors in the body of a 200 answer (a browser logs every 4xx
-        # answer in its console as a failure, which a mistyped move is not); other clients get 4xx
-        in_body = (self.headers.get("X-Errors") or "").strip().lower() == "body"
         try:
             result = endpoint(self.server.analyzer, body)
-        except LimitError as e:
-            answer = {"error": _one_line(str(e)), "limit": e.limit}
+        except Exception as e:
+            if gone is not None and gone.is_set():  # no one to answer
+                self.close_connection = True
+            else:
+                self._error(method, path, e)
+            return
+        finally:
+            slots.release()
+        self._json(HTTPStatus.OK, result)
+
+    def _error(self, method: str, path: str, e: Exception) -> None:
+        """Answer the error an endpoint raised: the request's (400, a limit's 413), else racksmith's (500)."""
+        # the page asks for user errors in the body of a 200 answer (a browser logs every 4xx
+        # answer in its console as a failure, which a mistyped move is not); other clients get 4xx
+        in_body = self._errors_in_body()
+        if isinstance(e, LimitError):
+            answer = {"error": error_line(str(e)), "limit": e.limit}
             if in_body:
                 answer["status"] = e.status
             self._json(HTTPStatus.OK if in_body else HTTPStatus(e.status), answer)
-            return
-        except RacksmithError as e:
-            answer = {"error": _one_line(str(e))}
+        elif isinstance(e, RacksmithError):
+            answer = {"error": error_line(str(e))}
             if getattr(e, "param", None):  # the request's field that settles it ("ruleset")
                 answer["param"] = e.param
             if getattr(e, "reason", None):
                 answer["reason"] = e.reason
-                answer["words"] = list(e.words)
+                answer["words"] = [error_line(w) for w in e.words]
             if in_body:
                 answer["status"] = 400
             self._json(HTTPStatus.OK if in_body else HTTPStatus.BAD_REQUEST, answer)
-            return
-        except Exception as e:  # a defect in racksmith: answer, log, keep serving
-            self.server.log(f"internal error on {method} {path}: {type(e).__name__}: {_one_line(str(e))}")
-            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": f"internal error: {type(e).__name__}: {_one_line(str(e))}"})
-            return
-        finally:
-            self.server.computing.release()
-        self._json(HTTPStatus.OK, result)
+        else:  # a defect in racksmith: answer, log, keep serving
+            self.server.log(f"internal error on {method} {path}: {type(e).__name__}: {error_line(str(e))}")
+            self._json(HTTPStatus.INTERNAL_SERVER_ERROR,
+                       {"error": f"internal error: {type(e).__name__}: {error_line(str(e))}"})
+
+    def _take(self, slots: threading.BoundedSemaphore, gone: threading.Event | None) -> bool:
+        """Take one of ``slots``, waiting up to ``max_seconds`` (503 after that), or give up
+        without an answer when the client goes away (``gone``) meanwhile."""
+        limits = self.server.limits
+        deadline = time.monotonic() + limits.max_seconds
+        while True:
+            left = deadline - time.monotonic()
+            if slots.acquire(timeout=max(0.0, left if gone is None else min(left, WATCH_EVERY))):
+                return True
+            if gone is not None and gone.is_set():
+                self.close_connection = True
+                return False
+            if time.monotonic() >= deadline:
+                self._json(HTTPStatus.SERVICE_UNAVAILABLE, {
+                    "error": f"the server is busy with {limits.max_concurrent} other requests (its max_concurrent "
+                             "limit): try again", "limit": "max_concurrent"}, headers={"Retry-After": "5"})
+                return False
+
+    def _errors_in_body(self) -> bool:
+        """Does the request ask for its user errors in the body of a 200 answer (``X-Errors: body``)?"""
+        return (self.headers.get("X-Errors") or "").strip().lower() == "body"
 
     # --- the request -----------------------------------------------------------------------------
     def _refusal(self) -> str | None:
@@ -326,7 +384,8 @@ class Handler(BaseHTTPRequestHandler):
             return 0, HTTPStatus.BAD_REQUEST, f"bad Content-Length {text[:40]!r}"
         most = self.server.limits.max_body
         if n > most:
-            return 0, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the body has {n} bytes; the limit is {most} (max_body)"
+            return 0, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, (
+                f"the request has {n:,} bytes; this server reads requests of at most {most:,} bytes (its max_body limit)")
         return n, None, ""
 
     def _discard_body(self) -> None:
@@ -351,7 +410,13 @@ class Handler(BaseHTTPRequestHandler):
         n, status, message = self._body_length()
         if status is not None:
             self.close_connection = True
-            self._json(status, {"error": message})
+            answer: dict[str, Any] = {"error": message}
+            if status == HTTPStatus.REQUEST_ENTITY_TOO_LARGE:
+                answer["limit"] = "max_body"
+                if self._errors_in_body():  # the page's: a user error like any other
+                    answer["status"] = int(status)
+                    status = HTTPStatus.OK
+            self._json(status, answer)
             return None
         raw = self.rfile.read(n) if n else b""
         if len(raw) != n:  # the client went away
@@ -407,6 +472,40 @@ class Handler(BaseHTTPRequestHandler):
         """Requests are not logged one by one: only failures, through the server's ``log``."""
 
 
+class _ClientWatch:
+    """Watches a connection while its request is computed: ``gone`` is set once the client has
+    closed it (a read would end: the request was read whole, so nothing more is owed to it) or it
+    failed, looked at every :data:`WATCH_EVERY` seconds without reading anything (a request sent
+    after this one stays for the handler to read)."""
+
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        self.gone = threading.Event()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="racksmith-watch", daemon=True)
+
+    def __enter__(self) -> "_ClientWatch":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        try:
+            with selectors.DefaultSelector() as sel:
+                sel.register(self.sock, selectors.EVENT_READ)
+                while not self._done.wait(WATCH_EVERY):
+                    if sel.select(0) and not self.sock.recv(1, socket.MSG_PEEK):
+                        break  # the end of the stream: the client closed the connection
+                else:
+                    return
+        except (OSError, ValueError):  # reset, or closed under us
+            pass
+        self.gone.set()
+
+
 class _DeadlineReader(io.RawIOBase):
     """The connection's bytes, each read bounded by the handler's deadline."""
 
@@ -423,11 +522,6 @@ class _DeadlineReader(io.RawIOBase):
             raise TimeoutError("the request took too long to arrive")
         self.sock.settimeout(min(left, TIMEOUT))
         return self.sock.recv_into(buffer)
-
-
-def _one_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    return lines[0] if lines else "error"
 
 
 def _stderr(line: str) -> None:

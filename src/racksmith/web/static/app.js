@@ -32,16 +32,19 @@
   };
 
   // --- talking to the server ---------------------------------------------------------------------
-  async function api(path, body) {
+  // ``signal``: an AbortSignal that cancels the request (the connection closes: the server stops computing)
+  async function api(path, body, signal) {
     // user errors come back in the body of a 200 answer (X-Errors: body): a browser logs every 4xx
     // answer in its console as a failed request, which a mistyped move is not
     const init = body === undefined ? { headers: { "X-Errors": "body" } } : {
       method: "POST", headers: { "Content-Type": "application/json", "X-Errors": "body" }, body: JSON.stringify(body),
     };
+    if (signal) init.signal = signal;
     let res;
     try {
       res = await fetch(path, init);
     } catch (e) {
+      if (e.name === "AbortError") throw e;  // cancelled on purpose (Stop): not a server that went away
       const err = new Error("the racksmith server does not answer: is `racksmith serve` still running? " +
         "(start it again, then change anything on the page)");
       err.server = true;
@@ -813,6 +816,14 @@
       fieldError("gcg-error", "paste a GCG record or choose a file first");
       return null;
     }
+    const most = state.limits.max_gcg_bytes;
+    const size = source.text !== undefined && most ? new TextEncoder().encode(source.text).length : 0;
+    if (size > most) {  // not sent: the server would refuse it (a body over max_body is not even read)
+      closeGame();
+      fieldError("gcg-error", `the record pasted has ${size.toLocaleString("en")} bytes: this server reads ` +
+        `game records of at most ${most.toLocaleString("en")} bytes (its max_gcg_bytes limit)`);
+      return null;
+    }
     let g;
     const button = $("gcg-form").querySelector("button[type=submit]");
     button.disabled = true;
@@ -1132,6 +1143,7 @@
 
   // --- simulation: growing budgets with one seed, each answer extending the last, until stopped ----------------
   let simRun = 0;
+  let simAbort = null; // cancels the simulation request running (Stop)
   async function runSim() {
     const run = ++simRun;
     fieldError("sim-error", "");
@@ -1156,9 +1168,10 @@
     if (infer) body.infer = infer;
     $("sim-head").textContent = "simulating…";
     $("sim-infer-head").textContent = infer ? `inferring the opponent's rack from ${shorten(infer, 60)}…` : "";
+    const abort = simAbort = new AbortController();
     try {
       for (let iterations = 500; run === simRun; iterations *= 2) {
-        const data = await api("/api/sim", { ...body, iterations: Math.min(iterations, most) });
+        const data = await api("/api/sim", { ...body, iterations: Math.min(iterations, most) }, abort.signal);
         if (run !== simRun) break;
         showSim(data);
         if (data.stopped !== "iterations" || iterations >= most) break;
@@ -1166,8 +1179,22 @@
     } catch (e) {
       if (run === simRun) { $("sim-head").textContent = humanize(e.message, "sim"); $("sim-infer-head").textContent = ""; }
     } finally {
-      if (run === simRun) { $("sim-run").disabled = false; $("sim-stop").disabled = true; }
+      if (run === simRun) { $("sim-run").disabled = false; $("sim-stop").disabled = true; simAbort = null; }
     }
+  }
+
+  // Stop: the request running is cancelled (its connection closed, so the server stops computing)
+  // and the head says so, after the last answer shown if any
+  function stopSim() {
+    simRun++;
+    if (simAbort) simAbort.abort();
+    simAbort = null;
+    $("sim-run").disabled = false;
+    $("sim-stop").disabled = true;
+    const head = $("sim-head");
+    if (head.textContent === "simulating…" || !head.textContent) head.textContent = "stopped before the first answer";
+    else if (!head.textContent.endsWith(" · stopped")) head.textContent += " · stopped";
+    if ($("sim-infer-head").textContent.startsWith("inferring")) $("sim-infer-head").textContent = "";
   }
 
   function showSim(data) {
@@ -1351,7 +1378,7 @@
     $("sim-run").addEventListener("click", runSim);
     $("endgame-run").addEventListener("click", runEndgame);
     $("best-run").addEventListener("click", runBest);
-    $("sim-stop").addEventListener("click", () => { simRun++; $("sim-run").disabled = false; $("sim-stop").disabled = true; });
+    $("sim-stop").addEventListener("click", stopSim);
     board.addEventListener("keydown", onBoardKey);
     $("moves").addEventListener("mouseleave", unhover);
     for (const id of ["rack0", "rack1", "score0", "score1"]) $(id).addEventListener("input", () => { edited(id); scheduleRefresh(); });
