@@ -548,3 +548,21 @@ def test_the_kernel_stops_when_told_and_ctrl_c_reaches_an_inference():
     assert real and not any(t.name == "racksmith-infer" and t.is_alive() for t in threading.enumerate())
     again = infer_leaves(pos.copy(), "8D KRONA", leaves=SYNTH, samples=3000, seed=5)
     assert again.samples == 3000 and again.leaves
+
+
+def test_a_cancel_event_stops_an_inference():
+    """``cancel`` set by another thread (the web server's, when the client goes away) stops the
+    inference at its next rack with an InferenceError; set before, nothing is tried."""
+    import threading
+    import time
+
+    full = Position.from_cgp("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0")
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    started = time.monotonic()
+    with pytest.raises(InferenceError, match="cancelled"):
+        infer_leaves(full, "-3", leaves=SYNTH, cancel=cancel)  # about a million racks otherwise
+    assert time.monotonic() - started < 10
+    with pytest.raises(InferenceError, match="cancel must be a threading.Event"):
+        infer_leaves(full, "-3", leaves=SYNTH, cancel=True)
+    assert infer_leaves(full, "8D KRONA", leaves=SYNTH, samples=500, seed=1, cancel=threading.Event()).samples == 500

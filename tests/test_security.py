@@ -517,6 +517,8 @@ def test_quick_requests_do_not_wait_behind_abandoned_long_ones():
 
 @pytest.mark.parametrize("path, body", [
     ("/api/sim", {"cgp": OUTGUN, "iterations": 200000, "stop": None}),
+    # the opponent's exchange inferred first (its racks dealt for up to half the time)
+    ("/api/sim", {"cgp": "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0", "infer": "-3"}),
     ("/api/best", {"cgp": OUTGUN}),
     ("/api/endgame", {"cgp": SLOW_ENDGAME}),
     ("/api/gcg", {"text": GAME, "top": 50}),

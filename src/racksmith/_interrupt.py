@@ -10,10 +10,13 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def run_interruptibly(work: Callable[[], T], stop: Callable[[], Any], name: str) -> T:
+def run_interruptibly(work: Callable[[], T], stop: Callable[[], Any], name: str,
+                      cancel: "threading.Event | None" = None,
+                      cancelled: "Callable[[], BaseException] | None" = None) -> T:
     """``work()`` on a daemon thread named ``name``; on KeyboardInterrupt in the caller's thread,
     ``stop()`` (which must make ``work`` return soon), then the interrupt. ``work``'s exception,
-    if any, is raised in the caller's thread."""
+    if any, is raised in the caller's thread. ``cancel`` set (another thread's say) stops it the
+    same way and raises ``cancelled()``."""
     box: dict[str, Any] = {}
 
     def run() -> None:
@@ -27,6 +30,10 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], Any], name: str)
     try:
         while worker.is_alive():
             worker.join(0.05)
+            if cancel is not None and cancel.is_set() and worker.is_alive():
+                stop()
+                worker.join()
+                raise cancelled() if cancelled is not None else RuntimeError(f"{name} was cancelled")
     except KeyboardInterrupt:
         stop()
         worker.join()

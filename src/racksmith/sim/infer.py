@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -162,6 +163,7 @@ def infer_leaves(
     seed: int = 0,
     threads: int = 1,
     exact_up_to: int = 0,
+    cancel: "threading.Event | None" = None,
 ) -> Inference:
     """The leaves the opponent may have kept with ``move``, his last play, in ``position`` (where
     we are to move and the play is on the board). ``move``: a placement as written (``"8D QUIRK"``,
@@ -175,7 +177,9 @@ def infer_leaves(
     random (reproducible: the same ``seed``, the same answer, for any number of threads), unless the
     unseen tiles can supply at most ``exact_up_to`` distinct racks: then every one is tried. A one-tile
     play or an exchange from a full bag means hundreds of thousands to millions of racks: several
-    seconds to tens of them. ``threads``: threads sharing the racks (each with its own board)."""
+    seconds to tens of them. ``threads``: threads sharing the racks (each with its own board).
+    ``cancel``: a ``threading.Event`` another thread may set to stop the inference at its next
+    rack (:class:`InferenceError`); Ctrl-C stops it too (KeyboardInterrupt)."""
     from ..core.position import Position
 
     started = time.monotonic()
@@ -194,6 +198,8 @@ def infer_leaves(
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
         raise InferenceError(f"threads must be 1..64, got {threads!r}")
     threads = int(threads)
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        raise InferenceError(f"cancel must be a threading.Event (or None), got {_args.show(cancel)}")
     if isinstance(exact_up_to, bool) or not isinstance(exact_up_to, (int, np.integer)) or not 0 <= exact_up_to <= MAX_LEAVES:
         raise InferenceError(f"exact_up_to must be a number of racks, 0..{MAX_LEAVES:,}, got {exact_up_to!r}")
     if len(position.racks) != 2:
@@ -332,7 +338,8 @@ def infer_leaves(
     stop = np.zeros(1, dtype=np.int32)  # set on Ctrl-C: the kernel calls stop at their next rack
     parts, dealt = run_interruptibly(
         lambda: _work(run, run_part, n_racks, samples, exact_up_to, seconds, seed, deadline, threads),
-        lambda: stop.__setitem__(0, 1), "racksmith-infer")
+        lambda: stop.__setitem__(0, 1), "racksmith-infer", cancel,
+        lambda: InferenceError("the inference was cancelled (its cancel event was set)"))
     tiles = np.concatenate([p[0] for p in parts])
     lens = np.concatenate([p[1] for p in parts])
     weights = np.concatenate([p[2] for p in parts])

@@ -301,8 +301,8 @@ class Analyzer:
         position. The answer then has ``inference``: {move, exact, leaves, racks_total, samples,
         seconds, top: the five likeliest leaves with their probabilities}.
 
-        ``cancel``: setting it stops the simulation within a batch of play-outs (the inference runs
-        to its end) and raises a :class:`RequestError` (:data:`CANCELLED`)."""
+        ``cancel``: setting it stops the inference at its next rack or the simulation within a
+        batch of play-outs, and raises a :class:`RequestError` (:data:`CANCELLED`)."""
         from ..sim.simulate import simulate
 
         started = time.monotonic()
@@ -322,7 +322,8 @@ class Analyzer:
         pos = self._position(body, rs, lex)
         inference = None
         if body.get("infer") is not None:
-            inference = self._inference(pos, _text(body, "infer"), leaves, seconds / 2, (rs.name, lex_name, body.get("cgp")))
+            inference = self._inference(pos, _text(body, "infer"), leaves, seconds / 2, (rs.name, lex_name, body.get("cgp")),
+                                        cancel)
         _check(cancel)
         left = max(seconds - (time.monotonic() - started), 0.05)
         result = simulate(pos, candidates, plies, iterations, left, 1, seed, stop, leaves=leaves,
@@ -342,7 +343,7 @@ class Analyzer:
             }
         return out
 
-    def _inference(self, pos, move: str, leaves, seconds: float, where: tuple):
+    def _inference(self, pos, move: str, leaves, seconds: float, where: tuple, cancel=None):
         """The inference of ``move`` on ``pos`` (see :meth:`sim`), kept for the next requests on
         the same position, play and leaves (the last 16)."""
         from ..sim.infer import infer_leaves
@@ -353,7 +354,11 @@ class Analyzer:
             if found is not None:
                 self._inferences.move_to_end(key)
                 return found
-        inference = infer_leaves(pos, move, leaves=leaves, seconds=seconds)
+        try:
+            inference = infer_leaves(pos, move, leaves=leaves, seconds=seconds, cancel=cancel)
+        except RacksmithError:
+            _check(cancel)  # cancelled: say so
+            raise
         if not inference.leaves:
             raise RequestError(f"no rack the opponent could hold makes {move.strip()} one of his best plays "
                                "(within 5 points of equity): nothing to draw his rack from")
