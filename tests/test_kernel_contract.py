@@ -21,8 +21,11 @@ from racksmith.play import _gameloop
 from racksmith.rules import alphabet, coords, equity
 from racksmith.rules.equity import StaticEvaluation
 from racksmith.rules.ruleset import get_ruleset
+from racksmith.search import _endgame
 
 KERNELS = (_kwgwalk, _kwgbuild, _wmp, _movegen, _gameloop)
+#: the kernels ``import racksmith`` loads (each checks its tile bits then): the searches come with the package
+AT_IMPORT = (*KERNELS, _endgame)
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=lambda m: m.__name__)
@@ -73,7 +76,7 @@ print(json.dumps({{"calls": calls, "error": error}}))
 def test_each_kernel_checks_its_tile_bits_at_import():
     out = _import_with_fake_check(fail="")
     assert out["error"] is None
-    assert sorted(m for m, _ in out["calls"]) == sorted(k.__name__ for k in KERNELS)
+    assert sorted(m for m, _ in out["calls"]) == sorted(k.__name__ for k in AT_IMPORT)
     assert all(compiled == _kernels.TILE_BITS for _, compiled in out["calls"])
     out = _import_with_fake_check(fail="racksmith.movegen._movegen")
     assert out["error"] == "stale build of racksmith.movegen._movegen"
