@@ -983,3 +983,172 @@ def test_small_things_the_cli_audit_found(capsys, tmp_path):
     code, out, err = run(capsys, "moves", OUTGUN, "--ruleset", str(junk))
     assert code == 1 and "is not valid toml: not UTF-8" in one_line(err)
     assert [signed(x) for x in (-0.001, -0.006, 0.0, 2.5)] == ["+0.00", "-0.01", "+0.00", "+2.50"]
+
+
+# --- the CLI audit of ad20593: signals, closed and broken outputs, user text as it is ----------------------
+# SIGTERM and SIGHUP back to their default even when the test runner ignores one (nohup): the
+# command handles a signal that is at its default, and leaves one that is ignored alone
+ENDING_ENTRY = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGTERM, signal.SIGHUP)]; "
+                "sys.argv[0] = 'racksmith'; from racksmith.cli.main import run; run()")
+
+
+def _children(pid: int) -> set:
+    """The processes ``pid`` started that are still there (its pool's workers)."""
+    from pathlib import Path
+
+    kids = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids |= {int(k) for k in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return kids
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a process that runs (not gone, not a zombie waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"),
+                    reason="needs /proc/<pid>/task/<tid>/children")
+@pytest.mark.parametrize(
+    "args, signum, code",
+    [
+        (["match", "--p1", "equity", "--p2", "score", "--games", "100000", "--jobs", "2", "--json"], signal.SIGTERM, 143),
+        (["selfplay", "--games", "100000", "--jobs", "2", "--json"], signal.SIGHUP, 129),
+        (["leaves", "train", "-o", "{tmp}/l.klv2", "-r", "english", "-n", "100000", "--jobs", "2"], signal.SIGTERM, 143),
+        (["winpct", "train", "-n", "100000", "-o", "{tmp}/w.txt", "--jobs", "2"], signal.SIGHUP, 129),
+    ],
+    ids=["match-TERM", "selfplay-HUP", "leaves-train-TERM", "winpct-train-HUP"],
+)
+def test_sigterm_or_sighup_stops_the_workers_and_exits_128_plus_the_signal(tmp_path, args, signum, code):
+    """The run ended with 143 and left its --jobs workers running as orphans for ever (SIGINT already
+    stopped them): now they are stopped, there is no traceback, and the exit code is 128 + the signal."""
+    args = [a.format(tmp=tmp_path) for a in args]
+    p = subprocess.Popen([sys.executable, "-c", ENDING_ENTRY, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "COLUMNS": "100"})
+    kids: set = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(p.pid)) < 2 and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the workers in the middle of their batches
+        kids = _children(p.pid)
+        assert len(kids) >= 2 and p.poll() is None, p.stderr.read() if p.poll() is not None else "no workers"
+        p.send_signal(signum)
+        out, err = p.communicate(timeout=60)
+        deadline = time.monotonic() + 10
+        while any(_running(k) for k in kids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [k for k in kids if _running(k)]
+    finally:  # (nothing left running when the test fails)
+        if p.poll() is None:
+            p.kill()
+        for k in kids:
+            if _running(k):
+                try:
+                    os.kill(k, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+    assert p.returncode == code and out == b"" and b"Traceback" not in err, err
+    assert not left, f"workers left running: {left}"
+
+
+def _closed_stdout(*args):
+    """The command run with its stdout closed (`racksmith ... >&-`)."""
+    return subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-c", ENTRY, *map(str, args)],
+                          stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "100"}, timeout=60)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["lexicon", "check", "enable", "QI", "--json"],
+        ["lexicon", "check", "enable", "QI"],
+        ["moves", OUTGUN, "--top", "2"],
+        ["gcg", "cgp", FIXTURES / "gcg" / "game01_seed1.gcg"],
+    ],
+)
+def test_a_closed_stdout_is_one_line_and_exit_1(args):
+    """--json to a closed stdout was an AttributeError traceback in emit_json; the text form exited
+    0 with its output lost."""
+    p = _closed_stdout(*args)
+    err = p.stderr.decode()
+    assert p.returncode == 1 and "Traceback" not in err
+    assert one_line(err) == "racksmith: cannot write the results: stdout is closed"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["gcg", "replay", FIXTURES / "gcg" / "game01_seed1.gcg"],
+        ["lexicon", "info", "enable"],
+        ["moves", "--help"],
+        ["analyze", FIXTURES / "gcg" / "game01_seed1.gcg"],
+        ["moves", OUTGUN],
+    ],
+)
+def test_text_to_a_pipe_whose_reader_went_away_ends_quietly(args):
+    """Rich's console answers the EPIPE with SystemExit(1): the text form exited 1 with nothing on
+    stderr, where --json exits 0 (test_a_closed_pipe_ends_quietly)."""
+    p = entry(*args)
+    p.stdout.close()  # gone before the command writes (it takes longer than this to start)
+    err = p.stderr.read()
+    assert p.wait(timeout=60) == 0 and err == b""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_note_that_cannot_be_written_does_not_fail_the_command():
+    """`racksmith moves ... 2>/dev/full` exited 1 with its results complete on stdout (only the
+    note '2 moves listed' failed); a failure still exits 1, with no line to show."""
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-c", ENTRY, "moves", OUTGUN, "--top", "2"], stdout=subprocess.PIPE,
+                           stderr=full, env={**os.environ, "COLUMNS": "100"}, timeout=60)
+        assert p.returncode == 0 and b"E7 O(U)RIE" in p.stdout and b"D8 (O)ORIE" in p.stdout
+        p = subprocess.run([sys.executable, "-c", ENTRY, "moves", "--cgp", "15/15 AB/ 0/0 0"], stdout=subprocess.PIPE,
+                           stderr=full, timeout=60)
+        assert p.returncode == 1 and p.stdout == b""
+    p = subprocess.run(["sh", "-c", 'exec "$@" 2>&-', "sh", sys.executable, "-c", ENTRY, "moves", OUTGUN, "--top", "2"],
+                       stdout=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and b"E7 O(U)RIE" in p.stdout
+
+
+def test_user_text_keeps_its_emoji_codes(capsys, tmp_path):
+    """Rich turned ':x:' into an emoji in words, file names and a record's lines ('a❌b: not in enable')."""
+    code, out, err = run(capsys, "lexicon", "check", "enable", "a:x:b")
+    assert out == "a:x:b: not in enable\n" and "note: a:x:b: letter ':'" in err and "❌" not in out + err
+    record = tmp_path / "my:x:game.gcg"
+    record.write_text(GAME01, encoding="utf-8")
+    code, out, err = run(capsys, "gcg", "replay", record)
+    assert code == 0 and out.startswith("my:x:game.gcg: 24 turns, complete;") and "❌" not in out
+    bad = tmp_path / "a:fire:b.gcg"
+    bad.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    code, out, err = run(capsys, "gcg", "show", bad)
+    assert code == 1 and "a:fire:b.gcg" in err and "'root:x:0:0:root:/root:/bin/bash'" in err
+    assert "❌" not in err and "🔥" not in err
+
+
+def test_gcg_show_of_a_broken_record_is_one_line(capsys, tmp_path):
+    """It wrote every problem on a line of its own, then the failure (27 lines for /etc/passwd);
+    gcg cgp and analyze say one line. Errors after the turn shown: one note, as gcg cgp gives."""
+    bad = tmp_path / "passwd.gcg"
+    bad.write_text("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin\nbin:x:2:2:bin:/bin\n",
+                   encoding="utf-8")
+    code, out, err = run(capsys, "gcg", "show", bad)
+    line = one_line(err)
+    assert code == 1 and out == "" and line.startswith("racksmith: passwd.gcg: the position before turn 1 is not known: "
+                                                       "line 1: cannot read 'root:x:0:0:root:/root:/bin/bash'")
+    assert line.endswith("(event) (and 3 more)")  # (the three lines, and no game in it)
+    late = tmp_path / "late.gcg"  # the last running total wrong: an error at the last turn
+    late.write_text(GAME01.replace("+2 516", "+2 517"), encoding="utf-8")
+    for args in (["gcg", "show", late, "--turn", "3"], ["gcg", "cgp", late, "--turn", "3"]):
+        code, out, err = run(capsys, *args)
+        assert code == 0 and out and len(err.strip().splitlines()) == 1, err
+        assert err.startswith("note: late.gcg has 1 error from this turn on: line ") and "gcg replay' lists them" in err

@@ -193,3 +193,27 @@ def test_a_board_file_of_another_size_names_the_ruleset_it_fits(capsys, tmp_path
     board.write_text("\n".join(["." * 19] * 19) + "\n", encoding="utf-8")  # no ruleset's size: no hint
     code, out, err = run(capsys, "moves", "--board", board, "--rack", "AEINRST")
     assert code == 1 and "19 rows" in err and "--ruleset" not in err
+
+
+@pytest.mark.parametrize(
+    "args, row",
+    [
+        (["peg", PEG, "-q", "--seconds", "20"], ("14J DIETE(R)", "U:+3")),
+        (["infer", QUIRK, "--move", "8D QUIRK", "--top", "3"], ("EO", "+0.02")),
+        (["winpct", "show"], ("60", "80.4")),
+    ],
+)
+def test_piped_tables_are_as_wide_as_their_cells(args, row):
+    """peg, infer and winpct show printed their tables for the width of $COLUMNS, cut ('…') or
+    wrapped when written to a pipe; now as wide as their cells, as analyze's are."""
+    import os
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "racksmith", *args], capture_output=True, text=True,
+                       env={**os.environ, "COLUMNS": "20"}, timeout=120)
+    out = p.stdout
+    assert p.returncode == 0 and "…" not in out, p.stderr
+    first, last = row
+    line = next(line for line in out.splitlines() if f" {first} " in line)
+    assert line.rstrip(" │").endswith(last) or f" {last} " in line, out

@@ -176,3 +176,21 @@ def test_errors_are_one_line_and_exit_1(capsys, args, words):
 def test_bad_usage_exits_2(capsys, args):
     code, out, err = run(capsys, *args)
     assert code == 2 and out == "" and "usage error" in one_line(err)
+
+
+C1 = "/".join(["15"] * 7 + ["3OUTGUN6"] + ["15"] * 7) + " EEIIORS/IIJORRR 0/16 0"
+
+
+def test_a_piped_score_table_is_as_wide_as_its_cells():
+    """score printed with out_console.print: to a pipe it was cut to $COLUMNS (80), its OUTGUNS row
+    wrapped ('S' on one line, '1' on the next); analyze, gcg and match already printed full width."""
+    import os
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "racksmith", "score", C1, "--move", "J8 SOIREE"], capture_output=True,
+                       text=True, env={**os.environ, "COLUMNS": "40"}, timeout=60)
+    out = p.stdout
+    assert p.returncode == 0 and "…" not in out
+    row = next(line for line in out.splitlines() if "OUTGUNS" in line)
+    assert "O 1  U 1  T 1  G 2  U 1  N 1  S 1 │" in row and row.rstrip().endswith("8"), out

@@ -110,3 +110,20 @@ def test_a_position_must_be_given_once(capsys, tmp_path):
     board.write_text("\n".join(["." * 15] * 14 + ["......5........"]), encoding="utf-8")
     code, _, err = run(capsys, "--board", str(board), "--rack", "AB", "--lexicon", KWG)
     assert code == 1 and "line 15" in err
+
+
+def test_a_piped_table_is_as_wide_as_its_cells():
+    """moves printed with out_console.print: to a pipe with COLUMNS=30 its cells were cut ('22…',
+    'E7' and 'O(U…' on two lines); now the table is as wide as its cells, as analyze's is."""
+    import os
+    import subprocess
+    import sys
+
+    c1 = "/".join(["15"] * 7 + ["3OUTGUN6"] + ["15"] * 7) + " EEIIORS/IIJORRR 0/16 0"
+    p = subprocess.run([sys.executable, "-m", "racksmith", "moves", c1, "--top", "2"], capture_output=True, text=True,
+                       env={**os.environ, "COLUMNS": "30"}, timeout=60)
+    out = p.stdout
+    assert p.returncode == 0 and "…" not in out
+    rows = [line for line in out.splitlines() if "│" in line]
+    assert len(rows) == 2 and all("22.074" in r and r.rstrip().endswith("EIS") for r in rows), out
+    assert "E7 O(U)RIE" in rows[0] and "D8 (O)ORIE" in rows[1]

@@ -505,3 +505,15 @@ def test_jobs_inside_a_pool_worker_run_in_that_process():
     with multiprocessing.get_context("fork").Pool(1) as pool:
         got = pool.map(_in_a_pool_worker, [0])[0]
     assert got == _in_a_pool_worker(0)
+
+
+def test_cli_selfplay_names_the_none_legend_only_when_a_player_has_none(capsys):
+    """'leaves: p1 english; p2 .../SYNTH.klv2 (none: equity without leave values)': the legend of
+    'none' came with every mixed line, also when no player had none."""
+    assert main(["selfplay", "--games", "2", "--players", f"equity:leaves=english,equity:leaves={SYNTH}"]) == 0
+    out, err = capsys.readouterr()
+    line = next(line for line in out.splitlines() if line.startswith("leaves: "))
+    assert line == f"leaves: p1 english; p2 {SYNTH}"
+    assert main(["selfplay", "--games", "2", "--players", "equity:leaves=english,equity"]) == 0
+    out, err = capsys.readouterr()
+    assert "leaves: p1 english; p2 none (none: equity without leave values)" in out

@@ -8,7 +8,7 @@ import typer
 
 from .common import (
     LEAVES_HELP, BoardOption, CgpArg, CgpOption, LexiconOption, RackOption, RulesetOption, emit_json, err_console,
-    fail, finite, given, inference_scope, load_position, note, position_lexicon, resolve_leaves, say,
+    fail, finite, given, inference_scope, load_position, note, position_lexicon, resolve_leaves, say, say_table,
 )
 
 
@@ -87,12 +87,12 @@ def best(
     if result.method == "sim":
         from .sim_cmds import sim_table
 
-        say(sim_table(result.result))
+        say_table(sim_table(result.result))
         say(f"seed {result.result.seed}")
     elif result.method == "peg":
         from .search_cmds import peg_table
 
-        say(peg_table(result.result, top=10))
+        say_table(peg_table(result.result, top=10))
     elif result.method == "endgame":
         say("line: " + " ".join(m.notation() for m in result.result.pv))
 

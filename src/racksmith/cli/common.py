@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
@@ -13,9 +14,73 @@ from rich.console import Console
 
 from ..errors import CLIError
 
-#: diagnostics, tables for people and progress bars: never stdout when --json is asked for
-err_console = Console(stderr=True)
-out_console = Console()
+class _Diagnostics:
+    """The file of :data:`err_console`: ``sys.stderr`` as it is at each write (pytest's capture, a
+    Rich display's proxy), except that a diagnostic that cannot be written (stderr closed, a full
+    disk, a reader that went away) is dropped: a note or a progress line never fails a command
+    whose results are on stdout (``racksmith moves ... 2>/dev/full``)."""
+
+    @staticmethod
+    def _file():
+        f = sys.stderr
+        return getattr(f, "rich_proxied_file", f)
+
+    def write(self, text: str) -> int:
+        f = self._file()
+        if f is not None:
+            try:
+                f.write(text)
+            except (OSError, ValueError):
+                _stderr_gone()
+        return len(text)
+
+    def flush(self) -> None:
+        f = self._file()
+        if f is not None:
+            try:
+                f.flush()
+            except (OSError, ValueError):
+                _stderr_gone()
+
+    def isatty(self) -> bool:
+        f = self._file()
+        try:
+            return f is not None and f.isatty()
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def fileno(self) -> int:
+        f = self._file()
+        if f is None:
+            raise OSError("stderr is closed")
+        return f.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self._file(), "encoding", None) or "utf-8"
+
+
+def _stderr_gone() -> None:
+    """stderr failed: what it still holds goes to /dev/null (flushed at exit, it would fail again
+    and make the exit code 120), and so does every later diagnostic."""
+    f = sys.stderr
+    try:
+        fd = f.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+        f.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+#: where diagnostics are written: see :class:`_Diagnostics` (the entry point's error line too)
+err_file = _Diagnostics()
+
+#: diagnostics, tables for people and progress bars: never stdout when --json is asked for. No
+#: ``:name:`` emoji codes: user text (words, file names, nicks, a record's lines) is printed as it is.
+err_console = Console(file=err_file, emoji=False)
+out_console = Console(emoji=False)
 
 
 _CHUNK = 1 << 16
@@ -28,7 +93,7 @@ def emit_json(obj: Any) -> None:
     a full disk) loses the rest without an error; the next chunk's write reports it (a closed pipe
     ends the command quietly: :func:`racksmith.cli.main.main`)."""
     text = json.dumps(obj, ensure_ascii=False) + "\n"
-    out = sys.stdout
+    out = stdout()
     for i in range(0, len(text), _CHUNK):
         out.write(text[i : i + _CHUNK])
         out.flush()
@@ -47,6 +112,15 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise CLIError(message, code)
 
 
+def stdout():
+    """``sys.stdout``, or a clean failure when there is none (``racksmith ... >&-``): results
+    that cannot be written are an error, never lost silently with exit 0."""
+    out = sys.stdout
+    if out is None:
+        fail("cannot write the results: stdout is closed")
+    return out
+
+
 def note_cgp_lexicon(opcodes, used: str) -> None:
     """Say on stderr when a CGP's ``lex`` opcode names another lexicon than the one in use (the
     opcode is kept, not followed: the lexicon comes from --lexicon or the ruleset)."""
@@ -60,6 +134,7 @@ def note_cgp_lexicon(opcodes, used: str) -> None:
 
 def say(text) -> None:
     """A result for people on stdout (plain text, no markup; or a Rich renderable)."""
+    stdout()
     out_console.print(text, highlight=False, markup=False, soft_wrap=True)
 
 
@@ -72,9 +147,10 @@ def say_table(table) -> None:
         return
     from rich.measure import Measurement
 
+    stdout()
     needed = Measurement.get(out_console, out_console.options.update_width(1 << 20), table).maximum
-    wide = Console(file=out_console.file, width=max(out_console.width, needed),
-                   color_system=out_console.color_system)
+    wide = Console(file=out_console.file, width=max(out_console.width, needed), color_system=out_console.color_system,
+                   emoji=False)
     wide.print(table, highlight=False, markup=False, soft_wrap=True)
 
 

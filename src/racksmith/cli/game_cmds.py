@@ -192,7 +192,8 @@ def _leaves_line(d: dict) -> str:
     if len(set(own.values())) == 1:
         src = next(iter(own.values()))
         return f"equity players: {without}" if src == "none" else f"leaves: {src}"
-    return "leaves: " + "; ".join(f"{p} {src}" for p, src in own.items()) + " (none: equity without leave values)"
+    legend = " (none: equity without leave values)" if "none" in own.values() else ""
+    return "leaves: " + "; ".join(f"{p} {src}" for p, src in own.items()) + legend
 
 
 #: the options of the simulation: each is refused without --sim (and --sim-infer-samples without --sim-infer)

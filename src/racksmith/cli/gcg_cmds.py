@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import emit_json, err_console, fail, note, out_console, say
+from .common import emit_json, fail, note, say
 
 gcg_app = typer.Typer(
     help="GCG game records: replay and check them, show the position at any turn.",
@@ -69,10 +69,9 @@ def show_cmd(
     from ..formats.render import render_rich
 
     r = _replay(path, ruleset, None, False)
-    if not as_json:
-        for e in r.errors:
-            note(str(e))
     _refuse_unknown_position(r, turn, path)
+    if not as_json:
+        _note_later_errors(r, path)
     pos = r.position(turn)
     if as_json:
         emit_json(
@@ -89,7 +88,7 @@ def show_cmd(
     shown = len(r.turns) if turn is None else turn - 1
     for t in r.turns[:shown]:
         say(f"{t.number:3d}. {t.event.text()}")
-    out_console.print(render_rich(pos), highlight=False, soft_wrap=True)
+    say(render_rich(pos))
 
 
 def _refuse_unknown_position(r, turn: Optional[int], path: Path) -> None:
@@ -98,6 +97,15 @@ def _refuse_unknown_position(r, turn: Optional[int], path: Path) -> None:
     if before:
         more = f" (and {len(before) - 1} more)" if len(before) > 1 else ""
         fail(f"{path.name}: the position before turn {turn or len(r.turns) + 1} is not known: {before[0]}{more}")
+
+
+def _note_later_errors(r, path: Path) -> None:
+    """One line on stderr when the record has errors after the position shown (those before it
+    stopped the command): their count and the first, as ``gcg replay`` fails with."""
+    if r.errors:
+        more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
+        note(f"note: {path.name} has {len(r.errors)} error{'s' if len(r.errors) != 1 else ''} from this turn on: "
+             f"{r.errors[0]}{more} ('racksmith gcg replay' lists them)")
 
 
 @gcg_app.command("cgp")
@@ -111,13 +119,8 @@ def cgp_cmd(
     r = _replay(path, ruleset, None, False)
     _refuse_unknown_position(r, turn, path)
     cgp = r.cgp(turn)
-    if r.errors:
-        err_console.print(
-            f"note: {path.name} has {len(r.errors)} error{'s' if len(r.errors) != 1 else ''} from this turn on "
-            "('racksmith gcg replay' lists them)",
-            highlight=False, markup=False,
-        )
+    _note_later_errors(r, path)
     if as_json:
         emit_json({"turn": turn if turn is not None else len(r.turns) + 1, "cgp": cgp})
     else:
-        typer.echo(cgp)
+        say(cgp)

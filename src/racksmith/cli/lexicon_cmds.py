@@ -143,5 +143,5 @@ def anagram_cmd(
         emit_json(found)
         return
     if found:
-        typer.echo("\n".join(found))
+        say("\n".join(found))
     _say(f"{len(found):,} word{'s' if len(found) != 1 else ''}")

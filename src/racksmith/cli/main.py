@@ -1,18 +1,23 @@
 """Entry point of the ``racksmith`` command: errors become one line on stderr and an exit code
-(1 for a user or data error, 2 for bad usage, 130 on Ctrl-C), never a traceback."""
+(1 for a user or data error, 2 for bad usage, 130 on Ctrl-C, 143 on SIGTERM, 129 on SIGHUP), never
+a traceback."""
 from __future__ import annotations
 
 import codecs
 import importlib
+import multiprocessing
 import os
+import signal
 import sys
+import threading
 import unicodedata
+from typing import Any
 
 import click
 import typer
 
 from ..errors import RacksmithError
-from .common import CLIError
+from .common import CLIError, err_file
 
 app = typer.Typer(
     name="racksmith",
@@ -73,7 +78,91 @@ for _mod, _attr, _group in _GROUPS:
 _OPTION_FOR = {"ruleset": " (with --ruleset: a ruleset's name or a .toml/.json ruleset file)"}
 
 
+#: the signals that end a run as Ctrl-C does (worker processes stopped, no traceback), with the exit
+#: code 128 + the signal's number
+_ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+#: the ending signal that arrived during :func:`main`, if one did
+_ended: list[int] = []
+#: the handlers :func:`main` installed (a forked child, a worker of a pool, goes back to the default)
+_installed: "dict[int, Any]" = {}
+
+
+#: seconds the run may take to unwind after SIGTERM or SIGHUP before it is ended at once
+ENDING_GRACE = 20.0
+
+
+def _on_ending_signal(signum, frame) -> None:
+    """SIGTERM or SIGHUP: stop this run's worker processes (each is in the middle of a batch, which
+    a pool's shutdown would wait for; left alone they would run on as orphans), then unwind the
+    main thread with a KeyboardInterrupt, as Ctrl-C does (what stops on Ctrl-C, a search's kernel
+    threads, stops for it too). A second one while the run unwinds ends it at once, and so does
+    ENDING_GRACE seconds of unwinding (an exception that lands at a bad moment can leave a lock
+    held for ever)."""
+    _stop_workers()
+    if _ended:
+        os._exit(128 + _ended[0])
+    _ended.append(signum)
+    threading.Thread(target=_end_after_grace, args=(signum,), name="racksmith-ending", daemon=True).start()
+    raise KeyboardInterrupt
+
+
+def _end_after_grace(signum: int) -> None:
+    import time
+
+    time.sleep(ENDING_GRACE)
+    _stop_workers()
+    os._exit(128 + signum)
+
+
+def _stop_workers() -> None:
+    for child in multiprocessing.active_children():
+        try:
+            child.terminate()
+        except (OSError, ValueError):  # (gone meanwhile, or closed)
+            pass
+
+
+def _default_handlers_in_child() -> None:
+    """In a forked child (a pool's worker): SIGTERM and SIGHUP do what they did before :func:`main`
+    (end the process at once, even in the middle of a kernel call), not raise in it."""
+    for signum, previous in _installed.items():
+        try:
+            signal.signal(signum, previous)
+        except (OSError, ValueError):
+            pass
+    _installed.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_default_handlers_in_child)
+
+
+def _install_handlers() -> "dict[int, Any]":
+    """Handle the ending signals that are at their default (left alone: one ignored, as under
+    nohup, or one a host program handles); only in the main thread (the only one Python lets)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    for signum in _ENDING:
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _on_ending_signal)
+            _installed[signum] = signal.SIG_DFL
+    return dict(_installed)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _ended.clear()
+    installed = _install_handlers()
+    stdout_was_devnull = _is_devnull(sys.stdout)
+    try:
+        code = _main(argv, stdout_was_devnull)
+    finally:
+        for signum, previous in installed.items():
+            signal.signal(signum, previous)
+            _installed.pop(signum, None)
+    return 128 + _ended[0] if _ended else code
+
+
+def _main(argv: "list[str] | None", stdout_was_devnull: bool) -> int:
     try:
         code = app(args=argv, standalone_mode=False)
         # typer turns a KeyboardInterrupt inside a command into the return value 130
@@ -104,9 +193,13 @@ def main(argv: list[str] | None = None) -> int:
     # BrokenPipeError arrives here as it is.
     except BrokenPipeError:
         return _stdout_gone()
-    except SystemExit:
+    except SystemExit as e:
         if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
             return _stdout_gone()
+        # a Rich console (a table, the help) answers a write to a pipe whose reader went away by
+        # pointing stdout at /dev/null and raising SystemExit(1)
+        if e.code == 1 and not stdout_was_devnull and _is_devnull(sys.stdout):
+            return 0
         raise
     except OSError as e:
         _say(f"{e.filename + ': ' if getattr(e, 'filename', None) else ''}{e.strerror or e}")
@@ -118,6 +211,15 @@ def _stdout_gone() -> int:
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
     return 0
+
+
+def _is_devnull(stream) -> bool:
+    """Whether ``stream``'s file is /dev/null."""
+    try:
+        st, null = os.fstat(stream.fileno()), os.stat(os.devnull)
+    except (OSError, ValueError, AttributeError):  # (no stream, or one without a file: pytest's capture)
+        return False
+    return (st.st_dev, st.st_ino) == (null.st_dev, null.st_ino)
 
 
 def _unwritable(e: UnicodeEncodeError) -> str:
@@ -140,11 +242,17 @@ def _codec(name: "str | None") -> str:
 
 
 def _say(message: str) -> None:
-    sys.stderr.write(f"racksmith: {message.strip().splitlines()[0] if message.strip() else 'error'}\n")
+    # (through err_file: with stderr closed or failing, the exit code alone tells)
+    err_file.write(f"racksmith: {message.strip().splitlines()[0] if message.strip() else 'error'}\n")
+    err_file.flush()
 
 
 def run() -> None:
-    sys.exit(main())
+    try:
+        code = main()
+    except KeyboardInterrupt:  # (a signal in the instant before or after main's own handling)
+        code = 128 + _ended[0] if _ended else 130
+    sys.exit(code)
 
 
 if __name__ == "__main__":

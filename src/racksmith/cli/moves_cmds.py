@@ -10,7 +10,7 @@ import typer
 from ..errors import PositionError, UnknownLetterError
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, load_position,
-    out_console, position_lexicon, LEAVES_HELP, resolve_leaves,
+    position_lexicon, LEAVES_HELP, resolve_leaves, say_table,
 )
 
 DEFAULT_TOP = 20
@@ -123,7 +123,7 @@ def _table(ranked, pos, sort: str) -> None:
             row.append(f"{m.equity:.3f}")
         row.append(Text(a.rack_string(m.leave)))
         table.add_row(*row)
-    out_console.print(table, highlight=False, soft_wrap=True)
+    say_table(table)
     err_console.print(f"{len(ranked)} move{'s' if len(ranked) != 1 else ''} listed", highlight=False)
 
 

@@ -11,8 +11,8 @@ import typer
 
 from ..errors import IllegalMoveError
 from .common import (
-    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, fail, load_position, out_console,
-    position_lexicon,
+    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, fail, load_position, position_lexicon,
+    say, say_table,
 )
 
 MOVE_HELP = (
@@ -58,9 +58,9 @@ def show(
             d["move"] = scored.to_dict()
         emit_json(d)
         return
-    out_console.print(render_rich(pos, move=drawn), highlight=False, soft_wrap=True)
+    say(render_rich(pos, move=drawn))
     if scored is not None:
-        out_console.print(str(scored), highlight=False, markup=False, soft_wrap=True)
+        say(str(scored))
 
 
 def score(
@@ -81,7 +81,7 @@ def score(
     if as_json:
         emit_json(result.to_dict())
         return
-    out_console.print(score_table(result), highlight=False, soft_wrap=True)
+    say_table(score_table(result))
 
 
 def score_table(result):
@@ -144,7 +144,7 @@ def validate(
     if as_json:
         emit_json(verdict.to_dict())
         return
-    out_console.print(f"legal: {verdict.move.notation()} scores {verdict.score}", highlight=False, markup=False)
+    say(f"legal: {verdict.move.notation()} scores {verdict.score}")
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ import typer
 
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, finite,
-    fail, load_position, position_lexicon, say, signed,
+    fail, load_position, position_lexicon, say, say_table, signed,
 )
 
 #: racksmith.search.endgame's MAX_DEPTH and MAX_THREADS (not imported: it loads the search kernel;
@@ -102,7 +102,7 @@ def peg(
     if as_json:
         emit_json(result.to_dict())
         return
-    say(peg_table(result))
+    say_table(peg_table(result))
     if not result.exact:
         say("stopped by the time limit: not exact (the first play may not be the best)")
     say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")

@@ -11,7 +11,7 @@ import typer
 from ..play.backends import MAX_GAMES
 from .common import (
     LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail, finite, inference_scope,
-    given, load_position, note, position_lexicon, resolve_leaves, say, signed,
+    given, load_position, note, position_lexicon, resolve_leaves, say, say_table, signed,
 )
 
 winpct_app = typer.Typer(
@@ -98,6 +98,7 @@ def winpct_show_cmd(
 ) -> None:
     """Win chances of the player to move from a win% table."""
     from rich.table import Table
+    from rich.text import Text
 
     from ..sim.winpct import load_winpct
 
@@ -107,13 +108,13 @@ def winpct_show_cmd(
     if as_json:
         emit_json({"provenance": wp.provenance, "rows": rows})
         return
-    t = Table(title=f"win% ({wp.name})")
+    t = Table(title=Text(f"win% ({wp.name})"))
     t.add_column("unseen", justify="right")
     for s in spread:
         t.add_column(f"{s:+d}", justify="right")
     for u, r in rows.items():
         t.add_row(str(u), *[f"{100 * v:.1f}" for v in r.values()])
-    say(t)
+    say_table(t)
 
 
 def _check_unseen(wp, unseen: "list[int]", spec: str) -> None:
@@ -237,7 +238,7 @@ def sim_cmd(
     if as_json:
         emit_json(result.to_dict())
         return
-    say(sim_table(result))
+    say_table(sim_table(result))
     say(f"seed {result.seed}, {result.plies} plies, {result.iterations / max(result.seconds, 1e-9):,.0f} iterations/s")
 
 
@@ -284,7 +285,7 @@ def infer_cmd(
     t.add_column("value", justify="right")
     for lv in result.leaves[:top]:
         t.add_row(str(lv.leave) or "-", f"{100 * lv.probability:.2f}", f"{lv.draws:,}", signed(lv.value))
-    say(t)
+    say_table(t)
 
 
 def register(app: typer.Typer) -> None:
