@@ -31,17 +31,22 @@ MIN_VARIANCE = 1e-10
 
 
 
+def glr_meet(mu1: float, v1: float, w1: float, mua: float, va: float, wa: float) -> float:
+    """The mean ``lam`` two arms would share if they were equal: their means weighted by count
+    over variance (the GLR's alternative)."""
+    if w1 == 0:
+        return mua
+    if wa == 0 or mu1 == mua:
+        return mu1
+    x = wa / w1
+    return (va * mu1 + x * v1 * mua) / (va + x * v1)
+
+
 def glr_z(mu1: float, v1: float, w1: float, mua: float, va: float, wa: float) -> float:
     """The GLR statistic of "arm 1 beats arm a" from each arm's mean, variance and sample count
     (Gaussian arms with unknown variances): the weighted squared distances of both means to the
     mean ``lam`` they would share if the two arms were equal."""
-    if w1 == 0:
-        lam = mua
-    elif wa == 0 or mu1 == mua:
-        lam = mu1
-    else:
-        x = wa / w1
-        lam = (va * mu1 + x * v1 * mua) / (va + x * v1)
+    lam = glr_meet(mu1, v1, w1, mua, va, wa)
     return w1 * (mu1 - lam) ** 2 / (2 * v1) + wa * (mua - lam) ** 2 / (2 * va)
 
 class BestArm:
@@ -110,7 +115,9 @@ class BestArm:
             it, jt = self.leader, self.challenger
             ni, nj = float(self.count[it]), float(self.count[jt])
             mi, mj = self.mean(it), self.mean(jt)
-            theta = (ni * mi + nj * mj) / (ni + nj) if ni + nj > 0 else 0.0
+            # the GLR's meeting point: the allocation it leads to is n ∝ σ (the count-weighted
+            # mean MAGPIE uses leads to n ∝ 1/σ, starving the arm with the noisier samples)
+            theta = glr_meet(mi, self.var(it), ni, mj, self.var(jt), nj)
             num = ni * (mi - theta) ** 2 / (2 * self.var(it))
             den = num + nj * (mj - theta) ** 2 / (2 * self.var(jt))
             coin = num / den if den > 0 else 0.5

@@ -905,16 +905,21 @@ cdef inline double bai_var(const BaiC* b, int i) noexcept nogil:
     return v if v > MIN_VARIANCE else MIN_VARIANCE
 
 
+cdef double glr_meet(double mu1, double v1, double w1, double mua, double va, double wa) noexcept nogil:
+    """bai.glr_meet: the mean two arms would share if they were equal (the GLR's, weighted by
+    count over variance)."""
+    cdef double x
+    if w1 == 0:
+        return mua
+    if wa == 0 or mu1 == mua:
+        return mu1
+    x = wa / w1
+    return (va * mu1 + x * v1 * mua) / (va + x * v1)
+
+
 cdef double glr_z(double mu1, double v1, double w1, double mua, double va, double wa) noexcept nogil:
     """bai.glr_z: the GLR statistic of "arm 1 beats arm a" (Gaussian arms, unknown variances)."""
-    cdef double lam, x
-    if w1 == 0:
-        lam = mua
-    elif wa == 0 or mu1 == mua:
-        lam = mu1
-    else:
-        x = wa / w1
-        lam = (va * mu1 + x * v1 * mua) / (va + x * v1)
+    cdef double lam = glr_meet(mu1, v1, w1, mua, va, wa)
     return w1 * pow(mu1 - lam, 2.0) / (2 * v1) + wa * pow(mua - lam, 2.0) / (2 * va)
 
 
@@ -941,7 +946,7 @@ cdef int bai_next_arm(BaiC* b) noexcept nogil:
         nj = <double>b.count[jt]
         mi = bai_mean(b, it)
         mj = bai_mean(b, jt)
-        theta = (ni * mi + nj * mj) / (ni + nj) if ni + nj > 0 else 0.0
+        theta = glr_meet(mi, bai_var(b, it), ni, mj, bai_var(b, jt), nj)
         num = ni * pow(mi - theta, 2.0) / (2 * bai_var(b, it))
         den = num + nj * pow(mj - theta, 2.0) / (2 * bai_var(b, jt))
         coin = num / den if den > 0 else 0.5
