@@ -22,6 +22,8 @@ def test_parse_magpie_format():
     assert wp.get(-1, 3) == 0.1
     assert wp.get(100, 3) == 1.0 and wp.get(-100, 3) == 0.0  # clamped
     assert wp.get(0.4, 3) == 0.5 and wp.get(0.6, 3) == 0.9 and wp.get(-0.6, 3) == 0.1  # rounded
+    # a half up, as the simulation's kernel reads the table (it read -0.5 as -1 here, the kernel as 0)
+    assert wp.get(-0.5, 3) == 0.5 and wp.get(0.5, 3) == 0.9 and wp.get(-1.5, 3) == 0.1
     assert wp.get(5, 99) == wp.get(5, 3)  # beyond the last row: the last row
     assert wp.get(3, 0) == 1.0 and wp.get(0, 0) == 0.5 and wp.get(-3, 0) == 0.0  # game over
 

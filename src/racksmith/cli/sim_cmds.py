@@ -94,7 +94,7 @@ def winpct_show_cmd(
     unseen: list[int] = typer.Option([1, 7, 14, 30, 60], "--unseen", "-u", min=1,
                                      help="Unseen tile counts to show (the bag and the opponent's rack: 1 up to the "
                                           "tiles in the set less a rack, the table's last row)."),
-    as_json: bool = typer.Option(False, "--json", help='Print {"provenance": ..., "rows": {unseen: {spread: win%}}}.'),
+    as_json: bool = typer.Option(False, "--json", help='Print {"provenance": ..., "rows": {unseen: {spread: win chance 0..1}}}.'),
 ) -> None:
     """Win chances of the player to move from a win% table."""
     from rich.table import Table
@@ -167,7 +167,7 @@ def sim_table(result, title: str = "simulation"):
     t.add_column("#", justify="right")
     t.add_column("move")
     t.add_column("win%", justify="right")
-    t.add_column("±", justify="right")
+    t.add_column("± s.e.", justify="right")
     t.add_column("equity", justify="right")
     t.add_column("static", justify="right")
     t.add_column("iters", justify="right")

@@ -188,7 +188,7 @@ def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, op
            "iterations": "stopped at its iteration limit", "interrupted": "interrupted"}.get(r.stopped, r.stopped)
     summary = (f"simulated {len(r.candidates)} play{'s' if len(r.candidates) != 1 else ''}, {plies} "
                f"pl{'ies' if plies != 1 else 'y'}, {r.iterations:,} iterations in "
-               f"{_secs(r.seconds)} ({how}): {c.win_pct:.2f}% to win (±{c.stderr:.2f}), equity {c.equity:+.2f}")
+               f"{_secs(r.seconds)} ({how}): {c.win_pct:.2f}% to win (standard error {c.stderr:.2f}), equity {c.equity:+.2f}")
     return BestPlay(c.move, "sim", False, summary, r)
 
 

@@ -79,7 +79,7 @@ class WinPct:
         return self.get(spread, unseen)
 
     def get(self, spread: float, unseen: int) -> float:
-        """The win chance at ``spread`` (rounded to the nearest point, clamped to the table) with
+        """The win chance at ``spread`` (rounded to the nearest point, a half up; clamped to the table) with
         ``unseen`` tiles unseen (1..max_unseen; 0 means the game is over: 1, 0.5 or 0)."""
         if isinstance(unseen, bool) or not isinstance(unseen, (int, np.integer)) or unseen < 0:
             raise WinPctError(f"unseen must be a whole number >= 0, got {unseen!r}")
@@ -97,7 +97,7 @@ class WinPct:
         if unseen == 0:
             return 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
         u = min(int(unseen), self.max_unseen)
-        s = int(math.floor(spread + 0.5)) if spread >= 0 else -int(math.floor(-spread + 0.5))
+        s = int(math.floor(spread + 0.5))  # a half up, as the simulation's kernel reads it (-2.5: -2)
         s = max(-m, min(m, s))
         return float(self.table[u - 1, s + m])
 
