@@ -192,7 +192,7 @@ def test_inference_bounded_by_racks_on_the_command_line(capsys):
 def test_infer_never_prints_minus_zero(capsys, tmp_path):
     csv = tmp_path / "small.csv"
     csv.write_text("EI,-0.001\nAE,-0.004\n", encoding="utf-8")
-    code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--leaves", csv, "--margin", 1000, "--top", 3)
+    code, out, err = run(capsys, "infer", KRONA, "--move", "8D KRONA", "--leaves", csv, "--margin", 1000, "--top", 6)
     assert code == 0, err
     rows = {line.split()[1]: line.split()[-2] for line in out.splitlines() if line.split()[1:2] in (["EI"], ["AE"])}
     assert rows == {"EI": "+0.00", "AE": "+0.00"} and "-0.00" not in out

@@ -9,12 +9,18 @@ within ``margin`` points (``score + leave value + margin >= best equity``; or th
 unseen tiles); for an exchange of ``n`` tiles (whose tiles we do not see), when the best play of the
 rack is an exchange of ``n`` tiles, and the leave is then what that exchange keeps. Each leave is
 weighted by the number of ways it can be drawn from the unseen tiles (the product of binomial
-coefficients ``C(unseen[t], leave[t])``): its probability is its share of the total weight.
+coefficients ``C(unseen[t], leave[t])``) — and, for a placement, by the ways the whole rack (the
+tiles played and the leave) could be drawn from the unseen tiles and the tiles played, which is that
+times ``∏ C(unseen[t] + played[t], played[t]) / C(leave[t] + played[t], played[t])``: a leave
+holding another copy of a letter played is less likely than its own draws say (MAGPIE counts the
+leave's draws alone). Its probability is its share of the total weight: the posterior chance of
+the leave given the play.
 
 The enumeration and the move generation run in the compiled kernel (:func:`racksmith.sim._sim.infer_leaves`).
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import threading
@@ -53,8 +59,9 @@ PROBE_RACKS = 10_000
 @dataclass(frozen=True, slots=True)
 class InferredLeave:
     leave: Tiles
-    #: ways to draw this leave from the unseen tiles (exact), or the random draws that kept it
-    #: (sampled: :attr:`Inference.exact` False)
+    #: ways to draw the whole rack (the tiles played and this leave) from the tiles unseen before the
+    #: play (exact), or the random deals that kept it (sampled: :attr:`Inference.exact` False, and
+    #: the probability is then the deals' share reweighted as the exact weights are)
     draws: int
     probability: float
     value: float        #: its leave value
@@ -68,10 +75,11 @@ class InferredLeave:
 class Inference:
     """The leaves the opponent may have kept after ``move``, most likely first.
 
-    Exact (every rack the unseen tiles can supply tried, each weighed by the ways to draw it) unless
-    a time limit was too short for that: then ``samples`` racks were dealt at random from the unseen
-    tiles, as the bag deals them, and each leave's probability is the share of the deals that kept
-    it (``draws`` counts deals)."""
+    Exact (every rack the unseen tiles can supply tried, each weighed by the ways to draw the whole
+    rack) unless a time limit was too short for that: then ``samples`` leaves were dealt at random
+    from the unseen tiles, as the bag deals them, ``draws`` counts the deals that kept each, and the
+    probabilities are those counts reweighted as the exact weights are (each deal by
+    ``1 / ∏ C(leave[t] + played[t], played[t])``)."""
 
     move: Move
     leaves: tuple[InferredLeave, ...]
@@ -350,14 +358,30 @@ def infer_leaves(
         keys = np.column_stack([lens, tiles])
         uniq, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
         sums = np.bincount(inverse.ravel(), weights=weights, minlength=len(uniq))
-        draws = [int(round(x)) for x in sums]
+        # the kernel weighs a leave by the ways to draw it from the unseen tiles (or counts the
+        # deals that kept it); the opponent drew the whole rack, the tiles he played with the leave,
+        # from the unseen tiles and those: the ways to draw that are the kernel's weight times
+        # ∏ C(unseen[t] + played[t], played[t]) / ∏ C(leave[t] + played[t], played[t]) (an exchange
+        # shows no tile, and its kernel weight is already the whole rack's)
+        held = np.bincount(np.asarray([] if exchanged else played, dtype=np.int64), minlength=64)
+        pool_counts = np.bincount(np.asarray(pool_tiles, dtype=np.int64), minlength=64)
+        letters = [t for t in range(64) if held[t]]
+        whole = math.prod(math.comb(int(pool_counts[t] + held[t]), int(held[t])) for t in letters)
+        share = []
+        draws = []
+        for i in range(len(uniq)):
+            kept = np.bincount(uniq[i, 1 : 1 + uniq[i, 0]].astype(np.int64), minlength=64)
+            apart = math.prod(math.comb(int(kept[t] + held[t]), int(held[t])) for t in letters)
+            share.append(float(sums[i]) / apart)
+            draws.append(int(round(float(sums[i]))) if dealt else int(round(float(sums[i]) * whole / apart)))
         total = sum(draws)
+        weight_total = sum(share)
         out = [
-            InferredLeave(a.tiles(uniq[i, 1 : 1 + uniq[i, 0]].tolist()), draws[i], draws[i] / total if total else 0.0,
-                          float(values[first[i]]))
+            InferredLeave(a.tiles(uniq[i, 1 : 1 + uniq[i, 0]].tolist()), draws[i],
+                          share[i] / weight_total if weight_total else 0.0, float(values[first[i]]))
             for i in range(len(uniq))
         ]
-    out.sort(key=lambda x: (-x.draws, str(x.leave)))
+    out.sort(key=lambda x: (-x.probability, -x.draws, str(x.leave)))
     return Inference(move, tuple(out), total, dealt if dealt else n_racks, float(margin), a.tiles(sorted(pool_tiles)),
                      racks_total=n_racks, samples=dealt, seconds=time.monotonic() - started)
 
