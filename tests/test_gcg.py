@@ -225,3 +225,49 @@ def test_text_that_is_not_a_str_is_named(text, hint):
         with pytest.raises(GCGError, match="GCG text must be a str") as info:
             read(text)
         assert hint in str(info.value)
+
+
+# --- malformed event lines, the order of the players, played-through letters -----------------------
+DOUG_V_EMELY = GCG_DIR / "macondo" / "doug_v_emely.gcg"
+
+
+def test_a_missing_running_total_or_text_after_it_is_named_and_the_play_still_read():
+    text = DOUG_V_EMELY.read_text(encoding="utf-8")
+    bad = text.replace("7C GALE +16 16", "7C GALE +16").replace("F2 VOX +39 55", "F2 VOX +39 55 VOX,JOX")
+    with pytest.raises(GCGError, match="the running total is missing") as info:
+        parse_gcg(bad)
+    assert info.value.line == 4
+    with pytest.raises(GCGError, match="text after the running total 55: 'VOX,JOX'") as info:
+        parse_gcg(bad.replace("7C GALE +16\n", "7C GALE +16 16\n"))
+    assert info.value.line == 6
+    game = parse_gcg(bad, strict=False)
+    assert [e.line for e in game.errors] == [4, 6]
+    assert "score 'GALE'" not in game.errors[0].message
+    # both plays are kept (the total the earlier ones imply), so the later lines replay
+    assert [(e.line, e.move.notation(), e.total) for e in game.events if e.line in (4, 6)] == [
+        (4, "7C GALE", 16), (6, "F2 VOX", 55)]
+    from racksmith.review.replay import replay
+
+    r = replay(game, strict=False)
+    assert [e.line for e in r.errors] == [4, 6] and r.final_scores() == {"doug": 451, "emely": 345}
+
+
+def test_player1_is_written_first():
+    game = parse_gcg("#player2 b Bob\n#player1 a Alice\n>a: AEINRST 8D RETAINS +66 66\n")
+    out = game.gcg().splitlines()
+    assert out[1:3] == ["#player1 a Alice", "#player2 b Bob"]
+    assert [p.nick for p in parse_gcg(game.gcg()).players] == ["a", "b"]
+
+
+def test_played_through_letters_are_written_as_the_record_wrote_them():
+    """A letter played through that is not the board's stays in the record racksmith writes, so
+    the written record is as inconsistent as the one read (it was turned into '.')."""
+    from racksmith.review.replay import replay_text
+
+    text = (GCG_DIR / "game07_seed379.gcg").read_text(encoding="utf-8")
+    bad = text.replace(">p2: AEFIIOU D8 FO.IA +24 137", ">p2: AEFIIOU D8 FO(X)IA +24 137")
+    out = parse_gcg(bad).gcg()
+    assert ">p2: AEFIIOU D8 FO(X)IA +24 137" in out
+    with pytest.raises(GCGError, match=r"FO\(X\)IA .*holds 'L'"):
+        replay_text(out)
+    assert ">p2: AEFIIOU D8 FO.IA +24 137" in parse_gcg(text).gcg()

@@ -333,3 +333,91 @@ def test_a_club_penalty_without_the_tiles_kept_is_refused():
     text = g.gcg().replace(">p2: (AAB) +5 10", ">p2: (AA) +2 7").replace(">p1: AAB (AAB) -5 -3", ">p1: AA (AA) -2 0")
     with pytest.raises(GCGError, match=r"leftover is AAB, the record says \(AA\)"):
         replay_text(text, rs)
+
+
+# --- the game's end: rack penalties, repeated and missing adjustments, turn order ------------------
+DOUG_V_EMELY = GCG_DIR / "macondo" / "doug_v_emely.gcg"
+SIX_ZERO = (
+    "#player1 a Alice\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n"
+    ">b: BCDEFGH - +0 0\n>a: OOUUVWW - +0 66\n>b: BCDEFGH - +0 0\n>a: OOUUVWW - +0 66\n>b: BCDEFGH - +0 0\n"
+    ">a: OOUUVWW - +0 66\n>b: BCDEFGH (BCDEFGH) -19 -19\n>a: OOUUVWW (OOUUVWW) -16 50\n"
+)
+
+
+def test_a_six_zero_penalty_is_the_rack_held_with_tiles_in_the_bag():
+    good = replay_text(SIX_ZERO)
+    assert good.complete and good.final_scores() == {"a": 50, "b": -19}
+    for last, needle in ((">a: AEEIOUX (AEEIOUX) -14 52", "a holds OOUUVWW"),
+                         (">a: OOUUVWW (OOUUVW) -12 54", "a holds OOUUVWW"),
+                         (">a: (OOUUVW) -12 54", "a holds OOUUVWW")):
+        r = replay_text(SIX_ZERO.replace(">a: OOUUVWW (OOUUVWW) -16 50", last), strict=False)
+        assert {e.line for e in r.errors} == {11} and needle in r.errors[-1].message and not r.complete, last
+
+
+def test_a_rack_penalty_before_the_game_ended_is_refused():
+    text = ("#player1 a Alice\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n>b: BCDEFGH - +0 0\n"
+            ">a: OOUUVWW - +0 66\n>b: BCDEFGH (BCDEFGH) -19 -19\n>a: OOUUVWW (OOUUVWW) -16 50\n")
+    with pytest.raises(GCGError, match="applies only when the game has ended") as info:
+        replay_text(text)
+    assert info.value.line == 6
+    r = replay_text(text, strict=False)
+    assert not r.complete and not r.over and r.final_scores() == {"a": 66, "b": 0}
+
+
+def test_a_repeated_end_of_game_line_is_counted_once():
+    rs, g = _club_game()
+    cases = (
+        (DOUG_V_EMELY.read_text(encoding="utf-8") + ">emely:  (OPEG) +14 359\n", None, 31, 30,
+         {"doug": 451, "emely": 345}),
+        (SIX_ZERO + ">a: OOUUVWW (OOUUVWW) -16 34\n", None, 12, 11, {"a": 50, "b": -19}),
+        (g.gcg() + ">p1: AAB (AAB) -5 -8\n", rs, 9, 8, {"p1": -3, "p2": 10}),
+    )
+    for text, ruleset, line, first, scores in cases:
+        with pytest.raises(GCGError, match=f"already counted at line {first}") as info:
+            replay_text(text, ruleset)
+        assert info.value.line == line
+        r = replay_text(text, ruleset, strict=False)
+        assert len(r.errors) == 1 and r.final_scores() == scores and not r.complete
+
+
+def test_a_record_lacking_its_end_adjustment_is_not_complete():
+    lines = DOUG_V_EMELY.read_text(encoding="utf-8").splitlines(keepends=True)
+    r = replay_text("".join(lines[:-1]))
+    assert r.ok and r.over and not r.complete and r.to_dict()["complete"] is False
+    assert r.lacking and "emely's going-out bonus" in r.notes[-1] and "(EGOP) +14 345" in r.notes[-1]
+    six = replay_text(SIX_ZERO.replace(">a: OOUUVWW (OOUUVWW) -16 50\n", ""))
+    assert six.ok and six.over and not six.complete and "a's rack penalty" in six.notes[-1]
+    rs, g = _club_game()
+    club = replay_text(g.gcg().replace(">p1: AAB (AAB) -5 -3\n", ""), rs)
+    assert not club.complete and "p1's rack penalty" in club.notes[-1]
+    for path in (GAME01, GAME07, *sorted((GCG_DIR / "macondo").glob("*.gcg"))):
+        try:
+            r = replay_file(path, strict=False)
+        except GCGError:  # (files refused as a whole: their encoding, their letters)
+            continue
+        assert not r.lacking, (path, r.notes)
+
+
+def test_a_rack_penalty_after_going_out_under_the_tournament_rule_is_refused():
+    text = DOUG_V_EMELY.read_text(encoding="utf-8") + ">doug: EGOP (EGOP) -7 444\n"
+    with pytest.raises(GCGError, match="tournament rule") as info:
+        replay_text(text)
+    assert info.value.line == 31
+    assert replay_text(text, strict=False).final_scores() == {"doug": 451, "emely": 345}
+
+
+def test_the_same_player_cannot_move_twice_in_a_row():
+    text = ("#player1 a Alice\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n>b: BCDEFGH - +0 0\n"
+            ">b: BCDEFGH - +0 0\n>a: OOUUVWW - +0 66\n")
+    with pytest.raises(GCGError, match="not b's turn: a is to move") as info:
+        replay_text(text)
+    assert info.value.line == 5
+    r = replay_text(text, strict=False)
+    assert [e.line for e in r.errors] == [5] and len(r.turns) == 3 and r.zero_turns == 2
+
+
+def test_errors_are_listed_in_line_order():
+    text = _edit(GAME01, "+36 64", "+37 65").replace(">p2: (R) +2 516", ">p2: (R) +2")
+    r = replay_text(text, strict=False)
+    lines = [e.line for e in r.errors]
+    assert lines == sorted(lines) and lines[0] == 11 and len(lines) >= 2

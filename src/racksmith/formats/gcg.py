@@ -31,6 +31,7 @@ from .. import _args
 from ..core.move import Move
 from ..core.turns import TURN_KINDS, EventKind
 from ..errors import GCGError, RacksmithError
+from ..rules.alphabet import LETTER_MASK, THROUGH
 from ..rules.ruleset import Ruleset, find_ruleset, get_ruleset
 from .naming import SETTLED_BY_RULESET, named_ruleset
 
@@ -89,12 +90,15 @@ class GCGEvent:
     count: int = 0  #: tiles exchanged (also when hidden)
     line: int = 0
     note: str = ""
+    #: a play as the record wrote it when it names the letters it plays through (``8D FO(L)IA``):
+    #: written back so, since only a replay can tell whether they are the board's
+    written: str = field(default="", compare=False)
 
     def action(self) -> str:
         """The event's middle part as GCG writes it: ``8D WO.D``, ``-ABC``, ``-3``, ``-``, ``--``, ``(ABC)``…"""
         k = self.kind
         if k == EventKind.PLAY:
-            return self.move.gcg()
+            return self.written or self.move.gcg()
         if k == EventKind.EXCHANGE:
             return self.move.gcg() if self.move is not None else f"-{self.count}"
         if k == EventKind.PASS:
@@ -357,6 +361,7 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
                               get_ruleset(default) if default is not None else None)
     visitor.begin_game(rs)
     nicks: list[str] = []
+    totals: dict[str, int] = {}  #: each player's last running total (for a line that lacks one)
     declared = False
     note: list[str] | None = None
     note_line = 0
@@ -421,9 +426,15 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
             flush_note()
             try:
                 event = parse_event(line, rs, number)
+            except _ReadableLineError as e:
+                visitor.handle_error(GCGError(e.message, e.line))
+                event = e.event  # (not strict) the event is still played, so later lines do not fail for it
+                if e.implied_total:
+                    event = replace(event, total=totals.get(event.nick, 0) + event.score)
             except GCGError as e:
                 visitor.handle_error(e)
                 continue
+            totals[event.nick] = event.total
             if declared and event.nick not in nicks:
                 visitor.handle_error(
                     GCGError(
@@ -580,6 +591,46 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
     if len(nick.split()) > 1:  # '#playerN nick Full Name' could never declare it
         raise GCGError(f"nick {_clip(nick)!r} has a space in it: a nick is one word", number)
     tokens = rest.split()
+    number_at = [bool(_SCORE_RE.match(t)) for t in tokens]
+    if len(tokens) >= 2 and number_at[-1] and not number_at[-2] and not tokens[-2].startswith("+"):
+        # '7C GALE +16': the line ends with the score; the event is read with the total it implies
+        problem = (f"the running total is missing: the line ends with the score {tokens[-1]} (an event ends with "
+                   f"its score and the player's running total, e.g. '{tokens[-1]} 32'): add the total")
+        raise _readable(problem, number, lambda: _event_of(nick, rest, tokens + ["0"], ruleset, number), total=None)
+    if len(tokens) >= 4 and not number_at[-1]:
+        # '+39 55 VOX,JOX': the score and total, then more (an old annotation listing the cross-words)
+        end = next((i + 2 for i in range(1, len(tokens) - 2)
+                    if number_at[i] and number_at[i + 1] and not number_at[i + 2]), 0)
+        if end:
+            extra = " ".join(tokens[end:])
+            problem = (f"text after the running total {tokens[end - 1]}: {_clip(extra)!r} (an event ends with its "
+                       "score and running total): move the text to a '#note' line after the event, or remove it")
+            raise _readable(problem, number, lambda: _event_of(nick, rest, tokens[:end], ruleset, number))
+    return _event_of(nick, rest, tokens, ruleset, number)
+
+
+class _ReadableLineError(GCGError):
+    """A malformed event line whose event can still be read: ``event`` (a total left out is
+    ``None``: the reader gives it the one the player's earlier totals and the score imply)."""
+
+    event: "GCGEvent | None" = None
+    implied_total: bool = False
+
+
+def _readable(problem: str, number: int, read, total: "int | None" = 0) -> GCGError:
+    """The error of a line whose event may be readable in spite of ``problem``: with the event
+    when ``read()`` reads it, else the plain error."""
+    err = _ReadableLineError(problem, number)
+    try:
+        err.event = read()
+    except GCGError:
+        return GCGError(problem, number)
+    err.implied_total = total is None
+    return err
+
+
+def _event_of(nick: str, rest: str, tokens: "list[str]", ruleset: Ruleset, number: int) -> GCGEvent:
+    """The event of ``tokens``: ``[RACK] ACTION SCORE TOTAL``."""
     if len(tokens) < 3:
         raise GCGError(
             f"event {rest.strip()!r} needs an action, a score and a running total (e.g. '8D WORD +28 28')", number
@@ -653,7 +704,9 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
             raise GCGError(f"play {written!r}: {e}", number) from None
         if not move.is_place:
             raise GCGError(f"play {head[-2]} {head[-1]!r} is not a placement", number)
-        return GCGEvent(kind=EventKind.PLAY, rack=rack, move=move, count=move.tiles_played, **common)
+        named = any(t & THROUGH and t & LETTER_MASK for t in move.tiles)  # '8D FO(L)IA'
+        return GCGEvent(kind=EventKind.PLAY, rack=rack, move=move, count=move.tiles_played,
+                        written=written if named else "", **common)
     raise GCGError(
         f"cannot read the event {rest.strip()!r}: expected a play ('8D WORD'), an exchange ('-ABC'), "
         "a pass ('-'), a withdrawn play ('--') or a bonus ('(challenge)', '(TILES)', '(time)')",
@@ -683,11 +736,10 @@ def format_gcg(game: GCGGame) -> str:
         if name == "character-encoding":
             continue
         m = _PLAYER_RE.match(name)
-        if m:  # always in the header: every reader needs the players before their events
-            idx = _player_number(m.group(1)) - 1
-            if idx in players:
-                out.append(_player_line(idx, players[idx]))
-                written_players.add(idx)
+        if m:  # always in the header, in their order (Macondo numbers the players in file order)
+            if not written_players:
+                out.extend(_player_line(idx, p) for idx, p in players.items())
+                written_players.update(players)
             continue
         text = _note_lines(value) if name == "note" else [f"#{name} {value}".rstrip()]
         after = max((i for i, n in enumerate(lines) if 0 < n < line), default=None) if line > 0 else None

@@ -94,6 +94,8 @@ class Replay:
     lexicon: Any = None
     zero_turns: int = 0  #: the count of consecutive scoreless turns at the end
     end_racks: dict[int, Tiles] = field(default_factory=dict)  #: by player: the racks ``#rack1``, ``#rack2``... give, or the end of the game's lines
+    #: the end-of-game adjustments the game's end calls for and the record lacks (each also a note)
+    lacking: list[str] = field(default_factory=list)
 
     def __eq__(self, other: object) -> bool:
         # by value, the board compared as an array; ``lexicon`` (what the words were checked in) is not compared
@@ -111,8 +113,10 @@ class Replay:
 
     @property
     def complete(self) -> bool:
-        """The record reaches the game's end (``over``) and every line of it replayed (``ok``)."""
-        return self.over and not self.errors
+        """The record reaches the game's end (``over``) with the adjustments that end calls for
+        (nothing ``lacking``: the going-out bonus, the rack penalties) and every line of it
+        replayed (``ok``)."""
+        return self.over and not self.errors and not self.lacking
 
     def final_scores(self) -> dict[str, int]:
         return dict(zip(self.players, self.scores))
@@ -280,6 +284,11 @@ class _Replayer:
         self.over_line = 0
         self.last_play: _LastPlay | None = None
         self.bonus_line = 0  #: the line of the play a challenge bonus was given for (0: none)
+        #: how the game ended: ("out", the player who went out) or ("zero", the last mover); None: not yet
+        self.ending: tuple[str, int] | None = None
+        self.out_rule: str | None = None  #: the end rule the going-out bonus followed (None: no bonus yet)
+        self.counted: dict[tuple[str, int], int] = {}  #: end-of-game adjustments counted: ("out", 0) or ("rack", player) -> line
+        self.to_move: int | None = None  #: the player whose turn it is (None: before the first turn)
         self.lexicon = None
         if check_words:
             probe = Position(rs, lexicon=lexicon)
@@ -321,7 +330,17 @@ class _Replayer:
                 # reported and not played: the game's end (board, scores, racks) stays as it was
                 self.fail(f"a turn after the end of the game (line {self.over_line}); it is not played", event.line)
                 continue
+            if event.kind in turns.TURN_KINDS:
+                if self.to_move is not None and p != self.to_move:
+                    # reported and not played: the player to move still is
+                    who = self.record.players[self.to_move].nick
+                    self.fail(f"not {event.nick}'s turn: {who} is to move (the players take turns); the line is "
+                              f"not played", event.line)
+                    continue
+                self.to_move = (p + 1) % self.n
             draft = self.handlers[event.kind](event, p)
+            if draft is _NOT_COUNTED:
+                continue
             if draft is not None:
                 drafts.append(draft)
             self.check_total(event, p)
@@ -332,7 +351,52 @@ class _Replayer:
         self.result.zero_turns = self.zero_turns
         if not self.over_line:
             self.read_end_racks()
+        else:
+            self.check_end_adjustments()
+        self.result.errors.sort(key=lambda e: e.line)  # (stable) the first error listed is the first bad line
         return self.result
+
+    def check_end_adjustments(self) -> None:
+        """The going-out bonus and the rack penalties the game's end calls for that the record
+        lacks: listed in :attr:`Replay.lacking` (the record is not complete), each with a note.
+        Not an error: the game was played; only its last lines are missing."""
+        if self.ending is None:
+            return
+        rs = self.rs
+        a = rs.alphabet
+        how, who = self.ending
+        nick = self.record.players[who].nick if 0 <= who < len(self.record.players) else "?"
+        wanted: list[tuple[str, int]] = []
+        if how == "out":
+            wanted.append(("out", 0))
+            if (self.out_rule or rs.end_rule) == turns.EndRule.CLUB:
+                wanted += [("rack", q) for q in range(self.n) if q != who and self.rack_sizes[q]]
+            reason = f"{nick} went out"
+        else:
+            wanted += [("rack", (who + i) % self.n) for i in range(self.n) if self.rack_sizes[(who + i) % self.n]]
+            reason = f"{rs.zero_turn_limit} scoreless turns in a row"
+        for kind, q in wanted:
+            if (kind, q) in self.counted:
+                continue
+            if kind == "out":
+                what = f"{nick}'s going-out bonus"
+                if self.n == 2:
+                    left = _tiles_of_counts(turns.unseen_counts(rs, self.board))
+                    points = turns.going_out_points(rs.end_rule, rs.rack_value(left))
+                    what += f" ('>{nick}: ({a.rack_string(left)}) {points:+d} {self.scores[who] + points}')"
+            else:
+                other = self.record.players[q].nick
+                what = f"{other}'s rack penalty"
+                kept = self.kept[q]
+                if kept is not None and sum(kept.values()) == self.rack_sizes[q]:
+                    rack = a.rack_string(sorted(kept.elements()))
+                    value = rs.rack_value(list(kept.elements()))
+                    what += f" ('>{other}: {rack} ({rack}) {-value:+d} {self.scores[q] - value}')"
+            self.result.lacking.append(what)
+            self.result.notes.append(
+                f"line {self.over_line}: the game ends there ({reason}), but the record lacks {what}: "
+                "it is not complete (add the line)"
+            )
 
     def accepts_going_out(self, event: GCGEvent, p: int, previous: "GCGEvent | None", following: "GCGEvent | None") -> bool:
         """A pass between another player's play that went out and that player's going-out
@@ -454,6 +518,9 @@ class _Replayer:
         self.zero_turns = turns.zero_turns_after(self.zero_turns, score)
         if went_out or self.zero_turns >= self.rs.zero_turn_limit:
             self.over_line = self.over_line or event.line
+            if self.ending is None:
+                p = self.record.player_index(event.nick)
+                self.ending = ("out", p) if went_out else ("zero", p)
 
     # --- turns ---------------------------------------------------------------------------------
     def on_play(self, event: GCGEvent, p: int) -> _TurnDraft:
@@ -470,12 +537,12 @@ class _Replayer:
         try:
             move = check_move(pos, event.move, ANY_WORD)
         except IllegalMoveError as e:
-            self.fail(f"illegal play {event.move.gcg()} ({e.reason}): {e.message}", event.line)
+            self.fail(f"illegal play {event.action()} ({e.reason}): {e.message}", event.line)
             self.last_play = None
             self.scores[p] += event.score
             return draft
         except RacksmithError as e:
-            self.fail(f"play {event.move.gcg()}: {e}", event.line)
+            self.fail(f"play {event.action()}: {e}", event.line)
             self.scores[p] += event.score
             return draft
         if move.score != event.score:
@@ -573,6 +640,8 @@ class _Replayer:
         self.kept[p] = Counter(last.rack) if last.rack is not None else None
         self.zero_turns = last.zero_turns
         self.over_line = last.over_line
+        if not self.over_line:
+            self.ending = None
         last.draft.withdrawn = True
         self.result.phonies = [ph for ph in self.result.phonies if ph[0] != last.line]
         self.last_play = None
@@ -597,11 +666,15 @@ class _Replayer:
             self.fail(f"a time penalty is not positive, the record says {event.score:+d}", event.line)
         self.scores[p] += event.score
 
-    def on_out(self, event: GCGEvent, p: int) -> None:
+    def on_out(self, event: GCGEvent, p: int) -> "None | object":
         rs = self.rs
         a = rs.alphabet
         tiles = a.rack(event.tiles)
         value = rs.rack_value(tiles)
+        if ("out", 0) in self.counted:
+            self.fail(f"a going-out bonus is already counted at line {self.counted['out', 0]}; this one is not counted "
+                      "(remove the line)", event.line)
+            return _NOT_COUNTED
         if self.bag or self.rack_sizes[p]:
             self.fail(
                 f"{event.nick} gets a going-out bonus but has not played out "
@@ -620,8 +693,10 @@ class _Replayer:
         rule = turns.EndRule(rs.end_rule)
         other_rule = turns.EndRule.CLUB if rule == turns.EndRule.TOURNAMENT else turns.EndRule.TOURNAMENT
         expected = turns.going_out_points(rule, value)
+        self.out_rule = rule
         if event.score != expected:
             if event.score == turns.going_out_points(other_rule, value):
+                self.out_rule = other_rule
                 self.result.notes.append(
                     f"line {event.line}: the going-out bonus follows the {other_rule} rule, not the ruleset's {rule} rule"
                 )
@@ -633,20 +708,63 @@ class _Replayer:
                 )
         self.scores[p] += event.score
         self.over_line = self.over_line or event.line
+        if self.ending is None:
+            self.ending = ("out", p)
+        self.counted["out", 0] = event.line
+        return None
 
-    def on_rack_penalty(self, event: GCGEvent, p: int) -> None:
+    def on_rack_penalty(self, event: GCGEvent, p: int) -> "None | object":
         rs = self.rs
-        tiles = rs.alphabet.rack(event.tiles)
+        a = rs.alphabet
+        tiles = a.rack(event.tiles)
         value = rs.rack_value(tiles)
-        if event.rack and sorted(rs.alphabet.rack(event.rack)) != sorted(tiles):
+        rule = turns.EndRule(rs.end_rule)
+        if not self.over_line or self.ending is None:
+            self.fail(
+                f"a rack penalty ({event.tiles}) applies only when the game has ended ({rs.zero_turn_limit} scoreless "
+                f"turns in a row: {self.zero_turns} so far; or, under the club rule, another player going out); "
+                "it is not counted",
+                event.line,
+            )
+            return _NOT_COUNTED
+        if ("rack", p) in self.counted:
+            self.fail(f"{event.nick}'s rack penalty is already counted at line {self.counted['rack', p]}; this one is "
+                      "not counted (remove the line)", event.line)
+            return _NOT_COUNTED
+        if self.ending[0] == "out":
+            followed = self.out_rule or rule
+            if self.ending[1] == p:
+                self.fail(f"{event.nick} went out: there is no rack of his to subtract; it is not counted", event.line)
+                return _NOT_COUNTED
+            if followed == turns.EndRule.TOURNAMENT:
+                self.fail(
+                    f"under the tournament rule the player who goes out adds twice the others' leftover and nothing is "
+                    f"subtracted from {event.nick}; this penalty is not counted (remove the line, or replay with a "
+                    "club-rule ruleset)",
+                    event.line,
+                )
+                return _NOT_COUNTED
+            if rule != turns.EndRule.CLUB:
+                self.result.notes.append(
+                    f"line {event.line}: the rack penalty follows the club rule, not the ruleset's {rule} rule"
+                )
+        if event.rack and sorted(a.rack(event.rack)) != sorted(tiles):
             self.fail(f"{event.nick} subtracts ({event.tiles}) but holds {event.rack}", event.line)
         # what he kept after his last turn is on his rack still; it is all of it unless that turn
-        # drew the bag's last tiles (the tiles drawn are not in the record)
+        # drew tiles (the tiles drawn are not in the record)
         kept = self.kept[p]
         whole = kept is not None and sum(kept.values()) == self.rack_sizes[p]
-        if kept is not None and self.bag == 0 and (kept - Counter(tiles) or (whole and +kept != Counter(tiles))):
+        if kept is not None and (kept - Counter(tiles) or (whole and +kept != Counter(tiles))):
             self.fail(
-                f"{event.nick} kept {rs.alphabet.rack_string(list(kept.elements()))} but subtracts ({event.tiles})",
+                f"{event.nick} holds {a.rack_string(list(kept.elements()))}"
+                + ("" if whole else " and what he drew")
+                + f" (kept at his last turn), but subtracts ({event.tiles})",
+                event.line,
+            )
+        elif len(tiles) != self.rack_sizes[p]:
+            self.fail(
+                f"{event.nick} holds {self.rack_sizes[p]} tiles after the turns played, but subtracts "
+                f"{len(tiles)}: ({event.tiles})",
                 event.line,
             )
         if event.score != -value:
@@ -654,7 +772,8 @@ class _Replayer:
         elif len(tiles) == self.rack_sizes[p]:  # the end position shows the rack the record states
             self.result.end_racks[p] = rs.alphabet.tiles(tiles)
         self.scores[p] += event.score
-        self.over_line = self.over_line or event.line
+        self.counted["rack", p] = event.line
+        return None
 
     # --- the opponent's racks ------------------------------------------------------------------
     def finish_turns(self, drafts: list[_TurnDraft]) -> list[ReplayTurn]:
@@ -671,6 +790,10 @@ class _Replayer:
                     opp = nxt.rack
             out.append(t.turn(i + 1, opp))
         return out
+
+
+#: what an adjustment's handler returns when it does not count the line (its running total is not checked)
+_NOT_COUNTED = object()
 
 
 def _tiles_of_counts(counts: np.ndarray) -> list[int]:
