@@ -346,14 +346,9 @@ def test_a_pasted_record_over_the_limits_is_a_user_error(desktop, server):
     err = text(page, "#gcg-error")
     assert "1,100,013 bytes" in err and "max_gcg_bytes limit" in err and "(max_body)" not in err
     assert text(page, "#status") == "" and page.console_errors == []
-    # the server itself answers the page's request over max_body as a user error too
-    answer = page.evaluate("""async () => {
-        const res = await fetch("/api/gcg", {method: "POST", headers: {"Content-Type": "application/json",
-            "X-Errors": "body"}, body: JSON.stringify({text: "x".repeat(1100000)})});
-        return [res.status, await res.json()];
-    }""")
-    assert answer[0] == 200 and answer[1]["status"] == 413 and answer[1]["limit"] == "max_body"
-    assert page.console_errors == []
+    # (the server's own answer to a body over max_body, a user error for the page, is
+    # tests/test_web.py's: a browser still sending the body when the answer comes may see the
+    # connection reset, "Failed to fetch", so it is not asked from here)
 
 
 def test_the_simulate_tab_draws_the_opponents_rack_from_his_last_play(page, server):

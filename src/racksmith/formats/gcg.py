@@ -426,14 +426,15 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
             flush_note()
             try:
                 event = parse_event(line, rs, number)
-            except _ReadableLineError as e:
-                visitor.handle_error(GCGError(e.message, e.line))
-                event = e.event  # (not strict) the event is still played, so later lines do not fail for it
-                if e.implied_total:
-                    event = replace(event, total=totals.get(event.nick, 0) + event.score)
             except GCGError as e:
-                visitor.handle_error(e)
-                continue
+                readable = getattr(e, "readable_event", None)
+                if readable is None:
+                    visitor.handle_error(e)
+                    continue
+                visitor.handle_error(GCGError(e.message, e.line))
+                event = readable  # (not strict) the event is still played, so later lines do not fail for it
+                if getattr(e, "implied_total", False):
+                    event = replace(event, total=totals.get(event.nick, 0) + event.score)
             totals[event.nick] = event.total
             if declared and event.nick not in nicks:
                 visitor.handle_error(
@@ -609,23 +610,17 @@ def parse_event(line: str, ruleset: Ruleset, number: int = 0) -> GCGEvent:
     return _event_of(nick, rest, tokens, ruleset, number)
 
 
-class _ReadableLineError(GCGError):
-    """A malformed event line whose event can still be read: ``event`` (a total left out is
-    ``None``: the reader gives it the one the player's earlier totals and the score imply)."""
-
-    event: "GCGEvent | None" = None
-    implied_total: bool = False
-
-
 def _readable(problem: str, number: int, read, total: "int | None" = 0) -> GCGError:
-    """The error of a line whose event may be readable in spite of ``problem``: with the event
-    when ``read()`` reads it, else the plain error."""
-    err = _ReadableLineError(problem, number)
+    """The error of a line whose event may be readable in spite of ``problem``: it carries the
+    event as ``readable_event`` when ``read()`` reads it (``implied_total``: the line left its total
+    out, and the reader gives it the one the player's earlier totals and the score imply)."""
+    err = GCGError(problem, number)
     try:
-        err.event = read()
+        event = read()
     except GCGError:
-        return GCGError(problem, number)
-    err.implied_total = total is None
+        return err
+    err.readable_event = event  # type: ignore[attr-defined]
+    err.implied_total = total is None  # type: ignore[attr-defined]
     return err
 
 

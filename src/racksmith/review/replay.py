@@ -353,7 +353,8 @@ class _Replayer:
             self.read_end_racks()
         else:
             self.check_end_adjustments()
-        self.result.errors.sort(key=lambda e: e.line)  # (stable) the first error listed is the first bad line
+        # (stable) the first error listed is the first bad line; those of no line (no players...) after
+        self.result.errors.sort(key=lambda e: (not e.line, e.line))
         return self.result
 
     def check_end_adjustments(self) -> None:
