@@ -354,13 +354,18 @@ def test_a_six_zero_penalty_is_the_rack_held_with_tiles_in_the_bag():
         assert {e.line for e in r.errors} == {11} and needle in r.errors[-1].message and not r.complete, last
 
 
+def refused_at(text: str, message: str, line: int):
+    """A record the strict replay refuses at ``line`` with ``message``: its lenient replay."""
+    with pytest.raises(GCGError, match=message) as info:
+        replay_text(text)
+    assert info.value.line == line
+    return replay_text(text, strict=False)
+
+
 def test_a_rack_penalty_before_the_game_ended_is_refused():
     text = ("#player1 a Alice\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n>b: BCDEFGH - +0 0\n"
             ">a: OOUUVWW - +0 66\n>b: BCDEFGH (BCDEFGH) -19 -19\n>a: OOUUVWW (OOUUVWW) -16 50\n")
-    with pytest.raises(GCGError, match="applies only when the game has ended") as info:
-        replay_text(text)
-    assert info.value.line == 6
-    r = replay_text(text, strict=False)
+    r = refused_at(text, "applies only when the game has ended", 6)
     assert not r.complete and not r.over and r.final_scores() == {"a": 66, "b": 0}
 
 
@@ -400,19 +405,13 @@ def test_a_record_lacking_its_end_adjustment_is_not_complete():
 
 def test_a_rack_penalty_after_going_out_under_the_tournament_rule_is_refused():
     text = DOUG_V_EMELY.read_text(encoding="utf-8") + ">doug: EGOP (EGOP) -7 444\n"
-    with pytest.raises(GCGError, match="tournament rule") as info:
-        replay_text(text)
-    assert info.value.line == 31
-    assert replay_text(text, strict=False).final_scores() == {"doug": 451, "emely": 345}
+    assert refused_at(text, "tournament rule", 31).final_scores() == {"doug": 451, "emely": 345}
 
 
 def test_the_same_player_cannot_move_twice_in_a_row():
     text = ("#player1 a Alice\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n>b: BCDEFGH - +0 0\n"
             ">b: BCDEFGH - +0 0\n>a: OOUUVWW - +0 66\n")
-    with pytest.raises(GCGError, match="not b's turn: a is to move") as info:
-        replay_text(text)
-    assert info.value.line == 5
-    r = replay_text(text, strict=False)
+    r = refused_at(text, "not b's turn: a is to move", 5)
     assert [e.line for e in r.errors] == [5] and len(r.turns) == 3 and r.zero_turns == 2
 
 

@@ -1,0 +1,70 @@
+"""The best-arm sampler's coin on toy races (tests/bai_reference.py, the kernel's readable
+reference): the samples a race takes to stop, with the coin at the GLR's meeting point (shipped)
+and at the count-weighted mean (MAGPIE's ``bai.h``, racksmith's before 2026-11-29). Gaussian arms,
+δ 0.05, 10 samples an arm first; seeded, so the figures are exact, not timed.
+
+    python benchmarks/bai_toy.py [RUNS]
+"""
+import random
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import bai_reference as R  # noqa: E402
+from bai_reference import BestArm  # noqa: E402
+
+_meet = R.glr_meet
+
+
+def _count_weighted(mu1, v1, w1, mua, va, wa):
+    return (w1 * mu1 + wa * mua) / (w1 + wa) if w1 + wa > 0 else 0.0
+
+
+class CountWeighted(BestArm):
+    """The coin at the count-weighted mean (the GLR statistic itself unchanged)."""
+
+    def next_arm(self):
+        R.glr_meet = _count_weighted
+        try:
+            return super().next_arm()
+        finally:
+            R.glr_meet = _meet
+
+
+def race(cls, means, sds, seed, delta=0.05, limit=200_000):
+    rng = random.Random(seed)
+    b = cls(len(means), delta=delta, min_samples=10, rng=random.Random(seed + 1))
+    while b.total < limit:
+        arm = b.next_arm()
+        if b.add(arm, rng.gauss(means[arm], sds[arm])):
+            break
+    return b
+
+
+CASES = [
+    ("six arms, equal spreads 0.3", [0.50, 0.45, 0.40, 0.30, 0.55, 0.20], [0.3] * 6),
+    ("six arms, the best's spread 0.05", [0.50, 0.45, 0.40, 0.30, 0.55, 0.20], [0.3, 0.3, 0.3, 0.3, 0.05, 0.3]),
+    ("six arms, the runner-up's spread 0.05", [0.50, 0.45, 0.40, 0.30, 0.55, 0.20], [0.05, 0.3, 0.3, 0.3, 0.3, 0.3]),
+    ("two close arms, spread 0.3", [0.50, 0.47], [0.3, 0.3]),
+    ("near-certain arms (0.97, 0.95, 0.90)", [0.97, 0.95, 0.90], [0.17, 0.22, 0.30]),
+]
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    print(f"| race ({runs} seeded runs) | coin | median samples | mean | wrong best |")
+    print("|---|---|---|---|---|")
+    for name, means, sds in CASES:
+        best = means.index(max(means))
+        for label, cls in (("count-weighted mean (old)", CountWeighted), ("GLR meeting point", BestArm)):
+            totals, wrong = [], 0
+            for s in range(runs):
+                b = race(cls, means, sds, s)
+                totals.append(b.total)
+                wrong += b.leader != best
+            print(f"| {name} | {label} | {statistics.median(totals):,.0f} | {statistics.mean(totals):,.0f} | {wrong} |")
+
+
+if __name__ == "__main__":
+    main()
