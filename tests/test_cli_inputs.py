@@ -217,3 +217,64 @@ def test_piped_tables_are_as_wide_as_their_cells(args, row):
     first, last = row
     line = next(line for line in out.splitlines() if f" {first} " in line)
     assert line.rstrip(" │").endswith(last) or f" {last} " in line, out
+
+
+# --- '-' is standard input, as for any Unix tool ------------------------------------------------------
+GCG = Path(__file__).parent / "fixtures" / "gcg" / "game07_seed379.gcg"
+
+
+def piped(stdin: "str | bytes", *args):
+    """Run the CLI in a process of its own (``-`` is the real fd 0, not pytest's)."""
+    import subprocess
+    import sys
+
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    r = subprocess.run([sys.executable, "-m", "racksmith", *map(str, args)], input=data, capture_output=True,
+                       timeout=120)
+    assert b"Traceback" not in r.stderr
+    return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+
+def test_dash_reads_a_gcg_record_a_cgp_and_a_word_list_from_stdin(tmp_path):
+    code, by_file, _ = piped(b"", "gcg", "replay", GCG, "--json")
+    code_piped, by_pipe, err = piped(GCG.read_bytes(), "gcg", "replay", "-", "--json")
+    assert code == code_piped == 0 and json.loads(by_pipe) == json.loads(by_file)
+    code, out, err = piped(GCG.read_bytes(), "gcg", "replay", "-")
+    assert code == 0 and out.startswith("stdin: 26 turns, complete")
+    # the CGP a record ends with, piped on to the moves of that position
+    code, cgp, _ = piped(GCG.read_bytes(), "gcg", "cgp", "-", "--turn", "20")
+    assert code == 0
+    code, by_pipe, _ = piped("\n" + cgp, "moves", "-", "--json", "--top", "5")
+    code_arg, by_arg, _ = piped(b"", "moves", cgp.strip(), "--json", "--top", "5")
+    assert code == code_arg == 0 and json.loads(by_pipe) == json.loads(by_arg) and json.loads(by_arg)["moves"]
+    out = tmp_path / "three.kwg"
+    code, said, _ = piped("CAT\nDOG\nCATS\n", "lexicon", "build", "-", "-o", out)
+    assert code == 0 and "3 words" in said and out.is_file()
+
+
+def test_dash_reads_a_board_from_stdin(board_file):
+    code, by_file, _ = piped(b"", "moves", "--board", board_file, "--rack", "ADEIRS?", "--json", "--top", "3")
+    code_piped, by_pipe, _ = piped(board_file.read_bytes(), "moves", "--board", "-", "--rack", "ADEIRS?", "--json",
+                                   "--top", "3")
+    assert code == code_piped == 0 and json.loads(by_pipe) == json.loads(by_file)
+
+
+@pytest.mark.parametrize("args, says", [
+    (("moves", "-"), "the CGP is '-' but stdin holds no line: pipe the CGP line in, or give it as the argument"),
+    (("gcg", "show", "-"), "stdin: the position before turn 1 is not known: the record has no players and no events"),
+])
+def test_dash_with_nothing_on_stdin_is_one_readable_line(args, says):
+    code, out, err = piped(b"", *args)
+    assert code == 1 and out == "" and err.strip() == f"racksmith: {says}"
+
+
+def test_an_argument_the_locale_could_not_decode_is_refused_not_read_as_unknown_letters(capsys):
+    # LC_ALL=C with PYTHONUTF8=0: Python hands 'КОШКА' over as surrogate escapes of its UTF-8 bytes
+    escaped = "КОШКА".encode().decode("ascii", "surrogateescape")
+    code, out, err = run(capsys, "lexicon", "check", "ru", escaped)
+    assert code == 2 and out == ""
+    assert err.strip() == ("racksmith: usage error: argument 4 is not text in this locale's encoding "
+                           f"({__import__('sys').getfilesystemencoding()}): run racksmith with a UTF-8 locale "
+                           "(LC_ALL=C.UTF-8) or PYTHONUTF8=1")
+    code, out, _ = run(capsys, "lexicon", "check", "ru", "КОШКА")
+    assert code == 0 and out == "КОШКА: valid\n"

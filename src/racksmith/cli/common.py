@@ -107,6 +107,25 @@ def finite(value: "float | None") -> "float | None":
     return value
 
 
+STDIN = Path("/dev/stdin")
+
+
+def dash_is_stdin(value: "Path | None") -> "Path | None":
+    """The callback of a file argument: ``-`` is standard input, as for any Unix tool
+    (``zcat game.gcg.gz | racksmith gcg replay -``). It is read as ``/dev/stdin``, a pipe the file
+    readers already accept; a file really named ``-`` is ``./-``."""
+    if value is None or str(value) != "-":
+        return value
+    if not STDIN.exists():
+        raise typer.BadParameter("'-' reads standard input through /dev/stdin, which this system lacks: give a file")
+    return STDIN
+
+
+def input_name(path: Path) -> str:
+    """How a message names an input file: its name, or ``stdin``."""
+    return "stdin" if path == STDIN else path.name
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     """Stop the command with one readable line on stderr."""
     raise CLIError(message, code)
@@ -165,10 +184,11 @@ def note(text: str) -> None:
 
 
 # --- a position, given the same way to every command ---------------------------------------------------
-CGP_ARG_HELP = "The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]' (or give --cgp, or --board and --rack)."
+CGP_ARG_HELP = ("The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]' ('-': the first line of "
+                "stdin; or give --cgp, or --board and --rack).")
 CGP_HELP = "The position as a CGP line (instead of the CGP argument)."
-BOARD_HELP = ("A plain-text board instead of a CGP: one row per line, '.' or space empty, uppercase tile, "
-              "lowercase blank.")
+BOARD_HELP = ("A plain-text board instead of a CGP ('-': stdin): one row per line, '.' or space empty, uppercase "
+              "tile, lowercase blank.")
 RACK_HELP = "The rack of the player to move, with --board ('?' for a blank)."
 JOBS_HELP = ("Worker processes of this machine, or Ray tasks at once [default: 1; with --backend ray --address, "
              "the cluster's CPUs]; results do not depend on it.")
@@ -179,7 +199,8 @@ RULESET_HELP = ("Ruleset name or alias (english, russian, erudit, super, ...) or
 # the options that give a position, declared once for every command that reads one
 CgpArg = Annotated[Optional[str], typer.Argument(metavar="[CGP]", help=CGP_ARG_HELP)]
 CgpOption = Annotated[Optional[str], typer.Option("--cgp", help=CGP_HELP)]
-BoardOption = Annotated[Optional[Path], typer.Option("--board", help=BOARD_HELP, dir_okay=False, exists=True)]
+BoardOption = Annotated[Optional[Path], typer.Option("--board", help=BOARD_HELP, dir_okay=False, exists=True,
+                                                     allow_dash=True, callback=dash_is_stdin)]
 RackOption = Annotated[Optional[str], typer.Option("--rack", help=RACK_HELP)]
 RulesetOption = Annotated[Optional[str], typer.Option("--ruleset", "-r", help=RULESET_HELP)]
 LexiconOption = Annotated[Optional[str], typer.Option(
@@ -206,6 +227,8 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
     if cgp_arg is not None and cgp is not None:
         raise typer.BadParameter("give the CGP once: as the argument or with --cgp", param_hint="--cgp")
     text = cgp_arg if cgp_arg is not None else cgp
+    if text == "-":
+        text = _cgp_from_stdin()
     if (text is None) == (board is None):
         raise typer.BadParameter("give the position as a CGP (the argument or --cgp), or with --board and --rack",
                                  param_hint="CGP/--board")
@@ -240,6 +263,17 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
                 fail(f"{e}; it is a position of {' or '.join(fits)}: give "
                      + " or ".join(f"--ruleset {name}" for name in fits))
         raise
+
+
+def _cgp_from_stdin() -> str:
+    """The CGP of ``-``: the first line of standard input that is not blank."""
+    stream = sys.stdin
+    if stream is None:
+        fail("the CGP is '-' but stdin is closed: give the CGP line")
+    for line in stream:
+        if line.strip():
+            return line.strip()
+    fail("the CGP is '-' but stdin holds no line: pipe the CGP line in, or give it as the argument")
 
 
 def _spelled_in(message: str, rulesets) -> NoReturn:

@@ -7,7 +7,9 @@ from typing import Optional
 
 import typer
 
-from .common import LEAVES_HELP, emit_json, err_console, fail, given, note, plural, resolve_leaves, say, say_table
+from .common import (
+    LEAVES_HELP, dash_is_stdin, emit_json, err_console, fail, given, input_name, note, plural, resolve_leaves, say, say_table,
+)
 
 
 def selfplay(
@@ -201,7 +203,8 @@ _SIM_OPTIONS = ("sim_iterations", "sim_candidates", "sim_plies", "sim_infer", "s
 
 
 def analyze(
-    path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
+    path: Path = typer.Argument(..., help="The .gcg file ('-': stdin).", dir_okay=False, allow_dash=True,
+                                 callback=dash_is_stdin),
     leaves: Optional[str] = typer.Option(None, "--leaves", help=LEAVES_HELP),
     top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn (in the table and the JSON)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset [default: the record's, else english]."),
@@ -238,7 +241,7 @@ def analyze(
     r = replay_file(path, ruleset, None, strict=False)
     if r.errors:  # the positions after an error are not known: an analysis of them would be wrong
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
-        fail(f"{path.name} does not replay: {r.errors[0]}{more}; 'racksmith gcg replay' lists the problems")
+        fail(f"{input_name(path)} does not replay: {r.errors[0]}{more}; 'racksmith gcg replay' lists the problems")
     rs = r.ruleset
     if lexicon is None and rs.lexicon is None:
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")

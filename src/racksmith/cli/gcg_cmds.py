@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import emit_json, fail, note, say
+from .common import dash_is_stdin, emit_json, fail, input_name, note, say
 
 gcg_app = typer.Typer(
     help="GCG game records: replay and check them, show the position at any turn.",
@@ -28,7 +28,8 @@ def _replay(path: Path, ruleset: Optional[str], lexicon: Optional[str], check_wo
 
 @gcg_app.command("replay")
 def replay_cmd(
-    path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
+    path: Path = typer.Argument(..., help="The .gcg file ('-': stdin).", dir_okay=False, allow_dash=True,
+                                 callback=dash_is_stdin),
     ruleset: GcgRulesetOption = None,
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help=LEXICON_HELP),
     check_words: bool = typer.Option(
@@ -45,8 +46,9 @@ def replay_cmd(
         emit_json(r.to_dict())
     else:
         scores = ", ".join(f"{n} {s}" for n, s in r.final_scores().items())
-        say(f"{path.name}: {len(r.turns)} turn{'' if len(r.turns) == 1 else 's'}, "
-            f"{'complete' if r.complete else 'ends with errors' if r.over else 'not finished'}; final scores {scores}")
+        say(f"{input_name(path)}: {len(r.turns)} turn{'' if len(r.turns) == 1 else 's'}, "
+            f"{'complete' if r.complete else 'ends with errors' if r.over else 'not finished'}"
+            + (f"; final scores {scores}" if scores else ""))
         for line, words in r.phonies:
             say(f"line {line}: not in the lexicon: {', '.join(words)}")
         for n in r.notes:
@@ -55,12 +57,13 @@ def replay_cmd(
             say(str(e))
     if r.errors:
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
-        fail(f"{path.name} is inconsistent: {r.errors[0]}{more}")
+        fail(f"{input_name(path)} is inconsistent: {r.errors[0]}{more}")
 
 
 @gcg_app.command("show")
 def show_cmd(
-    path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
+    path: Path = typer.Argument(..., help="The .gcg file ('-': stdin).", dir_okay=False, allow_dash=True,
+                                 callback=dash_is_stdin),
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Show the position before this turn (1-based) [default: the end]."),
     ruleset: GcgRulesetOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print the turns and the position as JSON on stdout."),
@@ -96,7 +99,7 @@ def _refuse_unknown_position(r, turn: Optional[int], path: Path) -> None:
     before = r.errors_before(turn)
     if before:
         more = f" (and {len(before) - 1} more)" if len(before) > 1 else ""
-        fail(f"{path.name}: the position before turn {turn or len(r.turns) + 1} is not known: {before[0]}{more}")
+        fail(f"{input_name(path)}: the position before turn {turn or len(r.turns) + 1} is not known: {before[0]}{more}")
 
 
 def _note_later_errors(r, path: Path) -> None:
@@ -104,13 +107,14 @@ def _note_later_errors(r, path: Path) -> None:
     stopped the command): their count and the first, as ``gcg replay`` fails with."""
     if r.errors:
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
-        note(f"note: {path.name} has {len(r.errors)} error{'s' if len(r.errors) != 1 else ''} from this turn on: "
+        note(f"note: {input_name(path)} has {len(r.errors)} error{'s' if len(r.errors) != 1 else ''} from this turn on: "
              f"{r.errors[0]}{more} ('racksmith gcg replay' lists them)")
 
 
 @gcg_app.command("cgp")
 def cgp_cmd(
-    path: Path = typer.Argument(..., help="The .gcg file.", dir_okay=False),
+    path: Path = typer.Argument(..., help="The .gcg file ('-': stdin).", dir_okay=False, allow_dash=True,
+                                 callback=dash_is_stdin),
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="The position before this turn (1-based) [default: the end]."),
     ruleset: GcgRulesetOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print {turn, cgp} as JSON."),

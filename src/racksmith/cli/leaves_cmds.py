@@ -8,7 +8,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import JOBS_HELP, emit_json, err_console, plural, say
+from .common import JOBS_HELP, dash_is_stdin, emit_json, err_console, plural, say
 
 leaves_app = typer.Typer(
     help="Leave values (KLV2 files): train them by self-play, build them from a CSV, look leaves up.",
@@ -24,8 +24,8 @@ def _say(text: str) -> None:
 
 @leaves_app.command("build")
 def build_cmd(
-    csv: Path = typer.Argument(..., help="leave,value CSV, tiles of each leave in any order, ? = blank (gzip accepted).",
-                               dir_okay=False),
+    csv: Path = typer.Argument(..., help="leave,value CSV, tiles of each leave in any order, ? = blank (gzip accepted; '-': stdin).",
+                               dir_okay=False, allow_dash=True, callback=dash_is_stdin),
     output: Path = typer.Option(..., "--output", "-o", help="The .klv2 file to write.", dir_okay=False),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP + " [default: english]"),
 ) -> None:

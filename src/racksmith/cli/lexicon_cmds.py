@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import emit_json, err_console, say
+from .common import dash_is_stdin, emit_json, err_console, say
 
 lexicon_app = typer.Typer(
     help="Lexicons (KWG word graphs): build them from word lists, look words up, find anagrams.",
@@ -37,7 +37,8 @@ def _load(spec: str, ruleset: Optional[str]):
 
 @lexicon_app.command("build")
 def build_cmd(
-    words: Path = typer.Argument(..., help="Word list: UTF-8, one word a line (gzip accepted).", dir_okay=False),
+    words: Path = typer.Argument(..., help="Word list: UTF-8, one word a line (gzip accepted; '-': stdin).",
+                                dir_okay=False, allow_dash=True, callback=dash_is_stdin),
     output: Path = typer.Option(..., "--output", "-o", help="The .kwg file to write.", dir_okay=False),
     ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
     dawg_only: bool = typer.Option(False, "--dawg-only", help="Leave the GADDAG out (lookups only, no move generation)."),

@@ -162,7 +162,22 @@ def main(argv: list[str] | None = None) -> int:
     return 128 + _ended[0] if _ended else code
 
 
+def _undecoded_argument(argv: "list[str]") -> "int | None":
+    """The position (1-based) of the first argument holding bytes the locale could not decode
+    (``LC_ALL=C`` with ``PYTHONUTF8=0`` turns every Cyrillic letter into such an escape): its
+    letters would be read as letters no alphabet has. An existing file's name is left alone."""
+    for i, arg in enumerate(argv, 1):
+        if any("\udc80" <= c <= "\udcff" for c in arg) and not os.path.exists(arg):
+            return i
+    return None
+
+
 def _main(argv: "list[str] | None", stdout_was_devnull: bool) -> int:
+    bad = _undecoded_argument(sys.argv[1:] if argv is None else argv)
+    if bad is not None:
+        _say(f"usage error: argument {bad} is not text in this locale's encoding ({sys.getfilesystemencoding()}): "
+             "run racksmith with a UTF-8 locale (LC_ALL=C.UTF-8) or PYTHONUTF8=1")
+        return 2
     try:
         code = app(args=argv, standalone_mode=False)
         # typer turns a KeyboardInterrupt inside a command into the return value 130
