@@ -5,6 +5,7 @@ fallback to static equity where no search applies, and why."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -195,3 +196,51 @@ def test_cli_best_draws_the_opponents_rack_from_his_last_play(capsys):
     assert code == 0 and "--infer is for the simulation: with 0 tiles in the bag" in err
     code, out, err = run_cli(capsys, "best", krona, "--infer", "8D QUIRK", "-s", "2")
     assert code == 1 and out == "" and "not on the board" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_cancel_event_stops_each_method_at_once():
+    """``best_play(cancel=)`` reaches the method of the stage: a simulation stops (and says it was
+    cancelled), as do the endgame and pre-endgame solvers (tests/test_endgame.py)."""
+    import threading
+
+    ready = threading.Event()
+    ready.set()
+    b = Position.from_cgp(MID).best_play(seconds=30, seed=1, cancel=ready)
+    assert b.method == "sim" and b.result.stopped == "interrupted" and "(cancelled)" in b.summary
+    b = Position.from_cgp(PEG141).best_play(seconds=None, cancel=ready)
+    assert b.method == "peg" and not b.exact and "pre-endgame cancelled after" in b.summary
+    b = Position.from_cgp(END21).best_play(seconds=None, cancel=ready)
+    assert b.method == "endgame" and not b.exact and "(cancelled), not to the end" in b.summary
+    with pytest.raises(RacksmithError, match="cancel must be a threading.Event"):
+        Position.from_cgp(MID).best_play(cancel=1)
+
+
+def test_a_cancel_event_stops_an_analysis_and_the_endgame_it_grades(monkeypatch):
+    """``analyze(cancel=)`` hands the event to the endgame solver grading a turn; a turn whose
+    search was cut short is not graded: the analysis raises instead of answering."""
+    import threading
+
+    from racksmith.review.analysis import analyze
+    from racksmith.review.replay import replay_file
+    from racksmith.search import endgame
+
+    r = replay_file(Path(__file__).parent / "fixtures" / "gcg" / "game07_seed379.gcg")
+    assert any(t.bag_count == 0 for t in r.turns)  # it has endgame turns to grade
+    cancel = threading.Event()
+    seen = []
+    real = endgame.solve_endgame
+
+    def spy(*args, **kw):
+        seen.append(kw.get("cancel"))
+        cancel.set()  # the client leaves while the endgame is searched
+        return real(*args, **kw)
+
+    monkeypatch.setattr(endgame, "solve_endgame", spy)
+    with pytest.raises(RacksmithError, match="the analysis was cancelled"):
+        analyze(r, top=1, cancel=cancel)
+    assert seen == [cancel]
+    with pytest.raises(RacksmithError, match="the analysis was cancelled"):
+        analyze(r, top=1, cancel=cancel)  # already set: stops before the first turn
+    assert seen == [cancel]
+    with pytest.raises(RacksmithError, match="cancel must be a threading.Event"):
+        analyze(r, cancel="x")

@@ -1245,6 +1245,63 @@ def test_peg_setting_up_more_plays_than_the_limit_allows_stops_on_time(monkeypat
     assert names[-len(rest):] == rest  # the plays not set up, last, by score
 
 
+BLIGHTER = ("BLIGHTER6J/2O11A/2D9LAG/2I1U2LIANOID1/R1CANOEIST2DO1/A3M8Z1/COMPERED5ET/Q3W1FEW5O/"
+            "U6B6Y/E1ERRANT5HO/T2YUGAS5EN/SEVEN8I1/13F1/13E1/11KART AILNOU?/IIPSVX? 396/326 0")
+
+
+def _in_thread(call, limit: float = 120.0):
+    """``call()``'s result, failing if it has not returned within ``limit`` seconds (a search that
+    ignores its cancel runs for minutes: its exact answer is far off)."""
+    import threading
+
+    box = {}
+    worker = threading.Thread(target=lambda: box.setdefault("r", call()), daemon=True)
+    worker.start()
+    worker.join(limit)
+    assert not worker.is_alive(), "the search did not stop when cancelled"
+    return box["r"]
+
+
+def test_a_cancel_event_stops_the_endgame_as_its_time_limit_would():
+    """``cancel`` set by another thread (a bot's clock, the web server when the client leaves) ends
+    the search at once with the last depth completed, as ``seconds`` does; already set, the search
+    stops before depth 1 and answers the best play by score, unsearched."""
+    import threading
+
+    pos = Position.from_cgp(BLIGHTER)  # exact only after minutes; depths 1-3 in about half a second
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    depths = []
+    r = _in_thread(lambda: pos.solve_endgame(cancel=cancel, on_depth=depths.append))
+    assert not r.exact and r.best is not None and r.depth == (depths[-1].depth if depths else 0)
+    ready = threading.Event()
+    ready.set()
+    r = pos.solve_endgame(cancel=ready)
+    by_score = pos.moves(top=1, sort="score")[0]
+    assert (r.depth, r.exact, r.value, r.best) == (0, False, 0, by_score)
+    with pytest.raises(RacksmithError, match="cancel must be a threading.Event"):
+        pos.solve_endgame(plies=1, cancel=True)
+    # an event never set changes nothing
+    a, b = pos.solve_endgame(plies=2, cancel=threading.Event()), pos.solve_endgame(plies=2)
+    assert (a.value, a.depth, a.exact, a.pv) == (b.value, b.depth, b.exact, b.pv) and a.depth == 2
+
+
+def test_a_cancel_event_stops_the_pre_endgame():
+    import threading
+
+    pos = Position.from_cgp(PEG141)
+    ready = threading.Event()
+    ready.set()
+    r = pos.solve_peg(cancel=ready)
+    assert not r.exact and r.plays
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    r = _in_thread(lambda: pos.solve_peg(cancel=cancel, solve_all=True))  # every play exact: minutes
+    assert not r.exact and r.plays
+    with pytest.raises(RacksmithError, match="cancel must be a threading.Event"):
+        pos.solve_peg(cancel="now")
+
+
 def test_endgame_stopped_by_its_limit_reports_the_whole_time_spent():
     """A depth cut off by ``seconds`` counts in the time and the nodes reported (they were the
     completed depths', a fraction of what the call did)."""

@@ -520,6 +520,7 @@ def test_quick_requests_do_not_wait_behind_abandoned_long_ones():
     # the opponent's exchange inferred first (its racks dealt for up to half the time)
     ("/api/sim", {"cgp": "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0", "infer": "-3"}),
     ("/api/best", {"cgp": OUTGUN}),
+    ("/api/best", {"cgp": SLOW_ENDGAME}),
     ("/api/endgame", {"cgp": SLOW_ENDGAME}),
     ("/api/gcg", {"text": GAME, "top": 50}),
 ])
@@ -558,6 +559,29 @@ def test_a_cancelled_endpoint_says_so():
     with pytest.raises(RequestError, match="cancelled"):
         api.endgame({"cgp": SLOW_ENDGAME}, cancel=later)
     assert time.monotonic() - started < 3
+
+
+def test_best_hands_its_cancel_to_the_method(monkeypatch):
+    """``/api/best`` gives the solver or simulation the request's cancel event itself, so a client
+    leaving stops a long depth of the endgame or a play of the pre-endgame at once (it was checked
+    only between them: one depth of an endgame can take minutes)."""
+    from racksmith.review import best
+    from racksmith.web import RequestError
+
+    seen = []
+    real = best.best_play
+
+    def spy(*args, **kw):
+        seen.append(kw.get("cancel"))
+        kw["cancel"].set()  # the client leaves during the search
+        return real(*args, **kw)
+
+    monkeypatch.setattr(best, "best_play", spy)
+    gone = threading.Event()
+    started = time.monotonic()
+    with pytest.raises(RequestError, match="cancelled"):
+        Analyzer("english").best({"cgp": SLOW_ENDGAME, "seconds": 30}, cancel=gone)
+    assert seen == [gone] and time.monotonic() - started < 20  # (the endgame alone: 30 s)
 
 
 def test_connections_over_the_limit_get_503_at_once():

@@ -4,7 +4,8 @@ stop, and the interrupt raised once it has."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -41,3 +42,42 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], Any], name: str,
     if "error" in box:
         raise box["error"]
     return box["result"]
+
+
+def check_event(cancel: Any, error: type[Exception]) -> None:
+    """Refuse a ``cancel`` that is not a ``threading.Event`` (or None) with ``error``."""
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        from . import _args
+
+        raise error(f"cancel must be a threading.Event (or None), got {_args.show(cancel)}")
+
+
+@contextmanager
+def cancelling(cancel: "threading.Event | None", stop: Callable[[], Any]) -> Iterator[None]:
+    """While the block runs, call ``stop()`` from a watching thread once ``cancel`` is set, and
+    again every tenth of a second until the block ends (a search that began after the first call
+    resets its stop flag: the next call reaches it)."""
+    if cancel is None:
+        yield
+        return
+    done = threading.Event()
+    lock = threading.Lock()  # no stop() once the block has ended: it would reach the next search
+
+    def watch() -> None:
+        while True:
+            if cancel.wait(0.1):
+                with lock:
+                    if done.is_set():
+                        return
+                    stop()
+                if done.wait(0.1):
+                    return
+            elif done.is_set():
+                return
+
+    threading.Thread(target=watch, name="racksmith-cancel", daemon=True).start()
+    try:
+        yield
+    finally:
+        with lock:
+            done.set()

@@ -835,7 +835,7 @@ class Position:
         principal variation, exact when the search reached the end of every line. ``plies``: stop
         after that depth; ``seconds``: a time limit; ``threads``: threads searching (the answer does
         not depend on it). See :func:`racksmith.search.endgame.solve_endgame` for ``options``
-        (``on_depth``, ``move``, ``tt_mb``)."""
+        (``on_depth``, ``move``, ``tt_mb``, ``cancel``)."""
         from ..search.endgame import solve_endgame
 
         return solve_endgame(self, plies, seconds, threads, **options)
@@ -846,7 +846,7 @@ class Position:
         the best chance of winning over the possible bag tiles (with more than one, the orders they
         can come out in) (exact), then mean spread (exact where it decides between equal chances,
         else bounded); every other play proven no better (:func:`racksmith.search.peg.solve_peg`;
-        ``options``: ``seconds``, ``solve_all``, ``on_play``, ``tt_mb``, ``threads``, ``moves``)."""
+        ``options``: ``seconds``, ``solve_all``, ``on_play``, ``tt_mb``, ``threads``, ``moves``, ``cancel``)."""
         from ..search.peg import solve_peg
 
         return solve_peg(self, top, **options)
@@ -857,7 +857,7 @@ class Position:
         simulation before (static equity where none of them applies, saying why), within
         ``seconds``. See :func:`racksmith.review.best.best_play` for ``options`` (``leaves``,
         ``winpct``, ``threads``, ``seed``, ``candidates``, ``plies``, ``opponent_racks``,
-        ``progress``). Returns a :class:`~racksmith.review.best.BestPlay`."""
+        ``progress``, ``cancel``). Returns a :class:`~racksmith.review.best.BestPlay`."""
         from ..review.best import best_play
 
         return best_play(self, seconds, **options)

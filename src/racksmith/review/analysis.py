@@ -8,12 +8,14 @@ listed without a rank.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
 from .. import _args
+from .._interrupt import check_event
 from ..core.move import Move, MoveKind
 from ..core.turns import EventKind
 from ..errors import RacksmithError
@@ -159,7 +161,7 @@ class Analysis:
 
 def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: Any = None,
             check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0,
-            sim: dict | None = None) -> Analysis:
+            sim: dict | None = None, cancel: "threading.Event | None" = None) -> Analysis:
     """Analyse every turn of a replayed game. ``leaves``: ``"shipped"`` (the default: the ruleset's
     shipped leaves, :func:`racksmith.lexicon.default_leaves`), a loaded leave table or the path of
     a leave file, or None (equity without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
@@ -174,12 +176,17 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     simulation draws the opponent's rack from what his play just before says he kept
     (:func:`racksmith.sim.infer.infer_leaves`, at most ``"infer_samples"`` racks, 20,000 by
     default: every rack when there are no more, else that many dealt from the turn's seed), as the
-    simulating player does with ``infer=on``."""
+    simulating player does with ``infer=on``. ``cancel``: a ``threading.Event`` another thread may
+    set to stop the analysis at once (the endgame solver or simulation of the turn in progress
+    included); it then raises :class:`~racksmith.errors.RacksmithError`."""
     if not isinstance(replay, Replay):
         raise RacksmithError(f"replay must be a Replay (what replay_file or replay_text returns), got {_args.show(replay)}")
     _args.callback(check, "check")
+    check_event(cancel, RacksmithError)
     if sim is not None:
         sim = _sim_options(sim)
+        if cancel is not None and sim.get("cancel") is None:
+            sim = {**sim, "cancel": cancel}
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise RacksmithError(f"top must be a whole number, at least 1, got {top!r}")
     if endgame_seconds is not None and (isinstance(endgame_seconds, bool)
@@ -201,12 +208,14 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     for i, t in enumerate(replay.turns):
         if check is not None:
             check()
+        _cancelled(cancel)
         nick = replay.players[t.player]
         summary = summaries[nick]
         summary.turns += 1
-        ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size, endgame_seconds)
+        ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size, endgame_seconds, cancel)
         if sim is not None and ta.rank is not None and not ta.withdrawn:
             ta = _simulate_turn(replay, t, ta, leaves, lexicon, sim, replay.turns[i - 1] if i else None)
+        _cancelled(cancel)  # a turn cut short is not graded
         result.turns.append(ta)
         if ta.rank is not None:
             summary.ranked += 1
@@ -217,8 +226,13 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     return result
 
 
+def _cancelled(cancel: "threading.Event | None") -> None:
+    if cancel is not None and cancel.is_set():
+        raise RacksmithError("the analysis was cancelled (its cancel event was set)")
+
+
 def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick: str, rack_size: int,
-                  endgame_seconds: float | None = None) -> TurnAnalysis:
+                  endgame_seconds: float | None = None, cancel: "threading.Event | None" = None) -> TurnAnalysis:
     ev = t.event
     played_move = t.move if t.move is not None else ev.move
     played = played_move.notation() if played_move is not None else ev.action()
@@ -264,7 +278,7 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     note = ""
     if endgame_seconds is not None and pos.bag_count == 0 and not pos.is_over and len(pos.racks) == 2:
         try:
-            grade = _grade_endgame(pos, moves[found], endgame_seconds)
+            grade = _grade_endgame(pos, moves[found], endgame_seconds, cancel)
         except RacksmithError as e:  # a position the solver does not take (more stars than it takes back,
             note = f"endgame not graded: {e}"  # scores too far apart): no grade, and why
     return TurnAnalysis(
@@ -273,11 +287,11 @@ def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick
     )
 
 
-def _grade_endgame(pos, played: Move, seconds: float) -> EndgameGrade:
+def _grade_endgame(pos, played: Move, seconds: float, cancel: "threading.Event | None" = None) -> EndgameGrade:
     """The endgame solver's verdict on the move played (its value searched first, exactly)."""
     from ..search.endgame import solve_endgame
 
-    r = solve_endgame(pos, seconds=seconds, move=played)
+    r = solve_endgame(pos, seconds=seconds, move=played, cancel=cancel)
     played_value = r.move_value if r.move_value is not None else r.value
     return EndgameGrade(r.value, played_value, r.value - played_value,
                         r.best.notation() if r.best is not None else "", r.exact)

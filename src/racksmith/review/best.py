@@ -18,10 +18,12 @@ An opponent's rack given in the position is taken as known by every method (as `
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import _args
+from .._interrupt import check_event
 from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 
@@ -79,7 +81,8 @@ class BestPlay:
 def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, leaves: Any = SHIPPED,
               winpct: Any = None, threads: int = 1, seed: int | None = None, candidates: int = 10,
               plies: int = 2, opponent_racks: Any = None, tt_mb: int | None = None,
-              progress: Callable[[str, Any], None] | None = None) -> BestPlay:
+              progress: Callable[[str, Any], None] | None = None,
+              cancel: "threading.Event | None" = None) -> BestPlay:
     """The best play of the player to move, by the method the stage of the game calls for (see the
     module docstring). ``seconds``: the time the method may take (None: until the endgame or the
     pre-endgame is exact, which may take long, and a simulation is sure of its best play at 0.99 or
@@ -90,7 +93,9 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
     :func:`racksmith.sim.simulate.simulate`; ``threads`` also for the endgame and pre-endgame solvers); ``tt_mb``:
     the transposition table of the endgame and pre-endgame solvers (None: their default).
     ``progress(method, partial)`` is called as the chosen method reports (each depth of the
-    endgame, each settled play of the pre-endgame, partial simulation results)."""
+    endgame, each settled play of the pre-endgame, partial simulation results). ``cancel``: a
+    ``threading.Event`` another thread may set to stop the method at once, as if its time were up:
+    the answer is then what it had found (``exact`` False unless it was already proven)."""
     from ..core.position import Position
     from ..lexicon import Leaves, default_leaves, load_leaves
 
@@ -100,6 +105,7 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
                                 or not 0 < seconds < math.inf):
         raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
     _args.callback(progress, "progress")
+    check_event(cancel, RacksmithError)
     from ..sim.simulate import check_options
 
     # the simulation's options are checked whatever the stage (an endgame does not use them)
@@ -129,30 +135,30 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
         bag = position.bag_count
         try:
             if bag == 0:
-                return _endgame(position, seconds, threads, tt, report("endgame"))
+                return _endgame(position, seconds, threads, tt, report("endgame"), cancel)
             if bag == 1:
-                return _peg(position, seconds, threads, tt, report("peg"))
+                return _peg(position, seconds, threads, tt, report("peg"), cancel)
             return _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, opponent_racks,
-                        report("sim"))
+                        report("sim"), cancel)
         except PositionError as e:  # a position the solver does not take (scores, stars): say why
             reason = str(e)
     return _static(position, leaves, reason)
 
 
-def _endgame(position, seconds, threads, tt, progress) -> BestPlay:
-    r = position.solve_endgame(None, seconds, threads, on_depth=progress, **tt)
+def _endgame(position, seconds, threads, tt, progress, cancel) -> BestPlay:
+    r = position.solve_endgame(None, seconds, threads, on_depth=progress, cancel=cancel, **tt)
     if r.best is None:  # pragma: no cover - a position not over always has a move
         raise PositionError("the endgame solver found no move")
     if r.exact:
         summary = f"endgame solved: best play by both sides {_signed(r.value)} to the spread ({r.nodes:,} nodes)"
     else:
-        summary = (f"endgame searched to {r.depth} plies in {_secs(r.seconds)}, not to the end: "
+        summary = (f"endgame searched to {r.depth} plies in {_secs(r.seconds)}{_stopped_by(cancel)}, not to the end: "
                    f"{_signed(r.value)} to the spread at that depth")
     return BestPlay(r.best, "endgame", r.exact, summary, r)
 
 
-def _peg(position, seconds, threads, tt, progress) -> BestPlay:
-    r = position.solve_peg(seconds=seconds, on_play=progress, threads=threads, **tt)
+def _peg(position, seconds, threads, tt, progress, cancel) -> BestPlay:
+    r = position.solve_peg(seconds=seconds, on_play=progress, threads=threads, cancel=cancel, **tt)
     p = r.plays[0]
     pct = (f"{100 * p.win_probability:.2f}%" if p.wins_exact
            else f"between {100 * p.win_probability:.2f}% and {100 * p.win_probability_max:.2f}%")
@@ -167,12 +173,14 @@ def _peg(position, seconds, threads, tt, progress) -> BestPlay:
     if r.exact:
         summary = f"pre-endgame solved: {chance}, {spread}; every other play proven no better"
     else:
-        summary = (f"pre-endgame stopped by the time limit after {_secs(r.seconds)}, not proven: {chance} as far as "
+        by = "cancelled" if cancel is not None and cancel.is_set() else "stopped by the time limit"
+        summary = (f"pre-endgame {by} after {_secs(r.seconds)}, not proven: {chance} as far as "
                    f"the search went, {spread}")
     return BestPlay(p.move, "peg", r.exact, summary, r)
 
 
-def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, opponent_racks, progress) -> BestPlay:
+def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, opponent_racks, progress,
+         cancel) -> BestPlay:
     from ..errors import SimError
     from ..sim.simulate import check_scores
 
@@ -182,14 +190,19 @@ def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, op
         raise PositionError(str(e)) from None
     r = position.simulate(candidates=candidates, plies=plies, iterations=None, seconds=seconds, threads=threads,
                           seed=seed, stop=0.99, opponent_racks=opponent_racks, leaves=leaves, winpct=winpct,
-                          progress=progress)
+                          progress=progress, cancel=cancel)
     c = r.best
     how = {"confidence": "sure of the best play at 0.99", "time": "stopped by the time limit",
-           "iterations": "stopped at its iteration limit", "interrupted": "interrupted"}.get(r.stopped, r.stopped)
+           "iterations": "stopped at its iteration limit",
+           "interrupted": "cancelled" if cancel is not None and cancel.is_set() else "interrupted"}.get(r.stopped, r.stopped)
     summary = (f"simulated {len(r.candidates)} play{'s' if len(r.candidates) != 1 else ''}, {plies} "
                f"pl{'ies' if plies != 1 else 'y'}, {r.iterations:,} iterations in "
                f"{_secs(r.seconds)} ({how}): {c.win_pct:.2f}% to win (standard error {c.stderr:.2f}), equity {c.equity:+.2f}")
     return BestPlay(c.move, "sim", False, summary, r)
+
+
+def _stopped_by(cancel) -> str:
+    return " (cancelled)" if cancel is not None and cancel.is_set() else ""
 
 
 def _static(position, leaves, reason: str | None) -> BestPlay:

@@ -30,6 +30,7 @@ principal variation that takes stars back names them (``Move.reclaimed``).
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _args
-from .._interrupt import run_interruptibly
+from .._interrupt import cancelling, check_event, run_interruptibly
 from ..core.move import PASS, Move, MoveKind
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
@@ -109,6 +110,7 @@ def solve_endgame(
     on_depth: Callable[[EndgameResult], None] | None = None,
     move: "Move | str | None" = None,
     tt_mb: int = DEFAULT_TT_MB,
+    cancel: "threading.Event | None" = None,
 ) -> EndgameResult:
     """Solve the endgame of ``position`` (the bag empty; an opponent's rack left empty in the
     position is the unseen tiles). ``plies``: stop after that depth (None: until exact);
@@ -116,8 +118,11 @@ def solve_endgame(
     completes); ``threads``: threads sharing the root moves (the value and the best move do not
     depend on it); ``on_depth``: called with the answer of each depth as it completes;
     ``move``: also find this move's exact value (``result.move_value``); ``tt_mb``: megabytes of
-    transposition table. Ctrl-C stops the search and raises ``KeyboardInterrupt``."""
-    return EndgameSolver(position, tt_mb=tt_mb).solve(plies, seconds, threads, on_depth=on_depth, move=move)
+    transposition table; ``cancel``: a ``threading.Event`` another thread may set to stop the
+    search at once, as if its time were up (the answer is the last depth completed, ``exact`` only
+    if that depth was). Ctrl-C stops the search and raises ``KeyboardInterrupt``."""
+    return EndgameSolver(position, tt_mb=tt_mb).solve(plies, seconds, threads, on_depth=on_depth, move=move,
+                                                      cancel=cancel)
 
 
 # --- the lexicon of one endgame --------------------------------------------------------------------------
@@ -268,6 +273,7 @@ class EndgameSolver:
         *,
         on_depth: Callable[[EndgameResult], None] | None = None,
         move: "Move | str | None" = None,
+        cancel: "threading.Event | None" = None,
     ) -> EndgameResult:
         """Iterative deepening; see :func:`solve_endgame` for the arguments."""
         if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_DEPTH):
@@ -279,16 +285,18 @@ class EndgameSolver:
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
             raise RacksmithError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
         _args.callback(on_depth, "on_depth")
+        check_event(cancel, RacksmithError)
         start = time.monotonic()
         if self.over:
             return EndgameResult(0, True, 0, None, (), 0, time.monotonic() - start)
         first = self._move_index(move) if move is not None else -1
         search = self.search
         assert search is not None
-        return run_interruptibly(lambda: self._deepen(start, plies, seconds, threads, on_depth, first),
-                                 search.stop, "racksmith-endgame")
+        with cancelling(cancel, search.stop):
+            return run_interruptibly(lambda: self._deepen(start, plies, seconds, threads, on_depth, first, cancel),
+                                     search.stop, "racksmith-endgame")
 
-    def _deepen(self, start, plies, seconds, threads, on_depth, first) -> EndgameResult:
+    def _deepen(self, start, plies, seconds, threads, on_depth, first, cancel=None) -> EndgameResult:
         search = self.search
         assert search is not None
         deadline = start + seconds if seconds is not None else 0.0
@@ -305,7 +313,7 @@ class EndgameSolver:
                 on_depth(best)
             if best.exact:
                 break
-            if deadline and time.monotonic() >= deadline:
+            if deadline and time.monotonic() >= deadline or cancel is not None and cancel.is_set():
                 break
         if best is None:  # stopped before depth 1 ended: the best move by score, unsearched
             m = _move(self.root[0], self.ruleset, self.position.board)

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 from .. import _args
+from .._interrupt import cancelling, check_event
 from ..core import turns
 from ..core.move import Move
 from ..errors import PositionError, RacksmithError
@@ -370,6 +371,7 @@ class _Solver:
         self.max_depth = max_depth
         self.nodes = 0
         self.stopped = False
+        self.cancelled = False
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
 
@@ -377,6 +379,13 @@ class _Solver:
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
+
+    def cancel(self) -> None:
+        """Stop at once, as if the time were up (from another thread: searches running stop too)."""
+        self.deadline = 1e-9  # a deadline long past: every check of it now stops
+        self.cancelled = self.stopped = True
+        for search in self.searches:
+            search.stop()
 
     def _late(self) -> bool:
         if self.deadline and time.monotonic() > self.deadline:
@@ -580,6 +589,7 @@ def solve_peg(
     tt_mb: int = DEFAULT_TT_MB,
     threads: int = 1,
     moves: "Sequence[Move | str] | None" = None,
+    cancel: "threading.Event | None" = None,
 ) -> PegResult:
     """Solve the pre-endgame of ``position`` (two players; one tile in the bag, or up to one less
     than the ruleset's exchange limit: 6 in English; at most 5,000 bag orders) among every
@@ -592,7 +602,9 @@ def solve_peg(
     ``tt_mb / threads`` megabytes; the best play, its chance and its mean spread (exact or bounded)
     are the same for any count, other plays' bounds and the node count may differ. ``moves``: solve
     only these plays (Moves or notations, 'pass' for the pass; MAGPIE's ``-pegonly``) instead of
-    every placement and the pass; with ``solve_all``, each one's exact chance and spread."""
+    every placement and the pass; with ``solve_all``, each one's exact chance and spread.
+    ``cancel``: a ``threading.Event`` another thread may set to stop the search at once, as if its
+    time were up (the answer is what was found, not exact)."""
     from ..core.position import Position
 
     if not isinstance(position, Position):
@@ -608,6 +620,7 @@ def solve_peg(
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise RacksmithError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
     _args.callback(on_play, "on_play")
+    check_event(cancel, RacksmithError)
     solve_all = _args.flag(solve_all, "solve_all")
     if len(position.racks) != 2:
         raise PositionError(f"a pre-endgame is between two players; this position has {len(position.racks)} racks")
@@ -648,7 +661,8 @@ def solve_peg(
     bits = max(10, min(32, int(math.log2(max(1, tt_mb // threads))) + 16))
     solver = _Solver([Search(rules, bits) for _ in range(threads)], deadline, MAX_DEPTH)
     try:
-        return _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, reduce, start, wanted)
+        with cancelling(cancel, solver.cancel):
+            return _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, reduce, start, wanted)
     finally:
         solver.close()
 
@@ -915,7 +929,7 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
                 if solver.spread_duel(q, best):
                     best = q
     exact = not solver.stopped and not cut
-    if not exact and best is not None and best.built and limit and not solve_all and _ANSWER_TOP:
+    if not exact and best is not None and best.built and limit and not solve_all and _ANSWER_TOP and not solver.cancelled:
         best = _anytime(solver, plays, best, limit, complete)
     if complete:
         ranked = sorted(plays, key=lambda q: (q is not best, not q.built, not q.estimated(),
@@ -1010,7 +1024,7 @@ def _anytime(solver: _Solver, plays: "list[_Play]", best: _Play, limit: float, c
         field = [best] + list(itertools.islice(rest, _ANSWER_TOP - 1))
     answer = best
     plies = _ANSWER_PLIES
-    solver.stopped = False
+    solver.stopped = solver.cancelled
     try:
         while len(field) > 1 and plies <= _ANSWER_MAX_PLIES:
             values, done = solver.looks(field, plies, limit)

@@ -18,8 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..rules.alphabet import BLANK
 from ..errors import RacksmithError, RequestError
@@ -399,7 +398,7 @@ class Analyzer:
         and most: ``limits.max_seconds``) bounds the search: the answer is then the last depth
         completed (``exact`` false); ``plies`` (1 to 60) stops at that depth. ``cancel``: setting
         it stops the search at once and raises a :class:`RequestError` (:data:`CANCELLED`)."""
-        from ..search.endgame import EndgameSolver
+        from ..search.endgame import solve_endgame
 
         rs = self.ruleset(body)
         lex, lex_name = self.lexicon(rs, body)
@@ -409,9 +408,7 @@ class Analyzer:
             raise RequestError(f"field 'plies' must be a whole number from 1 to 60 or null, got {_show(plies)}")
         pos = self._position(body, rs, lex)
         _check(cancel)
-        solver = EndgameSolver(pos, tt_mb=16)  # Position.solve_endgame's, with a search to stop
-        with _on_cancel(cancel, lambda: solver.search is not None and solver.search.stop()):
-            found = solver.solve(plies, seconds, 1)
+        found = solve_endgame(pos, plies, seconds, 1, tt_mb=16, cancel=cancel)
         _check(cancel)
         result = found.to_dict()
         result["lexicon"] = lex_name
@@ -422,9 +419,8 @@ class Analyzer:
         the method the stage of the game calls for (``racksmith best --json``'s fields, and
         ``lexicon``): the endgame solver with the bag empty, the pre-endgame solver with one tile in
         it, else a simulation (one thread). ``seconds`` defaults to and may not exceed
-        ``limits.max_seconds``. ``cancel``: setting it raises a :class:`RequestError` (:data:`CANCELLED`) at the method's next
-        report (a simulation's every quarter second, each depth of the endgame, each play settled
-        by the pre-endgame)."""
+        ``limits.max_seconds``. ``cancel``: setting it stops the method at once and raises a
+        :class:`RequestError` (:data:`CANCELLED`)."""
         from ..review.best import best_play
 
         rs = self.ruleset(body)
@@ -434,8 +430,7 @@ class Analyzer:
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
         _check(cancel)
-        result = best_play(pos, float(seconds), leaves=leaves, seed=seed, tt_mb=16,
-                           progress=None if cancel is None else lambda method, partial: _check(cancel)).to_dict()
+        result = best_play(pos, float(seconds), leaves=leaves, seed=seed, tt_mb=16, cancel=cancel).to_dict()
         _check(cancel)
         result["lexicon"] = lex_name
         return result
@@ -568,8 +563,9 @@ class Analyzer:
         The record's ``#tile-distribution`` names a ruleset a request may name (never a file), else
         it is the server's default ruleset's; the
         record is at most ``limits.max_gcg_bytes`` and ``limits.max_gcg_events`` event lines, and
-        its analysis stops with a 413 after ``limits.max_seconds``. ``cancel``: setting it raises a
-        :class:`RequestError` (:data:`CANCELLED`) before the next turn is analysed."""
+        its analysis stops with a 413 after ``limits.max_seconds``. ``cancel``: setting it stops the
+        analysis at once (an endgame being graded included) and raises a :class:`RequestError`
+        (:data:`CANCELLED`)."""
         from ..formats.gcg import parse_gcg
         from ..review.analysis import analyze
         from ..review.replay import replay
@@ -614,7 +610,7 @@ class Analyzer:
                                      f"({seconds:g} s, its max_seconds limit): send fewer turns, or analyze: false")
 
             try:
-                analysis = analyze(r, leaves, top=top, lexicon=lex, check=in_time,
+                analysis = analyze(r, leaves, top=top, lexicon=lex, check=in_time, cancel=cancel,
                                    endgame_seconds=max(0.1, min(5.0, seconds / 4))).to_dict()
             except LimitError:
                 raise
@@ -710,28 +706,6 @@ def _check(cancel: threading.Event | None) -> None:
     """Raise a :class:`RequestError` (:data:`CANCELLED`) once ``cancel`` is set."""
     if cancel is not None and cancel.is_set():
         raise RequestError(CANCELLED)
-
-
-@contextmanager
-def _on_cancel(cancel: threading.Event | None, action: Callable[[], Any]) -> Iterator[None]:
-    """Call ``action`` (from another thread) if ``cancel`` is set while the block runs."""
-    if cancel is None:
-        yield
-        return
-    done = threading.Event()
-
-    def watch() -> None:
-        while not done.is_set():
-            if cancel.wait(0.1):
-                if not done.is_set():
-                    action()
-                return
-
-    threading.Thread(target=watch, name="racksmith-cancel", daemon=True).start()
-    try:
-        yield
-    finally:
-        done.set()
 
 
 # --- fields of a request -------------------------------------------------------------------------------
