@@ -529,6 +529,22 @@ def test_ctrl_c_during_selfplay_exits_130_without_a_traceback():
     assert p.returncode == 130 and out == b"" and b"Traceback" not in err
 
 
+def test_ctrl_c_during_a_pre_endgame_stops_it_at_once():
+    """``racksmith peg --all`` (every play solved exactly: minutes) stops at Ctrl-C with 130: its
+    searches run on a thread of their own that Ctrl-C stops, as the endgame's do (before, the
+    interrupt waited for the kernel call in progress to return, which was quick here but need not
+    be)."""
+    from test_endgame import PEG141
+
+    p = entry("peg", PEG141, "--all")
+    time.sleep(3)  # (set up, and searching)
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130 and b"Traceback" not in err
+    assert time.monotonic() - sent < 60  # (the whole solve: several minutes)
+
+
 # --- letters of the other script -----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "args, hint",

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 from .. import _args
-from .._interrupt import cancelling, check_event
+from .._interrupt import cancelling, check_event, run_interruptibly
 from ..core import turns
 from ..core.move import Move
 from ..errors import PositionError, RacksmithError
@@ -604,7 +604,8 @@ def solve_peg(
     only these plays (Moves or notations, 'pass' for the pass; MAGPIE's ``-pegonly``) instead of
     every placement and the pass; with ``solve_all``, each one's exact chance and spread.
     ``cancel``: a ``threading.Event`` another thread may set to stop the search at once, as if its
-    time were up (the answer is what was found, not exact)."""
+    time were up (the answer is what was found, not exact). Ctrl-C stops the search and raises
+    ``KeyboardInterrupt``."""
     from ..core.position import Position
 
     if not isinstance(position, Position):
@@ -661,8 +662,10 @@ def solve_peg(
     bits = max(10, min(32, int(math.log2(max(1, tt_mb // threads))) + 16))
     solver = _Solver([Search(rules, bits) for _ in range(threads)], deadline, MAX_DEPTH)
     try:
-        with cancelling(cancel, solver.cancel):
-            return _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, reduce, start, wanted)
+        with cancelling(cancel, solver.cancel):  # (Ctrl-C: stopped the same way, then KeyboardInterrupt)
+            return run_interruptibly(
+                lambda: _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, reduce, start, wanted),
+                solver.cancel, "racksmith-peg")
     finally:
         solver.close()
 
