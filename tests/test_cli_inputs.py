@@ -132,7 +132,7 @@ def test_a_board_file_in_other_letters_names_the_rulesets_that_read_it(capsys, t
 
 def test_an_unknown_opponent_rack_leaves_an_exact_bag(capsys):
     code, out, _ = run(capsys, "show", QUIRK)
-    assert "player 2: (7 unknown)" in out and "bag: 81 tiles" in out
+    assert "opponent: (7 unknown)" in out and "bag: 81 tiles" in out
 
 
 EG21 = ("7M2MORAL/6COWBANEs1/6UN4AE1/5VIG3OPAH/4REFoRGED3/4EX1L7/4C10/3KRONA3FLIP/4U6O2A/1ZOWIE2T2I2N/"

@@ -64,3 +64,22 @@ def test_a_cyrillic_csv_without_a_ruleset_names_the_rulesets_that_read_it(tmp_pa
     assert main(["leaves", "build", str(csv), "-o", str(tmp_path / "l.klv2"), "--ruleset", "english"]) == 1
     assert "--ruleset russian" not in capsys.readouterr().err
     assert main(["leaves", "build", str(csv), "-o", str(tmp_path / "l.klv2"), "--ruleset", "russian"]) == 0
+
+
+def test_training_a_ruleset_with_racks_over_seven_tiles_is_refused_in_one_line(tmp_path, capsys):
+    """A user ruleset with 8-tile racks plays everywhere, but a tally's keys hold 7 tiles: training
+    ended in a traceback (numpy's broadcast error) after playing its first games."""
+    from importlib import resources
+
+    text = (resources.files("racksmith.rules").joinpath("rulesets", "english.toml").read_text("utf-8")
+            .replace('name = "english"', 'name = "eight"').replace("rack_size = 7", "rack_size = 8")
+            .replace("exchange_limit = 7", "exchange_limit = 8"))
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("aliases"))
+    ruleset = tmp_path / "eight.toml"
+    ruleset.write_text(text, encoding="utf-8")
+    out = tmp_path / "eight.klv2"
+    code = main(["leaves", "train", "--ruleset", str(ruleset), "--games", "20", "--seed", "1", "-o", str(out)])
+    _, err = capsys.readouterr()
+    assert code == 1 and not out.exists() and not (tmp_path / "eight.klv2.state").exists()
+    assert err.strip() == ("racksmith: leave training handles racks of 2 to 7 tiles; eight has racks of 8: "
+                           "build its leaves from a CSV instead (racksmith leaves build)")

@@ -41,7 +41,7 @@ TINY_TEXT = "\n".join([
     ' 5  - . \' . "',
     "",
     "  to move: AΩ?  score 12",
-    " player 2: BC   score 7",
+    " opponent: BC   score 7",
     "      bag: 9 tiles   scoreless turns: 2",
     "   legend: = triple word  - double word  \" triple letter  ' double letter",
     "           ~ quadruple word  ^ quadruple letter",

@@ -93,7 +93,8 @@ def _footer(position, move, cells) -> list[str]:
     known = position.racks_known
     sizes = position.rack_sizes
     for i, (rack, score) in enumerate(zip(position.racks, position.scores)):
-        who = "to move" if i == 0 else f"player {i + 1}"
+        # the racks are in turn order from the player to move (not the players' numbers in a record)
+        who = "to move" if i == 0 else "opponent" if len(position.racks) == 2 else f"next {i}"
         shown = a.rack_string(rack, blanks_last=True) or "-"
         if not known[i]:
             shown = f"({sizes[i]} unknown)"

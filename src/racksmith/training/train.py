@@ -32,7 +32,7 @@ from ..play.backends import MAX_GAMES, Runner, check_backend, portable_path, rul
 from ..rules.ruleset import Ruleset, get_ruleset, is_shipped, provenance_fields
 from .games import TallyJob, kernel_plays
 from .leavegen import DEFAULT_PRIOR_WEIGHT, leaves_from_tally
-from .tally import RackTally
+from .tally import WIDTH, RackTally
 
 STATE_VERSION = 1
 BATCH = 50  #: games a batch (one task of a worker)
@@ -158,6 +158,9 @@ def train_leaves(
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, int) or checkpoint < 1:
         raise RacksmithError(f"checkpoint must be a whole number of games, at least 1, got {checkpoint!r}")
     rs = get_ruleset(settings.ruleset)
+    if not 2 <= rs.rack_size <= WIDTH:  # (a tally's keys hold a rack of at most WIDTH tiles)
+        raise RacksmithError(f"leave training handles racks of 2 to {WIDTH} tiles; {rs.name} has racks of "
+                             f"{rs.rack_size}: build its leaves from a CSV instead (racksmith leaves build)")
     if settings.probes and not kernel_plays(rs):
         raise RacksmithError(f"probes are drawn by the kernel's game loop, which does not play {rs.name} "
                              "(star reclamation with more blanks than it takes back): use probes=0")
