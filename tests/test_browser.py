@@ -8,7 +8,12 @@ Then what a player met (each a defect the page had): errors said where the input
 page's terms, a game closed on another ruleset, files read in their encoding, the address keeping
 the view, the keyboard reaching the board and the tables, "computing…" while the server is busy.
 No user error may log a console error. Screenshots of each size are written to
-``.pytest_cache/screens`` for a person to look at."""
+``.pytest_cache/screens`` for a person to look at.
+
+Then the page's accessibility (WCAG 2.1 AA), through the accessibility tree (``aria_snapshot``), the
+DOM's ARIA attributes, keyboard-only flows and a touch phone (375×667): the board a grid whose squares
+say what is on them, results announced, the focus kept, the position kept aside on another ruleset,
+blanks heard as blanks, contrast, Russian marked as Russian, the tabs pattern, one Tab stop per table."""
 from __future__ import annotations
 
 import os
@@ -776,4 +781,533 @@ def test_a_record_naming_no_ruleset_is_read_with_the_one_picked_when_its_letters
     wait_until(page, "document.getElementById('ruleset').value === 'russian'")
     load_game(page, record)
     assert page.text_content("#gcg-error") == "" and text(page, "#game-summary").startswith("a 19 – b 0")
+    assert page.console_errors == []
+
+
+# --- accessibility (WCAG 2.1 AA): each test fails on the page before its fix ----------------------------
+def _touch_phone(browser):
+    """A phone with a touch screen (375×667): a tap is a touch, the page gets no hardware keyboard."""
+    context = browser.new_context(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    pg = context.new_page()
+    pg.size_name = "touch"
+    pg.console_errors = []
+    pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))
+    yield pg
+    context.close()
+
+
+@pytest.fixture
+def touch(browser):
+    yield from _touch_phone(browser)
+
+
+def label_of(page, r: int, c: int) -> str:
+    return page.get_attribute(f"#sq-{r}-{c}", "aria-label")
+
+
+def active_cell(page) -> str:
+    return page.evaluate("document.getElementById('board').getAttribute('aria-activedescendant')")
+
+
+def focused_id(page) -> str:
+    return page.evaluate("document.activeElement ? document.activeElement.id : ''")
+
+
+def test_the_board_is_a_grid_a_screen_reader_reads(desktop, server):
+    """The board was 225 nameless squares read as one run of text: it is a grid of rows of
+    gridcells named by their square and what is on it (a blank told from a tile), the cursor's
+    square is the grid's active cell (with the way it types), and what is put is announced."""
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    grid = page.get_by_role("grid", name="Board")
+    assert grid.get_by_role("row").count() == 15 and grid.get_by_role("gridcell").count() == 225
+    snap = grid.aria_snapshot()
+    for name in ("A1, triple word, empty", "D8, O, 1 point", "G8, G, 2 points", "F6, triple letter, empty", "D1, double letter, empty"):
+        assert f'gridcell "{name}"' in snap, name
+    page.goto(server.url)
+    page.wait_for_selector("#board .sq")
+    page.focus("#rack0")
+    for _ in range(40):  # the keyboard only: Shift+Tab to the board
+        page.keyboard.press("Shift+Tab")
+        if focused_id(page) == "board":
+            break
+    assert focused_id(page) == "board" and active_cell(page) == "sq-7-7"
+    assert label_of(page, 7, 7) == "H8, start, double word, empty, cursor, typing across"
+    page.keyboard.type("O")
+    assert label_of(page, 7, 7) == "H8, O, 1 point"
+    assert active_cell(page) == "sq-7-8" and text(page, "#board-live") == "O put on H8"
+    page.keyboard.type("t")  # a blank
+    assert label_of(page, 7, 8) == "I8, T, blank" and text(page, "#board-live") == "blank T put on I8"
+    page.keyboard.press("Space")
+    assert text(page, "#board-live") == "typing down" and label_of(page, 7, 9).endswith("cursor, typing down")
+    page.keyboard.press("ArrowDown")
+    assert active_cell(page) == "sq-8-9" and label_of(page, 8, 9) == "J9, empty, cursor, typing down"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Backspace")
+    assert text(page, "#board-live") == "I8 erased" and label_of(page, 7, 8).startswith("I8, empty")
+    wait_until(page, "document.getElementById('cgp').value.startsWith('15/15/15/15/15/15/15/7O7/')")
+    # a move shown on the board is said to be shown, not on it
+    page.fill("#rack0", "AEINRST")
+    moves_shown(page)
+    page.click("#moves tbody tr:nth-child(1)")
+    wait_until(page, "document.querySelector('#board .tile.preview') !== null")
+    assert "shown move" in grid.aria_snapshot()
+    assert page.console_errors == []
+
+
+def test_results_are_announced_and_the_focus_stays_on_the_button(desktop, server):
+    """Solve, Find the best play, Run, Stop and Load game were disabled while working: the focus
+    fell to the page and stayed there, and the results (not live regions) were never announced.
+    Now the result is in a status region, and the focus stays on the button (Solve, Find the best
+    play, Load game) or goes from Run to Stop and back."""
+    import json
+    from urllib.parse import quote
+
+    page = desktop
+    case = json.loads((FIXTURES / "endgames_magpie.jsonl").read_text("utf-8").splitlines()[0])
+    open_page(page, server, f"?cgp={quote(case['cgp'])}")
+    for box in ("endgame-head", "endgame-pv", "best-head", "best-summary"):
+        assert page.evaluate(f"!!document.getElementById('{box}').closest('[role=status], [aria-live=polite]')"), box
+    page.click('.tabs button[data-tab="endgame"]')
+    page.focus("#endgame-run")
+    page.keyboard.press("Enter")
+    assert focused_id(page) == "endgame-run"
+    wait_until(page, "document.getElementById('endgame-head').textContent.includes('nodes')", timeout=60)
+    assert focused_id(page) == "endgame-run" and page.get_attribute("#endgame-run", "aria-disabled") is None
+    # the first move of the line is a button that shows it on the board
+    assert page.get_by_role("list", name="Line of best play").get_by_role("button").count() == 1
+    page.click('.tabs button[data-tab="best"]')
+    page.focus("#best-run")
+    page.keyboard.press("Enter")
+    assert focused_id(page) == "best-run"
+    wait_until(page, "document.getElementById('best-head').textContent.length > 0", timeout=60)
+    assert focused_id(page) == "best-run"
+    assert page.locator("#best-result").get_attribute("role") == "status"
+    assert page.locator("#best-head").get_by_role("button").count() == 1  # the best move: a button, not a strong
+    # Run hands the focus to Stop, Stop back to Run
+    open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    page.click('.tabs button[data-tab="sim"]')
+    page.fill("#sim-candidates", "50")
+    page.fill("#sim-plies", "32")
+    page.focus("#sim-run")
+    page.keyboard.press("Enter")
+    assert focused_id(page) == "sim-stop"
+    page.keyboard.press("Enter")
+    assert focused_id(page) == "sim-run" and text(page, "#sim-head") == "stopped before the first answer"
+    # Load game keeps the focus
+    page.click('.tabs button[data-tab="game"]')
+    page.fill("#gcg-text", (FIXTURES / "gcg" / "game01_seed1.gcg").read_text("utf-8"))
+    page.focus("#gcg-form button[type=submit]")
+    page.keyboard.press("Enter")
+    wait_until(page, "document.getElementById('game-summary').textContent.length > 0", timeout=60)
+    assert page.evaluate("document.activeElement === document.querySelector('#gcg-form button[type=submit]')")
+    assert page.console_errors == []
+
+
+def test_a_phone_types_on_the_board_with_its_on_screen_keyboard(touch, server):
+    """A tap on a square focused the board (no text field): no on-screen keyboard opened, and the
+    hint was hidden. The tap now focuses a text field over the square whose letters (an input
+    event, as an on-screen keyboard sends them) go on the board; a short hint says how."""
+    page = touch
+    open_page(page, server)
+    assert page.is_visible("#board-hint-touch") and not page.is_visible("#board-hint")
+    page.tap('#board .sq[data-r="9"][data-c="7"]')
+    assert focused_id(page) == "board-input"
+    field = page.locator("#board-input")
+    assert (field.get_attribute("inputmode"), field.get_attribute("autocapitalize"), field.get_attribute("autocomplete")) == \
+        ("text", "characters", "off")
+    page.keyboard.insert_text("CAt")  # what an on-screen keyboard types: input events, no key codes
+    assert [label_of(page, 9, c) for c in (7, 8, 9)] == ["H10, C, 3 points", "I10, A, 1 point", "J10, T, blank"]
+    assert "blank T put on J10" in text(page, "#board-live") and "K10" in text(page, "#board-live")
+    wait_until(page, "document.getElementById('cgp').value.includes('/7CAt5/')")
+    # ⌫ on the on-screen keyboard erases (the field keeps a character for it to delete)
+    page.evaluate("""() => { const f = document.getElementById('board-input'); f.value = '';
+        f.dispatchEvent(new InputEvent('input', {inputType: 'deleteContentBackward', bubbles: true})); }""")
+    assert label_of(page, 9, 9).startswith("J10, triple letter, empty")
+    # a second tap on the cursor's square turns it; the text field keeps the focus (and the keyboard)
+    page.tap('#board .sq[data-r="9"][data-c="9"]')
+    assert focused_id(page) == "board-input" and label_of(page, 9, 9).endswith("typing down")
+    page.keyboard.insert_text("S")
+    assert label_of(page, 9, 9) == "J10, S, 1 point" and active_cell(page) == "sq-10-9"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    screenshot(page, "typing")
+    assert page.console_errors == []
+
+
+def test_another_ruleset_does_not_lose_the_position(desktop, server):
+    """Arrowing through the Ruleset menu (the first Tab stop) changed the ruleset at each arrow
+    and wiped the board, the racks, the scores and the game played, with no way back (WCAG 3.2.2).
+    The position is put aside, said in a status, and Restore (the next Tab stop) brings it back."""
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    page.click('.tabs button[data-tab="play"]')
+    page.fill("#move-input", "J8 SOIREE")
+    page.click("#play")
+    wait_until(page, "document.querySelectorAll('#history li').length === 1")
+    played = page.input_value("#cgp")
+    page.focus("#ruleset")
+    page.keyboard.press("ArrowDown")  # Chromium changes a closed menu's value (and fires change) at once
+    wait_until(page, "document.getElementById('ruleset').value !== 'english'")
+    page.keyboard.press("ArrowDown")
+    wait_until(page, "document.getElementById('cgp').value.startsWith('15/15/15/15/15/15/15/15/')")
+    assert page.locator("#board .tile").count() == 0
+    assert "the English Scrabble position was put aside" in text(page, "#restore-text")
+    assert page.get_attribute("#restore-text", "role") == "status"
+    page.keyboard.press("Tab")
+    assert focused_id(page) == "restore-button"
+    page.keyboard.press("Enter")
+    wait_until(page, "document.getElementById('ruleset').value === 'english' && "
+                     f"document.getElementById('cgp').value === {played!r}")
+    assert page.locator("#history li").count() == 1 and page.is_enabled("#undo")  # the game played is back too
+    assert focused_id(page) == "ruleset" and page.is_hidden("#restore-button")
+    # nothing to lose (an empty position): nothing to restore
+    open_page(page, server)
+    page.select_option("#ruleset", "super")
+    wait_until(page, "document.getElementById('cgp').value.split(' ')[0].split('/').length === 21")
+    assert page.is_hidden("#restore-button") and text(page, "#restore-text") == ""
+    # Clear too: the position comes back
+    page.click('#board .sq[data-r="10"][data-c="10"]')
+    page.keyboard.type("CAT")
+    page.fill("#score1", "12")
+    wait_until(page, "document.getElementById('cgp').value.includes(' 0/12 ')")
+    page.click("#clear")
+    wait_until(page, "document.querySelectorAll('#board .tile').length === 0 && document.getElementById('score1').value === '0'")
+    assert page.is_visible("#restore-button") and text(page, "#restore-text").startswith("Cleared")
+    page.click("#restore-button")
+    wait_until(page, "document.getElementById('cgp').value.includes(' 0/12 ')")
+    assert page.locator("#board .tile").count() == 3
+    assert page.console_errors == []
+
+
+def test_blanks_are_heard_as_blanks(desktop, server):
+    """A blank was shown by a lower-case letter only (in the moves, the line, the history, the
+    turns), which a screen reader does not say: each one is now read "blank s" (the text, copied
+    or read by innerText, stays the notation), and a '?' of a leave is read "blank"."""
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, "?cgp=" + quote(f"{EMPTY} AEINST?/ 0/0 0"))
+    moves_shown(page)
+    cells = page.locator("#moves tbody td.move")
+    notations = [t.split("bingo")[0].strip() for t in cells.all_inner_texts()]
+    assert any(n != n.upper() for n in notations) and all("blank" not in n for n in notations)
+    snap = page.locator("#moves").aria_snapshot()
+    blank = next(n for n in notations[::2] if n != n.upper())
+    letter = next(ch for ch in blank if ch != ch.upper())
+    assert f"{blank.split()[0]} " in snap and f"blank {letter}" in snap
+    # a '?' (the rack's blank, the unseen one in the bag) is read "blank"
+    assert '- listitem "blank"' in page.locator("#rack-tiles").aria_snapshot()
+    assert "?" in text(page, "#bag") and "blank" in page.locator("#bag .pool").aria_snapshot()
+    # played: the history says it too
+    page.click('.tabs button[data-tab="play"]')
+    page.fill("#move-input", blank)
+    page.click("#play")
+    wait_until(page, "document.querySelectorAll('#history li').length === 1")
+    assert f"blank {letter}" in page.locator("#history").aria_snapshot()
+    assert text(page, "#history").startswith(blank)
+    # on the board: the blank's square says it is a blank
+    r, c = page.evaluate("""(() => { for (const sq of document.querySelectorAll('#board .sq'))
+        if (/, blank$/.test(sq.getAttribute('aria-label'))) return [+sq.dataset.r, +sq.dataset.c]; })()""")
+    assert label_of(page, r, c).endswith(f", {letter.upper()}, blank")
+    assert page.console_errors == []
+
+
+CONTRAST_JS = """(pairs) => {
+  const rgb = (s) => { const v = s.match(/rgba?\\(([^)]+)\\)/)[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const lum = (c) => { const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const over = (fg, bg) => fg.slice(0, 3).map((x, i) => x * fg[3] + bg[i] * (1 - fg[3]));
+  const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c[3] > 0) return c.slice(0, 3); } return [255, 255, 255]; };
+  const out = {};
+  for (const [name, sel, pseudo, prop] of pairs) {
+    const el = document.querySelector(sel);
+    if (!el) { out[name] = null; continue; }
+    const bg = prop === "borderTopColor" ? bgOf(el.parentElement) : bgOf(el);
+    const fg = over(rgb(getComputedStyle(el, pseudo || null)[prop || "color"]), bg);
+    const a = lum(fg), b = lum(bg);
+    out[name] = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  }
+  return out;
+}"""
+
+
+def test_text_and_marks_have_contrast_and_kept_rows_say_so(desktop, server):
+    """WCAG 1.4.3 and 1.4.11: the 3L and 3W labels, a move undone, the tiles already on the board
+    in the breakdown, the ×2 of a premium, the start star and the fields' borders were below
+    4.5:1 (text) or 3:1 (marks); the move kept and the turn shown were a background colour only
+    (1.2:1) with nothing said: now aria-selected and a bar."""
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server)
+    page.evaluate("""document.body.append(Object.assign(document.createElement('span'), {className: 'chip', id: 'probe',
+        innerHTML: 'Q<sub>10</sub><span class="mult">×2</span>'}))""")
+    wait_until(page, "document.querySelector('#board .sq.start') !== null")
+    text_pairs = [("3L", "#board .sq.tl", None, None), ("3W", "#board .sq.tw", None, None),
+                  ("×2", "#probe .mult", None, None), ("tab", ".tabs button:not(.active)", None, None)]
+    mark_pairs = [("star", "#board .sq.start", "::after", None), ("rack border", "#rack0", None, "borderTopColor"),
+                  ("button border", "#clear", None, "borderTopColor")]
+    ratios = page.evaluate(CONTRAST_JS, text_pairs + mark_pairs)
+    for name, *_ in text_pairs:
+        assert ratios[name] >= 4.5, (name, ratios[name])
+    for name, *_ in mark_pairs:
+        assert ratios[name] >= 3, (name, ratios[name])
+    open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    page.fill("#move-input", "8D (OUTGUN)S")
+    page.click("#check-form button[type=submit]")
+    wait_until(page, "document.querySelector('#breakdown .chip.old') !== null")
+    page.click('.tabs button[data-tab="play"]')
+    page.click("#play")
+    wait_until(page, "document.querySelectorAll('#history li').length === 1")
+    page.focus("#undo")
+    page.keyboard.press("Enter")
+    wait_until(page, "document.querySelectorAll('#history li.undone').length === 1")
+    assert focused_id(page) == "redo"  # Undo has nothing more to undo: the focus goes to Redo, not to the page
+    ratios = page.evaluate(CONTRAST_JS, [("undone", "#history li.undone", None, None)])
+    assert ratios["undone"] >= 4.5, ratios
+    assert "undone" in text(page, "#history li.undone")  # said in words, not only struck through
+    page.fill("#move-input", "8D (OUTGUN)S")
+    page.click("#check-form button[type=submit]")
+    wait_until(page, "document.querySelector('#breakdown .chip.old') !== null")
+    ratios = page.evaluate(CONTRAST_JS, [("old tile", "#breakdown .chip.old", None, None)])
+    assert ratios["old tile"] >= 4.5, ratios
+    # the move kept: aria-selected, and a bar beside it
+    page.click('.tabs button[data-tab="moves"]')
+    page.click("#moves tbody tr:nth-child(2)")
+    wait_until(page, "document.querySelectorAll('#moves tbody tr.pinned').length === 1")
+    assert page.get_attribute("#moves tbody tr:nth-child(2)", "aria-selected") == "true"
+    assert page.get_attribute("#moves tbody tr:nth-child(1)", "aria-selected") == "false"
+    assert page.evaluate("getComputedStyle(document.querySelector('#moves tbody tr.pinned td')).boxShadow") != "none"
+    assert page.console_errors == []
+
+
+def png_pixels(data: bytes) -> list[list[tuple[int, ...]]]:
+    """The pixels of an 8-bit RGB or RGBA PNG (what Chromium's screenshots are), rows of tuples."""
+    import struct
+    import zlib
+
+    pos, idat = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", chunk[:10])
+            assert depth == 8 and color in (2, 6)
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + length
+    bpp = 4 if color == 6 else 3
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(width)])
+        prev = line
+    return rows
+
+
+def test_the_cursor_shows_over_a_tile(desktop, server):
+    """The cursor's outline was drawn under the tile: on a square holding a tile it could not be
+    seen. Its frame is now over the tile: the square's edges are the accent's blue."""
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    page.click('#board .sq[data-r="7"][data-c="4"]')  # E8: the U of OUTGUN
+    assert page.locator('#board .sq.cursor[data-r="7"][data-c="4"] .tile').count() == 1
+    page.mouse.move(0, 0)
+    rows = png_pixels(page.locator('#board .sq[data-r="7"][data-c="4"]').screenshot())
+    h, w = len(rows), len(rows[0])
+    edges = [rows[h // 2][1], rows[h // 2][w - 2], rows[1][w // 2], rows[h - 2][w // 2]]
+    blue = [px for px in edges if px[2] > px[0] + 60]  # the accent #2f6fad, not the tile's #f5deb3
+    assert len(blue) == 4, edges
+
+
+def test_russian_words_are_marked_russian(desktop, server):
+    """With Russian Scrabble or Эрудит the tiles, racks, moves and words were not marked lang="ru"
+    (a screen reader read them with an English voice): they are now, and English ones are not."""
+    page = desktop
+    open_page(page, server, "?ruleset=russian")
+    page.fill("#rack0", "КОРОВА?")
+    moves_shown(page)
+    assert page.get_attribute("#rack0", "lang") == "ru"
+    langs = page.evaluate("[...document.querySelectorAll('#moves tbody td.move')].map((td) => td.lang)")
+    assert langs and set(langs) == {"ru"}
+    assert page.evaluate("[...document.querySelectorAll('#rack-tiles .tile')].every((t) => t.lang === 'ru')")
+    assert page.get_attribute('#ruleset option[value="erudit"]', "lang") == "ru"
+    page.click('#board .sq[data-r="7"][data-c="7"]')
+    # a Russian keyboard's key (Playwright's has no Cyrillic keys)
+    page.evaluate("document.getElementById('board').dispatchEvent(new KeyboardEvent('keydown', {key: 'К', bubbles: true}))")
+    assert page.get_attribute("#sq-7-7 .tile", "lang") == "ru"
+    page.select_option("#ruleset", "english")
+    page.fill("#rack0", "AEINRST")
+    wait_until(page, "document.getElementById('moves-head').textContent.includes('AEINRST')")
+    assert page.evaluate("[...document.querySelectorAll('#moves tbody td.move')].every((td) => !td.lang)")
+    assert page.get_attribute("#rack0", "lang") is None
+    assert page.console_errors == []
+
+
+def test_the_game_stepper_says_the_turn(desktop, server):
+    """The Turn slider said "2" (no aria-valuetext), the stepper's buttons were «‹›», the label, the
+    card and the summary were not live regions, the card's best moves ran together ("8D KRONE28
+    pts") and the turn shown was a background colour only."""
+    import re
+
+    page = desktop
+    open_page(page, server)
+    load_game(page, (FIXTURES / "gcg" / "game01_seed1.gcg").read_text("utf-8"))
+    n = page.locator("#turns tbody tr").count()
+    assert page.get_attribute("#turn", "aria-valuetext") == f"turn 1 of {n}"
+    assert page.get_attribute("#turn-label", "role") == "status" and page.get_attribute("#game-summary", "role") == "status"
+    assert page.get_attribute("#turn-card", "aria-live") == "polite" and page.get_attribute("#game-errors", "aria-live") == "polite"
+    stepper = page.locator(".stepper").aria_snapshot()
+    for name in ("First turn", "Previous turn", "Next turn", "End of the game"):
+        assert f'button "{name}"' in stepper, stepper
+    page.focus("#turn")
+    page.keyboard.press("ArrowRight")
+    wait_until(page, f"document.getElementById('turn').getAttribute('aria-valuetext') === 'turn 2 of {n}'")
+    assert page.get_attribute("#turns tbody tr:nth-child(2)", "aria-selected") == "true"
+    assert page.get_attribute("#turns tbody tr:nth-child(1)", "aria-selected") == "false"
+    # the turn shown is the turns table's one Tab stop
+    assert page.locator('#turns tbody tr[tabindex="0"]').count() == 1
+    assert page.get_attribute("#turns tbody tr:nth-child(2)", "tabindex") == "0"
+    wait_until(page, "document.querySelector('#turn-card li') !== null")
+    best = page.locator("#turn-card li").first
+    assert best.get_by_role("button").count() == 1
+    assert re.match(r"^.+\S \d+ pts", best.inner_text()), best.inner_text()  # "8D KRONE 28 pts", not "KRONE28"
+    page.click("#turn-last")
+    wait_until(page, "document.getElementById('turn').getAttribute('aria-valuetext') === 'end of the game'")
+    assert page.console_errors == []
+
+
+def test_the_tabs_follow_the_aria_tabs_pattern(desktop, server):
+    """The tabs had no tabpanel, aria-controls or aria-labelledby, and the arrows did not move
+    between them: now the WAI-ARIA tabs pattern (one Tab stop, ← → Home End)."""
+    page = desktop
+    open_page(page, server)
+    tabs = page.locator(".tabs [role=tab]")
+    for i in range(tabs.count()):
+        tab = tabs.nth(i)
+        panel = tab.get_attribute("aria-controls")
+        assert panel and page.get_attribute(f"#{panel}", "role") == "tabpanel"
+        assert page.get_attribute(f"#{panel}", "aria-labelledby") == tab.get_attribute("id")
+    assert page.locator('.tabs [role=tab][tabindex="0"]').count() == 1
+    page.focus('.tabs button[data-tab="moves"]')
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.tab") == "best" and page.is_visible("#tab-best")
+    assert page.get_attribute('.tabs button[data-tab="best"]', "aria-selected") == "true"
+    assert page.get_attribute('.tabs button[data-tab="best"]', "tabindex") == "0"
+    assert page.get_attribute('.tabs button[data-tab="moves"]', "tabindex") == "-1"
+    page.keyboard.press("End")
+    assert page.evaluate("document.activeElement.dataset.tab") == "endgame" and page.is_visible("#tab-endgame")
+    page.keyboard.press("ArrowRight")  # wraps
+    assert page.evaluate("document.activeElement.dataset.tab") == "moves" and page.is_visible("#tab-moves")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Home")
+    assert page.evaluate("document.activeElement.dataset.tab") == "moves"
+    wait_until(page, "location.search.includes('tab=moves')")
+    page.keyboard.press("Tab")  # out of the tablist in one press: into the panel
+    assert page.evaluate("document.activeElement.closest('#tab-moves') !== null")
+    assert page.console_errors == []
+
+
+def test_fields_are_named_marked_invalid_and_under_headings(desktop, server):
+    """The GCG text box was named by its placeholder only, a field with an error had no
+    aria-invalid, and the panels had no headings."""
+    page = desktop
+    open_page(page, server)
+    for name in ("Position", "Moves", "Check a move"):
+        assert page.get_by_role("heading", level=2, name=name, exact=True).count() == 1, name
+    page.click('.tabs button[data-tab="game"]')
+    assert page.get_by_role("heading", level=2, name="Game", exact=True).count() == 1
+    assert page.get_by_label("Game record (GCG)", exact=True).evaluate("(e) => e.id") == "gcg-text"
+    page.fill("#rack0", "AB1")
+    wait_until(page, "document.getElementById('rack0-error').textContent.length > 0")
+    assert page.get_attribute("#rack0", "aria-invalid") == "true"
+    page.fill("#rack0", "AB")
+    wait_until(page, "document.getElementById('rack0-error').textContent === ''")
+    assert page.get_attribute("#rack0", "aria-invalid") is None
+    page.click('.tabs button[data-tab="sim"]')
+    page.fill("#sim-candidates", "0")
+    page.click("#sim-run")
+    wait_until(page, "document.getElementById('sim-error').textContent.length > 0")
+    assert page.get_attribute("#sim-candidates", "aria-invalid") == "true"
+    assert "sim-error" in page.get_attribute("#sim-candidates", "aria-describedby")
+    assert page.console_errors == []
+
+
+def test_every_move_is_one_tab_stop_and_escape_keeps_the_board_typing(desktop, server):
+    """"Show: all" made each of hundreds of rows a Tab stop: the table is one stop (↑ ↓ Home End go
+    through the rows). After Escape on the board, keys did nothing until Tab out and back."""
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, "?top=all&cgp=" + quote("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 AEINRS?/ 0/0 0"))
+    moves_shown(page)
+    rows = page.locator("#moves tbody tr")
+    assert rows.count() > 300 and page.locator('#moves tbody tr[tabindex="0"]').count() == 1
+    page.focus("#leaves")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement === document.querySelector('#moves tbody tr')")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement === document.querySelector('#moves tbody tr:nth-child(3)')")
+    assert page.locator('#moves tbody tr[tabindex="0"]').count() == 1
+    page.keyboard.press("End")
+    assert page.evaluate("document.activeElement === document.querySelector('#moves tbody tr:last-child')")
+    page.keyboard.press("Home")
+    page.keyboard.press("PageDown")
+    assert page.evaluate("document.activeElement === document.querySelector('#moves tbody tr:nth-child(11)')")
+    page.keyboard.press("Tab")  # out of the table at once
+    assert focused_id(page) == "move-input"
+    page.keyboard.press("Shift+Tab")  # back to the row it left
+    assert page.evaluate("document.activeElement === document.querySelector('#moves tbody tr:nth-child(11)')")
+    # Escape hides the cursor; the next key brings it back where it was
+    page.focus("#board")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Escape")
+    assert page.locator("#board .sq.cursor").count() == 0 and active_cell(page) is None
+    page.keyboard.type("A")
+    assert label_of(page, 8, 7) == "H9, A, 1 point"
+    assert page.console_errors == []
+
+
+def test_a_move_tapped_on_a_phone_is_shown_in_view(touch, server):
+    """On a phone the moves are below the board: a tapped move was shown on a board scrolled out of
+    view. The board now comes into view (a key press does not scroll: the focus stays seen)."""
+    from urllib.parse import quote
+
+    page = touch
+    open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    moves_shown(page)
+    row = page.locator("#moves tbody tr").nth(2)
+    row.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    assert page.locator("#board").bounding_box()["y"] + page.locator("#board").bounding_box()["height"] < 0
+    row.tap()
+    wait_until(page, "document.querySelectorAll('#moves tbody tr.pinned').length === 1")
+    wait_until(page, "(() => { const b = document.getElementById('board').getBoundingClientRect(); "
+                     "return b.top >= -1 && b.bottom <= innerHeight + 1; })()", timeout=5)
+    assert page.locator("#board .tile.preview").count() > 0
     assert page.console_errors == []

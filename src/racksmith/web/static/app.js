@@ -4,6 +4,8 @@
   const $ = (id) => document.getElementById(id);
   const PREMIUM_CLASS = { "'": "dl", '"': "tl", "^": "ql", "-": "dw", "=": "tw", "~": "qw" };
   const PREMIUM_LABEL = { "'": "2L", '"': "3L", "^": "4L", "-": "2W", "=": "3W", "~": "4W" };
+  const PREMIUM_NAME = { "'": "double letter", '"': "triple letter", "^": "quadruple letter",
+    "-": "double word", "=": "triple word", "~": "quadruple word" };
   const COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
   const MAX_ROWS = 2000; // rows drawn in the moves table (the count says how many there are)
 
@@ -29,6 +31,9 @@
     lastEdit: null, // the field the user changed last: where an error about the position is shown
     keptCgpError: false, // an error of a CGP that was not loaded (the address's): kept until the user acts
     positionError: "", // where the error of the position on the page is shown ("" when it is read)
+    squares: [], // the board's squares (elements), by row and column
+    lang: "", // the language of the ruleset's letters ("ru" for Cyrillic): its words are marked with it
+    aside: null, // the position a new ruleset (or Clear) replaced, for the Restore button
   };
 
   // --- talking to the server ---------------------------------------------------------------------
@@ -70,6 +75,8 @@
   }
 
   const titleOf = (name) => (state.rulesets[name] ? state.rulesets[name].title : name);
+  // a ruleset's title in a sentence: "Эрудит" marked as Russian
+  const titleNode = (name) => h("span", { lang: /[\u0400-\u04ff]/.test(titleOf(name)) ? "ru" : null, text: titleOf(name) });
 
   // a library or API message in the page's terms: what to do on the page, not which parameter to pass.
   // ``where``: the field it is shown beside ("rack0", "rack1", "cgp", "board", "move", "game", ...)
@@ -112,9 +119,15 @@
   function fieldError(id, message, field) {
     const box = $(id);
     box.textContent = message ? shorten(message) : "";
-    for (const f of box.dataset.marks ? box.dataset.marks.split(" ") : []) $(f).classList.remove("invalid");
+    for (const f of box.dataset.marks ? box.dataset.marks.split(" ") : []) {
+      $(f).classList.remove("invalid");
+      $(f).removeAttribute("aria-invalid");
+    }
     const marked = message ? (field || ERROR_FIELD[id]) : null;
-    if (marked) $(marked).classList.add("invalid");
+    if (marked) {
+      $(marked).classList.add("invalid");
+      $(marked).setAttribute("aria-invalid", "true");
+    }
     box.dataset.marks = marked || "";
   }
 
@@ -166,10 +179,60 @@
   function tileNode(letter, opts = {}) {
     const blank = opts.rackBlank || isBlank(letter);
     const shown = opts.rackBlank ? "" : letter.toUpperCase();
-    const t = h("div", { class: "tile" + (blank ? " blank" : "") + (opts.preview ? " preview" : "") },
+    const t = h("div", { class: "tile" + (blank ? " blank" : "") + (opts.preview ? " preview" : ""), lang: state.lang || null },
       h("span", { class: "l" + (shown.length > 1 ? " multi" : ""), text: shown }));
     if (!blank) t.append(h("span", { class: "p", text: valueOf(letter) }));
     return t;
+  }
+
+  // a tile as a screen reader says it: "O, 1 point", "O, blank"
+  function tileWords(letter) {
+    if (isBlank(letter)) return `${letter.toUpperCase()}, blank`;
+    const v = valueOf(letter);
+    return `${letter}, ${v} point${v === 1 ? "" : "s"}`;
+  }
+
+  // the language of a ruleset's letters: Cyrillic ones are Russian (GET /api/rulesets names no language)
+  const langOf = (rs) => (rs.alphabet.some((l) => /[\u0400-\u04ff]/.test(l)) ? "ru" : "");
+
+  // a text in the ruleset's letters (a move, a rack, a word): marked with their language
+  function words(tag, props, ...children) {
+    return h(tag, { ...props, lang: state.lang || null }, ...children);
+  }
+
+  // the letters of a rack or an exchange: a '?' (a blank) is heard as "blank"
+  function rackNodes(text) {
+    const out = [];
+    let run = "";
+    for (const ch of String(text ?? "")) {
+      if (ch !== "?") { run += ch; continue; }
+      if (run) out.push(run);
+      run = "";
+      out.push(h("span", { class: "bq" }, h("span", { "aria-hidden": "true", text: "?" })));
+    }
+    if (run) out.push(run);
+    return out;
+  }
+
+  // a move's notation ("8D QUIRKs", "-ABC?", "-"): each blank of the word (a lower-case letter) is heard as
+  // "blank s", the visible text unchanged (and what is copied, and what innerText reads)
+  const PLACEMENT = /^(\s*(?:\d{1,2}[A-Z]|[A-Z]\d{1,2})\s+)(\S+)(.*)$/s;
+  function moveNodes(text) {
+    text = String(text ?? "");
+    if (/^\s*-/.test(text)) return rackNodes(text);
+    const m = PLACEMENT.exec(text);
+    if (!m) return [text];
+    const out = [m[1]];
+    let run = "";
+    for (const ch of m[2]) {
+      if (ch === ch.toUpperCase()) { run += ch; continue; }
+      if (run) out.push(run);
+      run = "";
+      out.push(h("span", { class: "bl", text: ch }));
+    }
+    if (run) out.push(run);
+    if (m[3]) out.push(m[3]);
+    return out;
   }
 
   // --- CGP -------------------------------------------------------------------------------------------
@@ -211,6 +274,11 @@
     if (state.played.length && state.playedRuleset !== name) clearPlayed();
     if (state.rs && state.rs.name !== name) state.lastCursor = null;
     state.rs = rs;
+    state.lang = langOf(rs);
+    for (const id of ["rack0", "rack1", "move-input", "sim-infer"]) {
+      if (state.lang) $(id).lang = state.lang;
+      else $(id).removeAttribute("lang");
+    }
     $("ruleset").value = name;
     state.board = Array.from({ length: rs.rows }, () => Array(rs.cols).fill(""));
     state.cursor = null;
@@ -240,27 +308,55 @@
     document.documentElement.style.setProperty("--cols", rs.cols);
   }
 
+  // the board is an ARIA grid: a row of squares (gridcells) for each row, each square named by its
+  // coordinate and what is on it ("H8, triple word, empty", "D8, O, 1 point", "D8, O, blank"); the
+  // coordinates drawn around it are not read (every name says its square)
   function buildBoard() {
     const rs = state.rs;
     const board = $("board");
     board.replaceChildren();
+    board.removeAttribute("aria-activedescendant");
     sizeBoard();
-    board.append(h("div", { class: "coord corner top-row" }));
-    for (let c = 0; c < rs.cols; c++) board.append(h("div", { class: "coord top top-row", text: COLUMNS[c] }));
+    const head = h("div", { class: "brow top-row", "aria-hidden": "true" }, h("div", { class: "coord corner" }));
+    for (let c = 0; c < rs.cols; c++) head.append(h("div", { class: "coord top", text: COLUMNS[c] }));
+    board.append(head);
+    state.squares = [];
     for (let r = 0; r < rs.rows; r++) {
-      board.append(h("div", { class: "coord", text: r + 1 }));
+      const row = h("div", { class: "brow", role: "row" }, h("div", { class: "coord", "aria-hidden": "true", text: r + 1 }));
+      const squares = [];
       for (let c = 0; c < rs.cols; c++) {
         const p = rs.premiums[r][c];
         const start = r === rs.start[0] && c === rs.start[1];
-        const sq = h("div", { class: "sq" + (PREMIUM_CLASS[p] ? " " + PREMIUM_CLASS[p] : "") + (start ? " start" : ""), "data-r": r, "data-c": c });
-        board.append(sq);
+        const sq = h("div", { class: "sq" + (PREMIUM_CLASS[p] ? " " + PREMIUM_CLASS[p] : "") + (start ? " start" : ""),
+          role: "gridcell", id: `sq-${r}-${c}`, "data-r": r, "data-c": c });
+        squares.push(sq);
+        row.append(sq);
       }
+      state.squares.push(squares);
+      board.append(row);
     }
     renderBoard();
   }
 
-  function squareNode(r, c) {
-    return $("board").children[(r + 1) * (state.rs.cols + 1) + c + 1];
+  const squareNode = (r, c) => state.squares[r][c];
+  const squareName = (r, c) => `${COLUMNS[c]}${r + 1}`;
+
+  // what a screen reader says of a square: its coordinate, then its tile or its premium
+  function squareLabel(r, c, letter, preview) {
+    const rs = state.rs;
+    const parts = [squareName(r, c)];
+    if (letter) {
+      parts.push(tileWords(letter));
+      if (preview) parts.push("shown move");
+    } else {
+      if (r === rs.start[0] && c === rs.start[1]) parts.push("start");
+      const p = PREMIUM_NAME[rs.premiums[r][c]];
+      if (p) parts.push(p);
+      parts.push("empty");
+    }
+    const cur = state.cursor;
+    if (cur && cur.r === r && cur.c === c) parts.push(`cursor, typing ${cur.across ? "across" : "down"}`);
+    return parts.join(", ");
   }
 
   function renderBoard() {
@@ -279,23 +375,46 @@
         const k = r * rs.cols + c;
         const letter = swapped.get(k) || state.board[r][c] || preview.get(k) || "";
         const p = rs.premiums[r][c];
+        const previewed = !!letter && (!state.board[r][c] || swapped.has(k));
         sq.replaceChildren();
-        if (letter) sq.append(tileNode(letter, { preview: !state.board[r][c] || swapped.has(k) }));
-        else if (PREMIUM_LABEL[p] && !(r === rs.start[0] && c === rs.start[1])) sq.append(PREMIUM_LABEL[p]);
+        // what is drawn is not read: the square's name says it
+        if (letter) sq.append(tileNode(letter, { preview: previewed }));
+        else if (PREMIUM_LABEL[p] && !(r === rs.start[0] && c === rs.start[1])) sq.append(h("span", { text: PREMIUM_LABEL[p] }));
+        for (const child of sq.children) child.setAttribute("aria-hidden", "true");
         sq.classList.toggle("has-tile", !!letter);
         sq.classList.toggle("in-word", inWord.has(k) && !!state.board[r][c]);
         const cur = state.cursor && state.cursor.r === r && state.cursor.c === c;
         sq.classList.toggle("cursor", !!cur);
-        if (cur) sq.append(h("span", { class: "arrow" + (letter ? "" : " alone"), text: state.cursor.across ? "→" : "↓" }));
+        if (cur) sq.append(h("span", { class: "arrow" + (letter ? "" : " alone"), "aria-hidden": "true", text: state.cursor.across ? "→" : "↓" }));
+        const label = squareLabel(r, c, letter, previewed);
+        if (sq.getAttribute("aria-label") !== label) sq.setAttribute("aria-label", label);
       }
     }
+    // the square with the cursor is the grid's active cell (read as the cursor moves); the text field
+    // that takes a phone's keyboard sits over it (the browser scrolls it into view)
+    const cur = state.cursor;
+    if (cur) $("board").setAttribute("aria-activedescendant", squareNode(cur.r, cur.c).id);
+    else $("board").removeAttribute("aria-activedescendant");
+    placeBoardInput();
+  }
+
+  function placeBoardInput() {
+    const cur = state.cursor;
+    if (!cur || !state.squares.length) return;
+    const sq = squareNode(cur.r, cur.c);
+    const input = $("board-input");
+    input.style.left = `${sq.offsetLeft}px`;
+    input.style.top = `${sq.offsetTop}px`;
   }
 
   function renderRack(rack) {
     const box = $("rack-tiles");
     box.replaceChildren();
     for (const ch of splitRack(rack)) {
-      box.append(h("div", { class: "rt" }, tileNode(ch === "?" ? "" : ch, { rackBlank: ch === "?" })));
+      const blank = ch === "?";
+      const tile = tileNode(blank ? "" : ch, { rackBlank: blank });
+      tile.setAttribute("aria-hidden", "true");
+      box.append(h("div", { class: "rt", role: "listitem", "aria-label": blank ? "blank" : tileWords(ch) }, tile));
     }
   }
 
@@ -312,6 +431,9 @@
   }
 
   // --- editing the board ----------------------------------------------------------------------------
+  // the last pointer on the board: a finger (or a pen) types with the on-screen keyboard
+  let boardPointer = "mouse";
+
   function onBoardClick(e) {
     const sq = e.target.closest(".sq");
     if (!sq) return;
@@ -320,8 +442,16 @@
     const cur = state.cursor;
     if (cur && cur.r === r && cur.c === c) cur.across = !cur.across;
     else state.cursor = { r, c, across: cur ? cur.across : true };
-    $("board").focus();
     renderBoard();
+    if (boardPointer === "touch" || boardPointer === "pen") {
+      // a phone opens its keyboard for a text field only: the letters typed there go on the board
+      const input = $("board-input");
+      input.value = SENTINEL;
+      input.focus();
+      announce(squareLabel(state.cursor.r, state.cursor.c, state.board[r][c]));
+    } else {
+      $("board").focus();
+    }
   }
 
   function step(delta) {
@@ -331,12 +461,34 @@
     else cur.r = Math.min(rs.rows - 1, Math.max(0, cur.r + delta));
   }
 
-  function onBoardKey(e) {
-    const cur = state.cursor;
-    if (!cur || e.ctrlKey || e.metaKey || e.altKey) return;
+  // the cursor where it was last (Escape hid it), else on the start square
+  function restoreCursor() {
     const rs = state.rs;
-    const k = e.key;
+    const last = state.lastCursor;
+    state.cursor = last && last.r < rs.rows && last.c < rs.cols ? { ...last } : { r: rs.start[0], c: rs.start[1], across: true };
+  }
+
+  // what the board says to a screen reader (a polite live region): a tile put or erased, the cursor turned
+  let announced = "";
+  function announce(message) {
+    // the same words twice are still read: a no-break space tells them apart
+    announced = message && announced === message ? message + "\u00a0" : message;
+    $("board-live").textContent = announced;
+  }
+
+  const BOARD_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " ", "Escape", "Backspace", "Delete"]);
+
+  // a key typed on the board (the keyboard's, or a letter of a phone's): true if the board took it
+  function boardKey(k) {
+    if (!BOARD_KEYS.has(k) && [...k].length !== 1) return false;
+    if (!state.cursor) {
+      if (k === "Escape") return false;
+      restoreCursor();  // the cursor hidden by Escape comes back where it was
+    }
+    const cur = state.cursor;
+    const rs = state.rs;
     let changed = false;
+    let said = "";
     if (k === "ArrowLeft" || k === "ArrowRight" || k === "ArrowUp" || k === "ArrowDown") {
       const dr = k === "ArrowUp" ? -1 : k === "ArrowDown" ? 1 : 0;
       const dc = k === "ArrowLeft" ? -1 : k === "ArrowRight" ? 1 : 0;
@@ -344,30 +496,27 @@
       cur.c = Math.min(rs.cols - 1, Math.max(0, cur.c + dc));
     } else if (k === " ") {
       cur.across = !cur.across;
+      said = `typing ${cur.across ? "across" : "down"}`;
     } else if (k === "Escape") {
       state.lastCursor = { ...cur };
       state.cursor = null;
-    } else if (k === "Backspace") {
-      if (!state.board[cur.r][cur.c]) step(-1);
+      said = "cursor hidden: type or press an arrow to bring it back";
+    } else if (k === "Backspace" || k === "Delete") {
+      if (k === "Backspace" && !state.board[cur.r][cur.c]) step(-1);
       changed = !!state.board[cur.r][cur.c];
+      said = changed ? `${squareName(cur.r, cur.c)} erased` : "";
       state.board[cur.r][cur.c] = "";
-    } else if (k === "Delete") {
-      changed = !!state.board[cur.r][cur.c];
-      state.board[cur.r][cur.c] = "";
-    } else if (k.length === 1) {
+    } else {
       const letter = letterOf(k);
       if (letter === null) {
         fieldError("board-error", `${k} is not a letter of ${state.rs.title}`);
-        e.preventDefault();
-        return;
+        return true;
       }
+      said = `${isBlank(letter) ? `blank ${letter.toUpperCase()}` : letter} put on ${squareName(cur.r, cur.c)}`;
       state.board[cur.r][cur.c] = letter;
       changed = true;
       step(1);
-    } else {
-      return;
     }
-    e.preventDefault();
     if (changed) {
       edited("board");
       state.pinned = state.hover = null;
@@ -375,6 +524,37 @@
       scheduleRefresh();
     }
     renderBoard();
+    // the grid's active cell is read as it changes; the phone's text field has no active cell: say the square
+    if (document.activeElement !== $("board") && state.cursor) {
+      said = [said, squareLabel(state.cursor.r, state.cursor.c, state.board[state.cursor.r][state.cursor.c])].filter(Boolean).join("; ");
+    }
+    announce(said);
+    return true;
+  }
+
+  function onBoardKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+    if (boardKey(e.key)) e.preventDefault();
+  }
+
+  // the phone's text field: what its keyboard typed (an input event, often without a usable keydown) goes
+  // on the board; it keeps one character so that ⌫ on it is an edit too
+  const SENTINEL = "\u00b7";
+  function onBoardInput(e) {
+    const input = $("board-input");
+    if (e.isComposing) return;  // a word being composed: taken when it ends (compositionend)
+    const value = input.value;
+    if ((e.inputType && e.inputType.startsWith("delete")) || !value) boardKey("Backspace");
+    else for (const ch of value.replace(SENTINEL, "")) boardKey(ch);
+    input.value = SENTINEL;
+  }
+
+  function onBoardInputKey(e) {
+    // a physical key (an arrow, ⌫, a letter): as on the board; an on-screen keyboard's ("Unidentified",
+    // "Process", composing) comes as an input event
+    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.key === "Unidentified" || e.key === "Process") return;
+    if (boardKey(e.key)) e.preventDefault();
+    if (e.key === "Escape") $("board-input").blur();  // the keyboard closes
   }
 
   // --- the position and its moves ---------------------------------------------------------------------
@@ -393,6 +573,7 @@
   // the user changed a field of the position (a rack, a score, the board): its errors are shown there
   function edited(field) {
     state.lastEdit = field;
+    dropAside();
     if (state.keptCgpError) {
       state.keptCgpError = false;
       fieldError("cgp-error", "");
@@ -497,7 +678,7 @@
     const colon = pool ? ": " : "";
     const count = known ? [h("b", { text: `${pos.bag_count}` }), ` in the bag${colon}`]
       : [h("b", { text: `${pos.unseen_count}` }), ` unseen (${pos.rack_sizes[1]} on the opponent's rack, ${pos.bag_count} in the bag)${colon}`];
-    $("bag").replaceChildren(...count, pool ? h("span", { class: "pool", text: pool }) : "");
+    $("bag").replaceChildren(...count, pool ? words("span", { class: "pool" }, ...rackNodes(pool)) : "");
   }
 
   // why a game that is over has no move to play
@@ -564,44 +745,83 @@
     const shown = data.moves.slice(0, MAX_ROWS);
     if (capped) $("moves-head").textContent += ` · more exist: the best ${data.count} (the server's max_moves limit)`;
     if (data.count > MAX_ROWS) $("moves-head").textContent += ` · the first ${MAX_ROWS} shown`;
+    const pinned = state.pinned ? state.pinned.notation : null;
     shown.forEach((m, i) => {
       const tags = [];
       if (m.bingo) tags.push(h("span", { class: "tag", text: "bingo" }));
       if (m.type !== "place") tags.push(h("span", { class: "tag ex", text: m.type }));
-      const tr = h("tr", { tabindex: 0, title: "Enter: show it on the board" },
+      const kept = pinned === m.notation;
+      // one row is a Tab stop (the move kept, else the first): ↑ ↓ go through the others
+      const tr = h("tr", { tabindex: -1, "data-row": "", "aria-selected": kept ? "true" : "false", title: "Enter: show it on the board" },
         h("td", { class: "num", text: i + 1 }),
-        h("td", { class: "move" }, m.notation, ...tags),
+        words("td", { class: "move" }, ...moveNodes(m.notation), ...tags),
         h("td", { class: "num", text: m.score }),
         h("td", { class: "num eq", text: m.equity === null ? "" : m.equity.toFixed(2) }),
-        h("td", { class: "move", text: m.leave ?? "" }));
+        words("td", { class: "move" }, ...rackNodes(m.leave ?? "")));
       tr.addEventListener("mouseenter", () => hoverMove(m));
-      tr.addEventListener("click", () => pinMove(m, tr));
+      tr.addEventListener("click", (e) => { pinMove(m, tr); boardIntoView(e); });
       rowKeys(tr, () => pinMove(m, tr), () => hoverMove(m));
-      if (state.pinned && state.pinned.notation === m.notation) tr.classList.add("pinned");
+      if (kept) tr.classList.add("pinned");
       body.append(tr);
     });
+    const stop = body.querySelector("tr.pinned") || body.querySelector("tr[data-row]");
+    if (stop) stop.tabIndex = 0;
     if (!data.moves.length) body.append(h("tr", {}, h("td", { colspan: 5, class: "empty-note", text: `no legal move for this rack in ${rs.title}` })));
   }
 
-  // a table row reached with Tab: Enter (or Space) does what a click does, ↑ and ↓ go to the next row;
+  // the rows of a table (the moves, the turns) are one Tab stop: the row that has it is the one last
+  // focused (or kept); ↑ ↓ Home End Page Up and Page Down move through the others
+  function rowStop(tr) {
+    for (const other of tr.parentElement.querySelectorAll('tr[tabindex="0"]')) if (other !== tr) other.tabIndex = -1;
+    tr.tabIndex = 0;
+  }
+
+  function focusRow(tr) {
+    rowStop(tr);
+    tr.focus();
+  }
+
+  // a table row: Enter (or Space) does what a click does, the arrows go to another row;
   // ``preview`` runs when it gets the focus (what hovering it shows)
   function rowKeys(tr, activate, preview) {
     tr.addEventListener("keydown", (e) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || e.target !== tr) return;
       if (e.key === "Enter" || e.key === " ") {
         e.preventDefault();
         activate();
-      } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-        const next = e.key === "ArrowDown" ? tr.nextElementSibling : tr.previousElementSibling;
-        if (next && next.tabIndex >= 0) {
-          e.preventDefault();
-          next.focus();
-        }
+        return;
       }
+      const rows = () => [...tr.parentElement.querySelectorAll("tr[data-row]")];
+      let next = null;
+      if (e.key === "ArrowDown") next = tr.nextElementSibling;
+      else if (e.key === "ArrowUp") next = tr.previousElementSibling;
+      else if (e.key === "Home") next = rows()[0];
+      else if (e.key === "End") next = rows().at(-1);
+      else if (e.key === "PageDown" || e.key === "PageUp") {
+        const all = rows();
+        const i = all.indexOf(tr) + (e.key === "PageDown" ? 10 : -10);
+        next = all[Math.max(0, Math.min(all.length - 1, i))];
+      } else return;
+      e.preventDefault();
+      if (next && next.hasAttribute("data-row")) focusRow(next);
     });
+    tr.addEventListener("focus", () => rowStop(tr));
     if (preview) {
       tr.addEventListener("focus", preview);
       tr.addEventListener("blur", () => { if (!tr.contains(document.activeElement)) unhover(); });
+    }
+  }
+
+  // a move shown on the board by a tap or a click: on a narrow screen the board is above, maybe scrolled
+  // away: it is brought into view (not for a key: the focus stays in view)
+  function boardIntoView(e) {
+    if (!e || !e.detail) return;  // a click made by a key (Enter on a button) has no detail
+    const box = $("board").getBoundingClientRect();
+    const height = window.innerHeight || document.documentElement.clientHeight;
+    const seen = Math.min(box.bottom, height) - Math.max(box.top, 0);
+    if (seen < box.height * 0.75) {
+      const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      $("board").scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
     }
   }
 
@@ -615,8 +835,15 @@
   function pinMove(m, tr) {
     state.pinned = { notation: m.notation, placed: m.placed || [], reclaimed: m.reclaimed || [] };
     state.hover = null;
-    for (const row of document.querySelectorAll("tbody tr.pinned")) row.classList.remove("pinned");
-    if (tr) tr.classList.add("pinned");
+    for (const row of document.querySelectorAll("tbody tr.pinned")) {
+      row.classList.remove("pinned");
+      row.setAttribute("aria-selected", "false");
+    }
+    if (tr) {
+      tr.classList.add("pinned");
+      tr.setAttribute("aria-selected", "true");
+      rowStop(tr);
+    }
     $("move-input").value = m.notation;
     $("verdict").replaceChildren();
     renderBoard();
@@ -667,18 +894,18 @@
   function renderBreakdown(b) {
     const box = $("breakdown");
     const tiles = new Map(b.tiles.map((t) => [`${t.row},${t.col}`, t]));
-    const head = h("h3", {}, h("span", { text: b.move }), h("span", { class: "total", text: b.score }));
+    const head = h("h3", {}, words("span", {}, ...moveNodes(b.move)), h("span", { class: "total", text: b.score }));
     const rows = b.words.map((w) => {
       const chips = w.squares.map(([r, c]) => {
         const t = tiles.get(`${r},${c}`);
         const cls = "chip" + (t.new ? "" : " old") + (t.blank ? " blank" : "");
-        return h("span", { class: cls }, t.blank ? t.letter.toLowerCase() : t.letter, h("sub", { text: t.points }),
+        return h("span", { class: cls }, t.blank ? h("span", { class: "bl", text: t.letter.toLowerCase() }) : t.letter, h("sub", { text: t.points }),
           t.new && t.letter_multiplier > 1 ? h("span", { class: "mult", text: `×${t.letter_multiplier}` }) : null);
       });
       const sum = w.word_multiplier > 1 ? [`${w.sum} × ${w.word_multiplier} = `, h("b", { text: w.score })] : [h("b", { text: w.score })];
       return h("div", { class: "word-row" },
-        h("span", { class: "name" }, w.word, w.main ? null : h("span", { class: "cross", text: "cross" })),
-        h("span", { class: "chips" }, chips), h("span", { class: "sum" }, ...sum));
+        h("span", { class: "name" }, words("span", {}, w.word), w.main ? null : h("span", { class: "cross", text: "cross" })),
+        words("span", { class: "chips" }, chips), h("span", { class: "sum" }, ...sum));
     });
     if (b.bingo) rows.push(h("div", { class: "word-row" }, h("span", { class: "name", text: "bingo" }), h("span", { class: "sum" }, h("b", { text: `+${b.bingo}` }))));
     if (!b.words.length) rows.push(h("div", { class: "subtle", text: b.move === "-" ? "a pass scores nothing" : "an exchange scores nothing" }));
@@ -760,6 +987,7 @@
       return false;
     }
     fieldError("cgp-error", "");
+    dropAside();
     applyPosition(pos);
     await refreshNow();
     return true;
@@ -826,7 +1054,7 @@
     }
     let g;
     const button = $("gcg-form").querySelector("button[type=submit]");
-    button.disabled = true;
+    working(button, true);
     fieldError("gcg-error", "");
     $("gcg-busy").textContent = "reading and analysing the game…";
     try {
@@ -842,11 +1070,19 @@
       if (e.server) say(e.message);
       return null;
     } finally {
-      button.disabled = false;
+      working(button, false);
       $("gcg-busy").textContent = "";
     }
     fieldError("gcg-error", "");
     if (g.ruleset !== state.rs.name) setRuleset(g.ruleset);
+    dropAside();
+    showGame(g);
+    showTurn(1);
+    return g;
+  }
+
+  // a game read: its players and scores, its errors, its turns (the turn shown is the caller's)
+  function showGame(g) {
     state.game = g;
     $("game").hidden = false;
     const names = g.players;
@@ -862,8 +1098,6 @@
     const slider = $("turn");
     slider.max = g.turns.length + 1;
     renderTurnsTable();
-    showTurn(1);
-    return g;
   }
 
   // no game shown (another record failed to load, or another ruleset was picked)
@@ -875,6 +1109,7 @@
     $("game-errors").replaceChildren();
     $("turn-card").replaceChildren();
     $("turn-label").textContent = "";
+    $("turn").removeAttribute("aria-valuetext");
     $("turns").querySelector("tbody").replaceChildren();
   }
 
@@ -890,11 +1125,13 @@
     g.turns.forEach((t) => {
       const a = analysisOf(t.turn);
       const lost = a && a.equity_lost !== null ? a.equity_lost : null;
-      const tr = h("tr", { "data-turn": t.turn, tabindex: 0, title: "Enter: show this turn" },
+      const tr = h("tr", { "data-turn": t.turn, "data-row": "", tabindex: t.turn === 1 ? 0 : -1, "aria-selected": "false",
+        title: "Enter: show this turn" },
         h("td", { class: "num", text: t.turn }),
         h("td", { class: "nick", text: shorten(t.nick, 40) }),
-        h("td", { class: "move rack", text: shorten(t.rack, 40) }),
-        h("td", { class: "move" }, shorten(t.move, 60), t.withdrawn ? h("span", { class: "tag ex", text: "withdrawn" }) : null,
+        words("td", { class: "move rack" }, ...rackNodes(shorten(t.rack, 40))),
+        words("td", { class: "move" }, ...(turnMove(t) ? moveNodes(shorten(t.move, 60)) : [shorten(t.move, 60)]),
+          t.withdrawn ? h("span", { class: "tag ex", text: "withdrawn" }) : null,
           t.bingo && !t.withdrawn ? h("span", { class: "tag", text: "bingo" }) : null),
         h("td", { class: "num", text: t.score }),
         h("td", { class: "num" + (a && a.rank === 1 ? " rank1" : ""), text: a && a.rank !== null ? a.rank : "" }),
@@ -912,19 +1149,35 @@
     return t.placed.length || /^-/.test(t.move) ? t.move : "";
   }
 
+  // the turn shown: the slider (and what it says), the label, the row of the turns table, the card
+  function markTurn(n) {
+    const g = state.game;
+    state.turn = n;
+    const slider = $("turn");
+    slider.value = n;
+    const said = n <= g.turns.length ? `turn ${n} of ${g.turns.length}` : "end of the game";
+    slider.setAttribute("aria-valuetext", said);
+    $("turn-label").textContent = said;
+    for (const tr of $("turns").querySelectorAll("tbody tr")) {
+      const current = +tr.dataset.turn === n;
+      tr.classList.toggle("current", current);
+      tr.setAttribute("aria-selected", current ? "true" : "false");
+    }
+    const cur = $("turns").querySelector("tbody tr.current");
+    if (cur) {
+      cur.scrollIntoView({ block: "nearest" });
+      rowStop(cur);
+    }
+    renderTurnCard(g.turns[n - 1], analysisOf(n));
+  }
+
   async function showTurn(n) {
     const g = state.game;
     if (!g) return;
     n = Math.max(1, Math.min(g.turns.length + 1, n));
-    state.turn = n;
-    $("turn").value = n;
-    $("turn-label").textContent = n <= g.turns.length ? `turn ${n} of ${g.turns.length}` : "end of the game";
-    for (const tr of $("turns").querySelectorAll("tbody tr")) tr.classList.toggle("current", +tr.dataset.turn === n);
-    const cur = $("turns").querySelector("tbody tr.current");
-    if (cur) cur.scrollIntoView({ block: "nearest" });
+    markTurn(n);
     const t = g.turns[n - 1];
     const cgp = t ? t.cgp : g.end_cgp;
-    renderTurnCard(t, analysisOf(n));
     // the Check field holds this turn's move (none at the end of the game), never an earlier turn's
     $("move-input").value = turnMove(t);
     $("verdict").replaceChildren();
@@ -970,9 +1223,10 @@
       return;
     }
     const line1 = h("div", { class: "line1" },
-      h("span", {}, h("b", { text: shorten(t.nick, 80) }), ` with ${t.rack ? shorten(t.rack, 120) : "(rack not recorded)"}`),
-      h("span", {}, "played ", h("span", { class: "played", text: shorten(t.move, 120) }), ` ${t.score >= 0 ? "+" : ""}${t.score}`,
-        t.withdrawn ? " (withdrawn)" : ""));
+      h("span", {}, h("b", { text: shorten(t.nick, 80) }), " with ",
+        t.rack ? words("span", {}, ...rackNodes(shorten(t.rack, 120))) : "(rack not recorded)"),
+      h("span", {}, "played ", words("span", { class: "played" }, ...(turnMove(t) ? moveNodes(shorten(t.move, 120)) : [shorten(t.move, 120)])),
+        ` ${t.score >= 0 ? "+" : ""}${t.score}`, t.withdrawn ? " (withdrawn)" : ""));
     const parts = [line1];
     if (a) {
       if (a.rank !== null) {
@@ -984,13 +1238,17 @@
         parts.push(h("div", { class: "note", text: humanize(a.note, "game") }));
       }
       if (a.best.length) {
-        const list = h("ol", {});
+        const list = h("ol", { "aria-label": "The best moves" });
         for (const c of a.best) {
-          const li = h("li", { tabindex: 0 }, c.move, h("span", { class: "s", text: `${c.score} pts · equity ${c.equity.toFixed(2)}${c.bingo ? " · bingo" : ""}` }));
+          // the move is a button (it shows itself on the board); its points are words apart from it
+          const move = words("button", { type: "button", class: "move-button", title: "show it on the board" }, ...moveNodes(c.move));
+          const li = h("li", {}, move, " ",
+            h("span", { class: "s", text: `${c.score} pts · equity ${c.equity.toFixed(2)}${c.bingo ? " · bingo" : ""}` }));
           li.addEventListener("mouseenter", () => previewNotation(c.move, false));
           li.addEventListener("mouseleave", unhover);
-          li.addEventListener("click", () => previewNotation(c.move, true));
-          rowKeys(li, () => previewNotation(c.move, true), () => previewNotation(c.move, false));
+          li.addEventListener("click", (e) => { previewNotation(c.move, true); boardIntoView(e); });
+          move.addEventListener("focus", () => previewNotation(c.move, false));
+          move.addEventListener("blur", unhover);
           list.append(li);
         }
         parts.push(list);
@@ -1036,8 +1294,8 @@
     applyPosition(r.position);
     $("move-input").value = "";
     await refreshNow();
-    out.replaceChildren(h("span", { class: "legal", text: "✓ played " }), `${r.move} +${r.score}` +
-      (r.drawn ? `, drew ${r.drawn}` : "") + (r.over ? " · the game is over" : ""));
+    out.replaceChildren(h("span", { class: "legal", text: "✓ played " }), words("span", {}, ...moveNodes(r.move)), ` +${r.score}`,
+      r.drawn ? ", drew " : "", r.drawn ? words("span", {}, ...rackNodes(r.drawn)) : "", r.over ? " · the game is over" : "");
     renderHistory();
     return true;
   }
@@ -1081,12 +1339,21 @@
 
   function renderHistory() {
     const list = $("history");
-    const items = state.played.map((p, i) => h("li", {}, `${p.move} +${p.score}` + (p.rack ? `  (${p.rack})` : "")));
-    const undone = state.undone.slice().reverse().map((p) => h("li", { class: "undone" }, `${p.move} +${p.score}`));
+    const items = state.played.map((p) => h("li", {}, words("span", { class: "played" }, ...moveNodes(p.move)), ` +${p.score}`,
+      p.rack ? "  (" : "", p.rack ? words("span", {}, ...rackNodes(p.rack)) : "", p.rack ? ")" : ""));
+    // a move undone is struck through and says so (in words, not only in its colour and line)
+    const undone = state.undone.slice().reverse().map((p) => h("li", { class: "undone" },
+      words("span", { class: "played" }, ...moveNodes(p.move)), ` +${p.score}`, h("span", { class: "tag ex", text: "undone" })));
     list.replaceChildren(...items, ...undone);
-    $("undo").disabled = !state.played.length;
-    $("redo").disabled = !state.undone.length;
-    $("export").disabled = !state.played.length;
+    // a button pressed that has nothing more to do hands the focus to one that has (Undo to Redo)
+    const buttons = [["undo", !state.played.length], ["redo", !state.undone.length], ["export", !state.played.length]];
+    const focused = buttons.find(([id, off]) => off && document.activeElement === $(id));
+    for (const [id, off] of buttons) if (!off) $(id).disabled = false;
+    if (focused) {
+      const other = buttons.find(([, off]) => !off);
+      if (other) $(other[0]).focus();
+    }
+    for (const [id, off] of buttons) if (off) $(id).disabled = true;
     fieldError("export-error", "");
     // an export shown is of the moves played when it was made: gone when they change
     $("export-text").hidden = true;
@@ -1141,6 +1408,20 @@
     fieldError(box, humanize(e.message, where), e.field || (e.place ? e.place[1] : null));
   }
 
+  // a button whose work is under way (Solve, Find the best play, Load game): aria-disabled, not disabled,
+  // so that it keeps the focus (a disabled button drops it to the page); a press meanwhile does nothing
+  function working(button, on) {
+    if (on) button.setAttribute("aria-disabled", "true");
+    else button.removeAttribute("aria-disabled");
+  }
+  const isWorking = (button) => button.getAttribute("aria-disabled") === "true";
+
+  // ``off`` disables a button; if it had the focus, ``next`` gets it (Run hands it to Stop, and back)
+  function disable(button, off, next) {
+    if (off && document.activeElement === button && next && !next.disabled) next.focus();
+    button.disabled = off;
+  }
+
   // --- simulation: growing budgets with one seed, each answer extending the last, until stopped ----------------
   let simRun = 0;
   let simAbort = null; // cancels the simulation request running (Stop)
@@ -1162,8 +1443,8 @@
       tabError("sim-error", e, "sim");
       return;
     }
-    $("sim-run").disabled = true;
     $("sim-stop").disabled = false;
+    disable($("sim-run"), true, $("sim-stop"));
     const infer = $("sim-infer").value.trim();
     if (infer) body.infer = infer;
     $("sim-head").textContent = "simulating…";
@@ -1179,7 +1460,11 @@
     } catch (e) {
       if (run === simRun) { $("sim-head").textContent = humanize(e.message, "sim"); $("sim-infer-head").textContent = ""; }
     } finally {
-      if (run === simRun) { $("sim-run").disabled = false; $("sim-stop").disabled = true; simAbort = null; }
+      if (run === simRun) {
+        $("sim-run").disabled = false;
+        disable($("sim-stop"), true, $("sim-run"));
+        simAbort = null;
+      }
     }
   }
 
@@ -1190,7 +1475,7 @@
     if (simAbort) simAbort.abort();
     simAbort = null;
     $("sim-run").disabled = false;
-    $("sim-stop").disabled = true;
+    disable($("sim-stop"), true, $("sim-run"));
     const head = $("sim-head");
     if (head.textContent === "simulating…" || !head.textContent) head.textContent = "stopped before the first answer";
     else if (!head.textContent.endsWith(" · stopped")) head.textContent += " · stopped";
@@ -1205,7 +1490,7 @@
       `likeliest ${inf.top.map((x) => `${x.leave || "-"} ${(100 * x.probability).toFixed(1)}%`).join(", ")}` : "";
     const tbody = document.querySelector("#sim tbody");
     tbody.replaceChildren(...data.candidates.map((c, i) => h("tr", {},
-      h("td", { class: "num", text: String(i + 1) }), h("td", { text: c.move }),
+      h("td", { class: "num", text: String(i + 1) }), words("td", { class: "move" }, ...moveNodes(c.move)),
       h("td", { class: "num", text: c.win_pct.toFixed(2) }), h("td", { class: "num", text: c.stderr.toFixed(2) }),
       h("td", { class: "num", text: c.equity.toFixed(2) }), h("td", { class: "num", text: String(c.iterations) }))));
   }
@@ -1213,6 +1498,7 @@
   // --- endgame: the bag empty, solved exactly (or to the depth the time allows) ----------------------------
   let endgameRun = 0;
   async function runEndgame() {
+    if (isWorking($("endgame-run"))) return;
     const run = ++endgameRun;
     fieldError("endgame-error", "");
     $("endgame-head").textContent = "";
@@ -1229,7 +1515,7 @@
       return;
     }
     $("endgame-head").textContent = "solving…";
-    $("endgame-run").disabled = true;
+    working($("endgame-run"), true);
     try {
       const data = await api("/api/endgame", body);
       if (run !== endgameRun) return;
@@ -1237,25 +1523,23 @@
     } catch (e) {
       if (run === endgameRun) { $("endgame-head").textContent = ""; tabError("endgame-error", e, "endgame"); }
     } finally {
-      if (run === endgameRun) $("endgame-run").disabled = false;
+      if (run === endgameRun) working($("endgame-run"), false);
     }
   }
 
   function showEndgame(data) {
     const value = data.value > 0 ? `+${data.value}` : String(data.value);
     const how = data.exact ? "exact" : `not exact: ${data.depth} plies searched`;
-    $("endgame-head").textContent = `best ${data.best}, value ${value} (${how}), ` +
-      `${data.nodes.toLocaleString()} nodes, ${data.seconds.toFixed(2)} s`;
+    $("endgame-head").replaceChildren("best ", words("span", {}, ...moveNodes(data.best)), `, value ${value} (${how}), ` +
+      `${data.nodes.toLocaleString()} nodes, ${data.seconds.toFixed(2)} s`);
     $("endgame-pv").replaceChildren(...data.pv.map((m, i) => {
-      const li = h("li", { text: m });
-      if (i === 0) {  // the first move is on this board: show it
-        li.tabIndex = 0;
-        li.addEventListener("mouseenter", () => previewNotation(m, false));
-        li.addEventListener("mouseleave", unhover);
-        li.addEventListener("click", () => previewNotation(m, true));
-        rowKeys(li, () => previewNotation(m, true));
-      }
-      return li;
+      if (i) return words("li", {}, ...moveNodes(m));
+      // the first move is on this board: a button shows it
+      const move = words("button", { type: "button", class: "move-button", title: "show it on the board" }, ...moveNodes(m));
+      move.addEventListener("mouseenter", () => previewNotation(m, false));
+      move.addEventListener("mouseleave", unhover);
+      move.addEventListener("click", (e) => { previewNotation(m, true); boardIntoView(e); });
+      return h("li", {}, move);
     }));
   }
 
@@ -1263,6 +1547,7 @@
   let bestRun = 0;
   const METHOD_NAMES = { endgame: "endgame solver", peg: "pre-endgame solver", sim: "simulation", static: "static equity" };
   async function runBest() {
+    if (isWorking($("best-run"))) return;
     const run = ++bestRun;
     fieldError("best-error", "");
     $("best-head").replaceChildren();
@@ -1276,7 +1561,7 @@
       return;
     }
     $("best-summary").textContent = "thinking…";
-    $("best-run").disabled = true;
+    working($("best-run"), true);
     try {
       const data = await api("/api/best", body);
       if (run !== bestRun) return;
@@ -1284,16 +1569,15 @@
     } catch (e) {
       if (run === bestRun) { $("best-summary").textContent = ""; tabError("best-error", e, "best"); }
     } finally {
-      if (run === bestRun) $("best-run").disabled = false;
+      if (run === bestRun) working($("best-run"), false);
     }
   }
 
   function showBest(data) {
-    const move = h("strong", { text: data.best, class: "best-move", title: "show it on the board", tabindex: 0 });
+    const move = words("button", { type: "button", class: "move-button best-move", title: "show it on the board" }, ...moveNodes(data.best));
     move.addEventListener("mouseenter", () => previewNotation(data.best, false));
     move.addEventListener("mouseleave", unhover);
-    move.addEventListener("click", () => previewNotation(data.best, true));
-    rowKeys(move, () => previewNotation(data.best, true));
+    move.addEventListener("click", (e) => { previewNotation(data.best, true); boardIntoView(e); });
     $("best-head").replaceChildren(document.createTextNode("best: "), move,
       document.createTextNode(` (${METHOD_NAMES[data.method] || data.method}${data.exact ? ", exact" : ""})`));
     $("best-summary").textContent = data.summary;
@@ -1302,17 +1586,103 @@
   // --- tabs ------------------------------------------------------------------------------------------------
   // a panel is a tab button (data-tab="x") and a <div id="tab-x" class="tab">: a new one needs nothing more.
   // A name no panel has (an old or mistyped address) shows the Moves tab
+  // The WAI-ARIA tabs pattern: the tab shown is the tablist's one Tab stop; ← → Home End go to another
+  // tab and show it
   function showTab(name) {
     if (!name || !document.getElementById(`tab-${name}`) || !document.querySelector(`.tabs button[data-tab="${CSS.escape(name)}"]`)) name = "moves";
     for (const b of document.querySelectorAll(".tabs button")) {
-      b.classList.toggle("active", b.dataset.tab === name);
-      b.setAttribute("aria-selected", b.dataset.tab === name ? "true" : "false");
+      const on = b.dataset.tab === name;
+      b.classList.toggle("active", on);
+      b.setAttribute("aria-selected", on ? "true" : "false");
+      b.tabIndex = on ? 0 : -1;
     }
     for (const panel of document.querySelectorAll(".tab")) panel.hidden = panel.id !== `tab-${name}`;
   }
 
+  function onTabKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const tabs = [...document.querySelectorAll(".tabs button")];
+    const i = tabs.indexOf(e.target);
+    if (i < 0) return;
+    const j = e.key === "ArrowRight" ? (i + 1) % tabs.length : e.key === "ArrowLeft" ? (i - 1 + tabs.length) % tabs.length
+      : e.key === "Home" ? 0 : e.key === "End" ? tabs.length - 1 : -1;
+    if (j < 0) return;
+    e.preventDefault();
+    showTab(tabs[j].dataset.tab);
+    tabs[j].focus();
+    writeAddress();
+  }
+
+  // --- another ruleset, Clear: the position replaced is kept aside, and Restore brings it back ------------
+  // (arrowing through the Ruleset menu changes the ruleset at each arrow: no work is lost to it)
+  // nothing would be lost by a reset to ``name`` (a game loaded is closed by another ruleset only)
+  function nothingToLose(name) {
+    const zero = (id) => !$(id).value.trim() || $(id).value.trim() === "0";
+    return state.board.every((row) => row.every((s) => !s)) && !$("rack0").value.trim() && !$("rack1").value.trim() &&
+      zero("score0") && zero("score1") && !state.played.length && !state.undone.length && !(state.game && name !== state.rs.name);
+  }
+
+  function putAside(name) {
+    if (nothingToLose(name)) return;  // what was put aside before (if anything) stays there
+    state.aside = {
+      ruleset: state.rs.name, board: state.board.map((row) => row.slice()), zeroTurns: state.zeroTurns, opcodes: state.opcodes,
+      fields: Object.fromEntries(["rack0", "rack1", "score0", "score1", "move-input"].map((id) => [id, $(id).value])),
+      played: state.played.slice(), undone: state.undone.slice(), playedRuleset: state.playedRuleset,
+      game: state.game, turn: state.turn, lastCursor: state.lastCursor,
+    };
+  }
+
+  // after a reset: says what was put aside (a polite status) and shows Restore
+  function offerAside(what) {
+    const a = state.aside;
+    if (!a) return;
+    $("restore-text").replaceChildren(...what, ": the ", titleNode(a.ruleset), " position was put aside.");
+    $("restore-button").hidden = false;
+    $("restore-button").setAttribute("aria-label", `Restore the ${titleOf(a.ruleset)} position`);
+  }
+
+  // the user changed or loaded another position: the offer goes (the position put aside with it)
+  function dropAside() {
+    if (!state.aside && $("restore-button").hidden && !$("restore-text").textContent) return;
+    state.aside = null;
+    if (document.activeElement === $("restore-button")) $("ruleset").focus();
+    $("restore-button").hidden = true;
+    $("restore-text").textContent = "";
+  }
+
+  async function restoreAside() {
+    const a = state.aside;
+    if (!a) return;
+    dropAside();
+    $("ruleset").focus();
+    if (a.ruleset !== state.rs.name) setRuleset(a.ruleset);
+    state.board = a.board;
+    state.zeroTurns = a.zeroTurns;
+    state.opcodes = a.opcodes;
+    state.lastCursor = a.lastCursor;
+    for (const [id, v] of Object.entries(a.fields)) $(id).value = v;
+    state.played = a.played;
+    state.undone = a.undone;
+    state.playedRuleset = a.playedRuleset;
+    renderHistory();
+    if (a.game) {
+      showGame(a.game);
+      markTurn(a.turn);
+    }
+    state.pinned = state.hover = null;
+    state.keptCgpError = false;
+    state.lastEdit = null;
+    clearBreakdown();
+    $("verdict").replaceChildren();
+    renderBoard();
+    $("restore-text").replaceChildren("The ", titleNode(a.ruleset), " position is back.");
+    await refreshNow();
+  }
+
   // a new empty position (Clear, or another ruleset picked): no tiles, no points, nothing of the last one
   function resetPosition(name) {
+    const other = name !== state.rs.name;
+    putAside(name);
     clearPlayed();
     if (name !== state.rs.name) {
       setRuleset(name);  // closes a game of the other ruleset
@@ -1328,6 +1698,7 @@
     state.lastEdit = null;
     state.cgp = "";
     clearPositionErrors();
+    offerAside(other ? ["Switched to ", titleNode(name)] : ["Cleared"]);
     scheduleRefresh(0);
   }
 
@@ -1348,7 +1719,7 @@
     const select = $("ruleset");
     for (const rs of info.rulesets) {
       state.rulesets[rs.name] = rs;
-      select.append(h("option", { value: rs.name, text: `${rs.title} (${rs.rows}×${rs.cols})` }));
+      select.append(h("option", { value: rs.name, lang: /[\u0400-\u04ff]/.test(rs.title) ? "ru" : null, text: `${rs.title} (${rs.rows}×${rs.cols})` }));
     }
     const params = new URLSearchParams(location.search);
     const wanted = params.get("ruleset");
@@ -1362,19 +1733,26 @@
     if (params.get("leaves") && !$("leaves").disabled) $("leaves").checked = params.get("leaves") === "1";
 
     select.addEventListener("change", () => resetPosition(select.value));
+    $("restore-button").addEventListener("click", restoreAside);
     const board = $("board");
     let pointer = false; // the board gets the focus from a click (which puts the cursor), not from Tab
+    board.addEventListener("pointerdown", (e) => {
+      boardPointer = e.pointerType || "mouse";
+      // a finger on another square while typing on a phone: the text field keeps the focus (and the keyboard)
+      if ((boardPointer === "touch" || boardPointer === "pen") && document.activeElement === $("board-input")) e.preventDefault();
+    });
     board.addEventListener("mousedown", () => { pointer = true; });
     board.addEventListener("focus", () => {
       if (pointer) { pointer = false; return; }
       if (!state.cursor) {  // Tab: the cursor where it was last, else on the start square
-        const rs = state.rs;
-        state.cursor = state.lastCursor && state.lastCursor.r < rs.rows && state.lastCursor.c < rs.cols
-          ? { ...state.lastCursor } : { r: rs.start[0], c: rs.start[1], across: true };
+        restoreCursor();
         renderBoard();
       }
     });
     board.addEventListener("click", (e) => { pointer = false; onBoardClick(e); });
+    $("board-input").addEventListener("keydown", onBoardInputKey);
+    $("board-input").addEventListener("input", onBoardInput);
+    $("board-input").addEventListener("compositionend", onBoardInput);
     $("sim-run").addEventListener("click", runSim);
     $("endgame-run").addEventListener("click", runEndgame);
     $("best-run").addEventListener("click", runBest);
@@ -1392,8 +1770,10 @@
     $("redo").addEventListener("click", redo);
     $("export").addEventListener("click", exportGame);
     for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => { showTab(b.dataset.tab); writeAddress(); });
+    document.querySelector(".tabs").addEventListener("keydown", onTabKey);
     $("gcg-form").addEventListener("submit", (e) => {
       e.preventDefault();
+      if (isWorking($("gcg-form").querySelector("button[type=submit]"))) return;  // a game being read
       $("gcg-file").value = "";  // the record is the text box's, not a file's
       loadGame({ text: $("gcg-text").value });
     });
@@ -1406,13 +1786,13 @@
     $("turn-prev").addEventListener("click", () => showTurn(state.turn - 1));
     $("turn-next").addEventListener("click", () => showTurn(state.turn + 1));
     $("turn-last").addEventListener("click", () => { if (state.game) showTurn(state.game.turns.length + 1); });
-    window.addEventListener("resize", () => { sizeBoard(); });
+    window.addEventListener("resize", () => { sizeBoard(); placeBoardInput(); });
     renderHistory();
     document.addEventListener("keydown", (e) => {
       // ← and → step through a loaded game, unless something else takes the keys
       const t = e.target;
       if (!state.game || $("tab-game").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (t.closest && (t.closest("input, textarea, select") || t.closest("#board"))) return;
+      if (t.closest && (t.closest("input, textarea, select, [role=tab]") || t.closest("#board"))) return;
       if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
         e.preventDefault();
         showTurn(state.turn + (e.key === "ArrowLeft" ? -1 : 1));
