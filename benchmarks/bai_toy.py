@@ -5,6 +5,7 @@ and at the count-weighted mean (MAGPIE's ``bai.h``, racksmith's before 2026-11-2
 
     python benchmarks/bai_toy.py [RUNS]
 """
+import argparse
 import random
 import statistics
 import sys
@@ -51,8 +52,24 @@ CASES = [
 ]
 
 
-def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+def _runs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of runs, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 run, got {n}")
+    return n
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Prints a Markdown table: for each race and coin, the median and mean samples\n"
+                                        "to stop and the runs that named a wrong best arm.")
+    ap.add_argument("runs", nargs="?", type=_runs, default=200, metavar="RUNS",
+                    help="seeded runs of each race and coin (seeds 0..RUNS-1; default 200)")
+    runs = ap.parse_args(argv).runs
     print(f"| race ({runs} seeded runs) | coin | median samples | mean | wrong best |")
     print("|---|---|---|---|---|")
     for name, means, sds in CASES:

@@ -1,4 +1,4 @@
-"""Move generation speed on the fixture positions, next to MAGPIE's and wolges' figures.
+"""Move generation speed on the fixture positions (racksmith alone: no peer engine's figures).
 
     python benchmarks/bench_movegen.py [--fixtures DIR] [--seconds S] [--json]
 
@@ -9,8 +9,12 @@ arrays) and through the Python API (``Position.moves``, returning a lazy ``MoveL
 turning every move into a ``Move`` is shown too. Then the kept board (``BoardState``): the best move
 on a board already set (no cross-set stage), setting the board in full, and putting the best move
 down and taking it back (only the lines it touches). The best move by word maps (the default) and by
-the KWG walk (``wordmap=False``). Times are the median of many calls, in µs.
-Then the sizes of the lexicon files.
+the KWG walk (``wordmap=False``), with the placements each reached (a count: the same on any machine).
+Times are the median of many calls, in µs, on whatever load the machine has. Then the sizes of the
+lexicon files.
+
+No speed ratio against MAGPIE or wolges is printed: those come only from one interleaved run of
+the ``../shared/peers`` harness (docs/RESULTS.md, first section), never from figures of another day.
 """
 from __future__ import annotations
 
@@ -28,24 +32,6 @@ from racksmith.lexicon import Leaves, Lexicon, load_lexicon  # noqa: E402
 from racksmith.movegen._movegen import BoardState  # noqa: E402
 from racksmith.movegen.generate import _tables  # noqa: E402
 from racksmith.core.position import Position  # noqa: E402
-
-#: /work/shared/reference/peers.md: MAGPIE (KWG mode) and wolges, all moves, median µs per call,
-#: measured on this machine kind with ENABLE15 and SYNTH.klv2
-PEERS = {
-    "open_s375_t0": (26.7, 44.8),
-    "open_s263_t0": (2502, 3311),
-    "mid_s208_t2": (65.6, 92.9),
-    "mid_s494_t1": (69.9, 100.0),
-    "mid_s125_t5": (36.8, 57.2),
-    "mid_s186_t8": (119.0, 157.2),
-    "midbb_s56_t13": (148.6, 201.1),
-    "mid1b_s115_t16": (1510, 1929),
-    "mid2b_s632_t5": (1079, 1348),
-    "peg_s141_t19": (51.5, 76.0),
-    "end_s350_t21": (30.7, 40.0),
-    "edge_Q_s10": (3.8, 11.3),
-}
-
 
 def median_us(fn, seconds: float, min_calls: int = 15) -> float:
     """Median time of one call, in µs, over about ``seconds`` of calls."""
@@ -67,7 +53,7 @@ def bench_position(record, lexicon, leaves, seconds):
     bag = total - sum(len(r) for r in pos.racks)
     opp = sum(pos.ruleset.values[t] for t in pos.racks[1])
     ex = pos.ruleset.exchange_limit
-    row = {"id": record["id"], "moves": record["n_moves"]}
+    row = {"id": record["id"], "ruleset": rs, "moves": record["n_moves"]}
     for alg in ("gaddag", "dawg"):
         g = alg == "gaddag"
         row[f"kernel_all_{alg}"] = median_us(lambda: tables.generate(board, rack, bag, opp, 0, True, ex, 3, g), seconds)
@@ -80,6 +66,7 @@ def bench_position(record, lexicon, leaves, seconds):
                                        seconds, 5)
     best, found = tables.generate(board, rack, bag, opp, 1, True, ex, 3, True)
     row["best_placements_reached"] = found
+    row["best_placements_reached_walk"] = tables.generate(board, rack, bag, opp, 1, True, ex, 3, True, False)[1]
     row["placements"] = record["n_placements"]
     state = BoardState(tables.rules)
     state.set(board)
@@ -134,25 +121,19 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps({"positions": rows, "lexicons": sizes}, indent=1))
         return 0
-    print("| position | moves | MAGPIE µs | kernel GADDAG µs | ratio | kernel DAWG µs | API µs | API/kernel "
-          "| + Move objects µs | best: kernel µs | best: API µs | best: placements reached |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    ratios, api_ratios = [], []
+    print("| position | moves | kernel GADDAG µs | kernel DAWG µs | API µs | API/kernel "
+          "| + Move objects µs | best: kernel µs | best: API µs | best: placements reached (word maps) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    api_ratios = []
     for r in rows:
-        magpie = PEERS.get(r["id"], (None, None))[0]
-        ratio = r["kernel_all_gaddag"] / magpie if magpie else None
-        if ratio:
-            ratios.append(ratio)
         api_ratios.append(r["api_all"] / r["kernel_all_gaddag"])
         print(
-            f"| {r['id']} | {r['moves']} | {magpie if magpie else '–'} | {r['kernel_all_gaddag']:.1f} | "
-            f"{f'{ratio:.2f}' if ratio else '–'} | {r['kernel_all_dawg']:.1f} | {r['api_all']:.1f} | "
-            f"{r['api_all'] / r['kernel_all_gaddag']:.2f} | {r['api_all_objects']:.0f} | "
+            f"| {r['id']} | {r['moves']} | {r['kernel_all_gaddag']:.1f} | {r['kernel_all_dawg']:.1f} | "
+            f"{r['api_all']:.1f} | {r['api_all'] / r['kernel_all_gaddag']:.2f} | {r['api_all_objects']:.0f} | "
             f"{r['kernel_best_gaddag']:.1f} | {r['api_best']:.1f} | {r['best_placements_reached']}/{r['placements']} |"
         )
     print()
-    print(f"median kernel/MAGPIE ratio: {statistics.median(ratios):.2f} (max {max(ratios):.2f}); "
-          f"median API/kernel: {statistics.median(api_ratios):.2f} (max {max(api_ratios):.2f})")
+    print(f"median API/kernel: {statistics.median(api_ratios):.2f} (max {max(api_ratios):.2f})")
     print()
     print("| position | best: kernel µs | best on a kept board µs | set the board µs | place + unplace the best µs |")
     print("|---|---|---|---|---|")
@@ -161,15 +142,17 @@ def main(argv=None) -> int:
         print(f"| {r['id']} | {r['kernel_best_gaddag']:.1f} | {r['state_best']:.1f} | {r['state_set']:.1f} | "
               f"{f'{pu:.1f}' if pu is not None else '–'} |")
     print()
-    print("| position | best by word maps (kernel) µs | best by the KWG walk (kernel) µs | walk / maps |")
-    print("|---|---|---|---|")
+    print("| position | best by word maps (kernel) µs | best by the KWG walk (kernel) µs | walk / maps "
+          "| placements reached, word maps | placements reached, KWG walk |")
+    print("|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['id']} | {r['kernel_best_gaddag']:.1f} | {r['kernel_best_walk']:.1f} | "
-              f"{r['kernel_best_walk'] / r['kernel_best_gaddag']:.2f} |")
+              f"{r['kernel_best_walk'] / r['kernel_best_gaddag']:.2f} | "
+              f"{r['best_placements_reached']}/{r['placements']} | {r['best_placements_reached_walk']}/{r['placements']} |")
     print()
-    print(f"median kernel µs over the {len(ratios)} English positions: "
-          f"{statistics.median(r['kernel_all_gaddag'] for r in rows if r['id'] in PEERS):.1f} "
-          f"(MAGPIE {statistics.median(p[0] for p in PEERS.values()):.1f})")
+    english = [r["kernel_all_gaddag"] for r in rows if r["ruleset"] == "english"]
+    print(f"median kernel µs (all moves, GADDAG) over the {len(english)} English positions: "
+          f"{statistics.median(english):.1f}")
     print()
     print("| lexicon | words | nodes | bytes | GADDAG |")
     print("|---|---|---|---|---|")

@@ -11,8 +11,9 @@ racksmith is timed in-process around ``Position.simulate`` (loading excluded); M
 ``cgp <position>`` and ``gsimulate -`` on stdin. Prints one line per position and engine: the
 median and range of iterations/s over the rounds, and racksmith's ratio to each MAGPIE mode (its
 play-outs find each best reply by word maps, so MAGPIE's word-map mode, ``-wmp true``, is the
-like-for-like one; ``--no-wmp`` skips it). Figures taken while the machine is shared are not worth
-publishing.
+like-for-like one; ``--no-wmp`` skips it). Without MAGPIE (no ``bin/magpie`` under ``--magpie``)
+it says so on stderr and times racksmith alone (no ratio printed). Figures taken while the machine
+is shared are not worth publishing.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import json
 import re
 import statistics
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -79,7 +81,12 @@ def main() -> None:
     args = ap.parse_args()
     leaves = load_leaves(HERE / "tests" / "fixtures" / "SYNTH.klv2", "english")
     wp = load_winpct("english")
-    engines = ["racksmith", "magpie-kwg"] + ([] if args.no_wmp else ["magpie-wmp"])
+    have_magpie = (args.magpie / "bin" / "magpie").exists()
+    if not have_magpie:
+        print(f"note: {args.magpie / 'bin' / 'magpie'} not found: racksmith only", file=sys.stderr)
+    engines = ["racksmith"]
+    if have_magpie:
+        engines += ["magpie-kwg"] + ([] if args.no_wmp else ["magpie-wmp"])
     print(f"# {args.iterations} iterations, 2 plies, 15 candidates, round robin, {args.threads} thread(s), "
           f"{args.rounds} rounds: iterations/s median [min-max]")
     ratios: dict[str, list[float]] = {e: [] for e in engines[1:]}
@@ -88,7 +95,8 @@ def main() -> None:
         for r in range(args.rounds):
             seed = 1 + r
             rates["racksmith"].append(racksmith_rate(cgp, args.iterations, args.threads, seed, leaves, wp))
-            rates["magpie-kwg"].append(magpie_rate(args.magpie, cgp, args.iterations, args.threads, seed, False))
+            if "magpie-kwg" in rates:
+                rates["magpie-kwg"].append(magpie_rate(args.magpie, cgp, args.iterations, args.threads, seed, False))
             if "magpie-wmp" in rates:
                 rates["magpie-wmp"].append(magpie_rate(args.magpie, cgp, args.iterations, args.threads, seed, True))
         med = {e: statistics.median(v) for e, v in rates.items()}
@@ -96,7 +104,7 @@ def main() -> None:
             ratios[e].append(med["racksmith"] / med[e])
         cells = "  ".join(f"{e} {med[e]:7.0f} [{min(v):.0f}-{max(v):.0f}]" for e, v in rates.items())
         shown = "  ".join(f"racksmith/{e} {ratios[e][-1]:.2f}" for e in ratios)
-        print(f"{pid:15s} {cells}  {shown}")
+        print(f"{pid:15s} {cells}  {shown}".rstrip())
     for e, r in ratios.items():
         print(f"geometric mean racksmith/{e}: {statistics.geometric_mean(r):.2f}")
 
