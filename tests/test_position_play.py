@@ -382,9 +382,6 @@ def test_pushes_and_pops_with_an_unknown_opponent_rack():
     # the unknown rack is now the one to move; the mover's rack is known; the bag gave 6 tiles
     assert pos.racks_known == (False, True) and pos.bag_count == 74 and str(pos.racks[1]) == "ABCDEFI"
     assert pos.rack_sizes == (7, 7) and not pos.is_over
-    with pytest.raises(IllegalMoveError, match="rack of the player to move is not known") as e:
-        pos.push("8C T(OUTGUN)")
-    assert e.value.reason == "not_in_rack"
     assert [str(m) for m in pos.moves()] == ["-"]  # no tiles known: only the pass
     pos.push("-")  # the unknown player passes
     assert pos.racks_known == (True, False) and pos.zero_turns == 1
@@ -395,6 +392,76 @@ def test_pushes_and_pops_with_an_unknown_opponent_rack():
     with pytest.raises(PositionError, match="cannot supply"):
         pos.push("J8 SOIREE", draw="ZZ")
     assert pos.cgp() == cgp
+
+
+def test_the_unknown_player_plays_from_the_unseen_tiles():
+    """A bot on a server sees its opponent's plays, never his rack: his placement is checked
+    against the board, the words and the unseen tiles; the bag gives him as many tiles as he played,
+    his rack stays unknown; his exchange is '-N'; pop takes each back exactly."""
+    cgp = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0"
+    pos = Position.from_cgp(cgp)
+    pos.push("J8 SOIREE", draw="ABCDEF")
+    after_mine = pos.cgp()
+    u = pos.push("K10 NEXT")
+    assert (u.move.notation(), u.score, u.known) == ("K10 NEXT", 39, False)
+    assert pos.racks_known == (True, False) and pos.rack_sizes == (7, 7) and pos.bag_count == 70
+    assert pos.scores == [16, 55] and pos.board[9, 10] == pos.ruleset.alphabet.tile("N")
+    pos.push("I10 FAD", draw="GHI")  # mine
+    u = pos.push("-3")  # his exchange: which tiles is not known
+    assert (u.move.notation(), u.known, pos.zero_turns, pos.bag_count) == ("-3", False, 1, 67)
+    assert [m.notation() for m in pos.move_stack] == ["J8 SOIREE", "K10 NEXT", "I10 FAD", "-3"]
+    pos.pop()
+    pos.pop()
+    pos.pop()
+    assert pos.cgp() == after_mine and pos.racks_known == (False, True)
+    # refused, the position unchanged: tiles the unseen ones lack, a draw, a count he cannot hold
+    for move, draw, error, says in (
+        ("K10 ZZZ", None, IllegalMoveError, "the unseen tiles hold 1 Z of the 3 it plays"),
+        ("K10 NEXT", "E", PositionError, "nor what he draws"),
+        ("-8", None, IllegalMoveError, "an exchange of 8 tiles from a rack of 7"),
+        ("K10 NEXTQ", None, IllegalMoveError, "not in the lexicon"),
+    ):
+        with pytest.raises(error, match=says):
+            pos.push(move, draw)
+        assert pos.cgp() == after_mine and pos.racks_known == (False, True) and len(pos.move_stack) == 1
+    with pytest.raises(Exception, match="bad move '-3'"):  # a known rack exchanges named tiles
+        Position.from_cgp(OUTGUN).push("-3")
+
+
+def test_an_unknown_rack_follows_a_game_played_with_every_rack_known():
+    """The same seeded games seen twice: with both racks known, and as a bot sees them (the
+    opponent's rack never given, his draws not told). After every turn both agree on the board,
+    the scores, the bag, the scoreless turns and the end; with the bag empty his moves are
+    checked against the tiles he certainly holds."""
+    from racksmith.core.bag import Bag
+
+    rs = get_ruleset("english")
+    for seed in range(6):
+        bag = Bag(rs, seed)
+        board = np.zeros((rs.rows, rs.cols), np.uint8)
+        racks = (rs.alphabet.tiles(bag.draw(7)), rs.alphabet.tiles(bag.draw(7)))
+        full = Position(rs, board.copy(), racks, [0, 0], 0)
+        seen = Position(rs, board.copy(), (racks[0], ()), [0, 0], 0, racks_known=[True, False])
+        turn = 0
+        while not full.is_over:
+            ml = full.moves(top=1, sort="equity", leaves="english", exchanges=len(bag) >= 7)
+            m = ml[0]
+            used = len(m.rack_tiles())
+            drawn = bag.draw(used)
+            if m.kind == "exchange":
+                bag.put_back(m.tiles)
+            full.push(m, drawn, trusted=True)
+            if turn % 2 == 0:
+                seen.push(m, drawn)
+            else:
+                seen.push(f"-{len(m.tiles)}" if m.kind == "exchange" else m.notation())
+            turn += 1
+            assert seen.board.tobytes() == full.board.tobytes() and seen.scores == full.scores
+            assert (seen.bag_count, seen.zero_turns, seen.is_over) == (full.bag_count, full.zero_turns, full.is_over)
+        assert seen.outcome().scores == full.outcome().scores
+        for _ in range(turn):
+            seen.pop()
+        assert seen.racks_known == (True, False) and not seen.board.any() and seen.scores == [0, 0]
 
 
 def test_a_game_from_a_position_draws_the_unknown_rack_first():

@@ -232,6 +232,8 @@ class Move:
             return "-"
         a = self._abc()
         if self.kind == EXCHANGE:
+            if self.tiles and all(t == THROUGH for t in self.tiles):  # tiles not known (another's rack)
+                return f"-{len(self.tiles)}"
             return "-" + a.rack_string(self.tiles)
         out = []
         for through, run in groupby(self.tiles, key=lambda t: bool(t & THROUGH)):

@@ -18,6 +18,7 @@ applied are those of :mod:`racksmith.core.turns`.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -34,10 +35,10 @@ from ..movegen.generate import generate_moves
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
 from ..movegen.reclaim import with_reclamations
-from ..rules.alphabet import LETTER_MASK, Tiles
+from ..rules.alphabet import LETTER_MASK, THROUGH, Tiles
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import turns
-from .move import PLACE, Move
+from .move import EXCHANGE, PLACE, Move
 from .scoring import ScoreBreakdown, score_move
 from .turns import Ending
 from .validation import ANY_WORD, Verdict, check_move_lean, resolve_move, validate
@@ -65,9 +66,27 @@ class Undo(NamedTuple):
     score: int  #: points the turn added to the mover, before any end-of-game adjustment
     zero_turns: int  #: the count of consecutive scoreless turns before the turn
     ending: Ending | None  #: the end of the game the turn caused; its player indices are those after the turn
+    #: False when the mover's rack was not known: his tiles came from the unseen ones, and his rack
+    #: stays unknown (:meth:`Position.pop` makes it unknown again)
+    known: bool = True
 
 
 _new_undo = tuple.__new__
+
+
+def _unknown_exchange(move: "Move | str") -> "int | None":
+    """The count of ``-N`` / ``exch N`` (an exchange whose tiles are not known), else None."""
+    if isinstance(move, Move):
+        if move.kind == EXCHANGE and move.tiles and all(t == THROUGH for t in move.tiles):
+            return len(move.tiles)
+        return None
+    if not isinstance(move, str):
+        return None
+    m = _UNKNOWN_EXCHANGE.fullmatch(move.strip())
+    return int(m.group(1) or m.group(2)) if m else None
+
+
+_UNKNOWN_EXCHANGE = re.compile(r"-\s*(\d{1,2})|exch(?:ange)?\s+(\d{1,2})", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -555,13 +574,22 @@ class Position:
         scoreless turns reaches ``ruleset.zero_turn_limit``), the end-of-game adjustments are added
         to the scores at once, :attr:`is_over` becomes True, :meth:`outcome` describes the end, and
         any further push raises ``IllegalMoveError("game_over")``; :meth:`pop` takes the
-        adjustments back with the move."""
+        adjustments back with the move.
+
+        A mover whose rack is not known (an opponent on a server, his rack left out of the CGP)
+        plays tiles from the unseen ones: his placement is checked against the board, the words
+        and the unseen tiles, his pass as any, and his exchange is written ``-N`` (``exch N``: N
+        tiles, which are not known). His rack stays unknown (``draw`` must be None) and the bag
+        gives him as many tiles as he played. With the bag empty his tiles are certain (the
+        unseen ones), and his moves are checked against them as a known rack's are."""
         if type(trusted) is not bool:
             trusted = _args.flag(trusted, "trusted", PositionError)
         if type(check_words) is not bool:
             check_words = _args.flag(check_words, "check_words", PositionError)
         if self.is_over:
             raise IllegalMoveError("game_over", "the game is over: no more turns can be taken")
+        if self._known is not None and not self._known[0]:
+            return self._push_unknown(move, draw, check_words, trusted)
         if trusted and isinstance(move, Move) and (move.score is not None or move.kind != PLACE):
             checked = move
         else:
@@ -584,6 +612,9 @@ class Position:
         known = self._known
         if known is not None:
             self._known = (known[-1], *known[:-1])
+        if not u.known:  # the mover's rack was not known: it is not again
+            self.racks[0] = self.ruleset.alphabet.tiles()
+            self._known = (False, *self._known[1:])
         self.zero_turns = u.zero_turns
         turns.unplace_tiles(self.board, u.squares, u.move)  # (and the stars it took back, if any)
         return u
@@ -644,6 +675,79 @@ class Position:
             return self.racks
         a = self.ruleset.alphabet
         return [r if r is not None else a.tiles() for r in self.inferred_racks()]
+
+    def _push_unknown(self, move: "Move | str", draw, check_words: bool, trusted: bool) -> Undo:
+        """:meth:`push` for a mover whose rack is not known: the tiles of his move come from the
+        unseen ones (or, the bag empty, from those he certainly holds), and his rack stays unknown."""
+        rs = self.ruleset
+        a = rs.alphabet
+        certain = self.inferred_racks()[0]
+        if draw is not None:
+            raise PositionError("the rack of the player to move is not known, nor what he draws: push his move "
+                                "without draw (the bag gives him as many tiles as he plays)")
+        count = _unknown_exchange(move)
+        if count is not None:
+            return self._exchange_unknown(count)
+        resolved = move if isinstance(move, Move) and move.kind != PLACE else self.resolve(move)
+        size = self.rack_sizes[0]
+        if certain is not None:
+            rack = certain
+        else:
+            rack = a.tiles(resolved.rack_tiles())
+            unseen = self._bag_signed()
+            for t in rack:
+                unseen[t] -= 1
+            if len(rack) > size or (unseen < 0).any():
+                short = [t for t in range(len(unseen)) if unseen[t] < 0]
+                held = ", ".join(f"{int(unseen[t]) + rack.count(t)} {a.letter(t) if t else 'blank'} of the "
+                                 f"{rack.count(t)} it plays" for t in short)
+                why = (f"it plays {len(rack)} tiles from a rack of {size}" if len(rack) > size else
+                       f"the unseen tiles hold {held}")
+                raise IllegalMoveError("not_in_rack", f"{resolved.notation()}: {why} (his rack is not known: "
+                                                      "his tiles are among the unseen ones)")
+        known = self._known
+        assert known is not None
+        self.racks[0] = rack
+        self._known = (True, *known[1:])
+        try:
+            u = self.push(resolved, None, check_words=check_words, trusted=trusted)
+        except BaseException:
+            self.racks[0] = a.tiles()
+            self._known = known
+            raise
+        self.racks[-1] = a.tiles()  # (what is left of his rack is not known either)
+        self._known = (*self._known[:-1], False)
+        u = u._replace(known=False)
+        self._stack[-1] = u
+        return u
+
+    def _exchange_unknown(self, count: int) -> Undo:
+        """An exchange of ``count`` tiles not known, by a mover whose rack is not known."""
+        rs = self.ruleset
+        bag = self.bag_count
+        if count < 1 or count > self.rack_sizes[0]:
+            raise IllegalMoveError("not_in_rack", f"an exchange of {count} tiles from a rack of {self.rack_sizes[0]}")
+        refusal = turns.exchange_refusal(rs, bag, count)
+        if refusal:
+            raise IllegalMoveError("exchange_not_allowed", refusal)
+        move = Move.exchange((THROUGH,) * count, rs.alphabet, score=0)
+        zero_before = self.zero_turns
+        zero = turns.zero_turns_after(zero_before, 0)
+        racks, scores, known = self.racks, self.scores, self._known
+        assert known is not None
+        self.racks = [*racks[1:], racks[0]]
+        self.scores = [*scores[1:], scores[0]]
+        self._known = (*known[1:], known[0])
+        self.zero_turns = zero
+        ending = None
+        if zero >= rs.zero_turn_limit:
+            ending = turns.ending(rs, self._ending_racks(), len(racks) - 1, zero, False)
+            if ending is not None:
+                for adj in ending.adjustments:
+                    self.scores[adj.player] += adj.points
+        u = Undo(move, (), racks[0], rs.alphabet.tiles(), 0, zero_before, ending, False)
+        self._stack.append(u)
+        return u
 
     def _drawn(self, draw: "str | Iterable[int] | None", used: int, check: bool) -> Tiles:
         """``draw`` as tiles, checked: no more than the ``used`` tiles the move takes from the
@@ -735,7 +839,7 @@ class Position:
             if ending is not None:
                 for adj in ending.adjustments:
                     self.scores[adj.player] += adj.points
-        u = _new_undo(Undo, (move, squares, rack, drawn, score, zero_before, ending))  # Undo(...), without its checks
+        u = _new_undo(Undo, (move, squares, rack, drawn, score, zero_before, ending, True))  # Undo(...), unchecked
         self._stack.append(u)
         return u
 
