@@ -244,3 +244,23 @@ def test_a_cancel_event_stops_an_analysis_and_the_endgame_it_grades(monkeypatch)
     assert seen == [cancel]
     with pytest.raises(RacksmithError, match="cancel must be a threading.Event"):
         analyze(r, cancel="x")
+
+
+def test_a_player_to_move_whose_rack_is_not_known_is_refused_not_answered_with_a_pass():
+    """After pushing your own move the opponent (rack unknown) is to move: a simulation of his
+    only known play, the pass, answered '37.66% to win' as if it were advice."""
+    from racksmith.errors import SimError
+
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0")
+    pos.push("J8 SOIREE", draw="AEL")
+    says = "the rack of the player to move is not known, so neither are his plays"
+    with pytest.raises(PositionError, match=says):
+        pos.best_play(seconds=0.3)
+    with pytest.raises(SimError, match=says):
+        pos.simulate(iterations=50, seed=1)
+    peg = Position.from_cgp(PEG141)
+    one_in_bag = Position(peg.ruleset, peg.board.copy(), ((), peg.racks[1]), list(peg.scores), 0,
+                          racks_known=[False, True])
+    assert one_in_bag.bag_count == 1
+    with pytest.raises(PositionError, match=says):
+        one_in_bag.solve_peg()

@@ -116,6 +116,10 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
         winpct = load_winpct(winpct)
     if position.is_over:
         raise PositionError("the game is over: there is no play to choose")
+    if position.inferred_racks()[0] is None:
+        from ..sim.simulate import UNKNOWN_MOVER
+
+        raise PositionError(UNKNOWN_MOVER)
     rs = position.ruleset
     if leaves is SHIPPED:
         leaves = default_leaves(rs)

@@ -627,6 +627,10 @@ def solve_peg(
         raise PositionError(f"a pre-endgame is between two players; this position has {len(position.racks)} racks")
     if position.is_over:
         raise PositionError("the game is over: there is no play to solve")
+    if not position.racks_known[0]:
+        from ..sim.simulate import UNKNOWN_MOVER
+
+        raise PositionError(UNKNOWN_MOVER)
     wanted = _wanted(position, top, moves)
     in_bag = position.bag_count
     rs = position.ruleset

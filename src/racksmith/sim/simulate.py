@@ -183,6 +183,11 @@ def check_options(*, candidates: Any = 10, plies: Any = 2, iterations: Any = Non
     return n_cands, int(plies), iterations, threads, seed
 
 
+#: why a position whose player to move has a rack not known cannot be simulated or solved
+UNKNOWN_MOVER = ("the rack of the player to move is not known, so neither are his plays: give it (the CGP's first "
+                 "rack), or push the opponent's move to come to your turn")
+
+
 def simulate(
     position: "Position",
     candidates: int = 10,
@@ -241,6 +246,8 @@ def simulate(
         raise SimError(f"simulation is for two-player positions, this one has {len(position.racks)} racks")
     if position.is_over:
         raise SimError("the game is over: there is nothing to simulate")
+    if position.inferred_racks()[0] is None:
+        raise SimError(UNKNOWN_MOVER)
     check_scores(position.scores)
     rs = position.ruleset
     lexicon = position.lexicon
