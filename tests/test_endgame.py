@@ -1286,6 +1286,25 @@ def test_a_cancel_event_stops_the_endgame_as_its_time_limit_would():
     assert (a.value, a.depth, a.exact, a.pv) == (b.value, b.depth, b.exact, b.pv) and a.depth == 2
 
 
+def test_the_endgame_s_time_counts_its_setting_up(monkeypatch):
+    """Pruning the lexicon for the endgame took 0.3-0.4 s with two blanks outside both the time
+    limit and the time reported ("searched to 1 plies in 101 ms" after half a second)."""
+    from racksmith.search import endgame
+
+    real = endgame.pruned_rules
+
+    def slow(*args):
+        time.sleep(0.5)
+        return real(*args)
+
+    monkeypatch.setattr(endgame, "pruned_rules", slow)
+    pos = Position.from_cgp(BLIGHTER)
+    t = time.monotonic()
+    r = pos.solve_endgame(seconds=0.6)
+    wall = time.monotonic() - t
+    assert 0.5 <= r.seconds <= wall and not r.exact
+
+
 def test_a_cancel_event_stops_the_pre_endgame():
     import threading
 

@@ -121,8 +121,9 @@ def solve_endgame(
     transposition table; ``cancel``: a ``threading.Event`` another thread may set to stop the
     search at once, as if its time were up (the answer is the last depth completed, ``exact`` only
     if that depth was). Ctrl-C stops the search and raises ``KeyboardInterrupt``."""
-    return EndgameSolver(position, tt_mb=tt_mb).solve(plies, seconds, threads, on_depth=on_depth, move=move,
-                                                      cancel=cancel)
+    began = time.monotonic()  # the time limit and the time reported count the setting up (pruning the lexicon)
+    solver = EndgameSolver(position, tt_mb=tt_mb)
+    return solver.solve(plies, seconds, threads, on_depth=on_depth, move=move, cancel=cancel, _began=began)
 
 
 # --- the lexicon of one endgame --------------------------------------------------------------------------
@@ -274,8 +275,10 @@ class EndgameSolver:
         on_depth: Callable[[EndgameResult], None] | None = None,
         move: "Move | str | None" = None,
         cancel: "threading.Event | None" = None,
+        _began: float | None = None,
     ) -> EndgameResult:
-        """Iterative deepening; see :func:`solve_endgame` for the arguments."""
+        """Iterative deepening; see :func:`solve_endgame` for the arguments (``_began``: when the
+        solver's setting up began, for :func:`solve_endgame`'s clock)."""
         if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_DEPTH):
             raise RacksmithError(f"plies must be a whole number from 1 to {MAX_DEPTH} (or None), got {plies!r}")
         if seconds is not None and (
@@ -286,7 +289,7 @@ class EndgameSolver:
             raise RacksmithError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
         _args.callback(on_depth, "on_depth")
         check_event(cancel, RacksmithError)
-        start = time.monotonic()
+        start = time.monotonic() if _began is None else _began
         if self.over:
             return EndgameResult(0, True, 0, None, (), 0, time.monotonic() - start)
         first = self._move_index(move) if move is not None else -1
