@@ -1,6 +1,8 @@
 """``racksmith winpct train|show``, ``racksmith sim`` and ``racksmith infer``."""
 from __future__ import annotations
 
+import math
+
 import shlex
 import sys
 from pathlib import Path
@@ -172,9 +174,15 @@ def sim_table(result, title: str = "simulation"):
     t.add_column("static", justify="right")
     t.add_column("iters", justify="right")
     for i, c in enumerate(result.candidates, 1):
-        t.add_row(str(i), c.move.notation(), f"{c.win_pct:.2f}", f"{c.stderr:.2f}", signed(c.equity),
+        t.add_row(str(i), c.move.notation(), _figure(c.win_pct), _figure(c.stderr),
+                  "-" if math.isnan(c.equity) else signed(c.equity),
                   f"{c.static_equity:.1f}", f"{c.iterations:,}")
     return t
+
+
+def _figure(x: float) -> str:
+    """A win chance or standard error; '-' when no play-out (or one) made it known."""
+    return "-" if math.isnan(x) else f"{x:.2f}"
 
 
 def sim_cmd(

@@ -8,6 +8,7 @@ listed without a rank.
 """
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -361,7 +362,7 @@ def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexi
     r = simulate(seen, candidates=len(cands), moves=cands, leaves=leaves, opponent_racks=inference, **options)
     best = r.candidates[0].win_pct
     mine = next((c.win_pct for c in r.candidates if c.move == played), None)
-    if mine is None:
+    if mine is None or math.isnan(mine) or math.isnan(best):  # (a play no play-out reached: not known)
         return ta
     lost = max(0.0, best - mine)
     return dataclasses.replace(ta, win_pct=mine, best_win_pct=best, win_pct_lost=lost, grade=grade(lost),

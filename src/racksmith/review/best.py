@@ -201,7 +201,10 @@ def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, op
            "interrupted": "cancelled" if cancel is not None and cancel.is_set() else "interrupted"}.get(r.stopped, r.stopped)
     summary = (f"simulated {len(r.candidates)} play{'s' if len(r.candidates) != 1 else ''}, {plies} "
                f"pl{'ies' if plies != 1 else 'y'}, {r.iterations:,} iterations in "
-               f"{_secs(r.seconds)} ({how}): {c.win_pct:.2f}% to win (standard error {c.stderr:.2f}), equity {c.equity:+.2f}")
+               f"{_secs(r.seconds)} ({how}): " + (
+                   f"no play-out ran: the best by static equity ({c.static_equity:+.2f})" if not c.iterations else
+                   f"{c.win_pct:.2f}% to win" + (f" (standard error {c.stderr:.2f})" if c.iterations > 1 else " (one play-out)")
+                   + f", equity {c.equity:+.2f}"))
     return BestPlay(c.move, "sim", False, summary, r)
 
 

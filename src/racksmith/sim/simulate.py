@@ -63,7 +63,10 @@ GRADES = ((0.5, "best"), (3.0, "inaccuracy"), (7.0, "mistake"), (math.inf, "blun
 @dataclass(frozen=True, slots=True)
 class SimCandidate:
     """One simulated play: its mean win chance (percent) and equity (spread change plus leftover,
-    in points), the standard error of the win chance (percent points) and its iterations."""
+    in points), the standard error of the win chance (percent points) and its iterations. A play
+    no play-out reached (a run stopped early) has ``nan`` for its win chance and equity, and one
+    with fewer than two play-outs ``nan`` for its standard error (``null`` in :meth:`to_dict`):
+    not known, rather than 0."""
 
     move: Move
     win_pct: float
@@ -75,11 +78,16 @@ class SimCandidate:
     def to_dict(self) -> dict[str, Any]:
         return {
             "move": self.move.notation(),
-            "win_pct": round(self.win_pct, 4),
-            "equity": round(self.equity, 4),
-            "stderr": round(self.stderr, 4),
+            "win_pct": _known(self.win_pct),
+            "equity": _known(self.equity),
+            "stderr": _known(self.stderr),
             "iterations": self.iterations,
         }
+
+
+def _known(x: float) -> "float | None":
+    """A figure for JSON: rounded, or None when it is not known (nan)."""
+    return None if math.isnan(x) else round(x, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,9 +413,12 @@ def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, thre
     count, total, sumsq, eq_sum = bai.count, bai.sum, bai.sumsq, bai.eq_sum
     for i, m in enumerate(cand_moves):
         c = count[i]
-        mean = total[i] / c if c else 0.0
-        var = sumsq[i] / c - mean * mean if c else 0.0
-        se = math.sqrt(max(var, 0.0) / (c - 1)) if c > 1 else 0.0
-        out.append(SimCandidate(m, 100.0 * mean, eq_sum[i] / c if c else 0.0, 100.0 * se, c, float(recs[i]["equity"])))
-    order = sorted(range(len(out)), key=lambda i: (-out[i].win_pct, -out[i].equity, i))
+        mean = total[i] / c if c else math.nan
+        var = sumsq[i] / c - mean * mean if c else math.nan
+        se = math.sqrt(max(var, 0.0) / (c - 1)) if c > 1 else math.nan
+        out.append(SimCandidate(m, 100.0 * mean, eq_sum[i] / c if c else math.nan, 100.0 * se, c,
+                                float(recs[i]["equity"])))
+    # the plays simulated by win chance, then equity; those no play-out reached after them, by static equity
+    order = sorted(range(len(out)), key=lambda i: (1, -out[i].static_equity, i) if not out[i].iterations
+                   else (0, -out[i].win_pct, -out[i].equity, i))
     return SimResult(tuple(out[i] for i in order), bai.total, reason, seconds, plies, seed, threads)

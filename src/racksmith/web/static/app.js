@@ -1482,6 +1482,9 @@
     if ($("sim-infer-head").textContent.startsWith("inferring")) $("sim-infer-head").textContent = "";
   }
 
+  // a figure of the simulation, or "–" when no play-out (or a single one) made it known (null)
+  const figure = (x) => (x === null ? "–" : x.toFixed(2));
+
   function showSim(data) {
     $("sim-head").textContent = `${data.iterations} iterations, ${data.plies} plies, ${data.seconds.toFixed(1)} s (${data.stopped})`;
     const inf = data.inference;
@@ -1491,8 +1494,8 @@
     const tbody = document.querySelector("#sim tbody");
     tbody.replaceChildren(...data.candidates.map((c, i) => h("tr", {},
       h("td", { class: "num", text: String(i + 1) }), words("td", { class: "move" }, ...moveNodes(c.move)),
-      h("td", { class: "num", text: c.win_pct.toFixed(2) }), h("td", { class: "num", text: c.stderr.toFixed(2) }),
-      h("td", { class: "num", text: c.equity.toFixed(2) }), h("td", { class: "num", text: String(c.iterations) }))));
+      h("td", { class: "num", text: figure(c.win_pct) }), h("td", { class: "num", text: figure(c.stderr) }),
+      h("td", { class: "num", text: figure(c.equity) }), h("td", { class: "num", text: String(c.iterations) }))));
   }
 
   // --- endgame: the bag empty, solved exactly (or to the depth the time allows) ----------------------------
