@@ -586,3 +586,29 @@ def test_playouts_refuse_stars_that_are_not_there():
         Playouts(*args, reclaimed=np.full((len(recs), 3), -1, np.int16))
     Playouts(*args, reclaimed=np.full((len(recs), 8), -1, np.int16))  # no star taken back: fine
 
+
+
+def test_a_play_no_play_out_reached_is_not_known_rather_than_zero():
+    """A run stopped before a play got a play-out gave it 0.0% to win with standard error 0.0, and
+    one play-out a standard error of 0.0: figures that read as known. They are nan (null in JSON)
+    now, and those plays rank after the simulated ones, by static equity."""
+    import json
+    import math
+    import threading
+
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0")
+    stopped = threading.Event()
+    stopped.set()
+    r = pos.simulate(candidates=8, plies=2, iterations=1000, seed=1, cancel=stopped)
+    assert r.iterations == 0 and r.stopped == "interrupted"
+    assert all(math.isnan(c.win_pct) and math.isnan(c.equity) and math.isnan(c.stderr) for c in r.candidates)
+    static = [c.static_equity for c in r.candidates]
+    assert static == sorted(static, reverse=True)
+    d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    assert d["candidates"][0]["win_pct"] is None and d["candidates"][0]["stderr"] is None
+    # one play-out each: a win chance, no standard error
+    r = pos.simulate(candidates=4, plies=2, iterations=4, seed=1, stop=None)
+    assert [c.iterations for c in r.candidates] == [1, 1, 1, 1]
+    assert all(not math.isnan(c.win_pct) and math.isnan(c.stderr) for c in r.candidates)
+    b = pos.best_play(seconds=10, seed=1, cancel=stopped)
+    assert "no play-out ran: the best by static equity" in b.summary
