@@ -47,16 +47,18 @@ def test_aliases():
 
 
 def test_multi_character_letters():
-    a = SPANISH_LIKE
-    assert a.split("CHORRO") == ["CH", "O", "RR", "O"]
+    a = SPANISH_LIKE  # no H: CH reads no other way, while RR is also R + R and LL is L + L
+    assert a.split("CHORRO") == ["CH", "O", "R", "R", "O"]
     assert a.split("C[H]") == ["C", "H"]  # brackets name one letter, however long
-    assert a.split("[CH]OLLA") == ["CH", "O", "LL", "A"]
-    assert a.encode("chORRo") == [a.tile("ch"), 6, 8, 6 | BLANK]
-    assert a.decode(a.encode("CHOLLA")) == "[CH]O[LL]A"
+    assert a.split("[CH]O[LL]A") == ["CH", "O", "LL", "A"] and a.split("[CH]OLLA") == ["CH", "O", "L", "L", "A"]
+    assert a.encode("chO[RR][o]") == [a.tile("ch"), 6, 8, 6 | BLANK]
+    assert a.decode(a.encode("CHO[LL]A")) == "[CH]O[LL]A" and a.decode(a.encode("CHOLLA")) == "[CH]OLLA"
     assert a.encode(a.decode(a.encode("CHOLLA"))) == a.encode("CHOLLA")
-    assert a.rack("CH?LL") == [0, 3, 5]
+    assert a.rack("CH?[LL]") == [0, 3, 5] and a.rack("CH?LL") == [0, 3, 4, 4]
     with pytest.raises(UnknownLetterError, match="unclosed"):
         a.split("[CH")
+    with pytest.raises(UnknownLetterError, match="empty brackets"):
+        a.split("A[]")
 
 
 def test_unknown_letter_names_the_alphabet():

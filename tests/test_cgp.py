@@ -80,13 +80,13 @@ def test_multi_character_letters_are_bracketed():
         "name": "cl", "board": ["....."] * 5, "start": "3C", "rack_size": 3, "bingo_bonus": 0, "blanks": 3,
         "tiles": [["A", 5, 1], ["C", 5, 1], ["CH", 5, 1], ["L", 5, 1], ["LL", 5, 1], ["O", 5, 1]],
     })
-    cgp = "5/[CH]O[LL]A1/5/c[l]3/5 [CH]L?/[L]L 0/0 0"
+    cgp = "5/[CH]O[LL]A1/5/c[l]3/5 [CH]L?/[L]L 0/0 0"  # ('[L]': racksmith wrote two Ls so until 2026-11)
     pos = Position.from_cgp(cgp, rs)
     a = rs.alphabet
     assert [pos.tile_at(1, c) for c in range(4)] == [a.tile("CH"), a.tile("O"), a.tile("LL"), a.tile("A")]
     assert pos.tile_at(3, 0) == a.tile("c") and pos.tile_at(3, 1) == a.tile("l")
     assert pos.racks[1] == (a.tile("L"), a.tile("L"))  # two L tiles, not the LL tile
-    assert pos.cgp() == "5/[CH]O[LL]A1/5/cl3/5 [CH]L?/[L]L 0/0 0"
+    assert pos.cgp() == "5/[CH]O[LL]A1/5/cl3/5 [CH]L?/LL 0/0 0"  # as MAGPIE writes them: two Ls are LL
     assert Position.from_cgp(pos.cgp(), rs) == pos
 
 
@@ -348,19 +348,24 @@ def test_the_last_opcode_may_go_without_its_semicolon():
     assert Position.from_cgp(f"{EMPTY15}\tAEINRST/\t0/0\t0\tlex\tCSW21;").opcodes == (("lex", "CSW21"),)  # was ('lex\tCSW21', '')
 
 
-def test_multi_character_letters_written_without_brackets_read_as_macondo_reads_them():
+def test_multi_character_letters_written_without_brackets_read_as_magpie_and_macondo_read_them():
+    """Unbracketed, CH is C and H where the alphabet has both (MAGPIE, Macondo and wolges read it
+    so); a tile whose text reads no other way (CH with no H tile) is that tile."""
     rs = Ruleset.from_dict({
         "name": "cl", "board": ["....."] * 5, "start": "3C", "rack_size": 3, "bingo_bonus": 0, "blanks": 3,
         "tiles": [["A", 5, 1], ["C", 5, 1], ["CH", 5, 1], ["L", 5, 1], ["LL", 5, 1], ["O", 5, 1]],
     })
     a = rs.alphabet
-    pos = Position.from_cgp("5/CHOLLA1/5/ch4/5 A/ 0/0 0", rs)  # 'CHOLLA' was read as C H... and refused
+    pos = Position.from_cgp("5/CHO[LL]A1/5/ch4/5 A/ 0/0 0", rs)  # no H: CH is the CH tile
     assert [pos.tile_at(1, c) for c in range(4)] == [a.tile("CH"), a.tile("O"), a.tile("LL"), a.tile("A")]
     assert pos.tile_at(3, 0) == a.tile("ch")
     assert pos.cgp() == "5/[CH]O[LL]A1/5/[ch]4/5 A/ 0/0 0"
-    two = Position(rs, np.array([[0] * 5, [a.tile("L"), a.tile("L"), 0, 0, 0]] + [[0] * 5] * 3), (a.rack("A"), ()))
-    assert two.cgp().split()[0] == "5/[L]L3/5/5/5"  # was 'LL3': the LL tile to Macondo (and to racksmith's racks)
+    two = Position.from_cgp("5/CHOLLA/5/5/5 A/ 0/0 0", rs)  # LL: two L tiles (the row is 5 squares wide)
+    assert [two.tile_at(1, c) for c in range(5)] == [a.tile("CH"), a.tile("O"), a.tile("L"), a.tile("L"), a.tile("A")]
+    assert two.cgp().split()[0] == "5/[CH]OLLA/5/5/5"
     assert Position.from_cgp(two.cgp(), rs) == two
+    with pytest.raises(CGPError, match=r"row 4 'Ch4': 'Ch' mixes capitals and small letters: CH \(or \[CH\]\) is the tile"):
+        Position.from_cgp("5/5/5/Ch4/5 A/ 0/0 0", rs)
 
 
 def test_a_position_in_another_ruleset_s_letters_names_them_and_the_ruleset_parameter():

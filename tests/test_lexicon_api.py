@@ -67,11 +67,11 @@ def multi_letter_ruleset() -> Ruleset:
 def test_multi_character_letters():
     rs = multi_letter_ruleset()
     ch = len(rs.alphabet)
-    lex = Lexicon.from_words(["chat", "[C]hat", "cab", "ach"], rs)
-    assert lex.words() == ["A[CH]", "CAB", "[C]HAT", "[CH]AT"]  # spelled as the alphabet decodes
+    lex = Lexicon.from_words(["[ch]at", "[C]hat", "cab", "a[CH]"], rs)
+    assert lex.words() == ["A[CH]", "CAB", "CHAT", "[CH]AT"]  # spelled as the alphabet decodes
     assert all(w in lex for w in lex.words())
     assert lex.contains_tiles([ch, 1, 20]) and lex.contains_tiles([3, 8, 1, 20])
-    assert "CHAT" in lex and len(lex) == 4
+    assert "CHAT" in lex and "[CH]AT" in lex and "ACH" not in lex and len(lex) == 4
 
 
 # --- queries against oracles ---------------------------------------------------------------

@@ -112,10 +112,12 @@ def test_other_alphabets():
     assert Move.parse("8H ЁЖ", "erudit").word == "ЕЖ"  # Эрудит writes ё as е
     with pytest.raises(InvalidMoveError):
         Move.parse("8H КОТ")  # English by default
-    c = Move.parse("8D CHORRO", MULTI)
+    c = Move.parse("8D CHO[RR]O", MULTI)  # (no H in MULTI: CH reads no other way; RR is two Rs)
     assert c.tiles == (MULTI.tile("CH"), MULTI.tile("O"), MULTI.tile("RR"), MULTI.tile("O"))
     assert c.notation() == "8D [CH]O[RR]O"
-    assert Move.parse("8D [R]RO", MULTI).tiles == (MULTI.tile("R"), MULTI.tile("R"), MULTI.tile("O"))
+    rr = (MULTI.tile("R"), MULTI.tile("R"), MULTI.tile("O"))
+    assert Move.parse("8D [R]RO", MULTI).tiles == Move.parse("8D RRO", MULTI).tiles == rr
+    assert Move.parse("8D RRO", MULTI).notation() == "8D RRO"
 
 
 def test_equality_ignores_score_and_repr_pastes_back():

@@ -245,7 +245,7 @@ def test_base_is_valid():
         ("tiles", [["A", 1, 1]], "hold 1 tiles with the blanks, fewer than 2 full racks of 3 (6 tiles)"),
         ("tiles", [["A", 3, 1], ["B", 2, 1]], "hold 5 tiles with the blanks, fewer than 2 full racks of 3 (6 tiles)"),
         ("letter_aliases", ["X"], "'letter_aliases' must be a table"),
-        ("letter_aliases", {"X": "Z"}, "does not make an alphabet"),
+        ("letter_aliases", {"X": "Z"}, "field 'letter_aliases' alias 'X' points to 'Z', not a letter"),
         ("blanks", -1, "'blanks' must be >= 0"),
         ("blanks", "two", "'blanks' must be an integer"),
         ("rack_size", None, "'rack_size' is missing"),

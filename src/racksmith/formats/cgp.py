@@ -196,6 +196,9 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
     for r, row in enumerate(rows):
         c = 0
         i = 0
+        joined: list[str] = []  # multi-character tiles read without brackets (Catalan NY)
+        if not row.isascii():
+            row = unicodedata.normalize("NFC", row)
         while i < len(row):
             ch = row[i]
             if ch.isdecimal():
@@ -207,15 +210,12 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
                 c += int(row[i:j])
                 i = j
                 continue
-            if ch == "[":
-                j = row.find("]", i)
-                if j < 0:
-                    raise CGPError(f"CGP board row {r + 1} {row!r}: unclosed '['")
-                tok = row[i + 1 : j]
-                i = j + 1
-            else:  # a letter of several characters written without brackets reads as that letter (as Macondo reads it)
-                tok = next((row[i : i + len(m)] for m in a._multi if row[i : i + len(m)].upper() == m), ch)
-                i += len(tok)
+            try:  # a tile of several characters: '[CH]', or one that reads no other way without them (NY)
+                tok, i, bracketed = a._read_at(row, i)
+            except RacksmithError as e:
+                raise CGPError(f"CGP board row {r + 1} {row!r}: {e}") from None
+            if not bracketed and len(tok.upper()) > 1 and tok not in joined:
+                joined.append(tok)
             if tok in BLANK_CHARS:
                 raise CGPError(f"CGP board row {r + 1} {row!r}: a blank on the board is the lowercase letter it stands for")
             if c >= ruleset.cols:
@@ -226,8 +226,23 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
                 raise CGPError(f"CGP board row {r + 1} {row!r}: {e}", letter=True) from None
             c += 1
         if c != ruleset.cols:
-            raise CGPError(f"CGP board row {r + 1} {row!r} covers {c} squares; the {ruleset.name} board is {ruleset.cols} wide")
+            raise CGPError(f"CGP board row {r + 1} {row!r} covers {c} squares; the {ruleset.name} board is {ruleset.cols} wide"
+                           + _width_hint(row, joined, a))
     return board
+
+
+def _width_hint(row: str, joined: "list[str]", a) -> str:
+    """Why a row may cover another number of squares than it seems to: the multi-character
+    tiles it spells without brackets, read as separate tiles (CH) or as one (NY)."""
+    hints = []
+    split = a.unbracketed(row)
+    if split:
+        hints.append(f"{', '.join(split)} without brackets {'is' if len(split) == 1 else 'are'} separate tiles "
+                     f"({', '.join('+'.join(a.split(x)) for x in split)}): write {', '.join(f'[{x}]' for x in split)} "
+                     f"for the tile{'s' if len(split) > 1 else ''}")
+    if joined:
+        hints.append(f"{', '.join(joined)} {'is one tile' if len(joined) == 1 else 'are one tile each'}")
+    return f" ({'; '.join(hints)})" if hints else ""
 
 
 def _parse_opcodes(text: str) -> tuple[tuple[str, str], ...]:
@@ -258,8 +273,7 @@ def _parse_opcodes(text: str) -> tuple[tuple[str, str], ...]:
 
 def format_board(board: np.ndarray, ruleset: Ruleset) -> str:
     """The board field: runs of empty squares as numbers, tiles as the alphabet writes them (a
-    letter of several characters in brackets, and so is a letter that would read, with the ones
-    after it, as a longer one: ``[L]L`` is two Ls where the alphabet has LL)."""
+    letter of several characters in brackets, ``[LL]``; two Ls are ``LL``, as MAGPIE writes them)."""
     a = ruleset.alphabet
     rows = []
     for r in range(board.shape[0]):

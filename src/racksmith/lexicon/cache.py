@@ -37,16 +37,17 @@ def cache_dir() -> Path:
 def cache_key(words: bytes, ruleset: Ruleset, gaddag: bool) -> str:
     h = hashlib.sha256()
     alphabet = ruleset.alphabet
-    header = json.dumps(
-        {
-            "format": FORMAT_VERSION,
-            "letters": list(alphabet.letters),
-            "aliases": [list(a) for a in alphabet.aliases],
-            "max_length": max_word_length(ruleset),
-            "gaddag": bool(gaddag),
-        },
-        ensure_ascii=False,
-    )
+    fields = {
+        "format": FORMAT_VERSION,
+        "letters": list(alphabet.letters),
+        "aliases": [list(a) for a in alphabet.aliases],
+        "max_length": max_word_length(ruleset),
+        "gaddag": bool(gaddag),
+    }
+    if any(len(x) > 1 for x in alphabet.letters) or alphabet.word_aliases:
+        # multi-character tiles: 'CH' without brackets is C and H since reader 2 (it was the tile)
+        fields.update(reader=2, word_aliases=[list(a) for a in alphabet.word_aliases])
+    header = json.dumps(fields, ensure_ascii=False)
     h.update(header.encode("utf-8"))
     h.update(b"\0")
     h.update(words)
@@ -80,4 +81,5 @@ def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool
 
 
 def _skipped_dict(s: Skipped) -> dict:
-    return {"letters": s.letters, "too_long": s.too_long, "too_short": s.too_short, "example": s.example}
+    return {"letters": s.letters, "too_long": s.too_long, "too_short": s.too_short, "example": s.example,
+            "digits": s.digits}

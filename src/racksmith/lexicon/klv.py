@@ -278,14 +278,22 @@ class Leaves:
         return float(self.values[i]) if i >= 0 else 0.0
 
     def items(self) -> list[tuple[str, float]]:
-        """Every (leave, value), in the file's order; blanks shown ``?``."""
+        """Every (leave, value), in the file's order; each leave written as a rack is (blanks
+        ``?`` first, a tile of several characters in brackets: ``?A[LL]``, while ``?ALL`` has two
+        Ls), so the pairs written to a CSV build these leaves again."""
         listing = _kwgwalk.words(self.kwg, int(self.kwg[0]) & ARC_MASK, b"", self.longest)
-        if not listing:
-            return []
-        table = {0xFF: "\n", 0: "?"}
-        table.update({t: s for t, s in enumerate(self.alphabet.letters, 1)})
-        names = listing.decode("latin-1").translate(table).split("\n")[:-1]
-        return list(zip(names, self.values.tolist()))
+        return list(zip(_leave_names(listing, self.alphabet), self.values.tolist()))
+
+
+def _leave_names(listing: bytes, alphabet: Alphabet) -> list[str]:
+    """The leaves of a listing (tiles, each leave ended by 0xFF) as the alphabet writes them."""
+    if not listing:
+        return []
+    if any(len(x) > 1 for x in alphabet.letters):
+        return [alphabet.decode(leave) for leave in listing.split(b"\xff")[:-1]]
+    table = {0xFF: "\n", 0: "?"}
+    table.update({t: s for t, s in enumerate(alphabet.letters, 1)})
+    return listing.decode("latin-1").translate(table).split("\n")[:-1]
 
 
 def _check_sorted(nodes: np.ndarray, longest: int, alphabet: Alphabet, where: str) -> None:
@@ -301,11 +309,9 @@ def _check_sorted(nodes: np.ndarray, longest: int, alphabet: Alphabet, where: st
     if not bad.size:
         return
     listing = _kwgwalk.words(nodes, int(nodes[0]) & ARC_MASK, b"", longest)
-    table = {0xFF: "\n", 0: "?"}
-    table.update({t: s for t, s in enumerate(alphabet.letters, 1)})
-    names = listing.decode("latin-1").translate(table).split("\n")[:-1]
-    order = {ch: i for i, ch in enumerate("?" + "".join(alphabet.letters))}
-    example = next((n for n in names if [order[c] for c in n] != sorted(order[c] for c in n)), None)
+    leaves = listing.split(b"\xff")[:-1]
+    names = _leave_names(listing, alphabet)
+    example = next((name for leave, name in zip(leaves, names) if list(leave) != sorted(leave)), None)
     what = f"leave {example!r} has" if example else f"node {int(bad[0])} leads to"
     raise LexiconFormatError(
         f"leaves {where}: {what} tiles out of order (a leave file stores each leave's tiles sorted, blank "

@@ -34,7 +34,7 @@ def _split_listing(listing: bytes, alphabet: Alphabet) -> list[str]:
     """Words of a listing (tiles, each word ended by 0xFF) as text."""
     if not listing:
         return []
-    if alphabet._multi:  # spelled by the alphabet, which brackets what would read ambiguously
+    if any(len(x) > 1 or len(x.lower()) > 1 for x in alphabet.letters):  # spelled by the alphabet: [CH]
         return ["@".join(alphabet.decode(part) for part in word.split(b"\0")) for word in listing.split(b"\xff")[:-1]]
     return listing.decode("latin-1").translate(_listing_table(alphabet)).split("\n")[:-1]
 

@@ -4,10 +4,17 @@ blank lines ignored.
 Words with letters outside the alphabet, longer than the board or shorter than 2 letters are
 skipped and counted. Single-character alphabets take a vectorised path (the whole list is
 mapped to tiles by one table look-up); alphabets with multi-character letters, and the rare
-line that needs it (spaces, unknown characters), go through :meth:`Alphabet.encode_plain`.
+line that needs it (spaces, unknown characters), go through :meth:`Alphabet.encode_listed`.
+
+A tile of several characters is read as everywhere else (and as MAGPIE's ``convert text2kwg``
+reads it): ``A[CH]E`` holds the CH tile, ``ACHE`` the tiles C and H where the alphabet has both;
+Catalan's ``L·L``, ``NY``, ``QU`` read with or without brackets. A list that spells such a tile
+without brackets gets a note (logger ``racksmith.lexicon``, on stderr when logging is not set up):
+how many words, the first, and how to write the tile.
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,6 +40,7 @@ class Skipped:
     too_long: int = 0  #: longer than the board
     too_short: int = 0  #: shorter than 2 letters
     example: str = ""  #: the first line skipped for its letters
+    digits: bool = False  #: it has digits, in an alphabet of multi-character tiles (FISE writes CH as 1)
 
     @property
     def total(self) -> int:
@@ -51,7 +59,17 @@ class Skipped:
             if n
         ]
         words = "word" if self.total == 1 else "words"
-        return f"skipped {self.total:,} {words}: " + ", ".join(parts) if parts else "skipped no words"
+        if not parts:
+            return "skipped no words"
+        return f"skipped {self.total:,} {words}: " + ", ".join(parts) + _digits_hint(self)
+
+
+def _digits_hint(skipped: Skipped) -> str:
+    """A hint for a list that writes tiles as digits (FISE's Spanish lists: 1, 2, 3 for CH, LL, RR)."""
+    if not skipped.digits:
+        return ""
+    return (" (digits for tiles, as FISE's Spanish lists write CH, LL, RR: give the ruleset letter_aliases = "
+            '{ "1" = "CH", ... })')
 
 
 def check_fits(kept: int, skipped: Skipped, alphabet: Alphabet, max_length: int, what: str, hint: str = "") -> None:
@@ -68,11 +86,37 @@ def check_fits(kept: int, skipped: Skipped, alphabet: Alphabet, max_length: int,
         raise LexiconFormatError(
             f"{what}: {skipped.letters:,} of its {kept + skipped.total:,} words have letters outside the alphabet "
             f"of {alphabet.name or 'the ruleset'}{first} and {outcome}: is the ruleset right?"
-            + (f" ({hint})" if hint else "")
+            + (f" ({hint})" if hint else "") + _digits_hint(skipped)
         )
     if skipped.total:
         raise LexiconFormatError(f"{what}: none of its {skipped.total:,} words has {MIN_LENGTH} to {max_length} letters")
     raise LexiconFormatError(f"{what} holds no words (a word list is UTF-8 text, one word a line)")
+
+
+log = logging.getLogger("racksmith.lexicon")
+
+
+@dataclass(frozen=True, slots=True)
+class Unbracketed:
+    """Words of a list that spell a multi-character tile without brackets (Spanish ``CHICO``),
+    read as separate tiles (C, H): kept, and told about, since the list may have meant the tile."""
+
+    words: int = 0  #: how many words
+    example: str = ""  #: the first
+    letters: tuple[str, ...] = ()  #: the tiles so spelled (``("CH", "LL")``), in the order met
+
+    def describe(self, alphabet: Alphabet, what: str = "word list") -> str:
+        """``note: word list 'es.txt': 156 words spell CH, LL without brackets (first: 'ACHE'),
+        read as separate tiles (C+H, L+L) as MAGPIE reads them; write [CH], [LL] for the tiles``."""
+        if not self.words:
+            return ""
+        many = len(self.letters) > 1
+        spelled = ", ".join(self.letters)
+        parts = ", ".join("+".join(alphabet.split(x)) for x in self.letters)
+        return (f"note: {what}: {self.words:,} word{'s' if self.words > 1 else ''} spell{'' if self.words > 1 else 's'} "
+                f"{spelled} without brackets ({'first: ' if self.words > 1 else ''}{self.example!r}), read as separate "
+                f"tiles ({parts}) as MAGPIE and wolges read them; write {', '.join(f'[{x}]' for x in self.letters)} "
+                f"for the tile{'s' if many else ''}")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -82,6 +126,7 @@ class WordList:
     text: np.ndarray  #: uint8 tiles, words end to end
     offsets: np.ndarray  #: int64, word i is ``text[offsets[i]:offsets[i+1]]``
     skipped: Skipped
+    unbracketed: Unbracketed = Unbracketed()  #: words spelling a multi-character tile without brackets
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
@@ -167,12 +212,14 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
     rows = []
     letters = too_long = too_short = 0
     example = ""
+    split_words, split_example, split_letters = 0, "", []
+    check_split = alphabet._split_re is not None
     for line in odd:
         word = line.strip()
         if not word:
             continue
         try:
-            tiles = alphabet.encode_plain(word)
+            tiles = alphabet.encode_listed(word)
         except UnknownLetterError:
             letters += 1
             example = example or word
@@ -183,12 +230,24 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
             too_short += 1
         else:
             rows.append(tiles)
+            if check_split:
+                found = alphabet.unbracketed(word)
+                if found:
+                    split_words += 1
+                    split_example = split_example or word[:40]
+                    split_letters.extend(x for x in found if x not in split_letters)
     if rows:
         extra = np.zeros((len(rows), max_length), dtype=np.uint8)
         for i, tiles in enumerate(rows):
             extra[i, : len(tiles)] = tiles
         mat = np.concatenate([mat, extra])
-    return _pack(mat, Skipped(letters, too_long + fast_long, too_short + fast_short, example[:40]))
+    order = {x: i for i, x in enumerate(alphabet.letters)}
+    unbracketed = Unbracketed(split_words, split_example, tuple(sorted(split_letters, key=order.__getitem__)))
+    if split_words:
+        log.warning(unbracketed.describe(alphabet, f"word list {source}"))
+    digits = any(len(x) > 1 for x in alphabet.letters) and any(ch.isdigit() for ch in example)
+    wl = _pack(mat, Skipped(letters, too_long + fast_long, too_short + fast_short, example[:40], digits))
+    return WordList(wl.text, wl.offsets, wl.skipped, unbracketed) if split_words else wl
 
 
 def _fast_rows(text: str, alphabet: Alphabet, max_length: int):
@@ -244,6 +303,8 @@ def words_to_list(words: Iterable[str], alphabet: Alphabet, max_length: int) -> 
             example = example or w[:40]
         else:
             kept.append(w)
-    wl = parse_word_list("\n".join(kept), alphabet, max_length)
+    wl = parse_word_list("\n".join(kept), alphabet, max_length, "<words>")
     s = wl.skipped
-    return WordList(wl.text, wl.offsets, Skipped(s.letters + letters, s.too_long, s.too_short, s.example or example))
+    return WordList(wl.text, wl.offsets, Skipped(s.letters + letters, s.too_long, s.too_short, s.example or example,
+                                                 s.digits),
+                    wl.unbracketed)

@@ -8,6 +8,7 @@ already on the board), see :mod:`racksmith.core.move`.
 from __future__ import annotations
 
 import operator
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -115,6 +116,9 @@ def letter_problem(letter: object) -> str:
         return "must be a text"
     if not letter:
         return "is empty"
+    if len(letter) > 3 and letter[0] == "[" and letter[-1] == "]" and not letter_problem(letter[1:-1]):
+        return (f"is in brackets: name the tile {letter[1:-1]!r} (racks, moves, CGP and GCG write a tile of "
+                f"several characters in brackets, {letter})")
     for ch in letter:
         if ch.isdigit():
             return f"holds the digit {ch!r}: a letter has no digits"
@@ -123,6 +127,17 @@ def letter_problem(letter: object) -> str:
         if ch in RESERVED_CHARS:
             return f"holds {ch!r}: a letter holds none of {RESERVED_CHARS}"
     return ""
+
+
+def _spells(text: str, letters: "set[str]") -> bool:
+    """Can ``text`` be read as a sequence of ``letters``?"""
+    reach = [True] + [False] * len(text)
+    for i in range(len(text)):
+        if reach[i]:
+            for letter in letters:
+                if text.startswith(letter, i):
+                    reach[i + len(letter)] = True
+    return reach[-1]
 
 
 def _tiles_of(alphabet: "Alphabet", tiles: tuple[int, ...]) -> Tiles:
@@ -145,15 +160,33 @@ def letter_of(tile: Tile) -> int:
 class Alphabet:
     """The letters of a ruleset, in order; tile ``i`` is ``letters[i - 1]``.
 
-    ``aliases`` maps other spellings to a letter (e.g. Latin ``Ë`` to Cyrillic ``Ё``).
+    ``aliases`` maps other spellings to a letter (e.g. Latin ``Ë`` to Cyrillic ``Ё``);
+    ``word_aliases`` maps texts of digits to a letter, read in word lists only (FISE's Spanish
+    lists write CH, LL and RR as ``1``, ``2``, ``3``; elsewhere a digit is a number).
+
+    Tiles of several characters are written as MAGPIE, Macondo and wolges write them: in brackets
+    (``[CH]``, a blank ``[ch]``), and a tile of one character never is. They are read as those
+    programs read them: ``[..]`` is always one tile; without brackets, a multi-character tile whose
+    text also reads as separate tiles of the alphabet (Spanish ``CH`` = C + H, ``LL``, ``RR``,
+    Dutch ``IJ``) is those separate tiles, and one whose text does not (Catalan ``L·L`` where
+    ``·`` is no tile, ``NY`` where ``Y`` is none, ``QU``) is that tile (in capitals; in small
+    letters its blank). Text mixing the two cases reads letter by letter (``Ch``: C and a blank
+    h), as MAGPIE reads it.
     """
 
     letters: tuple[str, ...]
     name: str = ""
     aliases: tuple[tuple[str, str], ...] = ()
+    word_aliases: tuple[tuple[str, str], ...] = ()
     _index: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+    #: multi-character spellings (uppercase, letters and aliases) read without brackets, longest first
     _multi: tuple = field(default=(), init=False, repr=False, compare=False, hash=False)
+    #: multi-character spellings (uppercase) that read without brackets as separate tiles
+    _split: tuple = field(default=(), init=False, repr=False, compare=False, hash=False)
+    _split_re: object = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _word_alias_re: object = field(default=None, init=False, repr=False, compare=False, hash=False)
     _lower_multi: tuple = field(default=(), init=False, repr=False, compare=False, hash=False)
+    _spelled: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
     _tiles_type: type = field(default=Tiles, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -198,17 +231,44 @@ class Alphabet:
                 )
             index[alias.upper()] = index[target]
         object.__setattr__(self, "_index", index)
-        multi = tuple(sorted((k for k in index if len(k) > 1), key=len, reverse=True))
-        object.__setattr__(self, "_multi", multi)
+        word_aliases = _args.text_pairs(self.word_aliases, "word_aliases", UnknownLetterError,
+                                        what="an alphabet's word aliases are (digits, letter) pairs of texts")
+        seen: set[str] = set()
+        for alias, target in word_aliases:
+            if not (alias.isascii() and alias.isdigit()) or alias in seen:
+                raise UnknownLetterError(f"word alias {alias!r} must be digits (0-9), each alias once")
+            if nfc(target) not in self.letters:
+                raise UnknownLetterError(f"word alias {alias!r} points to {target!r}, not a letter")
+            seen.add(alias)
+        object.__setattr__(self, "word_aliases", tuple((a, nfc(t)) for a, t in word_aliases))
+        if self.word_aliases:
+            pattern = "|".join(re.escape(a) for a, _ in sorted(self.word_aliases, key=lambda x: -len(x[0])))
+            object.__setattr__(self, "_word_alias_re", re.compile(pattern))
+        letters = set(self.letters)
+        multi, split = [], []
+        for k in index:
+            if len(k) > 1:
+                (split if _spells(k, letters - {k}) else multi).append(k)
+        object.__setattr__(self, "_multi", tuple(sorted(multi, key=len, reverse=True)))
+        object.__setattr__(self, "_split", tuple(sorted(split, key=len, reverse=True)))
+        if split:
+            object.__setattr__(self, "_split_re", re.compile(
+                r"\[[^\]]*\]|(" + "|".join(re.escape(k) for k in self._split) + ")", re.IGNORECASE))
         # lowercase forms longer than their letter (Turkish İ: i + a combining dot), one token each
-        lower = {nfc(x.lower()) for x in self.letters}
-        object.__setattr__(self, "_lower_multi", tuple(sorted(
-            (f for f in lower if len(f) > 1 and f.upper() not in multi), key=len, reverse=True)))
+        lower = {nfc(x.lower()) for x in self.letters if len(x) == 1}
+        object.__setattr__(self, "_lower_multi", tuple(sorted((f for f in lower if len(f) > 1), key=len, reverse=True)))
+        spelled = {0: "?"}
+        for i, letter in enumerate(self.letters, start=1):
+            small = letter.lower()  # (as letter() writes a blank)
+            # as MAGPIE writes them: a text of several characters in brackets (Turkish İ's blank i̇ too)
+            spelled[i] = f"[{letter}]" if len(letter) > 1 else letter
+            spelled[i | BLANK] = f"[{small}]" if len(small) > 1 else small
+        object.__setattr__(self, "_spelled", spelled)
         object.__setattr__(self, "_tiles_type", type("Tiles", (Tiles,), {"__slots__": (), "alphabet": self}))
 
     def __reduce__(self):
         # the derived fields (the index, the Tiles class) are rebuilt, not pickled
-        return (Alphabet, (self.letters, self.name, self.aliases))
+        return (Alphabet, (self.letters, self.name, self.aliases, self.word_aliases))
 
     def __len__(self) -> int:
         return len(self.letters)
@@ -220,7 +280,8 @@ class Alphabet:
         return f" of {self.name}" if self.name else ""
 
     def tile(self, letter: str) -> Tile:
-        """The tile for one letter: uppercase = the letter, lowercase = a blank standing for it."""
+        """The tile for one letter: uppercase = the letter, lowercase = a blank standing for it. A
+        letter of several characters is in one case or the other (``CH`` or ``ch``, not ``Ch``)."""
         if not isinstance(letter, str):
             raise UnknownLetterError(f"a letter is a str, got {type(letter).__name__} {letter!r}")
         if not letter.isascii():
@@ -232,8 +293,20 @@ class Alphabet:
         if t is None:
             raise self._unknown(letter)
         if letter != up:
+            if len(up) > 1 and letter != nfc(up.lower()):
+                raise self._mixed(letter, up)
             t |= BLANK
         return t
+
+    def _mixed(self, text: str, up: str) -> UnknownLetterError:
+        """``text`` spells the multi-character ``up`` (a letter or an alias) in mixed case."""
+        low = nfc(up.lower())
+        tile, blank = (f"{up} (or [{up}])", f"{low} (or [{low}])") if up in self._multi else (f"[{up}]", f"[{low}]")
+        target = self.letters[self._index[up] - 1]
+        what = "" if target == up else f" (the letter {target})"
+        return UnknownLetterError(
+            f"{text!r} mixes capitals and small letters: {tile} is the tile{what}, {blank} a blank standing for it"
+        )
 
     def plain_tile(self, letter: str) -> Tile:
         """The tile for one letter, case ignored (a rack's letter, a lexicon word's): never a blank.
@@ -282,40 +355,65 @@ class Alphabet:
             return ""
         return f": it is {twin_of(letter)} (check the keyboard layout)"
 
-    def split(self, text: str) -> list[str]:
-        """Split text into letter tokens: ``[CH]`` brackets a multi-character tile; otherwise the
-        longest multi-character letter of the alphabet matches first, then single characters."""
+    def split(self, text: str, *, plain: bool = False) -> list[str]:
+        """Split text into letter tokens: ``[CH]`` is one tile (any tile, of one character too);
+        without brackets, a multi-character tile whose text also reads as separate tiles of the
+        alphabet (Spanish CH: C and H) is those tiles, and one whose text does not (Catalan L·L, NY,
+        QU) is that tile, the longest first; then single characters. ``plain`` (racks, lexicon
+        words: case ignored) reads a multi-character tile in mixed case (``Ny``) as the tile, else
+        it is an error (``NY`` is the tile, ``ny`` its blank)."""
         if not isinstance(text, str):
             _args.text(text, "text", UnknownLetterError, what="letters (a str)")
         if not text.isascii():  # decomposed letters (Й as И + a breve): one token each
             text = unicodedata.normalize("NFC", text)
+        if not self._multi and not self._lower_multi and "[" not in text:
+            return list(text)  # (every token one character)
         out: list[str] = []
         i = 0
         n = len(text)
         while i < n:
-            c = text[i]
-            if c == "[":
-                j = text.find("]", i)
-                if j < 0:
-                    raise UnknownLetterError(f"unclosed '[' in {text!r}")
-                out.append(text[i + 1 : j])
-                i = j + 1
-                continue
-            for m in self._multi:
-                if text[i : i + len(m)].upper() == m:
-                    out.append(text[i : i + len(m)])
-                    i += len(m)
-                    break
-            else:
-                for m in self._lower_multi:
-                    if text.startswith(m, i):
-                        out.append(m)
-                        i += len(m)
-                        break
-                else:
-                    out.append(c)
-                    i += 1
+            tok, i, _ = self._read_at(text, i, plain)
+            out.append(tok)
         return out
+
+    def _read_at(self, text: str, i: int, plain: bool = False) -> tuple[str, int, bool]:
+        """The token at ``text[i]`` (NFC text), where the next one starts, and whether it was
+        written in brackets."""
+        c = text[i]
+        if c == "[":
+            j = text.find("]", i)
+            if j < 0:
+                raise UnknownLetterError(f"unclosed '[' in {text!r}")
+            if j == i + 1:
+                raise UnknownLetterError(f"empty brackets '[]' in {text!r}: a tile goes between them")
+            return text[i + 1 : j], j + 1, True
+        for m in self._multi:
+            seg = text[i : i + len(m)]
+            if len(seg) == len(m) and (seg.upper() if seg.isascii() else nfc(seg.upper())) == m:
+                if not plain and seg != m and seg != nfc(m.lower()):
+                    raise self._mixed(seg, m)
+                return seg, i + len(m), False
+        for m in self._lower_multi:
+            if text.startswith(m, i):
+                return m, i + len(m), False
+        return c, i + 1, False
+
+    def unbracketed(self, text: str) -> list[str]:
+        """The multi-character tiles that ``text`` spells without brackets and so reads as
+        separate tiles: ``["CH"]`` for Spanish ``CHICO`` (C, H, I, C, O), ``[]`` for ``[CH]ICO``.
+        Their letters (an alias names its letter), each once, in the order met."""
+        if self._split_re is None or not isinstance(text, str):
+            return []
+        if not text.isascii():
+            text = unicodedata.normalize("NFC", text)
+        found: list[str] = []
+        for m in self._split_re.finditer(text):
+            if m.group(1):
+                up = m.group(1).upper() if m.group(1).isascii() else nfc(m.group(1).upper())
+                letter = self.letters[self._index[up] - 1]
+                if letter not in found:
+                    found.append(letter)
+        return found
 
     def encode(self, word: str) -> list[Tile]:
         """Tiles of a word as written on a board: uppercase = tile, lowercase = blank."""
@@ -327,25 +425,33 @@ class Alphabet:
         """Tiles of a lexicon word: case ignored, no blanks."""
         if not isinstance(word, str):
             _args.text(word, "word", UnknownLetterError, what="letters (a str)")
-        return [self.plain_tile(tok) for tok in self.split(word)]
+        return [self.plain_tile(tok) for tok in self.split(word, plain=True)]
+
+    def encode_listed(self, word: str) -> list[Tile]:
+        """Tiles of a word of a word list: as :meth:`encode_plain`, and a :attr:`word_aliases`
+        text of digits is its letter (``A1E`` is A, CH, E where ``1`` stands for CH)."""
+        if self._word_alias_re is not None and isinstance(word, str) and any(ch.isdigit() for ch in word):
+            aliases = dict(self.word_aliases)
+            word = self._word_alias_re.sub(lambda m: f"[{aliases[m.group(0)]}]", word)
+        return self.encode_plain(word)
 
     def decode(self, tiles) -> str:
-        """Inverse of :meth:`encode`: multi-character letters are bracketed, and so is a letter that
-        would otherwise read, with the letters after it, as a longer one (``[R]R`` is two Rs)."""
-        parts = []
-        after = ""
-        longest = len(self._multi[0]) if self._multi else 0
+        """Inverse of :meth:`encode`: a letter of several characters in brackets (``[CH]``, a blank
+        ``[ch]``), a letter of one never (two Ls are ``LL``, as MAGPIE, Macondo and wolges write
+        them); ``?`` for the rack blank 0."""
         try:
             tiles = list(tiles)
         except TypeError:
             raise UnknownLetterError(f"tiles must be a sequence of tile ints, got {_args.show(tiles)}") from None
-        for t in reversed(tiles):
-            s = self.letter(t)
-            if len(s) > 1 or (longest and any((s + after)[: len(m)].upper() == m for m in self._multi)):
-                s = f"[{s}]"
+        spelled = self._spelled
+        parts = []
+        for t in tiles:
+            s = spelled.get(t) if type(t) is int else None
+            if s is None:
+                self.letter(t)  # (a number that is no tile: the error says why)
+                s = spelled[operator.index(t)]
             parts.append(s)
-            after = (s + after)[:longest]
-        return "".join(reversed(parts))
+        return "".join(parts)
 
     def tiles(self, tiles: "Iterable[Tile] | str" = ()) -> Tiles:
         """A :class:`Tiles` of this alphabet: from tile ints (kept in their order), or from
@@ -363,7 +469,7 @@ class Alphabet:
         if not isinstance(text, str):
             _args.text(text, "a rack", UnknownLetterError, what="letters (a str, '?' or '*' for a blank)")
         out = []
-        for tok in self.split(text):
+        for tok in self.split(text, plain=True):
             if tok in BLANK_CHARS:
                 out.append(0)
             else:

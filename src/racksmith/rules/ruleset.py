@@ -292,15 +292,33 @@ class Ruleset:
         ):
             raise fail("letter_aliases", f"must be a table of alias = letter (strings), got {_show(aliases_raw)}")
         letter_aliases: dict[str, str] = {}
+        word_aliases: dict[str, str] = {}  # digits: read in word lists only
         for alias, target in aliases_raw.items():
             key = nfc(alias)
-            if key in letter_aliases:
+            if key in letter_aliases or key in word_aliases:
                 raise fail("letter_aliases", f"has {_show(key)} twice (aliases are compared NFC-normalized)")
-            letter_aliases[key] = nfc(nfc(target).upper())
+            target = nfc(nfc(target).upper())
+            if key.isascii() and key.isdigit() and len(target) > 1:
+                if target not in letters:
+                    raise fail("letter_aliases", f"alias {_show(key)} points to {_show(target)}, not a letter of "
+                                                 "'tiles'")
+                word_aliases[key] = target
+            elif any(ch.isdigit() for ch in key):
+                raise fail("letter_aliases", f"alias {_show(key)} for {_show(target)} must be without digits (in CGP "
+                                             "and moves a digit is a number), but for an alias of digits only for a "
+                                             "tile of several characters, read in word lists only (FISE's Spanish "
+                                             "lists write CH, LL, RR as \"1\", \"2\", \"3\")")
+            else:
+                letter_aliases[key] = target
         try:
-            alphabet = Alphabet(tuple(letters), name=name, aliases=tuple(letter_aliases.items()))
+            Alphabet(tuple(letters), name=name)
         except RacksmithError as e:
             raise fail("tiles", f"does not make an alphabet: {e}") from None
+        try:
+            alphabet = Alphabet(tuple(letters), name=name, aliases=tuple(letter_aliases.items()),
+                                word_aliases=tuple(word_aliases.items()))
+        except RacksmithError as e:
+            raise fail("letter_aliases", f"{e}") from None
         blanks = need("blanks", int, default=0) if "blanks" in data else 0
         if blanks < 0:
             raise fail("blanks", "must be >= 0")
@@ -403,7 +421,7 @@ class Ruleset:
             "end_rule": self.end_rule,
             "start": coord_label(r, c),
             "blanks": self.counts[0],
-            "letter_aliases": dict(self.alphabet.aliases),
+            "letter_aliases": dict(self.alphabet.aliases + self.alphabet.word_aliases),
             "board": self.layout(),
             "tiles": [[l, self.counts[i], self.values[i]] for i, l in enumerate(self.alphabet.letters, 1)],
             "vowels": self.alphabet.decode(self.vowels),
