@@ -86,7 +86,7 @@ def test_multi_character_letters_are_bracketed():
     assert [pos.tile_at(1, c) for c in range(4)] == [a.tile("CH"), a.tile("O"), a.tile("LL"), a.tile("A")]
     assert pos.tile_at(3, 0) == a.tile("c") and pos.tile_at(3, 1) == a.tile("l")
     assert pos.racks[1] == (a.tile("L"), a.tile("L"))  # two L tiles, not the LL tile
-    assert pos.cgp() == "5/[CH]O[LL]A1/5/cl3/5 [CH]L?/LL 0/0 0"  # as MAGPIE writes them: two Ls are LL
+    assert pos.cgp() == "5/[CH]O[LL]A1/5/cl3/5 [CH]L?/LL 0/0 0 bb 0; etl 3;"  # as MAGPIE writes them: two Ls are LL (and the rules English lacks)
     assert Position.from_cgp(pos.cgp(), rs) == pos
 
 
@@ -359,7 +359,7 @@ def test_multi_character_letters_written_without_brackets_read_as_magpie_and_mac
     pos = Position.from_cgp("5/CHO[LL]A1/5/ch4/5 A/ 0/0 0", rs)  # no H: CH is the CH tile
     assert [pos.tile_at(1, c) for c in range(4)] == [a.tile("CH"), a.tile("O"), a.tile("LL"), a.tile("A")]
     assert pos.tile_at(3, 0) == a.tile("ch")
-    assert pos.cgp() == "5/[CH]O[LL]A1/5/[ch]4/5 A/ 0/0 0"
+    assert pos.cgp() == "5/[CH]O[LL]A1/5/[ch]4/5 A/ 0/0 0 bb 0; etl 3;"
     two = Position.from_cgp("5/CHOLLA/5/5/5 A/ 0/0 0", rs)  # LL: two L tiles (the row is 5 squares wide)
     assert [two.tile_at(1, c) for c in range(5)] == [a.tile("CH"), a.tile("O"), a.tile("L"), a.tile("L"), a.tile("A")]
     assert two.cgp().split()[0] == "5/[CH]OLLA/5/5/5"

@@ -367,3 +367,21 @@ def test_the_documented_example_file_is_a_ruleset(tmp_path, monkeypatch):
     rs = Ruleset.load("game/czech7.toml")
     assert (rs.name, rs.rows, rs.cols, rs.total_tiles, rs.lexicon) == ("czech7", 7, 7, 35, str(game / "words.txt"))
     assert "CH" in rs.alphabet.letters and rs.alphabet.tile("ä") == rs.alphabet.tile("a")
+
+
+def test_a_ruleset_file_s_cgp_names_the_rules_the_format_has_words_for(tmp_path):
+    """A position of English with a 40-point bingo was written as a plain CGP, which read back
+    without the file as English with 50: now it carries 'bb 40;' (and etl, mcnz where they differ),
+    refused without the file and read with it."""
+    path = ruleset_file(tmp_path, "b40.json", name="b40", bingo_bonus=40, zero_turn_limit=4)
+    rs = Ruleset.load(path)
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0", rs)
+    cgp = pos.cgp()
+    assert cgp.endswith(" 0/16 0 mcnz 4; bb 40;")
+    with pytest.raises(CGPError, match="give a ruleset file with zero_turn_limit = 4"):
+        Position.from_cgp(cgp)
+    assert Position.from_cgp(cgp, rs).cgp() == cgp
+    # the English rules need no opcode; a ruleset with English's rules writes none either
+    same = Ruleset.load(ruleset_file(tmp_path, "same.json", name="same"))
+    assert Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0", same).cgp() \
+        .endswith(" 0/16 0")

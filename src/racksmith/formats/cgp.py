@@ -306,10 +306,19 @@ def naming_opcodes(opcodes, ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
     ``lex ru-erudit`` for Эрудит), else with ``ld <name>;`` first in place of any other ``ld``.
     Russian and Эрудит share their letters, so a line without it was read as Russian (other
     values, another board), and Super Scrabble's as English. A ruleset file's positions are read
-    with that file, which no name can name: their opcodes are left as they are."""
+    with that file, which no name can name: their opcodes get the rules the CGP format has words
+    for (``bb``, ``etl``, ``mcnz``) where the file's differ from those of the ruleset a reader
+    would take, so that the line read without the file is refused rather than played by other
+    rules (and MAGPIE, reading them, plays those rules)."""
     opcodes = tuple(opcodes)
     if not is_shipped(ruleset):
-        return opcodes
+        try:
+            base = named_ruleset(**_names(opcodes), error=_refused) or get_ruleset("english")
+        except CGPError:
+            return opcodes
+        given = {k for k, _ in opcodes}
+        return opcodes + tuple((name, str(getattr(ruleset, attr))) for name, attr, _ in _RULE_OPCODES
+                               if name not in given and getattr(ruleset, attr) != getattr(base, attr))
     try:
         named = named_ruleset(**_names(opcodes), error=_refused)
     except CGPError:
