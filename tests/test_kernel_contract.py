@@ -129,6 +129,39 @@ def test_end_of_game_valuation(english, evaluation):
             == (0.35, 2.0, 10.0, 2.0)
 
 
+@pytest.mark.parametrize("penalty", [None, 0.0, 12.5])
+def test_a_pass_with_tiles_in_the_bag_costs_the_pass_penalty(english, penalty):
+    """The pass keeps a whole rack, which no leave table values (0), so it outranked every play
+    that keeps a bad leave; it now costs PASS_PENALTY (50: Macondo's), with the bag empty what
+    keeping the rack costs, as before."""
+    rs, lexicon, leaves = english
+    ev = equity.DEFAULT if penalty is None else StaticEvaluation(pass_penalty=penalty)
+    pos = _midgame(rs, lexicon)
+    rack = bytes(pos.rack)
+    n_board = int(np.count_nonzero(pos.board))
+    tables = Tables(Rules(lexicon, rs, ev), LeaveTable(leaves))
+    records, _ = tables.generate(pos.board, rack, n_board + 30, 17, 0, True, -1, 3, True)  # 30 tiles in the bag
+    passes = [r for r in records if r["kind"] == 2]
+    assert len(passes) == 1 and passes[0]["equity"] == -ev.pass_penalty
+    records, _ = tables.generate(pos.board, rack, n_board, 17, 0, True, -1, 3, True)  # the bag empty
+    kept = sum(rs.values[t] for t in rack)
+    assert [r["equity"] for r in records if r["kind"] == 2] == [-(ev.stuck_penalty + ev.stuck_factor * kept)]
+    assert equity.PASS_PENALTY == 50.0
+
+
+def test_the_static_player_no_longer_passes_a_rack_whose_plays_keep_a_bad_leave():
+    """A rules audit's position: Russian, 5 tiles in the bag (no exchange), the mover 211 behind
+    with ААЕЕНУЪ; every play keeps the Ъ (a negative leave), and the pass ranked first at 0.000."""
+    from racksmith import Position
+
+    pos = Position.from_cgp("РЕСКРИПТ3Э2Д/А6О3Ф2А/з5ЕРЫ1ПОВОЙ/М4Ж1Б2ИР2К/О3НОВАТОР3А/и4Х4О4/Н9ГО3/А6ЮС2КНУТ/"
+                            "2В3АГУЛ1И3/2ОСОЕД2ЯМС1Ш1/2Т4ЩУП1Е1Е1/2Ч4И2БЛЯДЬ/2И4П4З2/2М4Е7/7Ц7 ААЕЕНУЪ/ВЁКЛЛНС "
+                            "237/448 0 ld russian;")
+    ranked = pos.moves(sort="equity", leaves="russian", exchanges=True)
+    assert ranked[0].is_place and ranked[0].equity > -50
+    assert [m.equity for m in ranked if m.kind == "pass"] == [-50.0]
+
+
 @pytest.mark.parametrize("penalty", [equity.OPENING_VOWEL_PENALTY, 1.25])
 def test_opening_vowel_penalty(english, penalty):
     rs, lexicon, _ = english

@@ -7,6 +7,7 @@ import pytest
 
 from oracle import FIXTURES, enable_words, load_fixture_positions
 from racksmith.rules.alphabet import BLANK, THROUGH
+from racksmith.rules.equity import PASS_PENALTY
 from racksmith.errors import PositionError
 from racksmith.lexicon import Leaves, Lexicon
 from racksmith.core.move import Move
@@ -165,6 +166,8 @@ def test_every_equity_is_the_static_evaluation(record, enable15, synth):
         if bag == 0:
             kept = sum(values[t] for t in m.leave)
             expected = m.score + (2 * opp if not m.leave else -(10 + 2 * kept))
+        elif m.kind == "pass":  # it gives the turn away for nothing: racksmith.rules.equity.PASS_PENALTY
+            expected = -PASS_PENALTY
         else:
             expected = m.score + leaves.value_tiles(m.leave)
         if pos.is_empty and m.is_place:
@@ -197,7 +200,7 @@ def test_movelist_is_lazy_compact_and_complete(enable15, synth):
     ex = next(r for r in recs if r["type"] == "exchange")
     assert set(ex) == {"type", "tiles", "notation", "score", "equity", "leave"}
     assert sorted(ex["tiles"] + ex["leave"]) == sorted("AEEIKOV") and ex["notation"] == "-" + ex["tiles"] and ex["score"] == 0
-    assert next(r for r in recs if r["type"] == "pass") == {"type": "pass", "notation": "-", "score": 0, "equity": 0.0,
+    assert next(r for r in recs if r["type"] == "pass") == {"type": "pass", "notation": "-", "score": 0, "equity": -50.0,
                                                            "leave": "AEEIKOV"}
     assert all({"notation", "score", "equity", "leave"} <= set(r) for r in recs)
     # tiles of a placement: THROUGH marks the board's tiles; blanks carry the blank bit

@@ -88,6 +88,7 @@ cdef struct RulesC:
     double no_vpen[MAX_DIM]         # zeros: the penalties of a lane once the board holds tiles
     double going_out_factor
     double stuck_penalty
+    double pass_penalty     # a pass while the bag holds tiles: equity -pass_penalty
     double stuck_factor
     # bingos (shadow playing): the multisets of the lexicon's words of rack_size letters or more,
     # each as the sum of a fixed pseudo-random hash per letter (open addressing, 0 = free slot)

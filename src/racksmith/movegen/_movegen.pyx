@@ -248,11 +248,12 @@ cdef int walk_generate(WalkC* w, const RulesC* r, const LeavesC* lv, const Board
     value_leaves(w, lv, a)
     if w.oom:
         return -1
-    # the pass keeps everything (not a move that puts blanks down)
+    # the pass keeps everything (not a move that puts blanks down); with tiles in the bag it costs
+    # the pass penalty (racksmith.rules.equity), the bag empty what keeping the rack costs
     if not w.min_blanks:
         memset(&rec, 0, sizeof(MoveRec))
         rec.kind = KIND_PASS
-        rec.equity = w.leave_adj[w.leave_mask]
+        rec.equity = w.leave_adj[w.leave_mask] if a.bag_empty else -r.pass_penalty
         rec.leave = w.leave_mask
         emit(w, &rec)
     if w.n_rack == 0:
@@ -468,6 +469,7 @@ cdef class Rules:
             self.c.no_vpen[i] = 0.0
         self.c.going_out_factor = evaluation.going_out_factor
         self.c.stuck_penalty = evaluation.stuck_penalty
+        self.c.pass_penalty = evaluation.pass_penalty
         self.c.stuck_factor = evaluation.stuck_factor
         for i in range(64):
             self.c.letter_hash[i] = splitmix64(&state)

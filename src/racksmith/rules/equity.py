@@ -13,6 +13,11 @@ A move's equity is its score plus a valuation of what it keeps (see ``docs/ALGOR
   :data:`GOING_OUT_FACTOR` × the opponent's rack (what the end of the game will add), and a move
   that keeps tiles costs :data:`STUCK_PENALTY` plus :data:`STUCK_FACTOR` × the value of the tiles
   kept (the opponent may go out next, and the tiles kept would then count against it twice).
+* A pass while the bag holds tiles is worth −:data:`PASS_PENALTY`: it scores nothing, keeps the
+  whole rack (a leave no table values) and gives the turn away, so it is the static choice only
+  when every other move is worse still (Macondo's static player charges it the same 50 points;
+  MAGPIE ranks it below every move). With the bag empty a pass keeps its tiles like any move that
+  keeps them (above).
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ OPENING_VOWEL_PENALTY = 0.35  #: per premium step beside a vowel played on the o
 GOING_OUT_FACTOR = 2.0  #: bag empty, nothing kept: times the opponent's rack
 STUCK_PENALTY = 10.0  #: bag empty, tiles kept: a flat cost...
 STUCK_FACTOR = 2.0  #: ...plus this times the value of the tiles kept
+PASS_PENALTY = 50.0  #: a pass while the bag holds tiles: its equity is minus this
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +41,7 @@ class StaticEvaluation:
     going_out_factor: float = GOING_OUT_FACTOR
     stuck_penalty: float = STUCK_PENALTY
     stuck_factor: float = STUCK_FACTOR
+    pass_penalty: float = PASS_PENALTY
 
     def __post_init__(self) -> None:
         for name in self.__slots__:
