@@ -420,3 +420,131 @@ def test_errors_are_listed_in_line_order():
     r = replay_text(text, strict=False)
     lines = [e.line for e in r.errors]
     assert lines == sorted(lines) and lines[0] == 11 and len(lines) >= 2
+
+
+# --- racks the record does not show whole, refused lines' totals, penalties after an exchange -----------
+LIVE = (  # as a live feed writes it: the opponent's racks show only the tiles he played (CRAE), or one (?)
+    "#character-encoding UTF-8\n#player1 me Me\n#player2 opp Opp\n"
+    ">me: AEINRST 8B ANESTRI +66 66\n"
+    ">opp: CRAE C5 CRA.E +9 9\n"
+    ">me: EELORTU 9C .ELOUT +18 84\n"
+    ">opp: ? -3 +0 9\n"
+)
+
+
+def test_a_rack_recorded_in_part_is_not_known_in_the_position():
+    """The position before a turn whose rack the record shows in part does not take those tiles
+    for the rack: the mover's rack is not known, so he holds 7 tiles and the bag 79 (not 82)."""
+    r = replay_text(LIVE)
+    assert r.ok and r.turns[1].rack_complete is False and r.turns[1].rack == r.ruleset.alphabet.tiles("ACER")
+    pos = r.position(2)
+    assert pos.racks_known == (False, True) and pos.racks[0] == ()
+    assert pos.rack_string == "" and pos.racks[1] == r.ruleset.alphabet.tiles("EELORTU")  # his next rack
+    assert pos.rack_sizes == (7, 7) and pos.bag_count == 79 == r.turns[1].bag_count
+    assert [m.notation() for m in pos.moves()] == ["-"]  # a rack not known: no move but the pass
+    with pytest.raises(Exception, match="rack of the player to move is not known"):
+        pos.best_play(0.1)
+    hidden = r.position(2, opponent_rack=False)
+    assert hidden.racks_known == (False, False) and hidden.bag_count == 79
+    # a rack not recorded at all, or one tile of it, is not known either
+    bare = replay_text(LIVE.replace(">opp: CRAE C5", ">opp: C5"))
+    assert bare.position(2).racks_known == (False, True) and bare.position(2).bag_count == 79
+    four = r.position(4)
+    assert four.racks_known == (False, False) and four.rack_sizes == (7, 7) and four.bag_count == 70
+    # every turn of the fixtures: the position's bag is the replay's
+    for path in (GAME01, GAME07, *sorted((GCG_DIR / "macondo").glob("*.gcg"))):
+        try:
+            game = replay_file(path)
+        except GCGError:  # (files refused as a whole: their encoding, their letters)
+            continue
+        for t in game.turns:
+            p = game.position(t.number)
+            assert p.bag_count == t.bag_count and p.racks_known[0] == t.rack_complete, (path, t.number)
+            if t.rack_complete:
+                assert p.racks[0] == t.rack
+
+
+
+
+def test_a_rack_recorded_in_part_is_not_in_the_cgp(tmp_path, capsys):
+    """``racksmith gcg cgp`` writes no rack for a mover whose rack the record shows in part (a
+    CGP's empty rack), and the opponent's rack the record reveals."""
+    game = tmp_path / "live.gcg"
+    game.write_text(LIVE, encoding="utf-8")
+    assert main(["gcg", "cgp", str(game), "--turn", "2"]) == 0
+    assert capsys.readouterr().out.split()[1] == "/EELORTU"
+    assert main(["gcg", "cgp", str(game), "--turn", "3"]) == 0
+    assert capsys.readouterr().out.split()[1] == "EELORTU/"
+
+def test_a_rack_recorded_in_part_with_the_bag_empty_is_what_the_unseen_tiles_leave():
+    """With the bag empty, the opponent's rack recorded whole at his next turn leaves the mover's
+    rack certain (every other unseen tile), however little of it the record shows."""
+    r = replay_text(_edit(GAME01, ">p2: AOTU J9 TA.", ">p2: AT J9 TA."))
+    assert r.ok and r.turns[21].rack_complete is False and r.turns[21].bag_count == 0
+    pos = r.position(22)
+    a = r.ruleset.alphabet
+    assert pos.racks_known == (False, True) and pos.racks[1] == a.tiles("LR")
+    assert pos.rack_sizes == (4, 2) and pos.bag_count == 0
+    assert pos.inferred_racks()[0] == a.tiles("AOTU")
+
+
+def test_the_end_of_an_unfinished_record_without_its_racks_knows_no_rack():
+    """After the last event, a mover without ``#rack1`` holds a rack not known (not an empty one):
+    7 tiles, and the bag 70."""
+    r = replay_text(LIVE)
+    end = r.position()
+    assert not r.over and end.racks_known == (False, False) and end.racks == [(), ()]
+    assert end.rack_sizes == (7, 7) and end.bag_count == 70
+    assert r.position(opponent_rack=False).racks_known == (False, False)
+    given = replay_text(LIVE + "#rack1 DEILNOR\n").position()
+    assert given.racks_known == (True, False) and given.rack_string == "DEILNOR" and given.bag_count == 70
+
+
+def test_a_refused_lines_total_is_checked_against_the_records_own_sum():
+    """A line that is not played keeps its one error; a running total that is not the record's own
+    sum (the player's previous total plus the line's score) adds a note."""
+    end = GAME01.read_text(encoding="utf-8")
+    wrong = replay_text(end + ">p1: AEKNOQR 8D KRONA +28 28\n", strict=False)
+    assert [e.line for e in wrong.errors] == [34]
+    assert wrong.notes == ["line 34: p1's running total 28 is not the record's own sum: his previous total 445 +28 "
+                           "makes 473 (the line is not played: its score is not counted)"]
+    assert replay_text(end + ">p1: AEKNOQR 8D KRONA +28 473\n", strict=False).notes == []
+    # a line out of turn, and an adjustment not counted
+    twice = ("#player1 a Alice\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n>b: BCDEFGH - +0 0\n"
+             ">b: BCDEFGH 9C BE +8 10\n>a: OOUUVWW - +0 66\n")
+    r = replay_text(twice, strict=False)
+    assert [e.line for e in r.errors] == [5] and r.final_scores() == {"a": 66, "b": 0}
+    assert len(r.notes) == 1 and "line 5: b's running total 10 is not the record's own sum" in r.notes[0]
+    assert "previous total 0 +8 makes 8" in r.notes[0]
+    assert replay_text(twice.replace("+8 10", "+8 8"), strict=False).notes == []
+    early = ("#player1 a Alice\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n>b: BCDEFGH - +0 0\n"
+             ">a: OOUUVWW - +0 66\n>b: BCDEFGH (BCDEFGH) -19 -20\n")
+    r = replay_text(early, strict=False)
+    assert [e.line for e in r.errors] == [6] and "previous total 0 -19 makes -19" in r.notes[0]
+    with pytest.raises(GCGError, match="not b's turn"):  # strict: the line's error, as before
+        replay_text(twice)
+
+
+SIX_EXCHANGES = (  # six scoreless turns: a's last turn an exchange (he kept NRST and drew 3 tiles not shown)
+    "#player1 a Alice\n#player2 b Bob\n"
+    ">a: AEINRST -AEI +0 0\n>b: BCDFGHJ -BCD +0 0\n>a: - +0 0\n>b: - +0 0\n>a: - +0 0\n>b: FGHJ -FGH +0 0\n"
+)
+
+
+def test_a_penalty_after_an_exchange_holds_tiles_the_set_has_left():
+    """After an exchange the rack held is the tiles kept and those drawn, which the record does not
+    show: the penalty must hold the kept tiles, and the rest must be tiles the set has left."""
+    good = replay_text(SIX_EXCHANGES + ">a: NRSTOOO (NRSTOOO) -7 -7\n>b: JKLMNOP (JKLMNOP) -22 -22\n")
+    assert good.complete and good.final_scores() == {"a": -7, "b": -22}
+    assert good.position().racks_known == (True, True)
+    three_z = SIX_EXCHANGES + ">a: NRSTZZZ (NRSTZZZ) -34 -34\n>b: JKLMNOP (JKLMNOP) -22 -22\n"
+    r = refused_at(three_z, r"a subtracts \(NRSTZZZ\), which holds ZZ, more than the set has left", 9)
+    assert [e.line for e in r.errors] == [9] and 0 not in r.end_racks
+    assert "he holds what he kept and tiles drawn from those" in r.errors[0].message
+    # b showed part of his rack only: no tiles kept known, still no more J's than the set has
+    seven_j = SIX_EXCHANGES + ">a: NRSTOOO (NRSTOOO) -7 -7\n>b: JJJJJJJ (JJJJJJJ) -56 -56\n"
+    r = refused_at(seven_j, r"which holds JJJJJJ, more than the set has left after the tiles on the board and the "
+                            r"other racks known", 10)
+    assert [e.line for e in r.errors] == [10]
+    still = SIX_EXCHANGES + ">a: NRSTOOO (NRSTOOO) -7 -7\n>b: OJKLMNP (OJKLMNP) -22 -22\n"
+    assert replay_text(still).complete  # (O: the set has eight, a holds three)

@@ -43,7 +43,9 @@ class ReplayTurn:
     ``rack`` is the mover's rack as recorded (empty when the record does not show it;
     ``rack_complete`` is False then, or when it shows fewer tiles than the player held);
     ``opponent_rack`` the other player's rack when the record reveals it (two-player games: his rack
-    at his next turn, or every unseen tile once the bag is empty), else None; racks are
+    at his next turn, recorded whole, however this turn's rack is recorded; or every unseen tile
+    once the bag is empty, when this turn's rack is recorded whole), else None;
+    :meth:`Replay.position` knows the mover's rack only when ``rack_complete``; racks are
     :class:`~racksmith.rules.alphabet.Tiles`. ``move`` is the
     canonical move (plays resolved, with the score racksmith computes); ``withdrawn`` tells that a
     challenge took the play back.
@@ -123,10 +125,24 @@ class Replay:
 
     def position(self, turn: int | None = None, *, opponent_rack: bool = True) -> Position:
         """The position before turn ``turn`` (1-based; None or ``len(turns) + 1`` = after the last
-        event), the mover first. The opponent's rack is filled in when the record reveals it; after
-        the last event the racks are those the game's last lines state (the leftover of a player
-        gone out, each rack of a game ended by scoreless turns), or an unfinished game's
-        ``#rack1``, ``#rack2``... pragmas (as Quackle writes them), else empty (not known)."""
+        event), the mover first. The mover's rack is the one recorded when the record shows it
+        whole (:attr:`ReplayTurn.rack_complete`); a rack not recorded, or recorded in part (the
+        tiles played only, as Woogles and annotators write an opponent's), is not known: empty,
+        with its flag in :attr:`Position.racks_known` False, so that :attr:`Position.rack_sizes`
+        and :attr:`Position.bag_count` count the tiles the player really holds (the tiles shown
+        are in :attr:`ReplayTurn.rack`). Such a mover has no move in :meth:`Position.moves` but
+        the pass, and the analyses (``best_play``, ``simulate``) refuse him until the rack is
+        given. The opponent's rack is filled in when the record reveals it (two-player games), else
+        not known. After the last event the racks are those the game's last lines state (the
+        leftover of a player gone out, each rack of a game ended by scoreless turns), or an
+        unfinished game's ``#rack1``, ``#rack2``... pragmas (as Quackle writes them); any other
+        rack is not known (empty, its flag False), the mover's included.
+
+        A rack not known counts as full while the tiles unseen allow (:attr:`Position.rack_sizes`):
+        that is exact while the bag has tiles, and once the bag is empty when the other racks are
+        known (the unknown rack then holds the unseen tiles, which are certain); with the bag
+        empty and two racks not known, the bag count (0) is exact but not how the unseen tiles
+        split between them."""
         n = len(self.turns)
         if turn is None:
             turn = n + 1
@@ -138,19 +154,24 @@ class Replay:
         if turn == n + 1:
             mover = (self.turns[-1].player + 1) % players if self.turns else 0
             order = [(mover + i) % players for i in range(players)]
-            racks = [self.end_racks.get(i, ()) for i in order]
+            known = [i in self.end_racks for i in order]
             if not opponent_rack:
-                racks[1:] = [() for _ in racks[1:]]
+                known[1:] = [False for _ in known[1:]]
+            racks = [self.end_racks[i] if k else () for i, k in zip(order, known)]
             return Position(
-                self.ruleset, self.board, racks, [self.scores[i] for i in order], self.zero_turns, lexicon=self.lexicon
+                self.ruleset, self.board, racks, [self.scores[i] for i in order], self.zero_turns, lexicon=self.lexicon,
+                racks_known=known,
             )
         t = self.turns[turn - 1]
         order = [(t.player + i) % players for i in range(players)]
-        racks: list[tuple[int, ...]] = [t.rack, *(() for _ in order[1:])]
+        racks: list[tuple[int, ...]] = [t.rack if t.rack_complete else (), *(() for _ in order[1:])]
+        known = [t.rack_complete, *(False for _ in order[1:])]
         if opponent_rack and t.opponent_rack is not None and players == 2:
             racks[1] = t.opponent_rack
+            known[1] = True
         return Position(
-            self.ruleset, t.board, racks, [t.scores[i] for i in order], t.zero_turns, lexicon=self.lexicon
+            self.ruleset, t.board, racks, [t.scores[i] for i in order], t.zero_turns, lexicon=self.lexicon,
+            racks_known=known,
         )
 
     def _turn_number(self, turn: Any) -> int:
@@ -280,6 +301,7 @@ class _Replayer:
         self.rack_sizes = [rs.rack_size] * self.n
         self.bag = rs.total_tiles - rs.rack_size * self.n
         self.kept: list[Counter | None] = [None] * self.n  # tiles a player kept after his last turn
+        self.recorded = [0] * self.n  #: each player's last running total in the record (counted or not)
         self.zero_turns = 0
         self.over_line = 0
         self.last_play: _LastPlay | None = None
@@ -322,6 +344,8 @@ class _Replayer:
             except GCGError as e:
                 self.fail(e.message, event.line)
                 continue
+            recorded = self.recorded[p]  # the record's own previous total of the player
+            self.recorded[p] = event.total
             if self.accepts_going_out(event, p, previous, events[i + 1] if i + 1 < len(events) else None):
                 previous = event
                 continue
@@ -329,6 +353,7 @@ class _Replayer:
             if self.over_line and event.kind in turns.TURN_KINDS:
                 # reported and not played: the game's end (board, scores, racks) stays as it was
                 self.fail(f"a turn after the end of the game (line {self.over_line}); it is not played", event.line)
+                self.check_own_sum(event, recorded)
                 continue
             if event.kind in turns.TURN_KINDS:
                 if self.to_move is not None and p != self.to_move:
@@ -336,10 +361,12 @@ class _Replayer:
                     who = self.record.players[self.to_move].nick
                     self.fail(f"not {event.nick}'s turn: {who} is to move (the players take turns); the line is "
                               f"not played", event.line)
+                    self.check_own_sum(event, recorded)
                     continue
                 self.to_move = (p + 1) % self.n
             draft = self.handlers[event.kind](event, p)
             if draft is _NOT_COUNTED:
+                self.check_own_sum(event, recorded)
                 continue
             if draft is not None:
                 drafts.append(draft)
@@ -465,6 +492,18 @@ class _Replayer:
                 event.line,
             )
             self.scores[p] = event.total
+
+    def check_own_sum(self, event: GCGEvent, recorded: int) -> None:
+        """A line that is not played (refused: its error is reported) still states a running total:
+        it is checked against the record's own arithmetic, the player's previous total in the
+        record plus the line's score; one that does not add up is a note (the line has its error
+        already: one slip, one error). The replay's scores are not changed."""
+        if recorded + event.score != event.total:
+            self.result.notes.append(
+                f"line {event.line}: {event.nick}'s running total {event.total} is not the record's own sum: "
+                f"his previous total {recorded} {event.score:+d} makes {recorded + event.score} (the line is not "
+                "played: its score is not counted)"
+            )
 
     def rack_of(self, event: GCGEvent, p: int) -> tuple[Tiles | None, bool]:
         """The recorded rack (None when not recorded) and whether it is complete, checked against
@@ -752,9 +791,12 @@ class _Replayer:
         if event.rack and sorted(a.rack(event.rack)) != sorted(tiles):
             self.fail(f"{event.nick} subtracts ({event.tiles}) but holds {event.rack}", event.line)
         # what he kept after his last turn is on his rack still; it is all of it unless that turn
-        # drew tiles (the tiles drawn are not in the record)
+        # drew tiles (after an exchange, or a play while the bag had tiles: the tiles drawn are not
+        # in the record, but they came from the tiles unseen)
         kept = self.kept[p]
         whole = kept is not None and sum(kept.values()) == self.rack_sizes[p]
+        others = self.other_end_racks(p)
+        over = _tiles_beyond(tiles, turns.unseen_counts(rs, self.board, others))
         if kept is not None and (kept - Counter(tiles) or (whole and +kept != Counter(tiles))):
             self.fail(
                 f"{event.nick} holds {a.rack_string(list(kept.elements()))}"
@@ -768,13 +810,38 @@ class _Replayer:
                 f"{len(tiles)}: ({event.tiles})",
                 event.line,
             )
+        elif over:
+            self.fail(
+                f"{event.nick} subtracts ({event.tiles}), which holds {a.rack_string(over)}, more than the set has "
+                "left after the tiles on the board" + (" and the other racks known" if others else "")
+                + (" (he holds what he kept and tiles drawn from those)" if not whole else ""),
+                event.line,
+            )
         if event.score != -value:
             self.fail(f"({event.tiles}) is worth {value}: the penalty is {-value}, the record says {event.score:+d}", event.line)
-        elif len(tiles) == self.rack_sizes[p]:  # the end position shows the rack the record states
+        elif len(tiles) == self.rack_sizes[p] and not over:  # the end position shows the rack the record states
             self.result.end_racks[p] = rs.alphabet.tiles(tiles)
         self.scores[p] += event.score
         self.counted["rack", p] = event.line
         return None
+
+    def other_end_racks(self, p: int) -> list[tuple[int, ...]]:
+        """The racks known at the game's end of the players other than ``p`` (empty ones left
+        out): those the game's last lines stated (:attr:`Replay.end_racks`), else what a player
+        kept at his last turn when it is all he holds (that turn drew nothing)."""
+        out = []
+        for q in range(self.n):
+            if q == p:
+                continue
+            if q in self.result.end_racks:
+                rack = tuple(self.result.end_racks[q])
+            else:
+                kept = self.kept[q]
+                whole = kept is not None and sum(kept.values()) == self.rack_sizes[q]
+                rack = tuple(sorted(kept.elements())) if kept is not None and whole else ()
+            if rack:
+                out.append(rack)
+        return out
 
     # --- the opponent's racks ------------------------------------------------------------------
     def finish_turns(self, drafts: list[_TurnDraft]) -> list[ReplayTurn]:
@@ -787,7 +854,7 @@ class _Replayer:
                 unseen = turns.unseen_counts(self.rs, t.board, [t.rack])
                 if t.bag_count == 0 and t.rack_complete:
                     opp = self.rs.alphabet.tiles(_tiles_of_counts(unseen))
-                elif nxt is not None and nxt.rack_complete and t.rack_complete and not _tiles_beyond(nxt.rack, unseen):
+                elif nxt is not None and nxt.rack_complete and not _tiles_beyond(nxt.rack, unseen):
                     opp = nxt.rack
             out.append(t.turn(i + 1, opp))
         return out
