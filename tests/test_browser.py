@@ -1311,3 +1311,215 @@ def test_a_move_tapped_on_a_phone_is_shown_in_view(touch, server):
                      "return b.top >= -1 && b.bottom <= innerHeight + 1; })()", timeout=5)
     assert page.locator("#board .tile.preview").count() > 0
     assert page.console_errors == []
+
+
+# --- tiles of several characters (Spanish CH, LL, RR; Catalan L·L, NY, QU): a Spanish/Catalan list maintainer's audit
+_BOARD15 = ["=..'...=...'..=", ".-...\"...\"...-.", "..-...'.'...-..", "'..-...'...-..'", "....-.....-....",
+            ".\"...\"...\"...\".", "..'...'.'...'..", "=..'...-...'..=", "..'...'.'...'..", ".\"...\"...\"...\".",
+            "....-.....-....", "'..-...'...-..'", "..-...'.'...-..", ".-...\"...\"...-.", "=..'...=...'..="]
+
+
+def _ruleset_server(tmp_path_factory, name: str, title: str, tiles: list, words: list[str]):
+    """A server whose default ruleset is a user ruleset file with ``tiles`` ([letter, count, points]) and a
+    word list of ``words`` (tiles of several characters in brackets, as MAGPIE's lists write them)."""
+    import json
+
+    d = tmp_path_factory.mktemp(name)
+    (d / "words.txt").write_text("\n".join(words) + "\n", "utf-8")
+    rows = ",\n".join("  " + json.dumps(r) for r in _BOARD15)
+    tile_lines = ",\n".join(f"  [{json.dumps(t)}, {n}, {p}]" for t, n, p in tiles)
+    (d / f"{name}.toml").write_text(
+        f'name = "{name}"\ntitle = "{title}"\nlexicon = "words.txt"\nrack_size = 7\nbingo_bonus = 50\nstart = "8H"\n'
+        f'blanks = 2\nvowels = "AEIOU"\nboard = [\n{rows}\n]\ntiles = [\n{tile_lines}\n]\n', "utf-8")
+    logged: list[str] = []
+    srv = make_server(Analyzer(d / f"{name}.toml"), "127.0.0.1", 0, log=logged.append)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    return srv, logged
+
+
+@pytest.fixture(scope="module")
+def spanish_server(tmp_path_factory):
+    """Spanish-like tiles (CH, LL, RR besides C, H, L, R) and a few words with CH and LL."""
+    tiles = [["A", 12, 1], ["C", 4, 3], ["CH", 1, 5], ["D", 5, 2], ["E", 12, 1], ["H", 2, 4], ["I", 6, 1], ["L", 4, 1],
+             ["LL", 1, 8], ["N", 5, 1], ["O", 9, 1], ["R", 5, 1], ["RR", 1, 8], ["S", 6, 1], ["T", 4, 1], ["U", 5, 1]]
+    words = ["[CH]A", "A[CH]E", "CA[CH]O", "CO[CH]E", "CO[CH]ES", "CA[LL]E", "CASA", "COSA", "OCA", "HA", "SE"]
+    srv, logged = _ruleset_server(tmp_path_factory, "spanish_mini", "Spanish mini", tiles, words)
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    assert logged == []
+
+
+@pytest.fixture(scope="module")
+def catalan_server(tmp_path_factory):
+    """Catalan-like tiles: L·L, NY and QU, with no Y, no Q and no · of their own."""
+    tiles = [["A", 12, 1], ["C", 3, 2], ["E", 13, 1], ["I", 8, 1], ["L", 4, 1], ["L·L", 1, 10], ["N", 6, 1], ["NY", 1, 10],
+             ["O", 5, 1], ["P", 2, 3], ["QU", 1, 8], ["S", 8, 1], ["T", 5, 1], ["U", 4, 1], ["V", 1, 4]]
+    words = ["PA[NY]", "[QU]E", "CAVA[L·L]", "A[NY]", "PA"]
+    srv, logged = _ruleset_server(tmp_path_factory, "catalan_mini", "Catalan mini", tiles, words)
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    assert logged == []
+
+
+def test_a_tile_of_several_letters_is_typed_in_brackets(desktop, spanish_server):
+    """Each key filled one square: the CH tile (or its blank) could not be put on the board. "[" now
+    begins a tile, its letters show in the cursor's square, "]" (or Enter) puts it, upper case the tile
+    and lower case its blank; Escape gives it up; C then H stay two tiles, as the server reads CH."""
+    page = desktop
+    open_page(page, spanish_server)
+    assert "[CH]" in text(page, "#board-hint") and "[ch]" in text(page, "#board-hint")
+    page.click("#sq-7-7")
+    page.keyboard.type("[CH")
+    assert page.text_content("#sq-7-7 .composing") == "[CH"
+    assert label_of(page, 7, 7) == "H8, start, double word, empty, typing the tile [CH, cursor, typing across"
+    assert text(page, "#board-live") == "typing [CH"
+    page.keyboard.type("]")
+    assert label_of(page, 7, 7) == "H8, CH, 5 points" and active_cell(page) == "sq-7-8"
+    assert text(page, "#board-live") == "CH put on H8" and page.locator("#board .composing").count() == 0
+    page.keyboard.type("[ch")
+    page.keyboard.press("Enter")
+    assert label_of(page, 7, 8) == "I8, CH, blank"
+    page.keyboard.type("CH")  # two tiles, as the server reads CH without brackets
+    assert [label_of(page, 7, c) for c in (9, 10)] == ["J8, C, 3 points", "K8, H, 4 points"]
+    wait_until(page, "document.getElementById('cgp').value.startsWith('15/15/15/15/15/15/15/7[CH][ch]CH4/')")
+    # a tile that is no tile of the ruleset: the board's error, nothing put
+    page.keyboard.type("[xy]")
+    assert text(page, "#board-error").startswith("xy is not a letter of Spanish mini")
+    assert "[CH], [LL], [RR]" in text(page, "#board-error")
+    assert label_of(page, 7, 11).startswith("L8, double letter, empty") and active_cell(page) == "sq-7-11"
+    # Escape gives up the tile being typed (the cursor stays), Backspace takes back its letters
+    page.keyboard.type("[LL")
+    page.keyboard.press("Backspace")
+    assert page.text_content("#sq-7-11 .composing") == "[L"
+    page.keyboard.press("Escape")
+    assert page.locator("#board .composing").count() == 0 and active_cell(page) == "sq-7-11"
+    assert text(page, "#board-live") == "tile cancelled"
+    page.keyboard.type("[rr]")
+    assert label_of(page, 7, 11) == "L8, RR, blank"
+    assert page.console_errors == []
+
+
+def test_tile_buttons_put_a_tile_of_several_letters_and_its_blank(desktop, spanish_server):
+    """A button for each tile of several characters beside the board: a click puts it at the cursor
+    (the board keeps the focus), Shift-click or the Blank toggle its blank; named for screen readers."""
+    page = desktop
+    open_page(page, spanish_server)
+    group = page.get_by_role("group", name="Tiles of several letters")
+    assert group.is_visible()
+    assert [b.get_attribute("aria-label") for b in group.get_by_role("button").all()] == \
+        ["tile CH", "tile LL", "tile RR", None]
+    page.click("#sq-7-7")
+    group.get_by_role("button", name="tile CH").click()
+    assert label_of(page, 7, 7) == "H8, CH, 5 points" and active_cell(page) == "sq-7-8" and focused_id(page) == "board"
+    assert text(page, "#board-live") == "CH put on H8"
+    group.get_by_role("button", name="tile LL").click(modifiers=["Shift"])
+    assert label_of(page, 7, 8) == "I8, LL, blank"
+    blank = group.get_by_role("button", name="Blank", exact=True)
+    blank.click()
+    assert blank.get_attribute("aria-pressed") == "true"
+    group.get_by_role("button", name="blank RR").click()
+    assert label_of(page, 7, 9) == "J8, RR, blank"
+    # the keyboard alone: Enter on a button puts its tile, the square it went to and the next are said
+    group.get_by_role("button", name="blank CH").focus()
+    page.keyboard.press("Enter")
+    assert label_of(page, 7, 10) == "K8, CH, blank" and focused_id(page) != "board"
+    assert text(page, "#board-live") == "blank CH put on K8; L8, double letter, empty, cursor, typing across"
+    wait_until(page, "document.getElementById('cgp').value.startsWith('15/15/15/15/15/15/15/7[CH][ll][rr][ch]4/')")
+    # three blanks of a set of two: said below the board, as every position error typed there
+    wait_until(page, "document.getElementById('board-error').textContent.includes('3 blank tiles')")
+    # a ruleset of one-letter tiles has no such buttons
+    page.select_option("#ruleset", "english")
+    wait_until(page, "document.getElementById('ruleset').value === 'english'")
+    assert page.is_hidden("#tile-buttons") and "[" not in text(page, "#board-hint")
+    assert page.console_errors == []
+
+
+def test_a_phone_puts_a_tile_of_several_letters(touch, spanish_server):
+    """On a phone: "[ch]" typed with the on-screen keyboard is the blank CH, and a tile button tapped
+    while typing keeps the text field (and the keyboard)."""
+    page = touch
+    open_page(page, spanish_server)
+    assert "[CH]" in text(page, "#board-hint-touch")
+    page.tap('#board .sq[data-r="7"][data-c="7"]')
+    assert focused_id(page) == "board-input"
+    page.keyboard.insert_text("[ch]")
+    assert label_of(page, 7, 7) == "H8, CH, blank"
+    page.get_by_role("button", name="tile LL").tap()
+    assert focused_id(page) == "board-input" and label_of(page, 7, 8) == "I8, LL, 8 points"
+    page.keyboard.insert_text("A")
+    assert label_of(page, 7, 9) == "J8, A, 1 point"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    screenshot(page, "tiles")
+    assert page.console_errors == []
+
+
+def test_catalan_letters_that_are_no_tile_alone_join_the_tile(desktop, catalan_server):
+    """Catalan: Y was "not a letter". Letters that are no tile alone join the tile just typed (N then Y
+    is NY, L · L is L·L) or begin one (Q of QU), as the server reads PANY, QUE and CAVAL·L."""
+    page = desktop
+    open_page(page, catalan_server)
+    hint = text(page, "#board-hint")
+    assert "N Y" in hint and "NY" in hint
+    page.click("#sq-7-7")
+    page.keyboard.type("PANY")
+    assert [label_of(page, 7, c) for c in (7, 8, 9)] == ["H8, P, 3 points", "I8, A, 1 point", "J8, NY, 10 points"]
+    assert active_cell(page) == "sq-7-10" and text(page, "#board-live") == "NY put on J8"
+    page.keyboard.type("Q")  # no tile alone: the start of QU, shown in the square
+    assert page.text_content("#sq-7-10 .composing") == "Q"
+    page.keyboard.type("U")
+    assert label_of(page, 7, 10) == "K8, QU, 8 points" and active_cell(page) == "sq-7-11"
+    page.keyboard.type("ny")  # the blank
+    assert label_of(page, 7, 11) == "L8, NY, blank"
+    page.click("#sq-9-3")
+    page.keyboard.type("CAVAL")
+    # "·" (Shift+3 on a Catalan keyboard), a key Playwright's US keyboard has not: sent as Chromium gets it
+    cdp = page.context.new_cdp_session(page)
+    for kind in ("keyDown", "keyUp"):
+        cdp.send("Input.dispatchKeyEvent", {"type": kind, "key": "·", "code": "Digit3", "text": "·" if kind == "keyDown" else "",
+                                            "modifiers": 8})
+    assert page.text_content("#sq-9-7 .composing") == "L·"
+    page.keyboard.press("L")
+    assert label_of(page, 9, 7) == "H10, L·L, 10 points" and active_cell(page) == "sq-9-8"
+    wait_until(page, "document.getElementById('cgp').value.includes('/3CAVA[L·L]7/')")
+    assert "/7PA[NY][QU][ny]3/" in page.input_value("#cgp")
+    # Y alone is still no letter: the error says how to type NY
+    page.click("#sq-11-0")
+    page.keyboard.type("Y")
+    err = text(page, "#board-error")
+    assert err.startswith("Y is not a letter of Catalan mini") and "[NY]" in err and "N then Y" in err
+    assert label_of(page, 11, 0).startswith("A12, ") and label_of(page, 11, 0).endswith("empty, cursor, typing across")
+    assert page.console_errors == []
+
+
+def test_racks_and_moves_with_a_tile_of_several_letters(desktop, spanish_server):
+    """[CH] typed in the rack and the move field: the moves are listed (written as the server writes
+    them), a move checks, shows on the board and plays; the blank [ch] is one blank, heard as one."""
+    page = desktop
+    open_page(page, spanish_server)
+    page.fill("#rack0", "[CH]AOES?")
+    moves_shown(page)
+    assert "moves for A[CH]EOS? by" in text(page, "#moves-head")
+    assert page.get_by_role("listitem", name="CH, 5 points").count() == 1
+    notations = page.locator("#moves tbody td.move").all_inner_texts()
+    assert any("[CH]" in n for n in notations), notations
+    page.fill("#move-input", "8G [CH]A")
+    page.click("#check-form button[type=submit]")
+    wait_until(page, "document.getElementById('verdict').textContent.includes('legal')")
+    assert text(page, "#verdict") == "✓ legal — scores 12"
+    wait_until(page, "document.querySelectorAll('#board .tile.preview').length === 2")
+    assert label_of(page, 7, 6) == "G8, CH, 5 points, shown move"
+    page.fill("#move-input", "8G [ch]A")
+    page.click("#check-form button[type=submit]")
+    wait_until(page, "document.getElementById('verdict').textContent.includes('scores 2')")
+    wait_until(page, "document.querySelector('#breakdown h3 .bl') !== null")
+    assert page.locator("#breakdown h3 .bl").all_inner_texts() == ["[ch]"]  # one blank, not c and h
+    page.fill("#move-input", "8G [CH]A")
+    page.click('.tabs button[data-tab="play"]')
+    page.click("#play")
+    wait_until(page, "document.querySelectorAll('#history li').length === 1")
+    assert text(page, "#history").startswith("8G [CH]A +12")
+    assert page.input_value("#cgp").startswith("15/15/15/15/15/15/15/6[CH]A7/")
+    assert page.console_errors == []

@@ -17,6 +17,8 @@
     zeroTurns: 0,
     opcodes: "",
     cursor: null, // {r, c, across}
+    compose: null, // a tile being typed on the board: {text, explicit, r, c, back, keep}
+    lastPut: null, // the tile typed last, which the next letter may join (Catalan N then Y): {r, c, letter, after}
     cgp: "", // the last CGP the server accepted
     moves: [],
     pinned: null, // {notation, placed, reclaimed} shown on the board until something else is chosen
@@ -164,15 +166,44 @@
   }
 
   // --- letters -------------------------------------------------------------------------------------
-  function letterOf(key) {
-    // the alphabet letter a key stands for, and whether it is a blank (lowercase); null if none
-    const rs = state.rs;
-    const up = key.toUpperCase();
-    const target = rs.alphabet.includes(up) ? up : rs.letter_aliases[up];
-    if (!target) return null;
-    const blank = key !== up && key.toLowerCase() === key;
-    return blank ? target.toLowerCase() : target;
+  // what may be typed for each tile of the ruleset: its letters (upper case: the tile; lower case: its
+  // blank) and its other names (letter_aliases: Catalan "ŀL" for L·L). A ruleset's digit aliases (FISE's
+  // 1, 2, 3) are read in word lists only, as the server reads them, not on the board
+  function typedNames(rs) {
+    if (rs.typed) return rs.typed;
+    const names = new Map();
+    const add = (text, tile) => {
+      if (!names.has(text)) names.set(text, tile);
+      if (!names.has(text.toUpperCase())) names.set(text.toUpperCase(), tile);
+      if (!names.has(text.toLowerCase())) names.set(text.toLowerCase(), tile.toLowerCase());
+    };
+    for (const l of rs.alphabet) add(l, l);
+    for (const [alias, tile] of Object.entries(rs.letter_aliases || {})) if (!/^\d+$/.test(alias)) add(alias, tile);
+    rs.typed = names;
+    return names;
   }
+
+  // the tile (or its blank, lower case) the text typed stands for ("CH", "ch", "a", "Y" = "NY"); null if none
+  // (mixed case, "Ch", is none: a tile is upper case and its blank lower case)
+  const letterOf = (text) => typedNames(state.rs).get(text) ?? null;
+
+  // is the text typed the start of a longer tile (or name of one): Catalan "Q" of QU, "L·" of L·L
+  function startsTile(text) {
+    if (!text) return false;
+    for (const name of typedNames(state.rs).keys()) if (name.length > text.length && name.startsWith(text)) return true;
+    return false;
+  }
+
+  // the ruleset's tiles of several characters (Spanish CH, LL, RR; Catalan L·L, NY, QU)
+  const multiTiles = (rs) => rs.alphabet.filter((l) => [...l].length > 1);
+
+  // tiles that typing their letters in sequence puts (Catalan NY when Y is no tile, QU, L·L): those whose
+  // text is no other tiles, read as the tile by the server too (Spanish CH is C and H: typed [CH])
+  function mergedTiles(rs) {
+    const splits = (text, tile) => !text || rs.alphabet.some((l) => l !== tile && text.startsWith(l) && splits(text.slice(l.length), tile));
+    return multiTiles(rs).filter((t) => !splits(t, t));
+  }
+
   const isBlank = (s) => s !== s.toUpperCase();
   const valueOf = (s) => (isBlank(s) ? 0 : state.rs.values[s] ?? 0);
 
@@ -224,11 +255,12 @@
     if (!m) return [text];
     const out = [m[1]];
     let run = "";
-    for (const ch of m[2]) {
-      if (ch === ch.toUpperCase()) { run += ch; continue; }
+    // a tile of several characters is one tile: its blank "[ch]" is heard as "blank [ch]", not "blank c, blank h"
+    for (const tile of m[2].match(/\[[^\]]*\]|./gsu) || []) {
+      if (tile === tile.toUpperCase()) { run += tile; continue; }
       if (run) out.push(run);
       run = "";
-      out.push(h("span", { class: "bl", text: ch }));
+      out.push(h("span", { class: "bl", text: tile }));
     }
     if (run) out.push(run);
     if (m[3]) out.push(m[3]);
@@ -282,6 +314,7 @@
     $("ruleset").value = name;
     state.board = Array.from({ length: rs.rows }, () => Array(rs.cols).fill(""));
     state.cursor = null;
+    state.compose = state.lastPut = null;
     state.pinned = state.hover = null;
     state.zeroTurns = 0;
     state.opcodes = "";
@@ -291,6 +324,13 @@
     $("leaves-label").classList.toggle("off", !rs.leaves);
     $("leaves-label").title = rs.leaves ? "equity with the server's leave values"
       : "the server has no leave values for this ruleset (racksmith serve --leaves FILE.klv2)";
+    // a ruleset with tiles of several characters: their buttons, the hints and the fields' examples say how to type them
+    const multi = multiTiles(rs);
+    $("rack0").placeholder = multi.length ? `rack (? = blank, [${multi[0]}])` : "rack (? = blank)";
+    $("move-input").placeholder = multi.length ? `Type a move: 8D WORD, [${multi[0]}] one tile, -ABC, -`
+      : "Type a move: 8D QU(I)RK, D8 WORD, -ABC, -";
+    buildTileButtons();
+    hintTiles();
     buildBoard();
   }
 
@@ -354,6 +394,8 @@
       if (p) parts.push(p);
       parts.push("empty");
     }
+    const t = state.compose;
+    if (t && t.r === r && t.c === c) parts.push(`typing the tile ${t.explicit ? "[" : ""}${t.text}`);
     const cur = state.cursor;
     if (cur && cur.r === r && cur.c === c) parts.push(`cursor, typing ${cur.across ? "across" : "down"}`);
     return parts.join(", ");
@@ -380,12 +422,16 @@
         // what is drawn is not read: the square's name says it
         if (letter) sq.append(tileNode(letter, { preview: previewed }));
         else if (PREMIUM_LABEL[p] && !(r === rs.start[0] && c === rs.start[1])) sq.append(h("span", { text: PREMIUM_LABEL[p] }));
+        // a tile being typed ("[CH"): its letters so far, over the square
+        const t = state.compose;
+        const composing = !!t && t.r === r && t.c === c;
+        if (composing) sq.append(h("span", { class: "composing", text: (t.explicit ? "[" : "") + t.text }));
         for (const child of sq.children) child.setAttribute("aria-hidden", "true");
         sq.classList.toggle("has-tile", !!letter);
         sq.classList.toggle("in-word", inWord.has(k) && !!state.board[r][c]);
         const cur = state.cursor && state.cursor.r === r && state.cursor.c === c;
         sq.classList.toggle("cursor", !!cur);
-        if (cur) sq.append(h("span", { class: "arrow" + (letter ? "" : " alone"), "aria-hidden": "true", text: state.cursor.across ? "→" : "↓" }));
+        if (cur) sq.append(h("span", { class: "arrow" + (letter || composing ? "" : " alone"), "aria-hidden": "true", text: state.cursor.across ? "→" : "↓" }));
         const label = squareLabel(r, c, letter, previewed);
         if (sq.getAttribute("aria-label") !== label) sq.setAttribute("aria-label", label);
       }
@@ -439,6 +485,8 @@
     if (!sq) return;
     const r = +sq.dataset.r;
     const c = +sq.dataset.c;
+    dropCompose();  // a tile being typed is given up
+    state.lastPut = null;
     const cur = state.cursor;
     if (cur && cur.r === r && cur.c === c) cur.across = !cur.across;
     else state.cursor = { r, c, across: cur ? cur.across : true };
@@ -476,20 +524,212 @@
     $("board-live").textContent = announced;
   }
 
+  // --- tiles of several characters: typed in brackets, letter by letter, or from their buttons ---------------
+  // A tile being typed (state.compose: {text, explicit, r, c, back, keep}) is shown in the cursor's square
+  // until it is put: "[" then its letters then "]" (or Enter), upper case the tile, lower case its blank
+  // (explicit); or letters that are no tile alone but begin one (Catalan Q of QU; "·" after L, of L·L).
+  // ``back``: where the cursor goes if it is given up; ``keep``: the letters it began with (the L of L·L,
+  // already on the board), which Backspace does not take back
+  function composeStart(text, explicit, keep = 0, back = null) {
+    const cur = state.cursor;
+    state.compose = { text, explicit, keep, back: back || { r: cur.r, c: cur.c }, r: cur.r, c: cur.c };
+  }
+
+  // the tile being typed given up (Escape, an arrow, a click, a tile button): the cursor goes back
+  function dropCompose() {
+    const t = state.compose;
+    if (!t) return false;
+    state.compose = null;
+    if (state.cursor) { state.cursor.r = t.back.r; state.cursor.c = t.back.c; }
+    return true;
+  }
+
+  // the error of text typed that is no tile, with how to type the ruleset's tiles of several characters
+  function notALetter(text, brackets) {
+    const rs = state.rs;
+    const wrap = (t) => (brackets ? `[${t}]` : t);
+    const up = text.toUpperCase();
+    const m = `${text} is not a letter of ${rs.title}`;
+    if (text !== up && letterOf(up)) return `${m}: type ${wrap(up)} for the tile, ${wrap(text.toLowerCase())} for its blank`;
+    const multi = multiTiles(rs);
+    if (!multi.length) return m;
+    const near = multi.filter((t) => t.includes(up));
+    const shown = near.length ? near : multi;
+    const merged = mergedTiles(rs);
+    const seq = shown.filter((t) => merged.includes(t)).map((t) => [...t].join(" then "));
+    return `${m} (a tile of several letters is typed in brackets: ${shown.map((t) => `[${t}]`).join(", ")}` +
+      (seq.length ? `; or letter by letter: ${seq.join(", ")})` : ")");
+  }
+
+  // a tile put on the cursor's square (typed or from a tile button); the cursor goes past it.
+  // What a screen reader is told
+  function putTile(letter) {
+    const cur = state.cursor;
+    state.board[cur.r][cur.c] = letter;
+    const said = `${isBlank(letter) ? `blank ${letter.toUpperCase()}` : letter} put on ${squareName(cur.r, cur.c)}`;
+    step(1);
+    return said;
+  }
+
+  // the tile typed letter by letter: it may join the next letter typed (N then Y is NY where Y is no tile)
+  function typedPut(letter) {
+    const cur = state.cursor;
+    const at = { r: cur.r, c: cur.c };
+    const said = putTile(letter);
+    state.lastPut = { ...at, letter, after: { r: cur.r, c: cur.c } };
+    return said;
+  }
+
+  function boardChanged() {
+    edited("board");
+    state.pinned = state.hover = null;
+    clearBreakdown();
+    scheduleRefresh();
+  }
+
+  // the board's buttons for the ruleset's tiles of several characters ("tile CH"; with the Blank toggle
+  // pressed, or Shift-click, "blank CH"): each puts its tile at the cursor, which goes on
+  function buildTileButtons() {
+    const rs = state.rs;
+    const tiles = multiTiles(rs);
+    const box = $("tile-buttons");
+    box.hidden = !tiles.length;
+    if (!tiles.length) { box.replaceChildren(); return; }
+    const buttons = tiles.map((t) => h("button", { type: "button", class: "tile-button", "data-tile": t, lang: state.lang || null },
+      h("span", { class: "l", text: t }), h("sub", { text: rs.values[t] ?? "" })));
+    const toggle = h("button", { type: "button", id: "tile-blank", class: "tile-toggle", "aria-pressed": "false",
+      title: "the tile buttons put blanks (Shift-click puts one too)" }, "Blank");
+    box.replaceChildren(h("span", { class: "tile-buttons-label", "aria-hidden": "true", text: "Tiles:" }), ...buttons, toggle);
+    labelTileButtons();
+  }
+
+  function labelTileButtons() {
+    const toggle = $("tile-blank");
+    const blank = !!toggle && toggle.getAttribute("aria-pressed") === "true";
+    for (const b of $("tile-buttons").querySelectorAll(".tile-button")) {
+      b.setAttribute("aria-label", `${blank ? "blank" : "tile"} ${b.dataset.tile}`);
+      b.classList.toggle("blank", blank);
+      b.title = `${blank ? "put a blank" : "put the tile"} ${b.dataset.tile} at the cursor` + (blank ? "" : " (Shift-click: its blank)");
+    }
+  }
+
+  function onTileButton(e) {
+    if (e.target.closest("#tile-blank")) {
+      const t = $("tile-blank");
+      t.setAttribute("aria-pressed", t.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      labelTileButtons();
+      return;
+    }
+    const b = e.target.closest(".tile-button");
+    if (!b) return;
+    const blank = e.shiftKey || $("tile-blank").getAttribute("aria-pressed") === "true";
+    if (!state.cursor) restoreCursor();
+    dropCompose();
+    state.lastPut = null;
+    let said = putTile(blank ? b.dataset.tile.toLowerCase() : b.dataset.tile);
+    boardChanged();
+    renderBoard();
+    if (document.activeElement !== $("board") && state.cursor) said += `; ${squareLabel(state.cursor.r, state.cursor.c, state.board[state.cursor.r][state.cursor.c])}`;
+    announce(said);
+  }
+
+  // the board's hints say how to type the ruleset's tiles of several characters (none: nothing)
+  function hintTiles() {
+    const rs = state.rs;
+    const tiles = multiTiles(rs);
+    const keys = $("board-hint-tiles");
+    const touch = $("board-hint-touch-tiles");
+    keys.hidden = touch.hidden = !tiles.length;
+    if (!tiles.length) { keys.replaceChildren(); touch.replaceChildren(); return; }
+    const ex = tiles[0];
+    const kbd = (text) => h("kbd", { text });
+    const merged = mergedTiles(rs);
+    const apart = tiles.filter((t) => !merged.includes(t));
+    const lettered = [];
+    if (merged.length) {
+      lettered.push(` Letter by letter, ${merged.map((t) => [...t].join(" ")).join(", ")} ${merged.length > 1 ? "are" : "is"} ` +
+        `${merged.join(", ")} (no other tiles spell ${merged.length > 1 ? "them" : "it"}).`);
+    }
+    if (apart.length) lettered.push(` Letter by letter, ${apart.map((t) => [...t].join(" ")).join(", ")} ${apart.length > 1 ? "are" : "is"} separate tiles.`);
+    keys.replaceChildren(" A tile of several letters: ", kbd("["), ", its letters, ", kbd("]"), " (or ", kbd("Enter"), "): ",
+      kbd(`[${ex}]`), " the tile, ", kbd(`[${ex.toLowerCase()}]`), " its blank, ", kbd("Esc"), " cancels; or its button below the board.",
+      ...lettered);
+    touch.replaceChildren(` Tiles of several letters: their buttons below the board (Blank for a blank), or in brackets, [${ex}] or [${ex.toLowerCase()}].`,
+      ...lettered);
+  }
+
   const BOARD_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " ", "Escape", "Backspace", "Delete"]);
 
   // a key typed on the board (the keyboard's, or a letter of a phone's): true if the board took it
   function boardKey(k) {
-    if (!BOARD_KEYS.has(k) && [...k].length !== 1) return false;
+    if (!BOARD_KEYS.has(k) && [...k].length !== 1 && !(k === "Enter" && state.compose)) return false;
     if (!state.cursor) {
       if (k === "Escape") return false;
       restoreCursor();  // the cursor hidden by Escape comes back where it was
     }
     const cur = state.cursor;
     const rs = state.rs;
+    const last = state.lastPut;
+    state.lastPut = null;
     let changed = false;
     let said = "";
-    if (k === "ArrowLeft" || k === "ArrowRight" || k === "ArrowUp" || k === "ArrowDown") {
+    let handled = false;
+    const t = state.compose;
+    if (t) {
+      // a tile being typed: its letters, "]" or Enter puts it, Backspace takes a letter back, Escape gives it up
+      handled = true;
+      const finish = (text) => {
+        const letter = letterOf(text);
+        if (letter === null) {
+          dropCompose();
+          fieldError("board-error", notALetter(text, t.explicit));  // said by the alert
+          return;
+        }
+        state.compose = null;
+        cur.r = t.r;
+        cur.c = t.c;
+        said = t.explicit ? putTile(letter) : typedPut(letter);
+        changed = true;
+      };
+      if (k === "Escape" || k === "Delete") {
+        dropCompose();
+        said = "tile cancelled";
+      } else if (k === "Backspace") {
+        if (t.explicit && !t.text) {
+          dropCompose();
+          said = "tile cancelled";
+        } else {
+          t.text = [...t.text].slice(0, -1).join("");
+          if (!t.explicit && [...t.text].length <= t.keep) {
+            dropCompose();
+            said = "tile cancelled";
+          } else said = `typing ${t.explicit ? "[" : ""}${t.text}`;
+        }
+      } else if (k === "]" || k === "Enter") {
+        if (t.explicit && !t.text) { dropCompose(); said = "tile cancelled"; } else finish(t.text);
+      } else if (k === "[") {
+        t.text = "";
+        t.explicit = true;
+        said = "typing a tile: its letters, then ]";
+      } else if (BOARD_KEYS.has(k)) {
+        dropCompose();  // an arrow, Space: the tile is given up, and the key does what it does
+        handled = false;
+      } else if (t.explicit) {
+        t.text += k;
+        said = `typing [${t.text}`;
+      } else {
+        const text = t.text + k;
+        if (letterOf(text) !== null) finish(text);
+        else if (startsTile(text)) { t.text = text; said = `typing ${text}`; }
+        else {
+          dropCompose();
+          fieldError("board-error", notALetter(text, false));
+        }
+      }
+    }
+    if (handled) {
+      // done above
+    } else if (k === "ArrowLeft" || k === "ArrowRight" || k === "ArrowUp" || k === "ArrowDown") {
       const dr = k === "ArrowUp" ? -1 : k === "ArrowDown" ? 1 : 0;
       const dc = k === "ArrowLeft" ? -1 : k === "ArrowRight" ? 1 : 0;
       cur.r = Math.min(rs.rows - 1, Math.max(0, cur.r + dr));
@@ -506,23 +746,38 @@
       changed = !!state.board[cur.r][cur.c];
       said = changed ? `${squareName(cur.r, cur.c)} erased` : "";
       state.board[cur.r][cur.c] = "";
+    } else if (k === "[") {
+      composeStart("", true);
+      said = "typing a tile: its letters, then ]";
     } else {
-      const letter = letterOf(k);
-      if (letter === null) {
-        fieldError("board-error", `${k} is not a letter of ${state.rs.title}`);
+      // a letter; one that is no tile alone may join the tile just typed (Catalan N then Y is NY, L then
+      // "·" begins L·L) or begin one (Q of QU). One that is a tile is that tile: Spanish C then H is C, H
+      const own = rs.alphabet.includes(k.toUpperCase());
+      const joined = !own && last && last.after.r === cur.r && last.after.c === cur.c &&
+        state.board[last.r][last.c] === last.letter ? last.letter + k : null;
+      if (joined !== null && letterOf(joined) !== null) {
+        cur.r = last.r;
+        cur.c = last.c;
+        said = typedPut(letterOf(joined));
+        changed = true;
+      } else if (joined !== null && startsTile(joined)) {
+        const back = { r: cur.r, c: cur.c };
+        cur.r = last.r;
+        cur.c = last.c;
+        composeStart(joined, false, [...last.letter].length, back);
+        said = `typing ${joined}`;
+      } else if (letterOf(k) !== null) {
+        said = typedPut(letterOf(k));
+        changed = true;
+      } else if (startsTile(k)) {
+        composeStart(k, false);
+        said = `typing ${k}`;
+      } else {
+        fieldError("board-error", notALetter(k, false));
         return true;
       }
-      said = `${isBlank(letter) ? `blank ${letter.toUpperCase()}` : letter} put on ${squareName(cur.r, cur.c)}`;
-      state.board[cur.r][cur.c] = letter;
-      changed = true;
-      step(1);
     }
-    if (changed) {
-      edited("board");
-      state.pinned = state.hover = null;
-      clearBreakdown();
-      scheduleRefresh();
-    }
+    if (changed) boardChanged();
     renderBoard();
     // the grid's active cell is read as it changes; the phone's text field has no active cell: say the square
     if (document.activeElement !== $("board") && state.cursor) {
@@ -532,8 +787,19 @@
     return true;
   }
 
+  // a key the board takes: none with Ctrl or Cmd (the browser's shortcuts), nor Alt with a letter or a
+  // digit; but a character typed with AltGr or Option ("[" on a Spanish or German keyboard) is typed
+  function typedKey(e) {
+    if (e.isComposing) return false;
+    const altGr = !!(e.getModifierState && e.getModifierState("AltGraph"));
+    const character = [...e.key].length === 1 && !/[A-Za-z0-9]/.test(e.key);
+    if (e.metaKey) return false;
+    if (e.ctrlKey || e.altKey) return character && (altGr || e.altKey);
+    return true;
+  }
+
   function onBoardKey(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+    if (!typedKey(e)) return;
     if (boardKey(e.key)) e.preventDefault();
   }
 
@@ -552,9 +818,10 @@
   function onBoardInputKey(e) {
     // a physical key (an arrow, ⌫, a letter): as on the board; an on-screen keyboard's ("Unidentified",
     // "Process", composing) comes as an input event
-    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.key === "Unidentified" || e.key === "Process") return;
+    if (!typedKey(e) || e.key === "Unidentified" || e.key === "Process") return;
+    const composing = !!state.compose;
     if (boardKey(e.key)) e.preventDefault();
-    if (e.key === "Escape") $("board-input").blur();  // the keyboard closes
+    if (e.key === "Escape" && !composing) $("board-input").blur();  // the keyboard closes (not when a tile is given up)
   }
 
   // --- the position and its moves ---------------------------------------------------------------------
@@ -996,6 +1263,8 @@
   function applyPosition(pos) {
     if (pos.ruleset !== state.rs.name) setRuleset(pos.ruleset);
     state.board = pos.board.map((row) => row.slice());
+    dropCompose();  // a tile being typed is not typed on another position
+    state.lastPut = null;
     $("rack0").value = pos.racks[0];
     $("rack1").value = pos.racks[1] || "";
     $("score0").value = pos.scores[0];
@@ -1660,6 +1929,8 @@
     $("ruleset").focus();
     if (a.ruleset !== state.rs.name) setRuleset(a.ruleset);
     state.board = a.board;
+    dropCompose();
+    state.lastPut = null;
     state.zeroTurns = a.zeroTurns;
     state.opcodes = a.opcodes;
     state.lastCursor = a.lastCursor;
@@ -1761,6 +2032,15 @@
     $("best-run").addEventListener("click", runBest);
     $("sim-stop").addEventListener("click", stopSim);
     board.addEventListener("keydown", onBoardKey);
+    const tileButtons = $("tile-buttons");
+    tileButtons.addEventListener("click", onTileButton);
+    // a tile button pressed while typing on the board: the board (or the phone's text field and its
+    // keyboard) keeps the focus
+    for (const type of ["pointerdown", "mousedown"]) {
+      tileButtons.addEventListener(type, (e) => {
+        if (e.target.closest("button") && (document.activeElement === board || document.activeElement === $("board-input"))) e.preventDefault();
+      });
+    }
     $("moves").addEventListener("mouseleave", unhover);
     for (const id of ["rack0", "rack1", "score0", "score1"]) $(id).addEventListener("input", () => { edited(id); scheduleRefresh(); });
     for (const id of ["sort", "top", "exchanges", "leaves"]) $(id).addEventListener("change", () => scheduleRefresh(0));
