@@ -124,6 +124,9 @@ def cgp_cmd(
     _refuse_unknown_position(r, turn, path)
     cgp = r.cgp(turn)
     _note_later_errors(r, path)
+    if not r.position(turn).racks_known[0]:  # a CGP's first rack written empty reads as a known empty rack
+        note(f"note: {input_name(path)} does not show the whole rack of the player to move here: the CGP leaves it "
+             "empty, to be filled in before it is analysed")
     if as_json:
         emit_json({"turn": turn if turn is not None else len(r.turns) + 1, "cgp": cgp})
     else:
