@@ -489,3 +489,15 @@ def test_a_position_pickles_after_generating_moves():
     lex = load_lexicon("enable")
     r = pickle.loads(pickle.dumps(Position.from_cgp(cgp, lexicon=lex)))
     assert [m.notation() for m in r.moves(top=5)] == first and r.lexicon is not lex and "KRONA" in r.lexicon
+
+
+def test_a_game_ended_with_a_rack_not_known_says_its_scores_are_not_final():
+    """Six scoreless turns with the opponent's rack unknown: his rack penalty cannot be counted, and
+    the outcome says so instead of presenting the scores as final."""
+    p = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 100/116 5")
+    p.push("-")
+    o = p.outcome()
+    assert o.scores == (116, 93) and o.uncounted == (0,) and not o.final  # (his 116 less what he holds, unknown)
+    q = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ABC 100/116 5")
+    q.push("-")
+    assert q.outcome().uncounted == () and q.outcome().final and q.outcome().scores == (116 - 7, 93)

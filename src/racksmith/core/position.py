@@ -92,10 +92,18 @@ _UNKNOWN_EXCHANGE = re.compile(r"-\s*(\d{1,2})|exch(?:ange)?\s+(\d{1,2})", re.IG
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of a game (:meth:`Position.outcome`): how it ended, with the adjustments, and the
-    final scores, in the position's order (``scores[0]`` is the score of ``racks[0]``)."""
+    final scores, in the position's order (``scores[0]`` is the score of ``racks[0]``).
+    ``uncounted``: the players whose rack is not known (an opponent's on a server) and not empty:
+    the rules' adjustment for the tiles left on it is not in the scores, which are then not final."""
 
     ending: Ending
     scores: tuple[int, ...]
+    uncounted: tuple[int, ...] = ()
+
+    @property
+    def final(self) -> bool:
+        """Are the scores final: every rack's tiles counted?"""
+        return not self.uncounted
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -657,7 +665,7 @@ class Position:
         adjustments to them, and a position made over (from a CGP, say) is taken as it stands; the
         adjustments reported are those the rules give for its racks."""
         if self._stack and self._stack[-1].ending is not None:
-            return Outcome(self._stack[-1].ending, tuple(self.scores))
+            return Outcome(self._stack[-1].ending, tuple(self.scores), self._uncounted())
         if not self.is_over:
             return None
         n = len(self.racks)
@@ -666,7 +674,14 @@ class Position:
         mover = next((i for i in range(n - 1, -1, -1) if not sizes[i]), n - 1) if bag_empty else n - 1
         ending = turns.ending(self.ruleset, self._ending_racks(), mover, self.zero_turns, bag_empty)
         assert ending is not None
-        return Outcome(ending, tuple(self.scores))
+        return Outcome(ending, tuple(self.scores), self._uncounted())
+
+    def _uncounted(self) -> tuple[int, ...]:
+        """The players whose rack is not known and holds tiles: the end of the game cannot count them."""
+        if self._known is None:
+            return ()
+        sizes = self.rack_sizes
+        return tuple(i for i, r in enumerate(self.inferred_racks()) if r is None and sizes[i])
 
     def _ending_racks(self) -> list[Tiles]:
         """The racks the end of the game counts: an unknown rack by its tiles when they are
