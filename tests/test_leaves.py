@@ -315,3 +315,15 @@ def test_the_command_line_names_the_ruleset_a_leave_file_was_trained_for(tmp_pat
     assert main(["leaves", "value", str(path), "Ж", "--ruleset", "russian"]) == 1
     err = capsys.readouterr().err
     assert "trained for ruleset erudit" in err and "--ruleset" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_mistyped_shipped_set_is_named_as_such():
+    """'englsh' was "cannot read leave file 'englsh': No such file or directory"."""
+    from racksmith.errors import LexiconFormatError
+    from racksmith.lexicon import load_leaves
+
+    with pytest.raises(LexiconFormatError, match=r"^no leaves 'englsh': give a shipped set \(english, super, russian, "
+                                                  r"erudit\), the path of a \.klv2, \.klv or \.csv file, or none$"):
+        load_leaves("englsh")
+    with pytest.raises(LexiconFormatError, match="cannot read leave file"):  # a path stays a path
+        load_leaves("./englsh")

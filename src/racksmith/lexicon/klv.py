@@ -398,6 +398,12 @@ def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Rules
         return load_shipped_leaves(spec, ruleset)
     p = Path(spec)
     name = p.name.lower()
+    if isinstance(spec, str) and not p.exists() and "/" not in spec and "." not in name:
+        # a bare word that names no file: a mistyped shipped set rather than a file
+        from .shipped_leaves import SHIPPED_LEAVES
+
+        raise LexiconFormatError(f"no leaves {spec!r}: give a shipped set ({', '.join(SHIPPED_LEAVES)}), the path "
+                                 "of a .klv2, .klv or .csv file, or none")
     if name.endswith((".csv", ".csv.gz")):
         return Leaves.from_csv(p, ruleset)
     return Leaves.load(p, ruleset)
