@@ -193,7 +193,8 @@ class Move:
 
     @property
     def tiles_played(self) -> int:
-        """Tiles taken from the rack (placed, or given back in an exchange)."""
+        """How many tiles the move takes from the rack (placed, or given back in an exchange); the
+        tiles themselves are :meth:`rack_tiles`."""
         if self.kind == PLACE:
             try:  # counted in C: this is asked of every move a game plays
                 return len(self.tiles) - bytes(self.tiles).translate(_THROUGH_BIT).count(THROUGH)
