@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import time
 from itertools import combinations_with_replacement
 from pathlib import Path
 
@@ -586,3 +587,138 @@ def test_a_cancel_event_stops_an_inference():
     with pytest.raises(InferenceError, match="cancel must be a threading.Event"):
         infer_leaves(full, "-3", leaves=SYNTH, cancel=True)
     assert infer_leaves(full, "8D KRONA", leaves=SYNTH, samples=500, seed=1, cancel=threading.Event()).samples == 500
+
+
+# --- time limits: the whole call within them; an inference that kept nothing says so ---------------
+
+#: a bot author's repro (R3): N1 JE(E)Z on a busy board, 12,629 racks to try, 0.5-1.5 s for all of them
+R3 = "13J1/13E1/8GRUBBER/11u1Z1/11G3/7KRYOLITE/11E3/6VAW1URINE/7DEEPS3/15/15/15/15/15/15 EIINOOO/ 111/164 0"
+
+
+def spy_kernel(monkeypatch):
+    """The inference kernel's calls, recorded as they return: (random deals asked for, 0 to
+    enumerate; parts; racks tried or dealt)."""
+    from racksmith.sim import _sim
+
+    calls = []
+    real = _sim.infer_leaves
+
+    def spy(*args, **kw):
+        out = real(*args, **kw)
+        calls.append((args[13], args[17], out[4]))
+        return out
+
+    monkeypatch.setattr(_sim, "infer_leaves", spy)
+    return calls
+
+
+def test_a_short_time_limit_is_kept_when_there_are_few_racks(monkeypatch):
+    """At most 20,000 racks were all tried whatever the time limit: 12,629 took 0.5-1.5 s for a
+    limit of 0.05 s. Now every rack is tried only when the time they take (as racks dealt first
+    time them) fits; else racks are dealt at random for the time there is. (A generous bound on the
+    time, for a loaded machine: the point is the tenfold overrun.)"""
+    pos = Position.from_cgp(R3)
+    infer_leaves(pos, "N1 JE(E)Z", leaves=SYNTH, samples=1)  # the tables built, the leaves read
+    calls = spy_kernel(monkeypatch)
+    started = time.monotonic()
+    r = infer_leaves(pos, "N1 JE(E)Z", leaves=SYNTH, seconds=0.05)
+    took = time.monotonic() - started
+    assert r.racks_total == 12_629
+    assert not r.exact and 0 < r.samples == r.racks_tried == sum(c[2] for c in calls)
+    assert all(asked > 0 for asked, _, _ in calls)  # dealt, never enumerated
+    assert took < 0.5 and r.seconds < 0.5
+
+
+def test_the_timing_counts_against_the_time_limit(monkeypatch):
+    """Above 20,000 racks a systematic sample of about 10,000 of the enumeration was timed first,
+    on top of the limit (0.2-1 s on a busy board). Now the racks that time a rack are dealt at
+    random, within the limit, and they are part of the answer: every rack dealt counts in
+    ``samples``, and none is enumerated."""
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3KRONAS6/15/15/15/15/15/15/15 / 0/10 0")  # 610,930 racks
+    infer_leaves(pos, "8D (KRONA)S", leaves=SYNTH, samples=1)
+    calls = spy_kernel(monkeypatch)
+    r = infer_leaves(pos, "8D (KRONA)S", leaves=SYNTH, seconds=0.05)
+    assert r.racks_total == 610_930 and not r.exact
+    assert [c[0] > 0 for c in calls] == [True] * len(calls) and len(calls) in (1, 2)
+    assert calls[0][1] == 1 and calls[0][2] <= 2_000  # the first deals: on one thread, at most 2,000
+    assert r.samples == r.racks_tried == sum(c[2] for c in calls)
+    assert r.seconds < 0.5
+
+
+def test_every_rack_tried_past_the_time_limit_is_given_up_for_the_deals(monkeypatch):
+    """When trying every rack looked as if it fitted but runs out of time (a machine that slowed
+    down), it is stopped at the limit and the racks dealt first are the answer: a part of the
+    enumeration is no fair sample (the racks come in order), the deals are."""
+    from racksmith.sim import _sim
+
+    pos = Position.from_cgp(KRONA)
+    infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=1)
+    real = _sim.infer_leaves
+    calls = []
+
+    def slow_enumeration(*args, **kw):
+        if args[13] == 0:  # enumerating: as if the machine stalled past the time limit
+            time.sleep(max(args[15] - time.monotonic(), 0.0) + 0.05)
+        out = real(*args, **kw)
+        calls.append((args[13], out[4]))
+        return out
+
+    monkeypatch.setattr(_sim, "infer_leaves", slow_enumeration)
+    r = infer_leaves(pos, "8D KRONA", leaves=SYNTH, seconds=0.3)
+    assert [asked > 0 for asked, _ in calls] == [True, False]  # dealt, then every rack tried ...
+    assert calls[1][1] < 347  # ... and stopped at the limit
+    assert not r.exact and r.samples == r.racks_tried == calls[0][1] == 64
+    assert r.leaves and r.total_draws == sum(x.draws for x in r.leaves) <= 64
+    assert r.seconds < 1.0
+
+
+def test_a_time_limited_sample_estimates_the_exact_answer():
+    """The deals of a time limit (those that timed a rack, and those after, from another stream)
+    together estimate each leave's exact share: within 5 standard errors for the top 10 (or the
+    answer is exact, when every rack fitted)."""
+    pos = Position.from_cgp(R3)
+    exact = infer_leaves(pos, "N1 JE(E)Z", leaves=SYNTH)
+    est = infer_leaves(pos, "N1 JE(E)Z", leaves=SYNTH, seconds=0.3, seed=3)
+    if est.exact:  # pragma: no cover - a machine fast enough to try them all in the time
+        assert est.leaves == exact.leaves
+        return
+    assert est.samples == est.racks_tried and est.total_draws >= 200
+    share = {str(x.leave): x.probability for x in est.leaves}
+    assert set(share) <= {str(x.leave) for x in exact.leaves}
+    for lv in exact.leaves[:10]:
+        p = lv.probability
+        assert abs(share.get(str(lv.leave), 0.0) - p) <= 5 * math.sqrt(p * (1 - p) / est.total_draws), str(lv.leave)
+
+
+def test_limits_by_racks_give_the_answers_they_gave():
+    """Only time limits changed: every rack, or a number of deals with a seed, gives what it gave
+    before (the leaves, draws, probabilities and values, in order, for any number of threads)."""
+    import hashlib
+
+    def fingerprint(r):
+        rows = repr([(str(x.leave), x.draws, x.probability, x.value) for x in r.leaves]).encode()
+        return len(r.leaves), r.total_draws, r.racks_tried, r.samples, hashlib.sha256(rows).hexdigest()[:16]
+
+    krona = Position.from_cgp("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0")
+    assert fingerprint(infer_leaves(krona, "8D KRONA", leaves=SYNTH)) == (226, 4500540, 347, 0, "a4f680ba78f48e8a")
+    assert (fingerprint(infer_leaves(krona, "8D KRONA", leaves=SYNTH, samples=2000, seed=7))
+            == (201, 1487, 2000, 2000, "0d521f542f559b0f"))
+    r3 = Position.from_cgp(R3)
+    for threads in (1, 2):
+        assert (fingerprint(infer_leaves(r3, "N1 JE(E)Z", leaves=SYNTH, samples=3000, seed=5, threads=threads))
+                == (1422, 1903, 3000, 3000, "dd8640107a29bd60"))
+
+
+def test_an_inference_that_kept_no_leave_says_it_learned_nothing():
+    """8H KRONA scores 8 less than 8D KRONA, which keeps the same leave: no rack makes it one of
+    its best plays (exact: every rack tried). An exchange of 2 from a full bag is the best play of
+    about one rack in 400: 64 deals keep none (sampled). Either way the inference learned nothing."""
+    after = Position.from_cgp("15/15/15/15/15/15/15/7KRONA3/15/15/15/15/15/15/15 EEIRSTU/ 0/20 0")
+    none = infer_leaves(after, "8H KRONA", leaves=SYNTH)
+    assert none.exact and none.racks_total == 347 and none.leaves == () and none.learned_nothing
+    assert none.to_dict()["learned_nothing"] is True
+    mojo = Position.from_cgp("15/15/15/15/15/15/15/4MOJO7/15/15/15/15/15/15/15 AAEIIMT/ 26/0 1")
+    dealt = infer_leaves(mojo, "-2", leaves="english", samples=64, seed=0)
+    assert not dealt.exact and dealt.samples == 64 and dealt.learned_nothing and dealt.total_draws == 0
+    some = infer_leaves(Position.from_cgp(KRONA), "8D KRONA", leaves=SYNTH)
+    assert not some.learned_nothing and some.to_dict()["learned_nothing"] is False

@@ -612,3 +612,38 @@ def test_a_play_no_play_out_reached_is_not_known_rather_than_zero():
     assert all(not math.isnan(c.win_pct) and math.isnan(c.stderr) for c in r.candidates)
     b = pos.best_play(seconds=10, seed=1, cancel=stopped)
     assert "no play-out ran: the best by static equity" in b.summary
+
+
+def test_an_inference_that_learned_nothing_leaves_the_opponents_rack_unseen():
+    """An inference that kept no leave (no rack makes the play one of his best, or a short time
+    limit dealt none that did) says nothing of the opponent's rack: simulate and best_play given
+    it draw his rack from the unseen tiles, exactly as without it, and say so in the result
+    (they raised InferenceError, "the inference kept no leave"). One that kept leaves draws from
+    them, and a rack the position gives is known."""
+    from racksmith.review.best import best_play
+    from racksmith.sim.infer import infer_leaves
+
+    after = Position.from_cgp("15/15/15/15/15/15/15/7KRONA3/15/15/15/15/15/15/15 EEIRSTU/ 0/20 0")
+    nothing = infer_leaves(after, "8H KRONA", leaves=SYNTH)  # 8 less than 8D KRONA, the same leave
+    assert nothing.learned_nothing and nothing.exact
+    kw = dict(candidates=3, iterations=60, seed=2, leaves=SYNTH, winpct=WP)
+    plain = simulate(after, **kw)
+    r = simulate(after, opponent_racks=nothing, **kw)
+    assert r.to_dict()["candidates"] == plain.to_dict()["candidates"]
+    assert (plain.opponent_rack, plain.note) == ("unseen", None)
+    assert r.opponent_rack == "unseen" and "kept no leave" in r.note and "no rack he could have held" in r.note
+    assert r.to_dict()["opponent_rack"] == "unseen" and r.to_dict()["note"] == r.note
+    # sampled, none of the deals kept
+    mojo = Position.from_cgp("15/15/15/15/15/15/15/4MOJO7/15/15/15/15/15/15/15 AAEIIMT/ 26/0 1")
+    dealt = infer_leaves(mojo, "-2", leaves=SYNTH, samples=64, seed=0)
+    assert dealt.learned_nothing and not dealt.exact
+    r = simulate(mojo, opponent_racks=dealt, **kw)
+    assert r.to_dict()["candidates"] == simulate(mojo, **kw).to_dict()["candidates"]
+    assert "none of the 64 racks dealt at random" in r.note
+    b = best_play(mojo, 0.3, leaves=SYNTH, seed=1, opponent_racks=dealt)
+    assert b.method == "sim" and b.result.opponent_rack == "unseen" and "kept no leave" in b.result.note
+    # an inference that kept leaves; a rack given
+    krona = Position.from_cgp("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0")
+    r = simulate(krona, opponent_racks=infer_leaves(krona, "8D KRONA", leaves=SYNTH), **kw)
+    assert (r.opponent_rack, r.note) == ("inferred", None)
+    assert simulate(Position.from_cgp(KNOWN), **kw).opponent_rack == "known"

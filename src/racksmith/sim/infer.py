@@ -26,6 +26,7 @@ import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -50,8 +51,16 @@ DEFAULT_MARGIN = 5.0
 MAX_LEAVES = 5_000_000
 #: the most random deals of one inference (a time limit ends them long before)
 MAX_SAMPLES = 1_000_000_000
-#: racks timed first under a time limit (to tell whether trying every rack fits)
-PROBE_RACKS = 10_000
+#: under a time limit, the most racks dealt at random first to time a rack (to tell whether trying
+#: every rack fits): an eighth of the racks, at least PROBE_MIN_RACKS, and at most PROBE_SHARE of the time
+PROBE_RACKS = 2_000
+PROBE_MIN_RACKS = 64
+PROBE_SHARE = 0.2
+#: the time to weigh and sort a leave kept, after the kernel (about 7 µs, against 5 to 1,000 µs a
+#: rack in the kernel): a time limit leaves room for it
+SECONDS_A_LEAVE = 1e-5
+#: the deals after the timing ones come from the stream of ``seed ^ MORE_DEALS`` (not the same deals again)
+MORE_DEALS = 0x9E3779B97F4A7C15
 
 
 
@@ -102,6 +111,16 @@ class Inference:
         """Every rack was tried: the probabilities are exact, not estimated."""
         return self.samples == 0
 
+    @property
+    def learned_nothing(self) -> bool:
+        """No leave was kept, so the inference says nothing of the opponent's rack: when exact, no
+        rack he could have held makes the play one of his best (a play off the equity of every rack,
+        or leaves other than his); when sampled, none of the racks dealt did (too few deals in the
+        time, or a play few racks make, like an exchange from a full bag). :func:`~racksmith.sim.
+        simulate.simulate` and ``best_play`` given such an inference draw his rack from the unseen
+        tiles, as without one, and say so (``SimResult.note``)."""
+        return not self.leaves
+
     def kernel_arrays(self, position: "Position"):
         """The leaves as the simulation kernel takes them: (tiles (n, MAX_RACK) uint8, lengths,
         weights), checked against the unseen tiles of ``position``."""
@@ -126,6 +145,7 @@ class Inference:
             "move": self.play,
             "margin": self.margin,
             "exact": self.exact,
+            "learned_nothing": self.learned_nothing,
             "racks_total": self.racks_total,
             "racks_tried": self.racks_tried,
             "samples": self.samples,
@@ -179,11 +199,15 @@ def infer_leaves(
     last move pushed on ``position``. ``leaves``: the leave values (as the simulation's);
     ``margin``: points within the best equity for a play to count as a choice.
 
-    Every rack is tried unless a limit says otherwise: ``seconds`` bounds the time (the answer is
-    exact when trying every rack fits in it, as a first timed sample of the racks estimates; else
-    racks are dealt at random until the time is up), ``samples`` deals exactly that many racks at
-    random (reproducible: the same ``seed``, the same answer, for any number of threads), unless the
-    unseen tiles can supply at most ``exact_up_to`` distinct racks: then every one is tried. A one-tile
+    Every rack is tried unless a limit says otherwise: ``seconds`` bounds the time, everything
+    included (a few racks dealt at random first time a rack; the answer is exact when trying every
+    rack then fits in what is left, else, or if trying them runs out of time after all, it is
+    estimated from the racks dealt at random until the time is up: :attr:`Inference.exact` says
+    which; with ``samples`` too, at most that many are dealt), ``samples`` deals exactly that many
+    racks at random (reproducible: the same ``seed``, the same answer, for any number of threads),
+    unless the unseen tiles can supply at most ``exact_up_to`` distinct racks: then every one is
+    tried (within ``seconds`` if given, as above). A short time limit may deal too few racks to
+    keep any leave: :attr:`Inference.learned_nothing`. A one-tile
     play or an exchange from a full bag means hundreds of thousands to millions of racks: several
     seconds to tens of them. ``threads``: threads sharing the racks (each with its own board).
     ``cancel``: a ``threading.Event`` another thread may set to stop the inference at its next
@@ -321,7 +345,7 @@ def infer_leaves(
         boards.append(board)
     from ._sim import infer_leaves as kernel_infer
 
-    def run_part(n_samples: int, draw_seed: int, deadline: float, part: int, parts: int):
+    def run_part(n_samples: int, draw_seed: int, deadline: float, part: int, parts: int, stop: np.ndarray):
         # room for the leaves this part can keep: each distinct rack once, at most its share of the
         # racks (and what the round of blocks can give it beyond)
         if n_samples:
@@ -335,18 +359,21 @@ def infer_leaves(
         )
 
     def run(n_samples: int, draw_seed: int, deadline: float, parts: int = threads):
-        """The kernel over every rack (n_samples 0) or n_samples random deals, on ``parts`` threads."""
-        if parts == 1:
-            return run_part(n_samples, draw_seed, deadline, 0, 1)
-        with ThreadPoolExecutor(max_workers=parts) as pool:
-            outs = list(pool.map(lambda k: run_part(n_samples, draw_seed, deadline, k, parts), range(parts)))
+        """The kernel over every rack (n_samples 0) or n_samples random deals, on ``parts`` threads,
+        stopped at ``deadline`` (a time of ``time.monotonic()``; 0: none): at the next rack, whether
+        enumerated or dealt (the racks tried then fall short)."""
+        with stops.until(deadline) as stop:
+            if parts == 1:
+                return run_part(n_samples, draw_seed, deadline, 0, 1, stop)
+            with ThreadPoolExecutor(max_workers=parts) as pool:
+                outs = list(pool.map(lambda k: run_part(n_samples, draw_seed, deadline, k, parts, stop), range(parts)))
         return (*(np.concatenate([o[i] for o in outs]) for i in range(4)), sum(o[4] for o in outs))
 
     deadline = started + seconds if seconds is not None else 0.0
-    stop = np.zeros(1, dtype=np.int32)  # set on Ctrl-C: the kernel calls stop at their next rack
+    stops = _Stops()  # Ctrl-C or cancel stops every kernel call, a time limit its own
     parts, dealt = run_interruptibly(
-        lambda: _work(run, run_part, n_racks, samples, exact_up_to, seconds, seed, deadline, threads),
-        lambda: stop.__setitem__(0, 1), "racksmith-infer", cancel,
+        lambda: _work(run, n_racks, samples, exact_up_to, seconds, seed, deadline, threads),
+        stops.stop_all, "racksmith-infer", cancel,
         lambda: InferenceError("the inference was cancelled (its cancel event was set)"))
     tiles = np.concatenate([p[0] for p in parts])
     lens = np.concatenate([p[1] for p in parts])
@@ -367,49 +394,114 @@ def infer_leaves(
         pool_counts = np.bincount(np.asarray(pool_tiles, dtype=np.int64), minlength=64)
         letters = [t for t in range(64) if held[t]]
         whole = math.prod(math.comb(int(pool_counts[t] + held[t]), int(held[t])) for t in letters)
-        share = []
-        draws = []
-        for i in range(len(uniq)):
-            kept = np.bincount(uniq[i, 1 : 1 + uniq[i, 0]].astype(np.int64), minlength=64)
-            apart = math.prod(math.comb(int(kept[t] + held[t]), int(held[t])) for t in letters)
-            share.append(float(sums[i]) / apart)
-            draws.append(int(round(float(sums[i]))) if dealt else int(round(float(sums[i]) * whole / apart)))
+        # by leave at once (as a loop over the leaves, this took a tenth of a second for 10,000
+        # leaves: a tenth of the time of a short time limit); the same arithmetic, the same floats
+        size = uniq[:, 0].astype(np.int64)
+        body = uniq[:, 1:]
+        filled = np.arange(body.shape[1]) < size[:, None]
+        apart = np.ones(len(uniq), dtype=np.int64)
+        for t in letters:
+            h = int(held[t])
+            ways = np.array([math.comb(k + h, h) for k in range(body.shape[1] + 1)], dtype=np.int64)
+            apart *= ways[((body == t) & filled).sum(axis=1)]
+        share = sums / apart
+        draws = [int(x) for x in np.rint(sums if dealt else sums * float(whole) / apart).tolist()]
         total = sum(draws)
-        weight_total = sum(share)
-        out = [
-            InferredLeave(a.tiles(uniq[i, 1 : 1 + uniq[i, 0]].tolist()), draws[i],
-                          share[i] / weight_total if weight_total else 0.0, float(values[first[i]]))
-            for i in range(len(uniq))
-        ]
-    out.sort(key=lambda x: (-x.probability, -x.draws, str(x.leave)))
+        weight_total = sum(share.tolist())
+        probability = (share / weight_total if weight_total else np.zeros(len(uniq))).tolist()
+        kept = [row[1 : 1 + row[0]] for row in uniq.tolist()]
+        # the order: likeliest first, then the most draws, then by the leave as written (its str:
+        # its letters in order, blanks last)
+        names = {t: a.decode([t]) for t in set(body[filled].tolist())}
+        names[0] = ""
+        letters_first = np.sort(np.where(filled & (body != 0), body, 255), axis=1).tolist()
+        blanks = ((body == 0) & filled).sum(axis=1).tolist()
+        text = ["".join([names[t] for t in row[:n]]) + "?" * b
+                for row, n, b in zip(letters_first, (size - np.asarray(blanks)).tolist(), blanks)]
+        order = sorted(range(len(uniq)), key=lambda i: (-probability[i], -draws[i], text[i]))
+        first_value = values[first].tolist()
+        out = [InferredLeave(a.tiles(kept[i]), draws[i], probability[i], first_value[i]) for i in order]
     return Inference(move, tuple(out), total, dealt if dealt else n_racks, float(margin), a.tiles(sorted(pool_tiles)),
                      racks_total=n_racks, samples=dealt, seconds=time.monotonic() - started)
 
 
-def _work(run, run_part, n_racks: int, samples, exact_up_to: int, seconds, seed, deadline: float, threads: int):
+class _Stops:
+    """The stop flags of an inference's kernel calls (int32 arrays, the kernel's ``stop``): a flag
+    of its own for each call, which a timer sets at the call's deadline (the kernel checks it at
+    every rack, where it looks at its ``deadline`` only every 32 deals, and not at all when it
+    enumerates), and :meth:`stop_all` (Ctrl-C, a cancel) sets every flag, those to come included."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._flags: list[np.ndarray] = []
+        self._stopped = False
+
+    def stop_all(self) -> None:
+        with self._lock:
+            self._stopped = True
+            for flag in self._flags:
+                flag[0] = 1
+
+    @contextmanager
+    def until(self, deadline: float):
+        """A new flag, set at ``deadline`` (a time of ``time.monotonic()``; 0: never)."""
+        flag = np.zeros(1, dtype=np.int32)
+        with self._lock:
+            flag[0] = 1 if self._stopped else 0
+            self._flags.append(flag)
+        timer = None
+        if deadline:
+            timer = threading.Timer(max(deadline - time.monotonic(), 0.0), flag.__setitem__, (0, 1))
+            timer.daemon = True
+            timer.start()
+        try:
+            yield flag
+        finally:
+            if timer is not None:
+                timer.cancel()
+            with self._lock:
+                self._flags.remove(flag)
+
+
+def _work(run, n_racks: int, samples, exact_up_to: int, seconds, seed, deadline: float, threads: int):
     """The kernel calls of :func:`infer_leaves`: every rack, or racks dealt at random (see there).
     Returns (the kernel's answers, the racks dealt at random: 0 when every rack was tried)."""
-    parts = []
-    dealt = 0
     if samples is not None and n_racks > exact_up_to:
-        parts.append(run(int(samples), int(seed), deadline))
-        dealt = parts[-1][4]
-    elif seconds is None or samples is not None or n_racks <= 2 * PROBE_RACKS:
+        part = run(int(samples), int(seed), deadline)
+        return [part], part[4]
+    if seconds is None:
         if n_racks > MAX_LEAVES:
             raise InferenceError(f"{n_racks:,} racks to try: more than {MAX_LEAVES:,}; give a time limit "
                                  "(--seconds, seconds=) and the racks are dealt at random instead")
-        parts.append(run(0, 0, 0.0))
-    else:
-        # time a systematic sample of the enumeration (every P-th block of racks, about PROBE_RACKS
-        # of them, as fast as the whole one a rack): every rack if they fit in what is left, else
-        # deal racks at random until the time is up
-        t0 = time.monotonic()
-        probe = run_part(0, 0, 0.0, 0, max(2, n_racks // PROBE_RACKS))
-        per_rack = (time.monotonic() - t0) / max(probe[4], 1) / threads
-        left = deadline - time.monotonic()
-        if n_racks <= MAX_LEAVES and n_racks * per_rack <= 0.75 * left:
-            parts.append(run(0, 0, 0.0))
-        else:
-            parts.append(run(MAX_SAMPLES, int(seed), deadline))
-            dealt = parts[-1][4]
+        return [run(0, 0, 0.0)], 0
+    return _work_timed(run, n_racks, MAX_SAMPLES if samples is None else int(samples), int(seed), deadline, threads)
+
+
+def _work_timed(run, n_racks: int, most: int, seed: int, deadline: float, threads: int):
+    """:func:`_work` under a time limit (``deadline``, a time of ``time.monotonic()``; at most
+    ``most`` racks dealt). Racks dealt at random first (as the bag deals them, so that they are an
+    unbiased answer in themselves; on one thread, for at most :data:`PROBE_SHARE` of the time) time
+    a rack: every rack is tried when that fits in what is left (with a quarter to spare) — and
+    given up for those deals if it runs out of time after all — else more racks are dealt until
+    the time is up."""
+    now = time.monotonic()
+    n_probe = min(most, max(PROBE_MIN_RACKS, min(PROBE_RACKS, n_racks // 8)))
+    probe = run(n_probe, seed, now + PROBE_SHARE * max(deadline - now, 0.0), parts=1)
+    per_rack = (time.monotonic() - now) / max(probe[4], 1)
+    left = deadline - time.monotonic()
+    if n_racks <= MAX_LEAVES and n_racks * per_rack / threads <= 0.75 * left:
+        every = run(0, 0, deadline)
+        if every[4] == n_racks:
+            return [every], 0
+        return [probe], probe[4]  # out of time: the deals are the answer (the racks tried are dropped)
+    parts, dealt = [probe], probe[4]
+    if dealt < most and left > 0:
+        # the leaves the deals keep are weighed and sorted after the kernel, at a cost by leave:
+        # the deals stop early enough to leave time for that, as many leaves a deal as the first ones kept
+        keep_rate = len(probe[1]) / max(probe[4], 1)
+        now = time.monotonic()
+        more = run(most - dealt, seed ^ MORE_DEALS,
+                   now + (deadline - now) / (1 + SECONDS_A_LEAVE * keep_rate * threads / max(per_rack, 1e-9)))
+        parts.append(more)
+        dealt += more[4]
     return parts, dealt

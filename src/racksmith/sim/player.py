@@ -197,7 +197,7 @@ class SimPlayer:
                                      exact_up_to=self.infer_samples, seed=seed, threads=self.options["threads"])
         except InferenceError:
             return None
-        if not inference.leaves or (not inference.exact and inference.total_draws < MIN_KEPT_DEALS):
+        if inference.learned_nothing or (not inference.exact and inference.total_draws < MIN_KEPT_DEALS):
             return None
         return inference
 

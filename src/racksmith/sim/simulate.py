@@ -94,7 +94,10 @@ def _known(x: float) -> "float | None":
 class SimResult:
     """The candidates, best first (by win chance, then equity), and how the run ended:
     ``stopped`` is ``"confidence"`` (best-arm identification is sure of the best at the ``stop``
-    level), ``"iterations"``, ``"time"`` or ``"interrupted"``."""
+    level), ``"iterations"``, ``"time"`` or ``"interrupted"``. ``opponent_rack``: where the
+    opponent's rack came from — ``"known"`` (the position gives it), ``"inferred"`` (drawn from the
+    leaves of ``opponent_racks``) or ``"unseen"`` (drawn from the unseen tiles); ``note``: why,
+    when that is not what was asked for (an inference that kept no leave), else None."""
 
     candidates: tuple[SimCandidate, ...]
     iterations: int
@@ -103,6 +106,8 @@ class SimResult:
     plies: int
     seed: int
     threads: int = 1
+    opponent_rack: str = "unseen"
+    note: str | None = None
 
     @property
     def best(self) -> SimCandidate:
@@ -115,6 +120,8 @@ class SimResult:
             "seconds": round(self.seconds, 4),
             "plies": self.plies,
             "seed": self.seed,
+            "opponent_rack": self.opponent_rack,
+            "note": self.note,
             "candidates": [c.to_dict() for c in self.candidates],
         }
 
@@ -224,7 +231,10 @@ def simulate(
     limit. ``threads``: threads running the play-outs. ``seed``: None for a random one (reported
     in the result). ``stop``: the confidence at which best-arm identification stops (0.5..1, e.g.
     0.99), or None to run to the limits. ``opponent_racks``: an :class:`~racksmith.sim.infer.Inference`
-    whose leaves the opponent's rack is drawn from. ``leaves``: the leave values of every player
+    whose leaves the opponent's rack is drawn from (one that kept no leave,
+    :attr:`~racksmith.sim.infer.Inference.learned_nothing`, says nothing of it: his rack is then
+    drawn from the unseen tiles, as without one, and the result's ``note`` says so). ``leaves``:
+    the leave values of every player
     (a :class:`~racksmith.lexicon.Leaves` or a KLV2 path; None: every leave 0). ``winpct``: the
     win% table (default: the ruleset's, :func:`~racksmith.sim.winpct.load_winpct`).
     ``min_samples``: samples of every candidate before the race starts, and so before it can stop on
@@ -305,8 +315,18 @@ def simulate(
         raise SimError("the opponent's rack is known in this position: opponent_racks is for an unknown rack")
     unseen = bytes(position.unseen_tiles())
     inferred = None
+    opponent_rack = "known" if opponent is not None else "unseen"
+    note = None
     if opponent_racks is not None:
-        inferred = opponent_racks.kernel_arrays(position)
+        if opponent_racks.learned_nothing:
+            why = ("no rack he could have held makes it one of his best plays" if opponent_racks.exact else
+                   f"none of the {opponent_racks.samples:,} racks dealt at random of the "
+                   f"{opponent_racks.racks_total:,} he could have held makes it one of his best plays")
+            note = (f"the inference from {opponent_racks.play} kept no leave ({why}): the opponent's rack is "
+                    "drawn from the unseen tiles, as without inference")
+        else:
+            inferred = opponent_racks.kernel_arrays(position)
+            opponent_rack = "inferred"
     board = BoardState(rules)
     board.set(np.ascontiguousarray(position.board, dtype=np.uint8))
     from ._sim import Playouts, Sampler
@@ -338,7 +358,7 @@ def simulate(
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
 
     def snapshot(reason: str) -> SimResult:
-        return _result(cand_moves, bai, recs, reason, time.perf_counter() - t0, plies, seed, threads)
+        return _result(cand_moves, bai, recs, reason, time.perf_counter() - t0, plies, seed, threads, opponent_rack, note)
 
     try:
         while True:
@@ -408,7 +428,8 @@ def _reclaimed(rs, cand_moves: list[Move], recs: np.ndarray) -> "np.ndarray | No
     return out
 
 
-def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, threads) -> SimResult:
+def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, threads, opponent_rack="unseen",
+            note=None) -> SimResult:
     out = []
     count, total, sumsq, eq_sum = bai.count, bai.sum, bai.sumsq, bai.eq_sum
     for i, m in enumerate(cand_moves):
@@ -421,4 +442,4 @@ def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, thre
     # the plays simulated by win chance, then equity; those no play-out reached after them, by static equity
     order = sorted(range(len(out)), key=lambda i: (1, -out[i].static_equity, i) if not out[i].iterations
                    else (0, -out[i].win_pct, -out[i].equity, i))
-    return SimResult(tuple(out[i] for i in order), bai.total, reason, seconds, plies, seed, threads)
+    return SimResult(tuple(out[i] for i in order), bai.total, reason, seconds, plies, seed, threads, opponent_rack, note)
