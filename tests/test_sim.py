@@ -642,6 +642,7 @@ def test_an_inference_that_learned_nothing_leaves_the_opponents_rack_unseen():
     assert "none of the 64 racks dealt at random" in r.note
     b = best_play(mojo, 0.3, leaves=SYNTH, seed=1, opponent_racks=dealt)
     assert b.method == "sim" and b.result.opponent_rack == "unseen" and "kept no leave" in b.result.note
+    assert b.summary.endswith("; " + b.result.note)  # (the summary says it too)
     # an inference that kept leaves; a rack given
     krona = Position.from_cgp("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0")
     r = simulate(krona, opponent_racks=infer_leaves(krona, "8D KRONA", leaves=SYNTH), **kw)

@@ -204,7 +204,7 @@ def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, op
                f"{_secs(r.seconds)} ({how}): " + (
                    f"no play-out ran: the best by static equity ({c.static_equity:+.2f})" if not c.iterations else
                    f"{c.win_pct:.2f}% to win" + (f" (standard error {c.stderr:.2f})" if c.iterations > 1 else " (one play-out)")
-                   + f", equity {c.equity:+.2f}"))
+                   + f", equity {c.equity:+.2f}")) + (f"; {r.note}" if r.note else "")
     return BestPlay(c.move, "sim", False, summary, r)
 
 

@@ -358,7 +358,7 @@ class Analyzer:
         except RacksmithError:
             _check(cancel)  # cancelled: say so
             raise
-        if not inference.leaves:
+        if inference.learned_nothing and inference.exact:  # (sampled: the simulation draws from the unseen tiles, noted)
             raise RequestError(f"no rack the opponent could hold makes {move.strip()} one of his best plays "
                                "(within 5 points of equity): nothing to draw his rack from")
         with self._lock:

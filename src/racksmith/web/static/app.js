@@ -1760,6 +1760,7 @@
     $("sim-infer-head").textContent = inf ? `the opponent's rack drawn from ${inf.leaves} leaves ${inf.move} may have kept ` +
       `(${inf.exact ? `every one of ${inf.racks_total} racks tried` : `estimated from ${inf.samples} random racks`}); ` +
       `likeliest ${inf.top.map((x) => `${x.leave || "-"} ${(100 * x.probability).toFixed(1)}%`).join(", ")}` : "";
+    if (data.note) $("sim-infer-head").textContent = data.note;
     const tbody = document.querySelector("#sim tbody");
     tbody.replaceChildren(...data.candidates.map((c, i) => h("tr", {},
       h("td", { class: "num", text: String(i + 1) }), words("td", { class: "move" }, ...moveNodes(c.move)),
