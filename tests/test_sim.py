@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from racksmith import Position
+from racksmith import Move, Position
 from racksmith.lexicon import load_leaves
 from racksmith.rules.alphabet import BLANK, LETTER_MASK, THROUGH
 from bai_reference import BestArm
@@ -391,6 +391,36 @@ def test_step_is_select_run_feed():
         if done:
             break
     assert a.total > 3 * n and len(set(a.count)) > 1  # the race left the round robin
+
+
+def test_each_play_s_equity_has_its_standard_error():
+    """The equity's standard error (MAGPIE and Quackle show it beside the equity): the sampler keeps
+    each arm's sum of squared equities, and SimCandidate's figure is the sample standard deviation
+    of the play-outs' equities over the square root of their count."""
+    import statistics
+
+    from racksmith.sim._sim import Sampler
+    from racksmith.sim.simulate import _result
+
+    pos, lv, cands, k = _kernel(MID, 2)
+    n = len(cands)
+    b = Sampler(n, None, 3, None, random.Random("eq").getstate()[1])
+    seen: list[list[float]] = [[] for _ in range(n)]
+    for _ in range(6):
+        arms, its = b.select(48)
+        win, eq = np.zeros(48), np.zeros(48)
+        k.run(0, arms, its, win, eq)
+        b.feed(arms, win, eq)
+        for a, e in zip(arms, eq):
+            seen[a].append(float(e))
+    assert b.eq_sumsq == pytest.approx([sum(e * e for e in v) for v in seen], rel=1e-12)
+    moves = [Move.pass_()] * n
+    r = _result(moves, b, [{"equity": 0.0}] * n, "iterations", 0.0, 2, 1, 1)
+    by_count = sorted((c.iterations, c.equity_stderr) for c in r.candidates)
+    want = sorted((len(v), statistics.stdev(v) / math.sqrt(len(v))) for v in seen)
+    assert [c for c, _ in by_count] == [c for c, _ in want] and all(c > 1 for c, _ in want)
+    assert [e for _, e in by_count] == pytest.approx([e for _, e in want], rel=1e-9)
+    assert r.to_dict()["candidates"][0]["equity_stderr"] == round(r.candidates[0].equity_stderr, 4)
 
 
 def test_bai_finds_the_best_arm_and_stops():

@@ -171,11 +171,12 @@ def sim_table(result, title: str = "simulation"):
     t.add_column("win%", justify="right")
     t.add_column("± s.e.", justify="right")
     t.add_column("equity", justify="right")
+    t.add_column("± s.e.", justify="right")
     t.add_column("static", justify="right")
     t.add_column("iters", justify="right")
     for i, c in enumerate(result.candidates, 1):
         t.add_row(str(i), c.move.notation(), _figure(c.win_pct), _figure(c.stderr),
-                  "-" if math.isnan(c.equity) else signed(c.equity),
+                  "-" if math.isnan(c.equity) else signed(c.equity), _figure(c.equity_stderr),
                   f"{c.static_equity:.1f}", f"{c.iterations:,}")
     return t
 

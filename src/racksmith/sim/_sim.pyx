@@ -852,6 +852,7 @@ cdef struct BaiC:
     double* sum
     double* sumsq
     double* eq_sum
+    double* eq_sumsq
     int32_t* key
     int64_t total
     int64_t total_requested
@@ -1026,6 +1027,7 @@ cdef int64_t bai_feed(BaiC* b, int64_t k, const int32_t* arms, const double* win
     cdef int64_t j
     for j in range(k):
         b.eq_sum[arms[j]] += eq[j]
+        b.eq_sumsq[arms[j]] += eq[j] * eq[j]
         if bai_add(b, arms[j], win[j]):
             return j + 1
     return k
@@ -1068,9 +1070,10 @@ cdef class Sampler:
         self.b.sum = <double*>calloc(n, sizeof(double))
         self.b.sumsq = <double*>calloc(n, sizeof(double))
         self.b.eq_sum = <double*>calloc(n, sizeof(double))
+        self.b.eq_sumsq = <double*>calloc(n, sizeof(double))
         self.b.key = <int32_t*>calloc(n, sizeof(int32_t))
         if (self.b.count == NULL or self.b.requested == NULL or self.b.sum == NULL or self.b.sumsq == NULL
-                or self.b.eq_sum == NULL or self.b.key == NULL):
+                or self.b.eq_sum == NULL or self.b.eq_sumsq == NULL or self.b.key == NULL):
             raise MemoryError()
         self.b.n = n
         self.b.min_samples = min_samples if min_samples > 1 else 1
@@ -1091,6 +1094,7 @@ cdef class Sampler:
         free(self.b.sum)
         free(self.b.sumsq)
         free(self.b.eq_sum)
+        free(self.b.eq_sumsq)
         free(self.b.key)
 
     cdef int _arm(self, arm) except -1:
@@ -1186,6 +1190,10 @@ cdef class Sampler:
     @property
     def eq_sum(self):
         return [self.b.eq_sum[i] for i in range(self.b.n)]
+
+    @property
+    def eq_sumsq(self):
+        return [self.b.eq_sumsq[i] for i in range(self.b.n)]
 
 
 # ---------------------------------------------------------------------------------------------

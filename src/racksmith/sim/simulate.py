@@ -63,7 +63,8 @@ GRADES = ((0.5, "best"), (3.0, "inaccuracy"), (7.0, "mistake"), (math.inf, "blun
 @dataclass(frozen=True, slots=True)
 class SimCandidate:
     """One simulated play: its mean win chance (percent) and equity (spread change plus leftover,
-    in points), the standard error of the win chance (percent points) and its iterations. A play
+    in points), the standard errors of the win chance (percent points) and of the equity (points,
+    ``equity_stderr``, as MAGPIE and Quackle show it) and its iterations. A play
     no play-out reached (a run stopped early) has ``nan`` for its win chance and equity, and one
     with fewer than two play-outs ``nan`` for its standard error (``null`` in :meth:`to_dict`):
     not known, rather than 0."""
@@ -74,6 +75,7 @@ class SimCandidate:
     stderr: float
     iterations: int
     static_equity: float
+    equity_stderr: float = math.nan
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -81,6 +83,7 @@ class SimCandidate:
             "win_pct": _known(self.win_pct),
             "equity": _known(self.equity),
             "stderr": _known(self.stderr),
+            "equity_stderr": _known(self.equity_stderr),
             "iterations": self.iterations,
         }
 
@@ -431,14 +434,16 @@ def _reclaimed(rs, cand_moves: list[Move], recs: np.ndarray) -> "np.ndarray | No
 def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, threads, opponent_rack="unseen",
             note=None) -> SimResult:
     out = []
-    count, total, sumsq, eq_sum = bai.count, bai.sum, bai.sumsq, bai.eq_sum
+    count, total, sumsq, eq_sum, eq_sumsq = bai.count, bai.sum, bai.sumsq, bai.eq_sum, bai.eq_sumsq
     for i, m in enumerate(cand_moves):
         c = count[i]
         mean = total[i] / c if c else math.nan
         var = sumsq[i] / c - mean * mean if c else math.nan
         se = math.sqrt(max(var, 0.0) / (c - 1)) if c > 1 else math.nan
-        out.append(SimCandidate(m, 100.0 * mean, eq_sum[i] / c if c else math.nan, 100.0 * se, c,
-                                float(recs[i]["equity"])))
+        eq = eq_sum[i] / c if c else math.nan
+        eq_var = eq_sumsq[i] / c - eq * eq if c else math.nan
+        eq_se = math.sqrt(max(eq_var, 0.0) / (c - 1)) if c > 1 else math.nan
+        out.append(SimCandidate(m, 100.0 * mean, eq, 100.0 * se, c, float(recs[i]["equity"]), eq_se))
     # the plays simulated by win chance, then equity; those no play-out reached after them, by static equity
     order = sorted(range(len(out)), key=lambda i: (1, -out[i].static_equity, i) if not out[i].iterations
                    else (0, -out[i].win_pct, -out[i].equity, i))
