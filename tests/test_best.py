@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from racksmith import Position
+from racksmith import Move, Position
 from racksmith.errors import PositionError, RacksmithError
 from racksmith.lexicon import default_leaves
 from racksmith.review.best import BestPlay, best_play
@@ -264,3 +264,11 @@ def test_a_player_to_move_whose_rack_is_not_known_is_refused_not_answered_with_a
     assert one_in_bag.bag_count == 1
     with pytest.raises(PositionError, match=says):
         one_in_bag.solve_peg()
+
+
+def test_every_method_s_result_names_its_move_best_move():
+    """EndgameResult.best was a Move, PegResult.best a PegPlay and SimResult.best a SimCandidate:
+    ``best_move`` is the Move in all three, the move BestPlay plays."""
+    for cgp, method in ((END10, "endgame"), (PEG141, "peg"), (MID, "sim")):
+        b = Position.from_cgp(cgp).best_play(seconds=1.0, seed=1)
+        assert b.method == method and isinstance(b.result.best_move, Move) and b.result.best_move == b.move

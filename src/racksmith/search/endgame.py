@@ -85,6 +85,11 @@ class EndgameResult:
     seconds: float
     move_value: int | None = None
 
+    @property
+    def best_move(self) -> Move | None:
+        """``best`` under the name ``SimResult`` and ``PegResult`` give their move."""
+        return self.best
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith endgame --json``."""
         out: dict[str, Any] = {

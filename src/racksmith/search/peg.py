@@ -190,6 +190,12 @@ class PegResult:
         """The best play (``plays[0]``), None when there is no play."""
         return self.plays[0] if self.plays else None
 
+    @property
+    def best_move(self) -> "Move | None":
+        """The best play's move (``best.move``), as :attr:`SimResult.best_move` gives the
+        simulation's and ``EndgameResult.best`` the endgame's; None when there is no play."""
+        return self.plays[0].move if self.plays else None
+
     def __repr__(self) -> str:
         # a play's outcomes can hold a million draws: the repr names the answer, not every draw
         best = self.best

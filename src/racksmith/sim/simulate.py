@@ -114,7 +114,14 @@ class SimResult:
 
     @property
     def best(self) -> SimCandidate:
+        """The best candidate (``candidates[0]``); its move is :attr:`best_move`."""
         return self.candidates[0]
+
+    @property
+    def best_move(self) -> Move:
+        """The best play itself, as :attr:`EndgameResult.best <racksmith.search.endgame.EndgameResult>`
+        and :attr:`PegResult.best_move <racksmith.search.peg.PegResult.best_move>` give theirs."""
+        return self.candidates[0].move
 
     def to_dict(self) -> dict[str, Any]:
         return {
