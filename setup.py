@@ -2,12 +2,16 @@
 
 The generated C is never committed; ``pip install .`` runs Cython here.
 """
+import sys
 from pathlib import Path
+
+if sys.platform == "win32":  # the kernels use POSIX threads, clock_gettime and GCC/Clang atomics
+    raise SystemExit("racksmith builds on Linux and macOS (its kernels use POSIX threads and GCC/Clang "
+                     "builtins); on Windows, use WSL")
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-import sys
 sys.path.insert(0, str(Path(__file__).parent))
 from setup_directives import DIRECTIVES  # noqa: E402
 
