@@ -534,6 +534,7 @@ def test_the_kernel_stops_when_told_and_ctrl_c_reaches_an_inference():
     infer_leaves runs its kernel calls off the calling thread, so Ctrl-C there (KeyboardInterrupt)
     sets it and comes back at once instead of when every rack is tried; the next call is whole."""
     import _thread
+    import signal
     import threading
 
     kernel, tables, board, pos, a, lv = kernel_on_krona()
@@ -560,12 +561,16 @@ def test_the_kernel_stops_when_told_and_ctrl_c_reaches_an_inference():
         return original(*k_args, **kw)
 
     _sim.infer_leaves = slow_kernel
+    # Python's SIGINT handler, even when the test runner ignores SIGINT (a background job does:
+    # interrupt_main then does nothing)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         threading.Timer(0.2, lambda: seen.wait(30) and _thread.interrupt_main()).start()
         with pytest.raises(KeyboardInterrupt):
             infer_leaves(full, "-3", leaves=SYNTH)  # about a million racks: many seconds untouched
     finally:
         _sim.infer_leaves = original
+        signal.signal(signal.SIGINT, previous)
     assert real and not any(t.name == "racksmith-infer" and t.is_alive() for t in threading.enumerate())
     again = infer_leaves(pos.copy(), "8D KRONA", leaves=SYNTH, samples=3000, seed=5)
     assert again.samples == 3000 and again.leaves
