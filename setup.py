@@ -21,7 +21,7 @@ extensions = [
     Extension(
         ".".join(pyx.relative_to(SRC).with_suffix("").parts),
         [str(pyx.relative_to(HERE))],
-        extra_compile_args=["-O3"],
+        extra_compile_args=["-O3", "-g0"],  # no debug info: 12 MB of the wheel, and build paths in it
     )
     for pyx in sorted((SRC / "racksmith").rglob("*.pyx"))
 ]

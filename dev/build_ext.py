@@ -22,7 +22,7 @@ def main(names):
         names = [".".join(p.relative_to(ROOT / "src" / "racksmith").with_suffix("").parts)
                  for p in sorted((ROOT / "src" / "racksmith").rglob("*.pyx"))]
     exts = [
-        Extension(f"racksmith.{n}", [f"src/racksmith/{n.replace('.', '/')}.pyx"], extra_compile_args=["-O3"])
+        Extension(f"racksmith.{n}", [f"src/racksmith/{n.replace('.', '/')}.pyx"], extra_compile_args=["-O3", "-g0"])
         for n in names
     ]
     import os
