@@ -68,3 +68,23 @@ def test_the_declared_click_has_what_the_cli_catches():
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     spec = next(d for d in meta["dependencies"] if d.startswith("click"))
     assert spec.startswith("click>=8.2") and hasattr(click.exceptions, "NoArgsIsHelpError")
+
+
+def test_the_version_is_written_once_and_the_metadata_reads_it_from_the_package():
+    """pyproject.toml and ``racksmith.__version__`` said 0.1.0 each: a release bumping one would
+    publish a wheel whose metadata and ``racksmith --version`` disagree."""
+    import importlib.util
+
+    import racksmith
+    from setuptools.config.expand import StaticModule
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in meta["project"]
+    assert "version" in meta["project"]["dynamic"]
+    attr = meta["tool"]["setuptools"]["dynamic"]["version"]["attr"]
+    module, _, name = attr.rpartition(".")
+    assert (module, name) == ("racksmith", "__version__")
+    # setuptools reads the attribute without importing the package (no compiled kernels needed)
+    spec = importlib.util.spec_from_file_location(module, ROOT / "src" / "racksmith" / "__init__.py")
+    static = StaticModule(module, spec)
+    assert getattr(static, name) == racksmith.__version__
