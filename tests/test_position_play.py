@@ -428,6 +428,22 @@ def test_the_unknown_player_plays_from_the_unseen_tiles():
         Position.from_cgp(OUTGUN).push("-3")
 
 
+def test_a_challenge_bonus_or_time_penalty_is_a_score_change_that_pop_keeps():
+    """README: a server's challenge bonus or time penalty is ``pos.scores[i] += n``; pop takes back
+    the play's own points only, so the adjustment stays; a phony taken off is pop()."""
+    cgp = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0"
+    pos = Position.from_cgp(cgp)
+    pos.push("J8 SOIREE", draw="ABCDEF")
+    pos.push("K10 NEXT")  # his play, rack unknown
+    assert pos.scores == [16, 55]
+    pos.scores[1] += 5  # his challenge bonus (racks[1]: he has just moved)
+    pos.scores[0] -= 10  # my time penalty
+    pos.pop()  # his play withdrawn after all: its 39 points go, the adjustments stay
+    assert pos.scores == [21, 6] and pos.racks_known == (False, True)
+    assert pos.cgp().split()[-2] == "21/6"
+    assert Position.from_cgp(pos.cgp()).scores == [21, 6]
+
+
 def test_an_unknown_rack_follows_a_game_played_with_every_rack_known():
     """The same seeded games seen twice: with both racks known, and as a bot sees them (the
     opponent's rack never given, his draws not told). After every turn both agree on the board,
