@@ -588,6 +588,25 @@ def test_a_failed_game_load_clears_the_last_game_and_notes_are_shown(desktop, se
     assert page.console_errors == []
 
 
+def test_a_turn_whose_rack_is_recorded_in_part_says_why_no_move_is_listed(desktop, server):
+    """A record showing only the tiles played from p2's rack (as Woogles writes an opponent's):
+    the turn's position has his rack empty, so the moves table lists nothing; the turn card says
+    the rack is recorded in part and what to do, instead of an unexplained empty rack."""
+    page = desktop
+    open_page(page, server)
+    record = (FIXTURES / "gcg" / "game01_seed1.gcg").read_text("utf-8").replace(">p2: CEIRSTU E5", ">p2: CEIRSU E5")
+    load_game(page, record, timeout=90)
+    page.click("#turns tbody tr:nth-child(2)")
+    wait_until(page, "document.getElementById('turn-card').textContent.includes('only the tiles played')")
+    card = text(page, "#turn-card")
+    assert "CEIRSU (in part)" in card and "type the whole rack in the rack field" in card
+    assert "rack partly recorded" not in card  # the analysis's terse note is not repeated
+    assert page.input_value("#rack0") == ""
+    page.click("#turns tbody tr:nth-child(1)")
+    wait_until(page, "!document.getElementById('turn-card').textContent.includes('only the tiles played')")
+    assert "(in part)" not in text(page, "#turn-card")
+
+
 def test_the_check_field_holds_the_turn_s_move(desktop, server):
     """Stepping to an exchange turn or to the end of the game: the Check field holds that turn's
     move (it kept the turn before's 9H FIVE: "illegal no_tiles"), or nothing at the end, where the

@@ -211,6 +211,13 @@ def test_gcg_replay_and_analysis(server):
     assert g["turns"][1]["event"] == ">p2: CEIRSTU E5 REC.UITS +90 90" and g["turns"][1]["bingo"] is True
     assert g["turns"][1]["scores_before"] == [28, 0] and g["turns"][1]["nick"] == "p2"
     assert g["end_cgp"] == r.cgp(25)
+    assert {t["rack_complete"] for t in g["turns"]} == {True}
+    # p2's rack shown in part (the tiles played only, as Woogles writes an opponent's): flagged, the
+    # turn's CGP leaves his rack empty
+    partial = post(server, "/api/gcg", {"text": GAME.replace(">p2: CEIRSTU E5", ">p2: CEIRSU E5"), "analyze": False})
+    assert partial["turns"][1]["rack_complete"] is False and partial["turns"][1]["rack"] == "CEIRSU"
+    assert partial["turns"][1]["cgp"].split()[1].startswith("/")
+    assert partial["turns"][0]["rack_complete"] is True
     want = analyze(r, load_leaves(LEAVES, "english"), top=5).to_dict()
     assert g["analysis"]["turns"] == want["turns"] and g["analysis"]["players"] == want["players"]
     assert g["analysis"]["leaves"] is True and g["analysis"]["lexicon"] == "enable"

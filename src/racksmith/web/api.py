@@ -682,6 +682,9 @@ def _turn_info(r, t, rs: Ruleset) -> dict[str, Any]:
         "event": t.event.text(),
         "kind": str(t.event.kind),
         "rack": a.rack_string(t.rack, blanks_last=True),
+        # False when the record shows the rack in part (the tiles played only) or not at all: the
+        # turn's CGP then leaves the mover's rack empty (not known) and lists no move for him
+        "rack_complete": bool(t.rack_complete),
         "move": move.notation() if move is not None else t.event.action(),
         "placed": [[row, col, a.letter(tile)] for row, col, tile in move.placed] if move is not None and move.is_place else [],
         "reclaimed": [[row, col, a.letter(tile)] for row, col, tile in move.reclaimed] if move is not None else [],

@@ -1493,17 +1493,24 @@
     }
     const line1 = h("div", { class: "line1" },
       h("span", {}, h("b", { text: shorten(t.nick, 80) }), " with ",
-        t.rack ? words("span", {}, ...rackNodes(shorten(t.rack, 120))) : "(rack not recorded)"),
+        t.rack ? words("span", {}, ...rackNodes(shorten(t.rack, 120))) : "(rack not recorded)",
+        t.rack && t.rack_complete === false ? " (in part)" : ""),
       h("span", {}, "played ", words("span", { class: "played" }, ...(turnMove(t) ? moveNodes(shorten(t.move, 120)) : [shorten(t.move, 120)])),
         ` ${t.score >= 0 ? "+" : ""}${t.score}`, t.withdrawn ? " (withdrawn)" : ""));
     const parts = [line1];
+    const rackShort = t.rack_complete === false;
+    if (rackShort) {
+      // the position before this turn leaves the mover's rack empty: say why no move is listed
+      parts.push(h("div", { class: "note", text: (t.rack ? "The record shows only the tiles played from this rack"
+        : "The record does not show this rack") + ": type the whole rack in the rack field to list the moves." }));
+    }
     if (a) {
       if (a.rank !== null) {
         const cls = a.rank === 1 ? "rank best" : a.equity_lost > 10 ? "rank lost" : "rank";
         parts.push(h("div", {}, h("span", { class: cls, text: a.rank === 1 ? "best move" : `rank ${a.rank}` }),
           ` of ${a.moves} · equity ${a.equity.toFixed(2)}` + (a.equity_lost ? ` · lost ${a.equity_lost.toFixed(2)}` : "") +
           (a.bingo_missed ? " · missed a bingo" : "")));
-      } else if (a.note) {
+      } else if (a.note && !rackShort) {  // (a rack in part: said above, with what to do)
         parts.push(h("div", { class: "note", text: humanize(a.note, "game") }));
       }
       if (a.best.length) {
