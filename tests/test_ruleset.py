@@ -331,3 +331,27 @@ def test_the_largest_limits_are_played_by_every_kernel(tmp_path: Path, capsys):
         assert main(["selfplay", "-n", "1", "-r", ruleset_file(**{field: value})]) == 1
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and f"field {field!r} {words}" in err, err
+
+
+def test_a_built_in_ruleset_pickles_as_its_name_and_any_other_field_by_field():
+    """Every pickled Move, Position and result carried the whole ruleset (premium grids, tile
+    tables: about 2 KB a lone Move); a built-in one is now its name, and reads back as the same
+    object; a changed or user ruleset still round-trips with every field."""
+    import dataclasses
+    import pickle
+
+    from racksmith import Position
+    from racksmith.rules.ruleset import BUILTIN
+
+    for name in BUILTIN:
+        rs = get_ruleset(name)
+        blob = pickle.dumps(rs)
+        assert len(blob) < 100 and pickle.loads(blob) is rs
+    changed = dataclasses.replace(get_ruleset("english"), bingo_bonus=40)
+    back = pickle.loads(pickle.dumps(changed))
+    assert back == changed and back.bingo_bonus == 40 and back is not get_ruleset("english")
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0")
+    move = pos.moves(top=1)[0]
+    blob = pickle.dumps(move)
+    assert len(blob) < 1200
+    assert pickle.loads(blob) == move and pickle.loads(blob).position.ruleset is get_ruleset("english")

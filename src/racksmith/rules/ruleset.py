@@ -406,6 +406,13 @@ class Ruleset:
             star_reclamation=reclamation,
         )
 
+    def __reduce_ex__(self, protocol):
+        # a built-in ruleset pickles as its name (its premium grids and tile tables made every pickled
+        # Move, Position or result about 2 KB); any other ruleset, field by field
+        if self.name in BUILTIN and _builtin(self.name) == self:
+            return (get_ruleset, (self.name,))
+        return object.__reduce_ex__(self, protocol)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data that :meth:`from_dict` reads back into an equal ruleset."""
         r, c = self.row_col(self.start)
