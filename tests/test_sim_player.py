@@ -357,3 +357,23 @@ def test_analyze_refuses_an_infer_option_that_is_not_true_or_false(infer):
     with pytest.raises(RacksmithError, match=rf"sim option 'infer' must be True or False, got {type(infer).__name__}"):
         analyze(short, None, top=1, sim=dict(candidates=2, plies=1, iterations=4, seed=1, infer=infer))
     assert flag(np.bool_(True), "x") is True and flag(False, "x") is False  # numpy's bools are bools
+
+
+def test_every_python_player_defaults_to_the_shipped_leaves_as_the_match_specs_do():
+    """BestEquityPlayer() and the match specs used the shipped leaves while EndgamePlayer(),
+    SimPlayer() and make_player("equity") used none: a bot author's EndgamePlayer() was a much
+    weaker player than match's `endgame`. Now each plays as with the table given explicitly."""
+    from racksmith import BestEquityPlayer, Game, GameView, default_leaves, make_player
+    from racksmith.search import EndgamePlayer
+
+    shipped = default_leaves("english")
+    view = GameView(Game("english", seed=3))
+    explicit = BestEquityPlayer(shipped).choose(view)
+    assert explicit != BestEquityPlayer(None).choose(view)  # a rack where leaves decide the move
+    assert make_player("equity").choose(view) == explicit
+    assert EndgamePlayer().choose(view) == explicit
+    assert EndgamePlayer(None).choose(view) == BestEquityPlayer(None).choose(view)
+    by_default, given = SimPlayer(iterations=30), SimPlayer(iterations=30, leaves=shipped)
+    assert by_default.choose(view) == given.choose(view)
+    assert [c.equity for c in by_default.last.candidates] == [c.equity for c in given.last.candidates]
+    assert SimPlayer(iterations=30, leaves=None).leaves is None

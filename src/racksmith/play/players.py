@@ -215,8 +215,9 @@ class RandomPlayer:
 PLAYER_KINDS = {"equity": BestEquityPlayer, "score": BestScorePlayer, "random": RandomPlayer}
 
 
-def make_player(kind: str, *, leaves: Any = None, ruleset=None) -> Player:
-    """A built-in player by name: ``equity`` (uses ``leaves``), ``score`` or ``random``."""
+def make_player(kind: str, *, leaves: Any = SHIPPED, ruleset=None) -> Player:
+    """A built-in player by name: ``equity`` (uses ``leaves``: by default the game's ruleset's
+    shipped leaves, as :class:`BestEquityPlayer`; None for none), ``score`` or ``random``."""
     if not isinstance(kind, str):
         raise RacksmithError(f"a player kind is a name ({', '.join(PLAYER_KINDS)}), got {type(kind).__name__}")
     k = kind.strip().lower()

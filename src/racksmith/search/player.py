@@ -26,14 +26,15 @@ class EndgamePlayer:
     """A player (:class:`racksmith.play.players.Player`): with the bag empty, the best move of the
     endgame solver (:func:`racksmith.search.endgame.solve_endgame`), from what the player sees (his
     rack, the board; the opponent's rack is the unseen tiles); before, the move of highest static
-    equity (:class:`~racksmith.play.players.BestEquityPlayer` with ``leaves``).
+    equity (:class:`~racksmith.play.players.BestEquityPlayer` with ``leaves``: by default the
+    game's ruleset's shipped leaves, None for none).
 
     ``seconds``: time for one endgame move (the best move of the last depth completed; None: until
     exact); ``plies``: deepest depth (None: no limit); ``threads``: threads searching."""
 
     name = "endgame"
 
-    def __init__(self, leaves: Any = None, ruleset=None, *, seconds: float | None = 10.0, plies: int | None = None,
+    def __init__(self, leaves: Any = "shipped", ruleset=None, *, seconds: float | None = 10.0, plies: int | None = None,
                  threads: int = 1):
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                     or not 0 < seconds < math.inf):

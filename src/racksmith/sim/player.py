@@ -47,8 +47,10 @@ DEFAULT_ENDGAME_PLIES = 3
 
 
 class SimPlayer:
-    """Plays the best move of a simulation of the position it sees. ``leaves``: a Leaves table or a
-    KLV2 path for the candidates and the replies (None: every leave 0); ``winpct``: a table or a
+    """Plays the best move of a simulation of the position it sees. ``leaves``: ``"shipped"`` (the
+    default: the game's ruleset's shipped leaves, as :class:`~racksmith.play.players.BestEquityPlayer`
+    and the ``sim`` match spec), a Leaves table or a KLV2 path for the candidates and the replies
+    (None: every leave 0); ``winpct``: a table or a
     shipped ruleset's name (None: the ruleset's). Each turn's seed comes from the game's seed (set by
     :meth:`new_game`) and the turn, so a series of games is reproducible.
 
@@ -70,14 +72,17 @@ class SimPlayer:
 
     def __init__(self, candidates: int = 10, plies: int = 2, iterations: int | None = 200,
                  seconds: float | None = None, threads: int = 1, stop: float | None = 0.99,
-                 leaves: Any = None, winpct: Any = None, min_samples: int | None = None, ruleset=None,
+                 leaves: Any = "shipped", winpct: Any = None, min_samples: int | None = None, ruleset=None,
                  endgame: bool = True, endgame_plies: int | None = DEFAULT_ENDGAME_PLIES,
                  endgame_seconds: float | None = None, infer: bool = False,
                  infer_samples: int = DEFAULT_INFER_SAMPLES):
         from ..lexicon import Leaves, load_leaves
+        from ..play.players import SHIPPED, BestEquityPlayer
         from ..search.player import EndgamePlayer
 
-        if isinstance(leaves, (str, bytes)) or hasattr(leaves, "__fspath__"):
+        if isinstance(leaves, str) and leaves == SHIPPED:
+            pass  # the game's ruleset's, found at the first turn (self._static.leaves_for)
+        elif isinstance(leaves, (str, bytes)) or hasattr(leaves, "__fspath__"):
             leaves = load_leaves(os.fsdecode(leaves), ruleset=ruleset)
         elif leaves is not None and not isinstance(leaves, Leaves):
             raise SimError(f"leaves must be a Leaves table, the path of a leave file or None, got {type(leaves).__name__}")
@@ -89,6 +94,7 @@ class SimPlayer:
         self.options = dict(candidates=candidates, plies=plies, iterations=iterations, seconds=seconds,
                             threads=threads, stop=stop, min_samples=min_samples)
         self.leaves = leaves
+        self._static = BestEquityPlayer(leaves, ruleset=ruleset)  # what "shipped" is for each game's ruleset
         self.winpct = load_winpct(winpct) if winpct is not None else None
         if not isinstance(endgame, bool):
             raise SimError(f"endgame must be True or False, got {endgame!r}")
@@ -113,7 +119,7 @@ class SimPlayer:
         self.last = None  #: the SimResult of the last turn
 
     @classmethod
-    def from_spec(cls, spec: str, *, leaves: Any = None, ruleset=None) -> "SimPlayer":
+    def from_spec(cls, spec: str, *, leaves: Any = "shipped", ruleset=None) -> "SimPlayer":
         """A player from ``key=value,...`` (the part after ``sim:``): candidates, plies,
         iterations, seconds, threads, stop (a confidence or none), leaves (a KLV2 file, or none),
         winpct (a shipped ruleset's name or a file), min_samples, endgame (on/off: solve the
@@ -172,7 +178,7 @@ class SimPlayer:
         self.turn += 1
         seed = int.from_bytes(__import__("hashlib").sha256(f"{self.seed}:{self.turn}".encode()).digest()[:8], "little")
         self.last_inference = self._infer(view, seen, seed) if self.infer else None
-        result = simulate(seen, seed=seed, leaves=self.leaves, winpct=self.winpct,
+        result = simulate(seen, seed=seed, leaves=self._static.leaves_for(view.ruleset), winpct=self.winpct,
                           opponent_racks=self.last_inference, **self.options)
         self.last = result
         return result.best.move
@@ -193,7 +199,7 @@ class SimPlayer:
         # an exchange's tiles are hidden from us: only their number is known
         move = f"-{len(last.move.tiles)}" if last.kind == EventKind.EXCHANGE else last.move
         try:
-            inference = infer_leaves(seen, move, leaves=self.leaves, samples=self.infer_samples,
+            inference = infer_leaves(seen, move, leaves=self._static.leaves_for(view.ruleset), samples=self.infer_samples,
                                      exact_up_to=self.infer_samples, seed=seed, threads=self.options["threads"])
         except InferenceError:
             return None
@@ -209,6 +215,6 @@ def _number(text: str, kind, key: str):
         raise SimError(f"sim player option {key}={text!r}: not a {'whole number' if kind is int else 'number'}") from None
 
 
-def make_sim_player(spec: str = "sim", *, leaves: Any = None, ruleset=None) -> SimPlayer:
+def make_sim_player(spec: str = "sim", *, leaves: Any = "shipped", ruleset=None) -> SimPlayer:
     """The factory for a player registry: ``make_sim_player("sim:candidates=10,plies=2")``."""
     return SimPlayer.from_spec(spec, leaves=leaves, ruleset=ruleset)
