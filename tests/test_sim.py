@@ -678,3 +678,28 @@ def test_an_inference_that_learned_nothing_leaves_the_opponents_rack_unseen():
     r = simulate(krona, opponent_racks=infer_leaves(krona, "8D KRONA", leaves=SYNTH), **kw)
     assert (r.opponent_rack, r.note) == ("inferred", None)
     assert simulate(Position.from_cgp(KNOWN), **kw).opponent_rack == "known"
+
+
+def test_simulate_and_infer_default_to_the_shipped_leaves_as_best_play_does():
+    """pos.simulate() and infer_leaves() ranked with every leave 0 unless given leaves, while
+    best_play, the players and the CLI use the ruleset's shipped leaves: now the same default;
+    None still means none. The Position methods' options are named (a typo is a TypeError)."""
+    from racksmith import default_leaves
+    from racksmith.sim.infer import infer_leaves
+
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0")
+    shipped = default_leaves("english")
+    ranked = lambda r: [(c.move.notation(), c.equity) for c in r.candidates]  # noqa: E731
+    default = pos.simulate(iterations=60, seed=4)
+    assert ranked(default) == ranked(pos.simulate(iterations=60, seed=4, leaves=shipped))
+    assert ranked(default) != ranked(pos.simulate(iterations=60, seed=4, leaves=None))
+    after = Position.from_cgp("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0")
+    inf = infer_leaves(after, "8D KRONA", samples=3000)
+    assert [(str(x.leave), x.draws) for x in inf.leaves] == [
+        (str(x.leave), x.draws) for x in infer_leaves(after, "8D KRONA", samples=3000, leaves=shipped).leaves]
+    assert [str(x.leave) for x in inf.leaves] != [
+        str(x.leave) for x in infer_leaves(after, "8D KRONA", samples=3000, leaves=None).leaves]
+    for method, typo in ((pos.simulate, {"leave": None}), (pos.best_play, {"leave": None}),
+                         (pos.solve_peg, {"second": 1}), (pos.solve_endgame, {"tt": 1})):
+        with pytest.raises(TypeError, match="unexpected keyword"):
+            method(**typo)

@@ -44,9 +44,14 @@ from .turns import Ending
 from .validation import ANY_WORD, Verdict, check_move_lean, resolve_move, validate
 
 if TYPE_CHECKING:  # pragma: no cover
+    import threading
+    from collections.abc import Callable, Sequence
+
     from ..lexicon import Leaves
     from ..search.endgame import EndgameResult
-    from ..search.peg import PegResult
+    from ..search.peg import PegPlay, PegResult
+    from ..sim.infer import Inference
+    from ..sim.winpct import WinPct
     from ..review.best import BestPlay
     from ..sim.simulate import SimResult
 
@@ -947,46 +952,104 @@ class Position:
         return p
 
     def solve_endgame(
-        self, plies: int | None = None, seconds: float | None = None, threads: int = 1, **options: Any
+        self,
+        plies: int | None = None,
+        seconds: float | None = None,
+        threads: int = 1,
+        *,
+        on_depth: "Callable[[EndgameResult], None] | None" = None,
+        move: "Move | str | None" = None,
+        tt_mb: int | None = None,
+        cancel: "threading.Event | None" = None,
     ) -> "EndgameResult":
         """Solve the endgame (the bag empty; an opponent's rack left empty is the unseen tiles):
         the value best play by both sides adds to the mover's spread, the best move and the
         principal variation, exact when the search reached the end of every line. ``plies``: stop
         after that depth; ``seconds``: a time limit; ``threads``: threads searching (the answer does
-        not depend on it). See :func:`racksmith.search.endgame.solve_endgame` for ``options``
-        (``on_depth``, ``move``, ``tt_mb``, ``cancel``)."""
+        not depend on it); ``on_depth``, ``move``, ``tt_mb`` (None: the default table) and ``cancel``
+        as :func:`racksmith.search.endgame.solve_endgame` says."""
         from ..search.endgame import solve_endgame
 
-        return solve_endgame(self, plies, seconds, threads, **options)
+        extra = {} if tt_mb is None else {"tt_mb": tt_mb}
+        return solve_endgame(self, plies, seconds, threads, on_depth=on_depth, move=move, cancel=cancel, **extra)
 
-    def solve_peg(self, top: int | None = None, **options: Any) -> "PegResult":
+    def solve_peg(
+        self,
+        top: int | None = None,
+        *,
+        seconds: float | None = None,
+        solve_all: bool = False,
+        on_play: "Callable[[PegPlay], None] | None" = None,
+        tt_mb: int | None = None,
+        threads: int = 1,
+        moves: "Sequence[Move | str] | None" = None,
+        cancel: "threading.Event | None" = None,
+    ) -> "PegResult":
         """Solve the pre-endgame (1 tile in the bag, or up to one less than the exchange limit):
         among the placements (the ``top`` best by score, None for all) and the pass, the play with
         the best chance of winning over the possible bag tiles (with more than one, the orders they
         can come out in) (exact), then mean spread (exact where it decides between equal chances,
-        else bounded); every other play proven no better (:func:`racksmith.search.peg.solve_peg`;
-        ``options``: ``seconds``, ``solve_all``, ``on_play``, ``tt_mb``, ``threads``, ``moves``, ``cancel``)."""
+        else bounded); every other play proven no better. The options are those of
+        :func:`racksmith.search.peg.solve_peg` (``tt_mb`` None: the default table)."""
         from ..search.peg import solve_peg
 
-        return solve_peg(self, top, **options)
+        extra = {} if tt_mb is None else {"tt_mb": tt_mb}
+        return solve_peg(self, top, seconds=seconds, solve_all=solve_all, on_play=on_play, threads=threads,
+                         moves=moves, cancel=cancel, **extra)
 
-    def best_play(self, seconds: "float | None" = 10.0, **options: Any) -> "BestPlay":
+    def best_play(
+        self,
+        seconds: float | None = 10.0,
+        *,
+        leaves: "Leaves | str | os.PathLike[str] | None" = "shipped",
+        winpct: "WinPct | str | os.PathLike[str] | None" = None,
+        threads: int = 1,
+        seed: int | None = None,
+        candidates: int = 10,
+        plies: int = 2,
+        opponent_racks: "Inference | None" = None,
+        tt_mb: int | None = None,
+        progress: "Callable[[str, Any], None] | None" = None,
+        cancel: "threading.Event | None" = None,
+    ) -> "BestPlay":
         """The best play of the player to move, by the method the stage of the game calls for: the
         endgame solver with the bag empty, the one-tile pre-endgame with one tile in it, a
         simulation before (static equity where none of them applies, saying why), within
-        ``seconds``. See :func:`racksmith.review.best.best_play` for ``options`` (``leaves``,
-        ``winpct``, ``threads``, ``seed``, ``candidates``, ``plies``, ``opponent_racks``,
-        ``progress``, ``cancel``). Returns a :class:`~racksmith.review.best.BestPlay`."""
+        ``seconds``. ``leaves``: ``"shipped"`` (the ruleset's shipped leaves), a table, a file, or
+        None; the other options as :func:`racksmith.review.best.best_play` says. Returns a
+        :class:`~racksmith.review.best.BestPlay`."""
         from ..review.best import best_play
 
-        return best_play(self, seconds, **options)
+        return best_play(self, seconds, leaves=leaves, winpct=winpct, threads=threads, seed=seed,
+                         candidates=candidates, plies=plies, opponent_racks=opponent_racks, tt_mb=tt_mb,
+                         progress=progress, cancel=cancel)
 
-    def simulate(self, candidates: int = 10, plies: int = 2, iterations: "int | None" = None,
-                 seconds: "float | None" = None, threads: int = 1, seed: "int | None" = None,
-                 stop: "float | None" = 0.99, opponent_racks: Any = None, **options: Any) -> "SimResult":
-        """Rank the best ``candidates`` plays by simulated win chance: see
-        :func:`racksmith.sim.simulate.simulate` (``options``: ``leaves``, ``winpct``, ``moves``,
-        ``min_samples``, ``progress``, ``cancel``). Returns a :class:`~racksmith.sim.simulate.SimResult`."""
+    def simulate(
+        self,
+        candidates: int = 10,
+        plies: int = 2,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        threads: int = 1,
+        seed: int | None = None,
+        stop: float | None = 0.99,
+        opponent_racks: "Inference | None" = None,
+        *,
+        leaves: "Leaves | str | os.PathLike[str] | None" = "shipped",
+        winpct: "WinPct | str | os.PathLike[str] | None" = None,
+        moves: "Sequence[Move] | None" = None,
+        min_samples: int | None = None,
+        round_robin: bool = False,
+        progress: "Callable[[SimResult], None] | None" = None,
+        progress_every: float = 0.25,
+        cancel: "threading.Event | None" = None,
+    ) -> "SimResult":
+        """Rank the best ``candidates`` plays by simulated win chance, with the ruleset's shipped
+        leaves unless ``leaves`` says otherwise (None: every leave 0): see
+        :func:`racksmith.sim.simulate.simulate` for each option. Returns a
+        :class:`~racksmith.sim.simulate.SimResult`."""
         from ..sim.simulate import simulate
 
-        return simulate(self, candidates, plies, iterations, seconds, threads, seed, stop, opponent_racks, **options)
+        return simulate(self, candidates, plies, iterations, seconds, threads, seed, stop, opponent_racks,
+                        leaves=leaves, winpct=winpct, moves=moves, min_samples=min_samples, round_robin=round_robin,
+                        progress=progress, progress_every=progress_every, cancel=cancel)

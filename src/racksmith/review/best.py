@@ -39,14 +39,8 @@ METHODS = ("endgame", "peg", "sim", "static")
 DEFAULT_SECONDS = 10.0
 
 
-class _Shipped:
-    """The default of ``leaves``: the ruleset's shipped leaves."""
-
-    def __repr__(self) -> str:
-        return "SHIPPED"
-
-
-SHIPPED = _Shipped()
+#: the default of ``leaves``: the ruleset's shipped leaves (as the players' and the simulation's)
+SHIPPED = "shipped"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +115,7 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
 
         raise PositionError(UNKNOWN_MOVER)
     rs = position.ruleset
-    if leaves is SHIPPED:
+    if isinstance(leaves, str) and leaves == SHIPPED:
         leaves = default_leaves(rs)
     elif isinstance(leaves, str) and leaves.strip().lower() == "none":
         leaves = None

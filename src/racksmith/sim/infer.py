@@ -184,7 +184,7 @@ def infer_leaves(
     position: "Position",
     move: "Move | str | None" = None,
     *,
-    leaves: "Leaves | str | os.PathLike[str] | None" = None,
+    leaves: "Leaves | str | os.PathLike[str] | None" = "shipped",
     margin: float = DEFAULT_MARGIN,
     seconds: float | None = None,
     samples: int | None = None,
@@ -196,7 +196,8 @@ def infer_leaves(
     """The leaves the opponent may have kept with ``move``, his last play, in ``position`` (where
     we are to move and the play is on the board). ``move``: a placement as written (``"8D QUIRK"``,
     tiles played through in parentheses), ``"-N"`` for an exchange of N tiles, or None for the
-    last move pushed on ``position``. ``leaves``: the leave values (as the simulation's);
+    last move pushed on ``position``. ``leaves``: the leave values (as the simulation's: by
+    default ``"shipped"``, the ruleset's shipped leaves; None: every leave 0);
     ``margin``: points within the best equity for a play to count as a choice.
 
     Every rack is tried unless a limit says otherwise: ``seconds`` bounds the time, everything
@@ -334,7 +335,12 @@ def infer_leaves(
     refusal = exchange_refusal(rs, max(bag_before, 0), exchanged) if exchanged else None
     if refusal:
         raise InferenceError(f"the exchange was not allowed before it: {refusal}")
-    leave_values = _leaves(leaves, rs)
+    if isinstance(leaves, str) and leaves == "shipped":
+        from ..lexicon.shipped_leaves import default_leaves
+
+        leave_values = default_leaves(rs)
+    else:
+        leave_values = _leaves(leaves, rs)
     tables, _ = _tables(rs, lexicon, leave_values)
     pool_counts = np.bincount(np.asarray(pool_tiles, dtype=np.int64), minlength=64).tolist()
     n_racks = _count_multisets(pool_counts, leave_size)

@@ -35,6 +35,7 @@ from ..core.move import Move
 from ..errors import SimError, RacksmithError
 from ..lexicon import Leaves, Lexicon
 from ..movegen._movegen import BoardState
+from ..lexicon.shipped_leaves import default_leaves
 from ..movegen.generate import _leaves, _tables
 from ..movegen.movelist import RECLAIM_KIND
 from ..rules.alphabet import BLANK, THROUGH
@@ -224,7 +225,7 @@ def simulate(
     stop: float | None = 0.99,
     opponent_racks: "Inference | None" = None,
     *,
-    leaves: "Leaves | str | os.PathLike[str] | None" = None,
+    leaves: "Leaves | str | os.PathLike[str] | None" = "shipped",
     winpct: "WinPct | str | os.PathLike[str] | None" = None,
     moves: Sequence[Move] | None = None,
     min_samples: int | None = None,
@@ -244,8 +245,9 @@ def simulate(
     whose leaves the opponent's rack is drawn from (one that kept no leave,
     :attr:`~racksmith.sim.infer.Inference.learned_nothing`, says nothing of it: his rack is then
     drawn from the unseen tiles, as without one, and the result's ``note`` says so). ``leaves``:
-    the leave values of every player
-    (a :class:`~racksmith.lexicon.Leaves` or a KLV2 path; None: every leave 0). ``winpct``: the
+    the leave values of every player: ``"shipped"`` (the default: the ruleset's shipped leaves,
+    as :func:`~racksmith.review.best.best_play` and the CLI use), a :class:`~racksmith.lexicon.Leaves`,
+    a shipped set's name or a KLV2 path; None: every leave 0. ``winpct``: the
     win% table (default: the ruleset's, :func:`~racksmith.sim.winpct.load_winpct`).
     ``min_samples``: samples of every candidate before the race starts, and so before it can stop on
     confidence (default 30: an ``iterations`` budget below 30 a candidate is shared out evenly). ``round_robin``: sample the candidates in turn instead of
@@ -281,7 +283,7 @@ def simulate(
     lexicon = position.lexicon
     if not isinstance(lexicon, Lexicon):
         raise SimError(f"simulation needs a KWG lexicon, got {type(lexicon).__name__}")
-    leave_values = _leaves(leaves, rs)
+    leave_values = default_leaves(rs) if isinstance(leaves, str) and leaves == "shipped" else _leaves(leaves, rs)
     table = load_winpct(winpct if winpct is not None else rs)
     tables, total = _tables(rs, lexicon, leave_values)
     rules = tables.rules
