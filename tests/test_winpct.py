@@ -256,3 +256,27 @@ def test_winpct_show_bounds_the_unseen_counts_of_a_table_file(capsys, tmp_path):
 def test_winpct_train_refuses_tallies_written_over_the_table(capsys, tmp_path):
     code, out, err = _cli(capsys, "winpct", "train", "--games", 2, "-o", tmp_path / "x.npy", "--tallies", tmp_path / "x")
     assert code == 2 and "would overwrite the table" in err and list(tmp_path.iterdir()) == []
+
+
+def test_a_table_file_is_read_again_when_rewritten_or_named_from_another_folder(tmp_path, monkeypatch):
+    """load_winpct cached a file by the text of its path: a table retrained in place was never read
+    again, and a relative path after chdir gave the other folder's table."""
+    import os
+
+    path = tmp_path / "t.winpct"
+    load_winpct("russian").save(path)
+    assert load_winpct(path).get(30, 40) == load_winpct("russian").get(30, 40)
+    load_winpct("english").save(path)
+    os.utime(path, ns=(1, 1))  # whatever the clock's resolution, the file is seen as changed
+    assert load_winpct(path).get(30, 40) == load_winpct("english").get(30, 40)
+    assert load_winpct("russian").get(30, 40) != load_winpct("english").get(30, 40)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    load_winpct("russian").save(tmp_path / "a" / "t.winpct")
+    load_winpct("english").save(tmp_path / "b" / "t.winpct")
+    monkeypatch.chdir(tmp_path / "a")
+    first = load_winpct("t.winpct")
+    monkeypatch.chdir(tmp_path / "b")
+    second = load_winpct("t.winpct")
+    assert first.get(30, 40) == load_winpct("russian").get(30, 40)
+    assert second.get(30, 40) == load_winpct("english").get(30, 40)

@@ -218,7 +218,7 @@ def _read_provenance(path: Path) -> dict:
     return prov
 
 
-_CACHE: dict[str, WinPct] = {}
+_CACHE: dict[tuple, WinPct] = {}
 
 
 def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
@@ -232,10 +232,21 @@ def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
         return load_winpct(name)
     if not isinstance(spec, (str, Path)):
         raise WinPctError(f"a win% table is a ruleset name, a path or a WinPct, got {type(spec).__name__}")
-    key = str(spec)
+    shipped = isinstance(spec, str) and spec.lower() in SHIPPED
+    if shipped:
+        key: tuple = (spec.lower(),)
+    else:
+        # a file by where it is and what it holds now: a table rewritten in place (retrained) or a
+        # relative path read from another folder is read again, not taken from the cache
+        try:
+            p = Path(spec).resolve()
+            st = p.stat()
+        except (OSError, ValueError, RuntimeError):
+            raise WinPctError(f"no win% table {spec!r}: use one of {', '.join(SHIPPED)} or the path of a table file") from None
+        key = (str(p), st.st_mtime_ns, st.st_size)
     if key in _CACHE:
         return _CACHE[key]
-    if isinstance(spec, str) and spec.lower() in SHIPPED:
+    if shipped:
         base = resources.files("racksmith.sim") / "data"
         name = spec.lower()
         try:
@@ -251,6 +262,8 @@ def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
     else:
         raise WinPctError(f"no win% table {spec!r}: use one of {', '.join(SHIPPED)} or the path of a table file")
     _CACHE[key] = wp
+    if len(_CACHE) > 64:  # a long-running process reading many files: the oldest goes
+        del _CACHE[next(iter(_CACHE))]
     return wp
 
 
