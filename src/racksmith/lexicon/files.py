@@ -6,7 +6,6 @@ import gzip
 import io
 import os
 import stat
-import tempfile
 import zlib
 from pathlib import Path
 
@@ -72,11 +71,20 @@ def read_bounded(path: "str | Path", limit: int, what: str, error: type[Exceptio
     return raw
 
 
-def _umask() -> int:
-    """The process's umask (there is no call that only reads it)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def _create_beside(path: Path) -> tuple[int, str]:
+    """A new, empty, uniquely named file beside ``path``, opened for writing, with the mode any
+    new file gets (``0666`` less the umask, applied by the kernel): the umask is never changed,
+    even for a moment (os.umask is process-wide: another thread creating a file meanwhile got the
+    wrong mode)."""
+    import secrets
+
+    for _ in range(100):
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {str(path)!r}")
 
 
 def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> None:
@@ -98,17 +106,16 @@ def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> 
             path.parent.mkdir(parents=True, exist_ok=True)
         elif not path.parent.is_dir():
             raise OutputFileError(f"cannot write {str(path)!r}: there is no folder {str(path.parent)!r}")
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        fd, tmp = _create_beside(path)
     except OSError as e:
         raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
     try:
-        # mkstemp makes the file 0600; give it the mode any other new file gets (0644 under the
-        # usual umask 022), or keep the mode of the file it replaces
+        # the mode any other new file gets (0644 under the usual umask 022), or that of the file it
+        # replaces
         try:
-            mode = path.stat().st_mode & 0o7777
-        except OSError:
-            mode = 0o666 & ~_umask()
-        os.fchmod(fd, mode)
+            os.fchmod(fd, path.stat().st_mode & 0o7777)
+        except FileNotFoundError:
+            pass
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
