@@ -1676,3 +1676,33 @@ def test_peg_estimates_the_plays_set_up_when_setting_up_is_cut_short(monkeypatch
     set_up = [p for p in r.plays if p.outcomes or p.bounds]
     assert not r.exact and 0 < len(set_up) < 301
     assert r.plays[0].estimated_draws > 0
+
+
+def test_a_solver_solving_in_one_thread_refuses_another_with_a_racksmith_error():
+    """A public EndgameSolver shared by two threads raised a plain ValueError from the kernel
+    ("this Search is busy"): now a RacksmithError saying what to do, and the first solve's answer
+    is unaffected; once it returns the solver answers again."""
+    import threading
+
+    record = max(MAGPIE_ENDGAMES, key=lambda r: r.get("nodes", 0) or 0)
+    pos = Position.from_cgp(record["cgp"])
+    solver = EndgameSolver(pos)
+    inside = threading.Event()
+    release = threading.Event()
+    out: dict = {}
+
+    def first() -> None:
+        def on_depth(_):
+            inside.set()
+            release.wait(30)
+        out["result"] = solver.solve(2, on_depth=on_depth)
+
+    t = threading.Thread(target=first)
+    t.start()
+    assert inside.wait(60)
+    with pytest.raises(RacksmithError, match="solving in another thread: give each thread its own"):
+        solver.solve(1)
+    release.set()
+    t.join(60)
+    assert out["result"].value == EndgameSolver(pos).solve(2).value
+    assert solver.solve(1).depth == 1

@@ -257,6 +257,7 @@ class EndgameSolver:
         rules = pruned_rules(rs, lexicon, pos.board, pool)
         bits = max(10, min(32, int(math.log2(tt_mb)) + 16))
         self.search = Search(rules, bits, lane_cache=bool(lane_cache))
+        self._solving = threading.Lock()  # one solve at a time: the search's tables are its own
         self.search.set_position(np.ascontiguousarray(pos.board, dtype=np.uint8), rack0, rack1,
                                  pos.scores[0] - pos.scores[1], zero, limit,
                                  pass_zero=_pass_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce))
@@ -300,9 +301,15 @@ class EndgameSolver:
         first = self._move_index(move) if move is not None else -1
         search = self.search
         assert search is not None
-        with cancelling(cancel, search.stop):
-            return run_interruptibly(lambda: self._deepen(start, plies, seconds, threads, on_depth, first, cancel),
-                                     search.stop, "racksmith-endgame")
+        if not self._solving.acquire(blocking=False):
+            raise RacksmithError("this EndgameSolver is solving in another thread: give each thread its own "
+                                 "(EndgameSolver(position)), or wait for that solve to return")
+        try:
+            with cancelling(cancel, search.stop):
+                return run_interruptibly(lambda: self._deepen(start, plies, seconds, threads, on_depth, first, cancel),
+                                         search.stop, "racksmith-endgame")
+        finally:
+            self._solving.release()
 
     def _deepen(self, start, plies, seconds, threads, on_depth, first, cancel=None) -> EndgameResult:
         search = self.search
