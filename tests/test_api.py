@@ -95,6 +95,84 @@ def test_the_game_api_is_exported_from_the_top():
         assert hasattr(racksmith, name), name
 
 
+#: the results the library hands out, and the players and visitors a caller writes against, by module
+RESULT_TYPES = {
+    "racksmith.review.best": ["BestPlay"],
+    "racksmith.review.analysis": ["Analysis", "TurnAnalysis", "Candidate", "PlayerSummary", "EndgameGrade"],
+    "racksmith.review.replay": ["ReplayTurn"],
+    "racksmith.search.endgame": ["EndgameResult", "EndgameSolver"],
+    "racksmith.search.peg": ["PegResult", "PegPlay"],
+    "racksmith.search.player": ["EndgamePlayer"],
+    "racksmith.sim.simulate": ["SimResult", "SimCandidate"],
+    "racksmith.sim.infer": ["Inference", "InferredLeave"],
+    "racksmith.sim.player": ["SimPlayer"],
+    "racksmith.sim.winpct": ["WinPct"],
+    "racksmith.core.scoring": ["ScoreBreakdown", "WordScore", "TileScore"],
+    "racksmith.core.validation": ["Verdict"],
+    "racksmith.formats.gcg": ["GCGGame", "GCGEvent", "GCGPlayer", "GCGVisitor"],
+    "racksmith.play.match": ["PlayerStats", "PairResult"],
+    "racksmith.play.specs": ["PlayerSpec", "PlayerContext"],
+    "racksmith.play.selfplay": ["GameResult"],
+    "racksmith.play.tables": ["GameTable", "PairTable"],
+    "racksmith.lexicon.wordlist": ["Skipped"],
+}
+
+#: classes the public API's annotations name that a caller has no need to import, and why
+NOT_EXPORTED = {
+    "WordList",  # the builder's packed words (Lexicon.from_word_list), made by racksmith.lexicon.wordlist
+    "WordMap",  # the compiled word maps (Lexicon.wordmap): the move generator's, not read by callers
+}
+
+
+def test_the_result_types_are_exported_from_the_top():
+    import importlib
+
+    for module, names in RESULT_TYPES.items():
+        mod = importlib.import_module(module)
+        for name in names:
+            assert getattr(racksmith, name) is getattr(mod, name), name
+            assert name in racksmith.__all__, name
+    from racksmith import BestPlay, EndgameResult, PegResult, SimResult  # noqa: F401  (as a caller writes it)
+
+
+def _annotation_texts(obj: object) -> list[str]:
+    """The annotations of a public function, or of a public class's methods, properties and fields, as text."""
+    texts = []
+    if inspect.isclass(obj):
+        for name, member in vars(obj).items():
+            if name.startswith("_") and name != "__init__":
+                continue
+            f = member.__func__ if isinstance(member, (staticmethod, classmethod)) else (
+                member.fget if isinstance(member, property) else member)
+            if callable(f):
+                texts += [str(a) for a in getattr(f, "__annotations__", {}).values()]
+        texts += [str(a) for a in vars(obj).get("__annotations__", {}).values()]
+    elif callable(obj):
+        texts += [str(a) for a in getattr(obj, "__annotations__", {}).values()]
+    return texts
+
+
+def test_every_type_the_public_api_names_is_exported():
+    """A typed caller annotates with what the API hands out: every racksmith class that the
+    annotations of ``racksmith.__all__`` name is exported too (or listed in :data:`NOT_EXPORTED`)."""
+    import re
+
+    classes: dict[str, set[str]] = {}
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("racksmith"):
+            for name, value in vars(module).items():
+                if inspect.isclass(value) and value.__module__.startswith("racksmith") and not name.startswith("_"):
+                    classes.setdefault(name, set()).add(value.__module__)
+    missing = {}
+    for public in racksmith.__all__:
+        for text in _annotation_texts(getattr(racksmith, public)):
+            for word in re.findall(r"[A-Za-z_][\w.]*", text):
+                word = word.rsplit(".", 1)[-1]
+                if word in classes and word not in racksmith.__all__ and word not in NOT_EXPORTED:
+                    missing.setdefault(word, set()).add(public)
+    assert not missing, missing
+
+
 def test_string_enums_equal_their_strings():
     from racksmith import Direction, EventKind, MoveKind, Sort
 
@@ -134,6 +212,58 @@ def test_a_type_checker_follows_position_moves(tmp_path):
     assert 'snippet.py:5: note: Revealed type is "racksmith.rules.alphabet.Tiles"' in out, out
     assert "snippet.py:6: note: Revealed type is" in out and "fallback=racksmith.core.position.Undo]" in out, out
     assert 'snippet.py:7: note: Revealed type is "racksmith.sim.simulate.SimResult"' in out, out
+    assert out.count(": error:") == 1, out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("mypy") is None and not any(
+    (Path(p) / "mypy").is_dir() for p in sys.path), reason="mypy is not installed")
+def test_a_type_checker_sees_the_types_of_results_and_records(tmp_path):
+    """What a typed caller reads back has its type: the shipped leaves (or None), a GCG record, a
+    visitor's result, a game's lexicon, a tile of a rack, a move list's position."""
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(
+        "from racksmith import GCGVisitor, Game, GameView, Move, Position, default_leaves, parse_gcg, read_gcg\n"
+        "from racksmith import replay_text\n"
+        "class Count(GCGVisitor):\n"
+        "    def result(self) -> int:\n"
+        "        return 3\n"
+        "reveal_type(default_leaves('english'))\n"
+        "reveal_type(read_gcg('game.gcg'))\n"
+        "reveal_type(parse_gcg('', visitor=Count()))\n"
+        "g = Game('english')\n"
+        "reveal_type(g.lexicon)\n"
+        "reveal_type(GameView(g).lexicon)\n"
+        "pos = Position.empty('english', 'AB')\n"
+        "reveal_type(pos.rack[0])\n"
+        "reveal_type(pos.moves().position)\n"
+        "replay_text('', ruleset=3)\n"
+        "reveal_type(Move.parse('8D QUIRK', 'english'))\n",
+        encoding="utf-8",
+    )
+    env = dict(os.environ)
+    if "site-packages" not in SRC.parts:
+        env["MYPYPATH"] = str(SRC.parent)
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", "--ignore-missing-imports",
+         "--cache-dir", str(tmp_path / "cache"), str(snippet)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    out = run.stdout
+    want = {
+        6: "racksmith.lexicon.klv.Leaves | None",
+        7: "racksmith.formats.gcg.GCGGame",
+        8: "int",
+        10: "racksmith.lexicon.lexicon.Lexicon",
+        11: "racksmith.lexicon.lexicon.Lexicon",
+        13: "int",
+        14: "racksmith.core.position.Position | None",
+        16: "racksmith.core.move.Move",
+    }
+    for line, revealed in want.items():  # (mypy before 2.0 writes builtins.int)
+        assert any(f'snippet.py:{line}: note: Revealed type is "{r}"' in out
+                   for r in (revealed, f"builtins.{revealed}")), out
+    assert 'snippet.py:15: error: Argument "ruleset" to "replay_text" has incompatible type "int"' in out, out
     assert out.count(": error:") == 1, out
 
 

@@ -326,6 +326,14 @@ NOT_IN_TABLE = {
     # (in the table), which checks them; a check in Tiles.__new__ would slow every rack the game loop
     # makes, each Tiles subclass then going through a Python __new__
     "Tiles",
+    # results and records the library makes and hands out, exported for annotations (a caller reads
+    # them; making one from values is not how they are used)
+    "BestPlay", "EndgameResult", "PegResult", "PegPlay", "SimResult", "SimCandidate", "Inference", "InferredLeave",
+    "ScoreBreakdown", "WordScore", "TileScore", "Verdict", "Analysis", "TurnAnalysis", "Candidate", "EndgameGrade",
+    "PlayerSummary", "ReplayTurn", "GCGGame", "GCGEvent", "GCGPlayer", "PlayerStats", "PairResult", "GameResult",
+    "GameTable", "PairTable", "PlayerSpec", "PlayerContext", "Skipped", "WinPct",
+    # players and the endgame solver, made from values: candidates for rows of the table (not added yet)
+    "SimPlayer", "EndgamePlayer", "EndgameSolver",
 }
 
 

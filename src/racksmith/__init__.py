@@ -32,28 +32,34 @@ from .errors import (
     UnknownLexiconError,
     WinPctError,
 )
-from .lexicon import Leaves, Lexicon, default_leaves, leaves_provenance, load_leaves, load_lexicon
+from .lexicon import Leaves, Lexicon, Skipped, default_leaves, leaves_provenance, load_leaves, load_lexicon
 from .core.move import Move, MoveKind
 from .core.position import Outcome, Position, Undo
 from .core.turns import Adjustment, EndReason, Ending, EndRule, EventKind
-from .formats.gcg import read_gcg, parse_gcg
+from .core.scoring import ScoreBreakdown, TileScore, WordScore
+from .core.validation import Verdict
+from .formats.gcg import GCGEvent, GCGGame, GCGPlayer, GCGVisitor, read_gcg, parse_gcg
 from .movegen.movelist import MoveList
 from .movegen.options import Algorithm, Direction, Sort
 from .play.game import Event, Game
 from .play.players import BestEquityPlayer, BestScorePlayer, GameView, Player, RandomPlayer, make_player
-from .play.selfplay import SelfPlayConfig, SelfPlayReport, run_selfplay
-from .play.match import MatchResult, match
-from .play.specs import register_player_kind
-from .review.analysis import analyze
-from .review.replay import Replay, replay, replay_file, replay_text
+from .play.selfplay import GameResult, SelfPlayConfig, SelfPlayReport, run_selfplay
+from .play.match import MatchResult, PairResult, PlayerStats, match
+from .play.specs import PlayerContext, PlayerSpec, register_player_kind
+from .play.tables import GameTable, PairTable
+from .review.analysis import Analysis, Candidate, EndgameGrade, PlayerSummary, TurnAnalysis, analyze
+from .review.best import BestPlay
+from .review.replay import Replay, ReplayTurn, replay, replay_file, replay_text
 from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 # The searches and the simulation, imported now rather than at their first call: two threads making
 # their first calls at once (an endgame and a simulation) imported them concurrently, and Python's
-# import locks met in a cycle (_DeadlockError, or a partly initialised module).
-from . import search as _search, sim as _sim  # noqa: E402,F401
-from .sim import infer as _infer, player as _sim_player, simulate as _simulate, winpct as _winpct  # noqa: E402,F401
-
-del _search, _sim, _infer, _sim_player, _simulate, _winpct
+# import locks met in a cycle (_DeadlockError, or a partly initialised module). Their result types
+# are exported here too (what a typed caller annotates with).
+from .search import EndgamePlayer, EndgameResult, EndgameSolver, PegPlay, PegResult  # noqa: E402
+from .sim.infer import Inference, InferredLeave  # noqa: E402
+from .sim.player import SimPlayer  # noqa: E402
+from .sim.simulate import SimCandidate, SimResult  # noqa: E402
+from .sim.winpct import WinPct  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -76,52 +82,86 @@ __all__ = [
     "Adjustment",
     "Algorithm",
     "Alphabet",
+    "Analysis",
     "BestEquityPlayer",
+    "BestPlay",
     "BestScorePlayer",
     "CGPError",
     "CLIError",
+    "Candidate",
     "Direction",
     "EndReason",
     "EndRule",
+    "EndgameGrade",
+    "EndgamePlayer",
+    "EndgameResult",
+    "EndgameSolver",
     "Ending",
     "Event",
     "EventKind",
     "GCGError",
+    "GCGEvent",
+    "GCGGame",
+    "GCGPlayer",
+    "GCGVisitor",
     "Game",
+    "GameResult",
+    "GameTable",
     "GameView",
     "IllegalMoveError",
+    "Inference",
+    "InferenceError",
+    "InferredLeave",
     "InvalidMoveError",
     "Leaves",
     "Lexicon",
     "LexiconFormatError",
+    "LimitError",
+    "MatchResult",
     "Move",
     "MoveGenError",
     "MoveKind",
     "MoveList",
     "Outcome",
-    "MatchResult",
     "OutputFileError",
+    "PairResult",
+    "PairTable",
+    "PegPlay",
+    "PegResult",
     "Player",
+    "PlayerContext",
+    "PlayerSpec",
     "PlayerSpecError",
+    "PlayerStats",
+    "PlayerSummary",
     "Position",
     "PositionError",
     "RacksmithError",
     "RandomPlayer",
     "Replay",
-    "LimitError",
+    "ReplayTurn",
     "RequestError",
     "Ruleset",
     "RulesetError",
-    "InferenceError",
-    "SimError",
-    "WinPctError",
+    "ScoreBreakdown",
     "SelfPlayConfig",
     "SelfPlayReport",
+    "SimCandidate",
+    "SimError",
+    "SimPlayer",
+    "SimResult",
+    "Skipped",
     "Sort",
+    "TileScore",
     "Tiles",
+    "TurnAnalysis",
     "Undo",
     "UnknownLetterError",
     "UnknownLexiconError",
+    "Verdict",
+    "WinPct",
+    "WinPctError",
+    "WordScore",
     "analyze",
     "available_rulesets",
     "default_leaves",

@@ -66,10 +66,10 @@ def _reads_csv(path: Path, ruleset) -> bool:
 
 @leaves_app.command("value")
 def value_cmd(
-    leaves_file: Path = typer.Argument(..., metavar="LEAVES", dir_okay=False,
+    leaves_file: Path = typer.Argument(..., metavar="FILE", dir_okay=False,
                                        help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
                                             "(english, super, russian, erudit)."),
-    leaves: List[str] = typer.Argument(..., help="Leaves, tiles in any order, ? = blank."),
+    leaves: List[str] = typer.Argument(..., metavar="LEAVE...", help="Leaves, tiles in any order, ? = blank."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
                                           help=RULESET_HELP + " [default: a shipped set's own, else english]"),
     as_json: bool = typer.Option(False, "--json", help='Print {"LEAVE": value} on stdout.'),

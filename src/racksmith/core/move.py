@@ -24,13 +24,14 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
+from collections.abc import Iterable
 from typing import Any
 from itertools import groupby
 
 from .. import _args
 from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label, has_label, lookalike_column, parse_coord
-from ..rules.ruleset import get_ruleset
+from ..rules.ruleset import Ruleset, get_ruleset
 from ..errors import InvalidMoveError, RacksmithError
 
 
@@ -97,7 +98,8 @@ class Move:
 
     # --- constructors ---------------------------------------------------------------------
     @classmethod
-    def place(cls, row: int, col: int, across: bool, tiles, alphabet: Alphabet | None = None, **kw) -> "Move":
+    def place(cls, row: int, col: int, across: bool, tiles: Iterable[int], alphabet: Alphabet | None = None,
+              **kw: Any) -> "Move":
         """A placement from plain values: ``row``/``col`` of its first tile (0-based ints),
         ``across`` (True, or False for down), ``tiles`` the tile ints (see :meth:`parse` for text)."""
         for name, v in (("row", row), ("col", col)):
@@ -115,7 +117,7 @@ class Move:
         return cls(PLACE, int(row), int(col), bool(across), tiles, alphabet, **kw)
 
     @classmethod
-    def exchange(cls, tiles, alphabet: Alphabet | None = None, **kw) -> "Move":
+    def exchange(cls, tiles: Iterable[int], alphabet: Alphabet | None = None, **kw: Any) -> "Move":
         """An exchange of rack tiles (ints, 0 a blank; see :meth:`parse` for text)."""
         if isinstance(tiles, str):
             raise InvalidMoveError(f"an exchange's tiles are tile numbers, got the text {tiles!r:.40}: write the move as "
@@ -127,11 +129,11 @@ class Move:
         return cls(EXCHANGE, tiles=tiles, alphabet=alphabet, **kw)
 
     @classmethod
-    def pass_(cls, alphabet: Alphabet | None = None, **kw) -> "Move":
+    def pass_(cls, alphabet: Alphabet | None = None, **kw: Any) -> "Move":
         return cls(PASS, alphabet=alphabet, **kw)
 
     @classmethod
-    def parse(cls, text: str, ruleset=None) -> "Move":
+    def parse(cls, text: str, ruleset: "str | Ruleset | Alphabet | None" = None) -> "Move":
         """Parse ``8D QUIRK`` (across), ``D8 QUIRK`` (down), ``8D QU(I)RK`` or ``8D QU.RK``
         (played-through), lowercase = blank; ``-ABC`` or ``exch ABC`` exchange; ``-`` or ``pass`` pass;
         a placement that first takes stars back from the board (Эрудит) adds ``*12H=А`` (the

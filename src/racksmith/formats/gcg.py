@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol, TypeVar, overload
 
 from .. import _args
 from ..core.move import Move
@@ -140,9 +141,11 @@ class GCGGame:
 
     @property
     def lexicon_name(self) -> str | None:
+        """The lexicon the record names (its ``#lexicon`` pragma), or None."""
         return self.pragma("lexicon")
 
     def player_index(self, nick: str) -> int:
+        """The index of the player with that nick (0 for the first player); GCGError for none."""
         for i, p in enumerate(self.players):
             if p.nick == nick:
                 return i
@@ -156,6 +159,7 @@ class GCGGame:
         return out
 
     def gcg(self) -> str:
+        """The record written as GCG text."""
         return format_gcg(self)
 
 
@@ -163,16 +167,16 @@ class GCGVisitor:
     """Receives what the reader finds, in file order. Override what you need."""
 
     def begin_game(self, ruleset: Ruleset) -> None:
-        pass
+        """Before the first line: the ruleset the record is read in."""
 
     def visit_pragma(self, name: str, value: str, line: int) -> None:
-        pass
+        """A pragma (``#name value``) and its line number."""
 
     def visit_player(self, index: int, player: GCGPlayer, line: int) -> None:
-        pass
+        """A ``#player1``, ``#player2``... pragma: the player's index (0 for ``#player1``)."""
 
     def visit_event(self, event: GCGEvent) -> None:
-        pass
+        """An event line: a move, an exchange, a pass, a challenge, an end-of-game adjustment..."""
 
     def visit_note(self, text: str, line: int) -> None:
         """A ``#note`` (its continuation lines joined with newlines)."""
@@ -181,9 +185,29 @@ class GCGVisitor:
         """Called for each malformed line; raising stops reading (the default)."""
         raise error
 
-    def result(self):
+    def result(self) -> object:
+        """What :func:`parse_gcg` returns once the text is read (None here)."""
         return None
 
+
+_R = TypeVar("_R", covariant=True)
+
+
+class _VisitorOf(Protocol[_R]):
+    """What :func:`parse_gcg` reads a record through (a :class:`GCGVisitor`, or any object with its
+    methods, which it calls with positional arguments), whose ``result()`` is an ``_R``: what the
+    call returns."""
+
+    def begin_game(self, ruleset: Ruleset, /) -> None: ...
+    def visit_pragma(self, name: str, value: str, line: int, /) -> None: ...
+    def visit_player(self, index: int, player: GCGPlayer, line: int, /) -> None: ...
+    def visit_event(self, event: GCGEvent, /) -> None: ...
+    def visit_note(self, text: str, line: int, /) -> None: ...
+    def handle_error(self, error: GCGError, /) -> None: ...
+    def result(self) -> _R: ...
+
+
+_T = TypeVar("_T")
 
 _VISITOR_METHODS = ("begin_game", "visit_pragma", "visit_player", "visit_event", "visit_note", "handle_error", "result")
 
@@ -243,8 +267,14 @@ class GameBuilder(GCGVisitor):
 MAX_GCG_BYTES = 16 << 20  #: the largest GCG file read (a game's record is a few kilobytes)
 
 
-def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
-             rulesets: "tuple[Ruleset, ...]" = ()):
+@overload
+def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor: None = None,
+             rulesets: "tuple[Ruleset, ...]" = ()) -> GCGGame: ...
+@overload
+def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True,
+             visitor: "_VisitorOf[_T]", rulesets: "tuple[Ruleset, ...]" = ()) -> _T: ...
+def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True,
+             visitor: "_VisitorOf[object] | None" = None, rulesets: "tuple[Ruleset, ...]" = ()) -> object:
     """Read a GCG file, in the encoding its first line declares (``#character-encoding``), else
     UTF-8, or Latin-1 when it is not valid UTF-8 (see :func:`decode_gcg`)."""
     from ..lexicon.files import read_bounded
@@ -334,8 +364,15 @@ def _codec(name: str, line: int = 1) -> str:
 _NOT_CHARSETS = frozenset(("undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape"))
 
 
-def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor=None,
-              rulesets: "tuple[Ruleset, ...]" = (), default: "str | Ruleset | None" = None):
+@overload
+def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor: None = None,
+              rulesets: "tuple[Ruleset, ...]" = (), default: "str | Ruleset | None" = None) -> GCGGame: ...
+@overload
+def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True, visitor: "_VisitorOf[_T]",
+              rulesets: "tuple[Ruleset, ...]" = (), default: "str | Ruleset | None" = None) -> _T: ...
+def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool = True,
+              visitor: "_VisitorOf[object] | None" = None, rulesets: "tuple[Ruleset, ...]" = (),
+              default: "str | Ruleset | None" = None) -> object:
     """Parse GCG text. The ruleset is ``ruleset`` if given, else the one the record's header
     names (``#tile-distribution`` among the shipped rulesets and ``rulesets``, Super Scrabble's
     ``#board-layout`` or ``#game-type``, the language of its ``#lexicon``: see

@@ -8,12 +8,18 @@ highlighted with the premium under each, the tiles it plays through outlined.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _args
 from ..errors import RacksmithError
 from ..rules.alphabet import BLANK, LETTER_MASK
 from ..rules.coords import COLUMNS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.text import Text
+
+    from ..core.move import Move
+    from ..core.position import Position
 
 #: (letter multiplier, word multiplier) -> (name, SVG fill, Rich style) of premium squares
 PREMIUMS: dict[tuple[int, int], tuple[str, str, str]] = {
@@ -140,7 +146,7 @@ def _move_line(position, move) -> str:
     return f"{head}: new tiles {', '.join(parts)}" + (f"; {', '.join(taken)}" if taken else "")
 
 
-def render_text(position, move=None) -> str:
+def render_text(position: Position, move: Move | str | None = None) -> str:
     """The board with column letters and row numbers, then racks, scores and the bag, as plain
     text; with ``move`` (a :class:`~racksmith.core.move.Move` or its notation), the move's tiles
     on the board and a line saying where they go and on which premiums."""
@@ -157,7 +163,7 @@ def render_text(position, move=None) -> str:
     return "\n".join(lines)
 
 
-def render_rich(position, move=None):
+def render_rich(position: Position, move: Move | str | None = None) -> Text:
     """The same picture as :func:`render_text` as a ``rich.text.Text``, premiums and tiles
     coloured; the tiles of ``move`` green, those it plays through underlined."""
     from rich.text import Text
@@ -189,7 +195,7 @@ def render_rich(position, move=None):
     return text
 
 
-def render_svg(position, move=None, size: int = 32) -> str:
+def render_svg(position: Position, move: Move | str | None = None, size: int = 32) -> str:
     """An SVG picture: coloured premium squares, tiles with their letter and points, blanks pale
     and without points, coordinates around the board and the racks below (a blank on a rack is a
     dashed tile; an unknown rack says so).

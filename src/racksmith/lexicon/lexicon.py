@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _kwgwalk
+from ._wmp import WordMap
 from .. import _args
 from ..rules.alphabet import BLANK, LETTER_MASK, Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
@@ -93,7 +94,7 @@ class Lexicon:
         self.path = Path(path) if path is not None else None
         self.skipped_by_reason = skipped
         self._digest: tuple | None = None  # (the kwg array it was computed from, the digest)
-        self._wordmap = None
+        self._wordmap: WordMap | None = None
 
     # --- ways in ---------------------------------------------------------------------------
     @classmethod
@@ -182,7 +183,7 @@ class Lexicon:
         return self._digest[1]
 
     @property
-    def wordmap(self):
+    def wordmap(self) -> WordMap:
         """The lexicon's word maps (:mod:`racksmith.lexicon.wordmap`), with which the move generator
         finds the best moves: read from the lexicon cache, or built there on first use (~1 s for
         ENABLE), then kept with the lexicon."""

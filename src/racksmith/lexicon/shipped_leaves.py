@@ -15,11 +15,12 @@ from typing import Any
 
 from ..errors import LexiconFormatError
 from ..rules.ruleset import Ruleset, get_ruleset
+from .klv import Leaves
 
 #: shipped leave sets: name -> the ruleset they are trained for (and named after)
 SHIPPED_LEAVES: dict[str, str] = {"english": "english", "super": "super", "russian": "russian", "erudit": "erudit"}
 
-_cache: dict[tuple[str, Any], Any] = {}
+_cache: dict[tuple[str, Any], Leaves] = {}
 _loading = threading.Lock()  #: held while a shipped set is read: threads asking for it at once get one object
 
 
@@ -37,13 +38,12 @@ def shipped_leaves_names() -> list[str]:
 
 
 def is_shipped_leaves(name: object) -> bool:
+    """Whether ``name`` names a shipped leave set (case and surrounding spaces ignored)."""
     return isinstance(name, str) and name.strip().lower() in SHIPPED_LEAVES
 
 
-def load_shipped_leaves(name: str, ruleset: "str | Ruleset | None" = None):
+def load_shipped_leaves(name: str, ruleset: "str | Ruleset | None" = None) -> Leaves:
     """The shipped leaves ``name`` (``english``, ``super``, ``russian``, ``erudit``), loaded once."""
-    from .klv import Leaves
-
     if not isinstance(name, str):
         raise _not_a_name(name)
     key = name.strip().lower()
@@ -96,7 +96,7 @@ def default_leaves_name(ruleset: "str | Ruleset | None") -> str | None:
     return key
 
 
-def default_leaves(ruleset: "str | Ruleset | None"):
+def default_leaves(ruleset: "str | Ruleset | None") -> Leaves | None:
     """The leaves equity uses when none are given: the ruleset's shipped leaves, or None."""
     name = default_leaves_name(ruleset)
     return load_shipped_leaves(name, ruleset) if name is not None else None

@@ -31,6 +31,7 @@ import threading
 from collections import OrderedDict
 from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,6 +40,9 @@ from ..errors import MoveGenError, PositionError
 from ..lexicon import Leaves, Lexicon, load_leaves
 from .movelist import MoveList
 from ..rules.ruleset import Ruleset
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.position import Position
 
 __all__ = ["ALGORITHMS", "DIRECTIONS", "SORTS", "MoveGenError", "MoveList", "generate_moves"]
 
@@ -50,7 +54,7 @@ _CACHE_SIZE = 16
 
 
 def generate_moves(
-    position,
+    position: Position,
     top: int | None = None,
     sort: str = "score",
     leaves: "Leaves | str | PathLike | None" = None,

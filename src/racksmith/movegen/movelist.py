@@ -17,7 +17,7 @@ import operator
 import struct
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label
 from ..core.move import EXCHANGE, PASS, PLACE, Move, MoveKind
 from ..errors import MoveGenError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.position import Position
 
 __all__ = ["MoveList", "RECORD_DTYPE", "record_move"]
 
@@ -139,7 +142,7 @@ class MoveList(MoveListBase, Sequence[Move]):
         self._position = None
 
     @property
-    def position(self):
+    def position(self) -> Position | None:
         """The position the moves were made in (a snapshot set by :meth:`Position.moves`, as it was
         then), for pictures; None for a list made otherwise."""
         p = self._position
@@ -150,7 +153,7 @@ class MoveList(MoveListBase, Sequence[Move]):
         return p
 
     @position.setter
-    def position(self, value) -> None:
+    def position(self, value: Position | None) -> None:
         self._position = value
 
     # --- the compact form ---------------------------------------------------------------------

@@ -1,5 +1,7 @@
-"""Type stubs of the game loop kernel (racksmith/play/_gameloop.pyx)."""
-from typing import Any, Sequence
+"""Type stubs of the game loop kernel (racksmith/play/_gameloop.pyx); tests/test_stubs.py holds
+this file to the compiled module."""
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -7,6 +9,7 @@ import numpy.typing as npt
 from racksmith.movegen._movegen import LeaveTable, Rules
 
 MAX_KERNEL_PLAYERS: int
+MAX_KERNEL_STARS: int
 MAX_TURNS: int
 CHECK_REASONS: dict[int, str]
 CHECK_CODES: dict[str, int]
@@ -22,14 +25,15 @@ def play_games(
     first: int,
     n_games: int,
     *,
-    paired: bool = ...,
-    check: bool = ...,
-    log: bool = ...,
-    rows: bool = ...,
-    lie: str | None = ...,
-    lie_game: int = ...,
-    lie_turn: int = ...,
-    max_violations: int = ...,
+    paired: bool = False,
+    check: bool = True,
+    log: bool = False,
+    rows: bool = False,
+    probes: int = 0,
+    lie: str | None = None,
+    lie_game: int = -1,
+    lie_turn: int = -1,
+    max_violations: int = 1000,
 ) -> dict[str, Any]: ...
 def playout(
     rules: Rules,
@@ -40,6 +44,6 @@ def playout(
     zero_turns: int,
     bag: bytes,
     plies: int,
-    seed: int = ...,
-    check: bool = ...,
+    seed: int = 0,
+    check: bool = True,
 ) -> dict[str, Any]: ...

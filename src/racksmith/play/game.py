@@ -32,7 +32,7 @@ from ..core.validation import ANY_WORD, check_move_lean
 from ..errors import GCGError, IllegalMoveError, InvalidMoveError, PositionError, RacksmithError
 from ..formats.gcg import MAX_GCG_POINTS, GCGEvent, GCGGame, GCGPlayer, max_players
 from ..formats.naming import record_name
-from ..lexicon import Leaves
+from ..lexicon import Leaves, Lexicon
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
 from ..rules.alphabet import NO_TILES, Tiles
@@ -247,7 +247,7 @@ class Game:
 
     # --- reading the state -------------------------------------------------------------------
     @property
-    def lexicon(self):
+    def lexicon(self) -> Lexicon:
         """The game's lexicon, loaded on first use."""
         return self._pos.lexicon
 
@@ -265,6 +265,8 @@ class Game:
 
     @property
     def board(self) -> np.ndarray:
+        """The board (rows x cols ``uint8`` tiles, 0 for an empty square), the game's own: read it,
+        never change it."""
         return self._pos.board
 
     @property
@@ -305,6 +307,7 @@ class Game:
 
     @property
     def bag_count(self) -> int:
+        """Tiles left in the bag."""
         return len(self.bag)
 
     @property
@@ -313,6 +316,7 @@ class Game:
         return sum(1 for e in self.history if e.kind in turns.TURN_KINDS)
 
     def cgp(self) -> str:
+        """The position as CGP, the player to move first (see :meth:`Position.cgp`)."""
         return self._pos.cgp()
 
     def legal_moves(
@@ -346,6 +350,7 @@ class Game:
         return self.play(Move.exchange(tiles, self.ruleset.alphabet))
 
     def pass_(self) -> Event:
+        """The player to move passes."""
         self._require_live()
         return self._turn(Move.pass_(self.ruleset.alphabet, score=0))
 
@@ -635,6 +640,7 @@ class Game:
         return game
 
     def gcg(self, pragmas: Sequence[tuple[str, str]] = ()) -> str:
+        """The game as GCG text: :meth:`record` written out."""
         return self.record(pragmas).gcg()
 
     def __repr__(self) -> str:

@@ -19,14 +19,14 @@ from .. import _args
 from ..core.move import Move
 from ..core.turns import exchange_cap, unseen_counts
 from ..errors import RacksmithError
-from ..lexicon import Leaves, load_leaves
+from ..lexicon import Leaves, Lexicon, load_leaves
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
 from ..rules.alphabet import Tiles
+from ..rules.ruleset import Ruleset
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
-    from ..rules.ruleset import Ruleset
     from .game import Event, Game
 
 
@@ -83,7 +83,7 @@ class GameView:
         return self._game.ruleset
 
     @property
-    def lexicon(self):
+    def lexicon(self) -> Lexicon:
         return self._game.lexicon
 
     @property
@@ -161,8 +161,8 @@ class BestEquityPlayer:
 
     name = "equity"
 
-    def __init__(self, leaves: Any = SHIPPED, ruleset=None):
-        self._shipped: dict = {}
+    def __init__(self, leaves: Any = SHIPPED, ruleset: "str | Ruleset | None" = None) -> None:
+        self._shipped: dict[int, Leaves | None] = {}
         if isinstance(leaves, str) and leaves == SHIPPED:
             self.leaves = SHIPPED
             return
@@ -174,7 +174,7 @@ class BestEquityPlayer:
             )
         self.leaves = leaves
 
-    def leaves_for(self, ruleset) -> "Leaves | None":
+    def leaves_for(self, ruleset: "Ruleset") -> "Leaves | None":
         """The leaves this player ranks with in a game of ``ruleset``."""
         if self.leaves is not SHIPPED:
             return self.leaves
@@ -215,7 +215,7 @@ class RandomPlayer:
 PLAYER_KINDS = {"equity": BestEquityPlayer, "score": BestScorePlayer, "random": RandomPlayer}
 
 
-def make_player(kind: str, *, leaves: Any = SHIPPED, ruleset=None) -> Player:
+def make_player(kind: str, *, leaves: Any = SHIPPED, ruleset: "str | Ruleset | None" = None) -> Player:
     """A built-in player by name: ``equity`` (uses ``leaves``: by default the game's ruleset's
     shipped leaves, as :class:`BestEquityPlayer`; None for none), ``score`` or ``random``."""
     if not isinstance(kind, str):

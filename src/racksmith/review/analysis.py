@@ -162,7 +162,7 @@ class Analysis:
 
 def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: Any = None,
             check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0,
-            sim: dict | None = None, cancel: "threading.Event | None" = None) -> Analysis:
+            sim: dict[str, Any] | None = None, cancel: "threading.Event | None" = None) -> Analysis:
     """Analyse every turn of a replayed game. ``leaves``: ``"shipped"`` (the default: the ruleset's
     shipped leaves, :func:`racksmith.lexicon.default_leaves`), a loaded leave table or the path of
     a leave file, or None (equity without leave values); ``lexicon``: the words to generate moves from (default: the replay's,

@@ -211,7 +211,7 @@ class Replay:
 
 def replay_file(
     path: "str | Path",
-    ruleset=None,
+    ruleset: "str | Ruleset | None" = None,
     lexicon: Any = None,
     *,
     check_words: bool = False,
@@ -222,7 +222,7 @@ def replay_file(
     return replay(read_gcg(path, ruleset, strict=strict), lexicon, check_words=check_words, strict=strict)
 
 
-def replay_text(text: str, ruleset=None, lexicon: Any = None, *, check_words: bool = False, strict: bool = True) -> Replay:
+def replay_text(text: str, ruleset: "str | Ruleset | None" = None, lexicon: Any = None, *, check_words: bool = False, strict: bool = True) -> Replay:
     """Parse and replay GCG text (syntax errors are collected too when ``strict=False``)."""
     strict = _args.flag(strict, "strict", GCGError)
     return replay(parse_gcg(text, ruleset, strict=strict), lexicon, check_words=check_words, strict=strict)

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from .. import _args
 from ..errors import UnknownLetterError
@@ -47,7 +47,7 @@ def twin_of(typed: str) -> str:
     return f"the {'Latin' if cyrillic else 'Cyrillic'} twin of {'Cyrillic' if cyrillic else 'Latin'} {other!r}"
 
 
-class Tiles(tuple):
+class Tiles(tuple[int, ...]):
     """Rack tiles (plain ints, 0 = blank) that read as letters: a rack, a leave, tiles drawn or
     exchanged, a leftover counted at the end of a game.
 
@@ -85,7 +85,7 @@ class Tiles(tuple):
             return f"Tiles({tuple(self)!r})"
         return f"Tiles({str(self)!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         if type(self) is Tiles:  # NO_TILES
             return (Tiles, (tuple(self),))
         return (_tiles_of, (self.alphabet, tuple(self)))
@@ -266,7 +266,7 @@ class Alphabet:
         object.__setattr__(self, "_spelled", spelled)
         object.__setattr__(self, "_tiles_type", type("Tiles", (Tiles,), {"__slots__": (), "alphabet": self}))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Alphabet], tuple[Any, ...]]:
         # the derived fields (the index, the Tiles class) are rebuilt, not pickled
         return (Alphabet, (self.letters, self.name, self.aliases, self.word_aliases))
 
@@ -435,7 +435,7 @@ class Alphabet:
             word = self._word_alias_re.sub(lambda m: f"[{aliases[m.group(0)]}]", word)
         return self.encode_plain(word)
 
-    def decode(self, tiles) -> str:
+    def decode(self, tiles: Iterable[Tile]) -> str:
         """Inverse of :meth:`encode`: a letter of several characters in brackets (``[CH]``, a blank
         ``[ch]``), a letter of one never (two Ls are ``LL``, as MAGPIE, Macondo and wolges write
         them); ``?`` for the rack blank 0."""
@@ -477,7 +477,7 @@ class Alphabet:
         out.sort()
         return out
 
-    def rack_string(self, tiles, blanks_last: bool = False) -> str:
+    def rack_string(self, tiles: Iterable[Tile], blanks_last: bool = False) -> str:
         """A rack written back: letters in alphabet order and blanks as ``?`` — first (the order of
         leave files and exchanges) or, with ``blanks_last``, last (the order of CGP racks)."""
         try:
