@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import threading
     from collections.abc import Callable, Sequence
 
-    from ..lexicon import Leaves
+    from ..lexicon import Leaves, Lexicon
     from ..search.endgame import EndgameResult
     from ..search.peg import PegPlay, PegResult
     from ..sim.infer import Inference
@@ -227,7 +227,7 @@ class Position:
             raise PositionError("a position needs at least one rack (the player to move)")
         if scores is not None and (isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable)):
             raise PositionError(f"scores must be whole numbers, one a rack, got {_args.show(scores)}")
-        self.scores = list(scores) if scores is not None else [0] * len(self.racks)
+        self.scores: list[int] = list(scores) if scores is not None else [0] * len(self.racks)
         if len(self.scores) != len(self.racks):
             raise PositionError(f"{len(self.scores)} scores for {len(self.racks)} racks")
         if not all(_is_int(x) for x in self.scores):
@@ -469,8 +469,9 @@ class Position:
 
     # --- lexicon -------------------------------------------------------------------------------
     @property
-    def lexicon(self):
-        """The lexicon, loaded on first use (the ruleset's default when none was given)."""
+    def lexicon(self) -> "Lexicon":
+        """The lexicon, loaded on first use (the ruleset's default when none was given); an
+        object given only to validate words (a set) is returned as it was given."""
         if self._lexicon is None:
             spec = self._lexicon_spec if self._lexicon_spec is not None else self.ruleset.lexicon
             if spec is None:
@@ -479,7 +480,7 @@ class Position:
         return self._lexicon
 
     @lexicon.setter
-    def lexicon(self, value) -> None:
+    def lexicon(self, value: Any) -> None:
         """A lexicon's name or path (loaded on first use), a loaded lexicon of this ruleset's
         alphabet, or any object answering ``word in lexicon`` (for validation only)."""
         loaded = value is not None and not isinstance(value, (str, bytes)) and not hasattr(value, "__fspath__")
