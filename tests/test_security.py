@@ -686,3 +686,269 @@ def test_ctrl_c_while_a_connection_thread_starts_stops_the_server_and_frees_its_
     finally:
         watchdog.cancel()
         srv.server_close()
+
+
+# --- the web security audit: quick answers held, bursts, --host, links, echoes ------------------------------------
+MILLION_OPCODES = {"cgp": EMPTY15 + " AEINST?/ 0/0 0" + " bdn x;" * 142857}  # 1 MB: 17 s of /api/position
+
+
+@pytest.mark.parametrize("path", ["/api/position", "/api/moves", "/api/score", "/api/validate", "/api/play",
+                                  "/api/sim", "/api/best", "/api/endgame"])
+def test_a_cgp_of_a_million_opcodes_is_refused_at_once(server, path):
+    """A 1 MB CGP of 142,857 opcodes held a quick answer for 17 s (its opcodes were read in
+    quadratic time, twice): a CGP longer than max_cgp_chars is a 413 naming it, before it is read."""
+    for body in (MILLION_OPCODES, {**MILLION_OPCODES, "ruleset": "english"}):  # (named or not: read or not for its ruleset)
+        started = time.monotonic()
+        status, _, answer = server.request("POST", path, {**body, "move": "8D AE"})
+        assert (status, answer["limit"]) == (413, "max_cgp_chars"), answer
+        assert answer["error"] == (f"field 'cgp' has {len(body['cgp']):,} characters; this server reads at most "
+                                   "4,096 (its max_cgp_chars limit)")
+        assert time.monotonic() - started < 5  # (0.01 s; 17 s before)
+    status, _, answer = server.request("POST", "/api/export", {"turns": [{**MILLION_OPCODES, "move": "8D AE"}]})
+    assert (status, answer["limit"]) == (413, "max_cgp_chars")
+
+
+@pytest.mark.parametrize("path", ["/api/score", "/api/validate", "/api/play"])
+def test_a_move_of_a_million_characters_is_refused_at_once(server, path):
+    """'8D A' and a million dots took 2-6 s to score; a long move or draw is a 413 naming max_move_chars."""
+    cgp = EMPTY15 + " AEINST?/ 0/0 0"
+    for body in ({"move": "8D A" + "." * 1_000_000}, {"move": "-" + "A" * 999_990}):
+        started = time.monotonic()
+        status, _, answer = server.request("POST", path, {"cgp": cgp, **body})
+        assert (status, answer["limit"]) == (413, "max_move_chars") and "its max_move_chars limit" in answer["error"]
+        assert time.monotonic() - started < 5
+    if path == "/api/play":
+        status, _, answer = server.request("POST", path, {"cgp": cgp, "move": "8G AE", "draw": "A" * 1_000_000})
+        assert (status, answer["limit"]) == (413, "max_move_chars") and "field 'draw'" in answer["error"]
+
+
+def test_cgp_and_move_limits_are_the_analyzers():
+    """The two bounds are Limits fields, published with the others; a value at the bound is read."""
+    start = EMPTY15 + " AEINST?/ 0/0 0"
+    api = Analyzer("english", limits=Limits(max_cgp_chars=len(start), max_move_chars=len("8G AE")))
+    assert {"max_cgp_chars": len(start), "max_move_chars": 5}.items() <= api.rulesets_info()["limits"].items()
+    assert api.position({"cgp": start})["scores"] == [0, 0]
+    assert api.score({"cgp": start, "move": "8G AE"})["score"] == 4
+    for body, limit in (({"cgp": start + " "}, "max_cgp_chars"), ({"cgp": start, "move": "8G AE "}, "max_move_chars")):
+        with pytest.raises(LimitError) as e:
+            api.score(body)
+        assert e.value.limit == limit and e.value.status == 413
+    with pytest.raises(LimitError, match="field 'infer' has 6 characters"):
+        api.sim({"cgp": start, "infer": "8G AE "})
+    defaults = Limits()
+    assert defaults.max_cgp_chars >= 4096 and 256 <= defaults.max_move_chars < 1000
+
+
+def test_the_page_gets_a_long_cgp_as_a_user_error(server):
+    status, _, answer = server.request("POST", "/api/position", MILLION_OPCODES, {"X-Errors": "body"})
+    assert status == 200 and (answer["status"], answer["limit"]) == (413, "max_cgp_chars")
+
+
+def test_a_burst_of_connections_is_queued_not_dropped():
+    """The listen backlog was socketserver's 5: a burst of connections waited 1-15 s in SYN retries
+    (the kernel drops a SYN when the queue is full) and never got the promised 503."""
+    from racksmith.web.server import AnalyzerServer
+
+    assert AnalyzerServer.request_queue_size >= 128
+    srv = make_server(Analyzer("english"), "127.0.0.1", 0, log=lambda line: None)  # listening, not yet accepting
+    socks = []
+    try:
+        for _ in range(60):
+            sock = socket.socket()
+            socks.append(sock)
+            sock.settimeout(0.5)
+            sock.connect(("127.0.0.1", srv.port))  # the 7th timed out before (the SYN dropped)
+    finally:
+        for sock in socks:
+            sock.close()
+        srv.server_close()
+
+
+def _serve(capsys, monkeypatch, *args):
+    """``racksmith serve ARGS`` stopped by Ctrl-C as soon as it listens (no request is answered):
+    its exit code and stderr."""
+    from racksmith.web.server import AnalyzerServer
+
+    def interrupted(self, *a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(AnalyzerServer, "serve_forever", interrupted)
+    code = main(["serve", "--port", "0", *args])
+    return code, capsys.readouterr().err
+
+
+def test_serving_every_address_warns(capsys, monkeypatch):
+    """``--host 0.0.0.0`` served the network with no authentication and said nothing (the URL
+    printed was localhost's): a one-line warning now says so, as Jupyter's does."""
+    code, err = _serve(capsys, monkeypatch, "--host", "0.0.0.0")
+    lines = err.splitlines()
+    assert code == 130 and re.match(r"racksmith web analyzer on http://localhost:\d+/ ", lines[0])
+    assert lines[1].startswith("racksmith serve: warning: listening on 0.0.0.0 port ") and len(lines) == 3
+    assert "no authentication" in lines[1] and "plain HTTP" in lines[1] and "--allow-host" in lines[1]
+    code, err = _serve(capsys, monkeypatch)  # this machine only: no warning
+    assert code == 130 and "warning" not in err and len(err.splitlines()) == 2
+    assert "serves the network" in _help(capsys)
+
+
+def _help(capsys) -> str:
+    assert main(["serve", "--help"]) == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_serving_every_ipv6_address_warns(capsys, monkeypatch):
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 here")
+    code, err = _serve(capsys, monkeypatch, "--host", "::")
+    if "cannot listen" in err:
+        pytest.skip("no IPv6 here")
+    assert code == 130 and "warning: listening on :: port" in err.splitlines()[1]
+
+
+@pytest.mark.parametrize("host", ["", "  ", "[]"])
+def test_an_empty_host_is_refused(capsys, monkeypatch, host):
+    """``--host ""`` listened on every address, silently."""
+    code, err = _serve(capsys, monkeypatch, "--host", host)
+    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("racksmith: --host: give an address")
+
+
+def test_a_bracketed_ipv6_host_is_read(capsys, monkeypatch):
+    """``--host [::1]`` (as the server writes its own URL) failed: 'Name or service not known'."""
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    code, err = _serve(capsys, monkeypatch, "--host", "[::1]")
+    assert code == 130 and re.match(r"racksmith web analyzer on http://\[::1\]:\d+/ ", err), err
+    assert "warning" not in err
+    srv = make_server(Analyzer("english"), "[::1]", 0, log=lambda line: None)
+    try:
+        assert srv.url == f"http://[::1]:{srv.port}/" and srv.local
+    finally:
+        srv.server_close()
+
+
+@pytest.mark.parametrize("name, bare", [("myhost:38771", "myhost"), ("[::2]:8765", "[::2]"), ("10.0.0.5:80", "10.0.0.5"),
+                                        ("myhost:", "myhost")])
+def test_an_allowed_host_with_a_port_is_refused(capsys, name, bare):
+    """``--allow-host myhost:38771`` became the IPv6 literal [myhost:38771], which no Host matches."""
+    with pytest.raises(RacksmithError, match="give the name only"):
+        make_server(Analyzer("english"), "127.0.0.1", 0, allowed_hosts=[name])
+    assert main(["serve", "--port", "0", "--allow-host", name]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.startswith("racksmith: --allow-host: an allowed host is a name without a port")
+    assert f"give the name only ({bare})" in err
+    for bad in ("a:b:c", "[myhost]", "[::1"):  # neither a name nor an IPv6 address
+        with pytest.raises(RacksmithError, match="an allowed host is a name or an address"):
+            make_server(Analyzer("english"), "127.0.0.1", 0, allowed_hosts=[bad])
+
+
+NAVIGATE = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document",
+            "Sec-Fetch-User": "?1", "Content-Type": None}
+
+
+def test_a_link_from_another_site_opens_the_page(server):
+    """A link to the page from another site (a shared address, ?ruleset=...&cgp=...) got a raw JSON
+    403: a top-level navigation to the page itself is answered, with the page's headers that forbid
+    framing it."""
+    cgp = EMPTY15 + " AEINRST/ 0/0 0"
+    for path in ("/", "/index.html", "/?ruleset=english&cgp=" + cgp.replace(" ", "%20") + "&move=8D%20NASTIER"):
+        for site in ("cross-site", "same-site"):
+            status, head, page = server.request("GET", path, headers={**NAVIGATE, "Sec-Fetch-Site": site})
+            assert status == 200 and b'id="board"' in page, (path, site)
+            assert "frame-ancestors 'none'" in head["Content-Security-Policy"] and head["X-Frame-Options"] == "DENY"
+    # only a top-level navigation GET of the page: never an endpoint, a frame, a fetch, another method
+    for method, path, headers in (
+        ("GET", "/api/rulesets", NAVIGATE),
+        ("GET", "/static/app.js", NAVIGATE),
+        ("GET", "/", {**NAVIGATE, "Sec-Fetch-Dest": "iframe"}),
+        ("GET", "/", {**NAVIGATE, "Sec-Fetch-Dest": "embed"}),
+        ("GET", "/", {**NAVIGATE, "Sec-Fetch-Mode": "no-cors"}),
+        ("GET", "/", {**NAVIGATE, "Sec-Fetch-Mode": "cors"}),
+        ("GET", "/", {**NAVIGATE, "Sec-Fetch-Dest": None}),
+        ("POST", "/", {**NAVIGATE, "Content-Type": "application/json"}),
+        ("POST", "/api/position", {**NAVIGATE, "Content-Type": "application/json"}),
+    ):
+        status, _, answer = server.request(method, path, {"cgp": cgp} if method == "POST" else None, headers)
+        assert status == 403 and "cross-site request is not answered" in answer["error"], (method, path, headers)
+    # the Host and Origin checks stand (DNS rebinding; a navigation sends no Origin)
+    assert server.request("GET", "/", headers={**NAVIGATE, "Host": f"evil.example:{server.port}"})[0] == 403
+    assert server.request("GET", "/", headers={**NAVIGATE, "Origin": "http://evil.example"})[0] == 403
+    # the page's own files are served with those headers to the page itself too
+    status, head, _ = server.request("GET", "/", headers={"Sec-Fetch-Site": "none", "Content-Type": None})
+    assert status == 200 and head["X-Frame-Options"] == "DENY" and "frame-ancestors 'none'" in head["Content-Security-Policy"]
+
+
+def test_echoed_values_are_clipped_in_answers(server):
+    """SECURITY.md says a value an answer echoes is clipped (500 characters at most): /api/gcg's
+    errors echoed a line of 100,000 letters whole (100-200 KB each), a 404 the whole path."""
+    head = "#player1 a a\n#player2 b b\n"
+    messages = []
+    for text in (head + ">a: " + "A" * 100_000 + " 8D AB +10 10\n", head + ">a: AEINST? 8D " + "A B " * 25_000 + " +10 10\n"):
+        status, _, answer = server.request("POST", "/api/gcg", {"text": text, "analyze": False})
+        assert status == 200 and answer["errors"]
+        assert all(len(e["message"]) <= 500 for e in answer["errors"]), [len(e["message"]) for e in answer["errors"]]
+        assert all(len(n) <= 500 for n in answer["notes"])
+        messages.append(answer["errors"][0]["message"])
+    # shortened as the page shows it: the value's start and its length
+    assert f"a's rack {'A' * 40}…(100,000 characters) has 100000 tiles" in messages[0], messages[0]
+    assert len(messages[1]) == 500 and messages[1].endswith("…")
+    long_path = "/x" * 20_000
+    status, _, answer = server.request("GET", long_path, headers={"Content-Type": None})
+    assert status == 404 and len(answer["error"]) < 120 and answer["error"].startswith("no such page or endpoint: /x/x")
+    # http.server's own messages echo the request line (up to 64 KB)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"GET / HTTP/" + b"9" * 60_000 + b"\r\nHost: 127.0.0.1:%d\r\n\r\n" % server.port)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    body = json.loads(data.partition(b"\r\n\r\n")[2])
+    assert data.startswith(b"HTTP/1.1 400") and len(body["error"]) <= 500, len(body["error"])
+    # a move over max_move_chars is refused; the longest under it is echoed within bounds
+    status, _, answer = server.request("POST", "/api/validate", {"cgp": OUTGUN, "move": "-" + "A" * 999_990})
+    assert status == 413 and answer["limit"] == "max_move_chars"
+    status, _, answer = server.request("POST", "/api/validate", {"cgp": OUTGUN, "move": "-" + "A" * 255})
+    assert status == 200 and len(json.dumps(answer)) < 1000
+
+
+@pytest.mark.slow
+def test_a_browser_follows_a_link_from_another_site_but_never_frames_the_page(server):
+    """In Chromium: a link on another site to a shared address opens the page with its position
+    (it was a raw JSON 403), the page's own requests then answered as its own; the page in a
+    frame, of another site or its own, shows nothing of it."""
+    import shutil
+    from pathlib import Path
+    from urllib.parse import quote
+
+    chromium = os.environ.get("RACKSMITH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).is_file():
+        pytest.skip("needs Chromium (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    url = f"http://127.0.0.1:{server.port}/?cgp={quote(OUTGUN)}&move={quote('H7 OE')}"
+    evil = (f'<a id="go" href="{url}">a position</a>'
+            f'<iframe id="frame" src="http://127.0.0.1:{server.port}/"></iframe>')
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.route("http://evil.example/**", lambda route: route.fulfill(status=200, content_type="text/html", body=evil))
+            page.goto("http://evil.example/")
+            frame = next(f for f in page.frames if f != page.main_frame)
+            page.wait_for_timeout(500)
+            assert "id=\"board\"" not in (frame.content() or "")  # another site's frame: 403, nothing of the page
+            page.click("#go")
+            page.wait_for_url(url)
+            page.wait_for_selector("#board .sq")
+            deadline = time.monotonic() + 20
+            while page.evaluate("document.querySelector('#moves tbody tr') === null"):  # the page's own API calls
+                assert time.monotonic() < deadline, "the page's requests were refused"
+                page.wait_for_timeout(50)
+            assert page.input_value("#cgp").startswith(OUTGUN.split()[0])
+            # its own page framing it: refused by frame-ancestors 'none' (and X-Frame-Options)
+            page.evaluate(f"""() => {{ const f = document.createElement('iframe'); f.id = 'self-frame';
+                                         f.src = '{url}'; document.body.appendChild(f); }}""")
+            page.wait_for_timeout(1000)
+            framed = [f for f in page.frames if f != page.main_frame]  # (an error page in its place)
+            assert framed and not any(f.evaluate("!!document.getElementById('board')") for f in framed)
+        finally:
+            browser.close()

@@ -258,7 +258,7 @@ BAD_REQUESTS = [
     ("/api/position", {"cgp": "15/15 A/ 0/0 0"}, "CGP board has 2 rows"),
     ("/api/position", {"cgp": SUPER}, "use the 'super' ruleset"),
     ("/api/position", {"cgp": f"{EMPTY15} QQQ/ 0/0 0"}, "impossible position"),
-    ("/api/position", {"cgp": "9" * 5000 + "/15 A/ 0/0 0"}, "CGP board has 2 rows"),
+    ("/api/position", {"cgp": "9" * 4000 + "/15 A/ 0/0 0"}, "CGP board has 2 rows"),  # (under max_cgp_chars)
     ("/api/position", {"cgp": QUIRK, "ruleset": "chess"}, "unknown ruleset 'chess'"),
     ("/api/position", {"cgp": QUIRK, "ruleset": str(FIXTURES / "x.toml")}, "unknown ruleset"),
     ("/api/position", {"cgp": QUIRK, "ruleset": ["english"]}, "field 'ruleset' must be a ruleset name"),
@@ -532,10 +532,11 @@ def test_any_other_method_is_405(server, method):
 
 
 def test_long_values_are_clipped_in_messages(server):
-    """A 5,000-character move or rack was echoed whole: a 5 KB or 10 KB message."""
-    answer = error(server, "/api/validate", {"cgp": QUIRK, "move": "-" + "9" * 5000})
+    """A 5,000-character move or rack was echoed whole: a 5 KB or 10 KB message (they are now
+    over max_move_chars and max_cgp_chars: the longest under them)."""
+    answer = error(server, "/api/validate", {"cgp": QUIRK, "move": "-" + "9" * 255})
     assert len(answer["error"]) < 300 and "..." in answer["error"]
-    answer = error(server, "/api/position", {"cgp": f"{EMPTY15} {'9' * 5000}/ 0/0 0"})
+    answer = error(server, "/api/position", {"cgp": f"{EMPTY15} {'9' * 3900}/ 0/0 0"})
     assert len(answer["error"]) < 300 and answer["error"].startswith("CGP rack 1 '999") and "..." in answer["error"]
     from racksmith.web.api import error_line
 

@@ -57,3 +57,31 @@ def test_serve_errors_are_one_line(capsys, tmp_path):
         assert main(["serve", "--port", str(port)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"racksmith: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
+
+
+def test_serve_passes_every_limit_option(capsys, monkeypatch):
+    """Each Limits field is a --max-* option (max_cgp_chars and max_move_chars among them)."""
+    import racksmith.web as web
+    from racksmith.web import Limits
+
+    seen = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake(analyzer, host, port, **kw):
+        seen["limits"], seen["host"] = analyzer.limits, host
+        raise Stop
+
+    monkeypatch.setattr(web, "make_server", fake)
+    try:
+        main(["serve", "--port", "0", "--host", "[::1]", "--max-cgp-chars", "999", "--max-move-chars", "77"])
+    except Stop:
+        pass
+    assert seen["limits"].max_cgp_chars == 999 and seen["limits"].max_move_chars == 77
+    assert seen["host"] == "[::1]"  # brackets read by the server (make_server)
+    capsys.readouterr()
+    assert main(["serve", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    for name in Limits().to_dict():
+        assert "--" + name.replace("_", "-") in help_text, name

@@ -16,7 +16,11 @@ RULESET_HELP = "Default ruleset: a name or alias (english, russian, erudit, supe
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (this machine only by default)."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host",
+        help="Address to listen on (this machine only by default; 0.0.0.0 or :: serves the network, with no "
+        "authentication: see docs/SECURITY.md).",
+    ),
     port: int = typer.Option(8765, "--port", "-p", min=0, max=65535, help="Port to listen on; 0 picks a free one."),
     ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
     lexicon: Optional[str] = typer.Option(
@@ -48,6 +52,10 @@ def serve(
                                        help="Answers computed at once (the others wait)."),
     max_connections: int = typer.Option(LIMITS.max_connections, "--max-connections", min=1,
                                         help="Open connections at once (more get 503)."),
+    max_cgp_chars: int = typer.Option(LIMITS.max_cgp_chars, "--max-cgp-chars", min=1,
+                                      help="Longest CGP a request may send, in characters."),
+    max_move_chars: int = typer.Option(LIMITS.max_move_chars, "--max-move-chars", min=1,
+                                       help="Longest move (or tiles drawn) a request may send, in characters."),
 ) -> None:
     """Start the local web analyzer: a board to edit, every move ranked with its score breakdown,
     moves checked as you type them, and GCG games stepped through turn by turn with their analysis.
@@ -58,6 +66,9 @@ def serve(
     from ..web import Analyzer, Limits, make_server
     from ..web.server import _host_name
 
+    if not host.strip() or host.strip() == "[]":  # socketserver would listen on every address, unasked
+        fail("--host: give an address to listen on, e.g. 127.0.0.1 (this machine) or 0.0.0.0 (every address), "
+             f"not {host!r}", 2)
     for name in allow_host or ():
         try:
             _host_name(name)
@@ -65,7 +76,8 @@ def serve(
             fail(f"--allow-host: {e}", 2)
     limits = Limits(max_body=max_body, max_moves=max_moves, max_gcg_bytes=max_gcg_bytes,
                     max_gcg_events=max_gcg_events, max_seconds=max_seconds, max_concurrent=max_concurrent,
-                    max_connections=max_connections, max_sim_iterations=max_sim_iterations)
+                    max_connections=max_connections, max_sim_iterations=max_sim_iterations,
+                    max_cgp_chars=max_cgp_chars, max_move_chars=max_move_chars)
     analyzer = Analyzer(ruleset, lexicon, leaves, limits=limits)
     try:
         server = make_server(analyzer, host, port, allowed_hosts=allow_host or ())
@@ -79,6 +91,11 @@ def serve(
         what.append(f"leaves {analyzer.leaves_label}")
     err_console.print(f"racksmith web analyzer on {url} ({', '.join(what)}); Ctrl-C stops it",
                       highlight=False, markup=False, soft_wrap=True)
+    if not server.local:  # as Jupyter warns: the network may use it, and nothing asks who
+        err_console.print(f"racksmith serve: warning: listening on {host.strip()} port {server.port}, not only this "
+                          "machine: anyone who can reach it may use the analyzer, with no authentication and over "
+                          "plain HTTP (see docs/SECURITY.md); give the names they use with --allow-host NAME",
+                          highlight=False, markup=False, soft_wrap=True)
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     try:

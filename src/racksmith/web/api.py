@@ -115,6 +115,7 @@ class Analyzer:
         naming the ruleset settles it)."""
         if not isinstance(cgp, str):
             return None
+        self._check_length("cgp", cgp)  # before reading its opcodes
         from ..formats.cgp import _names, _parse_opcodes, _refused  # the library's own reading of CGP names
         from ..formats.naming import named_ruleset
 
@@ -205,8 +206,25 @@ class Analyzer:
         return default_leaves(rs) if self.shipped_leaves else None
 
     def _position(self, body: dict, rs: Ruleset, lexicon: Lexicon | None = None) -> Position:
-        cgp = _text(body, "cgp")
-        return Position.from_cgp(cgp, rs, lexicon=lexicon)
+        return Position.from_cgp(self._field(body, "cgp"), rs, lexicon=lexicon)
+
+    #: the limit on each bounded text field: a CGP, a move, the tiles drawn
+    _LENGTHS = {"cgp": "max_cgp_chars", "move": "max_move_chars", "infer": "max_move_chars", "draw": "max_move_chars"}
+
+    def _field(self, body: dict, name: str) -> str:
+        """A required string field of at most its limit's characters (:attr:`_LENGTHS`)."""
+        return self._check_length(name, _text(body, name))
+
+    def _check_length(self, name: str, value: Any) -> Any:
+        """``value`` of field ``name``, unless a string longer than its limit (a 413 naming it):
+        reading it would hold the answer for seconds (a CGP of a million opcodes, a move of a
+        million dots), and an error message would echo it."""
+        limit = self._LENGTHS[name]
+        most = getattr(self.limits, limit)
+        if isinstance(value, str) and len(value) > most:
+            raise LimitError(limit, f"field {name!r} has {len(value):,} characters; this server reads at most "
+                             f"{most:,} (its {limit} limit)")
+        return value
 
     # --- the endpoints ---------------------------------------------------------------------------
     def rulesets_info(self) -> dict[str, Any]:
@@ -321,7 +339,7 @@ class Analyzer:
         pos = self._position(body, rs, lex)
         inference = None
         if body.get("infer") is not None:
-            inference = self._inference(pos, _text(body, "infer"), leaves, seconds / 2, (rs.name, lex_name, body.get("cgp")),
+            inference = self._inference(pos, self._field(body, "infer"), leaves, seconds / 2, (rs.name, lex_name, body.get("cgp")),
                                         cancel)
         _check(cancel)
         left = max(seconds - (time.monotonic() - started), 0.05)
@@ -382,14 +400,14 @@ class Analyzer:
     def score(self, body: dict) -> dict[str, Any]:
         """``POST /api/score`` {cgp, ruleset, move}: the breakdown of ``racksmith score --json``."""
         rs = self.ruleset(body)
-        move = _text(body, "move")
+        move = self._field(body, "move")
         return self._position(body, rs).score(move).to_dict()
 
     def validate(self, body: dict) -> dict[str, Any]:
         """``POST /api/validate`` {cgp, ruleset, lexicon, move}: the verdict of ``racksmith validate --json``."""
         rs = self.ruleset(body)
         lex, _ = self.lexicon(rs, body)
-        move = _text(body, "move")
+        move = self._field(body, "move")
         return self._position(body, rs, lex).validate(move, lex).to_dict()
 
     def endgame(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
@@ -447,8 +465,8 @@ class Analyzer:
         rs = self.ruleset(body)
         lex, _ = self.lexicon(rs, body)
         pos = self._position(body, rs, lex)
-        move = _text(body, "move")
-        draw = body.get("draw")
+        move = self._field(body, "move")
+        draw = self._check_length("draw", body.get("draw"))
         if draw is not None and not isinstance(draw, str):
             raise RequestError(f"field 'draw' must be the letters drawn (a string) or absent for a random draw, got {_show(draw)}")
         seed = body.get("seed")
@@ -518,7 +536,7 @@ class Analyzer:
         for i, t in enumerate(turns):
             if not isinstance(t, dict):
                 raise RequestError(f"turn {i + 1} must be an object {{cgp, move, draw}}")
-            pos = Position.from_cgp(_text(t, "cgp"), rs)
+            pos = Position.from_cgp(self._field(t, "cgp"), rs)
             if i == 0 and (pos.board.any() or any(pos.scores)):
                 raise RequestError("a GCG record replays from the empty board: this game started from a position "
                                    "with tiles on it or points scored (save its CGP instead)")
@@ -527,11 +545,11 @@ class Analyzer:
             p = i % 2
             if pos.scores != [totals[p], totals[1 - p]]:
                 raise RequestError(f"turn {i + 1}: its position's scores {pos.scores} are not the game's {[totals[p], totals[1 - p]]}")
-            draw = t.get("draw")
+            draw = self._check_length("draw", t.get("draw"))
             if draw is not None and not isinstance(draw, str):
                 raise RequestError(f"turn {i + 1}: field 'draw' must be letters")
             rack = a.rack_string(pos.rack, blanks_last=True)
-            u = pos.push(_text(t, "move"), draw, check_words=False)
+            u = pos.push(self._field(t, "move"), draw, check_words=False)
             after = (pos, u)
             totals[p] += u.score
             game.events.append(GCGEvent(nick=nicks[p], kind=kinds[str(u.move.kind)], score=u.score,
@@ -590,8 +608,9 @@ class Analyzer:
             "players": r.players,
             "final_scores": [r.scores[i] if i < len(r.scores) else 0 for i in range(len(r.players))],
             "complete": r.complete,
-            "errors": [{"line": e.line, "message": e.message} for e in r.errors],
-            "notes": list(r.notes),
+            # a message may echo a line of the record (a rack of 100,000 letters): shortened, saying how long
+            "errors": [{"line": e.line, "message": shorten(e.message)} for e in r.errors],
+            "notes": [shorten(n) for n in r.notes],
             "turns": [_turn_info(r, t, rs) for t in r.turns],
             "end_cgp": _cgp_or_none(r, len(r.turns) + 1) if r.players else None,
             "analysis": None,
@@ -797,6 +816,18 @@ def error_line(text: str) -> str:
 
 
 _one_line = error_line
+
+_VALUE = re.compile(r"\S{61,}")  #: a value of more than 60 characters without a space, in a message
+
+
+def shorten(text: str) -> str:
+    """A message of a record (``/api/gcg``'s ``errors`` and ``notes``) as the page shows it: each
+    run of more than 60 characters without a space (a rack of 100,000 letters the message echoes)
+    cut to its first 40 and its length (``AAAA…(100,000 characters)``), its first line, at most
+    :data:`MAX_MESSAGE` characters."""
+    lines = str(text).strip().splitlines()
+    line = _VALUE.sub(lambda m: f"{m[0][:40]}…({len(m[0]):,} characters)", lines[0]) if lines else ""
+    return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
 
 
 def _label(spec: "str | Path") -> str:

@@ -15,7 +15,7 @@ from ..errors import LimitError, RacksmithError
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Bounds on one request: its body, the moves and the game record it may ask for, its time,
-    and how many answers the server computes at once (the others wait, then get 503; the long ones
+    the length of the CGP and the move it sends, and how many answers the server computes at once (the others wait, then get 503; the long ones
     and the quick ones in slots of their own)."""
 
     max_body: int = 1 << 20  #: bytes of a request body
@@ -28,6 +28,12 @@ class Limits:
     #: as many quick ones besides (they never wait behind a long one); more wait up to ``max_seconds``
     max_concurrent: int = 4
     max_connections: int = 64  #: open connections; more are answered 503 at once
+    #: characters of a CGP (``cgp``, and each turn's of ``/api/export``): a 21x21 Super position with
+    #: its opcodes is under 1,000; reading a longer one (a million opcodes) would hold a quick answer
+    max_cgp_chars: int = 4096
+    #: characters of a move (``move``, ``infer``) and of the tiles drawn (``draw``): ``8D QU(I)RK``,
+    #: ``-ABC``; the longest real one, 21 bracketed tiles on the Super board, is about 100
+    max_move_chars: int = 256
 
     def __post_init__(self) -> None:
         for f in fields(self):

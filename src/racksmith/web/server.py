@@ -23,13 +23,17 @@ Who may ask (the page's protection against other web sites and DNS rebinding):
   ``127.0.0.1``, ``[::1]``, the address it listens on, and the names given in ``allowed_hosts``
   (403 otherwise);
 - a request with an ``Origin`` must come from one of those (``http://name:port``), and one a browser
-  marks ``Sec-Fetch-Site: cross-site`` or ``same-site`` is refused (403);
+  marks ``Sec-Fetch-Site: cross-site`` or ``same-site`` is refused (403), but for a link to the page
+  itself (a top-level navigation: a GET of ``/`` with ``Sec-Fetch-Mode: navigate`` and
+  ``Sec-Fetch-Dest: document``), so that an address keeping a position may be shared; the page may
+  not be framed (``frame-ancestors 'none'``, ``X-Frame-Options: DENY``);
 - a POST must say ``Content-Type: application/json`` (415), which a web page can only send to
   another site after a CORS preflight this server never grants.
 """
 from __future__ import annotations
 
 import io
+import ipaddress
 import json
 import selectors
 import socket
@@ -80,8 +84,13 @@ _CONTENT_TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".svg": "image/svg+xml",
 }
-#: the page loads only its own files and talks only to this server
-_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; base-uri 'none'; form-action 'none'"
+#: the page loads only its own files and talks only to this server, and no page may frame it
+_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; base-uri 'none'; "
+        "form-action 'none'; frame-ancestors 'none'")
+#: the headers of the page's own files
+_PAGE_HEADERS = {"Cache-Control": "no-cache", "Content-Security-Policy": _CSP, "X-Frame-Options": "DENY"}
+#: the paths of the page itself, which a link from another site may open (a top-level navigation)
+_PAGE = ("/", "/index.html")
 _LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 _UNSPECIFIED = ("0.0.0.0", "::", "")
 
@@ -106,15 +115,20 @@ class AnalyzerServer(ThreadingHTTPServer):
     for a server listening on every address)."""
 
     daemon_threads = True
+    #: connections the kernel queues until the server accepts them (socketserver's default, 5,
+    #: left a burst of connections waiting 1-15 s in SYN retries, never getting the promised 503)
+    request_queue_size = 128
 
     def __init__(self, analyzer: Analyzer, host: str = "127.0.0.1", port: int = 8765,
                  log: Callable[[str], None] | None = None, allowed_hosts: Iterable[str] = ()):
+        host = _bind_address(host)
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.analyzer = analyzer
         self.limits: Limits = analyzer.limits
         self.static = load_static()
         self.log = log if log is not None else _stderr
-        names = [] if host in _UNSPECIFIED else [_host_name(host)]
+        # the address listened on as a Host header writes it (the bind below checks the address itself)
+        names = [] if host in _UNSPECIFIED else [f"[{host}]" if ":" in host else host]
         names += [*_LOOPBACK_NAMES, *(_host_name(h) for h in allowed_hosts)]
         self.host_names = tuple(dict.fromkeys(n.lower() for n in names if n))
         self.computing = threading.BoundedSemaphore(self.limits.max_concurrent)  # the quick answers
@@ -133,6 +147,14 @@ class AnalyzerServer(ThreadingHTTPServer):
     def url(self) -> str:
         """The page's address: the listening address, or ``localhost`` when it listens on every one."""
         return f"http://{self.host_names[0]}:{self.port}/"
+
+    @property
+    def local(self) -> bool:
+        """Does the server listen on a loopback address only (this machine), not the network?"""
+        try:
+            return ipaddress.ip_address(self.server_address[0].partition("%")[0]).is_loopback
+        except ValueError:  # pragma: no cover - a bound socket has a numeric address
+            return False
 
     def handle_error(self, request, client_address) -> None:
         """A connection that failed outside a request (the client went away): one line, no traceback."""
@@ -179,12 +201,39 @@ def make_server(analyzer: Analyzer, host: str = "127.0.0.1", port: int = 8765,
     return AnalyzerServer(analyzer, host, port, log, allowed_hosts)
 
 
+def _bind_address(host: str) -> str:
+    """The address to listen on: an IPv6 address as the server writes it, in brackets (``[::1]``), without them."""
+    text = str(host).strip()
+    return text[1:-1] if len(text) > 2 and text.startswith("[") and text.endswith("]") else text
+
+
 def _host_name(text: str) -> str:
-    """A name for ``allowed_hosts`` as a Host header spells it (an IPv6 address in brackets)."""
+    """A name for ``allowed_hosts`` as a Host header spells it (an IPv6 address in brackets). A
+    name with a port (``myhost:8765``) is refused: the server's own port is added to every name,
+    and a name with another port would never match."""
     name = str(text).strip().lower()
+    shown = repr(str(text)[:60])
+    not_a_name = f"an allowed host is a name or an address, such as myhost.local, got {shown}"
     if not name or any(c.isspace() or c in "/?#@" for c in name):
-        raise RacksmithError(f"an allowed host is a name or an address, such as myhost.local, got {text!r}")
-    return f"[{name}]" if ":" in name and not name.startswith("[") else name
+        raise RacksmithError(not_a_name)
+    if name.startswith("["):  # an IPv6 address as a Host header writes it, maybe with a port
+        bare, closed, after = name[1:].partition("]")
+        if not closed or ":" not in bare or (after and not after.startswith(":")):
+            raise RacksmithError(not_a_name)
+        port = bool(after)
+    else:  # one ':' is a name's (or an IPv4 address's) port; an IPv6 address has two or more
+        port = name.count(":") == 1
+        bare = name.partition(":")[0] if port else name
+    if port:
+        raise RacksmithError(f"an allowed host is a name without a port, got {shown}: give the name only "
+                             f"({_host_name(bare) if bare else 'e.g. myhost.local'}); the server's own port is added to it")
+    if ":" in bare:
+        try:
+            ipaddress.IPv6Address(bare)
+        except ValueError:
+            raise RacksmithError(f"{not_a_name} (an IPv6 address is written ::2 or [::2])") from None
+        return f"[{bare}]"
+    return bare
 
 
 def _too_many_connections() -> bytes:
@@ -259,12 +308,12 @@ class Handler(BaseHTTPRequestHandler):
                 self._not_allowed("GET, HEAD")
                 return
             self._discard_body()
-            self._send(HTTPStatus.OK, static[0], static[1], {"Cache-Control": "no-cache", "Content-Security-Policy": _CSP})
+            self._send(HTTPStatus.OK, static[0], static[1], _PAGE_HEADERS)
             return
         route = ROUTES.get(path)
         if route is None:
             self._discard_body()
-            self._json(HTTPStatus.NOT_FOUND, {"error": f"no such page or endpoint: {path}"})
+            self._json(HTTPStatus.NOT_FOUND, {"error": error_line(f"no such page or endpoint: {path}")})  # a long path clipped
             return
         want, endpoint = route
         if method != want and not (method == "HEAD" and want == "GET"):
@@ -364,9 +413,17 @@ class Handler(BaseHTTPRequestHandler):
         if len(origins) > 1 or (origins and origins[0].strip().lower().rstrip("/") not in srv.origins):
             return f"requests from {origins[0][:60]!r} are not answered: only this server's own page may call it"
         site = (self.headers.get("Sec-Fetch-Site") or "").strip().lower()
-        if site in ("cross-site", "same-site"):
+        if site in ("cross-site", "same-site") and not self._opens_the_page():
             return f"a {site} request is not answered: only this server's own page may call it"
         return None
+
+    def _opens_the_page(self) -> bool:
+        """Is this a link to the page followed from another site: a top-level navigation (not a
+        frame, not a fetch) that GETs the page itself (never an endpoint)? The page then calls the
+        API itself, as its own origin."""
+        fetch = {k: (self.headers.get(f"Sec-Fetch-{k}") or "").strip().lower() for k in ("Mode", "Dest")}
+        return (self.command == "GET" and urlsplit(self.path).path in _PAGE
+                and fetch["Mode"] == "navigate" and fetch["Dest"] == "document")
 
     def _body_length(self) -> tuple[int, HTTPStatus | None, str]:
         """The body's length, or the status and message of why it is not read."""
@@ -466,7 +523,8 @@ class Handler(BaseHTTPRequestHandler):
         """Errors found by ``http.server`` itself (a malformed request line, an unknown method): JSON too."""
         self.close_connection = True
         status = HTTPStatus(code)
-        self._json(status, {"error": message or status.phrase})
+        # http.server's messages may echo the request line (up to 64 KB): clipped as the others
+        self._json(status, {"error": error_line(message) if message else status.phrase})
 
     def log_message(self, format: str, *args: Any) -> None:
         """Requests are not logged one by one: only failures, through the server's ``log``."""
