@@ -672,3 +672,34 @@ def test_a_record_naming_no_ruleset_is_the_server_default_s():
     answer = Analyzer("super", None, None).gcg({"text": text, "analyze": False})
     assert answer["ruleset"] == "super" and answer["errors"] == [] and len(answer["turns"]) == 4
     assert Analyzer("english", None, None).gcg({"text": text, "analyze": False})["errors"]  # English: not this game
+
+
+def test_a_lexicon_being_built_does_not_hold_up_requests_for_another(monkeypatch):
+    """The Analyzer built a lexicon inside the lock every request takes: the first Russian request
+    on a fresh cache held an English /api/validate for the whole build."""
+    import racksmith.web.api as web_api
+
+    analyzer = Analyzer("english", None, None)
+    english = get_ruleset("english")
+    analyzer.lexicon(english, {})  # loaded before
+    building, release = threading.Event(), threading.Event()
+    real = web_api.load_embedded
+
+    def slow(name, ruleset=None):
+        if name == "ru":
+            building.set()
+            assert release.wait(30)
+        return real(name, ruleset=ruleset)
+
+    monkeypatch.setattr(web_api, "load_embedded", slow)
+    t = threading.Thread(target=analyzer.lexicon, args=(get_ruleset("russian"), {}))
+    t.start()
+    try:
+        assert building.wait(30)
+        done = threading.Event()
+        threading.Thread(target=lambda: (analyzer.lexicon(english, {}), done.set())).start()
+        assert done.wait(5), "a request for a loaded lexicon waited for another lexicon's build"
+    finally:
+        release.set()
+        t.join(60)
+    assert analyzer.lexicon(get_ruleset("russian"), {})[1] == "ru"

@@ -174,12 +174,16 @@ class Analyzer:
         key = (rs.name, name)
         with self._lock:
             lex = self._lexicons.get(key)
-            if lex is None:  # the server's own lexicon, else an embedded one: never a file a request names
-                if name == self.lexicon_label:
-                    lex = load_lexicon(self.lexicon_spec, ruleset=rs)
-                else:
-                    lex = load_embedded(name, ruleset=rs)
-                self._lexicons[key] = lex
+        if lex is None:
+            # loaded outside the lock (a first build of an embedded lexicon takes seconds: every other
+            # request waited for it); the loaders have their own locks, so two requests build it once.
+            # The server's own lexicon, else an embedded one: never a file a request names.
+            if name == self.lexicon_label:
+                lex = load_lexicon(self.lexicon_spec, ruleset=rs)
+            else:
+                lex = load_embedded(name, ruleset=rs)
+            with self._lock:
+                lex = self._lexicons.setdefault(key, lex)
         return lex, name
 
     def leaves_for(self, rs: Ruleset, body: dict) -> Leaves | None:
