@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from itertools import groupby
 
 import numpy as np
@@ -20,6 +21,11 @@ from ..rules.alphabet import BLANK_CHARS, Tiles, twin
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
 from .naming import SETTLED_BY_RULESET, named_ruleset, record_name, rulesets_that_read
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable
+
+    from ..lexicon import Lexicon
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +70,7 @@ def _reads(text: str, ruleset: Ruleset) -> bool:
     return True
 
 
-def opcode(opcodes, name: str) -> str | None:
+def opcode(opcodes: "Iterable[tuple[str, str]]", name: str) -> str | None:
     """The value of the first opcode called ``name`` (None when absent or empty)."""
     return next((v for k, v in opcodes if k == name and v), None)
 
@@ -98,7 +104,7 @@ def _refused(field_: str, message: str) -> CGPError:
     return CGPError(f"CGP {message}", param="ruleset" if field_ in SETTLED_BY_RULESET else None)
 
 
-def cgp_lexicon(opcodes, ruleset: Ruleset):
+def cgp_lexicon(opcodes: "Iterable[tuple[str, str]]", ruleset: Ruleset) -> "Lexicon | None":
     """The lexicon a CGP's ``lex`` opcode names when racksmith ships it and it is spelled in the
     ruleset's letters, loaded; None otherwise (the ruleset's own lexicon is used: a lexicon
     racksmith does not ship, such as ``NWL20``, must be given by the caller)."""
