@@ -88,7 +88,7 @@ def test_serve_passes_every_limit_option(capsys, monkeypatch):
 
 
 def test_the_server_process_gives_freed_large_blocks_back_to_the_system():
-    """racksmith serve idled at 317 MB after 120 endgame requests: each request's thread kept the
+    """racksmith serve idled at 259-290 MB after 120 endgame requests (benchmarks/serve_memory.py): each request's thread kept the
     search's freed tables in its malloc arena. The server sets glibc's mmap threshold (as
     MALLOC_MMAP_THRESHOLD_ would), in its own process only, and leaves a user's setting alone."""
     import platform

@@ -117,7 +117,7 @@ def return_freed_memory(threshold: int = 1 << 20) -> bool:
     """Make glibc give every allocation of ``threshold`` bytes or more back to the system when it is
     freed, in this process (a server that runs for days). Each request runs on its own thread, and
     a search's tables (the endgame solver's 18 MB a thread) freed on one were kept in that thread's
-    malloc arena: ``racksmith serve`` idled at 317 MB after 120 endgame requests, 98 MB with this
+    malloc arena: ``racksmith serve`` idled at 259-290 MB after 120 endgame requests, 96-105 MB with this
     (glibc's own default raises the threshold to 32 MB as large blocks are freed). The same as
     running under ``MALLOC_MMAP_THRESHOLD_=1048576``, which a user's environment may set instead.
     False where the C library is not glibc (nothing is changed)."""
