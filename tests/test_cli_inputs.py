@@ -278,3 +278,12 @@ def test_an_argument_the_locale_could_not_decode_is_refused_not_read_as_unknown_
                            "(LC_ALL=C.UTF-8) or PYTHONUTF8=1")
     code, out, _ = run(capsys, "lexicon", "check", "ru", "КОШКА")
     assert code == 0 and out == "КОШКА: valid\n"
+
+
+def test_help_shows_each_argument_s_help(capsys, monkeypatch):
+    """With click 8.5, typer 0.19 printed the Arguments panel without any argument's help text
+    (pyproject now keeps click below 8.5)."""
+    monkeypatch.setenv("COLUMNS", "200")  # one line an argument, whatever the terminal
+    code, out, _ = run(capsys, "leaves", "value", "--help")
+    assert code == 0
+    assert "A .klv2 (or v1 .klv) file" in out and "tiles in any order" in out
