@@ -16,6 +16,28 @@ from ..errors import LexiconFormatError
 MAX_WORD_TILES = 255  #: longest word the builder takes
 
 
+def frozen(a: np.ndarray) -> np.ndarray:
+    """``a`` as a read-only 1-D array over an immutable ``bytes`` object: ``a`` itself when it
+    already is one (the arrays read from a file or from embedded data), else a copy.
+
+    The kernels read a graph checked once, at load, without bounds checks: its arrays must never
+    change after. ``flags.writeable = False`` alone does not ensure it, since an array that owns its
+    memory (or views a writable buffer) can be made writable again, or changed through its owner;
+    an array over ``bytes`` cannot."""
+    base = a
+    while isinstance(base, np.ndarray):
+        if base.flags.writeable:
+            break
+        base = base.base
+    if isinstance(base, memoryview) and not base.readonly:
+        base = None
+    elif isinstance(base, memoryview):
+        base = base.obj
+    if type(base) is bytes and not a.flags.writeable:
+        return a
+    return np.frombuffer(np.ascontiguousarray(a).tobytes(), dtype=a.dtype)
+
+
 def pack_words(words: Sequence[bytes]) -> tuple[np.ndarray, np.ndarray]:
     """Sorted unique tile strings -> (flat uint8 tiles, int64 offsets) for the builder."""
     lengths = np.fromiter((len(w) for w in words), dtype=np.int64, count=len(words))

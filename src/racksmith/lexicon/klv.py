@@ -21,7 +21,7 @@ from .. import _args
 from ..rules.alphabet import Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
-from .build import build_packed
+from .build import build_packed, frozen
 from .files import read_bounded, write_atomically
 from .kwg import ARC_MASK, EMPTY_KWG, check_kwg, nodes_of, read_file
 from .wordlist import _code_table
@@ -32,7 +32,8 @@ _BLANK_CODE = 0x40  # '?' and '*' while reading a CSV (tile 0 once sorted)
 
 
 class Leaves:
-    """Leave values: ``value("?ERS")``. ``kwg`` and ``values`` are the file's arrays (no copy);
+    """Leave values: ``value("?ERS")``. ``kwg``, ``values`` and ``counts`` are read-only arrays over
+    ``bytes`` objects (the file's, no copy, when read from a file), which nothing can change;
     ``counts[i]`` is the number of leaves in the sibling list from node ``i`` on, which turns a
     walk through the DAWG into a leave's index (see :func:`leave_index`)."""
 
@@ -52,12 +53,8 @@ class Leaves:
         vals = np.asarray(values)
         if vals.dtype != np.float32 or vals.ndim != 1:
             raise LexiconFormatError(f"leaves {where}: the values must be a 1-D float32 array")
-        if nodes.flags.writeable:
-            nodes = nodes.copy()
-            nodes.flags.writeable = False
-        if vals.flags.writeable:
-            vals = vals.copy()
-            vals.flags.writeable = False
+        nodes = frozen(nodes)  # (copies over bytes unless they are: what was checked must never change)
+        vals = frozen(vals)
         facts = check_kwg(nodes, len(alphabet), f"of leaves {where}", leaves=True)
         if facts.words != vals.size:
             raise LexiconFormatError(
@@ -70,9 +67,7 @@ class Leaves:
         _check_sorted(nodes, facts.longest, alphabet, where)
         self.kwg = nodes
         self.values = vals
-        counts = facts.counts.astype(np.uint32)  # each at most the number of leaves
-        counts.flags.writeable = False
-        self.counts = counts
+        self.counts = frozen(facts.counts.astype(np.uint32))  # each at most the number of leaves
         self.longest = facts.longest
         self.alphabet = alphabet
         self.path = Path(path) if path is not None else None
@@ -239,7 +234,6 @@ class Leaves:
         np.cumsum(lengths, out=offsets[1:])
         text = (mat[mat != 0] - 1).astype(np.uint8)
         nodes = build_packed(text, offsets, gaddag=False, share_tails=False)
-        nodes.flags.writeable = False
         return cls(nodes, values, alphabet, source=source)
 
     # --- ways out --------------------------------------------------------------------------
@@ -251,6 +245,11 @@ class Leaves:
 
     def save(self, path: str | Path) -> None:
         write_atomically(_args.path(path, "path", LexiconFormatError), self.tobytes())
+
+    def __reduce__(self):
+        # (pickled, or copied, as the file's bytes: read again, the arrays are checked and read-only,
+        # where copying the slots would give arrays that own their memory, which can be made writable)
+        return (_restore, (self.tobytes(), self.alphabet, self.path, self.version))
 
     # --- queries ---------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -283,6 +282,12 @@ class Leaves:
         Ls), so the pairs written to a CSV build these leaves again."""
         listing = _kwgwalk.words(self.kwg, int(self.kwg[0]) & ARC_MASK, b"", self.longest)
         return list(zip(_leave_names(listing, self.alphabet), self.values.tolist()))
+
+
+def _restore(data: bytes, alphabet: Alphabet, path: Path | None, version: int) -> Leaves:
+    leaves = Leaves._parse(np.frombuffer(data, np.uint8), alphabet, repr(str(path)) if path else "<bytes>", path)
+    leaves.version = version
+    return leaves
 
 
 def _leave_names(listing: bytes, alphabet: Alphabet) -> list[str]:

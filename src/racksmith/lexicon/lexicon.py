@@ -14,7 +14,7 @@ from .. import _args
 from ..rules.alphabet import BLANK, LETTER_MASK, Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
-from .build import build_packed
+from .build import build_packed, frozen
 from .files import write_atomically
 from .kwg import ACCEPTS, ARC_MASK, GraphFacts, check_kwg, nodes_of, read_file
 from .wordlist import Skipped, WordList, words_to_list
@@ -57,9 +57,10 @@ def _listable(count: int, what: str) -> None:
 class Lexicon:
     """A word list as a KWG graph (DAWG, usually with a GADDAG) over a ruleset's alphabet.
 
-    ``kwg`` is the read-only ``uint32`` node array (over the file's bytes when loaded from a
-    file). Words are strings, case ignored; :meth:`anagrams` shows letters that come from a blank
-    in lowercase. Listings are in alphabet order.
+    ``kwg`` is the read-only ``uint32`` node array, over a ``bytes`` object (the file's when
+    loaded from a file), so that nothing can change the checked graph. Words are strings, case
+    ignored; :meth:`anagrams` shows letters that come from a blank in lowercase. Listings are in
+    alphabet order.
     """
 
     __slots__ = ("kwg", "alphabet", "name", "path", "skipped_by_reason", "facts", "_digest", "_wordmap")
@@ -83,9 +84,7 @@ class Lexicon:
         nodes = np.asarray(kwg)
         if nodes.dtype != np.uint32 or nodes.ndim != 1:
             raise LexiconFormatError(f"a KWG is a 1-D uint32 array, got {nodes.dtype} with shape {nodes.shape}")
-        if nodes.flags.writeable:
-            nodes = nodes.copy()
-            nodes.flags.writeable = False
+        nodes = frozen(nodes)  # (a copy over bytes unless it is one: the checked graph must never change)
         source = str(path) if path is not None else (name or "<memory>")
         self.facts: GraphFacts = check_kwg(nodes, len(alphabet), repr(source))
         self.kwg = nodes
@@ -143,7 +142,6 @@ class Lexicon:
     ) -> "Lexicon":
         """Build from a parsed word list (see :mod:`racksmith.lexicon.wordlist`)."""
         nodes = build_packed(words.text, words.offsets, gaddag=gaddag, share_tails=share_tails)
-        nodes.flags.writeable = False
         return cls(nodes, ruleset.alphabet, name=name, path=path, skipped=words.skipped)
 
     # --- ways out --------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """One way in for every kind of lexicon: an embedded name, a word list, a KWG file."""
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -16,6 +17,18 @@ from .wordlist import check_fits, looks_like_utf16, read_word_list_bytes
 _loaded: dict[tuple, Lexicon] = {}
 #: held while an embedded lexicon is compiled or read: threads asking for it at once get one object
 _loading = threading.RLock()
+
+
+def _new_lock_in_child() -> None:
+    """A forked child has only the thread that forked: a lock another thread of the parent held
+    (compiling a lexicon) would be held for ever there. The cache itself is whole (an entry is added
+    at once, when it is ready), so the child starts with a free lock."""
+    global _loading
+    _loading = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
 def is_kwg_bytes(head: bytes) -> bool:

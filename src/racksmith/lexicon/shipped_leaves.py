@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import threading
 from importlib import resources
 from typing import Any
@@ -22,6 +23,17 @@ SHIPPED_LEAVES: dict[str, str] = {"english": "english", "super": "super", "russi
 
 _cache: dict[tuple[str, Any], Leaves] = {}
 _loading = threading.Lock()  #: held while a shipped set is read: threads asking for it at once get one object
+
+
+def _new_lock_in_child() -> None:
+    """A forked child starts with a free lock: one another thread of the parent held would never be
+    released there (that thread is not in the child)."""
+    global _loading
+    _loading = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
 def _data(name: str, suffix: str) -> bytes | None:

@@ -27,6 +27,7 @@ at least *k*: :func:`racksmith.core.turns.exchange_cap`) and the pass are valued
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from os import PathLike
@@ -173,6 +174,18 @@ _last: tuple = (None, None, None, None)
 #: held while tables are built (a lexicon's word maps take seconds): threads asking at once for the
 #: same tables build them once and share them
 _building = threading.RLock()
+
+
+def _new_lock_in_child() -> None:
+    """A forked child has only the thread that forked: a lock another thread of the parent held
+    (building tables) would be held for ever there. The caches are whole (an entry is added at once,
+    when it is ready), so the child starts with a free lock."""
+    global _building
+    _building = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
 def _remember(cache: OrderedDict, key: tuple, entry: tuple) -> None:

@@ -47,7 +47,6 @@ import queue
 import threading
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -379,12 +378,9 @@ class _Solver:
         self.stopped = False
         self.cancelled = False
         self._lock = threading.Lock()
-        self._pool: ThreadPoolExecutor | None = None
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        """Nothing to release: :meth:`batch`'s threads end with each batch."""
 
     def cancel(self) -> None:
         """Stop at once, as if the time were up (from another thread: searches running stop too)."""
@@ -404,30 +400,44 @@ class _Solver:
 
     def batch(self, method: Callable[..., None], draws: "list[_Draw]") -> None:
         """``method(d)`` for each draw (``estimate``, ``outcome``, ``solve``: each touches only its
-        draw), in order with one search, else spread over the threads' searches."""
+        draw), in order with one search, else spread over the threads' searches.
+
+        The threads are daemon threads, one a search, started for the batch (as the endgame's
+        helpers are), not a ``ThreadPoolExecutor``'s: at interpreter exit Python waits for every
+        draw queued on an executor, so a search left running in a daemon thread (``solve_peg`` or
+        ``best_play`` with ``threads`` > 1) kept the process alive, for minutes, after its main
+        thread had ended. The first exception of a draw stops the batch and is raised here."""
         if len(self.searches) == 1 or len(draws) < 2:
             for d in draws:
                 if self.stopped:
                     break
                 method(d)
             return
-        free: "queue.SimpleQueue[Search]" = queue.SimpleQueue()
-        for search in self.searches:
-            free.put(search)
+        todo: "queue.SimpleQueue[_Draw]" = queue.SimpleQueue()
+        for d in draws:
+            todo.put(d)
+        errors: list[BaseException] = []
 
-        def run(d: _Draw) -> None:
-            if self.stopped:
-                return
-            search = free.get()
-            try:
-                method(d, search)
-            finally:
-                free.put(search)
+        def work(search: Search) -> None:
+            while not self.stopped and not errors:
+                try:
+                    d = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    method(d, search)
+                except BaseException as e:  # raised in the batch's thread, once every worker has returned
+                    errors.append(e)
+                    return
 
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(len(self.searches), thread_name_prefix="racksmith-peg")
-        for _ in self._pool.map(run, draws):
-            pass
+        workers = [threading.Thread(target=work, args=(search,), name="racksmith-peg", daemon=True)
+                   for search in self.searches[: len(draws)]]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        if errors:
+            raise errors[0]
 
     def _root(self, d: _Draw, search: Search) -> None:
         board, a, b, spread, zero, limit, bag = d.root
