@@ -313,3 +313,28 @@ def test_anagrams_of_more_tiles_than_the_search_counts_are_refused():
     with pytest.raises(UnknownLetterError, match="the tiles hold 300 blanks"):
         lex.anagrams("?" * 300, partial=True)
     assert lex.anagrams("A" * 255 + "B") == []
+
+
+def test_a_lexicon_file_loaded_again_unchanged_is_the_same_object(tmp_path):
+    """A bot loading its KWG for every game made a new Lexicon each time, and the move
+    generator's tables (keyed by the lexicon) kept the last 16 alive: 36 MB each. The same file,
+    unchanged, for the same alphabet and board is now the same object; a changed file is read again."""
+    from racksmith import Lexicon, Position, load_lexicon
+    from racksmith.movegen import generate
+
+    path = tmp_path / "mine.kwg"
+    Lexicon.from_words(["care", "race", "acre"]).save(path)
+    first = load_lexicon(path)
+    assert load_lexicon(str(path)) is first
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ACER/ 0/0 0"
+    for _ in range(20):
+        Position.from_cgp(cgp, lexicon=str(path)).moves()
+    assert sum(1 for (_, lex, _) in generate._rules_cache.values() if getattr(lex, "path", None) == first.path) == 1
+    Lexicon.from_words(["care", "race", "acre", "acres"]).save(path)
+    os.utime(path, ns=(1, 1))
+    second = load_lexicon(path)
+    assert second is not first and "ACRES" in second and "ACRES" not in first
+    words = tmp_path / "words.txt"
+    words.write_text("care\nrace\n", encoding="utf-8")
+    assert load_lexicon(words) is load_lexicon(words)
+    assert load_lexicon(words, "super") is not load_lexicon(words)  # another board: another longest word

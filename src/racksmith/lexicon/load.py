@@ -15,6 +15,9 @@ from .wordlist import check_fits, looks_like_utf16, read_word_list_bytes
 
 
 _loaded: dict[tuple, Lexicon] = {}
+#: lexicons read from files, by the file's identity and stamp (the last few)
+_from_files: dict[tuple, Lexicon] = {}
+_FILES_KEPT = 4
 #: held while an embedded lexicon is compiled or read: threads asking for it at once get one object
 _loading = threading.RLock()
 
@@ -64,6 +67,18 @@ def load_lexicon(
         raise UnknownLexiconError(
             f"no lexicon {shown!r}: give one of {', '.join(EMBEDDED)}, a word list file or a .kwg file"
         )
+    # the same file, unchanged, for the same alphabet and board: the same (immutable) object. A bot
+    # loading its KWG for every game made a new Lexicon each time, and the move generator's caches
+    # kept the last 16 alive (36 MB each with their word maps)
+    try:
+        st = os.stat(path)
+        key: tuple | None = (os.path.realpath(path), st.st_ino, st.st_mtime_ns, st.st_size, rs.alphabet.letters,
+                             max(rs.rows, rs.cols), gaddag, path.stem)
+    except (OSError, ValueError):
+        key = None
+    found = _from_files.get(key) if key is not None else None
+    if found is not None:
+        return found
     try:
         with open(path, "rb") as f:
             head = f.read(4096)
@@ -73,9 +88,13 @@ def load_lexicon(
         lex = Lexicon.load(path, rs)
         if not len(lex):
             raise LexiconFormatError(f"KWG {text!r} holds no words: an empty lexicon makes no play")
-        return lex
-    lex = compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))
-    _fits(lex, rs, f"word list {text!r}", "choose the ruleset the list is written for; one word a line")
+    else:
+        lex = compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))
+        _fits(lex, rs, f"word list {text!r}", "choose the ruleset the list is written for; one word a line")
+    if key is not None:
+        _from_files[key] = lex
+        while len(_from_files) > _FILES_KEPT:
+            del _from_files[next(iter(_from_files))]
     return lex
 
 
