@@ -307,7 +307,8 @@ import racksmith
 mods = sys.argv[1:]
 errors = []
 for _ in range(10):  # each time afresh: the package and its modules forgotten
-    for name in [m for m in sys.modules if m == "racksmith.training" or m.startswith("racksmith.training.")]:
+    package = mods[0].split(".")[0] + "." + mods[0].split(".")[1]
+    for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
         del sys.modules[name]
     go = threading.Barrier(len(mods))
     def imp(m):
@@ -326,12 +327,23 @@ print(errors or "ok")
 @pytest.mark.parametrize("modules", [
     ("racksmith.training.train", "racksmith.training.games"),
     ("racksmith.training", "racksmith.training.games", "racksmith.training.leavegen", "racksmith.training.tally"),
+    ("racksmith.web", "racksmith.web.server", "racksmith.web.api"),
 ])
 def test_training_modules_import_in_several_threads_at_once(modules):
     """The package imported its modules while it was imported: with a thread importing
     racksmith.training.games directly, the import locks met in a cycle (every time)."""
     r = subprocess.run([sys.executable, "-c", _IMPORT_AT_ONCE, *modules], capture_output=True, text=True, timeout=60)
     assert r.stdout.strip() == "ok", r.stdout[-2000:] + r.stderr[-2000:]
+
+
+def test_the_web_package_still_offers_its_names():
+    import racksmith.web as web
+    from racksmith.web import Analyzer, Limits, make_server  # noqa: F401
+    from racksmith.web.server import AnalyzerServer
+
+    assert web.AnalyzerServer is AnalyzerServer and set(web.__all__) <= set(dir(web))
+    with pytest.raises(AttributeError):
+        web.no_such_name  # noqa: B018
 
 
 def test_the_training_package_still_offers_its_names():

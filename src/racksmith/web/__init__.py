@@ -1,7 +1,41 @@
 """The local web analyzer: ``racksmith serve`` starts it (see :mod:`racksmith.web.server`); the
-JSON API it answers is :class:`racksmith.web.api.Analyzer`."""
-from .api import Analyzer, RequestError
-from .limits import LimitError, Limits
-from .server import MAX_BODY, AnalyzerServer, make_server
+JSON API it answers is :class:`racksmith.web.api.Analyzer`.
 
-__all__ = ["MAX_BODY", "Analyzer", "AnalyzerServer", "LimitError", "Limits", "RequestError", "make_server"]
+The names below are imported from their modules at first use (as :mod:`racksmith.training`'s):
+a package importing its modules while it is imported holds its import lock meanwhile, and threads
+importing ``racksmith.web`` and ``racksmith.web.server`` at once met in a cycle of import locks."""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .api import Analyzer, RequestError
+    from .limits import LimitError, Limits
+    from .server import MAX_BODY, AnalyzerServer, make_server
+
+#: each public name and the module that defines it
+_WHERE = {
+    "Analyzer": "api",
+    "RequestError": "api",
+    "LimitError": "limits",
+    "Limits": "limits",
+    "MAX_BODY": "server",
+    "AnalyzerServer": "server",
+    "make_server": "server",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # looked up here from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
