@@ -4,6 +4,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -69,3 +70,34 @@ def test_move_tables_are_built_once_for_threads_asking_at_once(monkeypatch):
     pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0")
     got = _at_once(4, lambda: [m.notation() for m in pos.copy().moves(top=3)])
     assert len(built) == 1 and all(g == got[0] for g in got)
+
+
+def test_a_stopped_search_that_starts_its_next_depth_is_stopped_again():
+    """run_interruptibly called stop() once, then waited: a search whose next depth began after
+    that call (resetting its stop flag) ran that whole depth on, after Ctrl-C or a cancel."""
+    from racksmith._interrupt import run_interruptibly
+
+    flag = threading.Event()
+    outcome: list[str] = []
+
+    def work() -> None:
+        began = time.monotonic()
+        reset = False
+        while True:
+            if flag.is_set():
+                if not reset:  # the next depth begins: its stop flag starts clear
+                    reset = True
+                    flag.clear()
+                    continue
+                outcome.append("stopped")
+                return
+            if time.monotonic() - began > 20:
+                outcome.append("ran on")
+                return
+            time.sleep(0.002)
+
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(RuntimeError, match="cancelled"):
+        run_interruptibly(work, flag.set, "test-search", cancel)
+    assert outcome == ["stopped"]

@@ -26,18 +26,25 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], Any], name: str,
         except BaseException as e:  # handed to the caller's thread
             box["error"] = e
 
+    def stop_until_done() -> None:
+        # again every tenth of a second: a search that began after a call (the next depth of the
+        # endgame) resets its stop flag, and the next call reaches it
+        while True:
+            stop()
+            worker.join(0.1)
+            if not worker.is_alive():
+                return
+
     worker = threading.Thread(target=run, name=name, daemon=True)
     worker.start()
     try:
         while worker.is_alive():
             worker.join(0.05)
             if cancel is not None and cancel.is_set() and worker.is_alive():
-                stop()
-                worker.join()
+                stop_until_done()
                 raise cancelled() if cancelled is not None else RuntimeError(f"{name} was cancelled")
     except KeyboardInterrupt:
-        stop()
-        worker.join()
+        stop_until_done()
         raise
     if "error" in box:
         raise box["error"]
