@@ -183,6 +183,19 @@ def test_string_enums_equal_their_strings():
     assert pos.moves(1)[0].kind is MoveKind.PLACE
 
 
+def _mypy(snippet: Path, tmp_path: Path) -> str:
+    """mypy's report on ``snippet``, with racksmith as the tests import it."""
+    env = dict(os.environ)
+    if "site-packages" not in SRC.parts:  # an installed racksmith is found as such (mypy refuses site-packages in MYPYPATH)
+        env["MYPYPATH"] = str(SRC.parent)
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", "--ignore-missing-imports",
+         "--cache-dir", str(tmp_path / "cache"), str(snippet)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    return run.stdout
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("mypy") is None and not any(
     (Path(p) / "mypy").is_dir() for p in sys.path), reason="mypy is not installed")
@@ -198,15 +211,7 @@ def test_a_type_checker_follows_position_moves(tmp_path):
         "reveal_type(pos.simulate(candidates=2, iterations=10))\n",
         encoding="utf-8",
     )
-    env = dict(os.environ)
-    if "site-packages" not in SRC.parts:  # an installed racksmith is found as such (mypy refuses site-packages in MYPYPATH)
-        env["MYPYPATH"] = str(SRC.parent)
-    run = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", "--ignore-missing-imports",
-         "--cache-dir", str(tmp_path / "cache"), str(snippet)],
-        capture_output=True, text=True, env=env, timeout=300,
-    )
-    out = run.stdout
+    out = _mypy(snippet, tmp_path)
     assert 'snippet.py:3: error: Unexpected keyword argument "sortt" for "moves" of "Position"' in out, out
     assert 'snippet.py:4: note: Revealed type is "racksmith.core.move.Move"' in out, out
     assert 'snippet.py:5: note: Revealed type is "racksmith.rules.alphabet.Tiles"' in out, out
@@ -241,15 +246,7 @@ def test_a_type_checker_sees_the_types_of_results_and_records(tmp_path):
         "reveal_type(Move.parse('8D QUIRK', 'english'))\n",
         encoding="utf-8",
     )
-    env = dict(os.environ)
-    if "site-packages" not in SRC.parts:
-        env["MYPYPATH"] = str(SRC.parent)
-    run = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", "--ignore-missing-imports",
-         "--cache-dir", str(tmp_path / "cache"), str(snippet)],
-        capture_output=True, text=True, env=env, timeout=300,
-    )
-    out = run.stdout
+    out = _mypy(snippet, tmp_path)
     want = {
         6: "racksmith.lexicon.klv.Leaves | None",
         7: "racksmith.formats.gcg.GCGGame",
