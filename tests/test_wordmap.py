@@ -199,6 +199,33 @@ def test_an_unwritable_cache_keeps_the_map_in_memory(tmp_path, monkeypatch):
     assert wm.counts["classes"] > 0 and not (blocker / "cache").exists()
 
 
+def test_the_same_kwg_under_a_larger_alphabet_has_its_own_cached_map(tmp_path, monkeypatch):
+    """A ruleset file adding a letter after Z and playing ENABLE has the same KWG bytes (the same
+    digest) as English: the map cached for one alphabet size made the other fail ("the word map
+    was built for another lexicon", a traceback), shipped English included, until the cache was
+    deleted. Each size has its own file now, and a file of the wrong size is never used."""
+    from racksmith.rules.ruleset import Ruleset, get_ruleset
+
+    monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(wordmap, "MEMORY_ONLY_BELOW", 0)
+    english = get_ruleset("english")
+    data = english.to_dict()
+    data["name"] = "plus1"
+    data["tiles"] = [*data["tiles"], ["Ñ", 2, 8]]
+    plus1 = Ruleset.from_dict(data)
+    small = Lexicon.from_words(WORDS, plus1, name="tiny")
+    plain = Lexicon.from_words(WORDS, english, name="tiny")
+    assert small.digest == plain.digest and len(small.alphabet) == len(plain.alphabet) + 1
+    assert wordmap.cache_path(small) != wordmap.cache_path(plain)
+    for lex, rs in ((small, plus1), (plain, english), (small, plus1)):
+        pos = Position(rs, None, (tuple(rs.alphabet.tiles("AEINST")), ()), lexicon=lex)
+        assert wordmap.wordmap_of(lex).n_letters == len(rs.alphabet)
+        assert len(pos.moves(top=1)) == 1
+    # a map of the wrong size under a lexicon's name (an older racksmith's file) is built again
+    wordmap.cache_path(plain).write_bytes(wordmap.cache_path(small).read_bytes())
+    assert wordmap.wordmap_of(plain).n_letters == len(english.alphabet)
+
+
 def test_small_lexicons_never_touch_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path))
     lex = Lexicon.from_words(WORDS, "english", name="tiny")

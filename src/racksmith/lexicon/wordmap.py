@@ -64,7 +64,9 @@ def cache_path(lexicon: "Lexicon") -> Path:
     from .cache import cache_dir
 
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", lexicon.name or "")[:40] or "lexicon"
-    return cache_dir() / f"{stem}-{lexicon.digest:016x}-wm{_wmp.VERSION}.{MAX_LEN2}.wmp"
+    # the alphabet's size too: a ruleset file adding a letter to English's may play the same KWG
+    # (the same digest), and its map (built for 27 letters) made shipped English fail, or the reverse
+    return cache_dir() / f"{stem}-{lexicon.digest:016x}-{len(lexicon.alphabet)}L-wm{_wmp.VERSION}.{MAX_LEN2}.wmp"
 
 
 def wordmap_of(lexicon: "Lexicon") -> "_wmp.WordMap":
@@ -74,7 +76,9 @@ def wordmap_of(lexicon: "Lexicon") -> "_wmp.WordMap":
         return build_wordmap(lexicon)
     path = cache_path(lexicon)
     try:
-        return read_wordmap(path, lexicon.digest)
+        found = read_wordmap(path, lexicon.digest)
+        if found.n_letters == len(lexicon.alphabet):
+            return found
     except LexiconFormatError:  # not cached yet, or damaged: build it again
         pass
     data = _wmp.build(lexicon.kwg, len(lexicon.alphabet), MAX_LEN2, lexicon.digest)
@@ -84,6 +88,7 @@ def wordmap_of(lexicon: "Lexicon") -> "_wmp.WordMap":
         return _wmp.WordMap(data, lexicon.digest)  # cache not writable: go on in memory
     del data
     try:
-        return read_wordmap(path, lexicon.digest)  # the shared, mapped copy
+        found = read_wordmap(path, lexicon.digest)  # the shared, mapped copy
     except LexiconFormatError:  # replaced by something else meanwhile
         return build_wordmap(lexicon)
+    return found if found.n_letters == len(lexicon.alphabet) else build_wordmap(lexicon)
