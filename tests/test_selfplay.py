@@ -517,3 +517,19 @@ def test_cli_selfplay_names_the_none_legend_only_when_a_player_has_none(capsys):
     assert main(["selfplay", "--games", "2", "--players", "equity:leaves=english,equity"]) == 0
     out, err = capsys.readouterr()
     assert "leaves: p1 english; p2 none (none: equity without leave values)" in out
+
+
+def test_a_set_whose_game_totals_could_pass_32_bits_is_not_played_by_the_kernel(tmp_path):
+    """The kernel's game loop keeps totals in 32 bits: a set of 60 A's worth 1,000 points on a
+    board of triple words wrapped (p1 -1,804,327,096 where he had 2,490,640,200, and the wrong
+    winner). Such a set plays through Game, which refuses a total beyond 32 bits when one is
+    reached; the shipped rulesets stay in the kernel."""
+    from racksmith.play.selfplay import kernel_plays_ruleset
+    from racksmith.rules.ruleset import Ruleset, get_ruleset
+
+    assert all(kernel_plays_ruleset(get_ruleset(n)) for n in ("english", "super", "russian", "erudit"))
+    path = tmp_path / "ov.toml"
+    board = ", ".join(['"' + "~" * 15 + '"'] * 15)
+    path.write_text(f'name = "ov"\nlexicon = "enable"\nrack_size = 8\nbingo_bonus = 50\nstart = "8H"\n'
+                    f'board = [{board}]\ntiles = [["A", 60, 1000]]\n', encoding="utf-8")
+    assert not kernel_plays_ruleset(Ruleset.load(path))

@@ -244,21 +244,29 @@ def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Table
 MAX_SCORE = 2**30  #: scores are 32-bit in the kernel; keep clear of the edge
 
 
-def _check_score_range(rs: Ruleset, lexicon: Lexicon) -> None:
-    """Refuse a ruleset and lexicon whose best conceivable play could overflow the kernel's
-    scores: the word multipliers of as many squares as one play covers (the longest word, at
-    most a rack), the highest tile value and letter multiplier on each square of the longest
-    word, a cross word the height of the board on each tile placed, and the bingo."""
-    longest = min(lexicon.longest, max(rs.rows, rs.cols))
+def play_score_bound(rs: Ruleset, longest: int) -> float:
+    """The most one play could score on ``rs``'s board with words of at most ``longest`` letters:
+    the word multipliers of as many squares as one play covers (the longest word, at most a rack),
+    the highest tile value and letter multiplier on each square of the longest word, a cross word
+    the height of the board on each tile placed, and the bingo."""
+    longest = min(longest, max(rs.rows, rs.cols))
     placed = min(rs.rack_size, longest)
     if not placed:
-        return
+        return 0.0
     wm = np.asarray(rs.word_multipliers, dtype=np.float64).reshape(rs.rows, rs.cols)
     lanes = [np.sort(wm[r])[::-1][:placed] for r in range(rs.rows)]
     lanes += [np.sort(wm[:, c])[::-1][:placed] for c in range(rs.cols)]
     product = max(float(np.prod(lane)) for lane in lanes)
     tile = float(max(rs.values)) * max(rs.letter_multipliers)
-    bound = product * longest * tile + placed * max(rs.rows, rs.cols) * tile * max(rs.word_multipliers) + rs.bingo_bonus
+    return product * longest * tile + placed * max(rs.rows, rs.cols) * tile * max(rs.word_multipliers) + rs.bingo_bonus
+
+
+def _check_score_range(rs: Ruleset, lexicon: Lexicon) -> None:
+    """Refuse a ruleset and lexicon whose best conceivable play could overflow the kernel's
+    scores: the word multipliers of as many squares as one play covers (the longest word, at
+    most a rack), the highest tile value and letter multiplier on each square of the longest
+    word, a cross word the height of the board on each tile placed, and the bingo."""
+    bound = play_score_bound(rs, lexicon.longest)
     if bound >= MAX_SCORE:
         raise MoveGenError(
             f"plays on the {rs.name} board with lexicon {lexicon.name or '?'} could score up to {bound:,.0f} "

@@ -75,11 +75,24 @@ ENGINES = ("auto", "kernel", "python")
 _KERNEL_KINDS = {BestEquityPlayer: "equity", BestScorePlayer: "score"}
 
 
+#: the kernel's game loop keeps each player's total in 32 bits
+MAX_KERNEL_TOTAL = 2**31 - 1
+
+
 def kernel_plays_ruleset(ruleset: Ruleset) -> bool:
     """Whether the kernel's game loop plays this ruleset's games: every ruleset, Эрудит's star
     reclamation included, but star reclamation with more than ``MAX_KERNEL_STARS`` (8) blanks in the
-    set, whose games play through the Python :class:`Game`."""
-    return not ruleset.star_reclamation or ruleset.counts[0] <= _gameloop.MAX_KERNEL_STARS
+    set, and a set whose game totals could pass 32 bits (every tile placed in the best play the
+    board allows, and the end-of-game adjustments: a total that wrapped gave wrong scores and
+    winners), whose games play through the Python :class:`Game`, which refuses a total beyond
+    that when one is reached."""
+    from ..movegen.generate import play_score_bound
+
+    if ruleset.star_reclamation and ruleset.counts[0] > _gameloop.MAX_KERNEL_STARS:
+        return False
+    most = play_score_bound(ruleset, max(ruleset.rows, ruleset.cols)) * ruleset.total_tiles
+    most += 2 * sum(v * c for v, c in zip(ruleset.values, ruleset.counts))
+    return most <= MAX_KERNEL_TOTAL
 
 
 
