@@ -1336,6 +1336,20 @@ def test_endgame_stopped_by_its_limit_reports_the_whole_time_spent():
     assert reported[-1].depth == r.depth and r.nodes > reported[-1].nodes > 0
 
 
+def test_the_time_limit_holds_when_each_node_lists_many_moves():
+    """The clock was read once per 1,024 nodes: with seven blanks each node lists 10^4-10^5 moves,
+    so ``seconds=1`` searched on to the 2,048th node, 11.7 s. Moves generated now count as work
+    between two reads of the clock, and the search stops at the first node past the limit (depth 1,
+    always completed, takes 1,091 nodes here)."""
+    rs = Ruleset.from_dict({"name": "seven-blanks", "lexicon": "enable", "rack_size": 7, "bingo_bonus": 50,
+                            "start": "8H", "blanks": 7, "board": ["." * 15] * 15,
+                            "tiles": [[c, 1 if c in "AEINRST" else 0, 1] for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]})
+    pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/??????? 0/0 0", ruleset=rs)
+    r = pos.solve_endgame(seconds=1.0)
+    assert not r.exact and r.depth >= 1 and r.best is not None
+    assert r.nodes < 2048
+
+
 MID208 = next(r for r in load_fixture_positions() if r["id"] == "mid_s208_t2")["cgp"]  # 80 in the bag
 
 

@@ -95,7 +95,7 @@ cdef enum:
     TT_UPPER = 3
     MAX_THREADS = 64
     MAX_BAG = 32            # tiles of a known bag (the pre-endgame)
-    CHECK_EVERY = 1023      # nodes between two looks at the clock (mask)
+    CHECK_WORK = 1024       # work between two looks at the clock: a node counts 1, a move it generates 1
     LAZY_PICKS = 6          # moves picked by selection before the rest are sorted
     MAX_STARS = 8           # Эрудит: stars in the game (on the board and on the racks) the search takes back
     MAX_STAR_SQ = 256       # ... on a board of at most this many squares (a square fits one byte)
@@ -185,6 +185,8 @@ cdef struct Worker:
     int horizon
     int aborted
     int64_t nodes
+    int64_t work                # nodes and moves generated, for the clock (check_clock)
+    int64_t next_check          # the work at which the clock is read next
     MoveRec* pv                 # MAX_PLY rows of MAX_PLY moves
     int pv_len[MAX_PLY + 1]
 
@@ -537,9 +539,15 @@ cdef inline void pick(Worker* W, int64_t i, int64_t hi) noexcept nogil:
 
 
 cdef inline void check_clock(Worker* W) noexcept nogil:
+    """Stop the search when the deadline has passed, reading the clock once per CHECK_WORK of work:
+    a node counts 1 and each move generated 1, so a ruleset whose nodes list 10^5 moves (7 blanks,
+    racks of 15) reads it at every node, and ENABLE's endgames every few nodes."""
     cdef Shared* sh = W.sh
-    if (W.nodes & CHECK_EVERY) == 0 and sh.deadline > 0 and now_seconds() > sh.deadline:
-        rs_store_int(&sh.stop, 1)
+    W.work += 1
+    if W.work >= W.next_check:
+        W.next_check = W.work + CHECK_WORK
+        if sh.deadline > 0 and now_seconds() > sh.deadline:
+            rs_store_int(&sh.stop, 1)
 
 
 cdef inline void pv_set(Worker* W, int ply, const MoveRec* m) noexcept nogil:
@@ -661,6 +669,7 @@ cdef int32_t negamax(Worker* W, int depth, int32_t alpha, int32_t beta, int ply,
         W.aborted = 1
         rs_store_int(&sh.oom, 1)
         return 0
+    W.work += n_place
     n_moves = n_place + 1
     W.arena_n = base + n_moves
     saved_horizon = W.horizon
