@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from racksmith import Move, Position
+from racksmith import Move, Position, Ruleset
 from racksmith.errors import PositionError, RacksmithError
 from racksmith.lexicon import default_leaves
 from racksmith.review.best import BestPlay, best_play
@@ -69,6 +69,22 @@ def test_one_tile_in_the_bag_is_the_pre_endgame_solver_s_answer():
     assert short.method == "peg" and not short.exact and "not proven" in short.summary
     assert "over the 8 possible bag tiles" in short.summary
     assert p.wins_exact or f"between {100 * p.win_probability:.2f}% and {100 * p.win_probability_max:.2f}% to win" in short.summary
+
+
+def test_one_tile_in_the_bag_is_simulated_where_the_ruleset_allows_exchanging_it():
+    """The pre-endgame solver plays no exchange: with ``exchange_limit`` 1 (or 0) the bag's one
+    tile may be exchanged, so the answer is the simulation's, not static equity (it was, with "the
+    bag holds 1 tiles" as the reason)."""
+    from racksmith import get_ruleset
+
+    data = get_ruleset("english").to_dict()
+    data.pop("aliases", None)
+    rs = Ruleset.from_dict(dict(data, name="english-exchange-to-one", exchange_limit=1))
+    pos = Position.from_cgp(PEG141, ruleset=rs)
+    b = pos.best_play(seconds=1.0, seed=3)
+    assert b.method == "sim" and b.fallback is None and b.result.candidates
+    with pytest.raises(PositionError, match=r"^the bag holds 1 tile: exchanges are allowed with 1 or more"):
+        pos.solve_peg(seconds=1.0)
 
 
 def test_small_pre_endgames_have_the_minimax_s_best_key():

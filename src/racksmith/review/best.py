@@ -4,6 +4,8 @@
   deepening until the answer is exact or the time is up (then the best move of the last depth).
 * **One tile in the bag**: the one-tile pre-endgame (:func:`racksmith.search.peg.solve_peg`): the
   play with the best chance of winning over the possible bag tiles, then the best mean spread.
+  Where the ruleset allows exchanging with one tile in the bag (``exchange_limit`` 0 or 1), the
+  simulation instead: the pre-endgame solver plays placements and passes only.
 * **More tiles in the bag**: a Monte Carlo simulation (:func:`racksmith.sim.simulate.simulate`)
   of the best plays by static equity, stopped when best-arm identification is sure of the best
   play or the time is up.
@@ -134,7 +136,7 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
         try:
             if bag == 0:
                 return _endgame(position, seconds, threads, tt, report("endgame"), cancel)
-            if bag == 1:
+            if bag == 1 and bag < rs.exchange_limit:  # the pre-endgame solver plays no exchange
                 return _peg(position, seconds, threads, tt, report("peg"), cancel)
             return _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, opponent_racks,
                         report("sim"), cancel)

@@ -655,7 +655,8 @@ def solve_peg(
     if in_bag >= rs.exchange_limit or in_bag > MAX_BAG:
         why = (f"exchanges are allowed with {rs.exchange_limit} or more in {rs.name}, and the pre-endgame solver plays "
                "placements and passes only" if in_bag >= rs.exchange_limit else f"the search holds at most {MAX_BAG}")
-        raise PositionError(f"the bag holds {in_bag} tiles: {why}; simulate instead (racksmith sim, or Position.simulate)")
+        raise PositionError(f"the bag holds {in_bag} tile{'s' if in_bag != 1 else ''}: {why}; simulate instead "
+                            "(racksmith sim, or Position.simulate)")
     check_spread(position.scores[0] - position.scores[1])
     lexicon = position.lexicon
     if not isinstance(lexicon, Lexicon):
