@@ -165,7 +165,7 @@ def _parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
 _RULE_OPCODES = (
     ("mcnz", "zero_turn_limit", "ends the game after {} consecutive scoreless turns"),
     ("bb", "bingo_bonus", "gives {} points for a bingo"),
-    ("etl", "exchange_limit", "allows an exchange while the bag holds at least {} tiles"),
+    ("etl", "exchange_limit", "allows an exchange while the bag holds at least {}"),
 )
 
 
@@ -180,8 +180,11 @@ def _check_rules(opcodes, ruleset: Ruleset) -> None:
         if not value.strip().isdecimal() or len(value.strip()) > 6:
             raise CGPError(f"CGP '{name} {_clip(value)}' must be a whole number")
         if int(value) != getattr(ruleset, attr):
+            has = getattr(ruleset, attr)
+            if name == "etl":
+                has = f"{has} tile{'s' if has != 1 else ''}"
             raise CGPError(
-                f"CGP '{name} {value.strip()}': the {ruleset.name} ruleset {says.format(getattr(ruleset, attr))}, and "
+                f"CGP '{name} {value.strip()}': the {ruleset.name} ruleset {says.format(has)}, and "
                 f"racksmith plays a position by its ruleset's rules (give a ruleset file with {attr} = {int(value)})"
             )
 
