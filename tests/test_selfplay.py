@@ -313,6 +313,27 @@ def test_every_later_record_is_still_tried_after_a_failed_write(enable, tmp_path
     assert sorted(f.name for f in tmp_path.glob("*.gcg")) == [f"game{i:06d}.gcg" for i in (0, 1, 3, 5)]
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+def test_a_game_gcg_cannot_describe_loses_only_its_record(enable, tmp_path, monkeypatch, engine, jobs):
+    """A score past what GCG holds (999,999,999, reached on a user's ruleset of quadruple words and
+    1,000-point tiles; here the limit lowered to 400) ended the series with the error of
+    ``Game.gcg``: now that game's record is not written and the series goes on."""
+    import racksmith.play.game as game_module
+
+    monkeypatch.setattr(game_module, "MAX_GCG_POINTS", 400)  # forked workers inherit the patch
+    config = SelfPlayConfig(players=("score", "score"), validate=False, seed=7, engine=engine, gcg_dir=str(tmp_path))
+    report = run_selfplay(6, config, jobs=jobs, lexicon=enable, start_method="fork")
+    plain = _plain(enable, 6, engine=engine)
+    assert report.results == plain.results
+    over = [i for i, r in enumerate(plain.results) if max(r.scores) > 400]
+    assert 0 < len(over) < 6 and report.unwritten_games == over
+    first = tmp_path / f"game{over[0]:06d}.gcg"
+    assert report.records_error.startswith(f"game {over[0]}: cannot write {str(first)!r}: a ")
+    assert report.records_error.endswith("a GCG record holds scores of at most 400 points")
+    assert sorted(f.name for f in tmp_path.glob("*.gcg")) == [f"game{i:06d}.gcg" for i in range(6) if i not in over]
+
+
 @pytest.mark.parametrize("engine", ["kernel", "python"])
 def test_a_gcg_folder_removed_mid_run_loses_only_the_records(enable, tmp_path, monkeypatch, engine):
     import shutil

@@ -266,7 +266,10 @@ class _Series:
         cfg = self.config
         assert cfg.gcg_dir is not None
         path = Path(cfg.gcg_dir) / f"game{index:06d}.gcg"
-        text = game.gcg([("description", f"Created with racksmith self-play (seed {cfg.seed}, game {index})")])
+        try:
+            text = game.gcg([("description", f"Created with racksmith self-play (seed {cfg.seed}, game {index})")])
+        except RacksmithError as e:  # a game GCG cannot describe (a score past 999,999,999 on a user's ruleset)
+            return f"cannot write {str(path)!r}: {e}"
         try:
             write_atomically(path, text.encode("utf-8"))
         except OutputFileError as e:
