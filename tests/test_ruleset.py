@@ -284,9 +284,16 @@ def test_every_malformed_field_is_named(field, value, words):
     assert words in str(e.value) and "t.toml" in str(e.value)
 
 
-def test_malformed_files(tmp_path: Path):
+def test_malformed_files(tmp_path: Path, monkeypatch):
     with pytest.raises(RulesetError, match="cannot read ruleset file"):
         Ruleset.load(tmp_path / "missing.toml")
+    # a built-in ruleset's name is not a file: say where the built-in ones are
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RulesetError, match=r"for the built-in ruleset use racksmith.get_ruleset\('Erudit'\)$"):
+        Ruleset.load("Erudit")
+    (tmp_path / "english").write_text('name = "mine"\nboard = ["..."]\n', encoding="utf-8")
+    with pytest.raises(RulesetError, match="^ruleset english: field 'board'"):  # a file by that name is read
+        Ruleset.load("english")
     bad = tmp_path / "bad.toml"
     bad.write_text("name = \n", encoding="utf-8")
     with pytest.raises(RulesetError, match="is not valid toml"):

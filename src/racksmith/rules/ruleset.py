@@ -183,6 +183,9 @@ class Ruleset:
         a ``.kwg`` file, not an embedded lexicon's name) is read from the file's folder: it is made
         absolute here, so every command, from any working directory, reads the same file."""
         p = _args.path(path, "path", RulesetError)
+        if not _exists(p) and p.suffix == "" and str(p).strip().lower() in _alias_table():
+            raise RulesetError(f"Ruleset.load reads a ruleset file, and there is no file {str(p)!r}: for the "
+                               f"built-in ruleset use racksmith.get_ruleset({str(p)!r})")
         raw = _read_ruleset_file(p)
         kind = "json" if p.suffix.lower() == ".json" else "toml"
         try:
