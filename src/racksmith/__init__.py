@@ -179,3 +179,21 @@ __all__ = [
     "replay_text",
     "run_selfplay",
 ]
+
+
+def _complete_annotations() -> None:
+    """``typing.get_type_hints`` on racksmith's functions and classes: see :mod:`racksmith._annotations`."""
+    import threading
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    from pathlib import Path
+
+    from . import _annotations
+
+    pool = {n: v for n, v in globals().items() if not n.startswith("_")}
+    pool.update(threading=threading, Callable=Callable, Iterable=Iterable, Iterator=Iterator, Mapping=Mapping,
+                Sequence=Sequence, Path=Path)
+    _annotations.complete(pool)
+
+
+_complete_annotations()
+del _complete_annotations

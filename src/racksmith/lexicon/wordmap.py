@@ -20,15 +20,12 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import LexiconFormatError, OutputFileError
 from . import _wmp
 from .files import write_atomically
 from .kwg import read_file
-
-if TYPE_CHECKING:
-    from .lexicon import Lexicon
+from .lexicon import Lexicon  # no cycle: lexicon.py imports this module only in its methods
 
 __all__ = ["MEMORY_ONLY_BELOW", "WordMap", "build_wordmap", "cache_path", "kwg_digest", "read_wordmap", "wordmap_of"]
 
