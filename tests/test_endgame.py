@@ -1350,6 +1350,25 @@ def test_the_time_limit_holds_when_each_node_lists_many_moves():
     assert r.nodes < 2048
 
 
+def test_a_transposition_table_without_memory_says_its_size():
+    """The size in the message was computed in 32 bits: every table of 4,096 MB or more said "0 MB"."""
+    import subprocess
+    import sys
+
+    code = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        "from racksmith import Position\n"
+        f"pos = Position.from_cgp({BLIGHTER!r})\n"
+        "try:\n"
+        "    pos.solve_endgame(plies=1, tt_mb=4096)\n"
+        "except MemoryError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "no memory for a transposition table of 4,096 MB: give a smaller tt_mb", out
+
+
 MID208 = next(r for r in load_fixture_positions() if r["id"] == "mid_s208_t2")["cgp"]  # 80 in the bag
 
 

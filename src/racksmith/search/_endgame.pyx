@@ -1191,7 +1191,8 @@ cdef class Search:
         self.sh.tt = <uint64_t*>calloc((<uint64_t>2) << bits, sizeof(uint64_t))
         self.sh.best_pv = <MoveRec*>malloc(MAX_PLY * sizeof(MoveRec))
         if self.sh.board0 == NULL or self.sh.z_sq == NULL or self.sh.tt == NULL or self.sh.best_pv == NULL:
-            raise MemoryError(f"no memory for a transposition table of {(16 << bits) >> 20} MB")
+            raise MemoryError(f"no memory for a transposition table of {((<uint64_t>16) << bits) >> 20:,} MB: "
+                              "give a smaller tt_mb")
         self.sh.tt_mask = ((<uint64_t>1) << bits) - 1
         for i in range(n_sq * 128):
             self.sh.z_sq[i] = mix64(SEED_SQUARE + <uint64_t>i)
