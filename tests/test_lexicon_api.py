@@ -197,12 +197,55 @@ def test_a_changed_word_list_is_compiled_again(cache, tmp_path):
     assert second.path != first.path and "ZZZ" in second and "ZZZ" not in first
 
 
+def _compile(path: Path):
+    """The cache's answer for a word list (load_lexicon keeps a file's lexicon while the file is
+    unchanged, so it would not read the cache again)."""
+    from racksmith.lexicon.cache import compile_word_list
+    from racksmith.rules.ruleset import get_ruleset
+
+    return compile_word_list(path.read_bytes(), get_ruleset("english"), name=path.stem, source=str(path))
+
+
 def test_a_damaged_cache_entry_is_rebuilt(cache, tmp_path):
     words = write_list(tmp_path / "mine.txt", SMALL)
     first = load_lexicon(words)
-    first.path.write_bytes(first.path.read_bytes()[:-2])
-    again = load_lexicon(words)
-    assert again.words() == sorted(SMALL) and again.path == first.path
+    good = first.path.read_bytes()
+    first.path.write_bytes(good[:-2])
+    again = _compile(words)
+    assert again.words() == sorted(SMALL) and again.path == first.path and first.path.read_bytes() == good
+
+
+def test_a_cached_graph_changed_on_disk_is_rebuilt_not_played(cache, tmp_path):
+    """One bit flipped in a cached KWG (a node's accepts bit) added a phony word: the sidecar keeps
+    the graph's SHA-256, and a graph that differs is built again."""
+    import numpy as np
+
+    from racksmith import Lexicon, get_ruleset
+
+    words = write_list(tmp_path / "mine.txt", SMALL)
+    first = load_lexicon(words)
+    good = first.path.read_bytes()
+    nodes = np.frombuffer(good, dtype="<u4")
+    for i in range(1, len(nodes)):  # the first flip that makes a valid graph with another word
+        if nodes[i] & (1 << 23):
+            continue
+        trial = nodes.copy()
+        trial[i] |= 1 << 23
+        try:
+            phony = Lexicon(trial.view(np.uint32), get_ruleset("english").alphabet)
+        except ValueError:
+            continue
+        if phony.words() != sorted(SMALL):
+            break
+    else:
+        raise AssertionError("no flip of an accepts bit changes the words")
+    first.path.write_bytes(trial.tobytes())
+    again = _compile(words)
+    assert again.words() == sorted(SMALL) and first.path.read_bytes() == good
+    # an entry from before the digest was kept is built again too
+    meta = first.path.with_suffix(".json")
+    meta.write_text(meta.read_text("utf-8").replace('"sha256"', '"old"'), "utf-8")
+    assert _compile(words).words() == sorted(SMALL) and '"sha256"' in meta.read_text("utf-8")
 
 
 def test_an_unwritable_cache_means_building_in_memory(tmp_path, monkeypatch):

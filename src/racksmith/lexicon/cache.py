@@ -5,7 +5,8 @@ path; a relative one is ignored, as the XDG specification says), else ``~/.cache
 word list's bytes, the alphabet, the longest word, the GADDAG option, the format version), so a
 changed list or ruleset never meets a stale graph. Files are written atomically, so processes
 compiling the same list at once are safe; when the cache cannot be written the lexicon is built
-in memory all the same.
+in memory all the same. The sidecar ``.json`` holds the SHA-256 of the KWG's bytes: a cached graph
+changed on disk (one flipped bit can add a word) is built again, never played.
 """
 from __future__ import annotations
 
@@ -65,16 +66,21 @@ def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool
     try:
         meta = json.loads(meta_path.read_text("utf-8"))
         skipped = Skipped(**meta["skipped"])
-        nodes = nodes_of(read_file(kwg_path), repr(str(kwg_path)))
+        data = read_file(kwg_path)
+        if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+            raise ValueError("the cached KWG is not the one built")
+        nodes = nodes_of(data, repr(str(kwg_path)))
         return Lexicon(nodes, ruleset.alphabet, name=name, path=kwg_path, skipped=skipped)
     except (OSError, ValueError, KeyError, TypeError, RecursionError):  # LexiconFormatError is a ValueError
-        pass  # not cached yet, or a damaged entry: build it again
+        pass  # not cached yet, or a damaged entry (or one from before its digest was kept): build it again
     wl = parse_word_list(words, ruleset.alphabet, max_word_length(ruleset), source or name)
     lex = Lexicon.from_word_list(wl, ruleset, gaddag=gaddag, name=name)
     try:
-        meta = {"name": name, "source": source, "words": len(lex), "skipped": _skipped_dict(wl.skipped)}
+        data = lex.tobytes()
+        meta = {"name": name, "source": source, "words": len(lex), "skipped": _skipped_dict(wl.skipped),
+                "sha256": hashlib.sha256(data).hexdigest()}
         write_atomically(meta_path, json.dumps(meta).encode("utf-8"), make_parents=True)
-        write_atomically(kwg_path, lex.tobytes(), make_parents=True)
+        write_atomically(kwg_path, data, make_parents=True)
     except OutputFileError:
         return lex  # cache not writable: go on in memory
     return lex.located(kwg_path)
