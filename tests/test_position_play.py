@@ -517,3 +517,43 @@ def test_a_game_ended_with_a_rack_not_known_says_its_scores_are_not_final():
     q = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ABC 100/116 5")
     q.push("-")
     assert q.outcome().uncounted == () and q.outcome().final and q.outcome().scores == (116 - 7, 93)
+
+
+def test_attributes_set_after_construction_are_checked_as_the_constructor_checks_them():
+    """The fuzzer's finds: a new ruleset read the English board as Cyrillic and listed moves; an
+    int64 or a list board failed inside the generator; a score "abc" was written into the CGP."""
+    from racksmith import get_ruleset
+
+    p = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0")
+    cgp = p.cgp()
+    with pytest.raises(PositionError, match="ruleset cannot change"):
+        p.ruleset = get_ruleset("russian")
+    for bad, words in ((np.zeros((14, 15), np.uint8), "shape"), (np.full((15, 15), 200, np.uint8), "not a tile of")):
+        with pytest.raises(PositionError, match=words):
+            p.board = bad
+    assert p.cgp() == cgp and p.ruleset.name == "english"  # nothing lost
+    # another board, as an analysis board's editor sets one: checked, converted, the stack cleared
+    p.push("-")
+    edited = p.board.astype(np.int64)
+    edited[0, 0] = p.ruleset.alphabet.tile("Q")
+    p.board = edited.tolist()
+    assert p.board.dtype == np.uint8 and p.board[0, 0] == p.ruleset.alphabet.tile("Q") and p.move_stack == []
+    p.scores[0] = "abc"
+    with pytest.raises(PositionError, match=r"scores must be a list of whole numbers, one a rack \(2\)"):
+        p.cgp()
+    with pytest.raises(PositionError, match="scores must be"):
+        p.push("-")
+    p.scores[0] = np.int64(5)  # a numpy int is a whole number
+    p.cgp()
+    assert p.scores[0] == 5 and type(p.scores[0]) is int
+    p.zero_turns = None
+    with pytest.raises(PositionError, match="zero_turns"):
+        p.push("-")
+    p.zero_turns = 0
+    p.push("-")
+    # a pickle of racksmith 0.1 (slots named ruleset and board) still loads
+    state = p.__getstate__()
+    state["ruleset"], state["board"] = state.pop("_ruleset"), state.pop("_board")
+    q = Position.__new__(Position)
+    q.__setstate__(state)
+    assert q.cgp() == p.cgp()

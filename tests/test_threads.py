@@ -59,6 +59,7 @@ def test_move_tables_are_built_once_for_threads_asking_at_once(monkeypatch):
 
     monkeypatch.setattr(generate, "_rules_cache", type(generate._rules_cache)())
     monkeypatch.setattr(generate, "_tables_cache", type(generate._tables_cache)())
+    monkeypatch.setattr(generate, "_last", (None, None, None, None))  # the tables used last, by identity
     built = []
     real = generate._new_rules
 

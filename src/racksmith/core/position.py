@@ -197,7 +197,7 @@ class Position:
     the count of consecutive scoreless turns, and the stack of moves pushed."""
 
     __slots__ = (
-        "ruleset", "board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack", "_known",
+        "_ruleset", "_board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack", "_known",
         "_kept",
     )
 
@@ -216,9 +216,9 @@ class Position:
         player to move is, and every other rack is known unless it is empty (an empty opponent's
         rack means "not known", as in CGP). A known rack shorter than a full one (a player near
         the end of the game, or a partial record) is taken as it is."""
-        self.ruleset = get_ruleset(ruleset)
-        rs = self.ruleset
-        self.board = _board_array(board, rs)
+        self._ruleset = get_ruleset(ruleset)
+        rs = self._ruleset
+        self._board = _board_array(board, rs)
         if isinstance(racks, (str, bytes)) or not isinstance(racks, Iterable):
             raise PositionError(f"racks must be one rack a player, the player to move first (each tiles: ints, 0 for a "
                                 f"blank), got {_args.show(racks)}")
@@ -284,8 +284,8 @@ class Position:
         if type(stack) is not bool:
             stack = _args.flag(stack, "stack", PositionError)
         p = Position.__new__(Position)
-        p.ruleset = self.ruleset
-        p.board = self.board.copy()
+        p._ruleset = self._ruleset
+        p._board = self._board.copy()
         p.racks = list(self.racks)
         p.scores = list(self.scores)
         p.zero_turns = self.zero_turns
@@ -316,7 +316,56 @@ class Position:
 
     def __setstate__(self, state: dict) -> None:
         for name in self.__slots__:
-            object.__setattr__(self, name, state[name])
+            old = name[1:] if name in ("_ruleset", "_board") else name  # the names of racksmith 0.1's pickles
+            object.__setattr__(self, name, state[name] if name in state else state[old])
+
+    # --- the ruleset and the board -------------------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules of the game, fixed for the position's life (its tiles are read in them)."""
+        return self._ruleset
+
+    @ruleset.setter
+    def ruleset(self, value: Any) -> None:
+        raise PositionError("a position's ruleset cannot change (its board and racks are tiles of that ruleset): make a "
+                            "new position, e.g. Position.from_cgp(pos.cgp(), ruleset=...)")
+
+    @property
+    def board(self) -> np.ndarray:
+        """The board: a ``uint8`` array ``(rows, cols)``, 0 empty, a letter, or a letter | BLANK."""
+        return self._board
+
+    @board.setter
+    def board(self, value: Any) -> None:
+        """Set up another board (an analysis board's editor): checked as the constructor checks
+        one (shape, tiles of the ruleset, no more of a tile than the set holds with the racks).
+        The moves pushed no longer apply to it, so the stack is cleared (:meth:`pop` has nothing to
+        take back), as python-chess clears its move stack when a board is set up."""
+        old = self._board
+        self._board = _board_array(value, self._ruleset)
+        try:
+            self._check()
+        except PositionError:
+            self._board = old
+            raise
+        self._stack = []
+
+    def _check_scores(self) -> None:
+        """``scores`` and ``zero_turns`` are plain attributes (``pos.scores[i] += 5`` records a
+        bonus): before they are written or added to, they must still be whole numbers."""
+        scores = self.scores
+        if type(scores) is not list or len(scores) != len(self.racks) or not all(type(x) is int for x in scores):
+            if (isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable) or len(list(scores)) != len(self.racks)
+                    or not all(_is_int(x) for x in scores)):
+                raise PositionError(f"scores must be a list of whole numbers, one a rack ({len(self.racks)}), got "
+                                    f"{_args.show(scores)}")
+            self.scores = [int(x) for x in scores]
+        z = self.zero_turns
+        if type(z) is not int or z < 0:
+            if not _is_int(z) or z < 0:
+                raise PositionError(f"zero_turns (consecutive scoreless turns) must be a whole number >= 0, got "
+                                    f"{_args.show(z)}")
+            self.zero_turns = int(z)
 
     def _check(self) -> None:
         rs = self.ruleset
@@ -539,6 +588,7 @@ class Position:
         }
 
     def cgp(self) -> str:
+        self._check_scores()
         return format_cgp(self.board, self.racks, self.scores, self.zero_turns, self.opcodes, self.ruleset)
 
     def __repr__(self) -> str:
@@ -600,6 +650,7 @@ class Position:
             trusted = _args.flag(trusted, "trusted", PositionError)
         if type(check_words) is not bool:
             check_words = _args.flag(check_words, "check_words", PositionError)
+        self._check_scores()
         if self.is_over:
             raise IllegalMoveError("game_over", "the game is over: no more turns can be taken")
         if self._known is not None and not self._known[0]:
@@ -945,7 +996,7 @@ class Position:
         """The position a snapshot taken by :meth:`moves` describes (MoveList.position)."""
         src, board, racks, scores, zero_turns, known = snap
         p = src.copy(stack=False)
-        p.board = np.frombuffer(board, dtype=np.uint8).reshape(src.board.shape).copy()
+        p._board = np.frombuffer(board, dtype=np.uint8).reshape(src.board.shape).copy()
         p.racks = list(racks)
         p.scores = list(scores)
         p.zero_turns = zero_turns
