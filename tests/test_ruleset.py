@@ -362,3 +362,30 @@ def test_a_built_in_ruleset_pickles_as_its_name_and_any_other_field_by_field():
     blob = pickle.dumps(move)
     assert len(blob) < 1200
     assert pickle.loads(blob) == move and pickle.loads(blob).position.ruleset is get_ruleset("english")
+
+
+def test_a_ruleset_file_loaded_again_unchanged_is_the_same_object(tmp_path: Path):
+    """A bot loading its ruleset file every game made a new Ruleset each time, and the move
+    generator's caches (keyed by the object) kept the last 16 alive with their tables."""
+    import os
+
+    from racksmith import Position
+    from racksmith.movegen import generate
+
+    data = get_ruleset("english").to_dict()
+    data.pop("aliases", None)
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(dict(data, name="mine")), encoding="utf-8")
+    first = Ruleset.load(path)
+    assert Ruleset.load(str(path)) is first and get_ruleset(str(path)) is first
+    cgp = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0"
+    before = len(generate._rules_cache)
+    for _ in range(3):
+        Position.from_cgp(cgp, ruleset=Ruleset.load(path)).moves(top=1)
+    assert len(generate._rules_cache) <= before + 1
+    # changed: read again
+    path.write_text(json.dumps(dict(data, name="mine", bingo_bonus=35)), encoding="utf-8")
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    second = Ruleset.load(path)
+    assert second is not first and second.bingo_bonus == 35 and first.bingo_bonus == 50

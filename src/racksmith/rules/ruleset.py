@@ -186,6 +186,14 @@ class Ruleset:
         if not _exists(p) and p.suffix == "" and str(p).strip().lower() in _alias_table():
             raise RulesetError(f"Ruleset.load reads a ruleset file, and there is no file {str(p)!r}: for the "
                                f"built-in ruleset use racksmith.get_ruleset({str(p)!r})")
+        try:
+            st = os.stat(p)
+            key: tuple | None = (os.path.abspath(p), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+        except (OSError, ValueError):
+            key = None
+        found = _from_files.get(key) if key is not None else None
+        if found is not None:
+            return found
         raw = _read_ruleset_file(p)
         kind = "json" if p.suffix.lower() == ".json" else "toml"
         try:
@@ -201,7 +209,16 @@ class Ruleset:
             raise RulesetError(f"ruleset file {str(p)!r} is not valid {kind}: {_first_line(e)}") from None
         rs = cls.from_dict(data, source=str(p))
         lexicon = _lexicon_beside(rs.lexicon, p)
-        return rs if lexicon == rs.lexicon else dataclasses.replace(rs, lexicon=lexicon)
+        if lexicon != rs.lexicon:
+            rs = dataclasses.replace(rs, lexicon=lexicon)
+        if key is not None:
+            # the same file, unchanged: the same (immutable) object. A bot loading its ruleset file
+            # every game made a new Ruleset each time, and the move generator's caches, keyed by the
+            # object, kept the last 16 alive with their tables (about 4 MB each)
+            _from_files[key] = rs
+            while len(_from_files) > _FILES_KEPT:
+                del _from_files[next(iter(_from_files))]
+        return rs
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<dict>") -> "Ruleset":
@@ -468,6 +485,11 @@ BUILTIN = ("english", "russian", "erudit", "super")
 def _builtin(name: str) -> Ruleset:
     text = resources.files("racksmith.rules").joinpath("rulesets").joinpath(f"{name}.toml").read_text("utf-8")
     return Ruleset.from_dict(tomllib.loads(text), source=f"{name}.toml")
+
+
+#: rulesets read from files, by the file's path and stamp (the last few): see Ruleset.load
+_from_files: dict[tuple, Ruleset] = {}
+_FILES_KEPT = 4
 
 
 @lru_cache(maxsize=None)
