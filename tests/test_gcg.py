@@ -271,3 +271,43 @@ def test_played_through_letters_are_written_as_the_record_wrote_them():
     with pytest.raises(GCGError, match=r"FO\(X\)IA .*holds 'L'"):
         replay_text(out)
     assert ">p2: AEFIIOU D8 FO.IA +24 137" in parse_gcg(text).gcg()
+
+
+# --- a record that names no ruleset, read with another default -------------------------------------
+RU_RECORD = "#player1 a A\n#player2 b B\n>a: АБВЛОКА 8D ВОБЛА +{score} {score}\n"
+
+
+@pytest.mark.parametrize("default, score", [("russian", 18), ("erudit", 11)])
+def test_a_cyrillic_record_naming_no_ruleset_is_read_with_a_cyrillic_default(default, score):
+    """The column letter of '8D' (Latin in every ruleset) and the words of '(challenge)' and
+    '(time)' are no tiles: only racks, words and tiles count against the default's letters."""
+    from racksmith.web import Analyzer
+
+    text = RU_RECORD.format(score=score)
+    answer = Analyzer(default).gcg({"text": text, "analyze": False})
+    assert answer["ruleset"] == default and answer["final_scores"] == [score, 0] and answer["errors"] == []
+    more = text + ">b: ГДЕЖЗИК -ГД +0 0\n>a: ЕЕЕЕЕЕЕ (time) -10 {0}\n>b: UNKNOWN (challenge) +5 5\n".format(score - 10)
+    game = parse_gcg(more, default=default)
+    assert game.ruleset.name == default and len(game.events) == 4
+    with pytest.raises(GCGError, match=rf"its letters Q are not letters of {default}: pass the ruleset to use "
+                                       r"\(english or super\)"):
+        parse_gcg(more.replace("-ГД", "-ГQ"), default=default)
+
+
+def test_a_cyrillic_record_under_the_english_default_still_names_the_cyrillic_rulesets():
+    with pytest.raises(GCGError, match=r"the record names no ruleset \(no #lexicon or #tile-distribution\), and its "
+                                       r"letters А, Б, В, Л, О, К are not English: pass the ruleset to use "
+                                       r"\(russian or erudit\)"):
+        parse_gcg(RU_RECORD.format(score=18))
+
+
+@pytest.mark.parametrize("name", ["Russian", "RUS"])
+def test_a_lexicon_racksmith_does_not_know_is_named(name):
+    text = f"#lexicon {name}\n" + RU_RECORD.format(score=18)
+    with pytest.raises(GCGError) as info:
+        parse_gcg(text)
+    message = str(info.value)
+    assert f"the record's '#lexicon {name}' is no lexicon racksmith knows" in message
+    assert "names no ruleset" not in message and "pass the ruleset to use (russian or erudit)" in message
+    assert info.value.line == 4 and info.value.param == "ruleset"
+    assert parse_gcg(text, default="russian").ruleset.name == "russian"  # the default's letters: read with it

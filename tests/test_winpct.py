@@ -280,3 +280,54 @@ def test_a_table_file_is_read_again_when_rewritten_or_named_from_another_folder(
     second = load_winpct("t.winpct")
     assert first.get(30, 40) == load_winpct("russian").get(30, 40)
     assert second.get(30, 40) == load_winpct("english").get(30, 40)
+
+
+@pytest.mark.parametrize("text, message", [
+    (None, r"^the text of a win% table is a str, got NoneType None$"),
+    (b"1 1 2 0\n", r"^the text of a win% table is a str, got bytes .*: decode a file's bytes \(ASCII\) first, or read "
+                   r"the file with WinPct.load$"),
+    (7, r"^the text of a win% table is a str, got int 7$"),
+])
+def test_parse_names_text_that_is_not_a_str(text, message):
+    with pytest.raises(WinPctError, match=message):
+        WinPct.parse(text)
+
+
+@pytest.mark.parametrize("table, observations, message", [
+    (np.zeros((0, 0)), np.zeros(0, np.int64), r"a 2-D array: a row per unseen count \(at least one\).* got shape \(0, 0\)"),
+    (np.zeros((2, 2)), np.zeros(2, np.int64), r"an odd number of columns .* got shape \(2, 2\)"),
+    (np.zeros(3), np.zeros(1, np.int64), r"got shape \(3,\)"),
+    ("abc", np.zeros(1, np.int64), r"an array of win chances, got str 'abc'"),
+    (np.full((1, 3), 1.5), np.ones(1, np.int64), r"win chances: numbers from 0 to 1"),
+    (np.full((1, 3), np.nan), np.ones(1, np.int64), r"win chances: numbers from 0 to 1"),
+    (np.zeros((2, 3)), np.zeros(3, np.int64), r"observations are whole numbers, one per row of the table \(2\)"),
+    (np.zeros((2, 3)), np.zeros(2), r"observations are whole numbers, one per row"),
+    (np.zeros((1, 3)), -np.ones(1, np.int64), r"observations are whole numbers from 0 to"),
+])
+def test_the_constructor_checks_its_arrays(table, observations, message):
+    with pytest.raises(WinPctError, match=message):
+        WinPct(table, observations)
+
+
+def test_the_constructor_keeps_float64_and_int64_arrays():
+    wp = WinPct([[0.25, 0.5, 0.75]], [4])
+    assert wp.table.dtype == np.float64 and wp.observations.dtype == np.int64
+    assert wp.get(1, 3) == 0.75 and np.array_equal(WinPct.parse(wp.text()).table, wp.table)
+
+
+@pytest.mark.parametrize("alias, name", [("эрудит", "erudit"), ("ЭРУДИТ", "erudit"), ("скрэббл", "russian"),
+                                         (" Scrabble ", "english"), ("super21", "super")])
+def test_a_ruleset_alias_names_its_shipped_table(alias, name, capsys):
+    from racksmith.cli.main import main
+
+    assert load_winpct(alias) is load_winpct(name)
+    assert main(["winpct", "show", alias]) == 0
+    assert f"win% ({name})" in capsys.readouterr().out
+
+
+def test_save_to_a_path_too_long_is_an_output_error():
+    from racksmith.errors import OutputFileError
+
+    for path in ("A" * 300, "/tmp/" + "/".join(["d"] * 3000)):
+        with pytest.raises(OutputFileError, match=r"^cannot write '(A|/tmp/d/d)"):
+            load_winpct("english").save(path)

@@ -257,6 +257,7 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
     from ..errors import CGPError, PositionError, UnknownLetterError
     from ..formats.naming import rulesets_that_read
     from ..lexicon import load_lexicon
+    from ..rules.alphabet import without_twin_hint
     from ..rules.ruleset import get_ruleset
 
     if cgp_arg is not None and cgp is not None:
@@ -289,7 +290,8 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
     except UnknownLetterError as e:
         fits = rulesets_that_read(lambda other: _reads_board(board, rack, other), spelled)
         if fits:
-            _spelled_in(str(e), fits)
+            # spelled in another ruleset's letters throughout, and not in twins of this one's: no keyboard slip
+            _spelled_in(str(e) if _twins_read(board, rack, spelled) else without_twin_hint(str(e)), fits)
         raise
     except PositionError as e:
         if rs is None:  # no ruleset given: a board of another size may be another ruleset's (21 rows: super)
@@ -307,6 +309,10 @@ def _cgp_from_stdin() -> str:
         fail("the CGP is '-' but stdin is closed: give the CGP line")
     for line in stream:
         if line.strip():
+            if any("\udc80" <= c <= "\udcff" for c in line):  # bytes the locale could not decode, as for an argument
+                encoding = getattr(stream, "encoding", None) or sys.getfilesystemencoding()
+                fail(f"usage error: the CGP read from stdin is not text in this locale's encoding ({encoding}): "
+                     "run racksmith with a UTF-8 locale (LC_ALL=C.UTF-8) or PYTHONUTF8=1", 2)
             return line.strip()
     fail("the CGP is '-' but stdin holds no line: pipe the CGP line in, or give it as the argument")
 
@@ -337,6 +343,33 @@ def _reads_board(board, rack: str, ruleset) -> bool:
 
     try:
         _board_position(board, rack, ruleset, None)
+    except RacksmithError:
+        return False
+    return True
+
+
+def _twins_read(board, rack: str, ruleset) -> bool:
+    """Do the twins in ``ruleset``'s script of the letters of ``--rack R`` and of the board file
+    (Cyrillic ``А`` for Latin ``A``...) spell a position of ``ruleset``: was a letter of the other
+    script a keyboard slip? (A board that cannot be read again, stdin, counts as empty.)"""
+    from ..errors import RacksmithError
+    from ..lexicon.files import read_bounded
+    from ..rules.alphabet import twin
+
+    a = ruleset.alphabet
+    try:
+        a.rack(twin(rack))
+    except RacksmithError:
+        return False
+    try:
+        text = read_bounded(board, 1 << 20, "board file", RacksmithError).decode("utf-8-sig")
+    except (RacksmithError, UnicodeDecodeError):
+        text = ""
+    try:
+        for line in text.splitlines():
+            for square in a.split(twin(line)):
+                if square not in (".", " "):
+                    a.tile(square)
     except RacksmithError:
         return False
     return True

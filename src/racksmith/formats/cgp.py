@@ -9,7 +9,6 @@ and a name racksmith cannot play is refused naming it. A ``var`` racksmith does 
 """
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -17,7 +16,7 @@ from itertools import groupby
 
 import numpy as np
 
-from ..rules.alphabet import BLANK_CHARS, Tiles, twin
+from ..rules.alphabet import BLANK_CHARS, Tiles, twin, without_twin_hint
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
 from .naming import SETTLED_BY_RULESET, named_ruleset, record_name, rulesets_that_read
@@ -53,13 +52,10 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
         names = " or ".join(repr(n) for n in fits)
         # a position in another ruleset's letters that its twins would not spell in this one's is no
         # keyboard slip: no twin hint then
-        message = str(e) if _reads(twin(text), ruleset) else _TWIN_HINT.sub("", str(e))
+        message = str(e) if _reads(twin(text), ruleset) else without_twin_hint(str(e))
         err = CGPError(f"{message}; the position is spelled in the letters of {names}: pass "
                        + " or ".join(f"ruleset={n!r}" for n in fits), letter=True, rulesets=fits, param="ruleset")
         raise err from None
-
-
-_TWIN_HINT = re.compile(r": it is the \w+ twin of \w+ '[^']+' \(check the keyboard layout\)")
 
 
 def _reads(text: str, ruleset: Ruleset) -> bool:

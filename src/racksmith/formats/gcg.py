@@ -546,28 +546,42 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
     fallback = default if default is not None else find_ruleset("english")
     foreign = _foreign_letters(lines, fallback)
     if foreign:
-        raise GCGError(_foreign_message(foreign, known, fallback), foreign[0][1], param="ruleset")
+        lexicon = (labels["lexicon"], names["lexicon"]) if "lexicon" in names else None
+        raise GCGError(_foreign_message(foreign, known, fallback, lexicon), foreign[0][1], param="ruleset")
     return fallback
 
 
 def _foreign_letters(lines: list[str], alphabet_of: Ruleset) -> list[tuple[str, int]]:
-    """The letters of the events (after each ``>nick:``) that ``alphabet_of``'s alphabet lacks,
-    each once with the line it is first on, in order. Notes and pragmas are not looked at."""
+    """The tile letters of the events (racks, words, exchanged and end-of-game tiles) that
+    ``alphabet_of``'s alphabet lacks, each once with the line it is first on, in order. Only tiles
+    count: not a coordinate's column letter (``8D``, Latin in every alphabet), nor the words of
+    ``(challenge)``, ``(time)`` and Quackle's ``UNKNOWN`` rack; notes and pragmas are not looked at."""
     alphabet = alphabet_of.alphabet
     found: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
         s = line.strip()
         if not s.startswith(">") or ":" not in s:
             continue
-        for ch in s.split(":", 1)[1]:
-            if ch.isalpha() and ch.upper() not in found and ch not in alphabet:
-                found[ch.upper()] = number
+        for token in s.split(":", 1)[1].split():
+            if token.startswith("*"):  # a star taken back, '*8H=О': the letter after '=' is a tile's
+                token = token.partition("=")[2]
+            elif token in _NOT_TILES or any(ch.isdigit() for ch in token):  # a coordinate, score or total
+                continue
+            for ch in token:
+                if ch.isalpha() and ch.upper() not in found and ch not in alphabet:
+                    found[ch.upper()] = number
     return list(found.items())
 
 
-def _foreign_message(foreign: list[tuple[str, int]], known: "tuple[Ruleset, ...]", fallback: "Ruleset | None" = None) -> str:
+#: the words of an event line that are not tiles
+_NOT_TILES = frozenset(("(challenge)", "(time)", UNKNOWN_RACK))
+
+
+def _foreign_message(foreign: list[tuple[str, int]], known: "tuple[Ruleset, ...]", fallback: "Ruleset | None" = None,
+                     lexicon: "tuple[str, str] | None" = None) -> str:
     """Why a record that names no ruleset cannot be ``fallback``'s (English's): its letters, and
-    the rulesets whose alphabets hold them all (or that none does)."""
+    the rulesets whose alphabets hold them all (or that none does). ``lexicon``: the pragma and
+    value of a ``#lexicon`` the record has, naming no lexicon racksmith knows."""
     from ..rules.ruleset import available_rulesets
 
     letters = [letter for letter, _ in foreign]
@@ -575,8 +589,13 @@ def _foreign_message(foreign: list[tuple[str, int]], known: "tuple[Ruleset, ...]
     rulesets = (*known, *available_rulesets())
     fits = [rs.name for rs in rulesets if all(letter in rs.alphabet for letter in letters)]
     spelled = "English" if fallback is None or fallback.name == "english" else f"letters of {fallback.name}"
-    head = (f"the record names no ruleset (no #lexicon or #tile-distribution), and its letters {shown} "
-            f"are not {spelled}")
+    if lexicon is None:
+        head = (f"the record names no ruleset (no #lexicon or #tile-distribution), and its letters {shown} "
+                f"are not {spelled}")
+    else:
+        label, name = lexicon
+        head = (f"the record's '{label} {_clip(name)}' is no lexicon racksmith knows (so it does not say the ruleset), "
+                f"and its letters {shown} are not {spelled}")
     if fits:
         return f"{head}: pass the ruleset to use ({' or '.join(dict.fromkeys(fits))})"
     names = ", ".join(dict.fromkeys(rs.name for rs in rulesets))

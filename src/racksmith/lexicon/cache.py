@@ -88,4 +88,4 @@ def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool
 
 def _skipped_dict(s: Skipped) -> dict:
     return {"letters": s.letters, "too_long": s.too_long, "too_short": s.too_short, "example": s.example,
-            "digits": s.digits}
+            "digits": s.digits, "lookalike": s.lookalike}

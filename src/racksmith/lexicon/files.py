@@ -95,11 +95,15 @@ def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> 
     failure, raises :class:`~racksmith.errors.OutputFileError` naming ``path``. A symbolic link is
     followed (the file it names is replaced, the link kept); a FIFO, device or socket is refused."""
     path = Path(path)
-    if path.is_symlink():  # the file it names is replaced, and the link kept
-        path = Path(os.path.realpath(path))
-    if path.is_dir():
+    try:
+        if path.is_symlink():  # the file it names is replaced, and the link kept
+            path = Path(os.path.realpath(path))
+        folder, other = path.is_dir(), path.exists() and not path.is_file()
+    except OSError as e:  # a name too long for the system (ENAMETOOLONG), a folder that cannot be searched...
+        raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+    if folder:
         raise OutputFileError(f"cannot write {str(path)!r}: it is a directory")
-    if path.exists() and not path.is_file():  # a FIFO, device or socket is never replaced by a file
+    if other:  # a FIFO, device or socket is never replaced by a file
         raise OutputFileError(f"cannot write {str(path)!r}: not a regular file (a FIFO, device or socket)")
     try:
         if make_parents:
@@ -109,6 +113,10 @@ def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> 
         fd, tmp = _create_beside(path)
     except OSError as e:
         raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+    except OutputFileError:
+        raise
+    except ValueError:  # a NUL in the path
+        raise OutputFileError(f"cannot write {str(path)!a}: a path cannot hold a NUL character") from None
     try:
         # the mode any other new file gets (0644 under the usual umask 022), or that of the file it
         # replaces

@@ -397,13 +397,14 @@ def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Rules
         return Leaves.empty(ruleset)
     if not isinstance(spec, (str, os.PathLike)):
         raise LexiconFormatError(f"leaves are a Leaves table, the path of a leave file or None, got {type(spec).__name__}")
-    from .shipped_leaves import is_shipped_leaves, load_shipped_leaves
+    from .shipped_leaves import load_shipped_leaves
 
-    if isinstance(spec, str) and is_shipped_leaves(spec) and not Path(spec).exists():
-        return load_shipped_leaves(spec, ruleset)
+    shipped = shipped_set(spec)
+    if shipped is not None:
+        return load_shipped_leaves(shipped, ruleset)
     p = Path(spec)
     name = p.name.lower()
-    if isinstance(spec, str) and not p.exists() and "/" not in spec and "." not in name:
+    if isinstance(spec, str) and "/" not in spec and "." not in name and not _exists(p):
         # a bare word that names no file: a mistyped shipped set rather than a file
         from .shipped_leaves import SHIPPED_LEAVES
 
@@ -412,6 +413,38 @@ def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Rules
     if name.endswith((".csv", ".csv.gz")):
         return Leaves.from_csv(p, ruleset)
     return Leaves.load(p, ruleset)
+
+
+def shipped_set(spec: object) -> "str | None":
+    """The shipped leave set ``spec`` names, or None: a set's name, or the name or an alias of the
+    ruleset it is trained for (``эрудит`` is ``erudit``, ``скрэббл`` is ``russian``: case and
+    surrounding spaces ignored, as ``--ruleset`` reads them), when no file of that name is there."""
+    from ..errors import RulesetError
+    from ..rules.ruleset import find_ruleset
+    from .shipped_leaves import SHIPPED_LEAVES
+
+    text = os.fspath(spec) if isinstance(spec, os.PathLike) else spec
+    if not isinstance(text, str) or not text.strip():
+        return None
+    key = text.strip().lower()
+    if key not in SHIPPED_LEAVES:
+        try:
+            trained_for = find_ruleset(key).name
+        except RulesetError:
+            return None
+        key = next((k for k, v in SHIPPED_LEAVES.items() if v == trained_for), None)
+        if key is None:
+            return None
+    return None if _exists(Path(text)) else key
+
+
+def _exists(path: Path) -> bool:
+    """Is there a file (or folder) at ``path``? A path the system refuses (a name too long for it,
+    a NUL in it) holds none; reading it then says why."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _csv_columns(text: str, source: str) -> tuple[list[str], list[float], list[int]]:

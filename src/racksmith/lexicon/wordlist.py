@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ..rules.alphabet import Alphabet
+from ..rules.alphabet import Alphabet, twin, twin_of
 from ..errors import LexiconFormatError, UnknownLetterError
 
 MIN_LENGTH = 2
@@ -41,14 +41,19 @@ class Skipped:
     too_short: int = 0  #: shorter than 2 letters
     example: str = ""  #: the first line skipped for its letters
     digits: bool = False  #: it has digits, in an alphabet of multi-character tiles (FISE writes CH as 1)
+    #: the example's first letter that is the other script's twin of a letter of the alphabet, said so
+    #: (``'o' is the Latin twin of Cyrillic 'о'``), or ""
+    lookalike: str = ""
 
     @property
     def total(self) -> int:
         return self.letters + self.too_long + self.too_short
 
     def describe(self, max_length: int) -> str:
-        """``skipped 3 words: 2 with letters outside the alphabet (first: 'naïve'), 1 shorter than 2``."""
-        first = f" ({'first: ' if self.letters > 1 else ''}{self.example!r})" if self.example else ""
+        """``skipped 3 words: 2 with letters outside the alphabet (first: 'naïve'), 1 shorter than 2``;
+        an example typed with a letter of the other script says so: ``(first: 'кoт', whose 'o' is the
+        Latin twin of Cyrillic 'о')``."""
+        first = f" ({'first: ' if self.letters > 1 else ''}{self.first()})" if self.example else ""
         parts = [
             f"{n:,} {why}"
             for n, why in (
@@ -62,6 +67,10 @@ class Skipped:
         if not parts:
             return "skipped no words"
         return f"skipped {self.total:,} {words}: " + ", ".join(parts) + _digits_hint(self)
+
+    def first(self) -> str:
+        """The first word skipped for its letters, quoted, with the twin of the other script it holds."""
+        return f"{self.example!r}, whose {self.lookalike}" if self.lookalike else repr(self.example)
 
 
 def _digits_hint(skipped: Skipped) -> str:
@@ -81,7 +90,9 @@ def check_fits(kept: int, skipped: Skipped, alphabet: Alphabet, max_length: int,
     if kept and skipped.letters <= kept:
         return
     if skipped.letters:
-        first = f" (first: {skipped.example!r})" if skipped.example else ""
+        if skipped.example and not skipped.lookalike:  # (a lexicon cache written before the twin was kept)
+            skipped = replace(skipped, lookalike=_lookalike(skipped.example, alphabet))
+        first = f" (first: {skipped.first()})" if skipped.example else ""
         outcome = "none is left" if not kept else f"only {kept:,} would be left"
         raise LexiconFormatError(
             f"{what}: {skipped.letters:,} of its {kept + skipped.total:,} words have letters outside the alphabet "
@@ -211,7 +222,7 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
         (mat, fast_long, fast_short), odd = _fast_rows(text, alphabet, max_length)
     rows = []
     letters = too_long = too_short = 0
-    example = ""
+    example = lookalike = ""
     split_words, split_example, split_letters = 0, "", []
     check_split = alphabet._split_re is not None
     for line in odd:
@@ -222,7 +233,8 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
             tiles = alphabet.encode_listed(word)
         except UnknownLetterError:
             letters += 1
-            example = example or word
+            if not example:
+                example, lookalike = word, _lookalike(word[:40], alphabet)
             continue
         if len(tiles) > max_length:
             too_long += 1
@@ -246,8 +258,20 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
     if split_words:
         log.warning(unbracketed.describe(alphabet, f"word list {source}"))
     digits = any(len(x) > 1 for x in alphabet.letters) and any(ch.isdigit() for ch in example)
-    wl = _pack(mat, Skipped(letters, too_long + fast_long, too_short + fast_short, example[:40], digits))
+    wl = _pack(mat, Skipped(letters, too_long + fast_long, too_short + fast_short, example[:40], digits, lookalike))
     return WordList(wl.text, wl.offsets, wl.skipped, unbracketed) if split_words else wl
+
+
+def _lookalike(word: str, alphabet: Alphabet) -> str:
+    """``'o' is the Latin twin of Cyrillic 'о'``: the first letter of ``word`` that is not the
+    alphabet's but the other script's twin of one of its letters, in a word with letters of the
+    alphabet (a keyboard slip: a word all in another script is another language's), or ""."""
+    if not any(ch.upper() in alphabet._index for ch in word):
+        return ""
+    for ch in dict.fromkeys(word):
+        if ch.upper() not in alphabet._index and twin(ch).upper() in alphabet._index:
+            return f"{ch!r} is {twin_of(ch)}"
+    return ""
 
 
 def _fast_rows(text: str, alphabet: Alphabet, max_length: int):
@@ -306,5 +330,5 @@ def words_to_list(words: Iterable[str], alphabet: Alphabet, max_length: int) -> 
     wl = parse_word_list("\n".join(kept), alphabet, max_length, "<words>")
     s = wl.skipped
     return WordList(wl.text, wl.offsets, Skipped(s.letters + letters, s.too_long, s.too_short, s.example or example,
-                                                 s.digits),
+                                                 s.digits, s.lookalike),
                     wl.unbracketed)

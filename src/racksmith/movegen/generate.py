@@ -283,14 +283,18 @@ def _leaves(spec: "Leaves | str | PathLike | None", rs: Ruleset) -> Leaves | Non
     if not isinstance(spec, (str, PathLike)):
         raise MoveGenError(f"leaves must be a Leaves object, a shipped set's name or the path of a leave file, "
                            f"got {type(spec).__name__}")
-    from ..lexicon.shipped_leaves import is_shipped_leaves, load_shipped_leaves
+    from ..lexicon.klv import shipped_set
+    from ..lexicon.shipped_leaves import load_shipped_leaves
 
-    if isinstance(spec, str) and is_shipped_leaves(spec) and not Path(spec).exists():
-        return load_shipped_leaves(spec, rs)  # a shipped set by name ("english"), as load_leaves reads it
+    shipped = shipped_set(spec)  # a shipped set by name or by its ruleset's alias ("erudit", "эрудит"), as load_leaves reads it
+    if shipped is not None:
+        return load_shipped_leaves(shipped, rs)
     try:
         st = Path(spec).stat()
-    except OSError as e:
+    except OSError as e:  # (a name too long for the system too)
         raise MoveGenError(f"cannot read leave file {str(spec)!r}: {e.strerror or e}") from None
+    except ValueError:
+        raise MoveGenError(f"cannot read leave file {str(spec)!a}: a path cannot hold a NUL character") from None
     key = (str(spec), st.st_mtime_ns, st.st_size, rs.alphabet.letters)
     leaves = _leaves_cache.get(key)
     if leaves is None:

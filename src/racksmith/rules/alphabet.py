@@ -31,20 +31,45 @@ RESERVED_CHARS = BLANK_CHARS + "/()[].-;"
 #: letters that look the same in Latin and Cyrillic script, each way round (a keyboard in the other
 #: layout types them without a visible difference)
 _LOOKALIKES = {lat: cyr for lat, cyr in zip("ABCEHKMOPTXYaceopxy", "АВСЕНКМОРТХУасеорху")}
+#: small letters whose capitals are twins (Latin ``h`` and Cyrillic ``н``: ``H`` and ``Н``), which a
+#: rack or a word list, where case is ignored, reads as those capitals
+_CAPITAL_TWINS = {lat: cyr for lat, cyr in zip("bhkmt", "внкмт")}
+_LOOKALIKES.update(_CAPITAL_TWINS)
 _LOOKALIKES.update({cyr: lat for lat, cyr in list(_LOOKALIKES.items())})
+_CAPITAL_TWINS.update({cyr: lat for lat, cyr in list(_CAPITAL_TWINS.items())})
 
 
 def twin(text: str) -> str:
-    """``text`` with each letter that has a twin in the other script (Latin ``H``, Cyrillic ``Н``)
-    written in that script: what a keyboard in the other layout would have typed."""
+    """``text`` with each letter that has a twin in the other script (Latin ``H``, Cyrillic ``Н``;
+    a small letter whose capital has one, ``h`` and ``н``) written in that script: what a keyboard
+    in the other layout would have typed."""
     return "".join(_LOOKALIKES.get(ch, ch) for ch in text)
 
 
+def _script(text: str) -> str:
+    return "Cyrillic" if any("\u0400" <= ch <= "\u04ff" for ch in text) else "Latin"
+
+
 def twin_of(typed: str) -> str:
-    """What a letter that has a twin is, for a message: ``the Cyrillic twin of Latin 'H'``."""
+    """What a letter that has a twin is, for a message: ``the Cyrillic twin of Latin 'H'``; for a
+    small letter that only its capital's twin looks like, ``the small letter of Latin 'B', the twin
+    of Cyrillic 'В'``."""
     other = twin(typed)
-    cyrillic = any("\u0400" <= ch <= "\u04ff" for ch in other)
-    return f"the {'Latin' if cyrillic else 'Cyrillic'} twin of {'Cyrillic' if cyrillic else 'Latin'} {other!r}"
+    if typed in _CAPITAL_TWINS:
+        return (f"the small letter of {_script(typed)} {typed.upper()!r}, the twin of "
+                f"{_script(other)} {other.upper()!r}")
+    return f"the {_script(typed)} twin of {_script(other)} {other!r}"
+
+
+#: the hint :meth:`Alphabet.rack` and the other readers add to the error of a letter that has a twin
+_TWIN_HINT = re.compile(r": it is the (?:\w+ twin of \w+ '[^']+'|small letter of \w+ '[^']+', the twin of \w+ '[^']+') "
+                        r"\(check the keyboard layout\)")
+
+
+def without_twin_hint(message: str) -> str:
+    """``message`` without the hint that a letter is the other script's twin of one of the
+    alphabet's (for a position spelled in another alphabet throughout, where it is no keyboard slip)."""
+    return _TWIN_HINT.sub("", message)
 
 
 class Tiles(tuple[int, ...]):

@@ -44,7 +44,8 @@ def coord_label(row: int, col: int, across: bool = True) -> str:
 def parse_coord(text: str, board: "tuple[int, int] | None" = None) -> tuple[int, int, bool]:
     """``'8D'`` -> ``(7, 3, True)`` (across); ``'D8'`` -> ``(7, 3, False)`` (down). 0-based.
     ``board`` (rows, columns): the board the move is for, named in the message of a row no board
-    has (a square of a larger board is the geometry check's ``off_board``)."""
+    has (a square of a larger board is the geometry check's ``off_board``) and of a column letter
+    that is not Latin."""
     t = text.strip()
     m = _ROW_FIRST.match(t)
     if m:
@@ -52,9 +53,7 @@ def parse_coord(text: str, board: "tuple[int, int] | None" = None) -> tuple[int,
     else:
         m = _COL_FIRST.match(t)
         if not m:
-            raise InvalidMoveError(f"bad coordinate {text!r}: " + (
-                lookalike_column(t) or "write row then column for across (8D) or column then row for down (D8)"
-            ))
+            raise InvalidMoveError(f"bad coordinate {text!r}: " + (lookalike_column(t, board) or _HOW))
         row, col, across = int(m.group(2)) - 1, COLUMNS.index(m.group(1).upper()), False
     if not 0 <= row < MAX_DIM:
         if board is not None:
@@ -65,12 +64,49 @@ def parse_coord(text: str, board: "tuple[int, int] | None" = None) -> tuple[int,
     return row, col, across
 
 
-def lookalike_column(text: str) -> str:
-    """What is wrong with a coordinate whose column is typed in Cyrillic (``8Н``: a letter that
-    looks like the Latin one, from a Russian keyboard layout), or "" when that is not it."""
+_HOW = "write row then column for across (8D) or column then row for down (D8)"
+
+#: how some Russian boards label their columns: the alphabet without Ё and Й (А is A, Б is B... П is O)
+CYRILLIC_COLUMNS = "АБВГДЕЖЗИКЛМНОП"
+
+#: a coordinate whose column is one letter that is not Latin (``8Б``, ``Н8``)
+_OTHER_ROW_FIRST = re.compile(r"^(\d{1,2})([^\W\d_])$")
+_OTHER_COL_FIRST = re.compile(r"^([^\W\d_])(\d{1,2})$")
+
+
+def lookalike_column(text: str, board: "tuple[int, int] | None" = None) -> str:
+    """What is wrong with a coordinate whose column letter is not Latin (``8Н``, ``Б8``), or "" when
+    that is not it: columns are Latin letters (A..O on a ``board`` of 15 columns); a Cyrillic
+    letter that looks like a Latin one (``Н``, typed on a Russian keyboard layout) is named as its
+    twin, and a letter of the Cyrillic labels some Russian boards use (:data:`CYRILLIC_COLUMNS`)
+    as the Latin column it would be there, when that is another one (``Н`` is H, or M)."""
     t = text.strip()
-    latin = twin(t)
-    if latin == t or not (_ROW_FIRST.match(latin) or _COL_FIRST.match(latin)):
+    m = _OTHER_ROW_FIRST.match(t)
+    row_first = m is not None
+    if not row_first:
+        m = _OTHER_COL_FIRST.match(t)
+    if m is None:
         return ""
-    typed = next(ch for ch, other in zip(t, latin) if ch != other)
-    return f"column {typed!r} is {twin_of(typed)} (columns are Latin letters: check the keyboard layout)"
+    row, typed = (m.group(1), m.group(2)) if row_first else (m.group(2), m.group(1))
+    if typed.isascii():
+        return ""
+    cols = min(board[1], MAX_DIM) if board is not None else None
+
+    def square(column: str) -> str:
+        return f"{row}{column}" if row_first else f"{column}{row}"
+
+    latin_letters = f"Latin letters A..{COLUMNS[cols - 1]}" if cols else "Latin letters"
+    index = CYRILLIC_COLUMNS.find(typed.upper())
+    labelled = COLUMNS[index] if 0 <= index < (cols or len(CYRILLIC_COLUMNS)) else ""
+    other = twin(typed).upper()
+    if other != typed.upper() and other in COLUMNS[:cols or MAX_DIM]:
+        said = f"column {typed!r} is {twin_of(typed)} ({square(other)}"
+        if labelled and labelled != other:
+            return (f"{said}; columns are {latin_letters}), or {labelled} ({square(labelled)}) if you count the "
+                    f"columns {' '.join(CYRILLIC_COLUMNS[:cols])}")
+        return f"{said}; columns are {latin_letters}: check the keyboard layout)"
+    if labelled:
+        return (f"columns are {latin_letters} ({typed!r} is {labelled} if you count the columns "
+                f"{' '.join(CYRILLIC_COLUMNS[:cols])}): write row then column for across ({row}{labelled}) "
+                f"or column then row for down ({labelled}{row})")
+    return f"columns are {latin_letters}: {_HOW}"

@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 
 from .. import _args
-from ..errors import WinPctError, RacksmithError
+from ..errors import RacksmithError, RulesetError, WinPctError
 from ..lexicon.files import read_bounded, write_atomically
-from ..rules.ruleset import Ruleset, get_ruleset, provenance_fields
+from ..rules.ruleset import Ruleset, find_ruleset, get_ruleset, provenance_fields
 
 #: spreads the shipped tables cover: -MAX_SPREAD..MAX_SPREAD (beyond, the nearest end is used)
 MAX_SPREAD = 500
@@ -66,6 +66,31 @@ class WinPct:
     observations: np.ndarray  # int64, (max_unseen,)
     name: str = ""
     provenance: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        """Check the arrays (kept as float64 and int64): a row of win chances (0 to 1) per unseen
+        count 1..max_unseen, over the spreads -max_spread..max_spread, and its observations."""
+        try:
+            table = np.asarray(self.table, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise WinPctError(f"a win% table's table is an array of win chances, got {_args.show(self.table)}") from None
+        if table.ndim != 2 or table.shape[0] < 1 or table.shape[1] % 2 != 1:
+            raise WinPctError(f"a win% table's table is a 2-D array: a row per unseen count (at least one), an odd "
+                              f"number of columns (spreads -M..M); got shape {table.shape}")
+        if not np.isfinite(table).all() or table.min() < 0 or table.max() > 1:
+            raise WinPctError("a win% table's table holds win chances: numbers from 0 to 1")
+        obs = np.asarray(self.observations)
+        if obs.dtype.kind not in "iu" or obs.shape != (table.shape[0],):
+            raise WinPctError(f"a win% table's observations are whole numbers, one per row of the table "
+                              f"({table.shape[0]}), got {_args.show(self.observations)}")
+        if obs.size and (obs.min() < 0 or obs.max() > MAX_OBSERVATIONS):
+            raise WinPctError(f"a win% table's observations are whole numbers from 0 to {MAX_OBSERVATIONS:,}")
+        if not isinstance(self.name, str):
+            raise WinPctError(f"a win% table's name is a str, got {_args.show(self.name)}")
+        if not isinstance(self.provenance, dict):
+            raise WinPctError(f"a win% table's provenance is a dict, got {_args.show(self.provenance)}")
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "observations", obs.astype(np.int64, copy=False))
 
     @property
     def max_spread(self) -> int:
@@ -105,6 +130,10 @@ class WinPct:
     @classmethod
     def parse(cls, text: str, name: str = "", provenance: dict | None = None) -> "WinPct":
         """A table from MAGPIE's text format (see the module docstring)."""
+        if not isinstance(text, str):
+            hint = ": decode a file's bytes (ASCII) first, or read the file with WinPct.load" if isinstance(
+                text, (bytes, bytearray, memoryview)) else ""
+            raise WinPctError(f"the text of a win% table is a str, got {_args.show(text)}{hint}")
         lines = [ln for ln in text.replace("\r", "").split("\n") if ln.strip()]
         if not lines:
             raise WinPctError(f"win% table {name or '(text)'} has no rows")
@@ -232,9 +261,10 @@ def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
         return load_winpct(name)
     if not isinstance(spec, (str, Path)):
         raise WinPctError(f"a win% table is a ruleset name, a path or a WinPct, got {type(spec).__name__}")
-    shipped = isinstance(spec, str) and spec.lower() in SHIPPED
+    name = _shipped_name(spec)
+    shipped = name is not None
     if shipped:
-        key: tuple = (spec.lower(),)
+        key: tuple = (name,)
     else:
         # a file by where it is and what it holds now: a table rewritten in place (retrained) or a
         # relative path read from another folder is read again, not taken from the cache
@@ -248,7 +278,6 @@ def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
         return _CACHE[key]
     if shipped:
         base = resources.files("racksmith.sim") / "data"
-        name = spec.lower()
         try:
             text = (base / f"{name}.winpct").read_text(encoding="ascii")
             prov = json.loads((base / f"{name}.winpct.json").read_text(encoding="utf-8"))
@@ -265,6 +294,26 @@ def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
     if len(_CACHE) > 64:  # a long-running process reading many files: the oldest goes
         del _CACHE[next(iter(_CACHE))]
     return wp
+
+
+def _shipped_name(spec: "str | Path") -> "str | None":
+    """The shipped table ``spec`` names: a shipped ruleset's name (case and surrounding spaces
+    ignored), or one of its aliases (``эрудит``, ``скрэббл``, as ``--ruleset`` reads them) when no
+    file of that name is there; None for a path."""
+    if not isinstance(spec, str):
+        return None
+    key = spec.strip().lower()
+    if key in SHIPPED:
+        return key
+    try:
+        name = find_ruleset(key).name
+    except RulesetError:
+        return None
+    try:
+        there = Path(spec).exists()
+    except (OSError, ValueError):
+        there = False
+    return name if name in SHIPPED and not there else None
 
 
 def _nearest_shipped(rs: Ruleset) -> str:

@@ -1984,6 +1984,16 @@
     scheduleRefresh(0);
   }
 
+  // the name of the ruleset ``text`` names: its name or one of its aliases (GET /api/rulesets), case and
+  // surrounding spaces ignored; null for none
+  function rulesetNamed(text) {
+    const key = String(text).trim().toLowerCase();
+    for (const rs of Object.values(state.rulesets)) {
+      if (rs.name.toLowerCase() === key || (rs.aliases || []).some((a) => a.toLowerCase() === key)) return rs.name;
+    }
+    return null;
+  }
+
   // --- start -----------------------------------------------------------------------------------------------
   async function start() {
     let info;
@@ -2004,8 +2014,10 @@
       select.append(h("option", { value: rs.name, lang: /[\u0400-\u04ff]/.test(rs.title) ? "ru" : null, text: `${rs.title} (${rs.rows}×${rs.cols})` }));
     }
     const params = new URLSearchParams(location.search);
-    const wanted = params.get("ruleset");
-    setRuleset(wanted && state.rulesets[wanted] ? wanted : info.default);
+    // ?ruleset= a name or an alias, case ignored, as the server and --ruleset read it (эрудит, Scrabble)
+    const asked = params.get("ruleset");
+    const wanted = asked ? rulesetNamed(asked) : null;
+    setRuleset(wanted || info.default);
     if (state.rulesets[state.rs.name].leaves) $("sort").value = "equity";
     for (const k of ["sort", "top"]) {
       const v = params.get(k);
@@ -2093,7 +2105,7 @@
     showTab(params.get("tab"));
     if (params.get("cgp")) {
       const text = params.get("cgp");
-      if (await loadCgp(text, wanted && state.rulesets[wanted] ? wanted : null)) {
+      if (await loadCgp(text, wanted)) {
         if (params.get("move")) {
           $("move-input").value = params.get("move");
           await checkMove(params.get("move"));
