@@ -327,3 +327,20 @@ def test_a_mistyped_shipped_set_is_named_as_such():
         load_leaves("englsh")
     with pytest.raises(LexiconFormatError, match="cannot read leave file"):  # a path stays a path
         load_leaves("./englsh")
+
+
+def test_a_leave_file_loaded_again_unchanged_is_the_same_object(tmp_path):
+    """A bot loading its leave file every game made a new Leaves each time, and the move
+    generator's caches (keyed by the object) kept the last 16 alive with their tables."""
+    import os
+
+    path = tmp_path / "mine.csv"
+    path.write_text("AE,3.5\nQ,-7\n", encoding="utf-8")
+    first = load_leaves(path, "english")
+    assert load_leaves(str(path), "english") is first
+    assert load_leaves(path, "super") is not first  # another ruleset: read for it
+    path.write_text("AE,4.5\nQ,-7\n", encoding="utf-8")
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    second = load_leaves(path, "english")
+    assert second is not first and second.value("AE") == 4.5 and first.value("AE") == 3.5
