@@ -52,11 +52,32 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], Any], name: str,
 
 
 def check_event(cancel: Any, error: type[Exception]) -> None:
-    """Refuse a ``cancel`` that is not a ``threading.Event`` (or None) with ``error``."""
-    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
-        from . import _args
+    """Refuse with ``error`` a ``cancel`` that is neither None, a ``threading.Event``, nor an object
+    that has what the watching thread of :func:`cancelling` calls: ``is_set()`` and ``wait(timeout)``
+    (a ``multiprocessing`` event has them; an ``asyncio.Event``, whose ``wait`` is a coroutine
+    taking no timeout, has not)."""
+    if cancel is None or isinstance(cancel, threading.Event) or _waits_with_timeout(cancel):
+        return
+    from . import _args
 
-        raise error(f"cancel must be a threading.Event (or None), got {_args.show(cancel)}")
+    raise error(f"cancel must be a threading.Event (or an object with is_set() and wait(timeout)) or None, "
+                f"got {_args.show(cancel)}")
+
+
+def _waits_with_timeout(cancel: Any) -> bool:
+    """``cancel`` has ``is_set()`` and a ``wait`` that takes a timeout and is no coroutine."""
+    import inspect
+
+    is_set, wait = getattr(cancel, "is_set", None), getattr(cancel, "wait", None)
+    if not callable(is_set) or not callable(wait) or inspect.iscoroutinefunction(wait):
+        return False
+    try:
+        inspect.signature(wait).bind(0.1)
+    except TypeError:  # takes no timeout
+        return False
+    except ValueError:  # no signature to read (a builtin): taken at its word
+        pass
+    return True
 
 
 @contextmanager

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
+from .. import _args
 from ._movegen import RECORD_DTYPE, MoveListBase
 from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label
@@ -37,6 +38,7 @@ _KINDS = (MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS, MoveKind.PLACE)
 RECLAIM_KIND = 3  #: the ``kind`` code of a placement that takes stars back (never the kernel's)
 _TILES_OFFSET = RECORD_DTYPE.fields["tiles"][1]
 _ITEMSIZE = RECORD_DTYPE.itemsize
+_TILE_SLOTS = RECORD_DTYPE.fields["tiles"][0].shape[0]
 
 
 @lru_cache(maxsize=16)
@@ -80,6 +82,85 @@ def record_move(buf: bytes, alphabet: Alphabet, offset: int = 0) -> Move:
     return Move(kind=MoveKind.PASS, alphabet=alphabet, score=0)
 
 
+#: the largest equity a record may hold (its rounding to 1e-5 must stay finite)
+_MAX_EQUITY = 1e300
+#: what each ``kind`` code of a record is, for messages
+_KIND_CODES = "0 a placement, 1 an exchange, 2 a pass, 3 a placement that takes stars back"
+
+
+def _check_records(recs: np.ndarray, with_equity: bool) -> bool:
+    """Refuse records that are no moves: an unknown ``kind`` or ``dir``, more tiles than a record
+    holds, or (``with_equity``) an equity that is not a finite number; say whether one is of kind 3.
+    The kernel's records need no check (it fills the lists of :meth:`Position.moves` itself,
+    without the constructor)."""
+    if not len(recs):
+        return False
+    kind, dirs, length = (int(recs[name].max()) for name in ("kind", "dir", "length"))
+    for name, found, limit, what in (("kind", kind, RECLAIM_KIND, f"({_KIND_CODES})"),
+                                     ("dir", dirs, 1, "(0 across, 1 down)"),
+                                     ("length", length, _TILE_SLOTS, f"(a record holds {_TILE_SLOTS} tiles)")):
+        if found > limit:
+            column = recs[name]
+            i = int(np.flatnonzero(column > limit)[0])
+            raise MoveGenError(f"record {i} has {name} {int(column[i])}: not a move {what}")
+    if with_equity:
+        equity = recs["equity"]
+        if not -_MAX_EQUITY <= float(equity.min()) <= float(equity.max()) <= _MAX_EQUITY:  # (a NaN is neither)
+            i = int(np.flatnonzero(~(np.abs(equity) <= _MAX_EQUITY))[0])
+            raise MoveGenError(f"record {i} has equity {float(equity[i])!r}: an equity is a finite number of points")
+    return kind == RECLAIM_KIND
+
+
+def _checked_reclaimed(reclaimed: Any, recs: np.ndarray, any_takes: bool) -> "list | None":
+    """``reclaimed`` as the list kept (None when no record takes a star back): an entry a record,
+    each ``(row, col, letter)`` triples of whole numbers, and some for each record of kind 3 (there
+    is one when ``any_takes``)."""
+    if reclaimed is None:
+        if any_takes:
+            i = int(np.flatnonzero(recs["kind"] == RECLAIM_KIND)[0])
+            raise MoveGenError(f"record {i} has kind {RECLAIM_KIND} (a placement that takes stars back): give the "
+                               "stars it takes back (reclaimed=)")
+        return None
+    try:
+        entries = [tuple(tuple(star) for star in entry) for entry in reclaimed]
+    except TypeError:
+        entries = None
+    if entries is None or not all(len(star) == 3 and all(_args.is_whole(v) for v in star)
+                                  for entry in entries for star in entry):
+        raise MoveGenError("reclaimed must hold, for each record, the stars its move takes back as (row, col, "
+                           f"letter) triples of whole numbers (() for none), got {_args.show(reclaimed)}")
+    if len(entries) != len(recs):
+        raise MoveGenError(f"{len(entries)} entries of reclaimed stars for {len(recs)} records")
+    if any_takes:
+        for i in np.flatnonzero(recs["kind"] == RECLAIM_KIND).tolist():
+            if not entries[i]:
+                raise MoveGenError(f"record {i} has kind {RECLAIM_KIND} (a placement that takes stars back) and "
+                                   "no star in reclaimed")
+    return entries if any(entries) else None
+
+
+def _finder(item: object):
+    """A test of a :class:`Move` that says whether it is ``item``: a Move, or a move's notation as
+    :meth:`MoveList.__contains__` takes it."""
+    if isinstance(item, str):
+        wanted = " ".join(item.split())
+        if wanted.lower() == "pass":
+            wanted = "-"
+        return lambda m: m.notation() == wanted
+    if isinstance(item, Move):
+        return lambda m: m == item
+    return lambda m: False  # (a list holds moves only)
+
+
+def _shown(item: object) -> str:
+    if isinstance(item, Move):
+        try:
+            return item.notation()
+        except Exception:  # noqa: BLE001 - a Move made of odd values: shown as Python shows it
+            return repr(item)[:60]
+    return repr(item)[:60] if isinstance(item, str) else _args.show(item)
+
+
 class MoveList(MoveListBase, Sequence[Move]):
     """The moves of a position, ranked (see :func:`racksmith.movegen.generate_moves`).
 
@@ -104,12 +185,11 @@ class MoveList(MoveListBase, Sequence[Move]):
         placements_reached: int | None = None,
         reclaimed: "Sequence[tuple[tuple[int, int, int], ...]] | None" = None,
     ):
-        if type(records) is bytes:  # the kernel's records as they came: the numpy view is made when asked for
+        if type(records) is bytes:  # the kernel's records as they came
             if len(records) % _ITEMSIZE:
                 raise TypeError(f"records must be whole {_ITEMSIZE}-byte records, got {len(records)} bytes")
-            self._recs = None
+            self._recs = np.frombuffer(records, dtype=RECORD_DTYPE)
             self._buf = records
-            self._n = len(records) // _ITEMSIZE
         else:
             if not isinstance(records, np.ndarray):
                 raise TypeError(
@@ -117,9 +197,14 @@ class MoveList(MoveListBase, Sequence[Move]):
                 )
             if records.dtype != RECORD_DTYPE:
                 raise TypeError(f"records must have dtype RECORD_DTYPE, got {records.dtype}")
+            if records.ndim != 1:
+                raise MoveGenError(f"records must be a 1-D array (a record a move), got shape {records.shape}")
             self._recs = records
             self._buf = None
-            self._n = len(records)
+        self._n = len(self._recs)
+        if type(with_equity) is not bool:
+            with_equity = _args.flag(with_equity, "with_equity", MoveGenError)
+        any_takes = _check_records(self._recs, with_equity)
         if not isinstance(alphabet, Alphabet):
             raise TypeError(f"alphabet must be an Alphabet (ruleset.alphabet), got {type(alphabet).__name__}")
         try:
@@ -130,9 +215,7 @@ class MoveList(MoveListBase, Sequence[Move]):
             raise TypeError(f"rack must be tiles (ints 0..{len(alphabet)}, 0 a blank), got {rack!r}")
         if held and max(held) > len(alphabet):
             raise MoveGenError(f"rack {rack!r} holds a tile outside the alphabet (tiles are 0..{len(alphabet)}, 0 a blank)")
-        if reclaimed is not None and len(reclaimed) != self._n:
-            raise ValueError(f"{len(reclaimed)} entries of reclaimed stars for {self._n} records")
-        self._reclaimed = list(reclaimed) if reclaimed is not None and any(reclaimed) else None
+        self._reclaimed = _checked_reclaimed(reclaimed, self._recs, any_takes)
         self._alphabet = alphabet
         self._rack = alphabet.tiles(sorted(rack))
         self._with_equity = with_equity
@@ -140,6 +223,24 @@ class MoveList(MoveListBase, Sequence[Move]):
         self._leaves: dict[int, Tiles] = {}
         self.placements_reached = placements_reached
         self._position = None
+
+    @classmethod
+    def _of(cls, records: np.ndarray, like: "MoveList", reclaimed) -> "MoveList":
+        """A list of some of ``like``'s records (checked when ``like`` was made, or the kernel's),
+        without the constructor's checks: a slice."""
+        ml = cls.__new__(cls)
+        ml._recs = records
+        ml._buf = None
+        ml._n = len(records)
+        ml._reclaimed = list(reclaimed) if reclaimed is not None and any(reclaimed) else None
+        ml._alphabet = like._alphabet
+        ml._rack = like._rack
+        ml._with_equity = like._with_equity
+        ml._cols = None
+        ml._leaves = {}
+        ml.placements_reached = None
+        ml._position = like._position
+        return ml
 
     @property
     def position(self) -> Position | None:
@@ -258,10 +359,7 @@ class MoveList(MoveListBase, Sequence[Move]):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            part = MoveList(self.to_numpy()[i], self._alphabet, self._rack, self._with_equity,
-                            reclaimed=self._reclaimed[i] if self._reclaimed is not None else None)
-            part._position = self._position
-            return part
+            return MoveList._of(self.to_numpy()[i], self, self._reclaimed[i] if self._reclaimed is not None else None)
         return self._move(self._index(i))
 
     def __iter__(self) -> Iterator[Move]:
@@ -272,12 +370,36 @@ class MoveList(MoveListBase, Sequence[Move]):
         """Whether the list holds ``item``: a :class:`Move`, or a move's notation (``"J8 SOIREE"``,
         ``"-"`` or ``"pass"`` for the pass, ``"-ABC"``; blanks in lowercase, spaces between the parts as
         you like)."""
-        if isinstance(item, str):
-            wanted = " ".join(item.split())
-            if wanted.lower() == "pass":
-                wanted = "-"
-            return any(m.notation() == wanted for m in self)
-        return any(m == item for m in self)
+        found = _finder(item)
+        return any(found(m) for m in self)
+
+    def index(self, item: object, start: Any = 0, stop: Any = None) -> int:
+        """The rank (from 0) of the first move from ``start`` up to ``stop`` that is ``item``: a
+        :class:`Move` or a move's notation, as ``in`` takes them. A move the list does not hold is a
+        :class:`~racksmith.errors.MoveGenError` (a ``ValueError``, as ``list.index`` raises)."""
+        found = _finder(item)
+        lo, hi, _ = slice(self._bound(start, "start"), self._bound(stop, "stop")).indices(self._n)
+        for i in range(lo, hi):
+            if found(self._move(i)):
+                return i
+        where = (f" from index {start}" if start != 0 else "") + (f" up to index {stop}" if stop is not None else "")
+        raise MoveGenError(f"{_shown(item)} is not among these {self._n} moves{where}")
+
+    def count(self, item: object) -> int:
+        """How many moves of the list are ``item``: a :class:`Move` or a move's notation, as ``in``
+        takes them."""
+        found = _finder(item)
+        return sum(1 for m in self if found(m))
+
+    @staticmethod
+    def _bound(value: Any, name: str) -> "int | None":
+        if value is None or type(value) is int:
+            return value
+        try:
+            return operator.index(value)
+        except TypeError:
+            raise MoveGenError(f"{name} must be a whole number (or None), got {type(value).__name__} "
+                               f"{value!r:.40}") from None
 
     def ranks(self, by: str | None = None) -> list[int]:
         """The rank of each move, best first, moves that tie sharing the better rank (``1, 1, 3``):

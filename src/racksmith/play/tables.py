@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _args
 from ..errors import RacksmithError
+from ..rules.ruleset import MAX_TILES
 
 if TYPE_CHECKING:
     from .match import PairResult
@@ -185,15 +187,23 @@ class GameTable:
     def empty(cls, games: int, players: int) -> "GameTable":
         """The table of a run of ``games`` games, ``index`` 0..games-1, every other column 0, to be
         filled by :meth:`put`."""
+        from .backends import MAX_GAMES
+
+        games = _args.whole(games, "games", lo=0, hi=MAX_GAMES)
+        players = _args.whole(players, "players", lo=1, hi=MAX_TILES)  # (each holds a tile at least)
         d = cls.DTYPES
         t = cls.__new__(cls)
-        t.index = np.arange(games, dtype=d["index"])
-        t.first = np.zeros(games, d["first"])
-        t.scores = np.zeros((games, players), d["scores"])
-        t.bingos = np.zeros((games, players), d["bingos"])
-        t.turns = np.zeros(games, d["turns"])
-        t.generator_calls = np.zeros(games, d["generator_calls"])
-        t.moves_generated = np.zeros(games, d["moves_generated"])
+        try:
+            t.index = np.arange(games, dtype=d["index"])
+            t.first = np.zeros(games, d["first"])
+            t.scores = np.zeros((games, players), d["scores"])
+            t.bingos = np.zeros((games, players), d["bingos"])
+            t.turns = np.zeros(games, d["turns"])
+            t.generator_calls = np.zeros(games, d["generator_calls"])
+            t.moves_generated = np.zeros(games, d["moves_generated"])
+        except MemoryError:
+            raise RacksmithError(f"the table of {games:,} games of {players} players ({24 + 6 * players} bytes a "
+                                 "game) does not fit in memory: play fewer games a run") from None
         t.violations = {}
         t.unwritten = None
         t.unwritten_error = None
@@ -362,6 +372,11 @@ class PairTable:
 
     @classmethod
     def empty(cls, pairs: int) -> "PairTable":
+        """The table of a match of ``pairs`` pairs, ``pair`` 0..pairs-1, the scores 0, to be filled
+        by :meth:`put`."""
+        from .backends import MAX_GAMES
+
+        pairs = _args.whole(pairs, "pairs", lo=0, hi=MAX_GAMES // 2)
         t = cls.__new__(cls)
         t.pair = np.arange(pairs, dtype=cls.DTYPES["pair"])
         t.scores = np.zeros((pairs, 2, 2), cls.DTYPES["scores"])

@@ -234,6 +234,8 @@ class EndgameSolver:
     def __init__(self, position: "Position", *, tt_mb: int = DEFAULT_TT_MB, lane_cache: bool = True):
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, int) or not 1 <= tt_mb <= 1 << 16:
             raise RacksmithError(f"tt_mb must be a whole number of megabytes, 1 to 65536, got {tt_mb!r}")
+        if type(lane_cache) is not bool:
+            lane_cache = _args.flag(lane_cache, "lane_cache")
         self.position = _endgame_position(position)
         pos = self.position
         rs = pos.ruleset
@@ -256,7 +258,7 @@ class EndgameSolver:
         zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce)
         rules = pruned_rules(rs, lexicon, pos.board, pool)
         bits = max(10, min(32, int(math.log2(tt_mb)) + 16))
-        self.search = Search(rules, bits, lane_cache=bool(lane_cache))
+        self.search = Search(rules, bits, lane_cache=lane_cache)
         self._solving = threading.Lock()  # one solve at a time: the search's tables are its own
         self.search.set_position(np.ascontiguousarray(pos.board, dtype=np.uint8), rack0, rack1,
                                  pos.scores[0] - pos.scores[1], zero, limit,

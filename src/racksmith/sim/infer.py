@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _args
-from .._interrupt import run_interruptibly
+from .._interrupt import check_event, run_interruptibly
 from ..core.move import Move
 from ..core.turns import exchange_refusal
 from ..errors import InferenceError, RacksmithError
@@ -47,6 +47,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: MAGPIE's default equity margin (points)
 DEFAULT_MARGIN = 5.0
+#: the margin is below this many points (any play is within a margin of this size)
+MAX_MARGIN = 1e6
 #: the most candidate leaves enumerated (a 7-tile exchange from a full bag is ~3 million)
 MAX_LEAVES = 5_000_000
 #: the most random deals of one inference (a time limit ends them long before)
@@ -218,8 +220,8 @@ def infer_leaves(
     started = time.monotonic()
     if not isinstance(position, Position):
         raise InferenceError(f"infer_leaves needs a Position, got {type(position).__name__}")
-    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin < 1e6:
-        raise InferenceError(f"margin must be a number of points >= 0, got {margin!r}")
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin < MAX_MARGIN:
+        raise InferenceError(f"margin must be a number of points from 0 to under {MAX_MARGIN:,.0f}, got {margin!r}")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or not 0 < seconds < 1e7):
         raise InferenceError(f"seconds must be a time limit > 0 (or None for none), got {seconds!r}")
@@ -231,8 +233,7 @@ def infer_leaves(
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
         raise InferenceError(f"threads must be 1..64, got {threads!r}")
     threads = int(threads)
-    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
-        raise InferenceError(f"cancel must be a threading.Event (or None), got {_args.show(cancel)}")
+    check_event(cancel, InferenceError)
     if isinstance(exact_up_to, bool) or not isinstance(exact_up_to, (int, np.integer)) or not 0 <= exact_up_to <= MAX_LEAVES:
         raise InferenceError(f"exact_up_to must be a number of racks, 0..{MAX_LEAVES:,}, got {exact_up_to!r}")
     if len(position.racks) != 2:
@@ -259,7 +260,8 @@ def infer_leaves(
     if isinstance(move, str):
         m = re.fullmatch(r"\s*-\s*(\d+)\s*", move)
         if m:
-            move = Move.exchange([0] * _exchange_size(m.group(1), rs), a)  # the count is what is known
+            # the count is what is known: tiles not known, as Position.push records "-N"
+            move = Move.exchange((THROUGH,) * _exchange_size(m.group(1), rs), a, score=0)
         else:
             try:
                 move = Move.parse(move, rs)

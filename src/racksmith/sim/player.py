@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from .. import _args
 from ..core.move import Move
 from ..errors import RacksmithError, SimError
 
@@ -127,7 +128,8 @@ class SimPlayer:
         none), infer (on/off: draw the opponent's rack from what his last play kept),
         infer_samples. ``leaves`` is the default table."""
         kw: dict[str, Any] = {}
-        text = spec.strip()
+        text = _args.text(spec, "a sim player spec", SimError,
+                          what="a text such as 'sim:candidates=10,plies=2'").strip()
         if text.lower().startswith("sim:"):
             text = text[4:]
         elif text.lower() == "sim":
@@ -167,6 +169,7 @@ class SimPlayer:
     def choose(self, view: "GameView") -> Move:
         from .simulate import simulate
 
+        _check_view(view)
         if self.endgame is not None and view.bag_count == 0:
             self.endgame.last = None
             move = self.endgame.choose(view)
@@ -206,6 +209,19 @@ class SimPlayer:
         if inference.learned_nothing or (not inference.exact and inference.total_draws < MIN_KEPT_DEALS):
             return None
         return inference
+
+
+#: what the player reads of the view it chooses from
+_VIEW_FIELDS = ("position", "bag_count", "ruleset", "history", "player")
+
+
+def _check_view(view: Any) -> None:
+    """Refuse a ``view`` that is no :class:`~racksmith.play.players.GameView` (nor an object with
+    what the player reads of one: a stand-in made for a test)."""
+    from ..play.players import GameView
+
+    if not isinstance(view, GameView) and not all(hasattr(view, name) for name in _VIEW_FIELDS):
+        raise SimError(f"a player chooses from a GameView (GameView(game)), got {_args.show(view)}")
 
 
 def _number(text: str, kind, key: str):

@@ -9,15 +9,21 @@ gives the same tally — and the same leave values — as one run.
 """
 from __future__ import annotations
 
+import errno
+import math
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
 
+from .. import _args
 from ..errors import RacksmithError
 from ..lexicon.files import write_atomically
+from ..rules.alphabet import LETTER_MASK
 
 SCALE = 1 << 16  #: fixed-point units per point of equity
 BITS = 7  #: bits per tile in a key (tile + 1 <= 64)
@@ -26,11 +32,16 @@ _MASK = (1 << BITS) - 1
 
 
 def rack_key(tiles: Sequence[int]) -> int:
-    """The key of a rack or leave of at most :data:`WIDTH` tiles (any order)."""
+    """The key of a rack or leave of at most :data:`WIDTH` tiles (any order): tile numbers 0 (a
+    blank) to 63 (the most an alphabet has)."""
     key = 0
-    ts = sorted(tiles)
+    ts = sorted(_args.tile_list(tiles, "a rack"))
     if len(ts) > WIDTH:
         raise RacksmithError(f"a tallied rack holds at most {WIDTH} tiles, got {len(ts)}")
+    if ts and (ts[0] < 0 or ts[-1] > LETTER_MASK):
+        bad = ts[0] if ts[0] < 0 else ts[-1]
+        raise RacksmithError(f"a rack's tiles are numbers from 0 (a blank) to {LETTER_MASK}, got {bad} in "
+                             f"{_args.show(tiles)}")
     for i, t in enumerate(ts):
         key |= (int(t) + 1) << (BITS * (WIDTH - 1 - i))
     return key
@@ -132,18 +143,74 @@ class RackTally:
 
     @classmethod
     def load(cls, path: str | Path) -> "RackTally":
+        """The tally :meth:`save` wrote to ``path``. A file that is not one (damaged, cut short, or
+        another program's) is a :class:`~racksmith.errors.RacksmithError`; its arrays' sizes are
+        checked against the file before any is read, so a damaged header cannot ask for terabytes."""
         p = Path(path)
+
+        def damaged(detail: str) -> RacksmithError:
+            return RacksmithError(f"cannot read rack tally {str(p)!r}: the file is damaged ({detail})")
+
         try:
-            with np.load(p, allow_pickle=False) as z:
-                keys, counts, sums = z["keys"], z["counts"], z["sums"]
-                scale, bits = [int(x) for x in z["scale"].ravel()], [int(x) for x in z["bits"].ravel()]
-        except (OSError, KeyError, ValueError, IndexError, EOFError, zipfile.BadZipFile) as e:
-            raise RacksmithError(f"cannot read rack tally {str(p)!r}: {e or type(e).__name__} (damaged file?)") from None
-        if scale[:1] != [SCALE] or bits != [BITS, WIDTH]:
+            with zipfile.ZipFile(p) as z:
+                arrays = {name: _read_member(z, name, dtype) for name, dtype in _ARRAYS.items()}
+        except RacksmithError as e:  # (what _read_member found)
+            raise damaged(str(e)) from None
+        except OSError as e:
+            if e.errno == errno.EINVAL:  # a seek the archive's offsets ask for, before its start
+                raise damaged(e.strerror or str(e)) from None
+            raise RacksmithError(f"cannot read rack tally {str(p)!r}: {e.strerror or e}") from None
+        # a zip archive or a member that zipfile or zlib cannot read (cut short, scrambled,
+        # encrypted: RuntimeError, an unknown compression: NotImplementedError), and, should a
+        # check above let one through, an allocation that does not fit (MemoryError)
+        except (zipfile.BadZipFile, zlib.error, struct.error, EOFError, ValueError, KeyError, IndexError,
+                RuntimeError, NotImplementedError, OverflowError, MemoryError) as e:
+            raise damaged(str(e) or type(e).__name__) from None
+        keys, counts, sums = arrays["keys"], arrays["counts"], arrays["sums"]
+        if arrays["scale"].tolist()[:1] != [SCALE] or arrays["bits"].tolist() != [BITS, WIDTH]:
             raise RacksmithError(f"rack tally {str(p)!r} was written with another fixed-point scale or key layout")
-        if not (keys.dtype == np.uint64 and counts.dtype == np.int64 and sums.dtype == np.int64
-                and keys.shape == counts.shape == sums.shape and keys.ndim == 1):
-            raise RacksmithError(f"rack tally {str(p)!r}: arrays of the wrong type or shape (corrupt file)")
+        if not keys.shape == counts.shape == sums.shape:
+            raise damaged(f"{len(keys)} keys, {len(counts)} counts and {len(sums)} sums")
         if keys.size > 1 and not bool(np.all(keys[1:] > keys[:-1])):
-            raise RacksmithError(f"rack tally {str(p)!r}: keys not ascending (corrupt file)")
+            raise damaged("keys not ascending")
         return cls(keys, counts, sums)
+
+
+#: the arrays of a tally file and their types
+_ARRAYS = {"keys": np.dtype(np.uint64), "counts": np.dtype(np.int64), "sums": np.dtype(np.int64),
+           "scale": np.dtype(np.int64), "bits": np.dtype(np.int64)}
+#: the most bytes deflate makes of one compressed byte (zlib's bound is 1032: a margin above it)
+_DEFLATE_RATIO = 1100
+
+
+def _read_member(z: zipfile.ZipFile, name: str, dtype: np.dtype) -> np.ndarray:
+    """The 1-D array ``name`` of a tally file, its header checked against the member's size (and
+    that size against its compressed size) before its data is read; a RacksmithError saying what is
+    wrong with it, for :meth:`RackTally.load` to name the file."""
+    try:
+        info = z.getinfo(f"{name}.npy")
+    except KeyError:
+        raise RacksmithError(f"it holds no array {name!r}") from None
+    if info.file_size > (info.compress_size if info.compress_type == zipfile.ZIP_STORED
+                         else info.compress_size * _DEFLATE_RATIO + 1024):
+        raise RacksmithError(f"array {name!r} says it is {info.file_size:,} bytes, more than its "
+                             f"{info.compress_size:,} compressed bytes can hold")
+    with z.open(info) as f:
+        version = np.lib.format.read_magic(f)
+        if version == (1, 0):
+            shape, _, found = np.lib.format.read_array_header_1_0(f)
+        elif version == (2, 0):
+            shape, _, found = np.lib.format.read_array_header_2_0(f)
+        else:
+            raise RacksmithError(f"array {name!r} is in .npy format {version[0]}.{version[1]}, "
+                                 "not one numpy writes for it")
+        if found != dtype or len(shape) != 1:
+            raise RacksmithError(f"array {name!r} is {found} of shape {shape}, not a 1-D array of {dtype}")
+        size = math.prod(shape) * dtype.itemsize
+        if size != info.file_size - f.tell():
+            raise RacksmithError(f"array {name!r} says it holds {shape[0]:,} values ({size:,} bytes); the file "
+                                 f"holds {info.file_size - f.tell():,} bytes of them")
+        data = f.read(size)
+    if len(data) != size:
+        raise RacksmithError(f"array {name!r} is cut short")
+    return np.frombuffer(data, dtype=dtype).copy()

@@ -387,7 +387,10 @@ def _saved_tally(sdir: Path, generation: int, games_done: int) -> RackTally:
         return RackTally.empty()
     for f in (_tally_file(sdir, generation, games_done), sdir / f"gen{generation}.tally.npz"):
         if f.exists():
-            return RackTally.load(f)
+            try:
+                return RackTally.load(f)
+            except RacksmithError as e:
+                raise RacksmithError(f"{e}; remove the training state {str(sdir)!r} to start over") from None
     raise RacksmithError(f"training state {str(sdir)!r}: {_tally_file(sdir, generation, games_done).name} is missing; "
                          "remove the folder to start over")
 
