@@ -50,6 +50,9 @@ class EndgamePlayer:
         self.last = None  #: the EndgameResult of the last endgame move (None before one)
 
     def choose(self, view: "GameView") -> Move:
+        from ..sim.player import check_view
+
+        check_view(view, RacksmithError, ("position", "bag_count"))
         if view.bag_count > 0:
             return self.static.choose(view)
         from ..core.position import Position

@@ -169,7 +169,7 @@ class SimPlayer:
     def choose(self, view: "GameView") -> Move:
         from .simulate import simulate
 
-        _check_view(view)
+        check_view(view)
         if self.endgame is not None and view.bag_count == 0:
             self.endgame.last = None
             move = self.endgame.choose(view)
@@ -215,13 +215,13 @@ class SimPlayer:
 _VIEW_FIELDS = ("position", "bag_count", "ruleset", "history", "player")
 
 
-def _check_view(view: Any) -> None:
-    """Refuse a ``view`` that is no :class:`~racksmith.play.players.GameView` (nor an object with
-    what the player reads of one: a stand-in made for a test)."""
+def check_view(view: Any, error: type[Exception] = SimError, fields: tuple[str, ...] = _VIEW_FIELDS) -> None:
+    """Refuse with ``error`` a ``view`` that is no :class:`~racksmith.play.players.GameView` (nor an
+    object with the ``fields`` the player reads of one: a stand-in made for a test)."""
     from ..play.players import GameView
 
-    if not isinstance(view, GameView) and not all(hasattr(view, name) for name in _VIEW_FIELDS):
-        raise SimError(f"a player chooses from a GameView (GameView(game)), got {_args.show(view)}")
+    if not isinstance(view, GameView) and not all(hasattr(view, name) for name in fields):
+        raise error(f"a player chooses from a GameView (GameView(game)), got {_args.show(view)}")
 
 
 def _number(text: str, kind, key: str):

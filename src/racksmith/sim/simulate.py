@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _args
+from .._interrupt import check_event
 from ..core.move import Move
 from ..errors import SimError, RacksmithError
 from ..lexicon import Leaves, Lexicon
@@ -263,8 +264,7 @@ def simulate(
         opponent_racks=opponent_racks, seed=seed, min_samples=min_samples, round_robin=round_robin)
     _args.callback(progress, "progress", SimError)
     progress_every = _args.seconds(progress_every, "progress_every", SimError, none=False)
-    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
-        raise SimError(f"cancel must be a threading.Event (or None), got {_args.show(cancel)}")
+    check_event(cancel, SimError)
     if moves is not None and (isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable)):
         raise SimError(f"moves must be a list of moves (Move objects or their notation) or None, got {_args.show(moves)}"
                        + (": a single move goes in a list" if isinstance(moves, str) else ""))
