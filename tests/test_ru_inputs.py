@@ -216,3 +216,12 @@ def test_a_list_all_in_another_script_gets_no_look_alike_hint(tmp_path):
 
     skipped = parse_word_list("кот\nтокен\nCAT\n", get_ruleset("english").alphabet, 15).skipped
     assert skipped.describe(15) == "skipped 2 words: 2 with letters outside the alphabet (first: 'кот')"
+
+
+def test_an_alias_names_the_shipped_leaves_provenance_too():
+    from racksmith import leaves_provenance, load_leaves
+    from racksmith.lexicon.shipped_leaves import is_shipped_leaves, load_shipped_leaves
+
+    assert leaves_provenance(" Эрудит ") == leaves_provenance("erudit")
+    assert load_shipped_leaves("скрэббл") is load_leaves("russian")
+    assert is_shipped_leaves("ЭРУДИТ") and not is_shipped_leaves("klingon")

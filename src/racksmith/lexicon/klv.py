@@ -447,23 +447,13 @@ def shipped_set(spec: object) -> "str | None":
     """The shipped leave set ``spec`` names, or None: a set's name, or the name or an alias of the
     ruleset it is trained for (``эрудит`` is ``erudit``, ``скрэббл`` is ``russian``: case and
     surrounding spaces ignored, as ``--ruleset`` reads them), when no file of that name is there."""
-    from ..errors import RulesetError
-    from ..rules.ruleset import find_ruleset
-    from .shipped_leaves import SHIPPED_LEAVES
+    from .shipped_leaves import set_name
 
     text = os.fspath(spec) if isinstance(spec, os.PathLike) else spec
     if not isinstance(text, str) or not text.strip():
         return None
-    key = text.strip().lower()
-    if key not in SHIPPED_LEAVES:
-        try:
-            trained_for = find_ruleset(key).name
-        except RulesetError:
-            return None
-        key = next((k for k, v in SHIPPED_LEAVES.items() if v == trained_for), None)
-        if key is None:
-            return None
-    return None if _exists(Path(text)) else key
+    key = set_name(text)
+    return None if key is None or _exists(Path(text)) else key
 
 
 def _exists(path: Path) -> bool:

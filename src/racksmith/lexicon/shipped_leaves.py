@@ -49,17 +49,36 @@ def shipped_leaves_names() -> list[str]:
     return [n for n in SHIPPED_LEAVES if _data(n, ".json") is not None]
 
 
+def set_name(name: object) -> str | None:
+    """The shipped leave set ``name`` names: a set's name, or the name or an alias of the ruleset
+    it is trained for (``эрудит`` is ``erudit``, ``скрэббл`` is ``russian``; case and surrounding
+    spaces ignored, as ``--ruleset`` reads them), or None."""
+    if not isinstance(name, str):
+        return None
+    key = name.strip().lower()
+    if key in SHIPPED_LEAVES:
+        return key
+    from ..errors import RulesetError
+    from ..rules.ruleset import find_ruleset
+
+    try:
+        trained_for = find_ruleset(key).name
+    except RulesetError:
+        return None
+    return next((k for k, v in SHIPPED_LEAVES.items() if v == trained_for), None)
+
+
 def is_shipped_leaves(name: object) -> bool:
-    """Whether ``name`` names a shipped leave set (case and surrounding spaces ignored)."""
-    return isinstance(name, str) and name.strip().lower() in SHIPPED_LEAVES
+    """Whether ``name`` names a shipped leave set (see :func:`set_name`)."""
+    return set_name(name) is not None
 
 
 def load_shipped_leaves(name: str, ruleset: "str | Ruleset | None" = None) -> Leaves:
     """The shipped leaves ``name`` (``english``, ``super``, ``russian``, ``erudit``), loaded once."""
     if not isinstance(name, str):
         raise _not_a_name(name)
-    key = name.strip().lower()
-    if key not in SHIPPED_LEAVES:
+    key = set_name(name)
+    if key is None:
         raise LexiconFormatError(f"no shipped leaves {name!r}: racksmith ships {', '.join(SHIPPED_LEAVES)}")
     rs = get_ruleset(ruleset if ruleset is not None else SHIPPED_LEAVES[key])
     home = get_ruleset(SHIPPED_LEAVES[key])
@@ -90,8 +109,8 @@ def leaves_provenance(name: str) -> dict[str, Any]:
     """How the shipped leaves ``name`` were made: command, games, generations, seed, commit..."""
     if not isinstance(name, str):
         raise _not_a_name(name)
-    key = name.strip().lower()
-    data = _data(key, ".json") if key in SHIPPED_LEAVES else None
+    key = set_name(name)
+    data = _data(key, ".json") if key is not None else None
     if data is None:
         raise LexiconFormatError(f"no shipped leaves {name!r}: racksmith ships {', '.join(shipped_leaves_names())}")
     return json.loads(data)
