@@ -225,3 +225,13 @@ def test_an_alias_names_the_shipped_leaves_provenance_too():
     assert leaves_provenance(" Эрудит ") == leaves_provenance("erudit")
     assert load_shipped_leaves("скрэббл") is load_leaves("russian")
     assert is_shipped_leaves("ЭРУДИТ") and not is_shipped_leaves("klingon")
+
+
+def test_a_ruleset_named_by_text_gives_its_board_to_the_coordinate_message():
+    from racksmith import Move
+    from racksmith.errors import InvalidMoveError
+
+    with pytest.raises(InvalidMoveError, match=r"columns are Latin letters A\.\.O"):
+        Move.parse("8Б ВОБЛА", "russian")
+    with pytest.raises(InvalidMoveError, match=r"'\*8Б=А' should be .*columns are Latin letters A\.\.O"):
+        Move.parse("8D ВОБЛА *8Б=А", "erudit")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numbers
 import operator
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -144,6 +145,8 @@ class Move:
         """
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move is written as text, got {type(text).__name__}")
+        if isinstance(ruleset, (str, os.PathLike)):
+            ruleset = get_ruleset(ruleset)  # its board too: named in a bad coordinate's message
         alphabet = _alphabet_of(getattr(ruleset, "alphabet", ruleset))
         t = text.strip() if text.isascii() else unicodedata.normalize("NFC", text).strip()  # decomposed letters: one each
         low = t.lower()
@@ -167,7 +170,8 @@ class Move:
         board = (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
         row, col, across = parse_coord(parts[0], board)
         tiles = _parse_word(parts[1], alphabet, text)
-        return cls.place(row, col, across, tiles, alphabet, reclaimed=_parse_reclaimed(parts[2:], alphabet, text))
+        return cls.place(row, col, across, tiles, alphabet,
+                         reclaimed=_parse_reclaimed(parts[2:], alphabet, text, board))
 
     # --- views ----------------------------------------------------------------------------
     @property
@@ -374,15 +378,16 @@ def _spell(a: Alphabet, tiles) -> str:
     return "".join(out)
 
 
-def _parse_reclaimed(tokens: list[str], alphabet: Alphabet, text: str) -> tuple[tuple[int, int, int], ...]:
+def _parse_reclaimed(tokens: list[str], alphabet: Alphabet, text: str,
+                     board: "tuple[int, int] | None" = None) -> tuple[tuple[int, int, int], ...]:
     """``*12H=А`` or ``*12H`` tokens as ``(row, col, letter)``, by square (letter 0 when not given)."""
     out: dict[tuple[int, int], int] = {}
     for tok in tokens:
         square, eq, letter_text = tok[1:].partition("=")
         try:
-            row, col, _ = parse_coord(square)
+            row, col, _ = parse_coord(square, board)
         except InvalidMoveError:
-            twin_column = lookalike_column(square)
+            twin_column = lookalike_column(square, board)
             raise InvalidMoveError(
                 f"bad move {text!r}: {tok!r} should be '*' and the square of a star on the board, like '*12H' "
                 "(or '*12H=А' with the letter put there)" + (f"; {twin_column}" if twin_column else "")
