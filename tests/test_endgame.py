@@ -1360,13 +1360,18 @@ def test_a_transposition_table_without_memory_says_its_size():
         "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
         "from racksmith import Position\n"
         f"pos = Position.from_cgp({BLIGHTER!r})\n"
-        "try:\n"
-        "    pos.solve_endgame(plies=1, tt_mb=4096)\n"
-        "except MemoryError as e:\n"
-        "    print(e)\n"
+        f"peg = Position.from_cgp({PEG141!r})\n"
+        "for call in (lambda: pos.solve_endgame(plies=1, tt_mb=4096), lambda: peg.solve_peg(tt_mb=4096)):\n"
+        "    try:\n"
+        "        call()\n"
+        "    except ValueError as e:  # a RacksmithError: the caller can act on it\n"
+        "        print(type(e).__name__, e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.stdout.strip() == "no memory for a transposition table of 4,096 MB: give a smaller tt_mb", out
+    assert out.stdout.splitlines() == [
+        "RacksmithError no memory for a transposition table of 4,096 MB: give a smaller tt_mb",
+        "PositionError no memory for a transposition table of 4,096 MB: give a smaller tt_mb (one table a thread: 1)",
+    ], out
 
 
 MID208 = next(r for r in load_fixture_positions() if r["id"] == "mid_s208_t2")["cgp"]  # 80 in the bag

@@ -258,7 +258,10 @@ class EndgameSolver:
         zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce)
         rules = pruned_rules(rs, lexicon, pos.board, pool)
         bits = max(10, min(32, int(math.log2(tt_mb)) + 16))
-        self.search = Search(rules, bits, lane_cache=lane_cache)
+        try:
+            self.search = Search(rules, bits, lane_cache=lane_cache)
+        except MemoryError as e:  # a table larger than the machine gives: what to change
+            raise RacksmithError(str(e) or "no memory for the endgame search: give a smaller tt_mb") from None
         self._solving = threading.Lock()  # one solve at a time: the search's tables are its own
         self.search.set_position(np.ascontiguousarray(pos.board, dtype=np.uint8), rack0, rack1,
                                  pos.scores[0] - pos.scores[1], zero, limit,

@@ -681,7 +681,11 @@ def solve_peg(
     rules = pruned_rules(rs, lexicon, board, pool)
     reduce = passes_reduce(rs, board, pool)
     bits = max(10, min(32, int(math.log2(max(1, tt_mb // threads))) + 16))
-    solver = _Solver([Search(rules, bits) for _ in range(threads)], deadline, MAX_DEPTH)
+    try:
+        searches = [Search(rules, bits) for _ in range(threads)]
+    except MemoryError as e:  # tables larger than the machine gives (one a thread): what to change
+        raise PositionError(f"{e or 'no memory for the pre-endgame search'} (one table a thread: {threads})") from None
+    solver = _Solver(searches, deadline, MAX_DEPTH)
     try:
         with cancelling(cancel, solver.cancel):  # (Ctrl-C: stopped the same way, then KeyboardInterrupt)
             return run_interruptibly(
