@@ -186,10 +186,10 @@ def test_a_repeated_call_runs_the_kept_plan_and_gives_the_same_moves():
             assert first.to_records() == fast.to_records() == again.to_records() == expected
             assert again.rack == pos.rack and again.position.cgp() == pos.cgp()
         if turn % 5 == 4:
-            pos.board = pos.board.astype(np.int64)  # a board of another dtype is read too (converted)
+            pos._board = pos.board.astype(np.int64)  # past the setter: the generator reads another dtype too
             assert pos.moves(top=1, sort="equity", leaves=leaves, exchanges=True).to_records() == \
                 _moves_read_afresh(pos, top=1, sort="equity", leaves=leaves, exchanges=True)
-            pos.board = pos.board.astype(np.uint8)
+            pos._board = pos.board.astype(np.uint8)
         g.play(pos.moves(top=1, sort="equity", leaves=leaves, exchanges=True)[0])
     assert hits >= 30
 
