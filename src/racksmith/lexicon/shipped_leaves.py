@@ -53,19 +53,12 @@ def set_name(name: object) -> str | None:
     """The shipped leave set ``name`` names: a set's name, or the name or an alias of the ruleset
     it is trained for (``эрудит`` is ``erudit``, ``скрэббл`` is ``russian``; case and surrounding
     spaces ignored, as ``--ruleset`` reads them), or None."""
-    if not isinstance(name, str):
-        return None
-    key = name.strip().lower()
-    if key in SHIPPED_LEAVES:
-        return key
-    from ..errors import RulesetError
-    from ..rules.ruleset import find_ruleset
+    from ..rules.ruleset import builtin_name
 
-    try:
-        trained_for = find_ruleset(key).name
-    except RulesetError:
-        return None
-    return next((k for k, v in SHIPPED_LEAVES.items() if v == trained_for), None)
+    if isinstance(name, str) and name.strip().lower() in SHIPPED_LEAVES:
+        return name.strip().lower()
+    trained_for = builtin_name(name)
+    return next((k for k, v in SHIPPED_LEAVES.items() if v == trained_for), None) if trained_for else None
 
 
 def is_shipped_leaves(name: object) -> bool:

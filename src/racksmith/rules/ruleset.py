@@ -542,6 +542,15 @@ def find_ruleset(name: str, extra: Iterable[Ruleset] = ()) -> Ruleset:
     raise RulesetError(f"unknown ruleset {_show(name)}: use one of {', '.join(known)} (or an alias)")
 
 
+def builtin_name(text: object) -> str | None:
+    """The name of the shipped ruleset ``text`` names by its name or an alias (``эрудит`` is
+    ``erudit``; case and surrounding spaces ignored, as ``--ruleset`` reads them), or None. What a
+    shipped table of a ruleset (its leaves, its win% table) is named by."""
+    if not isinstance(text, str):
+        return None
+    return _alias_table().get(text.strip().lower())
+
+
 def get_ruleset(spec: "str | Path | Ruleset | None" = None) -> Ruleset:
     """A ruleset by name or alias (``english``, ``scrabble``, ``эрудит``…), a path to a file, or itself.
 

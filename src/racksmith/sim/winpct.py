@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 
 from .. import _args
-from ..errors import RacksmithError, RulesetError, WinPctError
+from ..errors import RacksmithError, WinPctError
 from ..lexicon.files import read_bounded, write_atomically
-from ..rules.ruleset import Ruleset, find_ruleset, get_ruleset, provenance_fields
+from ..rules.ruleset import Ruleset, builtin_name, get_ruleset, provenance_fields
 
 #: spreads the shipped tables cover: -MAX_SPREAD..MAX_SPREAD (beyond, the nearest end is used)
 MAX_SPREAD = 500
@@ -300,20 +300,16 @@ def _shipped_name(spec: "str | Path") -> "str | None":
     """The shipped table ``spec`` names: a shipped ruleset's name (case and surrounding spaces
     ignored), or one of its aliases (``эрудит``, ``скрэббл``, as ``--ruleset`` reads them) when no
     file of that name is there; None for a path."""
-    if not isinstance(spec, str):
+    name = builtin_name(spec)
+    if name is None or name not in SHIPPED:
         return None
-    key = spec.strip().lower()
-    if key in SHIPPED:
-        return key
-    try:
-        name = find_ruleset(key).name
-    except RulesetError:
-        return None
+    if isinstance(spec, str) and spec.strip().lower() == name:
+        return name
     try:
         there = Path(spec).exists()
     except (OSError, ValueError):
         there = False
-    return name if name in SHIPPED and not there else None
+    return None if there else name
 
 
 def _nearest_shipped(rs: Ruleset) -> str:
