@@ -289,3 +289,39 @@ def test_corruption_that_keeps_arcs_in_range_never_crashes(edits):
     except LexiconFormatError:
         return
     exercise(lex)
+
+
+def test_a_kwg_read_with_another_ruleset_s_letters_is_refused_by_its_sidecar(tmp_path):
+    """An Эрудит KWG read under Russian (33 letters: Ё besides) gave 58,729 words of garbage
+    ('АБАЁТП', no 'КОТ'), silently: Lexicon.save writes the letters beside the file, and a file
+    they describe is refused under other letters."""
+    import json
+
+    from racksmith import Leaves, load_lexicon
+    from racksmith.errors import LexiconFormatError
+
+    path = tmp_path / "er.kwg"
+    erudit = load_lexicon("ru-erudit", "erudit")
+    erudit.save(path)
+    side = json.loads((tmp_path / "er.kwg.json").read_text("utf-8"))
+    assert side["ruleset"] == "erudit" and side["words"] == len(erudit) and "Ё" not in side["alphabet"]
+    with pytest.raises(LexiconFormatError, match=r"was built for ruleset erudit \(its sidecar er.kwg.json says so\), "
+                                                 r"whose letters are not those of russian: read it with ruleset erudit"):
+        load_lexicon(path, "russian")
+    assert "КОТ" in load_lexicon(path, "erudit")
+    # English and Super share their letters: the sidecar names no ruleset, and both read the file
+    load_lexicon("enable").save(tmp_path / "en.kwg")
+    assert "ruleset" not in json.loads((tmp_path / "en.kwg.json").read_text("utf-8"))
+    assert len(load_lexicon(tmp_path / "en.kwg", "super")) == len(load_lexicon(tmp_path / "en.kwg", "english"))
+    # a sidecar of other bytes (the file replaced by another engine's) says nothing: read as asked
+    (tmp_path / "er.kwg").write_bytes(load_lexicon("ru", "russian").tobytes())
+    assert "ЁЖ" in load_lexicon(path, "russian")
+    # leaves too: saved under Эрудит, refused under Russian; a trained file's provenance is kept
+    leaves = Leaves.from_pairs([("Ж", 1.5)], "erudit")
+    leaves.save(tmp_path / "er.klv2")
+    with pytest.raises(LexiconFormatError, match="was trained for ruleset erudit"):
+        Leaves.load(tmp_path / "er.klv2", "russian")
+    prov = tmp_path / "er.klv2.json"
+    prov.write_text(json.dumps(dict(json.loads(prov.read_text("utf-8")), games=1000)), "utf-8")
+    leaves.save(tmp_path / "er.klv2")
+    assert json.loads(prov.read_text("utf-8"))["games"] == 1000

@@ -25,9 +25,10 @@ def test_writing_never_changes_the_umask_and_new_files_get_its_mode(tmp_path, mo
         monkeypatch.undo()
     finally:
         os.umask(old)
-    for name in ("words.kwg", "leaves.klv2", "raw.bin"):
+    written = ["leaves.klv2", "leaves.klv2.json", "raw.bin", "words.kwg", "words.kwg.json"]  # (with their sidecars)
+    for name in written:
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["leaves.klv2", "raw.bin", "words.kwg"]  # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == written  # no temporary left
 
 
 def test_a_failed_write_leaves_no_temporary_file(tmp_path, monkeypatch):

@@ -251,7 +251,14 @@ class Leaves:
         return head + self.kwg.astype("<u4", copy=False).tobytes() + mid + self.values.astype("<f4", copy=False).tobytes()
 
     def save(self, path: str | Path) -> None:
-        write_atomically(_args.path(path, "path", LexiconFormatError), self.tobytes())
+        """Write the KLV2 file, and beside it ``FILE.json`` with the letters its tiles spell
+        (:mod:`racksmith.lexicon.sidecar`: read with another ruleset's letters, it is refused)."""
+        from .sidecar import write_sidecar
+
+        p = _args.path(path, "path", LexiconFormatError)
+        data = self.tobytes()
+        write_atomically(p, data)
+        write_sidecar(p, data, self.alphabet.letters)
 
     def __reduce__(self):
         # (pickled, or copied, as the file's bytes: read again, the arrays are checked and read-only,
@@ -353,45 +360,15 @@ def leave_index(leaves: Leaves, tiles: Sequence[int]) -> int:
     return int(_kwgwalk.word_index(leaves.kwg, leaves.counts, bytes(key)))
 
 
-MAX_PROVENANCE_BYTES = 1 << 20  #: the largest provenance file read beside a leave file
-
-
 def _check_trained_for(path: Path, buf: np.ndarray, ruleset: Ruleset) -> None:
     """A leave file's tiles are numbers: read with another ruleset's letters they are other leaves
     (an Эрудит file under Russian moves every value from Ж on by one letter). A file ``leaves
-    train`` wrote has its provenance beside it (``FILE.json``); when that describes these very
-    bytes (its ``sha256``) and its ruleset's letters (``alphabet``, or a shipped ruleset's by
-    ``ruleset``) are not ``ruleset``'s, the file is refused. Without such a provenance nothing
-    says what the tiles spell, and the file is read with ``ruleset``'s letters."""
-    import hashlib
-    import json
+    train`` wrote has its provenance beside it (``FILE.json``, :mod:`racksmith.lexicon.sidecar`);
+    when that describes these very bytes and other letters than ``ruleset``'s, the file is refused."""
+    from .sidecar import check_letters
 
-    from ..rules.ruleset import BUILTIN, find_ruleset
-
-    side = Path(str(path) + ".json")
-    try:
-        if not side.is_file():
-            return
-        prov = json.loads(read_bounded(side, MAX_PROVENANCE_BYTES, "provenance", LexiconFormatError))
-    except (OSError, ValueError):
-        return  # no provenance that can be read: nothing to check against
-    if not isinstance(prov, dict) or prov.get("sha256") != hashlib.sha256(buf.tobytes()).hexdigest():
-        return
-    name = prov.get("ruleset")
-    letters = prov.get("alphabet")
-    if not (isinstance(letters, list) and all(isinstance(x, str) for x in letters)):
-        if not (isinstance(name, str) and name in BUILTIN):
-            return
-        letters = list(find_ruleset(name).alphabet.letters)
-    if tuple(letters) == ruleset.alphabet.letters:
-        return
-    shown = name if isinstance(name, str) else "another ruleset"
-    err = LexiconFormatError(
-        f"leave file {str(path)!r} was trained for ruleset {shown} (its provenance {side.name} says so), whose letters "
-        f"are not those of {ruleset.name}: read it with ruleset {shown}, or use leaves made for {ruleset.name}"
-    )
-    err.param = "ruleset"
-    raise err
+    check_letters(path, buf, ruleset, "leave file", "trained", side_word="provenance",
+                  otherwise=f", or use leaves made for {ruleset.name}")
 
 
 def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Ruleset | None" = None) -> Leaves:

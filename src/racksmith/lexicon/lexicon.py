@@ -99,10 +99,15 @@ class Lexicon:
     @classmethod
     def load(cls, path: str | Path, ruleset: str | Path | Ruleset | None = None, *, name: str = "") -> "Lexicon":
         """A ``.kwg`` file (built by racksmith, MAGPIE or wolges), read into memory."""
+        from .sidecar import check_letters
+
         p = _args.path(path, "path", LexiconFormatError)
         _args.text(name, "name", LexiconFormatError)
-        nodes = nodes_of(read_file(p), repr(str(p)))
-        return cls(nodes, get_ruleset(ruleset).alphabet, name=name or p.stem, path=p)
+        rs = get_ruleset(ruleset)
+        data = read_file(p)
+        check_letters(p, data, rs, "KWG", "built")  # its sidecar, when racksmith wrote it
+        nodes = nodes_of(data, repr(str(p)))
+        return cls(nodes, rs.alphabet, name=name or p.stem, path=p)
 
     @classmethod
     def from_bytes(cls, data: bytes, ruleset: str | Path | Ruleset | None = None, *, name: str = "") -> "Lexicon":
@@ -150,8 +155,16 @@ class Lexicon:
         return self.kwg.astype("<u4", copy=False).tobytes()
 
     def save(self, path: str | Path) -> None:
-        """Write the KWG file (atomically: a reader never sees half a file)."""
-        write_atomically(_args.path(path, "path", LexiconFormatError), self.tobytes())
+        """Write the KWG file (atomically: a reader never sees half a file), and beside it
+        ``FILE.json`` with the letters its tiles spell and its number of words
+        (:mod:`racksmith.lexicon.sidecar`: read with another ruleset's letters, it is refused;
+        MAGPIE and wolges read the KWG alone)."""
+        from .sidecar import write_sidecar
+
+        p = _args.path(path, "path", LexiconFormatError)
+        data = self.tobytes()
+        write_atomically(p, data)
+        write_sidecar(p, data, self.alphabet.letters, {"words": len(self)})
 
     def located(self, path: str | Path) -> "Lexicon":
         """The same lexicon, known to be saved at ``path``."""
