@@ -1542,3 +1542,122 @@ def test_racks_and_moves_with_a_tile_of_several_letters(desktop, spanish_server)
     assert text(page, "#history").startswith("8G [CH]A +12")
     assert page.input_value("#cgp").startswith("15/15/15/15/15/15/15/6[CH]A7/")
     assert page.console_errors == []
+
+
+def test_a_turn_played_with_the_bag_empty_shows_the_endgame_solver_s_verdict(desktop, server):
+    """Turn 21 of game01 (the bag empty): the card said "best move of 400 · equity 8.00" though the
+    analysis's endgame solver says 14J DIETE(R) lost 12 points to N12 TREE. The solver's verdict is
+    now the card's headline and the turns table's (rank "endgame", lost in points); the rank by
+    equity stays below it as a hint. A turn with tiles in the bag shows what it showed."""
+    import re
+
+    page = desktop
+    open_page(page, server)
+    load_game(page, (FIXTURES / "gcg" / "game01_seed1.gcg").read_text("utf-8"))
+    wait_until(page, "document.querySelectorAll('#turns tbody tr').length === 24")
+    # the turns table: the endgame rows say so and give the points lost; the others rank and equity as before
+    row21, row24 = "#turns tbody tr:nth-child(21)", "#turns tbody tr:nth-child(24)"
+    assert text(page, f"{row21} td:nth-child(6)") == "endgame" and text(page, f"{row21} td:nth-child(7)") == "12 pts"
+    assert "big" in page.get_attribute(f"{row21} td:nth-child(7)", "class")
+    assert text(page, f"{row24} td:nth-child(7)") == "0 pts"
+    assert page.get_attribute(row21, "title").startswith("endgame solver: lost 12 points; spread by the end of the game: "
+                                                          "played +4, best N12 TREE +16 (exact)")
+    assert re.fullmatch(r"\d+", text(page, "#turns tbody tr:nth-child(1) td:nth-child(6)"))
+    assert re.fullmatch(r"\d+\.\d", text(page, "#turns tbody tr:nth-child(1) td:nth-child(7)"))
+    legend = page.get_attribute("#turns", "aria-describedby")
+    assert "endgame solver" in text(page, f"#{legend}")
+    # the card: the solver's verdict first, the rank by equity after it
+    page.click(row21)
+    wait_until(page, "document.getElementById('turn-card').textContent.includes('endgame solver')")
+    card = text(page, "#turn-card")
+    assert "endgame solver: lost 12 points · spread by the end of the game: played +4, best N12 TREE +16 · exact" in card
+    assert "by equity: best move of 400 · equity 8.00" in card
+    assert card.index("endgame solver") < card.index("by equity")
+    assert page.get_attribute("#turn-card .endgame-verdict .rank", "class") == "rank lost"
+    # the solver's best move shows itself on the board
+    best = page.locator("#turn-card .endgame-verdict").get_by_role("button", name="N12 TREE")
+    assert best.count() == 1
+    best.click()
+    wait_until(page, "document.querySelectorAll('#board .tile.preview').length > 0")
+    ratios = page.evaluate(CONTRAST_JS, [("by equity", "#turn-card .endgame-verdict + .subtle", None, None),
+                                         ("legend", f"#{legend}", None, None)])
+    assert ratios["by equity"] >= 4.5 and ratios["legend"] >= 4.5, ratios
+    # the move played is the solver's best: said so
+    page.click(row24)
+    wait_until(page, "document.getElementById('turn-card').textContent.includes('endgame solver: best play')")
+    card = text(page, "#turn-card")
+    assert "played +10 · exact" in card and "best M12" not in card.split("by equity")[0]
+    # tiles in the bag: no verdict of the solver, the rank the headline as before
+    page.click("#turns tbody tr:nth-child(1)")
+    wait_until(page, "!document.getElementById('turn-card').textContent.includes('endgame solver')")
+    card = text(page, "#turn-card")
+    assert "by equity" not in card and re.search(r"(best move|rank \d+) of \d+ · equity", card)
+    assert page.console_errors == []
+
+
+def test_the_players_summary_is_a_table_under_a_heading(desktop, server):
+    """The analysis's per-player summary (analysis.players) was not on the page: now a table under
+    a heading "Players", a row each (the player its row header): turns, best moves, equity lost,
+    bingos, and the points the endgame solver says each lost with the bag empty. Closed with the
+    game."""
+    page = desktop
+    open_page(page, server)
+    load_game(page, (FIXTURES / "gcg" / "game01_seed1.gcg").read_text("utf-8"))
+    wait_until(page, "!document.getElementById('players-summary').hidden")
+    assert page.get_by_role("heading", level=3, name="Players", exact=True).count() == 1
+    table = page.get_by_role("table", name="Players", exact=True)
+    assert table.count() == 1
+    heads = [table.get_by_role("columnheader").nth(i).inner_text() for i in range(table.get_by_role("columnheader").count())]
+    assert heads == ["player", "turns", "best moves", "equity lost", "per turn", "bingos", "bingos missed",
+                     "endgame points lost"]
+    assert [table.get_by_role("rowheader").nth(i).inner_text() for i in range(2)] == ["p1", "p2"]
+    rows = [[c.strip() for c in r.split("\t")] for r in text(page, "#players-table tbody").split("\n")]
+    # the server's leaves (SYNTH) are those the game was played with: every move the best by equity
+    assert rows == [["p1", "12", "12 of 12", "0.0", "0.00", "1", "0", "19 in 2 turns"],
+                    ["p2", "12", "12 of 12", "0.0", "0.00", "4", "0", "9 in 2 turns"]]
+    snapshot = page.locator("#players-summary").aria_snapshot()
+    assert 'heading "Players"' in snapshot and 'rowheader "p1"' in snapshot, snapshot
+    assert page.locator("#players-table tbody [tabindex]").count() == 0  # no Tab stop: a table to read, not to act in
+    page.select_option("#ruleset", "super")  # the game closes: its summary with it
+    wait_until(page, "document.getElementById('game').hidden")
+    assert page.is_hidden("#players-summary") and page.locator("#players-table tbody tr").count() == 0
+    assert page.console_errors == []
+
+
+def test_the_game_view_shows_what_the_analysis_gives_and_no_more(desktop, server):
+    """The page reads the analysis's keys as they come: a verdict not exact says so (≈), a turn
+    without an ``endgame`` key shows the rank as the headline, and numbers the analysis adds to a
+    player (a simulation's roll-up) are columns of the summary; none of them, no column."""
+    import json
+
+    page = desktop
+    open_page(page, server)
+
+    def answer(route):
+        d = route.fetch().json()
+        turns = d["analysis"]["turns"]
+        turns[20]["endgame"]["exact"] = False
+        del turns[21]["endgame"]  # an analysis without the key
+        for p in d["analysis"]["players"]:
+            p["win_pct_lost"] = 3.25
+            p["grades"] = {"best": 3, "mistake": 1}
+            p["unknown"] = None  # nothing to show: no column
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(d))
+
+    page.route("**/api/gcg", answer)
+    load_game(page, (FIXTURES / "gcg" / "game01_seed1.gcg").read_text("utf-8"))
+    wait_until(page, "!document.getElementById('players-summary').hidden")
+    heads = page.locator("#players-table thead th").all_inner_texts()
+    assert heads[-3:] == ["endgame points lost", "win pct lost", "grades"], heads
+    first = [c.strip() for c in text(page, "#players-table tbody tr:nth-child(1)").split("\t")]
+    assert first[-3:] == ["≈19 in 2 turns", "3.3", "best 3, mistake 1"], first
+    assert text(page, "#turns tbody tr:nth-child(21) td:nth-child(7)") == "≈12 pts"
+    assert text(page, "#turns tbody tr:nth-child(22) td:nth-child(6)") == "1"  # no endgame key: the rank
+    page.click("#turns tbody tr:nth-child(21)")
+    wait_until(page, "document.getElementById('turn-card').textContent.includes('endgame solver')")
+    assert "not exact (the time ran out" in text(page, "#turn-card")
+    page.click("#turns tbody tr:nth-child(22)")
+    wait_until(page, "!document.getElementById('turn-card').textContent.includes('endgame solver')")
+    card = text(page, "#turn-card")
+    assert "best move of 108 · equity" in card and "by equity" not in card
+    assert page.console_errors == []

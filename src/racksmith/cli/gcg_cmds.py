@@ -117,14 +117,22 @@ def cgp_cmd(
                                  callback=dash_is_stdin),
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="The position before this turn (1-based) [default: the end]."),
     ruleset: GcgRulesetOption = None,
+    hide_opponent_rack: bool = typer.Option(
+        False, "--hide-opponent-rack",
+        help="Leave the opponent's rack out (empty) even where the record reveals it: the position as the player "
+             "to move saw it, as 'analyze --sim' grades it. Without it 'sim', 'best' and 'peg' take his rack as "
+             "known; with it they draw it from the unseen tiles (with the bag empty it is the unseen tiles anyway).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print {turn, cgp} as JSON."),
 ) -> None:
-    """Print the CGP of the position before a turn: the mover's rack first, the opponent's when the record reveals it."""
+    """Print the CGP of the position before a turn: the mover's rack first, the opponent's when the
+    record reveals it (unless --hide-opponent-rack)."""
     r = _replay(path, ruleset, None, False)
     _refuse_unknown_position(r, turn, path)
-    cgp = r.cgp(turn)
+    pos = r.position(turn, opponent_rack=not hide_opponent_rack)
+    cgp = pos.cgp()
     _note_later_errors(r, path)
-    if not r.position(turn).racks_known[0]:  # a CGP's first rack written empty reads as a known empty rack
+    if not pos.racks_known[0]:  # a CGP's first rack written empty reads as a known empty rack
         note(f"note: {input_name(path)} does not show the whole rack of the player to move here: the CGP leaves it "
              "empty, to be filled in before it is analysed")
     if as_json:

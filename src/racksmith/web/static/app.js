@@ -1367,6 +1367,7 @@
     const slider = $("turn");
     slider.max = g.turns.length + 1;
     renderTurnsTable();
+    renderPlayers();
   }
 
   // no game shown (another record failed to load, or another ruleset was picked)
@@ -1380,11 +1381,96 @@
     $("turn-label").textContent = "";
     $("turn").removeAttribute("aria-valuetext");
     $("turns").querySelector("tbody").replaceChildren();
+    renderPlayers();
   }
 
   function analysisOf(n) {
     const a = state.game.analysis;
     return a ? a.turns[n - 1] : null;
+  }
+
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+  // the endgame solver's verdict on a turn played with the bag empty (analysis.turns[].endgame), in words:
+  // its values are the spread each move gives the mover by the end of the game, best play after it
+  function endgameWords(e) {
+    return `endgame solver: ${e.lost === 0 ? "best play" : `lost ${plural(e.lost, "point")}`}; spread by the end of ` +
+      `the game: played ${signed(e.played_value)}` + (e.lost !== 0 && e.best ? `, best ${e.best} ${signed(e.value)}` : "") +
+      (e.exact ? " (exact)" : " (not exact: the time ran out)");
+  }
+
+  // a move of the analysis as a button that shows it on the board
+  function moveButton(notation) {
+    const move = words("button", { type: "button", class: "move-button", title: "show it on the board" }, ...moveNodes(notation));
+    move.addEventListener("mouseenter", () => previewNotation(notation, false));
+    move.addEventListener("mouseleave", unhover);
+    move.addEventListener("focus", () => previewNotation(notation, false));
+    move.addEventListener("blur", unhover);
+    move.addEventListener("click", (ev) => { previewNotation(notation, true); boardIntoView(ev); });
+    return move;
+  }
+
+  // the players' summary of the analysis (analysis.players): a row each; numbers the analysis adds to
+  // a player (a simulation's roll-up) are columns of their own, named by their key
+  const PLAYER_KEYS = ["player", "turns", "ranked_turns", "best_moves", "equity_lost", "mean_equity_lost",
+    "bingos_played", "bingos_missed"];
+  function renderPlayers() {
+    const g = state.game;
+    const a = g && g.analysis;
+    const box = $("players-summary");
+    const table = $("players-table");
+    if (!a || !a.players || !a.players.length) {
+      box.hidden = true;
+      table.querySelector("thead").replaceChildren();
+      table.querySelector("tbody").replaceChildren();
+      return;
+    }
+    // the endgame solver's verdicts, added up per player (the turns played with the bag empty)
+    const endgame = new Map();
+    for (const t of a.turns) {
+      if (!t.endgame) continue;
+      const sum = endgame.get(t.player) || { turns: 0, lost: 0, exact: true };
+      sum.turns += 1;
+      sum.lost += t.endgame.lost;
+      sum.exact = sum.exact && t.endgame.exact;
+      endgame.set(t.player, sum);
+    }
+    const extra = [];
+    for (const p of a.players) {
+      for (const [k, v] of Object.entries(p)) {
+        if (!PLAYER_KEYS.includes(k) && !extra.includes(k) && v !== null && v !== undefined) extra.push(k);
+      }
+    }
+    const col = (text, num = true) => h("th", { scope: "col", class: num ? "num" : null, text });
+    table.querySelector("thead").replaceChildren(h("tr", {}, col("player", false), col("turns"), col("best moves"),
+      col("equity lost"), col("per turn"), col("bingos"), col("bingos missed"),
+      endgame.size ? col("endgame points lost") : null, ...extra.map((k) => col(k.replace(/_/g, " ")))));
+    table.querySelector("tbody").replaceChildren(...a.players.map((p) => {
+      const e = endgame.get(p.player);
+      return h("tr", {},
+        h("th", { scope: "row", class: "nick", text: shorten(p.player, 40) }),
+        h("td", { class: "num", text: p.turns }),
+        h("td", { class: "num", text: `${p.best_moves} of ${p.ranked_turns}` }),
+        h("td", { class: "num", text: p.equity_lost.toFixed(1) }),
+        h("td", { class: "num", text: p.mean_equity_lost === null ? "" : p.mean_equity_lost.toFixed(2) }),
+        h("td", { class: "num", text: p.bingos_played }),
+        h("td", { class: "num", text: p.bingos_missed }),
+        endgame.size ? h("td", { class: "num", text: e ? `${e.exact ? "" : "≈"}${e.lost} in ${plural(e.turns, "turn")}` : "" }) : null,
+        ...extra.map((k) => h("td", { class: "num", text: summaryValue(p[k]) })));
+    }));
+    box.hidden = false;
+  }
+
+  // a value the analysis adds to a player's summary, as text: a number (one decimal unless whole), a
+  // count per name ({best: 3, mistake: 1}: "best 3, mistake 1"), a list
+  function summaryValue(v) {
+    if (v === null || v === undefined) return "";
+    if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(1);
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (Array.isArray(v)) return v.map(summaryValue).join(", ");
+    if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${summaryValue(x)}`).join(", ");
+    return String(v);
   }
 
   function renderTurnsTable() {
@@ -1394,8 +1480,15 @@
     g.turns.forEach((t) => {
       const a = analysisOf(t.turn);
       const lost = a && a.equity_lost !== null ? a.equity_lost : null;
+      // with the bag empty the endgame solver's verdict is the turn's: the points it lost, not the equity
+      const e = a && a.endgame ? a.endgame : null;
+      const rankCell = e ? h("td", { class: "num" }, h("span", { class: "tag ex", text: "endgame" }))
+        : h("td", { class: "num" + (a && a.rank === 1 ? " rank1" : ""), text: a && a.rank !== null ? a.rank : "" });
+      const lostCell = e ? h("td", { class: "num lost" + (e.lost > 10 ? " big" : "") + (e.lost === 0 ? " rank1" : ""),
+        text: `${e.exact ? "" : "≈"}${e.lost} pt${e.lost === 1 ? "" : "s"}` })
+        : h("td", { class: "num lost" + (lost > 10 ? " big" : ""), text: lost === null ? "" : lost.toFixed(1) });
       const tr = h("tr", { "data-turn": t.turn, "data-row": "", tabindex: t.turn === 1 ? 0 : -1, "aria-selected": "false",
-        title: "Enter: show this turn" },
+        title: (e ? endgameWords(e) + ". " : "") + "Enter: show this turn" },
         h("td", { class: "num", text: t.turn }),
         h("td", { class: "nick", text: shorten(t.nick, 40) }),
         words("td", { class: "move rack" }, ...rackNodes(shorten(t.rack, 40))),
@@ -1403,8 +1496,8 @@
           t.withdrawn ? h("span", { class: "tag ex", text: "withdrawn" }) : null,
           t.bingo && !t.withdrawn ? h("span", { class: "tag", text: "bingo" }) : null),
         h("td", { class: "num", text: t.score }),
-        h("td", { class: "num" + (a && a.rank === 1 ? " rank1" : ""), text: a && a.rank !== null ? a.rank : "" }),
-        h("td", { class: "num lost" + (lost > 10 ? " big" : ""), text: lost === null ? "" : lost.toFixed(1) }));
+        rankCell,
+        lostCell);
       tr.addEventListener("click", () => showTurn(t.turn));
       rowKeys(tr, () => showTurn(t.turn));
       body.append(tr);
@@ -1505,16 +1598,29 @@
         : "The record does not show this rack") + ": type the whole rack in the rack field to list the moves." }));
     }
     if (a) {
+      const e = a.endgame;
+      if (e) {
+        // the bag empty: the endgame solver's verdict is the turn's (the spread each move gives by the
+        // end of the game), the rank by equity only a hint beside it
+        parts.push(h("div", { class: "endgame-verdict" },
+          "endgame solver: ", h("span", { class: e.lost === 0 ? "rank best" : "rank lost",
+            text: e.lost === 0 ? "best play" : `lost ${plural(e.lost, "point")}` }),
+          ` · spread by the end of the game: played ${signed(e.played_value)}`,
+          e.lost !== 0 && e.best ? [", best ", moveButton(e.best), ` ${signed(e.value)}`] : null,
+          e.exact ? " · exact" : " · not exact (the time ran out: the values of the last depth searched)"));
+      }
       if (a.rank !== null) {
-        const cls = a.rank === 1 ? "rank best" : a.equity_lost > 10 ? "rank lost" : "rank";
-        parts.push(h("div", {}, h("span", { class: cls, text: a.rank === 1 ? "best move" : `rank ${a.rank}` }),
+        const cls = e ? "" : a.rank === 1 ? "rank best" : a.equity_lost > 10 ? "rank lost" : "rank";
+        parts.push(h("div", { class: e ? "subtle" : null }, e ? "by equity: " : null,
+          h("span", { class: cls, text: a.rank === 1 ? "best move" : `rank ${a.rank}` }),
           ` of ${a.moves} · equity ${a.equity.toFixed(2)}` + (a.equity_lost ? ` · lost ${a.equity_lost.toFixed(2)}` : "") +
           (a.bingo_missed ? " · missed a bingo" : "")));
-      } else if (a.note && !rackShort) {  // (a rack in part: said above, with what to do)
+      }
+      if (a.note && !rackShort) {  // (a rack in part: said above, with what to do)
         parts.push(h("div", { class: "note", text: humanize(a.note, "game") }));
       }
       if (a.best.length) {
-        const list = h("ol", { "aria-label": "The best moves" });
+        const list = h("ol", { "aria-label": e ? "The best moves by equity" : "The best moves" });
         for (const c of a.best) {
           // the move is a button (it shows itself on the board); its points are words apart from it
           const move = words("button", { type: "button", class: "move-button", title: "show it on the board" }, ...moveNodes(c.move));
