@@ -87,6 +87,20 @@ def test_one_tile_in_the_bag_is_simulated_where_the_ruleset_allows_exchanging_it
         pos.solve_peg(seconds=1.0)
 
 
+def test_a_set_the_play_outs_do_not_take_falls_back_to_static_equity_and_says_why():
+    """A set of 1,500 tiles: the play-outs hold at most 1,024 unseen tiles, and best_play raised
+    the simulation's error where its docstring promises static equity and the reason."""
+    from racksmith import get_ruleset
+
+    data = get_ruleset("english").to_dict()
+    data.pop("aliases", None)
+    rs = Ruleset.from_dict(dict(data, name="fifteen-sets", tiles=[[l, c * 15, v] for l, c, v in data["tiles"]]))
+    pos = Position.from_cgp("15/15/15/15/15/15/15/7CAT5/15/15/15/15/15/15/15 ES?AIRT/ 0/0 0", ruleset=rs)
+    b = pos.best_play(seconds=1.0)
+    assert b.method == "static" and "unseen holds at most 1024 tiles, got 1462" in b.fallback
+    assert b.move == pos.moves(top=1, sort="equity", leaves=None, exchanges=True)[0]
+
+
 def test_small_pre_endgames_have_the_minimax_s_best_key():
     """The opponent's rack unknown (the first three small games the plain minimax can search): the
     best play's chance is the best of the minimax over every play and bag tile, and the bounds of

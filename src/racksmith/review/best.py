@@ -10,7 +10,8 @@
   of the best plays by static equity, stopped when best-arm identification is sure of the best
   play or the time is up.
 * **Where none of these applies** (more than two players, scores beyond what the searches hold, a
-  position the endgame solver does not take): the play of highest static equity, and why.
+  position the endgame solver or the play-outs do not take, such as a set of more than 1,024 tiles):
+  the play of highest static equity, and why.
 
 An opponent's rack given in the position is taken as known by every method (as ``racksmith sim``,
 ``endgame`` and ``peg`` take it); leave it out to have it drawn from the unseen tiles.
@@ -188,9 +189,12 @@ def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, op
         check_scores(position.scores)
     except SimError as e:
         raise PositionError(str(e)) from None
-    r = position.simulate(candidates=candidates, plies=plies, iterations=None, seconds=seconds, threads=threads,
-                          seed=seed, stop=0.99, opponent_racks=opponent_racks, leaves=leaves, winpct=winpct,
-                          progress=progress, cancel=cancel)
+    try:
+        r = position.simulate(candidates=candidates, plies=plies, iterations=None, seconds=seconds, threads=threads,
+                              seed=seed, stop=0.99, opponent_racks=opponent_racks, leaves=leaves, winpct=winpct,
+                              progress=progress, cancel=cancel)
+    except SimError as e:  # a position the play-outs do not take (a set of more than 1,024 tiles): say why
+        raise PositionError(str(e)) from None
     c = r.best
     how = {"confidence": "sure of the best play at 0.99", "time": "stopped by the time limit",
            "iterations": "stopped at its iteration limit",
