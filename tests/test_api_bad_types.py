@@ -348,7 +348,7 @@ NOT_IN_TABLE = {
     "BestPlay", "EndgameResult", "PegResult", "PegPlay", "SimResult", "SimCandidate", "Inference", "InferredLeave",
     "ScoreBreakdown", "WordScore", "TileScore", "Verdict", "Analysis", "TurnAnalysis", "Candidate", "EndgameGrade",
     "PlayerSummary", "ReplayTurn", "GCGGame", "GCGEvent", "GCGPlayer", "PlayerStats", "PairResult", "GameResult",
-    "GameTable", "PairTable", "PlayerSpec", "PlayerContext", "Skipped", "WinPct",
+    "GameTable", "PairTable", "PlayerSpec", "PlayerContext", "Skipped", "WinPct", "GameEvent", "TotalSlip",
 }
 
 

@@ -3,6 +3,8 @@ through the CLI, and a ``racksmith.errors`` error (a ``ValueError``) through the
 a traceback, a hang or a silently wrong answer."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from racksmith.cli import main as cli_main
@@ -383,8 +385,9 @@ def test_positions_after_an_error_are_not_given(capsys, tmp_path, old, new, firs
     assert "note: game.gcg has" in err
     code, out, err = run(capsys, "gcg", "show", path, "--turn", "3", "--json")
     assert code == 1 and out == "" and first in one_line(err)
-    code, out, err = run(capsys, "analyze", path, "--json")  # was an analysis of wrong positions, exit 0
-    assert code == 1 and out == "" and first in one_line(err)
+    # was an analysis of wrong positions, exit 0: the turns before the error are graded, none after it
+    code, out, err = run(capsys, "analyze", path, "--json")
+    assert code == 1 and json.loads(out)["does_not_replay_from"] == 9 and first in one_line(err)
 
 
 def test_analysing_a_record_that_does_not_replay_raises(tmp_path):

@@ -1613,8 +1613,9 @@ def test_the_players_summary_is_a_table_under_a_heading(desktop, server):
     assert [table.get_by_role("rowheader").nth(i).inner_text() for i in range(2)] == ["p1", "p2"]
     rows = [[c.strip() for c in r.split("\t")] for r in text(page, "#players-table tbody").split("\n")]
     # the server's leaves (SYNTH) are those the game was played with: every move the best by equity
-    assert rows == [["p1", "12", "12 of 12", "0.0", "0.00", "1", "0", "19 in 2 turns"],
-                    ["p2", "12", "12 of 12", "0.0", "0.00", "4", "0", "9 in 2 turns"]]
+    # but two endgame turns of each player; the equity lost is the endgame solver's points with the bag empty
+    assert rows == [["p1", "12", "10 of 12", "19.0", "1.58", "1", "0", "19 in 2 turns"],
+                    ["p2", "12", "11 of 12", "9.0", "0.75", "4", "0", "9 in 2 turns"]]
     snapshot = page.locator("#players-summary").aria_snapshot()
     assert 'heading "Players"' in snapshot and 'rowheader "p1"' in snapshot, snapshot
     assert page.locator("#players-table tbody [tabindex]").count() == 0  # no Tab stop: a table to read, not to act in
@@ -1627,7 +1628,7 @@ def test_the_players_summary_is_a_table_under_a_heading(desktop, server):
 def test_the_game_view_shows_what_the_analysis_gives_and_no_more(desktop, server):
     """The page reads the analysis's keys as they come: a verdict not exact says so (≈), a turn
     without an ``endgame`` key shows the rank as the headline, and numbers the analysis adds to a
-    player (a simulation's roll-up) are columns of the summary; none of them, no column."""
+    player (a simulation's roll-up) are columns of the summary; a key it does not know, no column."""
     import json
 
     page = desktop
@@ -1639,16 +1640,18 @@ def test_the_game_view_shows_what_the_analysis_gives_and_no_more(desktop, server
         turns[20]["endgame"]["exact"] = False
         del turns[21]["endgame"]  # an analysis without the key
         for p in d["analysis"]["players"]:
+            p["sim_turns"] = 20
             p["win_pct_lost"] = 3.25
             p["grades"] = {"best": 3, "mistake": 1}
-            p["unknown"] = None  # nothing to show: no column
+            p["unknown"] = 7  # a key the page does not know: no column
+        d["analysis"]["players"][0]["endgame_inexact"] = 1
         route.fulfill(status=200, content_type="application/json", body=json.dumps(d))
 
     page.route("**/api/gcg", answer)
     load_game(page, (FIXTURES / "gcg" / "game01_seed1.gcg").read_text("utf-8"))
     wait_until(page, "!document.getElementById('players-summary').hidden")
     heads = page.locator("#players-table thead th").all_inner_texts()
-    assert heads[-3:] == ["endgame points lost", "win pct lost", "grades"], heads
+    assert heads[-3:] == ["endgame points lost", "win% lost", "grades"], heads
     first = [c.strip() for c in text(page, "#players-table tbody tr:nth-child(1)").split("\t")]
     assert first[-3:] == ["≈19 in 2 turns", "3.3", "best 3, mistake 1"], first
     assert text(page, "#turns tbody tr:nth-child(21) td:nth-child(7)") == "≈12 pts"

@@ -47,9 +47,9 @@ from .play.selfplay import GameResult, SelfPlayConfig, SelfPlayReport, run_selfp
 from .play.match import MatchResult, PairResult, PlayerStats, match
 from .play.specs import PlayerContext, PlayerSpec, register_player_kind
 from .play.tables import GameTable, PairTable
-from .review.analysis import Analysis, Candidate, EndgameGrade, PlayerSummary, TurnAnalysis, analyze
+from .review.analysis import Analysis, Candidate, EndgameGrade, GameEvent, PlayerSummary, TurnAnalysis, analyze
 from .review.best import BestPlay
-from .review.replay import Replay, ReplayTurn, replay, replay_file, replay_text
+from .review.replay import Replay, ReplayTurn, TotalSlip, replay, replay_file, replay_text
 from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 # The searches and the simulation, imported now rather than at their first call: two threads making
 # their first calls at once (an endgame and a simulation) imported them concurrently, and Python's
@@ -105,6 +105,7 @@ __all__ = [
     "GCGPlayer",
     "GCGVisitor",
     "Game",
+    "GameEvent",
     "GameResult",
     "GameTable",
     "GameView",
@@ -154,6 +155,7 @@ __all__ = [
     "Sort",
     "TileScore",
     "Tiles",
+    "TotalSlip",
     "TurnAnalysis",
     "Undo",
     "UnknownLetterError",

@@ -1,7 +1,9 @@
 """``racksmith selfplay`` and ``racksmith analyze``: games between built-in players, analysis of a record."""
 from __future__ import annotations
 
+import math
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -211,8 +213,12 @@ def analyze(
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon to generate moves from [default: the ruleset's]."),
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON on stdout."),
     sim: bool = typer.Option(False, "--sim", help="Also grade each turn with tiles in the bag by the win% it lost "
-                                                   "in a simulation (MAGPIE's grades: 0.5 / 3 / 7 points)."),
-    sim_iterations: int = typer.Option(1000, "--sim-iterations", min=1, help="Play-outs per turn with --sim."),
+                                                   "in a simulation (MAGPIE's grades: 0.5 / 3 / 7 points); a grade "
+                                                   "the play-outs do not settle is shown 'x or y'."),
+    sim_iterations: int = typer.Option(1000, "--sim-iterations", min=1,
+                                       help="Play-outs per turn with --sim, shared by the candidates; then, unless "
+                                            "that settles the grade, the move played and the best others get half "
+                                            "as many each, and more (up to twice as many) until it is settled."),
     sim_candidates: int = typer.Option(10, "--sim-candidates", min=1, help="Candidates per turn with --sim."),
     sim_plies: int = typer.Option(2, "--sim-plies", min=1, max=32, help="Plies with --sim."),
     sim_infer: bool = typer.Option(False, "--sim-infer", help="With --sim, draw the opponent's rack from what "
@@ -222,10 +228,16 @@ def analyze(
                                                "are no more, else this many dealt at random."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the simulations."),
 ) -> None:
-    """For every turn: the move played, its rank among all moves by equity, the best moves and the
-    equity lost; then a summary per player (equity lost, bingos missed). With --sim, each turn with
-    tiles in the bag is also graded by the win% it lost in a simulation (a turn with the bag empty,
-    by the endgame solver)."""
+    """For every turn: the move played, its rank among all moves by equity, the best moves and what
+    it lost (static equity; with the bag empty, points of final spread by the endgame solver); then
+    a summary per player (what was lost, bingos missed). With --sim, each turn with tiles in the bag
+    is also graded by the win% it lost in a simulation: the move played against the best other
+    candidate gets play-outs until the grade is settled, else it is marked uncertain (a turn with the
+    bag empty is graded by the endgame solver).
+
+    A running total the record states wrong is a note (the analysis goes on with the scores the
+    plays make); from a line that does not replay (an illegal play...) on, the turns are listed
+    but not graded, and the command exits 1 after the analysis."""
     from ..review.analysis import analyze as run_analysis
     from ..lexicon.load import ruleset_lexicon
     from ..review.replay import replay_file
@@ -239,7 +251,7 @@ def analyze(
     if given("sim_infer_samples") and not sim_infer:
         fail("--sim-infer-samples is for the inference: add --sim-infer", 2)
     r = replay_file(path, ruleset, None, strict=False)
-    if r.errors:  # the positions after an error are not known: an analysis of them would be wrong
+    if r.errors and not r.turns:  # nothing to analyse: no game
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
         fail(f"{input_name(path)} does not replay: {r.errors[0]}{more}; 'racksmith gcg replay' lists the problems")
     rs = r.ruleset
@@ -250,7 +262,8 @@ def analyze(
     sim_options = dict(candidates=sim_candidates, plies=sim_plies, iterations=sim_iterations, seed=seed) if sim else None
     if sim_infer:
         sim_options.update(infer=True, infer_samples=sim_infer_samples)
-    result = run_analysis(r, klv, top=top, lexicon=lex, sim=sim_options)
+    with _analysis_progress() as progress:
+        result = run_analysis(r, klv, top=top, lexicon=lex, sim=sim_options, progress=progress)
     if sim_infer:
         graded = [t for t in result.turns if t.grade is not None]
         inferred = sum(1 for t in graded if t.inferred_from is not None)
@@ -258,22 +271,78 @@ def analyze(
                             f"{plural(len(graded), 'simulated turn')} (uniform over the unseen tiles on the others: "
                             "the first turn, after a pass, after a play no rack explains, or when a sample keeps fewer "
                             f"than {MIN_KEPT_DEALS} deals)")
-    named = r.record.lexicon_name
-    if named and lexicon is None and named.lower() != str(rs.lexicon).lower():
-        result.notes.append(f"the record names lexicon {named}; moves were generated from {rs.lexicon}")
     if as_json:
         emit_json(result.to_dict())
+    else:
+        print_analysis(result)
+    if result.does_not_replay_from is not None:  # the analysis is given, and the command says what is wrong
+        fail(f"{input_name(path)}: {_not_replayed(result)}; 'racksmith gcg replay' lists the problems")
+
+
+def _not_replayed(result) -> str | None:
+    """The note of an analysis that says from which line the record does not replay, or None."""
+    return next((n for n in result.notes if n.startswith("the record does not replay from line")), None)
+
+
+@contextmanager
+def _analysis_progress():
+    """``progress(done, total, what)`` for :func:`racksmith.review.analysis.analyze`: a Rich bar on
+    stderr when it is a terminal (the turn, the endgame being solved), else nothing."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    if not err_console.is_terminal:
+        yield None
         return
-    print_analysis(result)
+    with Progress(TextColumn("analysing {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err_console, transient=True) as bar:
+        task = bar.add_task("", total=None)
+
+        def update(done: int, total: int, what: str) -> None:
+            bar.update(task, completed=done, total=total, description=what)
+
+        yield update
+
+
+#: the mark of a turn's loss in points of final spread, graded by the endgame solver (and of a
+#: solver's value that is not exact: its time ran out)
+_ENDGAME_MARK = " E"
+_INEXACT_MARK = "~"
+
+
+def _grade_cell(t) -> str:
+    if t.grade is None:
+        return ""
+    low, high = t.grade_range or (t.grade, t.grade)
+    return t.grade if low == high else f"{low} or {high}"
+
+
+def _with_error(value: float, stderr: "float | None") -> str:
+    """``54.3 ±0.9``: a win% and its standard error (when it is known)."""
+    known = stderr is not None and math.isfinite(stderr)
+    return f"{value:.1f} ±{stderr:.1f}" if known else f"{value:.1f}"
+
+
+def _lost_cell(t) -> str:
+    if t.graded_by == "endgame":
+        return f"{t.equity_lost:.0f}{_ENDGAME_MARK}{'' if t.endgame.exact else _INEXACT_MARK}"
+    if t.graded_by is None:
+        return ""
+    return f"{t.equity_lost:.1f}" if t.equity_lost else "0"
 
 
 def print_analysis(result) -> None:
-    """The analysis for people, on stdout: a table of the turns (the move played with its rank and
-    the equity lost, then the best moves, ranked; moves that tie share a rank), then a line per
-    player and the notes."""
+    """The analysis for people, on stdout: the lexicon, a table of the turns (the move played with
+    its rank and what it lost, then the best moves, ranked; moves that tie share a rank; the lines
+    of the record that are not turns, between them), a line per player and the legend; then the
+    notes on stderr."""
     from rich.table import Table
     from rich.text import Text
 
+    if result.lexicon:
+        named = result.record_lexicon
+        say(f"lexicon: {result.lexicon}" + (" (the record names none)" if not named else
+                                            "" if named.lower() == result.lexicon.lower() else
+                                            f" (the record names {named})"))
     table = Table(show_edge=False, pad_edge=False)
     for name, justify in (("turn", "right"), ("player", "left"), ("rack", "left"), ("move", "left"),
                           ("score", "right"), ("equity", "right"), ("rank", "right"), ("lost", "right")):
@@ -281,39 +350,82 @@ def print_analysis(result) -> None:
     graded = any(t.grade is not None for t in result.turns)
     if graded:
         table.add_column("win%", justify="right")
+        table.add_column("play-outs", justify="right")
         table.add_column("win% lost", justify="right")
         table.add_column("grade")
-    extra = ("", "", "") if graded else ()
-    for i, t in enumerate(result.turns):
+    extra = ("", "", "", "") if graded else ()
+    events: dict[int, list] = {}
+    for e in result.events:
+        events.setdefault(e.after_turn, []).append(e)
+
+    def event_rows(after: int) -> None:
+        rows = events.get(after, [])
+        for j, e in enumerate(rows):
+            table.add_row("", e.player, "", Text(f"{e.action}: {e.text}", style="italic"), f"{e.score:+d}", "", "", "",
+                          *extra, end_section=j == len(rows) - 1)
+
+    event_rows(0)
+    for t in result.turns:
         rank = f"{t.rank} of {t.moves}" if t.rank is not None else (f"- of {t.moves}" if t.moves else "")
-        sim_cells = ((f"{t.win_pct:.1f}", f"{t.win_pct_lost:.1f}", t.grade) if t.grade is not None else extra)
-        lost = f"{t.equity_lost:.1f}" if t.equity_lost else ("0" if t.rank is not None else "")
-        flag = " (withdrawn)" if t.withdrawn else ""
+        if t.grade is not None:
+            sim_cells = (_with_error(t.win_pct, t.win_pct_stderr), str(t.playouts or ""),
+                         _with_error(t.win_pct_lost, t.win_pct_lost_stderr), _grade_cell(t))
+        else:
+            sim_cells = extra
+        flag = " (challenged off)" if t.withdrawn else ""
         equity = f"{t.played_equity:.1f}" if t.played_equity is not None else ""
         table.add_row(str(t.turn), t.player, t.rack, Text(t.played + flag, style="bold"), f"{t.played_score:+d}",
-                      equity, rank, lost, *sim_cells, end_section=not t.best and not t.note and t.endgame is None)
+                      equity, rank, _lost_cell(t), *sim_cells,
+                      end_section=not t.best and not t.note and t.endgame is None and not events.get(t.turn))
         if t.endgame is not None:
             g = t.endgame
+            how = "the result the same" if g.played_result == g.best_result else f"a {g.best_result} made a {g.played_result}"
+            verdict = g.grade if g.grade == "best" else f"{g.grade} ({how})"
             table.add_row("", "", "", Text(f"  endgame{'' if g.exact else ' (not exact)'}: played {g.played_value:+d}, "
-                                           f"best {g.best} {g.value:+d}, lost {g.lost}", style="italic"),
-                          "", "", "", "", *extra, end_section=not t.best and not t.note)
+                                           f"best {g.best} {g.value:+d}, lost {g.lost}: {verdict}", style="italic"),
+                          "", "", "", "", *extra, end_section=not t.best and not t.note and not events.get(t.turn))
         if t.note:
-            table.add_row("", "", "", Text(f"  {t.note}", style="italic"), "", "", "", "", *extra, end_section=not t.best)
+            table.add_row("", "", "", Text(f"  {t.note}", style="italic"), "", "", "", "", *extra,
+                          end_section=not t.best and not events.get(t.turn))
         for j, c in enumerate(t.best):
-            mark = " *" if c.notation == t.played else ""
+            mark = " *" if c.played else ""
             table.add_row("", "", "", Text(f"  {c.notation}{mark}" + (" (bingo)" if c.bingo else "")), str(c.score),
                           f"{c.equity:.1f}", str(c.rank), "", *extra, style="dim" if mark == "" else None,
-                          end_section=j == len(t.best) - 1)
+                          end_section=j == len(t.best) - 1 and not events.get(t.turn))
+        event_rows(t.turn)
     say_table(table)
     for p in result.players:
-        d = p.to_dict()
-        say(
-            f"{d['player']}: {plural(d['turns'], 'turn')}, {d['best_moves']} best, equity lost {d['equity_lost']:.1f}, "
-            f"bingos {d['bingos_played']} played / {d['bingos_missed']} missed"
-        )
-    say("rank: among every legal move by equity (moves that tie share a rank); * the move played")
+        say(_player_line(p.to_dict()))
+        if graded:
+            say(_grades_line(p.to_dict()))
+    say("rank: among every legal move by equity (moves that tie share a rank); * the move played; lost: equity lost, "
+        f"or{_ENDGAME_MARK}: with the bag empty, points of final spread lost by the endgame solver's verdict "
+        f"({_INEXACT_MARK}: not exact, the solver's time ran out)"
+        + ("; win% ± its standard error, over the play-outs of the move played; a grade 'x or y': the 95% interval "
+           "of the win% lost spans both" if graded else ""))
     for n in result.notes:
-        note(f"note: {n}")
+        if n != _not_replayed(result):  # (the command ends with it)
+            note(f"note: {n}")
+
+
+def _player_line(d: dict) -> str:
+    endgame = ""
+    if d["endgame_turns"]:
+        endgame = (f" ({d['endgame_lost']} of it points of spread in {plural(d['endgame_turns'], 'endgame turn')}"
+                   + (f", {d['endgame_inexact']} not exact" if d["endgame_inexact"] else "") + ")")
+    off = f", {plural(d['challenged_off'], 'play')} challenged off" if d["challenged_off"] else ""
+    return (f"{d['player']}: {plural(d['turns'], 'turn')}, {d['best_moves']} best, equity lost {d['equity_lost']:.1f}"
+            f"{endgame}{off}, bingos {d['bingos_played']} played / {d['bingos_missed']} missed")
+
+
+def _grades_line(d: dict) -> str:
+    g = d["grades"]
+    counts = ", ".join(plural(g[k], k, words) for k, words in (("best", "best"), ("inaccuracy", "inaccuracies"),
+                                                                ("mistake", None), ("blunder", None)))
+    mean = f" (mean {d['mean_win_pct_lost']:.2f})" if d["mean_win_pct_lost"] is not None else ""
+    unsure = f"; {d['uncertain_grades']} uncertain" if d["uncertain_grades"] else ""
+    return (f"  {d['player']}: win% lost {d['win_pct_lost']:.1f} over {plural(d['sim_turns'], 'simulated turn')}{mean}; "
+            f"grades {counts}{unsure}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,16 +1,41 @@
 """Analysis of a recorded game: for every turn, where the move played ranks among all the moves by
-static equity, the best moves, and the equity lost; a summary per player.
+static equity, the best moves, and what the move played lost; a summary per player.
 
 The position of each turn comes from the replay (:mod:`racksmith.review.replay`): the mover's recorded
 rack, and the opponent's rack when the record reveals it (so that the bag, exchanges and the
 end-of-game equity are exact). Turns whose rack is not recorded, or whose exchange is hidden, are
 listed without a rank.
+
+The verdict on a turn (``graded_by``, ``equity_lost``, ``played_best``): with tiles in the bag, the
+static equity the move played lost against the best move (``"static"``); with the bag empty, when
+the endgame solver grades the turn, the points of final spread it lost against the solver's best
+move (``"endgame"``), a value the solver found exact or, when its time ran out, that of its last
+depth (:attr:`EndgameGrade.exact` false: used all the same, and marked). A play taken back after a
+challenge (``withdrawn``) put nothing on the board and scored nothing: the turn is graded as the
+pass it came to, against the best move. A record that does not replay from some line on (an
+illegal play, a play whose score is not the record's, a rack that does not fit...) has the turns
+after that line listed but not graded (their positions are not the game's); a running total the
+record states wrong is only noted: every position is known, and the analysis goes on with the
+scores the plays make.
+
+With a simulation (``analyze(..., sim=...)``) each turn with tiles in the bag is also graded by the
+win% it lost (MAGPIE's grades, :data:`racksmith.sim.simulate.GRADES`): first a simulation of the best
+candidates and the move played (best-arm identification), then, unless that already settles the
+grade, the move played against the best few of the other candidates alone, in batches of play-outs
+with common tiles (their differences give the standard error), until the 95% interval of the win%
+lost lies within one grade or the budget is spent (``grade_sure`` false: ``grade`` is the grade of
+the estimate, ``grade_range`` the grades the interval spans). The interval's confidence is shared
+among the looks taken at it (the first simulation's and the duel's, :data:`DUEL_LOOKS`), so that
+looking again does not settle a grade more often. Endgame turns get a grade from the solver
+(:func:`endgame_grade`).
 """
 from __future__ import annotations
 
 import math
+import random
+import statistics
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -19,7 +44,7 @@ from .. import _args
 from .._interrupt import check_event
 from ..core.move import Move, MoveKind
 from ..core.turns import EventKind
-from ..errors import RacksmithError
+from ..errors import IllegalMoveError, RacksmithError
 from ..movegen.movelist import RECLAIM_KIND
 from ..rules.symmetry import listed_opening, opening_mirror
 from .replay import Replay, ReplayTurn
@@ -27,17 +52,35 @@ from .replay import Replay, ReplayTurn
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One of the best moves of a turn; ``rank`` by equity, moves that tie sharing the better rank."""
+    """One of the best moves of a turn; ``rank`` by equity, moves that tie share the better rank;
+    ``played``: it is the move played (a down opening is its across mirror's)."""
 
     notation: str
     score: int
     equity: float
     bingo: bool
     rank: int = 1
+    played: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"move": self.notation, "score": self.score, "equity": round(self.equity, 3), "bingo": self.bingo,
-                "rank": self.rank}
+                "rank": self.rank, "played": self.played}
+
+
+#: the results of a game from the mover's side, by the sign of his final spread
+_RESULTS = {1: "win", 0: "tie", -1: "loss"}
+
+
+def endgame_grade(lost: int, played_result: str, best_result: str) -> str:
+    """The grade of a turn played with the bag empty, from the solver's values: ``"best"`` when
+    the move played loses no point of final spread; ``"blunder"`` when it changes the result of
+    the game under best play (a win into a tie or a loss, a tie into a loss: 50 or 100 points of
+    win% lost, beyond MAGPIE's 7); else ``"inaccuracy"`` (points of spread lost, the result the same)."""
+    if lost <= 0:
+        return "best"
+    if played_result != best_result:
+        return "blunder"
+    return "inaccuracy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,23 +88,49 @@ class EndgameGrade:
     """A turn played with the bag empty, graded by the endgame solver: ``value`` of the best move
     and ``played_value`` of the move played (what each adds to the mover's spread by the end of
     the game under best play), ``lost`` = value − played_value, ``best`` the solver's move;
-    ``exact`` false when the time ran out first (then the values are those of the last depth)."""
+    ``exact`` false when the time ran out first (then the values are those of the last depth);
+    ``spread``: the mover's score less the opponent's before the turn (the final spread is
+    ``spread + value`` under best play)."""
 
     value: int
     played_value: int
     lost: int
     best: str
     exact: bool
+    spread: int = 0
+
+    @property
+    def played_result(self) -> str:
+        """The mover's result under best play after the move played: ``"win"``, ``"tie"`` or ``"loss"``."""
+        return _RESULTS[int(np.sign(self.spread + self.played_value))]
+
+    @property
+    def best_result(self) -> str:
+        return _RESULTS[int(np.sign(self.spread + self.value))]
+
+    @property
+    def grade(self) -> str:
+        """:func:`endgame_grade` of the turn."""
+        return endgame_grade(self.lost, self.played_result, self.best_result)
 
     def to_dict(self) -> dict[str, Any]:
         return {"value": self.value, "played_value": self.played_value, "lost": self.lost, "best": self.best,
-                "exact": self.exact}
+                "exact": self.exact, "grade": self.grade, "played_result": self.played_result,
+                "best_result": self.best_result}
 
 
 @dataclass(frozen=True, slots=True)
 class TurnAnalysis:
-    """One turn. ``rank`` is 1 for the best move (ties share the better rank), None when the move
-    played is not among the legal moves (a phony, a hidden exchange) or the rack is unknown."""
+    """One turn. ``rank`` is the rank of the move played among every legal move by static equity
+    (1 for the best; ties share the better rank), None when the move played is not among the legal
+    moves (a phony, a hidden exchange), the rack is unknown or the turn is not graded. The verdict:
+    ``graded_by`` (``"static"``, ``"endgame"`` or None: not graded), ``equity_lost`` (points: static
+    equity, or final spread for ``"endgame"``), ``played_best`` (the move played is as good as the
+    verdict's best); ``static_equity_lost`` is the static equity lost whatever the verdict.
+
+    A withdrawn play (``withdrawn``: challenged off) is graded as what it came to, a pass:
+    ``played_score`` 0, ``rank``, ``played_equity`` and ``equity_lost`` those of the pass;
+    ``withdrawn_score`` is what the play scored before it was taken back."""
 
     turn: int
     line: int
@@ -79,6 +148,10 @@ class TurnAnalysis:
     withdrawn: bool = False
     note: str = ""
     endgame: EndgameGrade | None = None
+    graded_by: str | None = None
+    static_equity_lost: float | None = None
+    played_best: bool | None = None
+    withdrawn_score: int | None = None
     #: with a simulation (``analyze(..., sim=...)``): the win% of the move played and of the best
     #: simulated move, the win% lost and MAGPIE's grade of it (best / inaccuracy / mistake / blunder);
     #: None on a turn with the bag empty (``endgame`` grades it)
@@ -90,6 +163,15 @@ class TurnAnalysis:
     #: simulation drew his rack from, and how many leaves it kept (None: his rack was uniform)
     inferred_from: str | None = None
     inferred_leaves: int | None = None
+    #: the simulation's best move (the move played when none did better); the play-outs of the
+    #: move played the win% figures come from, the standard error of its win% and of the win% lost;
+    #: whether the 95% interval of the win% lost lies within one grade, and the grades it spans
+    sim_best: str | None = None
+    playouts: int | None = None
+    win_pct_stderr: float | None = None
+    win_pct_lost_stderr: float | None = None
+    grade_sure: bool | None = None
+    grade_range: tuple[str, str] | None = None
 
     @property
     def bingo_missed(self) -> bool:
@@ -107,21 +189,45 @@ class TurnAnalysis:
             "rank": self.rank,
             "moves": self.moves,
             "best": [c.to_dict() for c in self.best],
-            "equity_lost": None if self.equity_lost is None else round(self.equity_lost, 3),
+            "equity_lost": _round(self.equity_lost),
+            "static_equity_lost": _round(self.static_equity_lost),
+            "graded_by": self.graded_by,
+            "played_best": self.played_best,
             "bingo_played": self.bingo_played,
             "bingo_missed": self.bingo_missed,
             "withdrawn": self.withdrawn,
+            "withdrawn_score": self.withdrawn_score,
             "note": self.note,
             "endgame": None if self.endgame is None else self.endgame.to_dict(),
             **({} if self.grade is None else {
                 "win_pct": round(self.win_pct, 3), "best_win_pct": round(self.best_win_pct, 3),
                 "win_pct_lost": round(self.win_pct_lost, 3), "grade": self.grade,
-                "inferred_from": self.inferred_from, "inferred_leaves": self.inferred_leaves}),
+                "inferred_from": self.inferred_from, "inferred_leaves": self.inferred_leaves,
+                "sim_best": self.sim_best, "playouts": self.playouts,
+                "win_pct_stderr": _round(self.win_pct_stderr), "win_pct_lost_stderr": _round(self.win_pct_lost_stderr),
+                "grade_sure": self.grade_sure, "grade_range": list(self.grade_range or (self.grade, self.grade))}),
         }
+
+
+def _round(x: float | None, digits: int = 3) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, digits)
+
+
+#: the grades, in order (MAGPIE's, :data:`racksmith.sim.simulate.GRADES`)
+GRADE_NAMES = ("best", "inaccuracy", "mistake", "blunder")
 
 
 @dataclass(slots=True)
 class PlayerSummary:
+    """A player's turns: ``ranked`` the turns graded; ``best_moves`` those whose move played is the
+    verdict's best; ``equity_lost`` what the verdicts lost (static equity, and points of final
+    spread on the turns the endgame solver graded: ``endgame_lost`` of them, over
+    ``endgame_turns``, ``endgame_inexact`` of them not exact); ``static_equity_lost`` by static
+    equity alone; ``challenged_off`` plays taken back; with a simulation, ``sim_turns`` graded by
+    it and the ``win_pct_lost`` they lost; ``grades``: the grades of the turns (the simulation's and
+    the endgame solver's), ``uncertain_grades`` those whose interval spans two grades or whose
+    solver value is not exact."""
+
     player: str
     turns: int = 0
     ranked: int = 0
@@ -129,6 +235,38 @@ class PlayerSummary:
     equity_lost: float = 0.0
     bingos_played: int = 0
     bingos_missed: int = 0
+    static_equity_lost: float = 0.0
+    endgame_turns: int = 0
+    endgame_lost: int = 0
+    endgame_inexact: int = 0
+    challenged_off: int = 0
+    sim_turns: int = 0
+    win_pct_lost: float = 0.0
+    grades: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GRADE_NAMES, 0))
+    uncertain_grades: int = 0
+
+    def add(self, ta: TurnAnalysis) -> None:
+        self.turns += 1
+        if ta.graded_by is not None:
+            self.ranked += 1
+            self.equity_lost += ta.equity_lost
+            self.best_moves += bool(ta.played_best)
+        if ta.static_equity_lost is not None:
+            self.static_equity_lost += ta.static_equity_lost
+        if ta.graded_by == "endgame":
+            self.endgame_turns += 1
+            self.endgame_lost += int(round(ta.equity_lost))
+            self.endgame_inexact += not ta.endgame.exact
+            self.grades[ta.endgame.grade] += 1
+            self.uncertain_grades += not ta.endgame.exact
+        self.challenged_off += ta.withdrawn
+        if ta.grade is not None:
+            self.sim_turns += 1
+            self.win_pct_lost += ta.win_pct_lost
+            self.grades[ta.grade] += 1
+            self.uncertain_grades += ta.grade_sure is False
+        self.bingos_played += ta.bingo_played
+        self.bingos_missed += ta.bingo_missed
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -140,15 +278,65 @@ class PlayerSummary:
             "mean_equity_lost": round(self.equity_lost / self.ranked, 3) if self.ranked else None,
             "bingos_played": self.bingos_played,
             "bingos_missed": self.bingos_missed,
+            "static_equity_lost": round(self.static_equity_lost, 3),
+            "endgame_turns": self.endgame_turns,
+            "endgame_lost": self.endgame_lost,
+            "endgame_inexact": self.endgame_inexact,
+            "challenged_off": self.challenged_off,
+            "sim_turns": self.sim_turns,
+            "win_pct_lost": round(self.win_pct_lost, 3),
+            "mean_win_pct_lost": round(self.win_pct_lost / self.sim_turns, 3) if self.sim_turns else None,
+            "grades": dict(self.grades),
+            "uncertain_grades": self.uncertain_grades,
         }
+
+
+#: what each kind of event that is not a turn is called in :attr:`GameEvent.kind`
+_EVENT_KINDS = {
+    EventKind.PHONY: "withdrawn",
+    EventKind.CHALLENGE: "challenge_bonus",
+    EventKind.TIME: "time_penalty",
+    EventKind.OUT: "going_out",
+    EventKind.RACK_PENALTY: "rack_penalty",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent:
+    """A line of the record that is not a turn, listed and not graded: a play taken back after a
+    challenge (``"withdrawn"``), a challenge bonus for a play that stood (``"challenge_bonus"``: a
+    challenge failed), a time penalty, the going-out bonus, a rack penalty, or a line the replay
+    did not play as a turn (``"not_a_turn"``: a pass accepting a play that went out, a line after
+    the end...). ``after_turn``: the turn it follows (0: before the first)."""
+
+    line: int
+    player: str
+    kind: str
+    action: str
+    score: int
+    after_turn: int
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "player": self.player, "kind": self.kind, "action": self.action,
+                "score": self.score, "after_turn": self.after_turn, "text": self.text}
 
 
 @dataclass(slots=True)
 class Analysis:
+    """The turns, a summary per player, the events that are not turns, notes; ``lexicon``: the name
+    of the lexicon moves were generated from and words checked with, ``record_lexicon`` the one the
+    record names (``#lexicon``, or None); ``does_not_replay_from``: the
+    line from which the record does not replay (the turns after it are not graded), or None."""
+
     turns: list[TurnAnalysis] = field(default_factory=list)
     players: list[PlayerSummary] = field(default_factory=list)
     with_leaves: bool = False
     notes: list[str] = field(default_factory=list)
+    events: list[GameEvent] = field(default_factory=list)
+    lexicon: str | None = None
+    does_not_replay_from: int | None = None
+    record_lexicon: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith analyze --json``."""
@@ -157,32 +345,47 @@ class Analysis:
             "players": [p.to_dict() for p in self.players],
             "leaves": self.with_leaves,
             "notes": list(self.notes),
+            "events": [e.to_dict() for e in self.events],
+            "lexicon": self.lexicon,
+            "record_lexicon": self.record_lexicon,
+            "does_not_replay_from": self.does_not_replay_from,
         }
 
 
 def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: Any = None,
             check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0,
-            sim: dict[str, Any] | None = None, cancel: "threading.Event | None" = None) -> Analysis:
+            sim: dict[str, Any] | None = None, cancel: "threading.Event | None" = None,
+            progress: Callable[[int, int, str], None] | None = None) -> Analysis:
     """Analyse every turn of a replayed game. ``leaves``: ``"shipped"`` (the default: the ruleset's
     shipped leaves, :func:`racksmith.lexicon.default_leaves`), a loaded leave table or the path of
     a leave file, or None (equity without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
     else the ruleset's); ``check``: called before each turn, what it raises ends the analysis
     (the web server's time limit); ``endgame_seconds``: time the endgame solver may take for each
-    turn played with the bag empty (graded against the exact value: :class:`EndgameGrade`), or
+    turn played with the bag empty (its verdict is the turn's: :class:`EndgameGrade`), or
     None for no grading. ``sim``: keyword arguments of :func:`racksmith.sim.simulate.simulate`
     (e.g. ``{"candidates": 10, "plies": 2, "iterations": 1000, "seed": 1}``) to grade each ranked
     turn with tiles in the bag by the win% it lost in a simulation of the best candidates and the
-    move played (the opponent's rack unknown, as the mover saw it); a turn with the bag empty is
-    not simulated (the endgame solver grades it, as it plays it). With ``"infer": True`` among them, the
-    simulation draws the opponent's rack from what his play just before says he kept
-    (:func:`racksmith.sim.infer.infer_leaves`, at most ``"infer_samples"`` racks, 20,000 by
+    move played (the opponent's rack unknown, as the mover saw it), then, unless that settles the
+    grade, of the move played against the best others (:data:`DUEL_RIVALS`) until it is settled
+    (see the module docstring; from half of ``iterations`` play-outs each, 1,000 without it, to twice
+    that); a turn with the bag
+    empty is not simulated (the endgame solver grades it, as it plays it). With ``"infer": True``
+    among them, the simulation draws the opponent's rack from what his play just before says he
+    kept (:func:`racksmith.sim.infer.infer_leaves`, at most ``"infer_samples"`` racks, 20,000 by
     default: every rack when there are no more, else that many dealt from the turn's seed), as the
     simulating player does with ``infer=on``. ``cancel``: a ``threading.Event`` another thread may
     set to stop the analysis at once (the endgame solver or simulation of the turn in progress
-    included); it then raises :class:`~racksmith.errors.RacksmithError`."""
+    included); it then raises :class:`~racksmith.errors.RacksmithError`. ``progress(done, total,
+    what)``: called before each turn and each search of it (``what``: ``"turn 3 of 24"``,
+    ``"turn 21 of 24: solving the endgame"``...), and once at the end (``done == total``).
+
+    A record whose replay found errors (collected mode) is analysed up to the first error that is
+    not a running total: the turns after its line are listed, not graded (the note says why); a
+    running total stated wrong is a note, and the positions have the scores the plays make."""
     if not isinstance(replay, Replay):
         raise RacksmithError(f"replay must be a Replay (what replay_file or replay_text returns), got {_args.show(replay)}")
     _args.callback(check, "check")
+    _args.callback(progress, "progress")
     check_event(cancel, RacksmithError)
     if sim is not None:
         sim = _sim_options(sim)
@@ -204,26 +407,39 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
 
         leaves = load_leaves(leaves, rs)
     result = Analysis(with_leaves=leaves is not None)
+    lex = _lexicon_used(replay, lexicon)
+    result.lexicon = getattr(lex, "name", None) or None
+    result.record_lexicon = replay.record.lexicon_name or None
+    _lexicon_notes(replay, result)
+    stop_line = _replay_notes(replay, result)
     summaries = {nick: PlayerSummary(nick) for nick in replay.players}
     result.players = list(summaries.values())
+    n = len(replay.turns)
+
+    def stage(i: int, what: str) -> None:
+        if progress is not None:
+            progress(i, n, what)
+
     for i, t in enumerate(replay.turns):
         if check is not None:
             check()
         _cancelled(cancel)
         nick = replay.players[t.player]
-        summary = summaries[nick]
-        summary.turns += 1
-        ta = _analyze_turn(replay, t, leaves, top, lexicon, nick, rs.rack_size, endgame_seconds, cancel)
-        if sim is not None and ta.rank is not None and not ta.withdrawn:
-            ta = _simulate_turn(replay, t, ta, leaves, lexicon, sim, replay.turns[i - 1] if i else None)
+        stage(i, f"turn {t.number} of {n}")
+        if stop_line is not None and t.line > stop_line:
+            ta = _not_graded(t, nick, f"not graded: the record does not replay from line {stop_line}")
+        else:
+            pos = _position(replay, t, lexicon)
+            ta = _analyze_turn(pos, t, leaves, top, nick, rs.rack_size, lex, endgame_seconds, cancel,
+                               lambda what, i=i, t=t: stage(i, f"turn {t.number} of {n}: {what}"))
+            if sim is not None and ta.graded_by == "static":
+                stage(i, f"turn {t.number} of {n}: simulating")
+                ta = _simulate_turn(pos, t, ta, leaves, sim, replay.turns[i - 1] if i else None)
         _cancelled(cancel)  # a turn cut short is not graded
         result.turns.append(ta)
-        if ta.rank is not None:
-            summary.ranked += 1
-            summary.equity_lost += ta.equity_lost
-            summary.best_moves += ta.rank == 1
-        summary.bingos_played += ta.bingo_played and not ta.withdrawn
-        summary.bingos_missed += ta.bingo_missed
+        summaries[nick].add(ta)
+    result.events = _events(replay)
+    stage(n, "done")
     return result
 
 
@@ -232,60 +448,163 @@ def _cancelled(cancel: "threading.Event | None") -> None:
         raise RacksmithError("the analysis was cancelled (its cancel event was set)")
 
 
-def _analyze_turn(replay: Replay, t: ReplayTurn, leaves, top: int, lexicon, nick: str, rack_size: int,
-                  endgame_seconds: float | None = None, cancel: "threading.Event | None" = None) -> TurnAnalysis:
+def _lexicon_used(replay: Replay, lexicon: Any):
+    """The lexicon the analysis generates moves from (None when the ruleset names none: the first
+    turn's moves then say so)."""
+    from ..core.position import Position
+
+    try:
+        return Position(replay.ruleset, lexicon=lexicon if lexicon is not None else replay.lexicon).lexicon
+    except RacksmithError:
+        return None
+
+
+def _lexicon_notes(replay: Replay, result: Analysis) -> None:
+    """The lexicon the record names, when it is not the one used (or when it names none)."""
+    used = result.lexicon
+    if used is None:
+        return
+    named = replay.record.lexicon_name
+    if not named:
+        result.notes.append(f"the record names no lexicon: words checked with {used}")
+    elif named.strip().lower() != used.strip().lower():
+        result.notes.append(f"the record names lexicon {named}; moves were generated from {used}")
+
+
+def _replay_notes(replay: Replay, result: Analysis) -> int | None:
+    """Notes of the replay's errors; the line from which the record does not replay (its first
+    error that is not a running total stated wrong), or None."""
+    totals = replay.total_errors()
+    for e in totals:
+        result.notes.append(f"line {e.line}: {e.message}: the analysis goes on with the scores the plays make")
+    other = [e for e in replay.errors if not any(e is x for x in totals)]
+    if not other:
+        return None
+    first = min(other, key=lambda e: e.line)
+    more = f" (and {len(other) - 1} more {'error' if len(other) == 2 else 'errors'})" if len(other) > 1 else ""
+    result.notes.append(f"the record does not replay from line {first.line}: {first.message}{more}; the turns after "
+                        "it are not graded (their positions are not the game's)")
+    result.does_not_replay_from = first.line
+    return first.line
+
+
+def _position(replay: Replay, t: ReplayTurn, lexicon: Any):
+    """The position before turn ``t`` with the scores the plays make (a total the record states
+    wrong left out) and the lexicon of the analysis."""
+    from ..core.position import Position
+
+    pos = replay.position(t.number)
+    if replay.total_slips:
+        scores = replay.played_scores(t.number)
+        n = len(scores)
+        ordered = [scores[(t.player + i) % n] for i in range(n)]
+        if ordered != list(pos.scores):
+            pos = Position(pos.ruleset, pos.board, list(pos.racks), ordered, pos.zero_turns, lexicon=pos.lexicon,
+                           racks_known=list(pos.racks_known))
+    if lexicon is not None:
+        pos.lexicon = lexicon
+    return pos
+
+
+def _base(t: ReplayTurn, nick: str) -> dict[str, Any]:
     ev = t.event
     played_move = t.move if t.move is not None else ev.move
-    played = played_move.notation() if played_move is not None else ev.action()
-    base = dict(
+    return dict(
         turn=t.number,
         line=ev.line,
         player=nick,
         rack=ev.rack,
-        played=played,
-        played_score=t.score,
+        played=played_move.notation() if played_move is not None else ev.action(),
+        played_score=0 if t.withdrawn else t.score,
         withdrawn=t.withdrawn,
+        withdrawn_score=t.score if t.withdrawn else None,
     )
-    bingo_played = bool(t.bingo)
+
+
+def _not_graded(t: ReplayTurn, nick: str, note: str) -> TurnAnalysis:
+    return TurnAnalysis(**_base(t, nick), played_equity=None, rank=None, moves=0, best=(), equity_lost=None,
+                        bingo_played=bool(t.bingo) and not t.withdrawn, bingo_available=False, note=note)
+
+
+def _analyze_turn(pos, t: ReplayTurn, leaves, top: int, nick: str, rack_size: int, lex,
+                  endgame_seconds: float | None = None, cancel: "threading.Event | None" = None,
+                  stage: Callable[[str], None] | None = None) -> TurnAnalysis:
+    ev = t.event
+    played_move = t.move if t.move is not None else ev.move
+    base = _base(t, nick)
+    bingo_played = bool(t.bingo) and not t.withdrawn
+    notes = []
+    if t.withdrawn:
+        notes.append("challenged off: turn lost")
+        if played_move is not None:
+            notes.append(_words_note(pos, played_move, lex, valid=True))
     if not t.rack_complete:
+        notes.append("rack partly recorded" if t.rack else "rack not recorded")
         return TurnAnalysis(
             **base, played_equity=None, rank=None, moves=0, best=(), equity_lost=None,
-            bingo_played=bingo_played, bingo_available=False,
-            note="rack partly recorded" if t.rack else "rack not recorded",
+            bingo_played=bingo_played, bingo_available=False, note="; ".join(filter(None, notes)),
         )
-    pos = replay.position(t.number)
-    if lexicon is not None:
-        pos.lexicon = lexicon
     moves = pos.moves(sort="equity", leaves=leaves, exchanges=True)
     n = len(moves)
     ranks = moves.ranks("equity")
-    best = tuple(_candidate(moves[i], rack_size, ranks[i]) for i in range(min(top, n)))
     recs = moves.to_numpy()
     bingo_available = bool((((recs["kind"] == 0) | (recs["kind"] == RECLAIM_KIND)) & (recs["n_played"] == rack_size)).any())
-    target = _target(played_move, ev.kind)
+    # what happened on the board: a play taken back is a pass
+    target = Move.pass_(pos.ruleset.alphabet) if t.withdrawn else _target(played_move, ev.kind)
     found = _find(moves, target)
     if found is None and target is not None and listed_opening(pos, target):
         found = _find(moves, opening_mirror(target))  # the opening lists its across plays, each a down one's mirror
+    best = tuple(_candidate(moves[i], rack_size, ranks[i], i == found) for i in range(min(top, n)))
     if found is None:
-        note = "the move played is not a legal move here (a phony?)" if played_move is not None else "exchanged tiles not recorded"
+        if played_move is None:
+            notes.append("exchanged tiles not recorded")
+        else:
+            notes.append(_words_note(pos, played_move, lex, valid=False))
         return TurnAnalysis(
             **base, played_equity=None, rank=None, moves=n, best=best, equity_lost=None,
-            bingo_played=bingo_played, bingo_available=bingo_available, note=note,
+            bingo_played=bingo_played, bingo_available=bingo_available, note="; ".join(filter(None, notes)),
         )
     equities = recs["equity"]
     eq = float(equities[found])
     rank = ranks[found]  # ties share the better rank
+    static_lost = max(0.0, float(equities[0]) - eq)
     grade = None
-    note = ""
     if endgame_seconds is not None and pos.bag_count == 0 and not pos.is_over and len(pos.racks) == 2:
+        if stage is not None:
+            stage("solving the endgame")
         try:
             grade = _grade_endgame(pos, moves[found], endgame_seconds, cancel)
         except RacksmithError as e:  # a position the solver does not take (more stars than it takes back,
-            note = f"endgame not graded: {e}"  # scores too far apart): no grade, and why
+            notes.append(f"endgame not graded: {e}")  # scores too far apart): no grade, and why
+    if grade is not None:
+        lost, graded_by, played_best = float(max(0, grade.lost)), "endgame", grade.lost <= 0
+    else:
+        lost, graded_by, played_best = static_lost, "static", rank == 1
     return TurnAnalysis(
-        **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=max(0.0, float(equities[0]) - eq),
-        bingo_played=bingo_played, bingo_available=bingo_available, endgame=grade, note=note,
+        **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=lost,
+        bingo_played=bingo_played, bingo_available=bingo_available, endgame=grade, note="; ".join(filter(None, notes)),
+        graded_by=graded_by, static_equity_lost=static_lost, played_best=played_best,
     )
+
+
+def _words_note(pos, move: Move, lex, *, valid: bool) -> str:
+    """What the lexicon says of a play: the words of it not in the lexicon, named; or, with
+    ``valid``, that its words are all in it (a play taken back although good); "" when there is
+    nothing to say (no lexicon, a play illegal for another reason)."""
+    name = getattr(lex, "name", None) or "the lexicon"
+    if not move.is_place or lex is None:
+        return "" if valid else "the move played is not a legal move here"
+    from ..core.validation import check_move
+
+    try:
+        check_move(pos, move, lex)
+    except IllegalMoveError as e:
+        if e.reason == "invalid_words" and e.words:
+            return f"a phony: not in the lexicon ({name}): {', '.join(e.words)}"
+        return "" if valid else f"the move played is not a legal move here ({e.reason}): {e.message}"
+    except RacksmithError as e:
+        return "" if valid else f"the move played is not a legal move here: {e}"
+    return f"its words are all in {name}" if valid else "the move played is not among the moves generated here"
 
 
 def _grade_endgame(pos, played: Move, seconds: float, cancel: "threading.Event | None" = None) -> EndgameGrade:
@@ -295,13 +614,37 @@ def _grade_endgame(pos, played: Move, seconds: float, cancel: "threading.Event |
     r = solve_endgame(pos, seconds=seconds, move=played, cancel=cancel)
     played_value = r.move_value if r.move_value is not None else r.value
     return EndgameGrade(r.value, played_value, r.value - played_value,
-                        r.best.notation() if r.best is not None else "", r.exact)
+                        r.best.notation() if r.best is not None else "", r.exact,
+                        int(pos.scores[0]) - int(pos.scores[1]))
 
 
 #: the options of :func:`racksmith.sim.simulate.simulate` that ``analyze(sim=...)`` passes on (the
 #: analysis gives the position, the moves and the leaves itself)
 SIM_OPTIONS = ("candidates", "plies", "iterations", "seconds", "threads", "seed", "stop", "winpct", "min_samples",
                "progress", "cancel", "infer", "infer_samples")
+
+#: the play-outs of the move played against the best others, once the first simulation leaves the
+#: grade unsettled: batches of ``iterations / (2 * DUEL_FIRST_LOOK)`` play-outs of each move (at least
+#: :data:`DUEL_MIN_BATCH`), looked at after :data:`DUEL_FIRST_LOOK` batches (half of ``iterations``
+#: play-outs each; for a small ``iterations``, after ``iterations / 4`` batches, at least
+#: :data:`DUEL_FEWEST_BATCHES`), then after twice and four times as many (at most ``2 * iterations``)
+DUEL_MIN_BATCH = 4
+DUEL_FIRST_LOOK = 20
+DUEL_FEWEST_BATCHES = 8
+DUEL_LOOKS = (1, 2, 4)
+#: the best others of the first simulation the move played meets in the duel; after
+#: :data:`DUEL_PRUNE` batches, and at each look, those surely below another are dropped
+DUEL_RIVALS = 3
+DUEL_PRUNE = 5
+#: the play-outs a turn's simulation is based on without ``iterations``
+DUEL_DEFAULT_ITERATIONS = 1000
+#: the fewest play-outs of the move played and of the best other in the first simulation for its
+#: interval to settle a grade (fewer: the duel decides)
+DEFAULT_MIN_SAMPLES = 30
+#: the confidence of the interval of the win% lost; each of its looks (the first simulation and the
+#: duel's) at ``1 - (1 - GRADE_CONFIDENCE) / looks``, so that looking more than once does not settle a
+#: grade more often than that
+GRADE_CONFIDENCE = 0.95
 
 
 def _sim_options(sim: Any) -> dict:
@@ -323,25 +666,44 @@ def _sim_options(sim: Any) -> dict:
     return sim
 
 
-def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexicon, sim: dict,
+def _quantile(dof: int) -> float:
+    """The two-sided quantile of Student's t with ``dof`` degrees of freedom at the confidence of
+    one look (:data:`GRADE_CONFIDENCE` shared by the first simulation and the duel's looks;
+    Cornish-Fisher: the normal's for large ``dof``)."""
+    if dof <= 0:
+        return math.inf
+    looks = 1 + len(DUEL_LOOKS)
+    z = statistics.NormalDist().inv_cdf(1 - (1 - GRADE_CONFIDENCE) / looks / 2)
+    return z + (z ** 3 + z) / (4 * dof) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * dof ** 2)
+
+
+def _interval(lost: float, se: float, q: float) -> tuple[float, float]:
+    """The interval of the win% lost (never below 0)."""
+    if not math.isfinite(se):
+        return 0.0, math.inf
+    return max(0.0, lost - q * se), max(0.0, lost + q * se)
+
+
+def _grades_of(lo: float, hi: float) -> tuple[str, str]:
+    from ..sim.simulate import grade
+
+    return grade(lo), grade(hi)
+
+
+def _simulate_turn(pos, t: ReplayTurn, ta: TurnAnalysis, leaves, sim: dict,
                    before: ReplayTurn | None) -> TurnAnalysis:
     """``ta`` with the win% of the move played against the best of a simulation (``before``: the
     turn before, the opponent's play to infer from)."""
-    import dataclasses
-
     from ..core.position import Position
     from ..errors import SimError
-    from ..sim.simulate import check_scores, grade, simulate
+    from ..sim.simulate import check_scores, simulate
 
-    pos = replay.position(t.number)
-    if lexicon is not None:
-        pos.lexicon = lexicon
     if len(pos.racks) != 2 or pos.is_over:
         return ta
     try:
         check_scores(pos.scores)
     except SimError as e:  # scores the play-outs cannot hold: no win% for this turn, and why
-        return dataclasses.replace(ta, note="; ".join(filter(None, (ta.note, str(e)))))
+        return replace(ta, note="; ".join(filter(None, (ta.note, str(e)))))
     if pos.bag_count == 0:  # an endgame turn: the endgame solver's to grade (ta.endgame), not a simulation's
         return ta
     seen = Position(pos.ruleset, pos.board.copy(), (pos.racks[0], ()), list(pos.scores), pos.zero_turns,
@@ -353,21 +715,141 @@ def _simulate_turn(replay: Replay, t: ReplayTurn, ta: TurnAnalysis, leaves, lexi
 
     infer_samples = int(options.pop("infer_samples", DEFAULT_INFER_SAMPLES))
     ml = seen.moves(top=n, sort="equity", leaves=leaves, exchanges=True)
-    played = _target(t.move if t.move is not None else t.event.move, t.event.kind)
+    if t.withdrawn:
+        played = Move.pass_(pos.ruleset.alphabet)
+    else:
+        played = _target(t.move if t.move is not None else t.event.move, t.event.kind)
     cands = list(ml)
     if played is not None and played not in cands:
         cands.append(played)
     options.setdefault("seed", 0)
     inference = _infer_before(seen, t, before, leaves, infer_samples, options) if infer else None
     r = simulate(seen, candidates=len(cands), moves=cands, leaves=leaves, opponent_racks=inference, **options)
-    best = r.candidates[0].win_pct
-    mine = next((c.win_pct for c in r.candidates if c.move == played), None)
-    if mine is None or math.isnan(mine) or math.isnan(best):  # (a play no play-out reached: not known)
+    mine = next((c for c in r.candidates if c.move == played), None)
+    if mine is None or not mine.iterations or math.isnan(mine.win_pct):  # (a play no play-out reached: not known)
         return ta
-    lost = max(0.0, best - mine)
-    return dataclasses.replace(ta, win_pct=mine, best_win_pct=best, win_pct_lost=lost, grade=grade(lost),
-                               inferred_from=None if inference is None else inference.play,
-                               inferred_leaves=None if inference is None else len(inference.leaves))
+    others = [c for c in r.candidates if c is not mine and c.iterations and not math.isnan(c.win_pct)]
+    if not others:  # the move played was the only candidate
+        rival, diff, se_lost, q = None, -math.inf, 0.0, 0.0
+        win, se_win, playouts = mine.win_pct, mine.stderr, mine.iterations
+    else:
+        rival = others[0].move  # the best of the others
+        diff = others[0].win_pct - mine.win_pct
+        se_lost = math.hypot(others[0].stderr, mine.stderr)  # (unpaired: more than the error of common tiles)
+        fewest = min(mine.iterations, others[0].iterations)
+        q = _quantile(fewest - 1)
+        win, se_win, playouts = mine.win_pct, mine.stderr, mine.iterations
+        if fewest < DEFAULT_MIN_SAMPLES or not _settled(diff, se_lost, q):
+            # not settled: the move played against the best others alone, on common tiles, until it is
+            # the best others, less those the first simulation already finds surely below the best of them
+            rivals = [c.move for c in others[:DUEL_RIVALS]
+                      if c is others[0] or not c.win_pct + _quantile(c.iterations - 1) * math.hypot(c.stderr, others[0].stderr)
+                      < others[0].win_pct]
+            duel = _duel(seen, rivals, played, leaves, inference, sim, options["seed"], t.number)
+            if duel is None:
+                return ta
+            rival, diff, se_lost, q, win, se_win, playouts, (lo, hi) = duel
+            return _graded(ta, win, diff, se_lost, se_win, playouts, rival if diff > 0 else played, inference, lo, hi)
+    return _graded(ta, win, diff, se_lost, se_win, playouts, rival if diff > 0 else played, inference,
+                   *_interval(diff, se_lost, q))
+
+
+def _graded(ta: TurnAnalysis, win: float, diff: float, se_lost: float, se_win: float, playouts: int, best: Move,
+            inference, lo: float, hi: float) -> TurnAnalysis:
+    """``ta`` with the simulation's verdict: the move played's win% and its error, the win% lost
+    (``diff``, the best's win% less the move played's, never below 0) and its error and interval."""
+    from ..sim.simulate import grade
+
+    lost = max(0.0, diff)
+    low, high = _grades_of(lo, hi)
+    return replace(ta, win_pct=win, best_win_pct=win + lost, win_pct_lost=lost, grade=grade(lost),
+                   inferred_from=None if inference is None else inference.play,
+                   inferred_leaves=None if inference is None else len(inference.leaves),
+                   sim_best=best.notation(), playouts=int(playouts), win_pct_stderr=se_win,
+                   win_pct_lost_stderr=se_lost, grade_sure=low == high, grade_range=(low, high))
+
+
+def _settled(diff: float, se: float, q: float) -> bool:
+    """The interval of the win% lost (``diff``: the best other's win% less the move played's)
+    lies within one grade."""
+    low, high = _grades_of(*_interval(diff, se, q))
+    return low == high
+
+
+def _batch(sim: dict) -> tuple[int, int]:
+    """Play-outs of each move in a batch of the duel, and the batches of its first look."""
+    iterations = int(sim.get("iterations") or DUEL_DEFAULT_ITERATIONS)
+    first = min(DUEL_FIRST_LOOK, max(DUEL_FEWEST_BATCHES, iterations // 4))
+    return max(DUEL_MIN_BATCH, iterations // (2 * first)), first
+
+
+def _duel(seen, rivals: list[Move], played: Move, leaves, inference, sim: dict, seed: int, turn: int):
+    """The move played against ``rivals`` (the best others of the first simulation) alone: batches
+    of play-outs, every move on the same tiles within a batch (common random numbers; each batch its
+    own seed, drawn from ``seed`` and the turn), looked at after :data:`DUEL_FIRST_LOOK` batches (fewer
+    for a small ``iterations``: :func:`_batch`) and
+    the multiples of it :data:`DUEL_LOOKS` gives, until the interval of the win% lost lies within
+    one grade. The win% lost is the most a rival wins over the move played, its interval from the
+    rivals' own (the differences of the batches give each its standard error); a rival whose
+    interval lies wholly below another's, or below the move played, is dropped at a look or after
+    :data:`DUEL_PRUNE` batches (it cannot be the best). Answers (the best rival, its win% − played's, the standard error of that, the t
+    quantile of the interval, played's win%, its standard error, play-outs of the move played, the
+    interval), or None when a batch reached none of the moves."""
+    from ..sim.simulate import simulate
+
+    size, first = _batch(sim)
+    passed = {k: sim[k] for k in ("plies", "threads", "winpct", "cancel") if k in sim}
+    rivals = list(rivals)
+    diffs: list[list[float]] = [[] for _ in rivals]
+    wins: list[float] = []
+    rng = random.Random(f"racksmith-analysis:{seed}:{turn}")
+    looks = [first * m for m in DUEL_LOOKS]
+    live = list(range(len(rivals)))
+    k = 0
+
+    def intervals() -> dict[int, tuple[float, float, float, float]]:
+        q = _quantile(k - 1)
+        out = {}
+        for j in live:
+            d = statistics.fmean(diffs[j][-k:])
+            se = statistics.stdev(diffs[j][-k:]) / math.sqrt(k)
+            out[j] = (d, se, *_interval(d, se, q))
+        return out
+
+    while k < looks[-1]:
+        moves = [rivals[j] for j in live] + [played]
+        r = simulate(seen, moves=moves, iterations=len(moves) * size, stop=None, round_robin=True,
+                     seed=rng.getrandbits(63), leaves=leaves, opponent_racks=inference, **passed)
+        if r.stopped == "interrupted":
+            break
+        got = {c.move: c for c in r.candidates}
+        if any(m not in got or not got[m].iterations or math.isnan(got[m].win_pct) for m in moves):
+            return None
+        for j in live:
+            diffs[j].append(got[rivals[j]].win_pct - got[played].win_pct)
+        wins.append(got[played].win_pct)
+        k += 1
+        if k in looks or (k == DUEL_PRUNE and len(live) > 1):
+            iv = intervals()
+            lo = max(v[2] for v in iv.values())
+            hi = max(v[3] for v in iv.values())
+            if k in looks and len(set(_grades_of(lo, hi))) == 1:
+                break
+            # a rival surely below another, or below the move played, cannot be the best: dropped
+            keep = [j for j in live if iv[j][3] > 0 and iv[j][3] >= lo]
+            if keep:
+                live = keep
+                diffs = [d if j in live else [] for j, d in enumerate(diffs)]
+    if k < 2:
+        return None
+    iv = intervals()
+    best = max(iv, key=lambda j: iv[j][0])
+    d, se = iv[best][:2]
+    lo = max(v[2] for v in iv.values())
+    hi = max(v[3] for v in iv.values())
+    root = math.sqrt(k)
+    return (rivals[best], d, se, _quantile(k - 1), statistics.fmean(wins), statistics.stdev(wins) / root, k * size,
+            (lo, hi))
 
 
 def _infer_before(seen, t: ReplayTurn, before: ReplayTurn | None, leaves, samples: int, options: dict):
@@ -395,6 +877,37 @@ def _infer_before(seen, t: ReplayTurn, before: ReplayTurn | None, leaves, sample
     if not inference.leaves or (not inference.exact and inference.total_draws < MIN_KEPT_DEALS):
         return None
     return inference
+
+
+def _events(replay: Replay) -> list[GameEvent]:
+    """The lines of the record that are not turns, each with the turn it follows."""
+    turn_lines = {t.line: t for t in replay.turns}
+    out = []
+    after = 0
+    previous_play: ReplayTurn | None = None
+    for ev in replay.record.events:
+        if ev.line in turn_lines:
+            after = turn_lines[ev.line].number
+            previous_play = turn_lines[ev.line] if ev.kind == EventKind.PLAY else None
+            continue
+        kind = _EVENT_KINDS.get(ev.kind, "not_a_turn")
+        of = f"turn {previous_play.number}" if previous_play is not None else "the play before"
+        if kind == "withdrawn":
+            text = f"the play of {of} challenged off and taken back: the turn is lost"
+        elif kind == "challenge_bonus":
+            text = f"challenge bonus: the play of {of} was challenged and stood (the challenge failed)"
+        elif kind == "time_penalty":
+            text = "time penalty"
+        elif kind == "going_out":
+            text = f"going out: the opponent's tiles ({ev.tiles}) counted"
+        elif kind == "rack_penalty":
+            text = f"rack penalty: the tiles left ({ev.tiles}) subtracted"
+        elif ev.kind == EventKind.PASS and previous_play is not None:
+            text = f"a pass after the play of {of} went out: accepting it (or a challenge of it that failed); not a turn"
+        else:
+            text = "not played as a turn (see the replay's errors)"
+        out.append(GameEvent(ev.line, ev.nick, kind, ev.action(), ev.score, after, text))
+    return out
 
 
 def _find(moves, target: Move | None) -> int | None:
@@ -428,6 +941,6 @@ def _target(move: Move | None, kind: str) -> Move | None:
     return move
 
 
-def _candidate(m: Move, rack_size: int, rank: int) -> Candidate:
+def _candidate(m: Move, rack_size: int, rank: int, played: bool = False) -> Candidate:
     return Candidate(m.notation(), int(m.score or 0), float(m.equity or 0.0), m.is_place and m.tiles_played == rack_size,
-                     rank)
+                     rank, played)

@@ -79,10 +79,27 @@ class ReplayTurn:
         return self.event.line
 
 
+@dataclass(frozen=True, slots=True)
+class TotalSlip:
+    """A running total the record states wrong (collected mode): at ``line``, player ``player``'s
+    total is ``computed`` by the events so far, the record says ``recorded``; ``message`` is the
+    error's (:attr:`Replay.errors` holds it too). The replay goes on from the recorded total; the
+    scores the plays make are the recorded ones minus the ``recorded - computed`` of the slips
+    before (:meth:`Replay.played_scores`)."""
+
+    line: int
+    player: int
+    recorded: int
+    computed: int
+    message: str
+
+
 @dataclass(slots=True)
 class Replay:
     """The result of :func:`replay`: the turns with their positions, the final position and scores,
-    the errors found (collected mode) and, with ``check_words``, the words not in the lexicon."""
+    the errors found (collected mode) and, with ``check_words``, the words not in the lexicon.
+    ``total_slips``: the errors that are only a running total stated wrong (:class:`TotalSlip`):
+    every position is known all the same."""
 
     record: GCGGame
     ruleset: Ruleset
@@ -98,6 +115,7 @@ class Replay:
     end_racks: dict[int, Tiles] = field(default_factory=dict)  #: by player: the racks ``#rack1``, ``#rack2``... give, or the end of the game's lines
     #: the end-of-game adjustments the game's end calls for and the record lacks (each also a note)
     lacking: list[str] = field(default_factory=list)
+    total_slips: list[TotalSlip] = field(default_factory=list)
 
     def __eq__(self, other: object) -> bool:
         # by value, the board compared as an array; ``lexicon`` (what the words were checked in) is not compared
@@ -122,6 +140,25 @@ class Replay:
 
     def final_scores(self) -> dict[str, int]:
         return dict(zip(self.players, self.scores))
+
+    def played_scores(self, turn: int) -> tuple[int, ...]:
+        """The scores before turn ``turn`` (1-based), by player, as the plays and adjustments make
+        them: the recorded running totals the replay went on from (:attr:`ReplayTurn.scores`) less
+        the slips of the totals before it (:attr:`total_slips`)."""
+        turn = self._turn_number(turn)
+        if not 1 <= turn <= len(self.turns):
+            raise GCGError(f"turn {turn} does not exist: the game has turns 1 to {len(self.turns)}")
+        t = self.turns[turn - 1]
+        scores = list(t.scores)
+        for slip in self.total_slips:
+            if slip.line < t.line and 0 <= slip.player < len(scores):
+                scores[slip.player] -= slip.recorded - slip.computed
+        return tuple(scores)
+
+    def total_errors(self) -> list[GCGError]:
+        """The errors that are only a running total stated wrong (:attr:`total_slips`)."""
+        slips = {(s.line, s.message) for s in self.total_slips}
+        return [e for e in self.errors if (e.line, e.message) in slips]
 
     def position(self, turn: int | None = None, *, opponent_rack: bool = True) -> Position:
         """The position before turn ``turn`` (1-based; None or ``len(turns) + 1`` = after the last
@@ -487,10 +524,9 @@ class _Replayer:
 
     def check_total(self, event: GCGEvent, p: int) -> None:
         if self.scores[p] != event.total:
-            self.fail(
-                f"{event.nick}'s running total is {self.scores[p]} after this event, the record says {event.total}",
-                event.line,
-            )
+            message = f"{event.nick}'s running total is {self.scores[p]} after this event, the record says {event.total}"
+            self.fail(message, event.line)
+            self.result.total_slips.append(TotalSlip(event.line, p, event.total, self.scores[p], message))
             self.scores[p] = event.total
 
     def check_own_sum(self, event: GCGEvent, recorded: int) -> None:

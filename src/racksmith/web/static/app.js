@@ -1411,10 +1411,10 @@
     return move;
   }
 
-  // the players' summary of the analysis (analysis.players): a row each; numbers the analysis adds to
-  // a player (a simulation's roll-up) are columns of their own, named by their key
-  const PLAYER_KEYS = ["player", "turns", "ranked_turns", "best_moves", "equity_lost", "mean_equity_lost",
-    "bingos_played", "bingos_missed"];
+  // the players' summary of the analysis (analysis.players): a row each. The points the endgame
+  // solver says each lost with the bag empty (endgame_lost, or added up from the turns when the
+  // analysis has no such key), a simulation's roll-up (win_pct_lost, grades) and the plays
+  // challenged off, each a column when some player has it
   function renderPlayers() {
     const g = state.game;
     const a = g && g.analysis;
@@ -1426,26 +1426,30 @@
       table.querySelector("tbody").replaceChildren();
       return;
     }
-    // the endgame solver's verdicts, added up per player (the turns played with the bag empty)
     const endgame = new Map();
-    for (const t of a.turns) {
-      if (!t.endgame) continue;
-      const sum = endgame.get(t.player) || { turns: 0, lost: 0, exact: true };
-      sum.turns += 1;
-      sum.lost += t.endgame.lost;
-      sum.exact = sum.exact && t.endgame.exact;
-      endgame.set(t.player, sum);
-    }
-    const extra = [];
     for (const p of a.players) {
-      for (const [k, v] of Object.entries(p)) {
-        if (!PLAYER_KEYS.includes(k) && !extra.includes(k) && v !== null && v !== undefined) extra.push(k);
+      if (p.endgame_turns !== undefined && p.endgame_turns !== null) {
+        if (p.endgame_turns) endgame.set(p.player, { turns: p.endgame_turns, lost: p.endgame_lost, exact: !p.endgame_inexact });
       }
     }
+    if (!a.players.some((p) => p.endgame_turns !== undefined && p.endgame_turns !== null)) {
+      for (const t of a.turns) {  // an analysis without the players' endgame keys: from the turns
+        if (!t.endgame) continue;
+        const sum = endgame.get(t.player) || { turns: 0, lost: 0, exact: true };
+        sum.turns += 1;
+        sum.lost += t.endgame.lost;
+        sum.exact = sum.exact && t.endgame.exact;
+        endgame.set(t.player, sum);
+      }
+    }
+    const has = (k) => a.players.some((p) => p[k] !== null && p[k] !== undefined && p[k] !== 0);
+    const simulated = has("sim_turns");  // (without a simulation the grades are the endgame's only)
+    const extra = [["win_pct_lost", "win% lost"], ["grades", "grades"], ["challenged_off", "challenged off"]]
+      .filter(([k]) => (k === "challenged_off" || simulated) && has(k));
     const col = (text, num = true) => h("th", { scope: "col", class: num ? "num" : null, text });
     table.querySelector("thead").replaceChildren(h("tr", {}, col("player", false), col("turns"), col("best moves"),
       col("equity lost"), col("per turn"), col("bingos"), col("bingos missed"),
-      endgame.size ? col("endgame points lost") : null, ...extra.map((k) => col(k.replace(/_/g, " ")))));
+      endgame.size ? col("endgame points lost") : null, ...extra.map(([, title]) => col(title))));
     table.querySelector("tbody").replaceChildren(...a.players.map((p) => {
       const e = endgame.get(p.player);
       return h("tr", {},
@@ -1457,7 +1461,7 @@
         h("td", { class: "num", text: p.bingos_played }),
         h("td", { class: "num", text: p.bingos_missed }),
         endgame.size ? h("td", { class: "num", text: e ? `${e.exact ? "" : "≈"}${e.lost} in ${plural(e.turns, "turn")}` : "" }) : null,
-        ...extra.map((k) => h("td", { class: "num", text: summaryValue(p[k]) })));
+        ...extra.map(([k]) => h("td", { class: "num", text: summaryValue(p[k]) })));
     }));
     box.hidden = false;
   }
