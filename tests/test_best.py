@@ -101,6 +101,26 @@ def test_a_set_the_play_outs_do_not_take_falls_back_to_static_equity_and_says_wh
     assert b.move == pos.moves(top=1, sort="equity", leaves=None, exchanges=True)[0]
 
 
+def test_a_pre_endgame_solved_by_its_chance_gives_the_best_play_s_exact_spread():
+    """The solver proves the best play by its chance of winning and may leave its mean spread
+    bounded or estimated: best_play said "pre-endgame solved ... mean final spread about -1.88"
+    where the exact mean was -20.25 (a MAGPIE user's check, draw by draw). The best play is now
+    solved to the end in the time left, and an estimate says it is one."""
+    rs = tiny(blanks=1)
+    checked = 0
+    for seed in (2, 4, 5):
+        pos = random_peg(rs, seed)
+        plain = pos.solve_peg()
+        assert plain.exact and not plain.plays[0].exact  # the case: chance proven, spread not
+        b = best_play(pos, None)
+        p = b.result.plays[0]
+        exact = pos.solve_peg(moves=[p.move], solve_all=True).plays[0]
+        assert b.exact and p.exact and p.mean_spread == exact.mean_spread and p.move == plain.plays[0].move
+        assert f"mean final spread {exact.mean_spread:+.2f}" in b.summary and "about" not in b.summary
+        checked += 1
+    assert checked == 3
+
+
 def test_small_pre_endgames_have_the_minimax_s_best_key():
     """The opponent's rack unknown (the first three small games the plain minimax can search): the
     best play's chance is the best of the minimax over every play and bag tile, and the bounds of

@@ -20,7 +20,9 @@ An opponent's rack given in the position is taken as known by every method (as `
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+import time
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
@@ -159,8 +161,19 @@ def _endgame(position, seconds, threads, tt, progress, cancel) -> BestPlay:
 
 
 def _peg(position, seconds, threads, tt, progress, cancel) -> BestPlay:
+    started = time.monotonic()
     r = position.solve_peg(seconds=seconds, on_play=progress, threads=threads, cancel=cancel, **tt)
     p = r.plays[0]
+    if r.exact and not p.exact and not (cancel is not None and cancel.is_set()):
+        # the best play proven by its chance of winning, its mean spread only bounded (or estimated,
+        # 18 points off in a MAGPIE user's check): that one play solved to the end, in the time left
+        left = None if seconds is None else seconds - (time.monotonic() - started)
+        if left is None or left > 0.01:
+            one = position.solve_peg(seconds=left, moves=[p.move], solve_all=True, threads=threads, cancel=cancel, **tt)
+            if one.exact and one.plays and one.plays[0].exact:
+                p = one.plays[0]
+                r = dataclasses.replace(r, plays=(p, *r.plays[1:]), nodes=r.nodes + one.nodes,
+                                        seconds=r.seconds + one.seconds)
     pct = (f"{100 * p.win_probability:.2f}%" if p.wins_exact
            else f"between {100 * p.win_probability:.2f}% and {100 * p.win_probability_max:.2f}%")
     chance = (f"{pct} to win over the {p.draws} possible bag tiles" if p.draws > 1
@@ -170,7 +183,7 @@ def _peg(position, seconds, threads, tt, progress, cancel) -> BestPlay:
     elif p.mean_spread_min is not None and p.mean_spread_max is not None:
         spread = f"mean final spread {p.mean_spread_min:+.2f} to {p.mean_spread_max:+.2f}"
     else:
-        spread = f"mean final spread about {p.mean_spread:+.2f}"
+        spread = f"mean final spread not solved (an estimate: about {p.mean_spread:+.2f})"
     if r.exact:
         summary = f"pre-endgame solved: {chance}, {spread}; every other play proven no better"
     else:
