@@ -271,9 +271,13 @@ def infer_cmd(
                                                "when there are no more, else this many dealt at random."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the random deals."),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads sharing the racks (the same answer for any number)."),
-    as_json: bool = typer.Option(False, "--json", help="Print every leave with its probability as JSON on stdout."),
+    as_json: bool = typer.Option(False, "--json", help="Print every leave with its probability, and the letters, as JSON on stdout."),
+    letters: bool = typer.Option(True, "--letters/--no-letters",
+                                 help="After the leaves, letter by letter: the chance the leave holds at least 1, 2, ... "
+                                      "of it, beside the chance for a leave drawn at random (the JSON has it either way)."),
 ) -> None:
-    """What the opponent kept with his last play: every possible leave and its probability."""
+    """What the opponent kept with his last play: every possible leave and its probability, then
+    letter by letter how likely he kept it, against chance."""
     from rich.table import Table
 
     from ..sim.infer import infer_leaves
@@ -295,6 +299,26 @@ def infer_cmd(
     for lv in result.leaves[:top]:
         t.add_row(str(lv.leave) or "-", f"{100 * lv.probability:.2f}", f"{lv.draws:,}", signed(lv.value))
     say_table(t)
+    odds = result.letters() if letters else ()
+    if odds:
+        size = len(result.leaves[0].leave)
+        # as many "at least k" columns as any letter reaches by the inference
+        most = max((k for x in odds for k, p in enumerate(x.at_least, 1) if p > 0), default=1)
+        lt = Table(title=f"letters kept: % chance of at least k in the leave of {size}, by the inference and "
+                         f"by chance (prior: {size} drawn at random from the {len(result.unseen)} unseen tiles)")
+        lt.add_column("letter")
+        lt.add_column("mean", justify="right")
+        lt.add_column("sd", justify="right")
+        for k in range(1, most + 1):
+            lt.add_column(f"≥{k} %", justify="right")
+            lt.add_column("prior", justify="right")
+        for x in odds:
+            cells = []
+            for k in range(1, most + 1):
+                held = k <= len(x.at_least)  # (no more than the unseen copies)
+                cells += [f"{100 * x.at_least[k - 1]:.2f}" if held else "", f"{100 * x.prior_at_least[k - 1]:.2f}" if held else ""]
+            lt.add_row(x.letter, f"{x.mean:.2f}", f"{x.stdev:.2f}", *cells)
+        say_table(lt)
 
 
 def register(app: typer.Typer) -> None:

@@ -83,6 +83,38 @@ class InferredLeave:
 
 
 @dataclass(frozen=True, slots=True)
+class LetterOdds:
+    """What an inference says of one letter (MAGPIE's per-letter table): how many of it the
+    opponent's leave holds, against a leave drawn at random.
+
+    ``at_least[k - 1]`` is the probability that the leave holds at least ``k`` of the letter, by
+    the inference (the leaves' probabilities summed); ``prior_at_least[k - 1]`` the same for a leave
+    of the same size drawn at random from the unseen tiles (hypergeometric: what chance alone
+    gives). Both run from ``k = 1`` to the most the leave can hold: the unseen copies of the letter,
+    at most the leave's size."""
+
+    letter: str     #: as a player writes it (the ruleset's alphabet; ``?`` for the blank)
+    tile: int       #: its tile number (0 for the blank)
+    mean: float     #: the mean count of it in the leave, by the inference
+    stdev: float    #: the standard deviation of that count
+    at_least: tuple[float, ...]
+    prior_at_least: tuple[float, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"letter": self.letter, "mean": round(self.mean, 8), "stdev": round(self.stdev, 8),
+                "at_least": [round(x, 8) for x in self.at_least],
+                "prior_at_least": [round(x, 8) for x in self.prior_at_least]}
+
+
+def _prior_at_least(copies: int, pool: int, size: int) -> tuple[float, ...]:
+    """P(at least k of a letter) for k = 1..min(copies, size), drawing ``size`` tiles at random from
+    ``pool`` tiles of which ``copies`` are the letter (hypergeometric, in exact integers)."""
+    total = math.comb(pool, size)
+    exactly = [math.comb(copies, i) * math.comb(pool - copies, size - i) for i in range(min(copies, size) + 1)]
+    return tuple(sum(exactly[k:]) / total for k in range(1, len(exactly)))
+
+
+@dataclass(frozen=True, slots=True)
 class Inference:
     """The leaves the opponent may have kept after ``move``, most likely first.
 
@@ -123,6 +155,41 @@ class Inference:
         tiles, as without one, and say so (``SimResult.note``)."""
         return not self.leaves
 
+    def letters(self) -> tuple[LetterOdds, ...]:
+        """Letter by letter, what the opponent kept (MAGPIE's table): for each letter among the
+        unseen tiles, its mean count in the leave and that count's standard deviation, and the
+        probability the leave holds at least 1, 2, ... of it, by the inference and by chance (a
+        leave of the same size drawn at random from :attr:`unseen`). The size is the leaves' own:
+        the rack less the tiles played, or less the tiles exchanged for ``-N`` (or every unseen
+        tile, when fewer were left). Most likely letter first (the probability of at least one, as
+        MAGPIE sorts them: what he kept heads the table, as it heads the leaves), then in alphabet
+        order, the blank last. Empty when the inference kept no leave (:attr:`learned_nothing`), or
+        the play kept none (seven tiles played)."""
+        size = len(self.leaves[0].leave) if self.leaves else 0
+        if not size:
+            return ()
+        alphabet = self.unseen.alphabet or self.leaves[0].leave.alphabet
+        if any(len(lv.leave) != size for lv in self.leaves):
+            raise InferenceError("the inferred leaves are of different sizes: no one leave size to compare with chance")
+        held = np.fromiter((t for lv in self.leaves for t in lv.leave), dtype=np.uint8,
+                           count=size * len(self.leaves)).reshape(len(self.leaves), size)
+        prob = np.fromiter((lv.probability for lv in self.leaves), dtype=np.float64, count=len(self.leaves))
+        weight = float(prob.sum())
+        unseen = np.bincount(np.asarray(self.unseen, dtype=np.int64), minlength=64)
+        out = []
+        for t in np.flatnonzero(unseen).tolist():
+            most = min(int(unseen[t]), size)
+            # the leaves' probability by the count of this letter they hold (0..most)
+            by_count = np.bincount((held == t).sum(axis=1), weights=prob, minlength=most + 1)[: most + 1] / weight
+            counts = np.arange(most + 1)
+            mean = float(by_count @ counts)
+            stdev = math.sqrt(max(float(by_count @ (counts - mean) ** 2), 0.0))
+            at_least = tuple(min(max(float(x), 0.0), 1.0) for x in np.cumsum(by_count[::-1])[::-1][1:])
+            letter = alphabet.letter(t) if alphabet is not None else str(t)
+            out.append(LetterOdds(letter, t, mean, stdev, at_least, _prior_at_least(int(unseen[t]), len(self.unseen), size)))
+        out.sort(key=lambda x: (-x.at_least[0], x.tile == 0, x.tile))
+        return tuple(out)
+
     def kernel_arrays(self, position: "Position"):
         """The leaves as the simulation kernel takes them: (tiles (n, MAX_RACK) uint8, lengths,
         weights), checked against the unseen tiles of ``position``."""
@@ -154,6 +221,7 @@ class Inference:
             "seconds": round(self.seconds, 3),
             "total_draws": self.total_draws,
             "leaves": [lv.to_dict() for lv in self.leaves],
+            "letters": [x.to_dict() for x in self.letters()],
         }
 
 
