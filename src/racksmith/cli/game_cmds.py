@@ -372,7 +372,7 @@ def print_analysis(result) -> None:
                          _with_error(t.win_pct_lost, t.win_pct_lost_stderr), _grade_cell(t))
         else:
             sim_cells = extra
-        flag = " (challenged off)" if t.withdrawn else ""
+        flag = " (challenged off)" if t.withdrawn else " (failed challenge)" if t.failed_challenge else ""
         equity = f"{t.played_equity:.1f}" if t.played_equity is not None else ""
         table.add_row(str(t.turn), t.player, t.rack, Text(t.played + flag, style="bold"), f"{t.played_score:+d}",
                       equity, rank, _lost_cell(t), *sim_cells,
@@ -414,8 +414,10 @@ def _player_line(d: dict) -> str:
         endgame = (f" ({d['endgame_lost']} of it points of spread in {plural(d['endgame_turns'], 'endgame turn')}"
                    + (f", {d['endgame_inexact']} not exact" if d["endgame_inexact"] else "") + ")")
     off = f", {plural(d['challenged_off'], 'play')} challenged off" if d["challenged_off"] else ""
+    failed = d.get("failed_challenges") or 0
+    lost_turns = f", {plural(failed, 'turn')} lost to a failed challenge (not graded)" if failed else ""
     return (f"{d['player']}: {plural(d['turns'], 'turn')}, {d['best_moves']} best, equity lost {d['equity_lost']:.1f}"
-            f"{endgame}{off}, bingos {d['bingos_played']} played / {d['bingos_missed']} missed")
+            f"{endgame}{off}{lost_turns}, bingos {d['bingos_played']} played / {d['bingos_missed']} missed")
 
 
 def _grades_line(d: dict) -> str:
@@ -424,7 +426,8 @@ def _grades_line(d: dict) -> str:
                                                                 ("mistake", None), ("blunder", None)))
     mean = f" (mean {d['mean_win_pct_lost']:.2f})" if d["mean_win_pct_lost"] is not None else ""
     unsure = f"; {d['uncertain_grades']} uncertain" if d["uncertain_grades"] else ""
-    return (f"  {d['player']}: win% lost {d['win_pct_lost']:.1f} over {plural(d['sim_turns'], 'simulated turn')}{mean}; "
+    lost = "-" if d["win_pct_lost"] is None else f"{d['win_pct_lost']:.1f}"  # (None: nothing simulated)
+    return (f"  {d['player']}: win% lost {lost} over {plural(d['sim_turns'], 'simulated turn')}{mean}; "
             f"grades {counts}{unsure}")
 
 

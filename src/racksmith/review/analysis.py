@@ -10,13 +10,29 @@ The verdict on a turn (``graded_by``, ``equity_lost``, ``played_best``): with ti
 static equity the move played lost against the best move (``"static"``); with the bag empty, when
 the endgame solver grades the turn, the points of final spread it lost against the solver's best
 move (``"endgame"``), a value the solver found exact or, when its time ran out, that of its last
-depth (:attr:`EndgameGrade.exact` false: used all the same, and marked). A play taken back after a
-challenge (``withdrawn``) put nothing on the board and scored nothing: the turn is graded as the
-pass it came to, against the best move. A record that does not replay from some line on (an
-illegal play, a play whose score is not the record's, a rack that does not fit...) has the turns
-after that line listed but not graded (their positions are not the game's); a running total the
-record states wrong is only noted: every position is known, and the analysis goes on with the
-scores the plays make.
+depth (:attr:`EndgameGrade.exact` false: used all the same, and marked).
+
+A pass is graded as what it is (:func:`pass_value`): while the bag holds tiles it scores 0 and
+keeps the whole rack, worth the leave table's value of that rack, which is 0 (a KLV2 holds leaves of
+at most rack size − 1 tiles; without leaves, 0): a pass is worth 0, as much as exchanging the whole
+rack. The move generator charges it −50 instead (:data:`racksmith.rules.equity.PASS_PENALTY`, so
+that a static player never passes with moves at hand): that is a rule for choosing, not a measure of
+a choice, and the verdicts leave it out (every rank, the best moves listed and the equity lost use
+the pass's value: on a turn whose every play is worth less than 0, the pass is the best move). With
+the bag empty the pass keeps its tiles like any move that keeps them (the move generator's value,
+and the endgame solver's verdict). A play taken back after a challenge (``withdrawn``) put nothing
+on the board and scored nothing: the turn is graded as the pass it came to, with that value, against
+the best move. A pass the record marks as a failed challenge (``failed_challenge``: the tag
+``#unsuccessful-challenge`` in its note, as Macondo and Woogles.io write it under the
+double-challenge rule) is the turn the challenge cost, not a choice: not graded, with a note. A
+plain pass straight after the opponent's play, in a record without a challenge bonus line, may be
+such a challenge written without the tag (GCG has no line for it): graded as a pass, with a note
+that says so.
+
+A record that does not replay from some line on (an illegal play, a play whose score is not the
+record's, a rack that does not fit...) has the turns after that line listed but not graded (their
+positions are not the game's); a running total the record states wrong is only noted: every
+position is known, and the analysis goes on with the scores the plays make.
 
 With a simulation (``analyze(..., sim=...)``) each turn with tiles in the bag is also graded by the
 win% it lost (MAGPIE's grades, :data:`racksmith.sim.simulate.GRADES`): first a simulation of the best
@@ -27,7 +43,8 @@ lost lies within one grade or the budget is spent (``grade_sure`` false: ``grade
 the estimate, ``grade_range`` the grades the interval spans). The interval's confidence is shared
 among the looks taken at it (the first simulation's and the duel's, :data:`DUEL_LOOKS`), so that
 looking again does not settle a grade more often. Endgame turns get a grade from the solver
-(:func:`endgame_grade`).
+(:func:`endgame_grade`). Without a simulation no win% is measured: the turns have no win% fields
+and the players' ``win_pct_lost`` is None (null in the JSON), not 0.
 """
 from __future__ import annotations
 
@@ -45,7 +62,7 @@ from .._interrupt import check_event
 from ..core.move import Move, MoveKind
 from ..core.turns import EventKind
 from ..errors import IllegalMoveError, RacksmithError
-from ..movegen.movelist import RECLAIM_KIND
+from ..movegen.movelist import EQUITY_DECIMALS, RECLAIM_KIND
 from ..rules.symmetry import listed_opening, opening_mirror
 from .replay import Replay, ReplayTurn
 
@@ -128,9 +145,14 @@ class TurnAnalysis:
     equity, or final spread for ``"endgame"``), ``played_best`` (the move played is as good as the
     verdict's best); ``static_equity_lost`` is the static equity lost whatever the verdict.
 
-    A withdrawn play (``withdrawn``: challenged off) is graded as what it came to, a pass:
-    ``played_score`` 0, ``rank``, ``played_equity`` and ``equity_lost`` those of the pass;
-    ``withdrawn_score`` is what the play scored before it was taken back."""
+    A pass is valued as what it is (:func:`pass_value`: 0 while the bag holds tiles, not the move
+    generator's −50), and ``rank``, ``equity_lost``, ``played_equity`` and the equities of ``best``
+    use that value. A withdrawn play (``withdrawn``: challenged off) is graded as what it came to, a
+    pass: ``played_score`` 0, ``rank``, ``played_equity`` and ``equity_lost`` those of the pass;
+    ``withdrawn_score`` is what the play scored before it was taken back. A failed challenge
+    (``failed_challenge``: a pass the record tags ``#unsuccessful-challenge``) is not graded
+    (``graded_by``, ``rank`` and ``equity_lost`` None; ``best`` still lists the best moves) and
+    counts no bingo missed."""
 
     turn: int
     line: int
@@ -152,6 +174,7 @@ class TurnAnalysis:
     static_equity_lost: float | None = None
     played_best: bool | None = None
     withdrawn_score: int | None = None
+    failed_challenge: bool = False
     #: with a simulation (``analyze(..., sim=...)``): the win% of the move played and of the best
     #: simulated move, the win% lost and MAGPIE's grade of it (best / inaccuracy / mistake / blunder);
     #: None on a turn with the bag empty (``endgame`` grades it)
@@ -175,7 +198,8 @@ class TurnAnalysis:
 
     @property
     def bingo_missed(self) -> bool:
-        return self.bingo_available and not self.bingo_played
+        """A bingo was there and the move played is none (a failed challenge chose no move: none missed)."""
+        return self.bingo_available and not self.bingo_played and not self.failed_challenge
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -197,6 +221,7 @@ class TurnAnalysis:
             "bingo_missed": self.bingo_missed,
             "withdrawn": self.withdrawn,
             "withdrawn_score": self.withdrawn_score,
+            "failed_challenge": self.failed_challenge,
             "note": self.note,
             "endgame": None if self.endgame is None else self.endgame.to_dict(),
             **({} if self.grade is None else {
@@ -223,9 +248,11 @@ class PlayerSummary:
     verdict's best; ``equity_lost`` what the verdicts lost (static equity, and points of final
     spread on the turns the endgame solver graded: ``endgame_lost`` of them, over
     ``endgame_turns``, ``endgame_inexact`` of them not exact); ``static_equity_lost`` by static
-    equity alone; ``challenged_off`` plays taken back; with a simulation, ``sim_turns`` graded by
-    it and the ``win_pct_lost`` they lost; ``grades``: the grades of the turns (the simulation's and
-    the endgame solver's), ``uncertain_grades`` those whose interval spans two grades or whose
+    equity alone; ``challenged_off`` plays taken back; ``failed_challenges`` turns lost to a failed
+    challenge (not graded); with a simulation, ``sim_turns`` graded by it and the ``win_pct_lost``
+    they lost (a number, 0 when no turn was simulated); without one ``win_pct_lost`` is None
+    (nothing was measured: null in the JSON); ``grades``: the grades of the turns (the simulation's
+    and the endgame solver's), ``uncertain_grades`` those whose interval spans two grades or whose
     solver value is not exact."""
 
     player: str
@@ -240,8 +267,9 @@ class PlayerSummary:
     endgame_lost: int = 0
     endgame_inexact: int = 0
     challenged_off: int = 0
+    failed_challenges: int = 0
     sim_turns: int = 0
-    win_pct_lost: float = 0.0
+    win_pct_lost: float | None = None
     grades: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GRADE_NAMES, 0))
     uncertain_grades: int = 0
 
@@ -260,9 +288,10 @@ class PlayerSummary:
             self.grades[ta.endgame.grade] += 1
             self.uncertain_grades += not ta.endgame.exact
         self.challenged_off += ta.withdrawn
+        self.failed_challenges += ta.failed_challenge
         if ta.grade is not None:
             self.sim_turns += 1
-            self.win_pct_lost += ta.win_pct_lost
+            self.win_pct_lost = (self.win_pct_lost or 0.0) + ta.win_pct_lost
             self.grades[ta.grade] += 1
             self.uncertain_grades += ta.grade_sure is False
         self.bingos_played += ta.bingo_played
@@ -283,8 +312,9 @@ class PlayerSummary:
             "endgame_lost": self.endgame_lost,
             "endgame_inexact": self.endgame_inexact,
             "challenged_off": self.challenged_off,
+            "failed_challenges": self.failed_challenges,
             "sim_turns": self.sim_turns,
-            "win_pct_lost": round(self.win_pct_lost, 3),
+            "win_pct_lost": _round(self.win_pct_lost),
             "mean_win_pct_lost": round(self.win_pct_lost / self.sim_turns, 3) if self.sim_turns else None,
             "grades": dict(self.grades),
             "uncertain_grades": self.uncertain_grades,
@@ -381,7 +411,13 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
 
     A record whose replay found errors (collected mode) is analysed up to the first error that is
     not a running total: the turns after its line are listed, not graded (the note says why); a
-    running total stated wrong is a note, and the positions have the scores the plays make."""
+    running total stated wrong is a note, and the positions have the scores the plays make.
+
+    A pass is graded at :func:`pass_value` (0 with tiles in the bag, not the move generator's −50),
+    a withdrawn play as that pass; a pass the record tags ``#unsuccessful-challenge`` (a failed
+    double challenge) is not graded; a plain pass straight after the opponent's play is graded and
+    noted as possibly one (:data:`MAYBE_FAILED_CHALLENGE`). Without ``sim`` the players'
+    ``win_pct_lost`` is None."""
     if not isinstance(replay, Replay):
         raise RacksmithError(f"replay must be a Replay (what replay_file or replay_text returns), got {_args.show(replay)}")
     _args.callback(check, "check")
@@ -412,7 +448,9 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     result.record_lexicon = replay.record.lexicon_name or None
     _lexicon_notes(replay, result)
     stop_line = _replay_notes(replay, result)
-    summaries = {nick: PlayerSummary(nick) for nick in replay.players}
+    # without a simulation no win% is measured: the players' win% lost is None, not 0
+    summaries = {nick: PlayerSummary(nick, win_pct_lost=None if sim is None else 0.0) for nick in replay.players}
+    maybe_challenges = _passes_after_plays(replay)
     result.players = list(summaries.values())
     n = len(replay.turns)
 
@@ -432,6 +470,8 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
             pos = _position(replay, t, lexicon)
             ta = _analyze_turn(pos, t, leaves, top, nick, rs.rack_size, lex, endgame_seconds, cancel,
                                lambda what, i=i, t=t: stage(i, f"turn {t.number} of {n}: {what}"))
+            if t.line in maybe_challenges and not t.failed_challenge:
+                ta = replace(ta, note="; ".join(filter(None, (ta.note, MAYBE_FAILED_CHALLENGE))))
             if sim is not None and ta.graded_by == "static":
                 stage(i, f"turn {t.number} of {n}: simulating")
                 ta = _simulate_turn(pos, t, ta, leaves, sim, replay.turns[i - 1] if i else None)
@@ -526,6 +566,51 @@ def _not_graded(t: ReplayTurn, nick: str, note: str) -> TurnAnalysis:
                         bingo_played=bool(t.bingo) and not t.withdrawn, bingo_available=False, note=note)
 
 
+#: the note of a plain pass straight after the opponent's play, in a record without a challenge bonus
+MAYBE_FAILED_CHALLENGE = ("graded as a pass chosen; it may be a failed double challenge, which a record without the "
+                          "'#unsuccessful-challenge' note writes the same way")
+#: the note of a pass the record tags as a failed challenge
+FAILED_CHALLENGE_NOTE = ("a failed challenge of the play before (the record's #unsuccessful-challenge): the turn "
+                         "the challenge cost under the double-challenge rule, not a pass chosen: not graded")
+
+
+def _passes_after_plays(replay: Replay) -> set[int]:
+    """The lines of the passes that may be failed challenges not tagged as such: a pass straight
+    after another player's play that stood (the line before it is that play), in a record with no
+    challenge bonus line (a bonus for a play that stood is the rule of games where a failed
+    challenge costs points, not the turn)."""
+    events = replay.record.events
+    if any(ev.kind == EventKind.CHALLENGE for ev in events):
+        return set()
+    return {ev.line for before, ev in zip(events, events[1:])
+            if ev.kind == EventKind.PASS and before.kind == EventKind.PLAY and before.nick != ev.nick}
+
+
+def pass_value(pos, leaves) -> float | None:
+    """What the analysis values a pass at while the bag holds tiles (None with the bag empty: then
+    the move generator's value stands, the tiles kept costing what any move keeping them costs).
+    A pass scores 0 and keeps the whole rack: its value is 0 plus the leave table's value of that
+    rack, which a KLV2 does not hold (leaves of 1 to rack size − 1 tiles: 0, as for an absent
+    leave), nor does equity without leaves: 0, the value of exchanging the whole rack. It is not the
+    move generator's −:data:`~racksmith.rules.equity.PASS_PENALTY`, a rule that keeps a static
+    player from passing, which would count 50 points no play lost in "equity lost"."""
+    if pos.bag_count == 0:
+        return None
+    rack = pos.racks[0]
+    value = leaves.value_tiles(rack) if leaves is not None and len(rack) else 0.0
+    return round(float(value), EQUITY_DECIMALS)
+
+
+def _verdict_equities(pos, recs, leaves) -> np.ndarray:
+    """The equity of each move of the list as the verdicts use it: the move generator's (to
+    1e-5, as its ranks tie them), the pass's replaced by :func:`pass_value` while the bag holds tiles."""
+    equities = np.round(recs["equity"].astype(np.float64), EQUITY_DECIMALS)
+    value = pass_value(pos, leaves)
+    if value is not None:
+        equities[recs["kind"] == _KIND_CODES[MoveKind.PASS]] = value
+    return equities
+
+
 def _analyze_turn(pos, t: ReplayTurn, leaves, top: int, nick: str, rack_size: int, lex,
                   endgame_seconds: float | None = None, cancel: "threading.Event | None" = None,
                   stage: Callable[[str], None] | None = None) -> TurnAnalysis:
@@ -534,6 +619,8 @@ def _analyze_turn(pos, t: ReplayTurn, leaves, top: int, nick: str, rack_size: in
     base = _base(t, nick)
     bingo_played = bool(t.bingo) and not t.withdrawn
     notes = []
+    if t.failed_challenge:
+        notes.append(FAILED_CHALLENGE_NOTE)
     if t.withdrawn:
         notes.append("challenged off: turn lost")
         if played_move is not None:
@@ -543,18 +630,35 @@ def _analyze_turn(pos, t: ReplayTurn, leaves, top: int, nick: str, rack_size: in
         return TurnAnalysis(
             **base, played_equity=None, rank=None, moves=0, best=(), equity_lost=None,
             bingo_played=bingo_played, bingo_available=False, note="; ".join(filter(None, notes)),
+            failed_challenge=t.failed_challenge,
         )
     moves = pos.moves(sort="equity", leaves=leaves, exchanges=True)
     n = len(moves)
-    ranks = moves.ranks("equity")
     recs = moves.to_numpy()
+    # the verdicts' equities (the pass valued as what it is), best first; moves that tie share the
+    # better rank, the move generator's order kept among them
+    equities = _verdict_equities(pos, recs, leaves)
+    order = np.argsort(-equities, kind="stable")
+
+    def rank_of(i: int) -> int:
+        return 1 + int(np.count_nonzero(equities > equities[i]))
+
     bingo_available = bool((((recs["kind"] == 0) | (recs["kind"] == RECLAIM_KIND)) & (recs["n_played"] == rack_size)).any())
+    if t.failed_challenge:  # the turn the challenge cost: the best moves listed, no verdict
+        best = tuple(_candidate(moves[i], rack_size, rank_of(i), equity=float(equities[i]))
+                     for i in order[:top].tolist())
+        return TurnAnalysis(
+            **base, played_equity=None, rank=None, moves=n, best=best, equity_lost=None,
+            bingo_played=bingo_played, bingo_available=bingo_available, note="; ".join(filter(None, notes)),
+            failed_challenge=True,
+        )
     # what happened on the board: a play taken back is a pass
     target = Move.pass_(pos.ruleset.alphabet) if t.withdrawn else _target(played_move, ev.kind)
     found = _find(moves, target)
     if found is None and target is not None and listed_opening(pos, target):
         found = _find(moves, opening_mirror(target))  # the opening lists its across plays, each a down one's mirror
-    best = tuple(_candidate(moves[i], rack_size, ranks[i], i == found) for i in range(min(top, n)))
+    best = tuple(_candidate(moves[i], rack_size, rank_of(i), i == found, equity=float(equities[i]))
+                 for i in order[:top].tolist())
     if found is None:
         if played_move is None:
             notes.append("exchanged tiles not recorded")
@@ -564,10 +668,9 @@ def _analyze_turn(pos, t: ReplayTurn, leaves, top: int, nick: str, rack_size: in
             **base, played_equity=None, rank=None, moves=n, best=best, equity_lost=None,
             bingo_played=bingo_played, bingo_available=bingo_available, note="; ".join(filter(None, notes)),
         )
-    equities = recs["equity"]
     eq = float(equities[found])
-    rank = ranks[found]  # ties share the better rank
-    static_lost = max(0.0, float(equities[0]) - eq)
+    rank = rank_of(found)  # ties share the better rank
+    static_lost = max(0.0, float(equities[order[0]]) - eq) if n else 0.0
     grade = None
     if endgame_seconds is not None and pos.bag_count == 0 and not pos.is_over and len(pos.racks) == 2:
         if stage is not None:
@@ -941,6 +1044,7 @@ def _target(move: Move | None, kind: str) -> Move | None:
     return move
 
 
-def _candidate(m: Move, rack_size: int, rank: int, played: bool = False) -> Candidate:
-    return Candidate(m.notation(), int(m.score or 0), float(m.equity or 0.0), m.is_place and m.tiles_played == rack_size,
-                     rank, played)
+def _candidate(m: Move, rack_size: int, rank: int, played: bool = False, *, equity: float | None = None) -> Candidate:
+    """A best move of a turn; ``equity``: the verdicts' (:func:`_verdict_equities`), default the move's."""
+    return Candidate(m.notation(), int(m.score or 0), float(m.equity or 0.0) if equity is None else equity,
+                     m.is_place and m.tiles_played == rack_size, rank, played)

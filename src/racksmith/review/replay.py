@@ -48,7 +48,9 @@ class ReplayTurn:
     :meth:`Replay.position` knows the mover's rack only when ``rack_complete``; racks are
     :class:`~racksmith.rules.alphabet.Tiles`. ``move`` is the
     canonical move (plays resolved, with the score racksmith computes); ``withdrawn`` tells that a
-    challenge took the play back.
+    challenge took the play back; ``failed_challenge`` that the turn is a pass the record marks as
+    a failed challenge of the play before (:func:`is_failed_challenge`: the turn lost under the
+    double-challenge rule, not a pass the player chose).
     """
 
     number: int
@@ -65,6 +67,7 @@ class ReplayTurn:
     score: int
     bingo: bool = False
     withdrawn: bool = False
+    failed_challenge: bool = False
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReplayTurn):
@@ -77,6 +80,21 @@ class ReplayTurn:
     @property
     def line(self) -> int:
         return self.event.line
+
+
+#: the tag of a failed challenge's pass: under the double-challenge rule a challenge that fails costs
+#: the challenger his turn, and GCG has no line for it: Macondo (and Woogles.io, which writes its
+#: records with Macondo) writes a pass, ``>b: DEIILTZ - +0 0``, followed by ``#note
+#: #unsuccessful-challenge``
+FAILED_CHALLENGE_TAG = "#unsuccessful-challenge"
+_FAILED_CHALLENGE_RE = re.compile(r"(?<!\S)#unsuccessful-challenge(?!\S)", re.IGNORECASE)
+
+
+def is_failed_challenge(event: GCGEvent) -> bool:
+    """The event is a pass that its note marks as a failed challenge (:data:`FAILED_CHALLENGE_TAG`,
+    as a word of the note, in any case): the turn the challenger lost, not a pass he chose. A
+    pass without the tag may be one all the same (a record written otherwise): GCG cannot tell."""
+    return event.kind == EventKind.PASS and bool(_FAILED_CHALLENGE_RE.search(event.note or ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +316,7 @@ class _TurnDraft:
             number=number, player=self.player, event=self.event, board=self.board, scores=self.scores,
             rack=self.rack, rack_complete=self.rack_complete, opponent_rack=opponent_rack,
             bag_count=self.bag_count, zero_turns=self.zero_turns, move=self.move, score=self.score,
-            bingo=self.bingo, withdrawn=self.withdrawn,
+            bingo=self.bingo, withdrawn=self.withdrawn, failed_challenge=is_failed_challenge(self.event),
         )
 
 

@@ -1413,8 +1413,8 @@
 
   // the players' summary of the analysis (analysis.players): a row each. The points the endgame
   // solver says each lost with the bag empty (endgame_lost, or added up from the turns when the
-  // analysis has no such key), a simulation's roll-up (win_pct_lost, grades) and the plays
-  // challenged off, each a column when some player has it
+  // analysis has no such key), a simulation's roll-up (win_pct_lost, grades; null without one), the
+  // plays challenged off and the turns lost to a failed challenge, each a column when some player has it
   function renderPlayers() {
     const g = state.game;
     const a = g && g.analysis;
@@ -1444,8 +1444,9 @@
     }
     const has = (k) => a.players.some((p) => p[k] !== null && p[k] !== undefined && p[k] !== 0);
     const simulated = has("sim_turns");  // (without a simulation the grades are the endgame's only)
-    const extra = [["win_pct_lost", "win% lost"], ["grades", "grades"], ["challenged_off", "challenged off"]]
-      .filter(([k]) => (k === "challenged_off" || simulated) && has(k));
+    const extra = [["win_pct_lost", "win% lost"], ["grades", "grades"], ["challenged_off", "challenged off"],
+      ["failed_challenges", "failed challenges"]]
+      .filter(([k]) => (k === "challenged_off" || k === "failed_challenges" || simulated) && has(k));
     const col = (text, num = true) => h("th", { scope: "col", class: num ? "num" : null, text });
     table.querySelector("thead").replaceChildren(h("tr", {}, col("player", false), col("turns"), col("best moves"),
       col("equity lost"), col("per turn"), col("bingos"), col("bingos missed"),
@@ -1498,6 +1499,7 @@
         words("td", { class: "move rack" }, ...rackNodes(shorten(t.rack, 40))),
         words("td", { class: "move" }, ...(turnMove(t) ? moveNodes(shorten(t.move, 60)) : [shorten(t.move, 60)]),
           t.withdrawn ? h("span", { class: "tag ex", text: "withdrawn" }) : null,
+          a && a.failed_challenge ? h("span", { class: "tag ex", text: "failed challenge" }) : null,
           t.bingo && !t.withdrawn ? h("span", { class: "tag", text: "bingo" }) : null),
         h("td", { class: "num", text: t.score }),
         rankCell,
@@ -2104,6 +2106,13 @@
     return null;
   }
 
+  // what the page says of an address whose ?ruleset= names no ruleset of the server: the rulesets it has
+  function unknownRulesetMessage(asked) {
+    const names = Object.values(state.rulesets).map((rs) => `${rs.title} (${rs.name})`).join(", ");
+    return `The address asks for the ruleset "${shorten(asked, 40)}", which this server does not have. ` +
+      `Its rulesets: ${names}. Pick one in the Ruleset menu.`;
+  }
+
   // --- start -----------------------------------------------------------------------------------------------
   async function start() {
     let info;
@@ -2213,6 +2222,15 @@
     });
 
     showTab(params.get("tab"));
+    if (asked && !wanted) {
+      // a ruleset the server does not have: said, and nothing read or ranked under another one (the
+      // address's CGP waits in its field for a ruleset to be picked)
+      const message = unknownRulesetMessage(asked);
+      say(message);
+      if (params.get("cgp")) $("cgp").value = params.get("cgp");
+      showMoves(null, message);
+      return;
+    }
     if (params.get("cgp")) {
       const text = params.get("cgp");
       if (await loadCgp(text, wanted)) {
