@@ -56,7 +56,7 @@ from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 # import locks met in a cycle (_DeadlockError, or a partly initialised module). Their result types
 # are exported here too (what a typed caller annotates with).
 from .search import EndgamePlayer, EndgameResult, EndgameSolver, PegPlay, PegResult  # noqa: E402
-from .sim.infer import Inference, InferredLeave  # noqa: E402
+from .sim.infer import Inference, InferredLeave, LetterOdds  # noqa: E402
 from .sim.player import SimPlayer  # noqa: E402
 from .sim.simulate import SimCandidate, SimResult  # noqa: E402
 from .sim.winpct import WinPct  # noqa: E402
@@ -115,6 +115,7 @@ __all__ = [
     "InferredLeave",
     "InvalidMoveError",
     "Leaves",
+    "LetterOdds",
     "Lexicon",
     "LexiconFormatError",
     "LimitError",
