@@ -134,6 +134,19 @@ CASES: dict[str, list[str]] = {
         "PO.run(0, ARMS - 1, ITS, np.zeros(4), np.zeros(4))",
         "PO.run(0, ARMS, ITS, np.zeros(3), np.zeros(4))",
         "PO.run(0, ARMS, ITS.astype(np.int32), np.zeros(4), np.zeros(4))",
+        "PO.run(0, ARMS, ITS, np.zeros(4), np.zeros(4), np.zeros((4, 3, 3), np.int32))",
+        "PO.run(0, ARMS, ITS, np.zeros(4), np.zeros(4), np.zeros((4, 2, 3), np.int64))",
+    ],
+    "racksmith.sim._sim.Playouts.add_plies": [
+        "PO.add_plies(ARMS, np.zeros((4, 2, 3), np.int32), 5)",
+        "PO.add_plies(ARMS, np.zeros((4, 2, 3), np.int32), -1)",
+        "PO.add_plies(ARMS + NC, np.zeros((4, 2, 3), np.int32), 4)",
+        "PO.add_plies(ARMS - 1, np.zeros((4, 2, 3), np.int32), 4)",
+        "PO.add_plies(ARMS, np.zeros((4, 3, 3), np.int32), 4)",
+        "PO.add_plies(ARMS, np.zeros((3, 2, 3), np.int32), 4)",
+        "PO.add_plies(ARMS, np.zeros((4, 2, 3), np.int64), 4)",
+        "PO.add_plies(ARMS, np.full((4, 2, 3), 7, np.int32), 4)",
+        "PO.add_plies(ARMS, np.full((4, 2, 3), -2, np.int32), 4)",
     ],
     "racksmith.sim._sim.Playouts.step": [
         "PO.step(None, 4)", "PO.step(_sim.Sampler(NC + 1, 0.05), 4)", "PO.step(SAMPLER, -1)", "PO.step(SAMPLER, 10**7)",
@@ -592,7 +605,7 @@ CASES: dict[str, list[str]] = {
     "racksmith.search._endgame.Search.search": [
         "SEARCH.search(0)", "SEARCH.search(HUGE)", "SEARCH.search(None)", "SEARCH.search(1, -1)",
         "SEARCH.search(1, float('nan'))", "SEARCH.search(1, 'x')", "SEARCH.search(1, 0, 0)", "SEARCH.search(1, 0, 65)",
-        "SEARCH.search(1, 0, 1, -2)", "SEARCH.search(1, 0, 1, 10**6)", "Search(RULES, 10).search(1)",
+        "SEARCH.search(1, 0, 1, -2)", "SEARCH.search(1, 0, 1, 10**6)", "SEARCH.search(1, 0, 1, -1, 0)", "SEARCH.search(1, 0, 1, -1, True)", "Search(RULES, 10).search(1)",
     ],
     "racksmith.search._endgame.Search.bound": [
         "SEARCH.bound(0, 0)", "SEARCH.bound(1, 0)", "SEARCH.bound(None, 1)", "SEARCH.bound(0, HUGE)",
@@ -660,6 +673,7 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.sim._sim.Playouts.run": ("PO.run", ["1", "ARMS", "ITS", "np.zeros(4)", "np.zeros(4)"]),
     "racksmith.sim._sim.Playouts.trace": ("PO.trace", ["0", "3"]),
     "racksmith.sim._sim.Playouts.step": ("PO.step", ["_sim.Sampler(NC, 0.05)", "4"]),
+    "racksmith.sim._sim.Playouts.add_plies": ("PO.add_plies", ["ARMS", "np.zeros((4, 2, 3), np.int32)", "4"]),
     "racksmith.sim._sim.Sampler": ("_sim.Sampler", ["NC", "0.05", "2", "None", "None", "False"]),
     "racksmith.sim._sim.Sampler.add": ("SAMPLER.add", ["0", "0.5"]),
     "racksmith.sim._sim.Sampler.next_arm": ("SAMPLER.next_arm", []),

@@ -55,10 +55,10 @@ from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 # their first calls at once (an endgame and a simulation) imported them concurrently, and Python's
 # import locks met in a cycle (_DeadlockError, or a partly initialised module). Their result types
 # are exported here too (what a typed caller annotates with).
-from .search import EndgamePlayer, EndgameResult, EndgameSolver, PegPlay, PegResult  # noqa: E402
+from .search import EndgameLine, EndgamePlayer, EndgameResult, EndgameSolver, PegPlay, PegResult  # noqa: E402
 from .sim.infer import Inference, InferredLeave, LetterOdds  # noqa: E402
 from .sim.player import SimPlayer  # noqa: E402
-from .sim.simulate import SimCandidate, SimResult  # noqa: E402
+from .sim.simulate import PlyStats, SimCandidate, SimResult  # noqa: E402
 from .sim.winpct import WinPct  # noqa: E402
 
 __version__ = "0.1.0"
@@ -93,6 +93,7 @@ __all__ = [
     "EndReason",
     "EndRule",
     "EndgameGrade",
+    "EndgameLine",
     "EndgamePlayer",
     "EndgameResult",
     "EndgameSolver",
@@ -130,6 +131,7 @@ __all__ = [
     "PairTable",
     "PegPlay",
     "PegResult",
+    "PlyStats",
     "Player",
     "PlayerContext",
     "PlayerSpec",

@@ -31,16 +31,34 @@ def endgame(
     ),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=MAX_THREADS,
                                 help="Threads searching (the answer does not depend on it)."),
-    as_json: bool = typer.Option(False, "--json", help="Print {value, exact, depth, best, pv, nodes, seconds} as JSON."),
+    top: Optional[int] = typer.Option(
+        None, "--top", "-n", min=1,
+        help="Value the best K moves exactly, each with its line (multi-PV), and show them as a table "
+             "[default: the best alone]."),
+    move: Optional[str] = typer.Option(
+        None, "--move", "-m", help="Also value this play ('8D QUIRK', 'pass') and show what it loses against the best."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json",
+        help="Print {value, exact, depth, best, pv, nodes, seconds} as JSON (with --top: top [{move, value, pv, "
+             "exact}]; with --move: move {move, value, loses})."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each depth on stderr."),
 ) -> None:
     """Solve the endgame (the bag empty; an opponent's rack left empty is the unseen tiles): what best
     play by both sides adds to the mover's spread, the best move and the line, deepening one ply at a
-    time (each depth shown on stderr)."""
+    time (each depth shown on stderr). --top K: the K best moves, each valued exactly with its line,
+    every other move proven no better; --move: the exact value of one play and what it loses."""
     from rich.text import Text
+
+    from ..search.endgame import solve_endgame
 
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
+    asked = None
+    if move is not None:
+        asked = pos.resolve(move)  # a play that cannot be read fails here, before the search
+        if pos.is_over:
+            fail(f"the game is over: {asked.notation()} cannot be played")
 
     def shown(r) -> None:
         if quiet:
@@ -51,17 +69,44 @@ def endgame(
         line.append(" ".join(m.notation() for m in r.pv), style="cyan")
         err_console.print(line, highlight=False, soft_wrap=True)
 
-    result = pos.solve_endgame(plies, seconds, threads, on_depth=shown)
+    result = solve_endgame(pos, plies, seconds, threads, on_depth=shown, move=asked, top=top or 1)
+    valued = None
+    if asked is not None and result.move_value is not None:
+        valued = {"move": asked.notation(), "value": result.move_value, "loses": result.value - result.move_value}
     if as_json:
-        emit_json(result.to_dict())
+        out = result.to_dict()
+        if valued is not None:
+            out["move"] = valued
+        emit_json(out)
         return
     if result.best is None:
         say("the game is over: nothing to play")
         return
     state = "exact" if result.exact else f"depth {result.depth}, not exact"
-    say(f"best {result.best.notation()}  value {result.value:+d} ({state})")
-    say("line: " + " ".join(m.notation() for m in result.pv))
+    if top is not None:
+        say_table(endgame_table(result))
+        say(f"best {result.best.notation()}  value {result.value:+d} ({state})")
+    else:
+        say(f"best {result.best.notation()}  value {result.value:+d} ({state})")
+        say("line: " + " ".join(m.notation() for m in result.pv))
+    if valued is not None:
+        say(f"{valued['move']}: {valued['value']:+d}, loses {valued['loses']} against the best "
+            f"{result.best.notation()} {result.value:+d}" + ("" if result.exact else f" ({state})"))
     say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
+
+
+def endgame_table(result):
+    """A Rich table of an endgame's best moves (``result.top``): rank, move, value, exact, line."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(show_edge=False)
+    for name, justify in (("#", "right"), ("move", "left"), ("value", "right"), ("exact", "left"), ("line", "left")):
+        table.add_column(name, justify=justify)
+    for i, line in enumerate(result.top, 1):
+        table.add_row(str(i), Text(line.move.notation()), f"{line.value:+d}", "yes" if line.exact else "no",
+                      Text(" ".join(m.notation() for m in line.pv)))
+    return table
 
 
 def peg(

@@ -161,8 +161,10 @@ def check_infer_options(infer: "str | None", seconds_flag: str, samples_flag: st
         fail(f"give {seconds_flag} or {samples_flag}, not both: each bounds the inference", 2)
 
 
-def sim_table(result, title: str = "simulation"):
-    """A Rich table of a (partial) simulation result."""
+def sim_table(result, title: str = "simulation", ply_stats: bool = False):
+    """A Rich table of a (partial) simulation result; with ``ply_stats``, MAGPIE's per-ply columns
+    too: for each ply of the play-outs (P1 the opponent's reply), the mean score of the move
+    played there (P1-S) and the percentage of bingos (P1-BP)."""
     from rich.table import Table
 
     t = Table(title=f"{title}: {result.iterations:,} iterations, {result.seconds:.1f} s ({result.stopped})")
@@ -174,15 +176,22 @@ def sim_table(result, title: str = "simulation"):
     t.add_column("± s.e.", justify="right")
     t.add_column("static", justify="right")
     t.add_column("iters", justify="right")
+    plies = result.plies if ply_stats else 0
+    for j in range(1, plies + 1):
+        t.add_column(f"P{j}-S", justify="right")
+        t.add_column(f"P{j}-BP", justify="right")
     for i, c in enumerate(result.candidates, 1):
+        per_ply = []
+        for p in c.ply_stats[:plies]:
+            per_ply += [_figure(p.mean_score), _figure(100.0 * p.bingo_fraction)]
         t.add_row(str(i), c.move.notation(), _figure(c.win_pct), _figure(c.stderr),
                   "-" if math.isnan(c.equity) else signed(c.equity), _figure(c.equity_stderr),
-                  f"{c.static_equity:.1f}", f"{c.iterations:,}")
+                  f"{c.static_equity:.1f}", f"{c.iterations:,}", *per_ply)
     return t
 
 
 def _figure(x: float) -> str:
-    """A win chance or standard error; '-' when no play-out (or one) made it known."""
+    """A win chance, standard error or per-ply figure; '-' when no play-out (or one) made it known."""
     return "-" if math.isnan(x) else f"{x:.2f}"
 
 
@@ -196,7 +205,13 @@ def sim_cmd(
     leaves: Optional[str] = typer.Option(None, "--leaves", help="Of both players' play-outs, and of the "
                                          "candidates' static equity. " + LEAVES_HELP),
     winpct: Optional[str] = typer.Option(None, "--winpct", help="Win% table: a shipped ruleset's name or a file [default: the ruleset's]."),
-    candidates: int = typer.Option(10, "--candidates", "-c", min=1, help="Plays to simulate (the best by static equity)."),
+    candidates: int = typer.Option(10, "--candidates", "-c", min=1,
+                                   help="Plays to simulate (the best by static equity); with --move, given as well: "
+                                        "the best N are added to the plays given."),
+    move: Optional[list[str]] = typer.Option(None, "--move", "-m", metavar="MOVE",
+                                             help="Simulate this play ('8D QUIRK' as on the board, '-ABC' to exchange, "
+                                                  "'pass'); repeat for more. Only the plays given are simulated, "
+                                                  "unless --candidates is given too."),
     plies: int = typer.Option(2, "--plies", "-p", min=1, max=32, help="Replies played after each candidate."),
     iterations: Optional[int] = typer.Option(None, "--iterations", "-i", min=1,
                                              help="Most play-outs in all [default: 5000 unless --seconds is given]."),
@@ -211,6 +226,10 @@ def sim_cmd(
     infer_samples: Optional[int] = typer.Option(None, "--infer-samples", min=1, max=5_000_000,
                                                 help="Bound --infer by racks instead of time, so that --seed reproduces it: "
                                                      "every rack when there are no more, else this many dealt at random."),
+    ply_stats: bool = typer.Option(False, "--ply-stats",
+                                   help="Show each ply's mean score (Pn-S) and bingo percentage (Pn-BP) of the "
+                                        "play-outs, P1 the opponent's reply, as MAGPIE does (the JSON always has "
+                                        "them, with the counts of passes, exchanges, placements and bingos)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
 ) -> None:
     """Rank the best plays of a position by simulated win chance (Monte Carlo, best-arm identification)."""
@@ -221,6 +240,17 @@ def sim_cmd(
     position_lexicon(pos)
     confidence = _stop_option(stop)
     klv = resolve_leaves(leaves, pos.ruleset)
+    chosen = None
+    if move:
+        from ..sim.simulate import candidate_moves
+
+        # the plays given, read and checked before anything long runs (an inference); with
+        # --candidates given too, the best N by static equity first, then those given not among them
+        chosen = candidate_moves(pos, move, leaves=klv)
+        if given("candidates"):
+            chosen = list(pos.moves(top=candidates, sort="equity", leaves=klv, exchanges=True)) + chosen
+        names = [m.notation() for m in chosen]
+        chosen = [m for i, m in enumerate(chosen) if names.index(names[i]) == i]  # each play once, where it came first
     inference = None
     if infer is not None:
         from ..sim.infer import infer_leaves
@@ -233,21 +263,21 @@ def sim_cmd(
 
     def progress(partial):
         if live is not None:
-            live.update(sim_table(partial))
+            live.update(sim_table(partial, ply_stats=ply_stats))
 
     if live is not None:
         live.start()
     try:
-        result = pos.simulate(candidates=candidates, plies=plies, iterations=iterations, seconds=seconds,
-                              threads=threads, seed=seed, stop=confidence, opponent_racks=inference,
-                              leaves=klv, winpct=winpct, progress=progress)
+        result = pos.simulate(candidates=len(chosen) if chosen else candidates, plies=plies, iterations=iterations,
+                              seconds=seconds, threads=threads, seed=seed, stop=confidence, opponent_racks=inference,
+                              leaves=klv, winpct=winpct, moves=chosen, progress=progress)
     finally:
         if live is not None:
             live.stop()
     if as_json:
         emit_json(result.to_dict())
         return
-    say_table(sim_table(result))
+    say_table(sim_table(result, ply_stats=ply_stats))
     say(f"seed {result.seed}, {result.plies} plies, {result.iterations / max(result.seconds, 1e-9):,.0f} iterations/s")
 
 

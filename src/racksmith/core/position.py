@@ -1013,17 +1013,19 @@ class Position:
         move: "Move | str | None" = None,
         tt_mb: int | None = None,
         cancel: "threading.Event | None" = None,
+        top: int = 1,
     ) -> "EndgameResult":
         """Solve the endgame (the bag empty; an opponent's rack left empty is the unseen tiles):
         the value best play by both sides adds to the mover's spread, the best move and the
         principal variation, exact when the search reached the end of every line. ``plies``: stop
         after that depth; ``seconds``: a time limit; ``threads``: threads searching (the answer does
-        not depend on it); ``on_depth``, ``move``, ``tt_mb`` (None: the default table) and ``cancel``
-        as :func:`racksmith.search.endgame.solve_endgame` says."""
+        not depend on it); ``on_depth``, ``move``, ``tt_mb`` (None: the default table), ``cancel``
+        and ``top`` (the K best moves, each with its exact value and line: ``result.top``) as
+        :func:`racksmith.search.endgame.solve_endgame` says."""
         from ..search.endgame import solve_endgame
 
         extra = {} if tt_mb is None else {"tt_mb": tt_mb}
-        return solve_endgame(self, plies, seconds, threads, on_depth=on_depth, move=move, cancel=cancel, **extra)
+        return solve_endgame(self, plies, seconds, threads, on_depth=on_depth, move=move, cancel=cancel, top=top, **extra)
 
     def solve_peg(
         self,

@@ -43,6 +43,13 @@ best value so far; all share one table (16-byte entries written as two 64-bit wo
 stored XORed with the data, so a torn read is seen as a miss). Among root moves of equal value the
 one listed first by the generator's ranking by score is the answer (a move listed before the best
 is searched with a window one point wider), whatever the number of threads.
+
+Multi-PV (``Search.search``'s ``top``): the root keeps the K best root moves found so far (their
+values, exact, and their lines); until it holds K, each root move is searched with the full window,
+then with the window of the K-th best value (as the best's above, for K = 1), and a move that fails
+high is searched again for its exact value and takes the K-th's place. The K values are exact for
+the depth and every other root move is proven no better than the K-th; the K moves are the first
+K of every root move ranked by value, then by the generator's order, whatever the threads.
 """
 cimport cython
 from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
@@ -121,6 +128,15 @@ cdef inline double now_seconds() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+cdef struct TopLine:
+    int32_t val                 # the final spread (not relative to the root's)
+    int idx                     # the root move
+    int exact                   # no line of its search met the horizon: the value is the game's
+    int pv_len
+    int pv_cap
+    MoveRec* pv                 # the root move, then the line below it
+
+
 cdef struct Shared:
     const RulesC* r
     int cols
@@ -154,16 +170,17 @@ cdef struct Shared:
     # stopping
     int stop
     double deadline
-    # one depth: the best root move so far, and whose turn it is to take a root move
+    # one depth: the best root moves so far (top_n of them, best first), and whose turn it is to
+    # take a root move
     pthread_mutex_t lock
     int depth
     int next
-    int32_t best_val
-    int best_idx
+    TopLine* top                # top_k entries (the pv buffers kept between depths)
+    int top_n
+    int top_k
+    int top_cap                 # entries allocated
     int any_horizon
     int oom
-    MoveRec* best_pv
-    int best_pv_len
 
 
 cdef struct Worker:
@@ -851,26 +868,32 @@ cdef void worker_reset(Worker* W) noexcept nogil:
 
 
 cdef void root_move(Worker* W, int k) noexcept nogil:
-    """Search root move ``order[k]`` at the depth of the iteration, with the window of the best
-    value so far, and record what it found."""
+    """Search root move ``order[k]`` at the depth of the iteration and record what it found. While
+    fewer than ``top_k`` root moves are kept, with the full window (its value is then exact); after,
+    with the window of the ``top_k``-th best value so far (one point wider for a move listed before
+    it, which wins a tie): a null window, searched again from that value up when the move fails
+    high. A move that fails low is proven no better than the ``top_k``-th (which only ever rises);
+    one that fails high gets its exact value and takes its place. With ``top_k`` 1 this is
+    principal-variation search at the root, the best move so far as the window."""
     cdef Shared* sh = W.sh
     cdef int idx = sh.order[k]
     cdef const MoveRec* m = &sh.root[idx]
-    cdef int32_t best_val, alpha, v
-    cdef int best_idx, depth = sh.depth
+    cdef int32_t kth_val = -INF, alpha, v
+    cdef int kth_idx = sh.n_root, depth = sh.depth
     cdef bint forced = m.kind != KIND_PLACE     # a pass spends no ply
     pthread_mutex_lock(&sh.lock)
-    best_val = sh.best_val
-    best_idx = sh.best_idx
+    if sh.top_n >= sh.top_k:
+        kth_val = sh.top[sh.top_k - 1].val
+        kth_idx = sh.top[sh.top_k - 1].idx
     pthread_mutex_unlock(&sh.lock)
     W.horizon = 0
     if forced:
         depth += 1
-    if best_val == -INF:
+    if kth_val == -INF:
         v = child(W, m, depth - 1, -INF, INF, 0, True)
         alpha = -INF
     else:
-        alpha = best_val - 1 if idx < best_idx else best_val
+        alpha = kth_val - 1 if idx < kth_idx else kth_val
         v = child(W, m, depth - 1, alpha, alpha + 1, 0, False)
         if v > alpha and not W.aborted:
             v = child(W, m, depth - 1, alpha, INF, 0, True)
@@ -879,15 +902,52 @@ cdef void root_move(Worker* W, int k) noexcept nogil:
     pthread_mutex_lock(&sh.lock)
     sh.any_horizon |= W.horizon
     sh.root_val[idx] = v
-    if v > alpha and (v > sh.best_val or (v == sh.best_val and idx < sh.best_idx)):
-        sh.best_val = v
-        sh.best_idx = idx
-        sh.best_pv[0] = m[0]
-        sh.best_pv_len = 1 + W.pv_len[1]
-        if sh.best_pv_len > MAX_PLY:
-            sh.best_pv_len = MAX_PLY
-        memcpy(sh.best_pv + 1, W.pv + MAX_PLY, (sh.best_pv_len - 1) * sizeof(MoveRec))
+    if v > alpha:
+        top_insert(W, v, idx, m)
     pthread_mutex_unlock(&sh.lock)
+
+
+cdef void top_insert(Worker* W, int32_t v, int idx, const MoveRec* m) noexcept nogil:
+    """Keep root move ``idx`` (value ``v``, exact; its line in the worker's pv from ply 1) among the
+    ``top_k`` best when it ranks there: by value, then the lower index first. Called under the lock."""
+    cdef Shared* sh = W.sh
+    cdef int p = sh.top_n, q, n, cap
+    cdef TopLine spare
+    cdef MoveRec* grown
+    while p > 0 and (v > sh.top[p - 1].val or (v == sh.top[p - 1].val and idx < sh.top[p - 1].idx)):
+        p -= 1
+    if p >= sh.top_k:
+        return
+    # the entry that falls off the end (or the next unused one) lends its pv buffer
+    q = sh.top_n if sh.top_n < sh.top_k else sh.top_k - 1
+    spare = sh.top[q]
+    while q > p:
+        sh.top[q] = sh.top[q - 1]
+        q -= 1
+    n = 1 + W.pv_len[1]
+    if n > MAX_PLY:
+        n = MAX_PLY
+    if spare.pv_cap < n:
+        # as long as the line (every root move may be kept): 16 moves hold most
+        cap = n if n > 16 else 16
+        grown = <MoveRec*>realloc(spare.pv, cap * sizeof(MoveRec))
+        if grown == NULL:
+            W.aborted = 1
+            rs_store_int(&sh.oom, 1)
+            n = 0
+        else:
+            spare.pv = grown
+            spare.pv_cap = cap
+    if n > 0:
+        spare.pv[0] = m[0]
+        memcpy(spare.pv + 1, W.pv + MAX_PLY, (n - 1) * sizeof(MoveRec))
+    spare.pv_len = n
+    spare.val = v
+    spare.idx = idx
+    spare.exact = 0 if W.horizon else 1
+    sh.top[p] = spare
+    if sh.top_n < sh.top_k:
+        sh.top_n += 1
 
 
 cdef void root_loop(Worker* W) noexcept nogil:
@@ -1189,8 +1249,7 @@ cdef class Search:
         self.sh.board0 = <BoardC*>malloc(sizeof(BoardC))
         self.sh.z_sq = <uint64_t*>malloc(n_sq * 128 * sizeof(uint64_t))
         self.sh.tt = <uint64_t*>calloc((<uint64_t>2) << bits, sizeof(uint64_t))
-        self.sh.best_pv = <MoveRec*>malloc(MAX_PLY * sizeof(MoveRec))
-        if self.sh.board0 == NULL or self.sh.z_sq == NULL or self.sh.tt == NULL or self.sh.best_pv == NULL:
+        if self.sh.board0 == NULL or self.sh.z_sq == NULL or self.sh.tt == NULL:
             raise MemoryError(f"no memory for a transposition table of {((<uint64_t>16) << bits) >> 20:,} MB: "
                               "give a smaller tt_mb")
         self.sh.tt_mask = ((<uint64_t>1) << bits) - 1
@@ -1217,7 +1276,9 @@ cdef class Search:
             free(self.sh.root)
             free(self.sh.root_val)
             free(self.sh.order)
-            free(self.sh.best_pv)
+            for i in range(self.sh.top_cap):
+                free(self.sh.top[i].pv)
+            free(self.sh.top)
             free(self.sh)
 
     cdef Worker* _new_worker(self) except NULL:
@@ -1391,32 +1452,49 @@ cdef class Search:
         with nogil:
             root_loop(W)
 
-    def search(self, depth, deadline=0.0, threads=1, first=-1):
+    def search(self, depth, deadline=0.0, threads=1, first=-1, top=1):
         """Search the root ``depth`` plies deep (a forced pass costs none). ``deadline``: a time of
         ``time.monotonic()`` after which the search stops (0: none); ``threads``: how many
         threads share the root moves; ``first``: a root move to search first, with a full window
-        (its value is then exact for this depth), or -1.
+        (its value is then exact for this depth), or -1; ``top``: how many of the best root moves
+        to value exactly (more than there are: all of them). Each other root move is searched with
+        the window of the ``top``-th best value so far and proven no better than it (multi-PV);
+        ``top`` 1 is the plain search of the best move.
 
         Returns None when the search stopped (the deadline, :meth:`stop`; :attr:`last_nodes` then
         counts what it searched), else a dict: ``value``
         (the best final spread minus the spread now), ``exact`` (no line was cut by the depth),
         ``best`` (index of the best root move; ties go to the lower index), ``pv`` (records),
-        ``first_value`` (the value of ``first``, or None) and ``nodes``."""
+        ``first_value`` (the value of ``first``, or None), ``top`` (the ``top`` best root moves,
+        best first, by value then the lower index: tuples (index, value, pv records, exact), the
+        value as ``value`` gives it and exact when no line of its own search was cut by the
+        depth) and ``nodes``."""
         cdef Shared* sh = self.sh
         cdef int d = _int_in(depth, 1, MAX_PLY - 2, "depth")
         cdef double dl
         cdef int n_threads = _int_in(threads, 1, MAX_THREADS, "threads")
+        cdef int k_top = _int_in(top, 1, 1 << 30, "top")
         cdef int first_idx, i
         cdef int64_t nodes = 0
         cdef Worker* W
+        cdef TopLine* grown
         if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not deadline >= 0:
             raise ValueError(f"deadline must be a time of time.monotonic() (or 0 for none), got {deadline!r:.40}")
         dl = float(deadline)
         if not self.ready:
             raise ValueError("no position: call set_position first")
         first_idx = _int_in(first, -1, sh.n_root - 1, "first")
+        if k_top > sh.n_root:
+            k_top = sh.n_root
         self._enter()
         try:
+            if k_top > sh.top_cap:
+                grown = <TopLine*>realloc(sh.top, k_top * sizeof(TopLine))
+                if grown == NULL:
+                    raise MemoryError("no memory for the best root moves asked for: ask for fewer")
+                memset(grown + sh.top_cap, 0, (k_top - sh.top_cap) * sizeof(TopLine))
+                sh.top = grown
+                sh.top_cap = k_top
             self.tt_clean = False
             sh.tiles_first = 0
             while self.n_workers < n_threads:
@@ -1437,9 +1515,8 @@ cdef class Search:
             sh.depth = d
             sh.deadline = dl
             sh.next = 1
-            sh.best_val = -INF
-            sh.best_idx = sh.n_root
-            sh.best_pv_len = 0
+            sh.top_k = k_top
+            sh.top_n = 0
             sh.any_horizon = 0
             for i in range(n_threads):
                 worker_reset(self.workers[i])
@@ -1465,15 +1542,18 @@ cdef class Search:
             self.last_nodes = nodes
             if sh.oom:
                 raise MemoryError("the endgame search ran out of memory")
-            if aborted or sh.stop or sh.best_idx >= sh.n_root:
+            if aborted or sh.stop or sh.top_n == 0:
                 sh.depth = 0 if d == 1 else sh.depth
                 return None
+            lines = [(sh.top[i].idx, sh.top[i].val - sh.spread0, _records(sh.top[i].pv, sh.top[i].pv_len),
+                      bool(sh.top[i].exact)) for i in range(sh.top_n)]
             return {
-                "value": sh.best_val - sh.spread0,
+                "value": sh.top[0].val - sh.spread0,
                 "exact": not sh.any_horizon,
-                "best": sh.best_idx,
-                "pv": _records(sh.best_pv, sh.best_pv_len),
+                "best": sh.top[0].idx,
+                "pv": lines[0][2],
                 "first_value": sh.root_val[first_idx] - sh.spread0 if first_idx >= 0 else None,
+                "top": lines,
                 "nodes": nodes,
             }
         finally:

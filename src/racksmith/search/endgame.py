@@ -17,6 +17,10 @@ one ply at a time; ``exact`` says the last depth reached the end of every line, 
 value is the game's. Before it starts, the lexicon is cut down to the words a play could make
 with the tiles of both racks on this board (:func:`pruned_rules`).
 
+Several moves (``top``, "multi-PV"): the ``top`` best root moves each get their exact value and
+line, every other root move is proven no better than the last of them (docs/ALGORITHM.md section
+13); the best is the same move as with ``top`` 1, with the same value and line.
+
 Passes: a player with no placement passes without spending a ply. When no placement can ever
 score 0 (no zero-valued tile on a rack, or a single one with none on the board), two passes in a
 row end the game in the search: the value is then provably the same as under the full count of
@@ -52,7 +56,7 @@ from ._endgame import Search, playable_words
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
 
-__all__ = ["EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_SPREAD", "MAX_STARS", "MAX_THREADS", "solve_endgame",
+__all__ = ["EndgameLine", "EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_SPREAD", "MAX_STARS", "MAX_THREADS", "solve_endgame",
            "pruned_rules"]
 
 MAX_DEPTH = 120  #: deepest iteration (plies); every real endgame is solved long before
@@ -61,6 +65,24 @@ MAX_STARS = 8  #: Эрудит: the most stars (on the board and the racks) the 
 MAX_STAR_SQUARES = 256  #: ... on a board of at most this many squares
 DEFAULT_TT_MB = 64  #: transposition table size by default (16-byte entries)
 MAX_SPREAD = 1 << 24  #: the search's spread (the mover's score minus the opponent's) lies within this, either way
+
+
+@dataclass(frozen=True, slots=True)
+class EndgameLine:
+    """One of the best root moves of :attr:`EndgameResult.top`: ``move``, its ``value`` (what it
+    adds to the mover's spread with best play after it, as :attr:`EndgameResult.value`), ``pv`` its
+    line (``move`` first) and ``exact``: no line of its search was cut by the depth, so ``value``
+    is the game's."""
+
+    move: Move
+    value: int
+    pv: tuple[Move, ...]
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """One entry of the ``top`` list of ``racksmith endgame --top K --json``."""
+        return {"move": self.move.notation(), "value": self.value, "pv": [m.notation() for m in self.pv],
+                "exact": self.exact}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +96,10 @@ class EndgameResult:
     the game when ``exact``; ``nodes``: positions searched (each position reached by a move,
     including the ends of the game; a depth the time limit cut off included, as in ``seconds``);
     ``seconds``: wall time; ``move_value``: the value of the move asked about with ``move=``
-    (exact when ``exact``), else None."""
+    (exact when ``exact``), else None; ``top``: the best root moves asked for with ``top=``
+    (:class:`EndgameLine`, best first, ``best`` with ``value`` and ``pv`` the first; ties by the
+    order of the root moves, highest score first), empty when the game is over; ``multi_pv``:
+    more than one was asked for (``to_dict`` then lists them)."""
 
     value: int
     exact: bool
@@ -84,6 +109,8 @@ class EndgameResult:
     nodes: int
     seconds: float
     move_value: int | None = None
+    top: tuple[EndgameLine, ...] = ()
+    multi_pv: bool = False
 
     @property
     def best_move(self) -> Move | None:
@@ -103,6 +130,8 @@ class EndgameResult:
         }
         if self.move_value is not None:
             out["move_value"] = self.move_value
+        if self.multi_pv:
+            out["top"] = [line.to_dict() for line in self.top]
         return out
 
 
@@ -116,6 +145,7 @@ def solve_endgame(
     move: "Move | str | None" = None,
     tt_mb: int = DEFAULT_TT_MB,
     cancel: "threading.Event | None" = None,
+    top: int = 1,
 ) -> EndgameResult:
     """Solve the endgame of ``position`` (the bag empty; an opponent's rack left empty in the
     position is the unseen tiles). ``plies``: stop after that depth (None: until exact);
@@ -125,10 +155,21 @@ def solve_endgame(
     ``move``: also find this move's exact value (``result.move_value``); ``tt_mb``: megabytes of
     transposition table; ``cancel``: a ``threading.Event`` another thread may set to stop the
     search at once, as if its time were up (the answer is the last depth completed, ``exact`` only
-    if that depth was). Ctrl-C stops the search and raises ``KeyboardInterrupt``."""
+    if that depth was); ``top``: how many of the best moves to value exactly, each with its line
+    (``result.top``; more than there are: every move), the others proven no better than the last
+    of them (1: the best alone, the fastest). Ctrl-C stops the search and raises
+    ``KeyboardInterrupt``."""
     began = time.monotonic()  # the time limit and the time reported count the setting up (pruning the lexicon)
+    check_top(top)
     solver = EndgameSolver(position, tt_mb=tt_mb)
-    return solver.solve(plies, seconds, threads, on_depth=on_depth, move=move, cancel=cancel, _began=began)
+    return solver.solve(plies, seconds, threads, on_depth=on_depth, move=move, cancel=cancel, top=top, _began=began)
+
+
+def check_top(top: int) -> int:
+    """``top`` (how many best moves to value), checked: a whole number, 1 or more."""
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
+        raise RacksmithError(f"top must be a whole number of moves, 1 or more, got {top!r:.40}")
+    return int(top)
 
 
 # --- the lexicon of one endgame --------------------------------------------------------------------------
@@ -286,10 +327,12 @@ class EndgameSolver:
         on_depth: Callable[[EndgameResult], None] | None = None,
         move: "Move | str | None" = None,
         cancel: "threading.Event | None" = None,
+        top: int = 1,
         _began: float | None = None,
     ) -> EndgameResult:
         """Iterative deepening; see :func:`solve_endgame` for the arguments (``_began``: when the
         solver's setting up began, for :func:`solve_endgame`'s clock)."""
+        top = check_top(top)
         if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_DEPTH):
             raise RacksmithError(f"plies must be a whole number from 1 to {MAX_DEPTH} (or None), got {plies!r}")
         if seconds is not None and (
@@ -302,7 +345,7 @@ class EndgameSolver:
         check_event(cancel, RacksmithError)
         start = time.monotonic() if _began is None else _began
         if self.over:
-            return EndgameResult(0, True, 0, None, (), 0, time.monotonic() - start)
+            return EndgameResult(0, True, 0, None, (), 0, time.monotonic() - start, multi_pv=top > 1)
         first = self._move_index(move) if move is not None else -1
         search = self.search
         assert search is not None
@@ -311,24 +354,26 @@ class EndgameSolver:
                                  "(EndgameSolver(position)), or wait for that solve to return")
         try:
             with cancelling(cancel, search.stop):
-                return run_interruptibly(lambda: self._deepen(start, plies, seconds, threads, on_depth, first, cancel),
-                                         search.stop, "racksmith-endgame")
+                return run_interruptibly(
+                    lambda: self._deepen(start, plies, seconds, threads, on_depth, first, cancel, top),
+                    search.stop, "racksmith-endgame")
         finally:
             self._solving.release()
 
-    def _deepen(self, start, plies, seconds, threads, on_depth, first, cancel=None) -> EndgameResult:
+    def _deepen(self, start, plies, seconds, threads, on_depth, first, cancel=None, top=1) -> EndgameResult:
         search = self.search
         assert search is not None
         deadline = start + seconds if seconds is not None else 0.0
         nodes = 0
         best: EndgameResult | None = None
+        k = min(top, len(self.root))  # more than there are: every root move
         for depth in range(1, (plies or MAX_DEPTH) + 1):
-            found = search.search(depth, 0.0 if depth == 1 else deadline, threads, first)
+            found = search.search(depth, 0.0 if depth == 1 else deadline, threads, first, k)
             if found is None:
                 nodes += search.last_nodes  # the depth cut off searched too
                 break
             nodes += found["nodes"]
-            best = self._result(found, depth, nodes, time.monotonic() - start)
+            best = self._result(found, depth, nodes, time.monotonic() - start, top > 1)
             if on_depth is not None:
                 on_depth(best)
             if best.exact:
@@ -337,23 +382,32 @@ class EndgameSolver:
                 break
         if best is None:  # stopped before depth 1 ended: the best move by score, unsearched
             m = _move(self.root[0], self.ruleset, self.position.board)
-            return EndgameResult(0, False, 0, m, (m,), nodes, time.monotonic() - start)
+            return EndgameResult(0, False, 0, m, (m,), nodes, time.monotonic() - start,
+                                 top=(EndgameLine(m, 0, (m,), False),), multi_pv=top > 1)
         # the whole search's time and nodes, the depth cut off included
         return replace(best, nodes=nodes, seconds=time.monotonic() - start)
 
-    def _result(self, found: dict, depth: int, nodes: int, seconds: float) -> EndgameResult:
-        pv = self._line(found["pv"])
-        if found["exact"] and self.reduce:
-            self._complete(pv)
+    def _result(self, found: dict, depth: int, nodes: int, seconds: float, multi_pv: bool = False) -> EndgameResult:
+        """One depth's answer; each of the best moves' lines is completed as the best's is."""
+        lines = []
+        for idx, value, records, exact in found["top"]:
+            pv = self._line(records)
+            if found["exact"] and self.reduce:
+                self._complete(pv)
+            move = pv[0] if pv else _move(self.root[idx], self.ruleset, self.position.board)
+            lines.append(EndgameLine(move, int(value), tuple(pv), bool(exact)))
+        first = lines[0]
         return EndgameResult(
             value=int(found["value"]),
             exact=bool(found["exact"]),
             depth=depth,
-            best=pv[0] if pv else _move(self.root[found["best"]], self.ruleset, self.position.board),
-            pv=tuple(pv),
+            best=first.move,
+            pv=first.pv,
             nodes=nodes,
             seconds=seconds,
             move_value=None if found["first_value"] is None else int(found["first_value"]),
+            top=tuple(lines),
+            multi_pv=multi_pv,
         )
 
     def _line(self, records) -> list[Move]:

@@ -13,6 +13,10 @@ owns a board copy and a generator's working state), so several Python threads ca
 once. A sample's result depends only on (candidate, iteration, seed): the same for any number of
 threads. :class:`Sampler` is best-arm identification (its readable reference: tests/bai_reference.py) in C, and
 :meth:`Playouts.step` chooses a batch with it, runs it and feeds the results back in one call.
+
+Each reply of a play-out (its kind, score and tiles played) is recorded as it is played, and those of
+the samples fed to the sampler are tallied by candidate and ply (:attr:`Playouts.ply_tallies`:
+MAGPIE's per-ply statistics); recording reads the moves only, it changes none of them nor the deals.
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int16_t, int32_t, int64_t
@@ -96,6 +100,22 @@ cdef struct PlayState:
     int n_bag               # bag[0 .. n_bag): drawn from the end
     int over
     uint64_t rng
+
+
+cdef struct PlyRec:
+    # what one ply of a play-out played (the tallies of Playouts.ply_tallies); 12 bytes, as a row of
+    # three int32 (Playouts.run's ``plies_out``)
+    int32_t score
+    int32_t kind                # KIND_PLACE / KIND_EXCHANGE / KIND_PASS, or -1: the game ended before
+    int32_t tiles               # tiles played from the rack (a placement)
+
+
+cdef enum:
+    PLY_PASS = 0                # the columns of a ply's counts
+    PLY_EXCHANGE = 1
+    PLY_PLACE = 2
+    PLY_BINGO = 3
+    PLY_COUNTS = 4
 
 
 cdef inline uint64_t rnd_below(uint64_t* s, uint64_t n) noexcept nogil:
@@ -315,13 +335,15 @@ cdef inline double win_chance(const SimC* s, double spread, int unseen) noexcept
 
 
 cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_on_board, double* win,
-                double* equity, MoveRec* trace, int* n_trace, int* drawn_trace, Reclaim* stars_trace) noexcept nogil:
+                double* equity, MoveRec* trace, int* n_trace, int* drawn_trace, Reclaim* stars_trace,
+                PlyRec* plies_out) noexcept nogil:
     """One play-out: candidate ``c`` in iteration ``iteration``, on the worker's board, which holds
     the candidate already when ``cand_on_board`` (:meth:`Playouts.run` places it once for all the
     samples of that candidate) and is left as it was found. Only the moves a later ply generates
     on are placed on the board: the last reply changes the racks, the scores and the bag only.
     ``trace`` (may be NULL) receives the moves played (candidate first) and ``drawn_trace`` the
-    tiles each drew."""
+    tiles each drew; ``plies_out`` (may be NULL) ``s.plies`` records, one a reply: its kind, score
+    and tiles played (kind -1 from where the game ended). Recording changes nothing played."""
     cdef PlayState st
     cdef MoveRec played[MAX_PLIES + 1]
     cdef Reclaim recl[MAX_PLIES + 1]
@@ -329,6 +351,11 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_o
     cdef int n_played = 0, ply, p, i, rc = 0, d
     cdef double leftover = 0.0, lv = 0.0, spread, x
     deal(s, &st, iteration)
+    if plies_out != NULL:
+        for i in range(s.plies):
+            plies_out[i].kind = -1
+            plies_out[i].score = 0
+            plies_out[i].tiles = 0
     memcpy(&played[0], &s.cands[c], sizeof(MoveRec))
     if s.plies == 1:
         leftover += s.cand_leave[c]
@@ -356,6 +383,10 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_o
             break
         if drawn_trace != NULL:
             drawn_trace[n_played] = d
+        if plies_out != NULL:
+            plies_out[ply].kind = played[n_played].kind
+            plies_out[ply].score = played[n_played].score
+            plies_out[ply].tiles = played[n_played].n_played if played[n_played].kind == KIND_PLACE else 0
         n_played += 1
         if ply >= s.plies - 2:
             leftover += lv if p == 0 else -lv
@@ -398,10 +429,11 @@ cdef int _by_arm(const void* a, const void* b) noexcept nogil:
 
 
 cdef int run_samples(const SimC* s, Worker* wk, const int32_t* arms, const int64_t* its, int64_t n,
-                     ArmSample* order, double* win, double* equity) noexcept nogil:
-    """Samples ``(arms[k], its[k])`` into ``win[k]``, ``equity[k]``, taken candidate by candidate
-    (``order``: n entries of scratch): each candidate is placed on the board once for all its
-    samples. Returns 0, or a :func:`sample` error."""
+                     ArmSample* order, double* win, double* equity, PlyRec* plies_out) noexcept nogil:
+    """Samples ``(arms[k], its[k])`` into ``win[k]``, ``equity[k]`` and (``plies_out`` not NULL)
+    ``plies_out[k * s.plies ..]``, taken candidate by candidate (``order``: n entries of scratch):
+    each candidate is placed on the board once for all its samples. Returns 0, or a :func:`sample`
+    error."""
     cdef int64_t k, j
     cdef int rc = 0, arm
     cdef const MoveRec* m
@@ -420,7 +452,7 @@ cdef int run_samples(const SimC* s, Worker* wk, const int32_t* arms, const int64
         j = k
         while j < n and order[j].arm == arm:
             rc = sample(s, wk, arm, its[order[j].k], True, &win[order[j].k], &equity[order[j].k], NULL, NULL, NULL,
-                        NULL)
+                        NULL, &plies_out[order[j].k * s.plies] if plies_out != NULL else NULL)
             if rc != 0:
                 break
             j += 1
@@ -429,6 +461,32 @@ cdef int run_samples(const SimC* s, Worker* wk, const int32_t* arms, const int64
             swap_stars(s.r, &wk.board, &s.cand_rc[arm], True)
         k = j
     return rc
+
+
+cdef void tally_plies(const SimC* s, int64_t* tally, const int32_t* arms, const PlyRec* rec, int64_t n) noexcept nogil:
+    """The plies of samples 0..n-1 (candidate ``arms[k]``, records ``rec[k * s.plies ..]``) added to
+    ``tally``: per candidate and ply, PLY_COUNTS counts (passes, exchanges, placements, bingos: a
+    placement of a full rack), then the sum of the scores and of their squares."""
+    cdef int64_t k
+    cdef int j
+    cdef int64_t* t
+    cdef const PlyRec* r
+    for k in range(n):
+        for j in range(s.plies):
+            r = &rec[k * s.plies + j]
+            if r.kind < 0:
+                break               # the game ended: no later ply either
+            t = &tally[(<int64_t>arms[k] * s.plies + j) * (PLY_COUNTS + 2)]
+            if r.kind == KIND_PLACE:
+                t[PLY_PLACE] += 1
+                if r.tiles >= s.rack_size:
+                    t[PLY_BINGO] += 1
+            elif r.kind == KIND_EXCHANGE:
+                t[PLY_EXCHANGE] += 1
+            else:
+                t[PLY_PASS] += 1
+            t[PLY_COUNTS] += r.score
+            t[PLY_COUNTS + 1] += <int64_t>r.score * r.score
 
 
 cdef object _array(object a, object dtype, int ndim, str what):
@@ -475,6 +533,7 @@ cdef class Playouts:
 
     cdef SimC s
     cdef Reclaim* cand_rc
+    cdef int64_t* tally         # n_cands * plies * (PLY_COUNTS + 2): see tally_plies
     cdef Worker* workers
     cdef int n_workers
     cdef uint8_t* busy
@@ -490,6 +549,7 @@ cdef class Playouts:
         self.workers = NULL
         self.busy = NULL
         self.cand_rc = NULL
+        self.tally = NULL
         if board.rules is not rules:
             raise ValueError("the board was made for other rules")
         if leaves is not None and tuple(leaves.leaves.alphabet.letters) != tuple(rules.ruleset.alphabet.letters):
@@ -626,7 +686,8 @@ cdef class Playouts:
         self.n_workers = workers
         self.workers = <Worker*>calloc(workers, sizeof(Worker))
         self.busy = <uint8_t*>calloc(workers, 1)
-        if self.workers == NULL or self.busy == NULL:
+        self.tally = <int64_t*>calloc(<size_t>n * plies * (PLY_COUNTS + 2), sizeof(int64_t))
+        if self.workers == NULL or self.busy == NULL or self.tally == NULL:
             raise MemoryError()
         for i in range(workers):
             memcpy(&self.workers[i].board, board.b, sizeof(BoardC))
@@ -711,13 +772,19 @@ cdef class Playouts:
             free(self.workers)
         free(self.busy)
         free(self.cand_rc)
+        free(self.tally)
 
-    def run(self, int worker, arms, iterations, win, equity):
+    def run(self, int worker, arms, iterations, win, equity, plies_out=None):
         """Samples ``(arms[k], iterations[k])`` into ``win[k]`` and ``equity[k]`` (float64), on
-        worker ``worker``'s board without the GIL. Returns the number computed."""
+        worker ``worker``'s board without the GIL, and each reply of sample ``k`` into
+        ``plies_out[k]`` (None, or int32 (n, plies, 3): score, kind — 0 placement, 1 exchange,
+        2 pass, -1 the game ended before — and tiles played; :meth:`add_plies` tallies them).
+        Returns the number computed."""
         cdef int64_t k, n
         cdef int rc = 0
         cdef Worker* wk
+        cdef PlyRec* prec = NULL
+        cdef int32_t[:, :, ::1] pv
         if not 0 <= worker < self.n_workers:
             raise ValueError(f"worker must be 0..{self.n_workers - 1}, got {worker}")
         a = _array(arms, np.int32, 1, "arms")
@@ -731,6 +798,13 @@ cdef class Playouts:
             raise ValueError(f"arms must be 0..{self.s.n_cands - 1}")
         if not wv.flags.writeable or not ev.flags.writeable:
             raise ValueError("win and equity must be writeable")
+        if plies_out is not None:
+            po = _array(plies_out, np.int32, 3, "plies_out")
+            if po.shape[0] != n or po.shape[1] != self.s.plies or po.shape[2] != 3 or not po.flags.writeable:
+                raise ValueError(f"plies_out must be a writeable int32 array ({n}, {self.s.plies}, 3), got {po.shape}")
+            if n:
+                pv = po
+                prec = <PlyRec*>&pv[0, 0, 0]
         if self.busy[worker]:
             raise ValueError(f"worker {worker} is running another batch")
         cdef const int32_t[::1] av = a
@@ -745,7 +819,7 @@ cdef class Playouts:
         try:
             with nogil:
                 rc = run_samples(&self.s, wk, &av[0] if n else NULL, &iv[0] if n else NULL, n, order,
-                                 &wout[0] if n else NULL, &eout[0] if n else NULL)
+                                 &wout[0] if n else NULL, &eout[0] if n else NULL, prec)
         finally:
             self.busy[worker] = 0
             free(order)
@@ -755,10 +829,42 @@ cdef class Playouts:
             raise ValueError("a play-out met a move it could not play (the position's data disagree)")
         return n
 
+    def add_plies(self, arms, plies_out, int64_t n):
+        """Add the replies of the first ``n`` samples of a :meth:`run` (its ``arms`` and
+        ``plies_out``) to :attr:`ply_tallies` (:meth:`step` adds those of the samples it feeds)."""
+        a = _array(arms, np.int32, 1, "arms")
+        po = _array(plies_out, np.int32, 3, "plies_out")
+        if not 0 <= n <= a.shape[0] or po.shape[0] < n or po.shape[1] != self.s.plies or po.shape[2] != 3:
+            raise ValueError(f"plies_out must be int32 (n, {self.s.plies}, 3) for the n arms, n 0..{a.shape[0]}")
+        if n == 0:
+            return
+        a = a[:n]
+        po = po[:n]
+        if a.min() < 0 or a.max() >= self.s.n_cands:
+            raise ValueError(f"arms must be 0..{self.s.n_cands - 1}")
+        if (po[:, :, 1] < -1).any() or (po[:, :, 1] > KIND_PASS).any() or (po[:, :, 2] < 0).any():
+            raise ValueError("plies_out holds a kind other than -1..2 or a negative tile count")
+        cdef const int32_t[::1] av = a
+        cdef const int32_t[:, :, ::1] pv = po
+        tally_plies(&self.s, self.tally, &av[0], <const PlyRec*>&pv[0, 0, 0], n)
+
+    @property
+    def ply_tallies(self):
+        """Each candidate's replies, by ply (ply 0 the opponent's reply to it), over the samples
+        fed so far: int64 (candidates, plies, 6) — passes, exchanges, placements, bingos
+        (placements of a full rack), the sum of the replies' scores and of their squares. A
+        play-out whose game ended before a ply counts in none of its columns."""
+        out = np.zeros((self.s.n_cands, self.s.plies, PLY_COUNTS + 2), np.int64)
+        cdef int64_t[:, :, ::1] ov = out
+        memcpy(&ov[0, 0, 0], self.tally, <size_t>self.s.n_cands * self.s.plies * (PLY_COUNTS + 2) * sizeof(int64_t))
+        return out
+
     def step(self, Sampler bai not None, int k):
         """One batch on worker 0: the next ``k`` samples (0..1,000,000) chosen by ``bai``, run
-        without the GIL, and fed to it in order; True when its confidence stop is reached."""
+        without the GIL, and fed to it in order (the replies of those fed to :attr:`ply_tallies`);
+        True when its confidence stop is reached."""
         cdef int rc = 0
+        cdef int64_t fed = 0
         cdef BaiC* b = &bai.b
         if not 0 <= k <= 1000000:
             raise ValueError(f"k must be 0..1000000, got {k}")
@@ -773,15 +879,17 @@ cdef class Playouts:
         cdef double* win = <double*>malloc(k * sizeof(double))
         cdef double* eq = <double*>malloc(k * sizeof(double))
         cdef ArmSample* order = <ArmSample*>malloc(k * sizeof(ArmSample))
+        cdef PlyRec* prec = <PlyRec*>malloc(<size_t>k * self.s.plies * sizeof(PlyRec))
         self.busy[0] = 1
         try:
-            if arms == NULL or its == NULL or win == NULL or eq == NULL or order == NULL:
+            if arms == NULL or its == NULL or win == NULL or eq == NULL or order == NULL or prec == NULL:
                 raise MemoryError()
             with nogil:
                 bai_select(b, k, arms, its)
-                rc = run_samples(&self.s, &self.workers[0], arms, its, k, order, win, eq)
+                rc = run_samples(&self.s, &self.workers[0], arms, its, k, order, win, eq, prec)
                 if rc == 0:
-                    bai_feed(b, k, arms, win, eq)
+                    fed = bai_feed(b, k, arms, win, eq)
+                    tally_plies(&self.s, self.tally, arms, prec, fed)
         finally:
             self.busy[0] = 0
             free(arms)
@@ -789,6 +897,7 @@ cdef class Playouts:
             free(win)
             free(eq)
             free(order)
+            free(prec)
         if rc == -2:
             raise MemoryError("out of memory while generating moves")
         if rc != 0:
@@ -815,7 +924,7 @@ cdef class Playouts:
         bag = bytes([st.bag[i] for i in range(st.n_bag - 1, -1, -1)])
         self.busy[0] = 1
         try:
-            rc = sample(&self.s, &self.workers[0], arm, itn, False, &win, &eq, played, &n_played, drawn, stars)
+            rc = sample(&self.s, &self.workers[0], arm, itn, False, &win, &eq, played, &n_played, drawn, stars, NULL)
         finally:
             self.busy[0] = 0
         if rc != 0:

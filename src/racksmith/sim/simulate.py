@@ -8,7 +8,9 @@ spread plus the leave values of the last two moves, turned into a win chance by 
 win% table (:mod:`racksmith.sim.winpct`). The i-th iteration of every candidate sees the same tiles
 (common random numbers). Which candidate gets the next iteration, and when to stop, is decided by
 best-arm identification (docs/ALGORITHM.md §15, run in the kernel as
-:class:`racksmith.sim._sim.Sampler`); iteration and time limits bound the run.
+:class:`racksmith.sim._sim.Sampler`); iteration and time limits bound the run. Each candidate also
+reports what its play-outs played at each ply (:class:`PlyStats`: mean score and its deviation,
+bingo fraction, counts of passes, exchanges, placements and bingos, as MAGPIE's per-ply columns).
 
 The play-outs run in the compiled kernel :mod:`racksmith.sim._sim` without the GIL, in batches of
 :data:`BATCH` samples split over ``threads`` threads (one thread: chosen, run and fed to the
@@ -63,13 +65,63 @@ GRADES = ((0.5, "best"), (3.0, "inaccuracy"), (7.0, "mistake"), (math.inf, "blun
 
 
 @dataclass(frozen=True, slots=True)
+class PlyStats:
+    """What one simulated play's play-outs played at one ply, as MAGPIE's per-ply columns: ``ply``
+    1 is the opponent's reply to the play, 2 the reply to that, and so on. Over the play-outs that
+    reached the ply (a game that ended before it counts in none; :attr:`reached`): the mean score
+    of the move played there, its standard deviation (the sample's, over n - 1, as MAGPIE's), the
+    fraction of them that were bingos (placements of a full rack, 0..1) and the counts of passes,
+    exchanges, placements and bingos. A mean no play-out made known is ``nan``, and so is the
+    deviation of fewer than two (``null`` in :meth:`to_dict`)."""
+
+    ply: int
+    mean_score: float
+    score_stdev: float
+    bingo_fraction: float
+    passes: int
+    exchanges: int
+    placements: int
+    bingos: int
+
+    @property
+    def reached(self) -> int:
+        """The play-outs that reached this ply: its passes, exchanges and placements."""
+        return self.passes + self.exchanges + self.placements
+
+    @classmethod
+    def from_tally(cls, ply: int, row) -> "PlyStats":
+        """The statistics of one row of the kernel's ``ply_tallies``: passes, exchanges, placements,
+        bingos, the sum of the scores and of their squares (integers: the variance is exact until
+        it is divided)."""
+        passes, exchanges, placements, bingos, total, squares = (int(x) for x in row)
+        n = passes + exchanges + placements
+        mean = total / n if n else math.nan
+        stdev = math.sqrt((n * squares - total * total) / (n * (n - 1))) if n > 1 else math.nan
+        return cls(ply, mean, stdev, bingos / n if n else math.nan, passes, exchanges, placements, bingos)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "mean_score": _known(self.mean_score),
+            "score_stdev": _known(self.score_stdev),
+            "bingo_fraction": _known(self.bingo_fraction),
+            "passes": self.passes,
+            "exchanges": self.exchanges,
+            "placements": self.placements,
+            "bingos": self.bingos,
+            "reached": self.reached,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class SimCandidate:
     """One simulated play: its mean win chance (percent) and equity (spread change plus leftover,
     in points), the standard errors of the win chance (percent points) and of the equity (points,
     ``equity_stderr``, as MAGPIE and Quackle show it) and its iterations. A play
     no play-out reached (a run stopped early) has ``nan`` for its win chance and equity, and one
     with fewer than two play-outs ``nan`` for its standard error (``null`` in :meth:`to_dict`):
-    not known, rather than 0."""
+    not known, rather than 0. ``ply_stats``: what its play-outs played at each ply, one
+    :class:`PlyStats` a ply (the first the opponent's reply)."""
 
     move: Move
     win_pct: float
@@ -78,6 +130,7 @@ class SimCandidate:
     iterations: int
     static_equity: float
     equity_stderr: float = math.nan
+    ply_stats: tuple[PlyStats, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -87,6 +140,7 @@ class SimCandidate:
             "stderr": _known(self.stderr),
             "equity_stderr": _known(self.equity_stderr),
             "iterations": self.iterations,
+            "ply_stats": [p.to_dict() for p in self.ply_stats],
         }
 
 
@@ -272,12 +326,7 @@ def simulate(
         seed = int.from_bytes(os.urandom(8), "little")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
-    if len(position.racks) != 2:
-        raise SimError(f"simulation is for two-player positions, this one has {len(position.racks)} racks")
-    if position.is_over:
-        raise SimError("the game is over: there is nothing to simulate")
-    if position.inferred_racks()[0] is None:
-        raise SimError(UNKNOWN_MOVER)
+    _check_position(position)
     check_scores(position.scores)
     rs = position.ruleset
     lexicon = position.lexicon
@@ -294,23 +343,7 @@ def simulate(
         cand_moves = list(ml)
         recs = np.ascontiguousarray(ml.to_numpy()[:n_cands].copy())
     else:
-        cand_moves = [position.resolve(m) if not isinstance(m, Move) or m.score is None else m for m in moves]
-        if not cand_moves:
-            raise SimError("moves is empty: give at least one move to simulate")
-        ml = position.moves(sort="equity", leaves=leave_values, exchanges=True)
-        index = {_key(m): i for i, m in enumerate(ml)}
-        # a down opening: the list holds its across mirror, simulated as it was asked for (down)
-        down = [_key(m) not in index and listed_opening(position, m) for m in cand_moves]
-        keys = [_key(opening_mirror(m)) if d else _key(m) for m, d in zip(cand_moves, down)]
-        missing = [m.notation() for m, k in zip(cand_moves, keys) if k not in index]
-        if missing:
-            raise SimError(f"not legal moves of the player to move here: {', '.join(missing)}")
-        rows = [index[k] for k in keys]
-        recs = np.ascontiguousarray(ml.to_numpy()[rows].copy())
-        cand_moves = [opening_mirror(ml[i]) if d else ml[i] for i, d in zip(rows, down)]
-        flip = np.flatnonzero(down)
-        recs["row"][flip], recs["col"][flip] = recs["col"][flip].copy(), recs["row"][flip].copy()
-        recs["dir"][flip] = 1
+        cand_moves, recs = _given(position, moves, leave_values)
     reclaimed = _reclaimed(rs, cand_moves, recs)
     a = rs.alphabet
     cand_leave = np.array(
@@ -370,7 +403,8 @@ def simulate(
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
 
     def snapshot(reason: str) -> SimResult:
-        return _result(cand_moves, bai, recs, reason, time.perf_counter() - t0, plies, seed, threads, opponent_rack, note)
+        return _result(cand_moves, bai, recs, reason, time.perf_counter() - t0, plies, seed, threads, opponent_rack, note,
+                       kernel.ply_tallies)
 
     try:
         while True:
@@ -390,15 +424,18 @@ def simulate(
                 arms, its = bai.select(k)
                 win = np.empty(k, np.float64)
                 eq = np.empty(k, np.float64)
+                replies = np.empty((k, plies, 3), np.int32)
                 bounds = np.linspace(0, k, threads + 1).astype(int)
                 futures = [
-                    pool.submit(kernel.run, t, arms[lo:hi], its[lo:hi], win[lo:hi], eq[lo:hi])
+                    pool.submit(kernel.run, t, arms[lo:hi], its[lo:hi], win[lo:hi], eq[lo:hi], replies[lo:hi])
                     for t, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))
                     if hi > lo
                 ]
                 for f in futures:
                     f.result()
+                fed = bai.total
                 done = bai.feed(arms, win, eq)
+                kernel.add_plies(arms, replies, bai.total - fed)  # the replies of the samples fed, as step() tallies
             if done:
                 stopped = "confidence"
                 break
@@ -415,10 +452,99 @@ def simulate(
     return result
 
 
-def _key(m: Move) -> tuple:
-    if m.kind == "place":
-        return (m.kind, m.row, m.col, m.across, tuple(m.tiles), tuple(sorted(m.reclaimed)))
-    return (m.kind, tuple(sorted(m.tiles)))
+def candidate_moves(position: "Position", moves: Iterable["Move | str"],
+                    leaves: "Leaves | str | os.PathLike[str] | None" = "shipped") -> list[Move]:
+    """The plays ``moves`` (Move objects or their notation) as :func:`simulate` takes them for its
+    candidates: each the legal move of the player to move it names, with its static equity by
+    ``leaves`` (as :func:`simulate`'s); a play that cannot be read, or is not legal here, is a
+    :class:`~racksmith.errors.RacksmithError` naming it. The command line checks ``--move`` with
+    it before anything long runs."""
+    from ..core.position import Position
+
+    if not isinstance(position, Position):
+        raise SimError(f"candidate_moves needs a Position, got {type(position).__name__}")
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+        raise SimError(f"moves must be a list of moves (Move objects or their notation), got {_args.show(moves)}")
+    _check_position(position)
+    leave_values = default_leaves(position.ruleset) if isinstance(leaves, str) and leaves == "shipped" \
+        else _leaves(leaves, position.ruleset)
+    return _given(position, moves, leave_values)[0]
+
+
+def _check_position(position: "Position") -> None:
+    """Refuse a position that cannot be simulated: not two players, the game over, the mover's rack
+    not known."""
+    if len(position.racks) != 2:
+        raise SimError(f"simulation is for two-player positions, this one has {len(position.racks)} racks")
+    if position.is_over:
+        raise SimError("the game is over: there is nothing to simulate")
+    if position.inferred_racks()[0] is None:
+        raise SimError(UNKNOWN_MOVER)
+
+
+def _given(position: "Position", moves: Iterable["Move | str"], leave_values) -> tuple[list[Move], np.ndarray]:
+    """The candidates ``moves`` of :func:`simulate` (or :func:`candidate_moves`): each resolved, then
+    found among the legal moves by its record (only the moves found are made into Move objects),
+    with their records for the kernel."""
+    cand_moves = [position.resolve(m) if not isinstance(m, Move) or m.score is None else m for m in moves]
+    if not cand_moves:
+        raise SimError("moves is empty: give at least one move to simulate")
+    ml = position.moves(sort="equity", leaves=leave_values, exchanges=True)
+    finder = _Finder(ml)
+    rows = [finder.row(m) for m in cand_moves]
+    # a down opening: the list holds its across mirror, simulated as it was asked for (down)
+    down = [r is None and listed_opening(position, m) for m, r in zip(cand_moves, rows)]
+    rows = [finder.row(opening_mirror(m)) if d else r for m, r, d in zip(cand_moves, rows, down)]
+    missing = [m.notation() for m, r in zip(cand_moves, rows) if r is None]
+    if missing:
+        raise SimError(f"not legal moves of the player to move here: {', '.join(missing)}")
+    at = [r for r in rows if r is not None]  # (every one)
+    recs = np.ascontiguousarray(ml.to_numpy()[at].copy())
+    cand_moves = [opening_mirror(ml[i]) if d else ml[i] for i, d in zip(at, down)]
+    flip = np.flatnonzero(down)
+    recs["row"][flip], recs["col"][flip] = recs["col"][flip].copy(), recs["row"][flip].copy()
+    recs["dir"][flip] = 1
+    return cand_moves, recs
+
+
+class _Finder:
+    """Where a move is in a move list, by the columns of its records (no Move is made for the
+    others): a placement by its kind, square, direction and tiles (and the stars it takes back), an
+    exchange by the tiles it gives back in any order, the pass by its kind. The first (best)
+    record that is the move; None when none is."""
+
+    def __init__(self, ml):
+        self.ml = ml
+        self.recs = r = ml.to_numpy()
+        self.kind = r["kind"]
+        self.length = r["length"]
+
+    def row(self, m: Move) -> "int | None":
+        r, kind = self.recs, self.kind
+        if m.kind == "pass":
+            hits = np.flatnonzero(kind == 2)
+            return int(hits[0]) if len(hits) else None
+        n = len(m.tiles)
+        if n > r["tiles"].shape[1]:
+            return None
+        want = np.array(m.tiles, dtype=np.uint8)
+        if m.kind == "exchange":
+            hits = np.flatnonzero((kind == 1) & (self.length == n))
+            if not len(hits):
+                return None
+            same = (np.sort(r["tiles"][hits, :n], axis=1) == np.sort(want)).all(axis=1)
+            hits = hits[same]
+            return int(hits[0]) if len(hits) else None
+        hits = np.flatnonzero(((kind == 0) | (kind == RECLAIM_KIND)) & (r["row"] == m.row) & (r["col"] == m.col)
+                              & (r["dir"] == (0 if m.across else 1)) & (self.length == n))
+        if not len(hits):
+            return None
+        hits = hits[(r["tiles"][hits, :n] == want).all(axis=1)]
+        stars = sorted(m.reclaimed)
+        for i in hits.tolist():
+            if sorted(self.ml.reclaimed(i)) == stars:
+                return i
+        return None
 
 
 def _reclaimed(rs, cand_moves: list[Move], recs: np.ndarray) -> "np.ndarray | None":
@@ -441,9 +567,11 @@ def _reclaimed(rs, cand_moves: list[Move], recs: np.ndarray) -> "np.ndarray | No
 
 
 def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, threads, opponent_rack="unseen",
-            note=None) -> SimResult:
+            note=None, tallies: "np.ndarray | None" = None) -> SimResult:
     out = []
     count, total, sumsq, eq_sum, eq_sumsq = bai.count, bai.sum, bai.sumsq, bai.eq_sum, bai.eq_sumsq
+    per_ply = [tuple(PlyStats.from_tally(j + 1, row) for j, row in enumerate(t.tolist())) for t in tallies] \
+        if tallies is not None else [()] * len(cand_moves)
     for i, m in enumerate(cand_moves):
         c = count[i]
         mean = total[i] / c if c else math.nan
@@ -452,7 +580,7 @@ def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, thre
         eq = eq_sum[i] / c if c else math.nan
         eq_var = eq_sumsq[i] / c - eq * eq if c else math.nan
         eq_se = math.sqrt(max(eq_var, 0.0) / (c - 1)) if c > 1 else math.nan
-        out.append(SimCandidate(m, 100.0 * mean, eq, 100.0 * se, c, float(recs[i]["equity"]), eq_se))
+        out.append(SimCandidate(m, 100.0 * mean, eq, 100.0 * se, c, float(recs[i]["equity"]), eq_se, per_ply[i]))
     # the plays simulated by win chance, then equity; those no play-out reached after them, by static equity
     order = sorted(range(len(out)), key=lambda i: (1, -out[i].static_equity, i) if not out[i].iterations
                    else (0, -out[i].win_pct, -out[i].equity, i))
