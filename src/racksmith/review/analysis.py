@@ -53,7 +53,7 @@ import random
 import statistics
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, Hashable, MutableMapping
 
 import numpy as np
 
@@ -385,7 +385,8 @@ class Analysis:
 def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: Any = None,
             check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0,
             sim: dict[str, Any] | None = None, cancel: "threading.Event | None" = None,
-            progress: Callable[[int, int, str], None] | None = None) -> Analysis:
+            progress: Callable[[int, int, str], None] | None = None,
+            turn_cache: "MutableMapping[Hashable, TurnAnalysis] | None" = None) -> Analysis:
     """Analyse every turn of a replayed game. ``leaves``: ``"shipped"`` (the default: the ruleset's
     shipped leaves, :func:`racksmith.lexicon.default_leaves`), a loaded leave table or the path of
     a leave file, or None (equity without leave values); ``lexicon``: the words to generate moves from (default: the replay's,
@@ -409,6 +410,17 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     what)``: called before each turn and each search of it (``what``: ``"turn 3 of 24"``,
     ``"turn 21 of 24: solving the endgame"``...), and once at the end (``done == total``).
 
+    ``turn_cache``: a mapping (a dict, or a bounded one shared by threads: it needs ``get`` and an
+    atomic ``setdefault``) that keeps each turn's :class:`TurnAnalysis` under a key of everything
+    it depends on (:func:`_turn_key`: the ruleset, the lexicon and leaves objects, ``top``,
+    ``endgame_seconds``, the ``sim`` options, the position before the turn with its scores and
+    zero-turn count, the turn as replayed but for its note, the mover's nick, whether it may be a
+    failed challenge, and with ``sim`` the turn before it). A turn found there is not analysed
+    again, and one analysed to the end is stored (a turn cut short by ``check`` or ``cancel`` is
+    not): analysing a record again, or the same record grown by a few turns, analyses only the
+    new turns, and a turn graded within a time limit (an endgame, a simulation) keeps the verdict
+    it got first (``setdefault``: of two threads grading the same turn, the first stored wins).
+
     A record whose replay found errors (collected mode) is analysed up to the first error that is
     not a running total: the turns after its line are listed, not graded (the note says why); a
     running total stated wrong is a note, and the positions have the scores the plays make.
@@ -423,6 +435,8 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     _args.callback(check, "check")
     _args.callback(progress, "progress")
     check_event(cancel, RacksmithError)
+    if turn_cache is not None and not all(callable(getattr(turn_cache, m, None)) for m in ("get", "setdefault")):
+        raise RacksmithError(f"turn_cache must be a mapping (with get and setdefault) or None, got {_args.show(turn_cache)}")
     if sim is not None:
         sim = _sim_options(sim)
         if cancel is not None and sim.get("cancel") is None:
@@ -464,23 +478,53 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
         _cancelled(cancel)
         nick = replay.players[t.player]
         stage(i, f"turn {t.number} of {n}")
+        key = ta = None
         if stop_line is not None and t.line > stop_line:
             ta = _not_graded(t, nick, f"not graded: the record does not replay from line {stop_line}")
         else:
             pos = _position(replay, t, lexicon)
-            ta = _analyze_turn(pos, t, leaves, top, nick, rs.rack_size, lex, endgame_seconds, cancel,
-                               lambda what, i=i, t=t: stage(i, f"turn {t.number} of {n}: {what}"))
-            if t.line in maybe_challenges and not t.failed_challenge:
-                ta = replace(ta, note="; ".join(filter(None, (ta.note, MAYBE_FAILED_CHALLENGE))))
-            if sim is not None and ta.graded_by == "static":
-                stage(i, f"turn {t.number} of {n}: simulating")
-                ta = _simulate_turn(pos, t, ta, leaves, sim, replay.turns[i - 1] if i else None)
+            before = replay.turns[i - 1] if i else None
+            maybe_challenge = t.line in maybe_challenges
+            if turn_cache is not None:
+                key = _turn_key(pos, t, nick, leaves, lex, top, endgame_seconds, sim, maybe_challenge, before)
+                ta = turn_cache.get(key) if key is not None else None
+            if ta is None:
+                ta = _analyze_turn(pos, t, leaves, top, nick, rs.rack_size, lex, endgame_seconds, cancel,
+                                   lambda what, i=i, t=t: stage(i, f"turn {t.number} of {n}: {what}"))
+                if maybe_challenge and not t.failed_challenge:
+                    ta = replace(ta, note="; ".join(filter(None, (ta.note, MAYBE_FAILED_CHALLENGE))))
+                if sim is not None and ta.graded_by == "static":
+                    stage(i, f"turn {t.number} of {n}: simulating")
+                    ta = _simulate_turn(pos, t, ta, leaves, sim, before)
+                _cancelled(cancel)  # a turn cut short is not graded, nor kept
+                if key is not None:
+                    ta = turn_cache.setdefault(key, ta)  # another thread's verdict, when it stored one first
         _cancelled(cancel)  # a turn cut short is not graded
         result.turns.append(ta)
         summaries[nick].add(ta)
     result.events = _events(replay)
     stage(n, "done")
     return result
+
+
+def _turn_key(pos, t: ReplayTurn, nick: str, leaves, lex, top: int, endgame_seconds: float | None,
+              sim: dict | None, maybe_challenge: bool, before: ReplayTurn | None) -> tuple | None:
+    """The key of a turn's analysis in ``analyze``'s ``turn_cache``: everything the analysis of the
+    turn depends on (see :func:`analyze`), or None when a ``sim`` option cannot be a key (the turn
+    is then analysed, not kept). The lexicon and leaves are the objects themselves (compared by
+    identity: a leave file loaded again is another key)."""
+    options = None
+    if sim is not None:
+        options = (tuple(sorted((k, v) for k, v in sim.items() if k not in ("cancel", "progress"))),
+                   None if before is None else replace(before, event=replace(before.event, note="")))
+    key = (pos.ruleset, lex, leaves, top, endgame_seconds, options, nick, maybe_challenge,
+           pos.board.shape, pos.board.tobytes(), tuple(tuple(r) for r in pos.racks), tuple(pos.racks_known),
+           tuple(pos.scores), pos.zero_turns, replace(t, event=replace(t.event, note="")))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _cancelled(cancel: "threading.Event | None") -> None:

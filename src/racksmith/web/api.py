@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+import unicodedata
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,10 @@ DEFAULT_TOP = 20
 DEFAULT_ANALYSIS_TOP = 5
 MAX_ANALYSIS_TOP = 50
 MAX_SIM_PLIES = 32  #: the deepest simulation ``/api/sim`` runs (``plies``)
+MAX_SEED = 2**63 - 1  #: the largest ``seed`` a request may send (``/api/sim``, ``/api/best``, ``/api/play``)
+#: the turns' analyses ``/api/gcg`` keeps (:class:`TurnMemo`): a game has 20 to 40 turns
+TURN_MEMO_SIZE = 2000
+MAX_NAME_CHARS = 100  #: the longest full name of a player ``/api/export`` writes (``names``)
 #: the message of the :class:`~racksmith.errors.RequestError` a long computation (``/api/sim``,
 #: ``/api/best``, ``/api/endgame``, ``/api/gcg``) raises once its ``cancel`` event is set (the server
 #: sets it when the client closed the connection, and then answers nothing)
@@ -62,6 +67,8 @@ class Analyzer:
         self._lock = threading.Lock()
         self._lexicons: dict[tuple[str, str], Lexicon] = {}
         self._inferences: "OrderedDict[tuple, Any]" = OrderedDict()
+        #: the analyses of the turns of the records analysed (``/api/gcg``), for the next requests
+        self.turn_memo = TurnMemo(TURN_MEMO_SIZE)
         shipped = available_rulesets()
         if self.default not in shipped:  # a ruleset file: listed first, in place of a namesake
             shipped = [self.default, *(rs for rs in shipped if rs.name != self.default.name)]
@@ -334,7 +341,7 @@ class Analyzer:
         plies = _whole(body, "plies", 2, 1, MAX_SIM_PLIES, None)
         iterations = _whole(body, "iterations", min(1000, lim.max_sim_iterations), 1, lim.max_sim_iterations,
                             "max_sim_iterations")
-        seed = _whole(body, "seed", 1, 0, 2**63 - 1, None)
+        seed = _seed(body, 1)
         seconds = self._seconds(body)
         stop = body.get("stop", 0.99)
         if stop is not None and (isinstance(stop, bool) or not isinstance(stop, (int, float)) or not 0.5 <= stop < 1):
@@ -448,7 +455,7 @@ class Analyzer:
         rs = self.ruleset(body)
         lex, lex_name = self.lexicon(rs, body)
         seconds = self._seconds(body)
-        seed = _whole(body, "seed", 1, 0, 2**63 - 1, None)
+        seed = _seed(body, 1)
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
         _check(cancel)
@@ -460,10 +467,10 @@ class Analyzer:
     def play(self, body: dict) -> dict[str, Any]:
         """``POST /api/play`` {cgp, ruleset, lexicon, move, draw, seed}: the position after the
         player to move plays ``move`` (checked, words included), with ``draw`` (letters) the tiles
-        he draws, or, when ``draw`` is absent, tiles drawn at random from the unseen ones (``seed``
-        for a repeatable draw). The answer: the move as played (notation, score, rack before, tiles
-        drawn), the new position (``position``: as ``/api/position``), and the end of the game
-        when the move ends it."""
+        he draws, or, when ``draw`` is absent, tiles drawn at random from the unseen ones (``seed``,
+        0 to :data:`MAX_SEED` as for ``/api/sim``, for a repeatable draw). The answer: the move as
+        played (notation, score, rack before, tiles drawn), the new position (``position``: as
+        ``/api/position``), and the end of the game when the move ends it."""
         import random
 
         rs = self.ruleset(body)
@@ -473,9 +480,7 @@ class Analyzer:
         draw = self._check_length("draw", body.get("draw"))
         if draw is not None and not isinstance(draw, str):
             raise RequestError(f"field 'draw' must be the letters drawn (a string) or absent for a random draw, got {_show(draw)}")
-        seed = body.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > 2**63):
-            raise RequestError(f"field 'seed' must be a whole number, got {_show(seed)}")
+        seed = _seed(body, None)
         checked = pos.copy()
         from ..core.validation import check_move
 
@@ -509,10 +514,13 @@ class Analyzer:
         return out
 
     def export(self, body: dict) -> dict[str, Any]:
-        """``POST /api/export`` {ruleset, turns: [{cgp, move, draw}], players}: a game played on
-        the page as a GCG record. ``turns`` are the positions before each move (the mover first)
+        """``POST /api/export`` {ruleset, turns: [{cgp, move, draw}], players, names}: a game played
+        on the page as a GCG record. ``turns`` are the positions before each move (the mover first)
         and the move and tiles drawn; the first must be the empty board with no points scored (a
-        GCG record replays from there). ``players``: two nicks (default ``p1``, ``p2``)."""
+        GCG record replays from there). ``players``: two nicks (default ``p1``, ``p2``), different
+        once normalized as a GCG reader reads them (Unicode NFC); ``names``: their full names (each
+        a line of text or null: the nick stands for it), written ``#player1 nick Full Name``. Both
+        are written in NFC, so that the record reads back with the nicks and names written."""
         from ..formats.gcg import GCGEvent, GCGGame, GCGPlayer
         from ..core.turns import EventKind
 
@@ -523,17 +531,15 @@ class Analyzer:
         if len(turns) > self.limits.max_gcg_events:
             raise LimitError("max_gcg_events", f"the game has {len(turns)} turns; this server writes at most "
                              f"{self.limits.max_gcg_events} (its max_gcg_events limit)", status=413)
-        nicks = body.get("players") or ["p1", "p2"]
-        if (not isinstance(nicks, list) or len(nicks) != 2
-                or not all(isinstance(n, str) and n and n.isprintable() and not any(c.isspace() or c == ":" for c in n) for n in nicks)
-                or nicks[0] == nicks[1]):
-            raise RequestError("field 'players' must be two different nicks without spaces or ':'")
+        nicks = _nicks(body)
+        names = _names(body)
         a = rs.alphabet
         game = GCGGame(rs)
         game.pragmas.append(("tile-distribution", record_name(rs), 0))
-        for i, nick in enumerate(nicks):
-            game.pragmas.append((f"player{i + 1}", f"{nick} {nick}", 0))
-            game.players.append(GCGPlayer(nick, nick))
+        for i, (nick, name) in enumerate(zip(nicks, names)):
+            full = name or nick
+            game.pragmas.append((f"player{i + 1}", f"{nick} {full}", 0))
+            game.players.append(GCGPlayer(nick, full))
         totals = [0, 0]
         kinds = {"place": EventKind.PLAY, "exchange": EventKind.EXCHANGE, "pass": EventKind.PASS}
         after = None  # the position after the turn before and that turn's Undo
@@ -575,7 +581,14 @@ class Analyzer:
 
     def gcg(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
-        with the position before it) and, unless ``analyze`` is false, the analysis of every turn.
+        with the position before it; ``players`` the nicks, ``player_names`` the full names, null
+        where the record gives none) and, unless ``analyze`` is false, the analysis of every turn.
+
+        Each turn's analysis is kept (:attr:`turn_memo`, the last :data:`TURN_MEMO_SIZE`) under
+        everything it depends on (the ruleset, lexicon and leaves, ``top``, the position before the
+        turn with its scores and zero-turn count, the turn as recorded): a record sent again, or
+        grown by a few turns (an overlay following a game), has only its new turns analysed, and a
+        turn graded by the endgame solver within its time keeps the verdict it got first.
 
         ``data`` in place of ``text``: the record file's bytes (base64), read in the encoding its
         ``#character-encoding`` line names, else UTF-8 (a BOM dropped), else Latin-1, as
@@ -585,7 +598,8 @@ class Analyzer:
         The record's ``#tile-distribution`` names a ruleset a request may name (never a file), else
         it is the server's default ruleset's; the
         record is at most ``limits.max_gcg_bytes`` and ``limits.max_gcg_events`` event lines, and
-        its analysis stops with a 413 after ``limits.max_seconds``. ``cancel``: setting it stops the
+        its analysis stops with a 413 after ``limits.max_seconds`` (the turns analysed by then are
+        kept: sending it again goes on from there). ``cancel``: setting it stops the
         analysis at once (an endgame being graded included) and raises a :class:`RequestError`
         (:data:`CANCELLED`)."""
         from ..formats.gcg import parse_gcg
@@ -610,6 +624,8 @@ class Analyzer:
         result: dict[str, Any] = {
             "ruleset": rs.name,
             "players": r.players,
+            # each player's full name (#player1 nick Full Name), null when the record gives none
+            "player_names": [p.name or None for p in r.record.players],
             "final_scores": [r.scores[i] if i < len(r.scores) else 0 for i in range(len(r.players))],
             "complete": r.complete,
             # a message may echo a line of the record (a rack of 100,000 letters): shortened, saying how long
@@ -634,7 +650,8 @@ class Analyzer:
 
             try:
                 analysis = analyze(r, leaves, top=top, lexicon=lex, check=in_time, cancel=cancel,
-                                   endgame_seconds=max(0.1, min(5.0, seconds / 4))).to_dict()
+                                   endgame_seconds=max(0.1, min(5.0, seconds / 4)),
+                                   turn_cache=self.turn_memo).to_dict()
             except LimitError:
                 raise
             except RacksmithError as e:
@@ -727,6 +744,45 @@ def _cgp_or_none(r, turn: int) -> str | None:
         return None
 
 
+# --- the turns analysed -------------------------------------------------------------------------------
+class TurnMemo:
+    """The analyses of the turns of the records ``/api/gcg`` analysed, for the requests that send
+    them again (``analyze``'s ``turn_cache``: the key holds everything a turn's analysis depends
+    on): the last ``size`` used, shared by the server's threads. An overlay re-posting a growing
+    record after every move then has only the new turns analysed, and a turn graded within a time
+    limit (an endgame) answers the verdict it got first, whatever the requests that follow."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: "OrderedDict[Any, Any]" = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        with self._lock:
+            found = self._items.get(key, default)
+            if key in self._items:
+                self._items.move_to_end(key)
+            return found
+
+    def setdefault(self, key: Any, value: Any) -> Any:
+        """The value kept under ``key``: the one stored before (by another request), else ``value``."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+            return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
 # --- cancelling --------------------------------------------------------------------------------------
 def _check(cancel: threading.Event | None) -> None:
     """Raise a :class:`RequestError` (:data:`CANCELLED`) once ``cancel`` is set."""
@@ -782,6 +838,68 @@ def _whole(body: dict, name: str, default: int, lo: int, hi: int, limit: str | N
             raise RequestError(f"field {name!r} must be at most {hi}, got {value}")
         raise LimitError(limit, f"field {name!r} asks for {value}; this server allows at most {hi} (its {limit} limit)",
                          status=400)
+    return value
+
+
+def _nicks(body: dict) -> list[str]:
+    """``/api/export``'s ``players``: two nicks (default ``p1``, ``p2``), in NFC, as a GCG reader
+    reads them (it normalizes a record's text): two nicks written differently that are the same
+    nick once normalized (``e`` and U+0301, ``é``) would be one player in the record written."""
+    nicks = body.get("players") or ["p1", "p2"]
+    if (not isinstance(nicks, list) or len(nicks) != 2
+            or not all(isinstance(n, str) and n and n.isprintable() and not any(c.isspace() or c == ":" for c in n) for n in nicks)):
+        raise RequestError("field 'players' must be two different nicks without spaces or ':'")
+    normal = [unicodedata.normalize("NFC", n) for n in nicks]
+    if normal[0] == normal[1]:
+        if nicks[0] == nicks[1]:
+            raise RequestError("field 'players' must be two different nicks without spaces or ':'")
+        raise RequestError(f"field 'players': {_clip(ascii(nicks[0]))} and {_clip(ascii(nicks[1]))} are the same nick "
+                           "written two ways (alike in Unicode NFC, as a GCG reader reads them): give the players two "
+                           "different nicks")
+    return normal
+
+
+def _bad_name_char(c: str) -> bool:
+    """A character a full name may not hold: a line break or a control character (a tab may be)."""
+    return c != "\t" and unicodedata.category(c) in ("Cc", "Zl", "Zp")
+
+
+def _names(body: dict) -> list[str | None]:
+    """``/api/export``'s ``names``: the players' full names (absent or null: none; a name null
+    or blank: the nick stands for it), each stripped, one line, at most :data:`MAX_NAME_CHARS`
+    characters, in NFC."""
+    names = body.get("names")
+    if names is None:
+        return [None, None]
+    if not isinstance(names, list) or len(names) != 2:
+        raise RequestError(f"field 'names' must be the two players' full names (a list of two, each a name or null), "
+                           f"got {_show(names)}")
+    out: list[str | None] = []
+    for i, name in enumerate(names):
+        if name is None:
+            out.append(None)
+            continue
+        if not isinstance(name, str):
+            raise RequestError(f"field 'names': player {i + 1}'s full name must be text or null, got {_show(name)}")
+        name = unicodedata.normalize("NFC", name.strip())
+        if any(_bad_name_char(c) for c in name):
+            raise RequestError(f"field 'names': player {i + 1}'s full name {_show(name)} holds a line break or a control "
+                               "character: a name is one line of text")
+        if len(name) > MAX_NAME_CHARS:
+            raise RequestError(f"field 'names': player {i + 1}'s full name has {len(name):,} characters; "
+                               f"at most {MAX_NAME_CHARS} are written")
+        out.append(name or None)
+    return out
+
+
+def _seed(body: dict, default: int | None) -> int | None:
+    """The request's ``seed``: a whole number from 0 to :data:`MAX_SEED`, the same rule for every
+    endpoint that draws at random (absent or null: ``default``)."""
+    value = body.get("seed")
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise RequestError(f"field 'seed' must be a whole number from 0 to 2**63 - 1 ({MAX_SEED}), got {_show(value)}")
     return value
 
 

@@ -24,8 +24,9 @@ class Limits:
     max_gcg_events: int = 500  #: event lines (``>nick: ...``) of that record
     max_seconds: float = 30.0  #: seconds of analysis for one request (checked turn by turn; a simulation's time limit)
     max_sim_iterations: int = 200_000  #: play-outs of one simulation (``/api/sim``)
-    #: long answers (``/api/sim``, ``/api/best``, ``/api/endgame``, ``/api/gcg``) computed at once, and
-    #: as many quick ones besides (they never wait behind a long one); more wait up to ``max_seconds``
+    #: long answers (``/api/sim``, ``/api/best``, ``/api/endgame``, ``/api/gcg`` unless ``analyze``
+    #: is false) computed at once, and as many quick ones besides (they never wait behind a long
+    #: one); more wait up to ``max_seconds``
     max_concurrent: int = 4
     max_connections: int = 64  #: open connections; more are answered 503 at once
     #: characters of a CGP (``cgp``, and each turn's of ``/api/export``): a 21x21 Super position with

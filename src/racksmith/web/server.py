@@ -12,10 +12,11 @@ request over one of the analyzer's :class:`~racksmith.web.limits.Limits` gets 41
 asking for more) with ``limit`` naming it; a server busy computing other answers 503. A failure in
 racksmith itself is ``500 {"error": ...}``, logged as one line: it never ends the server.
 
-The long computations (:data:`LONG`: a simulation, a best play, an endgame, a game's analysis)
-take turns in ``max_concurrent`` slots of their own, so that the quick answers (a position, the
-moves, a check) never wait behind them; while one computes, its connection is watched, and when
-the client closes it the computation is cancelled (``cancel``) and nothing is answered.
+The long computations (:data:`LONG`: a simulation, a best play, an endgame, a game's analysis,
+but not a game record only replayed, ``analyze: false``) take turns in ``max_concurrent`` slots
+of their own, so that the quick answers (a position, the moves, a check, a record replayed) never
+wait behind them; while one computes, its connection is watched, and when the client closes it
+the computation is cancelled (``cancel``) and nothing is answered.
 
 Who may ask (the page's protection against other web sites and DNS rebinding):
 
@@ -73,7 +74,8 @@ ROUTES: dict[str, tuple[str, Callable[[Analyzer, dict], Any]]] = {
 
 #: the endpoints that may compute for seconds: they take turns in slots of their own (``max_concurrent``
 #: of them), so that the quick ones never wait behind them, and stop when their client goes away
-#: (each takes ``cancel``, a threading.Event set when the connection closes)
+#: (each takes ``cancel``, a threading.Event set when the connection closes). A game record sent to
+#: ``/api/gcg`` with ``analyze: false`` is only replayed (milliseconds): a quick request (:func:`is_long`)
 LONG = frozenset({"/api/sim", "/api/best", "/api/endgame", "/api/gcg"})
 #: seconds between two looks at the connection of a long computation, to see if the client went away
 WATCH_EVERY = 0.2
@@ -201,6 +203,13 @@ def make_server(analyzer: Analyzer, host: str = "127.0.0.1", port: int = 8765,
     return AnalyzerServer(analyzer, host, port, log, allowed_hosts)
 
 
+def is_long(path: str, body: dict) -> bool:
+    """Does this request compute for seconds (a :data:`LONG` endpoint), so that it takes a long
+    slot and is cancelled when its client goes away? Not a game record sent to ``/api/gcg`` with
+    ``analyze: false``: replaying it takes milliseconds, and it does not wait behind simulations."""
+    return path in LONG and not (path == "/api/gcg" and body.get("analyze") is False)
+
+
 def _bind_address(host: str) -> str:
     """The address to listen on: an IPv6 address as the server writes it, in brackets (``[::1]``), without them."""
     text = str(host).strip()
@@ -326,7 +335,7 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._discard_body()
             body = {}
-        if path in LONG:
+        if is_long(path, body):
             with _ClientWatch(self.connection) as watch:
                 self._compute(method, path, lambda a, b: endpoint(a, b, cancel=watch.gone), body,
                               self.server.long_computing, watch.gone)
