@@ -703,3 +703,27 @@ def test_a_lexicon_being_built_does_not_hold_up_requests_for_another(monkeypatch
         release.set()
         t.join(60)
     assert analyzer.lexicon(get_ruleset("russian"), {})[1] == "ru"
+
+
+def test_endgame_answers_the_best_moves_and_values_a_play_as_the_cli_does(server):
+    """/api/endgame ``top`` and ``move``: the K best moves with their values and lines, and one
+    play's exact value and what it loses, equal to the library's; bad values are one-line 400s."""
+    import json as _json
+
+    from racksmith.search.endgame import solve_endgame
+
+    first = _json.loads((FIXTURES / "endgames_magpie.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    cgp = first["cgp"]
+    got = post(server, "/api/endgame", {"cgp": cgp, "top": 3, "move": "pass"})
+    want = solve_endgame(Position.from_cgp(cgp), top=3, move="pass")
+    assert got["value"] == want.value == first["value"] and got["exact"]
+    assert [(t["move"], t["value"], t["pv"]) for t in got["top"]] == [
+        (t.move.notation(), t.value, [m.notation() for m in t.pv]) for t in want.top]
+    assert [t["value"] for t in got["top"]] == sorted((t["value"] for t in got["top"]), reverse=True)
+    assert got["move"] == {"move": "-", "value": want.move_value, "loses": want.value - want.move_value}
+    plain = post(server, "/api/endgame", {"cgp": cgp})
+    assert "top" not in plain and "move" not in plain and plain["value"] == first["value"]
+    for body, words in (({"top": 0}, "field 'top' must be"), ({"top": True}, "field 'top' must be"),
+                        ({"top": 21}, "from 1 to 20"), ({"move": 5}, "field 'move' must be"),
+                        ({"move": "8D ZZZ"}, "field 'move'")):
+        assert words in error(server, "/api/endgame", {"cgp": cgp, **body})["error"]

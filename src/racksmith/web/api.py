@@ -41,6 +41,7 @@ MAX_SEED = 2**63 - 1  #: the largest ``seed`` a request may send (``/api/sim``, 
 #: the turns' analyses ``/api/gcg`` keeps (:class:`TurnMemo`): a game has 20 to 40 turns
 TURN_MEMO_SIZE = 2000
 MAX_NAME_CHARS = 100  #: the longest full name of a player ``/api/export`` writes (``names``)
+MAX_ENDGAME_TOP = 20  #: the most best moves ``/api/endgame`` values with their lines (``top``)
 #: the message of the :class:`~racksmith.errors.RequestError` a long computation (``/api/sim``,
 #: ``/api/best``, ``/api/endgame``, ``/api/gcg``) raises once its ``cancel`` event is set (the server
 #: sets it when the client closed the connection, and then answers nothing)
@@ -422,11 +423,15 @@ class Analyzer:
         return self._position(body, rs, lex).validate(move, lex).to_dict()
 
     def endgame(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
-        """``POST /api/endgame`` {cgp, ruleset, lexicon, seconds, plies}: the endgame solved (the
-        bag empty): ``racksmith endgame --json``'s fields, and ``lexicon``. ``seconds`` (default
-        and most: ``limits.max_seconds``) bounds the search: the answer is then the last depth
-        completed (``exact`` false); ``plies`` (1 to 60) stops at that depth. ``cancel``: setting
-        it stops the search at once and raises a :class:`RequestError` (:data:`CANCELLED`)."""
+        """``POST /api/endgame`` {cgp, ruleset, lexicon, seconds, plies, top, move}: the endgame
+        solved (the bag empty): ``racksmith endgame --json``'s fields, and ``lexicon``. ``seconds``
+        (default and most: ``limits.max_seconds``) bounds the search: the answer is then the last
+        depth completed (``exact`` false); ``plies`` (1 to 60) stops at that depth; ``top`` (1 to
+        :data:`MAX_ENDGAME_TOP`) asks for that many best moves, each with its value and line (the
+        ``top`` list, as ``endgame --top``); ``move`` (a play as on the board, ``"8D QUIRK"``, or
+        ``"pass"``) also values that play: ``move`` ``{move, value, loses}``, as ``endgame --move``.
+        ``cancel``: setting it stops the search at once and raises a :class:`RequestError`
+        (:data:`CANCELLED`)."""
         from ..search.endgame import solve_endgame
 
         rs = self.ruleset(body)
@@ -435,11 +440,27 @@ class Analyzer:
         plies = body.get("plies")
         if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= 60):
             raise RequestError(f"field 'plies' must be a whole number from 1 to 60 or null, got {_show(plies)}")
+        top = body.get("top", 1)
+        if top is None:
+            top = 1
+        if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_ENDGAME_TOP:
+            raise RequestError(f"field 'top' must be a whole number from 1 to {MAX_ENDGAME_TOP}, got {_show(top)}")
+        move = self._check_length("move", body.get("move"))
+        if move is not None and not isinstance(move, str):
+            raise RequestError(f"field 'move' must be a play as on the board ('8D QUIRK', 'pass') or absent, got {_show(move)}")
         pos = self._position(body, rs, lex)
+        asked = None
+        if move is not None:
+            try:
+                asked = pos.resolve(move)
+            except ValueError as e:
+                raise RequestError(f"field 'move': {e}") from None
         _check(cancel)
-        found = solve_endgame(pos, plies, seconds, 1, tt_mb=16, cancel=cancel)
+        found = solve_endgame(pos, plies, seconds, 1, tt_mb=16, cancel=cancel, top=top, move=asked)
         _check(cancel)
         result = found.to_dict()
+        if asked is not None and found.move_value is not None:
+            result["move"] = {"move": asked.notation(), "value": found.move_value, "loses": found.value - found.move_value}
         result["lexicon"] = lex_name
         return result
 
