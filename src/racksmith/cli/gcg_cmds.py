@@ -132,7 +132,7 @@ def cgp_cmd(
     pos = r.position(turn, opponent_rack=not hide_opponent_rack)
     cgp = pos.cgp()
     _note_later_errors(r, path)
-    if not pos.racks_known[0]:  # a CGP's first rack written empty reads as a known empty rack
+    if not pos.racks_known[0]:  # (read back, the empty rack is not known: best, sim and moves ask for it)
         note(f"note: {input_name(path)} does not show the whole rack of the player to move here: the CGP leaves it "
              "empty, to be filled in before it is analysed")
     if as_json:

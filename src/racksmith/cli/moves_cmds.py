@@ -9,7 +9,7 @@ import typer
 
 from ..errors import PositionError, UnknownLetterError
 from .common import (
-    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, load_position,
+    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, fail, load_position,
     position_lexicon, LEAVES_HELP, resolve_leaves, say_table,
 )
 
@@ -89,6 +89,10 @@ def moves(
     if all_moves and top is not None:
         raise typer.BadParameter("give --all or --top, not both", param_hint="--all/--top")
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
+    if not pos.is_over and pos.inferred_racks()[0] is None:  # (Position.moves lists the pass alone: say why instead)
+        from ..sim.simulate import UNKNOWN_MOVER
+
+        fail(UNKNOWN_MOVER)
     position_lexicon(pos)
     n = None if all_moves else (top if top is not None else DEFAULT_TOP)
     # equity (score + leave) is what engines rank by; without leaves to add it is the score

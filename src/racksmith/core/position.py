@@ -2,7 +2,8 @@
 played on it, which :meth:`Position.pop` takes back.
 
 The bag is never stored: it is the distribution minus the board and the racks. A rack may be
-*unknown* (an empty opponent's rack in a CGP, as Woogles writes positions): the tiles unseen by the
+*unknown* (an empty opponent's rack in a CGP, as Woogles writes positions; the mover's too while
+the game goes on: :func:`~racksmith.formats.cgp.cgp_racks_known`): the tiles unseen by the
 player to move (not on the board, not on a known rack) are then split by their counts between the
 unknown rack, which holds a full rack while there are enough (``min(rack_size, unseen)``), and
 the bag, which holds the rest. So the bag's size is exact (an empty bag is an endgame), which tiles
@@ -27,7 +28,7 @@ import numpy as np
 
 from .. import _args
 from ..errors import IllegalMoveError, InvalidMoveError, MoveGenError, PositionError
-from ..formats.cgp import cgp_lexicon, cgp_ruleset, format_cgp, parse_cgp
+from ..formats.cgp import cgp_lexicon, cgp_racks_known, cgp_ruleset, format_cgp, parse_cgp
 from ..formats.render import render_svg, render_text
 from ..lexicon import load_lexicon
 from ..movegen._movegen import position_moves
@@ -259,7 +260,10 @@ class Position:
     @classmethod
     def from_cgp(cls, cgp: str, ruleset: "str | Ruleset | None" = None, lexicon: Any = None) -> "Position":
         """Read a CGP line (the rack of the player to move first; an empty opponent's rack is
-        unknown: see the module docstring).
+        unknown: see the module docstring). An empty rack of the player to move is unknown too
+        while the tiles left over are more than the unknown opponents' racks hold (the game goes
+        on, so he holds tiles: a record that shows his rack only in part writes it empty), and
+        an empty rack otherwise (he went out); see :func:`~racksmith.formats.cgp.cgp_racks_known`.
 
         ``ruleset``: a name, a file or a :class:`Ruleset`; None follows the CGP's ``ld`` (letter
         distribution) opcode, or its ``lex`` opcode, when it names a ruleset or lexicon racksmith
@@ -271,7 +275,8 @@ class Position:
         p = parse_cgp(cgp, rs)
         if lexicon is None:
             lexicon = cgp_lexicon(p.opcodes, rs)
-        return cls(rs, p.board, p.racks, p.scores, p.zero_turns, p.opcodes, lexicon)
+        return cls(rs, p.board, p.racks, p.scores, p.zero_turns, p.opcodes, lexicon,
+                   racks_known=cgp_racks_known(p.board, p.racks, rs))
 
     @classmethod
     def empty(cls, ruleset: "str | Ruleset | None" = None, rack: str = "", lexicon: Any = None) -> "Position":

@@ -58,6 +58,22 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
         raise err from None
 
 
+def cgp_racks_known(board: np.ndarray, racks: "tuple[Tiles, ...]", ruleset: Ruleset) -> tuple[bool, ...]:
+    """Which racks of a CGP are known. The format has no mark for a rack not known: it writes such
+    a rack empty (``EEIIORS/``, as Woogles writes an opponent's). An empty rack of a player other
+    than the one to move is not known. An empty rack of the player to move is not known either
+    when the tiles neither on the board nor on a rack given are more than the other racks not
+    known can hold: the bag then holds tiles, so he drew and holds some (a record that shows his
+    rack only in part writes it empty). Otherwise (those tiles fit on the other racks: the bag is
+    empty) his empty rack is a known empty one: he went out and the game is over."""
+    given = [bool(r) for r in racks]
+    if given[0]:
+        return tuple(i == 0 or g for i, g in enumerate(given))
+    unseen = ruleset.total_tiles - int(np.count_nonzero(board)) - sum(len(r) for r in racks)
+    room = ruleset.rack_size * given[1:].count(False)  # what the other racks not known can hold
+    return (unseen <= room, *given[1:])
+
+
 def _reads(text: str, ruleset: Ruleset) -> bool:
     try:
         _parse_cgp(text, ruleset)

@@ -469,7 +469,11 @@ def _endgame_position(position: "Position") -> "Position":
             + (" (with one in the bag it is a pre-endgame: racksmith peg, or Position.solve_peg)" if in_bag == 1 else "")
         )
     racks = position.inferred_racks()
-    if racks[0] is None or racks[1] is None:  # pragma: no cover - with the bag empty an unknown rack is certain
+    if racks[0] is None:  # both racks unknown: the unseen tiles do not tell how they are shared
+        from ..sim.simulate import UNKNOWN_MOVER
+
+        raise PositionError(UNKNOWN_MOVER)
+    if racks[1] is None:  # pragma: no cover - with the bag empty and the mover's rack known, the opponent's is certain
         raise PositionError("a rack is not known and the unseen tiles do not tell it: give both racks")
     p = position.copy(stack=False)
     p.racks = [racks[0], racks[1]]

@@ -293,6 +293,10 @@ class Analyzer:
         exchanges = _flag(body, "exchanges", False)
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
+        if not pos.is_over and pos.inferred_racks()[0] is None:  # (Position.moves lists the pass alone)
+            from ..sim.simulate import UNKNOWN_MOVER
+
+            raise RequestError(UNKNOWN_MOVER)
         ranked = pos.moves(top=most + 1 if top is None else top, sort=sort, leaves=leaves, exchanges=exchanges,
                            direction=direction)
         if len(ranked) > most:
