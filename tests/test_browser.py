@@ -752,6 +752,12 @@ def test_the_address_keeps_the_view_and_the_bag_reads_well(desktop, server):
     open_page(page, server, "?cgp=" + quote(end))
     wait_until(page, "document.getElementById('bag').textContent.length > 0")
     assert text(page, "#bag") == "0 in the bag"
+    # both racks left out mid-game (a record's turn whose rack is shown in part): the unseen tiles
+    # are on both racks and in the bag (the mover's 7 were left out of the count)
+    both = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 / 28/0 0"
+    open_page(page, server, "?cgp=" + quote(both))
+    wait_until(page, "document.getElementById('bag').textContent.includes('unseen')")
+    assert text(page, "#bag").startswith("95 unseen (7 on the rack to move, 7 on the opponent's rack, 81 in the bag)")
     assert page.console_errors == []
 
 

@@ -940,11 +940,16 @@
   }
 
   function renderBag(pos) {
-    const known = pos.racks_known ? pos.racks_known[1] : !!pos.racks[1];
+    const knownRacks = pos.racks_known || [true, !!pos.racks[1]];
     const pool = Object.entries(pos.unseen || pos.bag).map(([l, n]) => cgpLetter(l).repeat(n)).join(" ");
     const colon = pool ? ": " : "";
-    const count = known ? [h("b", { text: `${pos.bag_count}` }), ` in the bag${colon}`]
-      : [h("b", { text: `${pos.unseen_count}` }), ` unseen (${pos.rack_sizes[1]} on the opponent's rack, ${pos.bag_count} in the bag)${colon}`];
+    // the unseen tiles are shared between the bag and each rack not known (the mover's too, while
+    // the game goes on and his rack is not typed in)
+    const held = [];
+    if (!knownRacks[0] && pos.rack_sizes[0]) held.push(`${pos.rack_sizes[0]} on the rack to move`);
+    if (!knownRacks[1]) held.push(`${pos.rack_sizes[1]} on the opponent's rack`);
+    const count = !held.length ? [h("b", { text: `${pos.bag_count}` }), ` in the bag${colon}`]
+      : [h("b", { text: `${pos.unseen_count}` }), ` unseen (${held.join(", ")}, ${pos.bag_count} in the bag)${colon}`];
     $("bag").replaceChildren(...count, pool ? words("span", { class: "pool" }, ...rackNodes(pool)) : "");
   }
 
