@@ -349,7 +349,7 @@ NOT_IN_TABLE = {
     "ScoreBreakdown", "WordScore", "TileScore", "Verdict", "Analysis", "TurnAnalysis", "Candidate", "EndgameGrade",
     "PlayerSummary", "ReplayTurn", "GCGGame", "GCGEvent", "GCGPlayer", "PlayerStats", "PairResult", "GameResult",
     "GameTable", "PairTable", "PlayerSpec", "PlayerContext", "Skipped", "WinPct", "GameEvent", "TotalSlip",
-    "EndgameLine", "LetterOdds", "PlyStats",
+    "EndgameLine", "LetterOdds", "PlyStats", "GameDetail", "PairGames",
 }
 
 

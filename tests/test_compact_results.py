@@ -13,14 +13,16 @@ from statistics import StatisticsError, fmean, pstdev
 import numpy as np
 import pytest
 
+import racksmith
 from racksmith.cli.main import main
 from racksmith.errors import RacksmithError
 from racksmith.lexicon import load_lexicon
 from racksmith.play import match
 from racksmith.play.backends import Runner, split
 from racksmith.play.match import MatchResult, PairResult, wilson_interval as match_wilson
-from racksmith.play.selfplay import GameResult, SelfPlayConfig, SelfPlayReport, run_selfplay, wilson_interval
+from racksmith.play.selfplay import END_NAMES, GameResult, SelfPlayConfig, SelfPlayReport, run_selfplay, wilson_interval
 from racksmith.play.tables import GameTable, IntSums, PairTable
+from racksmith.rules.ruleset import get_ruleset
 
 TIMING = ("seconds", "games_per_second", "turns_per_second", "moves_generated_per_second", "load_seconds")
 
@@ -60,13 +62,18 @@ def _selfplay_dict(report: SelfPlayReport) -> dict:
         "games": n, "seconds": round(report.seconds, 4), "games_per_second": round(n / secs, 2), "turns": turns,
         "turns_per_second": round(turns / secs, 1), "turns_per_game": round(turns / n, 3), "generator_calls": calls,
         "moves_generated": generated, "moves_generated_per_second": round(generated / secs, 1),
-        "invariant_violations": len(violations), "violations": violations[:20], "ruleset": report.config.ruleset,
-        "lexicon": report.config.lexicon, "leaves": report.config.leaves,
+        "invariant_violations": len(violations), "violations": violations[:20],
+        "ruleset": report.ruleset_name or get_ruleset(report.config.ruleset).name,
+        "lexicon": report.lexicon_name if report.lexicon_name is not None else report.config.lexicon,
+        "leaves": report.config.leaves,
         "equity_without_leaves": not report.with_leaves, "seed": report.config.seed, "jobs": report.jobs,
         "validated": report.config.validate, "paired": report.config.paired, "engine": report.engine,
         "players": players, "mean_spread": round(fmean(spreads), 3), "spread_stdev": round(pstdev(spreads), 3),
         "bingos_per_game": round(sum(sum(r.bingos) for r in rs) / n, 4),
         "mean_total_score": round(fmean(sum(r.scores) for r in rs), 3), "load_seconds": round(report.load_seconds, 3),
+        **({} if report.ends is None else {"endings": {name: report.ends.tolist().count(code)
+                                                       for code, name in enumerate(END_NAMES) if name}}),
+        "racksmith": racksmith.__version__,
     }
 
 
@@ -241,13 +248,13 @@ def test_match_keeps_a_table_of_its_pairs(enable):
 # --- the JSON of the command line, as the per-game code printed it ----------------------------------------
 PINNED = [
     (["selfplay", "--games", "12", "--seed", "3", "--players", "equity,score,equity:leaves=none", "--leaves", "english"],
-     '{"games": 12, "seconds": 0, "games_per_second": 0, "turns": 287, "turns_per_second": 0, "turns_per_game": 23.917, "generator_calls": 287, "moves_generated": 8087, "moves_generated_per_second": 0, "invariant_violations": 0, "violations": [], "ruleset": "english", "lexicon": null, "leaves": "english", "equity_without_leaves": false, "seed": 3, "jobs": 1, "validated": true, "paired": false, "engine": "kernel", "players": [{"player": "p1", "kind": "equity", "mean_score": 262.25, "score_stdev": 28.986, "wins": 3, "losses": 9, "ties": 0, "win_rate": 0.25, "win_rate_ci95": [0.0889, 0.5323], "bingos_per_game": 0.9167, "first_moves": 4}, {"player": "p2", "kind": "score", "mean_score": 273.25, "score_stdev": 53.482, "wins": 6, "losses": 6, "ties": 0, "win_rate": 0.5, "win_rate_ci95": [0.2538, 0.7462], "bingos_per_game": 0.9167, "first_moves": 4}, {"player": "p3", "kind": "equity:leaves=none", "mean_score": 259.333, "score_stdev": 52.489, "wins": 3, "losses": 9, "ties": 0, "win_rate": 0.25, "win_rate_ci95": [0.0889, 0.5323], "bingos_per_game": 0.8333, "first_moves": 4}], "mean_spread": -11.0, "spread_stdev": 73.112, "bingos_per_game": 2.6667, "mean_total_score": 794.833, "load_seconds": 0}'),
+     '{"games": 12, "seconds": 0, "games_per_second": 0, "turns": 287, "turns_per_second": 0, "turns_per_game": 23.917, "generator_calls": 287, "moves_generated": 8087, "moves_generated_per_second": 0, "invariant_violations": 0, "violations": [], "ruleset": "english", "lexicon": "enable", "leaves": "english", "equity_without_leaves": false, "seed": 3, "jobs": 1, "validated": true, "paired": false, "engine": "kernel", "players": [{"player": "p1", "kind": "equity", "mean_score": 262.25, "score_stdev": 28.986, "wins": 3, "losses": 9, "ties": 0, "win_rate": 0.25, "win_rate_ci95": [0.0889, 0.5323], "bingos_per_game": 0.9167, "first_moves": 4}, {"player": "p2", "kind": "score", "mean_score": 273.25, "score_stdev": 53.482, "wins": 6, "losses": 6, "ties": 0, "win_rate": 0.5, "win_rate_ci95": [0.2538, 0.7462], "bingos_per_game": 0.9167, "first_moves": 4}, {"player": "p3", "kind": "equity:leaves=none", "mean_score": 259.333, "score_stdev": 52.489, "wins": 3, "losses": 9, "ties": 0, "win_rate": 0.25, "win_rate_ci95": [0.0889, 0.5323], "bingos_per_game": 0.8333, "first_moves": 4}], "mean_spread": -11.0, "spread_stdev": 73.112, "bingos_per_game": 2.6667, "mean_total_score": 794.833, "load_seconds": 0, "endings": {"out": 12, "scoreless": 0, "stopped": 0}}'),
     (["selfplay", "--games", "8", "--seed", "5", "--paired", "--players", "equity,equity:leaves=none"],
-     '{"games": 8, "seconds": 0, "games_per_second": 0, "turns": 180, "turns_per_second": 0, "turns_per_game": 22.5, "generator_calls": 180, "moves_generated": 6884, "moves_generated_per_second": 0, "invariant_violations": 0, "violations": [], "ruleset": "english", "lexicon": null, "leaves": null, "equity_without_leaves": true, "seed": 5, "jobs": 1, "validated": true, "paired": true, "engine": "kernel", "players": [{"player": "p1", "kind": "equity", "mean_score": 398.25, "score_stdev": 62.311, "wins": 4, "losses": 4, "ties": 0, "win_rate": 0.5, "win_rate_ci95": [0.2152, 0.7848], "bingos_per_game": 1.25, "first_moves": 4}, {"player": "p2", "kind": "equity:leaves=none", "mean_score": 398.25, "score_stdev": 62.311, "wins": 4, "losses": 4, "ties": 0, "win_rate": 0.5, "win_rate_ci95": [0.2152, 0.7848], "bingos_per_game": 1.25, "first_moves": 4}], "mean_spread": 0.0, "spread_stdev": 108.582, "bingos_per_game": 2.5, "mean_total_score": 796.5, "load_seconds": 0}'),
+     '{"games": 8, "seconds": 0, "games_per_second": 0, "turns": 180, "turns_per_second": 0, "turns_per_game": 22.5, "generator_calls": 180, "moves_generated": 6884, "moves_generated_per_second": 0, "invariant_violations": 0, "violations": [], "ruleset": "english", "lexicon": "enable", "leaves": null, "equity_without_leaves": true, "seed": 5, "jobs": 1, "validated": true, "paired": true, "engine": "kernel", "players": [{"player": "p1", "kind": "equity", "mean_score": 398.25, "score_stdev": 62.311, "wins": 4, "losses": 4, "ties": 0, "win_rate": 0.5, "win_rate_ci95": [0.2152, 0.7848], "bingos_per_game": 1.25, "first_moves": 4}, {"player": "p2", "kind": "equity:leaves=none", "mean_score": 398.25, "score_stdev": 62.311, "wins": 4, "losses": 4, "ties": 0, "win_rate": 0.5, "win_rate_ci95": [0.2152, 0.7848], "bingos_per_game": 1.25, "first_moves": 4}], "mean_spread": 0.0, "spread_stdev": 108.582, "bingos_per_game": 2.5, "mean_total_score": 796.5, "load_seconds": 0, "endings": {"out": 8, "scoreless": 0, "stopped": 0}}'),
     (["selfplay", "--games", "6", "--seed", "4", "--players", "equity,score,equity,score"],
-     '{"games": 6, "seconds": 0, "games_per_second": 0, "turns": 122, "turns_per_second": 0, "turns_per_game": 20.333, "generator_calls": 122, "moves_generated": 3863, "moves_generated_per_second": 0, "invariant_violations": 0, "violations": [], "ruleset": "english", "lexicon": null, "leaves": null, "equity_without_leaves": true, "seed": 4, "jobs": 1, "validated": true, "paired": false, "engine": "kernel", "players": [{"player": "p1", "kind": "equity", "mean_score": 185.333, "score_stdev": 42.508, "wins": 1, "losses": 5, "ties": 0, "win_rate": 0.1667, "win_rate_ci95": [0.0301, 0.5635], "bingos_per_game": 0.5, "first_moves": 2}, {"player": "p2", "kind": "score", "mean_score": 198.0, "score_stdev": 40.53, "wins": 2, "losses": 4, "ties": 0, "win_rate": 0.3333, "win_rate_ci95": [0.0968, 0.7], "bingos_per_game": 0.6667, "first_moves": 2}, {"player": "p3", "kind": "equity", "mean_score": 175.5, "score_stdev": 51.24, "wins": 1, "losses": 5, "ties": 0, "win_rate": 0.1667, "win_rate_ci95": [0.0301, 0.5635], "bingos_per_game": 0.3333, "first_moves": 1}, {"player": "p4", "kind": "score", "mean_score": 205.167, "score_stdev": 28.795, "wins": 2, "losses": 4, "ties": 0, "win_rate": 0.3333, "win_rate_ci95": [0.0968, 0.7], "bingos_per_game": 0.8333, "first_moves": 1}], "mean_spread": -12.667, "spread_stdev": 68.565, "bingos_per_game": 2.3333, "mean_total_score": 764.0, "load_seconds": 0}'),
+     '{"games": 6, "seconds": 0, "games_per_second": 0, "turns": 122, "turns_per_second": 0, "turns_per_game": 20.333, "generator_calls": 122, "moves_generated": 3863, "moves_generated_per_second": 0, "invariant_violations": 0, "violations": [], "ruleset": "english", "lexicon": "enable", "leaves": null, "equity_without_leaves": true, "seed": 4, "jobs": 1, "validated": true, "paired": false, "engine": "kernel", "players": [{"player": "p1", "kind": "equity", "mean_score": 185.333, "score_stdev": 42.508, "wins": 1, "losses": 5, "ties": 0, "win_rate": 0.1667, "win_rate_ci95": [0.0301, 0.5635], "bingos_per_game": 0.5, "first_moves": 2}, {"player": "p2", "kind": "score", "mean_score": 198.0, "score_stdev": 40.53, "wins": 2, "losses": 4, "ties": 0, "win_rate": 0.3333, "win_rate_ci95": [0.0968, 0.7], "bingos_per_game": 0.6667, "first_moves": 2}, {"player": "p3", "kind": "equity", "mean_score": 175.5, "score_stdev": 51.24, "wins": 1, "losses": 5, "ties": 0, "win_rate": 0.1667, "win_rate_ci95": [0.0301, 0.5635], "bingos_per_game": 0.3333, "first_moves": 1}, {"player": "p4", "kind": "score", "mean_score": 205.167, "score_stdev": 28.795, "wins": 2, "losses": 4, "ties": 0, "win_rate": 0.3333, "win_rate_ci95": [0.0968, 0.7], "bingos_per_game": 0.8333, "first_moves": 1}], "mean_spread": -12.667, "spread_stdev": 68.565, "bingos_per_game": 2.3333, "mean_total_score": 764.0, "load_seconds": 0, "endings": {"out": 6, "scoreless": 0, "stopped": 0}}'),
     (["match", "--p1", "equity", "--p2", "score", "--games", "8", "--seed", "1"],
-     '{"games": 8, "pairs": 4, "p1": {"wins": 6, "losses": 2, "draws": 0, "win_rate": 0.75, "ci95": [0.409275, 0.928521], "mean_spread": 37.125}, "p2": {"wins": 2, "losses": 6, "draws": 0, "win_rate": 0.25, "ci95": [0.071479, 0.590725], "mean_spread": -37.125}, "seconds": 0}'),
+     '{"games": 8, "pairs": 4, "p1": {"wins": 6, "losses": 2, "draws": 0, "win_rate": 0.75, "ci95": [0.409275, 0.928521], "mean_spread": 37.125}, "p2": {"wins": 2, "losses": 6, "draws": 0, "win_rate": 0.25, "ci95": [0.071479, 0.590725], "mean_spread": -37.125}, "seconds": 0, "p1_spec": "equity", "p2_spec": "score", "ruleset": "english", "lexicon": "enable", "seed": 1, "endings": {"out": 7, "scoreless": 1, "stopped": 0}}'),
 ]
 
 
@@ -258,4 +265,5 @@ def test_the_json_is_what_the_per_game_code_printed(args, expected, capsys):
     for key in TIMING:
         if key in d:
             d[key] = 0
+    assert d.pop("racksmith") == racksmith.__version__
     assert json.dumps(d) == expected

@@ -64,7 +64,8 @@ def test_match_is_the_same_for_any_jobs_and_has_the_documented_shape():
     d1, d2 = one.to_dict(), two.to_dict()
     d1.pop("seconds"), d2.pop("seconds")
     assert d1 == d2 and one.pairs == two.pairs
-    assert set(one.to_dict()) == {"games", "pairs", "p1", "p2", "seconds"}
+    assert set(one.to_dict()) == {"games", "pairs", "p1", "p2", "seconds", "p1_spec", "p2_spec", "ruleset", "lexicon",
+                                  "seed", "endings", "racksmith"}
     assert set(d1["p1"]) == {"wins", "losses", "draws", "win_rate", "ci95", "mean_spread"}
     assert d1["games"] == 8 and d1["pairs"] == 4
     p1, p2 = d1["p1"], d1["p2"]
@@ -523,7 +524,8 @@ def test_equity_players_use_the_shipped_leaves_by_default():
 def test_match_cli_json(capsys):
     assert main(["match", "--p1", "equity:leaves=none", "--p2", "score", "--games", "4", "--seed", "2", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert set(d) == {"games", "pairs", "p1", "p2", "seconds"} and d["games"] == 4
+    assert set(d) == {"games", "pairs", "p1", "p2", "seconds", "p1_spec", "p2_spec", "ruleset", "lexicon", "seed",
+                      "endings", "racksmith"} and d["games"] == 4
     ref = match("equity:leaves=none", "score", 4, seed=2).to_dict()
     assert d["p1"] == ref["p1"] and d["p2"] == ref["p2"]
 

@@ -44,7 +44,8 @@ from .movegen.options import Algorithm, Direction, Sort
 from .play.game import Event, Game
 from .play.players import BestEquityPlayer, BestScorePlayer, GameView, Player, RandomPlayer, make_player
 from .play.selfplay import GameResult, SelfPlayConfig, SelfPlayReport, run_selfplay
-from .play.match import MatchResult, PairResult, PlayerStats, match
+from .play.backends import GamesInterrupted
+from .play.match import GameDetail, MatchResult, PairGames, PairResult, PlayerStats, match
 from .play.specs import PlayerContext, PlayerSpec, register_player_kind
 from .play.tables import GameTable, PairTable
 from .review.analysis import Analysis, Candidate, EndgameGrade, GameEvent, PlayerSummary, TurnAnalysis, analyze
@@ -106,10 +107,12 @@ __all__ = [
     "GCGPlayer",
     "GCGVisitor",
     "Game",
+    "GameDetail",
     "GameEvent",
     "GameResult",
     "GameTable",
     "GameView",
+    "GamesInterrupted",
     "IllegalMoveError",
     "Inference",
     "InferenceError",
@@ -127,6 +130,7 @@ __all__ = [
     "MoveList",
     "Outcome",
     "OutputFileError",
+    "PairGames",
     "PairResult",
     "PairTable",
     "PegPlay",

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
@@ -29,7 +28,11 @@ def selfplay(
         "equity:leaves=FILE|SET|none gives an equity player leaves of its own.",
     ),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (results do not depend on it)."),
-    gcg_dir: Optional[Path] = typer.Option(None, "--gcg-dir", help="Write every game as GCG into this directory.", file_okay=False),
+    gcg_dir: Optional[Path] = typer.Option(None, "--gcg-dir", help="Write every game as GCG into this directory "
+                                           "(game i to gameNNNNNN.gcg, NNNNNN = i on 6 digits).", file_okay=False),
+    games_csv: Optional[Path] = typer.Option(None, "--games-csv", dir_okay=False, help="Write a row a game to this "
+                                             "CSV file: game, seed, bag, first, each player's name, score and bingos, "
+                                             "turns, end (out, scoreless, stopped), spread, winner."),
     fast: bool = typer.Option(
         False, "--fast", help="Skip the independent validator on each play (tile and score invariants are still checked)."
     ),
@@ -46,9 +49,8 @@ def selfplay(
 
     With --gcg-dir, a game whose record cannot be written (a full disk, the folder removed) does
     not stop the series: the report counts every game, and the command then exits 1 saying how
-    many records are missing."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
+    many records are missing. Stopped by Ctrl-C, it says on stderr how many games were played and
+    which records were written."""
     import tempfile
 
     from ..errors import RacksmithError
@@ -57,6 +59,7 @@ def selfplay(
     from ..rules.ruleset import get_ruleset
     from ..play.backends import MAX_GAMES, check_jobs
     from ..play.selfplay import ENGINES, SelfPlayConfig, _Series, parse_player, parse_players, run_selfplay
+    from .progress import check_output_file, games_progress, interrupted_line, warn_stale_records
 
     # bad usage first, then what the options name (files, folders): all of it before any note is shown
     if not 1 <= games <= MAX_GAMES:
@@ -103,6 +106,9 @@ def selfplay(
         except OSError as e:
             fail(f"cannot write the games' records to {gcg_dir}: {e.strerror or e} (give a folder that can be created "
                  "or written)")
+        warn_stale_records(gcg_dir, games)
+    if games_csv is not None:
+        check_output_file(games_csv, "--games-csv")
     plain = [f"p{i + 1}" for i, spec in enumerate(kinds) if parse_player(spec) == ("equity", None)]
     if plain and leaves is None:
         mixed = sum(1 for spec in kinds if parse_player(spec)[0] == "equity") > len(plain)  # some have their own
@@ -111,36 +117,33 @@ def selfplay(
                if mixed else "the equity players use")
         note(f"note: no --leaves given: {who} equity without leave values (score, opening and end-of-game "
              "adjustments)")
-    # no refresh thread: worker processes are forked, and the measured loop should not pay for drawing
-    with Progress(
-        TextColumn("self-play"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=True,
-        auto_refresh=False,
-        disable=not err_console.is_terminal,
-    ) as bar:
-        task = bar.add_task("games", total=games)
-        last = [0.0]
+    # (no refresh thread: worker processes are forked, and the measured loop should not pay for drawing)
+    count = [0]
 
-        def progress(done: int) -> None:
-            now = time.monotonic()
-            if now - last[0] >= 0.1 or done == games:
-                last[0] = now
-                bar.update(task, completed=done, refresh=True)
+    def progress(done: int) -> None:
+        count[0] = done
+        update("self-play", done, games)
 
-        try:
+    try:
+        with games_progress() as update:
             report = run_selfplay(games, config, jobs=jobs, lexicon=lex, leaves=klv, progress=progress)
-        except RacksmithError as e:
-            fail(str(e))
+    except RacksmithError as e:
+        fail(str(e))
+    except KeyboardInterrupt as e:  # (exit 130, or 128 + the signal: cli/main.py)
+        note("racksmith: " + interrupted_line(e, games, count[0], result="no report printed"
+                                              + (f", {games_csv} not written" if games_csv is not None else "")))
+        raise
     d = report.to_dict()
     if as_json:
         emit_json(d)
     else:
         _print_report(d)
     problems = []  # a line each on stderr, after the report
+    if games_csv is not None:
+        try:
+            report.write_games_csv(games_csv)
+        except RacksmithError as e:
+            problems.append(f"{e} (the games' CSV; the report above counts every game)")
     if d["invariant_violations"]:
         problems.append(f"{plural(d['invariant_violations'], 'invariant violation')}; first: {d['violations'][0]}")
     lost = d.get("records_unwritten", 0)

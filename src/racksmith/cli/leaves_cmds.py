@@ -112,6 +112,31 @@ def _start_provenance(start: Path, data: bytes) -> "dict | None":
     return None
 
 
+def _interrupted_training(output: Path, settings, checkpoint: int) -> str:
+    """What a training stopped by Ctrl-C (or SIGTERM) left: the games its saved state holds, or
+    nothing to resume."""
+    import json
+
+    from ..training.train import state_dir
+
+    sdir = state_dir(output)
+    try:
+        state = json.loads((sdir / "state.json").read_text(encoding="utf-8"))
+        g, done = int(state["generation"]), int(state["games_done"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return (f"interrupted before the state was first saved (every {checkpoint:,} games): nothing to resume; "
+                "the same command starts over")
+    total = settings.total_games
+    if g > settings.generations:
+        return (f"interrupted: state saved after all {total:,} games in {sdir}; run the same command again to "
+                "write the leaves")
+    played = sum(settings.games_in(i) for i in range(1, g)) + done
+    where = (f" (generation {g} of {settings.generations}: {done:,} of {settings.games_in(g):,})"
+             if settings.generations > 1 else "")
+    return (f"interrupted: state saved at {played:,} of {total:,} games{where} in {sdir}; run the same command "
+            "again to resume")
+
+
 def _prior_weight(value: float) -> float:
     """--prior-weight as the training takes it: 0 or more, below 1e9."""
     if not 0 <= value < 1e9:  # nan too
@@ -212,9 +237,15 @@ def train_cmd(
     if start is not None:
         words += ["--from", start.name]
     command = " ".join(shlex.quote(w) for w in words)
-    with games_progress() as update:
-        result = train_leaves(output, settings, start_leaves=start_bytes, jobs=jobs, backend=backend, address=address,
-                              checkpoint=checkpoint, progress=update, command=command,
-                              start_provenance=start_prov)
+    try:
+        with games_progress() as update:
+            result = train_leaves(output, settings, start_leaves=start_bytes, jobs=jobs, backend=backend,
+                                  address=address, checkpoint=checkpoint, progress=update, command=command,
+                                  start_provenance=start_prov)
+    except KeyboardInterrupt:  # (exit 130, or 128 + the signal: cli/main.py)
+        from .common import note
+
+        note("racksmith: " + _interrupted_training(output, settings, checkpoint))
+        raise
     say(f"{output}: {len(result.leaves):,} leaves from {settings.total_games:,} games "
         f"({plural(settings.generations, 'generation')}), {result.seconds:.0f} s")

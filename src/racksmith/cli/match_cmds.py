@@ -1,13 +1,14 @@
 """``racksmith match``: paired games between two players, the strength benchmark."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import JOBS_HELP, emit_json, plural, say, signed
+from .common import JOBS_HELP, emit_json, fail, note, plural, say, signed
 
 SPEC_HELP = "a player spec KIND[:key=value,...], e.g. score or sim:infer=on (the kinds and their keys: above)."
 
@@ -44,12 +45,18 @@ def register(app: typer.Typer) -> None:
                                     help="local (process pool) or ray."),
         address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to join ('auto' or host:port), "
                                               "with --backend ray [default: start one]."),
+        gcg_dir: Optional[Path] = typer.Option(None, "--gcg-dir", file_okay=False,
+                                               help="Write every game as GCG into this directory (game g to "
+                                                    "gameNNNNNN.gcg: pair g // 2; player 1 moves first in even games)."),
+        games_csv: Optional[Path] = typer.Option(None, "--games-csv", dir_okay=False,
+                                                 help="Write a row a game to this CSV file: the columns of selfplay "
+                                                      "--games-csv, with pair and p1_seat after game."),
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
     ) -> None:
         from ..errors import RacksmithError
         from ..play.backends import MAX_GAMES, check_jobs
         from ..play.match import match
-        from .progress import games_progress
+        from .progress import check_output_file, games_progress, interrupted_line, warn_stale_records
 
         if not 2 <= games <= MAX_GAMES or games % 2:
             raise typer.BadParameter(f"must be an even number from 2 to {MAX_GAMES:,} (games are played in pairs), "
@@ -62,17 +69,46 @@ def register(app: typer.Typer) -> None:
                 check_jobs(jobs, backend, address=address)
         except RacksmithError as e:
             raise typer.BadParameter(str(e), param_hint="--jobs") from None
-        with games_progress() as update:
-            result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
-                           address=address, progress=lambda done: update("match", done, games))
+        if games_csv is not None:
+            check_output_file(games_csv, "--games-csv")
+        if gcg_dir is not None:
+            warn_stale_records(gcg_dir, games)  # (the folder is made, and checked writable, by match)
+        count = [0]
+
+        def progress(done: int) -> None:
+            count[0] = done
+            update("match", done, games)
+
+        try:
+            with games_progress() as update:
+                result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
+                               address=address, progress=progress, gcg_dir=gcg_dir)
+        except KeyboardInterrupt as e:  # (exit 130, or 128 + the signal: cli/main.py)
+            note("racksmith: " + interrupted_line(e, games, count[0], "no result printed" + (
+                f", {games_csv} not written" if games_csv is not None else ""), pairs=True))
+            raise
         d = result.to_dict()
         if as_json:
             emit_json(d)
-            return
-        for name, spec in (("p1", result.p1_spec), ("p2", result.p2_spec)):
-            s = d[name]
-            say(f"{name} {spec}: {plural(s['wins'], 'win')}, {plural(s['losses'], 'loss', 'losses')}, "
-                f"{plural(s['draws'], 'draw')}; win rate "
-                f"{100 * s['win_rate']:.2f}% (95% CI {100 * s['ci95'][0]:.2f}-{100 * s['ci95'][1]:.2f}%), "
-                f"mean spread {signed(s['mean_spread'])}")
-        say(f"{plural(d['games'], 'game')} ({plural(d['pairs'], 'pair')}) in {d['seconds']:.1f} s")
+        else:
+            for name, spec in (("p1", result.p1_spec), ("p2", result.p2_spec)):
+                s = d[name]
+                say(f"{name} {spec}: {plural(s['wins'], 'win')}, {plural(s['losses'], 'loss', 'losses')}, "
+                    f"{plural(s['draws'], 'draw')}; win rate "
+                    f"{100 * s['win_rate']:.2f}% (95% CI {100 * s['ci95'][0]:.2f}-{100 * s['ci95'][1]:.2f}%), "
+                    f"mean spread {signed(s['mean_spread'])}")
+            say(f"{plural(d['games'], 'game')} ({plural(d['pairs'], 'pair')}) in {d['seconds']:.1f} s")
+        problems = []  # a line each on stderr, after the result
+        if games_csv is not None:
+            try:
+                result.write_games_csv(games_csv)
+            except RacksmithError as e:
+                problems.append(f"{e} (the games' CSV)")
+        lost = result.records_unwritten
+        if lost:
+            problems.append(f"the {'record' if lost == 1 else 'records'} of {plural(lost, 'game')} could not be "
+                            f"written to {gcg_dir} (first: {result.records_error}); the result above counts every game")
+        for line in problems[:-1]:
+            note(f"racksmith: {line}")
+        if problems:
+            fail(problems[-1])

@@ -1,17 +1,23 @@
-"""A progress display for long runs (matches, training): a Rich bar on a terminal, else a line on
-stderr every half minute (for runs logging to a file)."""
+"""What long runs (self-play, matches, training) show on stderr: their progress — a Rich bar on a
+terminal, else a line every half minute (for runs logging to a file) —, what a run stopped by
+Ctrl-C (or SIGTERM) had done, and the checks of the files and folders they write."""
 from __future__ import annotations
 
+import os
+import re
+import tempfile
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
 
-from .common import err_console, note
+from .common import err_console, fail, note
 
 
 @contextmanager
 def games_progress(every: float = 30.0) -> Iterator[Callable[[str, int, int], None]]:
-    """Yields ``update(label, done, total)``."""
+    """Yields ``update(label, done, total)``: on a terminal a bar per label; else, on stderr, a
+    line every ``every`` seconds, and one at the end of a stage that ran that long."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     start = time.monotonic()
@@ -37,9 +43,84 @@ def games_progress(every: float = 30.0) -> Iterator[Callable[[str, int, int], No
         now = time.monotonic()
         if label != state["label"]:  # the first call of a stage sets where its rate counts from
             state.update(label=label, t0=now, done0=done, t=now)
-        if now - state["t"] >= every or (done >= total and now > state["t0"]):
+        # (a stage's end is logged when it ran long enough to log at all: a short run says nothing)
+        if now - state["t"] >= every or (done >= total and now - state["t0"] >= every and now > state["t0"]):
             state["t"] = now
             rate = (done - state.get("done0", 0)) / max(now - state["t0"], 1e-9)
             note(f"{time.strftime('%H:%M:%S')} {label}: {done:,}/{total:,} games ({rate:.1f} games/s)")
 
     yield log
+
+
+def show_runs(spans: Sequence[tuple[int, int]], most: int = 4) -> str:
+    """Runs of game numbers as a person reads them: ``0-1124 and 1200-1499``; past ``most`` runs,
+    ``0-9, 20-29, 40-49, ... and 90-99 (6 runs)``."""
+    parts = [f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi in spans]
+    if len(parts) > most:
+        return ", ".join(parts[: most - 1]) + f", ... and {parts[-1]} ({len(parts):,} runs)"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def interrupted_line(e: BaseException, games: int, done: int, result: str = "no report printed", *,
+                     pairs: bool = False) -> str:
+    """The line a run of games stopped by Ctrl-C (or SIGTERM) leaves on stderr: how many of its
+    games were played and, with records asked for, which records it wrote where. ``e``: a
+    :class:`~racksmith.play.backends.GamesInterrupted`, or another KeyboardInterrupt (one that came
+    before the games, or a second one), for which ``done`` (the progress count) is all that is
+    known. ``pairs``: the games are played in pairs (a match), said after the count."""
+    from ..play.backends import GamesInterrupted
+
+    if isinstance(e, GamesInterrupted):
+        games, done = e.games, e.done
+    unit = f" ({done // 2:,} {'pair' if done // 2 == 1 else 'pairs'})" if pairs else ""
+    line = f"interrupted after {done:,} of {games:,} {'game' if games == 1 else 'games'}{unit}; {result}"
+    if isinstance(e, GamesInterrupted) and e.folder is not None:
+        n = e.records_written
+        line += (f"; records of {n:,} {'game' if n == 1 else 'games'} written in {e.folder} (games {show_runs(e.records)})"
+                 if n else
+                 f"; no records written in {e.folder}")
+    return line
+
+
+#: a game's record in a --gcg-dir folder (its index: 6 digits or more)
+_RECORD = re.compile(r"game(\d{6,})\.gcg")
+
+
+def stale_records(folder: Path, games: int) -> list[str]:
+    """The game records (``gameNNNNNN.gcg``) ``folder`` already holds that a run of ``games`` games
+    does not overwrite (those of game ``games`` on), sorted by game."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        m = _RECORD.fullmatch(name)
+        if m and int(m.group(1)) >= games:
+            found.append((int(m.group(1)), name))
+    return [name for _, name in sorted(found)]
+
+
+def warn_stale_records(folder: Path, games: int) -> None:
+    """A note when ``folder`` already holds records of games this run does not overwrite: the
+    folder would hold the games of two runs, mixed."""
+    stale = stale_records(folder, games)
+    if stale:
+        which = stale[0] if len(stale) == 1 else f"{stale[0]} to {stale[-1]}"
+        note(f"racksmith: warning: {folder} already holds {len(stale):,} game {'record' if len(stale) == 1 else 'records'} ({which}) that this run "
+             f"of {games:,} {'game' if games == 1 else 'games'} does not overwrite: the folder will mix two runs (remove them, or give "
+             "another --gcg-dir)")
+
+
+def check_output_file(path: Path, option: str) -> None:
+    """Refuse, before any game is played, a file a run could not write at its end: a folder, a
+    folder that does not exist or cannot be written."""
+    if path.is_dir():
+        fail(f"{option} {path}: it is a folder; give a file")
+    parent = path.parent
+    if not parent.is_dir():
+        fail(f"{option} {path}: there is no folder {parent}")
+    try:
+        tempfile.TemporaryFile(dir=parent).close()
+    except OSError as e:
+        fail(f"{option} {path}: cannot write in {parent}: {e.strerror or e}")

@@ -399,6 +399,64 @@ def completed(submit: Callable[[Any], Future], items: Iterable[Any], most: int) 
             futures[submit(x)] = x
 
 
+#: the largest seed of a series (a self-play series, a match): the kernel's game loop takes seeds modulo 2**64
+MAX_SEED = 2**64 - 1
+
+
+def check_seed(seed: Any, name: str = "seed") -> int:
+    """A series' seed: a whole number from 0 to :data:`MAX_SEED` (numpy's too, never a bool). The
+    bag of a series' game is drawn from the seed modulo 2**64: a seed outside the range would
+    repeat another seed's games (-1 those of 2**64 - 1, 2**64 those of 0), so it is refused."""
+    import numpy as np
+
+    if isinstance(seed, np.integer):
+        seed = int(seed)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RacksmithError(f"{name} must be a whole number from 0 to 2**64 - 1, got {seed!r:.60}")
+    if seed < 0:
+        raise RacksmithError(f"{name} must be 0 or more, got {seed} (a negative seed would repeat the games of "
+                             f"{seed & MAX_SEED})")
+    if seed > MAX_SEED:
+        raise RacksmithError(f"{name} must be at most 2**64 - 1, got {seed} (it would repeat the games of "
+                             f"{seed & MAX_SEED})")
+    return seed
+
+
+def runs(mask: Any) -> list[tuple[int, int]]:
+    """The runs of True in a bool array, as ``(first, last)`` indices:
+    ``[T, T, T, F, F, T]`` -> ``[(0, 2), (5, 5)]``."""
+    import numpy as np
+
+    m = np.concatenate(([0], np.asarray(mask, np.bool_).astype(np.int8), [0]))
+    d = np.diff(m)
+    return list(zip(np.flatnonzero(d == 1).tolist(), (np.flatnonzero(d == -1) - 1).tolist()))
+
+
+class GamesInterrupted(KeyboardInterrupt):
+    """A run of games (a self-play series, a match) stopped by Ctrl-C — or by SIGTERM or SIGHUP,
+    which the command line turns into a KeyboardInterrupt —, with what it had done. It is a
+    KeyboardInterrupt still, so whatever stops on Ctrl-C stops on it.
+
+    ``games``: the games asked for; ``done``: how many finished and were counted; ``played``: those
+    games' indices as runs ``(first, last)``; ``folder``: where the games' GCG records go (None:
+    none asked for) and ``records``: the games whose records this run wrote there, as runs (a game
+    still being played when the run stopped may have its record written without being counted)."""
+
+    def __init__(self, games: int, done: int, played: list[tuple[int, int]], folder: "str | None" = None,
+                 records: "list[tuple[int, int]] | None" = None):
+        super().__init__(f"interrupted after {done:,} of {games:,} games")
+        self.games = games
+        self.done = done
+        self.played = played
+        self.folder = folder
+        self.records = records if folder is not None else None
+
+    @property
+    def records_written(self) -> int:
+        """How many games' records this run wrote (0 without a folder)."""
+        return sum(hi - lo + 1 for lo, hi in self.records or ())
+
+
 def check_games(games: Any, *, least: int = 1, even: bool = False, error: type[RacksmithError] = RacksmithError) -> int:
     """``games``, a whole number from ``least`` to MAX_GAMES (even, with ``even``), or ``error``
     naming the range."""

@@ -20,10 +20,11 @@ pair), each batch written into the rows of its pairs as it finishes, whatever th
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,14 +33,17 @@ import numpy as np
 from .. import _args
 from ..core.bag import game_rng
 from ..core.move import Move
-from ..errors import RacksmithError
+from ..errors import OutputFileError, RacksmithError
 from ..lexicon import Lexicon
+from ..lexicon.files import write_atomically
 from ..lexicon.load import ruleset_lexicon
 from ..rules.ruleset import Ruleset, get_ruleset
-from .backends import Runner, check_backend, check_games, portable_path, ruleset_ref, split
+from .backends import (
+    GamesInterrupted, Runner, check_backend, check_games, check_seed, portable_path, ruleset_ref, runs, split,
+)
 from .game import Game
 from .players import GameView
-from .specs import PlayerSpec, parse_player_spec
+from .specs import PlayerSpec, parse_player_spec, player_kinds
 from .tables import IntSums, PairTable, chunks
 
 MAX_TURNS = 1000
@@ -55,26 +59,65 @@ def pair_rng(seed: int, pair: int) -> random.Random:
 
 
 @dataclass(frozen=True, slots=True)
+class GameDetail:
+    """What a match keeps of a game besides its scores: the bingos of (player 1, player 2), the
+    turns, how it ended (an END_* code of :mod:`racksmith.play.selfplay`), and, when the match
+    writes records, the game's GCG text (``gcg``) or why it has none (``gcg_error``)."""
+
+    bingos: tuple[int, int]
+    turns: int
+    end: int
+    gcg: str | None = None
+    gcg_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PairResult:
-    """Both games of a pair, scores as (player 1, player 2): ``first`` has player 1 moving first."""
+    """Both games of a pair, scores as (player 1, player 2): ``first`` has player 1 moving first.
+    ``games``: the two games' :class:`GameDetail` (None when not kept: a pair made by hand, or
+    read back from a :class:`~racksmith.play.tables.PairTable`)."""
 
     pair: int
     first: tuple[int, int]
     second: tuple[int, int]
+    games: "tuple[GameDetail, GameDetail] | None" = None
 
 
-def play_pairs(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any], seed: int, pairs: list[int]) -> list[PairResult]:
-    """Play the pairs ``pairs`` between two loaded players (the inner step of a match)."""
+#: the nicks of a pair's game by seat: player 1 first, then player 2 first
+_SEATS = ((0, 1), (1, 0))
+
+
+def _gcg_text(game: Game, description: str, p: int, starter: int) -> tuple[str | None, str | None]:
+    """The GCG text of game ``2p + starter`` of a match, or (None, why not)."""
+    from .selfplay import one_line
+
+    what = one_line(f"Created with racksmith match (pair {p}, game {2 * p + starter}, p{starter + 1} first; {description})")
+    try:
+        return game.gcg([("description", what)]), None
+    except RacksmithError as e:  # a game GCG cannot describe (a score past 999,999,999 on a user's ruleset)
+        return None, str(e)
+
+
+def play_pairs(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any], seed: int, pairs: list[int], *,
+               names: tuple[str, str] = ("p1", "p2"), description: str | None = None) -> list[PairResult]:
+    """Play the pairs ``pairs`` between two loaded players (the inner step of a match).
+    ``names``: the players' full names in the records; ``description``: with it, each game's GCG
+    text is kept (its ``#description`` line: ``Created with racksmith match (pair P, game G, pN
+    first; DESCRIPTION)``)."""
+    from .selfplay import game_end
+
     out = []
     for p in pairs:
         scores = []
+        details = []
         for starter in (0, 1):
-            order = (0, 1) if starter == 0 else (1, 0)  # seat -> player
+            order = _SEATS[starter]  # seat -> player
             for i, pl in enumerate(players):
                 hook = getattr(pl, "new_game", None)
                 if hook is not None:
                     hook(f"racksmith-match-player:{seed}:{p}:{starter}:{i}")
-            game = Game(ruleset, lexicon, seed=pair_rng(seed, p))
+            game = Game(ruleset, lexicon, players=[f"p{i + 1}" for i in order], seed=pair_rng(seed, p),
+                        names=[names[i] for i in order])
             view = GameView(game)
             pos = game.live_position
             turns = 0
@@ -91,7 +134,13 @@ def play_pairs(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any], seed: i
             for seat, who in enumerate(order):
                 s[who] = by_seat[seat]
             scores.append((s[0], s[1]))
-        out.append(PairResult(p, scores[0], scores[1]))
+            bingos = [0, 0]
+            for event in game.history:
+                if event.bingo:
+                    bingos[order[event.player]] += 1
+            text, why = _gcg_text(game, description, p, starter) if description is not None else (None, None)
+            details.append(GameDetail((bingos[0], bingos[1]), turns, game_end(game), text, why))
+        out.append(PairResult(p, scores[0], scores[1], (details[0], details[1])))
     return out
 
 
@@ -119,9 +168,11 @@ def kernel_lineup(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any]) -> l
     return lineup
 
 
-def kernel_pairs(ruleset: Ruleset, lexicon: Any, lineup: list, seed: int, pairs: list[int]) -> list[PairResult]:
+def kernel_pairs(ruleset: Ruleset, lexicon: Any, lineup: list, seed: int, pairs: list[int], *,
+                 names: tuple[str, str] = ("p1", "p2"), description: str | None = None) -> list[PairResult]:
     """The pairs ``pairs`` (consecutive) in the kernel's game loop: games ``2p`` (player 1 first)
-    and ``2p + 1`` (player 2 first) on the bag of ``(seed, p)``."""
+    and ``2p + 1`` (player 2 first) on the bag of ``(seed, p)``. ``names``, ``description``: as
+    for :func:`play_pairs` (each game's moves replayed through a Game for its record)."""
     from ..movegen.generate import _rules
     from . import _gameloop
 
@@ -129,14 +180,52 @@ def kernel_pairs(ruleset: Ruleset, lexicon: Any, lineup: list, seed: int, pairs:
         return []
     if list(pairs) != list(range(pairs[0], pairs[0] + len(pairs))):
         raise RacksmithError("a kernel batch of pairs must be consecutive")
+    records = description is not None
     out = _gameloop.play_games(_rules(ruleset, lexicon), lineup, int(seed), 2 * pairs[0], 2 * len(pairs),
-                               paired=True, check=True)
+                               paired=True, check=True, log=records)
     if out["n_violations"]:
         game, turn, code = out["violations"][0][:3]
         raise RacksmithError(f"match pair {game // 2}, turn {turn}: a move failed the independent check "
                              f"({_gameloop.CHECK_REASONS.get(code, code)})")
     sc = out["scores"].tolist()
-    return [PairResult(p, tuple(sc[2 * k]), tuple(sc[2 * k + 1])) for k, p in enumerate(pairs)]
+    bingos = out["bingos"].tolist()
+    turns = out["turns"].tolist()
+    ends = out["ends"].tolist()
+    results = []
+    for k, p in enumerate(pairs):
+        details = []
+        for starter in (0, 1):
+            g = 2 * k + starter
+            text = why = None
+            if records:
+                text, why = _replayed_gcg(ruleset, lexicon, seed, p, starter, names, description, out, g, sc[g])
+            details.append(GameDetail((bingos[g][0], bingos[g][1]), turns[g], ends[g], text, why))
+        results.append(PairResult(p, tuple(sc[2 * k]), tuple(sc[2 * k + 1]), (details[0], details[1])))
+    return results
+
+
+def _replayed_gcg(ruleset: Ruleset, lexicon: Any, seed: int, p: int, starter: int, names: tuple[str, str],
+                  description: str, out: dict, g: int, scores: list[int]) -> tuple[str | None, str | None]:
+    """The GCG text of a kernel game of a match (game ``g`` of the call's ``out``): its moves
+    replayed through a Game on the same bag, which must reach the kernel's scores."""
+    from .selfplay import replay_log
+
+    order = _SEATS[starter]
+    game = Game(ruleset, lexicon, players=[f"p{i + 1}" for i in order], seed=pair_rng(seed, p),
+                names=[names[i] for i in order])
+    lo = int(out["log_end"][g - 1]) if g else 0
+    hi = int(out["log_end"][g])
+    try:
+        replay_log(game, out["log"][lo:hi], out["log_reclaim"][lo:hi])
+    except (ValueError, IndexError) as e:
+        raise RacksmithError(f"match pair {p}: the kernel's game {2 * p + starter} does not replay through a Game: {e}")
+    by_player = [0, 0]
+    for seat, who in enumerate(order):
+        by_player[who] = game.scores[seat]
+    if by_player != list(scores) or not game.over:
+        raise RacksmithError(f"match pair {p}: the kernel's game {2 * p + starter} ends {tuple(scores)}, replayed "
+                             f"through a Game {tuple(by_player)}")
+    return _gcg_text(game, description, p, starter)
 
 
 @dataclass(frozen=True)
@@ -147,6 +236,8 @@ class MatchJob:
     p2: PlayerSpec
     seed: int
     engine: str = "auto"
+    #: with it, every game's GCG text is made (see :func:`play_pairs`'s ``description``)
+    description: str | None = None
 
     def setup(self) -> tuple[Ruleset, Any, tuple[Any, Any], list | None]:
         if self.engine not in ENGINES:
@@ -163,11 +254,22 @@ class MatchJob:
                                  "use engine 'auto' or 'python'")
         return rs, lex, players, lineup
 
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' full names in the records: ``racksmith_`` and the spec (and the player's
+        number when both have one spec: MAGPIE refuses a record whose two players share a name)."""
+        from .selfplay import one_line
+
+        a, b = str(self.p1), str(self.p2)
+        if a == b:
+            return one_line(f"racksmith_{a}_1"), one_line(f"racksmith_{b}_2")
+        return one_line(f"racksmith_{a}"), one_line(f"racksmith_{b}")
+
     def run(self, state: tuple, batch: list[int]) -> list[PairResult]:
         rs, lex, players, lineup = state
         if lineup is not None:
-            return kernel_pairs(rs, lex, lineup, self.seed, batch)
-        return play_pairs(rs, lex, players, self.seed, batch)
+            return kernel_pairs(rs, lex, lineup, self.seed, batch, names=self.names, description=self.description)
+        return play_pairs(rs, lex, players, self.seed, batch, names=self.names, description=self.description)
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -207,6 +309,30 @@ class PlayerStats:
                 "ci95": [round(lo, 6), round(hi, 6)], "mean_spread": round(self.mean_spread, 4)}
 
 
+class PairGames:
+    """What a match keeps of its games besides the scores (:class:`GameDetail` without the
+    records), a row a pair in the rows of its :class:`~racksmith.play.tables.PairTable`:
+    ``bingos`` (int16, ``(n, 2, 2)``: pair, game — player 1 first, then player 2 first —,
+    player), ``turns`` (int16, ``(n, 2)``), ``ends`` (int8, ``(n, 2)``: END_* codes of
+    :mod:`racksmith.play.selfplay`, 0 when not known). 14 bytes a pair."""
+
+    __slots__ = ("bingos", "turns", "ends")
+
+    def __init__(self, pairs: int):
+        self.bingos = np.zeros((pairs, 2, 2), np.int16)
+        self.turns = np.zeros((pairs, 2), np.int16)
+        self.ends = np.zeros((pairs, 2), np.int8)
+
+    def put(self, pairs: Iterable[PairResult]) -> None:
+        """Write the games of :class:`PairResult` s (those that kept them) into the rows of their pairs."""
+        for r in pairs:
+            if r.games is not None:
+                for g, d in enumerate(r.games):
+                    self.bingos[r.pair, g] = d.bingos
+                    self.turns[r.pair, g] = d.turns
+                    self.ends[r.pair, g] = d.end
+
+
 @dataclass(init=False)
 class MatchResult:
     """A match's outcome: per player wins, losses, draws, win rate with its 95% Wilson interval,
@@ -222,15 +348,32 @@ class MatchResult:
     seconds: float
     p1: PlayerStats
     p2: PlayerStats
+    #: the games' bingos, turns and endings (None: not kept)
+    details: "PairGames | None" = dataclasses.field(default=None, compare=False)
+    lexicon: str | None = None  #: the lexicon's name (``enable``), or its file as given
+    gcg_dir: str | None = None  #: where the games' records were written (None: not asked for)
+    records_unwritten: int = 0  #: how many games' records could not be written there
+    unwritten_games: tuple[int, ...] = ()  #: the first 20 of those games
+    records_error: str | None = None  #: why the first of them was not written (naming its game)
 
     def __init__(self, p1_spec: str, p2_spec: str, ruleset: str, seed: int,
-                 pairs: "PairTable | Iterable[PairResult]", seconds: float):
+                 pairs: "PairTable | Iterable[PairResult]", seconds: float, *, details: "PairGames | None" = None,
+                 lexicon: str | None = None, gcg_dir: str | None = None, records_unwritten: int = 0,
+                 unwritten_games: "tuple[int, ...]" = (), records_error: str | None = None):
         self.p1_spec = p1_spec
         self.p2_spec = p2_spec
         self.ruleset = ruleset
         self.seed = seed
         self.table = pairs if isinstance(pairs, PairTable) else PairTable.from_pairs(pairs)
         self.seconds = seconds
+        if details is not None and details.turns.shape[0] != len(self.table):
+            raise RacksmithError(f"details of {details.turns.shape[0]} pairs for a match of {len(self.table)}")
+        self.details = details
+        self.lexicon = lexicon
+        self.gcg_dir = gcg_dir
+        self.records_unwritten = records_unwritten
+        self.unwritten_games = tuple(unwritten_games)
+        self.records_error = records_error
         w = loss = 0
         spread = IntSums()
         for part in chunks(len(self.table)):
@@ -256,9 +399,59 @@ class MatchResult:
         return 2 * len(self.table)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON of ``racksmith match --json``."""
-        return {"games": self.games, "pairs": len(self.table), "p1": self.p1.to_dict(), "p2": self.p2.to_dict(),
-                "seconds": round(self.seconds, 3)}
+        """The JSON of ``racksmith match --json``: the games and pairs, each player's figures
+        (``p1``, ``p2``), the seconds, what was played (``p1_spec``, ``p2_spec``, ``ruleset``,
+        ``lexicon``, ``seed``), how the games ended (``endings``, when kept), the ``racksmith``
+        version; with records asked for (``gcg_dir``), ``records_unwritten``,
+        ``records_unwritten_games`` and ``records_error`` as ``selfplay --json`` gives them."""
+        from .. import __version__
+
+        out: dict[str, Any] = {
+            "games": self.games, "pairs": len(self.table), "p1": self.p1.to_dict(), "p2": self.p2.to_dict(),
+            "seconds": round(self.seconds, 3), "p1_spec": self.p1_spec, "p2_spec": self.p2_spec,
+            "ruleset": self.ruleset, "lexicon": self.lexicon, "seed": self.seed,
+        }
+        if self.details is not None:
+            from .selfplay import END_NAMES
+
+            counts = np.bincount(self.details.ends.ravel(), minlength=len(END_NAMES)).tolist()
+            out["endings"] = {name: counts[code] for code, name in enumerate(END_NAMES) if name}
+        out["racksmith"] = __version__
+        if self.gcg_dir is not None:
+            out.update(records_unwritten=self.records_unwritten, records_unwritten_games=list(self.unwritten_games),
+                       records_error=self.records_error)
+        return out
+
+    def games_csv_rows(self) -> Iterator[list[Any]]:
+        """The rows of :meth:`write_games_csv`, a list a game."""
+        from .selfplay import END_NAMES, winner_name
+
+        d = self.details
+        specs = (self.p1_spec, self.p2_spec)
+        for part in chunks(len(self.table)):
+            pairs = self.table.pair[part].tolist()
+            scores = self.table.scores[part].tolist()
+            bingos = d.bingos[part].tolist() if d is not None else None
+            turns = d.turns[part].tolist() if d is not None else None
+            ends = d.ends[part].tolist() if d is not None else None
+            for row, (p, sc) in enumerate(zip(pairs, scores)):
+                for g in (0, 1):
+                    a, b = sc[g]
+                    bi = bingos[row][g] if bingos is not None else ("", "")
+                    yield [2 * p + g, p, g + 1, self.seed, p, f"p{g + 1}",
+                           specs[0], a, bi[0], specs[1], b, bi[1],
+                           turns[row][g] if turns is not None else "", END_NAMES[ends[row][g]] if ends is not None else "",
+                           a - b, winner_name((a, b))]
+
+    def write_games_csv(self, path: "str | os.PathLike[str]") -> None:
+        """Write a row a game to the CSV file ``path`` (UTF-8, a header row): the columns of
+        :meth:`racksmith.play.selfplay.SelfPlayReport.write_games_csv`, with ``pair`` (the pair's
+        number) and ``p1_seat`` (1 in the pair's first game, where player 1 moves first; 2 in its
+        second) after ``game`` (``2 * pair + p1_seat - 1``)."""
+        from .selfplay import games_csv_header, write_csv
+
+        head = ("game", "pair", "p1_seat", "seed", "bag", "first")
+        write_csv(path, games_csv_header(2, head), self.games_csv_rows())
 
 
 def match(
@@ -274,16 +467,28 @@ def match(
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
     engine: str = "auto",
+    gcg_dir: "str | os.PathLike[str] | None" = None,
 ) -> MatchResult:
     """Play ``games`` games (an even number: ``games / 2`` pairs) between two player specs
     (``KIND[:key=value,...]``, see :mod:`racksmith.play.specs`). The result depends only on the
     specs, ruleset, lexicon and seed: not on ``jobs``, the backend nor ``engine`` (``auto``: the
 kernel's game loop when it plays both players, ``kernel``, ``python``). ``jobs``: worker processes,
 or Ray tasks at once [default: 1; joining a Ray cluster (``address``), its CPUs].
-``progress(games_done)``."""
+``progress(games_done)``.
+
+``seed``: 0 to 2**64 - 1 (another would repeat another seed's games). ``gcg_dir``: write game
+``g`` (pair ``g // 2``; player 1 moves first in the even ones) as GCG to ``gcg_dir/game{g:06d}.gcg``
+(the folder is made, and checked writable before any game; the records are written here, as the
+batches come back, whatever the backend); a record that cannot be written does not stop the match
+(:attr:`MatchResult.records_unwritten`). Stopped by Ctrl-C, it raises
+:class:`~racksmith.play.backends.GamesInterrupted` (a KeyboardInterrupt) saying which games were
+played and which records written."""
+    from .selfplay import record_path
+
     check_games(games, least=2, even=True)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise RacksmithError(f"seed must be a whole number, got {seed!r}")
+    seed = check_seed(seed)
     backend = check_backend(backend, jobs, address)
     rs = get_ruleset(ruleset)
     rs.check_players(2)  # (a ruleset file holds two racks; one made in code may not)
@@ -298,8 +503,13 @@ or Ray tasks at once [default: 1; joining a Ray cluster (``address``), its CPUs]
     _args.callback(progress, "progress")
     if not isinstance(engine, str) or engine not in ENGINES:
         raise RacksmithError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    folder = None
+    description = None
+    if gcg_dir is not None:
+        folder = _records_folder(gcg_dir)
+        description = _description(seed, specs)
     # a lexicon file by its absolute path: a Ray worker's folder is not this one
-    job = MatchJob(ruleset_ref(rs), portable_path(lexicon), specs[0], specs[1], seed, engine)
+    job = MatchJob(ruleset_ref(rs), portable_path(lexicon), specs[0], specs[1], seed, engine, description)
     t0 = time.perf_counter()
     done = [0]
 
@@ -311,8 +521,97 @@ or Ray tasks at once [default: 1; joining a Ray cluster (``address``), its CPUs]
     if progress:
         progress(0)
     table = PairTable.empty(games // 2)
-    with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
-        # batches finish in any order: each fills the rows of its pairs, and is then dropped
-        for _, batch in runner.each(split(0, games // 2, BATCH), tick):
-            table.put(batch)
-    return MatchResult(str(specs[0]), str(specs[1]), rs.name, seed, table, time.perf_counter() - t0)
+    details = PairGames(games // 2)
+    played = np.zeros(games // 2, np.bool_)
+    written = np.zeros(games, np.bool_) if folder is not None else None
+    lost: list[tuple[int, str]] = []  # (game, why) of the first records not written
+    n_lost = 0
+    try:
+        with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
+            # batches finish in any order: each fills the rows of its pairs, and is then dropped
+            for _, batch in runner.each(split(0, games // 2, BATCH), tick):
+                table.put(batch)
+                details.put(batch)
+                played[[r.pair for r in batch]] = True
+                if folder is None:
+                    continue
+                for r in batch:
+                    for g, d in enumerate(r.games or ()):
+                        index = 2 * r.pair + g
+                        why = d.gcg_error if d.gcg is None else _write_record(record_path(folder, index), d.gcg)
+                        if why is None:
+                            written[index] = True
+                        else:
+                            n_lost += 1
+                            if len(lost) < 20:
+                                lost.append((index, why))
+    except KeyboardInterrupt as e:
+        if isinstance(e, GamesInterrupted):
+            raise
+        raise GamesInterrupted(games, 2 * int(np.count_nonzero(played)), runs(np.repeat(played, 2)), folder,
+                               runs(written) if written is not None else None) from None
+    lost.sort()
+    return MatchResult(str(specs[0]), str(specs[1]), rs.name, seed, table, time.perf_counter() - t0, details=details,
+                       lexicon=_lexicon_name(lexicon, rs), gcg_dir=folder, records_unwritten=n_lost,
+                       unwritten_games=tuple(g for g, _ in lost),
+                       records_error=f"game {lost[0][0]}: {lost[0][1]}" if lost else None)
+
+
+def _records_folder(gcg_dir: Any) -> str:
+    """``gcg_dir`` made, and checked writable (else OutputFileError)."""
+    import tempfile
+    from pathlib import Path
+
+    if not isinstance(gcg_dir, (str, os.PathLike)):
+        raise RacksmithError(f"gcg_dir must be a folder's path or None, got {_args.show(gcg_dir)}")
+    try:
+        Path(gcg_dir).mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=gcg_dir).close()  # writable, before any game is played
+    except OSError as e:
+        raise OutputFileError(f"cannot write the games' records to {os.fspath(gcg_dir)}: {e.strerror or e} "
+                              "(give a folder that can be created or written)") from None
+    return os.fspath(gcg_dir)
+
+
+def _write_record(path: Any, text: str) -> str | None:
+    """Write a game's record: None, or why it could not be written."""
+    try:
+        write_atomically(path, text.encode("utf-8"))
+    except OutputFileError as e:
+        return str(e)
+    except OSError as e:
+        return f"cannot write {str(path)!r}: {e.strerror or e}"
+    return None
+
+
+def spec_leaves(spec: PlayerSpec) -> str | None:
+    """The leaves a prepared player spec plays with, as the records name them: a shipped set's
+    name, the file given, ``none``; None for a kind that takes no leaves (``score``)."""
+    kind = player_kinds().get(spec.kind)
+    if kind is None or kind.keys is None or "leaves" not in kind.keys:
+        return None
+    data = dict(spec.data)
+    if data.get("shipped"):
+        return str(data["shipped"])
+    given = dict(spec.params).get("leaves")
+    return given if given is not None and given.lower() != "none" else "none"
+
+
+def _description(seed: int, specs: list[PlayerSpec]) -> str:
+    """What every record of a match says of it after its game: the seed, the players, their leaves."""
+    leaves = [(f"p{i + 1}", spec_leaves(s)) for i, s in enumerate(specs)]
+    leaves = [(p, src) for p, src in leaves if src is not None]
+    text = f"seed {seed}; p1 {specs[0]}, p2 {specs[1]}"
+    if leaves:
+        same = len(leaves) == 2 and leaves[0][1] == leaves[1][1]
+        text += "; leaves: " + (leaves[0][1] if same else ", ".join(f"{p} {src}" for p, src in leaves))
+    return text
+
+
+def _lexicon_name(lexicon: Any, rs: Ruleset) -> str | None:
+    """How the JSON names a match's lexicon: a loaded one by its name, a name or file as given, else the ruleset's."""
+    if isinstance(lexicon, Lexicon):
+        return lexicon.name or (str(lexicon.path) if lexicon.path is not None else None)
+    if lexicon is not None:
+        return os.fspath(lexicon)
+    return rs.lexicon

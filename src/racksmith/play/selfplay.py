@@ -34,9 +34,11 @@ series runs the same under every start method of :mod:`multiprocessing` (fork, s
 """
 from __future__ import annotations
 
+import csv
 import dataclasses
 import math
 import multiprocessing
+import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -60,7 +62,9 @@ from ..movegen.movelist import record_move
 from ..rules.alphabet import LETTER_MASK
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import _gameloop
-from .backends import IN_FLIGHT, can_start_processes, check_games, check_jobs, completed, split
+from .backends import (
+    IN_FLIGHT, GamesInterrupted, can_start_processes, check_games, check_jobs, check_seed, completed, runs, split,
+)
 from .game import Game
 from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
 from .tables import GameTable, IntSums, chunks
@@ -77,6 +81,47 @@ _KERNEL_KINDS = {BestEquityPlayer: "equity", BestScorePlayer: "score"}
 
 #: the kernel's game loop keeps each player's total in 32 bits
 MAX_KERNEL_TOTAL = 2**31 - 1
+
+#: how a game ended, by code (the kernel's END_* codes): a player went out with the bag empty, the
+#: scoreless turns reached the ruleset's limit, or the game was stopped (a move that could not be
+#: applied, no end after MAX_TURNS turns: a violation); 0 when not known
+END_OUT, END_SCORELESS, END_STOPPED = 1, 2, 3
+#: the names of the codes, as the games' CSV writes them
+END_NAMES = ("", "out", "scoreless", "stopped")
+
+
+def game_end(game: Game) -> int:
+    """How ``game`` ended: END_OUT, END_SCORELESS, or END_STOPPED when it is not over."""
+    pos = game.live_position
+    if not pos.is_over:
+        return END_STOPPED
+    if pos.bag_count == 0 and any(len(r) == 0 for r in pos.racks):
+        return END_OUT
+    return END_SCORELESS
+
+
+def replay_log(game: Game, log: np.ndarray, reclaim: np.ndarray) -> None:
+    """Play the moves of a kernel game's log (RECORD_DTYPE records; ``reclaim``: the squares of
+    the stars each move took back, by turn, -1 after) onto ``game``, a Game on the same bag stream
+    and seats. Raises ValueError or IndexError when a move cannot be applied."""
+    buf = log.tobytes()
+    size = log.dtype.itemsize
+    alphabet = game.ruleset.alphabet
+    cols = game.ruleset.cols
+    for i in range(len(log)):
+        move = record_move(buf, alphabet, i * size)
+        squares = [int(q) for q in reclaim[i] if q >= 0]
+        if squares:
+            board = game.live_position.board
+            taken = tuple((q // cols, q % cols, int(board[q // cols, q % cols]) & LETTER_MASK) for q in squares)
+            move = dataclasses.replace(move, reclaimed=taken)
+        game.play_trusted(move)
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks (and other whitespace but spaces and tabs) made spaces: what a
+    GCG pragma's value or a player's name may hold."""
+    return "".join(" " if ch.isspace() and ch not in " \t" else ch for ch in text)
 
 
 def kernel_plays_ruleset(ruleset: Ruleset) -> bool:
@@ -173,6 +218,7 @@ class _Series:
 
     def __init__(self, config: SelfPlayConfig, lexicon: Any = None, leaves: Any = None):
         self.config = config
+        check_seed(config.seed)
         if config.engine not in ENGINES:
             raise RacksmithError(f"engine {config.engine!r}: use one of {', '.join(ENGINES)}")
         self.ruleset: Ruleset = get_ruleset(config.ruleset)
@@ -196,6 +242,7 @@ class _Series:
             else:
                 table = own.get(path) or own.setdefault(path, load_leaves(path, ruleset=self.ruleset))
             self.players.append(make_player(kind, leaves=table, ruleset=self.ruleset))
+        self.leaves_label = self._leaves_label(leaves)
         self.kernel = self._kernel_players()
         if config.engine == "kernel" and self.kernel is None:
             raise RacksmithError(
@@ -203,6 +250,24 @@ class _Series:
                 f"{2}..{_gameloop.MAX_KERNEL_PLAYERS} of them (star reclamation with at most "
                 f"{_gameloop.MAX_KERNEL_STARS} blanks): use engine 'auto' or 'python'"
             )
+
+    def _leaves_label(self, leaves: Any) -> str:
+        """The leaves the equity players play with, for the records: ``english`` when they share
+        them, else ``p1 english, p2 none`` (``none``: equity without leave values; ``given``: a table
+        passed to :func:`run_selfplay` without a name); "" without equity players."""
+        own = {}
+        for i, spec in enumerate(self.config.players):
+            kind, path = parse_player(spec)
+            if kind != "equity":
+                continue
+            if path is None:
+                path = self.config.leaves or ("given" if leaves is not None else "none")
+            own[f"p{i + 1}"] = "none" if path.lower() == "none" else path
+        if not own:
+            return ""
+        if len(set(own.values())) == 1:
+            return next(iter(own.values()))
+        return ", ".join(f"{p} {src}" for p, src in own.items())
 
     def _kernel_players(self) -> list[tuple[str, LeaveTable | None]] | None:
         """The line-up as the kernel takes it, or None when the kernel cannot play it."""
@@ -265,9 +330,11 @@ class _Series:
         series goes on without it)."""
         cfg = self.config
         assert cfg.gcg_dir is not None
-        path = Path(cfg.gcg_dir) / f"game{index:06d}.gcg"
+        path = record_path(cfg.gcg_dir, index)
         try:
-            text = game.gcg([("description", f"Created with racksmith self-play (seed {cfg.seed}, game {index})")])
+            leaves = f"; leaves: {self.leaves_label}" if self.leaves_label else ""
+            what = one_line(f"Created with racksmith self-play (seed {cfg.seed}, game {index}{leaves})")
+            text = game.gcg([("description", what)])
         except RacksmithError as e:  # a game GCG cannot describe (a score past 999,999,999 on a user's ruleset)
             return f"cannot write {str(path)!r}: {e}"
         try:
@@ -278,20 +345,22 @@ class _Series:
             return f"cannot write {str(path)!r}: {e.strerror or e}"
         return None
 
-    def play_many(self, indices: Sequence[int]) -> GameTable:
+    def play_many(self, indices: Sequence[int]) -> tuple[GameTable, np.ndarray]:
         """Games ``indices``, a row each in their order (the kernel plays each run of consecutive
-        indices in one call)."""
+        indices in one call), and how each ended (END_* codes, int8, by row)."""
         k = len(self.players)
         if self.kernel is None:
             results = []
+            ends = []
             unwritten: dict[int, str] = {}
             for row, i in enumerate(indices):
-                result, lost = self.play(i)
+                result, lost, end = self.play(i)
                 results.append(result)
+                ends.append(end)
                 if lost is not None:
                     unwritten[row] = lost
-            return GameTable.from_results(results, k, unwritten=unwritten)
-        parts: list[GameTable] = []
+            return GameTable.from_results(results, k, unwritten=unwritten), np.array(ends, np.int8)
+        parts: list[tuple[GameTable, np.ndarray]] = []
         i = 0
         while i < len(indices):
             j = i + 1
@@ -299,10 +368,13 @@ class _Series:
                 j += 1
             parts.append(self.play_kernel(indices[i], j - i))
             i = j
-        return parts[0] if len(parts) == 1 else GameTable.concat(parts, k)
+        if len(parts) == 1:
+            return parts[0]
+        return GameTable.concat([t for t, _ in parts], k), np.concatenate([e for _, e in parts])
 
-    def play_kernel(self, first: int, n: int) -> GameTable:
-        """Games ``first .. first + n - 1``, in one call of the kernel's game loop."""
+    def play_kernel(self, first: int, n: int) -> tuple[GameTable, np.ndarray]:
+        """Games ``first .. first + n - 1``, in one call of the kernel's game loop, and how each
+        ended (END_* codes)."""
         cfg = self.config
         k = len(self.players)
         r = _gameloop.play_games(
@@ -327,8 +399,9 @@ class _Series:
                 if lost is not None:
                     unwritten[g] = lost
         index = np.arange(first, first + n, dtype=np.int64)
-        return GameTable(index, index % k, r["scores"], r["bingos"], r["turns"], r["calls"], r["reached"], problems,
-                         players=k, unwritten=unwritten)
+        table = GameTable(index, index % k, r["scores"], r["bingos"], r["turns"], r["calls"], r["reached"], problems,
+                          players=k, unwritten=unwritten)
+        return table, np.asarray(r["ends"], np.int8)
 
     def _violation(self, game: int, turn: int, code: int, detail: int, rec: bytes) -> str:
         reason = _gameloop.CHECK_REASONS.get(code, str(code))
@@ -352,19 +425,8 @@ class _Series:
         turn, -1 after) through a Game (the same bag stream), write its GCG, and say if it does not
         reach the kernel's scores: (the violations, why the record was not written or None)."""
         game = self._new_game(index)
-        buf = log.tobytes()
-        size = log.dtype.itemsize
-        alphabet = self.ruleset.alphabet
-        cols = self.ruleset.cols
         try:
-            for i in range(len(log)):
-                move = record_move(buf, alphabet, i * size)
-                squares = [int(q) for q in reclaim[i] if q >= 0]
-                if squares:
-                    board = game.live_position.board
-                    taken = tuple((q // cols, q % cols, int(board[q // cols, q % cols]) & LETTER_MASK) for q in squares)
-                    move = dataclasses.replace(move, reclaimed=taken)
-                game.play_trusted(move)
+            replay_log(game, log, reclaim)
         except (ValueError, IndexError) as e:
             why = f"its moves cannot be replayed through a Game: {e}"
             return [f"game {index}: {why}"], why  # no record to write
@@ -376,9 +438,9 @@ class _Series:
             return [f"game {index}: replayed through a Game it ends {tuple(by_player)}, the kernel's {scores}"], lost
         return [f"game {index}: {v}" for v in game.check_invariants()], lost
 
-    def play(self, index: int) -> tuple[GameResult, str | None]:
-        """Game ``index`` through :class:`Game`, the players in Python: its result, and why its
-        record (``gcg_dir``) could not be written, or None."""
+    def play(self, index: int) -> tuple[GameResult, str | None, int]:
+        """Game ``index`` through :class:`Game`, the players in Python: its result, why its record
+        (``gcg_dir``) could not be written (or None), and how it ended (END_* code)."""
         cfg = self.config
         n = len(self.players)
         seats = self._seats(index)
@@ -425,7 +487,7 @@ class _Series:
         result = GameResult(
             index, seats[0], tuple(scores), tuple(bingos), turns, view.calls, view.generated, tuple(violations)
         )
-        return result, lost
+        return result, lost, game_end(game)
 
 
 def _check(position, move, lexicon) -> str:
@@ -449,7 +511,7 @@ def _init_worker(config: SelfPlayConfig, lexicon: Any, leaves: Any) -> None:
     _WORKER = _Series(config, lexicon, leaves)
 
 
-def _worker_games(indices: list[int]) -> GameTable:
+def _worker_games(indices: list[int]) -> tuple[GameTable, np.ndarray]:
     if _WORKER is None:  # pragma: no cover - the pool always runs the initializer first
         raise RacksmithError("a self-play worker was started without its configuration")
     return _WORKER.play_many(indices)
@@ -485,6 +547,7 @@ def run_selfplay(
     check_jobs(jobs)
     if not isinstance(config, SelfPlayConfig):
         raise RacksmithError(f"config must be a SelfPlayConfig, got {_args.show(config)}")
+    check_seed(config.seed, "config.seed")
     _args.callback(progress, "progress")
     players = config.players
     if not isinstance(players, (tuple, list)) or len(players) < 2 or not all(isinstance(p, str) for p in players):
@@ -501,35 +564,160 @@ def run_selfplay(
             raise OutputFileError(f"cannot write the games' records to {config.gcg_dir}: {e.strerror or e} "
                                   "(give a folder that can be created or written)") from None
     t0 = time.perf_counter()
+    started_ns = time.time_ns()  # (a record of the run is newer)
     series = _Series(config, lexicon, leaves)
     loaded = time.perf_counter()
-    table = GameTable.empty(games, len(config.players))
+    k = len(config.players)
+    table = GameTable.empty(games, k)
+    ends = np.zeros(games, np.int8)
+    played = np.zeros(games, np.bool_)  # the games whose results came back
+    pending: dict[int, Sequence[int]] = {}  # the batches handed out and not back, by their first game
     done = 0
-    if jobs == 1 or games == 1 or not can_start_processes():  # (a Pool's worker may start no processes)
-        for s in range(0, games, BATCH):
-            batch = series.play_many(range(s, min(games, s + BATCH)))
-            table.put(batch)
-            done += len(batch)
-            if progress:
-                progress(done)
-    else:
-        chunk = max(1, min(BATCH, games // (jobs * 8)))
-        ctx = multiprocessing.get_context(start_method)
-        batches = split(0, games, chunk)
-        with ProcessPoolExecutor(
-            max_workers=min(jobs, len(batches)),
-            mp_context=ctx,
-            initializer=_init_worker,
-            initargs=(config, series.lexicon, series.leaves),
-        ) as pool:
-            # batches finish in any order: each fills the rows of its games
-            for _, played in completed(lambda b: pool.submit(_worker_games, b), batches, IN_FLIGHT * jobs):
-                table.put(played)
-                done += len(played)
-                if progress:
-                    progress(done)
+
+    def take(part: tuple[GameTable, np.ndarray]) -> None:
+        nonlocal done
+        batch, batch_ends = part
+        table.put(batch)
+        ends[batch.index] = batch_ends
+        played[batch.index] = True
+        if len(batch):
+            pending.pop(int(batch.index[0]), None)
+        done += len(batch)
+        if progress:
+            progress(done)
+
+    try:
+        if jobs == 1 or games == 1 or not can_start_processes():  # (a Pool's worker may start no processes)
+            for s in range(0, games, BATCH):
+                indices = range(s, min(games, s + BATCH))
+                pending[s] = indices
+                take(series.play_many(indices))
+        else:
+            chunk = max(1, min(BATCH, games // (jobs * 8)))
+            batches = split(0, games, chunk)
+            pool = ProcessPoolExecutor(
+                max_workers=min(jobs, len(batches)),
+                mp_context=multiprocessing.get_context(start_method),
+                initializer=_init_worker,
+                initargs=(config, series.lexicon, series.leaves),
+            )
+
+            def submit(b: list[int]):
+                pending[b[0]] = b
+                return pool.submit(_worker_games, b)
+
+            try:
+                # batches finish in any order: each fills the rows of its games
+                for _, part in completed(submit, batches, IN_FLIGHT * jobs):
+                    take(part)
+            finally:  # (stopped: the batches not started are dropped, those under way end)
+                pool.shutdown(wait=True, cancel_futures=True)
+    except KeyboardInterrupt as e:
+        if isinstance(e, GamesInterrupted):
+            raise
+        records = None
+        if config.gcg_dir:
+            records = _records_written(config.gcg_dir, played, table.unwritten, pending.values(), started_ns)
+        raise GamesInterrupted(games, done, runs(played), config.gcg_dir or None, records) from None
     seconds = time.perf_counter() - loaded
-    return SelfPlayReport(config, table, seconds, loaded - t0, jobs, not series.equity_without_leaves, series.engine)
+    return SelfPlayReport(config, table, seconds, loaded - t0, jobs, not series.equity_without_leaves, series.engine,
+                          ends=ends, ruleset_name=series.ruleset.name, lexicon_name=_lexicon_name(series.lexicon, config),
+                          leaves_label=series.leaves_label)
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def record_path(folder: "str | os.PathLike[str]", index: int) -> Path:
+    """Where game ``index``'s GCG record goes in ``folder``."""
+    return Path(folder) / f"game{index:06d}.gcg"
+
+
+def _records_written(folder: str, played: np.ndarray, unwritten: "np.ndarray | None",
+                     pending: Iterable[Sequence[int]], since_ns: int) -> list[tuple[int, int]]:
+    """The games of a stopped run whose records it wrote, as runs: those whose results came back
+    (less the records that could not be written), and those of the batches still under way whose
+    record was written since the run started (a worker may have written some of its batch)."""
+    written = played.copy()
+    if unwritten is not None:
+        written &= ~unwritten
+    for batch in pending:
+        for i in batch:
+            if not written[i]:
+                try:
+                    written[i] = os.stat(record_path(folder, i)).st_mtime_ns >= since_ns
+                except OSError:
+                    pass
+    return runs(written)
+
+
+def _lexicon_name(lexicon: Any, config: SelfPlayConfig) -> str | None:
+    """How the JSON names the lexicon a series played with: its name (``enable``), else what
+    ``config.lexicon`` said, else the ruleset's."""
+    name = getattr(lexicon, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    if config.lexicon is not None:
+        return str(config.lexicon)
+    return getattr(get_ruleset(config.ruleset), "lexicon", None)
+
+
+def write_csv(path: "str | os.PathLike[str]", header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Write a CSV file (UTF-8, a header row, then ``rows``) through a temporary file beside
+    ``path`` renamed over it at the end: a run stopped half-way leaves no half-written file.
+    :class:`~racksmith.errors.OutputFileError` when it cannot be written."""
+    import secrets
+
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(21, "it is a directory")
+        while True:  # (a new file gets 0666 less the umask, as any other)
+            tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+                break
+            except FileExistsError:
+                continue
+    except OSError as e:
+        raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(header)
+            w.writerows(rows)
+        os.replace(tmp, path)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+        raise
+
+
+def winner_name(scores: Sequence[int]) -> str:
+    """``p1``, ``p2``... the player with the highest score, or ``tie`` when two or more share it."""
+    best = max(scores)
+    top = [i for i, v in enumerate(scores) if v == best]
+    return f"p{top[0] + 1}" if len(top) == 1 else "tie"
+
+
+#: the columns of the games' CSV (racksmith selfplay --games-csv), before and after each player's
+#: three (pN_name, pN_score, pN_bingos)
+GAMES_CSV_HEAD = ("game", "seed", "bag", "first")
+GAMES_CSV_TAIL = ("turns", "end", "spread", "winner")
+
+
+def games_csv_header(players: int, head: Sequence[str] = GAMES_CSV_HEAD) -> list[str]:
+    cols = list(head)
+    for i in range(players):
+        cols += [f"p{i + 1}_name", f"p{i + 1}_score", f"p{i + 1}_bingos"]
+    return cols + list(GAMES_CSV_TAIL)
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -561,9 +749,16 @@ class SelfPlayReport:
     jobs: int
     with_leaves: bool  #: every plain equity player (no leaves of its own) has leave values
     engine: str = "python"  #: what played the games: "kernel" or "python"
+    #: how each game ended, by row (END_* codes, int8; 0: not known), or None when not known
+    ends: "np.ndarray | None" = dataclasses.field(default=None, compare=False)
+    ruleset_name: str | None = None  #: the ruleset's own name (``erudit`` for ``эрудит``)
+    lexicon_name: str | None = None  #: the lexicon's name (``enable``)
+    leaves_label: str = ""  #: the leaves of the equity players, as the records' descriptions name them
 
     def __init__(self, config: SelfPlayConfig, results: "GameTable | Iterable[GameResult]", seconds: float,
-                 load_seconds: float, jobs: int, with_leaves: bool, engine: str = "python"):
+                 load_seconds: float, jobs: int, with_leaves: bool, engine: str = "python", *,
+                 ends: "np.ndarray | None" = None, ruleset_name: str | None = None, lexicon_name: str | None = None,
+                 leaves_label: str = ""):
         self.config = config
         self.table = results if isinstance(results, GameTable) else GameTable.from_results(results, len(config.players))
         self.seconds = seconds
@@ -571,6 +766,14 @@ class SelfPlayReport:
         self.jobs = jobs
         self.with_leaves = with_leaves
         self.engine = engine
+        if ends is not None:
+            ends = np.asarray(ends, np.int8)
+            if ends.shape != (len(self.table),):
+                raise RacksmithError(f"ends must hold a code a game ({len(self.table)}), got shape {ends.shape}")
+        self.ends = ends
+        self.ruleset_name = ruleset_name
+        self.lexicon_name = lexicon_name
+        self.leaves_label = leaves_label
 
     @property
     def results(self) -> list[GameResult]:
@@ -602,6 +805,42 @@ class SelfPlayReport:
         if first is None:
             return None
         return f"game {int(self.table.index[first[0]])}: {first[1]}"
+
+    def _ruleset(self) -> str:
+        if self.ruleset_name:
+            return self.ruleset_name
+        try:
+            return get_ruleset(self.config.ruleset).name
+        except RacksmithError:  # (a report made by hand, of a ruleset file no longer there)
+            return str(self.config.ruleset)
+
+    def games_csv_rows(self) -> Iterable[list[Any]]:
+        """The rows of :meth:`write_games_csv`, a list a game (made a chunk at a time)."""
+        t = self.table
+        cfg = self.config
+        k = len(cfg.players)
+        for part in chunks(len(t)):
+            index = t.index[part].tolist()
+            first = t.first[part].tolist()
+            scores = t.scores[part].tolist()
+            bingos = t.bingos[part].tolist()
+            turns = t.turns[part].tolist()
+            ends = self.ends[part].tolist() if self.ends is not None else [0] * len(index)
+            for i, f, sc, bi, tu, en in zip(index, first, scores, bingos, turns, ends):
+                row: list[Any] = [i, cfg.seed, i // 2 if cfg.paired else i, f"p{f + 1}"]
+                for p in range(k):
+                    row += [cfg.players[p], sc[p], bi[p]]
+                row += [tu, END_NAMES[en], sc[0] - sc[1], winner_name(sc)]
+                yield row
+
+    def write_games_csv(self, path: "str | os.PathLike[str]") -> None:
+        """Write a row a game to the CSV file ``path`` (UTF-8, a header row; see the README's
+        ``--games-csv`` for the columns): ``game`` (its index), ``seed`` (the series'), ``bag`` (the
+        stream its bag was drawn from: (seed, bag); ``game // 2`` when paired), ``first`` (the
+        player who moved first), then for each player ``pN_name`` (his spec), ``pN_score``,
+        ``pN_bingos``, then ``turns``, ``end`` (``out``, ``scoreless`` or ``stopped``),
+        ``spread`` (p1's score less p2's) and ``winner`` (``p1``, ``p2``... or ``tie``)."""
+        write_csv(path, games_csv_header(len(self.config.players)), self.games_csv_rows())
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith selfplay --json``; every field but the timings is the
@@ -661,6 +900,10 @@ class SelfPlayReport:
                 }
             )
         violations = self.violations
+        endings: dict[str, Any] = {}
+        if self.ends is not None:
+            counts = np.bincount(self.ends, minlength=len(END_NAMES)).tolist()
+            endings = {"endings": {name: counts[code] for code, name in enumerate(END_NAMES) if name}}
         records: dict[str, Any] = {}
         if self.config.gcg_dir:  # records asked for: which could not be written
             lost = t.unwritten_rows()
@@ -681,8 +924,8 @@ class SelfPlayReport:
             "moves_generated_per_second": round(generated.total / secs, 1),
             "invariant_violations": len(violations),
             "violations": violations[:20],
-            "ruleset": self.config.ruleset,
-            "lexicon": self.config.lexicon,
+            "ruleset": self._ruleset(),
+            "lexicon": self.lexicon_name if self.lexicon_name is not None else self.config.lexicon,
             "leaves": self.config.leaves,
             "equity_without_leaves": not self.with_leaves,
             "seed": self.config.seed,
@@ -696,6 +939,8 @@ class SelfPlayReport:
             "bingos_per_game": round(sum(b.total for b in bingos) / n, 4),
             "mean_total_score": round(totals.fmean(), 3),
             "load_seconds": round(self.load_seconds, 3),
+            **endings,
+            "racksmith": _version(),
             **records,
         }
 
