@@ -317,3 +317,26 @@ def test_series_refuse_a_seed_that_would_repeat_another_seeds_games(seed, repeat
     with pytest.raises(RacksmithError, match=f"would repeat the games of {repeats}\\)"):
         match("score", "score", 2, seed=seed)
     assert run_selfplay(2, SelfPlayConfig(seed=2**64 - 1)).config.seed == 2**64 - 1
+
+
+def test_a_stopped_run_removes_the_records_it_left_half_written(tmp_path):
+    """A worker stopped between creating a record's temporary file and renaming it left
+    ``.game000760.gcg.<hex>.tmp`` behind; the stopped run removes those it made, nothing else."""
+    import os
+    import time
+
+    from racksmith.play.selfplay import _remove_partial_records
+
+    old = tmp_path / ".game000001.gcg.0123456789ab.tmp"
+    old.write_text("x")
+    os.utime(old, ns=(1, 1))  # made before the run
+    since = time.time_ns() - 1
+    partial = tmp_path / ".game000760.gcg.a1b2c3d4e5f6.tmp"
+    partial.write_text("#player1")
+    kept = [tmp_path / "game000760.gcg", tmp_path / ".notes.tmp", tmp_path / ".game000760.gcg.xyz.tmp"]
+    for path in kept:
+        path.write_text("y")
+    _remove_partial_records(str(tmp_path), since)
+    assert not partial.exists()
+    assert old.exists() and all(path.exists() for path in kept)
+    _remove_partial_records(str(tmp_path / "gone"), since)  # a folder removed meanwhile: nothing to do

@@ -39,6 +39,7 @@ import dataclasses
 import math
 import multiprocessing
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -617,6 +618,7 @@ def run_selfplay(
             raise
         records = None
         if config.gcg_dir:
+            _remove_partial_records(config.gcg_dir, started_ns)
             records = _records_written(config.gcg_dir, played, table.unwritten, pending.values(), started_ns)
         raise GamesInterrupted(games, done, runs(played), config.gcg_dir or None, records) from None
     seconds = time.perf_counter() - loaded
@@ -652,6 +654,29 @@ def _records_written(folder: str, played: np.ndarray, unwritten: "np.ndarray | N
                 except OSError:
                     pass
     return runs(written)
+
+
+#: the temporary file a record is written to before it is renamed (lexicon.files.write_atomically)
+_PARTIAL_RECORD = re.compile(r"\.game\d{6,}\.gcg\.[0-9a-f]{12}\.tmp")
+
+
+def _remove_partial_records(folder: str, since_ns: int) -> None:
+    """Remove the records of a stopped run left half written: a worker stopped (SIGTERM to the
+    process group, or Ctrl-C in the instant after it created the file) between creating a record's
+    temporary file and renaming it leaves the file behind. Only files of that name made since the
+    run started are removed."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if _PARTIAL_RECORD.fullmatch(name):
+            path = os.path.join(folder, name)
+            try:
+                if os.stat(path).st_mtime_ns >= since_ns:
+                    os.unlink(path)
+            except OSError:
+                pass
 
 
 def _lexicon_name(lexicon: Any, config: SelfPlayConfig) -> str | None:
