@@ -234,7 +234,24 @@ def test_the_endgame_tab_solves_the_position(page, server):
     assert f"value {case['value']} (exact)" in head, head
     assert page.locator("#endgame-pv li").count() >= 1
     assert head.startswith(f"best {page.text_content('#endgame-pv li')}")
+    assert page.is_hidden("#endgame-top-table")
     screenshot(page, "endgame")
+    # the three best moves, each with its value and line, as the library ranks them
+    from racksmith import Position
+
+    want = Position.from_cgp(case["cgp"]).solve_endgame(top=3).top
+    page.fill("#endgame-top", "3")
+    page.click("#endgame-run")
+    wait_until(page, "document.querySelectorAll('#endgame-top-table tbody tr').length === 3", timeout=60)
+    rows = page.locator("#endgame-top-table tbody tr")
+    for i, line in enumerate(want):
+        cells = [c.strip() for c in rows.nth(i).locator("td").all_text_contents()]
+        assert cells[1] == line.move.notation() and cells[2] == f"{line.value:+d}".replace("+0", "0"), cells
+    assert page.is_visible("#endgame-top-table")
+    page.fill("#endgame-top", "0")
+    page.click("#endgame-run")
+    wait_until(page, "document.getElementById('endgame-error').textContent.includes('Best moves')")
+    page.fill("#endgame-top", "1")
     page.click("#clear")
     page.fill("#cgp", OUTGUN)
     page.click("#cgp-form button[type=submit]")

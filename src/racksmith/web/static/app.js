@@ -1900,12 +1900,15 @@
     fieldError("endgame-error", "");
     $("endgame-head").textContent = "";
     $("endgame-pv").replaceChildren();
+    $("endgame-top-table").hidden = true;
+    $("endgame-top-table").querySelector("tbody").replaceChildren();
     let body;
     try {
       body = {
         cgp: currentCgp(), ruleset: state.rs.name,
         seconds: numberField("endgame-seconds", "Seconds", 0.1, maxSeconds(), { seconds: true }),
         plies: numberField("endgame-plies", "Plies", 1, 60, { empty: null }),
+        top: numberField("endgame-top", "Best moves", 1, 20, { empty: 1 }),
       };
     } catch (e) {
       tabError("endgame-error", e, "endgame");
@@ -1937,6 +1940,20 @@
       move.addEventListener("mouseleave", unhover);
       move.addEventListener("click", (e) => { previewNotation(m, true); boardIntoView(e); });
       return h("li", {}, move);
+    }));
+    // with more than one best move asked for: each with its value and line (``top``)
+    const table = $("endgame-top-table");
+    const lines = data.top || [];
+    table.hidden = lines.length < 2;
+    table.querySelector("tbody").replaceChildren(...lines.map((t, i) => {
+      const move = words("button", { type: "button", class: "move-button", title: "show it on the board" }, ...moveNodes(t.move));
+      move.addEventListener("mouseenter", () => previewNotation(t.move, false));
+      move.addEventListener("mouseleave", unhover);
+      move.addEventListener("click", (e) => { previewNotation(t.move, true); boardIntoView(e); });
+      const shown = t.value > 0 ? `+${t.value}` : String(t.value);
+      return h("tr", {}, h("td", { class: "num", text: String(i + 1) }), h("td", { class: "move" }, move),
+        h("td", { class: "num", text: t.exact ? shown : `${shown}~`, title: t.exact ? null : "not exact: the depth ran out" }),
+        words("td", { class: "move" }, ...t.pv.slice(1).flatMap((m, k) => (k ? [" ", ...moveNodes(m)] : moveNodes(m)))));
     }));
   }
 
