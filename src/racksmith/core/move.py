@@ -53,6 +53,11 @@ class MoveKind(Kind):
 
 
 PLACE, EXCHANGE, PASS = MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS
+#: an exchange as Move.parse reads it (``-ABC``, ``exch ABC``, ``(exch ABC)``), and one of tiles not
+#: known (``-3``), which it is not
+_EXCHANGE = re.compile(r"\(?\s*(?:exch(?:ange)?\s+|-\s*)([^\s()]+)\s*\)?", re.IGNORECASE)
+_UNKNOWN_EXCHANGE = re.compile(r"\(?\s*-\s*\d+\s*\)?")
+_EXCHANGE_STARTS = frozenset("(-eE")
 _THROUGH_BIT = bytes(t & THROUGH for t in range(256))
 
 _ENGLISH: Alphabet | None = None
@@ -103,19 +108,25 @@ class Move:
               **kw: Any) -> "Move":
         """A placement from plain values: ``row``/``col`` of its first tile (0-based ints),
         ``across`` (True, or False for down), ``tiles`` the tile ints (see :meth:`parse` for text)."""
-        for name, v in (("row", row), ("col", col)):
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-                raise InvalidMoveError(f"a placement's {name} is a whole number (0-based), got {v!r:.40}")
-        if type(across).__name__ not in ("bool", "bool_"):  # (numpy's too)
-            raise InvalidMoveError(f"a placement's across is True (across) or False (down), got {across!r:.40}")
-        if isinstance(tiles, str):
-            raise InvalidMoveError(f"a placement's tiles are tile numbers, got the text {tiles!r:.40}: "
-                                   "write the move as text with Move.parse (or Position.resolve)")
-        try:
-            tiles = tuple(tiles)  # (as given: what is not a tile is refused where the move is checked)
-        except TypeError:
-            raise InvalidMoveError(f"a placement's tiles are tile numbers (a sequence of ints), got {_args.show(tiles)}") from None
-        return cls(PLACE, int(row), int(col), bool(across), tiles, alphabet, **kw)
+        if type(row) is not int or type(col) is not int:  # (plain ints pass at once: the ABC check is slow)
+            for name, v in (("row", row), ("col", col)):
+                if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+                    raise InvalidMoveError(f"a placement's {name} is a whole number (0-based), got {v!r:.40}")
+            row, col = int(row), int(col)
+        if type(across) is not bool:
+            if type(across).__name__ not in ("bool", "bool_"):  # (numpy's)
+                raise InvalidMoveError(f"a placement's across is True (across) or False (down), got {across!r:.40}")
+            across = bool(across)
+        if type(tiles) is not tuple:
+            if isinstance(tiles, str):
+                raise InvalidMoveError(f"a placement's tiles are tile numbers, got the text {tiles!r:.40}: "
+                                       "write the move as text with Move.parse (or Position.resolve)")
+            try:
+                tiles = tuple(tiles)  # (as given: what is not a tile is refused where the move is checked)
+            except TypeError:
+                raise InvalidMoveError(f"a placement's tiles are tile numbers (a sequence of ints), got "
+                                       f"{_args.show(tiles)}") from None
+        return cls(PLACE, row, col, across, tiles, alphabet, **kw)
 
     @classmethod
     def exchange(cls, tiles: Iterable[int], alphabet: Alphabet | None = None, **kw: Any) -> "Move":
@@ -145,15 +156,22 @@ class Move:
         """
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move is written as text, got {type(text).__name__}")
-        if isinstance(ruleset, (str, os.PathLike)):
-            ruleset = get_ruleset(ruleset)  # its board too: named in a bad coordinate's message
-        alphabet = _alphabet_of(getattr(ruleset, "alphabet", ruleset))
+        if ruleset is None:
+            alphabet = _ENGLISH if _ENGLISH is not None else _default_alphabet()
+            board = None
+        else:
+            if isinstance(ruleset, (str, os.PathLike)):
+                ruleset = get_ruleset(ruleset)  # its board too: named in a bad coordinate's message
+            alphabet = _alphabet_of(getattr(ruleset, "alphabet", ruleset))
+            rows, cols = getattr(ruleset, "rows", None), getattr(ruleset, "cols", None)
+            board = (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
         t = text.strip() if text.isascii() else unicodedata.normalize("NFC", text).strip()  # decomposed letters: one each
         low = t.lower()
         if low in ("-", "pass", "(pass)"):
             return cls.pass_(alphabet)
-        m = re.fullmatch(r"\(?\s*(?:exch(?:ange)?\s+|-\s*)([^\s()]+)\s*\)?", t, flags=re.IGNORECASE)
-        if m and not re.fullmatch(r"\(?\s*-\s*\d+\s*\)?", t):
+        # (an exchange starts with one of these: a placement's coordinate does not)
+        m = _EXCHANGE.fullmatch(t) if t[:1] in _EXCHANGE_STARTS else None
+        if m and not _UNKNOWN_EXCHANGE.fullmatch(t):
             try:
                 tiles = alphabet.rack(m.group(1))
             except RacksmithError as e:
@@ -166,12 +184,10 @@ class Move:
                 "'-ABC' to exchange or '-' to pass (and '*12H' after the word to take back the star on 12H, "
                 "where the rules allow it)"
             )
-        rows, cols = getattr(ruleset, "rows", None), getattr(ruleset, "cols", None)
-        board = (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
         row, col, across = parse_coord(parts[0], board)
         tiles = _parse_word(parts[1], alphabet, text)
-        return cls.place(row, col, across, tiles, alphabet,
-                         reclaimed=_parse_reclaimed(parts[2:], alphabet, text, board))
+        reclaimed = _parse_reclaimed(parts[2:], alphabet, text, board) if len(parts) > 2 else ()
+        return cls(PLACE, row, col, across, tiles, alphabet, reclaimed=reclaimed)  # (what place makes of them)
 
     # --- views ----------------------------------------------------------------------------
     @property
@@ -410,6 +426,25 @@ def _parse_reclaimed(tokens: list[str], alphabet: Alphabet, text: str,
 
 
 def _parse_word(word: str, alphabet: Alphabet, text: str) -> tuple[int, ...]:
+    if not alphabet._multi:  # one tile a character: each looked up (anything else is read below)
+        chars = alphabet._char_tiles  # (what Alphabet.tile read each character as)
+        out: list[int] = []
+        depth = 0
+        for c in word:
+            t = chars.get(c)
+            if t is not None:
+                out.append(THROUGH | t if depth else t)
+            elif c == ".":
+                out.append(THROUGH)
+            elif c == "(" and not depth:
+                depth = THROUGH
+            elif c == ")" and depth:
+                depth = 0
+            else:
+                break
+        else:
+            if out and not depth:
+                return tuple(out)
     tiles: list[int] = []
     depth = 0
     i = 0

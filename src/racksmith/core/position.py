@@ -359,6 +359,18 @@ class Position:
         """``scores`` and ``zero_turns`` are plain attributes (``pos.scores[i] += 5`` records a
         bonus): before they are written or added to, they must still be whole numbers."""
         scores = self.scores
+        z = self.zero_turns
+        if type(scores) is list and type(z) is int and z >= 0 and len(scores) == len(self.racks):
+            # (as they are unless a caller wrote something else there: plain ints, looked at without a loop)
+            if len(scores) == 2:
+                if type(scores[0]) is int and type(scores[1]) is int:
+                    return
+            elif all(type(x) is int for x in scores):
+                return
+        self._check_scores_in_full()
+
+    def _check_scores_in_full(self) -> None:
+        scores = self.scores
         if type(scores) is not list or len(scores) != len(self.racks) or not all(type(x) is int for x in scores):
             if (isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable) or len(list(scores)) != len(self.racks)
                     or not all(_is_int(x) for x in scores)):
@@ -373,9 +385,9 @@ class Position:
             self.zero_turns = int(z)
 
     def _check(self) -> None:
-        rs = self.ruleset
+        rs = self._ruleset
         n = len(rs.alphabet)
-        b = self.board
+        b = self._board
         letters = b & LETTER_MASK
         bad = (b != 0) & ((letters == 0) | (letters > n) | ((b & 0x40) != 0))
         if bad.any():
@@ -400,7 +412,7 @@ class Position:
         """The tiles on neither the board nor a known rack, by tile (negative when impossible)."""
         known = self._known
         racks = self.racks if known is None else [r for r, k in zip(self.racks, known) if k]
-        return turns.unseen_counts(self.ruleset, self.board, racks)
+        return turns.unseen_counts(self._ruleset, self._board, racks)
 
     @property
     def racks_known(self) -> tuple[bool, ...]:
@@ -421,7 +433,7 @@ class Position:
             if known:
                 sizes.append(len(rack))
             else:
-                n = min(self.ruleset.rack_size, max(left, 0))
+                n = min(self._ruleset.rack_size, max(left, 0))
                 left -= n
                 sizes.append(n)
         return tuple(sizes)
@@ -431,7 +443,7 @@ class Position:
         """How many tiles are on neither the board nor a known rack: the bag and the unknown racks."""
         known = self._known
         held = sum(map(len, self.racks)) if known is None else sum(len(r) for r, k in zip(self.racks, known) if k)
-        return self.ruleset.total_tiles - int(np.count_nonzero(self.board)) - held
+        return self._ruleset.total_tiles - int(np.count_nonzero(self._board)) - held
 
     def unseen_counts(self) -> np.ndarray:
         """The tiles on neither the board nor a known rack (the bag and the unknown racks), by
@@ -440,7 +452,7 @@ class Position:
 
     def unseen_tiles(self) -> Tiles:
         """The tiles on neither the board nor a known rack, sorted (blanks last)."""
-        return self.ruleset.alphabet.tiles([t for t, n in enumerate(self._bag_signed().tolist()) for _ in range(n)])
+        return self._ruleset.alphabet.tiles([t for t, n in enumerate(self._bag_signed().tolist()) for _ in range(n)])
 
     def bag_counts(self) -> np.ndarray:
         """The tiles in the bag, by tile (index 0 = blanks). When a rack is unknown, which unseen
@@ -453,7 +465,7 @@ class Position:
         """How many tiles are in the bag: exact, also when a rack is unknown (the unseen tiles
         less those the unknown racks hold, see :attr:`rack_sizes`)."""
         if self._known is None:
-            return self.ruleset.total_tiles - int(np.count_nonzero(self.board)) - sum(map(len, self.racks))
+            return self._ruleset.total_tiles - int(np.count_nonzero(self._board)) - sum(map(len, self.racks))
         return self.unseen_count - sum(s for s, k in zip(self.rack_sizes, self._known) if not k)
 
     def bag_tiles(self) -> Tiles:
@@ -506,12 +518,12 @@ class Position:
     @property
     def is_empty(self) -> bool:
         """No tile on the board yet (the next play is an opening)."""
-        return not self.board.any()
+        return not self._board.any()
 
     def tile_at(self, row: int, col: int) -> int:
         """The tile on a square, ``row`` and ``col`` counted from 0: 0 when empty, else the letter
         (with :data:`~racksmith.rules.alphabet.BLANK` set for a blank)."""
-        rows, cols = self.board.shape
+        rows, cols = self._board.shape
         if not (_is_int(row) and _is_int(col)):
             raise PositionError(f"a square is a row and a column (whole numbers, from 0), got {row!r}, {col!r}")
         if not (0 <= row < rows and 0 <= col < cols):
@@ -519,7 +531,7 @@ class Position:
                 f"row {row}, column {col} is off the {rows}x{cols} board: rows are 0..{rows - 1} and columns "
                 f"0..{cols - 1}, counted from 0"
             )
-        return int(self.board[row, col])
+        return int(self._board[row, col])
 
     # --- lexicon -------------------------------------------------------------------------------
     @property
@@ -527,10 +539,10 @@ class Position:
         """The lexicon, loaded on first use (the ruleset's default when none was given); an
         object given only to validate words (a set) is returned as it was given."""
         if self._lexicon is None:
-            spec = self._lexicon_spec if self._lexicon_spec is not None else self.ruleset.lexicon
+            spec = self._lexicon_spec if self._lexicon_spec is not None else self._ruleset.lexicon
             if spec is None:
-                raise PositionError(f"ruleset {self.ruleset.name} names no default lexicon: pass lexicon=")
-            self._lexicon = load_lexicon(spec, ruleset=self.ruleset)
+                raise PositionError(f"ruleset {self._ruleset.name} names no default lexicon: pass lexicon=")
+            self._lexicon = load_lexicon(spec, ruleset=self._ruleset)
         return self._lexicon
 
     @lexicon.setter
@@ -543,9 +555,9 @@ class Position:
                 raise PositionError(f"lexicon must be a name, a path or a loaded lexicon, got {type(value).__name__} "
                                     f"{value!r:.40}")
             letters = getattr(getattr(value, "alphabet", None), "letters", None)
-            if letters is not None and tuple(letters) != tuple(self.ruleset.alphabet.letters):
+            if letters is not None and tuple(letters) != tuple(self._ruleset.alphabet.letters):
                 raise PositionError(f"lexicon {getattr(value, 'name', '') or '(loaded)'} is spelled in another alphabet "
-                                    f"than ruleset {self.ruleset.name}'s: load it for this ruleset, or choose the "
+                                    f"than ruleset {self._ruleset.name}'s: load it for this ruleset, or choose the "
                                     "ruleset of its language")
         self._lexicon = value if loaded else None
         self._lexicon_spec = value
@@ -555,10 +567,10 @@ class Position:
         """The name of the lexicon, without loading it: the name or path given, the loaded
         lexicon's name, or the ruleset's default."""
         if self._lexicon is not None:
-            return getattr(self._lexicon, "name", None) or _file_stem(self.ruleset.lexicon)
+            return getattr(self._lexicon, "name", None) or _file_stem(self._ruleset.lexicon)
         spec = self._lexicon_spec
         if spec is None:
-            return _file_stem(self.ruleset.lexicon)  # a ruleset file's lexicon is a path: its name
+            return _file_stem(self._ruleset.lexicon)  # a ruleset file's lexicon is a path: its name
         if hasattr(spec, "__fspath__"):
             return os.path.splitext(os.path.basename(os.fspath(spec)))[0]
         return _file_stem(os.fsdecode(spec) if isinstance(spec, bytes) else str(spec))
@@ -570,7 +582,7 @@ class Position:
         ``racks_known`` false and its size in ``rack_sizes``), scores, zero-turn count, the bag
         (``bag_count`` tiles; ``bag`` by letter, which with an unknown rack is every unseen tile)
         and the unseen tiles (``unseen``: on neither the board nor a known rack)."""
-        rs = self.ruleset
+        rs = self._ruleset
         a = rs.alphabet
         unseen = self.unseen_counts().tolist()
         by_letter = {("?" if t == 0 else a.letter(t)): n for t, n in enumerate(unseen) if n}
@@ -579,7 +591,7 @@ class Position:
             "cgp": self.cgp(),
             "rows": rs.rows,
             "cols": rs.cols,
-            "board": [[a.letter(int(t)) if t else "" for t in row] for row in self.board.tolist()],
+            "board": [[a.letter(int(t)) if t else "" for t in row] for row in self._board.tolist()],
             "premiums": rs.layout(),
             "racks": [a.rack_string(r, blanks_last=True) for r in self.racks],
             "racks_known": list(self.racks_known),
@@ -594,17 +606,17 @@ class Position:
 
     def cgp(self) -> str:
         self._check_scores()
-        return format_cgp(self.board, self.racks, self.scores, self.zero_turns, self.opcodes, self.ruleset)
+        return format_cgp(self._board, self.racks, self.scores, self.zero_turns, self.opcodes, self._ruleset)
 
     def __repr__(self) -> str:
-        return f"Position.from_cgp({self.cgp()!r}, ruleset={self.ruleset.name!r})"
+        return f"Position.from_cgp({self.cgp()!r}, ruleset={self._ruleset.name!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
         return (
-            self.ruleset == other.ruleset
-            and np.array_equal(self.board, other.board)
+            self._ruleset == other.ruleset
+            and np.array_equal(self._board, other.board)
             and self.racks == other.racks
             and self.scores == other.scores
             and self.zero_turns == other.zero_turns
@@ -683,10 +695,10 @@ class Position:
         if known is not None:
             self._known = (known[-1], *known[:-1])
         if not u.known:  # the mover's rack was not known: it is not again
-            self.racks[0] = self.ruleset.alphabet.tiles()
+            self.racks[0] = self._ruleset.alphabet.tiles()
             self._known = (False, *self._known[1:])
         self.zero_turns = u.zero_turns
-        turns.unplace_tiles(self.board, u.squares, u.move)  # (and the stars it took back, if any)
+        turns.unplace_tiles(self._board, u.squares, u.move)  # (and the stars it took back, if any)
         return u
 
     def play(
@@ -712,7 +724,7 @@ class Position:
     def is_over(self) -> bool:
         """The game has ended: a player's rack is empty with the bag empty, or the count of
         scoreless turns has reached ``ruleset.zero_turn_limit``."""
-        if self.zero_turns >= self.ruleset.zero_turn_limit:
+        if self.zero_turns >= self._ruleset.zero_turn_limit:
             return True
         if self._known is None:
             return not all(self.racks) and self.bag_count == 0
@@ -734,7 +746,7 @@ class Position:
         bag_empty = self.bag_count == 0
         sizes = self.rack_sizes
         mover = next((i for i in range(n - 1, -1, -1) if not sizes[i]), n - 1) if bag_empty else n - 1
-        ending = turns.ending(self.ruleset, self._ending_racks(), mover, self.zero_turns, bag_empty)
+        ending = turns.ending(self._ruleset, self._ending_racks(), mover, self.zero_turns, bag_empty)
         assert ending is not None
         return Outcome(ending, tuple(self.scores), self._uncounted())
 
@@ -750,13 +762,13 @@ class Position:
         certain, else as no tiles (its leftover is not known)."""
         if self._known is None:
             return self.racks
-        a = self.ruleset.alphabet
+        a = self._ruleset.alphabet
         return [r if r is not None else a.tiles() for r in self.inferred_racks()]
 
     def _push_unknown(self, move: "Move | str", draw, check_words: bool, trusted: bool) -> Undo:
         """:meth:`push` for a mover whose rack is not known: the tiles of his move come from the
         unseen ones (or, the bag empty, from those he certainly holds), and his rack stays unknown."""
-        rs = self.ruleset
+        rs = self._ruleset
         a = rs.alphabet
         certain = self.inferred_racks()[0]
         if draw is not None:
@@ -800,7 +812,7 @@ class Position:
 
     def _exchange_unknown(self, count: int) -> Undo:
         """An exchange of ``count`` tiles not known, by a mover whose rack is not known."""
-        rs = self.ruleset
+        rs = self._ruleset
         bag = self.bag_count
         if count < 1 or count > self.rack_sizes[0]:
             raise IllegalMoveError("not_in_rack", f"an exchange of {count} tiles from a rack of {self.rack_sizes[0]}")
@@ -829,7 +841,7 @@ class Position:
     def _drawn(self, draw: "str | Iterable[int] | None", used: int, check: bool) -> Tiles:
         """``draw`` as tiles, checked: no more than the ``used`` tiles the move takes from the
         rack, and (with ``check``) tiles the bag holds."""
-        a = self.ruleset.alphabet
+        a = self._ruleset.alphabet
         tiles: list[int]
         if draw is None:
             return a.tiles()
@@ -874,18 +886,20 @@ class Position:
             tiles = bytes(draw)
         except (TypeError, ValueError):
             return False
-        return max(tiles) <= len(self.ruleset.alphabet) and len(tiles) <= self.bag_count
+        return max(tiles) <= len(self._ruleset.alphabet) and len(tiles) <= self.bag_count
 
     def _apply(self, move: Move, draw: "str | Iterable[int] | None", check_draw: bool) -> Undo:
         """Push a checked move (see :meth:`push`): everything that can fail is checked before the
         position changes."""
-        rs = self.ruleset
+        rs = self._ruleset
         racks = self.racks
         rack = racks[0]
         kind = move.kind
         left = turns.take_tiles(rack, move)
         make_tiles = rs.alphabet._tiles_type  # (what Alphabet.tiles makes, without its checks)
-        if (not check_draw and type(draw) is list and len(left) + len(draw) <= len(rack)
+        if draw is None:  # (what _drawn gives for it)
+            drawn = make_tiles(())
+        elif (not check_draw and type(draw) is list and len(left) + len(draw) <= len(rack)
                 and (not draw or self._bag_drew(draw))):  # tiles a Bag drew
             drawn = make_tiles(draw)
         else:
@@ -895,7 +909,7 @@ class Position:
         score = move.score if kind == PLACE else 0
         if type(score) is not int:
             score = _points(move)
-        squares = turns.place_tiles(self.board, move) if kind == PLACE else ()
+        squares = turns.place_tiles(self._board, move) if kind == PLACE else ()
         left += drawn
         left.sort()
         new_rack = make_tiles(left)
@@ -979,21 +993,25 @@ class Position:
         except ValueError as e:
             raise PositionError(f"cannot generate moves: {e}") from None
         if moves is not None:
-            if self._known is None and self.zero_turns < self.ruleset.zero_turn_limit and all(self.racks):
+            if self._known is None and self.zero_turns < self._ruleset.zero_turn_limit and all(self.racks):
                 return moves  # (the game goes on: is_over's first checks, inline on this path)
             return moves[:0] if self.is_over else moves
-        for name, value, kind in (("sort", sort, Sort), ("direction", direction, Direction), ("algorithm", algorithm, Algorithm)):
-            if not isinstance(value, str):  # (the names are checked by generate_moves)
-                raise MoveGenError(f"{name} must be one of {', '.join(repr(k.value) for k in kind)}, got {_args.show(value)}")
-        _args.flag(exchanges, "exchanges", MoveGenError)  # (checked, not replaced: the kernel keeps the objects given)
+        if not (isinstance(sort, str) and isinstance(direction, str) and isinstance(algorithm, str)):
+            for name, value, kind in (("sort", sort, Sort), ("direction", direction, Direction),
+                                      ("algorithm", algorithm, Algorithm)):
+                if not isinstance(value, str):  # (the names are checked by generate_moves)
+                    raise MoveGenError(f"{name} must be one of {', '.join(repr(k.value) for k in kind)}, got "
+                                       f"{_args.show(value)}")
+        if type(exchanges) is not bool:
+            _args.flag(exchanges, "exchanges", MoveGenError)  # (checked, not replaced: the kernel keeps the objects given)
         src = self if self._known is None else self._resolved()
         moves = generate_moves(src, top, sort, leaves, exchanges, direction, algorithm)
         if src is not self:
             self._kept = src._kept  # the board the copy kept in the kernel serves the next call too
-        if self.ruleset.star_reclamation:
+        if self._ruleset.star_reclamation:
             moves = with_reclamations(moves, src, top, sort=sort, leaves=leaves, direction=direction, algorithm=algorithm)
         # for pictures: this position as it is now, made into a Position only when asked for
-        moves._position = (self, self.board.tobytes(), tuple(self.racks), tuple(self.scores), self.zero_turns, self._known)
+        moves._position = (self, self._board.tobytes(), tuple(self.racks), tuple(self.scores), self.zero_turns, self._known)
         return moves[:0] if self.is_over else moves
 
     @staticmethod

@@ -12,7 +12,6 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from itertools import groupby
 
 import numpy as np
 
@@ -100,6 +99,8 @@ def cgp_ruleset(text: str) -> Ruleset:
         opcodes = _parse_opcodes(fields[4]) if len(fields) > 4 else ()
     except CGPError:
         opcodes = ()
+    if not opcodes:  # (no name to look up: English)
+        return get_ruleset("english")
     rs = named_ruleset(**_names(opcodes), error=_refused)
     return rs if rs is not None else get_ruleset("english")
 
@@ -184,7 +185,11 @@ _RULE_OPCODES = (
 def _check_rules(opcodes, ruleset: Ruleset) -> None:
     """A position is played by its ruleset's rules: a ``var`` racksmith does not play, and an
     ``mcnz``, ``bb`` or ``etl`` other than the ruleset's, are refused (they would change every answer)."""
-    named_ruleset(variant=opcode(opcodes, "var") or "", error=_refused)
+    if not opcodes:
+        return
+    variant = opcode(opcodes, "var")
+    if variant:  # (no variant: nothing named_ruleset refuses)
+        named_ruleset(variant=variant, error=_refused)
     for name, attr, says in _RULE_OPCODES:
         value = opcode(opcodes, name)
         if value is None:
@@ -212,6 +217,9 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
         raise CGPError(
             f"CGP board has {len(rows)} rows; the {ruleset.name} board has {ruleset.rows}{hint}"
         )
+    board = _plain_board(rows, ruleset)
+    if board is not None:
+        return board
     board = np.zeros((ruleset.rows, ruleset.cols), dtype=np.uint8)
     a = ruleset.alphabet
     for r, row in enumerate(rows):
@@ -250,6 +258,52 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
             raise CGPError(f"CGP board row {r + 1} {row!r} covers {c} squares; the {ruleset.name} board is {ruleset.cols} wide"
                            + _width_hint(row, joined, a))
     return board
+
+
+#: the value of each ASCII digit
+_DIGITS = {str(d): d for d in range(10)}
+
+
+def _plain_board(rows: "list[str]", ruleset: Ruleset) -> "np.ndarray | None":
+    """The board of rows written one character a square (letters of one character, runs of empty
+    squares in ASCII digits), read with a table of those characters; None for anything else (a
+    bracket, a letter of several characters, a mistake), which :func:`_parse_board` reads the
+    long way and says what is wrong with."""
+    a = ruleset.alphabet
+    if a._multi or a._lower_multi:
+        return None
+    chars = a._char_tiles  # (what Alphabet.tile read each character as; no blank '?' or '*')
+    digits = _DIGITS
+    cols = ruleset.cols
+    buf = bytearray(len(rows) * cols)
+    start = 0
+    for row in rows:
+        if not row.isascii():  # (as _parse_board reads it)
+            row = unicodedata.normalize("NFC", row)
+        c = start
+        end = start + cols
+        run = 0  # digits read of a run of empty squares
+        empty = 0
+        for ch in row:
+            t = chars.get(ch)
+            if t is None:
+                d = digits.get(ch)
+                if d is None or run == 2:  # (no more than 2 digits a run)
+                    return None
+                empty = empty * 10 + d
+                run += 1
+                continue
+            if run:
+                c += empty
+                run = empty = 0
+            if c >= end:
+                return None
+            buf[c] = t
+            c += 1
+        if c + empty != end:
+            return None
+        start = end
+    return np.frombuffer(buf, dtype=np.uint8).reshape(len(rows), cols)
 
 
 def _width_hint(row: str, joined: "list[str]", a) -> str:
@@ -302,12 +356,26 @@ def format_board(board: np.ndarray, ruleset: Ruleset) -> str:
     """The board field: runs of empty squares as numbers, tiles as the alphabet writes them (a
     letter of several characters in brackets, ``[LL]``; two Ls are ``LL``, as MAGPIE writes them)."""
     a = ruleset.alphabet
+    # what Alphabet.decode writes for each tile; a board of other numbers than ints (floats) has
+    # each tile read by decode, which says which are no tiles
+    spelled = a._spelled if board.dtype.kind in "iub" else {}
     rows = []
-    for r in range(board.shape[0]):
+    for row in board.tolist():
         out = []
-        for empty, group in groupby(board[r].tolist(), key=lambda t: t == 0):
-            tiles = list(group)
-            out.append(str(len(tiles)) if empty else a.decode(tiles))
+        run = 0
+        for t in row:
+            if not t:
+                run += 1
+                continue
+            if run:
+                out.append(str(run))
+                run = 0
+            s = spelled.get(t)
+            if s is None:  # a number that is no tile: decode says why
+                s = a.decode([t])
+            out.append(s)
+        if run:
+            out.append(str(run))
         rows.append("".join(out))
     return "/".join(rows)
 
@@ -338,6 +406,26 @@ def naming_opcodes(opcodes, ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
     would take, so that the line read without the file is refused rather than played by other
     rules (and MAGPIE, reading them, plays those rules)."""
     opcodes = tuple(opcodes)
+    try:
+        key = (id(ruleset), opcodes)
+        hit = _naming.get(key)
+    except TypeError:  # (opcodes that are not text: not kept)
+        return _naming_opcodes(opcodes, ruleset)
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    named = _naming_opcodes(opcodes, ruleset)
+    if len(_naming) >= _NAMING_KEPT:
+        _naming.clear()
+    _naming[key] = (ruleset, named)  # (the ruleset kept alive while its id is a key; rulesets are frozen)
+    return named
+
+
+#: naming_opcodes's answers, by (id(ruleset), opcodes): the same for every position of a game
+_naming: dict[tuple, tuple] = {}
+_NAMING_KEPT = 64
+
+
+def _naming_opcodes(opcodes: tuple, ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
     if not is_shipped(ruleset):
         try:
             base = named_ruleset(**_names(opcodes), error=_refused) or get_ruleset("english")

@@ -67,23 +67,36 @@ def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool
         meta = json.loads(meta_path.read_text("utf-8"))
         skipped = Skipped(**meta["skipped"])
         data = read_file(kwg_path)
-        if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+        sha = hashlib.sha256(data).digest()
+        if sha.hex() != meta["sha256"]:
             raise ValueError("the cached KWG is not the one built")
         nodes = nodes_of(data, repr(str(kwg_path)))
-        return Lexicon(nodes, ruleset.alphabet, name=name, path=kwg_path, skipped=skipped)
+        return _knowing_digest(Lexicon(nodes, ruleset.alphabet, name=name, path=kwg_path, skipped=skipped), sha)
     except (OSError, ValueError, KeyError, TypeError, RecursionError):  # LexiconFormatError is a ValueError
         pass  # not cached yet, or a damaged entry (or one from before its digest was kept): build it again
     wl = parse_word_list(words, ruleset.alphabet, max_word_length(ruleset), source or name)
     lex = Lexicon.from_word_list(wl, ruleset, gaddag=gaddag, name=name)
     try:
         data = lex.tobytes()
+        sha = hashlib.sha256(data).digest()
+        _knowing_digest(lex, sha)
         meta = {"name": name, "source": source, "words": len(lex), "skipped": _skipped_dict(wl.skipped),
-                "sha256": hashlib.sha256(data).hexdigest()}
+                "sha256": sha.hex()}
         write_atomically(meta_path, json.dumps(meta).encode("utf-8"), make_parents=True)
         write_atomically(kwg_path, data, make_parents=True)
     except OutputFileError:
         return lex  # cache not writable: go on in memory
     return lex.located(kwg_path)
+
+
+def _knowing_digest(lex: Lexicon, sha256: bytes) -> Lexicon:
+    """``lex``, told its :attr:`~racksmith.lexicon.Lexicon.digest` from the SHA-256 of its KWG's
+    bytes just computed (the word map's cache names the map by it): the 3 MB of ENABLE's graph
+    are hashed once a load, not twice."""
+    from .wordmap import digest_of_sha256
+
+    lex._digest = (lex.kwg, digest_of_sha256(sha256))  # (what Lexicon.digest keeps: the array, its digest)
+    return lex
 
 
 def _skipped_dict(s: Skipped) -> dict:

@@ -36,7 +36,12 @@ MAX_LEN2 = _wmp.DEFAULT_MAX_LEN2  #: two-blank tables for words of up to this ma
 
 def kwg_digest(kwg_bytes: bytes) -> int:
     """The 64-bit name of a KWG's content (the first 8 bytes of its SHA-256, little-endian)."""
-    return int.from_bytes(hashlib.sha256(kwg_bytes).digest()[:8], "little")
+    return digest_of_sha256(hashlib.sha256(kwg_bytes).digest())
+
+
+def digest_of_sha256(sha256: bytes) -> int:
+    """:func:`kwg_digest` of a KWG whose SHA-256 (the 32 bytes) is known already."""
+    return int.from_bytes(sha256[:8], "little")
 
 
 def build_wordmap(lexicon: "Lexicon") -> "_wmp.WordMap":

@@ -1164,7 +1164,7 @@ def position_moves(position, top, sort, leaves, exchanges, direction, algorithm)
     if (p.k_top is not top or p.k_sort is not sort or p.k_leaves is not leaves or p.k_exchanges is not exchanges
             or p.k_direction is not direction or p.k_algorithm is not algorithm):
         return None
-    if position._known is not None or position.ruleset is not p.k_ruleset or position._lexicon is not p.k_lexicon:
+    if position._known is not None or position._ruleset is not p.k_ruleset or position._lexicon is not p.k_lexicon:
         return None
     return _run_plan(p, kept, position)
 
@@ -1197,7 +1197,7 @@ cdef object _run_plan(MovePlan p, BoardState kept, position):
     if p.tables.leave_table is not None:
         lv = &p.tables.leave_table.c
     try:
-        board = position.board
+        board = position._board
         racks = position.racks
         known = position._known
         scores = position.scores

@@ -169,6 +169,8 @@ _NOT_KEPT = object()  #: what getattr(position, "_kept") gives for an object tha
 _rules_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _tables_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _leaves_cache: "OrderedDict[tuple, Leaves]" = OrderedDict()
+#: shipped leave sets named by a text (no file of that name): (text, id(ruleset)) -> (ruleset, leaves)
+_shipped_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 #: the entry of _tables_cache used last: (ruleset, lexicon, leaves, (tables, total tiles)), compared by identity
 _last: tuple = (None, None, None, None)
 #: held while tables are built (a lexicon's word maps take seconds): threads asking at once for the
@@ -280,15 +282,38 @@ def _leaves(spec: "Leaves | str | PathLike | None", rs: Ruleset) -> Leaves | Non
         return None
     if isinstance(spec, Leaves):
         return spec
-    if not isinstance(spec, (str, PathLike)):
+    if type(spec) is not str and not isinstance(spec, PathLike):
         raise MoveGenError(f"leaves must be a Leaves object, a shipped set's name or the path of a leave file, "
                            f"got {type(spec).__name__}")
+    # the same file or shipped name as a recent call: one system call (a stat) and a dict lookup.
+    # A file of that name comes first (a file called "english" is read, not the shipped set), so
+    # the file is looked at each call whatever it names, as load_leaves's memo of files does
+    try:
+        st = os.stat(spec)
+    except (OSError, ValueError):
+        hit = _shipped_cache.get((spec, id(rs))) if type(spec) is str else None
+        if hit is not None:
+            return hit[1]
+    else:
+        text = spec if type(spec) is str else str(spec)
+        leaves = _leaves_cache.get((text, st.st_mtime_ns, st.st_size, rs.alphabet.letters))
+        if leaves is not None:
+            return leaves
+    return _read_leaves(spec, rs)
+
+
+def _read_leaves(spec: "str | PathLike", rs: Ruleset) -> Leaves:
+    """The leaves ``spec`` names (a shipped set by its name when no file has that name, else a
+    file), read and kept for the next calls (:func:`_leaves` looks there first)."""
     from ..lexicon.klv import shipped_set
     from ..lexicon.shipped_leaves import load_shipped_leaves
 
     shipped = shipped_set(spec)  # a shipped set by name or by its ruleset's alias ("erudit", "эрудит"), as load_leaves reads it
     if shipped is not None:
-        return load_shipped_leaves(shipped, rs)
+        leaves = load_shipped_leaves(shipped, rs)
+        if type(spec) is str:
+            _remember(_shipped_cache, (spec, id(rs)), (rs, leaves))  # (rs kept alive while its id is a key)
+        return leaves
     try:
         st = Path(spec).stat()
     except OSError as e:  # (a name too long for the system too)

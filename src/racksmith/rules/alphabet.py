@@ -213,6 +213,14 @@ class Alphabet:
     _lower_multi: tuple = field(default=(), init=False, repr=False, compare=False, hash=False)
     _spelled: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
     _tiles_type: type = field(default=Tiles, init=False, repr=False, compare=False, hash=False)
+    #: what :meth:`tile` read each single character as, kept as it reads them: the next time the
+    #: same answer without the checks (a letter of one character: the letters, their blanks)
+    _char_tiles: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+    #: what :meth:`plain_tile` read each single character as, kept likewise
+    _plain_chars: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+    #: what :meth:`rack` read each character as (``?`` and ``*`` blanks), kept likewise, when it
+    #: reads text one character a tile (no letter of several characters); else None
+    _rack_chars: "dict | None" = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         letters = self.letters
@@ -290,6 +298,10 @@ class Alphabet:
             spelled[i | BLANK] = f"[{small}]" if len(small) > 1 else small
         object.__setattr__(self, "_spelled", spelled)
         object.__setattr__(self, "_tiles_type", type("Tiles", (Tiles,), {"__slots__": (), "alphabet": self}))
+        object.__setattr__(self, "_char_tiles", {})
+        object.__setattr__(self, "_plain_chars", {})
+        if not self._multi and not self._lower_multi:
+            object.__setattr__(self, "_rack_chars", dict.fromkeys(BLANK_CHARS, 0))
 
     def __reduce__(self) -> tuple[type[Alphabet], tuple[Any, ...]]:
         # the derived fields (the index, the Tiles class) are rebuilt, not pickled
@@ -307,8 +319,19 @@ class Alphabet:
     def tile(self, letter: str) -> Tile:
         """The tile for one letter: uppercase = the letter, lowercase = a blank standing for it. A
         letter of several characters is in one case or the other (``CH`` or ``ch``, not ``Ch``)."""
-        if not isinstance(letter, str):
+        if type(letter) is str:
+            t = self._char_tiles.get(letter)  # (a character read before: its tile)
+            if t is not None:
+                return t
+            if len(letter) == 1:
+                t = self._char_tiles[letter] = self._tile(letter)
+                return t
+        elif not isinstance(letter, str):
             raise UnknownLetterError(f"a letter is a str, got {type(letter).__name__} {letter!r}")
+        return self._tile(letter)
+
+    def _tile(self, letter: str) -> Tile:
+        """:meth:`tile` read in full."""
         if not letter.isascii():
             letter = unicodedata.normalize("NFC", letter)
             up = nfc(letter.upper())
@@ -336,8 +359,19 @@ class Alphabet:
     def plain_tile(self, letter: str) -> Tile:
         """The tile for one letter, case ignored (a rack's letter, a lexicon word's): never a blank.
         A letter not in the alphabet is named as it was typed."""
-        if not isinstance(letter, str):
+        if type(letter) is str:
+            t = self._plain_chars.get(letter)  # (a character read before: its tile)
+            if t is not None:
+                return t
+            if len(letter) == 1:
+                t = self._plain_chars[letter] = self._plain_tile(letter)
+                return t
+        elif not isinstance(letter, str):
             return self.tile(letter)  # (says what it is instead)
+        return self._plain_tile(letter)
+
+    def _plain_tile(self, letter: str) -> Tile:
+        """:meth:`plain_tile` read in full."""
         letter = nfc(letter)
         t = self._index.get(nfc(letter.upper()))
         if t is None:
@@ -493,12 +527,22 @@ class Alphabet:
         """Tiles of a rack: letters (case ignored) and ``?`` or ``*`` for blanks (tile 0), sorted."""
         if not isinstance(text, str):
             _args.text(text, "a rack", UnknownLetterError, what="letters (a str, '?' or '*' for a blank)")
+        known = self._rack_chars  # (None: split may read several characters as one tile)
+        if known is not None and type(text) is str and (text.isascii() or unicodedata.is_normalized("NFC", text)):
+            # one tile a character (as split reads such text), each read before: looked up
+            try:
+                out = [known[ch] for ch in text]
+            except KeyError:  # a character not read yet (or a bracket, a letter not in the alphabet...)
+                pass
+            else:
+                out.sort()
+                return out
         out = []
         for tok in self.split(text, plain=True):
-            if tok in BLANK_CHARS:
-                out.append(0)
-            else:
-                out.append(self.plain_tile(tok))
+            t = 0 if tok in BLANK_CHARS else self.plain_tile(tok)
+            if known is not None and len(tok) == 1:
+                known[tok] = t  # (what the token is, whatever text it came from)
+            out.append(t)
         out.sort()
         return out
 
