@@ -25,7 +25,7 @@ from racksmith.search import _endgame
 
 KERNELS = (_kwgwalk, _kwgbuild, _wmp, _movegen, _gameloop)
 #: the kernels ``import racksmith`` loads (each checks its tile bits then): the searches come with the package
-AT_IMPORT = (*KERNELS, _endgame)
+AT_IMPORT = KERNELS  # (the endgame kernel loads at the first search: its check runs then, below)
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=lambda m: m.__name__)
@@ -48,9 +48,9 @@ def test_a_mismatch_is_refused_naming_each_value():
     _kernels.check_tile_bits("racksmith.x", dict(_kernels.TILE_BITS))
 
 
-def _import_with_fake_check(fail: str) -> dict:
+def _import_with_fake_check(fail: str, then: str = "pass") -> dict:
     """Import racksmith with a racksmith._kernels that records each kernel's check (and fails the
-    one named ``fail``)."""
+    one named ``fail``), then run the statement ``then``."""
     script = f"""
 import json, sys, types
 calls = []
@@ -64,6 +64,7 @@ sys.modules["racksmith._kernels"] = fake
 error = None
 try:
     import racksmith.movegen
+    {then}
 except ImportError as e:
     error = str(e)
 print(json.dumps({{"calls": calls, "error": error}}))
@@ -80,6 +81,10 @@ def test_each_kernel_checks_its_tile_bits_at_import():
     assert all(compiled == _kernels.TILE_BITS for _, compiled in out["calls"])
     out = _import_with_fake_check(fail="racksmith.movegen._movegen")
     assert out["error"] == "stale build of racksmith.movegen._movegen"
+    # the endgame kernel, loaded at the first search, checks its bits then
+    out = _import_with_fake_check(fail="racksmith.search._endgame", then="import racksmith.search._endgame")
+    assert out["error"] == "stale build of racksmith.search._endgame"
+    assert sorted(m for m, _ in out["calls"]) == sorted([k.__name__ for k in KERNELS] + [_endgame.__name__])
 
 
 # --- static evaluation ---------------------------------------------------------------------------------

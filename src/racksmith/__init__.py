@@ -54,8 +54,11 @@ from .review.replay import Replay, ReplayTurn, TotalSlip, replay, replay_file, r
 from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 # The searches and the simulation, imported now rather than at their first call: two threads making
 # their first calls at once (an endgame and a simulation) imported them concurrently, and Python's
-# import locks met in a cycle (_DeadlockError, or a partly initialised module). Their result types
-# are exported here too (what a typed caller annotates with).
+# import locks met in a cycle (_DeadlockError, or a partly initialised module); and Position's
+# methods name their result types, which typing.get_type_hints must find (_complete_annotations).
+# Their result types are exported here too (what a typed caller annotates with). Their kernels
+# (search._endgame, sim._sim) are imported at the first call: tests/test_import_safety.py checks that
+# nothing left to import then can wait for itself.
 from .search import EndgameLine, EndgamePlayer, EndgameResult, EndgameSolver, PegPlay, PegResult  # noqa: E402
 from .sim.infer import Inference, InferredLeave, LetterOdds  # noqa: E402
 from .sim.player import SimPlayer  # noqa: E402

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import codecs
 import importlib
-import multiprocessing
 import os
 import signal
 import sys
@@ -13,35 +12,21 @@ import threading
 import unicodedata
 from typing import Any
 
-import click
-import typer
+from ..errors import CLIError, RacksmithError
 
-from ..errors import RacksmithError
-from .common import CLIError, err_file
-
-app = typer.Typer(
-    name="racksmith",
-    help="Every legal play, ranked, for Scrabble-family crossword games.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
+# typer, click, rich and the command modules are imported when the command line is built, at the
+# first command: ``racksmith --version`` is answered without them (typer inspects every command
+# before it parses anything).
 
 
 def _version(value: bool) -> None:
     if value:
+        import typer
+
         from .. import __version__
 
         typer.echo(f"racksmith {__version__}")
         raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
-) -> None:
-    """Every legal play, ranked, for Scrabble-family crossword games."""
 
 
 #: (module, attribute, group name or None for top-level commands registered by the module itself)
@@ -59,18 +44,54 @@ _GROUPS = (
     ("racksmith.cli.sim_cmds", "register", None),
 )
 
-for _mod, _attr, _group in _GROUPS:
-    try:
-        _m = importlib.import_module(_mod)
-    except ModuleNotFoundError as _e:  # a command group that is not written yet
-        if _e.name != _mod:
-            raise
-        continue
-    _obj = getattr(_m, _attr)
-    if _group is None:
-        _obj(app)
-    else:
-        app.add_typer(_obj, name=_group)
+_built: list[Any] = []  #: the typer application, once built
+_building = threading.Lock()
+
+
+def _app() -> Any:
+    """The ``racksmith`` typer application with every command group, built at the first call."""
+    with _building:
+        if not _built:
+            _built.append(_build())
+        return _built[0]
+
+
+def _build() -> Any:
+    import typer
+
+    app = typer.Typer(
+        name="racksmith",
+        help="Every legal play, ranked, for Scrabble-family crossword games.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+
+    @app.callback()
+    def _root(
+        version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
+    ) -> None:
+        """Every legal play, ranked, for Scrabble-family crossword games."""
+
+    for module, attr, group in _GROUPS:
+        try:
+            m = importlib.import_module(module)
+        except ModuleNotFoundError as e:  # a command group that is not written yet
+            if e.name != module:
+                raise
+            continue
+        obj = getattr(m, attr)
+        if group is None:
+            obj(app)
+        else:
+            app.add_typer(obj, name=group)
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # (``from racksmith.cli.main import app``: the application, built now)
+        return _app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: what the command line adds to a library error that a parameter settles (RacksmithError.param):
@@ -115,6 +136,9 @@ def _end_after_grace(signum: int) -> None:
 
 
 def _stop_workers() -> None:
+    multiprocessing = sys.modules.get("multiprocessing")  # (not imported: no worker was started)
+    if multiprocessing is None:
+        return
     for child in multiprocessing.active_children():
         try:
             child.terminate()
@@ -178,8 +202,12 @@ def _main(argv: "list[str] | None", stdout_was_devnull: bool) -> int:
         _say(f"usage error: argument {bad} is not text in this locale's encoding ({sys.getfilesystemencoding()}): "
              "run racksmith with a UTF-8 locale (LC_ALL=C.UTF-8) or PYTHONUTF8=1")
         return 2
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+        return _show_version()
+    import click
+
     try:
-        code = app(args=argv, standalone_mode=False)
+        code = _app()(args=argv, standalone_mode=False)
         # typer turns a KeyboardInterrupt inside a command into the return value 130
         return code if isinstance(code, int) and not isinstance(code, bool) else 0
     except CLIError as e:
@@ -221,6 +249,19 @@ def _main(argv: "list[str] | None", stdout_was_devnull: bool) -> int:
         return 1
 
 
+def _show_version() -> int:
+    """``racksmith --version`` alone, answered before the command line is built (what the
+    ``--version`` option prints)."""
+    from .. import __version__
+
+    try:
+        sys.stdout.write(f"racksmith {__version__}\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _stdout_gone()
+    return 0
+
+
 def _stdout_gone() -> int:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
@@ -258,6 +299,8 @@ def _codec(name: "str | None") -> str:
 
 def _say(message: str) -> None:
     # (through err_file: with stderr closed or failing, the exit code alone tells)
+    from .common import err_file
+
     err_file.write(f"racksmith: {message.strip().splitlines()[0] if message.strip() else 'error'}\n")
     err_file.flush()
 

@@ -51,10 +51,10 @@ from ..lexicon.build import build_packed, pack_words
 from ..movegen._movegen import Rules
 from ..rules.alphabet import BLANK, LETTER_MASK
 from ..rules.ruleset import Ruleset
-from ._endgame import Search, playable_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
+    from ._endgame import Search
 
 __all__ = ["EndgameLine", "EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_SPREAD", "MAX_STARS", "MAX_THREADS", "solve_endgame",
            "pruned_rules"]
@@ -181,6 +181,7 @@ def pruned_rules(ruleset: Ruleset, lexicon: Lexicon, board: np.ndarray, tiles: b
     that are empty now stay empty until a tile from ``tiles`` fills them), so the moves found are
     the same, faster."""
     from ..movegen.generate import _rules
+    from ._endgame import playable_words  # (the kernel is loaded at the first endgame, not with racksmith)
 
     full = _rules(ruleset, lexicon)
     words = sorted(set(playable_words(full, np.ascontiguousarray(board, dtype=np.uint8), bytes(tiles))))
@@ -299,6 +300,8 @@ class EndgameSolver:
         zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce)
         rules = pruned_rules(rs, lexicon, pos.board, pool)
         bits = max(10, min(32, int(math.log2(tt_mb)) + 16))
+        from ._endgame import Search  # (the kernel is loaded at the first endgame, not with racksmith)
+
         try:
             self.search = Search(rules, bits, lane_cache=lane_cache)
         except MemoryError as e:  # a table larger than the machine gives: what to change

@@ -58,13 +58,13 @@ from ..core import turns
 from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
-from ._endgame import Search
 from .endgame import (
     DEFAULT_TT_MB, MAX_DEPTH, MAX_THREADS, _effective_zero, check_spread, check_stars, passes_reduce, played_pool, pruned_rules,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
+    from ._endgame import Search
 
 __all__ = ["PegPlay", "PegResult", "solve_peg"]
 
@@ -681,6 +681,8 @@ def solve_peg(
     rules = pruned_rules(rs, lexicon, board, pool)
     reduce = passes_reduce(rs, board, pool)
     bits = max(10, min(32, int(math.log2(max(1, tt_mb // threads))) + 16))
+    from ._endgame import Search  # (the kernel is loaded at the first search, not with racksmith)
+
     try:
         searches = [Search(rules, bits) for _ in range(threads)]
     except MemoryError as e:  # tables larger than the machine gives (one a thread): what to change

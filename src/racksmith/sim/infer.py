@@ -25,7 +25,6 @@ import os
 import re
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -441,6 +440,8 @@ def infer_leaves(
         with stops.until(deadline) as stop:
             if parts == 1:
                 return run_part(n_samples, draw_seed, deadline, 0, 1, stop)
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(max_workers=parts) as pool:
                 outs = list(pool.map(lambda k: run_part(n_samples, draw_seed, deadline, k, parts, stop), range(parts)))
         return (*(np.concatenate([o[i] for o in outs]) for i in range(4)), sum(o[4] for o in outs))

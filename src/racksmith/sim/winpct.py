@@ -26,7 +26,6 @@ import json
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -556,6 +555,8 @@ def train_winpct(
             if progress:
                 progress(done)
     else:
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=min(jobs, len(batches)), initializer=_init, initargs=(cfg,)) as pool:
             # a sum of whole numbers: the order the batches finish in does not matter
             for b, t in completed(lambda b: pool.submit(_play_games, b), batches, IN_FLIGHT * jobs):
