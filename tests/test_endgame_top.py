@@ -241,6 +241,9 @@ def test_cli_endgame_top_prints_the_k_best_and_their_json(capsys):
     assert code == 0
     d = json.loads(out)
     assert d["top"] == [line.to_dict() for line in expected.top] and d["best"] == d["top"][0]["move"]
+    # --top 1: the list of one, as asked (a script passing its K through read no "top" at K = 1)
+    code, out, err = run_cli(capsys, "endgame", SEED8, "--lexicon", "ENABLE", "--top", "1", "--json", "--quiet")
+    assert code == 0 and json.loads(out)["top"] == [expected.top[0].to_dict()]
     # without --top the JSON keeps its shape
     code, out, err = run_cli(capsys, "endgame", SEED8, "--lexicon", "ENABLE", "--json", "--quiet")
     assert set(json.loads(out)) == {"value", "exact", "depth", "best", "pv", "nodes", "seconds"}

@@ -289,3 +289,13 @@ def test_sim_move_that_cannot_be_played_is_one_line(capsys, move, words):
     code, out, err = cli(capsys, "sim", MID, "-i", 10, "--move", move)
     assert code == 1 and out == ""
     assert len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_one_play_alone_runs_to_the_limit_not_the_confidence_stop(capsys):
+    """With one play there is no rival to be sure of: the confidence stop ended the run at 30
+    play-outs whatever -i said ("what is this play's win%?"); it now runs to the limit."""
+    code, out, err = cli(capsys, "sim", MID, "-i", 400, "--seed", 3, "--move", "3J EVOKE", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["iterations"] == 400 and d["stopped"] == "iterations"
+    one = Position.from_cgp(MID).simulate(candidates=1, iterations=300, seed=3)
+    assert one.iterations == 300 and one.stopped == "iterations"

@@ -721,6 +721,8 @@ def test_endgame_answers_the_best_moves_and_values_a_play_as_the_cli_does(server
         (t.move.notation(), t.value, [m.notation() for m in t.pv]) for t in want.top]
     assert [t["value"] for t in got["top"]] == sorted((t["value"] for t in got["top"]), reverse=True)
     assert got["move"] == {"move": "-", "value": want.move_value, "loses": want.value - want.move_value}
+    one = post(server, "/api/endgame", {"cgp": cgp, "top": 1})
+    assert [t["move"] for t in one["top"]] == [got["top"][0]["move"]]
     plain = post(server, "/api/endgame", {"cgp": cgp})
     assert "top" not in plain and "move" not in plain and plain["value"] == first["value"]
     for body, words in (({"top": 0}, "field 'top' must be"), ({"top": True}, "field 'top' must be"),

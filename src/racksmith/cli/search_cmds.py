@@ -75,6 +75,8 @@ def endgame(
         valued = {"move": asked.notation(), "value": result.move_value, "loses": result.value - result.move_value}
     if as_json:
         out = result.to_dict()
+        if top is not None and "top" not in out:  # (--top 1: the list of one, as asked)
+            out["top"] = [line.to_dict() for line in result.top]
         if valued is not None:
             out["move"] = valued
         emit_json(out)

@@ -26,7 +26,6 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -304,7 +303,8 @@ def simulate(
     as :func:`~racksmith.review.best.best_play` and the CLI use), a :class:`~racksmith.lexicon.Leaves`,
     a shipped set's name or a KLV2 path; None: every leave 0. ``winpct``: the
     win% table (default: the ruleset's, :func:`~racksmith.sim.winpct.load_winpct`).
-    ``min_samples``: samples of every candidate before the race starts, and so before it can stop on
+    With a single play there is no best to identify: ``stop`` is ignored and the run goes to
+    ``iterations`` or ``seconds``. ``min_samples``: samples of every candidate before the race starts, and so before it can stop on
     confidence (default 30: an ``iterations`` budget below 30 a candidate is shared out evenly). ``round_robin``: sample the candidates in turn instead of
     by best-arm identification (for benchmarks: MAGPIE's ``-sr rr``). ``progress(partial_result)`` is called about every
     ``progress_every`` seconds; setting ``cancel`` ends the run after the current batch
@@ -374,6 +374,8 @@ def simulate(
             opponent_rack = "inferred"
     board = BoardState(rules)
     board.set(np.ascontiguousarray(position.board, dtype=np.uint8))
+    from concurrent.futures import ThreadPoolExecutor
+
     from ._sim import Playouts, Sampler
 
     try:
@@ -394,6 +396,10 @@ def simulate(
     ms = _positive_int(ms, "min_samples", False)
     ms = min(ms, 1 << 62)  # the same as no race at all: the kernel's counts never reach it
     key_ids: dict[tuple, int] = {}
+    # one play has no rival to be sure of: the confidence stop would end the run at min_samples
+    # (30 play-outs for "what is this play's win%?"); it runs to the limits instead
+    if n == 1:
+        stop = None
     bai = Sampler(n, (1 - stop) if stop is not None else None, ms,
                   np.array([key_ids.setdefault(k, len(key_ids)) for k in keys], np.int32),
                   random.Random(f"racksmith-sim:{seed}").getstate()[1], bool(round_robin))

@@ -463,6 +463,8 @@ class Analyzer:
         found = solve_endgame(pos, plies, seconds, 1, tt_mb=16, cancel=cancel, top=top, move=asked)
         _check(cancel)
         result = found.to_dict()
+        if body.get("top") is not None and "top" not in result:  # (top 1 asked: the list of one)
+            result["top"] = [line.to_dict() for line in found.top]
         if asked is not None and found.move_value is not None:
             result["move"] = {"move": asked.notation(), "value": found.move_value, "loses": found.value - found.move_value}
         result["lexicon"] = lex_name
