@@ -59,7 +59,7 @@ def selfplay(
     from ..rules.ruleset import get_ruleset
     from ..play.backends import MAX_GAMES, check_jobs
     from ..play.selfplay import ENGINES, SelfPlayConfig, _Series, parse_player, parse_players, run_selfplay
-    from .progress import check_output_file, games_progress, interrupted_line, warn_stale_records
+    from .progress import check_output_file, end_with_problems, games_progress, interrupted_line, warn_stale_records
 
     # bad usage first, then what the options name (files, folders): all of it before any note is shown
     if not 1 <= games <= MAX_GAMES:
@@ -150,10 +150,7 @@ def selfplay(
     if lost:
         problems.append(f"the {'record' if lost == 1 else 'records'} of {plural(lost, 'game')} could not be written to "
                         f"{gcg_dir} (first: {d['records_error']}); the report above counts every game")
-    for line in problems[:-1]:
-        note(f"racksmith: {line}")
-    if problems:
-        fail(problems[-1])
+    end_with_problems(problems)
 
 
 def _print_report(d: dict) -> None:

@@ -8,7 +8,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import JOBS_HELP, emit_json, fail, note, plural, say, signed
+from .common import JOBS_HELP, emit_json, note, plural, say, signed
 
 SPEC_HELP = "a player spec KIND[:key=value,...], e.g. score or sim:infer=on (the kinds and their keys: above)."
 
@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
         from ..errors import RacksmithError
         from ..play.backends import MAX_GAMES, check_jobs
         from ..play.match import match
-        from .progress import check_output_file, games_progress, interrupted_line, warn_stale_records
+        from .progress import check_output_file, end_with_problems, games_progress, interrupted_line, warn_stale_records
 
         if not 2 <= games <= MAX_GAMES or games % 2:
             raise typer.BadParameter(f"must be an even number from 2 to {MAX_GAMES:,} (games are played in pairs), "
@@ -108,7 +108,4 @@ def register(app: typer.Typer) -> None:
         if lost:
             problems.append(f"the {'record' if lost == 1 else 'records'} of {plural(lost, 'game')} could not be "
                             f"written to {gcg_dir} (first: {result.records_error}); the result above counts every game")
-        for line in problems[:-1]:
-            note(f"racksmith: {line}")
-        if problems:
-            fail(problems[-1])
+        end_with_problems(problems)

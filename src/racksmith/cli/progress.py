@@ -124,3 +124,12 @@ def check_output_file(path: Path, option: str) -> None:
         tempfile.TemporaryFile(dir=parent).close()
     except OSError as e:
         fail(f"{option} {path}: cannot write in {parent}: {e.strerror or e}")
+
+
+def end_with_problems(problems: Sequence[str]) -> None:
+    """After a run's result: each problem a line on stderr, the last one as the command's failure
+    (exit 1); nothing when there is none."""
+    for line in problems[:-1]:
+        note(f"racksmith: {line}")
+    if problems:
+        fail(problems[-1])

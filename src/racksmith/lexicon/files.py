@@ -7,7 +7,9 @@ import io
 import os
 import stat
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 from ..errors import OutputFileError
 
@@ -88,7 +90,17 @@ def _create_beside(path: Path) -> tuple[int, str]:
 
 
 def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``. The file
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``
+    (:func:`replacing`, which says what it checks and what it raises)."""
+    with replacing(path, make_parents=make_parents) as f:
+        f.write(data)
+
+
+@contextmanager
+def replacing(path: Path, *, make_parents: bool = False) -> Iterator[BinaryIO]:
+    """A file to write (binary) that becomes ``path`` when the block ends: written beside it under a
+    temporary name and renamed over it, so that a reader never sees it half written and a run
+    stopped half-way (an error, Ctrl-C) leaves the old file, or none, and no temporary one. The file
     gets the permissions of the file it replaces, or those a new file gets (``0666`` less the umask).
 
     A missing folder is created only with ``make_parents`` (a cache); otherwise it, like any other
@@ -125,7 +137,7 @@ def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> 
         except FileNotFoundError:
             pass
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
         os.replace(tmp, path)
     except BaseException as e:
         try:

@@ -692,37 +692,20 @@ def _lexicon_name(lexicon: Any, config: SelfPlayConfig) -> str | None:
 
 def write_csv(path: "str | os.PathLike[str]", header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     """Write a CSV file (UTF-8, a header row, then ``rows``) through a temporary file beside
-    ``path`` renamed over it at the end: a run stopped half-way leaves no half-written file.
-    :class:`~racksmith.errors.OutputFileError` when it cannot be written."""
-    import secrets
+    ``path`` renamed over it at the end (:func:`racksmith.lexicon.files.replacing`): a run stopped
+    half-way leaves no half-written file. :class:`~racksmith.errors.OutputFileError` when it cannot
+    be written."""
+    import io
 
-    path = Path(path)
-    try:
-        if path.is_dir():
-            raise IsADirectoryError(21, "it is a directory")
-        while True:  # (a new file gets 0666 less the umask, as any other)
-            tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
-            try:
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
-                break
-            except FileExistsError:
-                continue
-    except OSError as e:
-        raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(header)
-            w.writerows(rows)
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
-        raise
+    from ..lexicon.files import replacing
+
+    with replacing(Path(path)) as f:
+        text = io.TextIOWrapper(f, encoding="utf-8", newline="")
+        w = csv.writer(text)
+        w.writerow(header)
+        w.writerows(rows)
+        text.flush()
+        text.detach()  # (the binary file is closed by replacing)
 
 
 def winner_name(scores: Sequence[int]) -> str:
