@@ -1687,3 +1687,37 @@ def test_the_game_view_shows_what_the_analysis_gives_and_no_more(desktop, server
     card = text(page, "#turn-card")
     assert "best move of 108 · equity" in card and "by equity" not in card
     assert page.console_errors == []
+
+
+# --- the address naming a ruleset (``?ruleset=NAME``) --------------------------------------------------------
+# An unknown name fell back to the default silently, ranking the address's position as English: the page
+# now says so, naming the rulesets it has, and reads nothing under another ruleset.
+def test_an_unknown_ruleset_in_the_address_is_said_and_nothing_is_ranked_under_another(desktop, server):
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, "?ruleset=scrabbel&cgp=" + quote(OUTGUN))
+    page.wait_for_timeout(500)  # (a refresh, had one been scheduled, has come and gone)
+    status = page.text_content("#status")
+    assert 'asks for the ruleset "scrabbel"' in status and "which this server does not have" in status
+    for name in ("english", "russian", "erudit", "super"):
+        assert f"({name})" in status
+    assert "Pick one in the Ruleset menu" in status
+    # the moves panel says the same; no move of the address's position is ranked, under English or any
+    assert "scrabbel" in page.text_content("#moves tbody")
+    assert page.locator("#moves tbody tr").count() == 1
+    assert page.input_value("#cgp") == OUTGUN  # the position waits in its field
+    assert "ruleset=scrabbel" in page.url  # the address is not rewritten to another ruleset
+    # picking a ruleset goes on as usual
+    page.fill("#rack0", "AEINRST")
+    wait_until(page, "document.querySelectorAll('#moves tbody tr').length > 1")
+    assert page.text_content("#status") == ""
+    assert page.console_errors == []
+
+
+def test_a_known_ruleset_or_alias_in_the_address_is_used(desktop, server):
+    from urllib.parse import quote
+
+    page = desktop
+    open_page(page, server, "?ruleset=" + quote("Эрудит"))
+    assert page.input_value("#ruleset") == "erudit" and page.text_content("#status") == ""
