@@ -301,6 +301,8 @@ def test_the_simulate_tab_fills_its_table_and_stops(page, server):
     from urllib.parse import quote
 
     open_page(page, server, f"?cgp={quote(OUTGUN)}")
+    answers = []  # every /api/sim answer: the table shows the last one's
+    page.on("response", lambda r: answers.append(r) if r.url.endswith("/api/sim") and r.ok else None)
     page.click('.tabs button[data-tab="sim"]')
     page.fill("#sim-candidates", "4")
     page.fill("#sim-plies", "1")
@@ -313,6 +315,13 @@ def test_the_simulate_tab_fills_its_table_and_stops(page, server):
         page.click("#sim-stop")
     wait_until(page, "!document.getElementById('sim-run').disabled && document.getElementById('sim-stop').disabled")
     assert "iterations" in page.text_content("#sim-head")
+    # the opponent's reply (ply 1): its mean score and bingo %, as the answer shown gives them
+    shown = next(a.json() for a in reversed(answers) if f"{a.json()['iterations']} iterations" in page.text_content("#sim-head"))
+    rows = page.locator("#sim tbody tr")
+    for i, c in enumerate(shown["candidates"]):
+        ply = c["ply_stats"][0]
+        cells = rows.nth(i).locator("td").all_text_contents()
+        assert cells[6:8] == [f"{ply['mean_score']:.2f}", f"{100 * ply['bingo_fraction']:.2f}"], (cells, ply)
     screenshot(page, "sim")
     # a second run starts afresh and shows its own result (the head blanked first: a fast run can end
     # between two polls with the very text of the first, e.g. "120 iterations, 1 plies, 0.0 s (confidence)")

@@ -1889,7 +1889,16 @@
     tbody.replaceChildren(...data.candidates.map((c, i) => h("tr", {},
       h("td", { class: "num", text: String(i + 1) }), words("td", { class: "move" }, ...moveNodes(c.move)),
       h("td", { class: "num", text: figure(c.win_pct) }), h("td", { class: "num", text: figure(c.stderr) }),
-      h("td", { class: "num", text: figure(c.equity) }), h("td", { class: "num", text: String(c.iterations) }))));
+      h("td", { class: "num", text: figure(c.equity) }), h("td", { class: "num", text: String(c.iterations) }),
+      ...replyCells(c))));
+  }
+
+  // the opponent's reply to a candidate in its play-outs (ply 1 of ply_stats): mean score, bingo %
+  function replyCells(c) {
+    const ply = (c.ply_stats || [])[0];
+    const reached = ply && ply.reached > 0;
+    return [h("td", { class: "num", text: reached ? figure(ply.mean_score) : "–" }),
+      h("td", { class: "num", text: reached ? figure(100 * ply.bingo_fraction) : "–" })];
   }
 
   // --- endgame: the bag empty, solved exactly (or to the depth the time allows) ----------------------------
