@@ -4,8 +4,6 @@ behind simulations, players' full names through /api/gcg and /api/export, nicks 
 reader compares them, and one rule for every seed."""
 from __future__ import annotations
 
-import http.client
-import json
 import threading
 import time
 
@@ -14,10 +12,11 @@ import pytest
 import racksmith.review.analysis as analysis_module
 import racksmith.search.endgame as endgame_module
 from conftest import FIXTURES
+from test_security import Server as SecurityServer
 from racksmith.errors import RacksmithError
 from racksmith.review.analysis import analyze
 from racksmith.review.replay import replay_text
-from racksmith.web import Analyzer, RequestError, make_server
+from racksmith.web import Analyzer, RequestError
 from racksmith.web.api import MAX_SEED, TurnMemo
 from racksmith.web.limits import Limits
 from racksmith.web.server import is_long
@@ -29,26 +28,12 @@ EMPTY = "/".join(["15"] * 15) + " AEKNOQR/CEIRSTU 0/0 0"
 OUTGUN = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
 
 
-class Server:
-    """A server on a free loopback port, in a thread."""
-
-    def __init__(self, analyzer: Analyzer):
-        self.logged: list[str] = []
-        self.srv = make_server(analyzer, "127.0.0.1", 0, log=self.logged.append)
-        self.thread = threading.Thread(target=self.srv.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.srv.shutdown()
-        self.srv.server_close()
+class Server(SecurityServer):
+    """tests/test_security.py's server, with ``post`` answering (status, JSON)."""
 
     def post(self, path: str, body: dict) -> tuple[int, dict]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.srv.port, timeout=30)
-        conn.request("POST", path, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-        res = conn.getresponse()
-        answer = json.loads(res.read())
-        conn.close()
-        return res.status, answer
+        status, _, answer = self.request("POST", path, body)
+        return status, answer
 
 
 @pytest.fixture(scope="module")
