@@ -31,6 +31,8 @@ from .errors import (
     UnknownLetterError,
     UnknownLexiconError,
     WinPctError,
+    WorkerError,
+    WorkerTraceback,
 )
 from .lexicon import Leaves, Lexicon, Skipped, default_leaves, leaves_provenance, load_leaves, load_lexicon
 from .core.move import Move, MoveKind
@@ -174,6 +176,8 @@ __all__ = [
     "WinPct",
     "WinPctError",
     "WordScore",
+    "WorkerError",
+    "WorkerTraceback",
     "analyze",
     "available_rulesets",
     "default_leaves",

@@ -97,6 +97,19 @@ class OutputFileError(RacksmithError):
     """A file that cannot be written: a missing or read-only folder, a directory in the way, a full disk."""
 
 
+class WorkerError(RacksmithError):
+    """A worker process of a run with ``--jobs`` ended without answering (killed, out of memory, a
+    crash in native code)."""
+
+
+class WorkerTraceback(RacksmithError):
+    """The traceback of an exception raised in a worker process: the ``__cause__`` of that
+    exception when it is raised in the process that ran the pool."""
+
+    def __str__(self) -> str:
+        return "\n" + str(self.args[0]) if self.args else ""
+
+
 class GCGError(RacksmithError):
     """A GCG game record that cannot be read or does not replay; ``line`` is 1-based (0 = unknown)."""
 

@@ -26,11 +26,11 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import RacksmithError
+from .pool import WorkerPool
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -245,7 +245,7 @@ class Runner:
         self.jobs = jobs
         self.address = address
         self.start_method = start_method
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: WorkerPool | None = None
         self._ray: Any = None
         self._ray_started = False
         self._ray_job: Any = None
@@ -261,8 +261,8 @@ class Runner:
                 methods = multiprocessing.get_all_start_methods()
                 if self.start_method is not None and self.start_method not in methods:
                     raise RacksmithError(f"start_method {self.start_method!r} is not available here: use one of {', '.join(methods)}")
-                self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context(self.start_method),
-                                                 initializer=_pool_init, initargs=(self.job,))
+                self._pool = WorkerPool(self.jobs, initializer=_pool_init, initargs=(self.job,),
+                                        start_method=self.start_method)
         else:
             ray = ray_module()
             if self.address is not None:
@@ -305,7 +305,7 @@ class Runner:
 
     def __exit__(self, *exc: Any) -> None:
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+            self._pool.close(kill=bool(exc) and exc[0] is not None)
             self._pool = None
         if self._ray_started:
             with contextlib.redirect_stdout(sys.stderr):  # where it prints the raylet's last (deduplicated) warnings
@@ -324,9 +324,8 @@ class Runner:
             return
         self.job = job
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context(self.start_method),
-                                             initializer=_pool_init, initargs=(job,))
+            self._pool.close()
+            self._pool = WorkerPool(self.jobs, initializer=_pool_init, initargs=(job,), start_method=self.start_method)
         if self._ray is not None and self._ray_task is not None:
             self._ray_job = self._ray.put(job)
 
@@ -347,11 +346,10 @@ class Runner:
             yield i, result
 
     def _iter(self, batches: Sequence[list[int]]) -> Iterator[tuple[int, Any]]:
-        todo = iter(enumerate(batches))  # handed out IN_FLIGHT per worker at a time, not all at once
-        in_flight = IN_FLIGHT * (self.jobs or 1)  # (jobs is known once entered)
+        todo = iter(enumerate(batches))  # handed out as workers have room, not all at once
+        in_flight = IN_FLIGHT * (self.jobs or 1)  # (Ray's tasks at a time; jobs is known once entered)
         if self._pool is not None:
-            pool = self._pool
-            for (i, _), result in completed(lambda ib: pool.submit(_pool_run, ib[1]), todo, in_flight):
+            for (i, _), result in self._pool.completed(_pool_run, todo, key=lambda ib: ib[1]):
                 yield i, result
         elif self._ray is not None:
             ray = self._ray
@@ -384,19 +382,6 @@ def ruleset_ref(ruleset: Any) -> "str | Ruleset":
 
     rs = get_ruleset(ruleset)
     return rs.name if is_shipped(rs) else rs
-
-
-def completed(submit: Callable[[Any], Future], items: Iterable[Any], most: int) -> Iterator[tuple[Any, Any]]:
-    """``(item, result)`` for every item, as they finish: ``submit(item)`` hands one to a pool (a
-    future), at most ``most`` at a time (the others are read from ``items`` only then)."""
-    todo = iter(items)
-    futures = {submit(x): x for x in islice(todo, max(1, most))}
-    while futures:
-        done, _ = wait(futures, return_when=FIRST_COMPLETED)
-        for f in done:
-            yield futures.pop(f), f.result()
-        for x in islice(todo, len(done)):
-            futures[submit(x)] = x
 
 
 #: the largest seed of a series (a self-play series, a match): the kernel's game loop takes seeds modulo 2**64

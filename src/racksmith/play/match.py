@@ -526,28 +526,43 @@ played and which records written."""
     written = np.zeros(games, np.bool_) if folder is not None else None
     lost: list[tuple[int, str]] = []  # (game, why) of the first records not written
     n_lost = 0
+    tried = np.zeros(games, np.bool_) if folder is not None else None  # the games whose record was tried
+
+    def keep(batch: list[PairResult]) -> None:
+        """Count ``batch``'s pairs as played once their records are written: what a stopped run
+        says it played is then what its folder holds. Done again for the batch in hand when a
+        Ctrl-C lands in the middle of it (what is already done is skipped)."""
+        nonlocal n_lost
+        for r in batch:
+            if played[r.pair]:
+                continue
+            for g, d in enumerate(r.games or ()) if folder is not None else ():
+                index = 2 * r.pair + g
+                if tried[index]:
+                    continue
+                why = d.gcg_error if d.gcg is None else _write_record(record_path(folder, index), d.gcg)
+                if why is None:
+                    written[index] = True
+                else:
+                    n_lost += 1
+                    if len(lost) < 20:
+                        lost.append((index, why))
+                tried[index] = True
+            played[r.pair] = True
+
+    in_hand: list[PairResult] = []
     try:
         with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
             # batches finish in any order: each fills the rows of its pairs, and is then dropped
             for _, batch in runner.each(split(0, games // 2, BATCH), tick):
+                in_hand = batch
                 table.put(batch)
                 details.put(batch)
-                played[[r.pair for r in batch]] = True
-                if folder is None:
-                    continue
-                for r in batch:
-                    for g, d in enumerate(r.games or ()):
-                        index = 2 * r.pair + g
-                        why = d.gcg_error if d.gcg is None else _write_record(record_path(folder, index), d.gcg)
-                        if why is None:
-                            written[index] = True
-                        else:
-                            n_lost += 1
-                            if len(lost) < 20:
-                                lost.append((index, why))
+                keep(batch)
     except KeyboardInterrupt as e:
         if isinstance(e, GamesInterrupted):
             raise
+        keep(in_hand)  # (a second Ctrl-C here stops it as it is)
         raise GamesInterrupted(games, 2 * int(np.count_nonzero(played)), runs(np.repeat(played, 2)), folder,
                                runs(written) if written is not None else None) from None
     lost.sort()

@@ -43,7 +43,6 @@ import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,10 +62,9 @@ from ..movegen.movelist import record_move
 from ..rules.alphabet import LETTER_MASK
 from ..rules.ruleset import Ruleset, get_ruleset
 from . import _gameloop
-from .backends import (
-    IN_FLIGHT, GamesInterrupted, can_start_processes, check_games, check_jobs, check_seed, completed, runs, split,
-)
+from .backends import GamesInterrupted, can_start_processes, check_games, check_jobs, check_seed, runs, split
 from .game import Game
+from .pool import WorkerPool
 from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
 from .tables import GameTable, IntSums, chunks
 
@@ -596,23 +594,16 @@ def run_selfplay(
         else:
             chunk = max(1, min(BATCH, games // (jobs * 8)))
             batches = split(0, games, chunk)
-            pool = ProcessPoolExecutor(
-                max_workers=min(jobs, len(batches)),
-                mp_context=multiprocessing.get_context(start_method),
-                initializer=_init_worker,
-                initargs=(config, series.lexicon, series.leaves),
-            )
-
-            def submit(b: list[int]):
+            def handed(b: list[int]) -> list[int]:
                 pending[b[0]] = b
-                return pool.submit(_worker_games, b)
+                return b
 
-            try:
-                # batches finish in any order: each fills the rows of its games
-                for _, part in completed(submit, batches, IN_FLIGHT * jobs):
+            with WorkerPool(min(jobs, len(batches)), initializer=_init_worker,
+                            initargs=(config, series.lexicon, series.leaves), start_method=start_method) as pool:
+                # batches finish in any order: each fills the rows of its games (stopped: the
+                # workers are killed, and the records they were writing removed below)
+                for _, part in pool.completed(_worker_games, batches, key=handed):
                     take(part)
-            finally:  # (stopped: the batches not started are dropped, those under way end)
-                pool.shutdown(wait=True, cancel_futures=True)
     except KeyboardInterrupt as e:
         if isinstance(e, GamesInterrupted):
             raise

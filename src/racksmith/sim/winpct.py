@@ -535,7 +535,7 @@ def train_winpct(
     same tally."""
     if engine not in ("auto", "python"):
         raise WinPctError(f"engine must be 'auto' or 'python', got {engine!r}")
-    from ..play.backends import IN_FLIGHT, check_games, check_jobs, completed, split
+    from ..play.backends import check_games, check_jobs, split
 
     check_games(games, error=WinPctError)
     check_jobs(jobs, error=WinPctError)
@@ -555,11 +555,11 @@ def train_winpct(
             if progress:
                 progress(done)
     else:
-        from concurrent.futures import ProcessPoolExecutor
+        from ..play.pool import WorkerPool
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(batches)), initializer=_init, initargs=(cfg,)) as pool:
+        with WorkerPool(min(jobs, len(batches)), initializer=_init, initargs=(cfg,)) as pool:
             # a sum of whole numbers: the order the batches finish in does not matter
-            for b, t in completed(lambda b: pool.submit(_play_games, b), batches, IN_FLIGHT * jobs):
+            for b, t in pool.completed(_play_games, batches):
                 tally.add(t)
                 done += len(b)
                 if progress:
