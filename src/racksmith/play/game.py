@@ -50,7 +50,9 @@ class Event:
     ``rack`` is the player's rack before the event (for a withdrawn phony or a challenge bonus, the
     rack of the play they follow; empty for a going-out bonus or a time penalty); ``tiles`` are the
     leftover tiles an end-of-game event counts; ``drawn`` the tiles drawn after a play or exchange.
-    Tiles print as letters (:class:`~racksmith.rules.alphabet.Tiles`).
+    ``failed_challenge``: the event is a pass that is no pass chosen but the turn a challenger lost
+    by a failed double challenge (:meth:`Game.challenge` with ``bonus=0``); its GCG line carries the
+    ``#unsuccessful-challenge`` note. Tiles print as letters (:class:`~racksmith.rules.alphabet.Tiles`).
     """
 
     player: int
@@ -62,6 +64,7 @@ class Event:
     tiles: Tiles = NO_TILES
     drawn: Tiles = NO_TILES
     bingo: bool = False
+    failed_challenge: bool = False
 
 
 # what an action did to the position, undone in reverse order by Game.undo
@@ -370,7 +373,9 @@ class Game:
         """The player to move challenges the last play. A phony is withdrawn (its tiles go back to
         the rack, the tiles drawn go back to the bag, the turn counts as scoreless) and True is
         returned. If every word stands, the player who played gets ``bonus`` points, or, with
-        ``bonus=0`` (double challenge), the challenger loses his turn; False is returned.
+        ``bonus=0`` (double challenge), the challenger loses his turn: a pass event marked
+        ``failed_challenge`` (written with the ``#unsuccessful-challenge`` note in the GCG record);
+        False is returned.
 
         A game that the challenged play ended is reopened if the play is withdrawn."""
         last = self._last_play_action()
@@ -422,7 +427,7 @@ class Game:
             return phony
         q = self.to_move  # a double challenge that fails: the challenger loses his turn
         pushed = self._push(act, Move.pass_(alphabet, score=0), [])
-        self._record(q, EventKind.PASS, 0, pushed, rack=pushed.rack, move=pushed.move)
+        self._record(q, EventKind.PASS, 0, pushed, rack=pushed.rack, move=pushed.move, failed_challenge=True)
         self.to_move = (q + 1) % len(self.nicks)
         return False
 
@@ -599,13 +604,17 @@ class Game:
     def record(self, pragmas: Sequence[tuple[str, str]] = ()) -> GCGGame:
         """The game as a GCG record (:mod:`racksmith.formats.gcg`); ``pragmas`` are written after the
         encoding line (e.g. ``("description", "...")``). A game started from a position with tiles
-        on the board or points scored has no GCG record: a record replays from the empty board."""
+        on the board or points scored has no GCG record: a record replays from the empty board. The
+        turn a failed double challenge cost is a pass with the note ``#unsuccessful-challenge``, as
+        Macondo and Woogles.io write it (:data:`racksmith.review.replay.FAILED_CHALLENGE_TAG`)."""
         if not self._from_start:
             raise RacksmithError(
                 "this game started from a position with tiles on the board (or points scored): a GCG record "
                 "replays from the empty board, so it cannot describe the game; save the position as CGP instead"
             )
         pragmas = _args.text_pairs(pragmas, "pragmas", GCGError)
+        from ..review.replay import FAILED_CHALLENGE_TAG  # (the tag the GCG reader recognises)
+
         rs = self.ruleset
         a = rs.alphabet
         game = GCGGame(rs)
@@ -635,6 +644,7 @@ class Game:
                     move=move if e.kind in turns.TURN_KINDS else None,
                     tiles=a.rack_string(e.tiles),
                     count=move.tiles_played if move is not None else 0,
+                    note=FAILED_CHALLENGE_TAG if e.failed_challenge else "",
                 )
             )
         return game

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .. import _args
-from ..core.move import Move
-from ..core.turns import exchange_cap, unseen_counts
+from ..core.move import EXCHANGE, Move
+from ..core.turns import EventKind, exchange_cap, unseen_counts
 from ..errors import RacksmithError
 from ..lexicon import Leaves, Lexicon, load_leaves
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
-from ..rules.alphabet import Tiles
+from ..rules.alphabet import NO_TILES, THROUGH, Alphabet, Tiles
 from ..rules.ruleset import Ruleset
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,9 +34,11 @@ if TYPE_CHECKING:  # pragma: no cover
 class GameView:
     """What the player to move sees: his rack, the board, the scores, the bag count, the history.
 
-    ``position`` is the position as he sees it: a copy of the game's (the player to move first,
-    yours to push and pop on), with every other player's rack hidden (``racks_known`` False: those
-    tiles count among the unseen), as at the board. A bot cannot read its opponent's tiles.
+    The viewer is always the player to move (:attr:`player`): one view serves every seat of a game,
+    each seeing it as his own when his turn comes. ``position`` is the position as he sees it: a
+    copy of the game's (the player to move first, yours to push and pop on), with every other
+    player's rack hidden (``racks_known`` False: those tiles count among the unseen), as at the
+    board. ``history`` hides them too (see :attr:`history`). A bot cannot read its opponent's tiles.
     """
 
     __slots__ = ("_game",)
@@ -76,7 +79,15 @@ class GameView:
 
     @property
     def history(self) -> "tuple[Event, ...]":
-        return tuple(self._game.history)
+        """The game's events as the player to move sees them. His own are whole; another player's
+        show what the board shows: the play, the score and the total, the pass or the withdrawn
+        play, but no ``rack`` and no ``drawn`` (both empty), his move without the ``equity``,
+        ``leave`` and ``position`` a move list gave it, and an exchange as its count only (a move
+        of hidden tiles, written ``-N``, as :meth:`Position.push` takes ``"-3"``). The leftover
+        tiles counted at the end of the game (``out``, ``rack_penalty``) are public: shown whole."""
+        game = self._game
+        viewer, alphabet = game.to_move, game.ruleset.alphabet
+        return tuple(_as_seen(e, viewer, alphabet) for e in game.history)
 
     @property
     def ruleset(self) -> "Ruleset":
@@ -100,15 +111,56 @@ class GameView:
         direction: Direction | str = Direction.BOTH,
         algorithm: Algorithm | str = Algorithm.GADDAG,
     ) -> MoveList:
-        """The legal moves of the player to move (see :meth:`Position.moves`)."""
-        return self._game.live_position.moves(
+        """The legal moves of the player to move (see :meth:`Position.moves`). The position the
+        list (and each of its moves) keeps, ``.position``, is the view's: the other racks hidden."""
+        moves = self._game.live_position.moves(
             top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
         )
+        _hide_racks(moves)
+        return moves
 
     def unseen(self) -> list[int]:
         """The tiles the player to move cannot see (bag and the other racks), by tile (index 0 = blanks)."""
         pos = self._game.live_position
         return unseen_counts(pos.ruleset, pos.board, [pos.racks[0]]).tolist()
+
+
+def _hide_racks(moves: MoveList) -> None:
+    """Hide every rack but the mover's in the position ``moves`` keeps (a snapshot that
+    :attr:`MoveList.position` makes into a position when asked for)."""
+    snap = moves._position
+    if type(snap) is tuple:
+        src, board, racks, scores, zero_turns, _ = snap
+        others = len(racks) - 1
+        moves._position = (src, board, (racks[0],) + (src.ruleset.alphabet.tiles(),) * others, scores, zero_turns,
+                           (True,) + (False,) * others)
+    elif snap is not None and any(snap.racks_known[1:]):
+        moves.position = None
+
+
+#: events whose tiles are shown at the board: the leftover counted at the end of the game
+_PUBLIC_KINDS = frozenset({EventKind.OUT, EventKind.RACK_PENALTY})
+
+
+def _as_seen(event: "Event", viewer: int, alphabet: "Alphabet") -> "Event":
+    """``event`` as the player in seat ``viewer`` sees it. Another player's shows no rack, no tiles
+    drawn, and of his move only what was played (an exchange's tiles hidden, their count kept; no
+    equity, leave or position, which tell his rack). The viewer's own event is whole, but for the
+    position his move was generated in when it shows another player's rack."""
+    move = event.move
+    if event.player == viewer or event.kind in _PUBLIC_KINDS:
+        pos = move.position if move is not None else None
+        if pos is None or not any(pos.racks_known[1:]):
+            return event
+        return replace(event, move=replace(move, position=None))
+    if move is not None:
+        if move.kind == EXCHANGE:
+            move = Move.exchange((THROUGH,) * len(move.tiles), alphabet, score=move.score)
+        elif move.equity is not None or move.leave is not None or move.position is not None:
+            move = replace(move, equity=None, leave=None, position=None)
+    if move is event.move and not event.rack and not event.drawn:
+        return event
+    return replace(event, rack=NO_TILES, drawn=NO_TILES, move=move)
 
 
 @runtime_checkable

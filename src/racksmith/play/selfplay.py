@@ -65,6 +65,7 @@ from . import _gameloop
 from .backends import GamesInterrupted, can_start_processes, check_games, check_jobs, check_seed, runs, split
 from .game import Game
 from .pool import WorkerPool
+from .players import _hide_racks
 from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
 from .tables import GameTable, IntSums, chunks
 
@@ -183,6 +184,7 @@ class _CountingView(GameView):
 
     def moves(self, top=None, **options):
         ms = self._game.live_position.moves(top, **options)
+        _hide_racks(ms)  # (as GameView.moves: the list's position shows no other rack)
         self.calls += 1
         reached = getattr(ms, "placements_reached", None)
         self.generated += len(ms) if reached is None else reached
