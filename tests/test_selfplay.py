@@ -180,9 +180,11 @@ def test_random_player_is_seeded(enable):
 
 def test_player_specs_and_bad_input():
     assert parse_players("equity, score,random") == ("equity", "score", "random")
-    for bad in ("equity", "equity,wizard", ""):
+    for bad in ("equity", ""):
         with pytest.raises(RacksmithError, match="players .*: give two or more"):
             parse_players(bad)
+    with pytest.raises(RacksmithError, match="players 'equity,wizard': unknown player 'wizard'"):
+        parse_players("equity,wizard")
     with pytest.raises(RacksmithError, match="unknown player"):
         make_player("wizard")
     with pytest.raises(RacksmithError, match="games must be a whole number from 1 to 10,000,000, got 0"):
@@ -213,7 +215,7 @@ def test_cli_selfplay_text_says_when_there_are_no_leaves(capsys):
     assert main(["selfplay", "--games", "1", "--fast"]) == 0
     out, err = capsys.readouterr()
     assert "no --leaves given" in err and "games/s" in out and "validator skipped" in out
-    assert main(["selfplay", "--games", "1", "--players", "equity,wizard"]) == 1
+    assert main(["selfplay", "--games", "1", "--players", "equity,wizard"]) == 2  # a bad option
     assert main(["selfplay", "--games", "0"]) == 2
 
 
@@ -488,11 +490,16 @@ def test_a_kind_registered_for_match_is_named_as_such_by_selfplay():
     from racksmith.play.specs import player_kinds
 
     assert "sim" in player_kinds()  # a kind match plays, not a built-in self-play player
-    with pytest.raises(RacksmithError, match="self-play plays the built-in players equity, score, random; 'sim' is a "
-                                             "player kind of match"):
+    with pytest.raises(RacksmithError, match=r"self-play plays the built-in players equity, score, random; 'sim' plays "
+                                             r"in a match \(racksmith match --p1 sim --p2 equity\)"):
         parse_player("sim")
     with pytest.raises(RacksmithError, match=r"self-play plays the built-in players equity, score, random$"):
         parse_player("wizard")
+    # the command line: that message, and exit 2 (a bad option)
+    from racksmith.cli.main import main
+
+    assert main(["selfplay", "--players", "sim,equity", "--games", "2"]) == 2
+    assert main(["selfplay", "--players", "equity", "--games", "2"]) == 2
 
 
 def test_records_name_super_as_magpie_does_and_players_of_one_kind_apart(enable, tmp_path):

@@ -74,7 +74,7 @@ def selfplay(
     try:
         kinds = parse_players(players)
     except RacksmithError as e:
-        fail(f"--{e}")  # the library names the parameter: 'players ...'
+        fail(f"--{e}", 2)  # the library names the parameter: 'players ...'
     if paired and len(kinds) != 2:
         raise typer.BadParameter(f"plays two players, got {len(kinds)} ({', '.join(kinds)})", param_hint="--paired")
     engine = engine.strip().lower()
@@ -241,7 +241,7 @@ def analyze(
     from ..review.analysis import analyze as run_analysis
     from ..lexicon.load import ruleset_lexicon
     from ..review.replay import replay_file
-    from ..sim.player import MIN_KEPT_DEALS
+    from ..sim.infer import MIN_KEPT_DEALS
 
     if top < 1:
         fail(f"--top must be at least 1, got {top}", 2)

@@ -199,7 +199,7 @@ def parse_player(spec: str) -> tuple[str, str | None]:
     if kind not in PLAYER_KINDS:
         from .specs import player_kinds
 
-        other = (f"; {kind!r} is a player kind of match, which plays every registered kind"
+        other = (f"; {kind!r} plays in a match (racksmith match --p1 {kind} --p2 equity), which plays every registered kind"
                  if kind in player_kinds() else "")
         raise RacksmithError(f"unknown player {spec!r}: self-play plays the built-in players "
                              f"{', '.join(PLAYER_KINDS)}{other}")
@@ -952,11 +952,13 @@ def parse_players(spec: str | Sequence[str]) -> tuple[str, ...]:
     parts = [p.strip() for p in (spec.split(",") if isinstance(spec, str) else spec)]
     out = []
     for p in parts:
-        try:
-            kind, path = parse_player(p)
-        except RacksmithError:
+        if not p:
             out = []
             break
+        try:
+            kind, path = parse_player(p)
+        except RacksmithError as e:
+            raise RacksmithError(f"players {','.join(parts)!r}: {e}") from None
         out.append(kind if path is None else f"{kind}:leaves={path}")
     if len(out) < 2:
         raise RacksmithError(
