@@ -234,8 +234,11 @@ def test_move_parse_and_place_give_plain_values():
     for text in ("-EV", "exch EV", "(exch EV)", "Exchange ev?", "- EV"):
         assert Move.parse(text).kind == "exchange", text
     assert Move.parse("-").kind == "pass" and Move.parse("(pass)").kind == "pass"
-    for text in ("-3", "(-3)", "exch 3"):  # (an exchange of tiles not known: Position.push reads it)
-        with pytest.raises(RacksmithError, match="bad (move|exchange)"):
+    for text in ("-3", "(-3)", "exch 3", "- 3"):  # an exchange of tiles not known (an opponent's): -3
+        m = Move.parse(text)
+        assert m.kind == "exchange" and m.notation() == "-3" and m == Move.parse("-3"), text
+    for text in ("-0", "-100"):
+        with pytest.raises(RacksmithError, match="gives back 1 tile or more"):
             Move.parse(text)
 
 

@@ -16,6 +16,7 @@ from racksmith import (
     EndReason,
     EventKind,
     IllegalMoveError,
+    InvalidMoveError,
     Lexicon,
     Move,
     Position,
@@ -424,8 +425,11 @@ def test_the_unknown_player_plays_from_the_unseen_tiles():
         with pytest.raises(error, match=says):
             pos.push(move, draw)
         assert pos.cgp() == after_mine and pos.racks_known == (False, True) and len(pos.move_stack) == 1
-    with pytest.raises(Exception, match="bad move '-3'"):  # a known rack exchanges named tiles
-        Position.from_cgp(OUTGUN).push("-3")
+    for hidden in ("-3", Move.parse("-3")):  # a known rack exchanges named tiles
+        with pytest.raises(InvalidMoveError, match=r"-3 is an exchange of tiles not named.*name the tiles given back"):
+            Position.from_cgp(OUTGUN).push(hidden)
+        with pytest.raises(InvalidMoveError, match="tiles not named"):
+            Position.from_cgp(OUTGUN).validate(hidden)
 
 
 def test_a_challenge_bonus_or_time_penalty_is_a_score_change_that_pop_keeps():

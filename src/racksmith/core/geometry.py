@@ -73,6 +73,11 @@ def resolve_move(position, move: "Move | str") -> Move:
         if not move.is_place:
             raise InvalidMoveError(f"only a placement takes stars back from the board, not a {move.kind}")
     if not move.is_place:
+        if move.tiles and all(t == THROUGH for t in move.tiles):
+            raise InvalidMoveError(
+                f"-{len(move.tiles)} is an exchange of tiles not named, which only a player whose rack is not known "
+                "makes: this player's rack is known, so name the tiles given back ('-ABC')"
+            )
         if any(not 0 <= t <= n for t in move.tiles):
             raise InvalidMoveError(f"exchange of tiles {list(move.tiles)}: tiles are 0 (blank) to {n}")
         return Move(move.kind, tiles=move.tiles, alphabet=alphabet)

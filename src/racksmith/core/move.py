@@ -53,10 +53,9 @@ class MoveKind(Kind):
 
 
 PLACE, EXCHANGE, PASS = MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS
-#: an exchange as Move.parse reads it (``-ABC``, ``exch ABC``, ``(exch ABC)``), and one of tiles not
-#: known (``-3``), which it is not
+#: an exchange as Move.parse reads it (``-ABC``, ``exch ABC``, ``(exch ABC)``; ``-3``, ``exch 3``: of
+#: tiles not known)
 _EXCHANGE = re.compile(r"\(?\s*(?:exch(?:ange)?\s+|-\s*)([^\s()]+)\s*\)?", re.IGNORECASE)
-_UNKNOWN_EXCHANGE = re.compile(r"\(?\s*-\s*\d+\s*\)?")
 _EXCHANGE_STARTS = frozenset("(-eE")
 _THROUGH_BIT = bytes(t & THROUGH for t in range(256))
 
@@ -171,7 +170,13 @@ class Move:
             return cls.pass_(alphabet)
         # (an exchange starts with one of these: a placement's coordinate does not)
         m = _EXCHANGE.fullmatch(t) if t[:1] in _EXCHANGE_STARTS else None
-        if m and not _UNKNOWN_EXCHANGE.fullmatch(t):
+        if m and m.group(1).isascii() and m.group(1).isdigit():
+            # ``-3``: an exchange of tiles not known (an opponent's, as the board shows it)
+            count = int(m.group(1))
+            if not 1 <= count <= 99:
+                raise InvalidMoveError(f"bad exchange {text!r}: an exchange gives back 1 tile or more")
+            return cls.exchange((THROUGH,) * count, alphabet)
+        if m:
             try:
                 tiles = alphabet.rack(m.group(1))
             except RacksmithError as e:
