@@ -703,3 +703,45 @@ def test_simulate_and_infer_default_to_the_shipped_leaves_as_best_play_does():
                          (pos.solve_peg, {"second": 1}), (pos.solve_endgame, {"tt": 1})):
         with pytest.raises(TypeError, match="unexpected keyword"):
             method(**typo)
+
+
+def test_a_pass_that_ends_the_game_is_always_a_candidate_and_wins_a_lead_kept():
+    """Five scoreless turns: a pass ends the game, every rack counted against its holder. The
+    static ranking's pass penalty keeps the pass out of the top candidates, so simulate adds it:
+    20 points ahead with EEIRSTU (7 points on the rack), passing wins whatever the opponent holds."""
+    from racksmith import Position
+    from racksmith.sim.simulate import ending_pass
+
+    board = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15"
+    ahead = Position.from_cgp(f"{board} EEIRSTU/ 120/100 5")
+    assert ending_pass(ahead) and all(m.kind != "pass" for m in ahead.moves(top=10, sort="equity", exchanges=True))
+    r = ahead.simulate(candidates=10, seconds=5, iterations=300, seed=1)
+    assert len(r.candidates) == 11 and str(r.candidates[0].move) == "-" and r.candidates[0].win_pct == 100.0
+    assert str(ahead.best_play(seconds=5, seed=1).move) == "-"
+    # behind, the pass loses for certain: still a candidate, ranked last
+    behind = Position.from_cgp(f"{board} EEIRSTU/ 100/120 5")
+    r = behind.simulate(candidates=10, iterations=300, seed=1)
+    assert str(r.candidates[-1].move) == "-" and r.candidates[-1].win_pct == 0.0
+    # one scoreless turn fewer: the pass does not end the game and is not added
+    assert not ending_pass(Position.from_cgp(f"{board} EEIRSTU/ 120/100 4"))
+    assert len(Position.from_cgp(f"{board} EEIRSTU/ 120/100 4").simulate(candidates=10, iterations=50, seed=1).candidates) == 10
+
+
+def test_an_inference_that_kept_too_few_deals_is_not_drawn_from_and_the_result_says_so():
+    """A sampled inference keeping fewer than MIN_KEPT_DEALS deals (a time limit cut short on a
+    loaded machine, a tiny --infer-samples) would pin the opponent's rack on a handful of leaves:
+    simulate draws it from the unseen tiles instead, as the sim player and analyze do."""
+    from racksmith import Position
+    from racksmith.sim.infer import MIN_KEPT_DEALS, infer_leaves
+
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0")
+    thin = infer_leaves(pos, "8D KRONA", samples=10, exact_up_to=0, seed=1)
+    assert not thin.exact and 0 < thin.total_draws < MIN_KEPT_DEALS and thin.too_few and not thin.learned_nothing
+    r = pos.simulate(iterations=60, seed=1, opponent_racks=thin)
+    assert r.opponent_rack == "unseen" and f"kept only {thin.total_draws} of the 10 racks dealt" in r.note
+    # the same draws as with no inference at all
+    plain = pos.simulate(iterations=60, seed=1)
+    assert [(str(c.move), c.win_pct) for c in r.candidates] == [(str(c.move), c.win_pct) for c in plain.candidates]
+    exact = infer_leaves(pos, "8D KRONA", seed=1)
+    assert exact.exact and not exact.too_few
+    assert pos.simulate(iterations=60, seed=1, opponent_racks=exact).opponent_rack == "inferred"

@@ -1004,7 +1004,6 @@ def _infer_before(seen, t: ReplayTurn, before: ReplayTurn | None, leaves, sample
     turn (the first, one of the mover's own, a pass, a play taken back), or nothing explains it."""
     from ..errors import InferenceError
     from ..sim.infer import infer_leaves
-    from ..sim.player import MIN_KEPT_DEALS
 
     if before is None or before.player == t.player or before.withdrawn:
         return None
@@ -1021,9 +1020,7 @@ def _infer_before(seen, t: ReplayTurn, before: ReplayTurn | None, leaves, sample
                                  seed=seed, threads=options.get("threads", 1))
     except InferenceError:
         return None
-    if not inference.leaves or (not inference.exact and inference.total_draws < MIN_KEPT_DEALS):
-        return None
-    return inference
+    return None if inference.too_few else inference
 
 
 def _events(replay: Replay) -> list[GameEvent]:

@@ -44,6 +44,12 @@ from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH, Tiles
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
 
+#: the fewest deals a sampled inference must keep to be drawn from (:attr:`Inference.too_few`): fewer
+#: would pin the opponent's rack on a handful of leaves (an exchange from a full bag keeps few: 8 to
+#: 131 of 20,000 for 1 to 6 tiles after KRONA with the shipped English leaves, docs/ALGORITHM.md;
+#: a time limit cut short on a loaded machine, a few)
+MIN_KEPT_DEALS = 50
+
 #: MAGPIE's default equity margin (points)
 DEFAULT_MARGIN = 5.0
 #: the margin is below this many points (any play is within a margin of this size)
@@ -145,6 +151,14 @@ class Inference:
         return self.samples == 0
 
     @property
+    def too_few(self) -> bool:
+        """Too little to draw the opponent's rack from: no leave kept, or (sampled) fewer than
+        :data:`MIN_KEPT_DEALS` deals kept. :func:`~racksmith.sim.simulate.simulate`, ``best_play``,
+        the sim player and ``analyze --sim-infer`` then draw his rack from the unseen tiles, as
+        without an inference, and say so."""
+        return not self.leaves or (not self.exact and self.total_draws < MIN_KEPT_DEALS)
+
+    @property
     def learned_nothing(self) -> bool:
         """No leave was kept, so the inference says nothing of the opponent's rack: when exact, no
         rack he could have held makes the play one of his best (a play off the equity of every rack,
@@ -214,6 +228,7 @@ class Inference:
             "margin": self.margin,
             "exact": self.exact,
             "learned_nothing": self.learned_nothing,
+            "too_few": self.too_few,
             "racks_total": self.racks_total,
             "racks_tried": self.racks_tried,
             "samples": self.samples,

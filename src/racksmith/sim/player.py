@@ -38,10 +38,7 @@ _KEYS = {
 #: racks an inference of the sim player tries: every rack when there are at most this many, else
 #: this many dealt at random (seeded by the turn, so a match is reproducible)
 DEFAULT_INFER_SAMPLES = 20_000
-#: the fewest deals a sampled inference must keep to be used: fewer would pin the opponent's rack on
-#: a handful of leaves (an exchange from a full bag keeps few: 8 to 131 of 20,000 for 1 to 6 tiles
-#: after KRONA with the shipped English leaves, docs/ALGORITHM.md)
-MIN_KEPT_DEALS = 50
+from .infer import MIN_KEPT_DEALS  # (the rule of Inference.too_few)
 
 #: the endgame solver's depth when the bag is empty (a deterministic bound on an endgame turn)
 DEFAULT_ENDGAME_PLIES = 3
@@ -206,7 +203,7 @@ class SimPlayer:
                                      exact_up_to=self.infer_samples, seed=seed, threads=self.options["threads"])
         except InferenceError:
             return None
-        if inference.learned_nothing or (not inference.exact and inference.total_draws < MIN_KEPT_DEALS):
+        if inference.too_few:
             return None
         return inference
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from .. import _args
 from .._interrupt import check_event
+from .infer import MIN_KEPT_DEALS
 from ..core.move import Move
 from ..errors import SimError, RacksmithError
 from ..lexicon import Leaves, Lexicon
@@ -342,6 +343,12 @@ def simulate(
         ml = position.moves(top=n_cands, sort="equity", leaves=leave_values, exchanges=True)
         cand_moves = list(ml)
         recs = np.ascontiguousarray(ml.to_numpy()[:n_cands].copy())
+        if ending_pass(position) and not any(m.kind == "pass" for m in cand_moves):
+            # a pass that ends the game (the static ranking's pass penalty keeps it out of the
+            # candidates) may be the best play: a lead kept with a low rack
+            more, more_recs = _given(position, [Move.pass_(rs.alphabet)], leave_values)
+            cand_moves += more
+            recs = np.ascontiguousarray(np.concatenate([recs, more_recs]))
     else:
         cand_moves, recs = _given(position, moves, leave_values)
     reclaimed = _reclaimed(rs, cand_moves, recs)
@@ -369,6 +376,11 @@ def simulate(
                    f"{opponent_racks.racks_total:,} he could have held makes it one of his best plays")
             note = (f"the inference from {opponent_racks.play} kept no leave ({why}): the opponent's rack is "
                     "drawn from the unseen tiles, as without inference")
+        elif opponent_racks.too_few:
+            note = (f"the inference from {opponent_racks.play} kept only {opponent_racks.total_draws:,} of the "
+                    f"{opponent_racks.samples:,} racks dealt at random (fewer than {MIN_KEPT_DEALS}: too few to draw "
+                    "from; more time or samples deal more): the opponent's rack is drawn from the unseen tiles, as "
+                    "without inference")
         else:
             inferred = opponent_racks.kernel_arrays(position)
             opponent_rack = "inferred"
@@ -475,6 +487,13 @@ def candidate_moves(position: "Position", moves: Iterable["Move | str"],
     leave_values = default_leaves(position.ruleset) if isinstance(leaves, str) and leaves == "shipped" \
         else _leaves(leaves, position.ruleset)
     return _given(position, moves, leave_values)[0]
+
+
+def ending_pass(position: "Position") -> bool:
+    """Whether a pass by the player to move ends the game here (the ruleset's run of scoreless
+    turns reached): :func:`simulate` then always has it among its candidates."""
+    limit = position.ruleset.zero_turn_limit
+    return limit > 0 and position.zero_turns + 1 >= limit
 
 
 def _check_position(position: "Position") -> None:
