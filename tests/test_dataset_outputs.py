@@ -340,3 +340,15 @@ def test_a_stopped_run_removes_the_records_it_left_half_written(tmp_path):
     assert not partial.exists()
     assert old.exists() and all(path.exists() for path in kept)
     _remove_partial_records(str(tmp_path / "gone"), since)  # a folder removed meanwhile: nothing to do
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_winpct_train_with_a_line_saying_no_table_was_written(tmp_path):
+    out_file = tmp_path / "w.winpct"
+    started = time.monotonic()
+    code, out, err = _stopped(["winpct", "train", "-r", "english", "-n", "100000", "--jobs", "2", "-o", str(out_file)],
+                              signal.SIGINT, lambda: time.monotonic() - started > 3)
+    assert code == 130 and out == "" and "Traceback" not in err, err
+    m = re.fullmatch(r"racksmith: interrupted after ([\d,]+) of 100,000 games; no table written \((.+) left as it was\)",
+                     err.strip().splitlines()[-1])
+    assert m and m[2] == str(out_file) and not out_file.exists(), err
