@@ -44,6 +44,20 @@ def test_opcodes_are_kept_including_unknown_ones():
     assert pos.cgp() == cgp
 
 
+def test_the_last_move_and_the_timers_are_left_out_once_a_move_is_pushed():
+    """``lm`` (the last move) and the timers ``ti``/``tmr``/``to`` describe the position the CGP was
+    written at: after a push they would be wrong for Woogles, Macondo or MAGPIE reading it."""
+    cgp = (f"15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ABCDEFG 0/28 0 lex NWL20; lm 8D.KRONA; "
+           "gid xyz; tmr 100/200; ti 5; TO 60;")
+    pos = Position.from_cgp(cgp)
+    assert pos.cgp() == cgp
+    pos.push("-")
+    assert pos.cgp().endswith(" ABCDEFG/EEIRSTU 28/0 1 lex NWL20; gid xyz;")
+    assert pos.opcodes == Position.from_cgp(cgp).opcodes  # (kept: popping back writes them again)
+    pos.pop()
+    assert pos.cgp() == cgp
+
+
 def test_racks_may_be_empty_and_players_may_be_more_than_two():
     pos = Position.from_cgp(f"{EMPTY15} / 0/0 0")
     assert pos.racks == [(), ()] and pos.cgp() == f"{EMPTY15} / 0/0 0"

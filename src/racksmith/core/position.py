@@ -167,6 +167,11 @@ def _rack_tiles(rack: Any, index: int, rs: Ruleset) -> Tiles:
     return rs.alphabet.tiles(sorted(int(t) for t in rack))
 
 
+#: CGP opcodes that describe the turn a position was written at, stale once a move is pushed: the
+#: last move and the timers
+_TURN_OPCODES = frozenset({"lm", "ti", "tmr", "to"})
+
+
 def _opcodes(opcodes: Any) -> tuple[tuple[str, str], ...]:
     """CGP opcodes checked: (name, value) pairs of text that write and read back as they are."""
     if isinstance(opcodes, (str, bytes)) or not isinstance(opcodes, Iterable):
@@ -605,8 +610,14 @@ class Position:
         }
 
     def cgp(self) -> str:
+        """The position as CGP. Once a move is pushed, the opcodes that described the position it was
+        made from (``lm``, the last move; the timers ``ti``, ``tmr``, ``to``) are left out: they no
+        longer hold (popping back to it writes them again)."""
         self._check_scores()
-        return format_cgp(self._board, self.racks, self.scores, self.zero_turns, self.opcodes, self._ruleset)
+        opcodes = self.opcodes
+        if self._stack and opcodes:
+            opcodes = tuple(op for op in opcodes if op[0].lower() not in _TURN_OPCODES)
+        return format_cgp(self._board, self.racks, self.scores, self.zero_turns, opcodes, self._ruleset)
 
     def __repr__(self) -> str:
         return f"Position.from_cgp({self.cgp()!r}, ruleset={self._ruleset.name!r})"
