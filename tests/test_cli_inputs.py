@@ -79,7 +79,7 @@ def test_score_text_breaks_the_score_down_by_tile(capsys):
     assert "Q 10" in cross and "(cross)" in cross and "11" in cross
     assert "total" in out
     code, out, err = run(capsys, "score", QUIRK, "--move", "9G ID")
-    assert "I 2×2" in next(line for line in out.splitlines() if line.strip().startswith("ID"))
+    assert "I 1×2=2" in next(line for line in out.splitlines() if line.strip().startswith("ID"))  # face × premium = points
 
 
 def test_results_go_to_stdout_so_they_can_be_redirected(capsys, tmp_path):

@@ -103,7 +103,7 @@ def test_score_rejects_illegal_geometry(capsys):
 def test_validate_legal_with_the_rulesets_lexicon(capsys):
     code, out, err = run(capsys, "validate", "--cgp", OPEN, "--move", "8D QUIRK", "--json")
     assert code == 0 and err == ""
-    assert json.loads(out) == {"legal": True, "score": 56}
+    assert json.loads(out) == {"legal": True, "score": 56, "lexicon": "enable"}  # (the list that judged the words)
     code, out, err = run(capsys, "validate", "--cgp", OPEN, "--move", "8D QUIRK")
     assert code == 0 and err == "" and one_line(out) == "legal: 8D QUIRK scores 56"
 
@@ -114,15 +114,16 @@ def test_validate_illegal_json(capsys):
     d = json.loads(out)
     assert d["legal"] is False and d["reason"] == "invalid_words" and d["words"] == ["ADE", "QA", "UD", "IE"]
     assert d["message"] and one_line(err).startswith("racksmith: illegal move (invalid_words)")
+    assert d["lexicon"] == "enable" and one_line(err).endswith("(words judged by enable)")
     code, out, err = run(capsys, "validate", "--cgp", QUIRK, "--move", "H8 (K)AZ", "--json")
     assert code == 1 and json.loads(out)["reason"] == "not_in_rack"
 
 
 def test_validate_exchanges_and_passes(capsys):
     code, out, _ = run(capsys, "validate", "--cgp", OPEN, "--move", "-IK?", "--json")
-    assert code == 0 and json.loads(out) == {"legal": True, "score": 0}
+    assert code == 0 and json.loads(out) == {"legal": True, "score": 0, "lexicon": "enable"}
     code, out, _ = run(capsys, "validate", "--cgp", OPEN, "--move=-", "--json")
-    assert code == 0 and json.loads(out) == {"legal": True, "score": 0}
+    assert code == 0 and json.loads(out) == {"legal": True, "score": 0, "lexicon": "enable"}
     code, out, _ = run(capsys, "validate", "--cgp", OPEN, "--move", "-ZZ", "--json")
     assert code == 1 and json.loads(out)["reason"] == "not_in_rack"
     code, out, _ = run(capsys, "validate", "--cgp", BAG1, "--move", "-E", "--json")
@@ -133,7 +134,7 @@ def test_validate_with_a_word_list_and_a_kwg(capsys, tmp_path):
     words = tmp_path / "words.txt"
     words.write_text("quirk\nquirks\n", encoding="utf-8")
     code, out, _ = run(capsys, "validate", "--cgp", QUIRK, "--move", "8I S", "--lexicon", str(words), "--json")
-    assert code == 0 and json.loads(out) == {"legal": True, "score": 19}
+    assert code == 0 and json.loads(out) == {"legal": True, "score": 19, "lexicon": "words"}
     code, out, _ = run(capsys, "validate", "--cgp", OPEN, "--move", "8D QUIRK", "-l", str(words), "--json")
     assert code == 0
     kwg = tmp_path / "tiny.kwg"
@@ -145,7 +146,7 @@ def test_validate_with_a_word_list_and_a_kwg(capsys, tmp_path):
 def test_validate_other_rulesets(capsys):
     code, out, err = run(capsys, "validate", "--cgp", f"{EMPTY15} КОТ/ 0/0 0", "-r", "эрудит", "-m", "8H КОТ", "--json")
     assert code == 0, err
-    assert json.loads(out) == {"legal": True, "score": 2 + 1 + 2}  # Эрудит: К2 О1 Т2, plain centre
+    assert json.loads(out) == {"legal": True, "score": 2 + 1 + 2, "lexicon": "ru-erudit"}  # К2 О1 Т2, plain centre
 
 
 # --- errors -----------------------------------------------------------------------------------------

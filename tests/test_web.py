@@ -195,7 +195,12 @@ def test_score_and_validate_answer_the_cli_s_json(server, capsys):
     assert post(server, "/api/validate", {"cgp": MID, "move": "8L (F)LOP"})["reason"] == "not_in_rack"
     assert post(server, "/api/validate", {"cgp": MID, "move": "8L (F)LIPS"})["reason"] in ("invalid_words", "off_board")
     v = post(server, "/api/validate", {"cgp": RUSSIAN, "ruleset": "russian", "move": "F6 БО(К)АЛ"})
-    assert v == {"legal": True, "score": 19}
+    assert v == {"legal": True, "score": 19, "lexicon": "ru"}
+    # the word list that judged a play is named: a CGP's lex racksmith does not ship is not it
+    krona = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EIQRSTU/ 0/28 0 lex CSW21;"
+    v = post(server, "/api/validate", {"cgp": krona, "move": "9G QI"})
+    assert (v["reason"], v["words"], v["lexicon"]) == ("invalid_words", ["QI", "NQ"], "enable")
+    assert v == _cli_json(capsys, "validate", "--cgp", krona, "--move", "9G QI", "--json")[1]
     illegal = error(server, "/api/score", {"cgp": MID, "move": "8A QI"})
     assert illegal["reason"] == "not_connected" and illegal["words"] == []
 

@@ -21,10 +21,14 @@ MOVE_HELP = (
 )
 
 
-def _illegal(e: IllegalMoveError, as_json: bool) -> None:
+def _illegal(e: IllegalMoveError, as_json: bool, lexicon: "str | None" = None) -> None:
     if as_json:
-        emit_json({"legal": False, "reason": e.reason, "message": e.message, "words": list(e.words)})
-    fail(f"illegal move ({e.reason}): {e.message}")
+        out = {"legal": False, "reason": e.reason, "message": e.message, "words": list(e.words)}
+        if lexicon is not None:
+            out["lexicon"] = lexicon
+        emit_json(out)
+    judged = f" (words judged by {lexicon})" if lexicon is not None and e.reason == "invalid_words" else ""
+    fail(f"illegal move ({e.reason}): {e.message}{judged}")
 
 
 def show(
@@ -104,8 +108,10 @@ def score_table(result):
                 cells.append("  ")
             letter = t.letter.lower() if t.blank else t.letter
             cells.append(letter, style="bold" if t.new else "dim")
-            premium = f"×{t.letter_multiplier}" if t.new and t.letter_multiplier > 1 else ""
-            cells.append(f" {t.points}{premium}", style=None if t.new else "dim")
+            if t.new and t.letter_multiplier > 1:  # face value × premium = points: I 1×3=3
+                cells.append(f" {t.points // t.letter_multiplier}×{t.letter_multiplier}={t.points}")
+            else:
+                cells.append(f" {t.points}", style=None if t.new else "dim")
         name = Text(w.text + ("" if w.main else "  (cross)"))
         table.add_row(name, cells, str(w.sum), str(w.word_multiplier), str(w.score))
     if result.bingo:
@@ -140,9 +146,9 @@ def validate(
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     verdict = pos.validate(move, position_lexicon(pos))
     if not verdict.legal:
-        _illegal(IllegalMoveError(verdict.reason, verdict.message, verdict.words), as_json)
+        _illegal(IllegalMoveError(verdict.reason, verdict.message, verdict.words), as_json, pos.lexicon_name)
     if as_json:
-        emit_json(verdict.to_dict())
+        emit_json({**verdict.to_dict(), "lexicon": pos.lexicon_name})  # (the word list that judged it)
         return
     say(f"legal: {verdict.move.notation()} scores {verdict.score}")
 

@@ -420,11 +420,12 @@ class Analyzer:
         return self._position(body, rs).score(move).to_dict()
 
     def validate(self, body: dict) -> dict[str, Any]:
-        """``POST /api/validate`` {cgp, ruleset, lexicon, move}: the verdict of ``racksmith validate --json``."""
+        """``POST /api/validate`` {cgp, ruleset, lexicon, move}: the verdict of ``racksmith validate --json``,
+        with ``lexicon``: the word list that judged the words (the request's, else the ruleset's)."""
         rs = self.ruleset(body)
-        lex, _ = self.lexicon(rs, body)
+        lex, lex_name = self.lexicon(rs, body)
         move = self._field(body, "move")
-        return self._position(body, rs, lex).validate(move, lex).to_dict()
+        return {**self._position(body, rs, lex).validate(move, lex).to_dict(), "lexicon": lex_name}
 
     def endgame(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/endgame`` {cgp, ruleset, lexicon, seconds, plies, top, move}: the endgame
