@@ -302,7 +302,7 @@ def test_a_player_to_move_whose_rack_is_not_known_is_refused_not_answered_with_a
     from racksmith.errors import SimError
 
     pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0")
-    pos.push("J8 SOIREE", draw="AEL")
+    pos.push("J8 SOIREE", draw="AELNST")
     says = "the rack of the player to move is not known, so neither are his plays"
     with pytest.raises(PositionError, match=says):
         pos.best_play(seconds=0.3)

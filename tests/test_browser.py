@@ -657,13 +657,13 @@ def test_the_check_field_holds_the_turn_s_move(desktop, server):
 
 
 def test_a_game_over_position_says_the_game_is_over(desktop, server):
-    """Six scoreless turns (zero-turn count 99 here): the game is over, not "no legal move"."""
+    """Six scoreless turns (zero-turn count 6): the game is over, not "no legal move"."""
     from urllib.parse import quote
 
     page = desktop
-    open_page(page, server, "?cgp=" + quote("/".join(["15"] * 15) + " AEINRST/ 0/0 99"))
+    open_page(page, server, "?cgp=" + quote("/".join(["15"] * 15) + " AEINRST/ 0/0 6"))
     wait_until(page, "document.querySelector('#moves tbody').innerText.includes('The game is over')")
-    assert "zero-turn count is 99" in text(page, "#moves tbody")
+    assert "zero-turn count is 6" in text(page, "#moves tbody")
     assert "no legal move" not in text(page, "#moves tbody")
 
 

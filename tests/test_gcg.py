@@ -85,7 +85,7 @@ def test_every_event_kind():
     assert ev[9].tiles == "AEILPRT" and ev[9].rack == "AEILPRT"
     assert ev[10].tiles == "OPEG" and ev[10].rack == ""
     assert ev[8].rack == ""
-    assert ev[0].note == "a note\non two lines"
+    assert ev[0].note == "a note\n on two lines"  # (the indentation after the first space is the note's)
     assert game.pragma("title") == "A test game"
     assert game.pragma("note") == "first note"
     assert game.lexicon_name == "CSW21"
@@ -102,7 +102,7 @@ def test_written_text_reads_back_the_same():
     assert ">emely: DEIILTZ -7 +0 0" in text
     assert ">doug:  (time) -10 29" in text  # the empty rack field kept: MAGPIE's reader needs it
     assert ">emely: AEILPRT (AEILPRT) -9 1" in text
-    assert "#note a note\non two lines\n" in text
+    assert "#note a note\n  on two lines\n" in text
 
 
 def test_liberal_whitespace_and_signs():
@@ -181,7 +181,7 @@ def test_visitor_sees_everything_in_order():
     seen = parse_gcg(EVERY_KIND + "oops\n", visitor=Recorder())
     assert seen[:3] == [("pragma", "character-encoding", 1), ("pragma", "player1", 2), ("pragma", "player2", 3)]
     assert ("note", "first note", 6) in seen
-    assert ("note", "a note\non two lines", 8) in seen
+    assert ("note", "a note\n on two lines", 8) in seen
     assert seen[-1] == ("error", 21)
     assert sum(1 for s in seen if s[0] == "event") == 11
 

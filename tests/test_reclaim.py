@@ -406,7 +406,7 @@ def test_cli_lists_scores_and_validates_reclamations(capsys):
     code, out, err = run(capsys, "score", GEROIKA, "-r", "erudit", "-m", "B8 (Г)оЛ *8B", "--json")
     assert code == 0 and json.loads(out)["score"] == 9 and json.loads(out)["reclaimed"] == [[7, 1, "Г"]]
     code, out, err = run(capsys, "validate", GEROIKA, "-r", "erudit", "-m", "B8 (Г)оЛ *8B", "--json")
-    assert code == 0 and json.loads(out) == {"legal": True, "score": 9}
+    assert code == 0 and json.loads(out) == {"legal": True, "score": 9, "lexicon": "ru-erudit"}
 
 
 @pytest.mark.parametrize(

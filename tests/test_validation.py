@@ -137,7 +137,7 @@ def test_exchanges():
     pos = fixture_position(peg)  # bag 1
     v = validate(pos, "-E", set())
     assert v.reason == "exchange_not_allowed" and "1 tile" in v.message
-    assert reason(pos, "-Z", set()) == "not_in_rack"  # checked before the bag
+    assert reason(pos, "-Z", set()) == "exchange_not_allowed"  # no exchange with 1 tile in the bag, whatever the rack
     open_pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABCDEFG/ 0/0 0")
     v = validate(open_pos, "-ABG", set())
     assert v.legal and v.score == 0 and v.move.notation() == "-ABG"

@@ -640,7 +640,7 @@ def test_a_cgp_s_var_and_lex_opcodes_name_the_ruleset_too(server):
 
 def test_a_position_says_when_the_game_is_over(server):
     empty = "/".join(["15"] * 15)
-    p = post(server, "/api/position", {"cgp": f"{empty} AEINRST/ 0/0 99"})
+    p = post(server, "/api/position", {"cgp": f"{empty} AEINRST/ 0/0 6"})
     assert (p["over"], p["ending"]) == (True, "zero_turns")
     p = post(server, "/api/position", {"cgp": QUIRK})
     assert (p["over"], p["ending"]) == (False, None)

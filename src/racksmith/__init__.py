@@ -4,9 +4,9 @@
 >>> pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ILSSTUY/ 0/0 0")
 >>> str(pos.moves(top=1)[0])
 '8H LUSTY'
->>> after = pos.play("8H LUSTY", draw="AER")
+>>> after = pos.play("8H LUSTY", draw="AEIRT")
 >>> str(after.racks[1]), after.scores
-('AEIRS', [0, 24])
+('AEIIRST', [0, 24])
 """
 from .rules.alphabet import BLANK, THROUGH, Alphabet, Tiles
 from .errors import (

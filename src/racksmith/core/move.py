@@ -165,6 +165,7 @@ class Move:
             rows, cols = getattr(ruleset, "rows", None), getattr(ruleset, "cols", None)
             board = (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
         t = text.strip() if text.isascii() else unicodedata.normalize("NFC", text).strip()  # decomposed letters: one each
+        _refuse_star_back_without_placement(t, text)
         low = t.lower()
         if low in ("-", "pass", "(pass)"):
             return cls.pass_(alphabet)
@@ -397,6 +398,23 @@ def _spell(a: Alphabet, tiles) -> str:
             run = []
     out.append(a.decode(run))
     return "".join(out)
+
+
+def _refuse_star_back_without_placement(t: str, text: str) -> None:
+    """A pass or an exchange followed by ``*12H`` tokens (stars taken back): only a placement takes
+    a star back, so say that rather than read the tokens as letters or a coordinate."""
+    parts = t.split()
+    k = len(parts)
+    while k > 1 and parts[k - 1].startswith("*") and any(ch.isdigit() for ch in parts[k - 1]):
+        k -= 1  # (a star's square has a row number; '*' alone, or '**', is a blank in a rack)
+    if k == len(parts):
+        return
+    head = " ".join(parts[:k])
+    if head.lower() in ("-", "pass", "(pass)") or (head[:1] in _EXCHANGE_STARTS and _EXCHANGE.fullmatch(head)):
+        raise InvalidMoveError(
+            f"bad move {text!r}: a pass or an exchange cannot take a star back: only a placement does "
+            "('8D ДОм *12H=А')"
+        )
 
 
 def _parse_reclaimed(tokens: list[str], alphabet: Alphabet, text: str,

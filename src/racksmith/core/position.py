@@ -241,6 +241,12 @@ class Position:
         self.scores = [int(x) for x in self.scores]
         if not _is_int(zero_turns) or zero_turns < 0:
             raise PositionError(f"zero_turns (consecutive scoreless turns) must be a whole number >= 0, got {zero_turns!r}")
+        if zero_turns > self._ruleset.zero_turn_limit:  # (at the limit: a game just ended by scoreless turns)
+            raise PositionError(
+                f"zero_turns {zero_turns!r}: the {self._ruleset.name} ruleset ends the game after "
+                f"{self._ruleset.zero_turn_limit} consecutive scoreless turns, so the count is at most "
+                f"{self._ruleset.zero_turn_limit}"
+            )
         self.zero_turns = int(zero_turns)
         self.opcodes = _opcodes(opcodes)
         if racks_known is None:
@@ -647,7 +653,9 @@ class Position:
     ) -> Undo:
         """Play a move here, in place: the tiles go on the board, the mover's score grows by the
         move's score, his rack loses the tiles played and gains ``draw`` (tiles drawn from the bag:
-        letters such as ``"EIR?"`` or tile ints; None draws nothing), the scoreless-turn count is
+        letters such as ``"EIR?"`` or tile ints, as many as the move took from the rack or as the
+        bag holds, whichever is fewer: a rack is refilled while the bag has tiles; None draws
+        nothing), the scoreless-turn count is
         updated, and the next player is to move (racks and scores rotate: ``racks[0]`` is always
         the player to move). Exchanges (the tiles go back to the bag; ``draw`` is drawn before
         they do) and passes too. Returns the :class:`Undo` record that :meth:`pop` uses.
@@ -655,7 +663,7 @@ class Position:
         The move is checked first (:func:`racksmith.core.validation.check_move`, words looked up in
         the position's lexicon unless ``check_words=False``): an illegal move raises
         :class:`~racksmith.errors.IllegalMoveError` with its reason, a draw the bag cannot supply
-        (or that overfills the rack) a :class:`~racksmith.errors.PositionError`, and the position
+        (or that overfills the rack, or leaves it short) a :class:`~racksmith.errors.PositionError`, and the position
         is left exactly as it was. ``trusted=True`` skips the legality check and the check of which
         tiles the bag holds, for moves a generator made (their ``score`` is used as is) and tiles
         a :class:`~racksmith.core.bag.Bag` drew; the rack and the squares are still checked, and so
@@ -825,9 +833,11 @@ class Position:
         """An exchange of ``count`` tiles not known, by a mover whose rack is not known."""
         rs = self._ruleset
         bag = self.bag_count
+        refusal = turns.exchange_refusal(rs, bag, count) if count >= 1 else None
+        if refusal and not turns.exchange_cap(rs, bag):  # no exchange at all with this bag: said before the count
+            raise IllegalMoveError("exchange_not_allowed", refusal)
         if count < 1 or count > self.rack_sizes[0]:
             raise IllegalMoveError("not_in_rack", f"an exchange of {count} tiles from a rack of {self.rack_sizes[0]}")
-        refusal = turns.exchange_refusal(rs, bag, count)
         if refusal:
             raise IllegalMoveError("exchange_not_allowed", refusal)
         move = Move.exchange((THROUGH,) * count, rs.alphabet, score=0)
@@ -917,6 +927,17 @@ class Position:
             drawn = self._drawn(draw, len(rack) - len(left), check_draw)
         if len(left) + len(drawn) > rs.rack_size:
             raise PositionError(f"the draw would leave {len(left) + len(drawn)} tiles on a rack of {rs.rack_size}")
+        used = len(rack) - len(left)
+        if draw is not None and len(drawn) < used:  # (the bag counted only for a short draw)
+            bag = self.bag_count
+            need = min(used, bag)
+            if len(drawn) < need:
+                what = "an exchange that gives back" if kind == EXCHANGE else "a move that takes"
+                raise PositionError(
+                    f"a draw of {len(drawn)} tile{'s' if len(drawn) != 1 else ''} after {what} {used} from the rack: "
+                    f"with {bag} tile{'s' if bag != 1 else ''} in the bag the player draws {need} (a rack is refilled "
+                    "while the bag has tiles; draw=None draws nothing)"
+                )
         score = move.score if kind == PLACE else 0
         if type(score) is not int:
             score = _points(move)

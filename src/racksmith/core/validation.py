@@ -21,7 +21,7 @@ from ..rules.ruleset import Ruleset
 from .geometry import as_move, check_geometry, resolve_move
 from .move import PLACE, Move
 from .scoring import breakdown
-from .turns import exchange_refusal, rack_left, take_tiles
+from .turns import exchange_cap, exchange_refusal, rack_left, take_tiles
 
 __all__ = [
     "ANY_WORD",
@@ -99,8 +99,11 @@ def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
     if move.is_exchange:
         if not move.tiles:
             raise IllegalMoveError("no_tiles", "an exchange must give back at least one tile")
+        rs, bag = position.ruleset, position.bag_count
+        refusal = exchange_refusal(rs, bag, len(move.tiles))
+        if refusal and not exchange_cap(rs, bag):  # no exchange at all with this bag: said before the rack
+            raise IllegalMoveError("exchange_not_allowed", refusal)
         check_rack(position, move)
-        refusal = exchange_refusal(position.ruleset, position.bag_count, len(move.tiles))
         if refusal:
             raise IllegalMoveError("exchange_not_allowed", refusal)
         return Move.exchange(move.tiles, move.alphabet, score=0)

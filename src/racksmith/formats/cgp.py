@@ -169,6 +169,11 @@ def _parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
         raise CGPError(f"CGP zero-turn count {zero_s!r} must be an integer") from None
     if zero_turns < 0:
         raise CGPError(f"CGP zero-turn count {zero_s!r} must not be negative")
+    if zero_turns > ruleset.zero_turn_limit:  # (at the limit: a game just ended by scoreless turns)
+        raise CGPError(
+            f"CGP zero-turn count {zero_s!r}: the {ruleset.name} ruleset ends the game after "
+            f"{ruleset.zero_turn_limit} consecutive scoreless turns, so the count is at most {ruleset.zero_turn_limit}"
+        )
     opcodes = _parse_opcodes(fields[4] if len(fields) > 4 else "")
     _check_rules(opcodes, ruleset)
     return ParsedCGP(board, tuple(racks), scores, zero_turns, opcodes)

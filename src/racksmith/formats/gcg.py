@@ -415,8 +415,13 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
             if note is not None:
                 note.append("")
             continue
-        if note is not None and (raw_line[:1].isspace() or _in_note(line)):
-            note.append(line)  # an indented line, or a '#hashtag' line, goes on the note
+        if note is not None and raw_line[:1].isspace():
+            # an indented line goes on the note: its first space marks it (as the writer marks a line
+            # starting with '#' or '>'); the indentation after it is the note's own
+            note.append(raw_line[1:].rstrip())
+            continue
+        if note is not None and _in_note(line):
+            note.append(line)  # a '#hashtag' line goes on the note
             continue
         if line.startswith("#"):
             flush_note()
@@ -816,6 +821,9 @@ def _player_line(index: int, player: GCGPlayer) -> str:
 
 
 def _note_lines(text: str) -> list[str]:
-    lines = [s.strip() for s in text.split("\n")]
-    first, rest = lines[0], lines[1:]
-    return [f"#note {first}".rstrip()] + [f" {s}" if s[:1] in ("#", ">") else s for s in rest]
+    """The ``#note`` line and its continuation lines: a line that starts with ``#``, ``>`` or white
+    space is written after one space, which the reader takes off again (so an indented line keeps
+    its indentation and a ``#word`` or ``>`` line is not read as a pragma or an event)."""
+    lines = [s.rstrip() for s in text.split("\n")]
+    first, rest = lines[0].strip(), lines[1:]
+    return [f"#note {first}".rstrip()] + [f" {s}" if s[:1] in ("#", ">") or s[:1].isspace() else s for s in rest]

@@ -586,6 +586,8 @@ class Analyzer:
             draw = self._check_length("draw", t.get("draw"))
             if draw is not None and not isinstance(draw, str):
                 raise RequestError(f"turn {i + 1}: field 'draw' must be letters")
+            if draw == "":  # nothing said of the draw: the next turn's position tells the rack
+                draw = None
             rack = a.rack_string(pos.rack, blanks_last=True)
             u = pos.push(self._field(t, "move"), draw, check_words=False)
             after = (pos, u)
