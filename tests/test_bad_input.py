@@ -537,10 +537,20 @@ def test_ctrl_c_during_a_pre_endgame_stops_it_at_once():
     searches run on a thread of their own that Ctrl-C stops, as the endgame's do (before, the
     interrupt waited for the kernel call in progress to return, which was quick here but need not
     be)."""
+    import threading
+
     from test_endgame import PEG141
 
     p = entry("peg", PEG141, "--all")
-    time.sleep(3)  # (set up, and searching)
+    killer = threading.Timer(120, p.kill)  # (no line ever: the test fails, it does not hang)
+    killer.start()
+    try:
+        # each play is shown on stderr as it is solved: the first line says the search runs, on its
+        # thread (a fixed wait sent the signal while a loaded machine was still importing racksmith)
+        first = p.stderr.readline()
+    finally:
+        killer.cancel()
+    assert first.strip() and not first.startswith((b"racksmith:", b"Traceback")), first  # a play, solved
     sent = time.monotonic()
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
@@ -718,7 +728,7 @@ def test_copy_copy_of_a_position_is_independent():
     pos = Position.from_cgp(OUTGUN)
     n = len(pos.moves())
     for clone in (copy.copy(pos), copy.deepcopy(pos)):
-        clone.push("J8 SOIREE", draw="AEL")
+        clone.push("J8 SOIREE", draw="AELNST")
         assert pos.cgp() == OUTGUN and len(pos.moves()) == n and pos.validate("J8 SOIREE").legal
         clone.pop()
         assert clone.cgp() == OUTGUN

@@ -330,7 +330,9 @@ def test_a_stopped_run_removes_the_records_it_left_half_written(tmp_path):
     old = tmp_path / ".game000001.gcg.0123456789ab.tmp"
     old.write_text("x")
     os.utime(old, ns=(1, 1))  # made before the run
-    since = time.time_ns() - 1
+    # the run's start, a second back: a file's mtime comes from the kernel's coarser clock (a tick of
+    # up to a few ms), so a file made right after ``time.time_ns()`` may carry an earlier time
+    since = time.time_ns() - 10**9
     partial = tmp_path / ".game000760.gcg.a1b2c3d4e5f6.tmp"
     partial.write_text("#player1")
     kept = [tmp_path / "game000760.gcg", tmp_path / ".notes.tmp", tmp_path / ".game000760.gcg.xyz.tmp"]

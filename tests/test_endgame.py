@@ -1321,18 +1321,31 @@ def test_a_cancel_event_stops_the_pre_endgame():
         pos.solve_peg(cancel="now")
 
 
-def test_endgame_stopped_by_its_limit_reports_the_whole_time_spent():
+def test_endgame_stopped_by_its_limit_reports_the_whole_time_spent(monkeypatch):
     """A depth cut off by ``seconds`` counts in the time and the nodes reported (they were the
-    completed depths', a fraction of what the call did)."""
-    pos = Position.from_cgp("BLIGHTER6J/2O11A/2D9LAG/2I1U2LIANOID1/R1CANOEIST2DO1/A3M8Z1/COMPERED5ET/Q3W1FEW5O/"
-                            "U6B6Y/E1ERRANT5HO/T2YUGAS5EN/SEVEN8I1/13F1/13E1/11KART AILNOU?/IIPSVX? 396/326 0")
+    completed depths', a fraction of what the call did).
+
+    Where the limit falls must not depend on the machine's speed (on a loaded machine depth 1 alone
+    outlasted a 1 s limit, and the search stopped at a depth's end, with nothing cut off): the
+    Python side reads a clock that runs ``seconds`` behind the real one, which the kernel reads.
+    The search sees its limit far off after each depth, and starts the next; the kernel sees it
+    already past, and cuts depth 2 off at its first look at the clock (depth 1 has no limit)."""
+    import types
+
+    from racksmith.search import endgame
+
+    seconds = 600.0
+    behind = types.SimpleNamespace(monotonic=lambda: time.monotonic() - seconds)
+    monkeypatch.setattr(endgame, "time", behind)
+    pos = Position.from_cgp(BLIGHTER)
     t = time.monotonic()
     reported = []
-    r = pos.solve_endgame(seconds=1.0, on_depth=reported.append)
+    r = pos.solve_endgame(seconds=seconds, on_depth=reported.append)
     wall = time.monotonic() - t
-    assert not r.exact and r.depth >= 1  # depths 1-3 take about half a second, the fourth far longer
-    assert 1.0 <= r.seconds <= wall
-    # and its nodes: the depths completed counted only those (the last report), and far fewer
+    assert not r.exact and r.depth == 1 and [d.depth for d in reported] == [1]  # depth 2 cut off
+    # its time: up to the end of the depth cut off, not of the last depth completed
+    assert reported[-1].seconds < r.seconds <= wall
+    # and its nodes: the depths completed counted only those (the last report), and fewer
     assert reported[-1].depth == r.depth and r.nodes > reported[-1].nodes > 0
 
 
@@ -1699,15 +1712,28 @@ def test_peg_with_four_tiles_in_the_bag_ranks_by_rounds_of_estimates(monkeypatch
 def test_peg_estimates_the_plays_set_up_when_setting_up_is_cut_short(monkeypatch):
     """Setting the plays up stops halfway to the limit; the plays set up by then are estimated in
     what is left (a set-up cut short used to stop everything: nothing was estimated, and the answer
-    was the first play by score). Setting up is slowed here (10 ms a play) so that it is cut."""
+    was the first play by score). The solver's clock is made up, so that this holds on a machine
+    of any speed: setting a play up takes 10 ms on it (about 140 plays set up of 301 in the 1.5 s
+    before the cut), and each reading of it 1 ms (each estimate one: about 500 fit in what is left).
+    It starts an hour ahead of the real clock, which the kernel reads: its searches never stop for
+    the limit before the solver does."""
+    import types
+
     from racksmith.search import peg
+
+    now = [time.monotonic() + 3600.0]
+
+    def read() -> float:
+        now[0] += 0.001
+        return now[0]
 
     real = peg._groups
 
     def slow(*args):
-        time.sleep(0.01)
+        now[0] += 0.01
         return real(*args)
 
+    monkeypatch.setattr(peg, "time", types.SimpleNamespace(monotonic=read, perf_counter=time.perf_counter))
     monkeypatch.setattr(peg, "_groups", slow)
     monkeypatch.setattr(peg, "_ANSWER_TOP", 0)
     r = Position.from_cgp(FOUR_IN_BAG).solve_peg(300, seconds=3)

@@ -653,23 +653,36 @@ def test_the_timing_counts_against_the_time_limit(monkeypatch):
 def test_every_rack_tried_past_the_time_limit_is_given_up_for_the_deals(monkeypatch):
     """When trying every rack looked as if it fitted but runs out of time (a machine that slowed
     down), it is stopped at the limit and the racks dealt first are the answer: a part of the
-    enumeration is no fair sample (the racks come in order), the deals are."""
+    enumeration is no fair sample (the racks come in order), the deals are. (The inference's clock
+    stands still while the deals that time a rack run, so that every rack looks as if it fitted on
+    any machine: a slow one saw that it did not, and never tried them.)"""
+    import types
+
     from racksmith.sim import _sim
+    from racksmith.sim import infer
 
     pos = Position.from_cgp(KRONA)
     infer_leaves(pos, "8D KRONA", leaves=SYNTH, samples=1)
     real = _sim.infer_leaves
     calls = []
+    held = [0.0]  # the time the deals that time a rack took, taken off the inference's clock
 
-    def slow_enumeration(*args, **kw):
+    def clock() -> float:
+        return time.monotonic() - held[0]
+
+    def stalled_enumeration(*args, **kw):
         if args[13] == 0:  # enumerating: as if the machine stalled past the time limit
-            time.sleep(max(args[15] - time.monotonic(), 0.0) + 0.05)
+            time.sleep(max(args[15] - clock(), 0.0) + 0.05)
+        started = time.monotonic()
         out = real(*args, **kw)
+        if not calls:
+            held[0] += time.monotonic() - started
         calls.append((args[13], out[4]))
         return out
 
-    monkeypatch.setattr(_sim, "infer_leaves", slow_enumeration)
-    r = infer_leaves(pos, "8D KRONA", leaves=SYNTH, seconds=0.3)
+    monkeypatch.setattr(infer, "time", types.SimpleNamespace(monotonic=clock))
+    monkeypatch.setattr(_sim, "infer_leaves", stalled_enumeration)
+    r = infer_leaves(pos, "8D KRONA", leaves=SYNTH, seconds=0.5)
     assert [asked > 0 for asked, _ in calls] == [True, False]  # dealt, then every rack tried ...
     assert calls[1][1] < 347  # ... and stopped at the limit
     assert not r.exact and r.samples == r.racks_tried == calls[0][1] == 64
