@@ -130,3 +130,94 @@ def test_workers_end_when_the_pool_is_left_and_ignore_ctrl_c():
 def test_a_pool_needs_a_worker():
     with pytest.raises(RacksmithError, match="at least one worker"):
         WorkerPool(0)
+
+
+def _illegal(n: int) -> int:
+    from racksmith.errors import IllegalMoveError
+
+    raise IllegalMoveError("not_in_rack", f"batch {n}: the play needs tiles the rack does not hold", ("QI",))
+
+
+def _init_fails() -> None:
+    raise FileNotFoundError("no such lexicon: nowhere.kwg")
+
+
+def _sleep_a_second(n: int) -> tuple[int, int]:
+    time.sleep(1.0)
+    return n, os.getpid()
+
+
+def test_an_error_with_its_own_fields_arrives_whole():
+    """An IllegalMoveError (reason, message, words) raised in a worker is the same error here (it
+    arrived as a TypeError of its constructor: exceptions are pickled by their arguments)."""
+    from racksmith.errors import IllegalMoveError
+
+    with pytest.raises(IllegalMoveError) as info:
+        with WorkerPool(2) as pool:
+            list(pool.completed(_illegal, [1]))
+    e = info.value
+    assert (e.reason, e.words, str(e)) == ("not_in_rack", ("QI",), "batch 1: the play needs tiles the rack does not hold")
+
+
+def test_an_initializer_s_error_is_raised_as_itself_however_fast_it_fails():
+    for _ in range(3):
+        pool = WorkerPool(2, initializer=_init_fails)
+        time.sleep(0.3)  # (the workers have failed and ended before the first batch is sent)
+        with pytest.raises(FileNotFoundError, match="no such lexicon"):
+            with pool:
+                list(pool.completed(_square, range(4)))
+
+
+def test_batches_go_to_idle_workers_first():
+    """Four one-second batches on four workers take about a second, one a worker (two a worker
+    at a time took two seconds on two of them)."""
+    with WorkerPool(4) as pool:
+        out = dict(pool.completed(_sleep_a_second, range(4)))
+    assert len({pid for _, pid in out.values()}) == 4
+
+
+def test_a_pool_left_early_is_closed_not_reused_with_stale_answers():
+    pool = WorkerPool(2)
+    procs = [w.process for w in pool._workers]
+    it = pool.completed(_slow, ["a", "b", "c"])
+    next(it)
+    it.close()  # the caller stopped reading: the answers still to come are not the next call's
+    with pytest.raises(RacksmithError, match="this pool is closed"):
+        list(pool.completed(_slow, ["x"]))
+    for p in procs:
+        with pytest.raises(ValueError):  # (closed: joined)
+            p.exitcode
+
+
+def _orphan_parent(conn) -> None:
+    with WorkerPool(2) as pool:
+        conn.send([w.process.pid for w in pool._workers])
+        conn.close()
+        os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer would
+
+
+def test_workers_end_when_their_pool_s_process_is_killed():
+    """(fork: each worker closed its copy of its own pipe's other end, so it sees the pool's
+    process go away; before, workers of a killed process lived on for ever)"""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    here, there = ctx.Pipe()
+    parent = ctx.Process(target=_orphan_parent, args=(there,))
+    parent.start()
+    pids = here.recv()
+    parent.join(10)
+    deadline = time.monotonic() + 10
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        alive = [p for p in pids if _alive(p)]
+        time.sleep(0.05)
+    assert alive == []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

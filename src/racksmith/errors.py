@@ -37,6 +37,18 @@ class RacksmithError(ValueError):
 
     param: "str | None" = None
 
+    def __reduce__(self):
+        # pickled as what it holds, not by calling __init__ again (whose arguments differ by class):
+        # an error raised in a worker process (--jobs, Ray) arrives whole, with its reason and fields
+        return (_rebuilt, (type(self), self.args, dict(self.__dict__)))
+
+
+def _rebuilt(cls: type, args: tuple, state: dict) -> RacksmithError:
+    e = cls.__new__(cls, *args)
+    e.args = args
+    e.__dict__.update(state)
+    return e
+
 
 class RulesetError(RacksmithError):
     """A ruleset file or name is malformed or unknown."""

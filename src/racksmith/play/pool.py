@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import traceback
 from collections import deque
@@ -41,8 +42,8 @@ def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple,
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _MASKS:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (blocked from its start until ignored)
-    for c in others:  # (fork: the other workers' pipes, copied here, would keep them open)
-        c.close()
+    for c in others:  # (fork: the pool's ends of the pipes, its own included, copied here: they would
+        c.close()     # keep the pipes open, and this worker would not see its pool's process go away)
     try:
         if initializer is not None:
             initializer(*initargs)
@@ -57,7 +58,7 @@ def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple,
             try:
                 answer: tuple = ("ok", fn(arg))
             except BaseException as e:  # (sent back: raised there as here)
-                answer = ("error", e, traceback.format_exc())
+                answer = ("error", _sendable(e), traceback.format_exc())
             try:
                 conn.send(answer)
             except (BrokenPipeError, ConnectionResetError):
@@ -69,11 +70,21 @@ def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple,
                     conn.send(("error", RacksmithError(f"{type(answer[1]).__name__}: {answer[1]}"), answer[2]))
     except BaseException as e:  # (the initializer's error: the pool raises it at the first batch)
         try:
-            conn.send(("error", e, traceback.format_exc()))
+            conn.send(("error", _sendable(e), traceback.format_exc()))
         except Exception:
             pass
     finally:
         conn.close()
+
+
+def _sendable(e: BaseException) -> BaseException:
+    """``e``, or, when it would not arrive whole in the pool's process (an exception class whose
+    arguments do not rebuild it), a RacksmithError saying what it was."""
+    try:
+        pickle.loads(pickle.dumps(e))
+        return e
+    except Exception:
+        return RacksmithError(f"{type(e).__name__}: {e}")
 
 
 class _Worker:
@@ -90,7 +101,7 @@ class WorkerPool:
     it normally asks the workers to end; leaving it by an exception (Ctrl-C) kills them."""
 
     def __init__(self, workers: int, *, initializer: Callable[..., None] | None = None, initargs: tuple = (),
-                 start_method: str | None = None, depth: int = 2):
+                 start_method: str | None = None, depth: int = 1):
         if workers < 1:
             raise RacksmithError(f"a pool needs at least one worker, got {workers}")
         ctx = multiprocessing.get_context(start_method)
@@ -100,18 +111,21 @@ class WorkerPool:
         try:
             for _ in range(workers):
                 here, there = ctx.Pipe(duplex=True)
-                others = [w.conn for w in self._workers] if fork else []
+                others = [w.conn for w in self._workers] + [here] if fork else []
                 p = ctx.Process(target=_worker, args=(there, initializer, initargs, others), daemon=False,
                                 name="racksmith-worker")
-                # SIGINT blocked while it starts: a Ctrl-C then is this process's, never the worker's
+                # SIGINT blocked while it starts: a Ctrl-C then is this process's, never the worker's;
+                # and it is delivered only once the worker is in the list that close() stops
                 mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _MASKS else None
                 try:
-                    p.start()
+                    try:
+                        p.start()
+                    finally:
+                        there.close()  # (its only copy is the worker's: the pipe ends when the worker does)
+                    self._workers.append(_Worker(p, here))
                 finally:
                     if mask is not None:
                         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-                there.close()  # (its only copy is the worker's: the pipe ends when the worker does)
-                self._workers.append(_Worker(p, here))
         except BaseException:
             self.close(kill=True)
             raise
@@ -132,9 +146,9 @@ class WorkerPool:
         live = list(self._workers)
         exhausted = False
 
-        def feed(w: _Worker) -> None:
+        def feed(w: _Worker, most: int = self.depth) -> None:
             nonlocal exhausted
-            while not exhausted and len(w.items) < self.depth:
+            while not exhausted and len(w.items) < most:
                 try:
                     item = next(todo)
                 except StopIteration:
@@ -142,12 +156,23 @@ class WorkerPool:
                     return
                 try:
                     w.conn.send((fn, arg(item)))
-                except OSError:  # (BrokenPipeError: it died after its last answer)
-                    raise self._died(w) from None
+                except OSError:  # (BrokenPipeError: it ended: with its own error, if it said one)
+                    raise self._failure(w) from None
                 w.items.append(item)
 
-        for w in live:
-            feed(w)
+        if not live:
+            raise RacksmithError("this pool is closed: make another")
+        for depth in range(1, self.depth + 1):  # one item to each worker before any gets a second
+            for w in live:
+                if len(w.items) < depth:
+                    feed(w, depth)
+        try:
+            yield from self._answers(live, feed)
+        finally:
+            if any(w.items for w in live):  # left early (an error, or the caller stopped): the answers
+                self.close(kill=True)       # still to come would be read as the next call's
+
+    def _answers(self, live: list[_Worker], feed: Callable[..., None]) -> Iterator[tuple[Any, Any]]:
         while True:
             busy = [w for w in live if w.items]
             if not busy:
@@ -162,18 +187,38 @@ class WorkerPool:
                     continue
                 if r not in by_conn and not w.conn.poll():
                     raise self._died(w)
-                try:
-                    answer = w.conn.recv()
-                except (EOFError, OSError):
-                    raise self._died(w) from None
+                answer = self._receive(w)
                 item = w.items.popleft()
                 if answer[0] == "error":
-                    error = answer[1]
-                    if answer[2]:
-                        error.__cause__ = WorkerTraceback(answer[2])
-                    raise error
+                    raise self._error(answer)
                 feed(w)
                 yield item, answer[1]
+
+    def _receive(self, w: _Worker) -> tuple:
+        try:
+            return w.conn.recv()
+        except (EOFError, OSError):
+            raise self._died(w) from None
+        except Exception as e:  # an answer that does not rebuild here
+            raise WorkerError(f"a worker's answer could not be read: {type(e).__name__}: {e}") from None
+
+    @staticmethod
+    def _error(answer: tuple) -> BaseException:
+        error = answer[1]
+        if answer[2]:
+            error.__cause__ = WorkerTraceback(answer[2])
+        return error
+
+    def _failure(self, w: _Worker) -> BaseException:
+        """Why ``w`` ended: the error it sent (its initializer's) if it sent one, else how it died."""
+        try:
+            if w.conn.poll():
+                answer = self._receive(w)
+                if answer[0] == "error":
+                    return self._error(answer)
+        except (WorkerError, OSError):
+            pass
+        return self._died(w)
 
     def _died(self, w: _Worker) -> WorkerError:
         w.process.join(STOP_GRACE)
