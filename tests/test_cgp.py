@@ -482,3 +482,17 @@ def test_many_opcodes_are_read_in_linear_time():
     tail = "gid 7;" * 100_000 + " a b c"
     with pytest.raises(CGPError, match="'a b c' must end with ';'"):
         _parse_opcodes(tail)
+
+
+def test_copies_without_the_moves_do_not_carry_the_stale_last_move_and_timers():
+    from racksmith import Game, GameView
+
+    cgp = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ABCDEFG 0/28 0 lm 8D.KRONA; gid xyz; ti 300;"
+    pos = Position.from_cgp(cgp)
+    pos.push("-")
+    for p in (pos.copy(stack=False), pos.moves(top=1).position):
+        assert p.cgp().endswith(" gid xyz;") and "lm" not in dict(p.opcodes)
+    assert pos.copy().opcodes == Position.from_cgp(cgp).opcodes  # (with its moves: popping gives them back)
+    game = Game.from_cgp(cgp, seed=1)
+    game.play("-")
+    assert GameView(game).position.cgp().endswith(" gid xyz;")

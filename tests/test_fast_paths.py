@@ -238,7 +238,7 @@ def test_move_parse_and_place_give_plain_values():
         m = Move.parse(text)
         assert m.kind == "exchange" and m.notation() == "-3" and m == Move.parse("-3"), text
     for text in ("-0", "-100"):
-        with pytest.raises(RacksmithError, match="gives back 1 tile or more"):
+        with pytest.raises(RacksmithError, match="gives back 1 to 99 tiles"):
             Move.parse(text)
 
 

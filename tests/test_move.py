@@ -80,7 +80,7 @@ def test_a_row_no_board_has_is_named_by_the_board_of_the_position():
         ("", "bad move"),
         ("8D", "bad move"),
         ("8D QUIRK X", "bad move"),
-        ("-0", "gives back 1 tile or more"),
+        ("-0", "gives back 1 to 99 tiles"),
         ("DD QUIRK", "bad coordinate"),
         ("0A AB", "rows are numbered 1..26"),
         ("80D QU(I)RK", "rows are numbered 1..26"),  # (it parsed, then wrote back as words)

@@ -175,7 +175,7 @@ class Move:
             # ``-3``: an exchange of tiles not known (an opponent's, as the board shows it)
             count = int(m.group(1))
             if not 1 <= count <= 99:
-                raise InvalidMoveError(f"bad exchange {text!r}: an exchange gives back 1 tile or more")
+                raise InvalidMoveError(f"bad exchange {text!r}: an exchange of tiles not shown gives back 1 to 99 tiles")
             return cls.exchange((THROUGH,) * count, alphabet)
         if m:
             try:

@@ -305,7 +305,7 @@ class Position:
         p.racks = list(self.racks)
         p.scores = list(self.scores)
         p.zero_turns = self.zero_turns
-        p.opcodes = self.opcodes
+        p.opcodes = self.opcodes if stack else self.current_opcodes
         p._lexicon = self._lexicon
         p._lexicon_spec = self._lexicon_spec
         p._stack = self._stack.copy() if stack else []
@@ -620,10 +620,16 @@ class Position:
         made from (``lm``, the last move; the timers ``ti``, ``tmr``, ``to``) are left out: they no
         longer hold (popping back to it writes them again)."""
         self._check_scores()
+        return format_cgp(self._board, self.racks, self.scores, self.zero_turns, self.current_opcodes, self._ruleset)
+
+    @property
+    def current_opcodes(self) -> tuple[tuple[str, str], ...]:
+        """The opcodes that still hold here: :attr:`opcodes` less, once a move is pushed, ``lm`` (the
+        last move) and the timers ``ti``, ``tmr``, ``to``, which described the position before."""
         opcodes = self.opcodes
         if self._stack and opcodes:
-            opcodes = tuple(op for op in opcodes if op[0].lower() not in _TURN_OPCODES)
-        return format_cgp(self._board, self.racks, self.scores, self.zero_turns, opcodes, self._ruleset)
+            return tuple(op for op in opcodes if op[0].lower() not in _TURN_OPCODES)
+        return opcodes
 
     def __repr__(self) -> str:
         return f"Position.from_cgp({self.cgp()!r}, ruleset={self._ruleset.name!r})"

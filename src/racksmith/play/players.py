@@ -57,7 +57,7 @@ class GameView:
         live = self._game.live_position
         hidden = len(live.racks) - 1
         return Position(live.ruleset, live.board.copy(), (live.racks[0],) + ((),) * hidden, list(live.scores),
-                        live.zero_turns, live.opcodes, lexicon=live.lexicon, racks_known=[True] + [False] * hidden)
+                        live.zero_turns, live.current_opcodes, lexicon=live.lexicon, racks_known=[True] + [False] * hidden)
 
     @property
     def player(self) -> int:

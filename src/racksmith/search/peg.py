@@ -851,7 +851,7 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
                 play.draws.append(d)
                 continue
             seq, _, opp = scenarios[j]
-            p = Position(rs, position.board, (rack, opp), position.scores, position.zero_turns, position.opcodes,
+            p = Position(rs, position.board, (rack, opp), position.scores, position.zero_turns, position.current_opcodes,
                          lexicon=lexicon)
             p.push(m, list(seq[:k]) if m.is_place else None, trusted=True)
             spread = p.scores[1] - p.scores[0]  # the mover's, after his play

@@ -59,7 +59,7 @@ class EndgamePlayer:
 
         live = view.position
         seen = Position(live.ruleset, live.board, (live.racks[0], ()), live.scores, live.zero_turns,
-                        live.opcodes, lexicon=view.lexicon)
+                        live.current_opcodes, lexicon=view.lexicon)
         try:
             result = seen.solve_endgame(self.plies, self.seconds, self.threads)
         except PositionError:  # a position the solver does not take (more stars than it takes back): static equity
