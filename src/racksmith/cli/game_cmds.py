@@ -59,7 +59,7 @@ def selfplay(
     from ..rules.ruleset import get_ruleset
     from ..play.backends import MAX_GAMES, check_jobs
     from ..play.selfplay import ENGINES, SelfPlayConfig, _Series, parse_player, parse_players, run_selfplay
-    from .progress import check_output_file, end_with_problems, games_progress, interrupted_line, warn_stale_records
+    from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records
 
     # bad usage first, then what the options name (files, folders): all of it before any note is shown
     if not 1 <= games <= MAX_GAMES:
@@ -118,21 +118,12 @@ def selfplay(
         note(f"note: no --leaves given: {who} equity without leave values (score, opening and end-of-game "
              "adjustments)")
     # (no refresh thread: worker processes are forked, and the measured loop should not pay for drawing)
-    count = [0]
-
-    def progress(done: int) -> None:
-        count[0] = done
-        update("self-play", done, games)
-
-    try:
-        with games_progress() as update:
+    stopped = "no report printed" + (f", {games_csv} not written" if games_csv is not None else "")
+    with counted_games("self-play", games, stopped) as progress:
+        try:
             report = run_selfplay(games, config, jobs=jobs, lexicon=lex, leaves=klv, progress=progress)
-    except RacksmithError as e:
-        fail(str(e))
-    except KeyboardInterrupt as e:  # (exit 130, or 128 + the signal: cli/main.py)
-        note("racksmith: " + interrupted_line(e, games, count[0], result="no report printed"
-                                              + (f", {games_csv} not written" if games_csv is not None else "")))
-        raise
+        except RacksmithError as e:
+            fail(str(e))
     d = report.to_dict()
     if as_json:
         emit_json(d)

@@ -8,7 +8,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import JOBS_HELP, emit_json, note, plural, say, signed
+from .common import JOBS_HELP, emit_json, plural, say, signed
 
 SPEC_HELP = "a player spec KIND[:key=value,...], e.g. score or sim:infer=on (the kinds and their keys: above)."
 
@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
         from ..errors import RacksmithError
         from ..play.backends import MAX_GAMES, check_jobs
         from ..play.match import match
-        from .progress import check_output_file, end_with_problems, games_progress, interrupted_line, warn_stale_records
+        from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records
 
         if not 2 <= games <= MAX_GAMES or games % 2:
             raise typer.BadParameter(f"must be an even number from 2 to {MAX_GAMES:,} (games are played in pairs), "
@@ -73,20 +73,10 @@ def register(app: typer.Typer) -> None:
             check_output_file(games_csv, "--games-csv")
         if gcg_dir is not None:
             warn_stale_records(gcg_dir, games)  # (the folder is made, and checked writable, by match)
-        count = [0]
-
-        def progress(done: int) -> None:
-            count[0] = done
-            update("match", done, games)
-
-        try:
-            with games_progress() as update:
-                result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
-                               address=address, progress=progress, gcg_dir=gcg_dir)
-        except KeyboardInterrupt as e:  # (exit 130, or 128 + the signal: cli/main.py)
-            note("racksmith: " + interrupted_line(e, games, count[0], "no result printed" + (
-                f", {games_csv} not written" if games_csv is not None else ""), pairs=True))
-            raise
+        stopped = "no result printed" + (f", {games_csv} not written" if games_csv is not None else "")
+        with counted_games("match", games, stopped, pairs=True) as progress:
+            result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
+                           address=address, progress=progress, gcg_dir=gcg_dir)
         d = result.to_dict()
         if as_json:
             emit_json(d)

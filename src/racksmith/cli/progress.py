@@ -52,6 +52,25 @@ def games_progress(every: float = 30.0) -> Iterator[Callable[[str, int, int], No
     yield log
 
 
+@contextmanager
+def counted_games(label: str, games: int, stopped: str, *, pairs: bool = False) -> Iterator[Callable[[int], None]]:
+    """A run of ``games`` games shown by :func:`games_progress` under ``label``: yields
+    ``progress(done)``. Stopped by Ctrl-C (or SIGTERM), it leaves the line of
+    :func:`interrupted_line` (``stopped``: what the run then does not give) and the interrupt goes
+    on (exit 130, or 128 + the signal: cli/main.py)."""
+    count = [0]
+    try:
+        with games_progress() as update:
+            def progress(done: int) -> None:
+                count[0] = done
+                update(label, done, games)
+
+            yield progress
+    except KeyboardInterrupt as e:
+        note("racksmith: " + interrupted_line(e, games, count[0], stopped, pairs=pairs))
+        raise
+
+
 def show_runs(spans: Sequence[tuple[int, int]], most: int = 4) -> str:
     """Runs of game numbers as a person reads them: ``0-1124 and 1200-1499``; past ``most`` runs,
     ``0-9, 20-29, 40-49, ... and 90-99 (6 runs)``."""

@@ -43,7 +43,7 @@ def winpct_train_cmd(
     from ..lexicon.shipped_leaves import default_leaves_name
     from ..rules.ruleset import get_ruleset
     from ..sim.winpct import train_winpct
-    from .progress import games_progress, interrupted_line
+    from .progress import counted_games
 
     rs = get_ruleset(ruleset)
     if leaves is None:
@@ -69,19 +69,9 @@ def winpct_train_cmd(
     rest = args[args.index("train") + 1:] if "train" in args else args
     command = "racksmith winpct train " + " ".join(shlex.quote(a) for a in rest)
     # a bar on a terminal, else a line now and then: never a blank line left on stderr
-    count = [0]
-
-    def progress(done: int) -> None:
-        count[0] = done
-        update("self-play", done, games)
-
-    try:
-        with games_progress() as update:
-            wp, tally = train_winpct(rs, games, lexicon=lexicon, leaves=leaves, seed=seed, jobs=jobs,
-                                     progress=progress, command=command)
-    except KeyboardInterrupt as e:  # (exit 130, or 128 + the signal: cli/main.py)
-        note("racksmith: " + interrupted_line(e, games, count[0], f"no table written ({output} left as it was)"))
-        raise
+    with counted_games("self-play", games, f"no table written ({output} left as it was)") as progress:
+        wp, tally = train_winpct(rs, games, lexicon=lexicon, leaves=leaves, seed=seed, jobs=jobs,
+                                 progress=progress, command=command)
     wp.save(output)  # the table, and its provenance in OUTPUT.json
     if tallies:
         np.save(tallies, tally.counts)
