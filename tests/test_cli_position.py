@@ -50,6 +50,21 @@ def test_show_json_and_svg(capsys, tmp_path):
     assert text.startswith("<svg") and text.rstrip().endswith("</svg>") and ">Q<" in text
 
 
+def test_show_draws_a_move_as_asked_but_says_when_it_is_not_legal_and_sizes_the_svg(capsys, tmp_path):
+    """A puzzle's answer key drawn with a typo (a tile the rack lacks, a phony) is drawn, with a
+    note that it is not legal, not passed off as a bingo; --size sets the SVG's squares."""
+    svg, big = tmp_path / "small.svg", tmp_path / "big.svg"
+    code, out, err = run(capsys, "show", "--cgp", QUIRK, "--move", "9D DEAIRS", "--svg", str(svg), "--size", "16")
+    assert code == 0 and "9D DEAIRS" in out
+    assert one_line(err).startswith("note: 9D DEAIRS is drawn as asked, but it is not legal here (invalid_words: ")
+    code, out, err = run(capsys, "show", "--cgp", QUIRK, "--move", "D8 (Q)uERIDAS", "--svg", str(big), "--size", "40")
+    assert code == 0 and err == ""  # a legal move: no note
+    width = lambda p: int(p.read_text(encoding="utf-8").split('width="', 1)[1].split('"', 1)[0])
+    assert abs(width(big) / width(svg) - 40 / 16) < 0.05  # (the picture scales with its squares)
+    code, out, err = run(capsys, "show", "--cgp", QUIRK, "--svg", str(svg), "--size", "4")
+    assert code == 2
+
+
 def test_show_other_rulesets(capsys):
     cgp = "/".join(["21"] * 21) + " AEELSV?/ 0/0 0"
     code, out, err = run(capsys, "show", "--cgp", cgp, "--ruleset", "super")

@@ -107,6 +107,8 @@ def test_completions(small):
     assert small.completions("ab") == ["AB", "ABA", "ABCD"]
     assert small.completions("ABC") == ["ABCD"]
     assert small.completions("Z") == [] and small.completions("É") == []
+    with pytest.raises(UnknownLetterError, match=r"completions\('AB\?'\): a prefix is letters.*completions\('AB'\)"):
+        small.completions("AB?")  # (a blank is an anagram's tile: it read as no word at all)
     assert small.completions("") == sorted(SMALL)
 
 

@@ -11,7 +11,7 @@ import typer
 
 from ..errors import IllegalMoveError
 from .common import (
-    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, fail, load_position, position_lexicon,
+    CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, fail, load_position, note, position_lexicon,
     say, say_table,
 )
 
@@ -39,6 +39,7 @@ def show(
     ruleset: RulesetOption = None,
     move: Optional[str] = typer.Option(None, "--move", "-m", help="Draw this move on the board (its new tiles and their premiums). " + MOVE_HELP),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the picture as SVG to this file.", dir_okay=False),
+    size: int = typer.Option(32, "--size", min=8, max=512, help="With --svg: pixels a square."),
     as_json: bool = typer.Option(False, "--json", help="Print the position as JSON on stdout (with --move, its score too)."),
 ) -> None:
     """Show a position: the board with its premiums, the racks, the scores and the bag; with
@@ -54,8 +55,14 @@ def show(
         except IllegalMoveError as e:
             _illegal(e, as_json)
     drawn = scored.move if scored is not None else None
+    if scored is not None:
+        # drawn as asked (a puzzle's wrong answer may be drawn on purpose), but never passed off as legal
+        verdict = pos.validate(drawn, position_lexicon(pos))
+        if not verdict.legal:
+            note(f"note: {drawn.notation()} is drawn as asked, but it is not legal here ({verdict.reason}: "
+                 f"{verdict.message})")
     if svg is not None:
-        write_atomically(svg, render_svg(pos, move=drawn).encode("utf-8"))
+        write_atomically(svg, render_svg(pos, move=drawn, size=size).encode("utf-8"))
     if as_json:
         d = pos.to_dict()
         if scored is not None:

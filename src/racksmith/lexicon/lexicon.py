@@ -315,8 +315,16 @@ class Lexicon:
         return _split_listing(_kwgwalk.words(self.kwg, self._root, b"", self.longest), self.alphabet)
 
     def completions(self, prefix: str) -> list[str]:
-        """Words that start with ``prefix`` (itself included when it is a word), in order."""
+        """Words that start with ``prefix`` (itself included when it is a word), in order; none for a
+        prefix with a letter the alphabet lacks. A blank (``?``, ``*``) is refused: it is a tile of
+        :meth:`anagrams`, not a letter a word starts with."""
         _args.text(prefix, "prefix", UnknownLetterError, what="letters (a str)")
+        if "?" in prefix or "*" in prefix:
+            stem = prefix.replace("?", "").replace("*", "")
+            raise UnknownLetterError(
+                f"completions({prefix!r}): a prefix is letters, and '?'/'*' is a blank, a tile of anagrams(); "
+                f"completions({stem!r}) lists every word that starts with {stem or 'any letter'}"
+            )
         tiles = self._tiles(prefix)
         if tiles is None:
             return []
