@@ -58,7 +58,8 @@ def test_a_position_given_twice_or_half_is_bad_usage(capsys, board_file):
 def test_show_draws_a_move(capsys, tmp_path):
     svg = tmp_path / "m.svg"
     code, out, err = run(capsys, "show", QUIRK, "--move", "9D ADE")
-    assert code == 0 and err == ""
+    # drawn as asked, with a note that it is no legal play (ADE and its cross-words are not words)
+    assert code == 0 and err == "note: 9D ADE is drawn as asked, but it is not legal here (invalid_words: not in the lexicon: ADE, QA, UD, IE)\n"
     assert "move: 9D ADE +20: new tiles A 9D, D 9E, E 9F" in out and "9D ADE: ADE 4 + QA 11 + UD 3 + IE 2 = 20" in out
     code, out, err = run(capsys, "show", QUIRK, "--move", "9G ID", "--svg", svg)
     assert "new tiles I 9G (2L), D 9H" in out
