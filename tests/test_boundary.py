@@ -226,8 +226,14 @@ def test_the_constructor_refuses_records_that_are_no_moves(moves):
     with pytest.raises(MoveGenError, match="reclaimed must hold"):
         MoveList(_records(moves), a, rack, True, reclaimed=[5, None, ()])
     assert [m.notation() for m in MoveList(nan, a, rack, False)] == [m.notation() for m in moves[:3]]
-    again = MoveList(moves.to_numpy().tobytes(), a, rack, moves.has_equity)
+    again = MoveList(moves.to_numpy().tobytes(), a, rack, moves.has_equity, rack_size=7)
     assert list(again) == list(moves) and again.to_records() == moves.to_records()
+    untold = MoveList(moves.to_numpy().tobytes(), a, rack, moves.has_equity)  # no rack size: no bingo to tell
+    assert [r.get("bingo", "absent") for r in untold.to_records() if r["type"] == "place"] == \
+        [None] * sum(m.is_place for m in moves)
+    for bad in (0, 256, 7.0, "7", True):
+        with pytest.raises(MoveGenError, match="rack_size must be a whole number 1..255"):
+            MoveList(_records(moves), a, rack, True, rack_size=bad)
     assert list(moves[2:5]) == list(moves)[2:5]
 
 

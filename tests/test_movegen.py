@@ -194,7 +194,8 @@ def test_movelist_is_lazy_compact_and_complete(enable15, synth):
     assert [m.equity for m in ms] == sorted((m.equity for m in ms), reverse=True)
     recs = ms.to_records()
     assert recs[0] == {"type": "place", "row": 2, "col": 9, "dir": "H", "word": "EVOKE", "notation": "3J EVOKE",
-                       "score": 34, "equity": pytest.approx(32.276, abs=1e-3), "leave": "AI"}
+                       "score": 34, "equity": pytest.approx(32.276, abs=1e-3), "leave": "AI",
+                       "placed": [[2, 9, "E"], [2, 10, "V"], [2, 11, "O"], [2, 12, "K"], [2, 13, "E"]], "bingo": False}
     kinds = {r["type"] for r in recs}
     assert kinds == {"place", "exchange", "pass"}
     ex = next(r for r in recs if r["type"] == "exchange")
@@ -321,7 +322,9 @@ def test_records_say_what_the_moves_say(record, enable15, synth):
         if m.is_place:
             expected.append({"type": "place", "row": m.row, "col": m.col, "dir": "H" if m.across else "V",
                              "word": m.word, "notation": m.notation(), "score": m.score, "equity": m.equity,
-                             "leave": a.rack_string(m.leave)})
+                             "leave": a.rack_string(m.leave),
+                             "placed": [[r, c, a.letter(t)] for r, c, t in m.placed],
+                             "bingo": m.tiles_played == pos.ruleset.rack_size})
         elif m.is_exchange:
             expected.append({"type": "exchange", "tiles": a.rack_string(m.tiles), "notation": m.notation(),
                              "score": 0, "equity": m.equity, "leave": a.rack_string(m.leave)})

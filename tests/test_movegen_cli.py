@@ -32,7 +32,8 @@ def test_json_lists_the_moves_of_the_api(capsys):
     assert data["moves"] == json.loads(json.dumps(expected))
     assert data["moves"][0] == {"type": "place", "row": 2, "col": 9, "dir": "H", "word": "EVOKE",
                                 "notation": "3J EVOKE", "score": 34, "equity": pytest.approx(32.276, abs=1e-3),
-                                "leave": "AI"}
+                                "leave": "AI", "placed": [[2, 9, "E"], [2, 10, "V"], [2, 11, "O"], [2, 12, "K"],
+                                                          [2, 13, "E"]], "bingo": False}
     assert {m["type"] for m in data["moves"]} == {"place", "exchange", "pass"}
 
 

@@ -482,3 +482,21 @@ def test_star_sets_need_a_real_letter_for_each_star():
     board = p.board.copy()
     assert turns.exchange_stars(board, two, ((7, 1, t),)) == sorted([0] + a.rack("ТАНОСЕ"))
     assert int(board[7, 1]) == t and int(board[7, 5]) == t | BLANK
+
+
+def test_records_of_reclamations_name_the_tiles_put_down_and_the_bingos():
+    """``moves --json`` (MoveList.to_records): a placement taking stars back lists the tiles it
+    puts down (``placed``, as the Move's), the letters on the stars' squares and whether it is a
+    bingo, as a plain placement does."""
+    p = Position.from_cgp(GEROIKA, "erudit")
+    ms = p.moves()
+    a = p.ruleset.alphabet
+    records = ms.to_records()
+    taking = [(r, m) for r, m in zip(records, ms) if m.reclaimed]
+    assert taking and any(r["bingo"] for r, _ in taking) and not all(r["bingo"] for r, _ in taking)
+    for r, m in taking:
+        assert r["placed"] == [[row, col, a.letter(t)] for row, col, t in m.placed]
+        assert r["reclaimed"] == [[row, col, a.letter(t)] for row, col, t in m.reclaimed]
+        assert r["bingo"] is (len(m.placed) == 7) is (p.score(m).bingo > 0)
+    plain = next(r for r, m in zip(records, ms) if m.is_place and not m.reclaimed)
+    assert "reclaimed" not in plain and plain["bingo"] is False

@@ -531,7 +531,7 @@ cdef class MovePlan:
     cdef object k_top, k_sort, k_leaves, k_exchanges, k_direction, k_algorithm, k_ruleset, k_lexicon
     cdef object movelist        # the class of the list made (a subclass of MoveListBase)
     cdef object alphabet, tiles_type
-    cdef int total_tiles, top, cut, exchange_limit, directions
+    cdef int total_tiles, top, cut, exchange_limit, directions, rack_size
     cdef bint by_equity, gaddag, with_equity
 
 

@@ -1091,7 +1091,7 @@ cdef class MoveListBase:
     kernel's records as bytes (``_buf``) or a numpy array (``_recs``), their count, the rack they
     were made from and what the list was made in. A compiled base so that :func:`plan_moves` fills a
     list without Python attribute lookups, and ``len()`` is a C slot."""
-    cdef public object _recs, _buf, _alphabet, _rack, _cols, _leaves, _position, _reclaimed
+    cdef public object _recs, _buf, _alphabet, _rack, _cols, _leaves, _position, _reclaimed, _rack_size
     cdef public object placements_reached
     cdef public Py_ssize_t _n
     cdef public bint _with_equity
@@ -1145,6 +1145,7 @@ cdef class MovePlan:
             self.k_ruleset, self.k_lexicon = key
         self.alphabet = tables.rules.ruleset.alphabet
         self.tiles_type = self.alphabet._tiles_type
+        self.rack_size = tables.rules.ruleset.rack_size
 
 
 def position_moves(position, top, sort, leaves, exchanges, direction, algorithm):
@@ -1238,6 +1239,7 @@ cdef object _run_plan(MovePlan p, BoardState kept, position):
     ml._alphabet = p.alphabet
     ml._rack = rack if type(rack) is p.tiles_type and _ascending(rk, n) else p.alphabet.tiles(sorted(rack))
     ml._with_equity = p.with_equity
+    ml._rack_size = p.rack_size
     ml._leaves = {}
     ml.placements_reached = kept.w.n_found
     # for pictures: the position as it is now, made into a Position only when asked for (Position._from_snapshot)

@@ -169,7 +169,8 @@ class MoveList(MoveListBase, Sequence[Move]):
     ``placements_reached`` counts the placements the generator completed to make this list (all
     of them for a complete list; fewer when shadow playing stopped a top-N search early).
     ``reclaimed`` (one entry a record, ``()`` for most) lists the stars each placement of kind 3
-    takes back, as :attr:`Move.reclaimed`.
+    takes back, as :attr:`Move.reclaimed`. ``rack_size``: the ruleset's (``ruleset.rack_size``),
+    which tells a bingo in :meth:`to_records` (``None``: not told, and ``bingo`` is ``None``).
     """
 
     # the storage (the records, their count, the rack, ...) is the compiled MoveListBase, which the
@@ -184,6 +185,7 @@ class MoveList(MoveListBase, Sequence[Move]):
         with_equity: bool,
         placements_reached: int | None = None,
         reclaimed: "Sequence[tuple[tuple[int, int, int], ...]] | None" = None,
+        rack_size: int | None = None,
     ):
         if type(records) is bytes:  # the kernel's records as they came
             if len(records) % _ITEMSIZE:
@@ -216,6 +218,10 @@ class MoveList(MoveListBase, Sequence[Move]):
         if held and max(held) > len(alphabet):
             raise MoveGenError(f"rack {rack!r} holds a tile outside the alphabet (tiles are 0..{len(alphabet)}, 0 a blank)")
         self._reclaimed = _checked_reclaimed(reclaimed, self._recs, any_takes)
+        if rack_size is not None and (type(rack_size) is not int or not 1 <= rack_size <= 255):
+            raise MoveGenError(f"rack_size must be a whole number 1..255 (the ruleset's rack_size) or None, "
+                               f"got {rack_size!r:.40}")
+        self._rack_size = rack_size
         self._alphabet = alphabet
         self._rack = alphabet.tiles(sorted(rack))
         self._with_equity = with_equity
@@ -234,6 +240,7 @@ class MoveList(MoveListBase, Sequence[Move]):
         ml._n = len(records)
         ml._reclaimed = list(reclaimed) if reclaimed is not None and any(reclaimed) else None
         ml._alphabet = like._alphabet
+        ml._rack_size = like._rack_size
         ml._rack = like._rack
         ml._with_equity = like._with_equity
         ml._cols = None
@@ -424,13 +431,18 @@ class MoveList(MoveListBase, Sequence[Move]):
         :meth:`Move.notation`), exchanges ``{type, tiles, notation, score, equity, leave}``
         (``notation`` ``-TILES``, ``score`` 0), the pass ``{type, notation, score, equity, leave}``
         (``-``, 0, the whole rack kept): every record has ``notation``, ``score``, ``equity`` and
-        ``leave``. A placement that takes stars back adds ``reclaimed``: ``[[row, col,
-        letter]]``, the real letters put on the stars' squares (its ``word`` is read on the board
-        after that exchange)."""
+        ``leave``. Placements also have ``placed``, ``[[row, col, letter]]`` for each tile put
+        down (lowercase for a blank; a multi-character letter without brackets), and ``bingo``:
+        whether the move puts down a whole rack (the ruleset's ``rack_size`` tiles, which earns
+        the bingo bonus; ``None`` for a list made without ``rack_size``). A placement that takes
+        stars back adds ``reclaimed``: ``[[row, col, letter]]``, the real letters put on the
+        stars' squares (its ``word`` is read on the board after that exchange)."""
         kind, row, col, dirs, length, score, equity, leave = self._columns()
         buf = self._buf
         text = _letters(self._alphabet)
+        square = tuple(w[1:-1] if len(w) > 1 else w for w in text)  # one square's letter, no brackets
         with_equity = self._with_equity
+        rack_size = self._rack_size
         out: list[dict[str, Any]] = []
         for i in range(len(kind)):
             eq = equity[i] if with_equity else None
@@ -439,45 +451,51 @@ class MoveList(MoveListBase, Sequence[Move]):
             kept = "".join(text[t] for t in self._leave(leave[i]))
             if kind[i] == RECLAIM_KIND and self._reclaimed is not None:
                 m = self._move(i)
-                out.append(
-                    {
-                        "type": PLACE,
-                        "row": row[i],
-                        "col": col[i],
-                        "dir": "H" if dirs[i] == 0 else "V",
-                        "word": "".join(text[t & ~THROUGH] for t in tiles),
-                        "notation": m.notation(),
-                        "score": score[i],
-                        "equity": eq,
-                        "leave": kept,
-                        "reclaimed": [[r, c, text[t]] for r, c, t in m.reclaimed],
-                    }
-                )
+                rec = {
+                    "type": PLACE,
+                    "row": row[i],
+                    "col": col[i],
+                    "dir": "H" if dirs[i] == 0 else "V",
+                    "word": "".join(text[t & ~THROUGH] for t in tiles),
+                    "notation": m.notation(),
+                    "score": score[i],
+                    "equity": eq,
+                    "leave": kept,
+                    "placed": [[r, c, square[t]] for r, c, t in m.placed],
+                }
+                rec["bingo"] = len(m.placed) == rack_size if rack_size is not None else None
+                rec["reclaimed"] = [[r, c, square[t]] for r, c, t in m.reclaimed]
+                out.append(rec)
             elif kind[i] == 0:
                 across = dirs[i] == 0
                 parts = []
+                placed = []
                 inside = False
-                for t in tiles:
+                r0, c0 = row[i], col[i]
+                for k, t in enumerate(tiles):
                     through = t & THROUGH != 0
                     if through != inside:
                         parts.append("(" if through else ")")
                         inside = through
                     parts.append(text[t & ~THROUGH])
+                    if not through:
+                        placed.append([r0, c0 + k, square[t]] if across else [r0 + k, c0, square[t]])
                 if inside:
                     parts.append(")")
-                out.append(
-                    {
-                        "type": PLACE,
-                        "row": row[i],
-                        "col": col[i],
-                        "dir": "H" if across else "V",
-                        "word": "".join(text[t & ~THROUGH] for t in tiles),
-                        "notation": f"{coord_label(row[i], col[i], across)} {''.join(parts)}",
-                        "score": score[i],
-                        "equity": eq,
-                        "leave": kept,
-                    }
-                )
+                rec = {
+                    "type": PLACE,
+                    "row": r0,
+                    "col": c0,
+                    "dir": "H" if across else "V",
+                    "word": "".join(text[t & ~THROUGH] for t in tiles),
+                    "notation": f"{coord_label(r0, c0, across)} {''.join(parts)}",
+                    "score": score[i],
+                    "equity": eq,
+                    "leave": kept,
+                    "placed": placed,
+                }
+                rec["bingo"] = len(placed) == rack_size if rack_size is not None else None
+                out.append(rec)
             elif kind[i] == 1:
                 given = "".join(text[t] for t in tiles)
                 out.append({"type": EXCHANGE, "tiles": given, "notation": f"-{given}", "score": 0, "equity": eq,

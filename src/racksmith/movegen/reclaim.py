@@ -122,7 +122,7 @@ def reclamation_moves(
         parts.append(recs)
         taken.extend([chosen] * len(recs))
     records = np.concatenate(parts) if parts else np.zeros(0, dtype=RECORD_DTYPE)
-    merged = MoveList(records, rs.alphabet, rack, with_equity, reclaimed=taken)
+    merged = MoveList(records, rs.alphabet, rack, with_equity, reclaimed=taken, rack_size=rs.rack_size)
     return _ranked([merged], sort == "equity", top, rs, rack, with_equity)
 
 
@@ -169,4 +169,5 @@ def _ranked(lists: list[MoveList], by_equity: bool, top: int | None, rs, rack, w
     )
     if top is not None:
         order = order[:top]
-    return MoveList(records[order], rs.alphabet, rack, with_equity, reclaimed=[taken[i] for i in order])
+    return MoveList(records[order], rs.alphabet, rack, with_equity, reclaimed=[taken[i] for i in order],
+                    rack_size=rs.rack_size)

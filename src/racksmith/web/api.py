@@ -21,7 +21,6 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from ..rules.alphabet import BLANK
 from ..errors import RacksmithError, RequestError
 from ..lexicon import EMBEDDED, Leaves, Lexicon, default_leaves, load_leaves, load_lexicon
 from ..lexicon.embedded import default_ruleset
@@ -302,22 +301,10 @@ class Analyzer:
         if len(ranked) > most:
             raise LimitError("max_moves", f"the position has more than {most} moves, more than this server answers "
                              f"at once (its max_moves limit): ask for the best {most} or fewer ('top')")
-        a = rs.alphabet
-        letters = {t: a.letter(t) for n in range(1, len(a) + 1) for t in (n, n | BLANK)}
-        out = []
-        for rec, m in zip(ranked.to_records(), ranked):
+        out = ranked.to_records()  # placements with their tiles put down and whether they are bingos
+        for rec in out:
             if rec["equity"] is not None:
                 rec["equity"] = round(rec["equity"], 3)
-            if m.is_place:
-                placed = m.placed
-                rec["placed"] = [[r, c, letters[t]] for r, c, t in placed]
-                rec["bingo"] = len(placed) == rs.rack_size
-                if m.reclaimed:  # stars taken back (Эрудит): the real letters put in their place
-                    rec["reclaimed"] = [[r, c, letters[t]] for r, c, t in m.reclaimed]
-            else:
-                rec["notation"] = m.notation()
-                rec["score"] = m.score
-            out.append(rec)
         return {"count": len(out), "sort": sort, "lexicon": lex_name, "leaves": leaves is not None, "moves": out}
 
     def sim(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
