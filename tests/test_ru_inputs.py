@@ -170,16 +170,28 @@ def test_a_small_latin_letter_whose_capital_is_a_twin_is_named(typed, capital, c
         RU.rack("q")
 
 
-# --- a CGP on stdin that the locale cannot decode ------------------------------------------------------
-def test_a_cgp_on_stdin_the_locale_cannot_decode_is_refused_as_an_argument_is(monkeypatch, capsys):
-    raw = f"{EMPTY} АБВ/ГДЕ 0/0 0 ld russian;\n".encode("utf-8")
+# --- a CGP on stdin: read as UTF-8 whatever the locale, a BOM dropped, another encoding named ----------------
+def _stdin(monkeypatch, raw: bytes, encoding: str = "ascii") -> None:
     # what LC_ALL=C with PYTHONUTF8=0 makes of stdin: ASCII, undecodable bytes as surrogate escapes
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="ascii", errors="surrogateescape"))
-    code, out, err = run(capsys, "endgame", "-")
-    assert code == 2 and out == ""
-    assert err.strip() == ("racksmith: usage error: the CGP read from stdin is not text in this locale's encoding "
-                           "(ascii): run racksmith with a UTF-8 locale (LC_ALL=C.UTF-8) or PYTHONUTF8=1")
-    assert "\\udc" not in err
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), encoding=encoding, errors="surrogateescape"))
+
+
+def test_a_cgp_on_stdin_is_read_as_utf8_whatever_the_locale(monkeypatch, capsys):
+    line = f"{EMPTY} АГЕЛНОС/ 0/0 0 ld russian;"
+    code, want, _ = run(capsys, "moves", line, "--json", "--top", "3")
+    assert code == 0 and json.loads(want)["moves"]
+    for raw in (f"{line}\n".encode(), b"\xef\xbb\xbf" + f"{line}\r\n".encode()):  # a BOM: Windows Notepad's
+        _stdin(monkeypatch, raw)
+        code, out, err = run(capsys, "moves", "-", "--json", "--top", "3")
+        assert code == 0 and json.loads(out) == json.loads(want), err
+
+
+def test_a_cgp_on_stdin_in_another_encoding_is_named_not_blamed_on_the_locale(monkeypatch, capsys):
+    _stdin(monkeypatch, f"\n{EMPTY} АГЕЛНОС/ 0/0 0 ld russian;\n".encode("cp1251"), "utf-8")
+    code, out, err = run(capsys, "moves", "-")
+    assert code == 1 and out == ""
+    assert err.strip() == ("racksmith: the CGP read from stdin is not UTF-8 text (bad byte 0xc0 at offset 45 of "
+                           "its line): save it as UTF-8")
 
 
 # --- paths the system refuses ------------------------------------------------------------------------------

@@ -303,11 +303,21 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
 
 
 def _cgp_from_stdin() -> str:
-    """The CGP of ``-``: the first line of standard input that is not blank."""
+    """The CGP of ``-``: the first line of standard input that is not blank, read as UTF-8 whatever
+    the locale (a byte-order mark, which Windows Notepad writes, is dropped)."""
     stream = sys.stdin
     if stream is None:
         fail("the CGP is '-' but stdin is closed: give the CGP line")
-    for line in stream:
+    raw = getattr(stream, "buffer", None)
+    for n, line in enumerate(raw if raw is not None else stream):
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8-sig" if n == 0 else "utf-8")
+            except UnicodeDecodeError as e:
+                fail(f"the CGP read from stdin is not UTF-8 text (bad byte {line[e.start]:#04x} at offset {e.start} "
+                     "of its line): save it as UTF-8")
+        elif n == 0:
+            line = line.removeprefix("\ufeff")
         if line.strip():
             if any("\udc80" <= c <= "\udcff" for c in line):  # bytes the locale could not decode, as for an argument
                 encoding = getattr(stream, "encoding", None) or sys.getfilesystemencoding()
