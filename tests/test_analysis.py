@@ -129,6 +129,13 @@ def test_cli_analyze_text_and_bad_top(capsys):
     assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--json", "--leaves", "none"]) == 0
     none = json.loads(capsys.readouterr().out)
     assert shipped["leaves"] is True and none["leaves"] is False and shipped["turns"] != none["turns"]
+    assert shipped["leaves_used"] == "english (shipped)" and none["leaves_used"] is None
+    assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--json", "--leaves", str(SYNTH)]) == 0
+    assert json.loads(capsys.readouterr().out)["leaves_used"] == str(SYNTH)
+    assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--top", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("; leaves: english (shipped)")
+    assert main(["analyze", str(GCG_DIR / "game07_seed379.gcg"), "--top", "1", "--leaves", "none"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("; leaves: none (equity is the score)")
 
 
 # --- the command line: the table written to a file, the simulation's options -----------------------------

@@ -144,7 +144,7 @@ def test_with_a_simulation_each_player_has_a_roll_up(capsys, tmp_path):
     assert main(["analyze", str(path), "--top", "1", "--sim", "--sim-iterations", "30", "--sim-candidates", "3",
                  "--sim-plies", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("lexicon: enable (the record names ENABLE15)\n") and "play-outs" in out.splitlines()[1]
+    assert out.startswith("lexicon: enable (the record names ENABLE15); leaves: english (shipped)\n") and "play-outs" in out.splitlines()[1]
     line = next(x for x in out.splitlines() if x.startswith("  p1: win% lost"))
     assert "over 2 simulated turns" in line and "inaccurac" in line and "blunder" in line
 
@@ -285,7 +285,7 @@ def test_a_phony_names_its_words_and_the_lexicon_assumed(capsys, tmp_path):
     opening = tmp_path / "opening.gcg"
     opening.write_text("#player1 a A\n#player2 b B\n>a: AEKNOQR 8D KRONA +28 28\n", encoding="utf-8")
     assert main(["analyze", str(opening), "--top", "1"]) == 0
-    assert capsys.readouterr().out.startswith("lexicon: enable (the record names none)\n")
+    assert capsys.readouterr().out.startswith("lexicon: enable (the record names none); leaves: english (shipped)\n")
     assert main(["analyze", str(GAME01), "--top", "1", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["notes"] == ["the record names lexicon ENABLE15; moves were generated from enable"]

@@ -94,6 +94,19 @@ def test_a_plain_pass_after_the_opponents_play_may_have_been_a_failed_challenge(
     assert exchanged.turns[1].note == ""
 
 
+def test_the_table_shows_the_note_of_a_pass_after_a_play_once_below_it(capsys, tmp_path):
+    """The long note would make the move column as wide as itself in every row (a saved table 200
+    columns wide): the row shows a mark, the note follows the table once."""
+    path = tmp_path / "passes.gcg"
+    path.write_text(HEAD + ">b: DEIILTZ - +0 0\n", encoding="utf-8")
+    assert main(["analyze", str(path), "--top", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert sum("a pass after a play (†)" in x and "│" in x for x in lines) == 1
+    assert sum(MAYBE_FAILED_CHALLENGE in x for x in lines) == 1
+    assert next(x for x in lines if MAYBE_FAILED_CHALLENGE in x) == f"a pass after a play (†): {MAYBE_FAILED_CHALLENGE}"
+    assert max(len(x) for x in lines if "│" in x) < 100  # the table (200 columns and more before)
+
+
 def test_without_a_simulation_the_win_pct_lost_is_none(capsys, tmp_path):
     """Nothing measured is not 0: the players' win_pct_lost was 0.0 without --sim."""
     path = tmp_path / "g.gcg"

@@ -262,12 +262,23 @@ def analyze(
                             f"{plural(len(graded), 'simulated turn')} (uniform over the unseen tiles on the others: "
                             "the first turn, after a pass, after a play no rack explains, or when a sample keeps fewer "
                             f"than {MIN_KEPT_DEALS} deals)")
+    used = _leaves_used(leaves, klv, rs)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), "leaves_used": used})
     else:
-        print_analysis(result)
+        print_analysis(result, used)
     if result.does_not_replay_from is not None:  # the analysis is given, and the command says what is wrong
         fail(f"{input_name(path)}: {_not_replayed(result)}; 'racksmith gcg replay' lists the problems")
+
+
+def _leaves_used(option: "str | None", klv, rs) -> "str | None":
+    """Which leave values an analysis added, for people: a file's path, ``erudit (shipped)``, or
+    None (equity without leaves)."""
+    if klv is None:
+        return None
+    if klv.path is not None:
+        return str(klv.path)
+    return f"{(option or rs.name).strip().lower()} (shipped)"
 
 
 def _not_replayed(result) -> str | None:
@@ -297,6 +308,9 @@ def _analysis_progress():
 #: the mark of a turn's loss in points of final spread, graded by the endgame solver (and of a
 #: solver's value that is not exact: its time ran out)
 _ENDGAME_MARK = " E"
+#: what the table shows of the note of a pass straight after the opponent's play (the note itself
+#: follows the table, once)
+_MAYBE_CHALLENGE_MARK = "a pass after a play (†)"
 _INEXACT_MARK = "~"
 
 
@@ -321,19 +335,30 @@ def _lost_cell(t) -> str:
     return f"{t.equity_lost:.1f}" if t.equity_lost else "0"
 
 
-def print_analysis(result) -> None:
-    """The analysis for people, on stdout: the lexicon, a table of the turns (the move played with
-    its rank and what it lost, then the best moves, ranked; moves that tie share a rank; the lines
-    of the record that are not turns, between them), a line per player and the legend; then the
-    notes on stderr."""
+def print_analysis(result, leaves_used: "str | None" = None) -> None:
+    """The analysis for people, on stdout: the lexicon and the leaves, a table of the turns (the
+    move played with its rank and what it lost, then the best moves, ranked; moves that tie share a
+    rank; the lines of the record that are not turns, between them), a line per player and the
+    legend; then the notes on stderr."""
     from rich.table import Table
     from rich.text import Text
+
+    from ..review.analysis import MAYBE_FAILED_CHALLENGE
 
     if result.lexicon:
         named = result.record_lexicon
         say(f"lexicon: {result.lexicon}" + (" (the record names none)" if not named else
                                             "" if named.lower() == result.lexicon.lower() else
-                                            f" (the record names {named})"))
+                                            f" (the record names {named})")
+            + f"; leaves: {leaves_used or 'none (equity is the score)'}")
+    maybe_challenge = False
+
+    def shown_note(text: str) -> str:  # the long note of a pass after a play, once below the table
+        nonlocal maybe_challenge
+        if MAYBE_FAILED_CHALLENGE in text:
+            maybe_challenge = True
+            text = text.replace(MAYBE_FAILED_CHALLENGE, _MAYBE_CHALLENGE_MARK)
+        return text
     table = Table(show_edge=False, pad_edge=False)
     for name, justify in (("turn", "right"), ("player", "left"), ("rack", "left"), ("move", "left"),
                           ("score", "right"), ("equity", "right"), ("rank", "right"), ("lost", "right")):
@@ -376,7 +401,7 @@ def print_analysis(result) -> None:
                                            f"best {g.best} {g.value:+d}, lost {g.lost}: {verdict}", style="italic"),
                           "", "", "", "", *extra, end_section=not t.best and not t.note and not events.get(t.turn))
         if t.note:
-            table.add_row("", "", "", Text(f"  {t.note}", style="italic"), "", "", "", "", *extra,
+            table.add_row("", "", "", Text(f"  {shown_note(t.note)}", style="italic"), "", "", "", "", *extra,
                           end_section=not t.best and not events.get(t.turn))
         for j, c in enumerate(t.best):
             mark = " *" if c.played else ""
@@ -394,6 +419,8 @@ def print_analysis(result) -> None:
         f"({_INEXACT_MARK}: not exact, the solver's time ran out)"
         + ("; win% ± its standard error, over the play-outs of the move played; a grade 'x or y': the 95% interval "
            "of the win% lost spans both" if graded else ""))
+    if maybe_challenge:
+        say(f"{_MAYBE_CHALLENGE_MARK}: {MAYBE_FAILED_CHALLENGE}")
     for n in result.notes:
         if n != _not_replayed(result):  # (the command ends with it)
             note(f"note: {n}")
