@@ -321,6 +321,11 @@ def decode_gcg(raw: bytes) -> str:
             text = raw.decode(codec)
         except UnicodeDecodeError as e:
             line = raw[: e.start].count(b"\n") + 1
+            if codec != "utf-8" and _utf8_text(raw) is not None:  # re-saved as UTF-8, the old first line kept
+                raise GCGError(
+                    f"the first line declares the encoding {_clip(name)}, but the file appears to be UTF-8 (byte "
+                    f"{raw[e.start]:#04x} is not {_clip(name)} text, and the file reads as UTF-8): remove the "
+                    "'#character-encoding' line, or make it '#character-encoding UTF-8'", line) from None
             raise GCGError(
                 f"the first line declares the encoding {_clip(name)}, but byte {raw[e.start]:#04x} is not {_clip(name)} "
                 "text: save the file in that encoding, or correct its '#character-encoding' line", line) from None
@@ -343,6 +348,17 @@ def decode_gcg(raw: bytes) -> str:
                     f"'#character-encoding {_clip(later.group(1))}' must be the first line of the file "
                     f"(it was read as {codec.upper()}): move it there", number)
     return text
+
+
+def _utf8_text(raw: bytes) -> "str | None":
+    """``raw`` read as UTF-8 when it is UTF-8 with at least one character outside ASCII (so not
+    ASCII that any encoding reads alike), else None."""
+    if raw.isascii():
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _codec(name: str, line: int = 1) -> str:
@@ -391,11 +407,12 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
         raise GCGError(f"visitor must be a GCGVisitor (with the methods {', '.join(_VISITOR_METHODS)}), "
                        f"got {_args.show(visitor)}")
     rulesets = _rulesets(rulesets)
+    as_read = text.lstrip("\ufeff")  # (a record misread in a wrong encoding is told from these characters)
     if not text.isascii():  # letters typed or pasted decomposed (a base letter and a combining mark): one letter each
         text = unicodedata.normalize("NFC", text)
     lines = text.lstrip("\ufeff").splitlines()
     rs = _ruleset_from_header(lines, rulesets, get_ruleset(ruleset) if ruleset is not None else None,
-                              get_ruleset(default) if default is not None else None)
+                              get_ruleset(default) if default is not None else None, as_read=as_read)
     visitor.begin_game(rs)
     nicks: list[str] = []
     totals: dict[str, int] = {}  #: each player's last running total (for a line that lacks one)
@@ -511,14 +528,16 @@ def max_players(ruleset: Ruleset) -> int:
 
 
 def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), given: "Ruleset | None" = None,
-                         default: "Ruleset | None" = None) -> Ruleset:
+                         default: "Ruleset | None" = None, as_read: str = "") -> Ruleset:
     """The ruleset a record's header names (the lines before the first event): its
     ``#tile-distribution``, ``#board-layout``, ``#game-type`` and ``#lexicon`` read as
     :func:`~racksmith.formats.naming.named_ruleset` reads them (the distribution a shipped
     ruleset's name or alias or one of ``known``; Super Scrabble's board; the lexicon's language);
     ``default`` (None: English) when the header names none. A name racksmith cannot play is a :class:`GCGError` on its
     line. With a ruleset ``given``, that one (a variant racksmith does not play is still refused).
-    Only names are looked up: a path in a pragma is never opened."""
+    Only names are looked up: a path in a pragma is never opened. A record whose letters the
+    ruleset lacks because its file was read in the wrong encoding (``as_read``: the text as read,
+    see :func:`_misread_encoding`) is one :class:`GCGError` saying so."""
     fields = {"tile-distribution": "distribution", "board-layout": "layout", "game-type": "variant", "variant": "variant",
               "lexicon": "lexicon"}
     names: dict[str, str] = {}
@@ -544,25 +563,24 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
     rs = named_ruleset(**names, labels=labels, known=known,
                        error=lambda field_, message: GCGError(message, where.get(field_, 0),
                                                               param="ruleset" if field_ in SETTLED_BY_RULESET else None))
-    if given is not None:
-        return given
-    if rs is not None:
-        return rs
-    fallback = default if default is not None else find_ruleset("english")
-    foreign = _foreign_letters(lines, fallback)
+    named = given if given is not None else rs
+    chosen = named if named is not None else default if default is not None else find_ruleset("english")
+    if not as_read.isascii():  # (an ASCII record reads alike in every encoding)
+        misfits = _foreign_letters(lines, chosen, symbols=True)
+        misread = _misread_encoding(as_read, misfits, chosen, known) if misfits else None
+        if misread is not None:
+            raise misread
+    foreign = _foreign_letters(lines, chosen) if named is None else []
     if foreign:
         lexicon = (labels["lexicon"], names["lexicon"]) if "lexicon" in names else None
-        raise GCGError(_foreign_message(foreign, known, fallback, lexicon), foreign[0][1], param="ruleset")
-    return fallback
+        raise GCGError(_foreign_message(foreign, known, chosen, lexicon), foreign[0][1], param="ruleset")
+    return chosen
 
 
-def _foreign_letters(lines: list[str], alphabet_of: Ruleset) -> list[tuple[str, int]]:
-    """The tile letters of the events (racks, words, exchanged and end-of-game tiles) that
-    ``alphabet_of``'s alphabet lacks, each once with the line it is first on, in order. Only tiles
-    count: not a coordinate's column letter (``8D``, Latin in every alphabet), nor the words of
-    ``(challenge)``, ``(time)`` and Quackle's ``UNKNOWN`` rack; notes and pragmas are not looked at."""
-    alphabet = alphabet_of.alphabet
-    found: dict[str, int] = {}
+def _tile_chars(lines: list[str]) -> "Iterable[tuple[str, int]]":
+    """The characters of the events' tiles (racks, words, exchanged and end-of-game tiles), each
+    with its line. Not a coordinate's column letter (``8D``, Latin in every alphabet), nor the words
+    of ``(challenge)``, ``(time)`` and Quackle's ``UNKNOWN`` rack; notes and pragmas are not looked at."""
     for number, line in enumerate(lines, start=1):
         s = line.strip()
         if not s.startswith(">") or ":" not in s:
@@ -573,9 +591,103 @@ def _foreign_letters(lines: list[str], alphabet_of: Ruleset) -> list[tuple[str, 
             elif token in _NOT_TILES or any(ch.isdigit() for ch in token):  # a coordinate, score or total
                 continue
             for ch in token:
-                if ch.isalpha() and ch.upper() not in found and ch not in alphabet:
-                    found[ch.upper()] = number
+                yield ch, number
+
+
+def _foreign_letters(lines: list[str], alphabet_of: Ruleset, symbols: bool = False) -> list[tuple[str, int]]:
+    """The tile letters of the events (see :func:`_tile_chars`) that ``alphabet_of``'s alphabet
+    lacks, each once with the line it is first on, in order; with ``symbols``, also the characters
+    outside ASCII that are no letters (``░``: a byte read in the wrong encoding)."""
+    alphabet = alphabet_of.alphabet
+    found: dict[str, int] = {}
+    for ch, number in _tile_chars(lines):
+        if ch.isalpha() or (symbols and not ch.isascii()):
+            if ch.upper() not in found and ch not in alphabet:
+                found[ch.upper()] = number
     return list(found.items())
+
+
+#: the 8-bit encodings a record without a ``#character-encoding`` line may really be in when its
+#: letters, read as ISO-8859-1, are not the ruleset's (Russian records saved by Windows programs,
+#: and by older Unix ones)
+_LEGACY_ENCODINGS = ("windows-1251", "KOI8-R")
+
+
+def _misread_encoding(as_read: str, foreign: "list[tuple[str, int]]", ruleset: Ruleset,
+                      known: "tuple[Ruleset, ...]") -> "GCGError | None":
+    """The error of a record read in the wrong encoding, or None. ``as_read``: its text as read;
+    ``foreign``: the letters ``ruleset`` lacks in it. Two mistakes are told, never corrected (an
+    ISO-8859-1 record must keep reading as the format's default has it):
+
+    - no ``#character-encoding`` first line and not UTF-8, so read as ISO-8859-1 (``ÀËÎ``), while
+      its bytes read as windows-1251 or KOI8-R are letters of a ruleset (``АЁИ``);
+    - a first line declaring an 8-bit encoding (``windows-1251``) on a file that is UTF-8 (re-saved
+      as UTF-8 with its old first line kept), whose bytes read as UTF-8 are letters of a ruleset.
+    """
+    from ..rules.ruleset import available_rulesets
+
+    if as_read.isascii():
+        return None
+    rulesets = (ruleset, *known, *available_rulesets())
+    letters = [letter for letter, _ in foreign]
+    shown = (("letters " if all(ch.isalpha() for ch in letters) else "characters ") + ", ".join(letters[:8])
+             + (f" and {len(letters) - 8} more" if len(letters) > 8 else ""))
+    lacks = f"not in the alphabet of {ruleset.name}"
+    declared = _LATER_ENCODING_RE.match(as_read.split("\n", 1)[0].strip())
+    if declared:
+        name = _clip(declared.group(1))
+        try:
+            codec = _codec(declared.group(1))
+            raw = as_read.encode(codec)
+        except (GCGError, UnicodeError):
+            return None
+        utf8 = _utf8_text(raw) if codec != "utf-8" else None
+        fits = _rulesets_of_letters(utf8, ruleset, rulesets) if utf8 is not None else ""
+        if not fits:
+            return None
+        return GCGError(
+            f"the first line declares the encoding {name}, but the file appears to be UTF-8: read as {name}, its "
+            f"{shown} are {lacks}, and read as UTF-8 they are letters of {fits}: remove the "
+            "'#character-encoding' line, or make it '#character-encoding UTF-8'", foreign[0][1])
+    try:
+        raw = as_read.encode("iso8859-1")
+    except UnicodeEncodeError:
+        return None
+    if _utf8_text(raw) is not None:  # (a UTF-8 file is read as UTF-8)
+        return None
+    best: "tuple[int, str, str] | None" = None
+    for encoding in _LEGACY_ENCODINGS:
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        fits = _rulesets_of_letters(text, ruleset, rulesets)
+        # Russian reads as letters in both windows-1251 and KOI8-R, with the cases swapped: the
+        # right one has the racks' capitals (a lowercase letter is only a blank in a word)
+        upper = sum(ch.isupper() for ch, _ in _tile_chars(text.splitlines()))
+        if fits and (best is None or upper > best[0]):
+            best = (upper, encoding, fits)
+    if best is None:
+        return None
+    _, encoding, fits = best
+    return GCGError(
+        f"the file is not UTF-8 and has no '#character-encoding' first line, so it was read as ISO-8859-1 (the GCG "
+        f"default), and its {shown} are {lacks}; read as {encoding} they are letters of {fits}, so the file "
+        f"looks like {encoding}: add '#character-encoding {encoding}' as its first line, or save it as UTF-8", foreign[0][1])
+
+
+def _rulesets_of_letters(text: str, ruleset: Ruleset, rulesets: "tuple[Ruleset, ...]") -> str:
+    """The names of the rulesets whose alphabets hold every tile letter of the record ``text``
+    (``ruleset``'s alone when it does; 'russian or erudit'), or '' when none does or the tiles have
+    a character outside ASCII that is no letter."""
+    chars = {ch for ch, _ in _tile_chars(unicodedata.normalize("NFC", text).splitlines())}
+    if not any(ch.isalpha() for ch in chars) or any(not ch.isalpha() and not ch.isascii() for ch in chars):
+        return ""
+    letters = [ch for ch in chars if ch.isalpha()]
+    fits = [rs.name for rs in rulesets if all(ch in rs.alphabet for ch in letters)]
+    if ruleset.name in fits:
+        return ruleset.name
+    return " or ".join(dict.fromkeys(fits))
 
 
 #: the words of an event line that are not tiles
