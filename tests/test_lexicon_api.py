@@ -37,8 +37,8 @@ def test_word_list_rules():
     assert lex.words() == ["B" * 15, "BIRD", "CAT", "DOG"]
     s = lex.skipped_by_reason
     assert (s.letters, s.too_long, s.too_short) == (2, 1, 1) and lex.skipped == 4
-    assert s.describe(15) == ("skipped 4 words: 2 with letters outside the alphabet (first: 'naïve'), 1 longer than 15, "
-                              "1 shorter than 2")
+    assert s.describe(15) == ("skipped 4 words: 2 with letters outside the alphabet (line 6 'naïve': 'ï'; line 7 'ab cd': "
+                              "' '), 1 longer than 15, 1 shorter than 2")
 
 
 def test_word_lists_must_be_utf8_text():

@@ -138,12 +138,12 @@ def test_a_word_list_names_the_latin_look_alike_of_the_first_word_skipped(tmp_pa
     words.write_text("кот\nкoт\nдом\nсaд\nлес\nрека\nмир\n", encoding="utf-8")  # Latin o and a
     code, out, err = run(capsys, "lexicon", "build", words, "--ruleset", "russian", "-o", tmp_path / "my.kwg")
     assert code == 0, err
-    assert ("skipped 2 words: 2 with letters outside the alphabet (first: 'кoт', whose 'o' is the Latin twin of "
-            "Cyrillic 'о')") in out + err
+    assert "skipped 2 words: 2 with a Latin letter in place of its Cyrillic twin (line 2 'кoт': 'o'; line 4 'сaд': 'a')" \
+        in out + err
     from racksmith.lexicon.wordlist import parse_word_list
 
     assert parse_word_list("кот\nкqт\n", RU, 15).skipped.describe(15) == \
-        "skipped 1 word: 1 with letters outside the alphabet ('кqт')"  # no twin: nothing more said
+        "skipped 1 word: 1 with letters outside the alphabet (line 2 'кqт': 'q')"  # no twin: nothing more said
 
 
 def test_a_list_mostly_of_look_alikes_is_refused_naming_one(tmp_path):
@@ -227,7 +227,7 @@ def test_a_list_all_in_another_script_gets_no_look_alike_hint(tmp_path):
     from racksmith.lexicon.wordlist import parse_word_list
 
     skipped = parse_word_list("кот\nтокен\nCAT\n", get_ruleset("english").alphabet, 15).skipped
-    assert skipped.describe(15) == "skipped 2 words: 2 with letters outside the alphabet (first: 'кот')"
+    assert skipped.describe(15) == "skipped 2 words: 2 with letters outside the alphabet (line 1 'кот'; line 2 'токен')"
 
 
 def test_an_alias_names_the_shipped_leaves_provenance_too():

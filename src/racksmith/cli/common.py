@@ -218,6 +218,27 @@ def note(text: str) -> None:
     err_console.print(text, highlight=False, markup=False, soft_wrap=True)
 
 
+def note_skipped_words(text: str) -> None:
+    """What a word list read for a command left out (``club.txt: skipped 2 words: ...``), on stderr:
+    every ``--lexicon words.txt``, and a ruleset file's word list, whichever command reads it, once a
+    read. The library calls it (:data:`racksmith.lexicon.load.skipped_word_notes`); outside a running
+    command (a library call in a program that imported the command line) it says nothing."""
+    import click
+
+    if click.get_current_context(silent=True) is not None:
+        note(text)
+
+
+def _listen_for_skipped_words() -> None:
+    from ..lexicon.load import skipped_word_notes
+
+    if note_skipped_words not in skipped_word_notes:
+        skipped_word_notes.append(note_skipped_words)
+
+
+_listen_for_skipped_words()
+
+
 # --- a position, given the same way to every command ---------------------------------------------------
 CGP_ARG_HELP = ("The position as a CGP line: '<board> <racks> <scores> <zero-turns> [opcodes]' ('-': the first line of "
                 "stdin; or give --cgp, or --board and --rack).")

@@ -24,15 +24,11 @@ def _say(text: str) -> None:
 
 
 def _load(spec: str, ruleset: Optional[str]):
-    """The lexicon; for a word list given by path, the count of words skipped goes to stderr."""
+    """The lexicon; for a word list given by path, what it left out goes to stderr (as for every
+    command: :func:`.common.note_skipped_words`)."""
     from ..lexicon import load_lexicon
-    from ..lexicon.lexicon import max_word_length
-    from ..rules.ruleset import get_ruleset
 
-    lex = load_lexicon(spec, ruleset)
-    if lex.skipped and Path(spec).is_file():
-        _say(f"{spec}: {lex.skipped_by_reason.describe(max_word_length(get_ruleset(ruleset)))}")
-    return lex
+    return load_lexicon(spec, ruleset)
 
 
 @lexicon_app.command("build")

@@ -65,7 +65,7 @@ def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool
     meta_path = folder / f"{stem}-{key}.json"
     try:
         meta = json.loads(meta_path.read_text("utf-8"))
-        skipped = Skipped(**meta["skipped"])
+        skipped = Skipped.from_dict(meta["skipped"])  # (KeyError for an entry of before its lines were kept: rebuilt)
         data = read_file(kwg_path)
         sha = hashlib.sha256(data).digest()
         if sha.hex() != meta["sha256"]:
@@ -80,7 +80,7 @@ def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool
         data = lex.tobytes()
         sha = hashlib.sha256(data).digest()
         _knowing_digest(lex, sha)
-        meta = {"name": name, "source": source, "words": len(lex), "skipped": _skipped_dict(wl.skipped),
+        meta = {"name": name, "source": source, "words": len(lex), "skipped": wl.skipped.to_dict(),
                 "sha256": sha.hex()}
         write_atomically(meta_path, json.dumps(meta).encode("utf-8"), make_parents=True)
         write_atomically(kwg_path, data, make_parents=True)
@@ -97,8 +97,3 @@ def _knowing_digest(lex: Lexicon, sha256: bytes) -> Lexicon:
 
     lex._digest = (lex.kwg, digest_of_sha256(sha256))  # (what Lexicon.digest keeps: the array, its digest)
     return lex
-
-
-def _skipped_dict(s: Skipped) -> dict:
-    return {"letters": s.letters, "too_long": s.too_long, "too_short": s.too_short, "example": s.example,
-            "digits": s.digits, "lookalike": s.lookalike}

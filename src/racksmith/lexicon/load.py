@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from .. import _args
@@ -20,6 +21,12 @@ _from_files: dict[tuple, Lexicon] = {}
 _FILES_KEPT = 4
 #: held while an embedded lexicon is compiled or read: threads asking for it at once get one object
 _loading = threading.RLock()
+#: told what a word list file read by :func:`load_lexicon` left out, as one line: ``f("club.txt:
+#: skipped 2 words: 1 with a Latin letter in place of its Cyrillic twin (line 3 'кoт': 'o'), ...")``;
+#: once a read (not when the same unchanged file is handed back from memory), and only when words
+#: were skipped. The library prints nothing (a lexicon's ``skipped_by_reason`` holds the record):
+#: the command line adds the function that writes the line on stderr.
+skipped_word_notes: list[Callable[[str], None]] = []
 
 
 def _new_lock_in_child() -> None:
@@ -91,6 +98,10 @@ def load_lexicon(
     else:
         lex = compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))
         _fits(lex, rs, f"word list {text!r}", "choose the ruleset the list is written for; one word a line")
+        if lex.skipped:
+            note = f"{text}: {lex.skipped_by_reason.describe(max_word_length(rs))}"
+            for tell in skipped_word_notes:
+                tell(note)
     if key is not None:
         _from_files[key] = lex
         while len(_from_files) > _FILES_KEPT:

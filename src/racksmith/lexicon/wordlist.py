@@ -2,9 +2,12 @@
 blank lines ignored.
 
 Words with letters outside the alphabet, longer than the board or shorter than 2 letters are
-skipped and counted. Single-character alphabets take a vectorised path (the whole list is
-mapped to tiles by one table look-up); alphabets with multi-character letters, and the rare
-line that needs it (spaces, unknown characters), go through :meth:`Alphabet.encode_listed`.
+skipped and counted; of those with letters outside the alphabet, the ones with a letter of the other
+script in place of its twin (a Latin ``o`` in Russian ``кoт``) are counted apart, and the first few
+of each kind are kept with their line (:class:`Skipped`). Single-character alphabets take a
+vectorised path (the whole list is mapped to tiles by one table look-up); alphabets with
+multi-character letters, and the rare line that needs it (spaces, unknown characters), go through
+:meth:`Alphabet.encode_listed`.
 
 A tile of several characters is read as everywhere else (and as MAGPIE's ``convert text2kwg``
 reads it): ``A[CH]E`` holds the CH tile, ``ACHE`` the tiles C and H where the alphabet has both;
@@ -22,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..rules.alphabet import Alphabet, twin, twin_of
+from ..rules.alphabet import Alphabet, _script, twin, twin_of
 from ..errors import LexiconFormatError, UnknownLetterError
 
 MIN_LENGTH = 2
@@ -32,9 +35,22 @@ _CR = 0xFD
 _OTHER = 0xFE  # anything that is neither a letter nor a line break
 
 
+EXAMPLES = 3  #: skipped words a note names, of each kind (then "and N more")
+_SHOWN_CHARACTERS = 5  #: characters outside the alphabet kept for each word named
+
+#: a word named in a note: its line (from 1; for words given as strings, its place among them), the
+#: word (its first 40 characters) and its characters outside the alphabet (twins first)
+SkippedLine = tuple[int, str, str]
+
+
 @dataclass(frozen=True, slots=True)
 class Skipped:
-    """Words of a list left out, by reason."""
+    """Words of a list left out, by reason.
+
+    ``letters`` counts every word with letters outside the alphabet; ``lookalikes`` those of them
+    with a letter of the other script in place of its twin (Latin ``o`` for Cyrillic ``о``: a
+    keyboard slip). The first :data:`EXAMPLES` of each kind are kept with their line
+    (``lookalike_lines``, ``other_lines``), whatever the length of the list."""
 
     letters: int = 0  #: letters outside the alphabet
     too_long: int = 0  #: longer than the board
@@ -44,33 +60,132 @@ class Skipped:
     #: the example's first letter that is the other script's twin of a letter of the alphabet, said so
     #: (``'o' is the Latin twin of Cyrillic 'о'``), or ""
     lookalike: str = ""
+    lookalikes: int = 0  #: of ``letters``, words with a letter of the other script in place of its twin
+    lookalike_lines: tuple[SkippedLine, ...] = ()  #: the first few of those: ``(3, 'кoт', 'o')``
+    #: the first few of the other ``letters``: ``(2, 'кресло-качалка', '-')``
+    other_lines: tuple[SkippedLine, ...] = ()
 
     @property
     def total(self) -> int:
         return self.letters + self.too_long + self.too_short
 
     def describe(self, max_length: int) -> str:
-        """``skipped 3 words: 2 with letters outside the alphabet (first: 'naïve'), 1 shorter than 2``;
-        an example typed with a letter of the other script says so: ``(first: 'кoт', whose 'o' is the
-        Latin twin of Cyrillic 'о')``."""
-        first = f" ({'first: ' if self.letters > 1 else ''}{self.first()})" if self.example else ""
+        """``skipped 4 words: 1 with a Latin letter in place of its Cyrillic twin (line 3 'кoт': 'o'),
+        2 with letters outside the alphabet (line 2 'кресло-качалка': '-'; line 5 'a b': ' '), 1
+        shorter than 2``: the first :data:`EXAMPLES` of a kind named, then ``and N more``. A record
+        without lines (made by hand) names its :attr:`example`: ``1 with letters outside the
+        alphabet ('naïve')``."""
+        if not self.total:
+            return "skipped no words"
+        others = self.letters - self.lookalikes
+        if self.lookalike_lines or self.other_lines:
+            kinds = [(self.lookalikes, f"with {self._lookalike_kind()}{_named(self.lookalike_lines, self.lookalikes)}"),
+                     (others, f"with letters outside the alphabet{_named(self.other_lines, others)}")]
+        else:
+            first = f" ({'first: ' if self.letters > 1 else ''}{self.first()})" if self.example else ""
+            kinds = [(self.letters, f"with letters outside the alphabet{first}")]
         parts = [
             f"{n:,} {why}"
-            for n, why in (
-                (self.letters, f"with letters outside the alphabet{first}"),
-                (self.too_long, f"longer than {max_length}"),
-                (self.too_short, f"shorter than {MIN_LENGTH}"),
-            )
+            for n, why in (*kinds, (self.too_long, f"longer than {max_length}"),
+                           (self.too_short, f"shorter than {MIN_LENGTH}"))
             if n
         ]
         words = "word" if self.total == 1 else "words"
-        if not parts:
-            return "skipped no words"
         return f"skipped {self.total:,} {words}: " + ", ".join(parts) + _digits_hint(self)
 
     def first(self) -> str:
         """The first word skipped for its letters, quoted, with the twin of the other script it holds."""
         return f"{self.example!r}, whose {self.lookalike}" if self.lookalike else repr(self.example)
+
+    def _lookalike_kind(self) -> str:
+        """``a Latin letter in place of its Cyrillic twin``: the scripts of the first word named."""
+        typed = self.lookalike_lines[0][2][:1] if self.lookalike_lines else ""
+        if not typed or twin(typed) == typed:
+            return "a letter of the other script in place of its twin"
+        return f"a {_script(typed)} letter in place of its {_script(twin(typed))} twin"
+
+    def to_dict(self) -> dict:
+        """The record as JSON values (the lexicon cache keeps it beside the graph)."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Skipped":
+        """The record :meth:`to_dict` gave, read back from JSON (lists for tuples). Every field must
+        be there (else ``KeyError``): a record written before the lines of skipped words were kept is
+        not taken for a list that skipped none."""
+        fields = {name: d[name] for name in cls.__dataclass_fields__}
+        for name in ("lookalike_lines", "other_lines"):
+            fields[name] = tuple((int(n), str(word), str(chars)) for n, word, chars in fields[name])
+        return cls(**fields)
+
+
+def _named(lines: tuple[SkippedLine, ...], count: int) -> str:
+    """`` (line 3 'кoт': 'o'; line 7 'мoрe': 'o', 'e'; and 4 more)``, or "" with no line kept."""
+    if not lines:
+        return ""
+    named = "; ".join(f"line {n} {word!r}" + (": " + ", ".join(map(repr, chars)) if chars else "")
+                      for n, word, chars in lines)
+    more = count - len(lines)
+    return f" ({named}{f'; and {more:,} more' if more > 0 else ''})"
+
+
+class _Tally:
+    """The words of a list skipped for their letters, as it is read: how many, how many of them
+    with a twin of the other script, the first :data:`EXAMPLES` of each kind by line, and the first
+    of all (:attr:`Skipped.example`). Its size does not grow with the list."""
+
+    def __init__(self, alphabet: Alphabet):
+        self.alphabet = alphabet
+        self.letters = self.lookalikes = 0
+        self.lookalike_lines: list[SkippedLine] = []
+        self.other_lines: list[SkippedLine] = []
+        self.first: SkippedLine | None = None
+
+    def add(self, line: int, word: str) -> None:
+        self.letters += 1
+        head = word[:200]
+        outside, twins = _outside(head, self.alphabet)
+        if twins:
+            self.lookalikes += 1
+            named, chars = self.lookalike_lines, twins + [ch for ch in outside if ch not in twins]
+        else:  # (a word with no letter of the alphabet is named alone: its characters are all of it)
+            named, chars = self.other_lines, outside if len(outside) < len(set(head)) else []
+        entry = (line, word[:40], "".join(chars[:_SHOWN_CHARACTERS]))
+        if len(named) < EXAMPLES or line < named[-1][0]:  # (lines come in order, but for words given apart)
+            named.append(entry)
+            named.sort()
+            del named[EXAMPLES:]
+        if self.first is None or line < self.first[0]:
+            self.first = entry
+
+    def skipped(self, too_long: int, too_short: int) -> Skipped:
+        example = self.first[1] if self.first else ""
+        lookalike = _lookalike(example, self.alphabet)
+        digits = any(len(x) > 1 for x in self.alphabet.letters) and any(ch.isdigit() for ch in example)
+        return Skipped(self.letters, too_long, too_short, example, digits, lookalike, self.lookalikes,
+                       tuple(self.lookalike_lines), tuple(self.other_lines))
+
+
+@lru_cache(maxsize=8)
+def _spelling_characters(alphabet: Alphabet) -> frozenset[str]:
+    """The characters a word of a list may hold: those of the letters' spellings (either case), the
+    brackets of a multi-character tile and the digits of the word aliases."""
+    chars = {ch for spelling in alphabet._index for ch in spelling + spelling.lower()}
+    if any(len(x) > 1 for x in alphabet._index):
+        chars |= {"[", "]"}
+    chars |= {ch for alias, _ in alphabet.word_aliases for ch in alias}
+    return frozenset(chars)
+
+
+def _outside(word: str, alphabet: Alphabet) -> tuple[list[str], list[str]]:
+    """The characters of ``word`` outside the alphabet, each once in order, and those of them that
+    are the other script's twin of one of its letters (none in a word without a letter of the
+    alphabet: a word all in another script is another language's, no keyboard slip)."""
+    ok = _spelling_characters(alphabet)
+    outside = [ch for ch in dict.fromkeys(word) if ch not in ok and ch.upper() not in alphabet._index]
+    if len(outside) == len(set(word)):
+        return outside, []
+    return outside, [ch for ch in outside if twin(ch).upper() in alphabet._index]
 
 
 def _digits_hint(skipped: Skipped) -> str:
@@ -213,28 +328,31 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
         text = decode_word_list(bytes(data), source)
     else:
         text = data
+    return _parse(text, alphabet, max_length, source, _Tally(alphabet))
+
+
+def _parse(text: str, alphabet: Alphabet, max_length: int, source: str, tally: _Tally) -> WordList:
+    """:func:`parse_word_list` of a text, the words skipped for their letters counted in ``tally``."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if any(len(x) > 1 for x in alphabet._index):
         mat, fast_long, fast_short = np.zeros((0, max_length), dtype=np.uint8), 0, 0
         odd = text.split("\n")
+        line_numbers: Iterable[int] = range(1, len(odd) + 1)
     else:
-        (mat, fast_long, fast_short), odd = _fast_rows(text, alphabet, max_length)
+        (mat, fast_long, fast_short), (odd, line_numbers) = _fast_rows(text, alphabet, max_length)
     rows = []
-    letters = too_long = too_short = 0
-    example = lookalike = ""
+    too_long = too_short = 0
     split_words, split_example, split_letters = 0, "", []
     check_split = alphabet._split_re is not None
-    for line in odd:
+    for line_number, line in zip(line_numbers, odd):
         word = line.strip()
         if not word:
             continue
         try:
             tiles = alphabet.encode_listed(word)
         except UnknownLetterError:
-            letters += 1
-            if not example:
-                example, lookalike = word, _lookalike(word[:40], alphabet)
+            tally.add(line_number, word)
             continue
         if len(tiles) > max_length:
             too_long += 1
@@ -257,8 +375,7 @@ def parse_word_list(data: bytes | str, alphabet: Alphabet, max_length: int, sour
     unbracketed = Unbracketed(split_words, split_example, tuple(sorted(split_letters, key=order.__getitem__)))
     if split_words:
         log.warning(unbracketed.describe(alphabet, f"word list {source}"))
-    digits = any(len(x) > 1 for x in alphabet.letters) and any(ch.isdigit() for ch in example)
-    wl = _pack(mat, Skipped(letters, too_long + fast_long, too_short + fast_short, example[:40], digits, lookalike))
+    wl = _pack(mat, tally.skipped(too_long + fast_long, too_short + fast_short))
     return WordList(wl.text, wl.offsets, wl.skipped, unbracketed) if split_words else wl
 
 
@@ -276,7 +393,8 @@ def _lookalike(word: str, alphabet: Alphabet) -> str:
 
 def _fast_rows(text: str, alphabet: Alphabet, max_length: int):
     """Lines made only of letters, as a zero-padded matrix of tiles (and the counts of those
-    too long or too short); the other non-blank lines as strings, for the careful path."""
+    too long or too short); the other non-blank lines as strings, for the careful path, with their
+    line numbers (from 1)."""
     codes = _code_table(alphabet)[np.frombuffer(text.encode("utf-32-le"), dtype="<u4")]
     n = codes.size
     breaks = np.flatnonzero(codes == _NEWLINE)
@@ -288,6 +406,7 @@ def _fast_rows(text: str, alphabet: Alphabet, max_length: int):
     odd_char = np.concatenate(([0], np.cumsum(codes > 63)))
     is_odd = odd_char[ends] - odd_char[starts] > 0
     odd = [text[s:e] for s, e in zip(starts[is_odd].tolist(), ends[is_odd].tolist())]
+    odd_lines = (np.flatnonzero(is_odd) + 1).tolist()
     clean = ~is_odd & (lengths > 0)
     too_long = int(np.count_nonzero(clean & (lengths > max_length)))
     too_short = int(np.count_nonzero(clean & (lengths < MIN_LENGTH)))
@@ -296,7 +415,7 @@ def _fast_rows(text: str, alphabet: Alphabet, max_length: int):
     col = np.arange(max_length)
     mat = codes[np.minimum(s[:, None] + col, max(n - 1, 0))]
     mat[col >= ln[:, None]] = 0
-    return (mat, too_long, too_short), odd
+    return (mat, too_long, too_short), (odd, odd_lines)
 
 
 def _pack(mat: np.ndarray, skipped: Skipped) -> WordList:
@@ -315,20 +434,16 @@ def _pack(mat: np.ndarray, skipped: Skipped) -> WordList:
 
 
 def words_to_list(words: Iterable[str], alphabet: Alphabet, max_length: int) -> WordList:
-    """Tiles of words given as strings (same rules as a word list file)."""
-    letters = 0
-    example = ""
-    kept = []
-    for w in words:
+    """Tiles of words given as strings (same rules as a word list file; a skipped word is named by
+    its place among them, from 1, as a line of a file is)."""
+    tally = _Tally(alphabet)
+    lines = []
+    for place, w in enumerate(words, 1):
         if not isinstance(w, str):
             raise LexiconFormatError(f"words must be strings, got {w!r}")
         if "\n" in w or "\r" in w:
-            letters += 1
-            example = example or w[:40]
+            tally.add(place, w)
+            lines.append("")  # (a blank line keeps the places of the words after it)
         else:
-            kept.append(w)
-    wl = parse_word_list("\n".join(kept), alphabet, max_length, "<words>")
-    s = wl.skipped
-    return WordList(wl.text, wl.offsets, Skipped(s.letters + letters, s.too_long, s.too_short, s.example or example,
-                                                 s.digits, s.lookalike),
-                    wl.unbracketed)
+            lines.append(w)
+    return _parse("\n".join(lines), alphabet, max_length, "<words>", tally)
