@@ -532,8 +532,8 @@ def test_match_cli_json(capsys):
 
 @pytest.mark.parametrize("args, code, message", [
     (["match", "--p1", "score", "--p2", "score", "--games", "3"], 2, "even number"),
-    (["match", "--p1", "nope", "--p2", "score", "--games", "2"], 1, "unknown kind 'nope'"),
-    (["match", "--p1", "equity:x=1", "--p2", "score", "--games", "2"], 1, "unknown parameter 'x'"),
+    (["match", "--p1", "nope", "--p2", "score", "--games", "2"], 2, "unknown kind 'nope'"),
+    (["match", "--p1", "equity:x=1", "--p2", "score", "--games", "2"], 2, "unknown parameter 'x'"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--backend", "mpi"], 2,
      "'--backend': 'mpi' is not one of 'local', 'ray'"),
     (["match", "--p1", "score", "--p2", "score", "--games", "2", "--address", "auto"], 2, "only with --backend ray"),

@@ -137,6 +137,21 @@ def _interrupted_training(output: Path, settings, checkpoint: int) -> str:
             "again to resume")
 
 
+def _state_unwritable(output: Path, e: OSError) -> None:
+    """Stop with a line naming the output the user gave when ``e`` is about the training state
+    beside it (OUTPUT.train/, made first, before any game: a read-only folder is found there), not
+    the state's own path alone; any other error is left to the caller."""
+    from ..training.train import state_dir
+    from .common import fail
+
+    sdir = state_dir(output)
+    if not isinstance(e.filename, str):
+        return
+    failed = Path(e.filename)
+    if failed == sdir or sdir in failed.parents:
+        fail(f"cannot write {str(output)!r} (its training state {str(sdir)!r}): {e.strerror or e}")
+
+
 def _prior_weight(value: float) -> float:
     """--prior-weight as the training takes it: 0 or more, below 1e9."""
     if not 0 <= value < 1e9:  # nan too
@@ -246,6 +261,9 @@ def train_cmd(
         from .common import note
 
         note("racksmith: " + _interrupted_training(output, settings, checkpoint))
+        raise
+    except OSError as e:
+        _state_unwritable(output, e)
         raise
     say(f"{output}: {len(result.leaves):,} leaves from {settings.total_games:,} games "
         f"({plural(settings.generations, 'generation')}), {result.seconds:.0f} s")

@@ -8,7 +8,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import JOBS_HELP, emit_json, plural, say, signed
+from .common import JOBS_HELP, emit_json, fail, plural, say, signed
 
 SPEC_HELP = "a player spec KIND[:key=value,...], e.g. score or sim:infer=on (the kinds and their keys: above)."
 
@@ -56,8 +56,14 @@ def register(app: typer.Typer) -> None:
         from ..errors import RacksmithError
         from ..play.backends import MAX_GAMES, check_jobs
         from ..play.match import match
+        from ..play.specs import parse_player_spec
         from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records
 
+        for option, spec in (("--p1", p1), ("--p2", p2)):  # a spec that cannot be read is bad usage, as in selfplay
+            try:
+                parse_player_spec(spec)
+            except RacksmithError as e:
+                fail(f"{option}: {e}", 2)
         if not 2 <= games <= MAX_GAMES or games % 2:
             raise typer.BadParameter(f"must be an even number from 2 to {MAX_GAMES:,} (games are played in pairs), "
                                      f"got {games}", param_hint="--games")

@@ -191,6 +191,11 @@ class Move:
                 "where the rules allow it)"
             )
         row, col, across = parse_coord(parts[0], board)
+        if _is_star_square(parts[1]):  # (after the coordinate comes the word: none, only stars)
+            raise InvalidMoveError(
+                f"bad move {text!r}: a turn cannot only take a star back: it must also place tiles, the star "
+                "among them (write the word, then the stars taken back: '8D ДОм *12H=А')"
+            )
         tiles = _parse_word(parts[1], alphabet, text)
         reclaimed = _parse_reclaimed(parts[2:], alphabet, text, board) if len(parts) > 2 else ()
         return cls(PLACE, row, col, across, tiles, alphabet, reclaimed=reclaimed)  # (what place makes of them)
@@ -400,12 +405,17 @@ def _spell(a: Alphabet, tiles) -> str:
     return "".join(out)
 
 
+def _is_star_square(token: str) -> bool:
+    """``*12H`` or ``*12H=А``: a star taken back, not a word (a star's square has a row number)."""
+    return token.startswith("*") and any(ch.isdigit() for ch in token)
+
+
 def _refuse_star_back_without_placement(t: str, text: str) -> None:
     """A pass or an exchange followed by ``*12H`` tokens (stars taken back): only a placement takes
     a star back, so say that rather than read the tokens as letters or a coordinate."""
     parts = t.split()
     k = len(parts)
-    while k > 1 and parts[k - 1].startswith("*") and any(ch.isdigit() for ch in parts[k - 1]):
+    while k > 1 and _is_star_square(parts[k - 1]):
         k -= 1  # (a star's square has a row number; '*' alone, or '**', is a blank in a rack)
     if k == len(parts):
         return

@@ -18,7 +18,7 @@ from ..errors import MOVE_REASONS, REASONS, IllegalMoveError
 from ..lexicon import load_lexicon
 from ..lexicon.lexicon import Lexicon
 from ..rules.ruleset import Ruleset
-from .geometry import as_move, check_geometry, resolve_move
+from .geometry import _where, as_move, check_geometry, resolve_move
 from .move import PLACE, Move
 from .scoring import breakdown
 from .turns import exchange_cap, exchange_refusal, rack_left, take_tiles
@@ -93,7 +93,12 @@ def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
     move = as_move(position, move)  # a move that cannot be read is said so first
     if position.is_over:  # then, before the board is asked anything: no move is legal any more
         raise IllegalMoveError("game_over", "the game is over: no more turns can be taken")
-    move = resolve_move(position, move)
+    try:
+        move = resolve_move(position, move)
+    except IllegalMoveError as e:
+        if e.reason == "no_tiles" and move.reclaimed:  # the rule it breaks: a star taken back is played that turn
+            raise IllegalMoveError("no_tiles", _only_stars_back(move)) from None
+        raise
     if move.is_pass:
         return Move.pass_(move.alphabet, score=0)
     if move.is_exchange:
@@ -123,6 +128,15 @@ def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
             tuple(bad),
         )
     return result.move
+
+
+def _only_stars_back(move: Move) -> str:
+    """The message of a move that takes stars back and places no tile (Эрудит: the star taken
+    back is played in the same turn, in a placement of tiles)."""
+    squares = ", ".join(_where(r, c) for r, c, _ in move.reclaimed)
+    stars = "the star on " + squares if len(move.reclaimed) == 1 else "the stars on " + squares
+    return (f"the move only takes back {stars} and places no tile: a turn that takes a star back must also "
+            "place tiles, the star among them (it is played in the same turn)")
 
 
 def validate(position, move: "Move | str", lexicon: Any = None) -> Verdict:
