@@ -576,7 +576,7 @@ def test_a_letter_of_the_other_script_is_named_as_such(capsys, args, hint):
     assert code == 1 and out == "" and hint in one_line(err)
 
 
-@pytest.mark.parametrize("extra", [[], ["--json"]])
+@pytest.mark.parametrize("extra", [[]])  # (--json writes such letters as \u escapes: test_cli_terminals.py)
 def test_an_output_that_cannot_show_the_letters_is_one_line(capsys, monkeypatch, extra):
     """PYTHONIOENCODING=ascii (or a terminal without the letters): what to do, not a UnicodeEncodeError."""
     import io

@@ -1,10 +1,15 @@
 """Helpers shared by the command modules: JSON to stdout, diagnostics to stderr, clean failures."""
 from __future__ import annotations
 
+import codecs
+import copy
+import dataclasses
+import functools
 import json
 import math
 import os
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
@@ -13,6 +18,104 @@ import typer
 from rich.console import Console
 
 from ..errors import CLIError
+
+#: the symbols racksmith writes for people, and how they are written in ASCII on an output whose
+#: encoding lacks them (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``, a latin-1 or cp1252 console), or
+#: always under RACKSMITH_ASCII=1; the letters of the game (Cyrillic tiles, words) are never in it
+_ASCII_FOR = {
+    "±": "+/-", "×": "x", "≥": ">=", "≤": "<=", "≠": "!=", "≈": "~", "−": "-", "†": "+", "‡": "++",
+    "…": "...", "–": "-", "—": "-", "·": ".", "•": "*", "→": "->", "←": "<-", "‘": "'", "’": "'",
+    "“": '"', "”": '"', "\u00a0": " ",
+}
+
+
+def _box_in_ascii(ch: str) -> str:
+    """A box-drawing character in ASCII, as Rich's ASCII boxes draw it: a line ``-`` (``=``
+    doubled) or ``|``, a corner, a join or a crossing ``+``."""
+    words = set(unicodedata.name(ch).split())
+    if "DIAGONAL" in words:
+        return "X" if "CROSS" in words else "/" if "UPPER RIGHT" in unicodedata.name(ch) else "\\"
+    across = bool(words & {"HORIZONTAL", "LEFT", "RIGHT"})
+    down = bool(words & {"VERTICAL", "UP", "DOWN"})
+    if across and not down:
+        return "=" if "DOUBLE" in words else "-"
+    if down and not across:
+        return "|"
+    return "+"
+
+
+_ASCII_FOR.update((chr(c), _box_in_ascii(chr(c))) for c in range(0x2500, 0x2580))
+
+
+def ascii_forced() -> bool:
+    """RACKSMITH_ASCII=1 (any value but empty or 0): tables with ASCII borders and racksmith's
+    symbols in ASCII whatever the output can show (screen readers, CI logs)."""
+    return os.environ.get("RACKSMITH_ASCII", "").strip() not in ("", "0")
+
+
+@functools.lru_cache(maxsize=16)
+def _fallback_for(encoding: str) -> "dict[int, str]":
+    """The ``str.translate`` table that writes in ASCII each symbol of :data:`_ASCII_FOR` that
+    ``encoding`` cannot encode (empty for UTF-8, or an encoding Python does not know)."""
+    table = {}
+    for ch, ascii_text in _ASCII_FOR.items():
+        try:
+            ch.encode(encoding)
+        except UnicodeEncodeError:
+            table[ord(ch)] = ascii_text
+        except LookupError:
+            return {}
+    return table
+
+
+def showable(text: str, encoding: str) -> str:
+    """``text`` with racksmith's symbols that ``encoding`` cannot encode written in ASCII
+    (``±`` as ``+/-``, a box's lines as ``-|+``...); any other character (a letter) is left as it
+    is: one the output cannot show still fails the command with the remedy (cli/main.py)."""
+    table = _fallback_for(encoding)
+    return text.translate(table) if table else text
+
+
+class _Results:
+    """The file of :data:`out_console` (results for people): ``sys.stdout`` as it is at each write
+    (pytest's capture, a Rich display's proxy), except that racksmith's own symbols that the
+    output's encoding cannot encode are written in ASCII (:func:`showable`), and that a closed
+    stdout is a clean failure. Its ``encoding`` is ``ascii`` under RACKSMITH_ASCII=1, which makes
+    Rich draw ASCII boxes and bars too."""
+
+    @staticmethod
+    def _file():
+        f = sys.stdout
+        if f is None:
+            fail("cannot write the results: stdout is closed")
+        return getattr(f, "rich_proxied_file", f)
+
+    def write(self, text: str) -> int:
+        self._file().write(showable(text, self.encoding))
+        return len(text)
+
+    def flush(self) -> None:
+        f = sys.stdout
+        if f is not None:
+            getattr(f, "rich_proxied_file", f).flush()
+
+    def isatty(self) -> bool:
+        f = sys.stdout
+        try:
+            return f is not None and getattr(f, "rich_proxied_file", f).isatty()
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def fileno(self) -> int:
+        return self._file().fileno()
+
+    @property
+    def encoding(self) -> str:
+        if ascii_forced():
+            return "ascii"
+        f = sys.stdout
+        return getattr(getattr(f, "rich_proxied_file", f), "encoding", None) or "utf-8"
+
 
 class _Diagnostics:
     """The file of :data:`err_console`: ``sys.stderr`` as it is at each write (pytest's capture, a
@@ -28,9 +131,14 @@ class _Diagnostics:
     def write(self, text: str) -> int:
         f = self._file()
         if f is not None:
+            shown = showable(text, self.encoding)
             try:
-                f.write(text)
-            except (OSError, ValueError):
+                try:
+                    f.write(shown)
+                except UnicodeEncodeError:  # a letter a strict stderr lacks (Python's stderr escapes it itself)
+                    encoding = getattr(f, "encoding", None) or "utf-8"
+                    f.write(shown.encode(encoding, "backslashreplace").decode(encoding))
+            except (OSError, ValueError, LookupError):
                 _stderr_gone()
         return len(text)
 
@@ -57,6 +165,8 @@ class _Diagnostics:
 
     @property
     def encoding(self) -> str:
+        if ascii_forced():
+            return "ascii"
         return getattr(self._file(), "encoding", None) or "utf-8"
 
 
@@ -77,10 +187,24 @@ def _stderr_gone() -> None:
 #: where diagnostics are written: see :class:`_Diagnostics` (the entry point's error line too)
 err_file = _Diagnostics()
 
+
+def _ignore_bad_terminal_size() -> None:
+    """A COLUMNS or LINES that is not a positive whole number is ignored, as if unset (the
+    terminal's own size counts): Rich takes COLUMNS=0 for a width of 0 and prints nothing, not
+    even the help (whose console typer makes later: the variable is removed for it too)."""
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value is not None and not (value.isascii() and value.isdigit() and int(value) > 0):
+            del os.environ[name]
+
+
+_ignore_bad_terminal_size()
+
 #: diagnostics, tables for people and progress bars: never stdout when --json is asked for. No
 #: ``:name:`` emoji codes: user text (words, file names, nicks, a record's lines) is printed as it is.
 err_console = Console(file=err_file, emoji=False)
-out_console = Console(emoji=False)
+#: results for people on stdout (through :class:`_Results`)
+out_console = Console(file=_Results(), emoji=False)
 
 
 _CHUNK = 1 << 16
@@ -92,11 +216,21 @@ def emit_json(obj: Any) -> None:
     Written a chunk at a time: one large write that the system cuts short (a reader that went away,
     a full disk) loses the rest without an error; the next chunk's write reports it (a closed pipe
     ends the command quietly: :func:`racksmith.cli.main.main`)."""
-    text = json.dumps(obj, ensure_ascii=False) + "\n"
     out = stdout()
+    text = json.dumps(obj, ensure_ascii=not _unicode(getattr(out, "encoding", None) or "utf-8")) + "\n"
     for i in range(0, len(text), _CHUNK):
         out.write(text[i : i + _CHUNK])
         out.flush()
+
+
+def _unicode(encoding: str) -> bool:
+    """Whether ``encoding`` is one of Unicode's (``utf-8``, ``UTF8``, ``utf_8_sig``, ``utf-16``...),
+    which can encode every letter: JSON on any other stdout is written in ASCII (``\\u0414``, the
+    same JSON), not cut short by a letter the encoding lacks."""
+    try:
+        return codecs.lookup(encoding).name.startswith("utf-")
+    except LookupError:
+        return False
 
 
 def finite(value: "float | None") -> "float | None":
@@ -163,13 +297,16 @@ FAST_ROWS = 100
 
 
 def say_table(table) -> None:
-    """A table for people on stdout. In a terminal it fits the terminal's width, as ``say`` does;
-    written to a file or a pipe it is as wide as its widest cells need, so that no value is cut
-    short ("…") or wrapped (``racksmith analyze game.gcg > a.txt``)."""
+    """A table for people on stdout. In a terminal it fits the terminal's width, as ``say`` does
+    (:func:`_folded`: no digit or letter is cut short with "…"); written to a file or a pipe it is
+    as wide as its widest cells need, so that no value is cut short or wrapped
+    (``racksmith analyze game.gcg > a.txt``). Symbols the output cannot show are written in ASCII
+    before the table is laid out, so that its columns stay aligned (:func:`showable`)."""
+    table = _table_for(table, out_console.encoding)
     if table.row_count >= FAST_ROWS and _say_long_table(table):
         return
     if out_console.is_terminal:
-        say(table)
+        say(_folded(table, out_console))
         return
     from rich.measure import Measurement
 
@@ -178,6 +315,90 @@ def say_table(table) -> None:
     wide = Console(file=out_console.file, width=max(out_console.width, needed), color_system=out_console.color_system,
                    emoji=False)
     wide.print(table, highlight=False, markup=False, soft_wrap=True)
+
+
+def _table_for(table, encoding: str):
+    """``table`` as written on an output of ``encoding``: a copy whose title, caption, headers and
+    cells have the symbols the encoding lacks written in ASCII (:func:`showable`); ``table``
+    itself when the encoding lacks none."""
+    fallback = _fallback_for(encoding)
+    if not fallback:
+        return table
+    shown = copy.copy(table)
+    shown.title = _showable_cell(table.title, fallback)
+    shown.caption = _showable_cell(table.caption, fallback)
+    shown.columns = [
+        dataclasses.replace(c, header=_showable_cell(c.header, fallback), footer=_showable_cell(c.footer, fallback),
+                            _cells=[_showable_cell(x, fallback) for x in c._cells])
+        for c in table.columns
+    ]
+    return shown
+
+
+def _folded(table, console):
+    """``table`` for a terminal narrower than it, with no cell cut short ("+52.…", Rich's way).
+    The columns are narrowed, the widest first, down to the longest word of their cells and
+    header, so that cells and headers wrap at their spaces only (a move's coordinate above its
+    word); then, where that is not enough, a header's word may fold; then a word of a column of
+    text, but a column of single words (numbers, racks) keeps them whole; and where the terminal
+    has no room even for those, every column folds what does not fit onto the next line.
+    ``table`` itself when it fits."""
+    from rich.cells import cell_len
+    from rich.measure import Measurement
+    from rich.text import Text
+
+    needed = Measurement.get(console, console.options.update_width(1 << 20), table).maximum
+    if needed <= console.width:
+        return table
+    shown = copy.copy(table)
+    shown.columns = [dataclasses.replace(c, overflow="fold") for c in table.columns]
+    # of each column: its widest line; its longest word (header too); its cells' longest word; the
+    # same for a column of single words, else 1
+    widest, header_word, cells_word, single_word = [], [], [], []
+    for c in table.columns:
+        lines = [console.render_str(x) if isinstance(x, str) else x for x in [c.header, *c._cells]]
+        if c.width is not None or not all(isinstance(x, Text) for x in lines):
+            return shown
+        words = [x.plain.split() for x in lines[1:]]
+        widest.append(max(cell_len(line) for x in lines for line in x.plain.split("\n")))
+        cells_word.append(max([cell_len(word) for cell in words for word in cell] + [1]))
+        header_word.append(max([cell_len(word) for word in lines[0].plain.split()] + [cells_word[-1]]))
+        single_word.append(cells_word[-1] if all(len(cell) <= 1 for cell in words) else 1)
+    room = console.width - (needed - sum(widest))  # (less the padding and the borders)
+    if sum(single_word) > room:
+        return shown
+    widths = list(widest)
+    for least in (header_word, cells_word, single_word):
+        while sum(widths) > room:
+            narrower = [i for i in range(len(widths)) if widths[i] > least[i]]
+            if not narrower:
+                break
+            widths[max(narrower, key=lambda i: widths[i])] -= 1
+    for c, width in zip(shown.columns, widths):
+        c.width = width
+    return shown
+
+
+def _showable_cell(cell, fallback: "dict[int, str]"):
+    """A cell (a str, a Text; any other renderable as it is) with the symbols of ``fallback``
+    in ASCII, its styles kept on what replaces them."""
+    if not fallback:
+        return cell
+    if isinstance(cell, str):
+        return cell.translate(fallback)
+    from rich.text import Span, Text
+
+    if not isinstance(cell, Text) or cell.plain.translate(fallback) == cell.plain:
+        return cell
+    cuts = sorted({i + d for i, ch in enumerate(cell.plain) if ord(ch) in fallback for d in (0, 1)})
+    shown = cell.blank_copy()
+    for piece in cell.divide(cuts):
+        piece.style = ""  # (the cell's own style is the copy's)
+        if len(piece) == 1 and ord(piece.plain) in fallback:
+            text = fallback[ord(piece.plain)]
+            piece = Text(text, spans=[Span(0, len(text), span.style) for span in piece.spans])
+        shown.append_text(piece)
+    return shown
 
 
 def _say_long_table(table) -> bool:
@@ -189,7 +410,7 @@ def _say_long_table(table) -> bool:
 
     from .plaintable import plain_lines
 
-    lines = plain_lines(table)
+    lines = plain_lines(table, out_console)
     if lines is None:
         return False
     stdout()

@@ -292,7 +292,7 @@ def _analysis_progress():
     stderr when it is a terminal (the turn, the endgame being solved), else nothing."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    if not err_console.is_terminal:
+    if not err_console.is_interactive:
         yield None
         return
     with Progress(TextColumn("analysing {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

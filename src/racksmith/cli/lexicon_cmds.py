@@ -59,7 +59,7 @@ def build_cmd(
     rs = get_ruleset(ruleset)
     longest = max_word_length(rs)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=err_console, transient=True, disable=not err_console.is_terminal) as progress:
+                  console=err_console, transient=True, disable=not err_console.is_interactive) as progress:
         step = progress.add_task(f"reading {words.name}", total=3)
         data = read_word_list_bytes(words)
         wl = parse_word_list(data, rs.alphabet, longest, repr(str(words)))

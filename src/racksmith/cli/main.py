@@ -202,8 +202,12 @@ def _main(argv: "list[str] | None", stdout_was_devnull: bool) -> int:
         _say(f"usage error: argument {bad} is not text in this locale's encoding ({sys.getfilesystemencoding()}): "
              "run racksmith with a UTF-8 locale (LC_ALL=C.UTF-8) or PYTHONUTF8=1")
         return 2
-    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args == ["--version"]:
         return _show_version()
+    if sys.stdout is None and _asks_for_help(args):  # (the help would go nowhere, with exit 0)
+        _say("cannot write the results: stdout is closed")
+        return 1
     import click
 
     try:
@@ -220,7 +224,8 @@ def _main(argv: "list[str] | None", stdout_was_devnull: bool) -> int:
         _say(_unwritable(e))
         return 1
     except click.exceptions.NoArgsIsHelpError as e:
-        e.show()
+        if e.format_message().strip():  # (typer's help is already printed, and its message empty)
+            e.show()
         return 2
     except click.exceptions.UsageError as e:
         _say(f"usage error: {e.format_message()}" + (f" (see '{e.ctx.command_path} --help')" if e.ctx else ""))
@@ -254,12 +259,25 @@ def _show_version() -> int:
     ``--version`` option prints)."""
     from .. import __version__
 
+    out = sys.stdout
+    if out is None:
+        _say("cannot write the results: stdout is closed")
+        return 1
     try:
-        sys.stdout.write(f"racksmith {__version__}\n")
-        sys.stdout.flush()
+        out.write(f"racksmith {__version__}\n")
+        out.flush()
     except BrokenPipeError:
         return _stdout_gone()
+    except OSError as e:  # (a full disk: racksmith --version >/dev/full)
+        _say(e.strerror or str(e))
+        _stdout_gone()  # (what is left in the buffer would fail again at exit)
+        return 1
     return 0
+
+
+def _asks_for_help(args: "list[str]") -> bool:
+    """Whether the command line asks for a help (``--help`` before any ``--``)."""
+    return "--help" in (args[: args.index("--")] if "--" in args else args)
 
 
 def _stdout_gone() -> int:

@@ -17,7 +17,7 @@ from .common import (
 
 MOVE_HELP = (
     "The move: '8D QUIRK' across, 'D8 QUIRK' down, 'QU(I)RK' or 'QU.RK' through a tile, '-ABC' exchange, '-' pass; "
-    "'8D ДОм *12H' first takes back the star on 12H (Эрудит)."
+    "under --ruleset erudit, '8D <word> *12H' first takes back the star on 12H."
 )
 
 

@@ -21,7 +21,7 @@ def games_progress(every: float = 30.0) -> Iterator[Callable[[str, int, int], No
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     start = time.monotonic()
-    if err_console.is_terminal:
+    if err_console.is_interactive:  # (a dumb terminal gets the lines a log gets)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=err_console, transient=True, auto_refresh=False) as bar:
             tasks: dict[str, int] = {}

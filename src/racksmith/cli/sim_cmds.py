@@ -272,7 +272,7 @@ def sim_cmd(
                  else dict(seconds=infer_seconds))
         inference = infer_leaves(pos, infer, leaves=klv, seed=seed or 0, threads=threads, **bound)
         note(f"inferred {len(inference.leaves):,} leaves of the opponent from {inference.play} ({inference_scope(inference)})")
-    live = Live(console=err_console, refresh_per_second=4, transient=True) if err_console.is_terminal else None
+    live = Live(console=err_console, refresh_per_second=4, transient=True) if err_console.is_interactive else None
 
     def progress(partial):
         if live is not None:
