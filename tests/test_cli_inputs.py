@@ -269,6 +269,18 @@ def test_dash_with_nothing_on_stdin_is_one_readable_line(args, says):
     assert code == 1 and out == "" and err.strip() == f"racksmith: {says}"
 
 
+@pytest.mark.parametrize("data, args, says", [
+    (b"abc\x00def", ("gcg", "replay", "-"), "GCG file stdin: not a GCG record: NUL byte at offset 3"),
+    (b"", ("moves", "--board", "-", "--rack", "ABC"), "board file stdin has 0 rows"),
+    (b"", ("lexicon", "build", "-", "-o", "x.kwg"), "word list stdin holds no words"),
+])
+def test_a_file_given_as_dash_is_named_stdin_in_its_errors(data, args, says, tmp_path, monkeypatch):
+    """'-' is read through /dev/stdin, a name the user never gave."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = piped(data, *args)
+    assert code == 1 and err.startswith(f"racksmith: {says}") and "/dev/stdin" not in err
+
+
 def test_an_argument_the_locale_could_not_decode_is_refused_not_read_as_unknown_letters(capsys):
     # LC_ALL=C with PYTHONUTF8=0: Python hands 'КОШКА' over as surrogate escapes of its UTF-8 bytes
     escaped = "КОШКА".encode().decode("ascii", "surrogateescape")

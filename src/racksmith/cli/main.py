@@ -319,7 +319,10 @@ def _say(message: str) -> None:
     # (through err_file: with stderr closed or failing, the exit code alone tells)
     from .common import err_file
 
-    err_file.write(f"racksmith: {message.strip().splitlines()[0] if message.strip() else 'error'}\n")
+    line = message.strip().splitlines()[0] if message.strip() else "error"
+    # a file argument given as '-' is read through /dev/stdin (common.dash_is_stdin): named as the user gave it
+    line = line.replace("'/dev/stdin'", "stdin").replace('"/dev/stdin"', "stdin")
+    err_file.write(f"racksmith: {line}\n")
     err_file.flush()
 
 
