@@ -2,7 +2,7 @@
 answer, with the opponent's rack as the position gives it and with it unknown (then every unseen
 tile may be the bag's: up to rack size + 1 draws).
 
-    python benchmarks/bench_peg.py [--positions /work/shared/fixtures/positions.jsonl] [--only ID]
+    python benchmarks/bench_peg.py [--positions tests/fixtures/positions.jsonl] [--only ID]
                                    [--seconds S] [--all] [--known-only | --unknown-only] [--tt-mb MB]
                                    [--selfplay N] [--in-bag K] [--threads 1,2] [--estimate playout,ply]
                                    [--json FILE]
@@ -57,7 +57,7 @@ def selfplay_pegs(n: int, lex, in_bag: int = 1) -> list[dict]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=Path, default=Path("/work/shared/fixtures/positions.jsonl"))
+    ap.add_argument("--positions", type=Path, default=Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "positions.jsonl")
     ap.add_argument("--only", default="", help="only the positions whose id contains this")
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--all", action="store_true", help="solve every play exactly")

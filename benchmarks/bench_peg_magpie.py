@@ -108,7 +108,7 @@ def exact_value(cgp: str, move: str) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--magpie-dir", type=Path, required=True)
-    ap.add_argument("--positions", type=Path, default=Path("/work/shared/fixtures/positions.jsonl"))
+    ap.add_argument("--positions", type=Path, default=Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "positions.jsonl")
     ap.add_argument("--selfplay", type=int, default=8, help="add N English self-play pre-endgames")
     ap.add_argument("--only", default="", help="comma-separated case ids")
     ap.add_argument("--variants", default="rs,mg_def,rs@10,mg_def@10")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -85,7 +86,7 @@ def test_training_is_reproducible_and_tallies_are_integers():
 
 
 @pytest.mark.parametrize("ruleset,leaves", [
-    ("english", "tests/fixtures/SYNTH.klv2"), ("russian", None), ("erudit", None), ("super", None),
+    ("english", str(Path(__file__).parent / "fixtures" / "SYNTH.klv2")), ("russian", None), ("erudit", None), ("super", None),
 ])
 def test_the_kernel_tallies_the_swings_of_the_same_games_as_game(ruleset, leaves):
     # the games in the kernel's game loop, their swings read off its turn rows, against the same
