@@ -678,12 +678,13 @@ def test_a_ray_address_is_tried_before_ray_is(monkeypatch):
     assert ray_target("auto") is None and ray_target("nonsense") is None and ray_target("") is None
     assert ray_target("head:6379") == ("head", 6379) and ray_target("ray://head:10001") == ("head", 10001)
     assert ray_target("[::1]:6379") == ("::1", 6379) and ray_target("head:99999") is None
+    t0 = time.perf_counter()
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
         port = server.getsockname()[1]
-        check_address(f"127.0.0.1:{port}")  # something listens: Ray's to join
-    t0 = time.perf_counter()
+        with pytest.raises(RacksmithError, match=rf"no Ray cluster answers at 127.0.0.1:{port} \(it accepts"):
+            check_address(f"127.0.0.1:{port}", timeout=0.5)  # something listens but says nothing: not Ray
     with pytest.raises(RacksmithError, match=rf"cannot join the Ray cluster at '127.0.0.1:{port}': connection refused; "
                                              r"start it \(ray start on its head node\) or check the address"):
         check_address(f"127.0.0.1:{port}")

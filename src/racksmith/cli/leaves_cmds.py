@@ -218,11 +218,16 @@ def train_cmd(
         raise typer.BadParameter(f"{total:,} games in {generations:,} generations: a training run plays at most "
                                  f"{MAX_GAMES:,}", param_hint="--games/--generations")
     from ..errors import RacksmithError
-    from ..play.backends import check_jobs
+    from ..play.backends import check_address_form, check_jobs
 
     backend = backend.lower()
     if address is not None and backend != "ray":
         raise typer.BadParameter("only with --backend ray (the Ray cluster to join)", param_hint="--address")
+    if address is not None:
+        try:
+            check_address_form(address)  # (a port out of range: bad usage, said at once)
+        except RacksmithError as e:
+            raise typer.BadParameter(str(e), param_hint="--address") from None
     try:
         if jobs is not None:
             check_jobs(jobs, backend, address=address)

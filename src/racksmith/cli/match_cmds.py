@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
     ) -> None:
         from ..errors import RacksmithError
-        from ..play.backends import MAX_GAMES, check_jobs
+        from ..play.backends import MAX_GAMES, check_address_form, check_jobs
         from ..play.match import match
         from ..play.specs import parse_player_spec
         from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records
@@ -70,6 +70,11 @@ def register(app: typer.Typer) -> None:
         backend = backend.lower()
         if address is not None and backend != "ray":
             raise typer.BadParameter("only with --backend ray (the Ray cluster to join)", param_hint="--address")
+        if address is not None:
+            try:
+                check_address_form(address)  # (a port out of range: bad usage, said at once)
+            except RacksmithError as e:
+                raise typer.BadParameter(str(e), param_hint="--address") from None
         try:
             if jobs is not None:
                 check_jobs(jobs, backend, address=address)

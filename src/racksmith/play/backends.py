@@ -13,7 +13,8 @@ or named by ``RAY_ADDRESS``), ``address="auto"`` or ``"host:port"`` joins a runn
 node needs racksmith installed: ``pip install '.[ray]'`` from a checkout). ``jobs=None`` is the backend's
 default: 1, but the cluster's CPUs when joining one (or when Ray was already initialised). While a
 Runner's Ray is up, what Ray's driver threads print (the raylet's warnings) goes to stderr, not to
-stdout, where results go.
+stdout, where results go; the handlers of SIGTERM, SIGINT and SIGHUP stay those of the program
+(ray.init's own SIGTERM handler is undone).
 """
 from __future__ import annotations
 
@@ -21,9 +22,11 @@ import contextlib
 import multiprocessing
 import os
 import re
+import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
@@ -119,6 +122,8 @@ def check_backend(backend: str, jobs: int | None, address: str | None) -> str:
         raise RacksmithError("address is only for the ray backend (backend='ray')")
     if address is not None and not isinstance(address, str):
         raise RacksmithError(f"address must be 'auto', 'host:port' or 'ray://host:port', got {type(address).__name__}")
+    if address is not None:
+        check_address_form(address)
     return name
 
 
@@ -141,40 +146,138 @@ def portable_path(spec: Any) -> Any:
     return str(absolute) if isinstance(spec, str) else absolute
 
 
-def ray_target(address: str) -> tuple[str, int] | None:
-    """The host and port joining Ray at ``address`` connects to first (``auto``: ``RAY_ADDRESS``
-    when set), or None when Ray finds it itself (``auto``, a cluster of this machine) or the
-    address has no port (Ray refuses it at once)."""
-    if address == "auto":
-        address = os.environ.get("RAY_ADDRESS", "").strip()
-        if not address or address in ("auto", "local"):
-            return None
+def _joined(address: str) -> str:
+    """The address Ray joins for ``address``: ``RAY_ADDRESS`` for ``auto`` (when set)."""
+    return os.environ.get("RAY_ADDRESS", "").strip() or address if address == "auto" else address
+
+
+def _host_port(address: str) -> tuple[str, str] | None:
+    """The host and the port's text of a Ray ``address`` (``ray://`` or not; ``auto``: of
+    ``RAY_ADDRESS`` when set), or None when it names none (``auto`` alone, ``local``, another
+    protocol, no ``:``)."""
+    address = _joined(address)
     rest = address[len("ray://"):] if address.startswith("ray://") else address
     if "://" in rest:
         return None  # another protocol: Ray's to read
     host, sep, port = rest.partition("/")[0].rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host:
         return None
-    return host.strip("[]"), int(port)
+    return host.strip("[]"), port
+
+
+def ray_target(address: str) -> tuple[str, int] | None:
+    """The host and port joining Ray at ``address`` connects to first (``auto``: ``RAY_ADDRESS``
+    when set), or None when Ray finds it itself (``auto``, a cluster of this machine) or the
+    address has no port from 1 to 65535 (see :func:`check_address_form`)."""
+    parts = _host_port(address)
+    if parts is None:
+        return None
+    host, port = parts
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host, int(port)
+
+
+def check_address_form(address: str) -> None:
+    """Refuse a Ray ``address`` whose port is not a whole number from 1 to 65535 (``head:99999``,
+    ``head:0``, ``head:``): Ray would try to join it for many minutes."""
+    parts = _host_port(address)
+    if parts is None:
+        return
+    host, port = parts
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        named = f" (RAY_ADDRESS={_joined(address)})" if address == "auto" else ""
+        raise RacksmithError(f"Ray address {address!r}{named}: the port must be a whole number from 1 to 65535, "
+                             f"got {port!r}")
+
+
+#: what an HTTP/2 client sends first: the connection preface and an empty SETTINGS frame (length 0,
+#: type 4, no flags, stream 0), to which an HTTP/2 server (gRPC's: Ray's GCS, a Ray client
+#: server) answers with its own SETTINGS frame
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes((0, 0, 0, 4, 0, 0, 0, 0, 0))
+_HTTP2_SETTINGS = 4
+#: the hosts Ray replaces by this node's IP address when it joins a cluster (services.resolve_ip_for_localhost)
+_RAY_LOCALHOST = ("localhost", "127.0.0.1", "::1")
+
+
+def _speaks_http2(sock: socket.socket, timeout: float) -> bool:
+    """Whether the server at the other end of ``sock`` answers the HTTP/2 preface with a SETTINGS
+    frame within ``timeout`` seconds (an HTTP/1 server answers "400 Bad Request", others nothing
+    or a close)."""
+    deadline = time.monotonic() + timeout
+    head = b""
+    try:
+        sock.settimeout(timeout)
+        sock.sendall(_HTTP2_HELLO)
+        while len(head) < 9:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            sock.settimeout(left)
+            chunk = sock.recv(9 - len(head))
+            if not chunk:
+                return False
+            head += chunk
+    except OSError:  # (a timeout, a reset)
+        return False
+    return head[3] == _HTTP2_SETTINGS
+
+
+def _ray_uses_tls() -> bool:
+    """Whether Ray speaks TLS to the cluster (``RAY_USE_TLS``): then its servers answer no
+    plain HTTP/2."""
+    return os.environ.get("RAY_USE_TLS", "0").strip().lower() in ("1", "true")
+
+
+def _node_ip() -> str | None:
+    """The IP address Ray joins a cluster given as ``localhost``/``127.0.0.1``/``::1`` by (this
+    node's: ``ray.util.get_node_ip_address``), or None without Ray."""
+    try:
+        from ray.util import get_node_ip_address
+        return get_node_ip_address()
+    except Exception:  # (no Ray; or a Ray whose call fails: Ray's to say when it joins)
+        return None
 
 
 def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Refuse a Ray ``address`` whose host:port accepts no TCP connection within ``timeout``
-    seconds: Ray itself keeps trying for many minutes (about 14 for a closed port of this
-    machine) and a Ctrl-C waits for it."""
+    """Refuse at once a Ray ``address`` Ray itself would try to join for many minutes (about 14,
+    deaf to Ctrl-C): a port outside 1..65535; a host:port that accepts no TCP connection within
+    ``timeout`` seconds; one that accepts it but does not answer as Ray's servers do (gRPC:
+    an HTTP/2 SETTINGS frame, within ``timeout`` seconds; not checked with ``RAY_USE_TLS``). For
+    ``localhost``/``127.0.0.1``/``::1`` (not ``ray://``), the address Ray connects to, this node's
+    IP address, is checked as well."""
+    check_address_form(address)
     target = ray_target(address)
     if target is None:
         return
     host, port = target
+    hosts = [host]
+    if host in _RAY_LOCALHOST and not _joined(address).startswith("ray://"):  # (a Ray client connects as given)
+        node = _node_ip()
+        if node and node != host:
+            hosts.append(node)
+    for where in hosts:
+        _check_host_port(address, where, port, timeout, via=where != host)
+
+
+def _check_host_port(address: str, host: str, port: int, timeout: float, via: bool) -> None:
+    """Refuse ``host:port`` (that of ``address``; ``via``: the node's IP address Ray connects to
+    for it) unless it accepts a connection and answers HTTP/2 there (see :func:`check_address`)."""
+    where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
     try:
-        with socket.create_connection((host, port), timeout=timeout):
-            pass
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            if _ray_uses_tls() or _speaks_http2(sock, timeout):
+                return
     except OSError as e:
         why = f"no answer within {timeout:g} s" if isinstance(e, socket.timeout) else (e.strerror or str(e) or type(e).__name__)
-        named = (f" (RAY_ADDRESS={os.environ['RAY_ADDRESS'].strip()})" if address == "auto"
+        named = (f" (Ray connects to this node's IP address for it: {where})" if via
+                 else f" (RAY_ADDRESS={_joined(address)})" if address == "auto"
                  else "" if address == f"{host}:{port}" else f" ({host}:{port})")
         raise RacksmithError(f"cannot join the Ray cluster at {address!r}{named}: {why.lower()}; "
                              "start it (ray start on its head node) or check the address") from None
+    named = f", where Ray connects for {address!r}" if via else " (RAY_ADDRESS)" if address == "auto" else ""
+    raise RacksmithError(f"no Ray cluster answers at {where}{named} (it accepts connections but does not speak Ray's "
+                         "protocol: is this the head's GCS port, 6379 by default?)")
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -231,6 +334,55 @@ def can_start_processes() -> bool:
     ``multiprocessing.Pool``, which may have no children); the work then runs in this process,
     with the same results (they never depend on the number of jobs)."""
     return not multiprocessing.current_process().daemon
+
+
+#: the signals whose handlers ray.init sets (SIGTERM: to its own ``sys.exit(signum)``; SIGBREAK on
+#: Windows) or might
+_KEPT_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP", "SIGBREAK")
+                      if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _signal_handlers_kept(defer: bool = False) -> Iterator[None]:
+    """Keep the handlers of the ending signals through ray.init, in the main thread (the only one
+    whose handlers Python sets): ray.init sets SIGTERM's to its own ``sys.exit(signum)`` for good,
+    and Ray's core worker catches it in C to print a stack dump ("*** SIGTERM received at
+    time=..."). Kept, the command line's handler stops a run as it does with the local backend
+    (exit 143, saying how far it got), and a host program's stays its own. Inside the block
+    ``signal.signal`` leaves these signals alone (Ray's own DeferSigint does the same for
+    SIGINT); at its end each handler is set again (in C too: the core worker's dump goes).
+
+    ``defer`` (a local instance being started): a signal with a Python handler that arrives
+    meanwhile is handled when the block ends, Ray up, rather than in the middle of its start,
+    which left some of Ray's processes running (its dashboard and runtime-env agents). (A handler
+    set outside Python, which Python cannot set again, is left as it is.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept: dict[int, Any] = {signum: handler for signum in _KEPT_SIGNALS
+                            if (handler := signal.getsignal(signum)) is not None}
+    set_signal = signal.signal
+    pending: list[int] = []
+
+    def held(signalnum: int | signal.Signals, handler: Any) -> Any:  # (signal.signal's parameters)
+        if signalnum in kept and threading.current_thread() is threading.main_thread():
+            return signal.getsignal(signalnum)
+        return set_signal(signalnum, handler)
+
+    try:
+        if defer:
+            for signum, handler in kept.items():
+                if callable(handler):
+                    set_signal(signum, lambda signum, frame: pending.append(signum))
+        signal.signal = held
+        yield
+    finally:
+        if signal.signal is held:
+            signal.signal = set_signal
+        for signum, handler in kept.items():
+            set_signal(signum, handler)
+        for signum in dict.fromkeys(pending):  # (in the order they came, once each)
+            kept[signum](signum, None)
 
 
 class Runner:
@@ -292,12 +444,17 @@ class Runner:
             else:
                 kwargs["address"] = self.address
             try:
-                ray.init(**kwargs)
+                with _signal_handlers_kept(defer=self.address is None):
+                    ray.init(**kwargs)
+                    self._ray_started = True  # (a signal handled at the block's end: shut down on the way out)
             except (ConnectionError, RuntimeError, ValueError) as e:
                 what = "start a local Ray instance" if self.address is None else f"join the Ray cluster at {self.address!r}"
                 lines = [line.strip() for line in _ANSI.sub("", str(e)).splitlines() if line.strip()]
-                raise RacksmithError(f"cannot {what}: {lines[0] if lines else type(e).__name__}") from None
-            self._ray_started = True
+                hint = ""
+                if (isinstance(e, ConnectionError) and self.address is not None and "RAY_AUTH_MODE" not in os.environ
+                        and not _joined(self.address).startswith("ray://")):  # (Ray's "Failed to connect to Ray cluster")
+                    hint = " (a cluster started by `ray start` may require token authentication: set RAY_AUTH_MODE=token)"
+                raise RacksmithError(f"cannot {what}: {lines[0] if lines else type(e).__name__}{hint}") from None
         if self.jobs is None:  # a cluster's (or an initialised Ray's): as many tasks as it has CPUs
             self.jobs = max(1, min(MAX_RAY_JOBS, int(ray.cluster_resources().get("CPU", 1))))
         self._ray_task = ray.remote(num_cpus=1, max_retries=3)(_task_run)
