@@ -653,7 +653,49 @@ class Game:
         """The game as GCG text: :meth:`record` written out."""
         return self.record(pragmas).gcg()
 
+    def _repr_html_(self) -> str:
+        """The board (every rack shown: the game knows them; a :class:`~racksmith.play.players.GameView`
+        shows only the mover's), the players with their scores and racks, and the last turns."""
+        return _game_html(self, self._pos._repr_svg_(), [str(r) for r in self.racks], self.history)
+
     def __repr__(self) -> str:
         state = "over" if self.over else f"{self.nicks[self.to_move]} to move"
         scores = ", ".join(f"{n} {s}" for n, s in zip(self.nicks, self.scores))
         return f"<Game {self.ruleset.name}: {scores}; {self.turns} turns, bag {len(self.bag)}, {state}>"
+
+
+#: the last events a game's notebook table lists
+_EVENTS_SHOWN = 10
+
+
+def _game_html(game: Game, svg: str, racks: Sequence[str], history: Sequence[Event]) -> str:
+    """A game as a notebook shows it (:meth:`Game._repr_html_`, ``GameView._repr_html_``): ``svg``
+    the board beside a table of the players (seat, nick, score, ``racks`` as given: the caller
+    hides what its viewer may not see) and the last :data:`_EVENTS_SHOWN` events of ``history``."""
+    from ..formats import html
+
+    state = "the game is over" if game.over else f"{game.nicks[game.to_move]} to move"
+    head = html.text(f"{game.ruleset.name}, {game.turns} turn{'' if game.turns == 1 else 's'}, "
+                     f"bag {len(game.bag)}: {state}")
+    scores = game.scores
+    players = html.table(("seat", "player", "score", "rack", ""),
+                         [(i, nick if name == nick else f"{nick} ({name})", scores[i], racks[i],
+                           "to move" if i == game.to_move and not game.over else "")
+                          for i, (nick, name) in enumerate(zip(game.nicks, game.names))], right=(0, 2))
+    recent = None
+    if history:
+        shown = history[-_EVENTS_SHOWN:]
+
+        def action(e: Event) -> str:
+            if e.move is not None and e.kind in _EVENT_OF_MOVE.values():
+                return e.move.notation() + (" (failed challenge)" if e.failed_challenge else "")
+            what = e.kind.value.replace("_", " ")
+            if e.move is not None:  # a play withdrawn
+                return f"{what}: {e.move.notation()}"
+            return f"{what} ({e.tiles})" if e.tiles else what
+
+        recent = html.table(("player", "action", "score", "total"),
+                            [(game.nicks[e.player], action(e), f"{e.score:+d}", e.total) for e in shown],
+                            right=(2, 3),
+                            caption=f"last {len(shown)} of {len(history)} events" if len(history) > len(shown) else "events")
+    return html.block(head, players, recent, side=svg)

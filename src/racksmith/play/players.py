@@ -124,6 +124,26 @@ class GameView:
         pos = self._game.live_position
         return unseen_counts(pos.ruleset, pos.board, [pos.racks[0]]).tolist()
 
+    def __repr__(self) -> str:
+        game = self._game
+        scores = ", ".join(f"{nick[:24]} {score}" for nick, score in zip(game.nicks, game.scores))
+        return (f"<GameView of {game.nicks[game.to_move][:24]} (seat {game.to_move}): {game.ruleset.name}, "
+                f"{game.turns} turns, scores {scores}, bag {len(game.bag)}>")
+
+    def _repr_html_(self) -> str:
+        """The game as the player to move sees it: the board with his rack alone (every other rack
+        hidden, with its count of tiles), the scores, and the last turns as :attr:`history` shows
+        them (no other player's rack, no exchanged tile)."""
+        from .game import _game_html
+
+        game = self._game
+        position = self.position  # the other racks hidden
+        seats = len(position.racks)
+        sizes = position.rack_sizes  # (the mover first)
+        racks = [str(self.rack) if seat == game.to_move else f"hidden ({sizes[(seat - game.to_move) % seats]} tiles)"
+                 for seat in range(seats)]
+        return _game_html(game, position._repr_svg_(), racks, self.history)
+
 
 def _hide_racks(moves: MoveList) -> None:
     """Hide every rack but the mover's in the position ``moves`` keeps (a snapshot that

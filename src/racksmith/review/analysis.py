@@ -368,6 +368,82 @@ class Analysis:
     does_not_replay_from: int | None = None
     record_lexicon: str | None = None
 
+    def __repr__(self) -> str:
+        # one line (the dataclass's repr held every turn's candidates: 20 to 40 KB)
+        parts = [f"{len(self.turns)} turn{'' if len(self.turns) == 1 else 's'}",
+                 f"{len(self.players)} player{'' if len(self.players) == 1 else 's'}",
+                 f"lexicon {_short(self.lexicon or '-')}"]
+        if self.does_not_replay_from is not None:
+            parts.append(f"not replayed from line {self.does_not_replay_from}")
+        if self.notes:
+            parts.append(f"{len(self.notes)} note{'' if len(self.notes) == 1 else 's'}")
+        return f"<Analysis {', '.join(parts)}>"
+
+    def _repr_html_(self) -> str:
+        """A table of the turns as ``racksmith analyze`` prints them (player, rack, the move played,
+        its score, equity, rank and what it lost, the best move; with a simulation the win% figures
+        and the grade), the lines of the record that are not turns, a summary per player and the
+        notes. Every text from the record (nicks, racks, notes) is escaped."""
+        from ..formats import html
+
+        graded = any(t.grade is not None for t in self.turns)
+        headers = ["turn", "player", "rack", "move", "score", "equity", "rank", "lost", "best"]
+        right = [0, 4, 5, 6, 7]
+        if graded:
+            right += [9, 10, 11]
+            headers += ["win%", "play-outs", "win% lost", "grade"]
+        headers.append("note")
+        rows = []
+        for t in self.turns:
+            flag = " (challenged off)" if t.withdrawn else " (failed challenge)" if t.failed_challenge else ""
+            rank = f"{t.rank} of {t.moves}" if t.rank is not None else (f"- of {t.moves}" if t.moves else "")
+            row: list[Any] = [t.turn, t.player, t.rack, t.played + flag, f"{t.played_score:+d}",
+                              "" if t.played_equity is None else f"{t.played_equity:.1f}", rank, _lost_text(t),
+                              _best_text(t)]
+            if graded:
+                row += (["", "", "", ""] if t.grade is None else
+                        [_with_error(t.win_pct, t.win_pct_stderr), t.playouts,
+                         _with_error(t.win_pct_lost, t.win_pct_lost_stderr), _grade_text(t)])
+            row.append(t.note)
+            rows.append(row)
+        lexicon = None
+        if self.lexicon:
+            named = self.record_lexicon
+            lexicon = html.text(f"lexicon: {self.lexicon}" + (" (the record names none)" if not named else
+                                                              "" if named.lower() == self.lexicon.lower() else
+                                                              f" (the record names {named})")
+                                + f"; leaves: {'yes' if self.with_leaves else 'none (equity is the score)'}")
+        turns = html.table(headers, rows, right=right)
+        events = None
+        if self.events:
+            events = html.table(("after turn", "line", "player", "what", "score"),
+                                ((e.after_turn, e.line, e.player, f"{e.action}: {e.text}", f"{e.score:+d}")
+                                 for e in self.events),
+                                right=(0, 1, 4), caption="lines of the record that are not turns", total=len(self.events))
+        sims = any(p.sim_turns for p in self.players)
+        pheaders = ["player", "turns", "graded", "best", "equity lost", "mean lost", "bingos played", "bingos missed"]
+        if sims:
+            pheaders += ["win% lost", "grades"]
+        prows = []
+        for p in self.players:
+            prow: list[Any] = [p.player, p.turns, p.ranked, p.best_moves, f"{p.equity_lost:.1f}",
+                               f"{p.equity_lost / p.ranked:.2f}" if p.ranked else "-", p.bingos_played, p.bingos_missed]
+            if sims:
+                prow += ["-" if p.win_pct_lost is None else f"{p.win_pct_lost:.1f}",
+                         ", ".join(f"{n} {_GRADE_PLURALS.get(k, k) if n > 1 else k}" for k, n in p.grades.items() if n)]
+            prows.append(prow)
+        players = html.table(pheaders, prows, right=range(1, 8 + sims), caption="players")
+        legend = html.text("rank: among every legal move by equity (moves that tie share a rank); best: the best "
+                           "move and its equity (* it is the move played); lost: equity lost, "
+                           f"or{_ENDGAME_MARK}: with the bag empty, points of final spread lost by the endgame "
+                           f"solver's verdict ({_INEXACT_MARK}: not exact)")
+        notes = None
+        if self.notes:
+            shown = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes[:html.MAX_ROWS])
+            more = len(self.notes) - html.MAX_ROWS
+            notes = f"<ul>{shown}</ul>" + (f"<p>… and {more:,} more</p>" if more > 0 else "")
+        return html.block(lexicon, turns, events, players, legend, notes)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith analyze --json``."""
         return {
@@ -380,6 +456,49 @@ class Analysis:
             "record_lexicon": self.record_lexicon,
             "does_not_replay_from": self.does_not_replay_from,
         }
+
+
+#: the lost column of a turn the endgame solver graded, and of one whose value is not exact
+#: (as ``racksmith analyze`` marks them)
+_ENDGAME_MARK = " E"
+_GRADE_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+_INEXACT_MARK = "~"
+
+
+def _short(text: str, most: int = 40) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _lost_text(t: TurnAnalysis) -> str:
+    if t.graded_by == "endgame" and t.endgame is not None:
+        return f"{t.equity_lost:.0f}{_ENDGAME_MARK}{'' if t.endgame.exact else _INEXACT_MARK}"
+    if t.graded_by is None or t.equity_lost is None:
+        return ""
+    return f"{t.equity_lost:.1f}" if t.equity_lost else "0"
+
+
+def _best_text(t: TurnAnalysis) -> str:
+    """The verdict's best move: the endgame solver's with its value, else the best by equity."""
+    if t.endgame is not None:
+        return f"{t.endgame.best} {t.endgame.value:+d}"
+    if not t.best:
+        return ""
+    c = t.best[0]
+    return f"{c.notation} {c.equity:.1f}" + (" (bingo)" if c.bingo else "") + (" *" if c.played else "")
+
+
+def _with_error(value: float | None, stderr: float | None) -> str:
+    if value is None:
+        return ""
+    known = stderr is not None and math.isfinite(stderr)
+    return f"{value:.1f} ±{stderr:.1f}" if known else f"{value:.1f}"
+
+
+def _grade_text(t: TurnAnalysis) -> str:
+    if t.grade is None:
+        return ""
+    low, high = t.grade_range or (t.grade, t.grade)
+    return t.grade if low == high else f"{low} or {high}"
 
 
 def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: Any = None,

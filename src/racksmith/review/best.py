@@ -40,6 +40,10 @@ __all__ = ["BestPlay", "METHODS", "best_play"]
 #: how a :class:`BestPlay` was found, from the most exact to the least
 METHODS = ("endgame", "peg", "sim", "static")
 
+#: each method as people call it (``racksmith best`` prints it before the summary)
+_METHOD_NAMES = {"endgame": "endgame solver", "peg": "pre-endgame solver", "sim": "simulation",
+                 "static": "static equity"}
+
 #: the time budget when none is given (seconds)
 DEFAULT_SECONDS = 10.0
 
@@ -65,6 +69,24 @@ class BestPlay:
     summary: str
     result: Any
     fallback: str | None = None
+
+    def __repr__(self) -> str:
+        # one line: the move, how it was found, and as much of the summary as fits (the dataclass's
+        # repr held the method's whole result)
+        summary = self.summary if len(self.summary) <= 120 else self.summary[:119] + "…"
+        exact = ", exact" if self.exact else ""
+        return f"<BestPlay {self.move.notation()} by {_METHOD_NAMES.get(self.method, self.method)}{exact}: {summary}>"
+
+    def _repr_html_(self) -> str:
+        """The move, the method and why, then the method's own table (the simulation's candidates,
+        the pre-endgame's plays, the endgame's line, or the moves by static equity), as ``racksmith
+        best`` shows them."""
+        from ..formats import html
+
+        head = html.text(html.Raw(f"best: <b>{html.escape(self.move.notation())}</b>"))
+        why = html.text(f"{_METHOD_NAMES.get(self.method, self.method)}: {self.summary}")
+        detail = getattr(self.result, "_repr_html_", None)  # (the summary says why a fallback fell back)
+        return html.block(head, why, detail() if callable(detail) else None)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith best --json``: the move, the method, whether it is exact,

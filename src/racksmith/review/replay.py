@@ -249,6 +249,50 @@ class Replay:
         line = self.turns[turn - 1].line
         return [e for e in self.errors if e.line < line]
 
+    def _state(self) -> str:
+        return "complete" if self.complete else "ends with errors" if self.over else "not finished"
+
+    def __repr__(self) -> str:
+        # one line (the dataclass's repr held every turn's board: 50 to 130 KB)
+        scores = ", ".join(f"{_short(nick)} {score}" for nick, score in list(self.final_scores().items())[:4])
+        return (f"<Replay {len(self.turns)} turn{'' if len(self.turns) == 1 else 's'}, {self._state()}, "
+                f"errors {len(self.errors)}" + (f"; final {scores}" if scores else "") + ">")
+
+    def _repr_html_(self) -> str:
+        """The turns (player, rack, move, score, total, tiles in the bag), then the errors, the
+        words not in the lexicon and the notes, as ``racksmith gcg replay`` lists them. Every text
+        from the record (nicks, racks, notes) is escaped."""
+        from ..formats import html
+
+        nicks = self.players
+        scores = ", ".join(f"{n} {s}" for n, s in self.final_scores().items())
+        head = html.text(f"{len(self.turns)} turn{'' if len(self.turns) == 1 else 's'}, {self._state()}"
+                         + (f"; final scores {scores}" if scores else ""))
+
+        def flags(t: ReplayTurn) -> str:
+            return ", ".join(word for word, on in (("bingo", t.bingo), ("challenged off", t.withdrawn),
+                                                   ("failed challenge", t.failed_challenge)) if on)
+
+        rows = ((t.number, t.line, nicks[t.player] if 0 <= t.player < len(nicks) else t.player, str(t.rack) or "",
+                 t.event.action(), f"{t.score:+d}", t.event.total, t.bag_count, flags(t))
+                for t in self.turns)
+        turns = html.table(("turn", "line", "player", "rack", "move", "score", "total", "bag", ""), rows,
+                           right=(0, 1, 5, 6, 7), total=len(self.turns))
+        errors = None
+        if self.errors:
+            errors = html.table(("line", "error"), ((e.line, e.message) for e in self.errors), right=(0,),
+                                caption=f"{len(self.errors)} error{'' if len(self.errors) == 1 else 's'}",
+                                total=len(self.errors))
+        phonies = None
+        if self.phonies:
+            phonies = html.table(("line", "not in the lexicon"),
+                                 ((line, ", ".join(words)) for line, words in self.phonies), right=(0,),
+                                 total=len(self.phonies))
+        notes = None
+        if self.notes:
+            notes = "<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in self.notes[:html.MAX_ROWS]) + "</ul>"
+        return html.block(head, turns, errors, phonies, notes)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith gcg replay --json``. ``complete``: the record reaches the
         game's end and replays without an error (a record whose turns failed is not a finished game
@@ -262,6 +306,10 @@ class Replay:
             "phonies": [{"line": line, "words": list(words)} for line, words in self.phonies],
             "notes": list(self.notes),
         }
+
+
+def _short(text: str, most: int = 24) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def replay_file(

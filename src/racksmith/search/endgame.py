@@ -117,6 +117,36 @@ class EndgameResult:
         """``best`` under the name ``SimResult`` and ``PegResult`` give their move."""
         return self.best
 
+    def __repr__(self) -> str:
+        # one line: the value, whether it is exact, the best move and the line's length
+        if self.best is None:
+            return f"<EndgameResult value {self.value:+d}, the game is over>"
+        state = "exact" if self.exact else "not exact"
+        asked = "" if self.move_value is None else f", move asked {self.move_value:+d}"
+        return (f"<EndgameResult value {self.value:+d}, {state}, best {self.best.notation()}, "
+                f"line of {len(self.pv)} move{'' if len(self.pv) == 1 else 's'}, depth {self.depth}{asked}>")
+
+    def _repr_html_(self) -> str:
+        """The value, the best move and its line, whether it is exact, as ``racksmith endgame``
+        shows them; with several best moves (``top``), a table of them as ``--top`` does."""
+        from ..formats import html
+
+        if self.best is None:
+            return html.text("the game is over: nothing to play")
+        state = "exact" if self.exact else f"depth {self.depth}, not exact"
+        head = html.text(html.Raw(f"best <b>{html.escape(self.best.notation())}</b>"),
+                         f" value {self.value:+d} ({state})")
+        lines = self.top or (EndgameLine(self.best, self.value, self.pv, self.exact),)
+        rows = ((i, line.move.notation(), f"{line.value:+d}", line.exact, " ".join(m.notation() for m in line.pv))
+                for i, line in enumerate(lines, 1))
+        t = html.table(("#", "move", "value", "exact", "line"), rows, right=(0, 2), total=len(lines))
+        asked = None
+        if self.move_value is not None:
+            asked = html.text(f"the move asked: {self.move_value:+d}, loses {self.value - self.move_value} "
+                              f"against the best")
+        tail = html.text(f"{self.nodes:,} nodes in {self.seconds:.2f} s")
+        return html.block(head, t, asked, tail)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith endgame --json``."""
         out: dict[str, Any] = {

@@ -201,11 +201,79 @@ class PegResult:
         return (f"PegResult(best={best.move.notation() if best else None!r}, plays={len(self.plays)}, "
                 f"exact={self.exact}, nodes={self.nodes}, seconds={self.seconds:.3f})")
 
+    def _repr_html_(self) -> str:
+        """The plays, best first, as ``racksmith peg`` shows them: score, chance of winning (a
+        range while not proven), mean final spread (or its bounds) and the final spread by bag
+        tile (the first few draws)."""
+        from ..formats import html
+
+        rows = ((i, p.move.notation(), p.move.score, _chance_text(p), _spread_text(p), _draws_text(p))
+                for i, p in enumerate(self.plays[:html.MAX_ROWS], 1))
+        t = html.table(("#", "move", "score", "win %", "mean spread", "final spread by bag tile"), rows,
+                       right=(0, 2, 3, 4), total=len(self.plays))
+        stopped = None if self.exact else html.text(
+            "stopped by the time limit: not exact (the first play may not be the best)")
+        return html.block(t, stopped, html.text(f"{self.nodes:,} nodes in {self.seconds:.2f} s"))
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith peg --json``."""
         return {"plays": [p.to_dict() for p in self.plays], "exact": self.exact,
                 "best": self.plays[0].move.notation() if self.plays else None,
                 "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+
+
+#: the draws a row of a table names (with four tiles in the bag a play has hundreds; the JSON has them all)
+_SHOWN_DRAWS = 12
+
+
+def _signed(x: float) -> str:
+    return f"{round(x, 2) + 0.0:+.2f}"
+
+
+def _chance_text(p: PegPlay) -> str:
+    """A play's chance of winning in percent: exact, or the range it is known to lie in (with the
+    estimate of the draws reached, at a short time limit); as ``racksmith peg`` shows it."""
+    if p.exact or p.win_probability == p.win_probability_max:
+        return f"{100 * p.win_probability:.2f}"
+    shown = f"{100 * p.win_probability:.2f}-{100 * p.win_probability_max:.2f}"
+    if p.win_probability_estimate is not None and p.estimated_draws < p.draws:
+        shown += f" (~{100 * p.win_probability_estimate:.1f} over {p.estimated_draws:,} of {p.draws:,})"
+    return shown
+
+
+def _spread_text(p: PegPlay) -> str:
+    """A play's mean final spread: exact, its bounds, or an estimate."""
+    if p.exact:
+        return _signed(p.mean_spread)
+    lo, hi = p.mean_spread_min, p.mean_spread_max
+    if lo is not None and hi is not None:
+        return f"{_signed(lo)}..{_signed(hi)}"
+    if lo is not None:
+        return ">= " + _signed(lo)
+    if hi is not None:
+        return "<= " + _signed(hi)
+    return "~" + _signed(p.mean_spread) if p.estimated_draws else "not solved"
+
+
+def _range_text(lo: "int | None", hi: "int | None") -> str:
+    if lo is None:
+        return f"<={hi:+d}" if hi is not None else "?"
+    return f">={lo:+d}" if hi is None else f"{lo:+d}..{hi:+d}"
+
+
+def _draws_text(p: PegPlay) -> str:
+    """The final spread of a play's draws, those known first, at most :data:`_SHOWN_DRAWS` of them."""
+    tiles = [f"{k}:{v:+d}" for k, v in p.outcomes[:_SHOWN_DRAWS]]
+    bounded = (f"{k}:{_range_text(lo, hi)}" for k, lo, hi in p.bounds if lo is not None or hi is not None)
+    tiles += itertools.islice(bounded, _SHOWN_DRAWS - len(tiles))
+    named = len(p.outcomes) + sum(1 for _, lo, hi in p.bounds if lo is not None or hi is not None)
+    open_ = len(p.outcomes) + len(p.bounds) - named
+    out = " ".join(tiles[:_SHOWN_DRAWS])
+    if named > _SHOWN_DRAWS:
+        out += f" (+{named - _SHOWN_DRAWS:,} more)"
+    if open_:
+        out += f"{' ' if out else ''}({open_:,} not bounded)"
+    return out
 
 
 @dataclass(slots=True)

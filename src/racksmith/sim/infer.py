@@ -119,6 +119,11 @@ def _prior_at_least(copies: int, pool: int, size: int) -> tuple[float, ...]:
     return tuple(sum(exactly[k:]) / total for k in range(1, len(exactly)))
 
 
+#: the most leaves an inference's notebook table counts the letters of (:meth:`Inference.letters`
+#: takes about 0.06 s for 50,000 leaves and grows with them: a display must stay quick)
+_LETTERS_SHOWN_UP_TO = 50_000
+
+
 @dataclass(frozen=True, slots=True)
 class Inference:
     """The leaves the opponent may have kept after ``move``, most likely first.
@@ -202,6 +207,62 @@ class Inference:
             out.append(LetterOdds(letter, t, mean, stdev, at_least, _prior_at_least(int(unseen[t]), len(self.unseen), size)))
         out.sort(key=lambda x: (-x.at_least[0], x.tile == 0, x.tile))
         return tuple(out)
+
+    def _scope(self) -> str:
+        """How much of the racks the inference saw, in words (as ``racksmith infer`` titles it:
+        ``cli.common.inference_scope``)."""
+        if self.exact:
+            return f"every one of {self.racks_total:,} racks tried, {self.total_draws:,} draws, {self.seconds:.1f} s"
+        return (f"estimated from {self.samples:,} random deals ({self.total_draws:,} kept) in {self.seconds:.1f} s, "
+                f"not from every one of the {self.racks_total:,} racks")
+
+    def __repr__(self) -> str:
+        # one line: the play, how many leaves, the likeliest (the dataclass's repr listed every leave)
+        n = len(self.leaves)
+        how = "exact" if self.exact else f"sampled ({self.samples:,} deals)"
+        head = f"<Inference after {self.play}: {n:,} leave{'' if n == 1 else 's'}, {how}"
+        if not self.leaves:
+            return head + ">"
+        top = self.leaves[0]
+        return f"{head}, likeliest {str(top.leave) or '-'} {100 * top.probability:.1f}%>"
+
+    def _repr_html_(self) -> str:
+        """The likeliest leaves (probability, draws or deals, leave value) and, letter by letter,
+        the chance that the leave holds at least 1, 2... of it against chance, as ``racksmith
+        infer`` shows them."""
+        from ..formats import html
+
+        rows = ((str(lv.leave) or "-", f"{100 * lv.probability:.2f}", lv.draws, html.signed(lv.value))
+                for lv in self.leaves[:html.MAX_ROWS])
+        leaves = html.table(("leave", "prob%", "draws" if self.exact else "deals", "value"), rows, right=(1, 2, 3),
+                            caption=f"after {self.play}: {len(self.leaves):,} leaves, {self._scope()}",
+                            total=len(self.leaves))
+        if len(self.leaves) > _LETTERS_SHOWN_UP_TO:
+            return html.block(leaves, html.text(f"the letters kept: see letters() (not counted for this table: "
+                                                f"{len(self.leaves):,} leaves)"))
+        try:
+            odds = self.letters()
+        except RacksmithError:  # leaves of different sizes: no one size to compare with chance
+            odds = ()
+        if not odds:
+            return leaves
+        size = len(self.leaves[0].leave)
+        most = max((k for x in odds for k, p in enumerate(x.at_least, 1) if p > 0), default=1)
+        headers = ["letter", "mean", "sd"]
+        for k in range(1, most + 1):
+            headers += [f"≥{k} %", "prior"]
+        letter_rows = []
+        for x in odds:
+            cells: list[Any] = [x.letter, f"{x.mean:.2f}", f"{x.stdev:.2f}"]
+            for k in range(1, most + 1):
+                held = k <= len(x.at_least)
+                cells += [f"{100 * x.at_least[k - 1]:.2f}" if held else "",
+                          f"{100 * x.prior_at_least[k - 1]:.2f}" if held else ""]
+            letter_rows.append(cells)
+        letters = html.table(headers, letter_rows, right=range(1, len(headers)),
+                             caption=f"letters kept: % chance of at least k in the leave of {size}, by the inference "
+                                     f"and by chance ({size} drawn at random from the {len(self.unseen)} unseen tiles)")
+        return html.block(leaves, letters)
 
     def kernel_arrays(self, position: "Position"):
         """The leaves as the simulation kernel takes them: (tiles (n, MAX_RACK) uint8, lengths,

@@ -144,6 +144,11 @@ class SimCandidate:
         }
 
 
+def _plural(n: int, word: str, words: "str | None" = None) -> str:
+    """``1 play``, ``2 plays``, ``1,000 iterations``."""
+    return f"{n:,} {word if n == 1 else words or word + 's'}"
+
+
 def _known(x: float) -> "float | None":
     """A figure for JSON: rounded, or None when it is not known (nan)."""
     return None if math.isnan(x) else round(x, 4)
@@ -178,6 +183,34 @@ class SimResult:
         """The best play itself, as :attr:`EndgameResult.best <racksmith.search.endgame.EndgameResult>`
         and :attr:`PegResult.best_move <racksmith.search.peg.PegResult.best_move>` give theirs."""
         return self.candidates[0].move
+
+    def __repr__(self) -> str:
+        # one line: the run and its best play (the dataclass's repr listed every candidate's per-ply figures)
+        head = (f"<SimResult {_plural(len(self.candidates), 'candidate')}, {_plural(self.plies, 'ply', 'plies')}, "
+                f"{_plural(self.iterations, 'iteration')} ({self.stopped})")
+        if not self.candidates:
+            return head + ">"
+        best = self.best
+        win = "-" if math.isnan(best.win_pct) else f"{best.win_pct:.1f}%"
+        error = "" if math.isnan(best.stderr) else f" ±{best.stderr:.1f}"
+        return f"{head}, best {best.move.notation()} win {win}{error}>"
+
+    def _repr_html_(self) -> str:
+        """The candidates as ``racksmith sim`` shows them: win%, its standard error, equity and
+        its standard error, static equity and play-outs, best first."""
+        from ..formats import html
+
+        rows = ((i, c.move.notation(), html.figure(c.win_pct), html.figure(c.stderr), html.signed(c.equity),
+                 html.figure(c.equity_stderr), f"{c.static_equity:.1f}", c.iterations)
+                for i, c in enumerate(self.candidates, 1))
+        caption = (f"simulation: {self.iterations:,} iterations, {self.seconds:.1f} s ({self.stopped}), "
+                   f"{_plural(self.plies, 'ply', 'plies')}")
+        t = html.table(("#", "move", "win%", "± s.e.", "equity", "± s.e.", "static", "iters"), rows,
+                       right=range(2, 8), caption=caption, total=len(self.candidates))
+        rack = {"known": "known", "inferred": "drawn from the inference", "unseen": "drawn from the unseen tiles"}
+        tail = html.text(f"seed {self.seed}; the opponent's rack {rack.get(self.opponent_rack, self.opponent_rack)}"
+                         + (f" ({self.note})" if self.note else ""))
+        return html.block(t, tail)
 
     def to_dict(self) -> dict[str, Any]:
         return {
