@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from racksmith import Position
-from racksmith.cli.main import main
 from racksmith.core.validation import validate
+from test_bad_input import one_line, run
 
 #: a folder no one can write in, root neither (a test run as root writes in a folder of mode 0o555)
 PROC = Path("/proc/self")
@@ -21,19 +21,6 @@ needs_proc = pytest.mark.skipif(not PROC.is_dir(), reason="needs /proc: a folder
 
 #: Эрудит: a star on 8B standing for Г (гЕРОИКА), the player to move holds a real Г (tests/test_reclaim.py)
 GEROIKA = "/".join(["15"] * 7 + ["1гЕРОИКА7"] + ["15"] * 7) + " ГАНОСЕЛ/ 0/25 0"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
-
-
-def one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 @pytest.fixture
@@ -72,7 +59,7 @@ def _refuses_winpct(capsys, folder: Path, option: str, writable: Path) -> None:
     code, out, err = run(capsys, "winpct", "train", "--games", 100000, *args)
     target = folder / ("x.winpct" if option == "--output" else "t.npy")
     assert code == 1 and out == ""
-    assert one_line(err).startswith(f"racksmith: {option}: cannot write {str(target)!r}: ")
+    assert one_line(err).startswith(f"racksmith: {option} {target}: cannot write in {folder}: ")
 
 
 @needs_proc

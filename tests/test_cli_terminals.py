@@ -19,7 +19,7 @@ from rich.text import Text
 
 from racksmith.cli import common
 from racksmith.cli.plaintable import plain_lines
-from tests.test_cli_tables import tables
+from test_cli_tables import tables
 
 OUTGUN = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
 RUSSIAN = "15/15/15/15/15/15/15/6КОТ6/15/15/15/15/15/15/15 ЁЖИКА?Р/ 0/0 0 ld russian;"

@@ -123,7 +123,7 @@ def test_selfplay_report_names_each_players_leaves(capsys):
 def test_winpct_train_refuses_an_unwritable_output_before_playing(capsys, tmp_path):
     for args in (["-o", tmp_path / "no" / "x.winpct"], ["-o", tmp_path / "x.winpct", "--tallies", tmp_path / "no" / "t.npy"]):
         code, out, err = run(capsys, "winpct", "train", "--games", 100000, *args)
-        assert code == 1 and out == "" and "does not exist" in err and len(err.strip().splitlines()) == 1
+        assert code == 1 and out == "" and "there is no folder" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x.winpct").exists()
 
 

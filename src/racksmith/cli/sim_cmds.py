@@ -43,7 +43,7 @@ def winpct_train_cmd(
     from ..lexicon.shipped_leaves import default_leaves_name
     from ..rules.ruleset import get_ruleset
     from ..sim.winpct import train_winpct
-    from .progress import counted_games
+    from .progress import check_output_file, counted_games
 
     rs = get_ruleset(ruleset)
     if leaves is None:
@@ -61,7 +61,7 @@ def winpct_train_cmd(
         load_leaves(leaves, rs)  # a bad file is found before the games are played
     for path, option in ((output, "--output"), (tallies, "--tallies")):
         if path is not None:
-            _check_writable(path, option)  # found before the games are played, not after
+            check_output_file(path, option)  # found before the games are played, not after
     if tallies is not None:
         _tallies_apart(output, tallies)
     args = sys.argv[1:]
@@ -76,21 +76,6 @@ def winpct_train_cmd(
         np.save(tallies, tally.counts)
     say(f"{output}: {wp.max_unseen} rows (unseen 1..{wp.max_unseen}), spreads -{wp.max_spread}..{wp.max_spread}, "
         f"{wp.provenance['positions']:,} positions from {games:,} games")
-
-
-def _check_writable(path: Path, option: str) -> None:
-    """Refuse, before any game is played, a file of ``winpct train`` that could not be written at
-    its end: its folder missing, or one no file can be made in (read-only, no permission). The
-    check leaves nothing behind (a file made and removed at once, never a name in the folder)."""
-    import tempfile
-
-    folder = path.resolve().parent
-    if not folder.is_dir():
-        fail(f"{option}: cannot write {str(path)!r}: folder {str(path.parent)!r} does not exist")
-    try:
-        tempfile.TemporaryFile(dir=folder).close()
-    except OSError as e:
-        fail(f"{option}: cannot write {str(path)!r}: {e.strerror or e} (folder {str(path.parent)!r})")
 
 
 def _tallies_apart(output: Path, tallies: Path) -> None:
