@@ -38,7 +38,7 @@ def test_serve_prints_the_url_serves_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 130
+    assert proc.returncode == 0  # a clean stop (its requests answered first): tests/test_serve_service.py
     assert out == "" and err.splitlines()[0] == "stopped" and "Traceback" not in err
 
 

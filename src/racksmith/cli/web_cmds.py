@@ -1,10 +1,14 @@
 """``racksmith serve``: the local web analyzer (a page and a JSON API on this machine)."""
 from __future__ import annotations
 
+import ipaddress
 import os
+import signal
+import socket
+import sys
 import threading
 import webbrowser
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 
@@ -57,15 +61,22 @@ def serve(
                                       help="Longest CGP a request may send, in characters."),
     max_move_chars: int = typer.Option(LIMITS.max_move_chars, "--max-move-chars", min=1,
                                        help="Longest move (or tiles drawn) a request may send, in characters."),
+    access_log: bool = typer.Option(
+        False, "--access-log",
+        help="Log every request on stderr: time, client, method, path, status, bytes, milliseconds (refused "
+        "requests are logged without it, at most one line per kind every 10 s).",
+    ),
 ) -> None:
     """Start the local web analyzer: a board to edit, every move ranked with its score breakdown,
     moves checked as you type them, and GCG games stepped through turn by turn with their analysis.
 
-    The URL is printed on stderr; Ctrl-C stops the server. Requests name rulesets and lexicons,
-    never files; what one request may cost is bounded by the --max-* options."""
+    The URL is printed on stderr; Ctrl-C (or SIGTERM) stops the server: the requests in flight
+    are answered first (for up to 10 s; a simulation or a search is cancelled, answered 503), and
+    it exits 0. Requests name rulesets and lexicons, never files; what one request may cost is
+    bounded by the --max-* options."""
     from ..errors import RacksmithError
     from ..web import Analyzer, Limits, make_server
-    from ..web.server import _host_name
+    from ..web.server import _host_name, load_everything
 
     if not host.strip() or host.strip() == "[]":  # socketserver would listen on every address, unasked
         fail("--host: give an address to listen on, e.g. 127.0.0.1 (this machine) or 0.0.0.0 (every address), "
@@ -81,8 +92,11 @@ def serve(
                     max_connections=max_connections, max_sim_iterations=max_sim_iterations,
                     max_cgp_chars=max_cgp_chars, max_move_chars=max_move_chars)
     analyzer = Analyzer(ruleset, lexicon, leaves, limits=limits)
+    # every compiled kernel now, not at the first simulation: a server running while racksmith is
+    # upgraded would load the new ones into the old process (a 500 for each such request)
+    load_everything()
     try:
-        server = make_server(analyzer, host, port, allowed_hosts=allow_host or ())
+        server = make_server(analyzer, host, port, allowed_hosts=allow_host or (), access_log=access_log)
     except OSError as e:
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
     url = server.url
@@ -91,22 +105,133 @@ def serve(
         what.append(f"lexicon {analyzer.lexicon_label}")
     if analyzer.leaves_label:
         what.append(f"leaves {analyzer.leaves_label}")
-    err_console.print(f"racksmith web analyzer on {url} ({', '.join(what)}); Ctrl-C stops it",
-                      highlight=False, markup=False, soft_wrap=True)
+    say = lambda line: err_console.print(line, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
+    say(f"racksmith web analyzer on {url} ({', '.join(what)}); Ctrl-C stops it")
     if not server.local:  # as Jupyter warns: the network may use it, and nothing asks who
-        err_console.print(f"racksmith serve: warning: listening on {host.strip()} port {server.port}, not only this "
-                          "machine: anyone who can reach it may use the analyzer, with no authentication and over "
-                          "plain HTTP (see docs/SECURITY.md); give the names they use with --allow-host NAME",
-                          highlight=False, markup=False, soft_wrap=True)
+        say(f"racksmith serve: warning: listening on {host.strip()} port {server.port}"
+            f"{' (every address of this machine)' if server.every_address else ''}, not only this machine: anyone "
+            "who can reach it may use the analyzer, with no authentication and over plain HTTP (see "
+            f"docs/SECURITY.md); {_network_addresses(server)}")
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    signals: list[int] = []
+
+    def on_signal(signum: int, frame: Any) -> None:
+        """The first stops the server (its requests in flight answered); a second cuts them."""
+        signals.append(signum)
+        if len(signals) == 1:
+            server.stop()
+        else:
+            server.cut()
+
+    previous = _take_stop_signals(on_signal)
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        err_console.print("stopped", highlight=False, markup=False)
+        server.serve_forever(poll_interval=0.2)
+        drained = server.drain()
+    except KeyboardInterrupt:  # (a Ctrl-C this command could not handle itself: not in the main thread)
+        say("stopped")
         raise
     finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         server.server_close()
+    say(_stopped(drained, len(signals) > 1))
+
+
+def _stopped(drained: Any, second_signal: bool) -> str:
+    """The last line: ``stopped``, and what became of the requests in flight, if there were any."""
+    from ..web.server import GRACE
+
+    parts = [f"{drained.answered} answered"] if drained.answered else []
+    if drained.cancelled:
+        parts.append(f"{drained.cancelled} cancelled (answered 503: the server is stopping)")
+    if drained.cut:
+        parts.append(f"{drained.cut} cut (closed unanswered "
+                     f"{'after a second signal' if second_signal else f'at the end of the {GRACE:g} s grace'})")
+    n = sum(drained)
+    return f"stopped: {n} request{'s' if n != 1 else ''} in flight: {', '.join(parts)}" if n else "stopped"
+
+
+#: the signals that stop the server, its requests in flight answered first
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+
+
+def _take_stop_signals(handler: Callable[[int, Any], None]) -> dict[int, Any]:
+    """Handle the stop signals with ``handler`` while the server runs (in the main thread: the
+    only one Python lets), where they would raise KeyboardInterrupt or end the process: at their
+    default, Python's Ctrl-C, or ``racksmith``'s own (:mod:`racksmith.cli.main`). One ignored (as
+    under nohup) or one a host program handles is left alone. The handlers replaced, to restore."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    main = sys.modules.get("racksmith.cli.main")
+    ours = (signal.SIG_DFL, signal.default_int_handler, getattr(main, "_on_ending_signal", None))
+    replaced = {}
+    for signum in STOP_SIGNALS:
+        current = signal.getsignal(signum)
+        if current is not None and any(current is h or current == h for h in ours if h is not None):
+            replaced[signum] = signal.signal(signum, handler)
+    return replaced
+
+
+def _network_addresses(server: Any) -> str:
+    """What the network may use: the addresses that reach the server, or (listening on every
+    address with no --allow-host) why its members get 403 and the names to allow."""
+    urls = server.network_urls()
+    if urls:
+        return (f"members use {', '.join(urls)} (any other name or address they type gets 403 until "
+                "given with --allow-host NAME)")
+    family = socket.AF_INET6 if ":" in server.server_address[0] else socket.AF_INET
+    names = this_machine(family)
+    allow = " ".join(f"--allow-host {n}" for n in names[:3])
+    return ("members get 403 until the name or address they type is given with --allow-host NAME"
+            + (f": this machine is {', '.join(names)} (e.g. {allow}, then http://{_url_name(names[0])}:{server.port}/)"
+               if names else ""))
+
+
+def _url_name(name: str) -> str:
+    return f"[{name}]" if ":" in name else name
+
+
+def this_machine(family: int = socket.AF_INET, timeout: float = 1.0) -> list[str]:
+    """This machine's name and its network addresses (not loopback), as far as it knows them
+    without asking the network: its host name, the addresses the name resolves to here, and the
+    address it would send from (a UDP socket connected to a documentation address: nothing is
+    sent). ``AF_INET6`` (listening on ``::``) takes both families. Looked up in a thread for at
+    most ``timeout`` seconds (a name resolver that does not answer is not waited for)."""
+    found: list[str] = []
+
+    def look() -> None:
+        name = socket.gethostname()
+        found.append(name)
+        try:
+            found.extend(str(info[4][0]) for info in socket.getaddrinfo(name, None, type=socket.SOCK_STREAM))
+        except (OSError, UnicodeError):
+            pass
+        for fam, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+            try:
+                with socket.socket(fam, socket.SOCK_DGRAM) as s:
+                    s.connect((probe, 9))
+                    found.append(str(s.getsockname()[0]))
+            except OSError:
+                pass
+
+    looker = threading.Thread(target=look, name="racksmith-hostname", daemon=True)
+    looker.start()
+    looker.join(timeout)
+    out: list[str] = []
+    for text in list(found):
+        try:
+            address = ipaddress.ip_address(text.partition("%")[0])
+        except ValueError:  # the host name
+            if text and text.lower() not in ("localhost", "localhost.localdomain"):
+                out.append(text)
+            continue
+        if address.is_loopback or address.is_unspecified or address.is_link_local:
+            continue
+        if address.version == 6 and family != socket.AF_INET6:
+            continue
+        out.append(str(address))
+    return list(dict.fromkeys(out))
 
 
 #: glibc's mallopt parameter for the size above which an allocation is its own mapping

@@ -30,9 +30,24 @@ Who may ask (the page's protection against other web sites and DNS rebinding):
   not be framed (``frame-ancestors 'none'``, ``X-Frame-Options: DENY``);
 - a POST must say ``Content-Type: application/json`` (415), which a web page can only send to
   another site after a CORS preflight this server never grants.
+
+What it logs (``log``, ``refusal_log`` and ``access_log``; on stderr, each line with its time): a
+failure (a 500, a connection that failed) always; a refused request (403, 413, 415, a 503 of a busy
+server or of too many connections, a request that did not arrive whole within :data:`TIMEOUT`
+seconds) always, one line per kind of refusal every :data:`REFUSALS_EVERY` seconds at most (then
+how many more there were), so that a flood cannot fill a disk; and with ``access_log``, one line
+per request (client, method, path, status, bytes, milliseconds).
+
+Stopping (:meth:`AnalyzerServer.stop`, then :meth:`AnalyzerServer.drain`; what ``racksmith serve``
+does on SIGTERM, SIGINT or SIGHUP): no new connection is accepted, idle kept-alive connections are
+closed, a long computation in flight is cancelled (answered ``503``, "the server is stopping") and
+the quick answers in flight finish, within :data:`GRACE` seconds; the connections still busy after
+that are closed.
 """
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
 import io
 import ipaddress
 import json
@@ -41,10 +56,12 @@ import socket
 import sys
 import threading
 import time
+from datetime import datetime
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any, Callable, Iterable
+from pathlib import Path
+from typing import Any, Callable, Iterable, NamedTuple
 from urllib.parse import urlsplit
 
 from .. import __version__
@@ -56,6 +73,12 @@ MAX_BODY = Limits().max_body  #: the largest request body read by default, in by
 #: seconds a client has to send a whole request (head and body) once it starts, and the longest
 #: a kept-alive connection may stay silent before the server drops it
 TIMEOUT = 30
+#: seconds the requests in flight when the server stops have to be answered (:meth:`AnalyzerServer.drain`)
+GRACE = 10.0
+#: a kind of refused request is logged at most once in this many seconds; the others are counted
+REFUSALS_EVERY = 10.0
+#: seconds a connection accepted just before the server stopped has to send its first request
+FIRST_REQUEST_WAIT = 1.0
 
 #: path -> (method, endpoint)
 ROUTES: dict[str, tuple[str, Callable[[Analyzer, dict], Any]]] = {
@@ -111,10 +134,20 @@ def load_static() -> dict[str, tuple[bytes, str]]:
     return out
 
 
+class Drained(NamedTuple):
+    """What became of the requests in flight when the server stopped (:meth:`AnalyzerServer.drain`)."""
+
+    answered: int  #: answered within the grace
+    cancelled: int  #: long computations cancelled by the stop, answered 503 ("the server is stopping")
+    cut: int  #: still computing when the grace ended (or at once, after :meth:`AnalyzerServer.cut`): closed unanswered
+
+
 class AnalyzerServer(ThreadingHTTPServer):
     """An HTTP server holding the analyzer and the page. ``log`` receives one line per failure
-    (default: stderr); ``allowed_hosts`` are more names the server answers to (a machine name,
-    for a server listening on every address)."""
+    (default: stderr); ``refusal_log`` one line per refused request, at most one per kind of
+    refusal every :data:`REFUSALS_EVERY` seconds (default: stderr); ``access_log`` one line per
+    request (``True``: stderr; default: none). ``allowed_hosts`` are more names the server answers
+    to (a machine name, for a server listening on every address)."""
 
     daemon_threads = True
     #: connections the kernel queues until the server accepts them (socketserver's default, 5,
@@ -122,21 +155,33 @@ class AnalyzerServer(ThreadingHTTPServer):
     request_queue_size = 128
 
     def __init__(self, analyzer: Analyzer, host: str = "127.0.0.1", port: int = 8765,
-                 log: Callable[[str], None] | None = None, allowed_hosts: Iterable[str] = ()):
+                 log: Callable[[str], None] | None = None, allowed_hosts: Iterable[str] = (), *,
+                 access_log: Callable[[str], None] | bool = False,
+                 refusal_log: Callable[[str], None] | None = None):
         host = _bind_address(host)
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.analyzer = analyzer
         self.limits: Limits = analyzer.limits
         self.static = load_static()
         self.log = log if log is not None else _stderr
+        self.refusals = RateLimitedLog(refusal_log if refusal_log is not None else _stderr)
+        self.access_log: Callable[[str], None] | None = (
+            _stderr if access_log is True else access_log if callable(access_log) else None)
         # the address listened on as a Host header writes it (the bind below checks the address itself)
         names = [] if host in _UNSPECIFIED else [f"[{host}]" if ":" in host else host]
-        names += [*_LOOPBACK_NAMES, *(_host_name(h) for h in allowed_hosts)]
+        self.allowed_names = tuple(dict.fromkeys(_host_name(h) for h in allowed_hosts))
+        names += [*_LOOPBACK_NAMES, *self.allowed_names]
         self.host_names = tuple(dict.fromkeys(n.lower() for n in names if n))
         self.computing = threading.BoundedSemaphore(self.limits.max_concurrent)  # the quick answers
         self.long_computing = threading.BoundedSemaphore(self.limits.max_concurrent)  # the LONG ones
         self.connections = threading.BoundedSemaphore(self.limits.max_connections)
         self._slots: dict = {}  # connection -> its slot in ``connections``, until given back
+        #: set by :meth:`stop`: no new request is read, and long computations are cancelled
+        self.stopping = threading.Event()
+        self._cutting = threading.Event()  # :meth:`cut`: the grace is over
+        self._lock = threading.Lock()
+        self._handlers: dict = {}  # the open connections' handlers (a dict: ordered, and a set's ops)
+        self._drained = {"answered": 0, "cancelled": 0}
         super().__init__((host, port), Handler)
         self.port = self.server_address[1]
         #: the exact ``Host`` values and origins this server answers
@@ -158,6 +203,102 @@ class AnalyzerServer(ThreadingHTTPServer):
         except ValueError:  # pragma: no cover - a bound socket has a numeric address
             return False
 
+    @property
+    def every_address(self) -> bool:
+        """Does the server listen on every address of this machine (``0.0.0.0`` or ``::``)?"""
+        return self.server_address[0] in _UNSPECIFIED
+
+    def network_urls(self) -> list[str]:
+        """The addresses the network may use: the one listened on (unless it is every one) and
+        the ``allowed_hosts``; a name given by neither gets 403."""
+        names = [] if self.every_address or self.local else [self.host_names[0]]
+        return [f"http://{n}:{self.port}/" for n in dict.fromkeys([*names, *self.allowed_names])]
+
+    # --- stopping --------------------------------------------------------------------------------
+    def stop(self) -> None:
+        """Stop serving, from a signal handler or another thread (it returns at once):
+        ``serve_forever`` returns within its poll interval, a long computation in flight is
+        cancelled, and no connection reads a next request. Then call :meth:`drain`."""
+        if not self.stopping.is_set():
+            self.stopping.set()
+            # (shutdown() waits for serve_forever to return: not in the thread that runs it)
+            threading.Thread(target=self.shutdown, name="racksmith-stop", daemon=True).start()
+
+    def cut(self) -> None:
+        """End the grace of :meth:`drain` at once (a second signal): the connections still busy are closed."""
+        self._cutting.set()
+
+    def drain(self, grace: float = GRACE) -> Drained:
+        """After ``serve_forever`` returned (:meth:`stop`): close the listening socket (the kernel
+        refuses new connections at once), close the idle kept-alive connections, and give the
+        requests in flight up to ``grace`` seconds to be answered (a long computation is cancelled
+        at once and answered 503); close the connections still busy after that. What became of
+        the requests in flight."""
+        self.stopping.set()
+        self._accept_waiting()
+        try:
+            self.socket.close()
+        except OSError:  # pragma: no cover - closed already
+            pass
+        deadline = time.monotonic() + grace
+        cut = 0
+        while self._slots:  # the connections' threads, each until its end
+            with self._lock:
+                handlers = list(self._handlers)
+            if self._cutting.is_set() or time.monotonic() >= deadline:
+                for handler in handlers:
+                    cut += handler.busy
+                    handler.shut(socket.SHUT_RDWR)
+                break
+            for handler in handlers:
+                if handler.idle():
+                    handler.shut(socket.SHUT_RD)  # a read waiting for a next request ends
+            time.sleep(0.02)
+        # the threads of the connections closed unwind (a read or a write on them ends at once)
+        end = time.monotonic() + 1.0
+        while self._slots and time.monotonic() < end:
+            time.sleep(0.02)
+        self.refusals.flush()
+        with self._lock:
+            return Drained(self._drained["answered"], self._drained["cancelled"], cut)
+
+    def _accept_waiting(self) -> None:
+        """Serve the connections the kernel queued before the stop (clients that connected and
+        sent their request, waiting to be accepted: closing the listening socket would reset
+        them), for at most 50 ms."""
+        until = time.monotonic() + 0.05  # (clients that keep connecting are not served for ever)
+        try:
+            self.socket.setblocking(False)
+            with selectors.DefaultSelector() as sel:
+                sel.register(self.socket, selectors.EVENT_READ)
+                for _ in range(self.request_queue_size):
+                    if not sel.select(0) or time.monotonic() > until:
+                        break
+                    self._handle_request_noblock()  # type: ignore[attr-defined]  # (socketserver's accept-and-serve)
+        except (OSError, ValueError):  # pragma: no cover - closed meanwhile
+            pass
+
+    def server_close(self) -> None:
+        super().server_close()
+        self.refusals.flush()
+
+    def _opened(self, handler: "Handler") -> None:
+        with self._lock:
+            self._handlers[handler] = True
+
+    def _closed(self, handler: "Handler") -> None:
+        with self._lock:
+            self._handlers.pop(handler, None)
+
+    def _count_at_stop(self, cancelled: bool) -> None:
+        with self._lock:
+            self._drained["cancelled" if cancelled else "answered"] += 1
+
+    # --- logging ---------------------------------------------------------------------------------
+    def refused(self, kind: str, client: str, method: str | None, path: str | None, status: int, reason: str) -> None:
+        """Log a refused request (one line per ``kind`` every :data:`REFUSALS_EVERY` seconds at most)."""
+        self.refusals(kind, f"{client} {method or '-'} {_shown(path or '-')} {int(status)} refused: {reason}")
+
     def handle_error(self, request, client_address) -> None:
         """A connection that failed outside a request (the client went away): one line, no traceback."""
         err = sys.exc_info()[1]
@@ -167,12 +308,14 @@ class AnalyzerServer(ThreadingHTTPServer):
     def process_request(self, request, client_address) -> None:
         """A thread for the connection, unless ``max_connections`` are open: then 503 at once."""
         if not self.connections.acquire(blocking=False):
-            try:
-                request.settimeout(1)
-                request.sendall(_TOO_MANY)
-            except OSError:
-                pass
+            _answer_at_once(request, _TOO_MANY)
             self.shutdown_request(request)
+            most = self.limits.max_connections
+            self.refused("503 max_connections", client_address[0], None, None, 503,
+                         f"{most} connections open already (its max_connections limit: raise --max-connections; "
+                         "a browser keeps about 2 open)")
+            if self.access_log is not None:
+                self.access_log(f"{client_address[0]} - - 503 {len(_TOO_MANY)} 0ms")
             return
         self._slots[request] = True
         try:
@@ -196,11 +339,100 @@ class AnalyzerServer(ThreadingHTTPServer):
 
 
 def make_server(analyzer: Analyzer, host: str = "127.0.0.1", port: int = 8765,
-                log: Callable[[str], None] | None = None, allowed_hosts: Iterable[str] = ()) -> AnalyzerServer:
+                log: Callable[[str], None] | None = None, allowed_hosts: Iterable[str] = (), *,
+                access_log: Callable[[str], None] | bool = False,
+                refusal_log: Callable[[str], None] | None = None) -> AnalyzerServer:
     """A server listening on ``host:port`` (port 0 picks a free one; see ``server.url``); run it
-    with ``serve_forever()`` and stop it with ``shutdown()`` then ``server_close()``. Its limits
-    are the analyzer's (``Analyzer(limits=...)``); ``allowed_hosts`` are more names it answers to."""
-    return AnalyzerServer(analyzer, host, port, log, allowed_hosts)
+    with ``serve_forever()`` and stop it with ``shutdown()`` then ``server_close()`` (or, to let
+    the requests in flight finish, ``stop()``, ``drain()`` then ``server_close()``). Its limits
+    are the analyzer's (``Analyzer(limits=...)``); ``allowed_hosts`` are more names it answers to;
+    ``log``, ``refusal_log`` and ``access_log`` are where its lines go (:class:`AnalyzerServer`)."""
+    return AnalyzerServer(analyzer, host, port, log, allowed_hosts, access_log=access_log, refusal_log=refusal_log)
+
+
+class RateLimitedLog:
+    """Lines of a kind written at most once every ``every`` seconds: the first of a kind is
+    written at once, the others of the same ``every`` seconds are counted, and one line says how
+    many there were when those seconds are over (or at :meth:`flush`). The kinds are few (a
+    server's kinds of refusal), so that a flood of refused requests writes two lines each ``every``
+    seconds, not one line a request."""
+
+    def __init__(self, write: Callable[[str], None], every: float = REFUSALS_EVERY):
+        self.write = write
+        self.every = every
+        self._lock = threading.Lock()
+        self._windows: dict[str, list[Any]] = {}  # kind -> [end, lines held back, timer or None]
+
+    def __call__(self, kind: str, line: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            window = self._windows.get(kind)
+            if window is not None and now < window[0]:
+                window[1] += 1
+                if window[2] is None:  # the count is written when the window closes
+                    timer = threading.Timer(window[0] - now, self._close, (kind, window))
+                    timer.daemon = True
+                    timer.start()
+                    window[2] = timer
+                return
+            self._windows[kind] = [now + self.every, 0, None]
+        self.write(line)
+
+    def flush(self) -> None:
+        """Write now how many lines each kind held back."""
+        with self._lock:
+            windows = list(self._windows.items())
+        for kind, window in windows:
+            if window[2] is not None:
+                window[2].cancel()
+            self._close(kind, window)
+
+    def _close(self, kind: str, window: list) -> None:
+        with self._lock:
+            if self._windows.get(kind) is not window:
+                return  # (closed already)
+            del self._windows[kind]
+            held, end = window[1], window[0]
+        if held:
+            seconds = self.every - max(0.0, end - time.monotonic())
+            self.write(f"(and {held} more {kind} in the last {max(1, round(seconds))} s)")
+
+
+#: the modules the endpoints import at their first use (beyond :mod:`racksmith.web.api`'s own imports)
+_USED_LATER = ("racksmith.sim.simulate", "racksmith.sim.infer", "racksmith.search.endgame", "racksmith.search.peg",
+               "racksmith.review.best", "racksmith.review.analysis", "racksmith.review.replay",
+               "racksmith.formats.gcg", "racksmith.formats.cgp", "racksmith.formats.naming",
+               "racksmith.core.validation", "racksmith.core.turns", "racksmith.rules.coords")
+
+
+def load_everything() -> list[str]:
+    """Import every compiled kernel of racksmith (each extension module of the package) and the
+    modules the endpoints import at their first use, now: a server started before racksmith was
+    upgraded or rebuilt would otherwise load the new kernels into the old process at its first
+    simulation or endgame ("MovePlan size changed, binary incompatibility": a 500 for every such
+    request). A broken or half-built install fails here, before the server listens. The kernels'
+    module names; a :class:`RacksmithError` naming the module that does not load."""
+    import racksmith
+
+    root = Path(racksmith.__file__).resolve().parent
+    kernels = set()
+    for path in root.rglob("*.*"):
+        # the most specific suffix first (.cpython-311-x86_64-linux-gnu.so, then .abi3.so, then .so)
+        suffix = next((s for s in importlib.machinery.EXTENSION_SUFFIXES if path.name.endswith(s)), None)
+        stem = path.name[: -len(suffix)] if suffix else ""
+        if stem.isidentifier() and path.is_file():
+            parts = path.relative_to(root).parts[:-1]
+            if all(part.isidentifier() for part in parts):
+                kernels.add(".".join(("racksmith", *parts, stem)))
+    for name in (*sorted(kernels), *_USED_LATER):
+        try:
+            importlib.import_module(name)
+        except Exception as e:  # an ImportError, or Cython's ValueError for a type of another size
+            raise RacksmithError(f"racksmith's module {name} does not load ({type(e).__name__}: {error_line(str(e))}): "
+                                 "the installed racksmith is incomplete or mixed (built for another version); "
+                                 "reinstall it (pip install --force-reinstall racksmith, or python dev/build_ext.py all "
+                                 "in a source tree)") from None
+    return sorted(kernels)
 
 
 def is_long(path: str, body: dict) -> bool:
@@ -245,14 +477,42 @@ def _host_name(text: str) -> str:
     return bare
 
 
-def _too_many_connections() -> bytes:
-    body = json.dumps({"error": "the server has too many open connections (its max_connections limit): try again",
-                       "limit": "max_connections"}).encode()
+#: what a request in flight answers when the server stops before its computation is done
+STOPPING = "the server is stopping (restarted or shut down): send the request again in a moment"
+
+
+def _unavailable(answer: dict) -> bytes:
+    """A whole 503 answer, sent before a request is read (the connection is closed after it)."""
+    body = json.dumps(answer).encode()
     return (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
             b"Content-Length: %d\r\nConnection: close\r\nRetry-After: 5\r\n\r\n%s" % (len(body), body))
 
 
-_TOO_MANY = _too_many_connections()
+_TOO_MANY = _unavailable({"error": "the server has too many open connections (its max_connections limit): try again",
+                          "limit": "max_connections"})
+
+
+def _answer_at_once(request: socket.socket, answer: bytes) -> None:
+    """Send a whole answer before reading the request, reading first what of it arrived (a
+    connection closed with bytes unread is reset, and the client may lose the answer)."""
+    try:
+        for _ in range(16):
+            if not request.recv(65536, socket.MSG_DONTWAIT):
+                break
+    except OSError:  # (nothing more arrived: BlockingIOError)
+        pass
+    try:
+        request.settimeout(1)
+        request.sendall(answer)
+    except OSError:
+        pass
+
+
+def _shown(text: str, most: int = 200) -> str:
+    """A value a client sent, as a log line shows it: on one line (control characters and line
+    separators escaped, ``\\n``: no forged line) and clipped to ``most`` characters."""
+    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(text)[:most + 1])
+    return shown if len(shown) <= most else shown[:most] + "..."
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -272,10 +532,99 @@ class Handler(BaseHTTPRequestHandler):
         self.deadline = time.monotonic() + TIMEOUT
         self.rfile.close()  # the plain reader made by setup(): its reference to the socket goes
         self.rfile = io.BufferedReader(_DeadlineReader(self), 65536)
+        #: is a request being read or answered (its first byte has arrived)? If not, the connection
+        #: waits for its next request, and a stopping server closes it
+        self.busy = False
+        self.accepted = time.monotonic()
+        self.served = 0  # requests read on this connection
+        self._closed_how: int | None = None
+        self._lock = threading.Lock()
+        self._new_request()
+        self.server._opened(self)
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        finally:
+            self.server._closed(self)
+
+    def shut(self, how: int) -> None:
+        """Shut the connection (``socket.SHUT_RD``: a read waiting for the next request ends;
+        ``SHUT_RDWR``: the request in flight is cut), once for each, from the thread of :meth:`AnalyzerServer.drain`."""
+        with self._lock:
+            if self._closed_how == how or self._closed_how == socket.SHUT_RDWR:
+                return
+            self._closed_how = how
+        try:
+            self.connection.shutdown(how)
+        except OSError:  # (closed by its own thread meanwhile)
+            pass
+
+    def idle(self) -> bool:
+        """Is the connection waiting for a next request (none in flight), so that a stopping
+        server may close it? Not a new connection whose first request may be on its way (for
+        :data:`FIRST_REQUEST_WAIT` seconds)."""
+        return not self.busy and (self.served > 0 or time.monotonic() - self.accepted > FIRST_REQUEST_WAIT)
+
+    def _new_request(self) -> None:
+        self.busy = False
+        self.started = 0.0
+        self.command = self.path = None  # type: ignore[assignment]  # (not the last request's, for the log lines)
+        self._status: int | None = None
+        self._sent = 0
+        self._cancelled_by_stop = False
+        self._answered_at_stop = False  # (not one answered before the stop, its thread not yet done)
+        self._timed_out = False  # a read of the request passed its deadline
+
+    def _arrived(self) -> None:
+        """The first bytes of a request arrived: it is in flight."""
+        if not self.busy:
+            self.busy = True
+            self.started = time.monotonic()
 
     def handle_one_request(self) -> None:
+        self._new_request()
+        if self.server.stopping.is_set():
+            # no next request is awaited while the server stops: one sent already is answered, and
+            # a new connection's first (it connected before the stop) if it comes at once
+            wait = 0.0 if self.served else max(0.0, self.accepted + FIRST_REQUEST_WAIT - time.monotonic())
+            if not _readable(self.connection, wait):
+                self.close_connection = True
+                return
         self.deadline = time.monotonic() + TIMEOUT
-        super().handle_one_request()
+        try:
+            super().handle_one_request()  # (a read past the deadline ends it: http.server closes the connection)
+        finally:
+            if self.busy:
+                self.served += 1
+                if self._timed_out and self._status is None:  # (busy: not a kept-alive connection left silent)
+                    self.server.refused("dropped: slow request", self.client_address[0], self.command, self.path,
+                                        408, f"the request did not arrive whole within {TIMEOUT:g} s (the "
+                                        "connection was closed)")
+                self._done()
+
+    def parse_request(self) -> bool:
+        self._arrived()  # (a request read from the buffer, after the last: no new byte arrived for it)
+        return super().parse_request()
+
+    def _done(self) -> None:
+        """The request is over: its access log line, and the stop's count."""
+        server = self.server
+        if self._answered_at_stop:
+            server._count_at_stop(self._cancelled_by_stop)
+        if server.access_log is not None:
+            ms = round((time.monotonic() - self.started) * 1000)
+            status = "-" if self._status is None else self._status
+            note = " (no answer: the client went away or the request was cut)" if self._status is None else ""
+            server.access_log(f"{self.client_address[0]} {self.command or '-'} {_shown(self.path or '-')} {status} "
+                              f"{self._sent} {ms}ms{note}")
+
+    def log_request(self, code: Any = "-", size: Any = "-") -> None:
+        """(``send_response`` reports the status here: kept for the access log.)"""
+        try:
+            self._status = int(code)
+        except (TypeError, ValueError):  # pragma: no cover - a status is a number
+            pass
 
     # --- methods ---------------------------------------------------------------------------------
     def do_GET(self) -> None:
@@ -307,8 +656,10 @@ class Handler(BaseHTTPRequestHandler):
     def _dispatch(self, method: str) -> None:
         refusal = self._refusal()
         if refusal is not None:
+            kind, message, reason = refusal
             self.close_connection = True  # the body is not read
-            self._json(HTTPStatus.FORBIDDEN, {"error": refusal})
+            self._refused(kind, HTTPStatus.FORBIDDEN, reason)
+            self._json(HTTPStatus.FORBIDDEN, {"error": message})
             return
         path = urlsplit(self.path).path
         static = self.server.static.get(path)
@@ -336,23 +687,29 @@ class Handler(BaseHTTPRequestHandler):
             self._discard_body()
             body = {}
         if is_long(path, body):
-            with _ClientWatch(self.connection) as watch:
-                self._compute(method, path, lambda a, b: endpoint(a, b, cancel=watch.gone), body,
-                              self.server.long_computing, watch.gone)
+            if self.server.stopping.is_set():  # (read while the server stops: not begun)
+                self._stopping()
+                return
+            with _ClientWatch(self.connection, self.server.stopping) as watch:
+                self._compute(method, path, lambda a, b: endpoint(a, b, cancel=watch.cancel), body,
+                              self.server.long_computing, watch)
         else:
             self._compute(method, path, endpoint, body, self.server.computing, None)
 
     def _compute(self, method: str, path: str, endpoint: Callable[[Analyzer, dict], Any], body: dict,
-                 slots: threading.BoundedSemaphore, gone: threading.Event | None) -> None:
+                 slots: threading.BoundedSemaphore, watch: "_ClientWatch | None") -> None:
         """Answer with what ``endpoint`` computes in one of ``slots``; nothing when the client went
-        away (``gone``: the computation was then cancelled)."""
-        if not self._take(slots, gone):
+        away (``watch.gone``: the computation was then cancelled); 503 when the server stopping
+        cancelled it."""
+        if not self._take(slots, watch):
             return
         try:
             result = endpoint(self.server.analyzer, body)
         except Exception as e:
-            if gone is not None and gone.is_set():  # no one to answer
+            if watch is not None and watch.gone.is_set():  # no one to answer
                 self.close_connection = True
+            elif watch is not None and watch.stopped:
+                self._stopping()
             else:
                 self._error(method, path, e)
             return
@@ -360,12 +717,22 @@ class Handler(BaseHTTPRequestHandler):
             slots.release()
         self._json(HTTPStatus.OK, result)
 
+    def _stopping(self) -> None:
+        """Answer a long request that the server stopping cancelled (or never began)."""
+        self._cancelled_by_stop = True
+        self.close_connection = True
+        self._json(HTTPStatus.SERVICE_UNAVAILABLE, {"error": STOPPING, "stopping": True}, headers={"Retry-After": "5"})
+
+    def _refused(self, kind: str, status: int, reason: str) -> None:
+        self.server.refused(kind, self.client_address[0], self.command, self.path, status, reason)
+
     def _error(self, method: str, path: str, e: Exception) -> None:
         """Answer the error an endpoint raised: the request's (400, a limit's 413), else racksmith's (500)."""
         # the page asks for user errors in the body of a 200 answer (a browser logs every 4xx
         # answer in its console as a failure, which a mistyped move is not); other clients get 4xx
         in_body = self._errors_in_body()
         if isinstance(e, LimitError):
+            self._refused(f"{e.status} {e.limit}", e.status, f"over its {e.limit} limit: {_shown(error_line(str(e)), 300)}")
             answer = {"error": error_line(str(e)), "limit": e.limit}
             if in_body:
                 answer["status"] = e.status
@@ -385,19 +752,25 @@ class Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.INTERNAL_SERVER_ERROR,
                        {"error": f"internal error: {type(e).__name__}: {error_line(str(e))}"})
 
-    def _take(self, slots: threading.BoundedSemaphore, gone: threading.Event | None) -> bool:
+    def _take(self, slots: threading.BoundedSemaphore, watch: "_ClientWatch | None") -> bool:
         """Take one of ``slots``, waiting up to ``max_seconds`` (503 after that), or give up
-        without an answer when the client goes away (``gone``) meanwhile."""
+        without an answer when the client goes away (``watch.gone``) meanwhile, with 503 when
+        the server stops (a long request)."""
         limits = self.server.limits
         deadline = time.monotonic() + limits.max_seconds
         while True:
             left = deadline - time.monotonic()
-            if slots.acquire(timeout=max(0.0, left if gone is None else min(left, WATCH_EVERY))):
+            if slots.acquire(timeout=max(0.0, left if watch is None else min(left, WATCH_EVERY))):
                 return True
-            if gone is not None and gone.is_set():
+            if watch is not None and watch.gone.is_set():
                 self.close_connection = True
                 return False
+            if watch is not None and self.server.stopping.is_set():
+                self._stopping()
+                return False
             if time.monotonic() >= deadline:
+                self._refused("503 max_concurrent", 503, f"busy: its {limits.max_concurrent} computations (its "
+                              f"max_concurrent limit) stayed taken for {limits.max_seconds:g} s")
                 self._json(HTTPStatus.SERVICE_UNAVAILABLE, {
                     "error": f"the server is busy with {limits.max_concurrent} other requests (its max_concurrent "
                              "limit): try again", "limit": "max_concurrent"}, headers={"Retry-After": "5"})
@@ -408,22 +781,29 @@ class Handler(BaseHTTPRequestHandler):
         return (self.headers.get("X-Errors") or "").strip().lower() == "body"
 
     # --- the request -----------------------------------------------------------------------------
-    def _refusal(self) -> str | None:
-        """Why this request is refused (its Host, Origin or fetch site), or None."""
+    def _refusal(self) -> tuple[str, str, str] | None:
+        """Why this request is refused (its Host, Origin or fetch site), or None: the kind of
+        refusal, the answer's message, and the reason the log line gives."""
         srv = self.server
         hosts = self.headers.get_all("Host") or []
         if len(hosts) != 1:
-            return "a request needs exactly one Host header"
+            return ("403 Host", "a request needs exactly one Host header", f"{len(hosts)} Host headers, not one")
         host = hosts[0].strip().lower()
         if host not in srv.hosts:
-            return (f"host {hosts[0][:60]!r} is not this server: use http://{srv.host_names[0]}:{srv.port}/ "
-                    "(a server started with --allow-host NAME also answers to NAME)")
+            name = _name_of(host, srv.port)
+            hint = (f"add --allow-host {_shown(name, 60)} if that is this machine" if name
+                    else f"the port is not {srv.port}")
+            return ("403 Host", (f"host {hosts[0][:60]!r} is not this server: use http://{srv.host_names[0]}:{srv.port}/ "
+                                 "(a server started with --allow-host NAME also answers to NAME)"),
+                    f"Host {_shown(hosts[0], 80)} is not one of this server's names ({hint})")
         origins = self.headers.get_all("Origin") or []
         if len(origins) > 1 or (origins and origins[0].strip().lower().rstrip("/") not in srv.origins):
-            return f"requests from {origins[0][:60]!r} are not answered: only this server's own page may call it"
+            return ("403 Origin", f"requests from {origins[0][:60]!r} are not answered: only this server's own page may call it",
+                    f"a request from another site's page (Origin {_shown(origins[0], 80)})")
         site = (self.headers.get("Sec-Fetch-Site") or "").strip().lower()
         if site in ("cross-site", "same-site") and not self._opens_the_page():
-            return f"a {site} request is not answered: only this server's own page may call it"
+            return ("403 cross-site", f"a {site} request is not answered: only this server's own page may call it",
+                    f"a {site} request (Sec-Fetch-Site) that is not a link to the page")
         return None
 
     def _opens_the_page(self) -> bool:
@@ -469,6 +849,8 @@ class Handler(BaseHTTPRequestHandler):
         if kind[0].strip().lower() != "application/json" or params.get("charset", "utf-8") != "utf-8":
             self.close_connection = True  # the body is not read
             shown = self.headers.get("Content-Type")
+            self._refused("415 Content-Type", HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
+                          f"a POST with Content-Type {_shown(shown, 80) if shown else '(none)'}, not application/json")
             self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {
                 "error": "send the body as JSON with 'Content-Type: application/json'"
                 + (f", not {shown[:60]!r}" if shown else " (the request has no Content-Type)")})
@@ -478,6 +860,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             answer: dict[str, Any] = {"error": message}
             if status == HTTPStatus.REQUEST_ENTITY_TOO_LARGE:
+                self._refused("413 max_body", status, message)
                 answer["limit"] = "max_body"
                 if self._errors_in_body():  # the page's: a user error like any other
                     answer["status"] = int(status)
@@ -516,6 +899,9 @@ class Handler(BaseHTTPRequestHandler):
         self._send(status, data, "application/json; charset=utf-8", {"Cache-Control": "no-store", **(headers or {})})
 
     def _send(self, status: HTTPStatus, data: bytes, content_type: str, headers: dict[str, str]) -> None:
+        if self.server.stopping.is_set():
+            self.close_connection = True  # the server stops: no next request on this connection
+            self._answered_at_stop = True
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
@@ -527,6 +913,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
+            self._sent = len(data)
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """Errors found by ``http.server`` itself (a malformed request line, an unknown method): JSON too."""
@@ -536,18 +923,22 @@ class Handler(BaseHTTPRequestHandler):
         self._json(status, {"error": error_line(message) if message else status.phrase})
 
     def log_message(self, format: str, *args: Any) -> None:
-        """Requests are not logged one by one: only failures, through the server's ``log``."""
+        """(``http.server``'s own lines: the server logs through ``log``, ``refusal_log`` and ``access_log``.)"""
 
 
 class _ClientWatch:
     """Watches a connection while its request is computed: ``gone`` is set once the client has
     closed it (a read would end: the request was read whole, so nothing more is owed to it) or it
     failed, looked at every :data:`WATCH_EVERY` seconds without reading anything (a request sent
-    after this one stays for the handler to read)."""
+    after this one stays for the handler to read). ``cancel`` (the computation's) is set then, or
+    when ``stopping`` is (the server stops: ``stopped`` is then true)."""
 
-    def __init__(self, sock: socket.socket):
+    def __init__(self, sock: socket.socket, stopping: threading.Event | None = None):
         self.sock = sock
+        self.stopping = stopping
         self.gone = threading.Event()
+        self.cancel = threading.Event()
+        self.stopped = False
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="racksmith-watch", daemon=True)
 
@@ -566,11 +957,16 @@ class _ClientWatch:
                 while not self._done.wait(WATCH_EVERY):
                     if sel.select(0) and not self.sock.recv(1, socket.MSG_PEEK):
                         break  # the end of the stream: the client closed the connection
+                    if self.stopping is not None and self.stopping.is_set():
+                        self.stopped = True
+                        self.cancel.set()
+                        return
                 else:
                     return
         except (OSError, ValueError):  # reset, or closed under us
             pass
         self.gone.set()
+        self.cancel.set()
 
 
 class _DeadlineReader(io.RawIOBase):
@@ -585,12 +981,44 @@ class _DeadlineReader(io.RawIOBase):
 
     def readinto(self, buffer) -> int:
         left = self.handler.deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the request took too long to arrive")
-        self.sock.settimeout(min(left, TIMEOUT))
-        return self.sock.recv_into(buffer)
+        try:
+            if left <= 0:
+                raise TimeoutError("the request took too long to arrive")
+            self.sock.settimeout(min(left, TIMEOUT))
+            n = self.sock.recv_into(buffer)
+        except TimeoutError:
+            self.handler._timed_out = True
+            raise
+        if n:
+            self.handler._arrived()
+        return n
+
+
+def _readable(sock: socket.socket, wait: float = 0.0) -> bool:
+    """Has the connection bytes to read (a request sent), within ``wait`` seconds?"""
+    try:
+        with selectors.DefaultSelector() as sel:
+            sel.register(sock, selectors.EVENT_READ)
+            return bool(sel.select(wait)) and bool(sock.recv(1, socket.MSG_PEEK))
+    except (OSError, ValueError):
+        return False
+
+
+def _name_of(host: str, port: int) -> str | None:
+    """The name of a ``Host`` header value with this server's port (what --allow-host would take), or None."""
+    if host.startswith("["):
+        bare, _, after = host.partition("]")
+        name, rest = bare + "]", after
+    else:
+        name, colon, rest = host.partition(":")
+        rest = colon + rest
+    if rest not in ("", f":{port}") or not name or any(c.isspace() or c in "/?#@" for c in name):
+        return None
+    return name
 
 
 def _stderr(line: str) -> None:
-    sys.stderr.write(f"racksmith serve: {line}\n")
+    """A line of the server on stderr, with its time (ISO 8601, this machine's zone)."""
+    stamp = datetime.now().astimezone().isoformat(timespec="seconds")
+    sys.stderr.write(f"racksmith serve: {stamp} {line}\n")
     sys.stderr.flush()
