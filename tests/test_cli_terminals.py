@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from racksmith.cli import common
+from racksmith.cli import main as cli_main
 from racksmith.cli.plaintable import plain_lines
 from test_cli_tables import tables
 
@@ -162,10 +163,19 @@ def test_a_columns_of_0_is_ignored(args):
     assert r.stdout.decode() == cli(*args).stdout.decode() != ""
 
 
+def test_importing_the_command_line_leaves_the_environment_alone():
+    """A program that imports racksmith.cli keeps its COLUMNS, however odd: only the command
+    line's own run drops a bad one."""
+    code = "import os, racksmith.cli.common, racksmith.cli.main; print(os.environ.get('COLUMNS'), os.environ.get('LINES'))"
+    r = subprocess.run([sys.executable, "-c", code], env={**os.environ, "COLUMNS": "0", "LINES": "abc"},
+                       capture_output=True, timeout=60)
+    assert r.stdout.decode().split() == ["0", "abc"]
+
+
 def test_bad_terminal_sizes_are_dropped(monkeypatch):
     for value, kept in (("0", False), ("-3", False), ("abc", False), ("", False), ("72", True)):
         monkeypatch.setenv("COLUMNS", value)
-        common._ignore_bad_terminal_size()
+        cli_main._ignore_bad_terminal_size()
         assert (os.environ.get("COLUMNS") == value) is kept
 
 

@@ -186,6 +186,30 @@ def test_handlers_are_kept_and_a_signal_during_the_start_waits_for_its_end():
         signal.signal(signal.SIGTERM, previous)
 
 
+def test_a_second_signal_during_the_start_is_handled_at_once():
+    """A local start that hangs can still be stopped: the first signal waits for its end, the
+    second is handled at once (and not again when the block ends)."""
+    got = []
+
+    def handler(signum, frame):
+        got.append(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        with backends._signal_handlers_kept(defer=True):
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(100):
+                time.sleep(0.001)
+            assert got == []
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(100):
+                time.sleep(0.001)
+            assert got == [signal.SIGTERM]
+        assert got == [signal.SIGTERM] and signal.getsignal(signal.SIGTERM) is handler
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @pytest.mark.slow
 def test_a_ray_match_leaves_the_signal_handlers_as_they_were():
     """racksmith.match(..., backend="ray") replaced a host program's SIGTERM handler for good

@@ -188,18 +188,6 @@ def _stderr_gone() -> None:
 err_file = _Diagnostics()
 
 
-def _ignore_bad_terminal_size() -> None:
-    """A COLUMNS or LINES that is not a positive whole number is ignored, as if unset (the
-    terminal's own size counts): Rich takes COLUMNS=0 for a width of 0 and prints nothing, not
-    even the help (whose console typer makes later: the variable is removed for it too)."""
-    for name in ("COLUMNS", "LINES"):
-        value = os.environ.get(name)
-        if value is not None and not (value.isascii() and value.isdigit() and int(value) > 0):
-            del os.environ[name]
-
-
-_ignore_bad_terminal_size()
-
 #: diagnostics, tables for people and progress bars: never stdout when --json is asked for. No
 #: ``:name:`` emoji codes: user text (words, file names, nicks, a record's lines) is printed as it is.
 err_console = Console(file=err_file, emoji=False)

@@ -173,8 +173,20 @@ def _install_handlers() -> "dict[int, Any]":
     return dict(_installed)
 
 
+def _ignore_bad_terminal_size() -> None:
+    """A COLUMNS or LINES that is not a positive whole number is ignored, as if unset (the
+    terminal's own size counts): Rich takes COLUMNS=0 for a width of 0 and prints nothing, not
+    even the help. Done by the command line before its consoles are made (cli/common), not when a
+    program imports racksmith: its environment is its own."""
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value is not None and not (value.isascii() and value.isdigit() and int(value) > 0):
+            del os.environ[name]
+
+
 def main(argv: list[str] | None = None) -> int:
     _ended.clear()
+    _ignore_bad_terminal_size()
     installed = _install_handlers()
     stdout_was_devnull = _is_devnull(sys.stdout)
     try:

@@ -354,8 +354,9 @@ def _signal_handlers_kept(defer: bool = False) -> Iterator[None]:
 
     ``defer`` (a local instance being started): a signal with a Python handler that arrives
     meanwhile is handled when the block ends, Ray up, rather than in the middle of its start,
-    which left some of Ray's processes running (its dashboard and runtime-env agents). (A handler
-    set outside Python, which Python cannot set again, is left as it is.)"""
+    which left some of Ray's processes running (its dashboard and runtime-env agents); a second
+    one is handled at once (a start that hangs can still be stopped, at the price of those
+    processes). (A handler set outside Python, which Python cannot set again, is left as it is.)"""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -371,9 +372,16 @@ def _signal_handlers_kept(defer: bool = False) -> Iterator[None]:
 
     try:
         if defer:
+            def later(signum: int, frame: Any) -> None:
+                if not pending:
+                    pending.append(signum)
+                    return
+                pending.clear()  # a second signal: the user insists, now (and not again at the end)
+                kept[signum](signum, frame)
+
             for signum, handler in kept.items():
                 if callable(handler):
-                    set_signal(signum, lambda signum, frame: pending.append(signum))
+                    set_signal(signum, later)
         signal.signal = held
         yield
     finally:
