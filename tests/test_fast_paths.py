@@ -252,13 +252,15 @@ def test_scores_written_by_a_caller_are_still_checked_before_a_push():
     assert pos.scores == [18, 30] and all(type(s) is int for s in pos.scores) and pos.zero_turns == 2
     pos.pop()
     for scores in ([True, 0], [1.5, 0], [1], "12", [1, 2, 3]):
-        pos.scores = scores
+        with pytest.raises(PositionError, match="scores are whole numbers"):
+            pos.scores = scores  # (refused when set)
+    for score in (True, 1.5, "12"):
+        pos.scores[0] = score  # (a list written in place: checked before the next push)
         with pytest.raises(PositionError, match="scores must be"):
             pos.push("pass")
     pos.scores = (3, 4)
-    pos.zero_turns = -1
     with pytest.raises(PositionError, match="zero_turns"):
-        pos.push("pass")
+        pos.zero_turns = -1  # (refused when set)
     pos.zero_turns = 0
     pos.push("pass")
     assert pos.scores == [4, 3]

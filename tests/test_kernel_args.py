@@ -79,7 +79,7 @@ def kept_position(board=BOARD, racks=((1, 3, 19, 20, 0), (5,)), plan=PLAN):
     p = Position(RS, BOARD, [[1, 3, 19, 20, 0], [5]], lexicon=LEX)
     p._kept = BoardState(RULES)
     p._kept.plan = plan
-    p._board, p.racks = board, list(racks)  # past the board setter's checks: the kernel's are tested
+    p._board, p._racks = board, list(racks)  # past the board's and the racks' checks: the kernel's are tested
     return p
 POS = kept_position()
 from racksmith.play import _gameloop

@@ -123,8 +123,8 @@ def test_other_alphabets():
 def test_equality_ignores_score_and_repr_pastes_back():
     scored = Move.place(7, 3, True, (17, 21, 9, 18, 11), EN, score=56)
     assert scored == Move.parse("8D QUIRK") and hash(scored) == hash(Move.parse("8D QUIRK"))
-    assert repr(scored) == "Move.parse('8D QUIRK') # score=56"
-    assert eval(repr(scored), {"Move": Move}) == scored  # the score is a comment
+    assert repr(scored) == "Move.parse('8D QUIRK', score=56)"
+    assert eval(repr(scored), {"Move": Move}) == scored and eval(repr(scored), {"Move": Move}).score == 56
     assert str(scored) == "8D QUIRK"
 
 
@@ -135,7 +135,7 @@ def test_a_move_off_every_board_prints_its_square_in_words():
 
     far = Move.place(100, 100, True, (1, 2, 3), score=6)
     assert str(far) == far.notation() == "row 101, column 101 across: ABC"
-    assert repr(far) == "Move.place(100, 100, True, (1, 2, 3)) # score=6"
+    assert repr(far) == "Move.place(100, 100, True, (1, 2, 3), score=6)"
     assert eval(repr(far), {"Move": Move}) == far
     before = Move.place(-1, -1, False, (1, 2 | THROUGH, 3))
     assert str(before) == "row 0, column 0 down: A(B)C" and repr(before) == "Move.place(-1, -1, False, (1, 66, 3))"

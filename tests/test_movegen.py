@@ -322,15 +322,16 @@ def test_records_say_what_the_moves_say(record, enable15, synth):
         if m.is_place:
             expected.append({"type": "place", "row": m.row, "col": m.col, "dir": "H" if m.across else "V",
                              "word": m.word, "notation": m.notation(), "score": m.score, "equity": m.equity,
-                             "leave": a.rack_string(m.leave),
+                             "leave": a.rack_string(m.leave, blanks_last=True),
                              "placed": [[r, c, a.letter(t)] for r, c, t in m.placed],
                              "bingo": m.tiles_played == pos.ruleset.rack_size})
         elif m.is_exchange:
-            expected.append({"type": "exchange", "tiles": a.rack_string(m.tiles), "notation": m.notation(),
-                             "score": 0, "equity": m.equity, "leave": a.rack_string(m.leave)})
+            expected.append({"type": "exchange", "tiles": a.rack_string(m.tiles, blanks_last=True),
+                             "notation": m.notation(), "score": 0, "equity": m.equity,
+                             "leave": a.rack_string(m.leave, blanks_last=True)})
         else:
             expected.append({"type": "pass", "notation": "-", "score": 0, "equity": m.equity,
-                             "leave": a.rack_string(m.leave)})
+                             "leave": a.rack_string(m.leave, blanks_last=True)})
     assert ms.to_records() == expected
 
 

@@ -221,6 +221,8 @@ def test_the_kept_plan_follows_the_options_and_never_hides_an_error(tmp_path):
     with pytest.raises(PositionError, match="cannot generate moves: board square 8H holds 65"):
         pos.moves(top=1)
     pos.board[7, 7] = 0
-    pos.racks[0] = (1, 99)
+    with pytest.raises(PositionError, match="rack 1 holds a tile outside the english alphabet"):
+        pos.racks[0] = (1, 99)  # (refused when set: a rack is checked as it is put on the position)
+    list.__setitem__(pos.racks, 0, (1, 99))  # (past that check, as a plain list would take it)
     with pytest.raises(PositionError, match="rack tile 99 is outside"):
         pos.moves(top=1)

@@ -550,9 +550,8 @@ def test_attributes_set_after_construction_are_checked_as_the_constructor_checks
     p.scores[0] = np.int64(5)  # a numpy int is a whole number
     p.cgp()
     assert p.scores[0] == 5 and type(p.scores[0]) is int
-    p.zero_turns = None
     with pytest.raises(PositionError, match="zero_turns"):
-        p.push("-")
+        p.zero_turns = None  # (refused when set)
     p.zero_turns = 0
     p.push("-")
     # a pickle of racksmith 0.1 (slots named ruleset and board) still loads

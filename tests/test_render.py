@@ -135,10 +135,11 @@ def test_svg_highlights_a_move_its_premiums_and_the_tiles_it_plays_through():
     pos = Position.from_cgp(OUTGUN)
     svg = render_svg(pos, move="J8 SOIREE", size=24)
     root = ET.fromstring(svg)
-    texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "3L" in [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "premium"]  # I on 10J
     assert sum(1 for r in root.iter(f"{SVG}rect") if r.get("fill") == "#b8e07a") == 6  # six new tiles
-    assert "J8 SOIREE +16: new tiles S 8J, O 9J, I 10J (3L), R 11J, E 12J, E 13J" in texts
+    caption = next(t for t in root.iter(f"{SVG}text") if t.get("class") == "move")
+    lines = [caption.text] if caption.text else [line.text for line in caption]  # (a long caption: a tspan a line)
+    assert " ".join(lines) == "J8 SOIREE +16: new tiles S 8J, O 9J, I 10J (3L), R 11J, E 12J, E 13J"
     assert root.get("width") == str(24 + 15 * 24 + 4)
     through = render_svg(pos, move="8C T(OUTGUN)")
     assert through.count('class="through"') == 6

@@ -125,7 +125,7 @@ def _table(ranked, pos, sort: str) -> None:
         row = [str(i), Text(m.notation()), str(m.score)]
         if ranked.has_equity:
             row.append(f"{m.equity:.3f}")
-        row.append(Text(a.rack_string(m.leave)))
+        row.append(Text(a.rack_string(m.leave, blanks_last=True)))
         table.add_row(*row)
     say_table(table)
     err_console.print(f"{len(ranked)} move{'s' if len(ranked) != 1 else ''} listed", highlight=False)

@@ -18,6 +18,7 @@ placement plays as the м. The rules are :mod:`racksmith.core.turns`'.
 """
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import operator
 import os
@@ -144,15 +145,19 @@ class Move:
         return cls(PASS, alphabet=alphabet, **kw)
 
     @classmethod
-    def parse(cls, text: str, ruleset: "str | Ruleset | Alphabet | None" = None) -> "Move":
+    def parse(cls, text: str, ruleset: "str | Ruleset | Alphabet | None" = None, *, score: "int | None" = None,
+              equity: "float | None" = None) -> "Move":
         """Parse ``8D QUIRK`` (across), ``D8 QUIRK`` (down), ``8D QU(I)RK`` or ``8D QU.RK``
         (played-through), lowercase = blank; ``-ABC`` or ``exch ABC`` exchange; ``-`` or ``pass`` pass;
         a placement that first takes stars back from the board (Эрудит) adds ``*12H=А`` (the
         square of the star, the real letter put there) or ``*12H`` for each star: ``8D ДОм *12H=А``.
 
         ``ruleset`` (name, :class:`~racksmith.rules.ruleset.Ruleset` or :class:`~racksmith.rules.alphabet.Alphabet`)
-        gives the letters; English by default.
+        gives the letters; English by default. ``score`` and ``equity`` are set on the move as given
+        (what ``repr(move)`` writes: ``Move.parse('8D QUIRK', score=56)``); nothing checks them.
         """
+        if score is not None or equity is not None:
+            return dataclasses.replace(cls.parse(text, ruleset), score=score, equity=equity)
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move is written as text, got {type(text).__name__}")
         if ruleset is None:
@@ -312,15 +317,23 @@ class Move:
     # --- pictures for notebooks (Jupyter calls these; nothing is imported until then) ---------------
     def _board_for_picture(self):
         """The position to draw the move on: the one it was generated in, else an empty board of
-        the ruleset its alphabet belongs to (the tiles it plays through drawn as board tiles)."""
+        the ruleset its alphabet belongs to (the tiles it plays through drawn as board tiles): the
+        ruleset whose alphabet it is (``Move.parse(text, "super")`` is drawn on Super Scrabble's
+        board, not on English's, which has the same letters), else one named as the alphabet is,
+        else the first with the same letters."""
         if self.position is not None:
             return self.position
         from ..rules.ruleset import available_rulesets
         from .position import Position
 
+        if not self.is_place:
+            return None
         a = self._abc()
-        rs = next((r for r in available_rulesets() if r.alphabet.letters == a.letters), None)
-        if rs is None or not self.is_place:
+        rulesets = [r for r in available_rulesets() if r.alphabet.letters == a.letters]
+        rs = (next((r for r in rulesets if r.alphabet is a), None)
+              or next((r for r in rulesets if r.name == a.name), None)
+              or (rulesets[0] if rulesets else None))
+        if rs is None:
             return None
         pos = Position(rs)
         for (r, c), t in zip(self.squares, self.tiles):
@@ -355,23 +368,37 @@ class Move:
         return f"<div>{head}</div>" + (f"<div>{svg}</div>" if svg else "")
 
     def __repr__(self) -> str:
-        extra = "" if self.score is None else f", score={self.score}"
+        """The call that makes the move, score and equity included, so that a repr pastes back
+        (inside a list or a tuple too): ``Move.parse('8D QUIRK', score=56)``; a move of another
+        ruleset's letters names it (``Move.parse('8H КОТ', 'russian', score=9)``)."""
+        extra = "" if self.score is None else f", score={_number(self.score)}"
         if self.equity is not None:
-            extra += f", equity={self.equity:.3f}"
+            extra += f", equity={_number(self.equity)}"
+        a = self.alphabet
+        spelled = f", {a.name!r}" if a is not None and a.name and a.name != "english" else ""
         try:
-            made = f"Move.parse({self.notation()!r})" if self.kind != PLACE or self._labelled() else None
+            made = f"Move.parse({self.notation()!r}{spelled}" if self.kind != PLACE or self._labelled() else None
         except (RacksmithError, TypeError, ValueError):  # tiles that are no letters (or not ints): as they are
             made = None
         if made is None:  # no notation: the call that makes it
             star = f", reclaimed={self.reclaimed!r}" if self.reclaimed else ""
             if self.kind == PLACE:
-                made = f"Move.place({self.row!r}, {self.col!r}, {self.across!r}, {self.tiles!r}{star})"
+                made = f"Move.place({self.row!r}, {self.col!r}, {self.across!r}, {self.tiles!r}{star}"
             elif self.kind == EXCHANGE:
-                made = f"Move.exchange({self.tiles!r})"
+                made = f"Move.exchange({self.tiles!r}"
             else:
                 made = (f"Move({self.kind!r}, row={self.row!r}, col={self.col!r}, across={self.across!r}, "
-                        f"tiles={self.tiles!r}{star})")
-        return f"{made}{'' if not extra else ' #' + extra[1:]}"
+                        f"tiles={self.tiles!r}{star}")
+        return f"{made}{extra})"
+
+
+def _number(value: Any) -> str:
+    """A number as Python writes it (a numpy number as the plain int or float it holds)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return repr(int(value))
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return repr(float(value))
+    return repr(value)
 
 
 def _has_label(row, col) -> bool:

@@ -18,16 +18,17 @@ applied are those of :mod:`racksmith.core.turns`.
 """
 from __future__ import annotations
 
+import operator
 import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, SupportsIndex
 
 import numpy as np
 
 from .. import _args
-from ..errors import IllegalMoveError, InvalidMoveError, MoveGenError, PositionError
+from ..errors import IllegalMoveError, InvalidMoveError, MoveGenError, PositionError, UnknownLetterError
 from ..formats.cgp import cgp_lexicon, cgp_racks_known, cgp_ruleset, format_cgp, parse_cgp
 from ..formats.render import render_svg, render_text
 from ..lexicon import load_lexicon
@@ -77,7 +78,7 @@ class Undo(NamedTuple):
     known: bool = True
 
 
-_new_undo = tuple.__new__
+_new_undo = _new_tuple = tuple.__new__
 
 
 def _unknown_exchange(move: "Move | str") -> "int | None":
@@ -167,6 +168,83 @@ def _rack_tiles(rack: Any, index: int, rs: Ruleset) -> Tiles:
     return rs.alphabet.tiles(sorted(int(t) for t in rack))
 
 
+def _set_rack(rack: Any, index: int, rs: Ruleset) -> Tiles:
+    """A rack put on a position (``pos.racks[i] = ...``): letters as a rack is written
+    (``"AEINST?"``) or tiles, checked at once: the alphabet's tiles, no more than a rack holds."""
+    if isinstance(rack, str):
+        try:
+            tiles = rs.alphabet.tiles(rack)
+        except UnknownLetterError as e:
+            raise PositionError(f"rack {index + 1} {rack!r:.40}: {e}") from None
+    elif isinstance(rack, bytes) or not hasattr(rack, "__iter__") or not all(_is_int(t) for t in rack):
+        raise PositionError(f"rack {index + 1} is letters ('AEINST?', '?' a blank) or tiles (ints, 0 a blank), got "
+                            f"{_args.show(rack)}")
+    else:
+        tiles = rs.alphabet.tiles(sorted(int(t) for t in rack))
+    n = len(rs.alphabet)
+    if any(t < 0 or t > n for t in tiles):
+        raise PositionError(f"rack {index + 1} holds a tile outside the {rs.name} alphabet (tiles are 0 for a blank "
+                            f"and 1..{n} for its letters)")
+    if len(tiles) > rs.rack_size:
+        raise PositionError(f"rack {index + 1} has {len(tiles)} tiles; a rack holds at most {rs.rack_size}")
+    return tiles
+
+
+class Racks(list):
+    """The racks of a position (:attr:`Position.racks`, the player to move first): a list of
+    :class:`~racksmith.rules.alphabet.Tiles` that reads what is put in it, letters as a rack is
+    written (``pos.racks[0] = "AEINST?"``) or tile ints, and checks it at once (tiles of the
+    ruleset's alphabet, no more than a rack holds). It holds one rack a player, so it neither grows
+    nor shrinks (``append``, ``pop``, ``del``... are refused)."""
+
+    __slots__ = ("_ruleset",)
+    _ruleset: Ruleset
+
+    def __setitem__(self, index: "SupportsIndex | slice", rack: Any) -> None:
+        rs = self._ruleset
+        if isinstance(index, slice):
+            where = range(len(self))[index]
+            try:
+                items = None if isinstance(rack, (str, bytes)) else list(rack)
+            except TypeError:  # (not a sequence)
+                items = None
+            if items is None or len(items) != len(where):
+                raise PositionError(f"racks[{index.start}:{index.stop}] is set to as many racks as it spans "
+                                    f"({len(where)}), got {_args.show(rack)}: a position holds one rack a player")
+            list.__setitem__(self, index, [_set_rack(r, i, rs) for i, r in zip(where, items)])
+            return
+        i = _args.whole(index, "a rack's index", PositionError)
+        n = len(self)
+        j = i + n if i < 0 else i
+        if not 0 <= j < n:
+            raise IndexError(f"rack index {i} out of range for {n} racks")
+        list.__setitem__(self, j, _set_rack(rack, j, rs))
+
+    def _resize(self, *args: Any, **kwargs: Any) -> Any:
+        raise PositionError(f"a position holds one rack a player ({len(self)}): set a rack instead, "
+                            "pos.racks[i] = 'AEINST?' (letters) or tiles")
+
+    append = extend = insert = pop = remove = clear = __delitem__ = __iadd__ = __imul__ = _resize
+
+    def copy(self) -> "Racks":
+        return _racks_of(self._ruleset, self)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_racks_of, (self._ruleset, list(self)))
+
+
+def _racks_of(rs: Ruleset, racks: Iterable[Tiles]) -> Racks:
+    """A :class:`Racks` of ``racks`` as they are (checked tiles of ``rs``): list's own
+    constructor, without the checks of ``racks[i] = ...``."""
+    out = Racks(racks)
+    out._ruleset = rs
+    return out
+
+
+#: the slots of a Position that earlier pickles name without "_" (see Position.__setstate__)
+_RENAMED = frozenset({"_ruleset", "_board", "_racks", "_scores", "_zero_turns"})
+
+
 #: CGP opcodes that describe the turn a position was written at, stale once a move is pushed: the
 #: last move and the timers
 _TURN_OPCODES = frozenset({"lm", "ti", "tmr", "to"})
@@ -203,8 +281,8 @@ class Position:
     the count of consecutive scoreless turns, and the stack of moves pushed."""
 
     __slots__ = (
-        "_ruleset", "_board", "racks", "scores", "zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack", "_known",
-        "_kept",
+        "_ruleset", "_board", "_racks", "_scores", "_zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack",
+        "_known", "_kept",
     )
 
     def __init__(
@@ -228,17 +306,17 @@ class Position:
         if isinstance(racks, (str, bytes)) or not isinstance(racks, Iterable):
             raise PositionError(f"racks must be one rack a player, the player to move first (each tiles: ints, 0 for a "
                                 f"blank), got {_args.show(racks)}")
-        self.racks: list[Tiles] = [_rack_tiles(r, i, rs) for i, r in enumerate(racks)]
-        if len(self.racks) < 1:
+        self._racks = _racks_of(rs, [_rack_tiles(r, i, rs) for i, r in enumerate(racks)])
+        if len(self._racks) < 1:
             raise PositionError("a position needs at least one rack (the player to move)")
         if scores is not None and (isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable)):
             raise PositionError(f"scores must be whole numbers, one a rack, got {_args.show(scores)}")
-        self.scores: list[int] = list(scores) if scores is not None else [0] * len(self.racks)
-        if len(self.scores) != len(self.racks):
-            raise PositionError(f"{len(self.scores)} scores for {len(self.racks)} racks")
-        if not all(_is_int(x) for x in self.scores):
-            raise PositionError(f"scores must be whole numbers, got {self.scores!r}")
-        self.scores = [int(x) for x in self.scores]
+        self._scores = list(scores) if scores is not None else [0] * len(self._racks)
+        if len(self._scores) != len(self._racks):
+            raise PositionError(f"{len(self._scores)} scores for {len(self._racks)} racks")
+        if not all(_is_int(x) for x in self._scores):
+            raise PositionError(f"scores must be whole numbers, got {self._scores!r}")
+        self._scores = [int(x) for x in self._scores]
         if not _is_int(zero_turns) or zero_turns < 0:
             raise PositionError(f"zero_turns (consecutive scoreless turns) must be a whole number >= 0, got {zero_turns!r}")
         if zero_turns > self._ruleset.zero_turn_limit:  # (at the limit: a game just ended by scoreless turns)
@@ -247,18 +325,18 @@ class Position:
                 f"{self._ruleset.zero_turn_limit} consecutive scoreless turns, so the count is at most "
                 f"{self._ruleset.zero_turn_limit}"
             )
-        self.zero_turns = int(zero_turns)
+        self._zero_turns = int(zero_turns)
         self.opcodes = _opcodes(opcodes)
         if racks_known is None:
-            known = tuple(i == 0 or bool(r) for i, r in enumerate(self.racks))
+            known = tuple(i == 0 or bool(r) for i, r in enumerate(self._racks))
         else:
             if isinstance(racks_known, (str, bytes)) or not isinstance(racks_known, Iterable):
                 raise PositionError(f"racks_known must be one flag (True or False) a rack, got {_args.show(racks_known)}")
             known = tuple(racks_known)
-            if len(known) != len(self.racks) or not all(isinstance(k, (bool, np.bool_)) for k in known):
+            if len(known) != len(self._racks) or not all(isinstance(k, (bool, np.bool_)) for k in known):
                 raise PositionError(f"racks_known must be one flag (True or False) a rack, got {racks_known!r}")
             known = tuple(bool(k) for k in known)
-            for i, (k, r) in enumerate(zip(known, self.racks)):
+            for i, (k, r) in enumerate(zip(known, self._racks)):
                 if not k and r:
                     raise PositionError(f"rack {i + 1} is {r} but racks_known says it is not known: an unknown rack is given empty")
         self._known: tuple[bool, ...] | None = None if all(known) else known
@@ -302,9 +380,9 @@ class Position:
         p = Position.__new__(Position)
         p._ruleset = self._ruleset
         p._board = self._board.copy()
-        p.racks = list(self.racks)
-        p.scores = list(self.scores)
-        p.zero_turns = self.zero_turns
+        p._racks = self._racks.copy()
+        p._scores = list(self._scores)
+        p._zero_turns = self._zero_turns
         p.opcodes = self.opcodes if stack else self.current_opcodes
         p._lexicon = self._lexicon
         p._lexicon_spec = self._lexicon_spec
@@ -332,8 +410,12 @@ class Position:
 
     def __setstate__(self, state: dict) -> None:
         for name in self.__slots__:
-            old = name[1:] if name in ("_ruleset", "_board") else name  # the names of racksmith 0.1's pickles
+            # (earlier pickles name some without "_": the ruleset and the board, and the racks,
+            # scores and zero_turns, which were plain attributes then)
+            old = name[1:] if name in _RENAMED else name
             object.__setattr__(self, name, state[name] if name in state else state[old])
+        if type(self._racks) is not Racks:
+            self._racks = _racks_of(self._ruleset, self._racks)
 
     # --- the ruleset and the board -------------------------------------------------------------
     @property
@@ -366,12 +448,52 @@ class Position:
             raise
         self._stack = []
 
+    # --- racks, scores and the count of scoreless turns -------------------------------------------
+    # (read with attrgetter: C getters, for the move generator reads them on every call)
+    def _set_racks(self, value: Any) -> None:
+        n = len(self._racks)
+        try:
+            racks = None if isinstance(value, (str, bytes)) else list(value)
+        except TypeError:  # (not a sequence)
+            racks = None
+        if racks is None or len(racks) != n:
+            raise PositionError(f"racks are one rack a player ({n}), the player to move first, each letters "
+                                f"('AEINST?') or tiles, got {_args.show(value)}")
+        self._racks = _racks_of(self._ruleset, [_set_rack(r, i, self._ruleset) for i, r in enumerate(racks)])
+
+    racks = property(operator.attrgetter("_racks"), _set_racks, doc="""The racks, ``racks[0]`` the player to
+        move: a :class:`Racks` (a list of :class:`~racksmith.rules.alphabet.Tiles`, one a player). A rack
+        is set with letters or tiles, checked at once: ``pos.racks[0] = "AEINST?"``.""")
+
+    def _set_scores(self, value: Any) -> None:
+        n = len(self._racks)
+        try:
+            scores = None if isinstance(value, (str, bytes)) else list(value)
+        except TypeError:  # (not a sequence)
+            scores = None
+        if scores is None or len(scores) != n or not all(_is_int(x) for x in scores):
+            raise PositionError(f"scores are whole numbers, one a rack ({n}), got {_args.show(value)}")
+        self._scores = [int(x) for x in scores]
+
+    scores = property(operator.attrgetter("_scores"), _set_scores, doc="""The scores, in the order of
+        :attr:`racks`: a list of ints (``pos.scores[0] += 5`` records a bonus; a list set is checked at once).""")
+
+    def _set_zero_turns(self, value: Any) -> None:
+        limit = self._ruleset.zero_turn_limit
+        if not _is_int(value) or not 0 <= value <= limit:
+            raise PositionError(f"zero_turns (consecutive scoreless turns) is a whole number from 0 to {limit} (the "
+                                f"{self._ruleset.name} ruleset ends the game after {limit}), got {_args.show(value)}")
+        self._zero_turns = int(value)
+
+    zero_turns = property(operator.attrgetter("_zero_turns"), _set_zero_turns, doc="""The count of
+        consecutive scoreless turns (the game ends when it reaches ``ruleset.zero_turn_limit``).""")
+
     def _check_scores(self) -> None:
-        """``scores`` and ``zero_turns`` are plain attributes (``pos.scores[i] += 5`` records a
+        """The scores are a list that can be written to in place (``pos.scores[i] += 5`` records a
         bonus): before they are written or added to, they must still be whole numbers."""
-        scores = self.scores
-        z = self.zero_turns
-        if type(scores) is list and type(z) is int and z >= 0 and len(scores) == len(self.racks):
+        scores = self._scores
+        z = self._zero_turns
+        if type(scores) is list and type(z) is int and z >= 0 and len(scores) == len(self._racks):
             # (as they are unless a caller wrote something else there: plain ints, looked at without a loop)
             if len(scores) == 2:
                 if type(scores[0]) is int and type(scores[1]) is int:
@@ -381,19 +503,19 @@ class Position:
         self._check_scores_in_full()
 
     def _check_scores_in_full(self) -> None:
-        scores = self.scores
-        if type(scores) is not list or len(scores) != len(self.racks) or not all(type(x) is int for x in scores):
-            if (isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable) or len(list(scores)) != len(self.racks)
+        scores = self._scores
+        if type(scores) is not list or len(scores) != len(self._racks) or not all(type(x) is int for x in scores):
+            if (isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable) or len(list(scores)) != len(self._racks)
                     or not all(_is_int(x) for x in scores)):
-                raise PositionError(f"scores must be a list of whole numbers, one a rack ({len(self.racks)}), got "
+                raise PositionError(f"scores must be a list of whole numbers, one a rack ({len(self._racks)}), got "
                                     f"{_args.show(scores)}")
-            self.scores = [int(x) for x in scores]
-        z = self.zero_turns
+            self._scores = [int(x) for x in scores]
+        z = self._zero_turns
         if type(z) is not int or z < 0:
             if not _is_int(z) or z < 0:
                 raise PositionError(f"zero_turns (consecutive scoreless turns) must be a whole number >= 0, got "
                                     f"{_args.show(z)}")
-            self.zero_turns = int(z)
+            self._zero_turns = int(z)
 
     def _check(self) -> None:
         rs = self._ruleset
@@ -404,7 +526,7 @@ class Position:
         if bad.any():
             r, c = map(int, np.argwhere(bad)[0])
             raise PositionError(f"board square {r + 1}{chr(65 + c)} holds tile {int(b[r, c])}, not a tile of {rs.name}")
-        for i, rack in enumerate(self.racks):
+        for i, rack in enumerate(self._racks):
             if any(t < 0 or t > n for t in rack):
                 raise PositionError(f"rack {i + 1} holds a tile outside the {rs.name} alphabet")
             if len(rack) > rs.rack_size:
@@ -422,14 +544,14 @@ class Position:
     def _bag_signed(self) -> np.ndarray:
         """The tiles on neither the board nor a known rack, by tile (negative when impossible)."""
         known = self._known
-        racks = self.racks if known is None else [r for r, k in zip(self.racks, known) if k]
+        racks = self._racks if known is None else [r for r, k in zip(self._racks, known) if k]
         return turns.unseen_counts(self._ruleset, self._board, racks)
 
     @property
     def racks_known(self) -> tuple[bool, ...]:
         """Which racks are known, in the order of :attr:`racks` (an unknown rack is empty in
         :attr:`racks`; :attr:`rack_sizes` says how many tiles it holds)."""
-        return self._known if self._known is not None else (True,) * len(self.racks)
+        return self._known if self._known is not None else (True,) * len(self._racks)
 
     @property
     def rack_sizes(self) -> tuple[int, ...]:
@@ -437,10 +559,10 @@ class Position:
         the unseen tiles allow (``min(rack_size, unseen)``, unknown racks in order), the rest
         being in the bag."""
         if self._known is None:
-            return tuple(map(len, self.racks))
+            return tuple(map(len, self._racks))
         left = self.unseen_count
         sizes = []
-        for rack, known in zip(self.racks, self._known):
+        for rack, known in zip(self._racks, self._known):
             if known:
                 sizes.append(len(rack))
             else:
@@ -453,7 +575,7 @@ class Position:
     def unseen_count(self) -> int:
         """How many tiles are on neither the board nor a known rack: the bag and the unknown racks."""
         known = self._known
-        held = sum(map(len, self.racks)) if known is None else sum(len(r) for r, k in zip(self.racks, known) if k)
+        held = sum(map(len, self._racks)) if known is None else sum(len(r) for r, k in zip(self._racks, known) if k)
         return self._ruleset.total_tiles - int(np.count_nonzero(self._board)) - held
 
     def unseen_counts(self) -> np.ndarray:
@@ -476,7 +598,7 @@ class Position:
         """How many tiles are in the bag: exact, also when a rack is unknown (the unseen tiles
         less those the unknown racks hold, see :attr:`rack_sizes`)."""
         if self._known is None:
-            return self._ruleset.total_tiles - int(np.count_nonzero(self._board)) - sum(map(len, self.racks))
+            return self._ruleset.total_tiles - int(np.count_nonzero(self._board)) - sum(map(len, self._racks))
         return self.unseen_count - sum(s for s, k in zip(self.rack_sizes, self._known) if not k)
 
     def bag_tiles(self) -> Tiles:
@@ -488,12 +610,12 @@ class Position:
         certain (the bag is empty and it is the only unknown rack holding tiles: it holds every
         unseen tile) as those tiles; None for an unknown rack whose tiles are not known."""
         if self._known is None:
-            return list(self.racks)
+            return list(self._racks)
         sizes = self.rack_sizes
         holders = [i for i, (k, n) in enumerate(zip(self._known, sizes)) if not k and n]
         certain = self.bag_count == 0 and len(holders) <= 1
         out: list[Tiles | None] = []
-        for i, (rack, known) in enumerate(zip(self.racks, self._known)):
+        for i, (rack, known) in enumerate(zip(self._racks, self._known)):
             if known:
                 out.append(rack)
             elif not certain:
@@ -512,7 +634,7 @@ class Position:
             return self
         p = self.copy(stack=False)
         p._kept = self._kept
-        p.racks = [r if r is not None else self.racks[i] for i, r in enumerate(inferred)]
+        p._racks = _racks_of(self._ruleset, [r if r is not None else self._racks[i] for i, r in enumerate(inferred)])
         known = tuple(r is not None for r in inferred)
         p._known = None if all(known) else known
         return p
@@ -520,11 +642,11 @@ class Position:
     @property
     def rack(self) -> Tiles:
         """The rack of the player to move (``str(pos.rack) == "AEINST?"``)."""
-        return self.racks[0]
+        return self._racks[0]
 
     @property
     def rack_string(self) -> str:
-        return str(self.racks[0])
+        return str(self._racks[0])
 
     @property
     def is_empty(self) -> bool:
@@ -604,11 +726,11 @@ class Position:
             "cols": rs.cols,
             "board": [[a.letter(int(t)) if t else "" for t in row] for row in self._board.tolist()],
             "premiums": rs.layout(),
-            "racks": [a.rack_string(r, blanks_last=True) for r in self.racks],
+            "racks": [a.rack_string(r, blanks_last=True) for r in self._racks],
             "racks_known": list(self.racks_known),
             "rack_sizes": list(self.rack_sizes),
-            "scores": list(self.scores),
-            "zero_turns": self.zero_turns,
+            "scores": list(self._scores),
+            "zero_turns": self._zero_turns,
             "bag_count": self.bag_count,
             "bag": by_letter,
             "unseen_count": int(sum(unseen)),
@@ -620,7 +742,7 @@ class Position:
         made from (``lm``, the last move; the timers ``ti``, ``tmr``, ``to``) are left out: they no
         longer hold (popping back to it writes them again)."""
         self._check_scores()
-        return format_cgp(self._board, self.racks, self.scores, self.zero_turns, self.current_opcodes, self._ruleset)
+        return format_cgp(self._board, self._racks, self._scores, self._zero_turns, self.current_opcodes, self._ruleset)
 
     @property
     def current_opcodes(self) -> tuple[tuple[str, str], ...]:
@@ -640,9 +762,9 @@ class Position:
         return (
             self._ruleset == other.ruleset
             and np.array_equal(self._board, other.board)
-            and self.racks == other.racks
-            and self.scores == other.scores
-            and self.zero_turns == other.zero_turns
+            and self._racks == other.racks
+            and self._scores == other.scores
+            and self._zero_turns == other.zero_turns
             and self.racks_known == other.racks_known
         )
 
@@ -709,20 +831,20 @@ class Position:
         if not self._stack:
             raise PositionError("nothing to pop: no move has been pushed on this position")
         u = self._stack.pop()
-        scores = self.scores
+        scores = self._scores
         if u.ending is not None:
             for adj in u.ending.adjustments:
                 scores[adj.player] -= adj.points
-        racks = self.racks
-        self.racks = [u.rack, *racks[:-1]]
-        self.scores = [scores[-1] - u.score, *scores[:-1]]
+        racks = self._racks
+        self._racks = _racks_of(self._ruleset, [u.rack, *racks[:-1]])
+        self._scores = [scores[-1] - u.score, *scores[:-1]]
         known = self._known
         if known is not None:
             self._known = (known[-1], *known[:-1])
         if not u.known:  # the mover's rack was not known: it is not again
-            self.racks[0] = self._ruleset.alphabet.tiles()
+            self._racks[0] = self._ruleset.alphabet.tiles()
             self._known = (False, *self._known[1:])
-        self.zero_turns = u.zero_turns
+        self._zero_turns = u.zero_turns
         turns.unplace_tiles(self._board, u.squares, u.move)  # (and the stars it took back, if any)
         return u
 
@@ -749,10 +871,10 @@ class Position:
     def is_over(self) -> bool:
         """The game has ended: a player's rack is empty with the bag empty, or the count of
         scoreless turns has reached ``ruleset.zero_turn_limit``."""
-        if self.zero_turns >= self._ruleset.zero_turn_limit:
+        if self._zero_turns >= self._ruleset.zero_turn_limit:
             return True
         if self._known is None:
-            return not all(self.racks) and self.bag_count == 0
+            return not all(self._racks) and self.bag_count == 0
         return not all(self.rack_sizes) and self.bag_count == 0
 
     def outcome(self) -> Outcome | None:
@@ -764,16 +886,16 @@ class Position:
         adjustments to them, and a position made over (from a CGP, say) is taken as it stands; the
         adjustments reported are those the rules give for its racks."""
         if self._stack and self._stack[-1].ending is not None:
-            return Outcome(self._stack[-1].ending, tuple(self.scores), self._uncounted())
+            return Outcome(self._stack[-1].ending, tuple(self._scores), self._uncounted())
         if not self.is_over:
             return None
-        n = len(self.racks)
+        n = len(self._racks)
         bag_empty = self.bag_count == 0
         sizes = self.rack_sizes
         mover = next((i for i in range(n - 1, -1, -1) if not sizes[i]), n - 1) if bag_empty else n - 1
-        ending = turns.ending(self._ruleset, self._ending_racks(), mover, self.zero_turns, bag_empty)
+        ending = turns.ending(self._ruleset, self._ending_racks(), mover, self._zero_turns, bag_empty)
         assert ending is not None
-        return Outcome(ending, tuple(self.scores), self._uncounted())
+        return Outcome(ending, tuple(self._scores), self._uncounted())
 
     def _uncounted(self) -> tuple[int, ...]:
         """The players whose rack is not known and holds tiles: the end of the game cannot count them."""
@@ -786,7 +908,7 @@ class Position:
         """The racks the end of the game counts: an unknown rack by its tiles when they are
         certain, else as no tiles (its leftover is not known)."""
         if self._known is None:
-            return self.racks
+            return self._racks
         a = self._ruleset.alphabet
         return [r if r is not None else a.tiles() for r in self.inferred_racks()]
 
@@ -821,15 +943,15 @@ class Position:
                                                       "his tiles are among the unseen ones)")
         known = self._known
         assert known is not None
-        self.racks[0] = rack
+        self._racks[0] = rack
         self._known = (True, *known[1:])
         try:
             u = self.push(resolved, None, check_words=check_words, trusted=trusted)
         except BaseException:
-            self.racks[0] = a.tiles()
+            self._racks[0] = a.tiles()
             self._known = known
             raise
-        self.racks[-1] = a.tiles()  # (what is left of his rack is not known either)
+        self._racks[-1] = a.tiles()  # (what is left of his rack is not known either)
         self._known = (*self._known[:-1], False)
         u = u._replace(known=False)
         self._stack[-1] = u
@@ -847,20 +969,20 @@ class Position:
         if refusal:
             raise IllegalMoveError("exchange_not_allowed", refusal)
         move = Move.exchange((THROUGH,) * count, rs.alphabet, score=0)
-        zero_before = self.zero_turns
+        zero_before = self._zero_turns
         zero = turns.zero_turns_after(zero_before, 0)
-        racks, scores, known = self.racks, self.scores, self._known
+        racks, scores, known = self._racks, self._scores, self._known
         assert known is not None
-        self.racks = [*racks[1:], racks[0]]
-        self.scores = [*scores[1:], scores[0]]
+        self._racks = _racks_of(rs, [*racks[1:], racks[0]])
+        self._scores = [*scores[1:], scores[0]]
         self._known = (*known[1:], known[0])
-        self.zero_turns = zero
+        self._zero_turns = zero
         ending = None
         if zero >= rs.zero_turn_limit:
             ending = turns.ending(rs, self._ending_racks(), len(racks) - 1, zero, False)
             if ending is not None:
                 for adj in ending.adjustments:
-                    self.scores[adj.player] += adj.points
+                    self._scores[adj.player] += adj.points
         u = Undo(move, (), racks[0], rs.alphabet.tiles(), 0, zero_before, ending, False)
         self._stack.append(u)
         return u
@@ -919,16 +1041,17 @@ class Position:
         """Push a checked move (see :meth:`push`): everything that can fail is checked before the
         position changes."""
         rs = self._ruleset
-        racks = self.racks
+        racks = self._racks
         rack = racks[0]
         kind = move.kind
         left = turns.take_tiles(rack, move)
-        make_tiles = rs.alphabet._tiles_type  # (what Alphabet.tiles makes, without its checks)
+        tiles_type = rs.alphabet._tiles_type  # (what Alphabet.tiles makes, made without its checks)
+        drawn: Tiles
         if draw is None:  # (what _drawn gives for it)
-            drawn = make_tiles(())
+            drawn = _new_tuple(tiles_type, ())
         elif (not check_draw and type(draw) is list and len(left) + len(draw) <= len(rack)
                 and (not draw or self._bag_drew(draw))):  # tiles a Bag drew
-            drawn = make_tiles(draw)
+            drawn = _new_tuple(tiles_type, draw)
         else:
             drawn = self._drawn(draw, len(rack) - len(left), check_draw)
         if len(left) + len(drawn) > rs.rack_size:
@@ -950,13 +1073,13 @@ class Position:
         squares = turns.place_tiles(self._board, move) if kind == PLACE else ()
         left += drawn
         left.sort()
-        new_rack = make_tiles(left)
-        zero_before = self.zero_turns
+        new_rack: Tiles = _new_tuple(tiles_type, left)
+        zero_before = self._zero_turns
         zero = turns.zero_turns_after(zero_before, score)
-        scores = self.scores
-        self.racks = [*racks[1:], new_rack]
-        self.scores = [*scores[1:], scores[0] + score]
-        self.zero_turns = zero
+        scores = self._scores
+        self._racks = _racks_of(rs, [*racks[1:], new_rack])
+        self._scores = [*scores[1:], scores[0] + score]
+        self._zero_turns = zero
         known = self._known
         went_out = not new_rack
         if known is not None:
@@ -967,7 +1090,7 @@ class Position:
             ending = turns.ending(rs, self._ending_racks(), len(racks) - 1, zero, went_out and self.bag_count == 0)
             if ending is not None:
                 for adj in ending.adjustments:
-                    self.scores[adj.player] += adj.points
+                    self._scores[adj.player] += adj.points
         u = _new_undo(Undo, (move, squares, rack, drawn, score, zero_before, ending, True))  # Undo(...), unchecked
         self._stack.append(u)
         return u
@@ -1031,7 +1154,9 @@ class Position:
         except ValueError as e:
             raise PositionError(f"cannot generate moves: {e}") from None
         if moves is not None:
-            if self._known is None and self.zero_turns < self._ruleset.zero_turn_limit and all(self.racks):
+            if moves._with_equity and sort != "equity":
+                moves._sorted_by = "score"  # (the kernel's list does not say what it is ranked by)
+            if self._known is None and self._zero_turns < self._ruleset.zero_turn_limit and all(self._racks):
                 return moves  # (the game goes on: is_over's first checks, inline on this path)
             return moves[:0] if self.is_over else moves
         if not (isinstance(sort, str) and isinstance(direction, str) and isinstance(algorithm, str)):
@@ -1048,8 +1173,10 @@ class Position:
             self._kept = src._kept  # the board the copy kept in the kernel serves the next call too
         if self._ruleset.star_reclamation:
             moves = with_reclamations(moves, src, top, sort=sort, leaves=leaves, direction=direction, algorithm=algorithm)
+        if moves._with_equity and sort != "equity":
+            moves._sorted_by = "score"  # (the kernel's list does not say what it is ranked by)
         # for pictures: this position as it is now, made into a Position only when asked for
-        moves._position = (self, self._board.tobytes(), tuple(self.racks), tuple(self.scores), self.zero_turns, self._known)
+        moves._position = (self, self._board.tobytes(), tuple(self._racks), tuple(self._scores), self._zero_turns, self._known)
         return moves[:0] if self.is_over else moves
 
     @staticmethod
@@ -1058,9 +1185,9 @@ class Position:
         src, board, racks, scores, zero_turns, known = snap
         p = src.copy(stack=False)
         p._board = np.frombuffer(board, dtype=np.uint8).reshape(src.board.shape).copy()
-        p.racks = list(racks)
-        p.scores = list(scores)
-        p.zero_turns = zero_turns
+        p._racks = _racks_of(p._ruleset, racks)
+        p._scores = list(scores)
+        p._zero_turns = zero_turns
         p._known = known
         return p
 

@@ -9,12 +9,14 @@ and a name racksmith cannot play is refused naming it. A ``var`` racksmith does 
 """
 from __future__ import annotations
 
+import os
 import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import _args
 from ..rules.alphabet import BLANK_CHARS, Tiles, twin, without_twin_hint
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
@@ -38,7 +40,8 @@ class ParsedCGP:
 def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
     """Read a CGP line with ``ruleset``'s board and alphabet. A letter that is not the ruleset's
     raises :class:`CGPError` naming the shipped rulesets that read the line (``error.rulesets``)."""
-    if isinstance(text, str) and not text.isascii():  # decomposed letters (a base and a combining mark): one each
+    _check_text(text)
+    if not text.isascii():  # decomposed letters (a base and a combining mark): one each
         text = unicodedata.normalize("NFC", text)
     try:
         return _parse_cgp(text, ruleset)
@@ -73,6 +76,21 @@ def cgp_racks_known(board: np.ndarray, racks: "tuple[Tiles, ...]", ruleset: Rule
     return (unseen <= room, *given[1:])
 
 
+def _check_text(text: object) -> None:
+    """A CGP is text: anything else is refused saying what it is, and how to make text of it."""
+    if isinstance(text, str):
+        return
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        how = ": decode it first (data.decode('utf-8'))"
+    elif isinstance(text, os.PathLike):
+        how = ": read the file first (Path(...).read_text(encoding='utf-8')), one position a line"
+    elif isinstance(text, (list, tuple)):
+        how = ": give one line (for several positions, one call each)"
+    else:
+        how = ""
+    raise CGPError(f"a CGP is text (str), got {_args.show(text)}{how}")
+
+
 def _reads(text: str, ruleset: Ruleset) -> bool:
     try:
         _parse_cgp(text, ruleset)
@@ -94,7 +112,8 @@ def cgp_ruleset(text: str) -> Ruleset:
     Super Scrabble), else the ruleset of the lexicon ``lex`` names when racksmith ships it, else
     English. A name racksmith cannot play (``ld french``, ``lex OSPS49``, ``var wordsmog``) is a
     :class:`CGPError` naming it. Only names are looked up, never a file."""
-    fields = text.strip().split(None, 4) if isinstance(text, str) else []
+    _check_text(text)
+    fields = text.strip().split(None, 4)
     try:
         opcodes = _parse_opcodes(fields[4]) if len(fields) > 4 else ()
     except CGPError:

@@ -38,6 +38,9 @@ MOVE_BLANK_FILL = "#e2f3c6"
 MOVE_EDGE = "#5c8f1f"
 START_MARK = "*"
 PREMIUM_LABEL = {(2, 1): "2L", (3, 1): "3L", (4, 1): "4L", (1, 2): "2W", (1, 3): "3W", (1, 4): "4W"}
+#: the width of a character of the SVG's move caption, in font sizes: a wide bold capital's (Helvetica
+#: Bold's M is 0.83, its average capital 0.72, a digit 0.56, a space 0.28), so a caption of them fits
+CAPTION_CHAR_EM = 0.7
 
 
 def _check_position(position, picture: str) -> None:
@@ -212,7 +215,12 @@ def render_svg(position: Position, move: Move | str | None = None, size: int = 3
     new, through, board = _move_squares(position, move)
     margin = size
     width = margin + rs.cols * size + 4
-    rack_h = len(position.racks) * size * 0.8 + size * (2.4 if move is not None else 1.6)
+    fs_caption = size * 0.36
+    caption = []  # the move and its score, in lines that fit the picture's width
+    if move is not None:
+        caption = _wrap_caption(_move_line(position, move), int((width - margin - 4) / (fs_caption * CAPTION_CHAR_EM)))
+    line_h = fs_caption * 1.3
+    rack_h = len(position.racks) * size * 0.8 + size * (2.4 if move is not None else 1.6) + line_h * max(len(caption) - 1, 0)
     height = margin + rs.rows * size + rack_h
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
@@ -295,13 +303,40 @@ def render_svg(position: Position, move: Move | str | None = None, size: int = 3
         f'<text x="{margin}" y="{y + size * 0.5:.1f}" font-size="{fs_small * 1.1:.1f}" fill="#555">'
         f'bag: {bag}</text>'
     )
-    if move is not None:
+    if caption:
+        # (a caption of several lines: a tspan a line; the lines joined with spaces are the caption)
+        lines = escape(caption[0]) if len(caption) == 1 else "".join(
+            f'<tspan x="{margin}" dy="{line_h:.1f}">{escape(line)}</tspan>' if i else f"<tspan>{escape(line)}</tspan>"
+            for i, line in enumerate(caption))
         out.append(
-            f'<text x="{margin}" y="{y + size * 1.2:.1f}" font-size="{fs_small * 1.2:.1f}" fill="{MOVE_EDGE}" '
-            f'font-weight="bold" class="move">{escape(_move_line(position, move))}</text>'
+            f'<text x="{margin}" y="{y + size * 1.2:.1f}" font-size="{fs_caption:.1f}" fill="{MOVE_EDGE}" '
+            f'font-weight="bold" class="move">{lines}</text>'
         )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _wrap_caption(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters (at least 10), broken after a ``,``, ``;``
+    or ``:`` followed by a space where one is, else at a space, else inside a word."""
+    width = max(int(width), 10)
+    lines = []
+    rest = text
+    while len(rest) > width:
+        cut = max(rest.rfind(sep, 0, width + 1) for sep in (", ", "; ", ": "))  # (the mark kept, the space dropped)
+        if cut > 0:
+            lines.append(rest[: cut + 1])
+            rest = rest[cut + 2 :]
+            continue
+        cut = rest.rfind(" ", 0, width + 1)
+        if cut > 0:
+            lines.append(rest[:cut])
+            rest = rest[cut + 1 :]
+        else:
+            lines.append(rest[:width])
+            rest = rest[width:]
+    lines.append(rest)
+    return lines
 
 
 def _svg_tile(x: float, y: float, size: float, letter: str, blank: bool, points: int, *, move: bool = False,

@@ -13,7 +13,7 @@ import os
 import re
 import reprlib
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -270,7 +270,14 @@ class Leaves:
         return int(self.values.size)
 
     def __repr__(self) -> str:
-        return f"<Leaves {self.path.name if self.path else '?'}: {len(self):,} leaves, {self.kwg.size:,} nodes>"
+        """``<Leaves english (shipped): ...>`` for a shipped set, the file's name for leaves read
+        from one, else ``(in memory)``."""
+        from .shipped_leaves import _cache as shipped
+
+        name = next((f"{key[0]} (shipped)" for key, leaves in list(shipped.items()) if leaves is self), None)
+        if name is None:
+            name = self.path.name if self.path else "(in memory)"
+        return f"<Leaves {name}: {len(self):,} leave{'s' if len(self) != 1 else ''}, {self.kwg.size:,} nodes>"
 
     def value(self, leave: str) -> float:
         """Value of a leave written as letters (any order, ``?`` or ``*`` = blank); 0 if absent."""
@@ -371,6 +378,18 @@ def _check_trained_for(path: Path, buf: np.ndarray, ruleset: Ruleset) -> None:
                   otherwise=f", or use leaves made for {ruleset.name}")
 
 
+def the_rulesets_own(spec: Any, ruleset: Any) -> "Leaves | None":
+    """For ``spec`` ``"shipped"`` (no file of that name): the leaves the ruleset ships (every leave
+    0 for one that ships none), as ``simulate``, ``best_play`` and ``analyze`` read their default;
+    None for any other ``spec``."""
+    if not (isinstance(spec, str) and spec.strip().lower() == "shipped") or _exists(Path(spec)):
+        return None
+    from .shipped_leaves import default_leaves
+
+    rs = get_ruleset(ruleset)
+    return default_leaves(rs) or Leaves.empty(rs)
+
+
 def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Ruleset | None" = None) -> Leaves:
     """Leave values: a shipped set by name (``english``, ``super``, ``russian``, ``erudit``: see
     :mod:`racksmith.lexicon.shipped_leaves`), a ``.klv2``/``.klv`` file or a ``leave,value`` CSV
@@ -383,6 +402,9 @@ def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Rules
         raise LexiconFormatError(f"leaves are a Leaves table, the path of a leave file or None, got {type(spec).__name__}")
     from .shipped_leaves import load_shipped_leaves
 
+    own = the_rulesets_own(spec, ruleset)
+    if own is not None:
+        return own
     shipped = shipped_set(spec)
     if shipped is not None:
         return load_shipped_leaves(shipped, ruleset)

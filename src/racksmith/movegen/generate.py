@@ -305,9 +305,13 @@ def _leaves(spec: "Leaves | str | PathLike | None", rs: Ruleset) -> Leaves | Non
 def _read_leaves(spec: "str | PathLike", rs: Ruleset) -> Leaves:
     """The leaves ``spec`` names (a shipped set by its name when no file has that name, else a
     file), read and kept for the next calls (:func:`_leaves` looks there first)."""
-    from ..lexicon.klv import shipped_set
+    from ..lexicon.klv import shipped_set, the_rulesets_own
     from ..lexicon.shipped_leaves import load_shipped_leaves
 
+    own = the_rulesets_own(spec, rs)  # "shipped": the ruleset's own, as simulate and analyze read it
+    if own is not None:
+        _remember(_shipped_cache, (spec, id(rs)), (rs, own))
+        return own
     shipped = shipped_set(spec)  # a shipped set by name or by its ruleset's alias ("erudit", "эрудит"), as load_leaves reads it
     if shipped is not None:
         leaves = load_shipped_leaves(shipped, rs)

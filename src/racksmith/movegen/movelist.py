@@ -57,6 +57,7 @@ def _letters(alphabet: Alphabet) -> tuple[str, ...]:
 
 
 EQUITY_DECIMALS = 5  #: equities are reported to 1e-5 points
+_KEYS = ("score", "equity")  #: what a list is ranked by
 _EQUITY_SCALE = 10.0**EQUITY_DECIMALS
 #: one record as struct fields: equity, score, kind, row, col, dir, length, n_played, leave, tiles
 _RECORD = struct.Struct("<diBBBBBBH28s")
@@ -171,11 +172,20 @@ class MoveList(MoveListBase, Sequence[Move]):
     ``reclaimed`` (one entry a record, ``()`` for most) lists the stars each placement of kind 3
     takes back, as :attr:`Move.reclaimed`. ``rack_size``: the ruleset's (``ruleset.rack_size``),
     which tells a bingo in :meth:`to_records` (``None``: not told, and ``bingo`` is ``None``).
+    ``sort``: the key the records are ranked by, ``"score"`` or ``"equity"`` (:attr:`sorted_by`;
+    None: not told, and read from the records).
+
+    A slice (``moves[10:20]``, ``moves[::-1]``) keeps the ranks its moves have in the list it was
+    cut from (:meth:`ranks`).
     """
 
     # the storage (the records, their count, the rack, ...) is the compiled MoveListBase, which the
-    # kernel fills in one call (racksmith.movegen._movegen.plan_moves)
-    __slots__ = ()
+    # kernel fills in one call (racksmith.movegen._movegen.plan_moves). The few things it has no
+    # field for live in the instance's __dict__, made only when one is set (which pickles keep):
+    # _sorted_by (the key the list is ranked by, when told) and _ranked_in (for a slice: the records
+    # of the list it was cut from and where its moves are in them)
+    _sorted_by: str
+    _ranked_in: "tuple[np.ndarray, range]"
 
     def __init__(
         self,
@@ -186,6 +196,7 @@ class MoveList(MoveListBase, Sequence[Move]):
         placements_reached: int | None = None,
         reclaimed: "Sequence[tuple[tuple[int, int, int], ...]] | None" = None,
         rack_size: int | None = None,
+        sort: str | None = None,
     ):
         if type(records) is bytes:  # the kernel's records as they came
             if len(records) % _ITEMSIZE:
@@ -221,6 +232,13 @@ class MoveList(MoveListBase, Sequence[Move]):
         if rack_size is not None and (type(rack_size) is not int or not 1 <= rack_size <= 255):
             raise MoveGenError(f"rack_size must be a whole number 1..255 (the ruleset's rack_size) or None, "
                                f"got {rack_size!r:.40}")
+        if sort is not None:
+            if not isinstance(sort, str) or sort not in _KEYS:
+                raise MoveGenError(f"sort must be 'score' or 'equity' (the key the records are ranked by) or None, got "
+                                   f"{_args.show(sort)}")
+            if sort == "equity" and not with_equity:
+                raise MoveGenError("records ranked by equity carry it: with_equity=True")
+            self._sorted_by = str(sort)
         self._rack_size = rack_size
         self._alphabet = alphabet
         self._rack = alphabet.tiles(sorted(rack))
@@ -231,10 +249,20 @@ class MoveList(MoveListBase, Sequence[Move]):
         self._position = None
 
     @classmethod
-    def _of(cls, records: np.ndarray, like: "MoveList", reclaimed) -> "MoveList":
+    def _of(cls, records: np.ndarray, like: "MoveList", reclaimed, where: "slice | None" = None) -> "MoveList":
         """A list of some of ``like``'s records (checked when ``like`` was made, or the kernel's),
-        without the constructor's checks: a slice."""
+        without the constructor's checks: a slice. ``where``: the slice of ``like`` they are, whose
+        ranks they keep (None: ranked among themselves)."""
         ml = cls.__new__(cls)
+        told = getattr(like, "_sorted_by", None)
+        if told is not None:
+            ml._sorted_by = told
+        if where is not None:
+            ranked_in = getattr(like, "_ranked_in", None)
+            if ranked_in is None:
+                ml._ranked_in = (like.to_numpy(), range(like._n)[where])
+            else:
+                ml._ranked_in = (ranked_in[0], ranked_in[1][where])
         ml._recs = records
         ml._buf = None
         ml._n = len(records)
@@ -276,6 +304,22 @@ class MoveList(MoveListBase, Sequence[Move]):
     @property
     def has_equity(self) -> bool:
         return self._with_equity
+
+    @property
+    def sorted_by(self) -> str:
+        """The key the moves are ranked by, ``"score"`` or ``"equity"`` (the ``sort`` of
+        :meth:`Position.moves`), which :meth:`ranks` ranks by unless told otherwise."""
+        told = getattr(self, "_sorted_by", None)
+        if told is not None:
+            return told
+        if not self._with_equity:
+            return "score"
+        # not told (a list made by generate_moves, or by the constructor without sort=): the key
+        # the records (those of the list a slice was cut from) are in order of, equity when both are
+        ranked_in = getattr(self, "_ranked_in", None)
+        recs = self.to_numpy() if ranked_in is None else ranked_in[0]
+        equity = recs["equity"]
+        return "equity" if len(recs) < 2 or bool((equity[1:] <= equity[:-1]).all()) else "score"
 
     def to_numpy(self) -> np.ndarray:
         """The records (read-only structured array of ``RECORD_DTYPE``), best first.
@@ -366,7 +410,7 @@ class MoveList(MoveListBase, Sequence[Move]):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return MoveList._of(self.to_numpy()[i], self, self._reclaimed[i] if self._reclaimed is not None else None)
+            return MoveList._of(self.to_numpy()[i], self, self._reclaimed[i] if self._reclaimed is not None else None, i)
         return self._move(self._index(i))
 
     def __iter__(self) -> Iterator[Move]:
@@ -409,20 +453,25 @@ class MoveList(MoveListBase, Sequence[Move]):
                                f"{value!r:.40}") from None
 
     def ranks(self, by: str | None = None) -> list[int]:
-        """The rank of each move, best first, moves that tie sharing the better rank (``1, 1, 3``):
-        ties ``by`` ``"score"`` or ``"equity"`` (to 1e-5), the key the list was sorted by; default
-        equity when it was computed, else score."""
+        """The rank of each move ``by`` ``"score"`` or ``"equity"`` (to 1e-5; default
+        :attr:`sorted_by`, the key the list is ranked by): one more than the number of moves that
+        are better by it, so moves that tie share the better rank (``1, 1, 3``). A slice keeps the
+        ranks its moves have in the list it was cut from (``moves[300:303].ranks()`` may be
+        ``[290, 290, 303]``; in ``moves[::-1]`` the pass keeps its rank)."""
         if by is None:
-            by = "equity" if self._with_equity else "score"
-        if not isinstance(by, str) or by not in ("score", "equity"):
-            raise MoveGenError(f"by must be 'score' or 'equity', got {by!r}")
+            by = self.sorted_by
+        if not isinstance(by, str) or by not in _KEYS:
+            raise MoveGenError(f"by must be 'score' or 'equity', got {_args.show(by)}")
         if by == "equity" and not self._with_equity:
             raise MoveGenError("the moves have no equity: rank them by 'score'")
-        keys = self._columns()[5 if by == "score" else 6]
-        out: list[int] = []
-        for i, k in enumerate(keys):
-            out.append(out[-1] if i and k == keys[i - 1] else i + 1)
-        return out
+        ranked_in = getattr(self, "_ranked_in", None)
+        among, rows = (self.to_numpy(), None) if ranked_in is None else ranked_in
+        keys = among[by]
+        if by == "equity":
+            keys = np.round(keys, EQUITY_DECIMALS)
+        mine = keys if rows is None else keys[rows.start :: rows.step][: len(rows)]
+        better = len(keys) - np.searchsorted(np.sort(keys), mine, side="right")  # (how many keys are greater)
+        return (better + 1).tolist()
 
     def to_records(self) -> list[dict[str, Any]]:
         """Plain dicts, best first (what ``racksmith moves --json`` prints):
@@ -436,10 +485,14 @@ class MoveList(MoveListBase, Sequence[Move]):
         whether the move puts down a whole rack (the ruleset's ``rack_size`` tiles, which earns
         the bingo bonus; ``None`` for a list made without ``rack_size``). A placement that takes
         stars back adds ``reclaimed``: ``[[row, col, letter]]``, the real letters put on the
-        stars' squares (its ``word`` is read on the board after that exchange)."""
+        stars' squares (its ``word`` is read on the board after that exchange). A ``leave`` and an
+        exchange's ``tiles`` are written as racks are, letters in alphabet order and blanks last
+        (``str(move.leave)``: ``"EI??"``); an exchange's ``notation`` is :meth:`Move.notation`'s
+        (``-??EI``, blanks first)."""
         kind, row, col, dirs, length, score, equity, leave = self._columns()
         buf = self._buf
         text = _letters(self._alphabet)
+        kept_text: dict[int, str] = {}  # each leave as a rack is written, blanks last (str(Tiles)), by its mask
         square = tuple(w[1:-1] if len(w) > 1 else w for w in text)  # one square's letter, no brackets
         with_equity = self._with_equity
         rack_size = self._rack_size
@@ -448,7 +501,9 @@ class MoveList(MoveListBase, Sequence[Move]):
             eq = equity[i] if with_equity else None
             off = i * _ITEMSIZE + _TILES_OFFSET
             tiles = buf[off : off + length[i]]
-            kept = "".join(text[t] for t in self._leave(leave[i]))
+            kept = kept_text.get(leave[i])
+            if kept is None:
+                kept = kept_text[leave[i]] = str(self._leave(leave[i]))
             if kind[i] == RECLAIM_KIND and self._reclaimed is not None:
                 m = self._move(i)
                 rec = {
@@ -468,38 +523,49 @@ class MoveList(MoveListBase, Sequence[Move]):
                 out.append(rec)
             elif kind[i] == 0:
                 across = dirs[i] == 0
+                word = []
                 parts = []
                 placed = []
                 inside = False
                 r0, c0 = row[i], col[i]
-                for k, t in enumerate(tiles):
-                    through = t & THROUGH != 0
-                    if through != inside:
-                        parts.append("(" if through else ")")
-                        inside = through
-                    parts.append(text[t & ~THROUGH])
-                    if not through:
-                        placed.append([r0, c0 + k, square[t]] if across else [r0 + k, c0, square[t]])
+                r, c = r0, c0
+                for t in tiles:
+                    if t & THROUGH:
+                        letter = text[t ^ THROUGH]
+                        if not inside:
+                            parts.append("(")
+                            inside = True
+                    else:
+                        letter = text[t]
+                        if inside:
+                            parts.append(")")
+                            inside = False
+                        placed.append([r, c, square[t]])
+                    word.append(letter)
+                    parts.append(letter)
+                    if across:
+                        c += 1
+                    else:
+                        r += 1
                 if inside:
                     parts.append(")")
-                rec = {
+                out.append({
                     "type": PLACE,
                     "row": r0,
                     "col": c0,
                     "dir": "H" if across else "V",
-                    "word": "".join(text[t & ~THROUGH] for t in tiles),
+                    "word": "".join(word),
                     "notation": f"{coord_label(r0, c0, across)} {''.join(parts)}",
                     "score": score[i],
                     "equity": eq,
                     "leave": kept,
                     "placed": placed,
-                }
-                rec["bingo"] = len(placed) == rack_size if rack_size is not None else None
-                out.append(rec)
+                    "bingo": len(placed) == rack_size if rack_size is not None else None,
+                })
             elif kind[i] == 1:
-                given = "".join(text[t] for t in tiles)
-                out.append({"type": EXCHANGE, "tiles": given, "notation": f"-{given}", "score": 0, "equity": eq,
-                            "leave": kept})
+                given = "".join(text[t] for t in tiles)  # (the notation's order, as Move.notation: blanks first)
+                out.append({"type": EXCHANGE, "tiles": str(self._alphabet.tiles(tiles)), "notation": f"-{given}",
+                            "score": 0, "equity": eq, "leave": kept})
             else:
                 out.append({"type": PASS, "notation": "-", "score": 0, "equity": eq, "leave": kept})
         return out

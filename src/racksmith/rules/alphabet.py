@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import operator
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, SupportsIndex
 
 from .. import _args
 from ..errors import UnknownLetterError
 
 Tile = int
+_new_tuple = tuple.__new__  #: a tuple (or a Tiles) from its items, without Tiles.__new__'s check
 
 BLANK = 0x80  #: bit set on a tile that is a blank standing for a letter
 THROUGH = 0x40  #: bit set in move tiles on squares already occupied (played through)
@@ -83,11 +85,65 @@ class Tiles(tuple[int, ...]):
     ``Tiles`` costs no more memory than a tuple. Slicing or adding gives plain tuples.
     :data:`NO_TILES` is the empty ``Tiles`` of no alphabet in particular; a ``Tiles`` made
     directly (``Tiles((1, 2))``) has no alphabet either, so it has no letters and prints as its
-    numbers (``repr: Tiles((1, 2))``).
+    numbers (``repr: Tiles((1, 2))``); it cannot read letters (``Tiles("AEINST?")`` is an
+    :class:`~racksmith.errors.UnknownLetterError`: ``alphabet.tiles("AEINST?")`` reads them).
+
+    ``in``, :meth:`count` and :meth:`index` take a tile or one letter, read as a rack reads it
+    (case ignored, ``?`` or ``*`` a blank): ``"S" in move.leave``, ``pos.rack.count("E")``; text
+    that is not one letter of the alphabet is an :class:`~racksmith.errors.UnknownLetterError`.
+    ``==`` and hashing stay those of a tuple of ints, so a ``Tiles`` never equals its text:
+    ``rack == "AEINST?"`` is False — compare ``str(rack) == "AEINST?"``, or with
+    ``alphabet.tiles("AEINST?")``.
     """
 
     __slots__ = ()
     alphabet: ClassVar["Alphabet | None"] = None  #: None for a Tiles of no alphabet
+
+    def __new__(cls, tiles: "Iterable[Tile] | str" = ()) -> "Tiles":
+        if isinstance(tiles, str):  # (racksmith makes its Tiles with tuple.__new__, without this check)
+            if cls.alphabet is not None:
+                return cls.alphabet.tiles(tiles)
+            raise UnknownLetterError(
+                f"Tiles({tiles!r:.40}): a Tiles made directly has no alphabet to read letters with: write "
+                f"alphabet.tiles({tiles!r:.40}) (ruleset.alphabet, pos.ruleset.alphabet), or "
+                "pos.racks[0] = 'AEINST?' to set a rack"
+            )
+        return _new_tuple(cls, tiles)
+
+    def _tile_of(self, item: str) -> "int | None":
+        """The tile of one letter (``?`` a blank), read as a rack reads it; None for an empty
+        ``Tiles`` of no alphabet (which holds no letter)."""
+        a = self.alphabet
+        if a is None:
+            if not self:
+                return None
+            raise UnknownLetterError(f"tiles {tuple(self)} have no alphabet to read {item!r:.20} with: make them with "
+                                     "alphabet.tiles(...)")
+        tiles = a.rack(item)
+        if len(tiles) != 1:
+            raise UnknownLetterError(f"{item!r:.20} is not one tile: ask for one letter (or '?' for a blank)")
+        return tiles[0]
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, str):
+            item = self._tile_of(item)
+        return tuple.__contains__(self, item)
+
+    def count(self, value: object) -> int:
+        """How many of the tiles are ``value``: a tile, or one letter (``?`` a blank)."""
+        if isinstance(value, str):
+            value = self._tile_of(value)
+        return tuple.count(self, value)
+
+    def index(self, value: object, start: SupportsIndex = 0, stop: SupportsIndex = sys.maxsize) -> int:
+        """Where the first tile ``value`` is (a tile, or one letter; ``?`` a blank), from ``start``
+        up to ``stop``."""
+        if isinstance(value, str):
+            tile = self._tile_of(value)
+            if tile is None:
+                raise ValueError(f"{value!r:.20} is not among the tiles (there are none)")
+            value = tile
+        return tuple.index(self, value, start, stop)
 
     @property
     def letters(self) -> str:
@@ -516,9 +572,9 @@ class Alphabet:
         """A :class:`Tiles` of this alphabet: from tile ints (kept in their order), or from
         letters as :meth:`rack` reads them (sorted)."""
         if isinstance(tiles, str):
-            return self._tiles_type(self.rack(tiles))
+            return _new_tuple(self._tiles_type, self.rack(tiles))
         try:
-            return self._tiles_type(tiles)
+            return _new_tuple(self._tiles_type, tiles)
         except TypeError:  # (not a sequence: its tiles are not looked at here, to keep this fast)
             raise UnknownLetterError(f"tiles must be a sequence of tile numbers (ints, 0 for a blank) or letters, got "
                                      f"{_args.show(tiles)}") from None
