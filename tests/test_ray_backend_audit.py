@@ -20,15 +20,9 @@ ray = pytest.importorskip("ray")
 from racksmith.errors import RacksmithError  # noqa: E402
 from racksmith.play import backends, match  # noqa: E402
 from racksmith.play.backends import check_address  # noqa: E402
+from test_ray_backend import _ray_stopped_at_the_end  # noqa: E402,F401  (Ray shut down after the module's tests)
 
 SETTINGS = bytes((0, 0, 0, 4, 0, 0, 0, 0, 0))  # an empty HTTP/2 SETTINGS frame, as a gRPC server sends first
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _ray_stopped_at_the_end():
-    yield
-    if ray.is_initialized():
-        ray.shutdown()
 
 
 @contextlib.contextmanager

@@ -233,6 +233,16 @@ class Racks(list):
         return (_racks_of, (self._ruleset, list(self)))
 
 
+def _one_a_player(value: Any) -> "list | None":
+    """``value`` (racks or scores, one a player) as a list; None for text or what is no sequence."""
+    if isinstance(value, (str, bytes)):
+        return None
+    try:
+        return list(value)
+    except TypeError:
+        return None
+
+
 def _racks_of(rs: Ruleset, racks: Iterable[Tiles]) -> Racks:
     """A :class:`Racks` of ``racks`` as they are (checked tiles of ``rs``): list's own
     constructor, without the checks of ``racks[i] = ...``."""
@@ -452,10 +462,7 @@ class Position:
     # (read with attrgetter: C getters, for the move generator reads them on every call)
     def _set_racks(self, value: Any) -> None:
         n = len(self._racks)
-        try:
-            racks = None if isinstance(value, (str, bytes)) else list(value)
-        except TypeError:  # (not a sequence)
-            racks = None
+        racks = _one_a_player(value)
         if racks is None or len(racks) != n:
             raise PositionError(f"racks are one rack a player ({n}), the player to move first, each letters "
                                 f"('AEINST?') or tiles, got {_args.show(value)}")
@@ -467,10 +474,7 @@ class Position:
 
     def _set_scores(self, value: Any) -> None:
         n = len(self._racks)
-        try:
-            scores = None if isinstance(value, (str, bytes)) else list(value)
-        except TypeError:  # (not a sequence)
-            scores = None
+        scores = _one_a_player(value)
         if scores is None or len(scores) != n or not all(_is_int(x) for x in scores):
             raise PositionError(f"scores are whole numbers, one a rack ({n}), got {_args.show(value)}")
         self._scores = [int(x) for x in scores]
