@@ -189,7 +189,8 @@ def test_board_files_of_the_wrong_height_or_encoding(capsys, tmp_path):
     code, _, err = run(capsys, "moves", "--board", tmp_path, "--rack", "AB")
     assert code == 2 and "is a directory" in one_line(err)
     code, _, err = run(capsys, "moves", "--board", tmp_path / "missing.txt", "--rack", "AB")
-    assert code == 2 and "does not exist" in one_line(err)
+    assert code == 1 and one_line(err) == f"racksmith: cannot read board file {str(tmp_path / 'missing.txt')!r}: " \
+        "No such file or directory"  # (as a missing GCG file or word list: bad input, not bad usage)
 
 
 def test_a_board_file_with_a_bom_and_crlf_reads_like_the_cgp(capsys, tmp_path):

@@ -464,7 +464,7 @@ RULESET_HELP = ("Ruleset name or alias (english, russian, erudit, super, ...) or
 # the options that give a position, declared once for every command that reads one
 CgpArg = Annotated[Optional[str], typer.Argument(metavar="[CGP]", help=CGP_ARG_HELP)]
 CgpOption = Annotated[Optional[str], typer.Option("--cgp", help=CGP_HELP)]
-BoardOption = Annotated[Optional[Path], typer.Option("--board", help=BOARD_HELP, dir_okay=False, exists=True,
+BoardOption = Annotated[Optional[Path], typer.Option("--board", help=BOARD_HELP, dir_okay=False,
                                                      allow_dash=True, callback=dash_is_stdin)]
 RackOption = Annotated[Optional[str], typer.Option("--rack", help=RACK_HELP)]
 RulesetOption = Annotated[Optional[str], typer.Option("--ruleset", "-r", help=RULESET_HELP)]
