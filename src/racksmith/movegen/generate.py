@@ -158,7 +158,8 @@ def generate_moves(
         rack = rs.alphabet.tiles(sorted(rack))
     except (ValueError, TypeError, OverflowError) as e:
         raise PositionError(f"cannot generate moves: {e}") from None
-    return MoveList(records[:top] if cut else records, rs.alphabet, rack, with_equity, reached, rack_size=rs.rack_size)
+    return MoveList(records[:top] if cut else records, rs.alphabet, rack, with_equity, reached, rack_size=rs.rack_size,
+                    sort="equity" if by_equity else "score")
 
 
 _NOT_KEPT = object()  #: what getattr(position, "_kept") gives for an object that keeps no board

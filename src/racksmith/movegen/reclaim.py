@@ -170,4 +170,4 @@ def _ranked(lists: list[MoveList], by_equity: bool, top: int | None, rs, rack, w
     if top is not None:
         order = order[:top]
     return MoveList(records[order], rs.alphabet, rack, with_equity, reclaimed=[taken[i] for i in order],
-                    rack_size=rs.rack_size)
+                    rack_size=rs.rack_size, sort="equity" if by_equity else "score")
