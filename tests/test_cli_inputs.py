@@ -300,3 +300,15 @@ def test_help_shows_each_argument_s_help(capsys, monkeypatch):
     code, out, _ = run(capsys, "leaves", "value", "--help")
     assert code == 0
     assert "A .klv2 (or v1 .klv) file" in out and "tiles in any order" in out
+
+
+def test_dash_with_stdin_closed_says_so(tmp_path):
+    """A closed stdin leaves /dev/stdin dangling: the message says stdin is closed, not that the
+    system lacks /dev/stdin."""
+    import subprocess
+    import sys
+
+    r = subprocess.run(["sh", "-c", f'"{sys.executable}" -m racksmith gcg replay - <&-'], capture_output=True,
+                       timeout=120)
+    assert r.returncode == 2 and b"Traceback" not in r.stderr
+    assert b"'-' reads standard input, which is closed: pipe the data in, or give a file" in r.stderr

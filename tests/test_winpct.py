@@ -332,3 +332,11 @@ def test_save_to_a_path_too_long_is_an_output_error():
     for path in ("A" * 300, "/tmp/" + "/".join(["d"] * 3000)):
         with pytest.raises(OutputFileError, match=r"^cannot write '(A|/tmp/d/d)"):
             load_winpct("english").save(path)
+
+
+def test_winpct_train_names_the_tallies_file_numpy_writes(capsys, tmp_path):
+    """numpy.save adds .npy: the summary names the file written, not the name given."""
+    code, out, err = _cli(capsys, "winpct", "train", "--games", 2, "--leaves", "none", "-o", tmp_path / "w.winpct",
+                          "--tallies", tmp_path / "t.bin")
+    assert code == 0 and (tmp_path / "t.bin.npy").is_file() and not (tmp_path / "t.bin").exists()
+    assert f"{tmp_path / 't.bin.npy'}: the counts it was made from" in out.splitlines()

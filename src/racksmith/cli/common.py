@@ -235,10 +235,16 @@ STDIN = Path("/dev/stdin")
 def dash_is_stdin(value: "Path | None") -> "Path | None":
     """The callback of a file argument: ``-`` is standard input, as for any Unix tool
     (``zcat game.gcg.gz | racksmith gcg replay -``). It is read as ``/dev/stdin``, a pipe the file
-    readers already accept; a file really named ``-`` is ``./-``."""
+    readers already accept; a file really named ``-`` is given by its full path (``"$PWD/-"``:
+    ``./-`` reaches the command as ``-``)."""
     if value is None or str(value) != "-":
         return value
     if not STDIN.exists():
+        try:
+            os.fstat(0)
+        except OSError:  # (/dev/stdin is /proc/self/fd/0, which a closed stdin leaves dangling)
+            raise typer.BadParameter("'-' reads standard input, which is closed: pipe the data in, or give a file") \
+                from None
         raise typer.BadParameter("'-' reads standard input through /dev/stdin, which this system lacks: give a file")
     return STDIN
 

@@ -76,12 +76,19 @@ def winpct_train_cmd(
         np.save(tallies, tally.counts)
     say(f"{output}: {wp.max_unseen} rows (unseen 1..{wp.max_unseen}), spreads -{wp.max_spread}..{wp.max_spread}, "
         f"{wp.provenance['positions']:,} positions from {games:,} games")
+    if tallies:  # (the file written named: numpy adds .npy to a name without it)
+        say(f"{_npy_name(tallies)}: the counts it was made from")
+
+
+def _npy_name(path: Path) -> Path:
+    """The file ``numpy.save(path, ...)`` writes: ``path``, with ``.npy`` added when it lacks it."""
+    return path if path.name.endswith(".npy") else path.with_name(path.name + ".npy")
 
 
 def _tallies_apart(output: Path, tallies: Path) -> None:
     """Refuse a --tallies file that would be written over the table (numpy adds .npy to a name
     without it; the provenance, OUTPUT.json, never ends so)."""
-    written = tallies if tallies.name.endswith(".npy") else tallies.with_name(tallies.name + ".npy")
+    written = _npy_name(tallies)
     if written.resolve() == output.resolve():
         raise typer.BadParameter(f"{str(written)!r} would overwrite the table (--output): choose another file",
                                  param_hint="--tallies")
