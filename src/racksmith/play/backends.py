@@ -483,14 +483,13 @@ class Runner:
 
     def use(self, job: Job) -> None:
         """Run ``job`` from now on, keeping the backend up (a training's next generation: its
-        leaves are another job). A local pool is made again, its workers set up for ``job``; Ray
+        leaves are another job). A local pool's workers are set up for ``job`` (the same processes); Ray
         stays up (one local instance for the whole run, not one a generation) and gets the job."""
         if job is self.job:
             return
         self.job = job
         if self._pool is not None:
-            self._pool.close()
-            self._pool = WorkerPool(self.jobs, initializer=_pool_init, initargs=(job,), start_method=self.start_method)
+            self._pool.broadcast(_pool_init, job)
         if self._ray is not None and self._ray_task is not None:
             self._ray_job = self._ray.put(job)
 

@@ -14,10 +14,12 @@ between two. Workers ignore SIGINT: Ctrl-C in a terminal reaches them too, and i
 that stops them (and says what was done)."""
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -36,7 +38,7 @@ _MASKS = hasattr(signal, "pthread_sigmask")
 CONNECTION: Any = None
 
 
-def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple, others: list) -> None:
+def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple | None, others: list) -> None:
     global CONNECTION
     CONNECTION = conn
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -45,6 +47,11 @@ def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple,
     for c in others:  # (fork: the pool's ends of the pipes, its own included, copied here: they would
         c.close()     # keep the pipes open, and this worker would not see its pool's process go away)
     try:
+        if initargs is None:  # (a spawned worker: they come first over the pipe)
+            try:
+                initargs = conn.recv()
+            except EOFError:
+                return
         if initializer is not None:
             initializer(*initargs)
         while True:
@@ -112,20 +119,24 @@ class WorkerPool:
             for _ in range(workers):
                 here, there = ctx.Pipe(duplex=True)
                 others = [w.conn for w in self._workers] + [here] if fork else []
-                p = ctx.Process(target=_worker, args=(there, initializer, initargs, others), daemon=False,
-                                name="racksmith-worker")
-                # SIGINT blocked while it starts: a Ctrl-C then is this process's, never the worker's;
-                # and it is delivered only once the worker is in the list that close() stops
-                mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _MASKS else None
+                # a spawned worker gets initargs over its pipe once all have started: written with the
+                # process (a lexicon is megabytes) they made start() wait for the worker to import
+                # racksmith and read them, one worker after another, deaf to Ctrl-C, and for ever when
+                # it died first (a script without `if __name__ == "__main__":`)
+                p = ctx.Process(target=_worker, args=(there, initializer, initargs if fork else None, others),
+                                daemon=False, name="racksmith-worker")
                 try:
-                    try:
+                    with _starting(fork):
                         p.start()
-                    finally:
-                        there.close()  # (its only copy is the worker's: the pipe ends when the worker does)
-                    self._workers.append(_Worker(p, here))
                 finally:
-                    if mask is not None:
-                        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+                    there.close()  # (its only copy is the worker's: the pipe ends when the worker does)
+                self._workers.append(_Worker(p, here))
+            if not fork:
+                for w in self._workers:
+                    try:
+                        w.conn.send(initargs)
+                    except OSError:
+                        raise self._failure(w, starting=True) from None
         except BaseException:
             self.close(kill=True)
             raise
@@ -209,7 +220,7 @@ class WorkerPool:
             error.__cause__ = WorkerTraceback(answer[2])
         return error
 
-    def _failure(self, w: _Worker) -> BaseException:
+    def _failure(self, w: _Worker, starting: bool = False) -> BaseException:
         """Why ``w`` ended: the error it sent (its initializer's) if it sent one, else how it died."""
         try:
             if w.conn.poll():
@@ -218,15 +229,48 @@ class WorkerPool:
                     return self._error(answer)
         except (WorkerError, OSError):
             pass
-        return self._died(w)
+        return self._died(w, starting)
 
-    def _died(self, w: _Worker) -> WorkerError:
+    def _died(self, w: _Worker, starting: bool = False) -> WorkerError:
         w.process.join(STOP_GRACE)
         code = w.process.exitcode
         how = (f"was killed by signal {-code}" if code is not None and code < 0 else
                f"exited with code {code}" if code is not None else "stopped answering")
+        if starting:  # (before it read its set-up: the interpreter or the main module's import failed)
+            return WorkerError(f"a worker process {how} as it started, before racksmith ran in it (its error is "
+                               "above, on stderr): a script that starts workers under the 'spawn' start method "
+                               "(macOS's and Windows' default) must run its code under "
+                               "`if __name__ == \"__main__\":`, as multiprocessing requires")
         return WorkerError(f"a worker process {how} while playing a batch (out of memory? the machine's log may "
                            "say); run again, or with fewer --jobs")
+
+    def broadcast(self, fn: Callable[[Any], Any], arg: Any) -> None:
+        """Run ``fn(arg)`` once in every worker (a module-level function), waiting for all; the
+        first error is raised here. Between two calls of :meth:`completed` (no batch out): a
+        training's next generation sets its workers up for another job this way, the same
+        processes kept."""
+        if not self._workers:
+            raise RacksmithError("this pool is closed: make another")
+        if any(w.items for w in self._workers):
+            raise RacksmithError("broadcast while batches are out")
+        try:
+            for w in self._workers:
+                try:
+                    w.conn.send((fn, arg))
+                except OSError:
+                    raise self._failure(w) from None
+                w.items.append(None)
+            errors = []
+            for w in self._workers:
+                answer = self._receive(w)
+                w.items.popleft()
+                if answer[0] == "error":
+                    errors.append(self._error(answer))
+            if errors:
+                raise errors[0]
+        except BaseException:
+            self.close(kill=True)
+            raise
 
     def close(self, kill: bool = False) -> None:
         """End the workers: asked to (their current batch finishes), or killed (``kill``)."""
@@ -249,6 +293,30 @@ class WorkerPool:
                 w.process.close()
             except ValueError:
                 pass
+
+
+@contextlib.contextmanager
+def _starting(fork: bool) -> Iterator[None]:
+    """Around a worker's start: SIGINT blocked, so that a Ctrl-C then is this process's, delivered
+    once the worker is in the list that close() stops. A forked worker inherits the mask and
+    ignores SIGINT before it unblocks it. A spawned one is a new interpreter, which would take a
+    Ctrl-C during its first second (importing racksmith) as a KeyboardInterrupt with a traceback:
+    it is started with SIGINT ignored (inherited through exec, and kept by Python), which needs
+    this process's handler set aside for that moment (the main thread only). A Ctrl-C then stays
+    pending under the mask (Linux), delivered when the handler is back."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _MASKS else None
+    handler = None
+    try:
+        if not fork and threading.current_thread() is threading.main_thread():
+            handler = signal.getsignal(signal.SIGINT)
+            if handler is not None:  # (None: set outside Python, which could not be put back)
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+        yield
+    finally:
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _signal(process: Any, signum: int) -> None:
