@@ -51,11 +51,13 @@ import importlib.machinery
 import io
 import ipaddress
 import json
+import re
 import selectors
 import socket
 import sys
 import threading
 import time
+from collections import deque
 from datetime import datetime
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -172,8 +174,8 @@ class AnalyzerServer(ThreadingHTTPServer):
         self.allowed_names = tuple(dict.fromkeys(_host_name(h) for h in allowed_hosts))
         names += [*_LOOPBACK_NAMES, *self.allowed_names]
         self.host_names = tuple(dict.fromkeys(n.lower() for n in names if n))
-        self.computing = threading.BoundedSemaphore(self.limits.max_concurrent)  # the quick answers
-        self.long_computing = threading.BoundedSemaphore(self.limits.max_concurrent)  # the LONG ones
+        self.computing = FairSlots(self.limits.max_concurrent)  # the quick answers
+        self.long_computing = FairSlots(self.limits.max_concurrent)  # the LONG ones
         self.connections = threading.BoundedSemaphore(self.limits.max_connections)
         self._slots: dict = {}  # connection -> its slot in ``connections``, until given back
         #: set by :meth:`stop`: no new request is read, and long computations are cancelled
@@ -281,6 +283,7 @@ class AnalyzerServer(ThreadingHTTPServer):
     def server_close(self) -> None:
         super().server_close()
         self.refusals.flush()
+        _WRITER.flush()  # (the lines of the last requests, before the caller's own)
 
     def _opened(self, handler: "Handler") -> None:
         with self._lock:
@@ -297,7 +300,7 @@ class AnalyzerServer(ThreadingHTTPServer):
     # --- logging ---------------------------------------------------------------------------------
     def refused(self, kind: str, client: str, method: str | None, path: str | None, status: int, reason: str) -> None:
         """Log a refused request (one line per ``kind`` every :data:`REFUSALS_EVERY` seconds at most)."""
-        self.refusals(kind, f"{client} {method or '-'} {_shown(path or '-')} {int(status)} refused: {reason}")
+        self.refusals(kind, f"{client} {_shown(method or '-', 32)} {_shown(path or '-')} {int(status)} refused: {reason}")
 
     def handle_error(self, request, client_address) -> None:
         """A connection that failed outside a request (the client went away): one line, no traceback."""
@@ -508,6 +511,60 @@ def _answer_at_once(request: socket.socket, answer: bytes) -> None:
         pass
 
 
+class FairSlots:
+    """``n`` slots given in the order they were asked for. A semaphore's waiters are not served
+    in order when each waits in short steps (to watch its client meanwhile): a request waiting
+    its turn saw later ones take the slots freed, and got 503 at its deadline."""
+
+    def __init__(self, n: int):
+        self._free = n
+        self._waiting: deque = deque()
+        self._cond = threading.Condition()
+
+    def ask(self) -> object:
+        """A place in the line (give it to :meth:`wait`, or :meth:`give_up` on it)."""
+        ticket = object()
+        with self._cond:
+            self._waiting.append(ticket)
+        return ticket
+
+    def wait(self, ticket: object, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for ``ticket``'s turn with a slot free: True once the slot is taken."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._free > 0 and self._waiting[0] is ticket, timeout):
+                return False
+            self._waiting.popleft()
+            self._free -= 1
+            self._cond.notify_all()  # (the next in line, if another slot is free)
+            return True
+
+    def give_up(self, ticket: object) -> None:
+        with self._cond:
+            self._waiting.remove(ticket)
+            self._cond.notify_all()
+
+    def acquire(self, blocking: bool = True, timeout: float | None = None) -> bool:
+        """A slot, in turn (as a semaphore's ``acquire``)."""
+        ticket = self.ask()
+        try:
+            if self.wait(ticket, (timeout if timeout is not None else threading.TIMEOUT_MAX) if blocking else 0.0):
+                ticket = None
+                return True
+            return False
+        finally:
+            if ticket is not None:
+                self.give_up(ticket)
+
+    def release(self) -> None:
+        with self._cond:
+            self._free += 1
+            self._cond.notify_all()
+
+
+#: an HTTP method is a token (RFC 9110): anything else is refused before it reaches a log line
+_METHOD = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}")
+
+
 def _shown(text: str, most: int = 200) -> str:
     """A value a client sent, as a log line shows it: on one line (control characters and line
     separators escaped, ``\\n``: no forged line) and clipped to ``most`` characters."""
@@ -605,7 +662,19 @@ class Handler(BaseHTTPRequestHandler):
 
     def parse_request(self) -> bool:
         self._arrived()  # (a request read from the buffer, after the last: no new byte arrived for it)
-        return super().parse_request()
+        if not super().parse_request():
+            return False
+        if not _METHOD.fullmatch(self.command or ""):
+            shown = _shown(self.command or "", 32)
+            self.command = "-"  # (the log lines show no more of it)
+            self.send_error(HTTPStatus.BAD_REQUEST, f"the request method {shown} is not an HTTP method")
+            return False
+        try:
+            urlsplit(self.path)
+        except ValueError as e:
+            self.send_error(HTTPStatus.BAD_REQUEST, f"the request target {_shown(self.path, 80)} is not an address: {e}")
+            return False
+        return True
 
     def _done(self) -> None:
         """The request is over: its access log line, and the stop's count."""
@@ -616,7 +685,7 @@ class Handler(BaseHTTPRequestHandler):
             ms = round((time.monotonic() - self.started) * 1000)
             status = "-" if self._status is None else self._status
             note = " (no answer: the client went away or the request was cut)" if self._status is None else ""
-            server.access_log(f"{self.client_address[0]} {self.command or '-'} {_shown(self.path or '-')} {status} "
+            server.access_log(f"{self.client_address[0]} {_shown(self.command or '-', 32)} {_shown(self.path or '-')} {status} "
                               f"{self._sent} {ms}ms{note}")
 
     def log_request(self, code: Any = "-", size: Any = "-") -> None:
@@ -650,7 +719,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _not_allowed(self, allowed: str) -> None:
         self._discard_body()
-        self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{self.command} is not allowed here: use {allowed}"},
+        self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{_shown(self.command, 32)} is not allowed here: use {allowed}"},
                    headers={"Allow": allowed})
 
     def _dispatch(self, method: str) -> None:
@@ -697,7 +766,7 @@ class Handler(BaseHTTPRequestHandler):
             self._compute(method, path, endpoint, body, self.server.computing, None)
 
     def _compute(self, method: str, path: str, endpoint: Callable[[Analyzer, dict], Any], body: dict,
-                 slots: threading.BoundedSemaphore, watch: "_ClientWatch | None") -> None:
+                 slots: "FairSlots", watch: "_ClientWatch | None") -> None:
         """Answer with what ``endpoint`` computes in one of ``slots``; nothing when the client went
         away (``watch.gone``: the computation was then cancelled); 503 when the server stopping
         cancelled it."""
@@ -752,29 +821,37 @@ class Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.INTERNAL_SERVER_ERROR,
                        {"error": f"internal error: {type(e).__name__}: {error_line(str(e))}"})
 
-    def _take(self, slots: threading.BoundedSemaphore, watch: "_ClientWatch | None") -> bool:
-        """Take one of ``slots``, waiting up to ``max_seconds`` (503 after that), or give up
-        without an answer when the client goes away (``watch.gone``) meanwhile, with 503 when
-        the server stops (a long request)."""
+    def _take(self, slots: "FairSlots", watch: "_ClientWatch | None") -> bool:
+        """Take one of ``slots`` (in the order the requests asked), waiting up to ``max_seconds``
+        (503 after that), or give up without an answer when the client goes away (``watch.gone``)
+        meanwhile, with 503 when the server stops (a long request)."""
         limits = self.server.limits
         deadline = time.monotonic() + limits.max_seconds
-        while True:
-            left = deadline - time.monotonic()
-            if slots.acquire(timeout=max(0.0, left if watch is None else min(left, WATCH_EVERY))):
-                return True
-            if watch is not None and watch.gone.is_set():
-                self.close_connection = True
-                return False
-            if watch is not None and self.server.stopping.is_set():
-                self._stopping()
-                return False
-            if time.monotonic() >= deadline:
-                self._refused("503 max_concurrent", 503, f"busy: its {limits.max_concurrent} computations (its "
-                              f"max_concurrent limit) stayed taken for {limits.max_seconds:g} s")
-                self._json(HTTPStatus.SERVICE_UNAVAILABLE, {
-                    "error": f"the server is busy with {limits.max_concurrent} other requests (its max_concurrent "
-                             "limit): try again", "limit": "max_concurrent"}, headers={"Retry-After": "5"})
-                return False
+        ticket = slots.ask()
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if slots.wait(ticket, max(0.0, left if watch is None else min(left, WATCH_EVERY))):
+                    ticket = None
+                    return True
+                if watch is not None and watch.gone.is_set():
+                    self.close_connection = True
+                    return False
+                if watch is not None and self.server.stopping.is_set():
+                    self._stopping()
+                    return False
+                if time.monotonic() >= deadline:
+                    most = limits.max_concurrent
+                    self._refused("503 max_concurrent", 503, f"busy: its {most} computations (its "
+                                  f"max_concurrent limit) stayed taken for {limits.max_seconds:g} s")
+                    self._json(HTTPStatus.SERVICE_UNAVAILABLE, {
+                        "error": f"the server is busy with {most} other request{'s' if most != 1 else ''} (its "
+                                 "max_concurrent limit): try again", "limit": "max_concurrent"},
+                        headers={"Retry-After": "5"})
+                    return False
+        finally:
+            if ticket is not None:
+                slots.give_up(ticket)
 
     def _errors_in_body(self) -> bool:
         """Does the request ask for its user errors in the body of a 200 answer (``X-Errors: body``)?"""
@@ -791,7 +868,11 @@ class Handler(BaseHTTPRequestHandler):
         host = hosts[0].strip().lower()
         if host not in srv.hosts:
             name = _name_of(host, srv.port)
-            hint = (f"add --allow-host {_shown(name, 60)} if that is this machine" if name
+            allowed = name is not None and name in srv.host_names
+            hint = (f"it names no port: this server answers to {_shown(name, 60)}:{srv.port} (a proxy in front "
+                    f"must send that Host, e.g. nginx's proxy_set_header Host $host:{srv.port})"
+                    if allowed and ":" not in host.rpartition("]")[2] else
+                    f"add --allow-host {_shown(name, 60)} if that is this machine" if name
                     else f"the port is not {srv.port}")
             return ("403 Host", (f"host {hosts[0][:60]!r} is not this server: use http://{srv.host_names[0]}:{srv.port}/ "
                                  "(a server started with --allow-host NAME also answers to NAME)"),
@@ -910,6 +991,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(k, v)
         if self.close_connection:
             self.send_header("Connection", "close")
+        elif self.request_version == "HTTP/1.0":  # (kept open on its Connection: keep-alive: said, or it waits for the close)
+            self.send_header("Connection", "keep-alive")
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
@@ -1017,8 +1100,83 @@ def _name_of(host: str, port: int) -> str | None:
     return name
 
 
-def _stderr(line: str) -> None:
-    """A line of the server on stderr, with its time (ISO 8601, this machine's zone)."""
+class _LineWriter:
+    """The server's lines on stderr, written by a thread of its own: a stderr that is not read
+    (a paused terminal, a pipe whose reader stopped) must not stop the server. Its handlers wrote
+    their log lines themselves: once the pipe was full every connection's thread, then the one
+    that accepts, waited in the write, and nothing was answered any more. A line is handed over
+    and waited for while the writer keeps up (so lines come out in order, at once); once it is
+    behind, nobody waits, at most :attr:`MOST` lines wait to be written, and the others are
+    counted and said in one line when it catches up. A stderr that is gone (closed pipe) ends the
+    writing, and nothing else."""
+
+    MOST = 10_000
+    WAIT = 0.2  #: seconds a line is waited for while the writer keeps up
+
+    def __init__(self) -> None:
+        self._lines: deque = deque()
+        self._cond = threading.Condition()
+        self._handed = 0  # lines handed over, and written (or given up)
+        self._done = 0
+        self._dropped = 0
+        self._gone = False
+        self._thread: threading.Thread | None = None
+
+    def __call__(self, line: str) -> None:
+        with self._cond:
+            if self._gone:
+                return
+            if len(self._lines) >= self.MOST:
+                self._dropped += 1
+                return
+            behind = self._handed > self._done
+            self._lines.append(line)
+            self._handed += 1
+            number = self._handed
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._write, name="racksmith-log", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+            if not behind:
+                self._cond.wait_for(lambda: self._done >= number, self.WAIT)
+
+    def flush(self, timeout: float = 1.0) -> None:
+        """Wait up to ``timeout`` seconds for the lines handed over to be written."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._done >= self._handed or self._gone, timeout)
+
+    def _write(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._lines)
+                line = self._lines.popleft()
+                dropped, self._dropped = (self._dropped, 0) if not self._lines else (0, self._dropped)
+            try:
+                sys.stderr.write(line)
+                if dropped:
+                    sys.stderr.write(_stamped(f"({dropped:,} log line{'s' if dropped != 1 else ''} left out: stderr "
+                                              "was not being read)"))
+                sys.stderr.flush()
+            except (OSError, ValueError, AttributeError):  # (a closed pipe or file: nothing more is written)
+                with self._cond:
+                    self._gone = True
+                    self._lines.clear()
+            with self._cond:
+                self._done += 1
+                if self._gone:
+                    self._done = self._handed
+                self._cond.notify_all()
+
+
+_WRITER = _LineWriter()
+
+
+def _stamped(line: str) -> str:
     stamp = datetime.now().astimezone().isoformat(timespec="seconds")
-    sys.stderr.write(f"racksmith serve: {stamp} {line}\n")
-    sys.stderr.flush()
+    return f"racksmith serve: {stamp} {line}\n"
+
+
+def _stderr(line: str) -> None:
+    """A line of the server on stderr, with its time (ISO 8601, this machine's zone), written by
+    :class:`_LineWriter` (never waiting for a stderr that is not read)."""
+    _WRITER(_stamped(line))
