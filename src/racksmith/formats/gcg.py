@@ -60,6 +60,9 @@ _RACK_RE = re.compile(r"^[^\s()+\-.\d#>:]+$")
 _SCORE_RE = re.compile(r"^[+\-]?[0-9]{1,9}$")  #: a score or running total (9 digits: int() never sees a huge one)
 #: the most points a score or running total of a record may have (9 digits), either sign
 MAX_GCG_POINTS = 999_999_999
+#: a time penalty as Quackle writes it, a '+' before the minus (``(time) +-10``): read as Macondo
+#: reads it (on a ``(time)`` line only, as Macondo), the penalty -10
+_TIME_PENALTY_RE = re.compile(r"^\+-[0-9]{1,9}$")
 _PLAYER_RE = re.compile(r"^player(\d+)$")
 #: what ends a line of text (str.splitlines' breaks): never inside a one-line field of a record
 _BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
@@ -391,7 +394,8 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
               default: "str | Ruleset | None" = None) -> object:
     """Parse GCG text. The ruleset is ``ruleset`` if given, else the one the record's header
     names (``#tile-distribution`` among the shipped rulesets and ``rulesets``, Super Scrabble's
-    ``#board-layout`` or ``#game-type``, the language of its ``#lexicon``: see
+    ``#board-layout`` or ``#game-type``, the language of its ``#lexicon``, or the header notes
+    Woogles wrote for the first three, ``#note LetterDistribution: english_super``…: see
     :mod:`racksmith.formats.naming`; names, never files), else ``default`` (None: English). A name racksmith cannot
     play (a distribution it does not ship, another language's lexicon, the WordSmog variant) is a
     :class:`GCGError` naming it and its line, whatever ``strict`` says.
@@ -527,10 +531,19 @@ def max_players(ruleset: Ruleset) -> int:
     return max(ruleset.total_tiles // ruleset.rack_size, 1)
 
 
+#: the header notes in which Macondo wrote a game's rules before the GCG format had pragmas for them
+#: (``#note Variant: wordsmog``, ``#note BoardLayout: SuperCrosswordGame``, ``#note
+#: LetterDistribution: english_super``: Woogles' records of May 2021 to September 2022, read by
+#: Macondo in the header only, its keys as written), and the pragma each stands for
+_NOTE_FIELDS = {"Variant": "game-type", "BoardLayout": "board-layout", "LetterDistribution": "tile-distribution"}
+
+
 def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), given: "Ruleset | None" = None,
                          default: "Ruleset | None" = None, as_read: str = "") -> Ruleset:
     """The ruleset a record's header names (the lines before the first event): its
-    ``#tile-distribution``, ``#board-layout``, ``#game-type`` and ``#lexicon`` read as
+    ``#tile-distribution``, ``#board-layout``, ``#game-type`` and ``#lexicon`` (and the header notes
+    Woogles wrote in their place, ``#note LetterDistribution: english_super``, ``#note BoardLayout:
+    SuperCrosswordGame``, ``#note Variant: wordsmog``: see :data:`_NOTE_FIELDS`; still notes) read as
     :func:`~racksmith.formats.naming.named_ruleset` reads them (the distribution a shipped
     ruleset's name or alias or one of ``known``; Super Scrabble's board; the lexicon's language);
     ``default`` (None: English) when the header names none. A name racksmith cannot play is a :class:`GCGError` on its
@@ -543,21 +556,30 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
     names: dict[str, str] = {}
     where: dict[str, int] = {}
     labels: dict[str, str] = {}
+    in_note = False  # (a line that goes on a note is the note's text, as the reader takes it: no pragma)
     for number, line in enumerate(lines, start=1):
         s = line.strip()
+        if in_note and s and (line[:1].isspace() or _in_note(s) or not s.startswith(("#", ">"))):
+            continue
         if s.startswith(">"):
             break
         if not s.startswith("#"):
             continue
         name, value = _pragma_parts(s)
+        in_note = name == "note"
+        label = f"#{name}"
+        if in_note:  # Woogles' '#note Variant: wordsmog' (Macondo, May 2021 to September 2022)
+            key, colon, value = value.partition(":")
+            name, value = _NOTE_FIELDS.get(key.strip(), "") if colon else "", value.strip()
+            label = f"#note {key.strip()}:"
         field_ = fields.get(name)
         if field_ is None or not value:
             continue
         if field_ == "variant" and field_ in names:  # '#game-type' and '#variant': each is looked at
-            named_ruleset(variant=value, labels={"variant": f"#{name}"}, error=lambda _f, m, n=number: GCGError(m, n))
+            named_ruleset(variant=value, labels={"variant": label}, error=lambda _f, m, n=number: GCGError(m, n))
             continue
         if field_ not in names:
-            names[field_], where[field_], labels[field_] = value, number, f"#{name}"
+            names[field_], where[field_], labels[field_] = value, number, label
     if given is not None:
         names = {k: v for k, v in names.items() if k == "variant"}
     rs = named_ruleset(**names, labels=labels, known=known,
@@ -608,9 +630,17 @@ def _foreign_letters(lines: list[str], alphabet_of: Ruleset, symbols: bool = Fal
 
 
 #: the 8-bit encodings a record without a ``#character-encoding`` line may really be in when its
-#: letters, read as ISO-8859-1, are not the ruleset's (Russian records saved by Windows programs,
-#: and by older Unix ones)
-_LEGACY_ENCODINGS = ("windows-1251", "KOI8-R")
+#: letters, read as ISO-8859-1 (the format's default), are not the ruleset's: those of Windows
+#: programs and their ISO namesakes (older Unix ones), a language's first; when two read a record
+#: alike (Polish without Ą, Ś, Ź), the first is named
+_LEGACY_ENCODINGS = (
+    "windows-1252", "ISO-8859-15",  # Western European: ISO-8859-1 with Œ, Š, Ž, Ÿ
+    "windows-1250", "ISO-8859-2",  # Central European: Polish, Czech, Slovak, Hungarian, Croatian...
+    "windows-1251", "KOI8-R", "KOI8-U",  # Cyrillic: Russian, Ukrainian...
+    "windows-1257", "ISO-8859-13",  # Baltic
+    "windows-1254", "ISO-8859-9",  # Turkish
+    "windows-1253", "ISO-8859-7",  # Greek
+)
 
 
 def _misread_encoding(as_read: str, foreign: "list[tuple[str, int]]", ruleset: Ruleset,
@@ -619,8 +649,9 @@ def _misread_encoding(as_read: str, foreign: "list[tuple[str, int]]", ruleset: R
     ``foreign``: the letters ``ruleset`` lacks in it. Two mistakes are told, never corrected (an
     ISO-8859-1 record must keep reading as the format's default has it):
 
-    - no ``#character-encoding`` first line and not UTF-8, so read as ISO-8859-1 (``ÀËÎ``), while
-      its bytes read as windows-1251 or KOI8-R are letters of a ruleset (``АЁИ``);
+    - no ``#character-encoding`` first line and not UTF-8, so read as ISO-8859-1 (``ÀËÎ``, ``¥¯``),
+      while its bytes read in one of :data:`_LEGACY_ENCODINGS` (windows-1251, KOI8-R, windows-1250,
+      ISO-8859-2…) are letters of a ruleset (``АЁИ``, ``ĄŻ``), and read as ISO-8859-1 no ruleset's;
     - a first line declaring an 8-bit encoding (``windows-1251``) on a file that is UTF-8 (re-saved
       as UTF-8 with its old first line kept), whose bytes read as UTF-8 are letters of a ruleset.
     """
@@ -630,7 +661,8 @@ def _misread_encoding(as_read: str, foreign: "list[tuple[str, int]]", ruleset: R
         return None
     rulesets = (ruleset, *known, *available_rulesets())
     letters = [letter for letter, _ in foreign]
-    shown = (("letters " if all(ch.isalpha() for ch in letters) else "characters ") + ", ".join(letters[:8])
+    shown = (("letters " if all(ch.isalpha() for ch in letters) else "characters ")
+             + ", ".join(ch if ch.isprintable() else f"U+{ord(ch):04X}" for ch in letters[:8])  # (a control character)
              + (f" and {len(letters) - 8} more" if len(letters) > 8 else ""))
     lacks = f"not in the alphabet of {ruleset.name}"
     declared = _LATER_ENCODING_RE.match(as_read.split("\n", 1)[0].strip())
@@ -655,18 +687,21 @@ def _misread_encoding(as_read: str, foreign: "list[tuple[str, int]]", ruleset: R
         return None
     if _utf8_text(raw) is not None:  # (a UTF-8 file is read as UTF-8)
         return None
-    best: "tuple[int, str, str] | None" = None
+    if _rulesets_of_letters(as_read, ruleset, rulesets):
+        return None  # the letters as read are a ruleset's (a Latin-1 record, in another ruleset than this)
+    best: "tuple[tuple[bool, int], str, str] | None" = None
     for encoding in _LEGACY_ENCODINGS:
         try:
             text = raw.decode(encoding)
         except UnicodeDecodeError:
             continue
         fits = _rulesets_of_letters(text, ruleset, rulesets)
-        # Russian reads as letters in both windows-1251 and KOI8-R, with the cases swapped: the
-        # right one has the racks' capitals (a lowercase letter is only a blank in a word)
-        upper = sum(ch.isupper() for ch, _ in _tile_chars(text.splitlines()))
-        if fits and (best is None or upper > best[0]):
-            best = (upper, encoding, fits)
+        # the encoding in which the letters are the ruleset's own first; Russian reads as letters in
+        # both windows-1251 and KOI8-R, with the cases swapped: the right one has the racks'
+        # capitals (a lowercase letter is only a blank in a word)
+        rank = (fits == ruleset.name, sum(ch.isupper() for ch, _ in _tile_chars(text.splitlines())))
+        if fits and (best is None or rank > best[0]):
+            best = (rank, encoding, fits)
     if best is None:
         return None
     _, encoding, fits = best
@@ -804,6 +839,8 @@ def _event_of(nick: str, rest: str, tokens: "list[str]", ruleset: Ruleset, numbe
             f"event {rest.strip()!r} needs an action, a score and a running total (e.g. '8D WORD +28 28')", number
         )
     score_s, total_s = tokens[-2], tokens[-1]
+    if tokens[-3] == "(time)" and _TIME_PENALTY_RE.match(score_s):
+        score_s = score_s[1:]  # '(time) +-10', as Quackle writes a time penalty (and Macondo reads it): -10
     if not _SCORE_RE.match(score_s):
         raise GCGError(f"score {_clip(score_s)!r} is not a number like +28 or -5 (at most 9 digits)", number)
     if not _SCORE_RE.match(total_s):
