@@ -100,7 +100,7 @@ def test_multi_character_letters_are_bracketed():
     assert [pos.tile_at(1, c) for c in range(4)] == [a.tile("CH"), a.tile("O"), a.tile("LL"), a.tile("A")]
     assert pos.tile_at(3, 0) == a.tile("c") and pos.tile_at(3, 1) == a.tile("l")
     assert pos.racks[1] == (a.tile("L"), a.tile("L"))  # two L tiles, not the LL tile
-    assert pos.cgp() == "5/[CH]O[LL]A1/5/cl3/5 [CH]L?/LL 0/0 0 bb 0; etl 3;"  # as MAGPIE writes them: two Ls are LL (and the rules English lacks)
+    assert pos.cgp() == "5/[CH]O[LL]A1/5/cl3/5 [CH]L?/LL 0/0 0 ld cl; bdn cl; bb 0; etl 3;"  # as MAGPIE writes them: two Ls are LL (and the rules English lacks)
     assert Position.from_cgp(pos.cgp(), rs) == pos
 
 
@@ -303,7 +303,6 @@ def test_macondo_cgps_read_and_round_trip(cgp):
         ("bdn SuperCrosswordGame;", "super"),  # was: 'the english board has 15 rows'
         ("var classic_super; lex NWL20;", "super"),
         ("ld english_super; bdn SuperCrosswordGame;", "super"),
-        ("ld english; bdn SuperCrosswordGame;", "super"),
     ],
 )
 def test_super_boards_are_named_by_board_or_variant(opcodes, name):
@@ -379,7 +378,7 @@ def test_multi_character_letters_written_without_brackets_read_as_magpie_and_mac
     pos = Position.from_cgp("5/CHO[LL]A1/5/ch4/5 A/ 0/0 0", rs)  # no H: CH is the CH tile
     assert [pos.tile_at(1, c) for c in range(4)] == [a.tile("CH"), a.tile("O"), a.tile("LL"), a.tile("A")]
     assert pos.tile_at(3, 0) == a.tile("ch")
-    assert pos.cgp() == "5/[CH]O[LL]A1/5/[ch]4/5 A/ 0/0 0 bb 0; etl 3;"
+    assert pos.cgp() == "5/[CH]O[LL]A1/5/[ch]4/5 A/ 0/0 0 ld cl; bdn cl; bb 0; etl 3;"
     two = Position.from_cgp("5/CHOLLA/5/5/5 A/ 0/0 0", rs)  # LL: two L tiles (the row is 5 squares wide)
     assert [two.tile_at(1, c) for c in range(5)] == [a.tile("CH"), a.tile("O"), a.tile("L"), a.tile("L"), a.tile("A")]
     assert two.cgp().split()[0] == "5/[CH]OLLA/5/5/5"

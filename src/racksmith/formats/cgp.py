@@ -4,8 +4,9 @@ Parsing here is syntax plus the alphabet; the position checks tile counts agains
 The ``ld`` (letter distribution), ``bdn`` (board), ``var`` (variant) and ``lex`` (lexicon) opcodes
 choose the ruleset and lexicon when the caller names none (:func:`cgp_ruleset`, :func:`cgp_lexicon`,
 :mod:`racksmith.formats.naming`); they are names from data, looked up without ever opening a file,
-and a name racksmith cannot play is refused naming it. A ``var`` racksmith does not play, and an
-``mcnz``, ``bb`` or ``etl`` other than the ruleset's, are refused whatever the ruleset.
+and a name racksmith cannot play is refused naming it, as is a ``bdn`` naming another board than
+the ruleset ``ld`` names has. A ``var`` racksmith does not play, and an ``mcnz``, ``bb`` or ``etl``
+other than the ruleset's, are refused whatever the ruleset.
 """
 from __future__ import annotations
 
@@ -49,8 +50,10 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
         if not e.letter:
             raise
         fits = rulesets_that_read(lambda rs: _reads(text, rs), ruleset)
-        if not fits:
-            raise
+        if not fits:  # no ruleset racksmith ships: a ruleset file's game (Polish, French accents...)
+            names = ", ".join(rs.name for rs in available_rulesets())
+            raise CGPError(f"{e}; its letters are in no ruleset racksmith ships ({names}): pass a ruleset file "
+                           "whose alphabet has them", letter=True, param="ruleset") from None
         names = " or ".join(repr(n) for n in fits)
         # a position in another ruleset's letters that its twins would not spell in this one's is no
         # keyboard slip: no twin hint then
@@ -120,8 +123,74 @@ def cgp_ruleset(text: str) -> Ruleset:
         opcodes = ()
     if not opcodes:  # (no name to look up: English)
         return get_ruleset("english")
-    rs = named_ruleset(**_names(opcodes), error=_refused)
+    rs = cgp_named_ruleset(opcodes)
     return rs if rs is not None else get_ruleset("english")
+
+
+def cgp_named_ruleset(opcodes: "Iterable[tuple[str, str]]", known: "Iterable[Ruleset]" = ()) -> Ruleset | None:
+    """The ruleset a CGP's ``ld``, ``bdn``, ``var`` and ``lex`` opcodes name, read by
+    :func:`~racksmith.formats.naming.named_ruleset` (``known``: the caller's rulesets, looked up
+    first), or None when they name none. A name racksmith cannot play is a :class:`CGPError`, and
+    so is a ``bdn`` naming a board other than the one of the ruleset ``ld`` names (``ld english;
+    bdn SuperCrosswordGame;``: Macondo plays the 100 English tiles on the Super board, which no
+    ruleset of racksmith's does)."""
+    names = _names(opcodes)
+    known = tuple(known)
+    rs = named_ruleset(**names, known=known, error=_refused)
+    _check_board_and_tiles(names["distribution"], names["layout"], known)
+    return rs
+
+
+#: the boards a ``bdn`` names as Macondo writes them (case ignored), by the shipped ruleset that has each
+_BOARD_NAMES = {"crosswordgame": "english", "supercrosswordgame": "super"}
+
+
+def _named_board(layout: str, known: "tuple[Ruleset, ...]") -> Ruleset | None:
+    """The ruleset whose board a ``bdn`` names: one of ``known`` by its name or an alias; else
+    Super's for a name with ``super`` in it (as :func:`~racksmith.formats.naming.named_ruleset`
+    reads it), the standard board for ``CrosswordGame``; None for any other name (a board name
+    racksmith does not know names nothing)."""
+    key = layout.strip().lower()
+    own = next((rs for rs in known if key == rs.name or key in rs.aliases), None)
+    if own is not None:
+        return own
+    if "super" in key:
+        return get_ruleset("super")
+    name = _BOARD_NAMES.get(key)
+    return get_ruleset(name) if name is not None else None
+
+
+def _check_board_and_tiles(distribution: str, layout: str, known: "tuple[Ruleset, ...]") -> None:
+    """A ``bdn`` and an ``ld`` that name a board and tiles no ruleset plays together are refused
+    (rather than played with the tiles of the board's ruleset, or on the board of the tiles')."""
+    if not distribution.strip() or not layout.strip():
+        return
+    board = _named_board(layout, known)
+    if board is None:
+        return
+    tiles = named_ruleset(distribution=distribution, known=known, error=_refused)
+    if tiles is None or _same_board(tiles, board):
+        return
+    raise CGPError(
+        f"CGP 'bdn {_clip(layout.strip())}' and 'ld {_clip(distribution.strip())}' name the {board.rows}x{board.cols} "
+        f"board of {board.name} and the {tiles.total_tiles} tiles of {tiles.name}, and racksmith has no ruleset "
+        f"that plays those tiles on that board: drop the opcode that is wrong, or pass a ruleset file with "
+        f"that board and those tiles",
+        param="ruleset",
+    )
+
+
+def _same_board(a: Ruleset, b: Ruleset) -> bool:
+    """Do ``a`` and ``b`` play on the same board (its size, its premium squares, its start)?"""
+    return (a.rows, a.cols, a.letter_multipliers, a.word_multipliers, a.start) == (
+        b.rows, b.cols, b.letter_multipliers, b.word_multipliers, b.start)
+
+
+def _same_tiles(a: Ruleset, b: Ruleset) -> bool:
+    """Do ``a`` and ``b`` play the same tiles (letters, counts, values) by the rules a CGP has no
+    opcode for (the rack's size, the end of the game, Эрудит's star reclamation)?"""
+    return (a.alphabet.letters, a.counts, a.values, a.rack_size, a.end_rule, a.star_reclamation) == (
+        b.alphabet.letters, b.counts, b.values, b.rack_size, b.end_rule, b.star_reclamation)
 
 
 #: the opcodes that name the game's rules, and the field of :func:`~racksmith.formats.naming.named_ruleset` each is
@@ -427,8 +496,11 @@ def naming_opcodes(opcodes, ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
     values, another board), and Super Scrabble's as English. A ruleset file's positions are read
     with that file, which no name can name: their opcodes get the rules the CGP format has words
     for (``bb``, ``etl``, ``mcnz``) where the file's differ from those of the ruleset a reader
-    would take, so that the line read without the file is refused rather than played by other
-    rules (and MAGPIE, reading them, plays those rules)."""
+    would take, and ``ld <the file's name>;`` where its tiles (letters, counts, values) or the
+    rules the format has no word for differ (with ``bdn <the file's name>;`` too where its board
+    does), as MAGPIE writes ``ld french;``: so that the line read without the file is refused
+    rather than played by other rules (and MAGPIE, reading them, plays those rules). Read with
+    the file, those names are the file's and the line is read as written."""
     opcodes = tuple(opcodes)
     try:
         key = (id(ruleset), opcodes)
@@ -452,14 +524,20 @@ _NAMING_KEPT = 64
 def _naming_opcodes(opcodes: tuple, ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
     if not is_shipped(ruleset):
         try:
-            base = named_ruleset(**_names(opcodes), error=_refused) or get_ruleset("english")
+            base = cgp_named_ruleset(opcodes) or get_ruleset("english")
         except CGPError:
             return opcodes
         given = {k for k, _ in opcodes}
-        return opcodes + tuple((name, str(getattr(ruleset, attr))) for name, attr, _ in _RULE_OPCODES
-                               if name not in given and getattr(ruleset, attr) != getattr(base, attr))
+        rules = tuple((name, str(getattr(ruleset, attr))) for name, attr, _ in _RULE_OPCODES
+                      if name not in given and getattr(ruleset, attr) != getattr(base, attr))
+        other_board = not _same_board(ruleset, base)
+        if other_board or not _same_tiles(ruleset, base):  # named by the file's name, which only the file plays
+            name = record_name(ruleset)
+            named = (("ld", name), ("bdn", name)) if other_board else (("ld", name),)
+            opcodes = named + tuple((k, v) for k, v in opcodes if k != "ld" and not (other_board and k == "bdn"))
+        return opcodes + rules
     try:
-        named = named_ruleset(**_names(opcodes), error=_refused)
+        named = cgp_named_ruleset(opcodes)
     except CGPError:
         named = None
     if (named.name if named is not None else "english") == ruleset.name:

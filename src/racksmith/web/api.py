@@ -53,8 +53,10 @@ class Analyzer:
 
     ``ruleset`` is the default ruleset (a name or a ruleset file); ``lexicon`` (a name, a word
     list or a ``.kwg`` file) and ``leaves`` (a ``.klv2``/``.klv``/CSV file) are the server's own,
-    used for every ruleset spelled with the default ruleset's alphabet. They (or the default
-    ruleset's own lexicon) are loaded here: a bad file is reported at start-up, not on the first request.
+    used for every ruleset spelled with the default ruleset's alphabet; a default ruleset file's own
+    word list or KWG (without ``lexicon``) serves that ruleset only, the others keeping their own.
+    They (or the default ruleset's own lexicon) are loaded here: a bad file is reported at start-up,
+    not on the first request.
     ``limits`` bound what one request may cost (default :class:`~racksmith.web.limits.Limits`).
     """
 
@@ -77,6 +79,10 @@ class Analyzer:
         for rs in self.rulesets:
             for key in (rs.name, *rs.aliases):
                 self._by_name.setdefault(key, rs)
+        #: whether the server's lexicon is --lexicon (serving every ruleset spelled like the default)
+        #: or the default ruleset file's own word list or KWG (serving that ruleset only, as a shipped
+        #: ruleset's own lexicon serves only it)
+        self._lexicon_shared = lexicon is not None
         if lexicon is None and self.default.lexicon is not None and self.default.lexicon.strip().lower() not in EMBEDDED:
             lexicon = self.default.lexicon  # a ruleset file's own word list or KWG (absolute since Ruleset.load)
         self.lexicon_spec = str(lexicon) if lexicon is not None else None
@@ -117,14 +123,13 @@ class Analyzer:
     def _cgp_ruleset(self, cgp: Any) -> Ruleset | None:
         """The server's ruleset that a CGP's naming opcodes name, or None when they name none (the
         CGP is then read with the default). The names are read by the library's rule
-        (:func:`~racksmith.formats.naming.named_ruleset`, the server's rulesets looked up first); a
+        (:func:`~racksmith.formats.cgp.cgp_named_ruleset`, the server's rulesets looked up first); a
         name it refuses is a :class:`~racksmith.errors.CGPError` (``param`` ``"ruleset"`` when
         naming the ruleset settles it)."""
         if not isinstance(cgp, str):
             return None
         self._check_length("cgp", cgp)  # before reading its opcodes
-        from ..formats.cgp import _names, _parse_opcodes, _refused  # the library's own reading of CGP names
-        from ..formats.naming import named_ruleset
+        from ..formats.cgp import _parse_opcodes, cgp_named_ruleset  # the library's own reading of CGP names
 
         fields = cgp.strip().split(None, 4)
         if len(fields) < 5:
@@ -133,7 +138,7 @@ class Analyzer:
             opcodes = _parse_opcodes(fields[4])
         except RacksmithError:
             return None  # a syntax error: reported when the CGP itself is read
-        named = named_ruleset(**_names(opcodes), known=self.rulesets, error=_refused)
+        named = cgp_named_ruleset(opcodes, known=self.rulesets)
         if named is None:
             return None
         rs = next((rs for rs in self.rulesets if rs.name == named.name), None)
@@ -143,13 +148,21 @@ class Analyzer:
         return rs
 
     def _fits(self, rs: Ruleset) -> bool:
-        """Is ``rs`` spelled like the default ruleset (so the server's lexicon and leaves serve it)?"""
+        """Is ``rs`` spelled like the default ruleset (so the server's leaves, and its ``--lexicon``, serve it)?"""
         return rs.alphabet.letters == self.default.alphabet.letters
+
+    def _serves_lexicon(self, rs: Ruleset) -> bool:
+        """Does the server's own lexicon serve ``rs``? ``--lexicon`` serves every ruleset spelled like
+        the default (:meth:`_fits`); the default ruleset file's own word list serves that ruleset
+        only: the others keep their own lexicons (English is not judged with a French list)."""
+        if self.lexicon_label is None:
+            return False
+        return self._fits(rs) if self._lexicon_shared else rs.name == self.default.name
 
     def lexicon_names(self, rs: Ruleset) -> list[str]:
         """The lexicons a request may name for ``rs``, its default first."""
         names = []
-        if self.lexicon_label is not None and self._fits(rs):
+        if self._serves_lexicon(rs):
             names.append(self.lexicon_label)
         if rs.lexicon is not None and rs.lexicon in EMBEDDED and rs.lexicon not in names:
             names.append(rs.lexicon)
@@ -185,7 +198,7 @@ class Analyzer:
             # loaded outside the lock (a first build of an embedded lexicon takes seconds: every other
             # request waited for it); the loaders have their own locks, so two requests build it once.
             # The server's own lexicon, else an embedded one: never a file a request names.
-            if name == self.lexicon_label:
+            if name == self.lexicon_label and self._serves_lexicon(rs):
                 lex = load_lexicon(self.lexicon_spec, ruleset=rs)
             else:
                 lex = load_embedded(name, ruleset=rs)
