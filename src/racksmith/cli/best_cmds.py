@@ -10,6 +10,7 @@ from .common import (
     LEAVES_HELP, BoardOption, CgpArg, CgpOption, LexiconOption, RackOption, RulesetOption, emit_json, err_console,
     fail, finite, given, inference_scope, load_position, note, position_lexicon, resolve_leaves, say, say_table,
 )
+from .sim_cmds import WINPCT_HELP, load_winpct_option
 
 
 def best(
@@ -36,6 +37,7 @@ def best(
     infer_samples: Optional[int] = typer.Option(None, "--infer-samples", min=1, max=5_000_000,
                                                 help="Bound --infer by racks instead of time, so that --seed reproduces it: "
                                                      "every rack when there are no more, else this many dealt at random."),
+    winpct: Optional[str] = typer.Option(None, "--winpct", help=WINPCT_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print {best, method, exact, summary, fallback, result} as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show the search's progress on stderr."),
 ) -> None:
@@ -43,6 +45,7 @@ def best(
     tile in it the pre-endgame solver, before that a simulation (static equity where none applies),
     within --seconds."""
     from ..review.best import best_play
+
     if exact and given("seconds"):
         fail("give --seconds or --exact, not both: --exact takes the time limit away", 2)
     if infer_samples is not None and infer is None:
@@ -50,6 +53,7 @@ def best(
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
     klv = resolve_leaves(leaves, pos.ruleset)
+    table = load_winpct_option(winpct)  # (a bad file said now, not after the inference)
 
     def progress(method: str, partial) -> None:
         if quiet:
@@ -78,8 +82,11 @@ def best(
         elif not quiet:
             note(f"--infer is for the simulation: with {pos.bag_count} tile{'s' if pos.bag_count != 1 else ''} in the bag "
                  "the solver takes every rack the unseen tiles allow")
-    result = best_play(pos, limit, leaves=klv, threads=threads, seed=seed, progress=progress, opponent_racks=opponent_racks)
+    result = best_play(pos, limit, leaves=klv, threads=threads, seed=seed, progress=progress, opponent_racks=opponent_racks,
+                       winpct=table)
     if as_json:
+        if result.method == "sim" and result.result.note:  # (the text's summary line says it)
+            note(f"note: {result.result.note}")
         emit_json(result.to_dict())
         return
     say(f"best: {result.move.notation()}")

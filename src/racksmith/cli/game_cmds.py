@@ -11,6 +11,7 @@ import typer
 from .common import (
     LEAVES_HELP, dash_is_stdin, emit_json, err_console, fail, given, input_name, note, plural, resolve_leaves, say, say_table,
 )
+from .sim_cmds import WINPCT_HELP, load_winpct_option
 
 
 def selfplay(
@@ -192,7 +193,7 @@ def _leaves_line(d: dict) -> str:
 
 
 #: the options of the simulation: each is refused without --sim (and --sim-infer-samples without --sim-infer)
-_SIM_OPTIONS = ("sim_iterations", "sim_candidates", "sim_plies", "sim_infer", "sim_infer_samples", "seed")
+_SIM_OPTIONS = ("sim_iterations", "sim_candidates", "sim_plies", "sim_infer", "sim_infer_samples", "seed", "winpct")
 
 
 def analyze(
@@ -218,6 +219,7 @@ def analyze(
                                           help="Racks each inference tries with --sim-infer: every rack when there "
                                                "are no more, else this many dealt at random."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the simulations."),
+    winpct: Optional[str] = typer.Option(None, "--winpct", help="Of the simulations (--sim). " + WINPCT_HELP),
 ) -> None:
     """For every turn: the move played, its rank among all moves by equity, the best moves and what
     it lost (static equity; with the bag empty, points of final spread by the endgame solver); then
@@ -251,6 +253,8 @@ def analyze(
     lex = ruleset_lexicon(rs, lexicon)
     klv = resolve_leaves(leaves, rs)
     sim_options = dict(candidates=sim_candidates, plies=sim_plies, iterations=sim_iterations, seed=seed) if sim else None
+    if winpct is not None:
+        sim_options["winpct"] = load_winpct_option(winpct)
     if sim_infer:
         sim_options.update(infer=True, infer_samples=sim_infer_samples)
     with _analysis_progress() as progress:

@@ -16,6 +16,22 @@ from .common import (
     given, load_position, note, position_lexicon, resolve_leaves, say, say_table, signed,
 )
 
+#: the help of --winpct (sim, best, analyze, serve)
+WINPCT_HELP = ("Win% table: a shipped ruleset's name (english, super, russian, erudit) or a file, in MAGPIE's winpct "
+               "format ('racksmith winpct train' writes one) or Macondo's winpct.csv [default: the ruleset's own; a "
+               "ruleset file with none uses the shipped one nearest its tile count, and a note says so].")
+
+
+def load_winpct_option(spec: "str | None"):
+    """The table ``--winpct`` names (None without it), read before anything long runs: a file
+    that is not a table is an error at once, not after an inference or the analysis of a game."""
+    if spec is None:
+        return None
+    from ..sim.winpct import load_winpct
+
+    return load_winpct(spec)
+
+
 winpct_app = typer.Typer(
     help="Win-percentage tables (chance to win by spread and unseen tiles): train them by self-play, look them up.",
     no_args_is_help=True,
@@ -96,7 +112,8 @@ def _tallies_apart(output: Path, tallies: Path) -> None:
 
 @winpct_app.command("show")
 def winpct_show_cmd(
-    table: str = typer.Argument("english", help="A shipped ruleset's table (english, super, russian, erudit) or a file."),
+    table: str = typer.Argument("english", help="A shipped ruleset's table (english, super, russian, erudit) or a file "
+                                                 "(MAGPIE's winpct format, or Macondo's winpct.csv)."),
     spread: list[int] = typer.Option([-50, -20, 0, 20, 50], "--spread", "-s", help="Spreads to show."),
     unseen: list[int] = typer.Option([1, 7, 14, 30, 60], "--unseen", "-u", min=1,
                                      help="Unseen tile counts to show (the bag and the opponent's rack: 1 up to the "
@@ -209,7 +226,7 @@ def sim_cmd(
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon [default: the CGP's or the ruleset's]."),
     leaves: Optional[str] = typer.Option(None, "--leaves", help="Of both players' play-outs, and of the "
                                          "candidates' static equity. " + LEAVES_HELP),
-    winpct: Optional[str] = typer.Option(None, "--winpct", help="Win% table: a shipped ruleset's name or a file [default: the ruleset's]."),
+    winpct: Optional[str] = typer.Option(None, "--winpct", help=WINPCT_HELP),
     candidates: int = typer.Option(10, "--candidates", "-c", min=1,
                                    help="Plays to simulate (the best by static equity); with --move, given as well: "
                                         "the best N are added to the plays given."),
@@ -245,6 +262,7 @@ def sim_cmd(
     position_lexicon(pos)
     confidence = _stop_option(stop)
     klv = resolve_leaves(leaves, pos.ruleset)
+    table = load_winpct_option(winpct)
     chosen = None
     if move:
         from ..sim.simulate import candidate_moves
@@ -275,10 +293,15 @@ def sim_cmd(
     try:
         result = pos.simulate(candidates=len(chosen) if chosen else candidates, plies=plies, iterations=iterations,
                               seconds=seconds, threads=threads, seed=seed, stop=confidence, opponent_racks=inference,
-                              leaves=klv, winpct=winpct, moves=chosen, progress=progress)
+                              leaves=klv, winpct=table, moves=chosen, progress=progress)
     finally:
         if live is not None:
             live.stop()
+    from ..sim.winpct import with_borrowed_note
+
+    result = with_borrowed_note(result, pos.ruleset, table)
+    if result.note:  # (the table used, when another ruleset's; an inference that kept no leave)
+        note(f"note: {result.note}")
     if as_json:
         emit_json(result.to_dict())
         return

@@ -39,6 +39,13 @@ def serve(
         "equity and game analysis, for the default ruleset and those spelled alike, or 'none' "
         "[default: each ruleset's shipped leaves].",
     ),
+    winpct: Optional[str] = typer.Option(
+        None, "--winpct",
+        help="Win% table of the default ruleset's simulations (the Simulate and Best play tabs, /api/sim and "
+        "/api/best): a shipped ruleset's name or a file, in MAGPIE's winpct format ('racksmith winpct train' writes "
+        "one) or Macondo's winpct.csv. The other rulesets use their own [default: the ruleset's own; a ruleset "
+        "file with none uses the shipped one nearest its tile count, and a note says so].",
+    ),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the web browser."),
     allow_host: Optional[List[str]] = typer.Option(
         None, "--allow-host", metavar="NAME",
@@ -91,7 +98,7 @@ def serve(
                     max_gcg_events=max_gcg_events, max_seconds=max_seconds, max_concurrent=max_concurrent,
                     max_connections=max_connections, max_sim_iterations=max_sim_iterations,
                     max_cgp_chars=max_cgp_chars, max_move_chars=max_move_chars)
-    analyzer = Analyzer(ruleset, lexicon, leaves, limits=limits)
+    analyzer = Analyzer(ruleset, lexicon, leaves, limits=limits, winpct=winpct)
     # every compiled kernel now, not at the first simulation: a server running while racksmith is
     # upgraded would load the new ones into the old process (a 500 for each such request)
     load_everything()
@@ -105,8 +112,15 @@ def serve(
         what.append(f"lexicon {analyzer.lexicon_label}")
     if analyzer.leaves_label:
         what.append(f"leaves {analyzer.leaves_label}")
+    if analyzer.winpct_label:
+        what.append(f"win% table {analyzer.winpct_label}")
     say = lambda line: err_console.print(line, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
     say(f"racksmith web analyzer on {url} ({', '.join(what)}); Ctrl-C stops it")
+    from ..sim.winpct import borrowed_note
+
+    borrowed = borrowed_note(analyzer.default, analyzer.winpct)  # (the answers' notes say it too)
+    if borrowed is not None:
+        say(f"note: {borrowed}")
     if not server.local:  # as Jupyter warns: the network may use it, and nothing asks who
         say(f"racksmith serve: warning: listening on {host.strip()} port {server.port}"
             f"{' (every address of this machine)' if server.every_address else ''}, not only this machine: anyone "

@@ -523,7 +523,10 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     among them, the simulation draws the opponent's rack from what his play just before says he
     kept (:func:`racksmith.sim.infer.infer_leaves`, at most ``"infer_samples"`` racks, 20,000 by
     default: every rack when there are no more, else that many dealt from the turn's seed), as the
-    simulating player does with ``infer=on``. ``cancel``: a ``threading.Event`` another thread may
+    simulating player does with ``infer=on``. Its ``"winpct"`` (a shipped ruleset's name, a table
+    file or a :class:`~racksmith.sim.winpct.WinPct`) is read once, before the first turn; without
+    it a ruleset with no table of its own is simulated with another's, and a note says so
+    (:func:`racksmith.sim.winpct.borrowed_note`). ``cancel``: a ``threading.Event`` another thread may
     set to stop the analysis at once (the endgame solver or simulation of the turn in progress
     included); it then raises :class:`~racksmith.errors.RacksmithError`. ``progress(done, total,
     what)``: called before each turn and each search of it (``what``: ``"turn 3 of 24"``,
@@ -560,6 +563,10 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
         sim = _sim_options(sim)
         if cancel is not None and sim.get("cancel") is None:
             sim = {**sim, "cancel": cancel}
+        if sim.get("winpct") is not None:  # read once, now: a file that is not a table is said before any turn
+            from ..sim.winpct import load_winpct
+
+            sim = {**sim, "winpct": load_winpct(sim["winpct"])}
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise RacksmithError(f"top must be a whole number, at least 1, got {top!r}")
     if endgame_seconds is not None and (isinstance(endgame_seconds, bool)
@@ -621,6 +628,12 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
         _cancelled(cancel)  # a turn cut short is not graded
         result.turns.append(ta)
         summaries[nick].add(ta)
+    if sim is not None and any(t.win_pct is not None for t in result.turns):
+        from ..sim.winpct import borrowed_note
+
+        borrowed = borrowed_note(rs, sim.get("winpct"))  # another ruleset's win% table: said once
+        if borrowed is not None:
+            result.notes.append(borrowed)
     result.events = _events(replay)
     stage(n, "done")
     return result
@@ -634,7 +647,8 @@ def _turn_key(pos, t: ReplayTurn, nick: str, leaves, lex, top: int, endgame_seco
     identity: a leave file loaded again is another key)."""
     options = None
     if sim is not None:
-        options = (tuple(sorted((k, v) for k, v in sim.items() if k not in ("cancel", "progress"))),
+        options = (tuple(sorted((k, _Same(v) if k == "winpct" and v is not None else v)
+                                for k, v in sim.items() if k not in ("cancel", "progress"))),
                    None if before is None else replace(before, event=replace(before.event, note="")))
     key = (pos.ruleset, lex, leaves, top, endgame_seconds, options, nick, maybe_challenge,
            pos.board.shape, pos.board.tobytes(), tuple(tuple(r) for r in pos.racks), tuple(pos.racks_known),
@@ -644,6 +658,22 @@ def _turn_key(pos, t: ReplayTurn, nick: str, leaves, lex, top: int, endgame_seco
     except TypeError:
         return None
     return key
+
+
+class _Same:
+    """A key part that is an object itself, compared by identity (a win% table: its arrays are
+    not hashable); it holds the object, so no other can take its place while the key is kept."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any):
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
 
 
 def _cancelled(cancel: "threading.Event | None") -> None:

@@ -109,8 +109,10 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, 
     pre-endgame is exact, which may take long, and a simulation is sure of its best play at 0.99 or
     has run :data:`racksmith.sim.simulate.DEFAULT_ITERATIONS` iterations);
     ``leaves``: the leave values of static equity and of the simulation's play-outs (the default:
-    the ruleset's shipped leaves; None: every leave 0); ``winpct``, ``threads``, ``seed``,
-    ``candidates``, ``plies``, ``opponent_racks``: the simulation's (see
+    the ruleset's shipped leaves; None: every leave 0); ``winpct``: the simulation's win% table
+    (the default: the ruleset's; for a ruleset with none of its own another's, which the
+    simulation's ``note`` and the summary say, :func:`racksmith.sim.winpct.borrowed_note`);
+    ``threads``, ``seed``, ``candidates``, ``plies``, ``opponent_racks``: the simulation's (see
     :func:`racksmith.sim.simulate.simulate`; ``threads`` also for the endgame and pre-endgame solvers); ``tt_mb``:
     the transposition table of the endgame and pre-endgame solvers (None: their default).
     ``progress(method, partial)`` is called as the chosen method reports (each depth of the
@@ -230,6 +232,9 @@ def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, op
                               progress=progress, cancel=cancel)
     except SimError as e:  # a position the play-outs do not take (a set of more than 1,024 tiles): say why
         raise PositionError(str(e)) from None
+    from ..sim.winpct import with_borrowed_note
+
+    r = with_borrowed_note(r, position.ruleset, winpct)  # (another ruleset's table, when it has none: said)
     c = r.best
     how = {"confidence": "sure of the best play at 0.99", "time": "stopped by the time limit",
            "iterations": "stopped at its iteration limit",

@@ -15,7 +15,13 @@ small Gaussian kernel in points, which keeps the table monotone (a sum of shifte
 
 The file format is MAGPIE's ``winpct.csv``: one line per unseen count ``u = 1, 2, ...``, the first
 number the observations behind the row, then one integer per spread from ``-M`` to ``+M`` (``2M+1``
-columns): twice the wins plus the draws, so that ``win% = value / (2 * observations)``. A sidecar
+columns): twice the wins plus the draws, so that ``win% = value / (2 * observations)``.
+Macondo's ``winpct.csv`` is read too (:data:`MACONDO_FORMAT`): comma-separated, a header
+``,0,1,...,N`` (the unseen counts), then a row per spread from ``+M`` down to ``-M``, the spread
+first, then the win chance (0..1) at each unseen count; its column for 0 unseen tiles is not read
+(the game is over: the spread decides), and its rows have no observations (0). Both say the same
+thing, the chance that the player to move wins by his spread and the tiles he cannot see, and are
+looked up the same way (the spread clamped to the table, the unseen count to its last row). A sidecar
 named after the whole file name, ``TABLE.json`` (``english.winpct.json`` beside ``english.winpct``,
 as the shipped tables and leave files have it), holds the provenance (command, games, seed, leaves,
 players).
@@ -52,8 +58,14 @@ MAX_TABLE_BYTES = 16 << 20
 MAX_OBSERVATIONS = (1 << 62) - 1
 #: the rulesets racksmith ships a table for
 SHIPPED = ("english", "super", "russian", "erudit")
-
-
+#: the observations a row without any (a table read from win chances: Macondo's format) is written
+#: with in MAGPIE's format, so that its win chances are kept to 1e-9 (MAGPIE's format holds counts)
+NOMINAL_OBSERVATIONS = 10**9
+#: the formats a table file may be in (what an error names)
+MAGPIE_FORMAT = ("MAGPIE's winpct format (a line per unseen count 1, 2, ...: the observations, then "
+                 "twice the wins plus the draws at each spread -M..M, whole numbers separated by spaces)")
+MACONDO_FORMAT = ("Macondo's winpct.csv (comma-separated: a header ',0,1,...,N' of unseen counts, then a row "
+                  "per spread from +M down to -M: the spread, then the win chance 0..1 at each unseen count)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +140,8 @@ class WinPct:
     # --- files -----------------------------------------------------------------------------------
     @classmethod
     def parse(cls, text: str, name: str = "", provenance: dict | None = None) -> "WinPct":
-        """A table from MAGPIE's text format (see the module docstring)."""
+        """A table from MAGPIE's text format, or Macondo's ``winpct.csv`` (comma-separated: see the
+        module docstring)."""
         if not isinstance(text, str):
             hint = ": decode a file's bytes (ASCII) first, or read the file with WinPct.load" if isinstance(
                 text, (bytes, bytearray, memoryview)) else ""
@@ -136,6 +149,8 @@ class WinPct:
         lines = [ln for ln in text.replace("\r", "").split("\n") if ln.strip()]
         if not lines:
             raise WinPctError(f"win% table {name or '(text)'} has no rows")
+        if "," in lines[0]:
+            return cls._parse_macondo(lines, name, provenance)
         rows: list[np.ndarray] = []
         obs: list[int] = []
         width = None
@@ -144,7 +159,8 @@ class WinPct:
             try:
                 nums = [int(p) for p in parts]
             except ValueError:
-                raise WinPctError(f"win% table {name or '(text)'}, line {i}: not whole numbers") from None
+                raise WinPctError(f"win% table {name or '(text)'}, line {i}: not whole numbers: racksmith reads "
+                                  f"{MAGPIE_FORMAT}, or {MACONDO_FORMAT}") from None
             if width is None:
                 width = len(nums) - 1
                 if width < 1 or width % 2 != 1:
@@ -167,30 +183,78 @@ class WinPct:
             obs.append(total)
         return cls(np.vstack(rows), np.asarray(obs, dtype=np.int64), name, dict(provenance or {}))
 
+    @classmethod
+    def _parse_macondo(cls, lines: list[str], name: str, provenance: dict | None) -> "WinPct":
+        """A table from Macondo's ``winpct.csv`` (:data:`MACONDO_FORMAT`; ``lines``: its lines
+        that are not blank): row ``u`` of the table is the column of ``u`` unseen tiles, its
+        spreads from ``-M`` to ``+M`` (the file's rows read from the last); no observations."""
+        where = f"win% table {name or '(text)'} (Macondo's winpct.csv)"
+        head = [c.strip() for c in lines[0].split(",")]
+        try:
+            unseen = [int(c) for c in head[1:]]
+        except ValueError:
+            unseen = []
+        if head[0] != "" or len(unseen) < 2 or unseen != list(range(len(unseen))):
+            raise WinPctError(f"win% table {name or '(text)'}, line 1: {lines[0][:40]!r} is not a header ',0,1,...,N' "
+                              f"of unseen tile counts from 0: racksmith reads {MACONDO_FORMAT}, or {MAGPIE_FORMAT}")
+        n_rows = len(lines) - 1
+        if n_rows < 1 or n_rows % 2 != 1:
+            raise WinPctError(f"{where}: {n_rows} rows of spreads, expected an odd number of them (+M down to -M)")
+        top = (n_rows - 1) // 2
+        grid = np.empty((n_rows, len(unseen)), dtype=np.float64)
+        for i, ln in enumerate(lines[1:], 2):
+            cells = [c.strip() for c in ln.split(",")]
+            if len(cells) != len(head):
+                raise WinPctError(f"{where}, line {i}: {len(cells)} columns, expected {len(head)} (a spread, then "
+                                  f"the win chance at each of the header's {len(unseen)} unseen counts)")
+            spread = top - (i - 2)
+            try:
+                given = int(cells[0])
+                values = [float(c) for c in cells[1:]]
+            except ValueError:
+                raise WinPctError(f"{where}, line {i}: expected the spread {spread} (a whole number), then win chances "
+                                  "(numbers from 0 to 1)") from None
+            if given != spread:
+                raise WinPctError(f"{where}, line {i}: spread {given}, expected {spread}: the rows go from +{top} "
+                                  f"down to -{top}, one point apart")
+            if not all(math.isfinite(v) and 0 <= v <= 1 for v in values):
+                raise WinPctError(f"{where}, line {i}: win chances must be numbers from 0 to 1")
+            grid[i - 2] = values
+        # the table's rows are unseen 1..N (0 unseen tiles: the game is over), its columns -M..+M
+        table = np.ascontiguousarray(grid[::-1, 1:].T)
+        prov = dict(provenance or {})
+        prov.setdefault("source_format", MACONDO_FORMAT)
+        return cls(table, np.zeros(table.shape[0], dtype=np.int64), name, prov)
+
     def text(self) -> str:
-        """The table in MAGPIE's format (observations, then twice the wins plus draws per spread)."""
+        """The table in MAGPIE's format (observations, then twice the wins plus draws per spread).
+        A row without observations (a table read from win chances, Macondo's format) is written
+        with :data:`NOMINAL_OBSERVATIONS`, which keeps its win chances to 1e-9, unless it repeats
+        the row before (MAGPIE's row of zeros: copy the row before)."""
         out = []
         for u in range(self.max_unseen):
             total = int(self.observations[u])
             if total == 0 and u > 0 and np.array_equal(self.table[u], self.table[u - 1]):
                 out.append(" ".join(["0"] * (self.table.shape[1] + 1)))  # MAGPIE: copy the row before
                 continue
-            total = max(total, 1)
+            if total == 0:
+                total = NOMINAL_OBSERVATIONS
             vals = np.rint(self.table[u] * 2 * total).astype(np.int64)
             out.append(" ".join([str(total), *map(str, vals.tolist())]))
         return "\n".join(out) + "\n"
 
     @classmethod
     def load(cls, path: "str | Path") -> "WinPct":
-        """A table file in MAGPIE's format, with its provenance when a sidecar is beside it
-        (:func:`provenance_path`)."""
+        """A table file in MAGPIE's format or Macondo's (:meth:`parse`), with its provenance when a
+        sidecar is beside it (:func:`provenance_path`)."""
         p = Path(path)
         raw = read_bounded(p, MAX_TABLE_BYTES, "win% table", WinPctError)
         try:
             text = raw.decode("ascii")
         except UnicodeDecodeError as e:
             raise WinPctError(f"{str(p)!r} is not a win% table: a table is text (MAGPIE's winpct format, whole "
-                              f"numbers), but byte 0x{raw[e.start]:02x} at offset {e.start} is not text") from None
+                              f"numbers, or Macondo's winpct.csv), but byte 0x{raw[e.start]:02x} at offset {e.start} "
+                              "is not text") from None
         side = _sidecar_to_read(p)
         prov = _read_provenance(side) if side is not None else {}
         try:
@@ -251,13 +315,13 @@ _CACHE: dict[tuple, WinPct] = {}
 
 def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
     """The win% table of a ruleset racksmith ships (``english``, ``super``, ``russian``,
-    ``erudit``; a :class:`Ruleset` uses the one of its name or, for a user ruleset, of the shipped
-    ruleset with the same tile count), or a table file in MAGPIE's format."""
+    ``erudit``; a :class:`Ruleset` uses the one of its name or, for a user ruleset, the one
+    :func:`shipped_table_for` names: another ruleset's, which :func:`borrowed_note` says), or a
+    table file in MAGPIE's format or Macondo's."""
     if isinstance(spec, WinPct):
         return spec
     if isinstance(spec, Ruleset):
-        name = spec.name if spec.name in SHIPPED else _nearest_shipped(spec)
-        return load_winpct(name)
+        return load_winpct(shipped_table_for(spec))
     if not isinstance(spec, (str, Path)):
         raise WinPctError(f"a win% table is a ruleset name, a path or a WinPct, got {type(spec).__name__}")
     name = _shipped_name(spec)
@@ -311,9 +375,38 @@ def _shipped_name(spec: "str | Path") -> "str | None":
     return None if there else name
 
 
-def _nearest_shipped(rs: Ruleset) -> str:
-    best = min(SHIPPED, key=lambda n: abs(get_ruleset(n).total_tiles - rs.total_tiles))
-    return best
+def shipped_table_for(ruleset: Ruleset) -> str:
+    """The shipped table a simulation of ``ruleset`` uses when given none: its own (a shipped
+    ruleset, or a ruleset file of a shipped one's name), else the one of the shipped set whose tile
+    count is nearest (English for French's 102 tiles or Polish's 100)."""
+    if ruleset.name in SHIPPED:
+        return ruleset.name
+    return min(SHIPPED, key=lambda n: abs(get_ruleset(n).total_tiles - ruleset.total_tiles))
+
+
+def borrowed_note(ruleset: Ruleset, winpct: "str | Path | WinPct | None" = None) -> "str | None":
+    """When a simulation of ``ruleset`` given ``winpct`` (None: the default) uses the table of
+    another ruleset, because ``ruleset`` has none of its own: a line that says so, naming the table
+    used and ``--winpct`` (``winpct=`` in Python); else None."""
+    if winpct is not None:
+        return None
+    used = shipped_table_for(ruleset)
+    if used == ruleset.name:
+        return None
+    return (f"ruleset {ruleset.name} has no win% table of its own: its simulations use the {used} table (the "
+            f"shipped one whose {get_ruleset(used).total_tiles} tiles are nearest its {ruleset.total_tiles}); give one "
+            "trained for it ('racksmith winpct train --ruleset FILE') with --winpct FILE (winpct= in Python)")
+
+
+def with_borrowed_note(result: Any, ruleset: Ruleset, winpct: "str | Path | WinPct | None" = None) -> Any:
+    """``result`` (a :class:`~racksmith.sim.simulate.SimResult`) with :func:`borrowed_note`
+    added to its ``note`` (once: a note that has it already is left as it is)."""
+    import dataclasses
+
+    line = borrowed_note(ruleset, winpct)
+    if line is None or (result.note and line in result.note):
+        return result
+    return dataclasses.replace(result, note="; ".join(filter(None, (result.note, line))))
 
 
 # --- training ------------------------------------------------------------------------------------

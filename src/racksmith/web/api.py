@@ -29,6 +29,7 @@ from ..core.move import Move
 from ..movegen.generate import DIRECTIONS, SORTS
 from ..core.position import Position
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
+from ..sim.winpct import WinPct, load_winpct, with_borrowed_note
 from ..formats.naming import record_name
 from .limits import LimitError, Limits
 
@@ -58,10 +59,15 @@ class Analyzer:
     They (or the default ruleset's own lexicon) are loaded here: a bad file is reported at start-up,
     not on the first request.
     ``limits`` bound what one request may cost (default :class:`~racksmith.web.limits.Limits`).
+    ``winpct``: the win% table (a shipped ruleset's name or a table file) of the default ruleset's
+    simulations (``/api/sim``, and ``/api/best`` when it simulates), loaded here too; the other
+    rulesets use their own shipped tables, and a default ruleset with none of its own (a ruleset
+    file) the one :func:`~racksmith.sim.winpct.shipped_table_for` names, which the answers' notes say.
     """
 
     def __init__(self, ruleset: "str | Path | Ruleset | None" = None, lexicon: "str | Path | None" = None,
-                 leaves: "str | Path | None" = None, *, limits: Limits | None = None):
+                 leaves: "str | Path | None" = None, *, limits: Limits | None = None,
+                 winpct: "str | Path | None" = None):
         if limits is not None and not isinstance(limits, Limits):
             raise RequestError(f"limits must be a racksmith.web.Limits, got {type(limits).__name__}")
         self.limits = limits if limits is not None else Limits()
@@ -101,6 +107,14 @@ class Analyzer:
             self.shipped_leaves = False
         self.leaves: Leaves | None = load_leaves(leaves, self.default) if leaves is not None else None
         self.leaves_label = Path(str(leaves)).name if leaves is not None else None
+        #: the default ruleset's win% table (``winpct``), None for the ruleset's own (or the borrowed one)
+        self.winpct: WinPct | None = load_winpct(winpct) if winpct is not None else None
+        self.winpct_label = Path(str(winpct)).name if winpct is not None else None
+
+    def winpct_for(self, rs: Ruleset) -> "WinPct | None":
+        """The win% table of the simulations of ``rs``: the server's (``winpct``) for the default
+        ruleset, else None (the ruleset's own, or another's: :func:`~racksmith.sim.winpct.load_winpct`)."""
+        return self.winpct if rs == self.default else None
 
     # --- what a request may name -------------------------------------------------------------------
     def ruleset(self, body: dict) -> Ruleset:
@@ -359,10 +373,11 @@ class Analyzer:
                                         cancel)
         _check(cancel)
         left = max(seconds - (time.monotonic() - started), 0.05)
-        result = simulate(pos, candidates, plies, iterations, left, 1, seed, stop, leaves=leaves,
+        winpct = self.winpct_for(rs)
+        result = simulate(pos, candidates, plies, iterations, left, 1, seed, stop, leaves=leaves, winpct=winpct,
                           opponent_racks=inference, cancel=cancel)
         _check(cancel)
-        out = result.to_dict()
+        out = with_borrowed_note(result, rs, winpct).to_dict()
         out["lexicon"] = lex_name
         out["leaves"] = leaves is not None
         if inference is not None:
@@ -487,7 +502,8 @@ class Analyzer:
         leaves = self.leaves_for(rs, body)
         pos = self._position(body, rs, lex)
         _check(cancel)
-        result = best_play(pos, float(seconds), leaves=leaves, seed=seed, tt_mb=16, cancel=cancel).to_dict()
+        result = best_play(pos, float(seconds), leaves=leaves, winpct=self.winpct_for(rs), seed=seed, tt_mb=16,
+                           cancel=cancel).to_dict()
         _check(cancel)
         result["lexicon"] = lex_name
         return result
