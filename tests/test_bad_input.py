@@ -635,7 +635,7 @@ def test_an_empty_kwg_file_is_refused(capsys, tmp_path):
 def test_corrupt_kwg_files(capsys, tmp_path, data, message):
     path = tmp_path / "corrupt.kwg"
     path.write_bytes(data)
-    code, out, err = run(capsys, "lexicon", "info", path)
+    code, out, err = run(capsys, "lexicon", "info", path, "-r", "english")
     assert code == 1 and out == "" and message in one_line(err), err
 
 

@@ -337,7 +337,7 @@ def test_fise_lists_with_digits_for_tiles(tmp_path, capsys):
     (tmp_path / "plain.json").write_text(json.dumps(ES.to_dict()), encoding="utf-8")
     assert main(["lexicon", "build", str(words), "-o", str(tmp_path / "no.kwg"), "-r", str(tmp_path / "plain.json")]) == 0
     err = capsys.readouterr().err
-    assert ("skipped 5 words: 5 with letters outside the alphabet (line 1 'A1E': '1'; line 2 '1ICO': '1'; line 3 "
+    assert ("skipped 5 words: 5 with letters outside the alphabet of spanish_test (line 1 'A1E': '1'; line 2 '1ICO': '1'; line 3 "
             "'CA2E': '2'; and 2 more)") in err  # (and PINGÜINO)
     assert 'letter_aliases = { "1" = "CH", ... }' in err
 

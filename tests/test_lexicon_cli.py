@@ -93,11 +93,11 @@ def test_build_names_what_it_skipped_in_words_of_the_right_number(tmp_path, caps
     words = tmp_path / "words.txt"
     words.write_text("кот\nдом\nлес1\n", encoding="utf-8")
     code, out, err = run(capsys, "lexicon", "build", words, "-o", tmp_path / "w.kwg", "-r", "russian")
-    assert code == 0 and err == "skipped 1 word: 1 with letters outside the alphabet (line 3 'лес1': '1')\n"
+    assert code == 0 and err == "skipped 1 word: 1 with letters outside the alphabet of russian (line 3 'лес1': '1')\n"
     words.write_text("кот\nдом\nлес1\nq\nя\n", encoding="utf-8")
     code, out, err = run(capsys, "lexicon", "build", words, "-o", tmp_path / "w.kwg", "-r", "russian")
-    assert code == 0 and err == ("skipped 3 words: 2 with letters outside the alphabet (line 3 'лес1': '1'; line 4 'q'), "
-                                 "1 shorter than 2\n")
+    assert code == 0 and err == ("skipped 3 words: 2 with letters outside the alphabet of russian (line 3 'лес1': '1'; line 4 'q'), "
+                                 "1 shorter than 2; a list written for another ruleset needs that ruleset (--ruleset FILE)\n")
 
 
 def test_info_json_of_an_embedded_lexicon_carries_its_attribution(capsys):

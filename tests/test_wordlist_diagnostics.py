@@ -102,7 +102,7 @@ def test_a_word_list_given_to_validate_gets_its_note_on_stderr(club, capsys):
     assert code == 0 and out.startswith("legal: 8H КОТ")
     assert err.count("skipped") == 1 and "skipped" not in out
     assert (f"{club}: skipped 2 words: 1 with a Latin letter in place of its Cyrillic twin (line 3 'кoт': 'o'), "
-            f"1 with letters outside the alphabet (line 2 'кресло-качалка': '-')") in err
+            f"1 with letters outside the alphabet of russian (line 2 'кресло-качалка': '-')") in err
 
 
 @pytest.mark.parametrize("command", [

@@ -651,6 +651,32 @@ def resolve_leaves(option: "str | None", ruleset):
     return load_leaves(option, ruleset)
 
 
+#: what equity is without leave values, as every note that says so words it
+WITHOUT_LEAVES = "equity without leave values (score, opening and end-of-game adjustments)"
+
+
+def note_equity_without_leaves(why: str, who: str, give: str) -> None:
+    """The one note on stderr of a command whose equity has no leave values to add: ``note: {why}:
+    {who} equity without leave values (...); give {give}``, then how to make a leave file. ``why``:
+    ``no --leaves given`` (selfplay), ``racksmith ships no leave values for polish``; ``who``:
+    ``the moves are ranked by``, ``p1 (equity) plays``; ``give``: ``--leaves FILE``,
+    ``--p1 equity:leaves=FILE``."""
+    note(f"note: {why}: {who} {WITHOUT_LEAVES}; give {give} (a .klv2 file, or a leave,value CSV; 'racksmith leaves "
+         "train --ruleset FILE' trains one for a ruleset)")
+
+
+def ships_no_leaves(option: "str | None", ruleset) -> bool:
+    """Does ``option`` (``--leaves`` or a player's ``leaves=``; None when not given) mean the
+    ruleset's shipped leaves (by default, or ``shipped`` when no file has that name), for a ruleset
+    racksmith ships none for (a ruleset file of your own)? Those are no leave values at all."""
+    from ..lexicon.klv import _exists
+    from ..lexicon.shipped_leaves import default_leaves_name
+
+    if option is not None and (option.strip().lower() != "shipped" or _exists(Path(option))):
+        return False  # (as load_leaves reads "shipped": the_rulesets_own)
+    return default_leaves_name(ruleset) is None
+
+
 def inference_scope(result) -> str:
     """How much of the racks an inference saw, for a title or a note."""
     if result.exact:

@@ -68,12 +68,12 @@ def build_cmd(
         progress.update(step, advance=1, description=f"building the graph of {len(wl):,} words")
         lex = Lexicon.from_word_list(wl, rs, gaddag=not dawg_only, name=words.stem, share_tails=not magpie_layout)
         progress.update(step, advance=1, description=f"writing {output.name}")
-        lex.save(output)
+        lex.save(output, ruleset=rs)  # (a ruleset file's path goes in the sidecar, for a refusal to name)
         progress.update(step, advance=1)
     say(f"{output}: {len(lex):,} words, {lex.nodes:,} nodes ({4 * lex.nodes:,} bytes), "
         f"{'DAWG + GADDAG' if lex.has_gaddag else 'DAWG only'}")
     if lex.skipped:
-        _say(wl.skipped.describe(longest))
+        _say(wl.skipped.describe(longest, rs.alphabet, "--ruleset FILE"))
 
 
 @lexicon_app.command("info")
@@ -82,18 +82,24 @@ def info_cmd(
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_OPTIONAL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the facts as JSON on stdout."),
 ) -> None:
-    """Words, nodes and parts (DAWG, GADDAG) of a lexicon."""
+    """Words, nodes and parts (DAWG, GADDAG) of a lexicon. A .kwg file's counts are read without
+    its letters: no --ruleset is needed (as MAGPIE and wolges count a KWG)."""
     from ..lexicon import EMBEDDED
+    from ..lexicon.load import kwg_file_info
 
-    lex = _load(lexicon, ruleset)
-    info = lex.info()
     embedded = EMBEDDED.get(lexicon.strip().lower()) if not Path(lexicon).is_file() else None
+    counted = kwg_file_info(lexicon) if ruleset is None and embedded is None else None
+    if counted is not None:
+        name, path, info = Path(lexicon).stem, Path(lexicon), counted
+    else:
+        lex = _load(lexicon, ruleset)
+        name, path, info = lex.name, lex.path, lex.info()
     if as_json:  # an embedded lexicon's description holds its source's attribution (its licence asks for it)
         emit_json({**info, "embedded": embedded.description} if embedded else info)
         return
-    say(f"{lex.name}: {info['words']:,} words; {info['nodes']:,} nodes ({info['bytes']:,} bytes), "
+    say(f"{name}: {info['words']:,} words; {info['nodes']:,} nodes ({info['bytes']:,} bytes), "
         f"{info['dawg_nodes']:,} of them in the DAWG; GADDAG: {'yes' if info['gaddag'] else 'no'}"
-        + (f"; file {lex.path}" if lex.path else ""))
+        + (f"; file {path}" if path else ""))
     if embedded:
         say(f"embedded: {embedded.description}")
 

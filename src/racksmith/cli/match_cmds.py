@@ -31,6 +31,34 @@ infer_samples=20000.
 endgame: static equity, the exact endgame solver once the bag is empty: seconds=10|none, plies, leaves."""
 
 
+def _note_shipped_leaves_missing(specs: "dict[str, str]", ruleset: str) -> None:
+    """One note on stderr naming the players that value leaves (equity, sim, endgame) with the
+    ruleset's shipped leaves (no ``leaves=``, or ``leaves=shipped``) when racksmith ships none for
+    the ruleset (a ruleset file of your own): they play equity without leave values."""
+    from ..play.specs import parse_player_spec, player_kinds
+    from ..rules.ruleset import get_ruleset
+    from .common import note_equity_without_leaves, ships_no_leaves
+
+    rs = get_ruleset(ruleset)
+    bare = []
+    for name, text in specs.items():
+        spec = parse_player_spec(text)
+        keys = player_kinds()[spec.kind].keys
+        if keys is not None and "leaves" in keys and ships_no_leaves(dict(spec.params).get("leaves"), rs):
+            bare.append((name, spec))
+    if not bare:
+        return
+    who = " and ".join(f"{name} ({spec})" for name, spec in bare) + (" play" if len(bare) > 1 else " plays")
+    give = " and ".join(f"--{name} {_with_leaves(spec)}" for name, spec in bare)
+    note_equity_without_leaves(f"racksmith ships no leave values for {rs.name}", who, give)
+
+
+def _with_leaves(spec) -> str:
+    """``spec`` with ``leaves=FILE``: ``equity:leaves=FILE``, ``sim:plies=3,leaves=FILE``."""
+    params = [f"{k}={v}" for k, v in spec.params if k != "leaves"] + ["leaves=FILE"]
+    return f"{spec.kind}:{','.join(params)}"
+
+
 def register(app: typer.Typer) -> None:
     @app.command("match", help=MATCH_HELP)
     def match_cmd(
@@ -84,6 +112,7 @@ def register(app: typer.Typer) -> None:
             check_output_file(games_csv, "--games-csv")
         if gcg_dir is not None:
             warn_stale_records(gcg_dir, games)  # (the folder is made, and checked writable, by match)
+        _note_shipped_leaves_missing({"p1": p1, "p2": p2}, ruleset)
         stopped = "no result printed" + (f", {games_csv} not written" if games_csv is not None else "")
         with counted_games("match", games, stopped, pairs=True) as progress:
             result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,

@@ -10,7 +10,7 @@ import typer
 from ..errors import PositionError, UnknownLetterError
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, fail, load_position,
-    position_lexicon, LEAVES_HELP, resolve_leaves, say_table,
+    position_lexicon, LEAVES_HELP, note_equity_without_leaves, resolve_leaves, say_table, ships_no_leaves,
 )
 
 DEFAULT_TOP = 20
@@ -99,6 +99,9 @@ def moves(
     klv = resolve_leaves(leaves, pos.ruleset) if (leaves is not None or sort != "score" or exchanges) else None
     if sort is None:
         sort = "equity" if klv is not None else "score"
+    if sort == "equity" and ships_no_leaves(leaves, pos.ruleset):  # (the "by equity" of the table is the score)
+        note_equity_without_leaves(f"racksmith ships no leave values for {pos.ruleset.name}", "the moves are ranked by",
+                                   "--leaves FILE")
     ranked = pos.moves(n, sort=sort, leaves=klv, exchanges=exchanges, direction=direction, algorithm=algorithm)
     if pos.is_over:
         err_console.print("the game is over: no move is legal", highlight=False)

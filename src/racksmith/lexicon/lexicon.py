@@ -154,17 +154,30 @@ class Lexicon:
         """The KWG file's bytes."""
         return self.kwg.astype("<u4", copy=False).tobytes()
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, *, ruleset: "str | Path | Ruleset | None" = None) -> None:
         """Write the KWG file (atomically: a reader never sees half a file), and beside it
         ``FILE.json`` with the letters its tiles spell and its number of words
         (:mod:`racksmith.lexicon.sidecar`: read with another ruleset's letters, it is refused;
-        MAGPIE and wolges read the KWG alone)."""
+        MAGPIE and wolges read the KWG alone). ``ruleset``: the ruleset it was built with, when
+        that is one of your own read from a file: the sidecar records the file's path, which a
+        refusal under other letters names (a ruleset file's name is no name ``ruleset=`` knows; its
+        path is)."""
+        from ..rules.ruleset import provenance_fields
         from .sidecar import write_sidecar
 
         p = _args.path(path, "path", LexiconFormatError)
+        extra: dict = {"words": len(self)}
+        if ruleset is not None:
+            rs = get_ruleset(ruleset)
+            if rs.alphabet.letters != self.alphabet.letters:
+                raise LexiconFormatError(f"ruleset {rs.name} is not the lexicon's: its letters are not those the "
+                                         "lexicon's tiles spell")
+            fields = provenance_fields(rs)  # (a ruleset file's path, for one that is not shipped)
+            if "ruleset_file" in fields:
+                extra.update(ruleset=rs.name, ruleset_file=fields["ruleset_file"])
         data = self.tobytes()
         write_atomically(p, data)
-        write_sidecar(p, data, self.alphabet.letters, {"words": len(self)})
+        write_sidecar(p, data, self.alphabet.letters, extra)
 
     def located(self, path: str | Path) -> "Lexicon":
         """The same lexicon, known to be saved at ``path``."""

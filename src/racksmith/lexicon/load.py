@@ -25,8 +25,10 @@ _loading = threading.RLock()
 #: skipped 2 words: 1 with a Latin letter in place of its Cyrillic twin (line 3 'кoт': 'o'), ...")``;
 #: once a read (not when the same unchanged file is handed back from memory), and only when words
 #: were skipped. The library prints nothing (a lexicon's ``skipped_by_reason`` holds the record):
-#: the command line adds the function that writes the line on stderr.
+#: the command line adds the function that writes the line on stderr, and the line is worded for it
+#: (it names the alphabet, and ``--ruleset FILE`` for words with letters outside it).
 skipped_word_notes: list[Callable[[str], None]] = []
+GIVE_RULESET = "--ruleset FILE"  #: how the notes above say to give another ruleset
 
 
 def _new_lock_in_child() -> None:
@@ -99,7 +101,7 @@ def load_lexicon(
         lex = compile_word_list(read_word_list_bytes(path), rs, name=path.stem, gaddag=gaddag, source=str(path))
         _fits(lex, rs, f"word list {text!r}", "choose the ruleset the list is written for; one word a line")
         if lex.skipped:
-            note = f"{text}: {lex.skipped_by_reason.describe(max_word_length(rs))}"
+            note = f"{text}: {lex.skipped_by_reason.describe(max_word_length(rs), rs.alphabet, GIVE_RULESET)}"
             for tell in skipped_word_notes:
                 tell(note)
     if key is not None:
@@ -107,6 +109,29 @@ def load_lexicon(
         while len(_from_files) > _FILES_KEPT:
             del _from_files[next(iter(_from_files))]
     return lex
+
+
+def kwg_file_info(spec: "str | Path") -> "dict | None":
+    """The counts of :meth:`Lexicon.info` of a ``.kwg`` file, read without its letters (words,
+    nodes, the DAWG's nodes, whether it has a GADDAG, bytes: none depends on what the tiles spell,
+    as MAGPIE and wolges count a KWG); the graph is checked all the same. None when ``spec`` is no
+    KWG file (a word list, an embedded name, no file)."""
+    from .kwg import check_kwg, nodes_of, read_file
+
+    path = Path(spec)
+    if not _probe(path.is_file):
+        return None
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError as e:
+        raise UnknownLexiconError(f"cannot read {str(spec)!r}: {e.strerror or e}") from None
+    if not (is_kwg_bytes(head) or path.suffix.lower() == ".kwg"):
+        return None
+    source = repr(str(spec))
+    facts = check_kwg(nodes_of(read_file(path), source), 63, source)  # (any tile: 6 bits)
+    return {"words": facts.words, "nodes": facts.nodes, "dawg_nodes": facts.dawg_nodes, "gaddag": facts.has_gaddag,
+            "bytes": 4 * facts.nodes}
 
 
 def _probe(test) -> bool:

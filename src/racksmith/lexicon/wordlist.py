@@ -18,6 +18,7 @@ how many words, the first, and how to write the tile.
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -25,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..rules.alphabet import Alphabet, _script, twin, twin_of
+from ..rules.alphabet import Alphabet, _script, nfc, twin, twin_of
 from ..errors import LexiconFormatError, UnknownLetterError
 
 MIN_LENGTH = 2
@@ -37,6 +38,8 @@ _OTHER = 0xFE  # anything that is neither a letter nor a line break
 
 EXAMPLES = 3  #: skipped words a note names, of each kind (then "and N more")
 _SHOWN_CHARACTERS = 5  #: characters outside the alphabet kept for each word named
+_OUTSIDE_KEPT = 64  #: distinct characters outside the alphabet a record keeps
+_ALIASES_SHOWN = 16  #: letter aliases a note proposes at most
 
 #: a word named in a note: its line (from 1; for words given as strings, its place among them), the
 #: word (its first 40 characters) and its characters outside the alphabet (twins first)
@@ -64,26 +67,37 @@ class Skipped:
     lookalike_lines: tuple[SkippedLine, ...] = ()  #: the first few of those: ``(3, 'кoт', 'o')``
     #: the first few of the other ``letters``: ``(2, 'кресло-качалка', '-')``
     other_lines: tuple[SkippedLine, ...] = ()
+    #: the characters outside the alphabet, each once, in the order met (the first 64): words are
+    #: read NFC-composed, so that an accent written apart (NFD) is kept with its letter (``â``)
+    outside: str = ""
 
     @property
     def total(self) -> int:
         return self.letters + self.too_long + self.too_short
 
-    def describe(self, max_length: int) -> str:
+    def describe(self, max_length: int, alphabet: "Alphabet | None" = None, give_ruleset: str = "") -> str:
         """``skipped 4 words: 1 with a Latin letter in place of its Cyrillic twin (line 3 'кoт': 'o'),
         2 with letters outside the alphabet (line 2 'кресло-качалка': '-'; line 5 'a b': ' '), 1
         shorter than 2``: the first :data:`EXAMPLES` of a kind named, then ``and N more``. A record
         without lines (made by hand) names its :attr:`example`: ``1 with letters outside the
-        alphabet ('naïve')``."""
+        alphabet ('naïve')``.
+
+        With the ``alphabet`` the list was read with, the note names it (``outside the alphabet of
+        english``) and, when the letters outside it are accented forms of its own (``É``, ``Â``),
+        shows the ``letter_aliases`` of a ruleset file that reads them as those letters.
+        ``give_ruleset``: how to give another ruleset (``--ruleset FILE``), said when words were
+        skipped for their letters (a list written for another language)."""
         if not self.total:
             return "skipped no words"
         others = self.letters - self.lookalikes
+        named = alphabet is not None and alphabet.name
+        outside = f"letters outside the alphabet of {alphabet.name}" if named else "letters outside the alphabet"
         if self.lookalike_lines or self.other_lines:
             kinds = [(self.lookalikes, f"with {self._lookalike_kind()}{_named(self.lookalike_lines, self.lookalikes)}"),
-                     (others, f"with letters outside the alphabet{_named(self.other_lines, others)}")]
+                     (others, f"with {outside}{_named(self.other_lines, others)}")]
         else:
             first = f" ({'first: ' if self.letters > 1 else ''}{self.first()})" if self.example else ""
-            kinds = [(self.letters, f"with letters outside the alphabet{first}")]
+            kinds = [(self.letters, f"with {outside}{first}")]
         parts = [
             f"{n:,} {why}"
             for n, why in (*kinds, (self.too_long, f"longer than {max_length}"),
@@ -91,7 +105,21 @@ class Skipped:
             if n
         ]
         words = "word" if self.total == 1 else "words"
-        return f"skipped {self.total:,} {words}: " + ", ".join(parts) + _digits_hint(self)
+        hints = []
+        if give_ruleset and any(ch.isalpha() for ch in self._outside_characters()):  # (not for a '-' or a digit)
+            hints.append(f"a list written for another ruleset needs that ruleset ({give_ruleset})")
+        if alphabet is not None:
+            hints.append(aliases_hint(self, alphabet))
+        hints = [h for h in hints if h]
+        return (f"skipped {self.total:,} {words}: " + ", ".join(parts) + _digits_hint(self)
+                + "".join(f"; {h}" for h in hints))
+
+    def _outside_characters(self) -> str:
+        """The characters outside the alphabet: :attr:`outside`, or in a record kept before it was
+        (the lexicon cache), those of the words named; never those of the twins of the other script."""
+        twins = {c for _, _, chars in self.lookalike_lines for c in chars}
+        chars = self.outside or "".join(c for _, _, chars in self.lookalike_lines + self.other_lines for c in chars)
+        return "".join(c for c in chars if c not in twins)
 
     def first(self) -> str:
         """The first word skipped for its letters, quoted, with the twin of the other script it holds."""
@@ -112,8 +140,10 @@ class Skipped:
     def from_dict(cls, d: dict) -> "Skipped":
         """The record :meth:`to_dict` gave, read back from JSON (lists for tuples). Every field must
         be there (else ``KeyError``): a record written before the lines of skipped words were kept is
-        not taken for a list that skipped none."""
-        fields = {name: d[name] for name in cls.__dataclass_fields__}
+        not taken for a list that skipped none. (``outside``, kept since, may be missing: the
+        characters of the words named stand in for it.)"""
+        fields = {name: d[name] for name in cls.__dataclass_fields__ if name != "outside"}
+        fields["outside"] = str(d.get("outside", ""))
         for name in ("lookalike_lines", "other_lines"):
             fields[name] = tuple((int(n), str(word), str(chars)) for n, word, chars in fields[name])
         return cls(**fields)
@@ -123,10 +153,54 @@ def _named(lines: tuple[SkippedLine, ...], count: int) -> str:
     """`` (line 3 'кoт': 'o'; line 7 'мoрe': 'o', 'e'; and 4 more)``, or "" with no line kept."""
     if not lines:
         return ""
-    named = "; ".join(f"line {n} {word!r}" + (": " + ", ".join(map(repr, chars)) if chars else "")
+    named = "; ".join(f"line {n} {nfc(word)!r}" + (": " + ", ".join(map(repr, _characters(chars))) if chars else "")
                       for n, word, chars in lines)
     more = count - len(lines)
     return f" ({named}{f'; and {more:,} more' if more > 0 else ''})"
+
+
+def _characters(text: str) -> list[str]:
+    """The characters of ``text`` (characters outside an alphabet) as a person can read them: an
+    accent that came with no letter (a list written NFD, decomposed, whose accent does not compose
+    with its letter) on a dotted circle (``◌̂``) rather than alone, where it would sit on the quote
+    before it. (Words are read NFC-composed: ``â`` is one character.)"""
+    return ["◌" + ch if unicodedata.combining(ch) else ch for ch in text]
+
+
+def accented_forms(characters: Iterable[str], alphabet: Alphabet) -> list[tuple[str, str]]:
+    """``(character, letter)`` for each of ``characters`` (each once, uppercase) that the alphabet
+    lacks but that is an accented form of one of its letters: ``('É', 'E')``, ``('Â', 'A')``."""
+    found: list[tuple[str, str]] = []
+    for ch in characters:
+        up = nfc(ch.upper())
+        if len(up) != 1 or up in alphabet._index:
+            continue
+        parts = unicodedata.normalize("NFD", up)
+        if len(parts) < 2 or not all(unicodedata.combining(c) for c in parts[1:]):
+            continue
+        tile = alphabet._index.get(parts[0])
+        pair = (up, alphabet.letters[tile - 1]) if tile is not None else None
+        if pair is not None and pair not in found:
+            found.append(pair)
+    return found
+
+
+def aliases_hint(skipped: "Skipped", alphabet: Alphabet) -> str:
+    """For a list whose words were skipped for accented forms of the alphabet's letters (a French
+    list with ``É``, ``Â`` under an alphabet of A to Z): how a ruleset file reads them as those
+    letters, ``letter_aliases = { "É" = "E", "Â" = "A" }``; "" otherwise."""
+    pairs = accented_forms(_characters(skipped._outside_characters()), alphabet)
+    if not pairs:
+        return ""
+    shown = pairs[:_ALIASES_SHOWN]
+    table = ", ".join(f'"{ch}" = "{letter}"' for ch, letter in shown)
+    more = ", ..." if len(pairs) > len(shown) else ""
+    letters = ", ".join(dict.fromkeys(letter for _, letter in pairs))
+    many = len(pairs) > 1
+    them, those = ("them", "those letters") if many else ("it", "that letter")
+    return (f"{', '.join(ch for ch, _ in shown[:6])}{', ...' if len(pairs) > 6 else ''} "
+            f"{'are accented forms' if many else 'is an accented form'} of {letters}: if the game plays {them} as "
+            f"{those}, add letter_aliases = {{ {table}{more} }} to the ruleset file")
 
 
 class _Tally:
@@ -140,11 +214,17 @@ class _Tally:
         self.lookalike_lines: list[SkippedLine] = []
         self.other_lines: list[SkippedLine] = []
         self.first: SkippedLine | None = None
+        self.outside: dict[str, None] = {}
 
     def add(self, line: int, word: str) -> None:
         self.letters += 1
+        word = nfc(word)  # (an accent written apart is read with its letter: 'â', not a lone U+0302)
         head = word[:200]
         outside, twins = _outside(head, self.alphabet)
+        for ch in outside:
+            if len(self.outside) >= _OUTSIDE_KEPT:
+                break
+            self.outside.setdefault(ch)
         if twins:
             self.lookalikes += 1
             named, chars = self.lookalike_lines, twins + [ch for ch in outside if ch not in twins]
@@ -163,7 +243,7 @@ class _Tally:
         lookalike = _lookalike(example, self.alphabet)
         digits = any(len(x) > 1 for x in self.alphabet.letters) and any(ch.isdigit() for ch in example)
         return Skipped(self.letters, too_long, too_short, example, digits, lookalike, self.lookalikes,
-                       tuple(self.lookalike_lines), tuple(self.other_lines))
+                       tuple(self.lookalike_lines), tuple(self.other_lines), "".join(self.outside))
 
 
 @lru_cache(maxsize=8)
@@ -209,10 +289,11 @@ def check_fits(kept: int, skipped: Skipped, alphabet: Alphabet, max_length: int,
             skipped = replace(skipped, lookalike=_lookalike(skipped.example, alphabet))
         first = f" (first: {skipped.first()})" if skipped.example else ""
         outcome = "none is left" if not kept else f"only {kept:,} would be left"
+        accents = aliases_hint(skipped, alphabet)
         raise LexiconFormatError(
             f"{what}: {skipped.letters:,} of its {kept + skipped.total:,} words have letters outside the alphabet "
             f"of {alphabet.name or 'the ruleset'}{first} and {outcome}: is the ruleset right?"
-            + (f" ({hint})" if hint else "") + _digits_hint(skipped)
+            + (f" ({hint})" if hint else "") + _digits_hint(skipped) + (f"; {accents}" if accents else "")
         )
     if skipped.total:
         raise LexiconFormatError(f"{what}: none of its {skipped.total:,} words has {MIN_LENGTH} to {max_length} letters")

@@ -229,7 +229,18 @@ class BestEquityPlayer:
     """Plays the move of highest static equity (score + leave value, or the end-of-game and opening
     adjustments) among placements, exchanges and the pass. ``leaves``: ``"shipped"`` (the default:
     the game's ruleset's shipped leaves, see :func:`racksmith.lexicon.default_leaves`), a loaded
-    leave table, a path to a KLV2 file, or None for equity without leave values."""
+    leave table, a path to a KLV2 file (or a leave CSV), or None for equity without leave values.
+
+    ``ruleset``: the ruleset a leave file given by path is read with, English by default. A file
+    trained for a ruleset of your own (``racksmith leaves train --ruleset polish.toml``) needs that
+    ruleset: ``BestEquityPlayer("pl.klv2", ruleset="polish.toml")`` (its path, or the loaded
+    :class:`~racksmith.rules.ruleset.Ruleset`); read with other letters it is refused, the error naming the
+    ruleset file it was trained with.
+
+    racksmith ships leaves for its own rulesets only (:data:`racksmith.lexicon.SHIPPED_LEAVES`):
+    in a game of a ruleset of your own, ``"shipped"`` means no leave values, and this player ranks by
+    score and the end-of-game and opening adjustments alone (:meth:`leaves_for` is None). Give it a
+    leave file trained for that ruleset (``racksmith leaves train``)."""
 
     name = "equity"
 
