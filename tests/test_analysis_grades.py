@@ -212,8 +212,8 @@ def test_turns_after_a_play_that_does_not_replay_are_not_graded(tmp_path, capsys
     d = json.loads(out)  # the analysis, then the line that says what is wrong
     assert d["does_not_replay_from"] == 15
     assert err.strip() == ("racksmith: bad.gcg: the record does not replay from line 15: L9 FOIST scores 31, the record "
-                           "says +39 (and 6 more errors); the turns after it are not graded (their positions are not "
-                           "the game's); 'racksmith gcg replay' lists the problems")
+                           "says +39 (and 5 more errors); the turns after it are not graded (the positions after it "
+                           "are not the game's); 'racksmith gcg replay' lists the problems")
 
 
 # --- 4. withdrawn plays and the lines that are not turns ---------------------------------------------------

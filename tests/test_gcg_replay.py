@@ -53,14 +53,14 @@ def test_bingos_and_exchanges_are_recognised():
 def test_position_before_a_turn():
     r = replay_file(GAME01)
     empty = "/".join(["15"] * 15)
-    assert r.cgp(1) == f"{empty} AEKNOQR/CEIRSTU 0/0 0"
-    assert r.cgp(2) == "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 CEIRSTU/BEIOQUV 0/28 0"
+    assert r.cgp(1) == f"{empty} AEKNOQR/CEIRSTU 0/0 0 lex ENABLE15;"
+    assert r.cgp(2) == "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 CEIRSTU/BEIOQUV 0/28 0 lex ENABLE15;"
     pos = r.position(24)  # the last turn: bag empty, so the opponent's rack is every unseen tile
     assert pos.rack_string == "OU" and pos.racks[1] == tuple(r.ruleset.alphabet.rack("R"))
     assert pos.scores == [506, 445]
     end = r.position()  # p2 went out: p1, to move, holds the R the record's last line names
     assert end.scores == [445, 516] and end.racks[0] == tuple(r.ruleset.alphabet.rack("R")) and end.racks[1] == ()
-    assert end.is_over and end.cgp().endswith(" R/ 445/516 0")
+    assert end.is_over and end.cgp().endswith(" R/ 445/516 0 lex ENABLE15;")
     six = replay_text("#player1 a A\n#player2 b B\n>a: AEJNOSV - +0 0\n>b: DEIILTZ - +0 0\n>a: AEJNOSV - +0 0\n"
                       ">b: DEIILTZ - +0 0\n>a: AEJNOSV - +0 0\n>b: DEIILTZ - +0 0\n"
                       ">a: AEJNOSV (AEJNOSV) -17 -17\n>b: DEIILTZ (DEIILTZ) -17 -17\n")
@@ -260,7 +260,7 @@ def test_cli_replay_lists_phonies_when_a_lexicon_is_given(tmp_path, capsys):
 
 def test_cli_cgp_and_show(capsys):
     assert main(["gcg", "cgp", str(GAME01), "--turn", "2"]) == 0
-    assert capsys.readouterr().out.strip() == "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 CEIRSTU/BEIOQUV 0/28 0"
+    assert capsys.readouterr().out.strip() == "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 CEIRSTU/BEIOQUV 0/28 0 lex ENABLE15;"
     assert main(["gcg", "show", str(GAME01), "--turn", "3", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["turn"] == 3 and shown["cgp"].startswith("15/15/15/15/4R10")

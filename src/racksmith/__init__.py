@@ -52,7 +52,7 @@ from .play.specs import PlayerContext, PlayerSpec, register_player_kind
 from .play.tables import GameTable, PairTable
 from .review.analysis import Analysis, Candidate, EndgameGrade, GameEvent, PlayerSummary, TurnAnalysis, analyze
 from .review.best import BestPlay
-from .review.replay import Replay, ReplayTurn, TotalSlip, replay, replay_file, replay_text
+from .review.replay import RackSlip, Replay, ReplayTurn, TotalSlip, replay, replay_file, replay_text
 from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 # The searches and the simulation, imported now rather than at their first call: two threads making
 # their first calls at once (an endgame and a simulation) imported them concurrently, and Python's
@@ -149,6 +149,7 @@ __all__ = [
     "PlayerSummary",
     "Position",
     "PositionError",
+    "RackSlip",
     "RacksmithError",
     "RandomPlayer",
     "Replay",

@@ -74,7 +74,7 @@ def show_cmd(
     r = _replay(path, ruleset, None, False)
     _refuse_unknown_position(r, turn, path)
     if not as_json:
-        _note_later_errors(r, path)
+        _note_later_errors(r, path, turn)
     pos = r.position(turn)
     if as_json:
         emit_json(
@@ -102,13 +102,21 @@ def _refuse_unknown_position(r, turn: Optional[int], path: Path) -> None:
         fail(f"{input_name(path)}: the position before turn {turn or len(r.turns) + 1} is not known: {before[0]}{more}")
 
 
-def _note_later_errors(r, path: Path) -> None:
+def _note_later_errors(r, path: Path, turn: Optional[int]) -> None:
     """One line on stderr when the record has errors after the position shown (those before it
-    stopped the command): their count and the first, as ``gcg replay`` fails with."""
-    if r.errors:
-        more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
-        note(f"note: {input_name(path)} has {len(r.errors)} error{'s' if len(r.errors) != 1 else ''} from this turn on: "
-             f"{r.errors[0]}{more} ('racksmith gcg replay' lists them)")
+    stopped the command): their count and the first, as ``gcg replay`` fails with; and one for the
+    rack lines before it the record contradicts (set aside: the position is the game's)."""
+    line = r.turns[turn - 1].line if turn is not None and 1 <= turn <= len(r.turns) else None
+    earlier = [e for e in r.rack_errors() if line is None or (e.line and e.line < line)]
+    later = [e for e in r.errors if not any(e is x for x in earlier)]
+    if earlier:
+        more = f" (and {len(earlier) - 1} more)" if len(earlier) > 1 else ""
+        note(f"note: {input_name(path)} has {len(earlier)} rack line{'s' if len(earlier) != 1 else ''} before this "
+             f"position that the record contradicts: {earlier[0]}{more}; the board and scores here are the game's")
+    if later:
+        more = f" (and {len(later) - 1} more)" if len(later) > 1 else ""
+        note(f"note: {input_name(path)} has {len(later)} error{'s' if len(later) != 1 else ''} from this turn on: "
+             f"{later[0]}{more} ('racksmith gcg replay' lists them)")
 
 
 @gcg_app.command("cgp")
@@ -131,8 +139,12 @@ def cgp_cmd(
     _refuse_unknown_position(r, turn, path)
     pos = r.position(turn, opponent_rack=not hide_opponent_rack)
     cgp = pos.cgp()
-    _note_later_errors(r, path)
-    if not pos.racks_known[0]:  # (read back, the empty rack is not known: best, sim and moves ask for it)
+    _note_later_errors(r, path, turn)
+    slip = r.turns[turn - 1].rack_slip if turn is not None and 1 <= turn <= len(r.turns) else None
+    if slip:
+        note(f"note: {input_name(path)} records a rack for the player to move here that the record contradicts "
+             f"(line {r.turns[turn - 1].line}): the CGP leaves it empty, to be filled in before it is analysed")
+    elif not pos.racks_known[0]:  # (read back, the empty rack is not known: best, sim and moves ask for it)
         note(f"note: {input_name(path)} does not show the whole rack of the player to move here: the CGP leaves it "
              "empty, to be filled in before it is analysed")
     if as_json:

@@ -710,13 +710,17 @@ def _replay_notes(replay: Replay, result: Analysis) -> int | None:
     totals = replay.total_errors()
     for e in totals:
         result.notes.append(f"line {e.line}: {e.message}: the analysis goes on with the scores the plays make")
-    other = [e for e in replay.errors if not any(e is x for x in totals)]
+    racks = replay.rack_errors()
+    for e in racks:
+        result.notes.append(f"line {e.line}: {e.message}: that turn is not graded; the board and scores after it are "
+                            "the game's, and the later turns are graded")
+    other = [e for e in replay.errors if not any(e is x for x in (*totals, *racks))]
     if not other:
         return None
     first = min(other, key=lambda e: e.line)
     more = f" (and {len(other) - 1} more {'error' if len(other) == 2 else 'errors'})" if len(other) > 1 else ""
     result.notes.append(f"the record does not replay from line {first.line}: {first.message}{more}; the turns after "
-                        "it are not graded (their positions are not the game's)")
+                        "it are not graded (the positions after it are not the game's)")
     result.does_not_replay_from = first.line
     return first.line
 
@@ -819,7 +823,10 @@ def _analyze_turn(pos, t: ReplayTurn, leaves, top: int, nick: str, rack_size: in
         if played_move is not None:
             notes.append(_words_note(pos, played_move, lex, valid=True))
     if not t.rack_complete:
-        notes.append("rack partly recorded" if t.rack else "rack not recorded")
+        if t.rack_slip:
+            notes.append(f"not graded: {t.rack_slip}")
+        else:
+            notes.append("rack partly recorded" if t.rack else "rack not recorded")
         return TurnAnalysis(
             **base, played_equity=None, rank=None, moves=0, best=(), equity_lost=None,
             bingo_played=bingo_played, bingo_available=False, note="; ".join(filter(None, notes)),

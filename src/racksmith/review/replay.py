@@ -5,7 +5,10 @@ A record is authoritative about words: a phony that was not challenged off stood
 words are only looked up when asked (``check_words=True``), and the ones not in the lexicon are
 listed in :attr:`Replay.phonies`, never as errors. Errors (:class:`~racksmith.errors.GCGError`, with
 the line) are raised at once with ``strict=True`` or collected in :attr:`Replay.errors`; after an
-error the replay goes on from the recorded values, so that one slip is reported once.
+error the replay goes on from the recorded values, so that one slip is reported once. A rack line
+the record contradicts (a typo in an annotated record: it lacks a tile the player kept or plays)
+is an error that is set aside (:class:`RackSlip`): the play is made with the tiles it plays, and
+every position after it is the game's.
 """
 from __future__ import annotations
 
@@ -41,7 +44,8 @@ class ReplayTurn:
     """A turn (play, exchange or pass) and the position before it.
 
     ``rack`` is the mover's rack as recorded (empty when the record does not show it;
-    ``rack_complete`` is False then, or when it shows fewer tiles than the player held);
+    ``rack_complete`` is False then, or when it shows fewer tiles than the player held, or when
+    the record contradicts it: ``rack_slip`` then says how, see :class:`RackSlip`);
     ``opponent_rack`` the other player's rack when the record reveals it (two-player games: his rack
     at his next turn, recorded whole, however this turn's rack is recorded; or every unseen tile
     once the bag is empty, when this turn's rack is recorded whole), else None;
@@ -68,6 +72,7 @@ class ReplayTurn:
     bingo: bool = False
     withdrawn: bool = False
     failed_challenge: bool = False
+    rack_slip: str | None = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReplayTurn):
@@ -112,12 +117,30 @@ class TotalSlip:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class RackSlip:
+    """A rack line the record contradicts (collected mode): at ``line``, player ``player``'s rack
+    as written lacks tiles he kept from his previous turn or tiles the turn plays or gives back,
+    holds more tiles than he has or tiles the set no longer has. The rest of the record tells the
+    game all the same (a play is checked against the tiles it plays, which must be among those
+    unseen): the board and the scores after it are the game's, only the rack the player held at
+    that turn is not known (:attr:`ReplayTurn.rack_complete` False, :attr:`ReplayTurn.rack_slip`
+    the message). ``message`` is the error's (:attr:`Replay.errors` holds it too)."""
+
+    line: int
+    player: int
+    message: str
+
+
 @dataclass(slots=True)
 class Replay:
     """The result of :func:`replay`: the turns with their positions, the final position and scores,
     the errors found (collected mode) and, with ``check_words``, the words not in the lexicon.
     ``total_slips``: the errors that are only a running total stated wrong (:class:`TotalSlip`):
-    every position is known all the same."""
+    every position is known all the same. ``rack_slips``: the errors that are only a rack line
+    the record contradicts (:class:`RackSlip`): every position is known but that turn's rack.
+    ``opcodes``: the CGP opcodes the positions carry (``lex`` with the record's ``#lexicon``, as
+    Woogles.io writes its positions, when a CGP reader can take it)."""
 
     record: GCGGame
     ruleset: Ruleset
@@ -134,6 +157,8 @@ class Replay:
     #: the end-of-game adjustments the game's end calls for and the record lacks (each also a note)
     lacking: list[str] = field(default_factory=list)
     total_slips: list[TotalSlip] = field(default_factory=list)
+    rack_slips: list[RackSlip] = field(default_factory=list)
+    opcodes: tuple[tuple[str, str], ...] = ()
 
     def __eq__(self, other: object) -> bool:
         # by value, the board compared as an array; ``lexicon`` (what the words were checked in) is not compared
@@ -178,6 +203,11 @@ class Replay:
         slips = {(s.line, s.message) for s in self.total_slips}
         return [e for e in self.errors if (e.line, e.message) in slips]
 
+    def rack_errors(self) -> list[GCGError]:
+        """The errors that are only a rack line the record contradicts (:attr:`rack_slips`)."""
+        slips = {(s.line, s.message) for s in self.rack_slips}
+        return [e for e in self.errors if (e.line, e.message) in slips]
+
     def position(self, turn: int | None = None, *, opponent_rack: bool = True) -> Position:
         """The position before turn ``turn`` (1-based; None or ``len(turns) + 1`` = after the last
         event), the mover first. The mover's rack is the one recorded when the record shows it
@@ -190,8 +220,11 @@ class Replay:
         given. The opponent's rack is filled in when the record reveals it (two-player games), else
         not known. After the last event the racks are those the game's last lines state (the
         leftover of a player gone out, each rack of a game ended by scoreless turns), or an
-        unfinished game's ``#rack1``, ``#rack2``... pragmas (as Quackle writes them); any other
-        rack is not known (empty, its flag False), the mover's included.
+        unfinished game's ``#rack1``, ``#rack2``... pragmas (as Quackle writes them), else those
+        that follow from the record: a rack recorded whole at the player's last turn less the tiles
+        that turn played, when it drew none (the bag was empty, or a pass); and once the bag is
+        empty, the one rack left unknown is the tiles unseen. Any other rack is not known (empty,
+        its flag False), the mover's included. The positions carry :attr:`opcodes` (``lex``).
 
         A rack not known counts as full while the tiles unseen allow (:attr:`Position.rack_sizes`):
         that is exact while the bag has tiles, and once the bag is empty when the other racks are
@@ -214,8 +247,8 @@ class Replay:
                 known[1:] = [False for _ in known[1:]]
             racks = [self.end_racks[i] if k else () for i, k in zip(order, known)]
             return Position(
-                self.ruleset, self.board, racks, [self.scores[i] for i in order], self.zero_turns, lexicon=self.lexicon,
-                racks_known=known,
+                self.ruleset, self.board, racks, [self.scores[i] for i in order], self.zero_turns, self.opcodes,
+                lexicon=self.lexicon, racks_known=known,
             )
         t = self.turns[turn - 1]
         order = [(t.player + i) % players for i in range(players)]
@@ -225,8 +258,8 @@ class Replay:
             racks[1] = t.opponent_rack
             known[1] = True
         return Position(
-            self.ruleset, t.board, racks, [t.scores[i] for i in order], t.zero_turns, lexicon=self.lexicon,
-            racks_known=known,
+            self.ruleset, t.board, racks, [t.scores[i] for i in order], t.zero_turns, self.opcodes,
+            lexicon=self.lexicon, racks_known=known,
         )
 
     def _turn_number(self, turn: Any) -> int:
@@ -241,13 +274,17 @@ class Replay:
 
     def errors_before(self, turn: int | None = None) -> list[GCGError]:
         """The errors met before turn ``turn`` (1-based; None = the end): those that make the
-        position before it unreliable. An error without a line (no players...) counts everywhere."""
+        position before it unreliable. An error without a line (no players...) counts everywhere;
+        a rack line the record contradicts (:attr:`rack_slips`) counts nowhere (the board and
+        scores after it are the game's; the position before that turn leaves its rack unknown)."""
         if turn is not None:
             turn = self._turn_number(turn)
+        racks = self.rack_errors()
+        errors = [e for e in self.errors if not any(e is x for x in racks)]
         if turn is None or not 1 <= turn <= len(self.turns):
-            return list(self.errors)
+            return errors
         line = self.turns[turn - 1].line
-        return [e for e in self.errors if e.line < line]
+        return [e for e in errors if e.line < line]
 
     def _state(self) -> str:
         return "complete" if self.complete else "ends with errors" if self.over else "not finished"
@@ -358,6 +395,7 @@ class _TurnDraft:
     score: int
     bingo: bool = False
     withdrawn: bool = False
+    rack_slip: str | None = None
 
     def turn(self, number: int, opponent_rack: Tiles | None) -> ReplayTurn:
         return ReplayTurn(
@@ -365,6 +403,7 @@ class _TurnDraft:
             rack=self.rack, rack_complete=self.rack_complete, opponent_rack=opponent_rack,
             bag_count=self.bag_count, zero_turns=self.zero_turns, move=self.move, score=self.score,
             bingo=self.bingo, withdrawn=self.withdrawn, failed_challenge=is_failed_challenge(self.event),
+            rack_slip=self.rack_slip,
         )
 
 
@@ -390,7 +429,7 @@ class _Replayer:
         self.record = record
         self.strict = strict
         self.check_words = check_words
-        self.result = Replay(record, rs, errors=list(record.errors), lexicon=lexicon)
+        self.result = Replay(record, rs, errors=list(record.errors), lexicon=lexicon, opcodes=_record_opcodes(record))
         if strict and record.errors:
             raise record.errors[0]
         n = len(record.players)
@@ -435,6 +474,13 @@ class _Replayer:
         if self.strict:
             raise err
         self.result.errors.append(err)
+
+    def slip(self, message: str, event: GCGEvent, p: int) -> str:
+        """A rack line the record contradicts (:class:`RackSlip`): an error, the rack set aside."""
+        message += f"; the rack line is set aside: the rack {event.nick} held is not known there"
+        self.fail(message, event.line)
+        self.result.rack_slips.append(RackSlip(event.line, p, message))
+        return message
 
     # --- main loop -----------------------------------------------------------------------------
     def run(self) -> Replay:
@@ -483,6 +529,7 @@ class _Replayer:
             self.read_end_racks()
         else:
             self.check_end_adjustments()
+        self.follow_end_racks()
         # (stable) the first error listed is the first bad line; those of no line (no players...) after
         self.result.errors.sort(key=lambda e: (not e.line, e.line))
         return self.result
@@ -585,6 +632,33 @@ class _Replayer:
                 unseen[t] -= 1
             self.result.end_racks[p] = rack
 
+    def follow_end_racks(self) -> None:
+        """The end racks that follow from the record, for the players holding tiles whose rack the
+        last lines or ``#rackN`` do not give: what a player kept at his last turn when that turn
+        drew nothing (the bag was empty, or he passed) and his rack was recorded whole; then, with
+        the bag empty, the one rack still unknown is the tiles unseen. A rack that does not fit
+        (the tiles unseen, the player's rack size: after an error) is left unknown."""
+        rs = self.rs
+        a = rs.alphabet
+        ends = self.result.end_racks
+        holding = [q for q in range(self.n) if self.rack_sizes[q]]
+        unseen = turns.unseen_counts(rs, self.board, [tuple(r) for r in ends.values()])
+        for q in holding:
+            kept = self.kept[q]
+            if q in ends or kept is None or sum(kept.values()) != self.rack_sizes[q]:
+                continue
+            rack = sorted(kept.elements())
+            if _tiles_beyond(rack, unseen):
+                continue
+            for t in rack:
+                unseen[t] -= 1
+            ends[q] = a.tiles(rack)
+        unknown = [q for q in holding if q not in ends]
+        if self.bag == 0 and len(unknown) == 1 and not (unseen < 0).any():
+            rack = _tiles_of_counts(unseen)
+            if len(rack) == self.rack_sizes[unknown[0]]:
+                ends[unknown[0]] = a.tiles(rack)
+
     def skip_rack(self, message: str, line: int) -> None:
         self.result.notes.append(f"line {line}: {message}: not used (the end position leaves that rack unknown)")
 
@@ -607,40 +681,41 @@ class _Replayer:
                 "played: its score is not counted)"
             )
 
-    def rack_of(self, event: GCGEvent, p: int) -> tuple[Tiles | None, bool]:
-        """The recorded rack (None when not recorded) and whether it is complete, checked against
-        the tiles unseen by the player, his rack size and the tiles he kept. A rack with fewer tiles
+    def rack_of(self, event: GCGEvent, p: int) -> tuple[Tiles | None, bool, list[str]]:
+        """The recorded rack (None when not recorded), whether it is complete, and what the record
+        says against it (each a :meth:`slip`: more tiles than the player holds, tiles the set no
+        longer has, tiles he kept missing; the rack is then not complete). A rack with fewer tiles
         than the player holds is a partial record (annotated games often show only the tiles
         played): accepted, but not compared with the tiles kept."""
         if not event.rack:
-            return None, False
+            return None, False, []
         a = self.rs.alphabet
         rack = a.tiles(event.rack)
         complete = len(rack) == self.rack_sizes[p]
+        slips = []
         if len(rack) > self.rack_sizes[p]:
-            self.fail(
+            slips.append(self.slip(
                 f"{event.nick}'s rack {event.rack} has {len(rack)} tiles; after the turns so far it should hold "
-                f"{self.rack_sizes[p]}",
-                event.line,
-            )
+                f"{self.rack_sizes[p]}", event, p,
+            ))
         over = _tiles_beyond(rack, turns.unseen_counts(self.rs, self.board))
         if over:
-            self.fail(
+            slips.append(self.slip(
                 f"rack {event.rack} holds {a.rack_string(over)}, more than the set has left after the tiles on the board",
-                event.line,
-            )
+                event, p,
+            ))
         kept = self.kept[p]
         if kept is not None and complete:
             lost = kept - Counter(rack)
             if lost:
-                self.fail(
+                slips.append(self.slip(
                     f"rack {event.rack} lacks {a.rack_string(list(lost.elements()))}, kept from "
-                    f"{event.nick}'s previous turn",
-                    event.line,
-                )
-        return rack, complete
+                    f"{event.nick}'s previous turn", event, p,
+                ))
+        return rack, complete and not slips, slips
 
-    def draft(self, event: GCGEvent, p: int, rack: Tiles | None, complete: bool, move: Move | None, score: int) -> _TurnDraft:
+    def draft(self, event: GCGEvent, p: int, rack: Tiles | None, complete: bool, move: Move | None, score: int,
+              slips: "list[str] | None" = None) -> _TurnDraft:
         return _TurnDraft(
             player=p,
             event=event,
@@ -652,6 +727,7 @@ class _Replayer:
             zero_turns=self.zero_turns,
             move=move,
             score=score,
+            rack_slip="; ".join(slips) if slips else None,
         )
 
     def end_turn(self, event: GCGEvent, score: int, went_out: bool = False) -> None:
@@ -667,10 +743,16 @@ class _Replayer:
     # --- turns ---------------------------------------------------------------------------------
     def on_play(self, event: GCGEvent, p: int) -> _TurnDraft:
         rs = self.rs
-        rack, complete = self.rack_of(event, p)
+        rack, complete, slips = self.rack_of(event, p)
         assert event.move is not None
-        shown = rack if complete else rs.alphabet.tiles(_with_star_letters(_through_filled(event.move, self.board), self.board).rack_tiles())
-        draft = self.draft(event, p, rack, complete, None, event.score)
+        played = rs.alphabet.tiles(_with_star_letters(_through_filled(event.move, self.board), self.board).rack_tiles())
+        # a rack recorded whole that lacks tiles the play uses: the play is checked against the tiles
+        # it plays (it stands when it is legal with them and they are among the tiles unseen)
+        lacking = Counter(played) - Counter(rack) if complete and rack is not None else Counter()
+        if lacking and _tiles_beyond(played, turns.unseen_counts(rs, self.board)):
+            lacking = Counter()  # (tiles the set no longer has: the play is refused against the rack)
+        shown = rack if complete and not lacking else played
+        draft = self.draft(event, p, rack, complete, None, event.score, slips)
         try:
             pos = Position(rs, self.board, (shown, ()), lexicon=self.lexicon)
         except PositionError as e:
@@ -678,6 +760,11 @@ class _Replayer:
             return draft
         try:
             move = check_move(pos, event.move, ANY_WORD)
+            if lacking and move.score != event.score:
+                # the play as written is not the one the record scored (8D KRONAX for KRONA's +28): the
+                # play line is wrong, not the rack line; checked against the rack, it is refused
+                move = check_move(Position(rs, self.board, (rack, ()), lexicon=self.lexicon), event.move, ANY_WORD)
+                lacking = Counter()
         except IllegalMoveError as e:
             self.fail(f"illegal play {event.action()} ({e.reason}): {e.message}", event.line)
             self.last_play = None
@@ -687,6 +774,13 @@ class _Replayer:
             self.fail(f"play {event.action()}: {e}", event.line)
             self.scores[p] += event.score
             return draft
+        if lacking:
+            slips.append(self.slip(
+                f"rack {event.rack} lacks {rs.alphabet.rack_string(list(lacking.elements()))}, which "
+                f"{move.notation()} plays (not_in_rack)", event, p,
+            ))
+            complete = draft.rack_complete = False
+            draft.rack_slip = "; ".join(slips)
         if move.score != event.score:
             self.fail(f"{move.notation()} scores {move.score}, the record says {event.score:+d}", event.line)
         if self.check_words:
@@ -721,8 +815,8 @@ class _Replayer:
 
     def on_exchange(self, event: GCGEvent, p: int) -> _TurnDraft:
         rs = self.rs
-        rack, complete = self.rack_of(event, p)
-        draft = self.draft(event, p, rack, complete, event.move, 0)
+        rack, complete, slips = self.rack_of(event, p)
+        draft = self.draft(event, p, rack, complete, event.move, 0, slips)
         given = max(event.count, 1)
         if turns.exchange_refusal(rs, self.bag, given):
             self.fail(
@@ -735,12 +829,13 @@ class _Replayer:
             self.fail(f"exchange of {event.count} tiles from a rack of {self.rack_sizes[p]}", event.line)
         if event.move is not None and complete and rack is not None:
             missing = Counter(event.move.tiles) - Counter(rack)
-            if missing:
-                self.fail(
+            if missing:  # (an exchange puts nothing on the board: the rest of the record stands)
+                slips.append(self.slip(
                     f"exchange {event.move.gcg()}: rack {event.rack} does not hold "
-                    f"{rs.alphabet.rack_string(list(missing.elements()))}",
-                    event.line,
-                )
+                    f"{rs.alphabet.rack_string(list(missing.elements()))}", event, p,
+                ))
+                complete = draft.rack_complete = False
+                draft.rack_slip = "; ".join(slips)
         if event.score:
             self.fail(f"an exchange scores 0, the record says {event.score:+d}", event.line)
         if event.move is not None and complete and rack is not None:
@@ -755,8 +850,8 @@ class _Replayer:
         return draft
 
     def on_pass(self, event: GCGEvent, p: int) -> _TurnDraft:
-        rack, complete = self.rack_of(event, p)
-        draft = self.draft(event, p, rack, complete, event.move, 0)
+        rack, complete, slips = self.rack_of(event, p)
+        draft = self.draft(event, p, rack, complete, event.move, 0, slips)
         if event.score:
             self.fail(f"a pass scores 0, the record says {event.score:+d}", event.line)
         self.kept[p] = Counter(rack) if complete and rack is not None else None
@@ -960,6 +1055,29 @@ class _Replayer:
                     opp = nxt.rack
             out.append(t.turn(i + 1, opp))
         return out
+
+
+def _record_opcodes(record: GCGGame) -> tuple[tuple[str, str], ...]:
+    """The CGP opcodes of a record's positions: ``lex`` with its ``#lexicon`` (as Woogles.io writes
+    a position's CGP), when that is one word and a CGP reader takes the line with it for the
+    record's ruleset (a lexicon of another language, which racksmith reads as naming a ruleset it
+    does not ship, is left out); else none."""
+    name = (record.lexicon_name or "").strip()
+    if not name or ";" in name or not name.isprintable() or any(ch.isspace() for ch in name):
+        return ()
+    from ..formats.cgp import cgp_ruleset, format_cgp
+    from ..rules.ruleset import is_shipped
+
+    rs = record.ruleset
+    opcodes = (("lex", name),)
+    try:
+        line = format_cgp(np.zeros((rs.rows, rs.cols), dtype=np.uint8), ((), ()), (0, 0), 0, opcodes, rs)
+        read = cgp_ruleset(line)
+    except RacksmithError:
+        return ()
+    if is_shipped(rs) and read.name != rs.name:
+        return ()
+    return opcodes
 
 
 #: what an adjustment's handler returns when it does not count the line (its running total is not checked)
