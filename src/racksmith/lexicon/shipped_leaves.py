@@ -36,17 +36,29 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
+def _file(name: str, suffix: str) -> Any:
+    return resources.files("racksmith.lexicon").joinpath("data").joinpath(f"leaves-{name}{suffix}")
+
+
 def _data(name: str, suffix: str) -> bytes | None:
-    f = resources.files("racksmith.lexicon").joinpath("data").joinpath(f"leaves-{name}{suffix}")
     try:
-        return f.read_bytes()
+        return _file(name, suffix).read_bytes()
     except (FileNotFoundError, OSError):
         return None
 
 
+def _present(name: str, suffix: str) -> bool:
+    """Is the shipped file there (without reading it: a leave set is megabytes, and ``GET
+    /api/rulesets`` asks for every ruleset at each call)?"""
+    try:
+        return _file(name, suffix).is_file()
+    except OSError:
+        return False
+
+
 def shipped_leaves_names() -> list[str]:
     """The names of the shipped leave sets present in this installation."""
-    return [n for n in SHIPPED_LEAVES if _data(n, ".json") is not None]
+    return [n for n in SHIPPED_LEAVES if _present(n, ".json")]
 
 
 def set_name(name: object) -> str | None:
@@ -113,7 +125,7 @@ def default_leaves_name(ruleset: "str | Ruleset | None") -> str | None:
     """The name of the shipped leaves equity uses by default for ``ruleset`` (None: none)."""
     rs = get_ruleset(ruleset)
     key = rs.name.strip().lower()
-    if key not in SHIPPED_LEAVES or _data(key, ".klv2.gz") is None:
+    if key not in SHIPPED_LEAVES or not _present(key, ".klv2.gz"):
         return None
     if get_ruleset(SHIPPED_LEAVES[key]).alphabet.letters != rs.alphabet.letters:
         return None
