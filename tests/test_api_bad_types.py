@@ -44,7 +44,9 @@ SHORT_GCG = "".join(line + "\n" for line in GCG.splitlines()[:12])
 OUTGUN = "/".join(["15"] * 7 + ["3OUTGUN6"] + ["15"] * 7) + " EEIIORS/IIJORRR 0/16 0"
 EG21 = ("7M2MORAL/6COWBANEs1/6UN4AE1/5VIG3OPAH/4REFoRGED3/4EX1L7/4C10/3KRONA3FLIP/4U6O2A/1ZOWIE2T2I2N/"
         "4T2HAJIS2N/2BOSQUET2T2I/7DE5E/ADVISING6R/YE5Y6S DEEILRT/AOTU 0/0 0")
-PEG = EG21.replace("DEEILRT/AOTU", "DEEILRT/AOT")  # one tile in the bag
+#: one tile in the bag (fixtures peg_s141_t19; "DEEILRT/AOT" from EG21 is now AOT known in part, the U his)
+PEG = ("11QUID/5H7M1/2UNJOINT4A1/4IT7G1/4L8E1/3CLOWN1HANGS1/6OURIE4/3CRYPTo2VAIL/8BAP2m1/8ABA2M1/8NOW2E1/"
+       "8D4N1/1KIEF1DASTARDS1/4OXO6E1/FORGE1SLEAZY3 EEIIRTU/EEEIRTV 304/425 0")
 ENDGAME = ("7M2MORAL/6COWBANEs1/6UN4AE1/5VIG3OPAH/4REFoRGED3/4EX1L7/4C10/3KRONA3FLIP/4U4T1O2A/1ZOWIE2TA1I2N/"
            "4T2HAJIS2N/2BOSQUET2T2I/7DE5E/ADVISING1DIETER/YE5Y6S LR/OU 435/506 0")
 RULESET_FILE = FIXTURES.parent.parent / "src" / "racksmith" / "rules" / "rulesets" / "english.toml"
@@ -348,7 +350,7 @@ NOT_IN_TABLE = {
     "BestPlay", "EndgameResult", "PegResult", "PegPlay", "SimResult", "SimCandidate", "Inference", "InferredLeave",
     "ScoreBreakdown", "WordScore", "TileScore", "Verdict", "Analysis", "TurnAnalysis", "Candidate", "EndgameGrade",
     "PlayerSummary", "ReplayTurn", "GCGGame", "GCGEvent", "GCGPlayer", "PlayerStats", "PairResult", "GameResult",
-    "GameTable", "PairTable", "PlayerSpec", "PlayerContext", "Skipped", "WinPct", "GameEvent", "TotalSlip",
+    "GameTable", "PairTable", "PlayerSpec", "PlayerContext", "Skipped", "WinPct", "GameEvent", "TotalSlip", "RackSlip",
     "EndgameLine", "LetterOdds", "PlyStats", "GameDetail", "PairGames",
 }
 

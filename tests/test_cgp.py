@@ -190,10 +190,16 @@ def test_random_positions_round_trip(pos):
     # enough; an empty rack of the player to move too, while more tiles are unseen than the
     # opponent's unknown rack holds (the game goes on, so he holds tiles), else he went out
     mover = bool(pos.racks[0]) or unseen <= (0 if pos.racks[1] else 7)
-    assert again.racks_known == (mover, bool(pos.racks[1]))
-    assert again == pos or not mover
     held = [min(7, unseen)] if not mover else []
     held += [min(7, unseen - sum(held))] if not pos.racks[1] else []
+    # an opponent's rack shorter than a full one while the bag would hold tiles is known in part:
+    # the tiles given and unseen ones up to a full rack
+    partial = 0 < len(pos.racks[1]) < 7 and unseen - sum(held) > 0
+    if partial:
+        held.append(min(7 - len(pos.racks[1]), unseen - sum(held)))
+    assert again.racks_known == (mover, bool(pos.racks[1]) and not partial)
+    assert again.racks_partial == (False, partial)
+    assert again == pos or not mover or partial
     assert again.bag_count == unseen - sum(held)
 
 

@@ -79,11 +79,12 @@ def test_a_placement_from_the_unknown_rack_is_refused_the_pass_stays_legal():
 
 
 def test_an_empty_opponents_rack_given_mid_game_is_not_known_either():
-    """' /QZ': the mover's rack left empty with 96 tiles unseen: he holds 7 of them."""
+    """' /QZ': the mover's rack left empty with 96 tiles unseen: he holds 7 of them (and the
+    opponent's QZ with tiles in the bag is known in part: Q, Z and five tiles not known)."""
     pos = Position.from_cgp("15/15/15/15/15/15/15/7AT6/15/15/15/15/15/15/15 /QZ 0/0 0")
-    assert pos.racks_known == (False, True)
-    assert pos.rack_sizes == (7, 2)
-    assert pos.bag_count == 100 - 2 - 2 - 7
+    assert pos.racks_known == (False, False) and pos.racks_partial == (False, True)
+    assert pos.rack_sizes == (7, 7)
+    assert pos.bag_count == 100 - 2 - 2 - 7 - 5
     with pytest.raises(PositionError, match=NOT_KNOWN):
         pos.best_play(seconds=0.2)
 
@@ -191,7 +192,11 @@ def cgp_positions(draw):
         del tiles[: len(racks[-1])]
     scores = draw(st.lists(st.integers(-100, 900), min_size=2, max_size=2))
     known = cgp_racks_known(board, tuple(racks), rs)
-    return Position(rs, board, racks, scores, draw(st.integers(0, 6)), racks_known=known)
+    zero_turns = draw(st.integers(0, 6))
+    pos = Position(rs, board, racks, scores, zero_turns, racks_known=known)
+    if known[1] and 0 < len(racks[1]) < 7 and pos.bag_count > 0:  # a short rack with tiles in the bag: known in part
+        pos = Position(rs, board, racks, scores, zero_turns, racks_known=(known[0], False))
+    return pos
 
 
 @settings(max_examples=60, deadline=None)

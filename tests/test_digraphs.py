@@ -169,10 +169,11 @@ def test_cgp_round_trips_with_ll_and_l_plus_l():
     b = np.zeros((15, 15), dtype=np.uint8)
     b[7, 3:9] = t(a, "CALLE[LL]")
     b[8, 3:5] = t(a, "l[ll]")
-    pos = Position(ES, b, (a.rack("LLA"), a.rack("[RR]RR")), scores=(10, 12))
+    # (full racks: a short opponent's rack with tiles in the bag reads back as known in part)
+    pos = Position(ES, b, (a.rack("LLAEIOU"), a.rack("[RR]RRAEIO")), scores=(10, 12))
     line = pos.cgp()
     assert line.split()[0] == "/".join(EMPTY[:7] + ["3CALLE[LL]6", "3l[ll]10"] + EMPTY[9:])
-    assert line.split()[1] == "ALL/RR[RR]"
+    assert line.split()[1] == "AEILLOU/AEIORR[RR]"
     assert Position.from_cgp(line, ES) == pos
 
 

@@ -518,9 +518,9 @@ def test_a_game_ended_with_a_rack_not_known_says_its_scores_are_not_final():
     p.push("-")
     o = p.outcome()
     assert o.scores == (116, 93) and o.uncounted == (0,) and not o.final  # (his 116 less what he holds, unknown)
-    q = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ABC 100/116 5")
+    q = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ABCDEFG 100/116 5")
     q.push("-")
-    assert q.outcome().uncounted == () and q.outcome().final and q.outcome().scores == (116 - 7, 93)
+    assert q.outcome().uncounted == () and q.outcome().final and q.outcome().scores == (116 - 16, 93)
 
 
 def test_attributes_set_after_construction_are_checked_as_the_constructor_checks_them():

@@ -10,6 +10,15 @@ the bag, which holds the rest. So the bag's size is exact (an empty bag is an en
 are in it is not; when the bag is empty the unknown rack holds exactly the unseen tiles, and the
 moves, their equity and the end of the game use them.
 
+A rack may also be known *in part* (:attr:`Position.racks_partial`): the CGP spec's "if one of the
+players' racks is only partially known, specify as many tiles as are known", as Macondo writes an
+opponent's rack after his phony was withdrawn (``AEERSTT/YD``). Such a rack is not known
+(:attr:`Position.racks_known` False), :attr:`Position.racks` holds the tiles of it that are known,
+and it holds a full rack like an unknown one: its known tiles and as many unseen ones as the
+unseen tiles allow (:attr:`Position.rack_sizes`). :meth:`Position.from_cgp` reads an opponent's
+rack shorter than a full one as known in part when the bag would otherwise hold tiles (he would
+have drawn them); with the bag empty a short rack is a whole one, as before.
+
 A position applies moves as python-chess's ``Board`` does: :meth:`Position.push` plays a move in
 place and :meth:`Position.pop` takes it back exactly (each push keeps a small :class:`Undo` record:
 the squares filled, the mover's rack, the tiles drawn, the points added — never a copy of the
@@ -73,12 +82,22 @@ class Undo(NamedTuple):
     score: int  #: points the turn added to the mover, before any end-of-game adjustment
     zero_turns: int  #: the count of consecutive scoreless turns before the turn
     ending: Ending | None  #: the end of the game the turn caused; its player indices are those after the turn
-    #: False when the mover's rack was not known: his tiles came from the unseen ones, and his rack
-    #: stays unknown (:meth:`Position.pop` makes it unknown again)
+    #: False when the mover's rack was not known: his tiles came from the unseen ones (and the known
+    #: part of his rack, which is then ``rack``: empty when none of it was known), and his rack stays
+    #: unknown (:meth:`Position.pop` makes it unknown again, with that known part)
     known: bool = True
 
 
 _new_undo = _new_tuple = tuple.__new__
+
+
+def _minus(alphabet, tiles: Tiles, taken: "Iterable[int]") -> Tiles:
+    """``tiles`` less the tiles ``taken`` (as many copies of each as it holds at most), sorted."""
+    left = list(tiles)
+    for t in taken:
+        if t in left:
+            left.remove(t)
+    return alphabet.tiles(sorted(left))
 
 
 def _unknown_exchange(move: "Move | str") -> "int | None":
@@ -309,7 +328,9 @@ class Position:
         """``racks_known``: which racks are known, one flag a rack; by default the rack of the
         player to move is, and every other rack is known unless it is empty (an empty opponent's
         rack means "not known", as in CGP). A known rack shorter than a full one (a player near
-        the end of the game, or a partial record) is taken as it is."""
+        the end of the game, or a partial record) is taken as it is. A rack not known is given
+        empty, or with the tiles of it that are known (fewer than a full rack): it is then known in
+        part (:attr:`racks_partial`), and holds those tiles and unseen ones up to a full rack."""
         self._ruleset = get_ruleset(ruleset)
         rs = self._ruleset
         self._board = _board_array(board, rs)
@@ -347,8 +368,10 @@ class Position:
                 raise PositionError(f"racks_known must be one flag (True or False) a rack, got {racks_known!r}")
             known = tuple(bool(k) for k in known)
             for i, (k, r) in enumerate(zip(known, self._racks)):
-                if not k and r:
-                    raise PositionError(f"rack {i + 1} is {r} but racks_known says it is not known: an unknown rack is given empty")
+                if not k and len(r) >= rs.rack_size:
+                    raise PositionError(
+                        f"rack {i + 1} is {r}, a full rack, but racks_known says it is not known: a rack not known is "
+                        f"given empty, or with the tiles of it that are known (fewer than {rs.rack_size})")
         self._known: tuple[bool, ...] | None = None if all(known) else known
         self._stack: list[Undo] = []
         self._kept = None  #: the board as the move generator keeps it (a BoardState), set by the first moves()
@@ -363,6 +386,9 @@ class Position:
         while the tiles left over are more than the unknown opponents' racks hold (the game goes
         on, so he holds tiles: a record that shows his rack only in part writes it empty), and
         an empty rack otherwise (he went out); see :func:`~racksmith.formats.cgp.cgp_racks_known`.
+        An opponent's rack shorter than a full one while the bag would hold tiles is known in part
+        (``EEIIORS/DY``: D and Y and five tiles not known; :attr:`racks_partial`), as the CGP
+        spec writes a rack only partially known; with the bag empty it is his whole rack.
 
         ``ruleset``: a name, a file or a :class:`Ruleset`; None follows the CGP's ``ld`` (letter
         distribution) opcode, or its ``lex`` opcode, when it names a ruleset or lexicon racksmith
@@ -374,8 +400,14 @@ class Position:
         p = parse_cgp(cgp, rs)
         if lexicon is None:
             lexicon = cgp_lexicon(p.opcodes, rs)
-        return cls(rs, p.board, p.racks, p.scores, p.zero_turns, p.opcodes, lexicon,
-                   racks_known=cgp_racks_known(p.board, p.racks, rs))
+        pos = cls(rs, p.board, p.racks, p.scores, p.zero_turns, p.opcodes, lexicon,
+                  racks_known=cgp_racks_known(p.board, p.racks, rs))
+        # an opponent's rack shorter than a full one while the bag holds tiles: he would have drawn
+        # them, so those are the tiles of his rack that are known (the spec's partial rack)
+        short = [i for i, (r, k) in enumerate(zip(pos._racks, pos.racks_known)) if i and k and 0 < len(r) < rs.rack_size]
+        if short and pos.bag_count > 0:
+            pos._known = tuple(k and i not in short for i, k in enumerate(pos.racks_known))
+        return pos
 
     @classmethod
     def empty(cls, ruleset: "str | Ruleset | None" = None, rack: str = "", lexicon: Any = None) -> "Position":
@@ -546,22 +578,34 @@ class Position:
 
     # --- tiles ---------------------------------------------------------------------------------
     def _bag_signed(self) -> np.ndarray:
-        """The tiles on neither the board nor a known rack, by tile (negative when impossible)."""
-        known = self._known
-        racks = self._racks if known is None else [r for r, k in zip(self._racks, known) if k]
-        return turns.unseen_counts(self._ruleset, self._board, racks)
+        """The tiles on neither the board nor a rack (known, or the known part of one), by tile
+        (negative when impossible)."""
+        return turns.unseen_counts(self._ruleset, self._board, self._racks)  # (an unknown rack is empty)
 
     @property
     def racks_known(self) -> tuple[bool, ...]:
         """Which racks are known, in the order of :attr:`racks` (an unknown rack is empty in
-        :attr:`racks`; :attr:`rack_sizes` says how many tiles it holds)."""
+        :attr:`racks`, or holds the tiles of it that are known: :attr:`racks_partial`;
+        :attr:`rack_sizes` says how many tiles it holds)."""
         return self._known if self._known is not None else (True,) * len(self._racks)
+
+    @property
+    def racks_partial(self) -> tuple[bool, ...]:
+        """Which racks are known only in part, in the order of :attr:`racks`: not known
+        (:attr:`racks_known` False) but with some of their tiles known, which are in :attr:`racks`
+        (``EEIIORS/DY`` mid-game: the opponent's D and Y, and five tiles not known). Such a rack
+        holds as many tiles as an unknown one (:attr:`rack_sizes`)."""
+        known = self._known
+        if known is None:
+            return (False,) * len(self._racks)
+        return tuple(not k and bool(r) for r, k in zip(self._racks, known))
 
     @property
     def rack_sizes(self) -> tuple[int, ...]:
         """How many tiles each rack holds: a known rack its own, an unknown one a full rack while
         the unseen tiles allow (``min(rack_size, unseen)``, unknown racks in order), the rest
-        being in the bag."""
+        being in the bag; a rack known in part, its known tiles and as many unseen ones as that
+        allows."""
         if self._known is None:
             return tuple(map(len, self._racks))
         left = self.unseen_count
@@ -570,21 +614,20 @@ class Position:
             if known:
                 sizes.append(len(rack))
             else:
-                n = min(self._ruleset.rack_size, max(left, 0))
+                n = min(self._ruleset.rack_size - len(rack), max(left, 0))
                 left -= n
-                sizes.append(n)
+                sizes.append(len(rack) + n)
         return tuple(sizes)
 
     @property
     def unseen_count(self) -> int:
-        """How many tiles are on neither the board nor a known rack: the bag and the unknown racks."""
-        known = self._known
-        held = sum(map(len, self._racks)) if known is None else sum(len(r) for r, k in zip(self._racks, known) if k)
-        return self._ruleset.total_tiles - int(np.count_nonzero(self._board)) - held
+        """How many tiles are on neither the board nor a rack (known, or the known part of one):
+        the bag and the tiles of the racks not known."""
+        return self._ruleset.total_tiles - int(np.count_nonzero(self._board)) - sum(map(len, self._racks))
 
     def unseen_counts(self) -> np.ndarray:
-        """The tiles on neither the board nor a known rack (the bag and the unknown racks), by
-        tile; index 0 = blanks."""
+        """The tiles on neither the board nor a rack (known, or the known part of one): the bag
+        and the tiles of the racks not known, by tile; index 0 = blanks."""
         return self._bag_signed()
 
     def unseen_tiles(self) -> Tiles:
@@ -603,7 +646,7 @@ class Position:
         less those the unknown racks hold, see :attr:`rack_sizes`)."""
         if self._known is None:
             return self._ruleset.total_tiles - int(np.count_nonzero(self._board)) - sum(map(len, self._racks))
-        return self.unseen_count - sum(s for s, k in zip(self.rack_sizes, self._known) if not k)
+        return self.unseen_count - sum(s - len(r) for s, r, k in zip(self.rack_sizes, self._racks, self._known) if not k)
 
     def bag_tiles(self) -> Tiles:
         """The tiles in the bag, sorted (when a rack is unknown: the unseen tiles, see :meth:`bag_counts`)."""
@@ -611,12 +654,13 @@ class Position:
 
     def inferred_racks(self) -> list[Tiles | None]:
         """Every rack as far as it is known: a known rack as it is; an unknown rack whose tiles are
-        certain (the bag is empty and it is the only unknown rack holding tiles: it holds every
-        unseen tile) as those tiles; None for an unknown rack whose tiles are not known."""
+        certain (the bag is empty and it is the only unknown rack holding tiles not known: it
+        holds every unseen tile, and its known part if any) as those tiles; None for an unknown
+        rack whose tiles are not known."""
         if self._known is None:
             return list(self._racks)
         sizes = self.rack_sizes
-        holders = [i for i, (k, n) in enumerate(zip(self._known, sizes)) if not k and n]
+        holders = [i for i, (k, n, r) in enumerate(zip(self._known, sizes, self._racks)) if not k and n > len(r)]
         certain = self.bag_count == 0 and len(holders) <= 1
         out: list[Tiles | None] = []
         for i, (rack, known) in enumerate(zip(self._racks, self._known)):
@@ -625,20 +669,23 @@ class Position:
             elif not certain:
                 out.append(None)
             else:
-                out.append(self.unseen_tiles() if i in holders else rack)
+                out.append(self._ruleset.alphabet.tiles(sorted([*rack, *self.unseen_tiles()])) if i in holders else rack)
         return out
 
     def _resolved(self) -> "Position":
         """This position, or a copy with the racks whose tiles are certain filled in (the moves of
-        an endgame whose opponent's rack the CGP left out)."""
+        an endgame whose opponent's rack the CGP left out) and the known part of a rack whose
+        tiles are not all known taken off (the moves of a mover known only in part are the pass
+        alone, as a mover not known at all; an opponent's known part is not his rack's value)."""
         if self._known is None:
             return self
         inferred = self.inferred_racks()
-        if all(r is None or k for r, k in zip(inferred, self._known)):
+        if all(k or (r is None and not self._racks[i]) for i, (r, k) in enumerate(zip(inferred, self._known))):
             return self
         p = self.copy(stack=False)
         p._kept = self._kept
-        p._racks = _racks_of(self._ruleset, [r if r is not None else self._racks[i] for i, r in enumerate(inferred)])
+        a = self._ruleset.alphabet
+        p._racks = _racks_of(self._ruleset, [r if r is not None else a.tiles() for r in inferred])
         known = tuple(r is not None for r in inferred)
         p._known = None if all(known) else known
         return p
@@ -716,7 +763,8 @@ class Position:
     def to_dict(self) -> dict:
         """Plain data (what ``racksmith show --json`` prints): the board as letters (lowercase =
         blank, ``""`` = empty), the premium layout, racks (an unknown rack is ``""``, with
-        ``racks_known`` false and its size in ``rack_sizes``), scores, zero-turn count, the bag
+        ``racks_known`` false and its size in ``rack_sizes``; a rack known in part is its known
+        tiles, with ``racks_partial`` true), scores, zero-turn count, the bag
         (``bag_count`` tiles; ``bag`` by letter, which with an unknown rack is every unseen tile)
         and the unseen tiles (``unseen``: on neither the board nor a known rack)."""
         rs = self._ruleset
@@ -732,6 +780,7 @@ class Position:
             "premiums": rs.layout(),
             "racks": [a.rack_string(r, blanks_last=True) for r in self._racks],
             "racks_known": list(self.racks_known),
+            "racks_partial": list(self.racks_partial),
             "rack_sizes": list(self.rack_sizes),
             "scores": list(self._scores),
             "zero_turns": self._zero_turns,
@@ -744,9 +793,16 @@ class Position:
     def cgp(self) -> str:
         """The position as CGP. Once a move is pushed, the opcodes that described the position it was
         made from (``lm``, the last move; the timers ``ti``, ``tmr``, ``to``) are left out: they no
-        longer hold (popping back to it writes them again)."""
+        longer hold (popping back to it writes them again).
+
+        A rack known in part is written as its known tiles (read back the same way while the bag
+        holds tiles, and with the bag empty as the whole rack it then is) — but the mover's is
+        written empty, not known: the format takes the mover's short rack for his whole rack."""
         self._check_scores()
-        return format_cgp(self._board, self._racks, self._scores, self._zero_turns, self.current_opcodes, self._ruleset)
+        racks = self._racks
+        if self._known is not None and not self._known[0] and racks[0]:
+            racks = [self._ruleset.alphabet.tiles(), *racks[1:]]
+        return format_cgp(self._board, racks, self._scores, self._zero_turns, self.current_opcodes, self._ruleset)
 
     @property
     def current_opcodes(self) -> tuple[tuple[str, str], ...]:
@@ -813,7 +869,9 @@ class Position:
         and the unseen tiles, his pass as any, and his exchange is written ``-N`` (``exch N``: N
         tiles, which are not known). His rack stays unknown (``draw`` must be None) and the bag
         gives him as many tiles as he played. With the bag empty his tiles are certain (the
-        unseen ones), and his moves are checked against them as a known rack's are."""
+        unseen ones), and his moves are checked against them as a known rack's are. A rack known
+        in part (:attr:`racks_partial`) plays from its known tiles and the unseen ones, and the
+        known tiles he did not play stay known (after ``-N``, those he holds more than N of)."""
         if type(trusted) is not bool:
             trusted = _args.flag(trusted, "trusted", PositionError)
         if type(check_words) is not bool:
@@ -845,8 +903,7 @@ class Position:
         known = self._known
         if known is not None:
             self._known = (known[-1], *known[:-1])
-        if not u.known:  # the mover's rack was not known: it is not again
-            self._racks[0] = self._ruleset.alphabet.tiles()
+        if not u.known:  # the mover's rack was not known: it is not again (u.rack: its known part, if any)
             self._known = (False, *self._known[1:])
         self._zero_turns = u.zero_turns
         turns.unplace_tiles(self._board, u.squares, u.move)  # (and the stars it took back, if any)
@@ -918,7 +975,9 @@ class Position:
 
     def _push_unknown(self, move: "Move | str", draw, check_words: bool, trusted: bool) -> Undo:
         """:meth:`push` for a mover whose rack is not known: the tiles of his move come from the
-        unseen ones (or, the bag empty, from those he certainly holds), and his rack stays unknown."""
+        unseen ones and the known part of his rack (or, the bag empty, from those he certainly
+        holds), and his rack stays unknown: what is left of its known part (the tiles he did not
+        play) is known in part."""
         rs = self._ruleset
         a = rs.alphabet
         certain = self.inferred_racks()[0]
@@ -930,21 +989,28 @@ class Position:
             return self._exchange_unknown(count)
         resolved = move if isinstance(move, Move) and move.kind != PLACE else self.resolve(move)
         size = self.rack_sizes[0]
+        part = self._racks[0]  # the tiles of his rack that are known (none, mostly)
         if certain is not None:
             rack = certain
         else:
             rack = a.tiles(resolved.rack_tiles())
             unseen = self._bag_signed()
+            for t in part:
+                unseen[t] += 1  # (the tiles he may play: the unseen ones and his known ones)
             for t in rack:
                 unseen[t] -= 1
-            if len(rack) > size or (unseen < 0).any():
+            holds = len(part) + sum(max(rack.count(t) - part.count(t), 0) for t in set(rack))  # his rack at least
+            if holds > size or (unseen < 0).any():
                 short = [t for t in range(len(unseen)) if unseen[t] < 0]
+                among = "the unseen tiles" if not part else f"his known tiles {part} and the unseen ones"
                 held = ", ".join(f"{int(unseen[t]) + rack.count(t)} {a.letter(t) if t else 'blank'} of the "
                                  f"{rack.count(t)} it plays" for t in short)
                 why = (f"it plays {len(rack)} tiles from a rack of {size}" if len(rack) > size else
-                       f"the unseen tiles hold {held}")
-                raise IllegalMoveError("not_in_rack", f"{resolved.notation()}: {why} (his rack is not known: "
-                                                      "his tiles are among the unseen ones)")
+                       f"a rack of {size} holding {part} cannot hold the tiles it plays ({rack}) too" if holds > size
+                       else f"{among} hold {held}")
+                known_as = ("his rack is not known: his tiles are among the unseen ones" if not part else
+                            f"his rack is known only in part, {part}: his other tiles are among the unseen ones")
+                raise IllegalMoveError("not_in_rack", f"{resolved.notation()}: {why} ({known_as})")
         known = self._known
         assert known is not None
         self._racks[0] = rack
@@ -952,12 +1018,13 @@ class Position:
         try:
             u = self.push(resolved, None, check_words=check_words, trusted=trusted)
         except BaseException:
-            self._racks[0] = a.tiles()
+            self._racks[0] = part
             self._known = known
             raise
-        self._racks[-1] = a.tiles()  # (what is left of his rack is not known either)
+        # what is left of his rack is not known either, but for the known tiles he did not play
+        self._racks[-1] = _minus(a, part, resolved.rack_tiles())
         self._known = (*self._known[:-1], False)
-        u = u._replace(known=False)
+        u = u._replace(rack=part, known=False)  # (pop gives him his known part back)
         self._stack[-1] = u
         return u
 
@@ -977,7 +1044,11 @@ class Position:
         zero = turns.zero_turns_after(zero_before, 0)
         racks, scores, known = self._racks, self._scores, self._known
         assert known is not None
-        self._racks = _racks_of(rs, [*racks[1:], racks[0]])
+        # of a rack known in part, what he may have given back is not known: a tile known stays
+        # known where he holds more copies of it than he gave back tiles
+        counts = {t: racks[0].count(t) - count for t in set(racks[0])}
+        kept = rs.alphabet.tiles(sorted(t for t, n in counts.items() for _ in range(max(n, 0))))
+        self._racks = _racks_of(rs, [*racks[1:], kept])
         self._scores = [*scores[1:], scores[0]]
         self._known = (*known[1:], known[0])
         self._zero_turns = zero
@@ -1236,7 +1307,9 @@ class Position:
         the best chance of winning over the possible bag tiles (with more than one, the orders they
         can come out in) (exact), then mean spread (exact where it decides between equal chances,
         else bounded); every other play proven no better. The options are those of
-        :func:`racksmith.search.peg.solve_peg` (``tt_mb`` None: the default table)."""
+        :func:`racksmith.search.peg.solve_peg` (``tt_mb`` None: the default table). An opponent's
+        rack known only in part (:attr:`racks_partial`) holds its known tiles in every case, its
+        other tiles and the bag's being any of the unseen ones (as Macondo's ``peg -opprack``)."""
         from ..search.peg import solve_peg
 
         extra = {} if tt_mb is None else {"tt_mb": tt_mb}

@@ -105,8 +105,8 @@ def _footer(position, move, cells) -> list[str]:
         # the racks are in turn order from the player to move (not the players' numbers in a record)
         who = "to move" if i == 0 else "opponent" if len(position.racks) == 2 else f"next {i}"
         shown = a.rack_string(rack, blanks_last=True) or "-"
-        if not known[i]:
-            shown = f"({sizes[i]} unknown)"
+        if not known[i]:  # not known, or known in part (its known tiles on the rack)
+            shown = f"({sizes[i]} unknown)" if not rack else f"{shown} + {sizes[i] - len(rack)} unknown"
         lines.append(f"{who:>9}: {shown:<{rs.rack_size}}  score {score}")
     bag = position.bag_count
     lines.append(f"      bag: {bag} tile{'s' if bag != 1 else ''}" + (
@@ -289,14 +289,15 @@ def render_svg(position: Position, move: Move | str | None = None, size: int = 3
             f'{escape(label)} · {score}</text>'
         )
         tx = margin + size * 3.2
-        if not known[i]:
-            out.append(
-                f'<text x="{tx:.1f}" y="{y + size * 0.5:.1f}" font-size="{fs_small * 1.1:.1f}" fill="#777" '
-                f'font-style="italic">rack not known ({sizes[i]} tiles)</text>'
-            )
         for t in sorted(rack, key=lambda t: (t == 0, t)):
             out.append(_svg_tile(tx, y, size * 0.8, a.letter(t) if t else "", t == 0, rs.value(t), rack_blank=t == 0))
             tx += size * 0.85
+        if not known[i]:  # not known, or known in part: its known tiles drawn first
+            what = f"rack not known ({sizes[i]} tiles)" if not rack else f"+ {sizes[i] - len(rack)} not known"
+            out.append(
+                f'<text x="{tx:.1f}" y="{y + size * 0.5:.1f}" font-size="{fs_small * 1.1:.1f}" fill="#777" '
+                f'font-style="italic">{what}</text>'
+            )
         y += size * 0.8
     bag = position.bag_count
     out.append(

@@ -159,9 +159,10 @@ class Game:
     ) -> "Game":
         """A game that goes on from ``position`` (which is copied, not changed): its board, racks
         (the player to move is seat 0), scores and scoreless-turn count. The tiles that are neither
-        on the board nor on a known rack are shuffled by ``seed``; an unknown rack (empty in a CGP)
-        draws as many as :attr:`Position.rack_sizes` gives it, then a known rack shorter than a full
-        one is filled, in seat order, and the bag holds the rest. ``lexicon``: as for :class:`Game`
+        on the board nor on a rack are shuffled by ``seed``; an unknown rack (empty in a CGP, or
+        known in part: :attr:`Position.racks_partial`) draws as many as :attr:`Position.rack_sizes`
+        gives it beyond its known tiles, then a known rack shorter than a full one is filled, in
+        seat order, and the bag holds the rest. ``lexicon``: as for :class:`Game`
         (default: the position's)."""
         if not isinstance(position, Position):
             raise RacksmithError(f"from_position needs a Position, got {type(position).__name__}")
@@ -184,8 +185,8 @@ class Game:
         known = pos.racks_known
         racks = list(pos.racks)
         for i in range(len(racks)):
-            if not known[i]:
-                racks[i] = rs.alphabet.tiles(sorted(bag.draw(sizes[i])))
+            if not known[i]:  # (a rack known in part keeps its known tiles)
+                racks[i] = rs.alphabet.tiles(sorted([*racks[i], *bag.draw(sizes[i] - len(racks[i]))]))
         for i, rack in enumerate(racks):
             need = rs.rack_size - len(rack)
             if known[i] and need > 0 and len(bag):

@@ -737,9 +737,11 @@ def solve_peg(
     if position.racks_known[1]:  # the opponent's rack is known: the bag's tiles are too, not their order
         opp = tuple(position.racks[1])
         scenarios = [(seq, weight, opp) for seq, weight in _orders(Counter(int(t) for t in position.bag_tiles()), in_bag)]
-    else:
+    else:  # not known: any of the unseen tiles may be in the bag; those of his rack that are known
+        # (a rack known in part, Position.racks_partial) are not, as Macondo's -opprack takes them
         unseen = Counter(int(t) for t in position.unseen_tiles())
-        scenarios = [(seq, weight, tuple((unseen - Counter(seq)).elements()))
+        part = tuple(position.racks[1])
+        scenarios = [(seq, weight, tuple(sorted(part + tuple((unseen - Counter(seq)).elements()))))
                      for seq, weight in _orders(unseen, in_bag)]
     n_draws = sum(weight for _, weight, _ in scenarios)
     pool = bytes(rack) + bytes(scenarios[0][2]) + bytes(scenarios[0][0])  # every tile still to be played

@@ -357,7 +357,10 @@ def infer_leaves(
     play or an exchange from a full bag means hundreds of thousands to millions of racks: several
     seconds to tens of them. ``threads``: threads sharing the racks (each with its own board).
     ``cancel``: a ``threading.Event`` another thread may set to stop the inference at its next
-    rack (:class:`InferenceError`); Ctrl-C stops it too (KeyboardInterrupt)."""
+    rack (:class:`InferenceError`); Ctrl-C stops it too (KeyboardInterrupt). The opponent's rack
+    must not be known, even in part (:attr:`Position.racks_partial
+    <racksmith.core.position.Position.racks_partial>`: the inference does not take tiles known
+    into account; the simulation keeps them without it)."""
     from ..core.position import Position
 
     started = time.monotonic()
@@ -390,6 +393,13 @@ def infer_leaves(
         raise InferenceError(
             "the opponent's rack is known in this position: inference is for an unknown rack "
             "(leave it out of the CGP: 'RACK/' with nothing after the slash)"
+        )
+    if position.racks_partial[1]:
+        part = a.rack_string(position.racks[1], blanks_last=True)
+        raise InferenceError(
+            f"the opponent's rack is known in part in this position ({part}): inference is for a rack not known "
+            "at all, and does not take the tiles known into account; simulate without it (the simulation keeps "
+            f"{part} on his rack and draws the rest), or leave his rack out of the CGP to infer it"
         )
     board_after = np.ascontiguousarray(position.board, dtype=np.uint8)
     our_rack = list(position.racks[0])

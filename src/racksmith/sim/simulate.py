@@ -2,12 +2,13 @@
 
 :func:`simulate` (also :meth:`Position.simulate <racksmith.core.position.Position.simulate>`)
 takes the ``candidates`` best plays by static equity, and for each of many iterations deals the
-unseen tiles (the opponent's rack — known, drawn from an inference result, or random — and the bag
-order), plays each candidate, then ``plies`` turns of best-equity replies, and values the end:
-spread plus the leave values of the last two moves, turned into a win chance by the ruleset's
-win% table (:mod:`racksmith.sim.winpct`). The i-th iteration of every candidate sees the same tiles
-(common random numbers). Which candidate gets the next iteration, and when to stop, is decided by
-best-arm identification (docs/ALGORITHM.md §15, run in the kernel as
+unseen tiles (the opponent's rack — known, drawn from an inference result, or random, its known
+tiles kept when it is known in part — and the bag order), plays each candidate, then ``plies``
+turns of best-equity replies, and values the end: spread plus the leave values of the last two
+moves, turned into a win chance by the ruleset's win% table (:mod:`racksmith.sim.winpct`). The
+i-th iteration of every candidate sees the same tiles (common random numbers). Which candidate
+gets the next iteration, and when to stop, is decided by best-arm identification
+(docs/ALGORITHM.md §15, run in the kernel as
 :class:`racksmith.sim._sim.Sampler`); iteration and time limits bound the run. Each candidate also
 reports what its play-outs played at each ply (:class:`PlyStats`: mean score and its deviation,
 bingo fraction, counts of passes, exchanges, placements and bingos, as MAGPIE's per-ply columns).
@@ -160,8 +161,11 @@ class SimResult:
     ``stopped`` is ``"confidence"`` (best-arm identification is sure of the best at the ``stop``
     level), ``"iterations"``, ``"time"`` or ``"interrupted"``. ``opponent_rack``: where the
     opponent's rack came from — ``"known"`` (the position gives it), ``"inferred"`` (drawn from the
-    leaves of ``opponent_racks``) or ``"unseen"`` (drawn from the unseen tiles); ``note``: why,
-    when that is not what was asked for (an inference that kept no leave), else None."""
+    leaves of ``opponent_racks``), ``"partial"`` (known in part, :attr:`Position.racks_partial
+    <racksmith.core.position.Position.racks_partial>`: its known tiles and the rest drawn from the
+    unseen tiles) or ``"unseen"`` (drawn from the unseen tiles); ``note``: why, when that is not
+    what was asked for (an inference that kept no leave, or one not used for a rack known in part),
+    and which tiles were kept of a rack known in part, else None."""
 
     candidates: tuple[SimCandidate, ...]
     iterations: int
@@ -207,7 +211,8 @@ class SimResult:
                    f"{_plural(self.plies, 'ply', 'plies')}")
         t = html.table(("#", "move", "win%", "± s.e.", "equity", "± s.e.", "static", "iters"), rows,
                        right=range(2, 8), caption=caption, total=len(self.candidates))
-        rack = {"known": "known", "inferred": "drawn from the inference", "unseen": "drawn from the unseen tiles"}
+        rack = {"known": "known", "inferred": "drawn from the inference", "unseen": "drawn from the unseen tiles",
+                "partial": "known in part, the rest drawn from the unseen tiles"}
         tail = html.text(f"seed {self.seed}; the opponent's rack {rack.get(self.opponent_rack, self.opponent_rack)}"
                          + (f" ({self.note})" if self.note else ""))
         return html.block(t, tail)
@@ -332,7 +337,11 @@ def simulate(
     0.99), or None to run to the limits. ``opponent_racks``: an :class:`~racksmith.sim.infer.Inference`
     whose leaves the opponent's rack is drawn from (one that kept no leave,
     :attr:`~racksmith.sim.infer.Inference.learned_nothing`, says nothing of it: his rack is then
-    drawn from the unseen tiles, as without one, and the result's ``note`` says so). ``leaves``:
+    drawn from the unseen tiles, as without one, and the result's ``note`` says so). An opponent's
+    rack known in part (:attr:`Position.racks_partial <racksmith.core.position.Position.racks_partial>`,
+    ``EEIIORS/DY`` mid-game) keeps its known tiles in every play-out, the rest drawn from the unseen
+    tiles (``opponent_rack`` ``"partial"``); an inference is not used for it (it does not take
+    the tiles known into account), and the ``note`` says so. ``leaves``:
     the leave values of every player: ``"shipped"`` (the default: the ruleset's shipped leaves,
     as :func:`~racksmith.review.best.best_play` and the CLI use), a :class:`~racksmith.lexicon.Leaves`,
     a shipped set's name or a KLV2 path; None: every leave 0. ``winpct``: the
@@ -393,30 +402,8 @@ def simulate(
     keys = [similarity_key(m) for m in cand_moves]
 
     # the tiles
-    known = position.racks_known
+    opponent, unseen, inferred, opponent_rack, note = _opponent_tiles(position, opponent_racks)
     sizes = position.rack_sizes
-    opponent = bytes(position.racks[1]) if known[1] else None
-    if opponent is not None and opponent_racks is not None:
-        raise SimError("the opponent's rack is known in this position: opponent_racks is for an unknown rack")
-    unseen = bytes(position.unseen_tiles())
-    inferred = None
-    opponent_rack = "known" if opponent is not None else "unseen"
-    note = None
-    if opponent_racks is not None:
-        if opponent_racks.learned_nothing:
-            why = ("no rack he could have held makes it one of his best plays" if opponent_racks.exact else
-                   f"none of the {opponent_racks.samples:,} racks dealt at random of the "
-                   f"{opponent_racks.racks_total:,} he could have held makes it one of his best plays")
-            note = (f"the inference from {opponent_racks.play} kept no leave ({why}): the opponent's rack is "
-                    "drawn from the unseen tiles, as without inference")
-        elif opponent_racks.too_few:
-            note = (f"the inference from {opponent_racks.play} kept only {opponent_racks.total_draws:,} of the "
-                    f"{opponent_racks.samples:,} racks dealt at random (fewer than {MIN_KEPT_DEALS}: too few to draw "
-                    "from; more time or samples deal more): the opponent's rack is drawn from the unseen tiles, as "
-                    "without inference")
-        else:
-            inferred = opponent_racks.kernel_arrays(position)
-            opponent_rack = "inferred"
     board = BoardState(rules)
     board.set(np.ascontiguousarray(position.board, dtype=np.uint8))
     from concurrent.futures import ThreadPoolExecutor
@@ -501,6 +488,61 @@ def simulate(
     if progress is not None:
         progress(result)
     return result
+
+
+def _opponent_tiles(position: "Position", opponent_racks: "Inference | None"):
+    """What the play-outs deal the opponent, as :class:`~racksmith.sim._sim.Playouts` takes it:
+    (his rack when known, else None; the tiles dealt from: the unseen ones, and the known part of
+    a rack known in part; the leaves dealt him first: an inference's, or the known part of his
+    rack, else None; where his rack comes from, :attr:`SimResult.opponent_rack`; the note)."""
+    rs = position.ruleset
+    known = position.racks_known
+    opponent = bytes(position.racks[1]) if known[1] else None
+    if opponent is not None and opponent_racks is not None:
+        raise SimError("the opponent's rack is known in this position: opponent_racks is for an unknown rack")
+    unseen = bytes(position.unseen_tiles())
+    inferred = None
+    opponent_rack = "known" if opponent is not None else "unseen"
+    note = None
+    if position.racks_partial[1]:
+        # known in part: its known tiles dealt him in every play-out (as the kernel deals a leave
+        # of an inference: out of the tiles dealt from), the rest drawn from the unseen tiles
+        part = position.racks[1]
+        inferred = _known_part(part)
+        unseen += bytes(part)
+        opponent_rack = "partial"
+        shown = rs.alphabet.rack_string(part, blanks_last=True)
+        note = (f"the opponent's rack is known in part: {shown}, kept in every play-out, and "
+                f"{position.rack_sizes[1] - len(part)} tiles drawn from the unseen ones")
+        if opponent_racks is not None:
+            note += (f"; the inference from {opponent_racks.play} is not used (it does not take the tiles known "
+                     "into account)")
+    elif opponent_racks is not None:
+        if opponent_racks.learned_nothing:
+            why = ("no rack he could have held makes it one of his best plays" if opponent_racks.exact else
+                   f"none of the {opponent_racks.samples:,} racks dealt at random of the "
+                   f"{opponent_racks.racks_total:,} he could have held makes it one of his best plays")
+            note = (f"the inference from {opponent_racks.play} kept no leave ({why}): the opponent's rack is "
+                    "drawn from the unseen tiles, as without inference")
+        elif opponent_racks.too_few:
+            note = (f"the inference from {opponent_racks.play} kept only {opponent_racks.total_draws:,} of the "
+                    f"{opponent_racks.samples:,} racks dealt at random (fewer than {MIN_KEPT_DEALS}: too few to draw "
+                    "from; more time or samples deal more): the opponent's rack is drawn from the unseen tiles, as "
+                    "without inference")
+        else:
+            inferred = opponent_racks.kernel_arrays(position)
+            opponent_rack = "inferred"
+    return opponent, unseen, inferred, opponent_rack, note
+
+
+def _known_part(part) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The known tiles of an opponent's rack known in part as the kernel takes inferred leaves:
+    one leave, of weight 1, that every play-out deals him."""
+    from ..movegen._movegen import TILE_BITS
+
+    tiles = np.zeros((1, TILE_BITS["MAX_RACK"]), np.uint8)
+    tiles[0, : len(part)] = list(part)
+    return tiles, np.array([len(part)], np.uint8), np.ones(1, np.float64)
 
 
 def candidate_moves(position: "Position", moves: Iterable["Move | str"],

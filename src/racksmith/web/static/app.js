@@ -99,10 +99,13 @@
     m = m.replace(/: pass the ruleset to use$/, ": remove that opcode from the CGP to read it with the ruleset picked in the Ruleset menu");
     // a GCG record in letters of no ruleset the server has
     m = m.replace(/pass a ruleset file whose alphabet has them(?: \(--ruleset my_game\.toml\))?/,
-      "start the server with a ruleset file whose alphabet has them (racksmith serve --ruleset my_game.toml), then load the game again");
+      "start the server with a ruleset file whose alphabet has them (racksmith serve --ruleset my_game.toml)" +
+      (where === "game" ? ", then load the game again" : ""));
     // the opponent's rack given while his last play is to be inferred
     m = m.replace(/\(leave it out of the CGP: 'RACK\/' with nothing after the slash\)/,
       "(clear the Opponent rack field, or the Opponent's last play)");
+    // ... or known in part (a short rack while the bag holds tiles)
+    m = m.replace(/or leave his rack out of the CGP to infer it/, "or clear the Opponent rack field to infer it");
     // the racks and scores as the fields beside them name them
     if (where === "rack0" || where === "rack1") m = m.replace(/\bCGP rack [12] /g, "the rack ");
     else if (where !== "cgp") m = m.replace(/\bCGP rack 1 /g, "the To move rack ").replace(/\bCGP rack 2 /g, "the Opponent's rack ");
