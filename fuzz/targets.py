@@ -20,7 +20,6 @@ import socket
 import tempfile
 import threading
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable
 
 import numpy as np

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from racksmith.cli import main as cli_main
 from racksmith.cli.main import main
 
 EMPTY15 = "/".join(["15"] * 15)

@@ -17,7 +17,6 @@ from racksmith import (
     SimError, SimPlayer,
 )
 from racksmith.cli.main import main
-from racksmith.movegen.movelist import RECORD_DTYPE
 from racksmith.sim.infer import infer_leaves
 from racksmith.training import RackTally, TrainSettings, rack_key, train_leaves
 

@@ -47,7 +47,7 @@ def test_opcodes_are_kept_including_unknown_ones():
 def test_the_last_move_and_the_timers_are_left_out_once_a_move_is_pushed():
     """``lm`` (the last move) and the timers ``ti``/``tmr``/``to`` describe the position the CGP was
     written at: after a push they would be wrong for Woogles, Macondo or MAGPIE reading it."""
-    cgp = (f"15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ABCDEFG 0/28 0 lex NWL20; lm 8D.KRONA; "
+    cgp = ("15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ABCDEFG 0/28 0 lex NWL20; lm 8D.KRONA; "
            "gid xyz; tmr 100/200; ti 5; TO 60;")
     pos = Position.from_cgp(cgp)
     assert pos.cgp() == cgp

@@ -14,7 +14,6 @@ import pytest
 
 from oracle import WordIndex
 from racksmith import Position
-from racksmith.core.move import Move
 from racksmith.errors import RacksmithError
 from racksmith.lexicon import Lexicon
 from racksmith.rules.ruleset import Ruleset

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-import sys
 import sysconfig
 from pathlib import Path
 

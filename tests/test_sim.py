@@ -13,7 +13,7 @@ import pytest
 
 from racksmith import Move, Position
 from racksmith.lexicon import load_leaves
-from racksmith.rules.alphabet import BLANK, LETTER_MASK, THROUGH
+from racksmith.rules.alphabet import BLANK
 from bai_reference import BestArm
 from racksmith.sim.simulate import SimError, grade, similarity_key, simulate
 from racksmith.sim.winpct import WinPct
@@ -478,7 +478,6 @@ def test_bai_threshold_and_z():
 
 
 def test_similarity_key_and_grades():
-    pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB?DEFG/ 0/0 0")
     from racksmith.core.move import Move
 
     a = Move.parse("8H BAd", "english")

@@ -9,7 +9,6 @@ from racksmith import BestEquityPlayer, Game, GameView, load_leaves
 from racksmith.core.bag import game_rng
 from racksmith.errors import SimError
 from racksmith.sim.player import SimPlayer, make_sim_player
-from racksmith.sim.winpct import WinPct
 
 SYNTH = Path(__file__).parent / "fixtures" / "SYNTH.klv2"
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import json
-import random
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from racksmith import Leaves, get_ruleset, load_lexicon
+from racksmith import get_ruleset, load_lexicon
 from racksmith.cli.main import main
 from racksmith.errors import PlayerSpecError, RacksmithError
 from racksmith.lexicon import default_leaves, leaves_provenance, load_leaves
@@ -20,7 +19,7 @@ from racksmith.play.match import play_pairs, wilson_interval
 from racksmith.play.players import BestEquityPlayer, BestScorePlayer
 from racksmith.play.specs import player_kinds
 from racksmith.training import RackTally, TrainSettings, leave_values, leaves_from_tally, rack_key, train_leaves
-from racksmith.training.tally import SCALE, key_tiles, to_fixed
+from racksmith.training.tally import key_tiles, to_fixed
 
 EN = get_ruleset("english")
 
@@ -467,7 +466,7 @@ def test_a_census_tally_is_the_same_for_any_split_and_jobs(tmp_path):
     # the command: the same leaves for 1 or 2 workers, the probes in the provenance
     s = TrainSettings("english", games=4, generations=1, seed=5, prior_weight=10, probes=2)
     a = train_leaves(tmp_path / "a.klv2", s, checkpoint=3)
-    b = train_leaves(tmp_path / "b.klv2", s, checkpoint=2, jobs=2)
+    train_leaves(tmp_path / "b.klv2", s, checkpoint=2, jobs=2)
     assert (tmp_path / "a.klv2").read_bytes() == (tmp_path / "b.klv2").read_bytes()
     assert a.provenance["probes"] == 2 and a.provenance["turns_tallied"] == {"1": whole.observations}
     assert a.provenance["weighting"] == "draws"

@@ -198,7 +198,7 @@ def test_decomposed_letters_in_a_ruleset_file_are_composed(tmp_path):
             "letter_aliases": {"X" + "\u030c": DECOMPOSED_A.lower()}}
     path = tmp_path / "cz.toml"
     path.write_text("\n".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()
-                              if k != "letter_aliases") + f'\nletter_aliases = {{ "X\u030c" = "a\u0301" }}\n',
+                              if k != "letter_aliases") + '\nletter_aliases = { "X\u030c" = "a\u0301" }\n',
                     encoding="utf-8")
     for rs in (Ruleset.from_dict(data), Ruleset.load(path)):
         assert rs.alphabet.letters == ("A", "Á", "B")  # one code point each

@@ -141,7 +141,7 @@ def _bad_slot_resealed(b: bytes) -> bytes:
     """A table slot pointing past the words, with the checksum recomputed: only the structural
     check can see it."""
     data = bytearray(b)
-    header, kinds, max_len = 128, 3, 26
+    header, max_len = 128, 26
     for L in range(2, max_len + 1):
         at = header + (0 * (max_len + 1) + L) * 16
         off = int.from_bytes(data[at:at + 8], "little")

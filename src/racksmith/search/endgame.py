@@ -44,7 +44,7 @@ import numpy as np
 
 from .. import _args
 from .._interrupt import cancelling, check_event, run_interruptibly
-from ..core.move import PASS, Move, MoveKind
+from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
 from ..lexicon.build import build_packed, pack_words

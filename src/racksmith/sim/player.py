@@ -38,7 +38,7 @@ _KEYS = {
 #: racks an inference of the sim player tries: every rack when there are at most this many, else
 #: this many dealt at random (seeded by the turn, so a match is reproducible)
 DEFAULT_INFER_SAMPLES = 20_000
-from .infer import MIN_KEPT_DEALS  # (the rule of Inference.too_few)
+from .infer import MIN_KEPT_DEALS  # noqa: F401  (the rule of Inference.too_few: the docstring's :data: reference)
 
 #: the endgame solver's depth when the bag is empty (a deterministic bound on an endgame turn)
 DEFAULT_ENDGAME_PLIES = 3

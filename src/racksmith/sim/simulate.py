@@ -27,7 +27,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -36,7 +36,7 @@ from .. import _args
 from .._interrupt import check_event
 from .infer import MIN_KEPT_DEALS
 from ..core.move import Move
-from ..errors import SimError, RacksmithError
+from ..errors import SimError
 from ..lexicon import Leaves, Lexicon
 from ..movegen._movegen import BoardState
 from ..lexicon.shipped_leaves import default_leaves
@@ -394,7 +394,6 @@ def simulate(
     else:
         cand_moves, recs = _given(position, moves, leave_values)
     reclaimed = _reclaimed(rs, cand_moves, recs)
-    a = rs.alphabet
     cand_leave = np.array(
         [leave_values.value_tiles(list(m.leave)) if leave_values is not None and m.leave else 0.0 for m in cand_moves],
         dtype=np.float64,

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from .. import _args
-from ..errors import RacksmithError, WinPctError
+from ..errors import WinPctError
 from ..lexicon.files import read_bounded, write_atomically
 from ..rules.ruleset import Ruleset, builtin_name, get_ruleset, provenance_fields
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import RacksmithError
-from ..lexicon import Leaves, load_leaves
+from ..lexicon import Leaves
 from ..lexicon.files import write_atomically
 from ..play.backends import MAX_GAMES, Runner, check_backend, portable_path, ruleset_ref, split
 from ..rules.ruleset import Ruleset, get_ruleset, is_shipped, provenance_fields

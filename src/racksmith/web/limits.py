@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..errors import LimitError, RacksmithError
+from ..errors import LimitError, RacksmithError  # noqa: F401  (LimitError: the limits' error, imported from here too)
 
 
 @dataclass(frozen=True, slots=True)
