@@ -104,6 +104,17 @@ def test_sim_says_when_it_uses_another_ruleset_s_table(capsys, own, even):
     assert code == 0 and json.loads(out)["note"] is None and "note" not in err
 
 
+def test_simulate_itself_says_it_once(own, even):
+    """(Python callers of Position.simulate got no note; the callers that add it add it once)"""
+    from racksmith.sim.winpct import with_borrowed_note
+
+    pos = Position.from_cgp(OPENING, get_ruleset(str(own)))
+    r = pos.simulate(candidates=2, iterations=20, seed=1)
+    assert r.note.count("has no win% table of its own") == 1
+    assert with_borrowed_note(r, pos.ruleset).note == r.note
+    assert pos.simulate(candidates=2, iterations=20, seed=1, winpct=str(even)).note is None
+
+
 def test_best_play_says_it_in_its_summary_and_result(own, even):
     pos = Position.from_cgp(OPENING, get_ruleset(str(own)))
     r = pos.best_play(seconds=0.3, seed=1)

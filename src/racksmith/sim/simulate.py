@@ -44,7 +44,7 @@ from ..movegen.generate import _leaves, _tables
 from ..movegen.movelist import RECLAIM_KIND
 from ..rules.alphabet import BLANK, THROUGH
 from ..rules.symmetry import listed_opening, opening_mirror
-from .winpct import WinPct, load_winpct
+from .winpct import WinPct, borrowed_note, load_winpct
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
@@ -402,6 +402,9 @@ def simulate(
 
     # the tiles
     opponent, unseen, inferred, opponent_rack, note = _opponent_tiles(position, opponent_racks)
+    borrowed = borrowed_note(rs, winpct)  # (a ruleset with no table of its own: the one it uses, said)
+    if borrowed is not None:
+        note = "; ".join(filter(None, (note, borrowed)))
     sizes = position.rack_sizes
     board = BoardState(rules)
     board.set(np.ascontiguousarray(position.board, dtype=np.uint8))
