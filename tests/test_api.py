@@ -121,6 +121,7 @@ RESULT_TYPES = {
 NOT_EXPORTED = {
     "WordList",  # the builder's packed words (Lexicon.from_word_list), made by racksmith.lexicon.wordlist
     "WordMap",  # the compiled word maps (Lexicon.wordmap): the move generator's, not read by callers
+    "Racks",  # Position.racks: a list of Tiles (a list subclass that checks what is set), made by the position
 }
 
 

@@ -786,6 +786,11 @@ def test_the_address_keeps_the_view_and_the_bag_reads_well(desktop, server):
     open_page(page, server, "?cgp=" + quote(both))
     wait_until(page, "document.getElementById('bag').textContent.includes('unseen')")
     assert text(page, "#bag").startswith("95 unseen (7 on the rack to move, 7 on the opponent's rack, 81 in the bag)")
+    # his rack known in part: D and Y are his, not among the unseen tiles (the line said 7 + 80 = 85)
+    part = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/DY 0/16 0"
+    open_page(page, server, "?cgp=" + quote(part))
+    wait_until(page, "document.getElementById('bag').textContent.includes('unseen')")
+    assert text(page, "#bag").startswith("85 unseen (5 on the opponent's rack besides DY, 80 in the bag)")
     assert page.console_errors == []
 
 

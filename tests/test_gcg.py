@@ -205,7 +205,9 @@ def test_ruleset_from_tile_distribution():
     with pytest.raises(GCGError, match=r"line 1: '#tile-distribution klingon' names no ruleset racksmith knows"):
         parse_gcg("#tile-distribution klingon\n", strict=False)  # was silently English
     assert parse_gcg("#player1 a A\n").ruleset.name == "english"  # no pragma: English
-    assert parse_gcg("#board-layout SuperCrosswordGame\n#tile-distribution english\n").ruleset.name == "super"
+    assert parse_gcg("#board-layout SuperCrosswordGame\n#tile-distribution english_super\n").ruleset.name == "super"
+    with pytest.raises(GCGError, match="no ruleset that plays those tiles on that board"):  # (as a CGP's bdn and ld)
+        parse_gcg("#board-layout SuperCrosswordGame\n#tile-distribution english\n")
     assert parse_gcg("#tile-distribution english_super\n").ruleset.name == "super"
     assert parse_gcg("#tile-distribution Russian-Scrabble\n").ruleset.name == "russian"
     assert parse_gcg("#tile-distribution erudit\n", "english").ruleset.name == "english"  # an explicit ruleset wins

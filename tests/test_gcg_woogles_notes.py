@@ -58,6 +58,21 @@ def only(text: str, *keep: str) -> str:
                    if not ln.startswith("#note ") or ln[6:].split(":")[0] in keep)
 
 
+@pytest.mark.parametrize("board, tiles", [
+    ("#note BoardLayout: SuperCrosswordGame", "#note LetterDistribution: english"),
+    ("#board-layout SuperCrosswordGame", "#tile-distribution english"),
+    ("#board-layout CrosswordGame", "#tile-distribution english_super"),
+])
+def test_a_board_and_tiles_no_ruleset_plays_together_are_refused(board, tiles):
+    """(as a CGP's 'bdn SuperCrosswordGame; ld english;' is: the record was read as Super Scrabble,
+    200 tiles, whatever its distribution said)"""
+    text = SUPER.replace("#note Variant: classic_super\n", "").replace(
+        "#note BoardLayout: SuperCrosswordGame", board).replace("#note LetterDistribution: english_super", tiles)
+    with pytest.raises(GCGError, match="racksmith has no ruleset that plays those tiles on that board") as e:
+        parse_gcg(text)
+    assert e.value.line == 5 and board.split(":")[0] in str(e.value)
+
+
 def test_a_woogles_super_record_is_read_as_super_scrabble():
     game = parse_gcg(SUPER)  # was: read as 15x15 English, "11G DORSEL must cover the start square" and 9 more
     assert game.ruleset.name == "super"

@@ -219,3 +219,26 @@ def test_a_partial_movers_play_must_fit_his_rack_with_the_tiles_known():
     with pytest.raises(IllegalMoveError, match=r"a rack of 7 holding DDY cannot hold the tiles it plays \(ABEHT\) too"):
         pos.push("9K BATHE")
     assert str(pos.racks[0]) == "DDY" and pos.racks_partial == (True, False) and len(pos.move_stack) == 1
+
+
+def test_a_rack_set_by_the_caller_is_known_whole():
+    """(``pos.racks[0] = ...`` on a rack the CGP left out kept it "not known": its tiles then read
+    as a rack known in part, the moves were the pass alone and cgp() dropped the rack)"""
+    pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 /IIJORRR 0/16 0")
+    pos.racks[0] = "EEIIORS"
+    assert pos.racks_known == (True, True) and pos.cgp().split()[1] == "EEIIORS/IIJORRR"
+    assert [m.notation() for m in pos.moves(top=2)] == ["J8 SOIREE", "J5 EROSE"]
+    part = Position.from_cgp(PARTIAL)
+    part.racks[1] = "AEINRST"  # his whole rack, where the CGP knew DY
+    assert part.racks_known == (True, True) and part.racks_partial == (False, False) and part.bag_count == 80
+    sim = part.simulate(candidates=2, iterations=10, seed=1)
+    assert sim.opponent_rack == "known"
+    both = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 / 0/16 0")
+    both.racks[0:2] = ["EEIIORS", "IIJORRR"]
+    assert both.racks_known == (True, True)
+    whole = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 / 0/16 0")
+    whole.racks = ["EEIIORS", "IIJORRR"]
+    assert whole.racks_known == (True, True) and whole == both
+    copied = whole.copy()
+    copied.racks[0] = "AAAAAAA"  # (a copy's racks are its own)
+    assert str(whole.racks[0]) == "EEIIORS"

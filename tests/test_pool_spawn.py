@@ -46,14 +46,16 @@ def test_a_spawned_pool_gets_big_initargs_and_answers(tmp_path):
     assert out == [(n, 3_000_000) for n in range(6)]
 
 
-def test_a_script_without_a_main_guard_gets_an_error_not_a_hang(tmp_path):
+@pytest.mark.parametrize("size", [3_000_000, 2], ids=["megabytes", "small"])
+def test_a_script_without_a_main_guard_gets_an_error_not_a_hang(tmp_path, size):
     """A spawned worker imports the script as its main module; without the guard it fails there
     (multiprocessing's RuntimeError) and dies. Its start used to wait for ever, writing megabytes
-    of set-up to a pipe nobody read."""
-    done = _run("""
+    of set-up to a pipe nobody read; a small set-up went through, and the death was told as a
+    batch's ("out of memory?")."""
+    done = _run(f"""
         from racksmith.play.pool import WorkerPool
         from racksmith.play.backends import _pool_init, _pool_run
-        with WorkerPool(2, initializer=_pool_init, initargs=(b"x" * 3_000_000,), start_method="spawn") as pool:
+        with WorkerPool(2, initializer=_pool_init, initargs=(b"x" * {size},), start_method="spawn") as pool:
             pass
         print("started")
         """, tmp_path, timeout=100)
@@ -120,3 +122,8 @@ def test_a_broadcast_error_is_raised_and_closes_the_pool():
         pool.broadcast(_set, "bad")
     with pytest.raises(RacksmithError, match="closed"):
         list(pool.completed(_report, range(2)))
+
+
+def test_a_spawned_worker_s_set_up_error_is_raised_as_the_pool_starts():
+    with pytest.raises(RacksmithError, match="this set-up is bad"):
+        WorkerPool(1, initializer=_set, initargs=("bad",), start_method="spawn")

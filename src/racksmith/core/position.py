@@ -214,10 +214,12 @@ class Racks(list):
     :class:`~racksmith.rules.alphabet.Tiles` that reads what is put in it, letters as a rack is
     written (``pos.racks[0] = "AEINST?"``) or tile ints, and checks it at once (tiles of the
     ruleset's alphabet, no more than a rack holds). It holds one rack a player, so it neither grows
-    nor shrinks (``append``, ``pop``, ``del``... are refused)."""
+    nor shrinks (``append``, ``pop``, ``del``... are refused). A rack set with tiles is known (the
+    rack of a CGP left out, or known in part, is the whole rack once set)."""
 
-    __slots__ = ("_ruleset",)
+    __slots__ = ("_ruleset", "_owner")
     _ruleset: Ruleset
+    _owner: "Position | None"  #: the position whose racks these are (set when read from it)
 
     def __setitem__(self, index: "SupportsIndex | slice", rack: Any) -> None:
         rs = self._ruleset
@@ -231,6 +233,7 @@ class Racks(list):
                 raise PositionError(f"racks[{index.start}:{index.stop}] is set to as many racks as it spans "
                                     f"({len(where)}), got {_args.show(rack)}: a position holds one rack a player")
             list.__setitem__(self, index, [_set_rack(r, i, rs) for i, r in zip(where, items)])
+            self._given(where)
             return
         i = _args.whole(index, "a rack's index", PositionError)
         n = len(self)
@@ -238,6 +241,12 @@ class Racks(list):
         if not 0 <= j < n:
             raise IndexError(f"rack index {i} out of range for {n} racks")
         list.__setitem__(self, j, _set_rack(rack, j, rs))
+        self._given((j,))
+
+    def _given(self, indices: Iterable[int]) -> None:
+        owner = self._owner
+        if owner is not None and owner._racks is self:
+            owner._racks_given(indices)
 
     def _resize(self, *args: Any, **kwargs: Any) -> Any:
         raise PositionError(f"a position holds one rack a player ({len(self)}): set a rack instead, "
@@ -267,6 +276,7 @@ def _racks_of(rs: Ruleset, racks: Iterable[Tiles]) -> Racks:
     constructor, without the checks of ``racks[i] = ...``."""
     out = Racks(racks)
     out._ruleset = rs
+    out._owner = None
     return out
 
 
@@ -499,10 +509,27 @@ class Position:
             raise PositionError(f"racks are one rack a player ({n}), the player to move first, each letters "
                                 f"('AEINST?') or tiles, got {_args.show(value)}")
         self._racks = _racks_of(self._ruleset, [_set_rack(r, i, self._ruleset) for i, r in enumerate(racks)])
+        self._racks_given(range(n))
 
-    racks = property(operator.attrgetter("_racks"), _set_racks, doc="""The racks, ``racks[0]`` the player to
+    def _get_racks(self) -> Racks:
+        racks = self._racks
+        racks._owner = self  # (so that racks[i] = ... marks the rack known)
+        return racks
+
+    def _racks_given(self, indices: Iterable[int]) -> None:
+        """Racks set by the caller: those given tiles are known (whole) from now on."""
+        if self._known is None:
+            return
+        known = list(self._known)
+        for i in indices:
+            if self._racks[i]:
+                known[i] = True
+        self._known = None if all(known) else tuple(known)
+
+    racks = property(_get_racks, _set_racks, doc="""The racks, ``racks[0]`` the player to
         move: a :class:`Racks` (a list of :class:`~racksmith.rules.alphabet.Tiles`, one a player). A rack
-        is set with letters or tiles, checked at once: ``pos.racks[0] = "AEINST?"``.""")
+        is set with letters or tiles, checked at once: ``pos.racks[0] = "AEINST?"``; a rack so set is
+        known (:attr:`racks_known`), whole, even where the CGP left it out or gave it in part.""")
 
     def _set_scores(self, value: Any) -> None:
         n = len(self._racks)
@@ -797,7 +824,10 @@ class Position:
 
         A rack known in part is written as its known tiles (read back the same way while the bag
         holds tiles, and with the bag empty as the whole rack it then is) — but the mover's is
-        written empty, not known: the format takes the mover's short rack for his whole rack."""
+        written empty, not known: the format takes the mover's short rack for his whole rack.
+        An opponent's rack known whole but short while the bag holds tiles (a game never has one:
+        ``push(..., draw=None)`` makes it, for a rack set later) reads back as known in part, as the
+        CGP spec has it: such a position does not round-trip (nor does its ``repr``)."""
         self._check_scores()
         racks = self._racks
         if self._known is not None and not self._known[0] and racks[0]:

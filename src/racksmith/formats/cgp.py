@@ -21,7 +21,7 @@ from .. import _args
 from ..rules.alphabet import BLANK_CHARS, Tiles, twin, without_twin_hint
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
-from .naming import SETTLED_BY_RULESET, named_ruleset, record_name, rulesets_that_read
+from .naming import SETTLED_BY_RULESET, named_board, named_ruleset, record_name, rulesets_that_read, same_board
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterable
@@ -141,35 +141,16 @@ def cgp_named_ruleset(opcodes: "Iterable[tuple[str, str]]", known: "Iterable[Rul
     return rs
 
 
-#: the boards a ``bdn`` names as Macondo writes them (case ignored), by the shipped ruleset that has each
-_BOARD_NAMES = {"crosswordgame": "english", "supercrosswordgame": "super"}
-
-
-def _named_board(layout: str, known: "tuple[Ruleset, ...]") -> Ruleset | None:
-    """The ruleset whose board a ``bdn`` names: one of ``known`` by its name or an alias; else
-    Super's for a name with ``super`` in it (as :func:`~racksmith.formats.naming.named_ruleset`
-    reads it), the standard board for ``CrosswordGame``; None for any other name (a board name
-    racksmith does not know names nothing)."""
-    key = layout.strip().lower()
-    own = next((rs for rs in known if key == rs.name or key in rs.aliases), None)
-    if own is not None:
-        return own
-    if "super" in key:
-        return get_ruleset("super")
-    name = _BOARD_NAMES.get(key)
-    return get_ruleset(name) if name is not None else None
-
-
 def _check_board_and_tiles(distribution: str, layout: str, known: "tuple[Ruleset, ...]") -> None:
     """A ``bdn`` and an ``ld`` that name a board and tiles no ruleset plays together are refused
     (rather than played with the tiles of the board's ruleset, or on the board of the tiles')."""
     if not distribution.strip() or not layout.strip():
         return
-    board = _named_board(layout, known)
+    board = named_board(layout, known)
     if board is None:
         return
     tiles = named_ruleset(distribution=distribution, known=known, error=_refused)
-    if tiles is None or _same_board(tiles, board):
+    if tiles is None or same_board(tiles, board):
         return
     raise CGPError(
         f"CGP 'bdn {_clip(layout.strip())}' and 'ld {_clip(distribution.strip())}' name the {board.rows}x{board.cols} "
@@ -178,12 +159,6 @@ def _check_board_and_tiles(distribution: str, layout: str, known: "tuple[Ruleset
         f"that board and those tiles",
         param="ruleset",
     )
-
-
-def _same_board(a: Ruleset, b: Ruleset) -> bool:
-    """Do ``a`` and ``b`` play on the same board (its size, its premium squares, its start)?"""
-    return (a.rows, a.cols, a.letter_multipliers, a.word_multipliers, a.start) == (
-        b.rows, b.cols, b.letter_multipliers, b.word_multipliers, b.start)
 
 
 def _same_tiles(a: Ruleset, b: Ruleset) -> bool:
@@ -530,7 +505,7 @@ def _naming_opcodes(opcodes: tuple, ruleset: Ruleset) -> tuple[tuple[str, str], 
         given = {k for k, _ in opcodes}
         rules = tuple((name, str(getattr(ruleset, attr))) for name, attr, _ in _RULE_OPCODES
                       if name not in given and getattr(ruleset, attr) != getattr(base, attr))
-        other_board = not _same_board(ruleset, base)
+        other_board = not same_board(ruleset, base)
         if other_board or not _same_tiles(ruleset, base):  # named by the file's name, which only the file plays
             name = record_name(ruleset)
             named = (("ld", name), ("bdn", name)) if other_board else (("ld", name),)

@@ -34,7 +34,7 @@ from ..core.turns import TURN_KINDS, EventKind
 from ..errors import GCGError, RacksmithError
 from ..rules.alphabet import LETTER_MASK, THROUGH
 from ..rules.ruleset import Ruleset, find_ruleset, get_ruleset
-from .naming import SETTLED_BY_RULESET, named_ruleset
+from .naming import SETTLED_BY_RULESET, named_board, named_ruleset, same_board
 
 __all__ = [
     "EventKind",
@@ -585,6 +585,15 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
     rs = named_ruleset(**names, labels=labels, known=known,
                        error=lambda field_, message: GCGError(message, where.get(field_, 0),
                                                               param="ruleset" if field_ in SETTLED_BY_RULESET else None))
+    if "distribution" in names and "layout" in names:  # (as a CGP's ld and bdn: a board and tiles no ruleset has)
+        board = named_board(names["layout"], known)
+        tiles = named_ruleset(distribution=names["distribution"], known=known)
+        if board is not None and tiles is not None and not same_board(tiles, board):
+            raise GCGError(f"'{labels['layout']} {names['layout']}' and '{labels['distribution']} "
+                           f"{names['distribution']}' name the {board.rows}x{board.cols} board of {board.name} and the "
+                           f"{tiles.total_tiles} tiles of {tiles.name}, and racksmith has no ruleset that plays those "
+                           "tiles on that board: correct the line that is wrong, or pass a ruleset file with that board "
+                           "and those tiles", where["layout"], param="ruleset")
     named = given if given is not None else rs
     chosen = named if named is not None else default if default is not None else find_ruleset("english")
     if not as_read.isascii():  # (an ASCII record reads alike in every encoding)

@@ -26,7 +26,7 @@ import re
 from typing import Callable, Iterable
 
 from ..errors import RulesetError
-from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset
+from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset, get_ruleset
 
 __all__ = ["NAME_FIELDS", "OTHER_LANGUAGE_LEXICONS", "UNPLAYED_VARIANTS", "named_ruleset", "record_name", "rulesets_that_read"]
 
@@ -169,3 +169,28 @@ def _distribution(name: str, label: str, known: tuple[Ruleset, ...], refuse: Err
 
 def _names(known: tuple[Ruleset, ...]) -> str:
     return ", ".join([rs.name for rs in known] + [rs.name for rs in available_rulesets() if rs not in known])
+
+
+#: the boards a ``bdn`` names as Macondo writes them (case ignored), by the shipped ruleset that has each
+BOARD_NAMES = {"crosswordgame": "english", "supercrosswordgame": "super"}
+
+
+def named_board(layout: str, known: "tuple[Ruleset, ...]") -> Ruleset | None:
+    """The ruleset whose board a ``bdn`` names: one of ``known`` by its name or an alias; else
+    Super's for a name with ``super`` in it (as :func:`~racksmith.formats.naming.named_ruleset`
+    reads it), the standard board for ``CrosswordGame``; None for any other name (a board name
+    racksmith does not know names nothing)."""
+    key = layout.strip().lower()
+    own = next((rs for rs in known if key == rs.name or key in rs.aliases), None)
+    if own is not None:
+        return own
+    if "super" in key:
+        return get_ruleset("super")
+    name = BOARD_NAMES.get(key)
+    return get_ruleset(name) if name is not None else None
+
+
+def same_board(a: Ruleset, b: Ruleset) -> bool:
+    """Do ``a`` and ``b`` play on the same board (its size, its premium squares, its start)?"""
+    return (a.rows, a.cols, a.letter_multipliers, a.word_multipliers, a.start) == (
+        b.rows, b.cols, b.letter_multipliers, b.word_multipliers, b.start)

@@ -47,13 +47,16 @@ def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple 
     for c in others:  # (fork: the pool's ends of the pipes, its own included, copied here: they would
         c.close()     # keep the pipes open, and this worker would not see its pool's process go away)
     try:
-        if initargs is None:  # (a spawned worker: they come first over the pipe)
+        spawned = initargs is None
+        if spawned:  # (a spawned worker: they come first over the pipe)
             try:
                 initargs = conn.recv()
             except EOFError:
                 return
         if initializer is not None:
             initializer(*initargs)
+        if spawned:
+            conn.send(("ready", None))  # (the pool waits for it: a worker that died starting is told apart)
         while True:
             try:
                 task = conn.recv()
@@ -137,6 +140,13 @@ class WorkerPool:
                         w.conn.send(initargs)
                     except OSError:
                         raise self._failure(w, starting=True) from None
+                for w in self._workers:  # each set up (its initializer's error is raised here)
+                    try:
+                        answer = w.conn.recv()
+                    except (EOFError, OSError):
+                        raise self._died(w, starting=True) from None
+                    if answer[0] == "error":
+                        raise self._error(answer)
         except BaseException:
             self.close(kill=True)
             raise
@@ -236,7 +246,7 @@ class WorkerPool:
         code = w.process.exitcode
         how = (f"was killed by signal {-code}" if code is not None and code < 0 else
                f"exited with code {code}" if code is not None else "stopped answering")
-        if starting:  # (before it read its set-up: the interpreter or the main module's import failed)
+        if starting:  # (before it was set up: the interpreter or the main module's import failed)
             return WorkerError(f"a worker process {how} as it started, before racksmith ran in it (its error is "
                                "above, on stderr): a script that starts workers under the 'spawn' start method "
                                "(macOS's and Windows' default) must run its code under "

@@ -948,9 +948,13 @@
     const colon = pool ? ": " : "";
     // the unseen tiles are shared between the bag and each rack not known (the mover's too, while
     // the game goes on and his rack is not typed in)
+    // (a rack known in part holds its known tiles besides: they are not among the unseen ones)
+    const partial = pos.racks_partial || [false, false];
+    const unknownOn = (i) => pos.rack_sizes[i] - (partial[i] ? [...pos.racks[i].replace(/\[[^\]]*\]/g, "x")].length : 0);
     const held = [];
-    if (!knownRacks[0] && pos.rack_sizes[0]) held.push(`${pos.rack_sizes[0]} on the rack to move`);
-    if (!knownRacks[1]) held.push(`${pos.rack_sizes[1]} on the opponent's rack`);
+    if (!knownRacks[0] && pos.rack_sizes[0]) held.push(`${unknownOn(0)} on the rack to move`);
+    if (!knownRacks[1]) held.push(partial[1] ? `${unknownOn(1)} on the opponent's rack besides ${pos.racks[1]}`
+      : `${pos.rack_sizes[1]} on the opponent's rack`);
     const count = !held.length ? [h("b", { text: `${pos.bag_count}` }), ` in the bag${colon}`]
       : [h("b", { text: `${pos.unseen_count}` }), ` unseen (${held.join(", ")}, ${pos.bag_count} in the bag)${colon}`];
     $("bag").replaceChildren(...count, pool ? words("span", { class: "pool" }, ...rackNodes(pool)) : "");
