@@ -1431,8 +1431,13 @@ cdef class Search:
 
     def stop(self):
         """Ask a running :meth:`search` to stop (it then returns None); any thread may call this.
-        The next :meth:`set_position` clears the request."""
+        The next :meth:`set_position` or :meth:`resume` clears the request."""
         rs_store_int(&self.sh.stop, 1)
+
+    def resume(self):
+        """Clear a stop (asked, or the deadline's): the next :meth:`search` runs. Each new solve of
+        the same position calls this first; a stop asked while it runs still stops it."""
+        rs_store_int(&self.sh.stop, 0)
 
     def clear(self):
         """Empty the transposition table."""

@@ -386,6 +386,7 @@ class EndgameSolver:
             raise RacksmithError("this EndgameSolver is solving in another thread: give each thread its own "
                                  "(EndgameSolver(position)), or wait for that solve to return")
         try:
+            search.resume()  # (a stop that ended an earlier solve, its time limit or a cancel, is over)
             with cancelling(cancel, search.stop):
                 return run_interruptibly(
                     lambda: self._deepen(start, plies, seconds, threads, on_depth, first, cancel, top),
