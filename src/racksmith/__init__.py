@@ -52,6 +52,7 @@ from .play.specs import PlayerContext, PlayerSpec, register_player_kind
 from .play.tables import GameTable, PairTable
 from .review.analysis import Analysis, Candidate, EndgameGrade, GameEvent, PlayerSummary, TurnAnalysis, analyze
 from .review.best import BestPlay
+from ._cache import clear_caches
 from .review.replay import RackSlip, Replay, ReplayTurn, TotalSlip, replay, replay_file, replay_text
 from .rules.ruleset import Ruleset, available_rulesets, get_ruleset
 # The searches and the simulation, imported now rather than at their first call: two threads making
@@ -181,6 +182,7 @@ __all__ = [
     "WorkerTraceback",
     "analyze",
     "available_rulesets",
+    "clear_caches",
     "default_leaves",
     "get_ruleset",
     "leaves_provenance",

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _kwgwalk
 from .. import _args
+from .._cache import keep, recall
 from ..rules.alphabet import Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
@@ -423,7 +424,7 @@ def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Rules
                              rs.rack_size, rs.name)
     except (OSError, ValueError):
         key = None
-    found = _from_files.get(key) if key is not None else None
+    found = recall(_from_files, key)
     if found is not None:
         return found
     leaves = Leaves.from_csv(p, rs) if name.endswith((".csv", ".csv.gz")) else Leaves.load(p, rs)
@@ -431,15 +432,12 @@ def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Rules
         # the same file, unchanged: the same (immutable) object. A bot loading its leave file every
         # game made a new Leaves each time, and the move generator's caches, keyed by the object,
         # kept the last 16 alive with their tables (3.7-4.2 MB each)
-        _from_files[key] = leaves
-        while len(_from_files) > _FILES_KEPT:
-            del _from_files[next(iter(_from_files))]
+        keep(_from_files, key, leaves)
     return leaves
 
 
 #: leave files read by load_leaves, by the file's path and stamp and the ruleset (the last few)
 _from_files: dict[tuple, Leaves] = {}
-_FILES_KEPT = 4
 
 
 def shipped_set(spec: object) -> "str | None":

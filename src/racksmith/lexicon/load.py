@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import _args
+from .._cache import keep, recall
 from ..errors import LexiconFormatError, UnknownLexiconError
 from ..rules.ruleset import Ruleset, get_ruleset
 from .cache import cache_dir, compile_word_list
@@ -18,7 +19,6 @@ from .wordlist import check_fits, looks_like_utf16, read_word_list_bytes
 _loaded: dict[tuple, Lexicon] = {}
 #: lexicons read from files, by the file's identity and stamp (the last few)
 _from_files: dict[tuple, Lexicon] = {}
-_FILES_KEPT = 4
 #: held while an embedded lexicon is compiled or read: threads asking for it at once get one object
 _loading = threading.RLock()
 #: told what a word list file read by :func:`load_lexicon` left out, as one line: ``f("club.txt:
@@ -85,7 +85,7 @@ def load_lexicon(
                              max(rs.rows, rs.cols), gaddag, path.stem)
     except (OSError, ValueError):
         key = None
-    found = _from_files.get(key) if key is not None else None
+    found = recall(_from_files, key)
     if found is not None:
         return found
     try:
@@ -105,9 +105,7 @@ def load_lexicon(
             for tell in skipped_word_notes:
                 tell(note)
     if key is not None:
-        _from_files[key] = lex
-        while len(_from_files) > _FILES_KEPT:
-            del _from_files[next(iter(_from_files))]
+        keep(_from_files, key, lex)
     return lex
 
 

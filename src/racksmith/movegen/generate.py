@@ -194,7 +194,28 @@ if hasattr(os, "register_at_fork"):
 def _remember(cache: OrderedDict, key: tuple, entry: tuple) -> None:
     cache[key] = entry  # the objects of the key stay alive in the entry while their id is a key
     if len(cache) > _CACHE_SIZE:
-        cache.popitem(last=False)
+        try:
+            cache.popitem(last=False)
+        except KeyError:  # (emptied by another thread meanwhile)
+            pass
+
+
+def _used(cache: OrderedDict, key: tuple) -> None:
+    """A hit: the entry is the last one out (a bot rotating through more rulesets, lexicons or
+    leave sets than entries kept had the one it used most thrown out, and built again)."""
+    try:
+        cache.move_to_end(key)
+    except KeyError:  # (thrown out by another thread meanwhile)
+        pass
+
+
+def clear_tables() -> None:
+    """Forget every table built (see :func:`racksmith.clear_caches`)."""
+    global _last
+    with _building:
+        for cache in (_rules_cache, _tables_cache, _leaves_cache, _shipped_cache):
+            cache.clear()
+        _last = (None, None, None, None)
 
 
 def _rules(rs: Ruleset, lexicon: Lexicon) -> Rules:
@@ -202,6 +223,7 @@ def _rules(rs: Ruleset, lexicon: Lexicon) -> Rules:
     key = (id(rs), id(lexicon))
     hit = _rules_cache.get(key)
     if hit is not None:
+        _used(_rules_cache, key)
         return hit[-1]
     with _building:
         hit = _rules_cache.get(key)
@@ -230,6 +252,7 @@ def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Table
     hit = _tables_cache.get(key)
     if hit is not None:
         _last = hit
+        _used(_tables_cache, key)
         return hit[-1]
     if leaves is not None and leaves.alphabet.letters != rs.alphabet.letters:
         raise MoveGenError(f"the leave file is for another alphabet than ruleset {rs.name}: load it with ruleset={rs.name!r}")

@@ -24,6 +24,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .._cache import keep, recall
 from .alphabet import Alphabet, blank_problem, letter_problem, nfc
 from .coords import MAX_DIM, Square, coord_label, parse_coord
 from .. import _args
@@ -191,7 +192,7 @@ class Ruleset:
             key: tuple | None = (os.path.abspath(p), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
         except (OSError, ValueError):
             key = None
-        found = _from_files.get(key) if key is not None else None
+        found = recall(_from_files, key)
         if found is not None:
             return found
         raw = _read_ruleset_file(p)
@@ -215,9 +216,7 @@ class Ruleset:
             # the same file, unchanged: the same (immutable) object. A bot loading its ruleset file
             # every game made a new Ruleset each time, and the move generator's caches, keyed by the
             # object, kept the last 16 alive with their tables (about 4 MB each)
-            _from_files[key] = rs
-            while len(_from_files) > _FILES_KEPT:
-                del _from_files[next(iter(_from_files))]
+            keep(_from_files, key, rs)
         return rs
 
     @classmethod
@@ -489,7 +488,6 @@ def _builtin(name: str) -> Ruleset:
 
 #: rulesets read from files, by the file's path and stamp (the last few): see Ruleset.load
 _from_files: dict[tuple, Ruleset] = {}
-_FILES_KEPT = 4
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,49 @@
+"""The caches of objects read from files (lexicons, leave sets, rulesets: the same file unchanged
+gives the same object), least recently used first out, and :func:`clear_caches`."""
+from __future__ import annotations
+
+from typing import Any
+
+#: files of each kind kept (a bot playing on a server that offers several languages reads each
+#: language's lexicon, leaves and ruleset every game: with 4 kept, a fifth in rotation read them
+#: all again every time, 25 times slower)
+FILES_KEPT = 8
+
+
+def recall(cache: dict, key: Any) -> Any:
+    """The object ``cache`` holds for ``key`` (None if none), made the most recently used."""
+    if key is None:
+        return None
+    found = cache.get(key)
+    if found is not None:
+        try:
+            cache[key] = cache.pop(key)  # (to the end: the last out)
+        except KeyError:  # (another thread took it out meanwhile)
+            cache[key] = found
+    return found
+
+
+def keep(cache: dict, key: Any, value: Any, most: int = FILES_KEPT) -> None:
+    """Put ``value`` in ``cache``, the least recently used out beyond ``most``."""
+    cache[key] = value
+    while len(cache) > most:
+        try:
+            del cache[next(iter(cache))]
+        except (KeyError, StopIteration, RuntimeError):  # (another thread changed it meanwhile)
+            break
+
+
+def clear_caches() -> None:
+    """Forget every lexicon, leave set, ruleset and win% table read from a file, and the move
+    generator's tables built for them, so that objects the caller has dropped are freed (a bot
+    that builds a new :class:`~racksmith.lexicon.Lexicon` from bytes every game: the move
+    generator's tables keep the last 16 alive). Nothing else changes: the next call reads and
+    builds what it needs again."""
+    from .lexicon import klv, load
+    from .movegen import generate
+    from .rules import ruleset
+
+    load._from_files.clear()
+    klv._from_files.clear()
+    ruleset._from_files.clear()
+    generate.clear_tables()
