@@ -601,6 +601,7 @@ CASES: dict[str, list[str]] = {
     "racksmith.search._endgame.Search.root_moves": ["Search(RULES, 10).root_moves()", "SEARCH.root_moves(1)"],
     "racksmith.search._endgame.Search.playout": ["Search(RULES, 10).playout()", "SEARCH.playout(1)"],
     "racksmith.search._endgame.Search.stop": ["SEARCH.stop(1)", "SEARCH.stop(None)"],
+    "racksmith.search._endgame.Search.resume": ["SEARCH.resume(1)", "SEARCH.resume(None)"],
     "racksmith.search._endgame.Search.clear": ["SEARCH.clear(1)", "SEARCH.clear(None)"],
     "racksmith.search._endgame.Search.search": [
         "SEARCH.search(0)", "SEARCH.search(HUGE)", "SEARCH.search(None)", "SEARCH.search(1, -1)",
@@ -664,6 +665,7 @@ TEMPLATES: dict[str, tuple[str, list[str]]] = {
     "racksmith.search._endgame.Search.root_moves": ("SEARCH.root_moves", []),
     "racksmith.search._endgame.Search.playout": ("SEARCH.playout", []),
     "racksmith.search._endgame.Search.stop": ("Search(RULES, 10).stop", []),
+    "racksmith.search._endgame.Search.resume": ("Search(RULES, 10).resume", []),
     "racksmith.search._endgame.Search.clear": ("SEARCH.clear", []),
     "racksmith.search._endgame.Search.search": ("SEARCH.search", ["2", "0.0", "1", "-1"]),
     "racksmith.search._endgame.Search.bound": ("SEARCH.bound", ["-5", "5", "2", "0.0"]),

@@ -513,7 +513,8 @@ class Position:
 
     def _get_racks(self) -> Racks:
         racks = self._racks
-        racks._owner = self  # (so that racks[i] = ... marks the rack known)
+        if type(racks) is Racks:
+            racks._owner = self  # (so that racks[i] = ... marks the rack known)
         return racks
 
     def _racks_given(self, indices: Iterable[int]) -> None:
