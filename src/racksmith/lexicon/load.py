@@ -88,12 +88,7 @@ def load_lexicon(
     found = recall(_from_files, key)
     if found is not None:
         return found
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096)
-    except OSError as e:
-        raise UnknownLexiconError(f"cannot read {text!r}: {e.strerror or e}") from None
-    if is_kwg_bytes(head) or path.suffix.lower() == ".kwg":
+    if _is_kwg_file(path, text):
         lex = Lexicon.load(path, rs)
         if not len(lex):
             raise LexiconFormatError(f"KWG {text!r} holds no words: an empty lexicon makes no play")
@@ -109,6 +104,16 @@ def load_lexicon(
     return lex
 
 
+def _is_kwg_file(path: Path, shown: str) -> bool:
+    """Is the file at ``path`` a KWG (by its first bytes, or its name), not a word list?"""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError as e:
+        raise UnknownLexiconError(f"cannot read {shown!r}: {e.strerror or e}") from None
+    return is_kwg_bytes(head) or path.suffix.lower() == ".kwg"
+
+
 def kwg_file_info(spec: "str | Path") -> "dict | None":
     """The counts of :meth:`Lexicon.info` of a ``.kwg`` file, read without its letters (words,
     nodes, the DAWG's nodes, whether it has a GADDAG, bytes: none depends on what the tiles spell,
@@ -119,12 +124,7 @@ def kwg_file_info(spec: "str | Path") -> "dict | None":
     path = Path(spec)
     if not _probe(path.is_file):
         return None
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096)
-    except OSError as e:
-        raise UnknownLexiconError(f"cannot read {str(spec)!r}: {e.strerror or e}") from None
-    if not (is_kwg_bytes(head) or path.suffix.lower() == ".kwg"):
+    if not _is_kwg_file(path, str(spec)):
         return None
     source = repr(str(spec))
     facts = check_kwg(nodes_of(read_file(path), source), 63, source)  # (any tile: 6 bits)
