@@ -62,9 +62,11 @@ def test_a_ruleset_file_s_own_lexicon_serves_only_that_ruleset(tmp_path):
     # the file's ruleset is judged with its own list
     mine = api.validate({"cgp": f"{EMPTY15} ABRISEE/ 0/0 0", "move": "8H ABRIS"})
     assert mine["legal"] is True and mine["lexicon"] == "fr"
-    # --lexicon keeps its rule: the default ruleset and those spelled alike
-    shared = Analyzer(str(path), lexicon=str(tmp_path / "fr.txt"))
-    assert shared.lexicon_names(english)[0] == "fr" == shared.validate(QUIRK)["lexicon"]
+    # --lexicon given with a ruleset file serves that ruleset only too (a shipped default's serves
+    # those spelled alike: tests/test_web.py)
+    given = Analyzer(str(path), lexicon=str(tmp_path / "fr.txt"))
+    assert "fr" not in given.lexicon_names(english) and given.validate(QUIRK)["lexicon"] == "enable"
+    assert given.lexicon_names(given.default)[0] == "fr"
 
 
 # --- 2. a ruleset file's CGP names its tiles and its board --------------------------------------------
@@ -172,3 +174,23 @@ def test_a_letter_of_no_shipped_ruleset_says_to_pass_the_ruleset_file(capsys):
     with pytest.raises(RacksmithError, match="pass a ruleset file") as web:
         Analyzer("english").position({"cgp": cgp})
     assert web.value.param == "ruleset"
+
+
+def test_a_ruleset_file_s_leaves_serve_only_that_ruleset():
+    """``serve --ruleset french.toml --leaves fr.klv2``: English (spelled A-Z too) got the French
+    leave values; it keeps its shipped ones, and French has its own."""
+    from pathlib import Path
+
+    from racksmith import Position, load_leaves
+    from racksmith.web.api import Analyzer
+
+    here = Path(__file__).parent / "fixtures" / "tutorials" / "own-language"
+    api = Analyzer(str(here / "french.toml"), leaves=str(here / "fr.klv2"))
+    cgp = "15/15/15/15/15/15/15/3GLAZED6/15/15/15/15/15/15/15 DEEIIKT/ 0/30 0"
+    got = api.moves({"cgp": cgp, "ruleset": "english", "top": 3, "leaves": True, "sort": "equity"})["moves"]
+    shipped = Position.from_cgp(cgp).moves(top=3, sort="equity", leaves="english")
+    assert [(m["notation"], m["equity"]) for m in got] == [(m.notation(), round(m.equity, 3)) for m in shipped]
+    french = Position.from_cgp(cgp.replace("GLAZED", "GLACES").replace("DEEIIKT", "DEEIIRT"), str(here / "french.toml"))
+    own = api.moves({"cgp": french.cgp(), "ruleset": "french", "top": 1, "leaves": True, "sort": "equity"})["moves"]
+    mine = french.moves(top=1, sort="equity", leaves=load_leaves(str(here / "fr.klv2"), str(here / "french.toml")))
+    assert own[0]["equity"] == round(mine[0].equity, 3)

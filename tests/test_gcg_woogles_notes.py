@@ -279,3 +279,18 @@ def test_letters_that_read_as_another_ruleset_s_are_not_hinted(tmp_path):
 def test_a_utf8_polish_record_reads(tmp_path):
     polish = custom_ruleset(tmp_path, "polish-ish", POLISH_LETTERS)
     assert replay_file(write(tmp_path, POLISH, "utf-8"), polish).ok
+
+
+def test_a_windows_1252_name_or_note_is_one_error_not_mangled(tmp_path):
+    """A French record (tiles A-Z) in windows-1252 without its encoding line: its tiles fit, so
+    nothing was said, and the name 'Zoé L’Œuvre' read as 'Zoé L\\x92\\x8cuvre'."""
+    path = tmp_path / "fr.gcg"
+    body = "#player1 a Zoé L’Œuvre\n#player2 b B\n#note Partie du club – “finale”\n>a: AEINRST 8D RETAINS +66 66\n"
+    path.write_bytes(body.encode("windows-1252"))
+    with pytest.raises(GCGError, match=r"line 1: U\+0092 is a control character.*#character-encoding windows-1252"):
+        read_gcg(path)
+    path.write_bytes(("#character-encoding windows-1252\n" + body).encode("windows-1252"))
+    assert read_gcg(path).players[0].name == "Zoé L’Œuvre"
+    path.write_bytes(body.replace("’", "'").replace("–", "-").replace("“", '"').replace("”", '"')
+                     .replace("Œ", "Oe").encode("latin-1"))  # (ISO-8859-1 proper: read as it always was)
+    assert read_gcg(path).players[0].name == "Zoé L'Oeuvre"

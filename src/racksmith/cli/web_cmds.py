@@ -30,13 +30,15 @@ def serve(
     ruleset: str = typer.Option("english", "--ruleset", "-r", help=RULESET_HELP),
     lexicon: Optional[str] = typer.Option(
         None, "--lexicon", "-l",
-        help="Lexicon for the default ruleset and those spelled alike: an embedded name, a word list or a .kwg file "
+        help="Lexicon for the default ruleset and the shipped ones spelled alike (a ruleset file's: for it alone): an "
+        "embedded name, a word list or a .kwg file "
         "[default: each ruleset's].",
     ),
     leaves: Optional[str] = typer.Option(
         None, "--leaves",
         help="Leave values (.klv2, .klv or leave,value CSV, or a shipped set: english, super, russian, erudit) for "
-        "equity and game analysis, for the default ruleset and those spelled alike, or 'none' "
+        "equity and game analysis, for the default ruleset and the shipped ones spelled alike (a ruleset file's: for it "
+        "alone), or 'none' "
         "[default: each ruleset's shipped leaves].",
     ),
     winpct: Optional[str] = typer.Option(

@@ -538,6 +538,11 @@ def max_players(ruleset: Ruleset) -> int:
 _NOTE_FIELDS = {"Variant": "game-type", "BoardLayout": "board-layout", "LetterDistribution": "tile-distribution"}
 
 
+#: the C1 control characters: never text, they are what bytes 0x80-0x9F of windows-1252 (and other
+#: code pages) become when a file is read as ISO-8859-1
+_C1 = re.compile("[\u0080-\u009f]")
+
+
 def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), given: "Ruleset | None" = None,
                          default: "Ruleset | None" = None, as_read: str = "") -> Ruleset:
     """The ruleset a record's header names (the lines before the first event): its
@@ -601,6 +606,13 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
         misread = _misread_encoding(as_read, misfits, chosen, known) if misfits else None
         if misread is not None:
             raise misread
+        control = _C1.search(as_read)  # (in a name or a note: the tiles are Latin letters, A-Z)
+        if control is not None:
+            raise GCGError(
+                f"U+{ord(control.group()):04X} is a control character, not text: the file is in an 8-bit code page "
+                "(’ “ ” – œ in windows-1252) read as ISO-8859-1: add '#character-encoding windows-1252' as its first "
+                "line (or the code page it is written in: windows-1250, windows-1251...), or save it as UTF-8",
+                as_read.count("\n", 0, control.start()) + 1)
     foreign = _foreign_letters(lines, chosen) if named is None else []
     if foreign:
         lexicon = (labels["lexicon"], names["lexicon"]) if "lexicon" in names else None

@@ -28,7 +28,7 @@ from ..lexicon.load import load_embedded
 from ..core.move import Move
 from ..movegen.generate import DIRECTIONS, SORTS
 from ..core.position import Position
-from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset
+from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
 from ..sim.winpct import WinPct, load_winpct, with_borrowed_note
 from ..formats.naming import record_name
 from .limits import LimitError, Limits
@@ -88,6 +88,7 @@ class Analyzer:
         #: whether the server's lexicon is --lexicon (serving every ruleset spelled like the default)
         #: or the default ruleset file's own word list or KWG (serving that ruleset only, as a shipped
         #: ruleset's own lexicon serves only it)
+        self._default_shipped = is_shipped(self.default)
         self._lexicon_shared = lexicon is not None
         if lexicon is None and self.default.lexicon is not None and self.default.lexicon.strip().lower() not in EMBEDDED:
             lexicon = self.default.lexicon  # a ruleset file's own word list or KWG (absolute since Ruleset.load)
@@ -162,7 +163,12 @@ class Analyzer:
         return rs
 
     def _fits(self, rs: Ruleset) -> bool:
-        """Is ``rs`` spelled like the default ruleset (so the server's leaves, and its ``--lexicon``, serve it)?"""
+        """Do the server's leaves, and its ``--lexicon``, serve ``rs``: a ruleset spelled like the
+        default one, shipped (English and Super share them); a default that is a ruleset file of
+        the user's serves that ruleset only (a French club's leaves and list are not English's,
+        though both are spelled A-Z)."""
+        if not self._default_shipped:
+            return rs.name == self.default.name
         return rs.alphabet.letters == self.default.alphabet.letters
 
     def _serves_lexicon(self, rs: Ruleset) -> bool:
