@@ -430,7 +430,8 @@ def test_cli_selfplay_says_which_players_have_leaves(capsys):
     out, err = capsys.readouterr()
     assert "leaves: p1 english; p2 none" in out and "equity players: no leave values" not in out
     assert err.strip().splitlines() == ["note: no --leaves given: p2 (equity without leaves of its own) uses equity "
-                                        "without leave values (score, opening and end-of-game adjustments)"]
+                                        "without leave values (score, opening and end-of-game adjustments); give "
+                                        "--leaves shipped (the ruleset's own) or a file"]
     assert main(["selfplay", "--games", "1", "--players", "score,equity:leaves=none"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("1 game in ") and "(1 games" not in out and "1 job)" in out

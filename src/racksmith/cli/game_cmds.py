@@ -116,8 +116,12 @@ def selfplay(
         who = (f"{' and '.join(plain)} ({'equity' if len(plain) == 1 else 'the equity players'} without leaves of "
                f"{'its' if len(plain) == 1 else 'their'} own) {'uses' if len(plain) == 1 else 'use'}"
                if mixed else "the equity players use")
+        from ..lexicon.shipped_leaves import default_leaves_name
+
+        give = ("--leaves shipped (the ruleset's own) or a file" if default_leaves_name(rs) is not None else
+                "--leaves FILE ('racksmith leaves train --ruleset FILE' trains one for a ruleset)")
         note(f"note: no --leaves given: {who} equity without leave values (score, opening and end-of-game "
-             "adjustments)")
+             f"adjustments); give {give}")
     # (no refresh thread: worker processes are forked, and the measured loop should not pay for drawing)
     stopped = "no report printed" + (f", {games_csv} not written" if games_csv is not None else "")
     with counted_games("self-play", games, stopped) as progress:
