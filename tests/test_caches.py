@@ -52,3 +52,17 @@ def test_clear_caches_frees_a_lexicon_the_caller_dropped():
     gc.collect()
     assert not [o for o in gc.get_objects() if isinstance(o, Lexicon) and o.name == "dropped-by-the-caller"]
     assert len(Position.from_cgp(OPENING).moves()) > 0  # (everything else works as before)
+
+
+def test_an_embedded_name_is_never_a_file_of_the_current_folder(tmp_path, monkeypatch):
+    """A file ``enable`` or a folder ``ru/`` in the working directory (an archive sorted by
+    language) replaced the embedded lexicon, also as a ruleset's default: English found no move
+    but the pass, and every Russian word was a phony."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "enable").write_text("cat\ndog\n", encoding="utf-8")
+    (tmp_path / "ru").mkdir()
+    cgp = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
+    assert len(load_lexicon("enable")) > 100_000 and len(load_lexicon("ru")) > 50_000
+    assert Position.from_cgp(cgp).moves(top=1)[0].notation() == "J8 SOIREE"
+    assert racksmith.Game("russian", seed=1).position.moves(top=1)[0].is_place
+    assert sorted(load_lexicon("./enable").words()) == ["CAT", "DOG"]  # (the file, named as a path)

@@ -224,6 +224,11 @@ def analyze(
                                                "are no more, else this many dealt at random."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the simulations."),
     winpct: Optional[str] = typer.Option(None, "--winpct", help="Of the simulations (--sim). " + WINPCT_HELP),
+    endgame_seconds: float = typer.Option(
+        10.0, "--endgame-seconds", min=0.0,
+        help="Time the endgame solver may take on each turn played with the bag empty (a turn it does not "
+        "finish is graded by the depth it reached, marked '~': give more on a slow or busy machine for grades "
+        "that do not depend on it); 0: those turns are not graded by the solver."),
 ) -> None:
     """For every turn: the move played, its rank among all moves by equity, the best moves and what
     it lost (static equity; with the bag empty, points of final spread by the endgame solver); then
@@ -262,7 +267,8 @@ def analyze(
     if sim_infer:
         sim_options.update(infer=True, infer_samples=sim_infer_samples)
     with _analysis_progress() as progress:
-        result = run_analysis(r, klv, top=top, lexicon=lex, sim=sim_options, progress=progress)
+        result = run_analysis(r, klv, top=top, lexicon=lex, sim=sim_options, progress=progress,
+                              endgame_seconds=endgame_seconds or None)
     if sim_infer:
         graded = [t for t in result.turns if t.grade is not None]
         inferred = sum(1 for t in graded if t.inferred_from is not None)

@@ -62,13 +62,16 @@ def load_lexicon(
     the board); by default English, or for an embedded name the ruleset that names it. A word
     list that leaves the lexicon empty, or most of whose words have letters outside the alphabet
     (a list for another ruleset), is refused with a :class:`~racksmith.errors.LexiconFormatError`.
+    An embedded name is the embedded lexicon whatever the current folder holds (a folder ``ru/``
+    or a file ``enable`` there had replaced it, for every ruleset's default lexicon too): give a
+    file of that name as ``./enable`` or a :class:`~pathlib.Path`.
     """
     if isinstance(spec, Lexicon):
         return spec
     gaddag = _args.flag(gaddag, "gaddag", LexiconFormatError)  # (a key of the cache of loaded lexicons)
     text = str(spec)
     path = Path(text)
-    if not isinstance(spec, Path) and text.strip().lower() in EMBEDDED and not _probe(path.exists):
+    if not isinstance(spec, Path) and text.strip().lower() in EMBEDDED:
         return load_embedded(text, ruleset, gaddag=gaddag)
     rs = get_ruleset(ruleset)
     if not _probe(path.is_file):

@@ -1007,6 +1007,6 @@ def shorten(text: str) -> str:
 def _label(spec: "str | Path") -> str:
     """How requests name the server's lexicon: an embedded name as is, a file by its stem."""
     text = str(spec)
-    if text.strip().lower() in EMBEDDED and not Path(text).exists():
+    if not isinstance(spec, Path) and text.strip().lower() in EMBEDDED:  # (as load_lexicon reads it)
         return text.strip().lower()
     return Path(text).stem

@@ -1,0 +1,25 @@
+"""``racksmith analyze --endgame-seconds``: the endgame solver's time on each turn played with the
+bag empty (fixed at 10 s before, so a season's report depended on the machine's speed and load)."""
+from __future__ import annotations
+
+import json
+
+from racksmith.cli.main import main
+from racksmith.review import analysis
+
+
+def test_the_option_reaches_the_analysis_and_0_turns_the_solver_off(tmp_path, capsys, monkeypatch):
+    assert main(["selfplay", "--games", "1", "--seed", "3", "--gcg-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    record = str(tmp_path / "game000000.gcg")
+    seen = []
+    real = analysis.analyze
+    monkeypatch.setattr(analysis, "analyze", lambda *a, **k: seen.append(k.get("endgame_seconds")) or real(*a, **k))
+    assert main(["analyze", record, "--json", "--endgame-seconds", "2.5"]) == 0
+    graded = [t for t in json.loads(capsys.readouterr().out)["turns"] if t["graded_by"] == "endgame"]
+    assert graded and seen == [2.5]
+    assert main(["analyze", record, "--json", "--endgame-seconds", "0"]) == 0
+    assert not [t for t in json.loads(capsys.readouterr().out)["turns"] if t["graded_by"] == "endgame"]
+    assert main(["analyze", record, "--json"]) == 0
+    capsys.readouterr()
+    assert seen == [2.5, None, 10.0]
