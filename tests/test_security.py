@@ -163,8 +163,9 @@ def test_the_cli_ruleset_option_wins_over_the_pragma(capsys, tmp_path, evil_rule
 def test_an_embedded_lexicon_name_is_never_a_file(tmp_path, monkeypatch):
     (tmp_path / "enable").write_bytes(b"\x00garbage that is no lexicon")
     monkeypatch.chdir(tmp_path)
+    assert len(load_lexicon("enable")) > 100_000  # the embedded lexicon, whatever the folder holds
     with pytest.raises(LexiconFormatError):
-        load_lexicon("enable")  # a person's argument: the file in the working directory
+        load_lexicon("./enable")  # the file, named as a path
     api = Analyzer("english")
     answer = api.moves({"cgp": EMPTY15 + " AEINRST/ 0/0 0", "lexicon": "enable", "top": 1})  # never the file
     assert answer["lexicon"] == "enable" and answer["count"] == 1 and answer["moves"][0]["score"] == 66
