@@ -156,7 +156,7 @@ def test_a_running_total_stated_wrong_is_a_note_and_the_scores_are_the_plays():
     for text in (game01_text(**{"+39 144\n": "+39 145\n"}),  # one typo (the next total is right again)
                  game01_text(**{"OU. +8 514": "OU. +8 515"})):  # on the last turn (and the bonus after it)
         r = replay_text(text, strict=False)
-        assert r.errors and len(r.total_slips) == len(r.errors)
+        assert r.errors and len(r.total_errors()) == len(r.errors)
         a = analyze(r, None, top=1, endgame_seconds=5)
         assert a.does_not_replay_from is None
         assert all(t.graded_by is not None for t in a.turns)

@@ -45,8 +45,8 @@ def test_a_windows_1251_record_naming_its_ruleset_is_one_error_with_the_hint(tmp
         read_gcg(path, strict=strict)  # was: one "letter 'À' is not in the alphabet of russian" per event line
     message = e.value.message
     assert e.value.line == 4  # the first line with a misread letter
-    assert message.startswith("the file is not UTF-8 and has no '#character-encoding' first line, so it was read as "
-                              "ISO-8859-1")
+    assert message.startswith(f"GCG file {str(path)!r}: the file is not UTF-8 and has no '#character-encoding' first "
+                              "line, so it was read as ISO-8859-1")
     assert "are not in the alphabet of russian; read as windows-1251 they are letters of russian" in message
     assert CP1251_HINT in message
     # as the message says: the declaration added, the record replays
@@ -100,8 +100,8 @@ def test_a_utf8_file_declaring_an_8_bit_encoding_says_it_is_utf8(tmp_path, decla
         read_gcg(path, strict=False)  # was: "rack 'РђР‘Р'Р"Р•Р–': letter 'ђ' ..." per event line
     message = e.value.message
     assert e.value.line == 5
-    assert message.startswith(f"the first line declares the encoding {declared}, but the file appears to be UTF-8: "
-                              f"read as {declared}, its characters ")
+    assert message.startswith(f"GCG file {str(path)!r}: the first line declares the encoding {declared}, but the file "
+                              f"appears to be UTF-8: read as {declared}, its characters ")
     assert ("read as UTF-8 they are letters of russian: remove the '#character-encoding' line, or make it "
             "'#character-encoding UTF-8'") in message
     assert main(["gcg", "replay", str(path)]) == 1

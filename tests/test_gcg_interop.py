@@ -209,7 +209,8 @@ def test_the_cli_refuses_a_wordsmog_record_in_one_line(tmp_path, capsys):
     for command in (["gcg", "replay"], ["gcg", "cgp"], ["analyze"]):
         assert main([*command, str(game)]) == 1
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "line 1: '#game-type wordsmog' is a variant racksmith does not play" in err
+        assert err.count("\n") == 1 and f"line 1: GCG file {str(game)!r}: '#game-type wordsmog' is a variant " \
+            "racksmith does not play" in err
 
 
 # --- records other programs wrote -----------------------------------------------------------------

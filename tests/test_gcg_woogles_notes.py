@@ -209,8 +209,8 @@ def test_a_polish_record_in_an_8_bit_encoding_is_one_error_naming_it(tmp_path, e
             read_gcg(path, polish, strict=strict)  # was: an error per misread letter (56 on a whole game)
         assert e.value.line == 3
         message = e.value.message
-        assert message.startswith("the file is not UTF-8 and has no '#character-encoding' first line, so it was read "
-                                  "as ISO-8859-1 (the GCG default), and its characters ")
+        assert message.startswith(f"GCG file {str(path)!r}: the file is not UTF-8 and has no '#character-encoding' "
+                                  "first line, so it was read as ISO-8859-1 (the GCG default), and its characters ")
         assert f"read as {encoding} they are letters of polish-ish, so the file looks like {encoding}: " in message
         assert f"add '#character-encoding {encoding}' as its first line, or save it as UTF-8" in message
     # the ruleset a record names (a user's file, as the CLI's --ruleset adds it to those known)
@@ -287,7 +287,8 @@ def test_a_windows_1252_name_or_note_is_one_error_not_mangled(tmp_path):
     path = tmp_path / "fr.gcg"
     body = "#player1 a Zoé L’Œuvre\n#player2 b B\n#note Partie du club – “finale”\n>a: AEINRST 8D RETAINS +66 66\n"
     path.write_bytes(body.encode("windows-1252"))
-    with pytest.raises(GCGError, match=r"line 1: U\+0092 is a control character.*#character-encoding windows-1252"):
+    with pytest.raises(GCGError, match=r"line 1: GCG file '.*fr\.gcg': U\+0092 is a control character.*"
+                                       r"#character-encoding windows-1252"):
         read_gcg(path)
     path.write_bytes(("#character-encoding windows-1252\n" + body).encode("windows-1252"))
     assert read_gcg(path).players[0].name == "Zoé L’Œuvre"

@@ -150,7 +150,8 @@ def test_the_cli_reads_pragmas_as_names(capsys, tmp_path, evil_ruleset, no_file_
     gcg.write_text(record(str(evil_ruleset)), encoding="utf-8")
     assert main(["gcg", "replay", str(gcg)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("racksmith: line 1: '#tile-distribution ") and "names a file" in err and err.count("\n") == 1
+    assert err.startswith(f"racksmith: line 1: GCG file {str(gcg)!r}: '#tile-distribution ") and "names a file" in err
+    assert err.count("\n") == 1
 
 
 def test_the_cli_ruleset_option_wins_over_the_pragma(capsys, tmp_path, evil_ruleset):

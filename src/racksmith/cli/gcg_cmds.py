@@ -51,13 +51,21 @@ def replay_cmd(
             + (f"; final scores {scores}" if scores else ""))
         for line, words in r.phonies:
             say(f"line {line}: not in the lexicon: {', '.join(words)}")
-        for n in r.notes:
-            say(n)
-        for e in r.errors:
-            say(str(e))
+        for _, text in _by_line(r.notes, r.errors):
+            say(text)
     if r.errors:
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
         fail(f"{input_name(path)} is inconsistent: {r.errors[0]}{more}")
+
+
+def _by_line(notes: list[str], errors: list) -> list[tuple[int, str]]:
+    """The replay's notes and errors in the order of the lines they are about (a note of no line
+    first): a note on a line after an error is read after it."""
+    import re
+
+    items = [(int(m.group(1)) if (m := re.match(r"line (\d+):", n)) else 0, 0, n) for n in notes]
+    items += [(e.line or 0, 1, str(e)) for e in errors]
+    return [(line, text) for line, _, text in sorted(items, key=lambda x: (x[0], x[1]))]
 
 
 @gcg_app.command("show")

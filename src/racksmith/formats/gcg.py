@@ -215,6 +215,13 @@ _T = TypeVar("_T")
 _VISITOR_METHODS = ("begin_game", "visit_pragma", "visit_player", "visit_event", "visit_note", "handle_error", "result")
 
 
+def _checked_visitor(visitor: object) -> None:
+    """``visitor`` of :func:`parse_gcg` and :func:`read_gcg`, checked: None or a :class:`GCGVisitor`."""
+    if visitor is not None and not all(callable(getattr(visitor, m, None)) for m in _VISITOR_METHODS):
+        raise GCGError(f"visitor must be a GCGVisitor (with the methods {', '.join(_VISITOR_METHODS)}), "
+                       f"got {_args.show(visitor)}")
+
+
 def _rulesets(rulesets) -> tuple[Ruleset, ...]:
     """``rulesets`` of :func:`parse_gcg`, checked: Ruleset objects."""
     out = None if isinstance(rulesets, (str, bytes)) or not isinstance(rulesets, Iterable) else tuple(rulesets)
@@ -279,16 +286,33 @@ def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, stri
 def read_gcg(path: "str | Path", ruleset: "str | Ruleset | None" = None, *, strict: bool = True,
              visitor: "_VisitorOf[object] | None" = None, rulesets: "tuple[Ruleset, ...]" = ()) -> object:
     """Read a GCG file, in the encoding its first line declares (``#character-encoding``), else
-    UTF-8, or Latin-1 when it is not valid UTF-8 (see :func:`decode_gcg`)."""
+    UTF-8, or Latin-1 when it is not valid UTF-8 (see :func:`decode_gcg`), then parse it
+    (:func:`parse_gcg`). Every :class:`GCGError` raised for the file's content (its bytes, its
+    header, a line of it when ``strict``) names the file: ``GCG file 'PATH': message``, with its
+    line; the errors collected in the game's ``errors`` (``strict=False``) carry their line only."""
     from ..lexicon.files import read_bounded
 
     path = _args.path(path, "path", GCGError)
-    raw = read_bounded(path, MAX_GCG_BYTES, "GCG file", GCGError)
+    _checked_visitor(visitor)  # (the arguments first: their errors are not the file's)
+    rulesets = _rulesets(rulesets)
+    raw = read_bounded(path, MAX_GCG_BYTES, "GCG file", GCGError)  # (its errors name the file)
     try:
-        text = decode_gcg(raw)
-    except GCGError as e:  # say which file: the text is not read yet
-        raise GCGError(f"GCG file {str(Path(path))!r}: {e.message}", e.line) from None
-    return parse_gcg(text, ruleset, strict=strict, visitor=visitor, rulesets=rulesets)
+        return parse_gcg(decode_gcg(raw), ruleset, strict=strict, visitor=visitor, rulesets=rulesets)
+    except GCGError as e:  # say which file: in a batch of records the line alone does not tell
+        raise _in_file(e, Path(path)) from None
+
+
+def _in_file(error: GCGError, path: Path) -> GCGError:
+    """``error`` with its message naming the GCG file ``path`` (once), its line and other
+    attributes kept."""
+    prefix = f"GCG file {str(path)!r}: "
+    if error.message.startswith(prefix):
+        return error
+    named = GCGError(prefix + error.message, error.line, param=error.param)
+    for name, value in vars(error).items():
+        if name not in ("line", "message", "param"):
+            setattr(named, name, value)
+    return named
 
 
 _ENCODING_RE = re.compile(rb"^#character-encoding[ \t]+(\S+)", re.IGNORECASE)
@@ -405,11 +429,9 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
     if not isinstance(text, str):
         hint = ": decode a file's bytes with decode_gcg, or read it with read_gcg" if isinstance(text, (bytes, bytearray)) else ""
         raise GCGError(f"GCG text must be a str, got {type(text).__name__}{hint}")
+    _checked_visitor(visitor)
     if visitor is None:
         visitor = GameBuilder(strict=strict)
-    elif not all(callable(getattr(visitor, m, None)) for m in _VISITOR_METHODS):
-        raise GCGError(f"visitor must be a GCGVisitor (with the methods {', '.join(_VISITOR_METHODS)}), "
-                       f"got {_args.show(visitor)}")
     rulesets = _rulesets(rulesets)
     as_read = text.lstrip("\ufeff")  # (a record misread in a wrong encoding is told from these characters)
     if not text.isascii():  # letters typed or pasted decomposed (a base letter and a combining mark): one letter each

@@ -5,7 +5,9 @@ A record is authoritative about words: a phony that was not challenged off stood
 words are only looked up when asked (``check_words=True``), and the ones not in the lexicon are
 listed in :attr:`Replay.phonies`, never as errors. Errors (:class:`~racksmith.errors.GCGError`, with
 the line) are raised at once with ``strict=True`` or collected in :attr:`Replay.errors`; after an
-error the replay goes on from the recorded values, so that one slip is reported once. A rack line
+error the replay goes on from the recorded values, so that one slip is reported once (a running
+total back on the sum the plays make, after one stated wrong, is a note, not a second error: the
+slip was a typo of that line). A rack line
 the record contradicts (a typo in an annotated record: it lacks a tile the player kept or plays)
 is an error that is set aside (:class:`RackSlip`): the play is made with the tiles it plays, and
 every position after it is the game's.
@@ -104,17 +106,24 @@ def is_failed_challenge(event: GCGEvent) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class TotalSlip:
-    """A running total the record states wrong (collected mode): at ``line``, player ``player``'s
-    total is ``computed`` by the events so far, the record says ``recorded``; ``message`` is the
-    error's (:attr:`Replay.errors` holds it too). The replay goes on from the recorded total; the
-    scores the plays make are the recorded ones minus the ``recorded - computed`` of the slips
-    before (:meth:`Replay.played_scores`)."""
+    """A running total of the record that is not the one the replay carried (collected mode): at
+    ``line``, player ``player``'s total is ``computed`` (his total the replay went on from, plus the
+    events since), the record says ``recorded``. The replay goes on from the recorded total, so
+    ``recorded - computed`` is how far the totals it carries from there are off the sums the plays
+    make (:meth:`Replay.played_scores` takes it off).
+
+    ``error`` True: a total stated wrong; ``message`` is the error's (:attr:`Replay.errors` holds it
+    too, :meth:`Replay.total_errors` lists them). ``error`` False: after totals of his stated wrong,
+    the record's total is back on the sum the plays make (the slips were typos of their lines):
+    not an error, ``recorded - computed`` cancels the slips before, and ``message`` is the note
+    (:attr:`Replay.notes` holds it too)."""
 
     line: int
     player: int
     recorded: int
     computed: int
     message: str
+    error: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +145,11 @@ class RackSlip:
 class Replay:
     """The result of :func:`replay`: the turns with their positions, the final position and scores,
     the errors found (collected mode) and, with ``check_words``, the words not in the lexicon.
-    ``total_slips``: the errors that are only a running total stated wrong (:class:`TotalSlip`):
-    every position is known all the same. ``rack_slips``: the errors that are only a rack line
-    the record contradicts (:class:`RackSlip`): every position is known but that turn's rack.
+    ``total_slips``: the running totals that are not those the replay carried (:class:`TotalSlip`):
+    the errors that are only a total stated wrong (every position is known all the same), and the
+    totals back on the sum the plays make after such errors (``error`` False: notes).
+    ``rack_slips``: the errors that are only a rack line the record contradicts
+    (:class:`RackSlip`): every position is known but that turn's rack.
     ``opcodes``: the CGP opcodes the positions carry (``lex`` with the record's ``#lexicon``, as
     Woogles.io writes its positions, when a CGP reader can take it)."""
 
@@ -187,7 +198,8 @@ class Replay:
     def played_scores(self, turn: int) -> tuple[int, ...]:
         """The scores before turn ``turn`` (1-based), by player, as the plays and adjustments make
         them: the recorded running totals the replay went on from (:attr:`ReplayTurn.scores`) less
-        the slips of the totals before it (:attr:`total_slips`)."""
+        the offsets of the totals before it (:attr:`total_slips`: a total stated wrong, and the
+        one back on the plays' sum that cancels it)."""
         turn = self._turn_number(turn)
         if not 1 <= turn <= len(self.turns):
             raise GCGError(f"turn {turn} does not exist: the game has turns 1 to {len(self.turns)}")
@@ -199,8 +211,9 @@ class Replay:
         return tuple(scores)
 
     def total_errors(self) -> list[GCGError]:
-        """The errors that are only a running total stated wrong (:attr:`total_slips`)."""
-        slips = {(s.line, s.message) for s in self.total_slips}
+        """The errors that are only a running total stated wrong (the :attr:`total_slips` that are
+        errors)."""
+        slips = {(s.line, s.message) for s in self.total_slips if s.error}
         return [e for e in self.errors if (e.line, e.message) in slips]
 
     def rack_errors(self) -> list[GCGError]:
@@ -444,6 +457,9 @@ class _Replayer:
         self.bag = rs.total_tiles - rs.rack_size * self.n
         self.kept: list[Counter | None] = [None] * self.n  # tiles a player kept after his last turn
         self.recorded = [0] * self.n  #: each player's last running total in the record (counted or not)
+        #: by player: how far the total the replay carries is off the plays' sum (the slips' recorded - computed)
+        self.offsets = [0] * self.n
+        self.slip_lines: list[list[int]] = [[] for _ in range(self.n)]  #: by player: the lines of those slips
         self.zero_turns = 0
         self.over_line = 0
         self.last_play: _LastPlay | None = None
@@ -663,11 +679,30 @@ class _Replayer:
         self.result.notes.append(f"line {line}: {message}: not used (the end position leaves that rack unknown)")
 
     def check_total(self, event: GCGEvent, p: int) -> None:
-        if self.scores[p] != event.total:
-            message = f"{event.nick}'s running total is {self.scores[p]} after this event, the record says {event.total}"
+        """The line's running total against the one the replay carried (:class:`TotalSlip`): one
+        that differs is an error and the replay goes on from it (the record's own arithmetic
+        continues from it: one slip, one error), unless it is the sum the plays make, after
+        totals of the player stated wrong: the record is right again (those were typos of their
+        lines), a note, and the replay goes on from it."""
+        carried = self.scores[p]
+        if carried == event.total:
+            return
+        if self.offsets[p] and event.total == carried - self.offsets[p]:
+            lines = self.slip_lines[p]
+            said = (f"the total at line {lines[0]} was" if len(lines) == 1 else
+                    f"the totals at lines {', '.join(map(str, lines[:-1]))} and {lines[-1]} were")
+            note = f"line {event.line}: {event.nick}'s running total {event.total} is the plays' sum again ({said} stated wrong)"
+            self.result.notes.append(note)
+            self.result.total_slips.append(TotalSlip(event.line, p, event.total, carried, note, error=False))
+            self.offsets[p] = 0
+            self.slip_lines[p] = []
+        else:
+            message = f"{event.nick}'s running total is {carried} after this event, the record says {event.total}"
             self.fail(message, event.line)
-            self.result.total_slips.append(TotalSlip(event.line, p, event.total, self.scores[p], message))
-            self.scores[p] = event.total
+            self.result.total_slips.append(TotalSlip(event.line, p, event.total, carried, message))
+            self.offsets[p] += event.total - carried
+            self.slip_lines[p].append(event.line)
+        self.scores[p] = event.total
 
     def check_own_sum(self, event: GCGEvent, recorded: int) -> None:
         """A line that is not played (refused: its error is reported) still states a running total:
