@@ -3,6 +3,7 @@ bag empty (fixed at 10 s before, so a season's report depended on the machine's 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from racksmith.cli.main import main
 from racksmith.review import analysis
@@ -23,3 +24,11 @@ def test_the_option_reaches_the_analysis_and_0_turns_the_solver_off(tmp_path, ca
     assert main(["analyze", record, "--json"]) == 0
     capsys.readouterr()
     assert seen == [2.5, None, 10.0]
+
+
+def test_infinite_or_nan_seconds_are_bad_usage(capsys):
+    record = str(Path(__file__).parent / "fixtures" / "gcg" / "game01_seed1.gcg")
+    for value in ("inf", "nan"):
+        assert main(["analyze", record, "--endgame-seconds", value]) == 2
+        err = capsys.readouterr().err
+        assert "'--endgame-seconds': must be a finite number" in err and "endgame_seconds" not in err

@@ -30,7 +30,7 @@ import pytest
 import racksmith
 from racksmith import (
     Alphabet, BestEquityPlayer, BestScorePlayer, Game, GameView, Leaves, Lexicon, Move, MoveKind, Position,
-    RacksmithError, RandomPlayer, Ruleset, SelfPlayConfig, analyze, default_leaves, get_ruleset,
+    RacksmithError, RandomPlayer, Ruleset, SelfPlayConfig, analyze, analyze_files, default_leaves, get_ruleset,
     EndgamePlayer, EndgameSolver, GameTable, PairTable, SimPlayer,
     leaves_provenance, load_leaves, load_lexicon, make_player, match, parse_gcg, read_gcg, register_player_kind, replay,
     replay_file, replay_text, run_selfplay,
@@ -94,6 +94,8 @@ class Env:
         self.replay = replay_text(GCG)
         self.short = replay_text(SHORT_GCG)
         self.moves = Position.from_cgp(OUTGUN).moves()
+        self.gcg = tmp / "short.gcg"
+        self.gcg.write_text(SHORT_GCG, encoding="utf-8")
         self.csv = tmp / "leaves.csv"
         self.csv.write_text("S,8\nQ,-7\n", encoding="utf-8")
         self.klv = tmp / "leaves.klv2"
@@ -116,6 +118,8 @@ def calls(e: Env) -> list[Call]:
         # --- functions -------------------------------------------------------------------------------
         Call("analyze", lambda: analyze, (e.short, None), dict(top=1, lexicon=None, check=None, endgame_seconds=None,
                                                                  sim=None)),
+        Call("analyze_files", lambda: analyze_files, ([e.gcg],), dict(top=1, endgame_seconds=None, jobs=1, sim=None,
+                                                                      ruleset=None, lexicon=None, progress=None)),
         Call("default_leaves", lambda: default_leaves, ("english",)),
         Call("get_ruleset", lambda: get_ruleset, ("english",)),
         Call("leaves_provenance", lambda: leaves_provenance, ("english",)),
@@ -351,7 +355,7 @@ NOT_IN_TABLE = {
     "ScoreBreakdown", "WordScore", "TileScore", "Verdict", "Analysis", "TurnAnalysis", "Candidate", "EndgameGrade",
     "PlayerSummary", "ReplayTurn", "GCGGame", "GCGEvent", "GCGPlayer", "PlayerStats", "PairResult", "GameResult",
     "GameTable", "PairTable", "PlayerSpec", "PlayerContext", "Skipped", "WinPct", "GameEvent", "TotalSlip", "RackSlip",
-    "EndgameLine", "LetterOdds", "PlyStats", "GameDetail", "PairGames",
+    "EndgameLine", "LetterOdds", "PlyStats", "GameDetail", "PairGames", "RecordResult", "PlayerTotals",
 }
 
 

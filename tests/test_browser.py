@@ -1647,14 +1647,14 @@ def test_the_players_summary_is_a_table_under_a_heading(desktop, server):
     table = page.get_by_role("table", name="Players", exact=True)
     assert table.count() == 1
     heads = [table.get_by_role("columnheader").nth(i).inner_text() for i in range(table.get_by_role("columnheader").count())]
-    assert heads == ["player", "turns", "best moves", "equity lost", "per turn", "bingos", "bingos missed",
+    assert heads == ["player", "turns", "best moves", "equity lost", "per turn", "bingos", "bingos missed of chances",
                      "endgame points lost"]
     assert [table.get_by_role("rowheader").nth(i).inner_text() for i in range(2)] == ["p1", "p2"]
     rows = [[c.strip() for c in r.split("\t")] for r in text(page, "#players-table tbody").split("\n")]
     # the server's leaves (SYNTH) are those the game was played with: every move the best by equity
     # but two endgame turns of each player; the equity lost is the endgame solver's points with the bag empty
-    assert rows == [["p1", "12", "10 of 12", "19.0", "1.58", "1", "0", "19 in 2 turns"],
-                    ["p2", "12", "11 of 12", "9.0", "0.75", "4", "0", "9 in 2 turns"]]
+    assert rows == [["p1", "12", "10 of 12", "19.0", "1.58", "1", "0 of 1", "19 in 2 turns"],
+                    ["p2", "12", "11 of 12", "9.0", "0.75", "4", "0 of 4", "9 in 2 turns"]]
     snapshot = page.locator("#players-summary").aria_snapshot()
     assert 'heading "Players"' in snapshot and 'rowheader "p1"' in snapshot, snapshot
     assert page.locator("#players-table tbody [tabindex]").count() == 0  # no Tab stop: a table to read, not to act in

@@ -51,6 +51,7 @@ from .play.match import GameDetail, MatchResult, PairGames, PairResult, PlayerSt
 from .play.specs import PlayerContext, PlayerSpec, register_player_kind
 from .play.tables import GameTable, PairTable
 from .review.analysis import Analysis, Candidate, EndgameGrade, GameEvent, PlayerSummary, TurnAnalysis, analyze
+from .review.batch import PlayerTotals, RecordResult, analyze_files
 from .review.best import BestPlay
 from ._cache import clear_caches
 from .review.replay import RackSlip, Replay, ReplayTurn, TotalSlip, replay, replay_file, replay_text
@@ -148,11 +149,13 @@ __all__ = [
     "PlayerSpecError",
     "PlayerStats",
     "PlayerSummary",
+    "PlayerTotals",
     "Position",
     "PositionError",
     "RackSlip",
     "RacksmithError",
     "RandomPlayer",
+    "RecordResult",
     "Replay",
     "ReplayTurn",
     "RequestError",
@@ -181,6 +184,7 @@ __all__ = [
     "WorkerError",
     "WorkerTraceback",
     "analyze",
+    "analyze_files",
     "available_rulesets",
     "clear_caches",
     "default_leaves",

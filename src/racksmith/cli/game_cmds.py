@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from .common import (
-    LEAVES_HELP, dash_is_stdin, emit_json, err_console, fail, given, input_name, note, plural, resolve_leaves, say, say_table,
+    LEAVES_HELP, STDIN, dash_is_stdin, emit_json, err_console, fail, finite, given, input_name, note, plural, resolve_leaves, say, say_table,
 )
 from .sim_cmds import WINPCT_HELP, load_winpct_option
 
@@ -200,9 +200,15 @@ def _leaves_line(d: dict) -> str:
 _SIM_OPTIONS = ("sim_iterations", "sim_candidates", "sim_plies", "sim_infer", "sim_infer_samples", "seed", "winpct")
 
 
+def _dash_is_stdin_each(values: "list[Path] | None") -> "list[Path] | None":
+    return None if values is None else [dash_is_stdin(v) for v in values]
+
+
 def analyze(
-    path: Path = typer.Argument(..., help="The .gcg file ('-': stdin).", dir_okay=False, allow_dash=True,
-                                 callback=dash_is_stdin),
+    paths: list[Path] = typer.Argument(
+        ..., metavar="PATH...", allow_dash=True, callback=_dash_is_stdin_each, show_default=False,
+        help="The .gcg file ('-': stdin); several files, or folders (their .gcg files at any depth), for a summary of "
+        "each record and of each player over them all."),
     leaves: Optional[str] = typer.Option(None, "--leaves", help=LEAVES_HELP),
     top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn (in the table and the JSON)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset [default: the record's, else english]."),
@@ -210,7 +216,8 @@ def analyze(
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON on stdout."),
     sim: bool = typer.Option(False, "--sim", help="Also grade each turn with tiles in the bag by the win% it lost "
                                                    "in a simulation (MAGPIE's grades: 0.5 / 3 / 7 points); a grade "
-                                                   "the play-outs do not settle is shown 'x or y'."),
+                                                   "the play-outs do not settle is shown 'x or y' ('x to y' when it spans three "
+                                                   "grades or more)."),
     sim_iterations: int = typer.Option(1000, "--sim-iterations", min=1,
                                        help="Play-outs per turn with --sim, shared by the candidates; then, unless "
                                             "that settles the grade, the move played and the best others get half "
@@ -225,10 +232,12 @@ def analyze(
     seed: int = typer.Option(0, "--seed", min=0, max=2**64 - 1, help="Seed of the simulations."),
     winpct: Optional[str] = typer.Option(None, "--winpct", help="Of the simulations (--sim). " + WINPCT_HELP),
     endgame_seconds: float = typer.Option(
-        10.0, "--endgame-seconds", min=0.0,
+        10.0, "--endgame-seconds", min=0.0, callback=finite,
         help="Time the endgame solver may take on each turn played with the bag empty (a turn it does not "
         "finish is graded by the depth it reached, marked '~': give more on a slow or busy machine for grades "
         "that do not depend on it); 0: those turns are not graded by the solver."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=1024,
+                             help="With several records: worker processes analysing them (results do not depend on it)."),
 ) -> None:
     """For every turn: the move played, its rank among all moves by equity, the best moves and what
     it lost (static equity; with the bag empty, points of final spread by the endgame solver); then
@@ -236,6 +245,11 @@ def analyze(
     is also graded by the win% it lost in a simulation: the move played against the best other
     candidate gets play-outs until the grade is settled, else it is marked uncertain (a turn with the
     bag empty is graded by the endgame solver).
+
+    Several records (files, folders): a line per record (players, final scores, what was graded)
+    and a line per player over them all (summed by full name: games, wins, equity lost a turn,
+    bingos, grades); --json prints every record's analysis and the players' totals. A record that
+    cannot be read or does not replay is said and the others go on; the command then exits 1.
 
     A running total the record states wrong is a note (the analysis goes on with the scores the
     plays make); from a line that does not replay (an illegal play...) on, the turns are listed
@@ -252,6 +266,15 @@ def analyze(
         fail(f"--{named[0].replace('_', '-')} is for the simulation: add --sim", 2)
     if given("sim_infer_samples") and not sim_infer:
         fail("--sim-infer-samples is for the inference: add --sim-infer", 2)
+    sim_options = dict(candidates=sim_candidates, plies=sim_plies, iterations=sim_iterations, seed=seed) if sim else None
+    if winpct is not None:
+        sim_options["winpct"] = load_winpct_option(winpct)
+    if sim_infer:
+        sim_options.update(infer=True, infer_samples=sim_infer_samples)
+    if len(paths) > 1 or paths[0].is_dir():
+        _analyze_records(paths, ruleset, lexicon, leaves, top, sim_options, endgame_seconds or None, jobs, as_json)
+        return
+    path = paths[0]
     r = replay_file(path, ruleset, None, strict=False)
     if r.errors and not r.turns:  # nothing to analyse: no game
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
@@ -261,11 +284,6 @@ def analyze(
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
     lex = ruleset_lexicon(rs, lexicon)
     klv = resolve_leaves(leaves, rs)
-    sim_options = dict(candidates=sim_candidates, plies=sim_plies, iterations=sim_iterations, seed=seed) if sim else None
-    if winpct is not None:
-        sim_options["winpct"] = load_winpct_option(winpct)
-    if sim_infer:
-        sim_options.update(infer=True, infer_samples=sim_infer_samples)
     with _analysis_progress() as progress:
         result = run_analysis(r, klv, top=top, lexicon=lex, sim=sim_options, progress=progress,
                               endgame_seconds=endgame_seconds or None)
@@ -283,6 +301,108 @@ def analyze(
         print_analysis(result, used)
     if result.does_not_replay_from is not None:  # the analysis is given, and the command says what is wrong
         fail(f"{input_name(path)}: {_not_replayed(result)}; 'racksmith gcg replay' lists the problems")
+
+
+def _analyze_records(paths: "list[Path]", ruleset, lexicon, leaves, top: int, sim_options, endgame_seconds,
+                     jobs: int, as_json: bool) -> None:
+    """``racksmith analyze`` of several records: a row per record, then a row per player over them
+    all (or, with --json, one object: ``records`` and ``players``); exit 1 when a record could not
+    be analysed in full."""
+    from ..review.batch import analyze_files, record_files, summarize
+
+    if any(p == STDIN for p in paths):
+        fail("'-' (standard input) is one record: give it alone, or give files and folders", 2)
+    files = record_files(paths)
+    option = "shipped" if leaves is None else None if leaves.strip().lower() == "none" else leaves
+    results = []
+    with _records_progress(len(files)) as progress:
+        for r in analyze_files(files, ruleset=ruleset, lexicon=lexicon, leaves=option, top=top, sim=sim_options,
+                               endgame_seconds=endgame_seconds, jobs=jobs, progress=progress):
+            results.append(r)
+    totals = summarize(results)
+    problems = [r for r in results if r.problem is not None]
+    if as_json:
+        emit_json({"records": [r.to_dict() for r in results], "players": [t.to_dict() for t in totals],
+                   "analysed": sum(r.analysis is not None for r in results),
+                   "not_analysed": sum(r.error is not None for r in results),
+                   "not_replayed": sum(r.error is None and r.problem is not None for r in results)})
+    else:
+        _print_records(results, totals, sim_options is not None)
+    for r in problems:
+        note(f"note: {r.problem if r.error is not None else f'{r.path}: {r.problem}'}")
+    if problems:
+        unread = sum(r.error is not None for r in problems)
+        parts = [f"{unread} could not be analysed" if unread else "",
+                 f"{len(problems) - unread} {'does' if len(problems) - unread == 1 else 'do'} not replay to the end"
+                 if len(problems) > unread else ""]
+        fail(f"{len(problems)} of {plural(len(results), 'record')} not analysed in full: "
+             f"{' and '.join(filter(None, parts))} (the notes above say why; 'racksmith gcg replay FILE' lists a "
+             "record's problems)")
+
+
+@contextmanager
+def _records_progress(total: int):
+    """``progress(done, total)`` of a batch: a Rich bar on stderr when it is a terminal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    if not err_console.is_interactive:
+        yield None
+        return
+    with Progress(TextColumn("analysing records"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err_console, transient=True) as bar:
+        task = bar.add_task("", total=total)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _print_records(results, totals, simulated: bool) -> None:
+    """The records (one row each) and the players over them all, on stdout."""
+    from rich.table import Table
+
+    lexicons = sorted({r.analysis.lexicon for r in results if r.analysis is not None and r.analysis.lexicon})
+    leaves = sorted({r.leaves or "none (equity is the score)" for r in results if r.analysis is not None})
+    if lexicons:
+        say(f"{'lexicon' if len(lexicons) == 1 else 'lexicons'}: {', '.join(lexicons)}; leaves: {', '.join(leaves)}")
+    table = Table(show_edge=False, pad_edge=False, title="records", title_justify="left")
+    for name, justify in (("record", "left"), ("players and final scores", "left"), ("turns", "right"),
+                          ("graded", "right"), ("state", "left")):
+        table.add_column(name, justify=justify)
+    for r in results:
+        players = " – ".join(f"{full} {score}" for (_, full), score in zip(r.names, r.final_scores))
+        if r.analysis is None:
+            table.add_row(r.path, players, "", "", "not analysed (see the note)")
+            continue
+        a = r.analysis
+        graded = sum(t.graded_by is not None for t in a.turns)
+        status = ("complete" if r.complete else
+                  f"does not replay from line {a.does_not_replay_from}" if a.does_not_replay_from is not None else
+                  "finished, with notes" if r.over else "not finished")
+        table.add_row(r.path, players, str(len(a.turns)), str(graded), status)
+    say_table(table)
+    ptable = Table(show_edge=False, pad_edge=False, title="players", title_justify="left")
+    columns = [("player", "left"), ("games", "right"), ("won-lost-tied", "right"), ("spread", "right"),
+               ("turns graded", "right"), ("best", "right"), ("equity lost a turn", "right"),
+               ("bingos played", "right"), ("bingos missed of chances", "right")]
+    if simulated:
+        columns += [("win% lost a turn", "right"), ("grades (best/inaccuracy/mistake/blunder)", "right")]
+    for name, justify in columns:
+        ptable.add_column(name, justify=justify)
+    for t in totals:
+        s = t.sums
+        complete = f"{t.wins}-{t.losses}-{t.ties}" + ("" if t.finished == t.games else
+                                                       f" (of {t.finished} complete)")
+        best = f"{s['best_moves']:.0f} ({100 * s['best_moves'] / s['ranked']:.0f}%)" if s["ranked"] else "-"
+        mean = "-" if t.mean_equity_lost is None else f"{t.mean_equity_lost:.2f}"
+        row = [t.name, str(t.games), complete, f"{t.spread:+d}" if t.finished else "-", f"{s['ranked']:.0f}", best,
+               mean, f"{s['bingos_played']:.0f}", f"{s['bingos_missed']:.0f} of {s['bingo_chances']:.0f}"]
+        if simulated:
+            row += ["-" if t.mean_win_pct_lost is None else f"{t.mean_win_pct_lost:.2f}",
+                    "/".join(str(t.grades.get(g, 0)) for g in ("best", "inaccuracy", "mistake", "blunder"))]
+        ptable.add_row(*row)
+    say_table(ptable)
 
 
 def _leaves_used(option: "str | None", klv, rs) -> "str | None":
@@ -328,13 +448,6 @@ _MAYBE_CHALLENGE_MARK = "a pass after a play (†)"
 _INEXACT_MARK = "~"
 
 
-def _grade_cell(t) -> str:
-    if t.grade is None:
-        return ""
-    low, high = t.grade_range or (t.grade, t.grade)
-    return t.grade if low == high else f"{low} or {high}"
-
-
 def _with_error(value: float, stderr: "float | None") -> str:
     """``54.3 ±0.9``: a win% and its standard error (when it is known)."""
     known = stderr is not None and math.isfinite(stderr)
@@ -357,7 +470,7 @@ def print_analysis(result, leaves_used: "str | None" = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ..review.analysis import MAYBE_FAILED_CHALLENGE
+    from ..review.analysis import MAYBE_FAILED_CHALLENGE, grade_text
 
     if result.lexicon:
         named = result.record_lexicon
@@ -399,7 +512,7 @@ def print_analysis(result, leaves_used: "str | None" = None) -> None:
         rank = f"{t.rank} of {t.moves}" if t.rank is not None else (f"- of {t.moves}" if t.moves else "")
         if t.grade is not None:
             sim_cells = (_with_error(t.win_pct, t.win_pct_stderr), str(t.playouts or ""),
-                         _with_error(t.win_pct_lost, t.win_pct_lost_stderr), _grade_cell(t))
+                         _with_error(t.win_pct_lost, t.win_pct_lost_stderr), grade_text(t))
         else:
             sim_cells = extra
         flag = " (challenged off)" if t.withdrawn else " (failed challenge)" if t.failed_challenge else ""
@@ -432,7 +545,7 @@ def print_analysis(result, leaves_used: "str | None" = None) -> None:
         f"or{_ENDGAME_MARK}: with the bag empty, points of final spread lost by the endgame solver's verdict "
         f"({_INEXACT_MARK}: not exact, the solver's time ran out)"
         + ("; win% ± its standard error, over the play-outs of the move played; a grade 'x or y': the 95% interval "
-           "of the win% lost spans both" if graded else ""))
+           "of the win% lost spans both; 'x to y': three grades or more" if graded else ""))
     if maybe_challenge:
         say(f"{_MAYBE_CHALLENGE_MARK}: {MAYBE_FAILED_CHALLENGE}")
     for n in result.notes:
@@ -449,7 +562,8 @@ def _player_line(d: dict) -> str:
     failed = d.get("failed_challenges") or 0
     lost_turns = f", {plural(failed, 'turn')} lost to a failed challenge (not graded)" if failed else ""
     return (f"{d['player']}: {plural(d['turns'], 'turn')}, {d['best_moves']} best, equity lost {d['equity_lost']:.1f}"
-            f"{endgame}{off}{lost_turns}, bingos {d['bingos_played']} played / {d['bingos_missed']} missed")
+            f"{endgame}{off}{lost_turns}, bingos {d['bingos_played']} played, "
+            f"{d['bingos_missed']} missed of {plural(d['bingo_chances'], 'chance')} (turns whose best move was a bingo)")
 
 
 def _grades_line(d: dict) -> str:

@@ -45,10 +45,16 @@ among the looks taken at it (the first simulation's and the duel's, :data:`DUEL_
 looking again does not settle a grade more often. Endgame turns get a grade from the solver
 (:func:`endgame_grade`). Without a simulation no win% is measured: the turns have no win% fields
 and the players' ``win_pct_lost`` is None (null in the JSON), not 0.
+
+A bingo is missed as Macondo's analyzer counts one: on a turn whose verdict's best move (the static
+best, the simulation's or the endgame solver's) is a bingo, a move played that is none and not as
+good (:attr:`TurnAnalysis.bingo_missed`); a bingo there when the best move is not one is no bingo
+missed. The players' ``bingo_chances`` are the turns whose best move was a bingo.
 """
 from __future__ import annotations
 
 import math
+import os
 import random
 import statistics
 import threading
@@ -152,7 +158,17 @@ class TurnAnalysis:
     ``withdrawn_score`` is what the play scored before it was taken back. A failed challenge
     (``failed_challenge``: a pass the record tags ``#unsuccessful-challenge``) is not graded
     (``graded_by``, ``rank`` and ``equity_lost`` None; ``best`` still lists the best moves) and
-    counts no bingo missed."""
+    counts no bingo missed.
+
+    Bingos (a bingo: a play of as many tiles as a full rack holds): ``bingo_played``, the move played
+    is one (a play challenged off is not); ``bingo_available``, some legal move of the turn is one;
+    ``best_bingo``, the verdict's best move is one: the best by static equity on a turn graded by it,
+    the simulation's best (``sim_best``) on a turn a simulation graded, the endgame solver's best on
+    a turn it graded (None: the turn is not graded); ``bingo_missed`` (a property, as Macondo's
+    analyzer counts a missed bingo): ``best_bingo``, and the move played is no bingo, is not as good
+    as the verdict's best (``played_best`` false; on a simulated turn the simulation's best is not
+    the move played) and is not a failed challenge. A bingo there when a better move is not one is
+    no bingo missed."""
 
     turn: int
     line: int
@@ -175,6 +191,8 @@ class TurnAnalysis:
     played_best: bool | None = None
     withdrawn_score: int | None = None
     failed_challenge: bool = False
+    #: the verdict's best move is a bingo (see above); None when the turn is not graded
+    best_bingo: bool | None = None
     #: with a simulation (``analyze(..., sim=...)``): the win% of the move played and of the best
     #: simulated move, the win% lost and MAGPIE's grade of it (best / inaccuracy / mistake / blunder);
     #: None on a turn with the bag empty (``endgame`` grades it)
@@ -198,8 +216,13 @@ class TurnAnalysis:
 
     @property
     def bingo_missed(self) -> bool:
-        """A bingo was there and the move played is none (a failed challenge chose no move: none missed)."""
-        return self.bingo_available and not self.bingo_played and not self.failed_challenge
+        """The verdict's best move is a bingo (``best_bingo``) and the move played is none, nor as
+        good as that best (a failed challenge chose no move: none missed)."""
+        if not self.best_bingo or self.bingo_played or self.failed_challenge:
+            return False
+        if self.sim_best is not None:  # the simulation's verdict: its best is the move played when none did better
+            return True
+        return not self.played_best
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -218,6 +241,8 @@ class TurnAnalysis:
             "graded_by": self.graded_by,
             "played_best": self.played_best,
             "bingo_played": self.bingo_played,
+            "bingo_available": self.bingo_available,
+            "best_bingo": self.best_bingo,
             "bingo_missed": self.bingo_missed,
             "withdrawn": self.withdrawn,
             "withdrawn_score": self.withdrawn_score,
@@ -248,12 +273,16 @@ class PlayerSummary:
     verdict's best; ``equity_lost`` what the verdicts lost (static equity, and points of final
     spread on the turns the endgame solver graded: ``endgame_lost`` of them, over
     ``endgame_turns``, ``endgame_inexact`` of them not exact); ``static_equity_lost`` by static
-    equity alone; ``challenged_off`` plays taken back; ``failed_challenges`` turns lost to a failed
-    challenge (not graded); with a simulation, ``sim_turns`` graded by it and the ``win_pct_lost``
-    they lost (a number, 0 when no turn was simulated); without one ``win_pct_lost`` is None
-    (nothing was measured: null in the JSON); ``grades``: the grades of the turns (the simulation's
-    and the endgame solver's), ``uncertain_grades`` those whose interval spans two grades or whose
-    solver value is not exact."""
+    equity alone; ``bingos_played`` the turns whose move played is a bingo; ``bingo_chances`` the
+    turns whose verdict's best move is a bingo (:attr:`TurnAnalysis.best_bingo`: Macondo's
+    available bingos), ``bingos_missed`` those of them whose move played is no bingo and not as
+    good (:attr:`TurnAnalysis.bingo_missed`); ``challenged_off`` plays taken back;
+    ``failed_challenges`` turns lost to a failed challenge (not graded); with a simulation,
+    ``sim_turns`` graded by it and the ``win_pct_lost`` they lost (a number, 0 when no turn was
+    simulated); without one ``win_pct_lost`` is None (nothing was measured: null in the JSON);
+    ``grades``: the grades of the turns (the simulation's and the endgame solver's),
+    ``uncertain_grades`` those whose interval spans more than one grade or whose solver value is
+    not exact."""
 
     player: str
     turns: int = 0
@@ -262,6 +291,7 @@ class PlayerSummary:
     equity_lost: float = 0.0
     bingos_played: int = 0
     bingos_missed: int = 0
+    bingo_chances: int = 0
     static_equity_lost: float = 0.0
     endgame_turns: int = 0
     endgame_lost: int = 0
@@ -296,6 +326,7 @@ class PlayerSummary:
             self.uncertain_grades += ta.grade_sure is False
         self.bingos_played += ta.bingo_played
         self.bingos_missed += ta.bingo_missed
+        self.bingo_chances += bool(ta.best_bingo)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -307,6 +338,7 @@ class PlayerSummary:
             "mean_equity_lost": round(self.equity_lost / self.ranked, 3) if self.ranked else None,
             "bingos_played": self.bingos_played,
             "bingos_missed": self.bingos_missed,
+            "bingo_chances": self.bingo_chances,
             "static_equity_lost": round(self.static_equity_lost, 3),
             "endgame_turns": self.endgame_turns,
             "endgame_lost": self.endgame_lost,
@@ -357,7 +389,15 @@ class Analysis:
     """The turns, a summary per player, the events that are not turns, notes; ``lexicon``: the name
     of the lexicon moves were generated from and words checked with, ``record_lexicon`` the one the
     record names (``#lexicon``, or None); ``does_not_replay_from``: the
-    line from which the record does not replay (the turns after it are not graded), or None."""
+    line from which the record does not replay (the turns after it are not graded), or None.
+
+    The game and how it was analysed (:func:`analyze` fills them from the replay and its
+    arguments): ``ruleset`` the ruleset's name; ``names`` a ``{"nick", "name"}`` per player in seat
+    order (``name`` the record's full name, the nick when it gives none); ``final_scores`` the
+    replay's (:meth:`Replay.final_scores <racksmith.review.replay.Replay.final_scores>`: by nick);
+    ``complete`` the replay's (:attr:`Replay.complete <racksmith.review.replay.Replay.complete>`);
+    ``settings`` the options: ``top``, ``endgame_seconds``, ``leaves`` (leave values added or not)
+    and ``sim`` (None, or the simulation's options as given, in JSON's types: see :meth:`to_dict`)."""
 
     turns: list[TurnAnalysis] = field(default_factory=list)
     players: list[PlayerSummary] = field(default_factory=list)
@@ -367,6 +407,11 @@ class Analysis:
     lexicon: str | None = None
     does_not_replay_from: int | None = None
     record_lexicon: str | None = None
+    ruleset: str | None = None
+    names: list[dict[str, str]] = field(default_factory=list)
+    final_scores: dict[str, int] = field(default_factory=dict)
+    complete: bool | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         # one line (the dataclass's repr held every turn's candidates: 20 to 40 KB)
@@ -403,7 +448,7 @@ class Analysis:
             if graded:
                 row += (["", "", "", ""] if t.grade is None else
                         [_with_error(t.win_pct, t.win_pct_stderr), t.playouts,
-                         _with_error(t.win_pct_lost, t.win_pct_lost_stderr), _grade_text(t)])
+                         _with_error(t.win_pct_lost, t.win_pct_lost_stderr), grade_text(t)])
             row.append(t.note)
             rows.append(row)
         lexicon = None
@@ -421,22 +466,28 @@ class Analysis:
                                  for e in self.events),
                                 right=(0, 1, 4), caption="lines of the record that are not turns", total=len(self.events))
         sims = any(p.sim_turns for p in self.players)
-        pheaders = ["player", "turns", "graded", "best", "equity lost", "mean lost", "bingos played", "bingos missed"]
+        pheaders = ["player", "turns", "graded", "best", "equity lost", "mean lost", "bingos played", "bingo chances",
+                    "bingos missed"]
         if sims:
             pheaders += ["win% lost", "grades"]
         prows = []
         for p in self.players:
             prow: list[Any] = [p.player, p.turns, p.ranked, p.best_moves, f"{p.equity_lost:.1f}",
-                               f"{p.equity_lost / p.ranked:.2f}" if p.ranked else "-", p.bingos_played, p.bingos_missed]
+                               f"{p.equity_lost / p.ranked:.2f}" if p.ranked else "-", p.bingos_played, p.bingo_chances,
+                               p.bingos_missed]
             if sims:
                 prow += ["-" if p.win_pct_lost is None else f"{p.win_pct_lost:.1f}",
                          ", ".join(f"{n} {_GRADE_PLURALS.get(k, k) if n > 1 else k}" for k, n in p.grades.items() if n)]
             prows.append(prow)
-        players = html.table(pheaders, prows, right=range(1, 8 + sims), caption="players")
+        players = html.table(pheaders, prows, right=range(1, 9 + sims), caption="players")
         legend = html.text("rank: among every legal move by equity (moves that tie share a rank); best: the best "
                            "move and its equity (* it is the move played); lost: equity lost, "
                            f"or{_ENDGAME_MARK}: with the bag empty, points of final spread lost by the endgame "
-                           f"solver's verdict ({_INEXACT_MARK}: not exact)")
+                           f"solver's verdict ({_INEXACT_MARK}: not exact); bingo chances: turns whose best move "
+                           "(by the verdict) is a bingo; bingos missed: those of them whose move played is no bingo "
+                           "and not as good"
+                           + ("; a grade 'x or y', 'x to y': the 95% interval of the win% lost spans those grades"
+                              if graded else ""))
         notes = None
         if self.notes:
             shown = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes[:html.MAX_ROWS])
@@ -445,7 +496,25 @@ class Analysis:
         return html.block(lexicon, turns, events, players, legend, notes)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``racksmith analyze --json``."""
+        """The JSON object of ``racksmith analyze --json``: ``turns`` (:meth:`TurnAnalysis.to_dict`),
+        ``players`` (:meth:`PlayerSummary.to_dict`, a summary per player), ``leaves`` (leave values
+        added), ``notes``, ``events`` (the lines that are not turns), ``lexicon`` (the one used),
+        ``record_lexicon`` (the one the record names, or null), ``does_not_replay_from`` (a line, or
+        null); then which game it is and how it was analysed:
+
+        - ``ruleset``: the ruleset's name;
+        - ``names``: ``[{"nick", "name"}]``, the players in seat order (``name`` the record's full
+          name, the nick when it gives none);
+        - ``final_scores``: ``{nick: score}``, the replay's (as ``racksmith gcg replay --json`` gives
+          them: the scores after the record's last line that replayed);
+        - ``complete``: the record reaches the game's end and replays without an error (the replay's);
+        - ``settings``: ``{"top", "endgame_seconds" (null: endgame turns not solved), "leaves"
+          (bool), "sim"}``; ``sim`` is null without a simulation, else the options given to
+          :func:`analyze` (those of ``candidates``, ``plies``, ``iterations``, ``seconds``,
+          ``threads``, ``seed``, ``stop``, ``min_samples``, ``infer``, ``infer_samples`` given,
+          and no others: the simulation's defaults are not filled in), ``winpct`` as a name or a path
+          (a table object as its name), never ``cancel`` or ``progress``."""
+        sim = self.settings.get("sim")
         return {
             "turns": [t.to_dict() for t in self.turns],
             "players": [p.to_dict() for p in self.players],
@@ -455,6 +524,11 @@ class Analysis:
             "lexicon": self.lexicon,
             "record_lexicon": self.record_lexicon,
             "does_not_replay_from": self.does_not_replay_from,
+            "ruleset": self.ruleset,
+            "names": [dict(n) for n in self.names],
+            "final_scores": dict(self.final_scores),
+            "complete": self.complete,
+            "settings": {**self.settings, "sim": None if sim is None else dict(sim)},
         }
 
 
@@ -494,11 +568,25 @@ def _with_error(value: float | None, stderr: float | None) -> str:
     return f"{value:.1f} ±{stderr:.1f}" if known else f"{value:.1f}"
 
 
-def _grade_text(t: TurnAnalysis) -> str:
+def grade_text(t: TurnAnalysis) -> str:
+    """A turn's simulation grade for people: the grade (``"mistake"``) when it is settled; when the
+    95% interval of the win% lost spans more than one grade (``grade_range``), ``"x or y"`` for two
+    grades next to each other (``"inaccuracy or mistake"``) and ``"x to y"`` for three or more, the
+    ones between included (``"best to blunder"``: any of the four), in the order of
+    :data:`GRADE_NAMES`; ``""`` for a turn no simulation graded (``grade`` None: the endgame
+    solver's grade is :attr:`EndgameGrade.grade`)."""
+    if not isinstance(t, TurnAnalysis):
+        raise RacksmithError(f"grade_text takes a TurnAnalysis (one of Analysis.turns), got {_args.show(t)}")
     if t.grade is None:
         return ""
     low, high = t.grade_range or (t.grade, t.grade)
-    return t.grade if low == high else f"{low} or {high}"
+    if low == high:
+        return t.grade
+    if low in GRADE_NAMES and high in GRADE_NAMES:
+        low, high = sorted((low, high), key=GRADE_NAMES.index)
+        if GRADE_NAMES.index(high) - GRADE_NAMES.index(low) > 1:
+            return f"{low} to {high}"
+    return f"{low} or {high}"
 
 
 def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: Any = None,
@@ -559,8 +647,10 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     check_event(cancel, RacksmithError)
     if turn_cache is not None and not all(callable(getattr(turn_cache, m, None)) for m in ("get", "setdefault")):
         raise RacksmithError(f"turn_cache must be a mapping (with get and setdefault) or None, got {_args.show(turn_cache)}")
+    sim_settings = None  # the options as given (the analysis's settings), before cancel and the table are added
     if sim is not None:
         sim = _sim_options(sim)
+        sim_settings = _sim_settings(sim)
         if cancel is not None and sim.get("cancel") is None:
             sim = {**sim, "cancel": cancel}
         if sim.get("winpct") is not None:  # read once, now: a file that is not a table is said before any turn
@@ -582,7 +672,11 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
         from ..lexicon import load_leaves
 
         leaves = load_leaves(leaves, rs)
-    result = Analysis(with_leaves=leaves is not None)
+    result = Analysis(with_leaves=leaves is not None, ruleset=rs.name,
+                      names=[{"nick": p.nick, "name": (p.name or "").strip() or p.nick} for p in replay.record.players],
+                      final_scores=replay.final_scores(), complete=replay.complete,
+                      settings={"top": top, "endgame_seconds": endgame_seconds, "leaves": leaves is not None,
+                                "sim": sim_settings})
     lex = _lexicon_used(replay, lexicon)
     result.lexicon = getattr(lex, "name", None) or None
     result.record_lexicon = replay.record.lexicon_name or None
@@ -876,18 +970,25 @@ def _analyze_turn(pos, t: ReplayTurn, leaves, top: int, nick: str, rack_size: in
         if stage is not None:
             stage("solving the endgame")
         try:
-            grade = _grade_endgame(pos, moves[found], endgame_seconds, cancel)
+            grade, solver_bingo = _grade_endgame(pos, moves[found], endgame_seconds, cancel)
         except RacksmithError as e:  # a position the solver does not take (more stars than it takes back,
             notes.append(f"endgame not graded: {e}")  # scores too far apart): no grade, and why
     if grade is not None:
         lost, graded_by, played_best = float(max(0, grade.lost)), "endgame", grade.lost <= 0
+        best_bingo = solver_bingo
     else:
         lost, graded_by, played_best = static_lost, "static", rank == 1
+        best_bingo = best[0].bingo  # the best by static equity (the first listed of those that tie)
     return TurnAnalysis(
         **base, played_equity=eq, rank=rank, moves=n, best=best, equity_lost=lost,
         bingo_played=bingo_played, bingo_available=bingo_available, endgame=grade, note="; ".join(filter(None, notes)),
-        graded_by=graded_by, static_equity_lost=static_lost, played_best=played_best,
+        graded_by=graded_by, static_equity_lost=static_lost, played_best=played_best, best_bingo=best_bingo,
     )
+
+
+def _is_bingo(m: Move | None, rack_size: int) -> bool:
+    """A play of as many tiles as a full rack holds."""
+    return m is not None and m.is_place and m.tiles_played == rack_size
 
 
 def _words_note(pos, move: Move, lex, *, valid: bool) -> str:
@@ -910,15 +1011,18 @@ def _words_note(pos, move: Move, lex, *, valid: bool) -> str:
     return f"its words are all in {name}" if valid else "the move played is not among the moves generated here"
 
 
-def _grade_endgame(pos, played: Move, seconds: float, cancel: "threading.Event | None" = None) -> EndgameGrade:
-    """The endgame solver's verdict on the move played (its value searched first, exactly)."""
+def _grade_endgame(pos, played: Move, seconds: float,
+                   cancel: "threading.Event | None" = None) -> tuple[EndgameGrade, bool]:
+    """The endgame solver's verdict on the move played (its value searched first, exactly), and
+    whether the solver's best move is a bingo."""
     from ..search.endgame import solve_endgame
 
     r = solve_endgame(pos, seconds=seconds, move=played, cancel=cancel)
     played_value = r.move_value if r.move_value is not None else r.value
-    return EndgameGrade(r.value, played_value, r.value - played_value,
-                        r.best.notation() if r.best is not None else "", r.exact,
-                        int(pos.scores[0]) - int(pos.scores[1]))
+    grade = EndgameGrade(r.value, played_value, r.value - played_value,
+                         r.best.notation() if r.best is not None else "", r.exact,
+                         int(pos.scores[0]) - int(pos.scores[1]))
+    return grade, _is_bingo(r.best, pos.ruleset.rack_size)
 
 
 #: the options of :func:`racksmith.sim.simulate.simulate` that ``analyze(sim=...)`` passes on (the
@@ -967,6 +1071,36 @@ def _sim_options(sim: Any) -> dict:
 
         _args.whole(sim["infer_samples"], "sim option 'infer_samples'", lo=1, hi=MAX_LEAVES)
     return sim
+
+
+def _sim_settings(sim: dict) -> dict[str, Any]:
+    """The simulation options of :func:`analyze` as the analysis's ``settings`` give them: those
+    given, in JSON's types (``winpct``: :func:`_winpct_name`); ``cancel`` and ``progress``
+    (callables) left out."""
+    out: dict[str, Any] = {}
+    for k in SIM_OPTIONS:
+        if k not in sim or k in ("cancel", "progress"):
+            continue
+        v = sim[k]
+        if k == "winpct":
+            v = _winpct_name(v)
+        elif isinstance(v, np.generic):  # a numpy number
+            v = v.item()
+        elif v is not None and not isinstance(v, (bool, int, float, str)):
+            v = str(v)
+        out[k] = v
+    return out
+
+
+def _winpct_name(spec: Any) -> str | None:
+    """The win% table of a simulation, as a text: the name or path given; a table's or a ruleset's
+    name (a table read from a file is named after it); None when none was given."""
+    if spec is None or isinstance(spec, str):
+        return spec
+    if isinstance(spec, os.PathLike):
+        return str(os.fspath(spec))
+    name = getattr(spec, "name", None)
+    return name if isinstance(name, str) and name else "(a win% table without a name)"
 
 
 def _quantile(dof: int) -> float:
@@ -1052,20 +1186,24 @@ def _simulate_turn(pos, t: ReplayTurn, ta: TurnAnalysis, leaves, sim: dict,
             if duel is None:
                 return ta
             rival, diff, se_lost, q, win, se_win, playouts, (lo, hi) = duel
-            return _graded(ta, win, diff, se_lost, se_win, playouts, rival if diff > 0 else played, inference, lo, hi)
+            return _graded(ta, win, diff, se_lost, se_win, playouts, rival if diff > 0 else played, inference, lo, hi,
+                           pos.ruleset.rack_size)
     return _graded(ta, win, diff, se_lost, se_win, playouts, rival if diff > 0 else played, inference,
-                   *_interval(diff, se_lost, q))
+                   *_interval(diff, se_lost, q), pos.ruleset.rack_size)
 
 
 def _graded(ta: TurnAnalysis, win: float, diff: float, se_lost: float, se_win: float, playouts: int, best: Move,
-            inference, lo: float, hi: float) -> TurnAnalysis:
+            inference, lo: float, hi: float, rack_size: int) -> TurnAnalysis:
     """``ta`` with the simulation's verdict: the move played's win% and its error, the win% lost
-    (``diff``, the best's win% less the move played's, never below 0) and its error and interval."""
+    (``diff``, the best's win% less the move played's, never below 0) and its error and interval;
+    ``best`` the simulation's best (the move played when none did better), whose being a bingo is
+    the turn's ``best_bingo``."""
     from ..sim.simulate import grade
 
     lost = max(0.0, diff)
     low, high = _grades_of(lo, hi)
     return replace(ta, win_pct=win, best_win_pct=win + lost, win_pct_lost=lost, grade=grade(lost),
+                   best_bingo=_is_bingo(best, rack_size),
                    inferred_from=None if inference is None else inference.play,
                    inferred_leaves=None if inference is None else len(inference.leaves),
                    sim_best=best.notation(), playouts=int(playouts), win_pct_stderr=se_win,

@@ -1461,7 +1461,7 @@
       .filter(([k]) => (k === "challenged_off" || k === "failed_challenges" || simulated) && has(k));
     const col = (text, num = true) => h("th", { scope: "col", class: num ? "num" : null, text });
     table.querySelector("thead").replaceChildren(h("tr", {}, col("player", false), col("turns"), col("best moves"),
-      col("equity lost"), col("per turn"), col("bingos"), col("bingos missed"),
+      col("equity lost"), col("per turn"), col("bingos"), col("bingos missed of chances"),
       endgame.size ? col("endgame points lost") : null, ...extra.map(([, title]) => col(title))));
     table.querySelector("tbody").replaceChildren(...a.players.map((p) => {
       const e = endgame.get(p.player);
@@ -1472,7 +1472,7 @@
         h("td", { class: "num", text: p.equity_lost.toFixed(1) }),
         h("td", { class: "num", text: p.mean_equity_lost === null ? "" : p.mean_equity_lost.toFixed(2) }),
         h("td", { class: "num", text: p.bingos_played }),
-        h("td", { class: "num", text: p.bingos_missed }),
+        h("td", { class: "num", text: `${p.bingos_missed} of ${p.bingo_chances}` }),
         endgame.size ? h("td", { class: "num", text: e ? `${e.exact ? "" : "≈"}${e.lost} in ${plural(e.turns, "turn")}` : "" }) : null,
         ...extra.map(([k]) => h("td", { class: "num", text: summaryValue(p[k]) })));
     }));
