@@ -242,7 +242,7 @@ def test_candidate_moves_reads_and_checks_the_plays():
     pos = Position.from_cgp(MID)
     got = candidate_moves(pos, ["3J EVOKE", "-AEK", "pass"], leaves=SYNTH)
     assert [m.notation() for m in got] == ["3J EVOKE", "-AEK", "-"] and all(m.equity is not None for m in got)
-    with pytest.raises(SimError, match="not legal moves of the player to move here: -XYZ"):
+    with pytest.raises(SimError, match=r"not legal for the player to move here: -XYZ \(not_in_rack: "):
         candidate_moves(pos, ["-XYZ"])
     with pytest.raises(SimError, match="a list of moves"):
         candidate_moves(pos, "3J EVOKE")

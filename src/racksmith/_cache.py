@@ -1,5 +1,5 @@
-"""The caches of objects read from files (lexicons, leave sets, rulesets: the same file unchanged
-gives the same object), least recently used first out, and :func:`clear_caches`."""
+"""The caches of objects read from files (lexicons, leave sets, rulesets, win% tables: the same
+file unchanged gives the same object), least recently used first out, and :func:`clear_caches`."""
 from __future__ import annotations
 
 from typing import Any
@@ -42,8 +42,10 @@ def clear_caches() -> None:
     from .lexicon import klv, load
     from .movegen import generate
     from .rules import ruleset
+    from .sim import winpct
 
     load._from_files.clear()
     klv._from_files.clear()
     ruleset._from_files.clear()
+    winpct._from_files.clear()
     generate.clear_tables()

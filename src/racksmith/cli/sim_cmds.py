@@ -128,6 +128,7 @@ def winpct_show_cmd(
 
     wp = load_winpct(table)
     _check_unseen(wp, unseen, table)
+    spread = list(dict.fromkeys(spread))  # (a spread given twice is one column, as an unseen count is one row)
     rows = {u: {s: round(wp.get(s, u), 4) for s in spread} for u in unseen}
     if as_json:
         emit_json({"provenance": wp.provenance, "rows": rows})
@@ -241,6 +242,11 @@ def sim_cmd(
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads running play-outs."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, max=2**64 - 1, help="Seed [default: random, printed]."),
     stop: str = typer.Option("0.99", "--stop", help="Confidence at which to stop when the best play is known, or none."),
+    round_robin: bool = typer.Option(False, "--round-robin",
+                                     help="Give every candidate the same play-outs, in turn, as Quackle does, instead "
+                                          "of best-arm identification (which gives more to the plays that may be best): "
+                                          "--iterations is the total, shared out evenly (5 plays of 1000 each: -i 5000), "
+                                          "and the run goes to --iterations or --seconds unless --stop is given."),
     infer: Optional[str] = typer.Option(None, "--infer", metavar="MOVE",
                                         help="The opponent's last play (on the board): draw his rack from what it left."),
     infer_seconds: float = typer.Option(10.0, "--infer-seconds", min=0.001, callback=finite,
@@ -261,6 +267,8 @@ def sim_cmd(
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     position_lexicon(pos)
     confidence = _stop_option(stop)
+    if round_robin and not given("stop"):
+        confidence = None  # (the same play-outs for every candidate: to the limits, as Quackle runs)
     klv = resolve_leaves(leaves, pos.ruleset)
     table = load_winpct_option(winpct)
     chosen = None
@@ -293,7 +301,7 @@ def sim_cmd(
     try:
         result = pos.simulate(candidates=len(chosen) if chosen else candidates, plies=plies, iterations=iterations,
                               seconds=seconds, threads=threads, seed=seed, stop=confidence, opponent_racks=inference,
-                              leaves=klv, winpct=table, moves=chosen, progress=progress)
+                              leaves=klv, winpct=table, moves=chosen, round_robin=round_robin, progress=progress)
     finally:
         if live is not None:
             live.stop()

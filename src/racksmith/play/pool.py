@@ -49,6 +49,9 @@ def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple 
     try:
         spawned = initargs is None
         if spawned:  # (a spawned worker: they come first over the pipe)
+            # said first: racksmith runs here, so the main module imported (a script without the
+            # main guard dies before this); a death from now on is one in the set-up
+            conn.send(("started", None))
             try:
                 initargs = conn.recv()
             except EOFError:
@@ -138,15 +141,12 @@ class WorkerPool:
                 for w in self._workers:
                     try:
                         w.conn.send(initargs)
-                    except OSError:
-                        raise self._failure(w, starting=True) from None
+                    except OSError:  # (it died: why, from what it said before)
+                        raise self._set_up(w) or self._died(w, "set-up") from None
                 for w in self._workers:  # each set up (its initializer's error is raised here)
-                    try:
-                        answer = w.conn.recv()
-                    except (EOFError, OSError):
-                        raise self._died(w, starting=True) from None
-                    if answer[0] == "error":
-                        raise self._error(answer)
+                    error = self._set_up(w)
+                    if error is not None:
+                        raise error
         except BaseException:
             self.close(kill=True)
             raise
@@ -230,7 +230,26 @@ class WorkerPool:
             error.__cause__ = WorkerTraceback(answer[2])
         return error
 
-    def _failure(self, w: _Worker, starting: bool = False) -> BaseException:
+    def _set_up(self, w: _Worker) -> BaseException | None:
+        """Wait for spawned worker ``w`` to be set up; None once it is, else why not. It says
+        "started" once racksmith runs in it, then "ready" (or its initializer's error). A death is
+        told by when it came: before "started" (the main module's import failed: no main guard?)
+        or after (in its set-up: a lexicon too big for the memory left?)."""
+        stage = "start"
+        while True:
+            try:
+                answer = w.conn.recv()
+            except (EOFError, OSError):
+                return self._died(w, stage)
+            except Exception as e:  # an answer that does not rebuild here
+                return WorkerError(f"a worker's answer could not be read: {type(e).__name__}: {e}")
+            if answer[0] == "error":
+                return self._error(answer)
+            if answer[0] != "started":  # ready
+                return None
+            stage = "set-up"
+
+    def _failure(self, w: _Worker) -> BaseException:
         """Why ``w`` ended: the error it sent (its initializer's) if it sent one, else how it died."""
         try:
             if w.conn.poll():
@@ -239,18 +258,25 @@ class WorkerPool:
                     return self._error(answer)
         except (WorkerError, OSError):
             pass
-        return self._died(w, starting)
+        return self._died(w)
 
-    def _died(self, w: _Worker, starting: bool = False) -> WorkerError:
+    def _died(self, w: _Worker, stage: str = "batch") -> WorkerError:
+        """How ``w`` died, by ``stage``: "start" (a spawned worker before racksmith ran in it),
+        "set-up" (reading its set-up or running its initializer) or "batch"."""
         w.process.join(STOP_GRACE)
         code = w.process.exitcode
         how = (f"was killed by signal {-code}" if code is not None and code < 0 else
                f"exited with code {code}" if code is not None else "stopped answering")
-        if starting:  # (before it was set up: the interpreter or the main module's import failed)
+        if stage == "start":  # (the interpreter or the main module's import failed)
             return WorkerError(f"a worker process {how} as it started, before racksmith ran in it (its error is "
                                "above, on stderr): a script that starts workers under the 'spawn' start method "
                                "(macOS's and Windows' default) must run its code under "
                                "`if __name__ == \"__main__\":`, as multiprocessing requires")
+        if stage == "set-up":
+            why = ("out of memory? the machine's log may say" if code == -signal.SIGKILL else
+                   "its error may be above, on stderr")
+            return WorkerError(f"a worker process {how} while setting up, before any batch ({why}); run again, "
+                               "or with fewer --jobs")
         return WorkerError(f"a worker process {how} while playing a batch (out of memory? the machine's log may "
                            "say); run again, or with fewer --jobs")
 

@@ -597,9 +597,9 @@ def _given(position: "Position", moves: Iterable["Move | str"], leave_values) ->
     # a down opening: the list holds its across mirror, simulated as it was asked for (down)
     down = [r is None and listed_opening(position, m) for m, r in zip(cand_moves, rows)]
     rows = [finder.row(opening_mirror(m)) if d else r for m, r, d in zip(cand_moves, rows, down)]
-    missing = [m.notation() for m, r in zip(cand_moves, rows) if r is None]
+    missing = [m for m, r in zip(cand_moves, rows) if r is None]
     if missing:
-        raise SimError(f"not legal moves of the player to move here: {', '.join(missing)}")
+        raise SimError(_not_legal(position, missing))
     at = [r for r in rows if r is not None]  # (every one)
     recs = np.ascontiguousarray(ml.to_numpy()[at].copy())
     cand_moves = [opening_mirror(ml[i]) if d else ml[i] for i, d in zip(at, down)]
@@ -607,6 +607,26 @@ def _given(position: "Position", moves: Iterable["Move | str"], leave_values) ->
     recs["row"][flip], recs["col"][flip] = recs["col"][flip].copy(), recs["row"][flip].copy()
     recs["dir"][flip] = 1
     return cand_moves, recs
+
+
+def _not_legal(position: "Position", moves: list[Move]) -> str:
+    """The message of candidates that are not legal moves of the player to move: each with the
+    reason :func:`~racksmith.core.validation.validate` gives (``8E MAKES (not_in_rack: the play
+    needs S that the rack AEGKM?? does not hold)``), on one line."""
+    from ..core.validation import check_move
+    from ..errors import IllegalMoveError, RacksmithError
+
+    why = []
+    for m in moves:
+        try:
+            check_move(position, m)
+        except IllegalMoveError as e:
+            why.append(f"{m.notation()} ({e.reason}: {e.message})")
+        except RacksmithError as e:
+            why.append(f"{m.notation()} ({e})")
+        else:  # (legal by the rules, yet not among the moves generated: no reason to give)
+            why.append(m.notation())
+    return f"not legal for the player to move here: {'; '.join(why)}"
 
 
 class _Finder:

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from .. import _args
+from .._cache import keep, recall
 from ..errors import WinPctError
 from ..lexicon.files import read_bounded, write_atomically
 from ..rules.ruleset import Ruleset, builtin_name, get_ruleset, provenance_fields
@@ -310,7 +311,9 @@ def _read_provenance(path: Path) -> dict:
     return prov
 
 
-_CACHE: dict[tuple, WinPct] = {}
+#: win% tables read by load_winpct, shipped (by name) and files (by the file's path and stamp): the
+#: last few used, as lexicons, leaves and rulesets are (racksmith._cache), forgotten by clear_caches
+_from_files: dict[tuple, WinPct] = {}
 
 
 def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
@@ -336,9 +339,10 @@ def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
             st = p.stat()
         except (OSError, ValueError, RuntimeError):
             raise WinPctError(f"no win% table {spec!r}: use one of {', '.join(SHIPPED)} or the path of a table file") from None
-        key = (str(p), st.st_mtime_ns, st.st_size)
-    if key in _CACHE:
-        return _CACHE[key]
+        key = (str(p), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    found = recall(_from_files, key)
+    if found is not None:
+        return found
     if shipped:
         base = resources.files("racksmith.sim") / "data"
         try:
@@ -353,9 +357,7 @@ def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
         wp = WinPct.load(spec)
     else:
         raise WinPctError(f"no win% table {spec!r}: use one of {', '.join(SHIPPED)} or the path of a table file")
-    _CACHE[key] = wp
-    if len(_CACHE) > 64:  # a long-running process reading many files: the oldest goes
-        del _CACHE[next(iter(_CACHE))]
+    keep(_from_files, key, wp)
     return wp
 
 
