@@ -293,10 +293,10 @@ def test_leaves_named_by_a_path_follow_the_file(tmp_path):
         pos.moves(10, sort="equity", leaves=str(path))
 
 
-def test_a_file_named_like_a_shipped_set_is_read_while_it_is_there(tmp_path, monkeypatch):
-    """``leaves="english"`` is the shipped set, kept by name, until a file of that name appears in
-    the working directory: then that file is read (as load_leaves reads it), and the set again
-    once it is gone."""
+def test_a_file_named_like_a_shipped_set_is_read_as_a_path_only(tmp_path, monkeypatch):
+    """``leaves="english"`` is the shipped set, kept by name, whatever the working directory holds
+    (as an embedded lexicon's name is); a file of that name there is read as ``./english`` or a
+    Path, and the set is the set again once the file is gone."""
     monkeypatch.chdir(tmp_path)
     pos = Position.from_cgp(OUTGUN)
     shipped = _listed(pos, load_leaves("english"))
@@ -305,7 +305,8 @@ def test_a_file_named_like_a_shipped_set_is_read_while_it_is_there(tmp_path, mon
     for _ in range(2):
         assert _listed(pos, "english") == shipped
     shutil.copy(FIXTURES / "SYNTH.klv2", tmp_path / "english")
-    assert _listed(pos, "english") == synth
+    assert _listed(pos, "english") == shipped
+    assert _listed(pos, "./english") == synth and _listed(pos, Path("english")) == synth
     (tmp_path / "english").unlink()
     assert _listed(pos, "english") == shipped
     assert _listed(pos, " English ") == shipped

@@ -15,7 +15,8 @@ lexicon_app = typer.Typer(
 
 RULESET_HELP = "Ruleset whose alphabet (and board size, for word lists) the lexicon uses."
 RULESET_OPTIONAL_HELP = RULESET_HELP + " [default: english; for an embedded lexicon, the ruleset that names it]"
-LEXICON_HELP = "An embedded lexicon (enable, ru, ru-erudit), a word list file or a .kwg file."
+LEXICON_HELP = ("An embedded lexicon (enable, ru, ru-erudit), a word list file or a .kwg file "
+                "(a file named like an embedded lexicon: ./enable).")
 
 
 def _say(text: str) -> None:
@@ -87,7 +88,9 @@ def info_cmd(
     from ..lexicon import EMBEDDED
     from ..lexicon.load import kwg_file_info
 
-    embedded = EMBEDDED.get(lexicon.strip().lower()) if not Path(lexicon).is_file() else None
+    # an embedded name is the embedded lexicon whatever the current folder holds, as for every
+    # command (load_lexicon): a file of that name is given as ./enable
+    embedded = EMBEDDED.get(lexicon.strip().lower())
     counted = kwg_file_info(lexicon) if ruleset is None and embedded is None else None
     if counted is not None:
         name, path, info = Path(lexicon).stem, Path(lexicon), counted

@@ -73,6 +73,22 @@ def read_bounded(path: "str | Path", limit: int, what: str, error: type[Exceptio
     return raw
 
 
+def looks_binary(head: bytes) -> bool:
+    """Do the first bytes of a file look like binary data rather than UTF-8 text: a NUL byte, a
+    byte sequence that is no UTF-8 (a character cut off at the end of ``head`` aside), or a control
+    character other than a tab, a line break or a form feed? (UTF-16 text, which holds NULs, is
+    the caller's to tell apart.)"""
+    if b"\x00" in head:
+        return True
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.start < len(head) - 3:
+            return True
+        text = head[:e.start].decode("utf-8")
+    return any(ch < " " and ch not in "\t\n\r\f" or ch == "\x7f" for ch in text)
+
+
 def _create_beside(path: Path) -> tuple[int, str]:
     """A new, empty, uniquely named file beside ``path``, opened for writing, with the mode any
     new file gets (``0666`` less the umask, applied by the kernel): the umask is never changed,

@@ -89,7 +89,16 @@ class Leaves:
         rs = get_ruleset(ruleset)
         buf = read_file(p, "leave")
         _check_trained_for(p, buf, rs)
-        return cls._parse(buf, rs.alphabet, repr(str(p)), p)
+        try:
+            return cls._parse(buf, rs.alphabet, repr(str(p)), p)
+        except LexiconFormatError:
+            if _is_quackle_superleaves(p, buf):
+                raise LexiconFormatError(
+                    f"leave file {str(p)!r} looks like Quackle's binary superleaves file, which racksmith does not "
+                    "read: Quackle's superleave_extractor prints its values as 'leave,value' lines; save them in a "
+                    ".csv file and give that file (a leave CSV)"
+                ) from None
+            raise
 
     @classmethod
     def from_bytes(cls, data: bytes, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
@@ -346,6 +355,14 @@ def _check_sorted(nodes: np.ndarray, longest: int, alphabet: Alphabet, where: st
     )
 
 
+def _is_quackle_superleaves(path: Path, buf: np.ndarray) -> bool:
+    """Is a file that is no KLV Quackle's leave values: named ``superleaves`` as Quackle names them
+    (``data/strategy/LEXICON/superleaves``), and binary (text of that name is a CSV misnamed)?"""
+    from .files import looks_binary
+
+    return path.name.lower() == "superleaves" and looks_binary(bytes(buf[:4096]))
+
+
 def _what_else(buf: np.ndarray) -> str:
     """A guess at what a file that is not a KLV file is, for the error message."""
     from .load import is_kwg_bytes
@@ -380,10 +397,11 @@ def _check_trained_for(path: Path, buf: np.ndarray, ruleset: Ruleset) -> None:
 
 
 def the_rulesets_own(spec: Any, ruleset: Any) -> "Leaves | None":
-    """For ``spec`` ``"shipped"`` (no file of that name): the leaves the ruleset ships (every leave
-    0 for one that ships none), as ``simulate``, ``best_play`` and ``analyze`` read their default;
-    None for any other ``spec``."""
-    if not (isinstance(spec, str) and spec.strip().lower() == "shipped") or _exists(Path(spec)):
+    """For ``spec`` ``"shipped"`` (a str: whatever the current folder holds; a file of that name is
+    ``./shipped`` or a :class:`~pathlib.Path`): the leaves the ruleset ships (every leave 0 for one
+    that ships none), as ``simulate``, ``best_play`` and ``analyze`` read their default; None for
+    any other ``spec``."""
+    if not (isinstance(spec, str) and spec.strip().lower() == "shipped"):
         return None
     from .shipped_leaves import default_leaves
 
@@ -394,7 +412,10 @@ def the_rulesets_own(spec: Any, ruleset: Any) -> "Leaves | None":
 def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Ruleset | None" = None) -> Leaves:
     """Leave values: a shipped set by name (``english``, ``super``, ``russian``, ``erudit``: see
     :mod:`racksmith.lexicon.shipped_leaves`), a ``.klv2``/``.klv`` file or a ``leave,value`` CSV
-    (``.csv``, ``.csv.gz``); ``None`` for none (every leave worth 0); a :class:`Leaves` passes through."""
+    (``.csv``, ``.csv.gz``); ``None`` for none (every leave worth 0); a :class:`Leaves` passes through.
+    A shipped set's name (and ``shipped``) is the shipped set whatever the current folder holds, as
+    an embedded lexicon's name is (a folder ``english/`` there had made ``english`` unreadable):
+    give a file of that name as ``./english`` or a :class:`~pathlib.Path`."""
     if isinstance(spec, Leaves):
         return spec
     if spec is None:
@@ -443,14 +464,13 @@ _from_files: dict[tuple, Leaves] = {}
 def shipped_set(spec: object) -> "str | None":
     """The shipped leave set ``spec`` names, or None: a set's name, or the name or an alias of the
     ruleset it is trained for (``эрудит`` is ``erudit``, ``скрэббл`` is ``russian``: case and
-    surrounding spaces ignored, as ``--ruleset`` reads them), when no file of that name is there."""
+    surrounding spaces ignored, as ``--ruleset`` reads them). A str only, whatever files the current
+    folder holds; a :class:`~pathlib.Path` (or ``./english``) is a file."""
     from .shipped_leaves import set_name
 
-    text = os.fspath(spec) if isinstance(spec, os.PathLike) else spec
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(spec, str) or not spec.strip():
         return None
-    key = set_name(text)
-    return None if key is None or _exists(Path(text)) else key
+    return set_name(spec)
 
 
 def _exists(path: Path) -> bool:

@@ -339,11 +339,32 @@ class WordList:
         return len(self.offsets) - 1
 
 
+#: the names Quackle's lexicon files end with (binary graphs racksmith does not read)
+QUACKLE_LEXICON_SUFFIXES = (".dawg", ".gaddag")
+
+
 def read_word_list_bytes(path: str | Path) -> bytes:
-    """The bytes of a word list file, gunzipped when they are gzip data."""
+    """The bytes of a word list file, gunzipped when they are gzip data. A binary file named like
+    one of Quackle's lexicons (``.dawg``, ``.gaddag``) is refused saying so, and what to give."""
     from .files import read_bounded
 
-    return read_bounded(path, MAX_WORD_LIST_BYTES, "word list", LexiconFormatError, gunzip=True)
+    data = read_bounded(path, MAX_WORD_LIST_BYTES, "word list", LexiconFormatError, gunzip=True)
+    _refuse_quackle_lexicon(Path(path), data[:4096])
+    return data
+
+
+def _refuse_quackle_lexicon(path: Path, head: bytes) -> None:
+    """A binary ``.dawg`` or ``.gaddag`` file (Quackle's lexicons are named so) is no word list: say
+    so rather than that it holds NUL bytes. Text of that name (a word list after all) is read."""
+    from .files import looks_binary
+
+    suffix = path.suffix.lower()
+    if suffix in QUACKLE_LEXICON_SUFFIXES and looks_binary(head) and not looks_like_utf16(head):
+        raise LexiconFormatError(
+            f"{str(path)!r} is a binary {suffix} file, as Quackle's lexicons are: racksmith does not read "
+            "Quackle's .dawg and .gaddag files; give the lexicon as a word list (UTF-8 text, one word a line) or "
+            "a .kwg file (MAGPIE's and wolges's format; 'racksmith lexicon build' makes one from a word list)"
+        )
 
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")

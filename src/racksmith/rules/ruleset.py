@@ -252,6 +252,9 @@ class Ruleset:
         name = need("name", str).strip().lower()
         if not name:
             raise fail("name", "must not be empty")
+        odd = name_problem(name)
+        if odd:
+            raise fail("name", odd)
         board = need("board", list)
         rows = len(board)
         if not 2 <= rows <= MAX_DIM:
@@ -538,6 +541,26 @@ def find_ruleset(name: str, extra: Iterable[Ruleset] = ()) -> Ruleset:
         return _builtin(table[key])
     known = [rs.name for rs in extra] + [n for n in BUILTIN if all(rs.name != n for rs in extra)]
     raise RulesetError(f"unknown ruleset {_show(name)}: use one of {', '.join(known)} (or an alias)")
+
+
+#: what a ruleset's name may hold besides letters and digits (of any script)
+NAME_MARKS = "-_.+"
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as a ruleset's name, or None. A name is written in records: a
+    CGP's ``ld`` (and ``bdn``) opcode, whose value ends at ``;`` and which MAGPIE and Macondo read
+    as one word, and a GCG's ``#tile-distribution``: so it is one word of letters, digits (any
+    script: ``эрудит``) and ``-`` ``_`` ``.`` ``+`` (``english_super``, ``czech7``, ``spanish-mini``).
+    A ``;`` had made a position's ``ld fr;x;`` read back as ``ld fr`` and an opcode ``x``."""
+    import unicodedata
+
+    for ch in name:
+        if not (ch.isalnum() or ch in NAME_MARKS or unicodedata.category(ch).startswith("M")):
+            shown = "white space" if ch.isspace() else repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
+            return (f"{_show(name)} holds {shown}: a name is one word of letters, digits and {' '.join(NAME_MARKS)} "
+                    "(a CGP's ld opcode and a GCG's #tile-distribution write it)")
+    return None
 
 
 def builtin_name(text: object) -> str | None:
