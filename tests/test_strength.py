@@ -220,7 +220,7 @@ def test_leave_values_by_hand():
         [rack_key([1, 1, 2, 3, 4, 5, 6]), rack_key([1, 2, 3, 4, 5, 6, 7]), rack_key([1, 1, 2, 3, 4, 5, 6])],
         [to_fixed(10), to_fixed(50), to_fixed(30)],
     )
-    raw = dict(leaves_from_tally(t, EN, prior_weight=0).items())
+    raw = dict(leaves_from_tally(t, EN, prior_weight=0, complete=False).items())
     assert raw["A"] == 0  # in every rack
     assert raw["AA"] == -10  # (10 + 30) / 2 - 30
     assert raw["G"] == 20  # 50 - 30
@@ -237,6 +237,12 @@ def test_leave_values_by_hand():
     assert smooth["AA"] == pytest.approx(-20 / 3, rel=1e-6)
     # AG: n = 1, deviation 20, prior = (value(G) + value(A) + value(A) + value(G)) / 2 = 10
     assert smooth["AG"] == pytest.approx((20 + 10) / 2, rel=1e-6)
+    # complete (the default): every other leave the tiles allow, at its prior; the leaves seen unchanged
+    full = dict(leaves_from_tally(t, EN, prior_weight=0).items())
+    assert len(full) == 914_624 and all(full[leave] == v for leave, v in raw.items())
+    assert full["Z"] == 0 and full["AAA"] == pytest.approx(-10)  # (value(AA) + value(A)) three times, / 3
+    # G is 20, Z never seen (0): GG = 20 + 20, GZ = 20, GGZ = mean(GZ + G, GZ + G, GG + Z) = 40
+    assert (full["GG"], full["GZ"], full["GGZ"]) == (pytest.approx(40), pytest.approx(20), pytest.approx(40))
 
 
 # --- training ---------------------------------------------------------------------------------

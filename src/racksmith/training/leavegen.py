@@ -17,6 +17,9 @@ random completions of ``L``.
 """
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -24,7 +27,7 @@ import numpy as np
 from ..errors import RacksmithError
 from ..lexicon import Leaves
 from ..rules.ruleset import Ruleset, get_ruleset
-from .tally import SCALE, WIDTH, RackTally, keys_to_matrix, matrix_to_keys
+from .tally import BITS, SCALE, WIDTH, RackTally, keys_to_matrix, matrix_to_keys
 
 DEFAULT_PRIOR_WEIGHT = 50.0
 
@@ -114,11 +117,141 @@ def leave_values(tally: RackTally, rack_size: int, prior_weight: float = DEFAULT
 
 
 def leaves_from_tally(tally: RackTally, ruleset: "str | Ruleset", prior_weight: float = DEFAULT_PRIOR_WEIGHT,
-                      *, weighting: str = "once", source: str = "<trained>") -> Leaves:
-    """A leave table (KLV2) of the values :func:`leave_values` gives."""
+                      *, weighting: str = "once", source: str = "<trained>", complete: bool = True) -> Leaves:
+    """A leave table (KLV2) of the values :func:`leave_values` gives; with ``complete`` (the
+    default) every other leave the tile set allows too, at its prior (:func:`complete_leaves`)."""
     rs = get_ruleset(ruleset)
     rows, vals = leave_values(tally, rs.rack_size, prior_weight, weighting)
     if not len(rows):
         raise RacksmithError("the tally holds no full racks: play more games before making leaves")
+    if complete:
+        rows, vals = complete_leaves(rows, vals, rs.counts, rs.rack_size)
     width = int(np.count_nonzero(rows, axis=1).max())
     return Leaves.from_tile_rows(rows[:, :width], vals, rs, source=source)
+
+
+def possible_leaves(counts: "Sequence[int]", rack_size: int) -> dict[int, np.ndarray]:
+    """Every leave a tile set allows, by size (1 to ``rack_size`` − 1): rows of ``tile + 1``
+    ascending (``counts[t]``: the copies of tile ``t``, the blank first), ``WIDTH`` columns, zeros last."""
+    counts = [int(c) for c in counts]
+    out: dict[int, np.ndarray] = {}
+    cur = np.zeros((1, WIDTH), np.uint8)
+    for size in range(1, rack_size):
+        last = cur[:, size - 2] if size > 1 else np.zeros(1, np.uint8)
+        parts = []
+        for t, copies in enumerate(counts):
+            v = t + 1
+            ok = (last <= v) & (np.count_nonzero(cur == v, axis=1) < copies)
+            rows = cur[ok].copy()
+            rows[:, size - 1] = v
+            parts.append(rows)
+        cur = np.concatenate(parts) if parts else np.zeros((0, WIDTH), np.uint8)
+        out[size] = cur
+    return out
+
+
+@dataclass(frozen=True)
+class _Size:
+    """Every leave of one size a tile set allows: ``keys`` ascending, ``rows`` in that order, and
+    for each position ``j`` the index among the leaves one tile shorter of the leave without its
+    ``j``-th tile (``subs[j]``)."""
+
+    keys: np.ndarray
+    rows: np.ndarray
+    subs: tuple[np.ndarray, ...]
+
+
+#: the leave space last asked for (a training asks for the same one every generation), by (counts, rack size)
+_space: "tuple[tuple, dict[int, _Size]] | None" = None
+_space_lock = threading.Lock()
+
+
+def _leave_space(counts: "Sequence[int]", rack_size: int) -> dict[int, _Size]:
+    global _space
+    key = (tuple(int(c) for c in counts), int(rack_size))
+    with _space_lock:
+        if _space is not None and _space[0] == key:
+            return _space[1]
+        out: dict[int, _Size] = {}
+        for size, every in possible_leaves(key[0], rack_size).items():
+            keys = matrix_to_keys(every)
+            order = np.argsort(keys)
+            keys, rows = keys[order], every[order]
+            subs = []
+            if size > 1:
+                for j in range(size):
+                    # the key without the tile at position j: the tiles before it stay, those after move up one
+                    above = np.uint64(((1 << (BITS * WIDTH)) - 1) ^ ((1 << (BITS * (WIDTH - j))) - 1))
+                    below = np.uint64((1 << (BITS * (WIDTH - 1 - j))) - 1)
+                    sub = (keys & above) | ((keys & below) << np.uint64(BITS))
+                    subs.append(np.searchsorted(out[size - 1].keys, sub).astype(np.int32))
+            out[size] = _Size(keys, rows, tuple(subs))
+        _space = (key, out)
+        return out
+
+
+def complete_leaves(rows: np.ndarray, vals: np.ndarray, counts: "Sequence[int]", rack_size: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """``rows`` and ``vals`` (as :func:`leave_values` gives them) with every leave of 1 to
+    ``rack_size`` − 1 tiles the tile set allows and training never saw added at its prior, the
+    value a leave seen in no turn gets from the training's formula: the mean over its tiles ``t``
+    of ``value(L − t) + value(t)``, size by size (so a never-seen leave of junk is worth about the
+    sum of its parts, not 0 as an absent leave is). The values of the leaves seen are unchanged
+    (each is built from smaller leaves, all seen too). Rows come out by size, then tiles."""
+    rows = np.asarray(rows, np.uint8)
+    vals = np.asarray(vals, np.float64)
+    if rows.shape[1] < WIDTH:
+        rows = np.concatenate([rows, np.zeros((len(rows), WIDTH - rows.shape[1]), np.uint8)], axis=1)
+    sizes = np.count_nonzero(rows, axis=1)
+    keys = matrix_to_keys(rows)
+    space = _leave_space(counts, rack_size)
+    single = np.zeros(len(counts) + 1)  # the value of each tile alone, by tile + 1
+    values: dict[int, np.ndarray] = {}
+    rows_out, vals_out = [], []
+    for size, sp in space.items():
+        mine = sizes == size
+        where = np.searchsorted(sp.keys, keys[mine])
+        if (where >= len(sp.keys)).any() or (sp.keys[np.minimum(where, len(sp.keys) - 1)] != keys[mine]).any():
+            raise RacksmithError(f"a leave of {size} tiles holds more copies of a tile than the tile set has")
+        v = np.zeros(len(sp.keys))
+        if size > 1:
+            for j, sub in enumerate(sp.subs):
+                v += values[size - 1][sub] + single[sp.rows[:, j]]
+            v /= size
+        v[where] = vals[mine]  # (the leaves seen keep their values)
+        values[size] = v
+        if size == 1:
+            single[sp.rows[:, 0]] = v
+        rows_out.append(sp.rows)
+        vals_out.append(v)
+    extra = sizes >= rack_size  # (none from a tally: kept as they are)
+    return (np.concatenate([*rows_out, rows[extra]]), np.concatenate([*vals_out, vals[extra]]))
+
+
+def leave_rows(leaves: Leaves) -> tuple[np.ndarray, np.ndarray]:
+    """A leave table's leaves as rows of ``tile + 1`` (``WIDTH`` columns, ascending, zeros last)
+    and their values, in the file's order (what :func:`complete_leaves` takes)."""
+    from ..lexicon import _kwgwalk
+    from ..lexicon.kwg import ARC_MASK
+
+    listing = _kwgwalk.words(leaves.kwg, int(leaves.kwg[0]) & ARC_MASK, b"", leaves.longest)
+    words = listing.split(b"\xff")[:-1]
+    rows = np.zeros((len(words), WIDTH), np.uint8)
+    for i, w in enumerate(words):
+        tiles = sorted(w)
+        if len(tiles) > WIDTH:
+            raise RacksmithError(f"a leave of {len(tiles)} tiles: leave tables hold at most {WIDTH}")
+        rows[i, : len(tiles)] = np.asarray(tiles, np.uint8) + 1
+    return rows, np.asarray(leaves.values, np.float64)
+
+
+def completed(leaves: Leaves, ruleset: "str | Ruleset") -> Leaves:
+    """``leaves`` with every leave the ruleset's tile set allows (1 to rack size − 1 tiles) that it
+    lacks added at its prior (:func:`complete_leaves`): what ``leaves train`` writes."""
+    rs = get_ruleset(ruleset)
+    rows, vals = leave_rows(leaves)
+    rows, vals = complete_leaves(rows, vals, rs.counts, rs.rack_size)
+    width = int(np.count_nonzero(rows, axis=1).max())
+    source = f"{leaves.path.name} completed" if leaves.path is not None else "<completed>"
+    return Leaves.from_tile_rows(rows[:, :width], vals, rs, source=source)
+

@@ -303,6 +303,7 @@ def provenance(settings: TrainSettings, state: dict, data: bytes, command: str |
         "prior_weight": settings.prior_weight,
         "probes": settings.probes,
         "weighting": settings.weighting,
+        "absent_leaves": "prior",  # (every leave the tiles allow is written: those never tallied at their prior)
         "turns_tallied": {k: v for k, v in sorted(state.get("observations", {}).items(), key=lambda kv: int(kv[0]))},
         "leaves": len(Leaves.from_bytes(data, rs)),
         "sha256": hashlib.sha256(data).hexdigest(),
