@@ -46,8 +46,7 @@ def replay_cmd(
         emit_json(r.to_dict())
     else:
         scores = ", ".join(f"{n} {s}" for n, s in r.final_scores().items())
-        say(f"{input_name(path)}: {len(r.turns)} turn{'' if len(r.turns) == 1 else 's'}, "
-            f"{'complete' if r.complete else 'ends with errors' if r.over else 'not finished'}"
+        say(f"{input_name(path)}: {len(r.turns)} turn{'' if len(r.turns) == 1 else 's'}, {r.status}"
             + (f"; final scores {scores}" if scores else ""))
         for line, words in r.phonies:
             say(f"line {line}: not in the lexicon: {', '.join(words)}")
@@ -96,10 +95,42 @@ def show_cmd(
             }
         )
         return
-    shown = len(r.turns) if turn is None else turn - 1
-    for t in r.turns[:shown]:
-        say(f"{t.number:3d}. {t.event.text()}")
+    for text in _event_lines(r, turn):
+        say(text)
     say(render_rich(pos))
+
+
+#: what a line of the record that is not a turn is, as ``gcg show`` lists it
+_NOT_TURNS = {
+    "phony": "the play before challenged off and taken back",
+    "challenge": "challenge bonus: the play before stood",
+    "time": "time penalty",
+    "out": "going out: the opponent's tiles counted",
+    "rack_penalty": "rack penalty: the tiles left subtracted",
+}
+
+
+def _event_lines(r, turn: Optional[int]) -> list[str]:
+    """The record's lines before turn ``turn`` (None: all of them), as ``gcg show`` lists them: a
+    turn with its number; a line that is no turn (a withdrawn play, a challenge bonus, a time
+    penalty, the end-of-game adjustments, a line not played) indented, with what it is; at the end,
+    the adjustments the replay applied that the record leaves out."""
+    numbers = {id(t.event): t.number for t in r.turns}
+    end = r.turns[turn - 1].event if turn is not None and 1 <= turn <= len(r.turns) else None
+    out: list[str] = []
+    for e in r.record.events:
+        if e is end:
+            return out
+        number = numbers.get(id(e))
+        if number is not None:
+            out.append(f"{number:3d}. {e.text()}")
+        elif e.kind.value == "pass" and not any(x.line == e.line for x in r.errors):
+            out.append(f"     {e.text()}   (a pass accepting the play that went out: not a turn)")
+        else:
+            out.append(f"     {e.text()}   ({_NOT_TURNS.get(e.kind.value, 'not played as a turn: see gcg replay')})")
+    for e in r.applied:
+        out.append(f"     {e.text()}   (rack penalty not in the record, taken off as Quackle does: see gcg replay)")
+    return out
 
 
 def _refuse_unknown_position(r, turn: Optional[int], path: Path) -> None:

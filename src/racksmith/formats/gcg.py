@@ -60,9 +60,10 @@ _RACK_RE = re.compile(r"^[^\s()+\-.\d#>:]+$")
 _SCORE_RE = re.compile(r"^[+\-]?[0-9]{1,9}$")  #: a score or running total (9 digits: int() never sees a huge one)
 #: the most points a score or running total of a record may have (9 digits), either sign
 MAX_GCG_POINTS = 999_999_999
-#: a time penalty as Quackle writes it, a '+' before the minus (``(time) +-10``): read as Macondo
-#: reads it (on a ``(time)`` line only, as Macondo), the penalty -10
-_TIME_PENALTY_RE = re.compile(r"^\+-[0-9]{1,9}$")
+#: a negative score as Quackle writes it, a '+' before the minus: a time penalty (``(time) +-10``, read as
+#: Macondo reads it, the penalty -10) and a rack penalty at the end of a game ended by scoreless turns
+#: (``>Jim: EILNORS (EILNORS) +-7 21``, Quackle's ``" +" << score``): read as -10 and -7, on those lines only
+_PLUS_MINUS_RE = re.compile(r"^\+-[0-9]{1,9}$")
 _PLAYER_RE = re.compile(r"^player(\d+)$")
 #: what ends a line of text (str.splitlines' breaks): never inside a one-line field of a record
 _BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
@@ -371,6 +372,12 @@ def decode_gcg(raw: bytes) -> str:
         for number, line in enumerate(text.splitlines(), start=1):
             later = _LATER_ENCODING_RE.match(line.strip())
             if later and not (m and number == 1) and _codec(later.group(1), number) != codec:
+                if m:  # (moved there, it would declare an encoding the file is not in: the first line says so)
+                    raise GCGError(
+                        f"'#character-encoding {_clip(later.group(1))}' on line {number} contradicts the first line, "
+                        f"'#character-encoding {_clip(m.group(1).decode('latin-1'))}' (the file was read as "
+                        f"{codec.upper()}): a file has one encoding, declared on its first line: remove line {number}",
+                        number)
                 raise GCGError(
                     f"'#character-encoding {_clip(later.group(1))}' must be the first line of the file "
                     f"(it was read as {codec.upper()}): move it there", number)
@@ -630,11 +637,7 @@ def _ruleset_from_header(lines: list[str], known: "tuple[Ruleset, ...]" = (), gi
             raise misread
         control = _C1.search(as_read)  # (in a name or a note: the tiles are Latin letters, A-Z)
         if control is not None:
-            raise GCGError(
-                f"U+{ord(control.group()):04X} is a control character, not text: the file is in an 8-bit code page "
-                "(’ “ ” – œ in windows-1252) read as ISO-8859-1: add '#character-encoding windows-1252' as its first "
-                "line (or the code page it is written in: windows-1250, windows-1251...), or save it as UTF-8",
-                as_read.count("\n", 0, control.start()) + 1)
+            raise GCGError(_control_message(as_read, control.group()), as_read.count("\n", 0, control.start()) + 1)
     foreign = _foreign_letters(lines, chosen) if named is None else []
     if foreign:
         lexicon = (labels["lexicon"], names["lexicon"]) if "lexicon" in names else None
@@ -718,20 +721,42 @@ def _misread_encoding(as_read: str, foreign: "list[tuple[str, int]]", ruleset: R
             return None
         utf8 = _utf8_text(raw) if codec != "utf-8" else None
         fits = _rulesets_of_letters(utf8, ruleset, rulesets) if utf8 is not None else ""
-        if not fits:
+        if fits:
+            return GCGError(
+                f"the first line declares the encoding {name}, but the file appears to be UTF-8: read as {name}, its "
+                f"{shown} are {lacks}, and read as UTF-8 they are letters of {fits}: remove the "
+                "'#character-encoding' line, or make it '#character-encoding UTF-8'", foreign[0][1])
+        legacy = _legacy_fit(as_read, raw, ruleset, rulesets) if _one_byte(codec) else None
+        if legacy is None:
             return None
+        encoding, fits = legacy
         return GCGError(
-            f"the first line declares the encoding {name}, but the file appears to be UTF-8: read as {name}, its "
-            f"{shown} are {lacks}, and read as UTF-8 they are letters of {fits}: remove the "
-            "'#character-encoding' line, or make it '#character-encoding UTF-8'", foreign[0][1])
+            f"the first line declares the encoding {name}, and read so the file's {shown} are {lacks}; read as "
+            f"{encoding} they are letters of {fits}, so the file looks like {encoding}: replace its first line with "
+            f"'#character-encoding {encoding}', or save it as UTF-8", foreign[0][1])
     try:
         raw = as_read.encode("iso8859-1")
     except UnicodeEncodeError:
         return None
     if _utf8_text(raw) is not None:  # (a UTF-8 file is read as UTF-8)
         return None
+    legacy = _legacy_fit(as_read, raw, ruleset, rulesets)
+    if legacy is None:
+        return None
+    encoding, fits = legacy
+    return GCGError(
+        f"the file is not UTF-8 and has no '#character-encoding' first line, so it was read as ISO-8859-1 (the GCG "
+        f"default), and its {shown} are {lacks}; read as {encoding} they are letters of {fits}, so the file "
+        f"looks like {encoding}: add '#character-encoding {encoding}' as its first line, or save it as UTF-8", foreign[0][1])
+
+
+def _legacy_fit(as_read: str, raw: bytes, ruleset: Ruleset, rulesets: "tuple[Ruleset, ...]") -> "tuple[str, str] | None":
+    """The encoding of :data:`_LEGACY_ENCODINGS` in which the bytes ``raw`` of a record (read as
+    ``as_read``) have tile letters of a ruleset, and the names of those rulesets; None when the
+    letters as read are a ruleset's already (a Latin-1 record, in another ruleset than this) or no
+    such encoding reads them as letters."""
     if _rulesets_of_letters(as_read, ruleset, rulesets):
-        return None  # the letters as read are a ruleset's (a Latin-1 record, in another ruleset than this)
+        return None
     best: "tuple[tuple[bool, int], str, str] | None" = None
     for encoding in _LEGACY_ENCODINGS:
         try:
@@ -745,13 +770,52 @@ def _misread_encoding(as_read: str, foreign: "list[tuple[str, int]]", ruleset: R
         rank = (fits == ruleset.name, sum(ch.isupper() for ch, _ in _tile_chars(text.splitlines())))
         if fits and (best is None or rank > best[0]):
             best = (rank, encoding, fits)
-    if best is None:
-        return None
-    _, encoding, fits = best
-    return GCGError(
-        f"the file is not UTF-8 and has no '#character-encoding' first line, so it was read as ISO-8859-1 (the GCG "
-        f"default), and its {shown} are {lacks}; read as {encoding} they are letters of {fits}, so the file "
-        f"looks like {encoding}: add '#character-encoding {encoding}' as its first line, or save it as UTF-8", foreign[0][1])
+    return None if best is None else (best[1], best[2])
+
+
+def _one_byte(codec: str) -> bool:
+    """``codec`` writes a character in one byte (ISO-8859-1, windows-1250, KOI8-R...): a file in it
+    may be one in another such code page, declared wrong."""
+    # (UTF-8 reads bytes(range(256)) as 256 characters too, each byte 0x80-0xFF on its own a replacement
+    # character: the letters é and ż, two bytes each in UTF-8, tell it)
+    return (len(bytes(range(256)).decode(codec, errors="replace")) == 256
+            and len(b"\xc3\xa9\xc5\xbc".decode(codec, errors="replace")) == 4)
+
+
+#: for a file declared in an ISO-8859 encoding that holds bytes 0x80-0x9F (control characters in it),
+#: the Windows code page of the same letters, which has characters there (’ “ ” – € in each)
+_WINDOWS_OF = {"iso8859-1": "windows-1252", "iso8859-15": "windows-1252", "iso8859-2": "windows-1250",
+               "iso8859-5": "windows-1251", "iso8859-13": "windows-1257", "iso8859-4": "windows-1257",
+               "iso8859-9": "windows-1254", "iso8859-7": "windows-1253"}
+
+
+def _control_message(as_read: str, control: str) -> str:
+    """What a record holding the C1 control character ``control`` is told to do: a file in an 8-bit
+    code page, read as ISO-8859-1 (the format's default) or as the ISO-8859 encoding its first line
+    declares, is told the Windows code page to declare (replacing the line it has); a file declared
+    UTF-8 holds them as characters (its text converted to UTF-8 from a code page misread so)."""
+    head = f"U+{ord(control):04X} is a control character, not text"
+    declared = _LATER_ENCODING_RE.match(as_read.split("\n", 1)[0].strip())
+    name = declared.group(1) if declared else ""
+    codec = None
+    if declared:
+        try:
+            codec = _codec(name)
+        except GCGError:
+            return f"{head}: save the record as UTF-8 with the characters it should have"
+    if codec is not None and not _one_byte(codec):
+        return (f"{head}: the file was converted to {_clip(name)} from an 8-bit code page read as "
+                "ISO-8859-1 (’ “ ” – œ of windows-1252 became control characters): convert the original file again "
+                "from its code page (windows-1252, windows-1250...), or correct those characters")
+    if codec is None:
+        return (f"{head}: the file is in an 8-bit code page (’ “ ” – œ in windows-1252) read as ISO-8859-1: add "
+                "'#character-encoding windows-1252' as its first line (or the code page it is written in: windows-1250, "
+                "windows-1251...), or save it as UTF-8")
+    windows = _WINDOWS_OF.get(codec, "windows-1252")
+    return (f"{head}: the file is in an 8-bit code page ({'’ “ ” – œ' if windows == 'windows-1252' else '’ “ ” –'} in "
+            f"{windows}), not the {_clip(name)} its first line declares: replace that line with "
+            f"'#character-encoding {windows}' (or the code page it is written in: windows-1250, windows-1251...), or "
+            "save it as UTF-8")
 
 
 def _rulesets_of_letters(text: str, ruleset: Ruleset, rulesets: "tuple[Ruleset, ...]") -> str:
@@ -875,6 +939,18 @@ def _readable(problem: str, number: int, read, total: "int | None" = 0) -> GCGEr
     return err
 
 
+def _quackle_negative(head: "list[str]") -> bool:
+    """``head`` (an event's words before its score) is an event whose negative score Quackle writes
+    ``+-N``: a time penalty (``(time)``) or a rack penalty, the player's rack then its tiles
+    (``EILNORS (EILNORS)``); not a challenge bonus (Quackle writes its sign), not a going-out
+    bonus (written without a rack, and never negative)."""
+    action = head[-1]
+    if action == "(time)":
+        return True
+    return (len(head) == 2 and len(action) > 2 and action[0] == "(" and action[-1] == ")"
+            and action != "(challenge)")
+
+
 def _event_of(nick: str, rest: str, tokens: "list[str]", ruleset: Ruleset, number: int) -> GCGEvent:
     """The event of ``tokens``: ``[RACK] ACTION SCORE TOTAL``."""
     if len(tokens) < 3:
@@ -882,8 +958,10 @@ def _event_of(nick: str, rest: str, tokens: "list[str]", ruleset: Ruleset, numbe
             f"event {rest.strip()!r} needs an action, a score and a running total (e.g. '8D WORD +28 28')", number
         )
     score_s, total_s = tokens[-2], tokens[-1]
-    if tokens[-3] == "(time)" and _TIME_PENALTY_RE.match(score_s):
-        score_s = score_s[1:]  # '(time) +-10', as Quackle writes a time penalty (and Macondo reads it): -10
+    if _PLUS_MINUS_RE.match(score_s) and _quackle_negative(tokens[:-2]):
+        # '(time) +-10', as Quackle writes a time penalty (and Macondo reads it): -10; '(EILNORS) +-7', as
+        # Quackle writes a rack penalty: -7
+        score_s = score_s[1:]
     if not _SCORE_RE.match(score_s):
         raise GCGError(f"score {_clip(score_s)!r} is not a number like +28 or -5 (at most 9 digits)", number)
     if not _SCORE_RE.match(total_s):

@@ -29,7 +29,7 @@ from ..core.position import Position
 from ..core.turns import EventKind
 from ..core.validation import ANY_WORD, check_move
 from ..errors import GCGError, IllegalMoveError, PositionError, RacksmithError
-from ..formats.gcg import GCGEvent, GCGGame, parse_gcg, read_gcg
+from ..formats.gcg import UNKNOWN_RACK, GCGEvent, GCGGame, parse_gcg, read_gcg
 from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH, Tiles
 from ..rules.ruleset import Ruleset
 
@@ -167,6 +167,10 @@ class Replay:
     end_racks: dict[int, Tiles] = field(default_factory=dict)  #: by player: the racks ``#rack1``, ``#rack2``... give, or the end of the game's lines
     #: the end-of-game adjustments the game's end calls for and the record lacks (each also a note)
     lacking: list[str] = field(default_factory=list)
+    #: the end-of-game adjustments the record leaves out that the replay applied, as the lines they would
+    #: be (each also a note): the rack penalties of a game ended by scoreless turns that Quackle takes off
+    #: silently, writing the last passer's line only (``scores`` are the game's final scores)
+    applied: list[GCGEvent] = field(default_factory=list)
     total_slips: list[TotalSlip] = field(default_factory=list)
     rack_slips: list[RackSlip] = field(default_factory=list)
     opcodes: tuple[tuple[str, str], ...] = ()
@@ -191,6 +195,19 @@ class Replay:
         (nothing ``lacking``: the going-out bonus, the rack penalties) and every line of it
         replayed (``ok``)."""
         return self.over and not self.errors and not self.lacking
+
+    @property
+    def status(self) -> str:
+        """Where the record stands, in words: ``complete``; ``finished, lacking ... (see the
+        notes)`` (the game's end is reached without an error, but the record lacks adjustments that
+        end calls for: :attr:`lacking`); ``ends with errors`` (the end is reached, with errors);
+        ``not finished``."""
+        if self.complete:
+            return "complete"
+        if self.over and not self.errors:
+            what = [w.split(" (", 1)[0] for w in self.lacking]  # (the nick is one word)
+            return f"finished, lacking {_listed(what)} (see the notes)" if what else "finished"
+        return "ends with errors" if self.over else "not finished"
 
     def final_scores(self) -> dict[str, int]:
         return dict(zip(self.players, self.scores))
@@ -300,7 +317,7 @@ class Replay:
         return [e for e in errors if e.line < line]
 
     def _state(self) -> str:
-        return "complete" if self.complete else "ends with errors" if self.over else "not finished"
+        return self.status
 
     def __repr__(self) -> str:
         # one line (the dataclass's repr held every turn's board: 50 to 130 KB)
@@ -346,16 +363,24 @@ class Replay:
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``racksmith gcg replay --json``. ``complete``: the record reaches the
         game's end and replays without an error (a record whose turns failed is not a finished game
-        even when it ends with the game's last lines)."""
+        even when it ends with the game's last lines); ``status`` the same in words (:attr:`status`);
+        ``lacking`` the end-of-game adjustments the record lacks (:attr:`lacking`)."""
         return {
             "players": self.players,
             "final_scores": self.final_scores(),
             "turns": len(self.turns),
             "complete": self.complete,
+            "status": self.status,
+            "lacking": list(self.lacking),
             "errors": [{"line": e.line, "message": e.message} for e in self.errors],
             "phonies": [{"line": line, "words": list(words)} for line, words in self.phonies],
             "notes": list(self.notes),
         }
+
+
+def _listed(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _short(text: str, most: int = 24) -> str:
@@ -543,9 +568,10 @@ class _Replayer:
         self.result.zero_turns = self.zero_turns
         if not self.over_line:
             self.read_end_racks()
+            self.follow_end_racks()
         else:
+            self.follow_end_racks()  # (first: the racks the end adjustments the record lacks would take off)
             self.check_end_adjustments()
-        self.follow_end_racks()
         # (stable) the first error listed is the first bad line; those of no line (no players...) after
         self.result.errors.sort(key=lambda e: (not e.line, e.line))
         return self.result
@@ -553,12 +579,19 @@ class _Replayer:
     def check_end_adjustments(self) -> None:
         """The going-out bonus and the rack penalties the game's end calls for that the record
         lacks: listed in :attr:`Replay.lacking` (the record is not complete), each with a note.
-        Not an error: the game was played; only its last lines are missing."""
+        Not an error: the game was played; only its last lines are missing.
+
+        Quackle's record of a game ended by scoreless turns is the exception: Quackle writes the
+        last passer's rack penalty only and takes the other racks' values off silently. A record
+        with the last passer's penalty that lacks another player's is read so: a rack known at the
+        end (:attr:`Replay.end_racks`) has its value taken off, with a note (:attr:`Replay.applied`),
+        so that the final scores are the game's."""
         if self.ending is None:
             return
         rs = self.rs
         a = rs.alphabet
         how, who = self.ending
+        quackle = how == "zero" and ("rack", who) in self.counted  # (the last passer's line only: Quackle's)
         nick = self.record.players[who].nick if 0 <= who < len(self.record.players) else "?"
         wanted: list[tuple[str, int]] = []
         if how == "out":
@@ -581,16 +614,37 @@ class _Replayer:
             else:
                 other = self.record.players[q].nick
                 what = f"{other}'s rack penalty"
-                kept = self.kept[q]
-                if kept is not None and sum(kept.values()) == self.rack_sizes[q]:
-                    rack = a.rack_string(sorted(kept.elements()))
-                    value = rs.rack_value(list(kept.elements()))
-                    what += f" ('>{other}: {rack} ({rack}) {-value:+d} {self.scores[q] - value}')"
+                held = self.result.end_racks.get(q)
+                if held is not None and len(held) == self.rack_sizes[q]:
+                    rack = a.rack_string(sorted(held))
+                    value = rs.rack_value(list(held))
+                    line = f">{other}: {rack} ({rack}) {-value:+d} {self.scores[q] - value}"
+                    if quackle:
+                        self.apply_penalty(q, rack, value, line)
+                        continue
+                    what += f" ('{line}')"
+                elif quackle:
+                    what += (" (Quackle writes only the last passer's penalty line, and the record does not show "
+                             f"{other}'s rack: his final score is not known)")
             self.result.lacking.append(what)
             self.result.notes.append(
                 f"line {self.over_line}: the game ends there ({reason}), but the record lacks {what}: "
                 "it is not complete (add the line)"
             )
+
+    def apply_penalty(self, q: int, rack: str, value: int, line: str) -> None:
+        """Player ``q``'s rack penalty that a Quackle record of a game ended by scoreless turns leaves
+        out (its ``line`` as GCG writes it): taken off his score, with a note."""
+        nick = self.record.players[q].nick
+        assert self.ending is not None  # (the game ended by scoreless turns)
+        who, at = self.ending[1], self.counted["rack", self.ending[1]]
+        self.scores[q] -= value
+        self.result.applied.append(GCGEvent(nick, EventKind.RACK_PENALTY, -value, self.scores[q], rack=rack, tiles=rack))
+        self.result.notes.append(
+            f"line {at}: the record gives {self.record.players[who].nick}'s rack penalty only, as Quackle writes a game "
+            f"ended by scoreless turns (it takes the other racks' values off silently): {nick}'s ({rack}) {-value:+d} "
+            f"is taken off too, his final score {self.scores[q]} ('{line}')"
+        )
 
     def accepts_going_out(self, event: GCGEvent, p: int, previous: "GCGEvent | None", following: "GCGEvent | None") -> bool:
         """A pass between another player's play that went out and that player's going-out
@@ -817,7 +871,7 @@ class _Replayer:
             complete = draft.rack_complete = False
             draft.rack_slip = "; ".join(slips)
         if move.score != event.score:
-            self.fail(f"{move.notation()} scores {move.score}, the record says {event.score:+d}", event.line)
+            self.check_play_score(event, move)
         if self.check_words:
             self.look_up(pos, move, event.line)
         draft.move = move
@@ -840,6 +894,59 @@ class _Replayer:
         self.scores[p] += event.score
         self.end_turn(event, event.score, went_out=not self.rack_sizes[p] and not self.bag)
         return draft
+
+    def check_play_score(self, event: GCGEvent, move: Move) -> None:
+        """A legal play whose recorded score is not the one it makes: an error, unless the record's
+        score is higher by a challenge bonus Quackle wrote into it (:meth:`folded_bonus_refused`): then
+        a note, and the record's scores stand (the play's own score is the one it makes)."""
+        extra = event.score - (move.score or 0)
+        said = f"{move.notation()} scores {move.score}, the record says {event.score:+d}"
+        if extra <= 0 or extra % 5:
+            self.fail(said, event.line)
+            return
+        bonus = self.bonus_lines(event, move, extra)
+        refused = self.folded_bonus_refused(event, extra)
+        if refused is None:
+            self.result.notes.append(
+                f"line {event.line}: {said}: read as the play's {move.score} and a challenge bonus of {extra} written "
+                "into its score, as Quackle saves a bonus other than 5 (its '+5' button, pressed more than once); the "
+                f"record's scores stand. GCG writes the bonus on a line of its own: {bonus}")
+            return
+        self.fail(f"{said}; if the {extra} points are a challenge bonus, write them on a line of their own "
+                  f"({bonus}){refused}", event.line)
+
+    def bonus_lines(self, event: GCGEvent, move: Move, extra: int) -> str:
+        """The play line of ``event`` with the score ``move`` makes, then the line of its challenge
+        bonus ``extra`` (the rack of the player's next line that shows one, as Quackle writes it)."""
+        events = self.record.events
+        at = next((i for i, e in enumerate(events) if e is event), len(events))
+        after = next((e.rack for e in events[at + 1:] if e.nick == event.nick and e.rack
+                      and e.rack != UNKNOWN_RACK and e.kind in turns.TURN_KINDS), "")
+        play = replace(event, score=move.score or 0, total=event.total - extra)
+        bonus = GCGEvent(event.nick, EventKind.CHALLENGE, extra, event.total, rack=after)
+        return f"'{play.text()}' then '{bonus.text()}'"
+
+    def folded_bonus_refused(self, event: GCGEvent, extra: int) -> "str | None":
+        """Why a recorded score ``extra`` above the play's is not read as a challenge bonus folded
+        into it, or None when it is. Quackle writes a bonus of 5 on a ``(challenge)`` line and any
+        other (10, 15...: its '+5' button pressed more than once) into the play's score; so an
+        ``extra`` of 5, of more than 50, a record that writes a bonus other than 5 on a line of its
+        own (not Quackle's), or a play that has a ``(challenge)`` line of its own, is an error."""
+        events = self.record.events
+        if extra == 5:
+            return " (Quackle writes a bonus of 5 so)"
+        if extra > 50:
+            return ""
+        other = next((e for e in events if e.kind == EventKind.CHALLENGE and e.score != 5), None)
+        if other is not None:
+            return f" (as line {other.line} writes the bonus {other.score:+d})"
+        at = next((i for i, e in enumerate(events) if e is event), len(events))
+        for e in events[at + 1:]:
+            if e.kind in turns.TURN_KINDS:
+                break
+            if e.kind == EventKind.CHALLENGE and e.nick == event.nick:
+                return f" (the play's bonus is on line {e.line} already)"
+        return None
 
     def look_up(self, pos: Position, move: Move, line: int) -> None:
         try:
@@ -902,9 +1009,18 @@ class _Replayer:
             self.fail(f"'--' withdraws a play, but {event.nick}'s last event is not a play", event.line)
             self.scores[p] += event.score
             return
-        if event.score != -last.score:
-            self.fail(f"the withdrawn play scored {last.score:+d}; '--' should be {-last.score:+d}", event.line)
         assert last.draft.move is not None  # the play's own (set before it was placed)
+        # the old way of writing it, as in Quackle's own test record (WSC 2001): '-- +0 59', the score
+        # left +0 and the total back where it was before the play (Quackle reads no score on a '--' line)
+        old_style = event.score == 0 and last.score != 0 and event.total == self.scores[p] - last.score
+        if old_style:
+            rack = f" {event.rack}" if event.rack else ""
+            self.result.notes.append(
+                f"line {event.line}: '-- +0 {event.total}' withdraws {last.draft.move.notation()} ({last.score:+d}, "
+                f"line {last.line}) the old way, its score left +0 and the total back to {event.total}; the score of a "
+                f"'--' line is the play's taken off: '>{event.nick}:{rack} -- {-last.score:+d} {event.total}'")
+        elif event.score != -last.score:
+            self.fail(f"the withdrawn play scored {last.score:+d}; '--' should be {-last.score:+d}", event.line)
         turns.unplace_tiles(self.board, last.squares, last.draft.move)  # (the stars it took back go back too)
         k = len(last.squares)
         self.bag += last.drawn
@@ -917,7 +1033,7 @@ class _Replayer:
         last.draft.withdrawn = True
         self.result.phonies = [ph for ph in self.result.phonies if ph[0] != last.line]
         self.last_play = None
-        self.scores[p] += event.score
+        self.scores[p] += -last.score if old_style else event.score
         self.end_turn(event, 0)  # the withdrawn play's turn scored nothing
 
     def on_challenge(self, event: GCGEvent, p: int) -> None:
