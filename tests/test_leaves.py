@@ -241,10 +241,14 @@ def test_leaves_value_takes_a_shipped_set_by_name(capsys, name):
 
 
 def test_leaves_value_reads_a_file_named_like_a_set(capsys, tmp_path, monkeypatch):
+    """A file named like a shipped set is ./english; 'english' is the shipped set whatever the
+    folder holds (as --leaves reads it)."""
     Leaves.from_pairs([("S", 8.0)]).save(tmp_path / "english")
     monkeypatch.chdir(tmp_path)
-    code, out, err = _cli(capsys, "leaves", "value", "english", "S", "--json")
+    code, out, err = _cli(capsys, "leaves", "value", "./english", "S", "--json")
     assert code == 0 and json.loads(out) == {"S": 8.0}
+    code, out, err = _cli(capsys, "leaves", "value", "english", "S", "--json")
+    assert code == 0 and json.loads(out) == {"S": pytest.approx(load_leaves("english").value("S"), abs=1e-5)} != {"S": 8.0}
 
 
 def test_leaves_train_help_shows_one_default_for_probes(capsys, monkeypatch):

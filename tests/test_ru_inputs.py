@@ -96,8 +96,11 @@ def test_a_file_named_like_an_alias_is_read_as_the_file(tmp_path, monkeypatch, c
     monkeypatch.chdir(tmp_path)
     Path("l.csv").write_text("leave,value\nФ,1.5\n", encoding="utf-8")
     Leaves.from_csv(Path("l.csv"), "erudit").save("эрудит")
-    code, out, err = run(capsys, "leaves", "value", "эрудит", "Ф", "--ruleset", "erudit")
+    code, out, err = run(capsys, "leaves", "value", "./эрудит", "Ф", "--ruleset", "erudit")
     assert code == 0 and out.strip() == "Ф: 1.5", err
+    # the alias alone is the shipped set whatever the folder holds
+    code, out, err = run(capsys, "leaves", "value", "эрудит", "Ф", "--ruleset", "erudit")
+    assert code == 0 and out.strip() != "Ф: 1.5" and out.startswith("Ф: "), err
 
 
 def test_the_page_reads_an_alias_in_its_address():

@@ -667,12 +667,12 @@ def note_equity_without_leaves(why: str, who: str, give: str) -> None:
 
 def ships_no_leaves(option: "str | None", ruleset) -> bool:
     """Does ``option`` (``--leaves`` or a player's ``leaves=``; None when not given) mean the
-    ruleset's shipped leaves (by default, or ``shipped`` when no file has that name), for a ruleset
-    racksmith ships none for (a ruleset file of your own)? Those are no leave values at all."""
-    from ..lexicon.klv import _exists
+    ruleset's shipped leaves (by default, or ``shipped``, whatever files the folder holds: a file of
+    that name is ``./shipped``), for a ruleset racksmith ships none for (a ruleset file of your
+    own)? Those are no leave values at all."""
     from ..lexicon.shipped_leaves import default_leaves_name
 
-    if option is not None and (option.strip().lower() != "shipped" or _exists(Path(option))):
+    if option is not None and option.strip().lower() != "shipped":
         return False  # (as load_leaves reads "shipped": the_rulesets_own)
     return default_leaves_name(ruleset) is None
 

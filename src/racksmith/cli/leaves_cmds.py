@@ -66,9 +66,9 @@ def _reads_csv(path: Path, ruleset) -> bool:
 
 @leaves_app.command("value")
 def value_cmd(
-    leaves_file: Path = typer.Argument(..., metavar="FILE", dir_okay=False,
-                                       help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
-                                            "(english, super, russian, erudit)."),
+    leaves_file: str = typer.Argument(..., metavar="FILE",
+                                      help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
+                                           "(english, super, russian, erudit; a file of that name: ./english)."),
     leaves: List[str] = typer.Argument(..., metavar="LEAVE...", help="Leaves, tiles in any order, ? = blank."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
                                           help=RULESET_HELP + " [default: a shipped set's own, else english]"),
@@ -76,11 +76,10 @@ def value_cmd(
 ) -> None:
     """Value of each leave (0 for a leave the file does not hold)."""
     from ..lexicon import load_leaves
-    from ..lexicon.shipped_leaves import is_shipped_leaves
 
-    # a shipped set by name, unless a file of that name is there (as --leaves and --from read it)
-    shipped = not leaves_file.exists() and is_shipped_leaves(str(leaves_file))
-    table = load_leaves(str(leaves_file) if shipped else leaves_file, ruleset)
+    # a shipped set's name is the shipped set whatever the folder holds, as --leaves reads it (a
+    # file of that name is ./english)
+    table = load_leaves(leaves_file, ruleset)
     values = {leave: table.value(leave) for leave in leaves}
     if as_json:  # the file holds float32: its shortest digits (38.442696), not its double's (38.44269561767578)
         import numpy as np
@@ -91,25 +90,43 @@ def value_cmd(
         say(f"{leave}: {v:g}")
 
 
-def _start_provenance(start: Path, data: bytes) -> "dict | None":
-    """The provenance of the start leaves: START.json beside the file (a training run's), when it
-    describes these very leaves (its sha256), or a shipped set's."""
+def _start_provenance(start: str, data: bytes, ruleset) -> "dict | None":
+    """The provenance of the start leaves: a shipped set's (by its name, or ``shipped``: the
+    ruleset's own, whatever the folder holds, as load_leaves reads them), or START.json beside the
+    file (a training run's) when it describes these very leaves (its sha256)."""
     import hashlib
     import json
 
     from ..lexicon import leaves_provenance
-    from ..lexicon.shipped_leaves import is_shipped_leaves
+    from ..lexicon.klv import shipped_set
+    from ..lexicon.shipped_leaves import default_leaves_name
 
-    side = Path(str(start) + ".json")
+    if start.strip().lower() == "shipped":  # the ruleset's own (none for a ruleset file of one's own)
+        name = default_leaves_name(ruleset)
+        return leaves_provenance(name) if name is not None else None
+    name = shipped_set(start)
+    if name is not None:
+        return leaves_provenance(name)
+    side = Path(start + ".json")
     if side.is_file():
         try:
             prov = json.loads(side.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         return prov if isinstance(prov, dict) and prov.get("sha256") == hashlib.sha256(data).hexdigest() else None
-    if not start.exists() and is_shipped_leaves(str(start)):
-        return leaves_provenance(str(start))
     return None
+
+
+def _start_word(start: str) -> str:
+    """``--from`` as the command in the provenance writes it: a shipped set's name as given, a
+    file by its name (``./english`` for a file named like a shipped set, which the name would not
+    read)."""
+    from ..lexicon.klv import shipped_set
+
+    if start.strip().lower() == "shipped" or shipped_set(start) is not None:
+        return start.strip()
+    name = Path(start).name
+    return "./" + name if name.strip().lower() == "shipped" or shipped_set(name) is not None else name
 
 
 def _interrupted_training(output: Path, settings, checkpoint: int) -> str:
@@ -171,9 +188,9 @@ def train_cmd(
         None, "--generations", "-g", min=1,
         help="Generations: each plays with the previous one's leaves [default: one per --games count, or 2].",
     ),
-    start: Optional[Path] = typer.Option(None, "--from", help="Leaves the first generation plays with: a file, or a "
-                                         "shipped set by name (english, super, russian, erudit) [default: none].",
-                                         dir_okay=False),
+    start: Optional[str] = typer.Option(None, "--from", help="Leaves the first generation plays with: a file, or a "
+                                        "shipped set by name (english, super, russian, erudit; a file of that name: "
+                                        "./english) [default: none]."),
     seed: int = typer.Option(0, "--seed", "-s", min=0, max=2**64 - 1,
                              help="Seed: game i of generation g draws its bag from (seed, g, i)."),
     prior_weight: float = typer.Option(50.0, "--prior-weight", callback=_prior_weight,
@@ -239,11 +256,9 @@ def train_cmd(
     if start is not None:
         from ..lexicon import load_leaves
 
-        from ..lexicon.shipped_leaves import is_shipped_leaves
-
-        shipped = not start.exists() and is_shipped_leaves(str(start))
-        start_bytes = load_leaves(str(start) if shipped else start, rs).tobytes()
-        start_prov = _start_provenance(start, start_bytes)
+        # a shipped set's name is the shipped set whatever the folder holds (a file of that name: ./english)
+        start_bytes = load_leaves(start, rs).tobytes()
+        start_prov = _start_provenance(start, start_bytes, rs)
     settings = TrainSettings(rs, lexicon, counts[0] if len(counts) == 1 else counts,
                              generations, seed, hashlib.sha256(start_bytes).hexdigest() if start_bytes else None,
                              prior_weight, probes)
@@ -255,7 +270,7 @@ def train_cmd(
     if probes:
         words[-2:-2] = ["--probes", str(probes)]
     if start is not None:
-        words += ["--from", start.name]
+        words += ["--from", _start_word(start)]
     command = " ".join(shlex.quote(w) for w in words)
     try:
         with games_progress() as update:

@@ -12,10 +12,14 @@ lexicon                ``#lexicon``            ``lex``
 =====================  ======================  =========
 
 :func:`named_ruleset` reads them as Macondo and MAGPIE (the programs that write them) mean them:
-the distribution names the tiles (``english``, ``english_super``, ``russian``…); a board or a
-variant with ``super`` in its name (``SuperCrosswordGame``, ``classic_super``) is Super
-Scrabble's; without a distribution, the lexicon's name says it (``NWL23`` and ``CSW21`` are
-English, ``FRA20`` French, ``OSPS49`` Polish…, as those programs infer it). A name racksmith
+the distribution names the tiles (``english``, ``english_super``, ``russian``…); the board
+``SuperCrosswordGame`` and a variant with ``super`` in its name (``classic_super``) are Super
+Scrabble's. A one-word distribution or board is read whole, as a ruleset's name is one word: a
+ruleset file called ``english-2`` or ``house-super`` writes its name, which names no shipped
+ruleset (an unknown distribution is refused, an unknown board ignored); a name of several words
+(``english (NASPA)``) is read by the names it holds. Without a distribution, the lexicon's name
+says it (``NWL23`` and ``CSW21`` are English, ``FRA20`` French, ``OSPS49`` Polish…, as those
+programs infer it). A name racksmith
 cannot play is refused with a message naming it, rather than read as English: a distribution it
 does not ship, a lexicon of another language, and the WordSmog (Clabbers) variant, where any
 anagram of a word may be played.
@@ -26,7 +30,7 @@ import re
 from typing import Callable, Iterable
 
 from ..errors import RulesetError
-from ..rules.ruleset import Ruleset, available_rulesets, find_ruleset, get_ruleset
+from ..rules.ruleset import Ruleset, available_rulesets, builtin_name, find_ruleset, get_ruleset, name_problem
 
 __all__ = ["NAME_FIELDS", "OTHER_LANGUAGE_LEXICONS", "UNPLAYED_VARIANTS", "named_ruleset", "record_name", "rulesets_that_read"]
 
@@ -106,7 +110,7 @@ def named_ruleset(
         else:
             if rs in known:
                 return rs
-    if "super" in key or "super" in layout.lower() or "super" in var:
+    if ("super" in key and not _one_word(distribution)) or _super_board(layout) or "super" in var:
         return find_ruleset("super")
     if distribution:
         return _distribution(distribution, label["distribution"], known, refuse)
@@ -156,7 +160,15 @@ def _distribution(name: str, label: str, known: tuple[Ruleset, ...], refuse: Err
             f"'{label} {shown}' names a file: a record names a ruleset (english, super...); "
             "pass the ruleset to use instead",
         )
-    for part in re.split(r"[^a-zа-яё]+", lowered):  # 'Russian-Scrabble', 'english (NASPA)'
+    if _one_word(name):
+        # read whole, as a ruleset's name is one word: a ruleset file named 'english-2', 'my-english'
+        # or 'house-super' writes its name, which must not read back without the file as English or Super
+        raise refuse(
+            "distribution",
+            f"'{label} {shown}' names no ruleset racksmith knows ({_names(known)}): a name is read whole, and a "
+            "ruleset file's name names that file only; pass the ruleset to use",
+        )
+    for part in re.split(r"[^a-zа-яё]+", lowered):  # words no ruleset can be named: 'english (NASPA)'
         if part:
             try:
                 return find_ruleset(part, known)
@@ -165,6 +177,24 @@ def _distribution(name: str, label: str, known: tuple[Ruleset, ...], refuse: Err
     raise refuse(
         "distribution", f"'{label} {shown}' names no ruleset racksmith knows ({_names(known)}): pass the ruleset to use"
     )
+
+
+def _one_word(name: str) -> bool:
+    """Is ``name`` one word as a ruleset's name is (letters, digits, ``-_.+``: see
+    :func:`~racksmith.rules.ruleset.name_problem`)? Such a name is read whole: it may be a ruleset
+    file's. A name of several words (``english (NASPA)``), which no ruleset can have, is read by
+    the names it holds."""
+    return bool(name.strip()) and name_problem(name.strip().lower()) is None
+
+
+def _super_board(layout: str) -> bool:
+    """Does ``layout`` (a ``bdn``, a ``#board-layout``) name Super Scrabble's board? One word by
+    its whole name (``SuperCrosswordGame``, ``super`` and its aliases); several words when
+    ``super`` is among them."""
+    key = layout.strip().lower()
+    if not _one_word(key):
+        return "super" in key
+    return BOARD_NAMES.get(key, builtin_name(key)) == "super"
 
 
 def _names(known: tuple[Ruleset, ...]) -> str:
@@ -176,17 +206,19 @@ BOARD_NAMES = {"crosswordgame": "english", "supercrosswordgame": "super"}
 
 
 def named_board(layout: str, known: "tuple[Ruleset, ...]") -> Ruleset | None:
-    """The ruleset whose board a ``bdn`` names: one of ``known`` by its name or an alias; else
-    Super's for a name with ``super`` in it (as :func:`~racksmith.formats.naming.named_ruleset`
-    reads it), the standard board for ``CrosswordGame``; None for any other name (a board name
-    racksmith does not know names nothing)."""
+    """The ruleset whose board a ``bdn`` names: one of ``known`` by its name or an alias; else a
+    shipped ruleset by its name or an alias, the standard board for ``CrosswordGame``, Super's
+    for ``SuperCrosswordGame`` (and, for a name of several words, one with ``super`` in it, as
+    :func:`~racksmith.formats.naming.named_ruleset` reads it); None for any other name (a board
+    name racksmith does not know names nothing: a one-word name is read whole, so a ruleset file
+    called ``house-super`` names no Super board)."""
     key = layout.strip().lower()
     own = next((rs for rs in known if key == rs.name or key in rs.aliases), None)
     if own is not None:
         return own
-    if "super" in key:
+    if _super_board(key):
         return get_ruleset("super")
-    name = BOARD_NAMES.get(key)
+    name = BOARD_NAMES.get(key) or builtin_name(key)
     return get_ruleset(name) if name is not None else None
 
 

@@ -13,7 +13,7 @@ from ..rules.ruleset import Ruleset, get_ruleset
 from .cache import cache_dir, compile_word_list
 from .embedded import EMBEDDED, default_ruleset, embedded_words
 from .lexicon import Lexicon, max_word_length
-from .wordlist import check_fits, looks_like_utf16, read_word_list_bytes
+from .wordlist import QUACKLE_LEXICON_SUFFIXES, check_fits, looks_like_utf16, read_word_list_bytes
 
 
 _loaded: dict[tuple, Lexicon] = {}
@@ -108,13 +108,29 @@ def load_lexicon(
 
 
 def _is_kwg_file(path: Path, shown: str) -> bool:
-    """Is the file at ``path`` a KWG (by its first bytes, or its name), not a word list?"""
+    """Is the file at ``path`` a KWG (by its first bytes, or its name), not a word list? A file
+    named like one of Quackle's lexicons (``.dawg``, ``.gaddag``) is one only when the whole file
+    is a sound KWG: Quackle's binary files whose first 4 bytes happen to look like a KWG's were
+    refused as a broken KWG, where the word-list reader says they are Quackle's and what to give."""
     try:
         with open(path, "rb") as f:
             head = f.read(4096)
     except OSError as e:
         raise UnknownLexiconError(f"cannot read {shown!r}: {e.strerror or e}") from None
+    if path.suffix.lower() in QUACKLE_LEXICON_SUFFIXES:
+        return is_kwg_bytes(head) and _sound_kwg(path)
     return is_kwg_bytes(head) or path.suffix.lower() == ".kwg"
+
+
+def _sound_kwg(path: Path) -> bool:
+    """Does the file at ``path`` hold a KWG that passes every check (any tiles: 6 bits)?"""
+    from .kwg import check_kwg, nodes_of, read_file
+
+    try:
+        check_kwg(nodes_of(read_file(path), repr(str(path))), 63, repr(str(path)))
+    except LexiconFormatError:
+        return False
+    return True
 
 
 def kwg_file_info(spec: "str | Path") -> "dict | None":

@@ -170,7 +170,7 @@ _NOT_KEPT = object()  #: what getattr(position, "_kept") gives for an object tha
 _rules_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _tables_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 _leaves_cache: "OrderedDict[tuple, Leaves]" = OrderedDict()
-#: shipped leave sets named by a text (no file of that name): (text, id(ruleset)) -> (ruleset, leaves)
+#: shipped leave sets named by a text (whatever files the folder holds): (text, id(ruleset)) -> (ruleset, leaves)
 _shipped_cache: "OrderedDict[tuple, tuple]" = OrderedDict()
 #: the entry of _tables_cache used last: (ruleset, lexicon, leaves, (tables, total tiles)), compared by identity
 _last: tuple = (None, None, None, None)
@@ -309,26 +309,28 @@ def _leaves(spec: "Leaves | str | PathLike | None", rs: Ruleset) -> Leaves | Non
     if type(spec) is not str and not isinstance(spec, PathLike):
         raise MoveGenError(f"leaves must be a Leaves object, a shipped set's name or the path of a leave file, "
                            f"got {type(spec).__name__}")
-    # the same file or shipped name as a recent call: one system call (a stat) and a dict lookup.
-    # A file of that name comes first (a file called "english" is read, not the shipped set), so
-    # the file is looked at each call whatever it names, as load_leaves's memo of files does
+    # a shipped set's name (or "shipped") as a recent call: a dict lookup, whatever files the folder
+    # holds (the name is the shipped set; a file of that name is "./english" or a Path). The same
+    # file as a recent call: one system call (a stat) and a dict lookup, as load_leaves's memo of files
+    if type(spec) is str:
+        hit = _shipped_cache.get((spec, id(rs)))
+        if hit is not None:
+            return hit[1]
     try:
         st = os.stat(spec)
     except (OSError, ValueError):
-        hit = _shipped_cache.get((spec, id(rs))) if type(spec) is str else None
-        if hit is not None:
-            return hit[1]
+        pass
     else:
         text = spec if type(spec) is str else str(spec)
-        leaves = _leaves_cache.get((text, st.st_mtime_ns, st.st_size, rs.alphabet.letters))
+        leaves = _leaves_cache.get((text, type(spec) is str, st.st_mtime_ns, st.st_size, rs.alphabet.letters))
         if leaves is not None:
             return leaves
     return _read_leaves(spec, rs)
 
 
 def _read_leaves(spec: "str | PathLike", rs: Ruleset) -> Leaves:
-    """The leaves ``spec`` names (a shipped set by its name when no file has that name, else a
-    file), read and kept for the next calls (:func:`_leaves` looks there first)."""
+    """The leaves ``spec`` names (a shipped set by its name or ``shipped``, a str, whatever files
+    the folder holds; else a file), read and kept for the next calls (:func:`_leaves` looks there first)."""
     from ..lexicon.klv import shipped_set, the_rulesets_own
     from ..lexicon.shipped_leaves import load_shipped_leaves
 
@@ -348,7 +350,8 @@ def _read_leaves(spec: "str | PathLike", rs: Ruleset) -> Leaves:
         raise MoveGenError(f"cannot read leave file {str(spec)!r}: {e.strerror or e}") from None
     except ValueError:
         raise MoveGenError(f"cannot read leave file {str(spec)!a}: a path cannot hold a NUL character") from None
-    key = (str(spec), st.st_mtime_ns, st.st_size, rs.alphabet.letters)
+    # (a str apart from a Path of the same text: the str "english" is the shipped set, Path("english") the file)
+    key = (str(spec), type(spec) is str, st.st_mtime_ns, st.st_size, rs.alphabet.letters)
     leaves = _leaves_cache.get(key)
     if leaves is None:
         leaves = load_leaves(Path(spec), rs)

@@ -773,8 +773,8 @@ def _move_key(m: Move) -> tuple:
     return (m.kind,)
 
 
-def _wanted(position: "Position", top: int | None, moves: Any) -> "dict[tuple, str] | None":
-    """The keys of the plays ``moves`` names (None: every play), each checked to be a placement or
+def _wanted(position: "Position", top: int | None, moves: Any) -> "dict[tuple, Move] | None":
+    """The plays ``moves`` names by their keys (None: every play), each checked to be a placement or
     the pass of the player to move."""
     if moves is None:
         return None
@@ -784,7 +784,7 @@ def _wanted(position: "Position", top: int | None, moves: Any) -> "dict[tuple, s
         raise RacksmithError(f"moves must be a list of moves or notations (e.g. ['8H QI', 'pass']), got {moves!r:.60}")
     if not moves:
         raise RacksmithError("moves is empty: name at least one play to solve (or None for every play)")
-    wanted: dict[tuple, str] = {}
+    wanted: dict[tuple, Move] = {}
     for m in moves:
         if not isinstance(m, (str, Move)):
             raise RacksmithError(f"moves holds moves or notations, got {m!r:.60}")
@@ -793,8 +793,28 @@ def _wanted(position: "Position", top: int | None, moves: Any) -> "dict[tuple, s
             n = position.bag_count
             raise PositionError(f"{move.notation()}: no exchange is legal with {n} tile{'s' if n != 1 else ''} in the bag "
                                 "(the pre-endgame solves placements and the pass)")
-        wanted[_move_key(move)] = move.notation()
+        wanted[_move_key(move)] = move
     return wanted
+
+
+def _not_legal(position: "Position", moves: "list[Move]") -> str:
+    """The message of plays named that are not legal plays of the player to move, each with the
+    reason :func:`~racksmith.core.validation.check_move` gives (``K1 ETUX (not_in_rack: the play
+    needs X that the rack EEIIRTU does not hold)``), on one line, in the order of their notations."""
+    from ..core.validation import check_move
+    from ..errors import IllegalMoveError
+
+    why = []
+    for m in sorted(moves, key=lambda m: m.notation()):
+        try:
+            check_move(position, m)
+        except IllegalMoveError as e:
+            why.append(f"{m.notation()} ({e.reason}: {e.message})")
+        except RacksmithError as e:
+            why.append(f"{m.notation()} ({e})")
+        else:  # (legal by the rules, yet not among the plays generated: no reason to give)
+            why.append(m.notation())
+    return f"not a legal play of the player to move here: {'; '.join(why)}"
 
 
 MAX_ORDERS = 5000  #: bag orders (distinct sequences of letters) a pre-endgame may have
@@ -869,7 +889,7 @@ def _draw_label(a, seq: tuple[int, ...], k: int) -> str:
 
 def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: list, n_draws: int, solve_all: bool,
            on_play: Callable[[PegPlay], None] | None, reduce: bool, start: float,
-           wanted: "dict[tuple, str] | None" = None) -> PegResult:
+           wanted: "dict[tuple, Move] | None" = None) -> PegResult:
     """The plays of the pre-endgame and their draws, then the searches (see :func:`solve_peg`)."""
     from ..core.position import Position
 
@@ -883,8 +903,7 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
         candidates = [m for m in candidates if _move_key(m) in wanted]
         missing = set(wanted) - {_move_key(m) for m in candidates}
         if missing:
-            raise PositionError(f"not a legal play of the player to move here: {', '.join(sorted(wanted[k] for k in missing))} "
-                                "(racksmith validate says why)")
+            raise PositionError(_not_legal(position, [wanted[k] for k in missing]))
 
     limit = solver.deadline
     if limit and not solve_all and _ANSWER_TOP:  # the last share of the time is kept for the answer's looks
