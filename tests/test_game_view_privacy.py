@@ -46,11 +46,18 @@ def check_view(game: Game, view: GameView) -> None:
                     assert s.move.notation() == f"-{len(r.move.tiles)}"
                 else:
                     assert s.move == r.move  # the play (its squares and tiles) is public
-        if s.move is not None and s.move.position is not None:
-            assert not any(s.move.position.racks_known[1:]) and not any(map(len, s.move.position.racks[1:]))
+        if s.move is not None and s.move.position is not None:  # (another rack: at most the tiles of it seen)
+            assert not any(s.move.position.racks_known[1:])
+            assert all(len(r) < game.ruleset.rack_size for r in s.move.position.racks[1:])
+    # another rack shows only the tiles of it the viewer saw (a play withdrawn after a challenge)
+    seen = view.position
+    phonies = any(e.kind == EventKind.PHONY for e in game.history)
+    for i, rack in enumerate(seen.racks[1:], 1):
+        assert not Counter(rack) - Counter(game.racks[(viewer + i) % len(game.nicks)])
+        assert phonies or not rack
     moves = view.moves(top=3, sort="equity", exchanges=True)
     assert moves.position.racks_known[1:] == (False,) * (len(game.nicks) - 1)
-    assert not any(map(len, moves.position.racks[1:]))
+    assert moves.position.racks[1:] == seen.racks[1:]
     if len(moves):
         assert moves[0].position.racks_known[1:] == (False,) * (len(game.nicks) - 1)
 

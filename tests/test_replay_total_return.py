@@ -94,9 +94,10 @@ def test_cli_replay_and_analyze_say_it_once(tmp_path, capsys):
     assert main(["analyze", str(path), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["does_not_replay_from"] is None and len(d["turns"]) == 24
-    assert [n for n in d["notes"] if "running total" in n] == [
+    assert [n for n in d["notes"] if "running total" in n] == [  # the error's note, then the replay's, by line
         "line 11: p1's running total is 64 after this event, the record says 66: the analysis goes on with the "
-        "scores the plays make"]
+        "scores the plays make",
+        "line 13: p1's running total 105 is the plays' sum again (the total at line 11 was stated wrong)"]
 
 
 def test_analyze_grades_every_turn_on_the_plays_scores():
@@ -107,7 +108,9 @@ def test_analyze_grades_every_turn_on_the_plays_scores():
     a = analyze(r, None, top=1, endgame_seconds=2)
     right = analyze(RIGHT, None, top=1, endgame_seconds=2)
     assert a.does_not_replay_from is None and all(t.graded_by is not None for t in a.turns)
-    assert [n.split(":")[0] for n in a.notes if "running total" in n] == ["line 11", "line 12", "line 27"]
+    slips = [n.split(":")[0] for n in a.notes if "running total is" in n]
+    returns = [n.split(":")[0] for n in a.notes if "plays' sum again" in n]
+    assert (slips, returns) == (["line 11", "line 12", "line 27"], ["line 13", "line 14", "line 29"])
     assert [t.endgame for t in a.turns] == [t.endgame for t in right.turns]
     assert a.turns[20].endgame.spread == right.turns[20].endgame.spread
 

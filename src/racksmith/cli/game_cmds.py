@@ -377,9 +377,8 @@ def _print_records(results, totals, simulated: bool) -> None:
             continue
         a = r.analysis
         graded = sum(t.graded_by is not None for t in a.turns)
-        status = ("complete" if r.complete else
-                  f"does not replay from line {a.does_not_replay_from}" if a.does_not_replay_from is not None else
-                  "finished, with notes" if r.over else "not finished")
+        status = (f"does not replay from line {a.does_not_replay_from}" if a.does_not_replay_from is not None else
+                  r.status)
         table.add_row(r.path, players, str(len(a.turns)), str(graded), status)
     say_table(table)
     ptable = Table(show_edge=False, pad_edge=False, title="players", title_justify="left")

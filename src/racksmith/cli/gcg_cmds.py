@@ -166,8 +166,9 @@ def cgp_cmd(
     ruleset: GcgRulesetOption = None,
     hide_opponent_rack: bool = typer.Option(
         False, "--hide-opponent-rack",
-        help="Leave the opponent's rack out (empty) even where the record reveals it: the position as the player "
-             "to move saw it, as 'analyze --sim' grades it. Without it 'sim', 'best' and 'peg' take his rack as "
+        help="Leave the opponent's rack out even where the record reveals it, but for the tiles of his plays "
+             "withdrawn after a challenge that he still holds, written as his rack known in part ('AAEINRU/ILT'): "
+             "the position as the player to move saw it, as 'analyze --sim' grades it. Without it 'sim', 'best' and 'peg' take his rack as "
              "known; with it they draw it from the unseen tiles (with the bag empty it is the unseen tiles anyway).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print {turn, cgp} as JSON."),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy as _copy
 import os
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -322,6 +323,43 @@ class Game:
     def cgp(self) -> str:
         """The position as CGP, the player to move first (see :meth:`Position.cgp`)."""
         return self._pos.cgp()
+
+    def _shown_racks(self) -> list[Tiles]:
+        """The tiles the player to move knows each other player holds, in the position's order
+        (the mover first, his own entry empty): those of the player's plays withdrawn after a
+        challenge (everyone saw them, and they went back to his rack) less the tiles of his plays
+        since (a tile he played may be the one known); his exchange forgets them (its tiles are not
+        seen). At most the tiles the mover cannot see. Only while the bag holds tiles: with it
+        empty the other racks are the tiles unseen. What :class:`~racksmith.play.players.GameView`
+        gives as racks known in part."""
+        n = len(self.nicks)
+        a = self.ruleset.alphabet
+        out = [a.tiles() for _ in range(n)]
+        history = self.history
+        if not len(self.bag) or not any(e.kind == EventKind.PHONY for e in history):
+            return out
+        known = [Counter() for _ in range(n)]
+        play: dict[int, tuple[Counter, Move]] = {}  # by seat: what was known before his last play, and the play
+        for e in history:
+            q = e.player
+            if e.kind == EventKind.PLAY and e.move is not None:
+                play[q] = (known[q], e.move)
+                known[q] = known[q] - Counter(e.move.rack_tiles())
+            elif e.kind == EventKind.PHONY and q in play:  # (it follows the play it withdraws)
+                before, move = play.pop(q)
+                known[q] = before | Counter(move.rack_tiles())
+            elif e.kind == EventKind.EXCHANGE:
+                known[q] = Counter()
+        pos = self._pos
+        unseen = turns.unseen_counts(self.ruleset, pos.board, [pos.racks[0]])
+        for i in range(1, n):
+            tiles = []
+            for t in sorted(known[(self.to_move + i) % n].elements()):
+                if unseen[t] > 0:
+                    unseen[t] -= 1
+                    tiles.append(t)
+            out[i] = a.tiles(tiles)
+        return out
 
     def legal_moves(
         self,

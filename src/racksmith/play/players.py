@@ -39,6 +39,10 @@ class GameView:
     copy of the game's (the player to move first, yours to push and pop on), with every other
     player's rack hidden (``racks_known`` False: those tiles count among the unseen), as at the
     board. ``history`` hides them too (see :attr:`history`). A bot cannot read its opponent's tiles.
+    What the player to move saw of another rack is kept, as at the board: while the bag holds tiles,
+    the tiles of that player's plays withdrawn after a challenge that he has not played since (his
+    exchange forgets them) are his rack known in part (:attr:`Position.racks_partial`), or his rack
+    known when they are all of it (a withdrawn bingo).
     """
 
     __slots__ = ("_game",)
@@ -55,9 +59,9 @@ class GameView:
         from ..core.position import Position
 
         live = self._game.live_position
-        hidden = len(live.racks) - 1
-        return Position(live.ruleset, live.board.copy(), (live.racks[0],) + ((),) * hidden, list(live.scores),
-                        live.zero_turns, live.current_opcodes, lexicon=live.lexicon, racks_known=[True] + [False] * hidden)
+        racks, known = _seen_racks(self._game)
+        return Position(live.ruleset, live.board.copy(), racks, list(live.scores),
+                        live.zero_turns, live.current_opcodes, lexicon=live.lexicon, racks_known=known)
 
     @property
     def player(self) -> int:
@@ -116,7 +120,7 @@ class GameView:
         moves = self._game.live_position.moves(
             top, sort=sort, leaves=leaves, exchanges=exchanges, direction=direction, algorithm=algorithm
         )
-        _hide_racks(moves)
+        _hide_racks(moves, self._game)
         return moves
 
     def unseen(self) -> list[int]:
@@ -145,15 +149,30 @@ class GameView:
         return _game_html(game, position._repr_svg_(), racks, self.history)
 
 
-def _hide_racks(moves: MoveList) -> None:
-    """Hide every rack but the mover's in the position ``moves`` keeps (a snapshot that
-    :attr:`MoveList.position` makes into a position when asked for)."""
+def _seen_racks(game: "Game") -> "tuple[list[Tiles], list[bool]]":
+    """The racks of the game's position as the player to move sees them, and which are known: his
+    own; every other one hidden but for the tiles of it he saw (``Game._shown_racks``: known in
+    part, or known when they are all of it)."""
+    live = game.live_position
+    shown = game._shown_racks()
+    racks = [live.racks[0], *shown[1:]]
+    known = [True] + [bool(s) and len(s) == len(r) for s, r in zip(shown[1:], live.racks[1:])]
+    return racks, known
+
+
+def _hide_racks(moves: MoveList, game: "Game | None" = None) -> None:
+    """Hide in the position ``moves`` keeps (a snapshot that :attr:`MoveList.position` makes into a
+    position when asked for) every rack but the mover's; with the ``game`` the list is of, as
+    :attr:`GameView.position` does (the tiles of another rack the mover saw are kept)."""
     snap = moves._position
     if type(snap) is tuple:
         src, board, racks, scores, zero_turns, _ = snap
-        others = len(racks) - 1
-        moves._position = (src, board, (racks[0],) + (src.ruleset.alphabet.tiles(),) * others, scores, zero_turns,
-                           (True,) + (False,) * others)
+        if game is None:
+            others = len(racks) - 1
+            racks, known = [racks[0], *(src.ruleset.alphabet.tiles(),) * others], [True] + [False] * others
+        else:
+            racks, known = _seen_racks(game)
+        moves._position = (src, board, tuple(racks), scores, zero_turns, None if all(known) else tuple(known))
     elif snap is not None and any(snap.racks_known[1:]):
         moves.position = None
 

@@ -184,7 +184,7 @@ class _CountingView(GameView):
 
     def moves(self, top=None, **options):
         ms = self._game.live_position.moves(top, **options)
-        _hide_racks(ms)  # (as GameView.moves: the list's position shows no other rack)
+        _hide_racks(ms, self._game)  # (as GameView.moves: the other racks as the player sees them)
         self.calls += 1
         reached = getattr(ms, "placements_reached", None)
         self.generated += len(ms) if reached is None else reached

@@ -682,6 +682,8 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
     result.record_lexicon = replay.record.lexicon_name or None
     _lexicon_notes(replay, result)
     stop_line = _replay_notes(replay, result)
+    result.notes.extend(replay.notes)  # (how the record was read: a Quackle withdrawal, a penalty applied...)
+    result.notes.sort(key=_note_line)  # (the notes on lines in their order; the others first, as they were)
     # without a simulation no win% is measured: the players' win% lost is None, not 0
     summaries = {nick: PlayerSummary(nick, win_pct_lost=None if sim is None else 0.0) for nick in replay.players}
     maybe_challenges = _passes_after_plays(replay)
@@ -796,6 +798,12 @@ def _lexicon_notes(replay: Replay, result: Analysis) -> None:
         result.notes.append(f"the record names no lexicon: words checked with {used}")
     elif named.strip().lower() != used.strip().lower():
         result.notes.append(f"the record names lexicon {named}; moves were generated from {used}")
+
+
+def _note_line(note: str) -> int:
+    """The line a note is about (``line 13: ...``), 0 for a note on the whole record."""
+    head, _, _ = note.partition(":")
+    return int(head[5:]) if head.startswith("line ") and head[5:].isdigit() else 0
 
 
 def _replay_notes(replay: Replay, result: Analysis) -> int | None:
@@ -1143,8 +1151,9 @@ def _simulate_turn(pos, t: ReplayTurn, ta: TurnAnalysis, leaves, sim: dict,
         return replace(ta, note="; ".join(filter(None, (ta.note, str(e)))))
     if pos.bag_count == 0:  # an endgame turn: the endgame solver's to grade (ta.endgame), not a simulation's
         return ta
-    seen = Position(pos.ruleset, pos.board.copy(), (pos.racks[0], ()), list(pos.scores), pos.zero_turns,
-                    lexicon=pos.lexicon, racks_known=[True, False])
+    shown, whole = _opponent_shown(pos, t)
+    seen = Position(pos.ruleset, pos.board.copy(), (pos.racks[0], shown), list(pos.scores), pos.zero_turns,
+                    lexicon=pos.lexicon, racks_known=[True, whole])
     options = dict(sim)
     n = int(options.pop("candidates", 10))
     infer = options.pop("infer", False)
@@ -1222,6 +1231,27 @@ def _batch(sim: dict) -> tuple[int, int]:
     iterations = int(sim.get("iterations") or DUEL_DEFAULT_ITERATIONS)
     first = min(DUEL_FIRST_LOOK, max(DUEL_FEWEST_BATCHES, iterations // 4))
     return max(DUEL_MIN_BATCH, iterations // (2 * first)), first
+
+
+def _opponent_shown(pos, t: ReplayTurn) -> "tuple[tuple[int, ...], bool]":
+    """What the mover knows of the opponent's rack before turn ``t``: the tiles of the opponent's
+    plays withdrawn after a challenge that he still holds (:attr:`ReplayTurn.shown`), as many of
+    each as the tiles the mover cannot see hold; and whether they are his whole rack (a withdrawn
+    bingo). ``((), False)`` when nothing is known."""
+    from ..core import turns
+
+    if len(t.shown) != 2 or not t.shown[1 - t.player]:
+        return (), False
+    rs = pos.ruleset
+    unseen = turns.unseen_counts(rs, pos.board, [pos.racks[0]])
+    tiles = []
+    for tile in t.shown[1 - t.player]:
+        if unseen[tile] > 0:
+            unseen[tile] -= 1
+            tiles.append(tile)
+    if len(tiles) > rs.rack_size:
+        return (), False
+    return rs.alphabet.tiles(tiles), len(tiles) == rs.rack_size
 
 
 def _duel(seen, rivals: list[Move], played: Move, leaves, inference, sim: dict, seed: int, turn: int):

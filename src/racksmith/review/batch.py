@@ -71,7 +71,8 @@ class RecordResult:
     added (a file's path, ``english (shipped)``, or None: equity without leaves); ``names``: each
     seat's ``(nick, full name)`` (the full name is the nick when the record gives none);
     ``final_scores`` by seat; ``complete``: the record is a whole game that replays without an error
-    (:attr:`Replay.complete`); ``over``: it reaches the game's end (errors or not)."""
+    (:attr:`Replay.complete`); ``over``: it reaches the game's end (errors or not); ``status``: the
+    replay's words for it (:attr:`Replay.status`)."""
 
     path: str
     analysis: Analysis | None = None
@@ -82,6 +83,7 @@ class RecordResult:
     complete: bool = False
     over: bool = False
     ruleset: str | None = None
+    status: str = ""
 
     @property
     def ok(self) -> bool:
@@ -103,12 +105,13 @@ class RecordResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The record's object in ``racksmith analyze --json`` of several records: ``file``,
-        ``error`` (null when analysed), ``over``, ``leaves_used``, then the analysis's own keys
+        ``error`` (null when analysed), ``over``, ``status``, ``leaves_used``, then the analysis's own keys
         (:meth:`Analysis.to_dict`: ``ruleset``, ``names``, ``final_scores``, ``complete``,
         ``settings``, the turns...); a record not analysed has only ``ruleset``, ``names``
         (``[{"nick", "name"}]`` by seat), ``final_scores`` (``{nick: score}``) and ``complete`` of them,
         when it could be read."""
-        out: dict[str, Any] = {"file": self.path, "error": self.error, "over": self.over, "leaves_used": self.leaves}
+        out: dict[str, Any] = {"file": self.path, "error": self.error, "over": self.over, "status": self.status,
+                               "leaves_used": self.leaves}
         if self.analysis is not None:
             out.update(self.analysis.to_dict())
         else:
@@ -254,7 +257,8 @@ def _analyze_record(path: str, o: _Options) -> RecordResult:
         return RecordResult(shown, error=text if shown in text else f"{shown}: {text}")
     names = tuple((p.nick, (p.name or p.nick).strip() or p.nick) for p in r.record.players)
     scores = tuple(r.scores)
-    base = dict(names=names, final_scores=scores, complete=r.complete, over=r.over, ruleset=r.ruleset.name)
+    base = dict(names=names, final_scores=scores, complete=r.complete, over=r.over, ruleset=r.ruleset.name,
+                status=r.status)
     if r.errors and not r.turns:
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
         return RecordResult(shown, error=f"{shown} does not replay: {r.errors[0]}{more}", **base)

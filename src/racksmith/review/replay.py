@@ -57,6 +57,10 @@ class ReplayTurn:
     challenge took the play back; ``failed_challenge`` that the turn is a pass the record marks as
     a failed challenge of the play before (:func:`is_failed_challenge`: the turn lost under the
     double-challenge rule, not a pass the player chose).
+    ``shown``: by player (the record's order), the tiles everyone knows he holds before this turn:
+    those of his plays withdrawn after a challenge (seen on the board, then back on his rack) that
+    he has not played since; his exchange forgets them (its tiles are not seen). Empty racks when
+    nothing is known so; :meth:`Replay.position` gives them as a rack known in part.
     """
 
     number: int
@@ -75,6 +79,7 @@ class ReplayTurn:
     withdrawn: bool = False
     failed_challenge: bool = False
     rack_slip: str | None = None
+    shown: tuple[Tiles, ...] = ()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReplayTurn):
@@ -248,13 +253,19 @@ class Replay:
         are in :attr:`ReplayTurn.rack`). Such a mover has no move in :meth:`Position.moves` but
         the pass, and the analyses (``best_play``, ``simulate``) refuse him until the rack is
         given. The opponent's rack is filled in when the record reveals it (two-player games), else
-        not known. After the last event the racks are those the game's last lines state (the
-        leftover of a player gone out, each rack of a game ended by scoreless turns), or an
-        unfinished game's ``#rack1``, ``#rack2``... pragmas (as Quackle writes them), else those
-        that follow from the record: a rack recorded whole at the player's last turn less the tiles
-        that turn played, when it drew none (the bag was empty, or a pass); and once the bag is
-        empty, the one rack left unknown is the tiles unseen. Any other rack is not known (empty,
-        its flag False), the mover's included. The positions carry :attr:`opcodes` (``lex``).
+        not known; ``opponent_rack=False`` leaves it unknown all the same (the position as the mover
+        saw it). A rack not known is known in part (:attr:`Position.racks_partial`) while the bag
+        holds tiles when the mover saw some of its tiles: those of the player's plays withdrawn
+        after a challenge that he has not played since (:attr:`ReplayTurn.shown`; his exchange
+        forgets them), as many as the tiles the mover cannot see allow; all of his rack when they
+        are a full rack (a withdrawn bingo: the rack is known). After the last event the racks are
+        those the game's last lines state (the leftover of a player gone out, each rack of a game
+        ended by scoreless turns), or an unfinished game's ``#rack1``, ``#rack2``... pragmas (as
+        Quackle writes them), else those that follow from the record: a rack recorded whole at the
+        player's last turn less the tiles that turn played, when it drew none (the bag was empty,
+        or a pass); and once the bag is empty, the one rack left unknown is the tiles unseen. Any
+        other rack is not known (empty, or known in part as above; its flag False), the mover's
+        included. The positions carry :attr:`opcodes` (``lex``).
 
         A rack not known counts as full while the tiles unseen allow (:attr:`Position.rack_sizes`):
         that is exact while the bag has tiles, and once the bag is empty when the other racks are
@@ -276,6 +287,16 @@ class Replay:
             if not opponent_rack:
                 known[1:] = [False for _ in known[1:]]
             racks = [self.end_racks[i] if k else () for i, k in zip(order, known)]
+            pos = Position(
+                self.ruleset, self.board, racks, [self.scores[i] for i in order], self.zero_turns, self.opcodes,
+                lexicon=self.lexicon, racks_known=known,
+            )
+            if self.over or not pos.bag_count or not self.turns:
+                return pos
+            last = self.turns[-1]
+            shown = _shown_after(list(last.shown), last.player, last.event.kind, last.move, last.withdrawn)
+            if not self._fill_shown(self.board, order, racks, known, shown):
+                return pos
             return Position(
                 self.ruleset, self.board, racks, [self.scores[i] for i in order], self.zero_turns, self.opcodes,
                 lexicon=self.lexicon, racks_known=known,
@@ -287,10 +308,39 @@ class Replay:
         if opponent_rack and t.opponent_rack is not None and players == 2:
             racks[1] = t.opponent_rack
             known[1] = True
+        if t.bag_count > 0:
+            self._fill_shown(t.board, order, racks, known, t.shown)
         return Position(
             self.ruleset, t.board, racks, [t.scores[i] for i in order], t.zero_turns, self.opcodes,
             lexicon=self.lexicon, racks_known=known,
         )
+
+    def _fill_shown(self, board: np.ndarray, order: list[int], racks: list, known: list[bool],
+                    shown: "tuple[Tiles, ...] | list[Tiles]") -> bool:
+        """Give each rack not known (after the mover's, in the position's ``order``) the tiles of it
+        the mover saw (``shown``, by player: :attr:`ReplayTurn.shown`), as many of each as the tiles
+        he cannot see hold (the board and the racks known taken off): a rack known in part, or
+        known when they are a full rack. Changes ``racks`` and ``known``; True when it gave any."""
+        if not any(shown):
+            return False
+        rs = self.ruleset
+        unseen = turns.unseen_counts(rs, board, [r for r, k in zip(racks, known) if k])
+        filled = False
+        for i in range(1, len(order)):
+            q = order[i]
+            if known[i] or q >= len(shown) or not shown[q]:
+                continue
+            tiles = []
+            for tile in shown[q]:
+                if unseen[tile] > 0:
+                    unseen[tile] -= 1
+                    tiles.append(tile)
+            if not tiles or len(tiles) > rs.rack_size:
+                continue
+            racks[i] = rs.alphabet.tiles(tiles)
+            known[i] = len(tiles) == rs.rack_size  # (the bag holds tiles: his rack is full)
+            filled = True
+        return filled
 
     def _turn_number(self, turn: Any) -> int:
         if _args.is_whole(turn):
@@ -435,13 +485,13 @@ class _TurnDraft:
     withdrawn: bool = False
     rack_slip: str | None = None
 
-    def turn(self, number: int, opponent_rack: Tiles | None) -> ReplayTurn:
+    def turn(self, number: int, opponent_rack: Tiles | None, shown: tuple[Tiles, ...] = ()) -> ReplayTurn:
         return ReplayTurn(
             number=number, player=self.player, event=self.event, board=self.board, scores=self.scores,
             rack=self.rack, rack_complete=self.rack_complete, opponent_rack=opponent_rack,
             bag_count=self.bag_count, zero_turns=self.zero_turns, move=self.move, score=self.score,
             bingo=self.bingo, withdrawn=self.withdrawn, failed_challenge=is_failed_challenge(self.event),
-            rack_slip=self.rack_slip,
+            rack_slip=self.rack_slip, shown=shown,
         )
 
 
@@ -1194,7 +1244,11 @@ class _Replayer:
     # --- the opponent's racks ------------------------------------------------------------------
     def finish_turns(self, drafts: list[_TurnDraft]) -> list[ReplayTurn]:
         out = []
+        a = self.rs.alphabet
+        shown: list[Tiles] = [a.tiles() for _ in range(self.n)]  # (ReplayTurn.shown)
         for i, t in enumerate(drafts):
+            before = tuple(shown)
+            shown = _shown_after(shown, t.player, t.event.kind, t.move, t.withdrawn)
             opp = None
             if self.n == 2:
                 q = 1 - t.player
@@ -1204,8 +1258,29 @@ class _Replayer:
                     opp = self.rs.alphabet.tiles(_tiles_of_counts(unseen))
                 elif nxt is not None and nxt.rack_complete and not _tiles_beyond(nxt.rack, unseen):
                     opp = nxt.rack
-            out.append(t.turn(i + 1, opp))
+            out.append(t.turn(i + 1, opp, before))
         return out
+
+
+def _shown_after(shown: list[Tiles], player: int, kind: EventKind, move: Move | None, withdrawn: bool) -> list[Tiles]:
+    """The tiles everyone knows each player holds (:attr:`ReplayTurn.shown`, by player) after a turn
+    of ``player``: a play withdrawn after a challenge adds its tiles (back on his rack; those known
+    before stay: his rack did not change); a play that stands takes its tiles off (a tile he played
+    may be the one known: what is left is still his); an exchange (its tiles are not seen), or a play
+    the replay could not make (``move`` None), forgets what was known of his rack."""
+    if not 0 <= player < len(shown):
+        return shown
+    mine = Counter(shown[player])
+    if kind == EventKind.PLAY and move is not None:
+        tiles = Counter(move.rack_tiles())
+        mine = mine | tiles if withdrawn else mine - tiles
+    elif kind == EventKind.EXCHANGE or kind == EventKind.PLAY:
+        mine = Counter()
+    else:
+        return shown
+    out = list(shown)
+    out[player] = type(shown[player])(sorted(mine.elements()))
+    return out
 
 
 def _record_opcodes(record: GCGGame) -> tuple[tuple[str, str], ...]:

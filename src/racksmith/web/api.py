@@ -680,6 +680,7 @@ class Analyzer:
             "player_names": [p.name or None for p in r.record.players],
             "final_scores": [r.scores[i] if i < len(r.scores) else 0 for i in range(len(r.players))],
             "complete": r.complete,
+            "status": r.status,  # (words: complete; finished, lacking ...; ends with errors; not finished)
             # a message may echo a line of the record (a rack of 100,000 letters): shortened, saying how long
             "errors": [{"line": e.line, "message": shorten(e.message)} for e in r.errors],
             "notes": [shorten(n) for n in r.notes],
