@@ -116,7 +116,7 @@ def _table(ranked, pos, sort: str) -> None:
     from rich.text import Text
 
     a = pos.ruleset.alphabet
-    title = f"{pos.ruleset.title}: rack {a.rack_string(pos.rack, blanks_last=True) or '(empty)'}, by {sort}"
+    title = f"{pos.ruleset.title}: rack {_rack_used(pos)}, by {sort}"
     table = Table(title=Text(title), title_justify="left", show_edge=False)
     table.add_column("#", justify="right")
     table.add_column("move")
@@ -132,6 +132,22 @@ def _table(ranked, pos, sort: str) -> None:
         table.add_row(*row)
     say_table(table)
     err_console.print(f"{len(ranked)} move{'s' if len(ranked) != 1 else ''} listed", highlight=False)
+
+
+def _rack_used(pos) -> str:
+    """The rack whose moves are listed, as the table's title says it: the mover's, or with the bag
+    empty the tiles he certainly holds when the position does not give his rack (the unseen ones,
+    with the tiles of it known)."""
+    a = pos.ruleset.alphabet
+    rack = pos.rack
+    shown = a.rack_string(rack, blanks_last=True)
+    certain = pos.inferred_racks()[0]
+    if pos.racks_known[0] or certain is None:
+        return shown or "(empty)"
+    whole = a.rack_string(certain, blanks_last=True) or "(empty)"
+    if not rack:
+        return f"{whole} (the unseen tiles: the bag is empty)"
+    return f"{whole} ({shown} known, the rest the unseen tiles: the bag is empty)"
 
 
 def register(app: typer.Typer) -> None:

@@ -17,7 +17,9 @@ opponent's rack after his phony was withdrawn (``AEERSTT/YD``). Such a rack is n
 and it holds a full rack like an unknown one: its known tiles and as many unseen ones as the
 unseen tiles allow (:attr:`Position.rack_sizes`). :meth:`Position.from_cgp` reads an opponent's
 rack shorter than a full one as known in part when the bag would otherwise hold tiles (he would
-have drawn them); with the bag empty a short rack is a whole one, as before.
+have drawn them); with the bag empty a short rack is a whole one, as before. A rack known in part
+whose known tiles are all its tiles (the bag empty, no unseen tile left for it: he played the
+others) is known whole from then on.
 
 A position applies moves as python-chess's ``Board`` does: :meth:`Position.push` plays a move in
 place and :meth:`Position.pop` takes it back exactly (each push keeps a small :class:`Undo` record:
@@ -84,7 +86,8 @@ class Undo(NamedTuple):
     ending: Ending | None  #: the end of the game the turn caused; its player indices are those after the turn
     #: False when the mover's rack was not known: his tiles came from the unseen ones (and the known
     #: part of his rack, which is then ``rack``: empty when none of it was known), and his rack stays
-    #: unknown (:meth:`Position.pop` makes it unknown again, with that known part)
+    #: unknown, or known in part (known whole when the tiles of it known are all its tiles);
+    #: :meth:`Position.pop` makes it unknown again, with that known part
     known: bool = True
 
 
@@ -387,6 +390,7 @@ class Position:
         self._kept = None  #: the board as the move generator keeps it (a BoardState), set by the first moves()
         self.lexicon = lexicon  # (checked by the setter)
         self._check()
+        self._settle()
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -412,12 +416,18 @@ class Position:
             lexicon = cgp_lexicon(p.opcodes, rs)
         pos = cls(rs, p.board, p.racks, p.scores, p.zero_turns, p.opcodes, lexicon,
                   racks_known=cgp_racks_known(p.board, p.racks, rs))
-        # an opponent's rack shorter than a full one while the bag holds tiles: he would have drawn
-        # them, so those are the tiles of his rack that are known (the spec's partial rack)
-        short = [i for i, (r, k) in enumerate(zip(pos._racks, pos.racks_known)) if i and k and 0 < len(r) < rs.rack_size]
-        if short and pos.bag_count > 0:
-            pos._known = tuple(k and i not in short for i, k in enumerate(pos.racks_known))
+        pos._read_partial()
         return pos
+
+    def _read_partial(self) -> None:
+        """As a CGP is read: an opponent's rack shorter than a full one while the bag holds tiles
+        is known in part (he would have drawn them, so those are the tiles of his rack that are
+        known: the spec's partial rack)."""
+        rs = self._ruleset
+        known = self.racks_known
+        short = [i for i, (r, k) in enumerate(zip(self._racks, known)) if i and k and 0 < len(r) < rs.rack_size]
+        if short and self.bag_count > 0:
+            self._known = tuple(k and i not in short for i, k in enumerate(known))
 
     @classmethod
     def empty(cls, ruleset: "str | Ruleset | None" = None, rack: str = "", lexicon: Any = None) -> "Position":
@@ -499,6 +509,7 @@ class Position:
             self._board = old
             raise
         self._stack = []
+        self._settle()
 
     # --- racks, scores and the count of scoreless turns -------------------------------------------
     # (read with attrgetter: C getters, for the move generator reads them on every call)
@@ -526,6 +537,7 @@ class Position:
             if self._racks[i]:
                 known[i] = True
         self._known = None if all(known) else tuple(known)
+        self._settle()
 
     racks = property(_get_racks, _set_racks, doc="""The racks, ``racks[0]`` the player to
         move: a :class:`Racks` (a list of :class:`~racksmith.rules.alphabet.Tiles`, one a player). A rack
@@ -622,7 +634,8 @@ class Position:
         """Which racks are known only in part, in the order of :attr:`racks`: not known
         (:attr:`racks_known` False) but with some of their tiles known, which are in :attr:`racks`
         (``EEIIORS/DY`` mid-game: the opponent's D and Y, and five tiles not known). Such a rack
-        holds as many tiles as an unknown one (:attr:`rack_sizes`)."""
+        holds as many tiles as an unknown one (:attr:`rack_sizes`); once its known tiles are all
+        it holds (the bag empty, no unseen tile left for it) it is known whole."""
         known = self._known
         if known is None:
             return (False,) * len(self._racks)
@@ -717,6 +730,21 @@ class Position:
         known = tuple(r is not None for r in inferred)
         p._known = None if all(known) else known
         return p
+
+    def _settle(self, seats: "Iterable[int] | None" = None) -> None:
+        """A rack known in part whose known tiles are all its tiles (the bag empty, no unseen tile
+        left for it: :meth:`inferred_racks` gives its known part) is known whole from now on
+        (``seats``: only those racks; None: every one)."""
+        known = self._known
+        if known is None or not any(r and not k for r, k in zip(self._racks, known)) or self.bag_count:
+            return
+        inferred = self.inferred_racks()
+        now = list(known)
+        for i in range(len(now)) if seats is None else seats:
+            rack, certain = self._racks[i], inferred[i]
+            if not now[i] and rack and certain is not None and len(certain) == len(rack):
+                now[i] = True
+        self._known = None if all(now) else tuple(now)
 
     @property
     def rack(self) -> Tiles:
@@ -828,12 +856,43 @@ class Position:
         written empty, not known: the format takes the mover's short rack for his whole rack.
         An opponent's rack known whole but short while the bag holds tiles (a game never has one:
         ``push(..., draw=None)`` makes it, for a rack set later) reads back as known in part, as the
-        CGP spec has it: such a position does not round-trip (nor does its ``repr``)."""
+        CGP spec has it: such a position does not round-trip (nor does its ``repr``).
+
+        With the bag empty, the racks not known whose tiles are certain (:meth:`inferred_racks`)
+        are written whole where the CGP would otherwise read back as another position: the rack
+        left with a player when his opponent went out (``Q/``, not ``/``, which reads as the Q
+        holder gone out). Otherwise they are written as above, and read back as the same racks."""
         self._check_scores()
         racks = self._racks
-        if self._known is not None and not self._known[0] and racks[0]:
-            racks = [self._ruleset.alphabet.tiles(), *racks[1:]]
+        if self._known is not None:
+            if not self._known[0] and racks[0]:
+                racks = [self._ruleset.alphabet.tiles(), *racks[1:]]
+            racks = self._racks_to_write(racks)
         return format_cgp(self._board, racks, self._scores, self._zero_turns, self.current_opcodes, self._ruleset)
+
+    def _racks_to_write(self, racks: "Sequence[Tiles]") -> "Sequence[Tiles]":
+        """The racks :meth:`cgp` writes, ``racks`` (a rack not known empty, or its known part): as
+        they are, unless with the bag empty they would read back otherwise (a rack that holds tiles,
+        written empty, taken for the rack of a player who went out, when the game is over): then
+        the racks whose tiles are certain (:meth:`inferred_racks`) are written whole."""
+        if self.bag_count or self._reads_back(racks):
+            return racks
+        inferred = self.inferred_racks()
+        sizes = self.rack_sizes
+        return [inferred[i] if not k and inferred[i] is not None and sizes[i] > len(self._racks[i]) else r
+                for i, (r, k) in enumerate(zip(racks, self._known or ()))]
+
+    def _reads_back(self, racks: "Sequence[Tiles]") -> bool:
+        """Does a CGP of this position with ``racks`` written read back as this position: the same
+        rack sizes, and the same tiles on the racks whose tiles are known or certain?"""
+        rs = self._ruleset
+        q = Position.__new__(Position)
+        q._ruleset, q._board = rs, self._board
+        q._racks = _racks_of(rs, racks)
+        known = cgp_racks_known(self._board, q._racks, rs)
+        q._known = None if all(known) else known
+        q._read_partial()
+        return q.rack_sizes == self.rack_sizes and q.inferred_racks() == self.inferred_racks()
 
     @property
     def current_opcodes(self) -> tuple[tuple[str, str], ...]:
@@ -902,7 +961,8 @@ class Position:
         gives him as many tiles as he played. With the bag empty his tiles are certain (the
         unseen ones), and his moves are checked against them as a known rack's are. A rack known
         in part (:attr:`racks_partial`) plays from its known tiles and the unseen ones, and the
-        known tiles he did not play stay known (after ``-N``, those he holds more than N of)."""
+        known tiles he did not play stay known (after ``-N``, those he holds more than N of): his
+        rack is known whole when they are all he holds."""
         if type(trusted) is not bool:
             trusted = _args.flag(trusted, "trusted", PositionError)
         if type(check_words) is not bool:
@@ -935,7 +995,7 @@ class Position:
         if known is not None:
             self._known = (known[-1], *known[:-1])
         if not u.known:  # the mover's rack was not known: it is not again (u.rack: its known part, if any)
-            self._known = (False, *self._known[1:])
+            self._known = (False, *self.racks_known[1:])  # (all known when his rack was known whole after it)
         self._zero_turns = u.zero_turns
         turns.unplace_tiles(self._board, u.squares, u.move)  # (and the stars it took back, if any)
         return u
@@ -1055,6 +1115,7 @@ class Position:
         # what is left of his rack is not known either, but for the known tiles he did not play
         self._racks[-1] = _minus(a, part, resolved.rack_tiles())
         self._known = (*self._known[:-1], False)
+        self._settle((len(self._racks) - 1,))  # (those known tiles may be all he holds now)
         u = u._replace(rack=part, known=False)  # (pop gives him his known part back)
         self._stack[-1] = u
         return u

@@ -160,11 +160,13 @@ class SimResult:
     """The candidates, best first (by win chance, then equity), and how the run ended:
     ``stopped`` is ``"confidence"`` (best-arm identification is sure of the best at the ``stop``
     level), ``"iterations"``, ``"time"`` or ``"interrupted"``. ``opponent_rack``: where the
-    opponent's rack came from — ``"known"`` (the position gives it), ``"inferred"`` (drawn from the
+    opponent's rack came from — ``"known"`` (the position gives it, or with the bag empty it is
+    certain: the unseen tiles, with the tiles of it known), ``"inferred"`` (drawn from the
     leaves of ``opponent_racks``), ``"partial"`` (known in part, :attr:`Position.racks_partial
     <racksmith.core.position.Position.racks_partial>`: its known tiles and the rest drawn from the
     unseen tiles) or ``"unseen"`` (drawn from the unseen tiles); ``note``: why, when that is not
-    what was asked for (an inference that kept no leave, or one not used for a rack known in part),
+    what was asked for (an inference that kept no leave, or one not used for a rack known in part
+    or certain),
     and which tiles were kept of a rack known in part, else None."""
 
     candidates: tuple[SimCandidate, ...]
@@ -371,6 +373,16 @@ def simulate(
         iterations = DEFAULT_ITERATIONS
     _check_position(position)
     check_scores(position.scores)
+    dropped = None
+    if position.bag_count == 0 and not all(position.racks_known):
+        # the bag empty, a rack the position does not give is certain (the mover's is, checked
+        # above, and then the opponent's too): the play-outs take the racks as moves() and the
+        # endgame do, both of them known
+        if opponent_racks is not None and not position.racks_known[1]:
+            dropped = (f"the bag is empty, so the opponent's rack is certain (the unseen tiles): the inference from "
+                       f"{opponent_racks.play} is not used")
+            opponent_racks = None
+        position = position._resolved()
     rs = position.ruleset
     lexicon = position.lexicon
     if not isinstance(lexicon, Lexicon):
@@ -403,8 +415,8 @@ def simulate(
     # the tiles
     opponent, unseen, inferred, opponent_rack, note = _opponent_tiles(position, opponent_racks)
     borrowed = borrowed_note(rs, winpct)  # (a ruleset with no table of its own: the one it uses, said)
-    if borrowed is not None:
-        note = "; ".join(filter(None, (note, borrowed)))
+    if borrowed is not None or dropped is not None:
+        note = "; ".join(filter(None, (note, dropped, borrowed)))
     sizes = position.rack_sizes
     board = BoardState(rules)
     board.set(np.ascontiguousarray(position.board, dtype=np.uint8))
