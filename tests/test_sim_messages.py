@@ -136,3 +136,11 @@ def test_win_pct_tables_kept_are_the_last_used(tmp_path):
         load_winpct(p)
         assert load_winpct(paths[0]) is often
     assert load_winpct(paths[1]) is not once  # (the least recently used: out)
+
+
+def test_the_table_says_when_the_opponent_s_rack_is_taken_as_known(capsys):
+    board = "15/15/15/15/15/15/15/6QUAD5/15/15/15/15/15/15/15"
+    assert main(["sim", f"{board} AEINRST/EINTXYZ 28/0 0", "-c", "2", "-i", "20", "--seed", "1"]) == 0
+    assert "the opponent's rack EINTXYZ taken as known" in capsys.readouterr().out
+    assert main(["sim", f"{board} AEINRST/ 28/0 0", "-c", "2", "-i", "20", "--seed", "1"]) == 0
+    assert "taken as known" not in capsys.readouterr().out

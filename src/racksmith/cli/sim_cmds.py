@@ -315,6 +315,9 @@ def sim_cmd(
         return
     say_table(sim_table(result, ply_stats=ply_stats))
     say(f"seed {result.seed}, {result.plies} plies, {result.iterations / max(result.seconds, 1e-9):,.0f} iterations/s")
+    if result.opponent_rack == "known" and len(pos.racks) > 1:  # (Quackle draws it unless told: say so)
+        say(f"the opponent's rack {pos.ruleset.alphabet.rack_string(pos.racks[1])} taken as known, as the CGP gives it "
+            "(leave it out, 'RACK/', to draw it from the unseen tiles)")
 
 
 def infer_cmd(
