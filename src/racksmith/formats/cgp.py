@@ -11,6 +11,7 @@ other than the ruleset's, are refused whatever the ruleset.
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -222,24 +223,48 @@ def _parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
     score_parts = scores_s.split("/")
     if len(score_parts) != len(racks):
         raise CGPError(f"CGP scores {scores_s!r} must give one score per rack ({len(racks)} racks)")
-    try:
-        scores = tuple(int(s) for s in score_parts)
-    except ValueError:
-        raise CGPError(f"CGP scores {scores_s!r} must be integers separated by '/'") from None
-    try:
-        zero_turns = int(zero_s)
-    except ValueError:
-        raise CGPError(f"CGP zero-turn count {zero_s!r} must be an integer") from None
-    if zero_turns < 0:
-        raise CGPError(f"CGP zero-turn count {zero_s!r} must not be negative")
-    if zero_turns > ruleset.zero_turn_limit:  # (at the limit: a game just ended by scoreless turns)
-        raise CGPError(
-            f"CGP zero-turn count {zero_s!r}: the {ruleset.name} ruleset ends the game after "
-            f"{ruleset.zero_turn_limit} consecutive scoreless turns, so the count is at most {ruleset.zero_turn_limit}"
-        )
+    scores = tuple(_score(part, i, scores_s) for i, part in enumerate(score_parts))
+    zero_turns = _zero_turns(zero_s, ruleset)
     opcodes = _parse_opcodes(fields[4] if len(fields) > 4 else "")
     _check_rules(opcodes, ruleset)
     return ParsedCGP(board, tuple(racks), scores, zero_turns, opcodes)
+
+
+#: a score: ASCII digits, a '-' before a negative one (a game's penalties can take a score below 0;
+#: MAGPIE writes it so); int() alone would also read '+1', '1_0', '１６' or Arabic-Indic digits
+_SCORE_RE = re.compile(r"-?[0-9]+")
+#: a zero-turn count: ASCII digits
+_COUNT_RE = re.compile(r"[0-9]+")
+
+
+def _score(part: str, i: int, scores_s: str) -> int:
+    """Score ``i`` of the scores field ``scores_s``, ``part``: a whole number in ASCII digits."""
+    if _SCORE_RE.fullmatch(part):
+        try:
+            return int(part)
+        except ValueError:  # (more digits than int() reads)
+            raise CGPError(f"CGP scores {_clip(scores_s)!r}: score {i + 1} has {len(part.lstrip('-'))} digits, "
+                           "more than a score has") from None
+    raise CGPError(f"CGP scores {_clip(scores_s)!r} must be integers separated by '/': score {i + 1} "
+                   f"{_clip(part)!r} is not one (ASCII digits, '-' before a negative score: '357/-12')")
+
+
+def _zero_turns(zero_s: str, ruleset: Ruleset) -> int:
+    """The zero-turn field: a whole number of turns in ASCII digits, at most the ruleset's limit."""
+    if zero_s.startswith("-") and _COUNT_RE.fullmatch(zero_s[1:]):
+        raise CGPError(f"CGP zero-turn count {_clip(zero_s)!r} must not be negative")
+    if not _COUNT_RE.fullmatch(zero_s):
+        raise CGPError(f"CGP zero-turn count {_clip(zero_s)!r} must be an integer: the number of consecutive "
+                       "scoreless turns in ASCII digits ('0' when the last turn scored)")
+    limit = ruleset.zero_turn_limit
+    digits = zero_s.lstrip("0")
+    # (at the limit: a game just ended by scoreless turns; int() is not asked to read thousands of digits)
+    if len(digits) > len(str(limit)) or int(digits or "0") > limit:
+        raise CGPError(
+            f"CGP zero-turn count {_clip(zero_s)!r}: the {ruleset.name} ruleset ends the game after "
+            f"{limit} consecutive scoreless turns, so the count is at most {limit}"
+        )
+    return int(digits or "0")
 
 
 #: the opcodes that give a rule a ruleset has: (opcode, the ruleset's field, what the rule says)
@@ -262,7 +287,7 @@ def _check_rules(opcodes, ruleset: Ruleset) -> None:
         value = opcode(opcodes, name)
         if value is None:
             continue
-        if not value.strip().isdecimal() or len(value.strip()) > 6:
+        if not _COUNT_RE.fullmatch(value.strip()) or len(value.strip()) > 6:  # (ASCII digits, as the counts)
             raise CGPError(f"CGP '{name} {_clip(value)}' must be a whole number")
         if int(value) != getattr(ruleset, attr):
             has = getattr(ruleset, attr)
@@ -298,6 +323,9 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
             row = unicodedata.normalize("NFC", row)
         while i < len(row):
             ch = row[i]
+            if ch.isdecimal() and ch not in _DIGITS:  # (int() would read '٣' or '３' as 3)
+                raise CGPError(f"CGP board row {r + 1} {_clip(row)!r}: a run of empty squares is written in ASCII "
+                               f"digits (0-9), not {ch!r}")
             if ch.isdecimal():
                 j = i
                 while j < len(row) and row[j].isdecimal():

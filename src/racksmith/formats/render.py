@@ -41,6 +41,9 @@ PREMIUM_LABEL = {(2, 1): "2L", (3, 1): "3L", (4, 1): "4L", (1, 2): "2W", (1, 3):
 #: the width of a character of the SVG's move caption, in font sizes: a wide bold capital's (Helvetica
 #: Bold's M is 0.83, its average capital 0.72, a digit 0.56, a space 0.28), so a caption of them fits
 CAPTION_CHAR_EM = 0.7
+#: the width of a character of the italic note beside a rack, in font sizes (Helvetica's average
+#: lowercase letter and space): a longer note is squeezed to the room the picture has for it
+NOTE_CHAR_EM = 0.5
 
 
 def _check_position(position, picture: str) -> None:
@@ -94,19 +97,56 @@ def _cell_texts(position, new: dict | None = None, board=None) -> tuple[list[lis
     return cells, width
 
 
+def _rack_views(position) -> list[tuple[Any, str | None, int]]:
+    """Each rack as the pictures show it: (the tiles drawn, a note saying where they come from or
+    None, how many tiles not known it holds besides). A known rack is its tiles; so is a rack not
+    known that holds no tile not known (the player who went out: nothing); a rack not known whose
+    tiles the empty bag makes certain (:meth:`~racksmith.core.position.Position.inferred_racks`) is
+    those tiles, noted as the unseen ones (as ``racksmith moves`` titles them); any other rack not
+    known, its known tiles if any and how many it holds besides."""
+    a = position.ruleset.alphabet
+    known = position.racks_known
+    sizes = position.rack_sizes
+    certain = position.inferred_racks() if not all(known) else position.racks
+    views = []
+    for i, rack in enumerate(position.racks):
+        if known[i] or sizes[i] <= len(rack):
+            views.append((rack, None, 0))
+        elif certain[i] is not None:
+            shown = a.rack_string(rack, blanks_last=True)
+            note = (f"{shown} known, the rest the unseen tiles" if rack else "the unseen tiles") + ": the bag is empty"
+            views.append((certain[i], note, 0))
+        else:
+            views.append((rack, None, sizes[i] - len(rack)))
+    return views
+
+
+def rack_labels(position) -> list[str]:
+    """Each rack as the text pictures write it (:func:`render_text`, :func:`render_rich`): its
+    letters (blanks last), ``-`` for a rack holding nothing; a rack not known whose tiles the empty
+    bag makes certain, ``ADEKMU (the unseen tiles: the bag is empty)`` (or ``ADEKMU (DY known,
+    the rest the unseen tiles: the bag is empty)``); any other rack not known, ``(7 unknown)`` or
+    with its known tiles ``DY + 5 unknown``."""
+    a = position.ruleset.alphabet
+    labels = []
+    for tiles, note, unknown in _rack_views(position):
+        shown = a.rack_string(tiles, blanks_last=True)
+        if note:
+            labels.append(f"{shown} ({note})")
+        elif unknown:
+            labels.append(f"{shown} + {unknown} unknown" if shown else f"({unknown} unknown)")
+        else:
+            labels.append(shown or "-")
+    return labels
+
+
 def _footer(position, move, cells) -> list[str]:
     """Racks, scores, the bag and the legend of what ``cells`` (:func:`_cell_texts`) show."""
     rs = position.ruleset
-    a = rs.alphabet
     lines = []
-    known = position.racks_known
-    sizes = position.rack_sizes
-    for i, (rack, score) in enumerate(zip(position.racks, position.scores)):
+    for i, (shown, score) in enumerate(zip(rack_labels(position), position.scores)):
         # the racks are in turn order from the player to move (not the players' numbers in a record)
         who = "to move" if i == 0 else "opponent" if len(position.racks) == 2 else f"next {i}"
-        shown = a.rack_string(rack, blanks_last=True) or "-"
-        if not known[i]:  # not known, or known in part (its known tiles on the rack)
-            shown = f"({sizes[i]} unknown)" if not rack else f"{shown} + {sizes[i] - len(rack)} unknown"
         lines.append(f"{who:>9}: {shown:<{rs.rack_size}}  score {score}")
     bag = position.bag_count
     lines.append(f"      bag: {bag} tile{'s' if bag != 1 else ''}" + (
@@ -201,7 +241,8 @@ def render_rich(position: Position, move: Move | str | None = None) -> Text:
 def render_svg(position: Position, move: Move | str | None = None, size: int = 32) -> str:
     """An SVG picture: coloured premium squares, tiles with their letter and points, blanks pale
     and without points, coordinates around the board and the racks below (a blank on a rack is a
-    dashed tile; an unknown rack says so).
+    dashed tile; an unknown rack says so, and a rack not given whose tiles the empty bag makes
+    certain is drawn with those tiles, saying they are the unseen ones).
 
     ``move`` (a :class:`~racksmith.core.move.Move` or its notation) is drawn on the board: its new
     tiles green, each framed by the premium square under it and labelled with the premium (``3W``),
@@ -280,9 +321,7 @@ def render_svg(position: Position, move: Move | str | None = None, size: int = 3
                     f'text-anchor="middle" fill="#888">★</text>'
                 )
     y = margin + rs.rows * size + size * 0.6
-    known = position.racks_known
-    sizes = position.rack_sizes
-    for i, (rack, score) in enumerate(zip(position.racks, position.scores)):
+    for i, ((rack, note, unknown), score) in enumerate(zip(_rack_views(position), position.scores)):
         label = "to move" if i == 0 else f"player {i + 1}"
         out.append(
             f'<text x="{margin}" y="{y + size * 0.5:.1f}" font-size="{fs_small * 1.2:.1f}" fill="#333">'
@@ -292,11 +331,18 @@ def render_svg(position: Position, move: Move | str | None = None, size: int = 3
         for t in sorted(rack, key=lambda t: (t == 0, t)):
             out.append(_svg_tile(tx, y, size * 0.8, a.letter(t) if t else "", t == 0, rs.value(t), rack_blank=t == 0))
             tx += size * 0.85
-        if not known[i]:  # not known, or known in part: its known tiles drawn first
-            what = f"rack not known ({sizes[i]} tiles)" if not rack else f"+ {sizes[i] - len(rack)} not known"
+        # a rack not known: how many tiles it holds besides its known ones drawn first, or where the
+        # tiles drawn come from when the empty bag makes them certain
+        what = note or ""
+        if unknown:
+            what = f"+ {unknown} not known" if rack else f"rack not known ({unknown} tiles)"
+        if what:
+            fs_note = fs_small * 1.1
+            room = width - 4 - tx - size * 0.1
+            squeeze = f' textLength="{room:.1f}" lengthAdjust="spacingAndGlyphs"' if len(what) * fs_note * NOTE_CHAR_EM > room else ""
             out.append(
-                f'<text x="{tx:.1f}" y="{y + size * 0.5:.1f}" font-size="{fs_small * 1.1:.1f}" fill="#777" '
-                f'font-style="italic">{what}</text>'
+                f'<text x="{tx:.1f}" y="{y + size * 0.5:.1f}" font-size="{fs_note:.1f}" fill="#777" '
+                f'font-style="italic" class="rack-note"{squeeze}>{escape(what)}</text>'
             )
         y += size * 0.8
     bag = position.bag_count
