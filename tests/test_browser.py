@@ -791,6 +791,18 @@ def test_the_address_keeps_the_view_and_the_bag_reads_well(desktop, server):
     open_page(page, server, "?cgp=" + quote(part))
     wait_until(page, "document.getElementById('bag').textContent.includes('unseen')")
     assert text(page, "#bag").startswith("85 unseen (5 on the opponent's rack besides DY, 80 in the bag)")
+    # the bag empty and the mover's rack left out: it is certain (the unseen tiles), and its moves are listed
+    certain = ("10FAQIR/9VAW1D1/2N10I1/2OXEN1U5OH/2N1YaRNING2TA/2PLEB1R6D/2A4U1LOOIES/CUIFS1GLOOMY2T/2D1H2I7/"
+               "4I1GEEZ5/4V2R7/TEPEE10/1TERRANE7/TATES2SOJA4/10WIlCO /ABIL 345/378 0")
+    open_page(page, server, "?cgp=" + quote(certain))
+    moves_shown(page)
+    assert "DUMKA" in text(page, "#moves")
+    # a finished game read back: the player who went out holds nothing to count
+    out = ("3D1PHON2OR1A/1GLUEY3MISE1D/2INTENTLY2FIZ/3T3R6E/7O2LOUIs/7U2I4/7P7/3BAWTIES5/1AFIRE1N1OM4/"
+           "AX2AR1G1JOGS2/REVOKED2AWEE2/SLED2E4NA2/H1T3V4UT2/I1O2BACCARa3/N4I9 Q/ 486/381 0")
+    open_page(page, server, "?cgp=" + quote(out))
+    wait_until(page, "document.getElementById('bag').textContent.length > 0")
+    assert "opponent's rack" not in text(page, "#bag")
     assert page.console_errors == []
 
 

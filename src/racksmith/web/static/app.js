@@ -953,7 +953,8 @@
     const unknownOn = (i) => pos.rack_sizes[i] - (partial[i] ? [...pos.racks[i].replace(/\[[^\]]*\]/g, "x")].length : 0);
     const held = [];
     if (!knownRacks[0] && pos.rack_sizes[0]) held.push(`${unknownOn(0)} on the rack to move`);
-    if (!knownRacks[1]) held.push(partial[1] ? `${unknownOn(1)} on the opponent's rack besides ${pos.racks[1]}`
+    // (a rack not known that holds no tile: the player who went out, with nothing to count)
+    if (!knownRacks[1] && pos.rack_sizes[1]) held.push(partial[1] ? `${unknownOn(1)} on the opponent's rack besides ${pos.racks[1]}`
       : `${pos.rack_sizes[1]} on the opponent's rack`);
     const count = !held.length ? [h("b", { text: `${pos.bag_count}` }), ` in the bag${colon}`]
       : [h("b", { text: `${pos.unseen_count}` }), ` unseen (${held.join(", ")}, ${pos.bag_count} in the bag)${colon}`];
@@ -969,7 +970,9 @@
   }
 
   async function loadMoves(seq, pos) {
-    if (!pos.racks[0]) {
+    // (with the bag empty a rack not typed in is certain, the unseen tiles: the server lists its moves)
+    const certain = pos.bag_count === 0 && !pos.racks_known[0] && pos.rack_sizes[0] > 0;
+    if (!pos.racks[0] && !certain) {
       say("", true);
       showMoves(null, "Type a rack to see every legal play, ranked.");
       return;
