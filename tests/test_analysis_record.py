@@ -208,3 +208,15 @@ def test_the_json_of_a_simulation_gives_its_options_as_plain_values(game01, leav
     named = analyze(replay_text(text), leaves, top=1, lexicon=enable, endgame_seconds=None,
                     sim={"iterations": 20, "winpct": "english"}).to_dict()["settings"]["sim"]
     assert named == {"iterations": 20, "winpct": "english"}
+
+
+def test_a_bingo_challenged_off_is_no_bingo_missed():
+    """josh2 turn 20: Paula's B2 DE(S)PONEd, challenged off, where the best move is a bingo: she
+    found one (Macondo's PlayedIsBingo is the play attempted), so no bingo is missed."""
+    from racksmith import analyze, replay_file
+
+    a = analyze(replay_file(Path(__file__).parent / "fixtures" / "gcg" / "macondo" / "josh2.gcg"), endgame_seconds=None)
+    t = a.turns[19]
+    assert (t.played, t.withdrawn, t.bingo_attempted, t.best_bingo, t.bingo_played) == (
+        "B2 DE(S)PONEd", True, True, True, False)
+    assert not t.bingo_missed

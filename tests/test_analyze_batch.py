@@ -150,3 +150,71 @@ def test_bad_arguments_are_said_before_any_record(kwargs, message):
     kwargs = {"paths": GAMES[:1], **kwargs}
     with pytest.raises(RacksmithError, match=message):
         analyze_files(**kwargs)  # (at once, not at the first record)
+
+
+def test_a_record_lacking_its_last_line_counts_the_bonus_it_lacks(tmp_path):
+    """A hand-typed record without the going-out line: racksmith knows the bonus (the tiles left),
+    so the game's result is counted with it (p2 wins 516 to 445 with or without the line)."""
+    lines = GAMES[0].read_text().splitlines()
+    assert lines[-1].startswith(">p2: (") or lines[-1].startswith(">p1: (")
+    (tmp_path / "short.gcg").write_text("\n".join(lines[:-1]) + "\n")
+    whole, short = analyze_files([GAMES[0], tmp_path / "short.gcg"], endgame_seconds=None)
+    assert short.final_scores == whole.final_scores == (445, 516) and short.over
+    assert short.status.startswith("finished; lacks ") and short.status.endswith("(counted)")
+    totals = {t.name: t for t in summarize([short])}
+    assert (totals["MAGPIE_static_2"].wins, totals["MAGPIE_static_2"].spread) == (1, 516 - 445)
+
+
+def test_folders_linked_in_are_followed_once(tmp_path):
+    season = tmp_path / "season"
+    season.mkdir()
+    shutil.copy(GAMES[0], season / "a.gcg")
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    shutil.copy(GAMES[1], archive / "b.gcg")
+    (archive / "season2").symlink_to(season, target_is_directory=True)
+    (season / "back").symlink_to(archive, target_is_directory=True)  # a loop: each folder once
+    assert [p.name for p in record_files([archive])] == ["b.gcg", "a.gcg"]
+
+
+def test_one_full_name_in_both_seats_keeps_the_seats_apart(tmp_path):
+    text = GAMES[0].read_text().replace("MAGPIE_static_1", "Pat Lee").replace("MAGPIE_static_2", "Pat Lee")
+    (tmp_path / "x.gcg").write_text(text)
+    totals = summarize(analyze_files([tmp_path / "x.gcg"], endgame_seconds=None))
+    assert sorted((t.name, t.games) for t in totals) == [("Pat Lee (p1)", 1), ("Pat Lee (p2)", 1)]
+
+
+def test_names_that_are_nothing_and_callbacks_no_worker_reaches_are_refused_at_once():
+    with pytest.raises(RacksmithError, match="no leaves 'bogus'"):
+        analyze_files(GAMES, leaves="bogus")
+    with pytest.raises(RacksmithError, match="no lexicon 'nothere.kwg'"):
+        analyze_files(GAMES, lexicon="nothere.kwg")
+    with pytest.raises(RacksmithError, match="reach no worker"):
+        analyze_files(GAMES, jobs=2, sim={"progress": lambda *a: None})
+    with pytest.raises(RacksmithError, match="summarize takes the RecordResults"):
+        summarize(None)
+    with pytest.raises(RacksmithError, match="summarize takes the RecordResults"):
+        summarize([analyze(replay_file(GAMES[0]), endgame_seconds=None)])
+
+
+def test_cli_a_bad_leaves_option_is_one_error(tmp_path, capsys):
+    assert main(["analyze", str(GAMES[0]), str(GAMES[1]), "--leaves", "bogus"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "no leaves 'bogus'" in captured.err
+
+
+def test_cli_ctrl_c_gives_what_was_done(monkeypatch, capsys):
+    from racksmith.review import batch
+
+    real = batch._analyzed
+
+    def stopped(*args, **kwargs):
+        it = real(*args, **kwargs)
+        yield next(it)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(batch, "_analyzed", stopped)
+    assert main(["analyze", *map(str, GAMES), "--endgame-seconds", "0"]) == 130
+    captured = capsys.readouterr()
+    assert "game01_seed1.gcg" in captured.out and "game07_seed379.gcg" not in captured.out
+    assert "stopped (Ctrl-C) after 1 of 3 records" in captured.err

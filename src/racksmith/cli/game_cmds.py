@@ -308,26 +308,28 @@ def _analyze_records(paths: "list[Path]", ruleset, lexicon, leaves, top: int, si
     """``racksmith analyze`` of several records: a row per record, then a row per player over them
     all (or, with --json, one object: ``records`` and ``players``); exit 1 when a record could not
     be analysed in full."""
-    from ..review.batch import analyze_files, record_files, summarize
+    from ..review.batch import analyze_files, record_files
 
     if any(p == STDIN for p in paths):
         fail("'-' (standard input) is one record: give it alone, or give files and folders", 2)
     files = record_files(paths)
     option = "shipped" if leaves is None else None if leaves.strip().lower() == "none" else leaves
     results = []
-    with _records_progress(len(files)) as progress:
-        for r in analyze_files(files, ruleset=ruleset, lexicon=lexicon, leaves=option, top=top, sim=sim_options,
-                               endgame_seconds=endgame_seconds, jobs=jobs, progress=progress):
-            results.append(r)
-    totals = summarize(results)
+    records = analyze_files(files, ruleset=ruleset, lexicon=lexicon, leaves=option, top=top, sim=sim_options,
+                            endgame_seconds=endgame_seconds, jobs=jobs)
+    try:
+        with _records_progress(len(files)) as progress:
+            for r in records:
+                results.append(r)
+                if progress is not None:
+                    progress(len(results), len(files))
+    except KeyboardInterrupt:  # what was done is given, and said (exit 130, or 128 + the signal: cli/main.py)
+        _give_records(results, as_json, sim_options is not None, stopped=True)
+        note(f"racksmith: stopped (Ctrl-C) after {len(results)} of {plural(len(files), 'record')}: "
+             + ("the tables above are of those" if results else "none was analysed"))
+        raise
     problems = [r for r in results if r.problem is not None]
-    if as_json:
-        emit_json({"records": [r.to_dict() for r in results], "players": [t.to_dict() for t in totals],
-                   "analysed": sum(r.analysis is not None for r in results),
-                   "not_analysed": sum(r.error is not None for r in results),
-                   "not_replayed": sum(r.error is None and r.problem is not None for r in results)})
-    else:
-        _print_records(results, totals, sim_options is not None)
+    _give_records(results, as_json, sim_options is not None)
     for r in problems:
         note(f"note: {r.problem if r.error is not None else f'{r.path}: {r.problem}'}")
     if problems:
@@ -338,6 +340,21 @@ def _analyze_records(paths: "list[Path]", ruleset, lexicon, leaves, top: int, si
         fail(f"{len(problems)} of {plural(len(results), 'record')} not analysed in full: "
              f"{' and '.join(filter(None, parts))} (the notes above say why; 'racksmith gcg replay FILE' lists a "
              "record's problems)")
+
+
+def _give_records(results, as_json: bool, simulated: bool, stopped: bool = False) -> None:
+    """The records analysed and the players' totals over them, on stdout (text or JSON)."""
+    from ..review.batch import summarize
+
+    totals = summarize(results)
+    if as_json:
+        emit_json({"records": [r.to_dict() for r in results], "players": [t.to_dict() for t in totals],
+                   "analysed": sum(r.analysis is not None for r in results),
+                   "not_analysed": sum(r.error is not None for r in results),
+                   "not_replayed": sum(r.error is None and r.problem is not None for r in results),
+                   "stopped": stopped})
+    elif results:
+        _print_records(results, totals, simulated)
 
 
 @contextmanager
@@ -367,9 +384,11 @@ def _print_records(results, totals, simulated: bool) -> None:
     if lexicons:
         say(f"{'lexicon' if len(lexicons) == 1 else 'lexicons'}: {', '.join(lexicons)}; leaves: {', '.join(leaves)}")
     table = Table(show_edge=False, pad_edge=False, title="records", title_justify="left")
-    for name, justify in (("record", "left"), ("players and final scores", "left"), ("turns", "right"),
-                          ("graded", "right"), ("state", "left")):
-        table.add_column(name, justify=justify)
+    table.add_column("record", overflow="fold", ratio=2)
+    table.add_column("players, final scores", ratio=3)
+    table.add_column("turns", justify="right")
+    table.add_column("graded", justify="right")
+    table.add_column("state", ratio=2)
     for r in results:
         players = " – ".join(f"{full} {score}" for (_, full), score in zip(r.names, r.final_scores))
         if r.analysis is None:
@@ -382,18 +401,17 @@ def _print_records(results, totals, simulated: bool) -> None:
         table.add_row(r.path, players, str(len(a.turns)), str(graded), status)
     say_table(table)
     ptable = Table(show_edge=False, pad_edge=False, title="players", title_justify="left")
-    columns = [("player", "left"), ("games", "right"), ("won-lost-tied", "right"), ("spread", "right"),
-               ("turns graded", "right"), ("best", "right"), ("equity lost a turn", "right"),
-               ("bingos played", "right"), ("bingos missed of chances", "right")]
+    ptable.add_column("player", ratio=1)
+    for name in ("games", "W-L-T", "spread", "graded", "best", "lost", "bingos", "missed"):
+        ptable.add_column(name, justify="right")
     if simulated:
-        columns += [("win% lost a turn", "right"), ("grades (best/inaccuracy/mistake/blunder)", "right")]
-    for name, justify in columns:
-        ptable.add_column(name, justify=justify)
+        ptable.add_column("win% lost", justify="right")
+        ptable.add_column("grades", justify="right")
     for t in totals:
         s = t.sums
-        complete = f"{t.wins}-{t.losses}-{t.ties}" + ("" if t.finished == t.games else
-                                                       f" (of {t.finished} complete)")
-        best = f"{s['best_moves']:.0f} ({100 * s['best_moves'] / s['ranked']:.0f}%)" if s["ranked"] else "-"
+        complete = ("-" if not t.finished else
+                    f"{t.wins}-{t.losses}-{t.ties}" + ("" if t.finished == t.games else f" of {t.finished}"))
+        best = f"{100 * s['best_moves'] / s['ranked']:.0f}%" if s["ranked"] else "-"
         mean = "-" if t.mean_equity_lost is None else f"{t.mean_equity_lost:.2f}"
         row = [t.name, str(t.games), complete, f"{t.spread:+d}" if t.finished else "-", f"{s['ranked']:.0f}", best,
                mean, f"{s['bingos_played']:.0f}", f"{s['bingos_missed']:.0f} of {s['bingo_chances']:.0f}"]
@@ -402,6 +420,10 @@ def _print_records(results, totals, simulated: bool) -> None:
                     "/".join(str(t.grades.get(g, 0)) for g in ("best", "inaccuracy", "mistake", "blunder"))]
         ptable.add_row(*row)
     say_table(ptable)
+    say("W-L-T and spread: over the finished games ('of N' when fewer than all); graded: turns with a verdict; "
+        "best: the share of them whose move was the verdict's best; lost: equity lost a graded turn; missed: bingos "
+        "missed of the turns whose best move was a bingo"
+        + ("; win% lost: a simulated turn; grades: best/inaccuracy/mistake/blunder" if simulated else ""))
 
 
 def _leaves_used(option: "str | None", klv, rs) -> "str | None":

@@ -191,6 +191,8 @@ class TurnAnalysis:
     played_best: bool | None = None
     withdrawn_score: int | None = None
     failed_challenge: bool = False
+    #: the move played used every tile of a full rack (a bingo), challenged off or not
+    bingo_attempted: bool = False
     #: the verdict's best move is a bingo (see above); None when the turn is not graded
     best_bingo: bool | None = None
     #: with a simulation (``analyze(..., sim=...)``): the win% of the move played and of the best
@@ -217,8 +219,10 @@ class TurnAnalysis:
     @property
     def bingo_missed(self) -> bool:
         """The verdict's best move is a bingo (``best_bingo``) and the move played is none, nor as
-        good as that best (a failed challenge chose no move: none missed)."""
-        if not self.best_bingo or self.bingo_played or self.failed_challenge:
+        good as that best (a failed challenge chose no move: none missed; a bingo played and
+        challenged off, ``bingo_attempted``, is no bingo missed either, as Macondo counts it: the
+        player found one)."""
+        if not self.best_bingo or self.bingo_played or self.bingo_attempted or self.failed_challenge:
             return False
         if self.sim_best is not None:  # the simulation's verdict: its best is the move played when none did better
             return True
@@ -857,6 +861,7 @@ def _base(t: ReplayTurn, nick: str) -> dict[str, Any]:
         played_score=0 if t.withdrawn else t.score,
         withdrawn=t.withdrawn,
         withdrawn_score=t.score if t.withdrawn else None,
+        bingo_attempted=bool(t.bingo),
     )
 
 

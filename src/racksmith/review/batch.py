@@ -57,7 +57,15 @@ def record_files(paths: Iterable["str | Path"]) -> list[Path]:
 
 
 def _walk(folder: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(folder):
+    """The records under ``folder``, folders linked in followed (an archive gathered by links),
+    each folder once (a link back up is not followed round)."""
+    seen: set[str] = set()
+    for root, dirs, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(root)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in files:
             if name.lower().endswith(RECORD_SUFFIX) and not name.startswith("."):
@@ -70,9 +78,10 @@ class RecordResult:
     analysed at all: ``error`` says why, naming the file); ``leaves``: the leave values the analysis
     added (a file's path, ``english (shipped)``, or None: equity without leaves); ``names``: each
     seat's ``(nick, full name)`` (the full name is the nick when the record gives none);
-    ``final_scores`` by seat; ``complete``: the record is a whole game that replays without an error
-    (:attr:`Replay.complete`); ``over``: it reaches the game's end (errors or not); ``status``: the
-    replay's words for it (:attr:`Replay.status`)."""
+    ``final_scores`` by seat (with the end-of-game adjustments the record lacks, when their points
+    are known: :meth:`Replay.end_scores`); ``complete``: the record is a whole game that replays
+    without an error (:attr:`Replay.complete`); ``over``: it reaches the game's end (errors or not)
+    and its final scores are known; ``status``: where the record stands, in words."""
 
     path: str
     analysis: Analysis | None = None
@@ -198,8 +207,13 @@ def summarize(results: Iterable[RecordResult]) -> list[PlayerTotals]:
     """Each player's totals over the records analysed (those with an ``error`` left out), in the
     order players first appear; a record that does not replay to its end counts its graded turns,
     not its result."""
+    if isinstance(results, (str, bytes)) or not isinstance(results, Iterable):
+        raise RacksmithError(f"summarize takes the RecordResults analyze_files gives, got {_args.show(results)}")
     totals: dict[str, PlayerTotals] = {}
     for r in results:
+        if not isinstance(r, RecordResult):
+            raise RacksmithError(f"summarize takes the RecordResults analyze_files gives, got {_args.show(r)} among "
+                                 "them (for one game's Analysis, its players are Analysis.players)")
         if r.analysis is None:
             continue
         by_nick = {s.player: s for s in r.analysis.players}
@@ -230,6 +244,25 @@ class _Options:
     endgame_seconds: float | None
 
 
+def _check_named(leaves: Any, lexicon: Any) -> None:
+    """A leave set or lexicon named by a str is a shipped/embedded name or a file that is there:
+    said at once, not once a record (its contents are read, and checked, with each ruleset)."""
+    from ..lexicon.load import EMBEDDED
+    from ..lexicon.shipped_leaves import set_name
+
+    if isinstance(leaves, str) and leaves.strip().lower() != "shipped" and set_name(leaves) is None:
+        if not Path(leaves).is_file():
+            raise RacksmithError(f"no leaves {leaves!r}: give a shipped set (english, super, russian, erudit), "
+                                 "'shipped' (each ruleset's own) or a leave file that is there")
+    if isinstance(lexicon, str) and lexicon.strip().lower() not in EMBEDDED and not Path(lexicon).is_file():
+        raise RacksmithError(f"no lexicon {lexicon!r}: give an embedded one ({', '.join(EMBEDDED)}), a word list or "
+                             "a .kwg file that is there")
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def leaves_description(option: Any, klv: Any, ruleset: Any) -> str | None:
     """Which leave values an analysis added, for people: a file's path, ``erudit (shipped)``, or
     None (equity without leaves). ``option``: what was asked (``"shipped"``, a name...)."""
@@ -255,10 +288,17 @@ def _analyze_record(path: str, o: _Options) -> RecordResult:
     except RacksmithError as e:
         text = str(e)
         return RecordResult(shown, error=text if shown in text else f"{shown}: {text}")
-    names = tuple((p.nick, (p.name or p.nick).strip() or p.nick) for p in r.record.players)
-    scores = tuple(r.scores)
-    base = dict(names=names, final_scores=scores, complete=r.complete, over=r.over, ruleset=r.ruleset.name,
-                status=r.status)
+    names = [(p.nick, (p.name or p.nick).strip() or p.nick) for p in r.record.players]
+    full = [name for _, name in names]
+    # (one full name in two seats: a record typed with a placeholder; each seat is its nick then)
+    names = tuple((nick, name if full.count(name) == 1 else f"{name} ({nick})") for nick, name in names)
+    end = r.end_scores()
+    scores = tuple(end if end is not None else r.scores)
+    status = r.status
+    if end is not None and r.lacking:
+        status = f"finished; lacks {_listed([w.split(' (', 1)[0] for w in r.lacking])} (counted)"
+    base = dict(names=names, final_scores=scores, complete=r.complete, over=r.over and (end is not None or not r.lacking),
+                ruleset=r.ruleset.name, status=status)
     if r.errors and not r.turns:
         more = f" (and {len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
         return RecordResult(shown, error=f"{shown} does not replay: {r.errors[0]}{more}", **base)
@@ -318,6 +358,10 @@ def analyze_files(paths: Iterable["str | Path"], *, ruleset: Any = None, lexicon
         from ..rules.ruleset import get_ruleset
 
         ruleset = get_ruleset(ruleset)
+    _check_named(leaves, lexicon)
+    if sim is not None and jobs > 1 and (sim.get("progress") is not None or sim.get("cancel") is not None):
+        raise RacksmithError("sim options 'progress' and 'cancel' reach no worker process: give them with jobs=1, "
+                             "or leave them out")
     for value, name in ((leaves, "leaves"), (lexicon, "lexicon")):
         if value is not None and not isinstance(value, (str, os.PathLike)) and type(value).__name__ not in ("Leaves", "Lexicon"):
             loaded = "a Leaves table" if name == "leaves" else "a Lexicon"

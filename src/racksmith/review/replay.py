@@ -172,6 +172,9 @@ class Replay:
     end_racks: dict[int, Tiles] = field(default_factory=dict)  #: by player: the racks ``#rack1``, ``#rack2``... give, or the end of the game's lines
     #: the end-of-game adjustments the game's end calls for and the record lacks (each also a note)
     lacking: list[str] = field(default_factory=list)
+    #: for each of :attr:`lacking` whose points are known (the going-out bonus of a two-player game,
+    #: the penalty of a rack known at the end): (player, points it adds to his score)
+    lacking_points: list[tuple[int, int]] = field(default_factory=list)
     #: the end-of-game adjustments the record leaves out that the replay applied, as the lines they would
     #: be (each also a note): the rack penalties of a game ended by scoreless turns that Quackle takes off
     #: silently, writing the last passer's line only (``scores`` are the game's final scores)
@@ -216,6 +219,18 @@ class Replay:
 
     def final_scores(self) -> dict[str, int]:
         return dict(zip(self.players, self.scores))
+
+    def end_scores(self) -> tuple[int, ...] | None:
+        """The scores at the game's end, the adjustments the record lacks (:attr:`lacking`) added
+        when every one of them is known (:attr:`lacking_points`: a record whose last line, the
+        going-out bonus, was not written); None when the record does not reach the end, or lacks
+        an adjustment whose points are not known."""
+        if not self.over or len(self.lacking_points) != len(self.lacking):
+            return None
+        scores = list(self.scores)
+        for q, points in self.lacking_points:
+            scores[q] += points
+        return tuple(scores)
 
     def played_scores(self, turn: int) -> tuple[int, ...]:
         """The scores before turn ``turn`` (1-based), by player, as the plays and adjustments make
@@ -661,6 +676,7 @@ class _Replayer:
                     left = _tiles_of_counts(turns.unseen_counts(rs, self.board))
                     points = turns.going_out_points(rs.end_rule, rs.rack_value(left))
                     what += f" ('>{nick}: ({a.rack_string(left)}) {points:+d} {self.scores[who] + points}')"
+                    self.result.lacking_points.append((who, points))
             else:
                 other = self.record.players[q].nick
                 what = f"{other}'s rack penalty"
@@ -673,6 +689,7 @@ class _Replayer:
                         self.apply_penalty(q, rack, value, line)
                         continue
                     what += f" ('{line}')"
+                    self.result.lacking_points.append((q, -value))
                 elif quackle:
                     what += (" (Quackle writes only the last passer's penalty line, and the record does not show "
                              f"{other}'s rack: his final score is not known)")
