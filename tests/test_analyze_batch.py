@@ -218,3 +218,18 @@ def test_cli_ctrl_c_gives_what_was_done(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert "game01_seed1.gcg" in captured.out and "game07_seed379.gcg" not in captured.out
     assert "stopped (Ctrl-C) after 1 of 3 records" in captured.err
+
+
+def test_the_json_of_a_record_lacking_its_last_line_has_the_counted_scores(tmp_path):
+    lines = GAMES[0].read_text().splitlines()
+    (tmp_path / "short.gcg").write_text("\n".join(lines[:-1]) + "\n")
+    (r,) = analyze_files([tmp_path / "short.gcg"], endgame_seconds=None)
+    assert r.to_dict()["final_scores"] == {"p1": 445, "p2": 516}
+
+
+def test_leaves_given_as_a_table_in_memory_are_not_called_shipped():
+    from racksmith import Leaves
+
+    table = Leaves.from_bytes((Path(__file__).parent / "fixtures" / "SYNTH.klv2").read_bytes(), "english")
+    (r,) = analyze_files(GAMES[:1], leaves=table, endgame_seconds=None)
+    assert r.leaves == "a Leaves table (in memory)"

@@ -211,3 +211,18 @@ def test_the_moves_command_names_the_rack_it_lists(capsys):
     assert "rack EMU (the unseen tiles: the bag is empty)" in capsys.readouterr()[0]
     assert main(["moves", f"{CLOSE} ADEKMU/ABIL 345/378 0", "-n", "2"]) == 0
     assert "rack ADEKMU, by equity" in capsys.readouterr()[0]
+
+
+def test_two_racks_not_known_are_not_settled_on_a_guess():
+    """Three players, two racks known in part with the bag empty: how the unseen tiles split between
+    them is a guess, so neither becomes known (the EOR player's real O(A)F was refused as 'the rack O')."""
+    p = Position.from_cgp(
+        "3P2YUCA1V3/3E5WRENS1/2DO7L3/2EN7D3/2M7ITS2/1JO7N1U2/1A4Y3C1Q2/KNOB2AWHIRL3/1E1I2G3E4/3G2I1AMA4/"
+        "BISHOPS1pIT4/U2T4ERE4/R7XI5/N8E5/T6ZERO4 AAFNOTV/D/EOR 143/180/292 0")
+    p.push("F4 FAVA", "ADEL")
+    p.push("1L (V)AIL")
+    p.push("1A ERU(P)T")
+    p.push("3K E(L)D")
+    p.push("13A (R)EGs")
+    assert not p.racks_known[0]  # the EOR player, to move: O and tiles nobody knows
+    p.push("5E O(A)F")  # his real play

@@ -104,3 +104,22 @@ def test_completing_a_table_twice_changes_nothing_and_keeps_its_values():
     rows, vals = leave_rows(once)
     assert len(rows) == len(vals) == 914_624
     assert Counter(int(np.count_nonzero(r)) for r in rows)[6] == 737_311
+
+
+def test_the_leave_space_is_freed_by_clear_caches_and_huge_sets_are_refused_before_training():
+    import racksmith
+    from racksmith.errors import RacksmithError
+    from racksmith.training import leavegen
+
+    completed(Leaves.from_pairs([("S", 8.0)], "english"), "english")
+    assert leavegen._space is not None
+    racksmith.clear_caches()
+    assert leavegen._space is None
+    assert leavegen.leave_count(get_ruleset("english").counts, 7) == 914_624
+    assert leavegen.leave_count([4] * 63, 7) > leavegen.MAX_LEAVES  # (63 letters, 4 copies each)
+    with pytest.raises(RacksmithError, match="would hold 2,941,697 leaves"):
+        old, leavegen.MAX_LEAVES = leavegen.MAX_LEAVES, 1_000_000
+        try:
+            leavegen.check_leave_count("russian")
+        finally:
+            leavegen.MAX_LEAVES = old

@@ -34,8 +34,9 @@ def keep(cache: dict, key: Any, value: Any, most: int = FILES_KEPT) -> None:
 
 
 def clear_caches() -> None:
-    """Forget every lexicon, leave set, ruleset and win% table read from a file, and the move
-    generator's tables built for them, so that objects the caller has dropped are freed (a bot
+    """Forget every lexicon, leave set, ruleset and win% table read from a file, the move
+    generator's tables built for them, and the list of every leave of a tile set that training
+    keeps (hundreds of MB for Russian), so that objects the caller has dropped are freed (a bot
     that builds a new :class:`~racksmith.lexicon.Lexicon` from bytes every game: the move
     generator's tables keep the last 16 alive). Nothing else changes: the next call reads and
     builds what it needs again."""
@@ -49,3 +50,6 @@ def clear_caches() -> None:
     ruleset._from_files.clear()
     winpct._from_files.clear()
     generate.clear_tables()
+    from .training import leavegen
+
+    leavegen.forget_leave_space()

@@ -734,9 +734,12 @@ class Position:
     def _settle(self, seats: "Iterable[int] | None" = None) -> None:
         """A rack known in part whose known tiles are all its tiles (the bag empty, no unseen tile
         left for it: :meth:`inferred_racks` gives its known part) is known whole from now on
-        (``seats``: only those racks; None: every one)."""
+        (``seats``: only those racks; None: every one). Only when it is the one rack not known:
+        with two, how the unseen tiles are split between them is a guess."""
         known = self._known
         if known is None or not any(r and not k for r, k in zip(self._racks, known)) or self.bag_count:
+            return
+        if sum(not k for k in known) != 1:  # (two racks not known share the unseen tiles: how, nobody knows)
             return
         inferred = self.inferred_racks()
         now = list(known)

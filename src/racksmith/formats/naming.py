@@ -165,8 +165,7 @@ def _distribution(name: str, label: str, known: tuple[Ruleset, ...], refuse: Err
         # or 'house-super' writes its name, which must not read back without the file as English or Super
         raise refuse(
             "distribution",
-            f"'{label} {shown}' names no ruleset racksmith knows ({_names(known)}): a name is read whole, and a "
-            "ruleset file's name names that file only; pass the ruleset to use",
+            f"'{label} {shown}' names no ruleset racksmith knows ({_names(known)}): pass the ruleset to use",
         )
     for part in re.split(r"[^a-zа-яё]+", lowered):  # words no ruleset can be named: 'english (NASPA)'
         if part:

@@ -123,6 +123,8 @@ class RecordResult:
                                "leaves_used": self.leaves}
         if self.analysis is not None:
             out.update(self.analysis.to_dict())
+            # (the scores at the game's end: with an adjustment the record lacks and racksmith works out)
+            out["final_scores"] = {n: score for (n, _), score in zip(self.names, self.final_scores)}
         else:
             out.update({"ruleset": self.ruleset, "names": [{"nick": n, "name": full} for n, full in self.names],
                         "final_scores": {n: score for (n, _), score in zip(self.names, self.final_scores)},
@@ -271,7 +273,9 @@ def leaves_description(option: Any, klv: Any, ruleset: Any) -> str | None:
     path = getattr(klv, "path", None)
     if path is not None:
         return str(path)
-    name = option if isinstance(option, str) and option.strip().lower() != "shipped" else ruleset.name
+    if not isinstance(option, str):
+        return "a Leaves table (in memory)"
+    name = option if option.strip().lower() != "shipped" else ruleset.name
     return f"{name.strip().lower()} (shipped)"
 
 

@@ -963,9 +963,10 @@ class _Replayer:
         return draft
 
     def check_play_score(self, event: GCGEvent, move: Move) -> None:
-        """A legal play whose recorded score is not the one it makes: an error, unless the record's
-        score is higher by a challenge bonus Quackle wrote into it (:meth:`folded_bonus_refused`): then
-        a note, and the record's scores stand (the play's own score is the one it makes)."""
+        """A legal play whose recorded score is not the one it makes: an error; when the record's
+        score may be higher by a challenge bonus Quackle wrote into it (:meth:`folded_bonus_refused`),
+        the error says so and how to write it (a score typed 10 too high reads the same way, so it is
+        not taken on trust)."""
         extra = event.score - (move.score or 0)
         said = f"{move.notation()} scores {move.score}, the record says {event.score:+d}"
         if extra <= 0 or extra % 5:
@@ -973,11 +974,10 @@ class _Replayer:
             return
         bonus = self.bonus_lines(event, move, extra)
         refused = self.folded_bonus_refused(event, extra)
-        if refused is None:
-            self.result.notes.append(
-                f"line {event.line}: {said}: read as the play's {move.score} and a challenge bonus of {extra} written "
-                "into its score, as Quackle saves a bonus other than 5 (its '+5' button, pressed more than once); the "
-                f"record's scores stand. GCG writes the bonus on a line of its own: {bonus}")
+        if refused is None:  # (an error all the same: a score typed 10 too high reads the same way)
+            self.fail(f"{said}; if the {extra} points are a challenge bonus written into the play's score (Quackle "
+                      "saves a bonus other than 5 so: its '+5' button pressed more than once), write them on a line "
+                      f"of their own: {bonus}", event.line)
             return
         self.fail(f"{said}; if the {extra} points are a challenge bonus, write them on a line of their own "
                   f"({bonus}){refused}", event.line)

@@ -166,6 +166,43 @@ _space: "tuple[tuple, dict[int, _Size]] | None" = None
 _space_lock = threading.Lock()
 
 
+def forget_leave_space() -> None:
+    """Free the leave space kept (:func:`racksmith.clear_caches` calls it)."""
+    global _space
+    with _space_lock:
+        _space = None
+
+
+#: the most leaves a complete table may hold (Russian's 2.9 million take about 120 bytes each to build)
+MAX_LEAVES = 20_000_000
+
+
+def leave_count(counts: "Sequence[int]", rack_size: int) -> int:
+    """How many leaves of 1 to ``rack_size`` − 1 tiles a tile set allows (without listing them)."""
+    most = rack_size - 1
+    ways = [1] + [0] * most
+    for c in counts:
+        new = [0] * (most + 1)
+        for i, w in enumerate(ways):
+            if w:
+                for j in range(min(int(c), most - i) + 1):
+                    new[i + j] += w
+        ways = new
+    return sum(ways[1:])
+
+
+def check_leave_count(ruleset: "str | Ruleset") -> int:
+    """The leaves a complete table of ``ruleset`` holds; an error when more than :data:`MAX_LEAVES`
+    (said before any game is played)."""
+    rs = get_ruleset(ruleset)
+    n = leave_count(rs.counts, rs.rack_size)
+    if n > MAX_LEAVES:
+        raise RacksmithError(f"a leave table of ruleset {rs.name} would hold {n:,} leaves (every multiset of 1 to "
+                             f"{rs.rack_size - 1} of its tiles), more than racksmith builds ({MAX_LEAVES:,}: about "
+                             "120 bytes each to build); a ruleset with fewer letters or copies of them trains")
+    return n
+
+
 def _leave_space(counts: "Sequence[int]", rack_size: int) -> dict[int, _Size]:
     global _space
     key = (tuple(int(c) for c in counts), int(rack_size))

@@ -31,7 +31,7 @@ from ..lexicon.files import write_atomically
 from ..play.backends import MAX_GAMES, Runner, check_backend, portable_path, ruleset_ref, split
 from ..rules.ruleset import Ruleset, get_ruleset, is_shipped, provenance_fields
 from .games import TallyJob, kernel_plays
-from .leavegen import DEFAULT_PRIOR_WEIGHT, leaves_from_tally
+from .leavegen import DEFAULT_PRIOR_WEIGHT, check_leave_count, leaves_from_tally
 from .tally import WIDTH, RackTally
 
 STATE_VERSION = 1
@@ -161,6 +161,7 @@ def train_leaves(
     if not 2 <= rs.rack_size <= WIDTH:  # (a tally's keys hold a rack of at most WIDTH tiles)
         raise RacksmithError(f"leave training handles racks of 2 to {WIDTH} tiles; {rs.name} has racks of "
                              f"{rs.rack_size}: build its leaves from a CSV instead (racksmith leaves build)")
+    check_leave_count(rs)  # (the table written holds every leave: refused now, not after the games)
     if settings.probes and not kernel_plays(rs):
         raise RacksmithError(f"probes are drawn by the kernel's game loop, which does not play {rs.name} "
                              "(star reclamation with more blanks than it takes back): use probes=0")
