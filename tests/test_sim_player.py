@@ -327,6 +327,7 @@ def test_analyze_with_simulation_infers_from_the_play_before(capsys):
             assert t.inferred_from is None and t.inferred_leaves is None
     plain = analyze(r, lv, top=1, sim=short)
     assert all(t.inferred_from is None for t in plain.turns)
+    assert not any("inferred_from" in t or "inferred_leaves" in t for t in plain.to_dict()["turns"])  # (not asked)
     for bad in (0, 5_000_001):  # (above 5,000,000 it once turned inference off without a word)
         with pytest.raises(Exception, match="infer_samples"):
             analyze(r, lv, top=1, sim=dict(short, infer=True, infer_samples=bad))

@@ -519,8 +519,13 @@ class Analysis:
           and no others: the simulation's defaults are not filled in), ``winpct`` as a name or a path
           (a table object as its name), never ``cancel`` or ``progress``."""
         sim = self.settings.get("sim")
+        turns = [t.to_dict() for t in self.turns]
+        if not (sim or {}).get("infer"):  # (no inference asked for: no keys that say what it inferred)
+            for t in turns:
+                t.pop("inferred_from", None)
+                t.pop("inferred_leaves", None)
         return {
-            "turns": [t.to_dict() for t in self.turns],
+            "turns": turns,
             "players": [p.to_dict() for p in self.players],
             "leaves": self.with_leaves,
             "notes": list(self.notes),
