@@ -225,6 +225,9 @@ def test_the_json_of_a_record_lacking_its_last_line_has_the_counted_scores(tmp_p
     (tmp_path / "short.gcg").write_text("\n".join(lines[:-1]) + "\n")
     (r,) = analyze_files([tmp_path / "short.gcg"], endgame_seconds=None)
     assert r.to_dict()["final_scores"] == {"p1": 445, "p2": 516}
+    # the same record alone: the same scores
+    alone = analyze(replay_file(tmp_path / "short.gcg"), endgame_seconds=None).to_dict()
+    assert alone["final_scores"] == {"p1": 445, "p2": 516}
 
 
 def test_leaves_given_as_a_table_in_memory_are_not_called_shipped():

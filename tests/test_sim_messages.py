@@ -144,3 +144,12 @@ def test_the_table_says_when_the_opponent_s_rack_is_taken_as_known(capsys):
     assert "the opponent's rack EINTXYZ taken as known" in capsys.readouterr().out
     assert main(["sim", f"{board} AEINRST/ 28/0 0", "-c", "2", "-i", "20", "--seed", "1"]) == 0
     assert "taken as known" not in capsys.readouterr().out
+
+
+def test_with_the_bag_empty_the_opponent_s_rack_left_out_is_said_certain(capsys):
+    board = ("W1C3PEA6/ETA2VERB3Q2/BEN1JO6U2/1I1ZAX5GO2/LI2V5RET2/AD1RED4ETH2/T1GALE1RILL4/IF1WINDY2I4/"
+             "NU2N1EAU1g4/ODONATES2I4/4SAT3OM3/10NU3/11R3/5COY3K3/7ARIOSE2")
+    assert main(["sim", f"{board} EGHIMOP/ 409/310 0", "-i", "50", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "the opponent's rack ?FS: the unseen tiles, certain with the bag empty" in out
+    assert "taken as known" not in out and "to draw it" not in out

@@ -421,7 +421,8 @@ def _print_records(results, totals, simulated: bool) -> None:
         ptable.add_row(*row)
     say_table(ptable)
     say("W-L-T and spread: over the finished games ('of N' when fewer than all); graded: turns with a verdict; "
-        "best: the share of them whose move was the verdict's best; lost: equity lost a graded turn; missed: bingos "
+        "best: the share of them whose move was the best by static equity (with the bag empty, the endgame solver's); "
+        "lost: equity lost a graded turn; missed: bingos "
         "missed of the turns whose best move was a bingo"
         + ("; win% lost: a simulated turn; grades: best/inaccuracy/mistake/blunder" if simulated else ""))
 

@@ -316,8 +316,14 @@ def sim_cmd(
     say_table(sim_table(result, ply_stats=ply_stats))
     say(f"seed {result.seed}, {result.plies} plies, {result.iterations / max(result.seconds, 1e-9):,.0f} iterations/s")
     if result.opponent_rack == "known" and len(pos.racks) > 1:  # (Quackle draws it unless told: say so)
-        say(f"the opponent's rack {pos.ruleset.alphabet.rack_string(pos.racks[1])} taken as known, as the CGP gives it "
-            "(leave it out, 'RACK/', to draw it from the unseen tiles)")
+        if pos.bag_count == 0:  # (certain: the unseen tiles, whatever the CGP gives)
+            certain = pos.inferred_racks()[1]
+            if certain is not None and not pos.racks_known[1]:
+                say(f"the opponent's rack {pos.ruleset.alphabet.rack_string(certain)}: the unseen tiles, certain with "
+                    "the bag empty")
+        else:
+            say(f"the opponent's rack {pos.ruleset.alphabet.rack_string(pos.racks[1])} taken as known, as the CGP gives "
+                "it (leave it out, 'RACK/', to draw it from the unseen tiles)")
 
 
 def infer_cmd(

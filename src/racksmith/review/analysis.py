@@ -510,7 +510,9 @@ class Analysis:
         - ``names``: ``[{"nick", "name"}]``, the players in seat order (``name`` the record's full
           name, the nick when it gives none);
         - ``final_scores``: ``{nick: score}``, the replay's (as ``racksmith gcg replay --json`` gives
-          them: the scores after the record's last line that replayed);
+          them: the scores after the record's last line that replayed), with the end-of-game
+          adjustments the record lacks added when racksmith works them out (a record without its
+          going-out line: :meth:`Replay.end_scores`);
         - ``complete``: the record reaches the game's end and replays without an error (the replay's);
         - ``settings``: ``{"top", "endgame_seconds" (null: endgame turns not solved), "leaves"
           (bool), "sim"}``; ``sim`` is null without a simulation, else the options given to
@@ -683,7 +685,7 @@ def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: A
         leaves = load_leaves(leaves, rs)
     result = Analysis(with_leaves=leaves is not None, ruleset=rs.name,
                       names=[{"nick": p.nick, "name": (p.name or "").strip() or p.nick} for p in replay.record.players],
-                      final_scores=replay.final_scores(), complete=replay.complete,
+                      final_scores=_final_scores(replay), complete=replay.complete,
                       settings={"top": top, "endgame_seconds": endgame_seconds, "leaves": leaves is not None,
                                 "sim": sim_settings})
     lex = _lexicon_used(replay, lexicon)
@@ -807,6 +809,14 @@ def _lexicon_notes(replay: Replay, result: Analysis) -> None:
         result.notes.append(f"the record names no lexicon: words checked with {used}")
     elif named.strip().lower() != used.strip().lower():
         result.notes.append(f"the record names lexicon {named}; moves were generated from {used}")
+
+
+def _final_scores(replay: Replay) -> dict[str, int]:
+    """The scores at the game's end by nick: the replay's, with the end-of-game adjustments the
+    record lacks added when racksmith works them out (:meth:`Replay.end_scores`: a record without
+    its going-out line)."""
+    end = replay.end_scores()
+    return dict(zip(replay.players, end)) if end is not None else replay.final_scores()
 
 
 def _note_line(note: str) -> int:
