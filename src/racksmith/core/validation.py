@@ -11,10 +11,11 @@ written another way, and the message of an illegal move — to :func:`check_move
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH
-from ..errors import MOVE_REASONS, REASONS, IllegalMoveError
+from ..errors import MOVE_REASONS, REASONS, IllegalMoveError, RacksmithError
 from ..lexicon import load_lexicon
 from ..lexicon.lexicon import Lexicon
 from ..rules.ruleset import Ruleset
@@ -157,6 +158,25 @@ def _lexicon(position, lexicon: Any):
 
 
 # --- the lean check ----------------------------------------------------------------------------------
+def why_not_legal(position, moves: "Iterable[Move]") -> str:
+    """Plays named that are not among a position's legal moves, each with the reason
+    :func:`check_move` gives, on one line: ``8E MAKES (not_in_rack: the play needs S that the
+    rack AEGKM?? does not hold); -XYZ (not_in_rack: ...)`` (a play legal by the rules yet not
+    generated has no reason: its notation alone). What a search says of the plays it was asked
+    to consider and cannot."""
+    why = []
+    for m in moves:
+        try:
+            check_move(position, m)
+        except IllegalMoveError as e:
+            why.append(f"{m.notation()} ({e.reason}: {e.message})")
+        except RacksmithError as e:
+            why.append(f"{m.notation()} ({e})")
+        else:
+            why.append(m.notation())
+    return "; ".join(why)
+
+
 def check_move_lean(position, move: "Move | str", lexicon: Any = None) -> Move:
     """What :func:`check_move` answers (the canonical move with its score set, or
     :class:`IllegalMoveError` with the same reason), without building the score breakdown.

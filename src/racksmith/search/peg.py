@@ -798,23 +798,11 @@ def _wanted(position: "Position", top: int | None, moves: Any) -> "dict[tuple, M
 
 
 def _not_legal(position: "Position", moves: "list[Move]") -> str:
-    """The message of plays named that are not legal plays of the player to move, each with the
-    reason :func:`~racksmith.core.validation.check_move` gives (``K1 ETUX (not_in_rack: the play
-    needs X that the rack EEIIRTU does not hold)``), on one line, in the order of their notations."""
-    from ..core.validation import check_move
-    from ..errors import IllegalMoveError
+    """The message of plays named that are not legal plays of the player to move, each with its
+    reason (:func:`~racksmith.core.validation.why_not_legal`), in the order of their notations."""
+    from ..core.validation import why_not_legal
 
-    why = []
-    for m in sorted(moves, key=lambda m: m.notation()):
-        try:
-            check_move(position, m)
-        except IllegalMoveError as e:
-            why.append(f"{m.notation()} ({e.reason}: {e.message})")
-        except RacksmithError as e:
-            why.append(f"{m.notation()} ({e})")
-        else:  # (legal by the rules, yet not among the plays generated: no reason to give)
-            why.append(m.notation())
-    return f"not a legal play of the player to move here: {'; '.join(why)}"
+    return f"not a legal play of the player to move here: {why_not_legal(position, sorted(moves, key=lambda m: m.notation()))}"
 
 
 MAX_ORDERS = 5000  #: bag orders (distinct sequences of letters) a pre-endgame may have

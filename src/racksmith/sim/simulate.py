@@ -622,23 +622,11 @@ def _given(position: "Position", moves: Iterable["Move | str"], leave_values) ->
 
 
 def _not_legal(position: "Position", moves: list[Move]) -> str:
-    """The message of candidates that are not legal moves of the player to move: each with the
-    reason :func:`~racksmith.core.validation.validate` gives (``8E MAKES (not_in_rack: the play
-    needs S that the rack AEGKM?? does not hold)``), on one line."""
-    from ..core.validation import check_move
-    from ..errors import IllegalMoveError, RacksmithError
+    """The message of candidates that are not legal moves of the player to move, each with its
+    reason (:func:`~racksmith.core.validation.why_not_legal`), on one line."""
+    from ..core.validation import why_not_legal
 
-    why = []
-    for m in moves:
-        try:
-            check_move(position, m)
-        except IllegalMoveError as e:
-            why.append(f"{m.notation()} ({e.reason}: {e.message})")
-        except RacksmithError as e:
-            why.append(f"{m.notation()} ({e})")
-        else:  # (legal by the rules, yet not among the moves generated: no reason to give)
-            why.append(m.notation())
-    return f"not legal for the player to move here: {'; '.join(why)}"
+    return f"not legal for the player to move here: {why_not_legal(position, moves)}"
 
 
 class _Finder:
