@@ -1021,7 +1021,8 @@
       return;
     }
     const rs = state.rs;
-    const pos = state.cgp.split(" ")[1].split("/")[0];
+    // (the rack of the position shown; none while another ruleset's empty position is on its way)
+    const pos = (state.cgp.split(" ")[1] || "").split("/")[0];
     $("moves-head").textContent = `${data.count} move${data.count === 1 ? "" : "s"} for ${pos} by ${data.sort}` +
       ` · lexicon ${data.lexicon}` + (data.leaves ? " · with leaves" : "");
     const shown = data.moves.slice(0, MAX_ROWS);
