@@ -99,6 +99,7 @@ def test_cli_several_records(archive, capsys):
     assert main(["analyze", str(archive), "--endgame-seconds", "0"]) == 0
     out = capsys.readouterr().out
     assert "r1/a.gcg" in out and "r2/b.gcg" in out and "old.gcg" not in out
+    assert f"records in {archive}" in out and f"{archive}/r1/a.gcg" not in out  # (paths under the archive)
     assert "MAGPIE_static_1 445 – MAGPIE_static_2 516" in out
     assert "0-2-0" in out and "2-0-0" in out  # p1 lost both, p2 won both
 

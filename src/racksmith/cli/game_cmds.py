@@ -375,6 +375,22 @@ def _records_progress(total: int):
         yield update
 
 
+def _under_one_folder(paths: "list[str]") -> "tuple[str, dict[str, str]]":
+    """The folder every record is in (``""`` when they share none but the current one or the
+    root), and each path as the table shows it: under that folder (``r1/a.gcg`` for
+    ``/archive/season/r1/a.gcg``), so that long paths do not take the table's width."""
+    import os
+
+    folders = [os.path.dirname(p) for p in paths]
+    try:
+        common = os.path.commonpath(folders) if len(paths) > 1 and all(folders) else ""
+    except ValueError:  # (absolute and relative paths mixed)
+        common = ""
+    if common in ("", os.sep, "."):
+        return "", {p: p for p in paths}
+    return common, {p: os.path.relpath(p, common) for p in paths}
+
+
 def _print_records(results, totals, simulated: bool) -> None:
     """The records (one row each) and the players over them all, on stdout."""
     from rich.table import Table
@@ -383,7 +399,9 @@ def _print_records(results, totals, simulated: bool) -> None:
     leaves = sorted({r.leaves or "none (equity is the score)" for r in results if r.analysis is not None})
     if lexicons:
         say(f"{'lexicon' if len(lexicons) == 1 else 'lexicons'}: {', '.join(lexicons)}; leaves: {', '.join(leaves)}")
-    table = Table(show_edge=False, pad_edge=False, title="records", title_justify="left")
+    under, shown = _under_one_folder([r.path for r in results])
+    table = Table(show_edge=False, pad_edge=False, title="records" + (f" in {under}" if under else ""),
+                  title_justify="left")
     table.add_column("record", overflow="fold", ratio=2)
     table.add_column("players, final scores", ratio=3)
     table.add_column("turns", justify="right")
@@ -392,13 +410,13 @@ def _print_records(results, totals, simulated: bool) -> None:
     for r in results:
         players = " – ".join(f"{full} {score}" for (_, full), score in zip(r.names, r.final_scores))
         if r.analysis is None:
-            table.add_row(r.path, players, "", "", "not analysed (see the note)")
+            table.add_row(shown[r.path], players, "", "", "not analysed (see the note)")
             continue
         a = r.analysis
         graded = sum(t.graded_by is not None for t in a.turns)
         status = (f"does not replay from line {a.does_not_replay_from}" if a.does_not_replay_from is not None else
                   r.status)
-        table.add_row(r.path, players, str(len(a.turns)), str(graded), status)
+        table.add_row(shown[r.path], players, str(len(a.turns)), str(graded), status)
     say_table(table)
     ptable = Table(show_edge=False, pad_edge=False, title="players", title_justify="left")
     ptable.add_column("player", ratio=1)
