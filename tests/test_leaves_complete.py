@@ -123,3 +123,32 @@ def test_the_leave_space_is_freed_by_clear_caches_and_huge_sets_are_refused_befo
             leavegen.check_leave_count("russian")
         finally:
             leavegen.MAX_LEAVES = old
+
+
+def test_the_complete_table_is_made_once_and_kept_in_the_cache(tmp_path, monkeypatch):
+    """The package holds the trained English set (644,135 leaves, under 8 MiB gzipped for every set);
+    the complete table is made on first use, kept in the cache folder under its sha256, read from
+    there afterwards, and made again when the kept file is damaged or cannot be written."""
+    import hashlib
+
+    from racksmith import leaves_provenance
+    from racksmith.lexicon import shipped_leaves
+
+    monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(shipped_leaves, "_cache", {})
+    want = leaves_provenance("english")["sha256"]
+    first = load_leaves("english")
+    kept = tmp_path / "cache" / f"leaves-english-{want[:16]}.klv2"
+    assert hashlib.sha256(kept.read_bytes()).hexdigest() == want == hashlib.sha256(first.tobytes()).hexdigest()
+    assert len(first) == 914_624 and leaves_provenance("english")["completed"]["trained_leaves"] == 644_135
+    monkeypatch.setattr(shipped_leaves, "_cache", {})
+    kept.write_bytes(b"damaged")
+    again = load_leaves("english")
+    assert again.tobytes() == first.tobytes() and hashlib.sha256(kept.read_bytes()).hexdigest() == want
+    (tmp_path / "ro").write_text("a file where the cache folder should be")
+    monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path / "ro" / "cache"))
+    monkeypatch.setattr(shipped_leaves, "_cache", {})
+    assert load_leaves("english").tobytes() == first.tobytes()  # (made in memory)
+    for name in SHIPPED_LEAVES:
+        data = shipped_leaves._data(name, ".klv2.gz")
+        assert data is not None and len(data) < 8 * 2**20

@@ -99,9 +99,48 @@ def load_shipped_leaves(name: str, ruleset: "str | Ruleset | None" = None) -> Le
             data = _data(key, ".klv2.gz")
             if data is None:
                 raise LexiconFormatError(f"the shipped {key!r} leaves are missing from this installation")
-            leaves = Leaves.from_bytes(gzip.decompress(data), rs)
+            leaves = _complete(key, Leaves.from_bytes(gzip.decompress(data), rs), rs)
             _cache[cache_key] = leaves
         return leaves
+
+
+def _complete(key: str, trained: Leaves, rs: Ruleset) -> Leaves:
+    """The shipped set ``key``: the package holds the leaves training saw (``trained``); every
+    other leave the tile set allows is added at its prior (:func:`racksmith.training.leavegen.
+    completed`, the provenance's ``completed`` record), once: the complete table is kept in the
+    cache folder (:func:`racksmith.lexicon.cache.cache_dir`, as the embedded lexicons' KWGs are)
+    under its sha256, and read from there afterwards (for Russian the first load takes a few
+    seconds and about 350 MB; the file kept is 12 MB). Without a cache it can write, the table is
+    made in memory each time."""
+    import hashlib
+
+    from ..errors import OutputFileError
+    from .cache import cache_dir
+    from .files import write_atomically
+
+    prov = leaves_provenance(key)
+    want = prov.get("sha256") if "completed" in prov else None
+    if not want:
+        return trained
+    path = cache_dir() / f"leaves-{key}-{want[:16]}.klv2"
+    try:
+        data = path.read_bytes()
+        if hashlib.sha256(data).hexdigest() == want:
+            return Leaves.from_bytes(data, rs)
+    except (OSError, ValueError):  # (not there yet, or damaged: made again)
+        pass
+    from ..training import leavegen
+
+    try:
+        full = leavegen.completed(trained, rs)
+    finally:
+        leavegen.forget_leave_space()  # (hundreds of MB for Russian: not kept for one table)
+    data = full.tobytes()
+    try:
+        write_atomically(path, data, make_parents=True)
+    except OutputFileError:
+        pass  # cache not writable: in memory only
+    return Leaves.from_bytes(data, rs)
 
 
 def _not_a_name(name: object) -> LexiconFormatError:

@@ -271,14 +271,16 @@ def leave_rows(leaves: Leaves) -> tuple[np.ndarray, np.ndarray]:
     from ..lexicon import _kwgwalk
     from ..lexicon.kwg import ARC_MASK
 
-    listing = _kwgwalk.words(leaves.kwg, int(leaves.kwg[0]) & ARC_MASK, b"", leaves.longest)
-    words = listing.split(b"\xff")[:-1]
-    rows = np.zeros((len(words), WIDTH), np.uint8)
-    for i, w in enumerate(words):
-        tiles = sorted(w)
-        if len(tiles) > WIDTH:
-            raise RacksmithError(f"a leave of {len(tiles)} tiles: leave tables hold at most {WIDTH}")
-        rows[i, : len(tiles)] = np.asarray(tiles, np.uint8) + 1
+    listing = np.frombuffer(_kwgwalk.words(leaves.kwg, int(leaves.kwg[0]) & ARC_MASK, b"", leaves.longest), np.uint8)
+    ends = np.flatnonzero(listing == 0xFF)  # (each leave's tiles ascending, as a KLV2 holds them, then 0xFF)
+    starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
+    lengths = ends - starts
+    if len(lengths) and int(lengths.max()) > WIDTH:
+        raise RacksmithError(f"a leave of {int(lengths.max())} tiles: leave tables hold at most {WIDTH}")
+    rows = np.zeros((len(ends), WIDTH), np.uint8)
+    for k in range(int(lengths.max()) if len(lengths) else 0):
+        has = lengths > k
+        rows[has, k] = listing[starts[has] + k] + 1
     return rows, np.asarray(leaves.values, np.float64)
 
 
