@@ -58,3 +58,26 @@ def test_a_script_without_the_main_guard_still_gets_the_main_guard_message(tmp_p
     assert done.returncode == 1 and "started" not in done.stdout
     assert "as it started, before racksmith ran in it" in done.stderr
     assert 'if __name__ == "__main__":' in done.stderr and "while setting up" not in done.stderr
+
+
+def test_a_forked_worker_killed_setting_up_is_told_as_such_not_as_dying_in_a_batch():
+    """Under fork the pool does not wait for the set-up: the death is read with the first batch,
+    and told as one in the set-up (the worker never said it was set up)."""
+    with WorkerPool(1, initializer=_killed, initargs=(1,), start_method="fork") as pool:
+        with pytest.raises(WorkerError) as caught:
+            list(pool.completed(abs, [1, 2, 3]))
+    message = str(caught.value)
+    assert "killed by signal 9 while setting up" in message
+    assert "while playing a batch" not in message
+
+
+def _dies_in_batch(x: int) -> int:
+    if x == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x
+
+
+def test_a_forked_worker_killed_in_a_batch_after_its_set_up_is_told_as_dying_in_a_batch():
+    with WorkerPool(1, initializer=abs, initargs=(1,), start_method="fork") as pool:
+        with pytest.raises(WorkerError, match="killed by signal 9 while playing a batch"):
+            list(pool.completed(_dies_in_batch, [1, 2, 3]))

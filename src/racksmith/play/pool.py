@@ -58,8 +58,9 @@ def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple 
                 return
         if initializer is not None:
             initializer(*initargs)
-        if spawned:
-            conn.send(("ready", None))  # (the pool waits for it: a worker that died starting is told apart)
+        # set up: a spawned worker's pool waits for it (a worker that died starting is told apart);
+        # a forked one's reads it with its first answer (a death before it is one in the set-up)
+        conn.send(("ready", None))
         while True:
             try:
                 task = conn.recv()
@@ -101,12 +102,13 @@ def _sendable(e: BaseException) -> BaseException:
 
 
 class _Worker:
-    __slots__ = ("process", "conn", "items")
+    __slots__ = ("process", "conn", "items", "ready")
 
     def __init__(self, process: Any, conn: Any):
         self.process = process
         self.conn = conn
         self.items: deque = deque()  # the items sent to it and not answered, in order
+        self.ready = False  # its set-up done (it said "ready")
 
 
 class WorkerPool:
@@ -209,6 +211,9 @@ class WorkerPool:
                 if r not in by_conn and not w.conn.poll():
                     raise self._died(w)
                 answer = self._receive(w)
+                if answer[0] == "ready":  # (a forked worker's set-up done: its answer comes next)
+                    w.ready = True
+                    continue
                 item = w.items.popleft()
                 if answer[0] == "error":
                     raise self._error(answer)
@@ -246,16 +251,18 @@ class WorkerPool:
             if answer[0] == "error":
                 return self._error(answer)
             if answer[0] != "started":  # ready
+                w.ready = True
                 return None
             stage = "set-up"
 
     def _failure(self, w: _Worker) -> BaseException:
         """Why ``w`` ended: the error it sent (its initializer's) if it sent one, else how it died."""
         try:
-            if w.conn.poll():
+            while w.conn.poll():
                 answer = self._receive(w)
                 if answer[0] == "error":
                     return self._error(answer)
+                w.ready = w.ready or answer[0] == "ready"
         except (WorkerError, OSError):
             pass
         return self._died(w)
@@ -263,6 +270,8 @@ class WorkerPool:
     def _died(self, w: _Worker, stage: str = "batch") -> WorkerError:
         """How ``w`` died, by ``stage``: "start" (a spawned worker before racksmith ran in it),
         "set-up" (reading its set-up or running its initializer) or "batch"."""
+        if stage == "batch" and not w.ready:  # (a forked worker that never said it was set up)
+            stage = "set-up"
         w.process.join(STOP_GRACE)
         code = w.process.exitcode
         how = (f"was killed by signal {-code}" if code is not None and code < 0 else
@@ -299,6 +308,9 @@ class WorkerPool:
             errors = []
             for w in self._workers:
                 answer = self._receive(w)
+                while answer[0] == "ready":  # (a forked worker's set-up done, said before its answer)
+                    w.ready = True
+                    answer = self._receive(w)
                 w.items.popleft()
                 if answer[0] == "error":
                     errors.append(self._error(answer))
