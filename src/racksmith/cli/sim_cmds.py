@@ -13,7 +13,8 @@ import typer
 from ..play.backends import MAX_GAMES
 from .common import (
     LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail, finite, inference_scope,
-    given, load_position, note, position_lexicon, resolve_leaves, say, say_table, signed,
+    given, load_position, note, note_equity_without_leaves, position_lexicon, resolve_leaves, say, say_table,
+    ships_no_leaves, signed,
 )
 
 #: the help of --winpct (sim, best, analyze, serve)
@@ -62,7 +63,11 @@ def winpct_train_cmd(
     from .progress import check_output_file, counted_games
 
     rs = get_ruleset(ruleset)
-    if leaves is None:
+    if ships_no_leaves(leaves, rs):  # (the ruleset's shipped leaves, of a ruleset file: there are none)
+        note_equity_without_leaves(f"racksmith ships no leave values for {rs.name}",
+                                   "the self-play games' players (both seats) play", "--leaves FILE")
+        leaves = None
+    elif leaves is None or leaves.strip().lower() == "shipped":
         leaves = default_leaves_name(rs)  # the players every other command plays: the shipped leaves
     elif leaves.strip().lower() == "none":
         leaves = None

@@ -389,11 +389,14 @@ def _check_trained_for(path: Path, buf: np.ndarray, ruleset: Ruleset) -> None:
     """A leave file's tiles are numbers: read with another ruleset's letters they are other leaves
     (an Эрудит file under Russian moves every value from Ж on by one letter). A file ``leaves
     train`` wrote has its provenance beside it (``FILE.json``, :mod:`racksmith.lexicon.sidecar`);
-    when that describes these very bytes and other letters than ``ruleset``'s, the file is refused."""
-    from .sidecar import check_letters
+    when that describes these very bytes and other letters than ``ruleset``'s, the file is refused.
+    Trained for another ruleset of the same letters (racks of 5, read under racks of 7: its leaves
+    of 5 and 6 tiles are worth 0), it is read, with a note that says so."""
+    from .sidecar import check_letters, note_trained_for_another
 
     check_letters(path, buf, ruleset, "leave file", "trained", side_word="provenance",
                   otherwise=f", or use leaves made for {ruleset.name}")
+    note_trained_for_another(path, buf, ruleset, "leave file")
 
 
 def the_rulesets_own(spec: Any, ruleset: Any) -> "Leaves | None":

@@ -8,21 +8,32 @@ build``, ``racksmith leaves train``): the SHA-256 of the file's bytes and its le
 (``alphabet``, or a shipped ``ruleset`` by name). Reading a file whose sidecar describes these
 very bytes with other letters than the ruleset's is refused, naming the ruleset to use. Files made
 elsewhere (MAGPIE, wolges) have no sidecar, and nothing says what their tiles spell.
+
+A file trained for a ruleset (a leave file's provenance, a win% table's) records that ruleset
+(:func:`~racksmith.rules.ruleset.provenance_fields`). A leave file read under another ruleset of
+the same letters (trained for racks of 5, read under racks of 7) is read, and a note says which
+ruleset it was trained for and how that differs (:func:`note_trained_for_another`: logger
+``racksmith.lexicon``, on stderr when logging is not set up); a simulation's note says it of a
+win% table (:func:`racksmith.sim.winpct.borrowed_note`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import LexiconFormatError
+from ..errors import LexiconFormatError, RacksmithError
 from ..rules.ruleset import BUILTIN, Ruleset, find_ruleset
 from .files import read_bounded, write_atomically
 
 MAX_SIDECAR_BYTES = 1 << 20  #: the largest sidecar read beside a file
+
+#: where a note on a file read for another ruleset goes (as a word list's, :mod:`.wordlist`)
+log = logging.getLogger("racksmith.lexicon")
 
 
 def sidecar_path(path: "str | Path") -> Path:
@@ -32,13 +43,16 @@ def sidecar_path(path: "str | Path") -> Path:
 @dataclass(frozen=True, slots=True)
 class Spelled:
     """What a sidecar says of the file it describes: the letters its tiles spell, the ruleset it
-    names (or None), the ruleset file it was made with (an absolute path, or None) and the
-    sidecar's own path."""
+    names (or None), the ruleset file it was made with (an absolute path, or None), the
+    sidecar's own path and the digest of the ruleset's content (``ruleset_sha256``: written by
+    training, whose provenance names the ruleset played; a sidecar ``save`` writes may name a
+    shipped ruleset only for its letters, and has none)."""
 
     letters: tuple[str, ...]
     ruleset: str | None
     ruleset_file: str | None
     side: Path
+    ruleset_sha256: str | None = None
 
 
 def spelled_letters(path: Path, data: "bytes | np.ndarray") -> Spelled | None:
@@ -63,7 +77,9 @@ def spelled_letters(path: Path, data: "bytes | np.ndarray") -> Spelled | None:
         letters = list(find_ruleset(name).alphabet.letters)
     file = info.get("ruleset_file")
     file = file if isinstance(file, str) and file.strip() else None
-    return Spelled(tuple(letters), name, file, side)
+    digest = info.get("ruleset_sha256")
+    digest = digest if isinstance(digest, str) and digest else None
+    return Spelled(tuple(letters), name, file, side, digest)
 
 
 def rulesets_spelling(letters: tuple[str, ...]) -> list[str]:
@@ -131,3 +147,82 @@ def write_sidecar(path: "str | Path", data: bytes, letters: tuple[str, ...], ext
         info["ruleset"] = fits[0]
     info.update(extra)
     write_atomically(sidecar_path(path), (json.dumps(info, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+# --- a file trained for another ruleset of the same letters ------------------------------------------
+#: the fields of a ruleset that are no part of its game (what it is called, where its words are)
+_NOT_THE_GAME = ("name", "title", "aliases", "lexicon")
+
+
+def trained_for_another(name: "str | None", file: "str | None", digest: "str | None",
+                        ruleset: Ruleset) -> "tuple[Ruleset | None, list[str]] | None":
+    """Whether a provenance that names ruleset ``name`` (``ruleset``, ``ruleset_file`` and
+    ``ruleset_sha256`` of :func:`~racksmith.rules.ruleset.provenance_fields`) describes a file
+    trained for another ruleset than ``ruleset``: None when it does not (the same name, the same
+    content, or the same game under another name), else the ruleset it names when that can be
+    read (its ruleset file, when still there and holding those rules; a shipped ruleset by name)
+    or None, and the fields of the game in which the two differ (``rack_size``, ``tiles``,
+    ``board``...: empty when the ruleset it names cannot be read)."""
+    if not name or name.strip().casefold() == ruleset.name.casefold():
+        return None  # (a shipped ruleset's digest changes with racksmith's fields: the name decides)
+    if digest is not None and digest == ruleset.content_sha256():
+        return None
+    made = _ruleset_named(name, file, digest)
+    if made is None:
+        return None, []
+    ours, theirs = ruleset.to_dict(), made.to_dict()
+    differ = [k for k in ours if k not in _NOT_THE_GAME and ours.get(k) != theirs.get(k)]
+    return (made, differ) if differ else None
+
+
+def _ruleset_named(name: str, file: "str | None", digest: "str | None") -> "Ruleset | None":
+    """The ruleset a provenance names: the ruleset file it records, when it is still there and
+    holds the rules trained with (its digest, when the provenance has one), else the shipped
+    ruleset of that name (a provenance records no file for a shipped ruleset); None when neither."""
+    if file is not None:
+        try:
+            rs = Ruleset.load(Path(file))
+        except (RacksmithError, OSError):
+            return None
+        return rs if digest is None or rs.content_sha256() == digest else None
+    return find_ruleset(name) if name in BUILTIN else None
+
+
+def differences(made: Ruleset, ruleset: Ruleset, differ: "list[str]", racks_mean: str = "") -> str:
+    """How ``made`` (the ruleset a file was trained for) differs from ``ruleset`` (in use), for a
+    note: ``racks of 5 tiles, not 7, and its board and bingo bonus differ``; ``racks_mean``: what
+    other racks mean for the file, said after them."""
+    parts = []
+    if "rack_size" in differ:
+        parts.append(f"racks of {made.rack_size} tiles, not {ruleset.rack_size}" + (f" ({racks_mean})" if racks_mean else ""))
+    rest = [k.replace("_", " ") for k in differ if k != "rack_size"]
+    if rest:
+        listed = rest[0] if len(rest) == 1 else ", ".join(rest[:-1]) + " and " + rest[-1]
+        parts.append(f"its {listed} differ{'s' if len(rest) == 1 else ''}")
+    return ", and ".join(parts)
+
+
+def note_trained_for_another(path: Path, data: "bytes | np.ndarray", ruleset: Ruleset, what: str) -> None:
+    """A note (logger ``racksmith.lexicon``) when ``path``'s provenance, describing these very bytes
+    (``data``), says it was trained for another ruleset than ``ruleset`` with the same letters
+    (other letters are refused: :func:`check_letters`): which ruleset, and how its game differs
+    (a rack of 5 under a rack of 7: the leaves of 5 and 6 tiles read 0). ``what``: ``leave file``."""
+    found = spelled_letters(path, data)
+    if found is None or found.ruleset_sha256 is None or found.letters != ruleset.alphabet.letters:
+        return  # (no training provenance: a sidecar of letters names a ruleset for its letters alone)
+    other = trained_for_another(found.ruleset, found.ruleset_file, found.ruleset_sha256, ruleset)
+    if other is None:
+        return
+    made, differ = other
+    head = (f"note: {what} {str(path)!r} was trained for ruleset {found.ruleset} (its provenance {found.side.name} "
+            f"says so), not {ruleset.name}, the ruleset in use: the same letters")
+    if made is None:
+        body = f"; ruleset {found.ruleset} cannot be read to tell how else it differs"
+    else:
+        mean = ""
+        if made.rack_size < ruleset.rack_size:
+            sizes = list(range(made.rack_size, ruleset.rack_size))
+            shown = " or ".join(map(str, sizes)) if len(sizes) <= 2 else f"{sizes[0]} to {sizes[-1]}"
+            mean = f"it holds no leave of {shown} tiles: each is worth 0"
+        body = f", but {differences(made, ruleset, differ, mean)}"
+    log.warning(f"{head}{body}; leaves trained for {ruleset.name} fit it ('racksmith leaves train --ruleset FILE')")

@@ -388,16 +388,50 @@ def shipped_table_for(ruleset: Ruleset) -> str:
 
 def borrowed_note(ruleset: Ruleset, winpct: "str | Path | WinPct | None" = None) -> "str | None":
     """When a simulation of ``ruleset`` given ``winpct`` (None: the default) uses the table of
-    another ruleset, because ``ruleset`` has none of its own: a line that says so, naming the table
-    used and ``--winpct`` (``winpct=`` in Python); else None."""
+    another ruleset: a line that says so, else None. Without ``winpct``, for a ruleset with no
+    table of its own, the line names the table used and ``--winpct`` (``winpct=`` in Python); with
+    a table whose provenance says it was trained for another ruleset (:func:`other_ruleset_note`),
+    it names that ruleset, the one in use, and the unseen tiles the table has rows for when a game
+    of ``ruleset`` has more."""
     if winpct is not None:
-        return None
+        return other_ruleset_note(ruleset, winpct)
     used = shipped_table_for(ruleset)
     if used == ruleset.name:
         return None
     return (f"ruleset {ruleset.name} has no win% table of its own: its simulations use the {used} table (the "
             f"shipped one whose {get_ruleset(used).total_tiles} tiles are nearest its {ruleset.total_tiles}); give one "
             "trained for it ('racksmith winpct train --ruleset FILE') with --winpct FILE (winpct= in Python)")
+
+
+def other_ruleset_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset") -> "str | None":
+    """When the table ``winpct`` was trained for another ruleset than ``ruleset`` (its provenance's
+    ``ruleset``, and that ruleset's game is not ``ruleset``'s under another name:
+    :func:`racksmith.lexicon.sidecar.trained_for_another`), a line that says so, for a simulation
+    of ``ruleset``: the ruleset it was made for, the one in use, and, when a game of ``ruleset``
+    has more unseen tiles than the table has rows, how many it covers (more are read from its last
+    row). A table that names no ruleset (Macondo's, or one made in code) says nothing: None."""
+    from ..lexicon.sidecar import trained_for_another
+
+    wp = load_winpct(winpct)
+    prov = wp.provenance
+    made_for = prov.get("ruleset")
+    if not isinstance(made_for, str) or not made_for.strip():
+        return None
+    file, digest = prov.get("ruleset_file"), prov.get("ruleset_sha256")
+    other = trained_for_another(made_for, file if isinstance(file, str) and file.strip() else None,
+                                digest if isinstance(digest, str) and digest else None, ruleset)
+    if other is None:
+        return None
+    table = f"win% table {wp.name}" if wp.name else "the win% table given"
+    line = f"{table} was trained for ruleset {made_for}, not {ruleset.name}, the ruleset in use"
+    most = ruleset.total_tiles - ruleset.rack_size  # (the unseen tiles of the opening)
+    if wp.max_unseen < most:
+        line += (f": it has rows for 1 to {wp.max_unseen} unseen tiles, and a game of {ruleset.name} has up to {most} "
+                 f"(more are read as {wp.max_unseen})")
+    if ruleset.name in SHIPPED:
+        return line + f"; without --winpct (winpct= in Python) {ruleset.name}'s own table is used"
+    return line + (f"; give one trained for {ruleset.name} ('racksmith winpct train --ruleset FILE') with --winpct FILE "
+                   "(winpct= in Python)")
 
 
 def with_borrowed_note(result: Any, ruleset: Ruleset, winpct: "str | Path | WinPct | None" = None) -> Any:
@@ -624,7 +658,9 @@ def train_winpct(
     engine: str = "auto",
 ) -> "tuple[WinPct, SwingTally]":
     """A win% table from ``games`` self-play games of best-equity players (with ``leaves``, a
-    KLV2 file, or without leave values), and the swing tallies behind it. The same seed gives the
+    KLV2 file or a shipped set, ``shipped`` for the ruleset's own, or without leave values: None,
+    or ``shipped`` for a ruleset that ships none; the provenance's ``players`` says which), and
+    the swing tallies behind it. The same seed gives the
     same table for any ``jobs``. ``engine``: ``auto`` plays the games in the kernel's game loop when
     it plays the ruleset (every shipped one), ``python`` through :class:`Game`: the same games, the
     same tally."""
@@ -637,6 +673,10 @@ def train_winpct(
     from ..play.backends import ruleset_ref
 
     rs = get_ruleset(ruleset)
+    if isinstance(leaves, str) and leaves.strip().lower() == "shipped":
+        from ..lexicon.shipped_leaves import default_leaves_name
+
+        leaves = default_leaves_name(rs)  # (None for a ruleset that ships none: no leave values, said so)
     cfg = TrainConfig(ruleset_ref(rs), lexicon, leaves, int(seed), engine)
     t0 = time.perf_counter()
     batches = split(0, games, 25)
@@ -664,7 +704,8 @@ def train_winpct(
         **provenance_fields(rs),
         "lexicon": cfg.lexicon or rs.lexicon,
         "leaves": Path(leaves).name if leaves else None,
-        "players": "best static equity (top move by score + leave value, exchanges allowed) for both seats",
+        "players": (f"best static equity (top move by score{' + leave value' if leaves else ', no leave values'}, "
+                    "exchanges allowed) for both seats"),
         "games": games,
         "seed": cfg.seed,
         "positions": int(tally.counts.sum()),
