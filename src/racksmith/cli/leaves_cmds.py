@@ -1,4 +1,4 @@
-"""``racksmith leaves build|value``: leave values in KLV2 files."""
+"""``racksmith leaves build|value|csv|info|train``: leave values in KLV2 files."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,7 +11,8 @@ from ..play.backends import BACKENDS
 from .common import JOBS_HELP, dash_is_stdin, emit_json, err_console, plural, say
 
 leaves_app = typer.Typer(
-    help="Leave values (KLV2 files): train them by self-play, build them from a CSV, look leaves up.",
+    help="Leave values (KLV2 files): train them by self-play, build them from a CSV or write one as a CSV, "
+         "look leaves up, say what a file holds.",
     no_args_is_help=True,
 )
 
@@ -88,6 +89,183 @@ def value_cmd(
         return
     for leave, v in values.items():
         say(f"{leave}: {v:g}")
+
+
+def _csv_text(table) -> str:
+    """A leave table as ``leave,value`` lines, in the file's order, which ``leaves build`` makes
+    into the same KLV2 again: each value in the fewest digits that read back (as a double, then
+    float32, as a CSV is read) to its float32, else in the double's own digits."""
+    import numpy as np
+
+    names = [leave for leave, _ in table.items()]
+    values = np.asarray(table.values, np.float32)
+    texts = [str(v) for v in values]
+    if texts:
+        back = np.array(texts, dtype=np.float64).astype(np.float32)
+        for i in np.flatnonzero(back != values):
+            texts[i] = repr(float(values[i]))
+    return "".join(f"{leave},{text}\n" for leave, text in zip(names, texts))
+
+
+@leaves_app.command("csv")
+def csv_cmd(
+    leaves_file: str = typer.Argument(..., metavar="FILE",
+                                      help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
+                                           "(english, super, russian, erudit; a file of that name: ./english)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", dir_okay=False,
+                                          help="The CSV to write (.gz: gzip'ed) [default: stdout]."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
+                                          help=RULESET_HELP + " [default: a shipped set's own, else english]"),
+) -> None:
+    """Write a leave file's leaves as leave,value lines (what leaves build reads: it makes the same
+    KLV2 of them again)."""
+    import gzip
+
+    from ..lexicon import load_leaves
+    from ..lexicon.files import write_atomically
+    from .common import stdout
+
+    if output is not None and Path(leaves_file).exists() and output.resolve() == Path(leaves_file).resolve():
+        raise typer.BadParameter("the output would overwrite the leave file: choose another file", param_hint="--output")
+    table = load_leaves(leaves_file, ruleset)  # (a shipped set's name is the set: a file of that name is ./english)
+    data = _csv_text(table).encode("utf-8")
+    if output is None:
+        out = stdout()
+        buffer = getattr(out, "buffer", None)
+        for i in range(0, len(data), 1 << 16):  # (a chunk at a time: a write cut short is reported by the next)
+            chunk = data[i : i + (1 << 16)]
+            if buffer is not None:
+                buffer.write(chunk)
+            else:
+                out.write(chunk.decode("utf-8"))
+        out.flush()
+        return
+    if output.name.lower().endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    write_atomically(output, data)
+    say(f"{output}: {len(table):,} leaves")
+
+
+def _leave_sizes(table):
+    """The number of tiles of each leave of ``table``, in the file's order (numpy array)."""
+    import numpy as np
+
+    from ..lexicon import _kwgwalk
+    from ..lexicon.kwg import ARC_MASK
+
+    if not len(table):
+        return np.zeros(0, np.int64), b""
+    listing = _kwgwalk.words(table.kwg, int(table.kwg[0]) & ARC_MASK, b"", table.longest)
+    ends = np.flatnonzero(np.frombuffer(listing, np.uint8) == 0xFF)
+    return np.diff(np.concatenate(([-1], ends))) - 1, listing
+
+
+def _f32(value) -> float:
+    """A float32 value in its shortest digits (38.442696, not 38.44269561767578)."""
+    import numpy as np
+
+    return float(str(np.float32(value)))
+
+
+def _trained_summary(prov: dict) -> dict:
+    """What ``leaves info`` tells of a leave file's provenance (``leaves train``'s record, or a
+    shipped set's): the settings it was trained with, and how many of its leaves training saw
+    (None when the record does not say)."""
+    completed = prov.get("completed") if isinstance(prov.get("completed"), dict) else {}
+    tallied = prov.get("tallied_leaves", completed.get("trained_leaves"))
+    prior = prov.get("prior_leaves", completed.get("leaves_added"))
+    keys = ("ruleset", "ruleset_file", "lexicon", "lexicon_sha256", "games", "games_per_generation", "generations",
+            "seed", "prior_weight", "probes", "games_in_chain", "racksmith_version", "racksmith_commit", "command")
+    out = {k: prov[k] for k in keys if k in prov}
+    out["tallied_leaves"] = tallied if isinstance(tallied, int) else None
+    out["prior_leaves"] = prior if isinstance(prior, int) else None
+    return out
+
+
+@leaves_app.command("info")
+def info_cmd(
+    leaves_file: str = typer.Argument(..., metavar="FILE_OR_NAME",
+                                      help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
+                                           "(english, super, russian, erudit; a file of that name: ./english)."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
+                                          help=RULESET_HELP + " [default: a shipped set's own, else english]"),
+    top: int = typer.Option(5, "--top", min=0, max=1000, help="How many of the best and the worst leaves to show."),
+    as_json: bool = typer.Option(False, "--json", help="Print the facts as JSON on stdout."),
+) -> None:
+    """What a leave file holds: its leaves by size (count, mean, min, max), the best and worst, and
+    how it was trained when its provenance (FILE.json, or a shipped set's) says."""
+    import numpy as np
+
+    from ..lexicon import load_leaves
+    from ..lexicon.klv import shipped_set
+    from ..lexicon.shipped_leaves import default_leaves_name
+
+    table = load_leaves(leaves_file, ruleset)  # (a shipped set's name is the set: a file of that name is ./english)
+    own = leaves_file.strip().lower() == "shipped"  # (the ruleset's own set, as load_leaves reads it)
+    name = default_leaves_name(ruleset) if own else shipped_set(leaves_file)
+    data = b""  # (a shipped set's provenance is its own, whatever the bytes)
+    if name is None and not own:
+        try:
+            data = Path(leaves_file).read_bytes()  # (its provenance describes the file's own bytes: a v1 .klv's too)
+        except OSError:
+            data = table.tobytes()
+    found = _start_provenance(leaves_file, data, ruleset)  # a shipped set's, or FILE.json when it describes these bytes
+    prov = None
+    if isinstance(found, dict) and str(found.get("format", "")).startswith("racksmith-leaves-provenance"):
+        prov = _trained_summary(found)  # (not the sidecar of letters leaves build writes)
+    sizes, listing = _leave_sizes(table)
+    values = np.asarray(table.values, np.float64)
+    by_size = []
+    for size in sorted(set(sizes.tolist())):
+        v = values[sizes == size]
+        by_size.append({"size": int(size), "leaves": int(v.size), "mean": round(float(v.mean()), 4),
+                        "min": _f32(v.min()), "max": _f32(v.max())})
+    starts = np.concatenate(([0], np.flatnonzero(np.frombuffer(listing, np.uint8) == 0xFF)[:-1] + 1)) \
+        if len(table) else np.zeros(0, np.int64)
+
+    def leave(i: int) -> dict:
+        tiles = listing[int(starts[i]) : int(starts[i]) + int(sizes[i])]
+        return {"leave": table.alphabet.decode(list(tiles)), "value": _f32(values[i])}
+
+    order = np.argsort(-values, kind="stable")
+    best = [leave(i) for i in order[:top]]
+    worst = [leave(i) for i in np.argsort(values, kind="stable")[:top]]
+    facts = {"file": None if name is not None or own else leaves_file, "set": name, "leaves": len(table), "sizes": by_size,
+             "best": best, "worst": worst, "provenance": prov}
+    if as_json:
+        emit_json(facts)
+        return
+    what = f"{name} (shipped set)" if name else ("shipped (this ruleset ships no leaves)" if own else leaves_file)
+    say(f"{what}: {len(table):,} leaves")
+    if by_size:
+        rows = [("tiles", "leaves", "mean", "min", "max")]
+        rows += [(str(r["size"]), f"{r['leaves']:,}", f"{r['mean']:.3f}", f"{r['min']:.3f}", f"{r['max']:.3f}")
+                 for r in by_size]
+        widths = [max(len(r[i]) for r in rows) for i in range(5)]
+        for r in rows:
+            say("  ".join(cell.rjust(w) for cell, w in zip(r, widths)))
+        if top:
+            say("best:  " + ", ".join(f"{x['leave']} {x['value']:g}" for x in best))
+            say("worst: " + ", ".join(f"{x['leave']} {x['value']:g}" for x in worst))
+    if prov is not None:
+        per = prov.get("games_per_generation")
+        games = prov.get("games")
+        parts = [f"ruleset {prov.get('ruleset')}", f"lexicon {prov.get('lexicon')}"]
+        if isinstance(games, int):
+            split = f" ({' + '.join(f'{n:,}' for n in per)})" if isinstance(per, list) and len(set(per)) > 1 else ""
+            parts.append(f"{games:,} games in {plural(int(prov.get('generations') or 1), 'generation')}{split}")
+        if "seed" in prov:
+            parts.append(f"seed {prov['seed']}")
+        if isinstance(prov.get("games_in_chain"), int) and prov["games_in_chain"] != games:
+            parts.append(f"{prov['games_in_chain']:,} games in all, counting those behind the set it started "
+                         "from (--from)")
+        say("trained: " + ", ".join(parts))
+        if prov["tallied_leaves"] is not None:
+            prior = prov["prior_leaves"]
+            say(f"seen in training: {prov['tallied_leaves']:,} leaves"
+                + (f"; at their prior: {prior:,}" if prior is not None else ""))
+        if prov.get("command"):
+            say(f"command: {prov['command']}")
 
 
 def _start_provenance(start: str, data: bytes, ruleset) -> "dict | None":
@@ -285,5 +463,7 @@ def train_cmd(
     except OSError as e:
         _state_unwritable(output, e)
         raise
-    say(f"{output}: {len(result.leaves):,} leaves from {settings.total_games:,} games "
+    tallied, prior = result.provenance.get("tallied_leaves"), result.provenance.get("prior_leaves")
+    counts = f" ({tallied:,} seen in training, {prior:,} at their prior)" if isinstance(tallied, int) else ""
+    say(f"{output}: {len(result.leaves):,} leaves{counts} from {settings.total_games:,} games "
         f"({plural(settings.generations, 'generation')}), {result.seconds:.0f} s")

@@ -120,14 +120,22 @@ def leaves_from_tally(tally: RackTally, ruleset: "str | Ruleset", prior_weight: 
                       *, weighting: str = "once", source: str = "<trained>", complete: bool = True) -> Leaves:
     """A leave table (KLV2) of the values :func:`leave_values` gives; with ``complete`` (the
     default) every other leave the tile set allows too, at its prior (:func:`complete_leaves`)."""
+    return trained_leaves(tally, ruleset, prior_weight, weighting=weighting, source=source, complete=complete)[0]
+
+
+def trained_leaves(tally: RackTally, ruleset: "str | Ruleset", prior_weight: float = DEFAULT_PRIOR_WEIGHT,
+                   *, weighting: str = "once", source: str = "<trained>", complete: bool = True) -> tuple[Leaves, int]:
+    """:func:`leaves_from_tally`'s table and how many of its leaves the tally saw (held by the rack
+    of some tallied turn); the others (``len(leaves)`` less that) are at their prior."""
     rs = get_ruleset(ruleset)
     rows, vals = leave_values(tally, rs.rack_size, prior_weight, weighting)
     if not len(rows):
         raise RacksmithError("the tally holds no full racks: play more games before making leaves")
+    seen = len(rows)
     if complete:
         rows, vals = complete_leaves(rows, vals, rs.counts, rs.rack_size)
     width = int(np.count_nonzero(rows, axis=1).max())
-    return Leaves.from_tile_rows(rows[:, :width], vals, rs, source=source)
+    return Leaves.from_tile_rows(rows[:, :width], vals, rs, source=source), seen
 
 
 def possible_leaves(counts: "Sequence[int]", rack_size: int) -> dict[int, np.ndarray]:

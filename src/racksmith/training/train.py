@@ -7,10 +7,11 @@ generation's leaves are the result.
 
 The state of a run lives next to the output, in ``OUTPUT.train/``: ``state.json`` (the settings and
 how far the run got), the tally of the generation under way (saved after every round of
-``checkpoint`` games) and each finished generation's leaves. Running the same training again
-continues from there; the result is the same file as an uninterrupted run's, for any number of
-workers and either backend, because tallies are exact integers merged by key and every game's bag
-depends only on (seed, generation, game).
+``checkpoint`` games) and each finished generation's leaves. The settings saved hold the sha256 of
+the lexicon the games play with (and of a ruleset file's content): a run is resumed only with the
+same ones. Running the same training again continues from there; the result is the same file as
+an uninterrupted run's, for any number of workers and either backend, because tallies are exact
+integers merged by key and every game's bag depends only on (seed, generation, game).
 """
 from __future__ import annotations
 
@@ -28,10 +29,11 @@ from .. import __version__
 from ..errors import RacksmithError
 from ..lexicon import Leaves
 from ..lexicon.files import write_atomically
+from ..lexicon.load import ruleset_lexicon
 from ..play.backends import MAX_GAMES, Runner, check_backend, portable_path, ruleset_ref, split
 from ..rules.ruleset import Ruleset, get_ruleset, is_shipped, provenance_fields
 from .games import TallyJob, kernel_plays
-from .leavegen import DEFAULT_PRIOR_WEIGHT, check_leave_count, leaves_from_tally
+from .leavegen import DEFAULT_PRIOR_WEIGHT, check_leave_count, trained_leaves
 from .tally import WIDTH, RackTally
 
 STATE_VERSION = 1
@@ -158,7 +160,11 @@ def train_leaves(
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, int) or checkpoint < 1:
         raise RacksmithError(f"checkpoint must be a whole number of games, at least 1, got {checkpoint!r}")
     rs = get_ruleset(settings.ruleset)
-    if not 2 <= rs.rack_size <= WIDTH:  # (a tally's keys hold a rack of at most WIDTH tiles)
+    if rs.rack_size < 2:  # (a play empties a rack of one tile: nothing is ever kept)
+        raise RacksmithError(f"leave training handles racks of 2 to {WIDTH} tiles; {rs.name} has racks of "
+                             f"{rs.rack_size}, which keep no leave: a move's equity is its score, and {rs.name} "
+                             "needs no leave file")
+    if rs.rack_size > WIDTH:  # (a tally's keys hold a rack of at most WIDTH tiles)
         raise RacksmithError(f"leave training handles racks of 2 to {WIDTH} tiles; {rs.name} has racks of "
                              f"{rs.rack_size}: build its leaves from a CSV instead (racksmith leaves build)")
     check_leave_count(rs)  # (the table written holds every leave: refused now, not after the games)
@@ -176,13 +182,14 @@ def train_leaves(
     out = Path(output)
     if out.parent and not out.parent.exists():
         raise RacksmithError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} does not exist")
+    lexicon_sha256 = lexicon_digest(rs, settings.lexicon)  # (what the games play with: a resumed run must too)
     sdir = state_dir(out)
     created = not sdir.exists()
     lock = _lock(sdir, out)
     try:
         fresh = not (sdir / "state.json").exists()
         try:
-            state = _load_state(sdir, settings, rs)
+            state = _load_state(sdir, settings, rs, lexicon_sha256)
         except BaseException:
             if created:
                 shutil.rmtree(sdir, ignore_errors=True)
@@ -200,6 +207,14 @@ def train_leaves(
     finally:
         if lock is not None:
             lock.close()
+
+
+def lexicon_digest(ruleset: Ruleset, lexicon: str | None) -> str:
+    """The sha256 of the lexicon a training's games play with (the bytes of its KWG, as loaded or
+    built from a word list; an embedded lexicon's too): ``lexicon`` (a name or a file, read as the
+    workers read it), else the ruleset's. A run is resumed only with the same one."""
+    lex = ruleset_lexicon(ruleset, portable_path(lexicon) or None)
+    return hashlib.sha256(lex.tobytes()).hexdigest()
 
 
 def _lock(sdir: Path, out: Path):
@@ -266,13 +281,14 @@ def _train(out: Path, sdir: Path, state: dict, settings: TrainSettings, rs: Rule
                 _save_state(sdir, state)
                 _drop_tallies(sdir, g, keep=stop)
                 played += stop - done
-            leaves = leaves_from_tally(tally, rs, settings.prior_weight, weighting=settings.weighting,
-                                       source=f"generation {g}")
+            leaves, tallied = trained_leaves(tally, rs, settings.prior_weight, weighting=settings.weighting,
+                                             source=f"generation {g}")
             leaves_bytes = leaves.tobytes()
             write_atomically(sdir / f"gen{g}.klv2", leaves_bytes)
             state["generation"] = g + 1
             state["games_done"] = 0
             state.setdefault("leaves", {})[str(g)] = len(leaves)
+            state.setdefault("tallied_leaves", {})[str(g)] = tallied
             _save_state(sdir, state)
     finally:
         if runner is not None:
@@ -292,10 +308,14 @@ def provenance(settings: TrainSettings, state: dict, data: bytes, command: str |
     turns tallied, the software (and, when it trained on from another file, that file's
     provenance). ``ruleset``: the ruleset loaded from ``settings.ruleset`` (loaded here when None)."""
     rs = ruleset if ruleset is not None else get_ruleset(settings.ruleset)
+    saved = state.get("settings") if isinstance(state.get("settings"), dict) else {}
+    n_leaves = len(Leaves.from_bytes(data, rs))
+    tallied = state.get("tallied_leaves", {}).get(str(settings.generations))  # (None: a state saved before it was kept)
     out = {
         "format": "racksmith-leaves-provenance/1",
         **provenance_fields(rs),
         "lexicon": settings.lexicon or rs.lexicon,
+        "lexicon_sha256": saved.get("lexicon_sha256"),
         "games_per_generation": [settings.games_in(g) for g in range(1, settings.generations + 1)],
         "generations": settings.generations,
         "games": settings.total_games,
@@ -306,7 +326,9 @@ def provenance(settings: TrainSettings, state: dict, data: bytes, command: str |
         "weighting": settings.weighting,
         "absent_leaves": "prior",  # (every leave the tiles allow is written: those never tallied at their prior)
         "turns_tallied": {k: v for k, v in sorted(state.get("observations", {}).items(), key=lambda kv: int(kv[0]))},
-        "leaves": len(Leaves.from_bytes(data, rs)),
+        "leaves": n_leaves,
+        "tallied_leaves": tallied,  # the leaves some tallied turn's rack held (the last generation's)
+        "prior_leaves": n_leaves - tallied if isinstance(tallied, int) else None,  # the others: at their prior
         "sha256": hashlib.sha256(data).hexdigest(),
         "racksmith_version": __version__,
         "racksmith_commit": state.get("commit"),
@@ -326,21 +348,23 @@ def _stopped(out: Path, sdir: Path, rs: Ruleset, state: dict, t0: float, played:
     return TrainResult(leaves, out, {"state": str(sdir), **state}, False, time.perf_counter() - t0, played)
 
 
-def _settings_record(settings: TrainSettings, rs: Ruleset) -> dict[str, Any]:
+def _settings_record(settings: TrainSettings, rs: Ruleset, lexicon_sha256: str) -> dict[str, Any]:
     """The settings as the state saves them (JSON): a shipped ruleset by its name, as before; any
     other by its name and its content's digest, so that a run is not resumed with a ruleset file
-    changed since (or with another file of the same name)."""
+    changed since (or with another file of the same name); the digest of the lexicon the games play
+    with (:func:`lexicon_digest`), so that it is not resumed with another word list either."""
     want = {f.name: getattr(settings, f.name) for f in fields(settings)}
     want["ruleset"] = rs.name
     if not is_shipped(rs):
         want["ruleset_sha256"] = rs.content_sha256()
     if not settings.probes:
         del want["probes"]  # as a run saved before probes existed wrote its settings
+    want["lexicon_sha256"] = lexicon_sha256
     return json.loads(json.dumps(want))
 
 
-def _load_state(sdir: Path, settings: TrainSettings, rs: Ruleset) -> dict[str, Any]:
-    want = _settings_record(settings, rs)
+def _load_state(sdir: Path, settings: TrainSettings, rs: Ruleset, lexicon_sha256: str) -> dict[str, Any]:
+    want = _settings_record(settings, rs, lexicon_sha256)
     f = sdir / "state.json"
     if f.exists():
         try:
@@ -349,11 +373,17 @@ def _load_state(sdir: Path, settings: TrainSettings, rs: Ruleset) -> dict[str, A
             raise RacksmithError(f"cannot read training state {str(f)!r}: {e}; remove {str(sdir)!r} to start over") from None
         if not isinstance(state, dict):
             raise RacksmithError(f"training state {str(f)!r} is not a JSON object (damaged?); remove {str(sdir)!r} to start over")
-        if state.get("version") != STATE_VERSION or state.get("settings") != want:
-            raise RacksmithError(
-                f"{str(sdir)!r} holds a training run with other settings ({state.get('settings')}): "
-                "run it with the same settings to resume, or remove the folder to start over"
-            )
+        if state.get("version") != STATE_VERSION:
+            raise RacksmithError(f"{str(sdir)!r} holds a training run saved in another state format (version "
+                                 f"{state.get('version')!r}, not {STATE_VERSION}): remove the folder to start over")
+        saved = state.get("settings")
+        if isinstance(saved, dict) and "lexicon_sha256" not in saved and saved == {
+                k: v for k, v in want.items() if k != "lexicon_sha256"}:
+            # saved before the lexicon's digest was kept: nothing to check it against; kept from now on
+            saved["lexicon_sha256"] = lexicon_sha256
+            _save_state(sdir, state)
+        if saved != want:
+            raise RacksmithError(_other_settings(sdir, saved, want, settings, rs))
         _check_state(f, sdir, state, settings)
         return state
     sdir.mkdir(parents=True, exist_ok=True)
@@ -361,6 +391,52 @@ def _load_state(sdir: Path, settings: TrainSettings, rs: Ruleset) -> dict[str, A
              "commit": racksmith_commit()}
     _save_state(sdir, state)
     return state
+
+
+#: a setting's name in the refusal of a state saved with other settings, when not its own
+_SETTING_WORDS = {"prior_weight": "prior weight", "start": "start leaves (--from)"}
+
+
+def _other_settings(sdir: Path, saved: Any, want: dict[str, Any], settings: TrainSettings, rs: Ruleset) -> str:
+    """Why a saved training state is not resumed with ``want`` (the settings record of this run):
+    each setting that differs, with its value then and now; a ruleset file or lexicon by what
+    changed."""
+    if not isinstance(saved, dict):
+        return (f"training state {str(sdir / 'state.json')!r} holds no settings (damaged?); remove {str(sdir)!r} "
+                "to start over")
+
+    def shown(key: str, value: Any) -> str:
+        if value is None:
+            return "the ruleset's" if key == "lexicon" else "none"
+        if key == "probes" and value == "-":
+            return "0"
+        if key == "start" and isinstance(value, str):
+            return f"sha256 {value[:12]}…"
+        if isinstance(value, list):
+            return ",".join(map(str, value))
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    said, files = [], []
+    for key in [*want, *(k for k in saved if k not in want)]:
+        then, now = saved.get(key, "-" if key == "probes" else None), want.get(key, "-" if key == "probes" else None)
+        if then == now:
+            continue
+        if key == "ruleset_sha256":
+            said.append("the ruleset file changed since the run started")
+            files.append("ruleset file")
+        elif key == "lexicon_sha256":
+            lexicon = settings.lexicon or rs.lexicon
+            digests = (f"sha256 {then[:12]}… then, {now[:12]}… now" if isinstance(then, str)
+                       else f"sha256 {now[:12]}… now")
+            said.append(f"the lexicon changed since the run started ({lexicon}: {digests})")
+            files.append("lexicon")
+        else:
+            said.append(f"{_SETTING_WORDS.get(key, key)} {shown(key, then)} then, {shown(key, now)} now")
+    same = "the same settings" + (f" (and the same {' and '.join(files)})" if files else "")
+    if files and len(files) == len(said):
+        same = f"the same {' and '.join(files)}"
+    return (f"{str(sdir)!r} holds a training run with other settings: {'; '.join(said)}; give {same} to resume, "
+            "or remove the folder to start over")
 
 
 def _check_state(f: Path, sdir: Path, state: dict, settings: TrainSettings) -> None:
