@@ -445,10 +445,14 @@ def note_skipped_words(text: str) -> None:
 
 
 def _listen_for_skipped_words() -> None:
+    """The library's notes on what it read (words skipped) and on a cache folder it cannot write,
+    said on stderr while a command runs."""
+    from ..lexicon.cache import cache_notes
     from ..lexicon.load import skipped_word_notes
 
-    if note_skipped_words not in skipped_word_notes:
-        skipped_word_notes.append(note_skipped_words)
+    for notes in (skipped_word_notes, cache_notes):
+        if note_skipped_words not in notes:
+            notes.append(note_skipped_words)
 
 
 _listen_for_skipped_words()

@@ -12,6 +12,7 @@ import json
 import os
 import threading
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from ..errors import LexiconFormatError
@@ -110,37 +111,64 @@ def _complete(key: str, trained: Leaves, rs: Ruleset) -> Leaves:
     completed`, the provenance's ``completed`` record), once: the complete table is kept in the
     cache folder (:func:`racksmith.lexicon.cache.cache_dir`, as the embedded lexicons' KWGs are)
     under its sha256, and read from there afterwards (for Russian the first load takes a few
-    seconds and about 350 MB; the file kept is 12 MB). Without a cache it can write, the table is
-    made in memory each time."""
-    import hashlib
-
+    seconds and about 350 MB; the file kept is 12 MB). Processes loading it at once on an empty
+    cache (the workers of ``--jobs 8``) make it once: the others wait, then read the file
+    (:func:`racksmith.lexicon.cache.building`). Without a cache it can write, the table is made in
+    memory each time (and :data:`racksmith.lexicon.cache.cache_notes` are told)."""
     from ..errors import OutputFileError
-    from .cache import cache_dir
+    from .cache import building, cache_dir, note_not_kept
     from .files import write_atomically
 
     prov = leaves_provenance(key)
     want = prov.get("sha256") if "completed" in prov else None
     if not want:
         return trained
-    path = cache_dir() / f"leaves-{key}-{want[:16]}.klv2"
+    folder = cache_dir()
+    if folder is None:
+        note_not_kept(None)
+        return Leaves.from_bytes(_made(trained, rs), rs)
+    path = folder / f"leaves-{key}-{want[:16]}.klv2"
+    found = _kept(path, want, rs)
+    if found is not None:
+        return found
+    with building(path):
+        found = _kept(path, want, rs)  # (made by another process meanwhile)
+        if found is not None:
+            return found
+        data = _made(trained, rs)
+        try:
+            write_atomically(path, data, make_parents=True)
+        except OutputFileError as e:
+            note_not_kept(folder, str(e))  # cache not writable: in memory only
+    return Leaves.from_bytes(data, rs)
+
+
+def _kept(path: Path, want: str, rs: Ruleset) -> Leaves | None:
+    """The complete table kept at ``path`` when its sha256 is ``want``, else None (not there yet, or
+    damaged: made again). Read as a regular file only: a FIFO or a device in its place (a link to
+    ``/dev/zero``) is passed over, not waited on or read without end."""
+    import hashlib
+
+    from .files import read_regular
+
     try:
-        data = path.read_bytes()
+        data = read_regular(path, "cached leave table", LexiconFormatError)
         if hashlib.sha256(data).hexdigest() == want:
             return Leaves.from_bytes(data, rs)
-    except (OSError, ValueError):  # (not there yet, or damaged: made again)
+    except (OSError, ValueError):  # (LexiconFormatError is a ValueError)
         pass
+    return None
+
+
+def _made(trained: Leaves, rs: Ruleset) -> bytes:
+    """The bytes of the complete table made from ``trained``."""
     from ..training import leavegen
 
     try:
         full = leavegen.completed(trained, rs)
     finally:
         leavegen.forget_leave_space()  # (hundreds of MB for Russian: not kept for one table)
-    data = full.tobytes()
-    try:
-        write_atomically(path, data, make_parents=True)
-    except OutputFileError:
-        pass  # cache not writable: in memory only
-    return Leaves.from_bytes(data, rs)
+    return full.tobytes()
 
 
 def _not_a_name(name: object) -> LexiconFormatError:

@@ -61,36 +61,53 @@ def read_wordmap(path: "str | Path", digest: int | None = None) -> "_wmp.WordMap
         raise LexiconFormatError(f"word map file {str(path)!r}: {e}") from None
 
 
-def cache_path(lexicon: "Lexicon") -> Path:
-    """Where the lexicon's word map is kept in the cache."""
+def cache_path(lexicon: "Lexicon") -> Path | None:
+    """Where the lexicon's word map is kept in the cache (None: there is no cache folder)."""
     from .cache import cache_dir
 
+    folder = cache_dir()
+    if folder is None:
+        return None
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", lexicon.name or "")[:40] or "lexicon"
     # the alphabet's size too: a ruleset file adding a letter to English's may play the same KWG
     # (the same digest), and its map (built for 27 letters) made shipped English fail, or the reverse
-    return cache_dir() / f"{stem}-{lexicon.digest:016x}-{len(lexicon.alphabet)}L-wm{_wmp.VERSION}.{MAX_LEN2}.wmp"
+    return folder / f"{stem}-{lexicon.digest:016x}-{len(lexicon.alphabet)}L-wm{_wmp.VERSION}.{MAX_LEN2}.wmp"
 
 
 def wordmap_of(lexicon: "Lexicon") -> "_wmp.WordMap":
     """The lexicon's word map: from the cache when it is there and sound, else built (and cached
-    when the cache can be written): a damaged cache file is replaced, never used."""
+    when the cache can be written; one process or thread at a time builds it, the others wait and
+    read it: :func:`racksmith.lexicon.cache.building`): a damaged cache file is replaced, never used."""
+    from .cache import building, note_not_kept
+
     if len(lexicon) < MEMORY_ONLY_BELOW:
         return build_wordmap(lexicon)
     path = cache_path(lexicon)
+    if path is None:
+        note_not_kept(None)
+        return build_wordmap(lexicon)
+    found = _cached(path, lexicon)
+    if found is not None:
+        return found
+    with building(path):
+        found = _cached(path, lexicon)  # (built by another process meanwhile)
+        if found is not None:
+            return found
+        data = _wmp.build(lexicon.kwg, len(lexicon.alphabet), MAX_LEN2, lexicon.digest)
+        try:
+            write_atomically(path, data, make_parents=True)
+        except OutputFileError as e:
+            note_not_kept(path.parent, str(e))
+            return _wmp.WordMap(data, lexicon.digest)  # cache not writable: go on in memory
+    del data
+    found = _cached(path, lexicon)
+    return found if found is not None else build_wordmap(lexicon)  # (None: replaced by something else meanwhile)
+
+
+def _cached(path: Path, lexicon: "Lexicon") -> "_wmp.WordMap | None":
+    """The lexicon's word map kept at ``path``, or None: not cached yet, or damaged (built again)."""
     try:
         found = read_wordmap(path, lexicon.digest)
-        if found.n_letters == len(lexicon.alphabet):
-            return found
-    except LexiconFormatError:  # not cached yet, or damaged: build it again
-        pass
-    data = _wmp.build(lexicon.kwg, len(lexicon.alphabet), MAX_LEN2, lexicon.digest)
-    try:
-        write_atomically(path, data, make_parents=True)
-    except OutputFileError:
-        return _wmp.WordMap(data, lexicon.digest)  # cache not writable: go on in memory
-    del data
-    try:
-        found = read_wordmap(path, lexicon.digest)  # the shared, mapped copy
-    except LexiconFormatError:  # replaced by something else meanwhile
-        return build_wordmap(lexicon)
-    return found if found.n_letters == len(lexicon.alphabet) else build_wordmap(lexicon)
+    except LexiconFormatError:
+        return None
+    return found if found.n_letters == len(lexicon.alphabet) else None
