@@ -701,7 +701,9 @@ def test_a_ray_address_is_tried_before_ray_is(monkeypatch):
 
 def test_a_lexicon_file_is_shipped_by_its_absolute_path(tmp_path, monkeypatch):
     """A job's lexicon file reaches a worker whatever its folder; names and missing paths go as
-    they are (a file named like an embedded lexicon is read in its place here: by the workers too)."""
+    they are. An embedded lexicon's name is that lexicon whatever the folder holds, here as in the
+    workers (a file ``ru`` here made the workers read it while this process read the embedded
+    one); the file is ``./ru``."""
     from racksmith.play.backends import portable_path
 
     monkeypatch.chdir(tmp_path)
@@ -709,7 +711,8 @@ def test_a_lexicon_file_is_shipped_by_its_absolute_path(tmp_path, monkeypatch):
     (tmp_path / "ru").write_bytes(b"")
     assert portable_path("words.kwg") == str(tmp_path / "words.kwg")
     assert portable_path(Path("words.kwg")) == tmp_path / "words.kwg"
-    assert portable_path("ru") == str(tmp_path / "ru")
+    assert portable_path("ru") == "ru" and portable_path(" RU ") == " RU "
+    assert portable_path("./ru") == str(tmp_path / "ru") and portable_path(Path("ru")) == tmp_path / "ru"
     assert portable_path("enable") == "enable" and portable_path("gone.kwg") == "gone.kwg"
     assert portable_path(None) is None and portable_path("x\0y") == "x\0y"
     lex = load_lexicon("enable")

@@ -131,10 +131,14 @@ def portable_path(spec: Any) -> Any:
     """``spec`` as a job carries it to its workers: a file that exists here (a lexicon given as
     ``words.kwg``) by its absolute path, which a worker opens whatever its working directory (a
     Ray worker's is where ``ray start`` ran); anything else as it is: an embedded lexicon's name
-    (unless a file of that name is here: :func:`~racksmith.lexicon.load_lexicon` reads that file
-    then, and so do the workers), a path that does not exist here (the worker says so), None, a
-    :class:`~racksmith.lexicon.Lexicon`."""
+    (the embedded lexicon whatever the folder holds, as :func:`~racksmith.lexicon.load_lexicon`
+    reads it: a file ``./enable`` is given as that path), a path that does not exist here (the
+    worker says so), None, a :class:`~racksmith.lexicon.Lexicon`."""
+    from ..lexicon.embedded import EMBEDDED
+
     if not isinstance(spec, (str, os.PathLike)):
+        return spec
+    if isinstance(spec, str) and spec.strip().lower() in EMBEDDED:
         return spec
     try:
         path = Path(spec)
