@@ -208,3 +208,50 @@ def test_a_lock_held_too_long_is_passed_over(tmp_path, monkeypatch):
         fcntl.flock(held, fcntl.LOCK_EX)
         assert wordmap.wordmap_of(lex).counts["classes"] > 0 and path.exists()
     assert lock.exists()  # (the holder's to remove)
+
+
+def test_a_fifo_in_place_of_an_entry_is_replaced_by_the_entry(tmp_path, monkeypatch):
+    """A cache entry that is not a regular file is removed and the entry written (it was kept, and
+    the note blamed the folder: 'cannot be written (... not a regular file)')."""
+    told: list[str] = []
+    monkeypatch.setattr(cache, "cache_notes", [told.append], raising=False)
+    monkeypatch.setattr(cache, "_noted", False, raising=False)
+    monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(wordmap, "MEMORY_ONLY_BELOW", 0)
+    lex = Lexicon.from_words(["CAT", "ACT", "AT"], "english", name="fifo")
+    path = wordmap.cache_path(lex)
+    os.mkfifo(path)
+    assert wordmap.wordmap_of(lex).counts["classes"] > 0
+    assert path.is_file() and told == []
+
+
+def test_no_lock_file_is_left_where_locks_cannot_be_taken(tmp_path, monkeypatch):
+    """(a file system without flock, NFS without lockd: every entry left an empty ENTRY.lock)"""
+    import errno
+    import fcntl
+
+    def no_locks(fd, op):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(wordmap, "MEMORY_ONLY_BELOW", 0)
+    lex = Lexicon.from_words(["CAT", "ACT", "AT"], "english", name="nolocks")
+    assert wordmap.wordmap_of(lex).counts["classes"] > 0 and wordmap.cache_path(lex).is_file()
+    assert not list(tmp_path.glob("*.lock"))
+
+
+def test_the_cache_is_probed_once_before_workers_are_forked(tmp_path, monkeypatch):
+    """(analyze --jobs 3 on a cache that cannot be written said it three times: once a worker)"""
+    told: list[str] = []
+    monkeypatch.setattr(cache, "cache_notes", [told.append], raising=False)
+    monkeypatch.setattr(cache, "_noted", False, raising=False)
+    monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path))
+    cache.probe_cache()
+    assert told == [] and not list(tmp_path.iterdir())  # (writable: nothing said, nothing left)
+    blocker = tmp_path / "file"
+    blocker.write_text("in the way")
+    monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(blocker))
+    cache.probe_cache()
+    cache.probe_cache()
+    assert len(told) == 1 and told[0].startswith(f"note: the cache folder {str(blocker)!r} cannot be written")

@@ -134,3 +134,38 @@ def test_info_of_a_file_without_provenance_and_of_a_csv(tmp_path, capsys):
     assert code == 0 and "trained:" not in out and out.splitlines()[0] == f"{built}: 3 leaves"
     code, out, err = run(capsys, "leaves", "info", "englsh")
     assert code == 1 and out == "" and len(err.strip().splitlines()) == 1 and "no leaves 'englsh'" in err
+
+
+def test_a_trained_file_is_read_with_the_ruleset_it_was_trained_for_without_a_note(capsys, caplog, trained):
+    """Without --ruleset, info, csv and value read a file with the ruleset its provenance names
+    (racks of 5 here): no note that it is not English's (the default of --ruleset, not a choice)."""
+    for args in (("info", trained), ("csv", trained), ("value", trained, "EIS")):
+        caplog.clear()
+        code, _, err = run(capsys, "leaves", *args)
+        assert code == 0 and err == ""
+        assert not [r for r in caplog.records if "trained for ruleset" in r.getMessage()], args
+    # named, another ruleset is what it is read with, with the note (said as the file is read: afresh)
+    from racksmith import clear_caches
+
+    clear_caches()
+    caplog.clear()
+    assert run(capsys, "leaves", "value", trained, "EIS", "--ruleset", "english")[0] == 0
+    assert any("trained for ruleset five" in r.getMessage() for r in caplog.records)
+
+
+def test_none_is_no_leave_file(capsys):
+    for command in ("info", "csv"):
+        code, out, err = run(capsys, "leaves", command, "none")
+        assert code == 1 and out == "" and "'none' is no leave file" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_value_that_rounds_to_the_largest_float32_goes_to_csv_and_back(tmp_path, capsys):
+    csv = tmp_path / "m.csv"
+    csv.write_text("C,3.4028234e38\nA,1\n", encoding="utf-8")
+    assert run(capsys, "leaves", "build", csv, "-o", tmp_path / "m.klv2")[0] == 0
+    assert run(capsys, "leaves", "csv", tmp_path / "m.klv2", "-o", tmp_path / "back.csv")[0] == 0
+    assert run(capsys, "leaves", "build", tmp_path / "back.csv", "-o", tmp_path / "m2.klv2")[0] == 0
+    assert (tmp_path / "m2.klv2").read_bytes() == (tmp_path / "m.klv2").read_bytes()
+    csv.write_text("C,3.5e38\n", encoding="utf-8")  # (beyond float32: refused, and the limit is shown right)
+    code, _, err = run(capsys, "leaves", "build", csv, "-o", tmp_path / "m3.klv2")
+    assert code == 1 and "within ±3.4028235e+38" in err

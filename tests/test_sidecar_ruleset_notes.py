@@ -145,6 +145,19 @@ def test_leaves_trained_for_smaller_racks_are_read_with_a_note(tmp_path, caplog)
         Leaves.load(path, ENGLISH)
 
 
+def test_the_note_says_how_to_make_leaves_for_racks_training_does_not_take(tmp_path, caplog):
+    """(it said 'racksmith leaves train --ruleset FILE', which refuses racks of 8 and of 1)"""
+    rack3 = Ruleset.load(tiny(tmp_path))
+    path = _trained_leaves(tmp_path, rack3)
+    with caplog.at_level(logging.WARNING, logger="racksmith.lexicon"):
+        Leaves.load(path, Ruleset.load(tiny(tmp_path, "tinypl8", 8)))
+    assert caplog.messages[-1].endswith("leaves made for tinypl8 fit it ('racksmith leaves build' of a leave,value "
+                                        "CSV: training handles racks of 2 to 7 tiles)")
+    with caplog.at_level(logging.WARNING, logger="racksmith.lexicon"):
+        Leaves.load(path, Ruleset.load(tiny(tmp_path, "tinypl1", 1)))
+    assert caplog.messages[-1].endswith("racks of 1 keep no leave: tinypl1 needs no leave file")
+
+
 def test_leaves_whose_ruleset_file_is_gone_name_it(tmp_path, caplog):
     rack3 = Ruleset.load(tiny(tmp_path))
     gone = tiny(tmp_path, "tinypl4", 4)
@@ -195,3 +208,12 @@ def test_winpct_train_on_a_ruleset_that_ships_no_leaves_says_so(tmp_path, capsys
     assert code == 0 and "note" not in err
     prov = json.loads((tmp_path / "wl.winpct.json").read_text("utf-8"))
     assert prov["leaves"] == "trained.klv2" and "top move by score + leave value" in prov["players"]
+
+
+def test_racks_of_one_tile_get_no_note_about_leave_values(tmp_path, capsys):
+    """Racks of one tile keep no leave: equity is the score, with leave values or without."""
+    one, three = tiny(tmp_path, "tinypl1", 1), tiny(tmp_path)
+    code, out, err = run(capsys, "moves", "5/5/5/5/5 A/ 0/0 0", "--ruleset", one, "--sort", "equity")
+    assert code == 0 and "note:" not in err
+    code, out, err = run(capsys, "moves", "5/5/5/5/5 ABE/ 0/0 0", "--ruleset", three, "--sort", "equity")
+    assert code == 0 and "racksmith ships no leave values for tinypl" in err

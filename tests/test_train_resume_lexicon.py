@@ -121,6 +121,21 @@ def test_a_state_saved_before_the_lexicon_digest_was_kept_resumes(tmp_path):
     assert done.provenance["lexicon_sha256"] == digest
 
 
+def test_a_state_saved_before_the_lexicon_digest_was_kept_names_only_what_differs(tmp_path):
+    """It has no digest to compare: another seed is the one difference named, not the lexicon."""
+    wl = tmp_path / "wl.txt"
+    wl.write_text(_words(), encoding="utf-8")
+    train_leaves(tmp_path / "x.klv2", _settings(wl), checkpoint=2, stop_after=2)
+    f = tmp_path / "x.klv2.train" / "state.json"
+    state = json.loads(f.read_text())
+    del state["settings"]["lexicon_sha256"]
+    f.write_text(json.dumps(state))
+    with pytest.raises(RacksmithError) as e:
+        train_leaves(tmp_path / "x.klv2", _settings(wl, seed=6), checkpoint=2)
+    assert "other settings: seed 5 then, 6 now; give the same settings to resume" in str(e.value)
+    assert "lexicon" not in str(e.value)
+
+
 def test_racks_of_one_tile_need_no_leave_file(tmp_path, capsys):
     rules = tmp_path / "one.json"
     rules.write_text(json.dumps({**ENGLISH.to_dict(), "aliases": [], "name": "one", "rack_size": 1,

@@ -659,14 +659,25 @@ def resolve_leaves(option: "str | None", ruleset):
 WITHOUT_LEAVES = "equity without leave values (score, opening and end-of-game adjustments)"
 
 
-def note_equity_without_leaves(why: str, who: str, give: str) -> None:
+def making_leaves(rack_size: int) -> str:
+    """How to make a leave file for a ruleset of racks of ``rack_size``, for a note: training
+    handles racks of 2 to 7 tiles; longer racks' leaves are built from a CSV."""
+    if rack_size > 7:
+        return "'racksmith leaves build' makes one of a leave,value CSV (training handles racks of 2 to 7 tiles)"
+    return "'racksmith leaves train --ruleset FILE' trains one for a ruleset"
+
+
+def note_equity_without_leaves(why: str, who: str, give: str, rack_size: int = 7) -> None:
     """The one note on stderr of a command whose equity has no leave values to add: ``note: {why}:
     {who} equity without leave values (...); give {give}``, then how to make a leave file. ``why``:
     ``no --leaves given`` (selfplay), ``racksmith ships no leave values for polish``; ``who``:
     ``the moves are ranked by``, ``p1 (equity) plays``; ``give``: ``--leaves FILE``,
-    ``--p1 equity:leaves=FILE``."""
-    note(f"note: {why}: {who} {WITHOUT_LEAVES}; give {give} (a .klv2 file, or a leave,value CSV; 'racksmith leaves "
-         "train --ruleset FILE' trains one for a ruleset)")
+    ``--p1 equity:leaves=FILE``. Nothing for racks of one tile (``rack_size``), which keep no leave:
+    their equity is the score, with leave values or without."""
+    if rack_size <= 1:
+        return
+    note(f"note: {why}: {who} {WITHOUT_LEAVES}; give {give} (a .klv2 file, or a leave,value CSV; "
+         f"{making_leaves(rack_size)})")
 
 
 def ships_no_leaves(option: "str | None", ruleset) -> bool:

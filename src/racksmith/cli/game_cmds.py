@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from .common import (
-    LEAVES_HELP, STDIN, dash_is_stdin, emit_json, err_console, fail, finite, given, input_name, note, plural, resolve_leaves, say, say_table,
+    LEAVES_HELP, STDIN, dash_is_stdin, emit_json, err_console, fail, finite, given, input_name, making_leaves, note, plural, resolve_leaves, say, say_table,
 )
 from .sim_cmds import WINPCT_HELP, load_winpct_option
 
@@ -111,7 +111,7 @@ def selfplay(
     if games_csv is not None:
         check_output_file(games_csv, "--games-csv")
     plain = [f"p{i + 1}" for i, spec in enumerate(kinds) if parse_player(spec) == ("equity", None)]
-    if plain and leaves is None:
+    if plain and leaves is None and rs.rack_size > 1:  # (racks of one tile keep no leave: equity is the score)
         mixed = sum(1 for spec in kinds if parse_player(spec)[0] == "equity") > len(plain)  # some have their own
         who = (f"{' and '.join(plain)} ({'equity' if len(plain) == 1 else 'the equity players'} without leaves of "
                f"{'its' if len(plain) == 1 else 'their'} own) {'uses' if len(plain) == 1 else 'use'}"
@@ -119,7 +119,7 @@ def selfplay(
         from ..lexicon.shipped_leaves import default_leaves_name
 
         give = ("--leaves shipped (the ruleset's own) or a file" if default_leaves_name(rs) is not None else
-                "--leaves FILE ('racksmith leaves train --ruleset FILE' trains one for a ruleset)")
+                f"--leaves FILE ({making_leaves(rs.rack_size)})")
         note(f"note: no --leaves given: {who} equity without leave values (score, opening and end-of-game "
              f"adjustments); give {give}")
     # (no refresh thread: worker processes are forked, and the measured loop should not pay for drawing)

@@ -80,6 +80,7 @@ def value_cmd(
 
     # a shipped set's name is the shipped set whatever the folder holds, as --leaves reads it (a
     # file of that name is ./english)
+    ruleset = _ruleset_of(leaves_file, ruleset)
     table = load_leaves(leaves_file, ruleset)
     values = {leave: table.value(leave) for leave in leaves}
     if as_json:  # the file holds float32: its shortest digits (38.442696), not its double's (38.44269561767578)
@@ -89,6 +90,25 @@ def value_cmd(
         return
     for leave, v in values.items():
         say(f"{leave}: {v:g}")
+
+
+def _ruleset_of(leaves_file: str, ruleset: "str | None"):
+    """The ruleset to read ``leaves_file`` with: ``--ruleset`` when given, else the one its
+    training provenance names (a file trained for a ruleset file of racks of 5 is read with it,
+    without a note that it is not English's), else None (a shipped set's own, or english)."""
+    if leaves_file.strip().lower() == "none":  # (--leaves none: no file, every leave worth 0)
+        from .common import fail
+
+        fail("'none' is no leave file (with --leaves none every leave is worth 0): give a .klv2 file, a leave CSV "
+             "or a shipped set (english, super, russian, erudit)")
+    if ruleset is not None:
+        return ruleset
+    from ..lexicon.klv import shipped_set
+    from ..lexicon.sidecar import ruleset_trained_for
+
+    if shipped_set(leaves_file) is not None or leaves_file.strip().lower() in ("shipped", "none"):
+        return None
+    return ruleset_trained_for(leaves_file)
 
 
 def _csv_text(table) -> str:
@@ -127,6 +147,7 @@ def csv_cmd(
 
     if output is not None and Path(leaves_file).exists() and output.resolve() == Path(leaves_file).resolve():
         raise typer.BadParameter("the output would overwrite the leave file: choose another file", param_hint="--output")
+    ruleset = _ruleset_of(leaves_file, ruleset)
     table = load_leaves(leaves_file, ruleset)  # (a shipped set's name is the set: a file of that name is ./english)
     data = _csv_text(table).encode("utf-8")
     if output is None:
@@ -200,6 +221,7 @@ def info_cmd(
     from ..lexicon.klv import shipped_set
     from ..lexicon.shipped_leaves import default_leaves_name
 
+    ruleset = _ruleset_of(leaves_file, ruleset)
     table = load_leaves(leaves_file, ruleset)  # (a shipped set's name is the set: a file of that name is ./english)
     own = leaves_file.strip().lower() == "shipped"  # (the ruleset's own set, as load_leaves reads it)
     name = default_leaves_name(ruleset) if own else shipped_set(leaves_file)

@@ -50,7 +50,7 @@ def _note_shipped_leaves_missing(specs: "dict[str, str]", ruleset: str) -> None:
         return
     who = " and ".join(f"{name} ({spec})" for name, spec in bare) + (" play" if len(bare) > 1 else " plays")
     give = " and ".join(f"--{name} {_with_leaves(spec)}" for name, spec in bare)
-    note_equity_without_leaves(f"racksmith ships no leave values for {rs.name}", who, give)
+    note_equity_without_leaves(f"racksmith ships no leave values for {rs.name}", who, give, rs.rack_size)
 
 
 def _with_leaves(spec) -> str:

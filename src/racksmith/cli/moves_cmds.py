@@ -101,7 +101,7 @@ def moves(
         sort = "equity" if klv is not None else "score"
     if sort == "equity" and ships_no_leaves(leaves, pos.ruleset):  # (the "by equity" of the table is the score)
         note_equity_without_leaves(f"racksmith ships no leave values for {pos.ruleset.name}", "the moves are ranked by",
-                                   "--leaves FILE")
+                                   "--leaves FILE", pos.ruleset.rack_size)
     ranked = pos.moves(n, sort=sort, leaves=klv, exchanges=exchanges, direction=direction, algorithm=algorithm)
     if pos.is_over:
         err_console.print("the game is over: no move is legal", highlight=False)

@@ -65,7 +65,7 @@ def winpct_train_cmd(
     rs = get_ruleset(ruleset)
     if ships_no_leaves(leaves, rs):  # (the ruleset's shipped leaves, of a ruleset file: there are none)
         note_equity_without_leaves(f"racksmith ships no leave values for {rs.name}",
-                                   "the self-play games' players (both seats) play", "--leaves FILE")
+                                   "the self-play games' players (both seats) play", "--leaves FILE", rs.rack_size)
         leaves = None
     elif leaves is None or leaves.strip().lower() == "shipped":
         leaves = default_leaves_name(rs)  # the players every other command plays: the shipped leaves

@@ -18,6 +18,7 @@ import json
 import os
 import re
 import stat
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -75,6 +76,38 @@ def note_not_kept(folder: Path | None, why: str = "") -> None:
         tell(line)
 
 
+def keep_entry(path: Path, data: bytes) -> None:
+    """Write the cache entry ``path`` (:func:`~racksmith.lexicon.files.write_atomically`, its folder
+    made): whatever is in its place that is not a regular file (a FIFO, a device, a link) is
+    removed first, as a damaged entry is replaced: the cache is racksmith's own. Raises
+    :class:`~racksmith.errors.OutputFileError` when it cannot be written."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            os.unlink(path)  # (a folder stays: write_atomically says so)
+    except OSError:
+        pass
+    write_atomically(path, data, make_parents=True)
+
+
+def probe_cache() -> None:
+    """Tell :data:`cache_notes` now when the cache folder cannot be written (or there is none):
+    called before worker processes are forked that build their own tables, so that they inherit
+    the note as said (it is said once a process) rather than each saying it."""
+    if _noted:
+        return
+    folder = cache_dir()
+    if folder is None:
+        note_not_kept(None)
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".probe-")
+        os.close(fd)
+        os.unlink(name)
+    except OSError as e:
+        note_not_kept(folder, f"cannot write in {str(folder)!r}: {e.strerror or e}")
+
+
 #: how long a process waits for another building the same cache entry before it builds the entry
 #: itself (the other may be stopped: Ctrl-Z in another terminal); Russian's leave table takes a few
 #: seconds
@@ -87,8 +120,9 @@ def building(entry: Path | None) -> Iterator[None]:
     while the others asking for it (the workers of ``--jobs 8`` on an empty cache, each of which
     built Russian's leave table, 440 MB, at once) wait, then find it in the cache — the caller looks
     again inside the block. An advisory lock (``flock``) on ``ENTRY.lock`` beside it, which the holder
-    removes on its way out; threads of one process wait for each other the same way (take an
-    in-process lock first, this one inside it). Where no lock can be taken (no cache folder, one that
+    removes on its way out; threads of one process wait for each other the same way (each opens
+    the lock file anew: an ``flock`` is held by an open file, not by a process; a caller with an
+    in-process lock of its own takes it first, this one inside it). Where no lock can be taken (no cache folder, one that
     cannot be written, no ``fcntl``), or another process holds it longer than
     :data:`LOCK_WAIT_SECONDS`, nothing is held and each builds as before."""
     held = _lock(entry) if entry is not None else None
@@ -123,8 +157,12 @@ def _lock(entry: Path) -> "tuple[Path, int] | None":
                 return lock, fd
         except FileNotFoundError:  # (removed by the holder before: lock the next one)
             pass
-        except OSError:  # (no locks on this file system: ENOLCK)
+        except OSError:  # (no locks on this file system: ENOLCK; the file made for it is not left behind)
             os.close(fd)
+            try:
+                os.unlink(lock)
+            except OSError:
+                pass
             return None
         except BaseException:  # (Ctrl-C while waiting)
             os.close(fd)
@@ -206,8 +244,8 @@ def compile_word_list(words: bytes, ruleset: Ruleset, *, name: str, gaddag: bool
             _knowing_digest(lex, sha)
             meta = {"name": name, "source": source, "words": len(lex), "skipped": wl.skipped.to_dict(),
                     "sha256": sha.hex()}
-            write_atomically(meta_path, json.dumps(meta).encode("utf-8"), make_parents=True)
-            write_atomically(kwg_path, data, make_parents=True)
+            keep_entry(meta_path, json.dumps(meta).encode("utf-8"))
+            keep_entry(kwg_path, data)
         except OutputFileError as e:
             note_not_kept(folder, str(e))
             return lex  # cache not writable: go on in memory

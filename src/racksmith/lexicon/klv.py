@@ -194,9 +194,12 @@ class Leaves:
                 number = float(value)
             except (TypeError, ValueError, OverflowError):
                 number = math.nan
+            if math.isfinite(number) and abs(number) > top:  # (one that rounds to ±FLT_MAX is stored as it)
+                with np.errstate(over="ignore"):
+                    number = float(np.float32(number))
             if not abs(number) <= top:
                 raise LexiconFormatError(f"leaves {source}: the value of leave {leave!r} is {reprlib.repr(value)}, not a "
-                                         f"number a leave file can hold (a finite number within ±{top:.4g})")
+                                         f"number a leave file can hold (a finite number within ±{top:.8g})")
             if leave == "":
                 if number != 0:
                     raise LexiconFormatError(f"leaves {source}: the empty leave cannot be stored (it is always worth 0)")

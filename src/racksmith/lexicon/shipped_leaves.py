@@ -116,8 +116,7 @@ def _complete(key: str, trained: Leaves, rs: Ruleset) -> Leaves:
     (:func:`racksmith.lexicon.cache.building`). Without a cache it can write, the table is made in
     memory each time (and :data:`racksmith.lexicon.cache.cache_notes` are told)."""
     from ..errors import OutputFileError
-    from .cache import building, cache_dir, note_not_kept
-    from .files import write_atomically
+    from .cache import building, cache_dir, keep_entry, note_not_kept
 
     prov = leaves_provenance(key)
     want = prov.get("sha256") if "completed" in prov else None
@@ -137,7 +136,7 @@ def _complete(key: str, trained: Leaves, rs: Ruleset) -> Leaves:
             return found
         data = _made(trained, rs)
         try:
-            write_atomically(path, data, make_parents=True)
+            keep_entry(path, data)
         except OutputFileError as e:
             note_not_kept(folder, str(e))  # cache not writable: in memory only
     return Leaves.from_bytes(data, rs)

@@ -188,6 +188,23 @@ def _ruleset_named(name: str, file: "str | None", digest: "str | None") -> "Rule
     return find_ruleset(name) if name in BUILTIN else None
 
 
+def ruleset_trained_for(path: "str | Path") -> "Ruleset | None":
+    """The ruleset a file's training provenance (``FILE.json``, describing its very bytes) says it
+    was trained for, when that ruleset can be read (a shipped one by name; a ruleset file still
+    there and holding those rules); None otherwise (no provenance, a file made elsewhere): what
+    ``leaves info``, ``leaves csv`` and ``leaves value`` read a file with when no ruleset is given."""
+    from .files import read_regular
+
+    try:
+        data = read_regular(Path(path), "leave file", LexiconFormatError)
+    except (OSError, ValueError):
+        return None
+    found = spelled_letters(Path(path), data)
+    if found is None or found.ruleset is None or found.ruleset_sha256 is None:
+        return None
+    return _ruleset_named(found.ruleset, found.ruleset_file, found.ruleset_sha256)
+
+
 def differences(made: Ruleset, ruleset: Ruleset, differ: "list[str]", racks_mean: str = "") -> str:
     """How ``made`` (the ruleset a file was trained for) differs from ``ruleset`` (in use), for a
     note: ``racks of 5 tiles, not 7, and its board and bingo bonus differ``; ``racks_mean``: what
@@ -225,4 +242,11 @@ def note_trained_for_another(path: Path, data: "bytes | np.ndarray", ruleset: Ru
             shown = " or ".join(map(str, sizes)) if len(sizes) <= 2 else f"{sizes[0]} to {sizes[-1]}"
             mean = f"it holds no leave of {shown} tiles: each is worth 0"
         body = f", but {differences(made, ruleset, differ, mean)}"
-    log.warning(f"{head}{body}; leaves trained for {ruleset.name} fit it ('racksmith leaves train --ruleset FILE')")
+    if ruleset.rack_size <= 1:
+        fit = f"racks of 1 keep no leave: {ruleset.name} needs no leave file"
+    elif ruleset.rack_size > 7:
+        fit = (f"leaves made for {ruleset.name} fit it ('racksmith leaves build' of a leave,value CSV: training "
+               "handles racks of 2 to 7 tiles)")
+    else:
+        fit = f"leaves trained for {ruleset.name} fit it ('racksmith leaves train --ruleset FILE')"
+    log.warning(f"{head}{body}; {fit}")

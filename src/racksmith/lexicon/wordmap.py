@@ -23,7 +23,6 @@ from pathlib import Path
 
 from ..errors import LexiconFormatError, OutputFileError
 from . import _wmp
-from .files import write_atomically
 from .kwg import read_file
 from .lexicon import Lexicon  # no cycle: lexicon.py imports this module only in its methods
 
@@ -78,7 +77,7 @@ def wordmap_of(lexicon: "Lexicon") -> "_wmp.WordMap":
     """The lexicon's word map: from the cache when it is there and sound, else built (and cached
     when the cache can be written; one process or thread at a time builds it, the others wait and
     read it: :func:`racksmith.lexicon.cache.building`): a damaged cache file is replaced, never used."""
-    from .cache import building, note_not_kept
+    from .cache import building, keep_entry, note_not_kept
 
     if len(lexicon) < MEMORY_ONLY_BELOW:
         return build_wordmap(lexicon)
@@ -95,7 +94,7 @@ def wordmap_of(lexicon: "Lexicon") -> "_wmp.WordMap":
             return found
         data = _wmp.build(lexicon.kwg, len(lexicon.alphabet), MAX_LEN2, lexicon.digest)
         try:
-            write_atomically(path, data, make_parents=True)
+            keep_entry(path, data)
         except OutputFileError as e:
             note_not_kept(path.parent, str(e))
             return _wmp.WordMap(data, lexicon.digest)  # cache not writable: go on in memory

@@ -386,8 +386,10 @@ def _analyzed(files: list[str], options: _Options, jobs: int,
                 progress(i + 1, total)
             yield result
         return
+    from ..lexicon.cache import probe_cache
     from ..play.pool import WorkerPool
 
+    probe_cache()  # (a cache folder that cannot be written is said here once, not by every worker)
     waiting: dict[int, RecordResult] = {}
     nxt = 0
     done = 0

@@ -419,16 +419,16 @@ def _other_settings(sdir: Path, saved: Any, want: dict[str, Any], settings: Trai
     said, files = [], []
     for key in [*want, *(k for k in saved if k not in want)]:
         then, now = saved.get(key, "-" if key == "probes" else None), want.get(key, "-" if key == "probes" else None)
-        if then == now:
+        if then == now or (key == "lexicon_sha256" and then is None):  # (a state of before the digest was kept)
             continue
         if key == "ruleset_sha256":
             said.append("the ruleset file changed since the run started")
             files.append("ruleset file")
         elif key == "lexicon_sha256":
-            lexicon = settings.lexicon or rs.lexicon
-            digests = (f"sha256 {then[:12]}… then, {now[:12]}… now" if isinstance(then, str)
-                       else f"sha256 {now[:12]}… now")
-            said.append(f"the lexicon changed since the run started ({lexicon}: {digests})")
+            digests = f"sha256 {str(then)[:12]}… then, {str(now)[:12]}… now"
+            if saved.get("lexicon") == want.get("lexicon"):  # (else its name is said as a setting of its own)
+                digests = f"{settings.lexicon or rs.lexicon}: {digests}"
+            said.append(f"the lexicon changed since the run started ({digests})")
             files.append("lexicon")
         else:
             said.append(f"{_SETTING_WORDS.get(key, key)} {shown(key, then)} then, {shown(key, now)} now")
