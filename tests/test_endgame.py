@@ -570,7 +570,7 @@ def test_cli_endgame_json_and_live_depths(capsys):
     code, out, err = run_cli(capsys, "endgame", END21, "--plies", "2", "--json")
     assert code == 0
     r = json.loads(out)
-    assert set(r) == {"value", "exact", "depth", "best", "pv", "nodes", "seconds"}
+    assert set(r) == {"value", "exact", "depth", "best", "pv", "nodes", "seconds", "line", "ending", "final_scores", "final_spread"}
     assert (r["depth"], r["exact"]) == (2, False)
     assert r["best"] == r["pv"][0] and len(r["pv"]) == 2 and r["nodes"] > 0
     assert [line.split()[:2] for line in err.strip().splitlines()] == [["depth", "1"], ["depth", "2"]]

@@ -203,7 +203,7 @@ def test_top_is_checked_and_more_than_there_are_is_all():
     assert "top" not in solve_endgame(pos).to_dict()
     d = json.loads(json.dumps(solve_endgame(pos, top=2).to_dict()))
     assert [e["move"] for e in d["top"]] == [line.move.notation() for line in solve_endgame(pos, top=2).top]
-    assert set(d["top"][0]) == {"move", "value", "pv", "exact"} and d["top"][0]["move"] == d["best"]
+    assert set(d["top"][0]) == {"move", "value", "pv", "exact", "line", "ending", "final_scores", "final_spread"} and d["top"][0]["move"] == d["best"]
     assert d["top"][0]["pv"] == d["pv"]
 
 
@@ -245,7 +245,7 @@ def test_cli_endgame_top_prints_the_k_best_and_their_json(capsys):
     assert code == 0 and json.loads(out)["top"] == [expected.top[0].to_dict()]
     # without --top the JSON keeps its shape
     code, out, err = run_cli(capsys, "endgame", SEED8, "--lexicon", "ENABLE", "--json", "--quiet")
-    assert set(json.loads(out)) == {"value", "exact", "depth", "best", "pv", "nodes", "seconds"}
+    assert set(json.loads(out)) == {"value", "exact", "depth", "best", "pv", "nodes", "seconds", "line", "ending", "final_scores", "final_spread"}
 
 
 def test_cli_endgame_move_values_a_play_against_the_best(capsys):

@@ -30,7 +30,8 @@ def endgame(
         None, "--seconds", min=0.001, callback=finite, help="Stop after this much time, with the last depth completed."
     ),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=MAX_THREADS,
-                                help="Threads searching (the answer does not depend on it)."),
+                                help="Threads searching (the values and the moves do not depend on it; among "
+                                     "lines of equal value after a move, the one shown may)."),
     top: Optional[int] = typer.Option(
         None, "--top", "-n", min=1,
         help="Value the best K moves exactly, each with its line (multi-PV), and show them as a table "
@@ -40,14 +41,17 @@ def endgame(
     ),
     as_json: bool = typer.Option(
         False, "--json",
-        help="Print {value, exact, depth, best, pv, nodes, seconds} as JSON (with --top: top [{move, value, pv, "
-             "exact}]; with --move: move {move, value, loses})."),
+        help="Print {value, exact, depth, best, pv, nodes, seconds, line [{move, score, player}], ending, "
+             "final_scores, final_spread} as JSON (player 0: the player to move; with --top: top [{move, value, pv, "
+             "exact, line, ending, final_scores, final_spread}]; with --move: move {move, value, loses})."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each depth on stderr."),
 ) -> None:
     """Solve the endgame (the bag empty; an opponent's rack left empty is the unseen tiles): what best
-    play by both sides adds to the mover's spread, the best move and the line, deepening one ply at a
-    time (each depth shown on stderr). --top K: the K best moves, each valued exactly with its line,
-    every other move proven no better; --move: the exact value of one play and what it loses."""
+    play by both sides adds to the mover's spread, the best move and the line (each move with its
+    score), how the line ends the game (going out, or the scoreless turns) and the final scores,
+    deepening one ply at a time (each depth shown on stderr). --top K: the K best moves, each valued
+    exactly with its line, every other move proven no better; --move: the exact value of one play
+    and what it loses."""
     from rich.text import Text
 
     from ..search.endgame import solve_endgame
@@ -87,14 +91,63 @@ def endgame(
     state = "exact" if result.exact else f"depth {result.depth}, not exact"
     if top is not None:
         say_table(endgame_table(result))
-        say(f"best {result.best.notation()}  value {result.value:+d} ({state})")
-    else:
-        say(f"best {result.best.notation()}  value {result.value:+d} ({state})")
-        say("line: " + " ".join(m.notation() for m in result.pv))
+    say(f"best {result.best.notation()}  value {result.value:+d} ({state})")
+    for text in endgame_line_text(result.line, pos.ruleset, result.exact):
+        say(text)
     if valued is not None:
         say(f"{valued['move']}: {valued['value']:+d}, loses {valued['loses']} against the best "
             f"{result.best.notation()} {result.value:+d}" + ("" if result.exact else f" ({state})"))
     say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
+
+
+#: the players of an endgame's line, in the position's order
+_PLAYERS = ("the player to move", "the opponent")
+
+
+def endgame_line_text(line, ruleset, exact: bool = True) -> list[str]:
+    """An endgame line for people: ``line:`` each move with its score (a pass as ``(pass)``; a line
+    cut by the depth ends with ``...``), then, when it plays to the end of the game, ``end:`` how
+    (who goes out, with the rack he is paid for, doubled or added as the ruleset scores it; or
+    the scoreless turns, each rack taken from its player) and ``final:`` the scores and who wins by
+    how much (``exact`` False: noted as not proven)."""
+    moves = ", ".join("(pass)" if m.is_pass else f"{m.notation()} {m.score}" for m in line.pv)
+    out = [f"line: {moves}" + (", ..." if line.ending is None else "")]
+    if line.ending is None or line.final_scores is None:
+        return out
+    out.append("end: " + _ending_text(line.ending, ruleset))
+    a, b = line.final_scores
+    if a == b:
+        verdict = "a tie"
+    else:
+        verdict = f"{_PLAYERS[0 if a > b else 1]} wins by {abs(a - b)}"
+    out.append(f"final: {a} to {b}: {verdict}" + ("" if exact else " (not exact: better play may change it)"))
+    return out
+
+
+def _ending_text(ending, ruleset) -> str:
+    """How a line ends: ``the opponent goes out: +28 (QV 14, doubled)``, under the club rule
+    ``... +14 (QV); the player to move -14 (QV)``, or ``6 scoreless turns in a row: the player to
+    move -3 (AIT), the opponent -14 (QV)``."""
+    a = ruleset.alphabet
+
+    def adjustment(adj) -> str:
+        return f"{_PLAYERS[adj.player]} {adj.points:+d} ({a.rack_string(adj.tiles, blanks_last=True)})"
+
+    if str(ending.reason) == "out":
+        parts = []
+        for adj in ending.adjustments:
+            tiles = a.rack_string(adj.tiles, blanks_last=True)
+            if str(adj.kind) == "out":
+                value = ruleset.rack_value(adj.tiles)
+                how = f" {value}, doubled" if adj.points == 2 * value and value else ""
+                parts.append(f"{_PLAYERS[adj.player]} goes out: {adj.points:+d} ({tiles}{how})")
+            else:
+                parts.append(adjustment(adj))
+        return "; ".join(parts) if parts else f"{_PLAYERS[ending.player]} goes out"
+    turns = ruleset.zero_turn_limit
+    head = f"{turns} scoreless turn{'s' if turns != 1 else ''} in a row"
+    taken = sorted(ending.adjustments, key=lambda adj: adj.player)  # the player to move first
+    return head + (": " + ", ".join(adjustment(adj) for adj in taken) if taken else "")
 
 
 def endgame_table(result):

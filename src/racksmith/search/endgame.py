@@ -37,7 +37,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -45,7 +45,8 @@ import numpy as np
 from .. import _args
 from .._interrupt import cancelling, check_event, run_interruptibly
 from ..core.move import Move
-from ..errors import PositionError, RacksmithError
+from ..core.turns import Adjustment, Ending
+from ..errors import IllegalMoveError, PositionError, RacksmithError
 from ..lexicon import Lexicon
 from ..lexicon.build import build_packed, pack_words
 from ..movegen._movegen import Rules
@@ -71,18 +72,57 @@ MAX_SPREAD = 1 << 24  #: the search's spread (the mover's score minus the oppone
 class EndgameLine:
     """One of the best root moves of :attr:`EndgameResult.top`: ``move``, its ``value`` (what it
     adds to the mover's spread with best play after it, as :attr:`EndgameResult.value`), ``pv`` its
-    line (``move`` first) and ``exact``: no line of its search was cut by the depth, so ``value``
-    is the game's."""
+    line (``move`` first; each move with its ``score``, the players taking turns, the player to
+    move first) and ``exact``: no line of its search was cut by the depth, so ``value`` is the
+    game's. When the line plays to the end of the game (always when ``exact``): ``ending``, how
+    it ends (:class:`~racksmith.core.turns.Ending`: who went out, or the last of the scoreless
+    turns, with the end-of-game adjustments), and ``final_scores``, the scores then; both with
+    the players in the position's order (0: the player to move), None when the line is cut."""
 
     move: Move
     value: int
     pv: tuple[Move, ...]
     exact: bool
+    # (what ``pv`` gives on the position: not compared, as ``pv`` is)
+    ending: Ending | None = field(default=None, compare=False)
+    final_scores: tuple[int, int] | None = field(default=None, compare=False)
+
+    @property
+    def final_spread(self) -> int | None:
+        """The player to move's final score minus the opponent's at the end of the line, or None
+        when the line is cut before the end of the game. With ``exact``, the spread now plus
+        ``value``."""
+        if self.final_scores is None:
+            return None
+        return self.final_scores[0] - self.final_scores[1]
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of the ``top`` list of ``racksmith endgame --top K --json``."""
         return {"move": self.move.notation(), "value": self.value, "pv": [m.notation() for m in self.pv],
-                "exact": self.exact}
+                "exact": self.exact, **_line_dict(self)}
+
+
+def _line_dict(line: "EndgameLine | None") -> dict[str, Any]:
+    """The keys of a line's JSON that say how it is played and how it ends: ``line`` (each move with
+    its score and its player, 0 the player to move), ``ending`` (None when the line is cut:
+    ``reason`` "out" or "zero_turns", ``player`` who went out or took the last scoreless turn, and
+    ``adjustments`` as ``/api/play`` gives them: ``player``, ``kind``, ``points``, ``tiles``),
+    ``final_scores`` and ``final_spread`` (None when the line is cut)."""
+    if line is None:
+        return {"line": [], "ending": None, "final_scores": None, "final_spread": None}
+    ending = None
+    if line.ending is not None:
+        a = line.move.alphabet
+        ending = {"reason": str(line.ending.reason), "player": line.ending.player,
+                  "adjustments": [{"player": adj.player, "kind": str(adj.kind), "points": adj.points,
+                                   "tiles": a.rack_string(adj.tiles, blanks_last=True)}
+                                  for adj in line.ending.adjustments]}
+    return {
+        "line": [{"move": m.notation(), "score": m.score or 0, "player": i % 2} for i, m in enumerate(line.pv)],
+        "ending": ending,
+        "final_scores": None if line.final_scores is None else list(line.final_scores),
+        "final_spread": line.final_spread,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +139,9 @@ class EndgameResult:
     (exact when ``exact``), else None; ``top``: the best root moves asked for with ``top=``
     (:class:`EndgameLine`, best first, ``best`` with ``value`` and ``pv`` the first; ties by the
     order of the root moves, highest score first), empty when the game is over; ``multi_pv``:
-    more than one was asked for (``to_dict`` then lists them)."""
+    more than one was asked for (``to_dict`` then lists them). How ``pv`` ends the game and the
+    final scores: :attr:`ending`, :attr:`final_scores`, :attr:`final_spread` (those of ``top[0]``,
+    :attr:`line`)."""
 
     value: int
     exact: bool
@@ -111,6 +153,29 @@ class EndgameResult:
     move_value: int | None = None
     top: tuple[EndgameLine, ...] = ()
     multi_pv: bool = False
+
+    @property
+    def line(self) -> EndgameLine | None:
+        """The best move's line (the first of ``top``) with how it ends and the final scores
+        (:class:`EndgameLine`), or None when the game is over."""
+        return self.top[0] if self.top else None
+
+    @property
+    def ending(self) -> Ending | None:
+        """How ``pv`` ends the game (:attr:`EndgameLine.ending`), or None when it is cut (not
+        ``exact``) or the game is over."""
+        return self.top[0].ending if self.top else None
+
+    @property
+    def final_scores(self) -> tuple[int, int] | None:
+        """The scores at the end of ``pv`` (the player to move first), or None when it is cut."""
+        return self.top[0].final_scores if self.top else None
+
+    @property
+    def final_spread(self) -> int | None:
+        """The player to move's final score minus the opponent's at the end of ``pv`` (with
+        ``exact``: the spread now plus ``value``), or None when it is cut."""
+        return self.top[0].final_spread if self.top else None
 
     @property
     def best_move(self) -> Move | None:
@@ -148,7 +213,11 @@ class EndgameResult:
         return html.block(head, t, asked, tail)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``racksmith endgame --json``."""
+        """The JSON object of ``racksmith endgame --json``: the fields above, and ``line`` (each
+        move of ``pv`` with its ``score`` and its ``player``, 0 the player to move), ``ending``
+        (``reason`` "out" or "zero_turns", ``player``, ``adjustments`` [{``player``, ``kind``,
+        ``points``, ``tiles``}]), ``final_scores`` and ``final_spread``, null when ``pv`` stops
+        before the end of the game."""
         out: dict[str, Any] = {
             "value": self.value,
             "exact": self.exact,
@@ -157,6 +226,7 @@ class EndgameResult:
             "pv": [m.notation() for m in self.pv],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
+            **_line_dict(self.line),
         }
         if self.move_value is not None:
             out["move_value"] = self.move_value
@@ -180,8 +250,9 @@ def solve_endgame(
     """Solve the endgame of ``position`` (the bag empty; an opponent's rack left empty in the
     position is the unseen tiles). ``plies``: stop after that depth (None: until exact);
     ``seconds``: stop after that much time, with the last depth completed (depth 1 always
-    completes); ``threads``: threads sharing the root moves (the value and the best move do not
-    depend on it); ``on_depth``: called with the answer of each depth as it completes;
+    completes); ``threads``: threads sharing the root moves (the values and the moves, the best
+    and ``top``'s, do not depend on it; among lines of equal value after a move, the one given may:
+    the threads share what they learn, which orders the moves searched below it); ``on_depth``: called with the answer of each depth as it completes;
     ``move``: also find this move's exact value (``result.move_value``); ``tt_mb``: megabytes of
     transposition table; ``cancel``: a ``threading.Event`` another thread may set to stop the
     search at once, as if its time were up (the answer is the last depth completed, ``exact`` only
@@ -349,7 +420,7 @@ class EndgameSolver:
         for i in range(len(recs)):
             if _move(recs[i], pos.ruleset, pos.board) == resolved:
                 return i
-        raise RacksmithError(f"{resolved.notation()} is not a legal move here")
+        raise _not_legal(pos, resolved)
 
     def solve(
         self,
@@ -425,11 +496,9 @@ class EndgameSolver:
         """One depth's answer; each of the best moves' lines is completed as the best's is."""
         lines = []
         for idx, value, records, exact in found["top"]:
-            pv = self._line(records)
-            if found["exact"] and self.reduce:
-                self._complete(pv)
+            pv, ending, final = self._line(records, complete=found["exact"] and self.reduce)
             move = pv[0] if pv else _move(self.root[idx], self.ruleset, self.position.board)
-            lines.append(EndgameLine(move, int(value), tuple(pv), bool(exact)))
+            lines.append(EndgameLine(move, int(value), tuple(pv), bool(exact), ending, final))
         first = lines[0]
         return EndgameResult(
             value=int(found["value"]),
@@ -444,28 +513,39 @@ class EndgameSolver:
             multi_pv=multi_pv,
         )
 
-    def _line(self, records) -> list[Move]:
+    def _line(self, records, complete: bool = False
+              ) -> tuple[list[Move], Ending | None, tuple[int, int] | None]:
         """The search's principal variation as moves (a star taken back is named by the board the
-        move is made on, so the line is played out as it goes)."""
+        move is made on, so the line is played out as it goes); with ``complete``, followed by the
+        passes that the full count of scoreless turns needs after the search's two (the value is
+        the same: docs/ALGORITHM.md section 13). Also how the line ends the game and the final
+        scores, the players in the position's order (None, None when it stops before the end)."""
         p = self.position.copy(stack=False)
         out = []
         for rec in records:
             m = _move(rec, self.ruleset, p.board)
             p.push(m, trusted=True)
             out.append(m)
-        return out
+        if complete:
+            a = self.ruleset.alphabet
+            while not p.is_over:
+                m = Move.pass_(a, score=0)
+                p.push(m, trusted=True)
+                out.append(m)
+        outcome = p.outcome()
+        if outcome is None:
+            return out, None, None
+        # racks and scores rotate with each turn: after k turns, index j is the player (j + k) % 2 of the start
+        k = len(out)
 
-    def _complete(self, pv: list[Move]) -> None:
-        """The line played out with the passes that the full count of scoreless turns needs after
-        the search's two (the value is the same: docs/ALGORITHM.md section 13)."""
-        p = self.position.copy(stack=False)
-        for m in pv:
-            p.push(m, trusted=True)
-        a = self.ruleset.alphabet
-        while not p.is_over:
-            m = Move.pass_(a, score=0)
-            p.push(m, trusted=True)
-            pv.append(m)
+        def player(j: int) -> int:
+            return (j + k) % 2
+
+        e = outcome.ending
+        ending = Ending(e.reason, player(e.player),
+                        tuple(Adjustment(player(adj.player), adj.kind, adj.points, adj.tiles) for adj in e.adjustments))
+        final = (int(outcome.scores[player(0)]), int(outcome.scores[player(1)]))
+        return out, ending, final
 
 
 def _move(rec, ruleset: Ruleset, board: np.ndarray) -> Move:
@@ -487,6 +567,36 @@ def _move(rec, ruleset: Ruleset, board: np.ndarray) -> Move:
                       score=int(rec["score"]), reclaimed=reclaimed)
 
 
+def _not_legal(position: "Position", move: Move) -> RacksmithError:
+    """The error for a move that is not among the root moves of ``position``: with the reason
+    :func:`~racksmith.core.validation.check_move` gives (``racksmith validate``'s), as
+    :func:`~racksmith.core.validation.why_not_legal` writes it, and its reason code and words
+    (an :class:`~racksmith.errors.IllegalMoveError`)."""
+    from ..core.validation import check_move, why_not_legal
+
+    message = f"not a legal move of the player to move here: {why_not_legal(position, [move])}"
+    try:
+        check_move(position, move)
+    except IllegalMoveError as e:
+        return IllegalMoveError(e.reason, message, e.words)
+    except RacksmithError:
+        pass
+    return RacksmithError(message)
+
+
+def _bag_hint(position: "Position", in_bag: int) -> str:
+    """Where a position with ``in_bag`` tiles in the bag is solved instead: the pre-endgame solver
+    while it takes that many (fewer than the ruleset's exchange limit and at most its MAX_BAG:
+    1 to 6 tiles in English), else a simulation."""
+    from .peg import MAX_BAG as PEG_MAX_BAG
+
+    most = min(position.ruleset.exchange_limit - 1, PEG_MAX_BAG)
+    if in_bag > most:
+        return " (simulate instead: racksmith sim, or Position.simulate)"
+    held = "one" if most == 1 else f"1 to {most} tiles"
+    return f" (with {held} in the bag it is a pre-endgame: racksmith peg, or Position.solve_peg)"
+
+
 def _endgame_position(position: "Position") -> "Position":
     """A copy of ``position`` with both racks known: an unknown opponent's rack (empty in a CGP)
     is the unseen tiles, which with the bag empty are his. Refuses a bag that is not empty."""
@@ -499,8 +609,7 @@ def _endgame_position(position: "Position") -> "Position":
     in_bag = position.bag_count
     if in_bag:
         raise PositionError(
-            f"the bag holds {in_bag} tile{'s' if in_bag != 1 else ''}: an endgame needs it empty"
-            + (" (with one in the bag it is a pre-endgame: racksmith peg, or Position.solve_peg)" if in_bag == 1 else "")
+            f"the bag holds {in_bag} tile{'s' if in_bag != 1 else ''}: an endgame needs it empty" + _bag_hint(position, in_bag)
         )
     racks = position.inferred_racks()
     if racks[0] is None:  # both racks unknown: the unseen tiles do not tell how they are shared

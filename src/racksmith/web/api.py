@@ -21,7 +21,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from ..errors import RacksmithError, RequestError
+from ..errors import IllegalMoveError, RacksmithError, RequestError
 from ..lexicon import EMBEDDED, Leaves, Lexicon, default_leaves, load_leaves, load_lexicon
 from ..lexicon.embedded import default_ruleset
 from ..lexicon.load import load_embedded
@@ -455,9 +455,10 @@ class Analyzer:
         depth completed (``exact`` false); ``plies`` (1 to 60) stops at that depth; ``top`` (1 to
         :data:`MAX_ENDGAME_TOP`) asks for that many best moves, each with its value and line (the
         ``top`` list, as ``endgame --top``); ``move`` (a play as on the board, ``"8D QUIRK"``, or
-        ``"pass"``) also values that play: ``move`` ``{move, value, loses}``, as ``endgame --move``.
-        ``cancel``: setting it stops the search at once and raises a :class:`RequestError`
-        (:data:`CANCELLED`)."""
+        ``"pass"``) also values that play: ``move`` ``{move, value, loses}``, as ``endgame --move``;
+        a play that is not legal here is refused with why (``field 'move': ...``), its ``reason``
+        and ``words`` as ``/api/validate`` gives them. ``cancel``: setting it stops the search at
+        once and raises a :class:`RequestError` (:data:`CANCELLED`)."""
         from ..search.endgame import solve_endgame
 
         rs = self.ruleset(body)
@@ -479,10 +480,19 @@ class Analyzer:
         if move is not None:
             try:
                 asked = pos.resolve(move)
+            except IllegalMoveError as e:  # (its reason and words go with the answer, as /api/play's)
+                raise IllegalMoveError(e.reason, f"field 'move': {e.message}", e.words) from None
             except ValueError as e:
                 raise RequestError(f"field 'move': {e}") from None
+            if pos.is_over:
+                raise IllegalMoveError("game_over", f"field 'move': the game is over: {asked.notation()} cannot be played")
         _check(cancel)
-        found = solve_endgame(pos, plies, seconds, 1, tt_mb=16, cancel=cancel, top=top, move=asked)
+        try:
+            found = solve_endgame(pos, plies, seconds, 1, tt_mb=16, cancel=cancel, top=top, move=asked)
+        except IllegalMoveError as e:  # the move asked is not a legal one here: why, as racksmith validate says
+            if asked is None:  # pragma: no cover - only the move asked is checked
+                raise
+            raise IllegalMoveError(e.reason, f"field 'move': {e.message}", e.words) from None
         _check(cancel)
         result = found.to_dict()
         if body.get("top") is not None and "top" not in result:  # (top 1 asked: the list of one)
