@@ -233,7 +233,14 @@ def test_the_endgame_tab_solves_the_position(page, server):
     head = page.text_content("#endgame-head")
     assert f"value {case['value']} (exact)" in head, head
     assert page.locator("#endgame-pv li").count() >= 1
-    assert head.startswith(f"best {page.text_content('#endgame-pv li')}")
+    assert head.startswith(f"best {page.text_content('#endgame-pv li button')}")
+    # each move with its score, and the result at the end of the line
+    from racksmith import Position
+
+    solved = Position.from_cgp(case["cgp"]).solve_endgame()
+    assert page.text_content("#endgame-pv li").endswith(f" {solved.pv[0].score}")
+    final = page.text_content("#endgame-final")
+    assert final.startswith(f"final: {solved.final_scores[0]} to {solved.final_scores[1]}, "), final
     assert page.is_hidden("#endgame-top-table")
     screenshot(page, "endgame")
     # the three best moves, each with its value and line, as the library ranks them

@@ -1947,20 +1947,37 @@
     }
   }
 
+  // "final: 377 to 330, the player to move wins by 47" when the line reaches the end of the game
+  function endgameFinal(data) {
+    const f = data.final_scores;
+    if (!Array.isArray(f) || f.length < 2) return "";
+    const spread = data.final_spread;
+    const verdict = spread > 0 ? `the player to move wins by ${spread}` :
+      spread < 0 ? `the player to move loses by ${-spread}` : "a draw";
+    return `final: ${f[0]} to ${f[1]}, ${verdict}` + (data.exact ? "" : " (not exact)");
+  }
+
   function showEndgame(data) {
     const value = data.value > 0 ? `+${data.value}` : String(data.value);
     const how = data.exact ? "exact" : `not exact: ${data.depth} plies searched`;
     $("endgame-head").replaceChildren("best ", words("span", {}, ...moveNodes(data.best)), `, value ${value} (${how}), ` +
       `${data.nodes.toLocaleString()} nodes, ${data.seconds.toFixed(2)} s`);
+    // each move with its score (a pass said as one), then how the line ends the game and the result
+    const scored = (i) => {
+      const step = (data.line || [])[i];
+      return step ? [h("span", { class: "subtle", text: ` ${step.score}` })] : [];
+    };
+    const shown = (m) => (String(m).trim() === "-" ? ["(pass)"] : moveNodes(m));
     $("endgame-pv").replaceChildren(...data.pv.map((m, i) => {
-      if (i) return words("li", {}, ...moveNodes(m));
+      if (i) return words("li", {}, ...shown(m), ...scored(i));
       // the first move is on this board: a button shows it
-      const move = words("button", { type: "button", class: "move-button", title: "show it on the board" }, ...moveNodes(m));
+      const move = words("button", { type: "button", class: "move-button", title: "show it on the board" }, ...shown(m));
       move.addEventListener("mouseenter", () => previewNotation(m, false));
       move.addEventListener("mouseleave", unhover);
       move.addEventListener("click", (e) => { previewNotation(m, true); boardIntoView(e); });
-      return h("li", {}, move);
+      return h("li", {}, move, ...scored(i));
     }));
+    $("endgame-final").textContent = endgameFinal(data);
     // with more than one best move asked for: each with its value and line (``top``)
     const table = $("endgame-top-table");
     const lines = data.top || [];
