@@ -269,14 +269,24 @@ def stdout():
 
 
 def note_cgp_lexicon(opcodes, used: str) -> None:
-    """Say on stderr when a CGP's ``lex`` opcode names another lexicon than the one in use (the
-    opcode is kept, not followed: the lexicon comes from --lexicon or the ruleset)."""
-    named = next((v for k, v in opcodes if k == "lex" and v), None)
-    if named and named.strip().lower() != str(used).strip().lower():
-        err_console.print(
-            f"note: the CGP names lexicon {named}; moves are made and checked with {used} (pass --lexicon to choose)",
-            highlight=False, markup=False, soft_wrap=True,
-        )
+    """Say on stderr when a CGP's ``lex`` opcode, or MAGPIE's ``l1``/``l2`` (each player's lexicon),
+    names another lexicon than the one in use (the opcodes are kept, not followed: the lexicon comes
+    from --lexicon or the ruleset, one for both players)."""
+    from ..formats.cgp import cgp_lexicon_names
+
+    first, second = cgp_lexicon_names(opcodes)
+    same = str(used).strip().lower()
+    if not any(name and name.strip().lower() != same for name in (first, second)):
+        return
+    if first and second and first.strip().lower() != second.strip().lower():
+        named = f"lexicons {first} (player 1) and {second} (player 2)"
+        used_by = f"{used} for both players"
+    else:
+        named, used_by = f"lexicon {first or second}", used
+    err_console.print(
+        f"note: the CGP names {named}; moves are made and checked with {used_by} (pass --lexicon to choose)",
+        highlight=False, markup=False, soft_wrap=True,
+    )
 
 
 def say(text) -> None:

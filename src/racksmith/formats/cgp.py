@@ -2,6 +2,7 @@
 
 Parsing here is syntax plus the alphabet; the position checks tile counts against the distribution.
 The ``ld`` (letter distribution), ``bdn`` (board), ``var`` (variant) and ``lex`` (lexicon) opcodes
+(or ``l1`` and ``l2``, MAGPIE's lexicons of each player, when they name the same one)
 choose the ruleset and lexicon when the caller names none (:func:`cgp_ruleset`, :func:`cgp_lexicon`,
 :mod:`racksmith.formats.naming`); they are names from data, looked up without ever opening a file,
 and a name racksmith cannot play is refused naming it, as is a ``bdn`` naming another board than
@@ -174,7 +175,28 @@ _NAME_OPCODES = {"ld": "distribution", "bdn": "layout", "var": "variant", "lex":
 
 
 def _names(opcodes) -> dict[str, str]:
-    return {f: opcode(opcodes, k) or "" for k, f in _NAME_OPCODES.items()}
+    names = {f: opcode(opcodes, k) or "" for k, f in _NAME_OPCODES.items()}
+    names["lexicon"] = shared_lexicon(opcodes) or ""
+    return names
+
+
+def cgp_lexicon_names(opcodes: "Iterable[tuple[str, str]]") -> tuple[str | None, str | None]:
+    """The lexicon a CGP's opcodes name for each of the two players: ``lex`` for both, overridden
+    by ``l1`` for the first and ``l2`` for the second, as MAGPIE reads them (MAGPIE writes
+    ``l1 NWL20; l2 CSW21;`` in place of ``lex`` when the players' lexicons differ); None where none is
+    named. racksmith plays both players with one lexicon: these are names to tell about."""
+    opcodes = tuple(opcodes)
+    both = opcode(opcodes, "lex")
+    return opcode(opcodes, "l1") or both, opcode(opcodes, "l2") or both
+
+
+def shared_lexicon(opcodes: "Iterable[tuple[str, str]]") -> str | None:
+    """The lexicon a CGP names for both players (:func:`cgp_lexicon_names`, case ignored), or None:
+    none named, or another for each (``l1 NWL20; l2 CSW21;``)."""
+    first, second = cgp_lexicon_names(opcodes)
+    if first is None or second is None or first.strip().lower() != second.strip().lower():
+        return None
+    return first
 
 
 def _refused(field_: str, message: str) -> CGPError:
@@ -182,13 +204,14 @@ def _refused(field_: str, message: str) -> CGPError:
 
 
 def cgp_lexicon(opcodes: "Iterable[tuple[str, str]]", ruleset: Ruleset) -> "Lexicon | None":
-    """The lexicon a CGP's ``lex`` opcode names when racksmith ships it and it is spelled in the
-    ruleset's letters, loaded; None otherwise (the ruleset's own lexicon is used: a lexicon
-    racksmith does not ship, such as ``NWL20``, must be given by the caller)."""
+    """The lexicon a CGP's ``lex`` opcode names (or its ``l1`` and ``l2`` both: :func:`shared_lexicon`)
+    when racksmith ships it and it is spelled in the ruleset's letters, loaded; None otherwise (the
+    ruleset's own lexicon is used: a lexicon racksmith does not ship, such as ``NWL20``, must be
+    given by the caller, and so must one lexicon for players whose ``l1`` and ``l2`` differ)."""
     from ..lexicon.embedded import EMBEDDED, default_ruleset
     from ..lexicon.load import load_embedded
 
-    lex = opcode(opcodes, "lex")
+    lex = shared_lexicon(opcodes)
     name = lex.strip().lower() if lex else ""
     if name not in EMBEDDED or name == ruleset.lexicon:
         return None

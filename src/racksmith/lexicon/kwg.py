@@ -3,6 +3,8 @@
 One node is ``tile << 24 | accepts << 23 | is_end << 22 | arc_index``; node 0 points to the
 DAWG's root list, node 1 (when the file carries a GADDAG) to the GADDAG's, tile 0 being the
 GADDAG separator (in a leave file, the blank). See ``formats.md`` of the project's references.
+A file may hold a DAWG, a GADDAG or both: a GADDAG-only file's words are read from its GADDAG
+(:func:`gaddag_words`), and :class:`~racksmith.lexicon.Lexicon` builds the whole graph from them.
 """
 from __future__ import annotations
 
@@ -38,6 +40,12 @@ class GraphFacts:
     longest_path: int  #: tiles of the GADDAG's longest path, separator included
     dawg_nodes: int  #: nodes reachable from the DAWG root (-1 when not counted: leave files)
     counts: np.ndarray  #: uint64, words in the sibling list from each node on (0 where not reached)
+
+    @property
+    def gaddag_only(self) -> bool:
+        """A GADDAG without a DAWG (MAGPIE's ``convert text2gaddag``): node 0 points to no word
+        while the GADDAG holds paths. Its words are those of the GADDAG (:func:`gaddag_words`)."""
+        return self.has_gaddag and self.words == 0 and self.gaddag_paths > 0
 
 
 def read_file(path: str | Path, what: str = "KWG") -> np.ndarray:
@@ -161,3 +169,45 @@ def check_kwg(nodes: np.ndarray, n_letters: int, source: str, *, leaves: bool = 
         dawg_nodes=int(dawg_nodes),
         counts=counts,
     )
+
+
+def _letters_only(nodes: np.ndarray) -> tuple[np.ndarray, int]:
+    """A copy of a KWG's nodes whose GADDAG separators (past nodes 0 and 1) lead nowhere and accept
+    nothing, and the GADDAG root: from that root it holds only the paths of letters, which in a
+    GADDAG are its words reversed."""
+    root = int(nodes[1]) & ARC_MASK
+    letters = np.array(nodes, dtype=np.uint32)  # (a writable copy)
+    separators = (letters >> 24) == SEPARATOR
+    separators[:2] = False
+    letters[separators] &= np.uint32(~(ARC_MASK | ACCEPTS) & 0xFFFF_FFFF)
+    return letters, root
+
+
+def gaddag_word_count(nodes: np.ndarray, source: str) -> tuple[int, int]:
+    """The number of words of a checked KWG's GADDAG, and the letters of its longest: the accepted
+    paths that pass no separator (in Gordon's GADDAG, as racksmith, MAGPIE and wolges build it, each
+    word ``w`` has the path of its letters reversed, with no separator: ``CARE`` gives ``ERAC``, then
+    ``RAC@E``, ``AC@RE``, ``C@ARE``). A count above :data:`MAX_WORDS` is refused, as for a DAWG."""
+    letters, root = _letters_only(nodes)
+    if not root:
+        return 0, 0
+    counts = np.zeros(letters.size, dtype=np.uint64)
+    _err, _node, longest = _kwgwalk.analyse(letters, (root,), counts)  # (the checked graph has no cycle)
+    words = int(counts[root])
+    if words > MAX_WORDS:
+        raise LexiconFormatError(
+            f"KWG {source}: the GADDAG holds {'more than 2**62' if words >= 1 << 62 else f'{words:,}'} words, more "
+            f"than the {MAX_WORDS:,} racksmith loads; not a game lexicon (a crafted or corrupt file?)"
+        )
+    return words, int(longest[0])
+
+
+def gaddag_words(nodes: np.ndarray, source: str) -> list[bytes]:
+    """The words of a checked KWG's GADDAG (see :func:`gaddag_word_count`), as tile strings in
+    order: how the words of a GADDAG-only KWG (:attr:`GraphFacts.gaddag_only`) are read."""
+    count, longest = gaddag_word_count(nodes, source)
+    if not count:
+        return []
+    letters, root = _letters_only(nodes)
+    listing = _kwgwalk.words(letters, root, b"", longest)
+    return sorted(word[::-1] for word in listing.split(b"\xff")[:-1])

@@ -14,9 +14,9 @@ from .. import _args
 from ..rules.alphabet import BLANK, LETTER_MASK, Alphabet
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
-from .build import build_packed, frozen
+from .build import build_packed, frozen, pack_words
 from .files import write_atomically
-from .kwg import ACCEPTS, ARC_MASK, GraphFacts, check_kwg, nodes_of, read_file
+from .kwg import ACCEPTS, ARC_MASK, GraphFacts, check_kwg, gaddag_words, nodes_of, read_file
 from .wordlist import Skipped, WordList, words_to_list
 
 
@@ -61,9 +61,16 @@ class Lexicon:
     loaded from a file), so that nothing can change the checked graph. Words are strings, case
     ignored; :meth:`anagrams` shows letters that come from a blank in lowercase. Listings are in
     alphabet order.
+
+    A KWG that holds only a GADDAG (MAGPIE's ``convert text2gaddag``) is read too: its words are
+    those of the GADDAG (each word's letters reversed, a path with no separator), from which the
+    DAWG and the GADDAG are built anew in memory (ENABLE: 0.6 s; :func:`racksmith.lexicon.load_lexicon`
+    keeps the graph built in the lexicon cache); :attr:`from_gaddag_only` says so, and :attr:`kwg` is
+    then the graph built, not the file's.
     """
 
-    __slots__ = ("kwg", "alphabet", "name", "path", "skipped_by_reason", "facts", "_digest", "_wordmap")
+    __slots__ = ("kwg", "alphabet", "name", "path", "skipped_by_reason", "facts", "from_gaddag_only", "_digest",
+                 "_wordmap")
 
     def __init__(
         self,
@@ -87,6 +94,12 @@ class Lexicon:
         nodes = frozen(nodes)  # (a copy over bytes unless it is one: the checked graph must never change)
         source = str(path) if path is not None else (name or "<memory>")
         self.facts: GraphFacts = check_kwg(nodes, len(alphabet), repr(source))
+        #: the graph given held only a GADDAG: its words were read from it and the whole graph built
+        self.from_gaddag_only = self.facts.gaddag_only
+        if self.from_gaddag_only:
+            text, offsets = pack_words(gaddag_words(nodes, repr(source)))
+            nodes = frozen(build_packed(text, offsets, gaddag=True))
+            self.facts = check_kwg(nodes, len(alphabet), repr(source))
         self.kwg = nodes
         self.alphabet = alphabet
         self.name = name
@@ -189,7 +202,7 @@ class Lexicon:
         return other
 
     def __reduce__(self):
-        return (_restore, (self.tobytes(), self.alphabet, self.name, self.skipped_by_reason))
+        return (_restore, (self.tobytes(), self.alphabet, self.name, self.skipped_by_reason, self.from_gaddag_only))
 
     # --- facts -----------------------------------------------------------------------------
     @property
@@ -241,13 +254,19 @@ class Lexicon:
         return self.facts.longest
 
     def info(self) -> dict:
-        return {
+        """Words, nodes (those of the DAWG too), whether it has a GADDAG, bytes; and
+        ``"gaddag_only": True`` for a lexicon read from a GADDAG-only KWG (its counts are those of
+        the graph built from it)."""
+        info = {
             "words": len(self),
             "nodes": self.nodes,
             "dawg_nodes": self.dawg_nodes,
             "gaddag": self.has_gaddag,
             "bytes": 4 * self.nodes,
         }
+        if self.from_gaddag_only:
+            info["gaddag_only"] = True
+        return info
 
     def __len__(self) -> int:
         return self.facts.words
@@ -383,5 +402,7 @@ class Lexicon:
         return _split_listing(_kwgwalk.words(self.kwg, root, b"", self.facts.longest_path), self.alphabet)
 
 
-def _restore(data: bytes, alphabet: Alphabet, name: str, skipped: Skipped) -> Lexicon:
-    return Lexicon(nodes_of(data, name or "<bytes>"), alphabet, name=name, skipped=skipped)
+def _restore(data: bytes, alphabet: Alphabet, name: str, skipped: Skipped, from_gaddag_only: bool = False) -> Lexicon:
+    lex = Lexicon(nodes_of(data, name or "<bytes>"), alphabet, name=name, skipped=skipped)
+    lex.from_gaddag_only = from_gaddag_only  # (the graph pickled is the one built from it)
+    return lex
