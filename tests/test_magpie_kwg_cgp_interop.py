@@ -97,6 +97,7 @@ def test_gaddag_only_kwg_is_read_with_a_cache_that_cannot_be_written(fresh, tmp_
 def test_gaddag_only_kwg_plays_and_is_counted_by_the_cli(capsys, fresh):
     code, out, err = run(capsys, "lexicon", "info", GADDAG_ONLY)
     assert code == 0 and out.startswith("magpie_gaddag_only: 6 words; 77 nodes (308 bytes), 0 of them in the DAWG")
+    assert "GADDAG: yes (the file holds only a GADDAG: racksmith builds the DAWG)" in out
     assert err.startswith(f"note: KWG '{GADDAG_ONLY}' holds only a GADDAG (as MAGPIE's 'convert text2gaddag' "
                           "writes it): racksmith reads its 6 words from it")
     code, out, _ = run(capsys, "lexicon", "info", GADDAG_ONLY, "--json")

@@ -102,6 +102,7 @@ def info_cmd(
         return
     say(f"{name}: {info['words']:,} words; {info['nodes']:,} nodes ({info['bytes']:,} bytes), "
         f"{info['dawg_nodes']:,} of them in the DAWG; GADDAG: {'yes' if info['gaddag'] else 'no'}"
+        + (" (the file holds only a GADDAG: racksmith builds the DAWG)" if info.get("gaddag_only") else "")
         + (f"; file {path}" if path else ""))
     if embedded:
         say(f"embedded: {embedded.description}")
