@@ -240,7 +240,7 @@ def test_leaves_read_as_magpie_writes_them_and_items_write_them_back(tmp_path, c
     assert sorted(csv.read_text(encoding="utf-8").split()) == ["?AALL,1.5", "?AA[LL],2.5", "CH,0.25", "[CH],-1.0"]
     rs_file = tmp_path / "spanish.json"
     rs_file.write_text(json.dumps(ES.to_dict()), encoding="utf-8")
-    assert main(["leaves", "build", str(csv), "-o", str(tmp_path / "l.klv2"), "--ruleset", str(rs_file)]) == 0
+    assert main(["leaves", "build", str(csv), "--partial", "-o", str(tmp_path / "l.klv2"), "--ruleset", str(rs_file)]) == 0
     capsys.readouterr()
     assert (tmp_path / "l.klv2").read_bytes() == pairs.tobytes()
     assert Leaves.load(tmp_path / "l.klv2", ES).items() == pairs.items()

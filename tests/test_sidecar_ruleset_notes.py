@@ -54,12 +54,12 @@ def run(capsys, *args) -> tuple[int, str, str]:
 
 
 # --- 1. a win% table trained for another ruleset ----------------------------------------------------------
-def _table(folder: Path, name: str, made_for: "Ruleset | None") -> Path:
-    """A table of 3 rows (unseen 1..3) whose every spread is an even chance, with the provenance
-    ``winpct train`` writes for ``made_for`` (None: no provenance, as a Macondo table has)."""
+def _table(folder: Path, name: str, made_for: "Ruleset | None", rows: int = 3) -> Path:
+    """A table of ``rows`` rows (unseen 1..rows) whose every spread is an even chance, with the
+    provenance ``winpct train`` writes for ``made_for`` (None: no provenance, as a Macondo table has)."""
     path = folder / f"{name}.winpct"
     prov = {**provenance_fields(made_for), "players": "..."} if made_for is not None else {}
-    WinPct(np.full((3, 5), 0.5), np.full(3, 10), name, prov).save(path)
+    WinPct(np.full((rows, 5), 0.5), np.full(rows, 10), name, prov).save(path)
     return path
 
 
@@ -82,8 +82,8 @@ def test_a_table_trained_for_another_ruleset_is_noted(tmp_path):
 
 def test_a_table_of_this_ruleset_or_of_none_says_nothing(tmp_path):
     assert borrowed_note(ENGLISH, "english") is None and borrowed_note(get_ruleset("super"), "super") is None
-    assert borrowed_note(ENGLISH, str(_table(tmp_path, "plain", None))) is None  # (no provenance: who knows)
-    assert borrowed_note(ENGLISH, str(_table(tmp_path, "mine", ENGLISH))) is None
+    assert borrowed_note(ENGLISH, str(_table(tmp_path, "plain", None, 93))) is None  # (no provenance: who knows)
+    assert borrowed_note(ENGLISH, str(_table(tmp_path, "mine", ENGLISH, 93))) is None
     # English's game under another name is English's game
     own = tmp_path / "own.json"
     own.write_text(json.dumps({**ENGLISH.to_dict(), "name": "own", "aliases": []}), encoding="utf-8")
@@ -102,7 +102,7 @@ def test_sim_and_simulate_say_it_once(tmp_path, capsys):
     assert r.note.count("was trained for ruleset tinypl, not english") == 1
     # a table of English's own: nothing to say
     code, out, err = run(capsys, "sim", OPENING, "-i", 20, "-c", 2, "--seed", 1, "--winpct",
-                         _table(tmp_path, "mine", ENGLISH), "--json")
+                         _table(tmp_path, "mine", ENGLISH, 93), "--json")
     assert code == 0 and json.loads(out)["note"] is None and "note" not in err
 
 

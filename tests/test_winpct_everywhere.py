@@ -40,9 +40,10 @@ def own(tmp_path) -> Path:
 @pytest.fixture
 def even(tmp_path) -> Path:
     """A table that gives every spread an even chance: a simulation with it has every play at 50%
-    (no play-out of an opening reaches the end of the game)."""
+    (no play-out of an opening reaches the end of the game); 93 rows, every unseen count of an
+    English game (a table of fewer is noted)."""
     path = tmp_path / "even.winpct"
-    WinPct(np.full((3, 5), 0.5), np.full(3, 10)).save(path)
+    WinPct(np.full((93, 5), 0.5), np.full(93, 10)).save(path)
     return path
 
 

@@ -29,20 +29,43 @@ def build_cmd(
                                dir_okay=False, allow_dash=True, callback=dash_is_stdin),
     output: Path = typer.Option(..., "--output", "-o", help="The .klv2 file to write.", dir_okay=False),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help=RULESET_HELP + " [default: english]"),
+    partial: bool = typer.Option(False, "--partial",
+                                 help="Write the CSV's leaves alone: a smaller file, read by racksmith and wolges as "
+                                      "the complete one, but misread by MAGPIE (a leave the file lacks is read as a "
+                                      "longer one that begins with it: E as ES)."),
 ) -> None:
-    """Compile a leave CSV into a KLV2 file (byte for byte what MAGPIE writes)."""
-    from ..errors import RacksmithError
+    """Compile a leave CSV into a KLV2 file.
+
+    The file holds every leave of the ruleset's tiles of 1 up to as many tiles as the CSV's
+    longest leave (rack size - 1 for a full table), those the CSV lacks at 0, the value racksmith
+    gives a leave a file lacks, as MAGPIE's convert csv2klv writes it. From a CSV with leaves of
+    rack size - 1 tiles and values of at most 3 decimals (as MAGPIE's convert klv2csv and
+    leaves csv --magpie write them) the file is byte for byte MAGPIE's: MAGPIE rounds each value
+    to 0.001 as it reads it, racksmith keeps the CSV's value (as float32)."""
+    from ..errors import LexiconFormatError, RacksmithError
     from ..formats.naming import rulesets_that_read
     from ..lexicon import Leaves
+    from ..lexicon.klv import read_csv_text
     from ..rules.ruleset import get_ruleset
-    from .common import fail
+    from .common import fail, note
 
     if output.resolve() == csv.resolve():
         raise typer.BadParameter("the output would overwrite the CSV: choose another file", param_hint="--output")
     rs = get_ruleset(ruleset or "english")
     with err_console.status(f"building {output.name} from {csv.name}"):
         try:
-            leaves = Leaves.from_csv(csv, rs)
+            text = read_csv_text(csv)  # (read once: '-' is stdin)
+            source = repr(str(csv))
+            try:
+                leaves = Leaves.from_csv_text(text, rs, source=source, complete=not partial)
+            except LexiconFormatError as e:
+                why = getattr(e, "incomplete", None)
+                if why is None:
+                    raise
+                note(f"note: {why}: {output.name} holds the CSV's leaves alone, which MAGPIE misreads (a leave the "
+                     "file lacks is read as a longer one that begins with it)")
+                leaves = Leaves.from_csv_text(text, rs, source=source)
+                partial = True
         except RacksmithError as e:
             if ruleset is None:  # no ruleset given: leaves in another ruleset's letters name it
                 fits = rulesets_that_read(lambda other: _reads_csv(csv, other), rs)
@@ -51,7 +74,9 @@ def build_cmd(
                          + " or ".join(f"--ruleset {name}" for name in fits))
             raise
         leaves.save(output)
-    say(f"{output}: {len(leaves):,} leaves, {leaves.kwg.size:,} nodes")
+    sizes = "1 tile" if leaves.longest == 1 else f"1 to {leaves.longest} tiles"
+    which = "" if partial else f" (every leave of {sizes}; those the CSV lacks at 0)"
+    say(f"{output}: {len(leaves):,} leaves{which}, {leaves.kwg.size:,} nodes")
 
 
 def _reads_csv(path: Path, ruleset) -> bool:
@@ -127,6 +152,84 @@ def _csv_text(table) -> str:
     return "".join(f"{leave},{text}\n" for leave, text in zip(names, texts))
 
 
+def _tile_rows(listing: bytes, width: int):
+    """The leaves of a listing (tiles, each leave ended by 0xFF) as rows of ``tile + 1``, ``width``
+    columns, zeros last (numpy array)."""
+    import numpy as np
+
+    buf = np.frombuffer(listing, np.uint8)
+    ends = np.flatnonzero(buf == 0xFF)
+    starts = np.concatenate(([0], ends[:-1] + 1)).astype(np.int64)
+    lengths = ends - starts
+    rows = np.zeros((len(ends), width), np.uint8)
+    for k in range(int(lengths.max()) if len(lengths) else 0):
+        has = lengths > k
+        rows[has, k] = buf[starts[has] + k] + 1
+    return rows
+
+
+def _listing(rows) -> bytes:
+    """Rows of ``tile + 1`` (zeros last) as a listing: each leave's tiles, then 0xFF."""
+    import numpy as np
+
+    cells = np.concatenate([rows.astype(np.int16) - 1, np.full((len(rows), 1), 0xFF, np.int16)], axis=1)
+    return cells[cells >= 0].astype(np.uint8).tobytes()
+
+
+def _magpie_csv(table, rs) -> "tuple[str, str | None]":
+    """A leave table as MAGPIE's ``convert klv2csv`` writes it, and a note on what it leaves out (or
+    None): every leave of the ruleset's tiles of 1 to rack size - 1 tiles (0 for one the table
+    lacks, as racksmith reads it), by size, then tiles ascending (the blank first); each value
+    rounded to 0.001, half away from zero, as MAGPIE reads a KLV2 (into whole millipoints), and
+    written as C's %f writes it (23.864000). When that table is too large to list, the table's own
+    leaves, in that order and form."""
+    import numpy as np
+
+    from ..lexicon.klv import _leave_names
+    from ..training.leavegen import MAX_LEAVES, leave_count, possible_leaves
+    from ..training.tally import WIDTH
+
+    most = rs.rack_size - 1
+    sizes, listing = _leave_sizes(table)
+    width = max(most, int(sizes.max()) if len(sizes) else 0, 1)
+    have = _tile_rows(listing, width)  # (the file's order: ascending as bytes)
+    values = np.asarray(table.values, np.float64)
+    why = None
+    if most < 1:
+        every = np.zeros((0, width), np.uint8)
+    elif most > WIDTH or leave_count(rs.counts, rs.rack_size) > MAX_LEAVES:
+        why = (f"the leaves of 1 to {most} of {rs.name}'s tiles are more than racksmith lists ({MAX_LEAVES:,}): the "
+               f"file's own {len(table):,} are written, in MAGPIE's order and form, where MAGPIE writes every one")
+        every = None
+    else:
+        by_size = possible_leaves(rs.counts, rs.rack_size)
+        parts = []
+        for size in sorted(by_size):
+            rows = np.zeros((len(by_size[size]), width), np.uint8)
+            rows[:, :size] = by_size[size][:, :size]
+            parts.append(rows[np.argsort(rows.view(f"S{width}").ravel(), kind="stable")])
+        every = np.concatenate(parts)
+    if every is None:
+        order = np.argsort(sizes, kind="stable")
+        rows, vals = have[order], values[order]
+    else:
+        keys = have.view(f"S{width}").ravel()
+        want = every.view(f"S{width}").ravel()
+        at = np.minimum(np.searchsorted(keys, want), max(len(keys) - 1, 0))
+        found = (keys[at] == want) if len(keys) else np.zeros(len(want), bool)
+        rows, vals = every, np.where(found, values[at] if len(keys) else 0.0, 0.0)
+        left_out = len(table) - int(np.count_nonzero(found))
+        if left_out:
+            why = (f"{plural(left_out, 'leave')} of the file no game of {rs.name} deals (more copies of a tile than it "
+                   f"has, or more than {most} tiles) left out, as MAGPIE's klv2csv leaves them out")
+    scaled = vals * 1000.0  # (MAGPIE: round(value * 1000) into an int32, half away from zero)
+    whole = np.trunc(scaled)
+    milli = (whole + np.where(np.abs(scaled - whole) >= 0.5, np.sign(scaled), 0.0)).astype(np.int64)
+    names = _leave_names(_listing(rows), table.alphabet)
+    texts = [f"{'-' if m < 0 else ''}{abs(m) // 1000}.{abs(m) % 1000:03d}000" for m in milli.tolist()]
+    return "".join(f"{leave},{text}\n" for leave, text in zip(names, texts)), why
+
+
 @leaves_app.command("csv")
 def csv_cmd(
     leaves_file: str = typer.Argument(..., metavar="FILE",
@@ -136,20 +239,43 @@ def csv_cmd(
                                           help="The CSV to write (.gz: gzip'ed) [default: stdout]."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
                                           help=RULESET_HELP + " [default: a shipped set's own, else english]"),
+    magpie: bool = typer.Option(False, "--magpie",
+                                help="Write what MAGPIE's convert klv2csv writes: every leave of the ruleset's tiles "
+                                     "of 1 to rack size - 1 tiles (0 for one the file lacks), by size, then in "
+                                     "alphabet order (the blank first), each value to 0.001 as MAGPIE reads it, "
+                                     "printed with 6 decimals (23.864000)."),
 ) -> None:
-    """Write a leave file's leaves as leave,value lines (what leaves build reads: it makes the same
-    KLV2 of them again)."""
+    """Write a leave file's leaves as leave,value lines.
+
+    By default, racksmith's exact form: the file's leaves in its order, each value in the fewest
+    digits that read back to its float32, so leaves build makes the same KLV2 of them again, byte
+    for byte (with --partial for a file that lacks some leaves of the sizes it holds). --magpie
+    writes MAGPIE's form instead (values rounded to 0.001)."""
     import gzip
 
     from ..lexicon import load_leaves
     from ..lexicon.files import write_atomically
-    from .common import stdout
+    from ..rules.ruleset import get_ruleset
+    from .common import note, stdout
 
     if output is not None and Path(leaves_file).exists() and output.resolve() == Path(leaves_file).resolve():
         raise typer.BadParameter("the output would overwrite the leave file: choose another file", param_hint="--output")
     ruleset = _ruleset_of(leaves_file, ruleset)
     table = load_leaves(leaves_file, ruleset)  # (a shipped set's name is the set: a file of that name is ./english)
-    data = _csv_text(table).encode("utf-8")
+    count = len(table)
+    if magpie:
+        from ..lexicon.shipped_leaves import SHIPPED_LEAVES
+        from ..lexicon.klv import shipped_set
+
+        if ruleset is None and shipped_set(leaves_file) is not None:
+            ruleset = SHIPPED_LEAVES[shipped_set(leaves_file)]  # (a shipped set's own ruleset: its tiles)
+        text, why = _magpie_csv(table, get_ruleset(ruleset))
+        count = text.count("\n")
+        if why is not None:
+            note(f"note: {why}")
+    else:
+        text = _csv_text(table)
+    data = text.encode("utf-8")
     if output is None:
         out = stdout()
         buffer = getattr(out, "buffer", None)
@@ -164,7 +290,7 @@ def csv_cmd(
     if output.name.lower().endswith(".gz"):
         data = gzip.compress(data, mtime=0)
     write_atomically(output, data)
-    say(f"{output}: {len(table):,} leaves")
+    say(f"{output}: {count:,} leaves")
 
 
 def _leave_sizes(table):

@@ -137,20 +137,20 @@ class Leaves:
         return cls(nodes, values, alphabet, path=path, version=version, source=where)
 
     @classmethod
-    def from_csv(cls, path: str | Path, ruleset: "str | Path | Ruleset | None" = None) -> "Leaves":
-        """Build from a ``leave,value`` CSV (gzip accepted); tiles in any order, ``?`` = blank."""
+    def from_csv(cls, path: str | Path, ruleset: "str | Path | Ruleset | None" = None, *,
+                 complete: bool = False) -> "Leaves":
+        """Build from a ``leave,value`` CSV (gzip accepted); tiles in any order, ``?`` = blank.
+        ``complete``: every leave the CSV lacks too, at 0, as MAGPIE writes a table
+        (:meth:`from_pairs`); without it, only the CSV's leaves (a table MAGPIE misreads when
+        they are not all there)."""
         p = _args.path(path, "path", LexiconFormatError)
-        data = read_bounded(p, MAX_CSV_BYTES, "leave CSV", LexiconFormatError, gunzip=True)
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise LexiconFormatError(f"leave CSV {str(p)!r} is not UTF-8 text (bad byte at offset {e.start})") from None
-        return cls.from_csv_text(text, ruleset, source=repr(str(p)))
+        return cls.from_csv_text(read_csv_text(p), ruleset, source=repr(str(p)), complete=complete)
 
     @classmethod
     def from_csv_text(cls, text: str, ruleset: "str | Path | Ruleset | None" = None, *,
-                      source: str = "<csv>") -> "Leaves":
-        """Build from the text of a leave CSV, which must hold at least one leave."""
+                      source: str = "<csv>", complete: bool = False) -> "Leaves":
+        """Build from the text of a leave CSV, which must hold at least one leave (``complete``:
+        as :meth:`from_pairs` takes it)."""
         _args.text(source, "source", LexiconFormatError)
         if not isinstance(text, str):
             hint = ": decode the bytes, or read a file with Leaves.from_csv" if isinstance(text, (bytes, bytearray)) else ""
@@ -163,7 +163,7 @@ class Leaves:
         rs = get_ruleset(ruleset)
         _check_leave_sizes(leaves, lines, rs, source)
         try:
-            return cls.from_pairs(zip(leaves, values), rs, source=source)
+            return cls.from_pairs(zip(leaves, values), rs, source=source, complete=complete)
         except LexiconFormatError as e:  # a letter: where it is in the file
             leave = getattr(e, "leave", None)
             if leave is None:
@@ -178,12 +178,23 @@ class Leaves:
 
     @classmethod
     def from_pairs(cls, pairs: Iterable[tuple[str, float]], ruleset: "str | Path | Ruleset | None" = None, *,
-                   source: str = "<pairs>") -> "Leaves":
-        """Build from (leave, value) pairs; the empty leave may only be worth 0."""
+                   source: str = "<pairs>", complete: bool = False) -> "Leaves":
+        """Build from (leave, value) pairs; the empty leave may only be worth 0.
+
+        ``complete``: the table holds every other leave of the ruleset's tiles too, of 1 up to as
+        many tiles as the longest leave given (at most rack size − 1), at 0 (what racksmith reads
+        an absent leave as, so no value changes), as MAGPIE's ``convert csv2klv`` writes a table.
+        MAGPIE's lookup does not check that the tiles it walks end a leave, so in a table that lacks
+        a leave which begins a longer one it reads the leave as that one (``E`` as ``ES``); with
+        every leave of those sizes there, it reads each as racksmith does. A leave given with more
+        copies of a tile than the tile set has is kept. A complete table of more than
+        20,000,000 leaves (``racksmith.training.leavegen.MAX_LEAVES``), or of leaves of more than
+        7 tiles, is refused: build it without ``complete``."""
         _args.text(source, "source", LexiconFormatError)
         if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
             raise LexiconFormatError(f"leaves {source}: expected (leave, value) pairs, got {_args.show(pairs)}")
-        alphabet = get_ruleset(ruleset).alphabet
+        rs = get_ruleset(ruleset)
+        alphabet = rs.alphabet
         top = float(np.finfo(np.float32).max)  # the values are stored as float32
         names, vals = [], []
         for pair in pairs:
@@ -207,7 +218,9 @@ class Leaves:
             names.append(leave)
             vals.append(number)
         values = np.asarray(vals, dtype=np.float64).astype(np.float32)
-        return cls._from_matrix(_leave_matrix(names, alphabet, source), values, alphabet, source, names)
+        mat = _leave_matrix(names, alphabet, source)
+        every = _every_leave(rs, mat, source) if complete else None
+        return cls._from_matrix(mat, values, alphabet, source, names, every)
 
     @classmethod
     def from_tile_rows(cls, rows: np.ndarray, values: np.ndarray, ruleset: "str | Path | Ruleset | None" = None, *,
@@ -237,7 +250,9 @@ class Leaves:
 
     @classmethod
     def _from_matrix(cls, mat: np.ndarray, values: np.ndarray, alphabet: Alphabet, source: str,
-                     names: "list[str] | None") -> "Leaves":
+                     names: "list[str] | None", every: "np.ndarray | None" = None) -> "Leaves":
+        """The table of the leaves ``mat`` (rows of ``tile + 1``) and their values; with ``every``
+        (rows as :func:`_every_leave` gives them), those of its leaves ``mat`` lacks too, at 0."""
         order = np.argsort(mat.view(f"S{mat.shape[1]}").ravel(), kind="stable") if mat.size else np.zeros(0, np.int64)
         mat = mat[order]
         values = values[order]
@@ -249,6 +264,8 @@ class Leaves:
                 raise LexiconFormatError(
                     f"leaves {source}: leave {names[order[same[0]]]!r} appears twice (as {names[order[same[0] + 1]]!r})"
                 )
+        if every is not None and len(every):
+            mat, values = _with_absent_at_zero(mat, values, every)
         lengths = np.count_nonzero(mat, axis=1)
         offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
@@ -316,6 +333,55 @@ class Leaves:
         Ls), so the pairs written to a CSV build these leaves again."""
         listing = _kwgwalk.words(self.kwg, int(self.kwg[0]) & ARC_MASK, b"", self.longest)
         return list(zip(_leave_names(listing, self.alphabet), self.values.tolist()))
+
+
+def read_csv_text(path: Path) -> str:
+    """The text of a leave CSV (gzip'ed or not), as :meth:`Leaves.from_csv` reads it."""
+    data = read_bounded(path, MAX_CSV_BYTES, "leave CSV", LexiconFormatError, gunzip=True)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise LexiconFormatError(f"leave CSV {str(path)!r} is not UTF-8 text (bad byte at offset {e.start})") from None
+
+
+def _every_leave(rs: Ruleset, mat: np.ndarray, source: str) -> np.ndarray:
+    """Every leave of ``rs``'s tile set of 1 up to as many tiles as the longest row of ``mat``
+    (at most rack size − 1), as rows of ``tile + 1`` (zeros last), by size: the leaves a complete
+    table of those leaves holds (:meth:`Leaves.from_pairs`). A table too large to build is a
+    :class:`~racksmith.errors.LexiconFormatError` whose ``incomplete`` says why."""
+    from ..training.leavegen import MAX_LEAVES, leave_count, possible_leaves
+    from ..training.tally import WIDTH
+
+    most = min(int(np.count_nonzero(mat, axis=1).max()) if len(mat) else 0, rs.rack_size - 1)
+    if most < 1:
+        return np.zeros((0, 1), np.uint8)
+    n = leave_count(rs.counts, most + 1)
+    why = None
+    if most > WIDTH:
+        why = f"racksmith completes tables of leaves of at most {WIDTH} tiles, and these hold leaves of {most}"
+    elif n > MAX_LEAVES:
+        why = (f"a complete table of ruleset {rs.name} (every leave of 1 to {most} of its tiles) would hold {n:,} "
+               f"leaves, more than racksmith builds ({MAX_LEAVES:,})")
+    if why is not None:
+        e = LexiconFormatError(f"leaves {source}: {why}; build the table of the leaves given alone (complete=False)")
+        e.incomplete = why  # type: ignore[attr-defined]
+        raise e
+    return np.concatenate([rows[:, :most] for rows in possible_leaves(rs.counts, most + 1).values()])
+
+
+def _with_absent_at_zero(mat: np.ndarray, values: np.ndarray, every: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``mat`` (rows of ``tile + 1``, sorted as their bytes) and ``values`` with the rows of
+    ``every`` that ``mat`` lacks added at 0, sorted again."""
+    width = max(mat.shape[1], every.shape[1])
+    mat, every = (np.pad(m, ((0, 0), (0, width - m.shape[1]))) if m.shape[1] < width else m for m in (mat, every))
+    have = np.ascontiguousarray(mat).view(f"S{width}").ravel()
+    want = np.ascontiguousarray(every).view(f"S{width}").ravel()
+    at = np.minimum(np.searchsorted(have, want), max(len(have) - 1, 0))
+    absent = have[at] != want if len(have) else np.ones(len(want), bool)
+    rows = np.concatenate([every[absent], mat])
+    vals = np.concatenate([np.zeros(int(absent.sum()), np.float32), values])
+    order = np.argsort(rows.view(f"S{width}").ravel(), kind="stable")
+    return rows[order], vals[order]
 
 
 def _restore(data: bytes, alphabet: Alphabet, path: Path | None, version: int) -> Leaves:

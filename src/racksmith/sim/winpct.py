@@ -388,19 +388,57 @@ def shipped_table_for(ruleset: Ruleset) -> str:
 
 def borrowed_note(ruleset: Ruleset, winpct: "str | Path | WinPct | None" = None) -> "str | None":
     """When a simulation of ``ruleset`` given ``winpct`` (None: the default) uses the table of
-    another ruleset: a line that says so, else None. Without ``winpct``, for a ruleset with no
-    table of its own, the line names the table used and ``--winpct`` (``winpct=`` in Python); with
-    a table whose provenance says it was trained for another ruleset (:func:`other_ruleset_note`),
-    it names that ruleset, the one in use, and the unseen tiles the table has rows for when a game
-    of ``ruleset`` has more."""
+    another ruleset, or a table with fewer rows than a game of ``ruleset`` has unseen tiles: a
+    line that says so, else None. Without ``winpct``, for a ruleset with no table of its own, the
+    line names the table used and ``--winpct`` (``winpct=`` in Python); with a table whose
+    provenance says it was trained for another ruleset (:func:`other_ruleset_note`), it names that
+    ruleset and the one in use. Whatever the table's provenance says (or when it has none: a
+    MAGPIE or Macondo table), the line says which unseen counts its rows cover when a game of
+    ``ruleset`` has more (:func:`coverage_note`)."""
     if winpct is not None:
-        return other_ruleset_note(ruleset, winpct)
+        line = other_ruleset_note(ruleset, winpct)  # (its rows too, when they fall short)
+        return line if line is not None else coverage_note(ruleset, winpct)
     used = shipped_table_for(ruleset)
     if used == ruleset.name:
+        return coverage_note(ruleset, used)  # (a ruleset file of a shipped one's name, with more tiles)
+    line = (f"ruleset {ruleset.name} has no win% table of its own: its simulations use the {used} table (the "
+            f"shipped one whose {get_ruleset(used).total_tiles} tiles are nearest its {ruleset.total_tiles})")
+    rows = _rows_covered(ruleset, load_winpct(used))
+    if rows is not None:
+        line += f", which {rows}"
+    return line + ("; give one trained for it ('racksmith winpct train --ruleset FILE') with --winpct FILE "
+                   "(winpct= in Python)")
+
+
+def _rows_covered(ruleset: Ruleset, wp: WinPct) -> "str | None":
+    """``has rows for 1 to N unseen tiles, and a game of R has up to M (more are read as N)`` when
+    a game of ``ruleset`` can have more unseen tiles (M: those of the opening, all but the mover's
+    rack) than the table ``wp`` has rows (N), else None."""
+    most = ruleset.total_tiles - ruleset.rack_size  # (the unseen tiles of the opening)
+    if wp.max_unseen >= most:
         return None
-    return (f"ruleset {ruleset.name} has no win% table of its own: its simulations use the {used} table (the "
-            f"shipped one whose {get_ruleset(used).total_tiles} tiles are nearest its {ruleset.total_tiles}); give one "
-            "trained for it ('racksmith winpct train --ruleset FILE') with --winpct FILE (winpct= in Python)")
+    return (f"has rows for 1 to {wp.max_unseen} unseen tiles, and a game of {ruleset.name} has up to {most} "
+            f"(more are read as {wp.max_unseen})")
+
+
+def _table_words(wp: WinPct) -> str:
+    return f"win% table {wp.name}" if wp.name else "the win% table given"
+
+
+def coverage_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset") -> "str | None":
+    """When a game of ``ruleset`` can have more unseen tiles than the table ``winpct`` has rows
+    (MAGPIE's English table, of 93 rows, under Super Scrabble's 193), a line that says which it
+    covers and that more are read from its last row, whatever the table's provenance says; else
+    None."""
+    wp = load_winpct(winpct)
+    rows = _rows_covered(ruleset, wp)
+    if rows is None:
+        return None
+    line = f"{_table_words(wp)} {rows}"
+    if ruleset.name in SHIPPED and _rows_covered(ruleset, load_winpct(ruleset.name)) is None:
+        return line + f"; without --winpct (winpct= in Python) {ruleset.name}'s own table is used"
+    return line + ("; 'racksmith winpct train --ruleset FILE' makes one that covers them, for --winpct FILE "
+                   "(winpct= in Python)")
 
 
 def other_ruleset_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset") -> "str | None":
@@ -409,7 +447,8 @@ def other_ruleset_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset"
     :func:`racksmith.lexicon.sidecar.trained_for_another`), a line that says so, for a simulation
     of ``ruleset``: the ruleset it was made for, the one in use, and, when a game of ``ruleset``
     has more unseen tiles than the table has rows, how many it covers (more are read from its last
-    row). A table that names no ruleset (Macondo's, or one made in code) says nothing: None."""
+    row). A table that names no ruleset (Macondo's, or one made in code) says nothing here: None
+    (:func:`coverage_note` says what its rows cover, whatever the provenance)."""
     from ..lexicon.sidecar import trained_for_another
 
     wp = load_winpct(winpct)
@@ -422,12 +461,10 @@ def other_ruleset_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset"
                                 digest if isinstance(digest, str) and digest else None, ruleset)
     if other is None:
         return None
-    table = f"win% table {wp.name}" if wp.name else "the win% table given"
-    line = f"{table} was trained for ruleset {made_for}, not {ruleset.name}, the ruleset in use"
-    most = ruleset.total_tiles - ruleset.rack_size  # (the unseen tiles of the opening)
-    if wp.max_unseen < most:
-        line += (f": it has rows for 1 to {wp.max_unseen} unseen tiles, and a game of {ruleset.name} has up to {most} "
-                 f"(more are read as {wp.max_unseen})")
+    line = f"{_table_words(wp)} was trained for ruleset {made_for}, not {ruleset.name}, the ruleset in use"
+    rows = _rows_covered(ruleset, wp)
+    if rows is not None:
+        line += f": it {rows}"
     if ruleset.name in SHIPPED:
         return line + f"; without --winpct (winpct= in Python) {ruleset.name}'s own table is used"
     return line + (f"; give one trained for {ruleset.name} ('racksmith winpct train --ruleset FILE') with --winpct FILE "
