@@ -319,7 +319,7 @@ def test_a_kwg_read_with_another_ruleset_s_letters_is_refused_by_its_sidecar(tmp
     # leaves too: saved under Эрудит, refused under Russian; a trained file's provenance is kept
     leaves = Leaves.from_pairs([("Ж", 1.5)], "erudit")
     leaves.save(tmp_path / "er.klv2")
-    with pytest.raises(LexiconFormatError, match="was trained for ruleset erudit"):
+    with pytest.raises(LexiconFormatError, match=r"was made for ruleset erudit \(its sidecar er.klv2.json says so\)"):
         Leaves.load(tmp_path / "er.klv2", "russian")
     prov = tmp_path / "er.klv2.json"
     prov.write_text(json.dumps(dict(json.loads(prov.read_text("utf-8")), games=1000)), "utf-8")

@@ -295,6 +295,46 @@ def say(text) -> None:
     out_console.print(text, highlight=False, markup=False, soft_wrap=True)
 
 
+def say_summary(text: str) -> None:
+    """The line a command whose result is a file (``-o``) ends with (``t.klv2: 2,941,697 leaves``):
+    on stdout, as :func:`say` writes it, but a diagnostic: the file is written, so when stdout
+    cannot take the line (closed, ``racksmith leaves train ... >&-`` in a cron job; a full disk) it
+    goes to stderr and the command still succeeds. (A reader that went away ends the command
+    quietly with 0, as for any command: cli/main.py.)"""
+    if sys.stdout is None:
+        note(text)
+        return
+    try:
+        say(text)
+    except BrokenPipeError:
+        raise
+    except OSError:
+        _stdout_to_devnull()  # (what stdout still holds would fail again at exit, with exit code 120)
+        note(text)
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout's file at /dev/null: nothing more is written there, and nothing fails."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # (no file: pytest's capture)
+        pass
+
+
+def output_file(value: "Path | None", what: str) -> "Path | None":
+    """``-o FILE`` of a command that writes a binary file (``what``: ``a KWG file``): ``-`` is
+    refused as bad usage, since such a file is not written to stdout (a file named ``-`` is given
+    by its full path, ``"$PWD/-"``: ``./-`` reaches the command as ``-``)."""
+    if value is not None and str(value) == "-":
+        raise typer.BadParameter(f"{what} is not written to stdout: give a file name (a file named '-' by its full "
+                                 "path: \"$PWD/-\")", param_hint="--output")
+    return value
+
+
 #: from this many rows a table of plain cells is written by :mod:`.plaintable` (Rich's text, in
 #: time linear in the cells: 15,000 moves took 7 s through Rich)
 FAST_ROWS = 100
@@ -483,6 +523,9 @@ RULESET_HELP = ("Ruleset name or alias (english, russian, erudit, super, ...) or
 
 # the options that give a position, declared once for every command that reads one
 CgpArg = Annotated[Optional[str], typer.Argument(metavar="[CGP]", help=CGP_ARG_HELP)]
+#: the CGP of a command that takes no --board (infer: the position after the opponent's play, racks included)
+CgpOnlyArg = Annotated[Optional[str], typer.Argument(
+    metavar="[CGP]", help=CGP_ARG_HELP.replace("; or give --cgp, or --board and --rack)", "; or give --cgp)"))]
 CgpOption = Annotated[Optional[str], typer.Option("--cgp", help=CGP_HELP)]
 BoardOption = Annotated[Optional[Path], typer.Option("--board", help=BOARD_HELP, dir_okay=False,
                                                      allow_dash=True, callback=dash_is_stdin)]

@@ -110,6 +110,9 @@ def selfplay(
         warn_stale_records(gcg_dir, games)
     if games_csv is not None:
         check_output_file(games_csv, "--games-csv")
+    from .common import stdout
+
+    stdout()  # the report goes there: a closed stdout (>&-) is said before the games are played, not after
     plain = [f"p{i + 1}" for i, spec in enumerate(kinds) if parse_player(spec) == ("equity", None)]
     if plain and leaves is None and rs.rack_size > 1:  # (racks of one tile keep no leave: equity is the score)
         mixed = sum(1 for spec in kinds if parse_player(spec)[0] == "equity") > len(plain)  # some have their own
@@ -210,7 +213,7 @@ def analyze(
         help="The .gcg file ('-': stdin); several files, or folders (their .gcg files at any depth), for a summary of "
         "each record and of each player over them all."),
     leaves: Optional[str] = typer.Option(None, "--leaves", help=LEAVES_HELP),
-    top: int = typer.Option(3, "--top", "-k", help="Best moves to list per turn (in the table and the JSON)."),
+    top: int = typer.Option(3, "--top", "-n", "-k", help="Best moves to list per turn (in the table and the JSON)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="Ruleset [default: the record's, else english]."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon to generate moves from [default: the ruleset's]."),
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON on stdout."),

@@ -8,7 +8,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import JOBS_HELP, dash_is_stdin, emit_json, err_console, plural, say
+from .common import JOBS_HELP, dash_is_stdin, emit_json, err_console, output_file, plural, say, say_summary
 
 leaves_app = typer.Typer(
     help="Leave values (KLV2 files): train them by self-play, build them from a CSV or write one as a CSV, "
@@ -17,6 +17,9 @@ leaves_app = typer.Typer(
 )
 
 RULESET_HELP = "Ruleset whose alphabet the leaves use (? is the blank)."
+#: the default of --ruleset of the commands that read a leave file (:func:`_ruleset_of`)
+READ_DEFAULT = (" [default: a shipped set's own; for a file racksmith made (leaves train, leaves build), the ruleset "
+                "its FILE.json names; else english]")
 
 
 def _say(text: str) -> None:
@@ -49,6 +52,7 @@ def build_cmd(
     from ..rules.ruleset import get_ruleset
     from .common import fail, note
 
+    output_file(output, "a KLV2 file")
     if output.resolve() == csv.resolve():
         raise typer.BadParameter("the output would overwrite the CSV: choose another file", param_hint="--output")
     rs = get_ruleset(ruleset or "english")
@@ -76,7 +80,7 @@ def build_cmd(
         leaves.save(output)
     sizes = "1 tile" if leaves.longest == 1 else f"1 to {leaves.longest} tiles"
     which = "" if partial else f" (every leave of {sizes}; those the CSV lacks at 0)"
-    say(f"{output}: {len(leaves):,} leaves{which}, {leaves.kwg.size:,} nodes")
+    say_summary(f"{output}: {len(leaves):,} leaves{which}, {leaves.kwg.size:,} nodes")
 
 
 def _reads_csv(path: Path, ruleset) -> bool:
@@ -97,7 +101,7 @@ def value_cmd(
                                            "(english, super, russian, erudit; a file of that name: ./english)."),
     leaves: List[str] = typer.Argument(..., metavar="LEAVE...", help="Leaves, tiles in any order, ? = blank."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
-                                          help=RULESET_HELP + " [default: a shipped set's own, else english]"),
+                                          help=RULESET_HELP + READ_DEFAULT),
     as_json: bool = typer.Option(False, "--json", help='Print {"LEAVE": value} on stdout.'),
 ) -> None:
     """Value of each leave (0 for a leave the file does not hold)."""
@@ -120,7 +124,8 @@ def value_cmd(
 def _ruleset_of(leaves_file: str, ruleset: "str | None"):
     """The ruleset to read ``leaves_file`` with: ``--ruleset`` when given, else the one its
     training provenance names (a file trained for a ruleset file of racks of 5 is read with it,
-    without a note that it is not English's), else None (a shipped set's own, or english)."""
+    without a note that it is not English's), else the shipped ruleset whose letters its sidecar
+    says it spells (``leaves build -r russian``), else None (a shipped set's own, or english)."""
     if leaves_file.strip().lower() == "none":  # (--leaves none: no file, every leave worth 0)
         from .common import fail
 
@@ -129,11 +134,11 @@ def _ruleset_of(leaves_file: str, ruleset: "str | None"):
     if ruleset is not None:
         return ruleset
     from ..lexicon.klv import shipped_set
-    from ..lexicon.sidecar import ruleset_trained_for
+    from ..lexicon.sidecar import ruleset_spelling, ruleset_trained_for
 
     if shipped_set(leaves_file) is not None or leaves_file.strip().lower() in ("shipped", "none"):
         return None
-    return ruleset_trained_for(leaves_file)
+    return ruleset_trained_for(leaves_file) or ruleset_spelling(leaves_file)
 
 
 def _csv_text(table) -> str:
@@ -236,9 +241,9 @@ def csv_cmd(
                                       help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
                                            "(english, super, russian, erudit; a file of that name: ./english)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", dir_okay=False,
-                                          help="The CSV to write (.gz: gzip'ed) [default: stdout]."),
+                                          help="The CSV to write (.gz: gzip'ed; '-': stdout) [default: stdout]."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
-                                          help=RULESET_HELP + " [default: a shipped set's own, else english]"),
+                                          help=RULESET_HELP + READ_DEFAULT),
     magpie: bool = typer.Option(False, "--magpie",
                                 help="Write what MAGPIE's convert klv2csv writes: every leave of the ruleset's tiles "
                                      "of 1 to rack size - 1 tiles (0 for one the file lacks), by size, then in "
@@ -258,6 +263,8 @@ def csv_cmd(
     from ..rules.ruleset import get_ruleset
     from .common import note, stdout
 
+    if output is not None and str(output) == "-":  # (a file named '-' by its full path: "$PWD/-")
+        output = None
     if output is not None and Path(leaves_file).exists() and output.resolve() == Path(leaves_file).resolve():
         raise typer.BadParameter("the output would overwrite the leave file: choose another file", param_hint="--output")
     ruleset = _ruleset_of(leaves_file, ruleset)
@@ -290,7 +297,7 @@ def csv_cmd(
     if output.name.lower().endswith(".gz"):
         data = gzip.compress(data, mtime=0)
     write_atomically(output, data)
-    say(f"{output}: {count:,} leaves")
+    say_summary(f"{output}: {count:,} leaves")
 
 
 def _leave_sizes(table):
@@ -335,8 +342,8 @@ def info_cmd(
                                       help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
                                            "(english, super, russian, erudit; a file of that name: ./english)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
-                                          help=RULESET_HELP + " [default: a shipped set's own, else english]"),
-    top: int = typer.Option(5, "--top", min=0, max=1000, help="How many of the best and the worst leaves to show."),
+                                          help=RULESET_HELP + READ_DEFAULT),
+    top: int = typer.Option(5, "--top", "-n", min=0, max=1000, help="How many of the best and the worst leaves to show."),
     as_json: bool = typer.Option(False, "--json", help="Print the facts as JSON on stdout."),
 ) -> None:
     """What a leave file holds: its leaves by size (count, mean, min, max), the best and worst, and
@@ -613,5 +620,5 @@ def train_cmd(
         raise
     tallied, prior = result.provenance.get("tallied_leaves"), result.provenance.get("prior_leaves")
     counts = f" ({tallied:,} seen in training, {prior:,} at their prior)" if isinstance(tallied, int) else ""
-    say(f"{output}: {len(result.leaves):,} leaves{counts} from {settings.total_games:,} games "
+    say_summary(f"{output}: {len(result.leaves):,} leaves{counts} from {settings.total_games:,} games "
         f"({plural(settings.generations, 'generation')}), {result.seconds:.0f} s")

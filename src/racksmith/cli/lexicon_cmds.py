@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import dash_is_stdin, emit_json, err_console, say
+from .common import dash_is_stdin, emit_json, err_console, output_file, say, say_summary
 
 lexicon_app = typer.Typer(
     help="Lexicons (KWG word graphs): build them from word lists, look words up, find anagrams.",
@@ -14,7 +14,8 @@ lexicon_app = typer.Typer(
 )
 
 RULESET_HELP = "Ruleset whose alphabet (and board size, for word lists) the lexicon uses."
-RULESET_OPTIONAL_HELP = RULESET_HELP + " [default: english; for an embedded lexicon, the ruleset that names it]"
+RULESET_OPTIONAL_HELP = RULESET_HELP + (" [default: for an embedded lexicon, the ruleset that names it; for a .kwg "
+                                        "file racksmith built, the shipped ruleset its FILE.json names; else english]")
 LEXICON_HELP = ("An embedded lexicon (enable, ru, ru-erudit), a word list file or a .kwg file "
                 "(a file named like an embedded lexicon: ./enable).")
 
@@ -26,9 +27,14 @@ def _say(text: str) -> None:
 
 def _load(spec: str, ruleset: Optional[str]):
     """The lexicon; for a word list given by path, what it left out goes to stderr (as for every
-    command: :func:`.common.note_skipped_words`)."""
-    from ..lexicon import load_lexicon
+    command: :func:`.common.note_skipped_words`). Without --ruleset, a KWG file whose sidecar says
+    it spells a shipped ruleset's letters (``lexicon build -r russian``) is read with that
+    ruleset's."""
+    from ..lexicon import EMBEDDED, load_lexicon
+    from ..lexicon.sidecar import ruleset_spelling
 
+    if ruleset is None and spec.strip().lower() not in EMBEDDED:
+        ruleset = ruleset_spelling(spec)
     return load_lexicon(spec, ruleset)
 
 
@@ -55,6 +61,7 @@ def build_cmd(
     from ..lexicon.wordlist import check_fits, parse_word_list, read_word_list_bytes
     from ..rules.ruleset import get_ruleset
 
+    output_file(output, "a KWG file")
     if output.resolve() == words.resolve():
         raise typer.BadParameter("the output would overwrite the word list: choose another file", param_hint="--output")
     rs = get_ruleset(ruleset)
@@ -71,7 +78,7 @@ def build_cmd(
         progress.update(step, advance=1, description=f"writing {output.name}")
         lex.save(output, ruleset=rs)  # (a ruleset file's path goes in the sidecar, for a refusal to name)
         progress.update(step, advance=1)
-    say(f"{output}: {len(lex):,} words, {lex.nodes:,} nodes ({4 * lex.nodes:,} bytes), "
+    say_summary(f"{output}: {len(lex):,} words, {lex.nodes:,} nodes ({4 * lex.nodes:,} bytes), "
         f"{'DAWG + GADDAG' if lex.has_gaddag else 'DAWG only'}")
     if lex.skipped:
         _say(wl.skipped.describe(longest, rs.alphabet, "--ruleset FILE"))

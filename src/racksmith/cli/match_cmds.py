@@ -8,7 +8,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import JOBS_HELP, emit_json, fail, plural, say, signed
+from .common import JOBS_HELP, emit_json, fail, plural, say, signed, stdout
 
 SPEC_HELP = "a player spec KIND[:key=value,...], e.g. score or sim:infer=on (the kinds and their keys: above)."
 
@@ -113,6 +113,7 @@ def register(app: typer.Typer) -> None:
         if gcg_dir is not None:
             warn_stale_records(gcg_dir, games)  # (the folder is made, and checked writable, by match)
         _note_shipped_leaves_missing({"p1": p1, "p2": p2}, ruleset)
+        stdout()  # the result goes there: a closed stdout (>&-) is said before the games are played, not after
         stopped = "no result printed" + (f", {games_csv} not written" if games_csv is not None else "")
         with counted_games("match", games, stopped, pairs=True) as progress:
             result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,

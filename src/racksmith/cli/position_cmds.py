@@ -149,7 +149,8 @@ def validate(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON on stdout."),
 ) -> None:
-    """Check that a move is legal for the player to move (the CGP's first rack) and give its score."""
+    """Check that a move is legal for the player to move (the CGP's first rack) and give its score;
+    an illegal move exits 1 (its verdict still on stdout with --json), as grep does when nothing matches."""
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
     verdict = pos.validate(move, position_lexicon(pos))
     if not verdict.legal:

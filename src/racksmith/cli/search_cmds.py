@@ -24,10 +24,10 @@ def endgame(
     rack: RackOption = None,
     ruleset: RulesetOption = None,
     lexicon: LexiconOption = None,
-    plies: Optional[int] = typer.Option(None, "--plies", min=1, max=MAX_DEPTH,
+    plies: Optional[int] = typer.Option(None, "--plies", "-p", min=1, max=MAX_DEPTH,
                                         help="Stop after this depth [default: search until exact]."),
     seconds: Optional[float] = typer.Option(
-        None, "--seconds", min=0.001, callback=finite, help="Stop after this much time, with the last depth completed."
+        None, "--seconds", "-s", min=0.001, callback=finite, help="Stop after this much time, with the last depth completed."
     ),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=MAX_THREADS,
                                 help="Threads searching (the values and the moves do not depend on it; among "
@@ -173,7 +173,7 @@ def peg(
     lexicon: LexiconOption = None,
     top: Optional[int] = typer.Option(None, "--top", "-n", min=1, help="Consider only the best N placements by score (and the pass) [default: every play]."),
     seconds: Optional[float] = typer.Option(
-        None, "--seconds", min=0.001, callback=finite, help="Stop after this much time (the answer is then marked not exact)."
+        None, "--seconds", "-s", min=0.001, callback=finite, help="Stop after this much time (the answer is then marked not exact)."
     ),
     solve_all: bool = typer.Option(False, "--all", help="Solve every play exactly, not only as far as it takes to show it is no better than the best."),
     moves: Optional[List[str]] = typer.Option(

@@ -12,9 +12,9 @@ import typer
 
 from ..play.backends import MAX_GAMES
 from .common import (
-    LEAVES_HELP, CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail, finite, inference_scope,
-    given, load_position, note, note_equity_without_leaves, position_lexicon, resolve_leaves, say, say_table,
-    ships_no_leaves, signed,
+    LEAVES_HELP, CgpArg, CgpOnlyArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, err_console, fail, finite, inference_scope,
+    given, load_position, note, note_equity_without_leaves, position_lexicon, resolve_leaves, say, say_summary,
+    say_table, ships_no_leaves, signed,
 )
 
 #: the help of --winpct (sim, best, analyze, serve)
@@ -95,10 +95,11 @@ def winpct_train_cmd(
     wp.save(output)  # the table, and its provenance in OUTPUT.json
     if tallies:
         np.save(tallies, tally.counts)
-    say(f"{output}: {wp.max_unseen} rows (unseen 1..{wp.max_unseen}), spreads -{wp.max_spread}..{wp.max_spread}, "
-        f"{wp.provenance['positions']:,} positions from {games:,} games")
+    summary = (f"{output}: {wp.max_unseen} rows (unseen 1..{wp.max_unseen}), spreads -{wp.max_spread}.."
+               f"{wp.max_spread}, {wp.provenance['positions']:,} positions from {games:,} games")
     if tallies:  # (the file written named: numpy adds .npy to a name without it)
-        say(f"{_npy_name(tallies)}: the counts it was made from")
+        summary += f"\n{_npy_name(tallies)}: the counts it was made from"
+    say_summary(summary)  # (both lines together: to stderr together when stdout cannot take them)
 
 
 def _npy_name(path: Path) -> Path:
@@ -332,7 +333,7 @@ def sim_cmd(
 
 
 def infer_cmd(
-    cgp_arg: CgpArg = None,
+    cgp_arg: CgpOnlyArg = None,
     move: str = typer.Option(..., "--move", "-m", help="The opponent's last play as on the board ('8D QUIRK', "
                                                           "tiles played through in parentheses), or '-N' for an exchange of N."),
     cgp: CgpOption = None,

@@ -46,13 +46,16 @@ class Spelled:
     names (or None), the ruleset file it was made with (an absolute path, or None), the
     sidecar's own path and the digest of the ruleset's content (``ruleset_sha256``: written by
     training, whose provenance names the ruleset played; a sidecar ``save`` writes may name a
-    shipped ruleset only for its letters, and has none)."""
+    shipped ruleset only for its letters, and has none); ``trained``: whether the sidecar is a
+    training's provenance (``leaves train``: a ``ruleset_sha256``, or its ``format``), not the
+    letters alone that ``leaves build`` and ``lexicon build`` write."""
 
     letters: tuple[str, ...]
     ruleset: str | None
     ruleset_file: str | None
     side: Path
     ruleset_sha256: str | None = None
+    trained: bool = False
 
 
 def spelled_letters(path: Path, data: "bytes | np.ndarray") -> Spelled | None:
@@ -79,7 +82,8 @@ def spelled_letters(path: Path, data: "bytes | np.ndarray") -> Spelled | None:
     file = file if isinstance(file, str) and file.strip() else None
     digest = info.get("ruleset_sha256")
     digest = digest if isinstance(digest, str) and digest else None
-    return Spelled(tuple(letters), name, file, side, digest)
+    trained = digest is not None or str(info.get("format", "")).startswith("racksmith-leaves-provenance")
+    return Spelled(tuple(letters), name, file, side, digest, trained)
 
 
 def rulesets_spelling(letters: tuple[str, ...]) -> list[str]:
@@ -98,7 +102,9 @@ def check_letters(path: Path, data: "bytes | np.ndarray", ruleset: Ruleset, what
                   side_word: str = "sidecar", otherwise: str = "") -> None:
     """Refuse ``path`` (``what``: "KWG", "leave file") when its sidecar says its bytes spell other
     letters than ``ruleset``'s (``made``: "built" or "trained"; ``side_word``: what the sidecar is
-    called; ``otherwise``: the other way out, for the message).
+    called; ``otherwise``: the other way out, for the message). A file said "trained" whose sidecar
+    is no training provenance (``leaves build``, ``Leaves.save``: letters alone) is said "made",
+    and its sidecar a sidecar.
 
     The message says which ruleset reads the file: a shipped one by its name, else the ruleset file
     the sidecar records (a user ruleset's name is no name ``ruleset`` knows: its file is), else
@@ -109,6 +115,8 @@ def check_letters(path: Path, data: "bytes | np.ndarray", ruleset: Ruleset, what
     letters = found.letters
     if letters == ruleset.alphabet.letters:
         return
+    if made == "trained" and not found.trained:  # (no training provenance: letters alone)
+        made, side_word = "made", "sidecar"
     shipped = [found.ruleset] if found.ruleset in BUILTIN and find_ruleset(found.ruleset).alphabet.letters == letters \
         else rulesets_spelling(letters)
     says = f"its {side_word} {found.side.name} says so"
@@ -203,6 +211,31 @@ def ruleset_trained_for(path: "str | Path") -> "Ruleset | None":
     if found is None or found.ruleset is None or found.ruleset_sha256 is None:
         return None
     return _ruleset_named(found.ruleset, found.ruleset_file, found.ruleset_sha256)
+
+
+def ruleset_spelling(path: "str | Path") -> "Ruleset | None":
+    """The shipped ruleset whose letters a KWG or leave file spells, as its sidecar (describing its
+    very bytes) says: the one the sidecar names when its letters are those (``lexicon build -r
+    russian``, ``leaves build -r russian``), else the first shipped ruleset of those letters
+    (English for English's, which Super shares); None without such a sidecar, or for letters no
+    shipped ruleset has (a ruleset file's: give it with --ruleset). What the commands that read a
+    file read it with when no ruleset is given."""
+    from .files import read_regular
+
+    p = Path(path)
+    try:
+        if not (sidecar_path(p).is_file() and p.is_file()):
+            return None
+        data = read_regular(p, "file", LexiconFormatError)
+    except (OSError, ValueError):
+        return None
+    found = spelled_letters(p, data)
+    if found is None:
+        return None
+    if found.ruleset in BUILTIN and find_ruleset(found.ruleset).alphabet.letters == found.letters:
+        return find_ruleset(found.ruleset)
+    fits = rulesets_spelling(found.letters)
+    return find_ruleset(fits[0]) if fits else None
 
 
 def differences(made: Ruleset, ruleset: Ruleset, differ: "list[str]", racks_mean: str = "") -> str:
