@@ -240,7 +240,7 @@ def test_the_endgame_tab_solves_the_position(page, server):
     solved = Position.from_cgp(case["cgp"]).solve_endgame()
     assert page.text_content("#endgame-pv li").endswith(f" {solved.pv[0].score}")
     final = page.text_content("#endgame-final")
-    assert final.startswith(f"final: {solved.final_scores[0]} to {solved.final_scores[1]}, "), final
+    assert final.startswith(f"final: {solved.final_scores[0]} to {solved.final_scores[1]}: "), final
     assert page.is_hidden("#endgame-top-table")
     screenshot(page, "endgame")
     # the three best moves, each with its value and line, as the library ranks them
@@ -258,6 +258,7 @@ def test_the_endgame_tab_solves_the_position(page, server):
     page.fill("#endgame-top", "0")
     page.click("#endgame-run")
     wait_until(page, "document.getElementById('endgame-error').textContent.includes('Best moves')")
+    assert page.text_content("#endgame-final") == ""  # (the last result's final line is not left beside an error)
     page.fill("#endgame-top", "1")
     page.click("#clear")
     page.fill("#cgp", OUTGUN)

@@ -75,6 +75,32 @@ def test_selfplay_with_stdout_closed_stops_before_playing(tmp_path):
 
 
 # --- 2. -o - --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("command", ["match", "selfplay"])
+@pytest.mark.parametrize("redirect", [">/dev/full", "| true"])
+def test_the_games_csv_is_written_before_the_report(tmp_path, command, redirect):
+    """(a full stdout, or a reader that went away, lost every game's row: the CSV came after the report)"""
+    args = (["match", "--p1", "score", "--p2", "equity"] if command == "match" else ["selfplay"])
+    args += ["-n", "2", "--games-csv", tmp_path / "g.csv"]
+    if redirect == "| true":
+        subprocess.run(["sh", "-c", f'"$@" | true', "sh", sys.executable, "-c", ENTRY, *map(str, args)],
+                       stderr=subprocess.PIPE, cwd=tmp_path, timeout=60,
+                       env={**os.environ, "RACKSMITH_CACHE_DIR": str(tmp_path)})
+    else:
+        _racksmith(args, redirect, tmp_path)
+    assert len((tmp_path / "g.csv").read_text(encoding="utf-8").splitlines()) == 3  # (a header and two games)
+
+
+@pytest.mark.parametrize("args", [["leaves", "train", "-r", "english", "-n", "2", "-g", "1", "-o", "-"],
+                                  ["winpct", "train", "-n", "2", "-o", "-"],
+                                  ["selfplay", "-n", "2", "--games-csv", "-"],
+                                  ["match", "--p1", "score", "--p2", "equity", "-n", "2", "--games-csv", "-"]])
+def test_a_file_of_a_run_to_dash_is_bad_usage(capsys, tmp_path, monkeypatch, args):
+    """(a file named '-' was written; leaves csv alone writes '-' to stdout)"""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *args)
+    assert code == 2 and "not written to stdout" in err and not (tmp_path / "-").exists()
+
+
 def test_leaves_csv_to_dash_is_stdout(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.csv").write_text("A,1.5\nB,-2\n", encoding="utf-8")

@@ -1,8 +1,9 @@
-"""A short flag means one thing: an option of the same long name has the same short flags in every
-command that has it (``-s`` for ``--seconds`` in endgame and peg as in best, sim and infer; ``-n``
-for ``--top``; ``-p`` for ``--plies``). The one exception is ``-s``, which is ``--seed`` in the
-commands that play games (selfplay, match, leaves train) and ``--seconds`` in the searches: both
-are old, and changing either would break scripts."""
+"""An option has the same short flags in every command that has it (``-s`` for ``--seconds`` in
+endgame and peg as in best, sim and infer; ``-n`` for ``--top``; ``-p`` for ``--plies``). The one
+long option kept apart is ``--seed``: ``-s`` in the commands that play games (selfplay, match,
+leaves train), none in the searches, whose ``-s`` is ``--seconds``. A short flag may still stand for
+other long options in commands without these (``-n`` is ``--games`` where games are played, ``-p``
+``--players`` in selfplay and ``--port`` in serve): changing those would break scripts."""
 from __future__ import annotations
 
 from collections import defaultdict

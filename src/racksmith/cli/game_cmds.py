@@ -133,16 +133,16 @@ def selfplay(
         except RacksmithError as e:
             fail(str(e))
     d = report.to_dict()
-    if as_json:
-        emit_json(d)
-    else:
-        _print_report(d)
     problems = []  # a line each on stderr, after the report
-    if games_csv is not None:
+    if games_csv is not None:  # (written first: a reader of stdout that goes away loses no game's row)
         try:
             report.write_games_csv(games_csv)
         except RacksmithError as e:
             problems.append(f"{e} (the games' CSV; the report above counts every game)")
+    if as_json:
+        emit_json(d)
+    else:
+        _print_report(d)
     if d["invariant_violations"]:
         problems.append(f"{plural(d['invariant_violations'], 'invariant violation')}; first: {d['violations'][0]}")
     lost = d.get("records_unwritten", 0)

@@ -203,7 +203,9 @@ def _magpie_csv(table, rs) -> "tuple[str, str | None]":
     if most < 1:
         every = np.zeros((0, width), np.uint8)
     elif most > WIDTH or leave_count(rs.counts, rs.rack_size) > MAX_LEAVES:
-        why = (f"the leaves of 1 to {most} of {rs.name}'s tiles are more than racksmith lists ({MAX_LEAVES:,}): the "
+        reason = (f"racksmith lists leaves of at most {WIDTH} tiles" if most > WIDTH else
+                  f"they are more than racksmith lists ({MAX_LEAVES:,})")
+        why = (f"the leaves of 1 to {most} of {rs.name}'s tiles are not listed ({reason}): the "
                f"file's own {len(table):,} are written, in MAGPIE's order and form, where MAGPIE writes every one")
         every = None
     else:
@@ -544,6 +546,10 @@ def train_cmd(
     command again to resume an interrupted run."""
     import hashlib
     import shlex
+
+    from .common import output_file
+
+    output_file(output, "a KLV2 file")  # (-o -: a leave file is not written to stdout)
 
     from ..rules.ruleset import get_ruleset
     from ..training.train import TrainSettings, train_leaves

@@ -119,6 +119,12 @@ def register(app: typer.Typer) -> None:
             result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
                            address=address, progress=progress, gcg_dir=gcg_dir)
         d = result.to_dict()
+        problems = []  # a line each on stderr, after the result
+        if games_csv is not None:  # (written first: a reader of stdout that goes away loses no game's row)
+            try:
+                result.write_games_csv(games_csv)
+            except RacksmithError as e:
+                problems.append(f"{e} (the games' CSV)")
         if as_json:
             emit_json(d)
         else:
@@ -129,12 +135,6 @@ def register(app: typer.Typer) -> None:
                     f"{100 * s['win_rate']:.2f}% (95% CI {100 * s['ci95'][0]:.2f}-{100 * s['ci95'][1]:.2f}%), "
                     f"mean spread {signed(s['mean_spread'])}")
             say(f"{plural(d['games'], 'game')} ({plural(d['pairs'], 'pair')}) in {d['seconds']:.1f} s")
-        problems = []  # a line each on stderr, after the result
-        if games_csv is not None:
-            try:
-                result.write_games_csv(games_csv)
-            except RacksmithError as e:
-                problems.append(f"{e} (the games' CSV)")
         lost = result.records_unwritten
         if lost:
             problems.append(f"the {'record' if lost == 1 else 'records'} of {plural(lost, 'game')} could not be "

@@ -132,8 +132,12 @@ def warn_stale_records(folder: Path, games: int) -> None:
 
 
 def check_output_file(path: Path, option: str) -> None:
-    """Refuse, before any game is played, a file a run could not write at its end: a folder, a
-    folder that does not exist or cannot be written."""
+    """Refuse, before any game is played, a file a run could not write at its end: ``-`` (no such
+    file is written to stdout: bad usage), a folder, a folder that does not exist or cannot be
+    written."""
+    if str(path) == "-":
+        fail(f"{option} -: this file is not written to stdout: give a file name (a file named '-' by its full path: "
+             '"$PWD/-")', 2)
     if path.is_dir():
         fail(f"{option} {path}: it is a folder; give a file")
     parent = path.parent

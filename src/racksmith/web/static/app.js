@@ -1920,6 +1920,7 @@
     fieldError("endgame-error", "");
     $("endgame-head").textContent = "";
     $("endgame-pv").replaceChildren();
+    $("endgame-final").textContent = "";
     $("endgame-top-table").hidden = true;
     $("endgame-top-table").querySelector("tbody").replaceChildren();
     let body;
@@ -1947,14 +1948,14 @@
     }
   }
 
-  // "final: 377 to 330, the player to move wins by 47" when the line reaches the end of the game
+  // "final: 377 to 330: the player to move wins by 47" (as the command line says it) when the line reaches the end of the game
   function endgameFinal(data) {
     const f = data.final_scores;
     if (!Array.isArray(f) || f.length < 2) return "";
     const spread = data.final_spread;
     const verdict = spread > 0 ? `the player to move wins by ${spread}` :
-      spread < 0 ? `the player to move loses by ${-spread}` : "a draw";
-    return `final: ${f[0]} to ${f[1]}, ${verdict}` + (data.exact ? "" : " (not exact)");
+      spread < 0 ? `the opponent wins by ${-spread}` : "a tie";
+    return `final: ${f[0]} to ${f[1]}: ${verdict}` + (data.exact ? "" : " (not exact)");
   }
 
   function showEndgame(data) {
