@@ -82,7 +82,7 @@ def test_the_games_csv_is_written_before_the_report(tmp_path, command, redirect)
     args = (["match", "--p1", "score", "--p2", "equity"] if command == "match" else ["selfplay"])
     args += ["-n", "2", "--games-csv", tmp_path / "g.csv"]
     if redirect == "| true":
-        subprocess.run(["sh", "-c", f'"$@" | true', "sh", sys.executable, "-c", ENTRY, *map(str, args)],
+        subprocess.run(["sh", "-c", '"$@" | true', "sh", sys.executable, "-c", ENTRY, *map(str, args)],
                        stderr=subprocess.PIPE, cwd=tmp_path, timeout=60,
                        env={**os.environ, "RACKSMITH_CACHE_DIR": str(tmp_path)})
     else:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from racksmith.cli.main import main
 
@@ -22,14 +21,6 @@ def test_value_against_the_csv(capsys):
     assert code == 0
     # the CSV's own figures (the file's float32 in its shortest digits, not 37.277000427246094)
     assert json.loads(out) == {"?ERS": 37.277, "SRE?": 37.277, "Q": -9.198, "": 0.0, "QQ": 0.0}
-
-
-@pytest.mark.slow
-def test_build_writes_magpies_bytes(tmp_path, capsys):
-    out_klv = tmp_path / "synth.klv2"
-    code, out, err = run(capsys, "leaves", "build", FIXTURES / "SYNTH.csv.gz", "-o", out_klv)
-    assert code == 0 and err == "" and "914,624 leaves" in out
-    assert out_klv.read_bytes() == (FIXTURES / "SYNTH.klv2").read_bytes()
 
 
 def test_small_csv_and_errors(tmp_path, capsys):

@@ -60,7 +60,7 @@ def selfplay(
     from ..rules.ruleset import get_ruleset
     from ..play.backends import MAX_GAMES, check_jobs
     from ..play.selfplay import ENGINES, SelfPlayConfig, _Series, parse_player, parse_players, run_selfplay
-    from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records
+    from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records, write_games_csv
 
     # bad usage first, then what the options name (files, folders): all of it before any note is shown
     if not 1 <= games <= MAX_GAMES:
@@ -133,12 +133,8 @@ def selfplay(
         except RacksmithError as e:
             fail(str(e))
     d = report.to_dict()
-    problems = []  # a line each on stderr, after the report
-    if games_csv is not None:  # (written first: a reader of stdout that goes away loses no game's row)
-        try:
-            report.write_games_csv(games_csv)
-        except RacksmithError as e:
-            problems.append(f"{e} (the games' CSV; the report above counts every game)")
+    problems: list[str] = []  # a line each on stderr, after the report
+    write_games_csv(report, games_csv, problems, "; the report above counts every game")
     if as_json:
         emit_json(d)
     else:

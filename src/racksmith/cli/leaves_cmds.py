@@ -17,6 +17,9 @@ leaves_app = typer.Typer(
 )
 
 RULESET_HELP = "Ruleset whose alphabet the leaves use (? is the blank)."
+#: the leave file of value, csv and info
+LEAVE_FILE_HELP = ("A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name (english, super, russian, erudit; "
+                   "a file of that name: ./english).")
 #: the default of --ruleset of the commands that read a leave file (:func:`_ruleset_of`)
 READ_DEFAULT = (" [default: a shipped set's own; for a file racksmith made (leaves train, leaves build), the ruleset "
                 "its FILE.json names; else english]")
@@ -97,8 +100,7 @@ def _reads_csv(path: Path, ruleset) -> bool:
 @leaves_app.command("value")
 def value_cmd(
     leaves_file: str = typer.Argument(..., metavar="FILE",
-                                      help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
-                                           "(english, super, russian, erudit; a file of that name: ./english)."),
+                                      help=LEAVE_FILE_HELP),
     leaves: List[str] = typer.Argument(..., metavar="LEAVE...", help="Leaves, tiles in any order, ? = blank."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
                                           help=RULESET_HELP + READ_DEFAULT),
@@ -240,8 +242,7 @@ def _magpie_csv(table, rs) -> "tuple[str, str | None]":
 @leaves_app.command("csv")
 def csv_cmd(
     leaves_file: str = typer.Argument(..., metavar="FILE",
-                                      help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
-                                           "(english, super, russian, erudit; a file of that name: ./english)."),
+                                      help=LEAVE_FILE_HELP),
     output: Optional[Path] = typer.Option(None, "--output", "-o", dir_okay=False,
                                           help="The CSV to write (.gz: gzip'ed; '-': stdout) [default: stdout]."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
@@ -341,8 +342,7 @@ def _trained_summary(prov: dict) -> dict:
 @leaves_app.command("info")
 def info_cmd(
     leaves_file: str = typer.Argument(..., metavar="FILE_OR_NAME",
-                                      help="A .klv2 (or v1 .klv) file, a leave CSV, or a shipped set by name "
-                                           "(english, super, russian, erudit; a file of that name: ./english)."),
+                                      help=LEAVE_FILE_HELP),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r",
                                           help=RULESET_HELP + READ_DEFAULT),
     top: int = typer.Option(5, "--top", "-n", min=0, max=1000, help="How many of the best and the worst leaves to show."),

@@ -85,7 +85,7 @@ def register(app: typer.Typer) -> None:
         from ..play.backends import MAX_GAMES, check_address_form, check_jobs
         from ..play.match import match
         from ..play.specs import parse_player_spec
-        from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records
+        from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records, write_games_csv
 
         for option, spec in (("--p1", p1), ("--p2", p2)):  # a spec that cannot be read is bad usage, as in selfplay
             try:
@@ -119,12 +119,8 @@ def register(app: typer.Typer) -> None:
             result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
                            address=address, progress=progress, gcg_dir=gcg_dir)
         d = result.to_dict()
-        problems = []  # a line each on stderr, after the result
-        if games_csv is not None:  # (written first: a reader of stdout that goes away loses no game's row)
-            try:
-                result.write_games_csv(games_csv)
-            except RacksmithError as e:
-                problems.append(f"{e} (the games' CSV)")
+        problems: list[str] = []  # a line each on stderr, after the result
+        write_games_csv(result, games_csv, problems, "")
         if as_json:
             emit_json(d)
         else:

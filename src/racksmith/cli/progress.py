@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+from ..errors import RacksmithError
 from .common import err_console, fail, note
 
 
@@ -147,6 +148,19 @@ def check_output_file(path: Path, option: str) -> None:
         tempfile.TemporaryFile(dir=parent).close()
     except OSError as e:
         fail(f"{option} {path}: cannot write in {parent}: {e.strerror or e}")
+
+
+def write_games_csv(result, path: "Path | None", problems: list, counted: str) -> None:
+    """Write a run's games' CSV (``--games-csv``; ``result``: a self-play report or a match result)
+    before its report is printed, so that a reader of stdout that goes away (``| head``) or a full
+    stdout loses no game's row; a failure is added to ``problems`` (``counted``: what the report
+    printed after it still counts)."""
+    if path is None:
+        return
+    try:
+        result.write_games_csv(path)
+    except RacksmithError as e:
+        problems.append(f"{e} (the games' CSV{counted})")
 
 
 def end_with_problems(problems: Sequence[str]) -> None:
