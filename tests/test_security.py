@@ -59,6 +59,8 @@ class Server:
 
     def __init__(self, analyzer: Analyzer, host: str = "127.0.0.1", **kw):
         self.logged: list[str] = []
+        self.refused: list[str] = []  # (kept off stderr: a line written late lands in another test's capture)
+        kw.setdefault("refusal_log", self.refused.append)
         self.srv = make_server(analyzer, host, 0, log=self.logged.append, **kw)
         self.port = self.srv.port
         self.host = host

@@ -38,7 +38,8 @@ GAME = (FIXTURES / "gcg" / "game01_seed1.gcg").read_text(encoding="utf-8")
 @pytest.fixture(scope="module")
 def server():
     logged: list[str] = []
-    srv = make_server(Analyzer("english", None, LEAVES), "127.0.0.1", 0, log=logged.append)
+    refused: list[str] = []  # (kept off stderr: a line written late lands in another test's capture)
+    srv = make_server(Analyzer("english", None, LEAVES), "127.0.0.1", 0, log=logged.append, refusal_log=refused.append)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     srv.logged = logged

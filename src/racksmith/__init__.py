@@ -8,6 +8,10 @@
 >>> str(after.racks[1]), after.scores
 ('AEIIRST', [0, 24])
 """
+from ._interrupt import quiet_interrupt_at_start as _quiet_interrupt_at_start
+
+_quiet_interrupt_at_start()  # (the racksmith command: a Ctrl-C while it imports exits 130, no traceback)
+
 from .rules.alphabet import BLANK, THROUGH, Alphabet, Tiles
 from .errors import (
     MOVE_REASONS,

@@ -3,6 +3,8 @@ thread waits in short joins, where Python delivers KeyboardInterrupt; the kernel
 stop, and the interrupt raised once it has."""
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -109,3 +111,56 @@ def cancelling(cancel: "threading.Event | None", stop: Callable[[], Any]) -> Ite
     finally:
         with lock:
             done.set()
+
+
+# --- Ctrl-C before the command line handles it ---------------------------------------------------
+#: the exit code of a run ended by Ctrl-C (128 + SIGINT), as :func:`racksmith.cli.main.run` returns it
+INTERRUPTED = 130
+
+
+def quiet_interrupt_at_start() -> None:
+    """In the ``racksmith`` command (its console script, ``python -m racksmith``), a Ctrl-C that
+    reaches the top unhandled, while racksmith's modules are still being imported and before
+    :func:`racksmith.cli.main.run` handles it, ends the process with exit code 130 and nothing on
+    stderr, as a run interrupted later does, rather than with a traceback. Another program that
+    imports racksmith keeps its own ``sys.excepthook``. Installed once; any other exception goes
+    to the hook it replaces."""
+    if getattr(sys.excepthook, "racksmith_start", False) or not runs_the_command():
+        return
+    previous = sys.excepthook
+
+    def hook(kind, value, tb) -> None:
+        if isinstance(kind, type) and issubclass(kind, KeyboardInterrupt):
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    if stream is not None:
+                        stream.flush()
+                except (OSError, ValueError):  # (a closed or broken output: nothing to keep)
+                    pass
+            os._exit(INTERRUPTED)  # (an exception raised here would be printed as the hook's own)
+        previous(kind, value, tb)
+
+    hook.racksmith_start = True  # type: ignore[attr-defined]
+    sys.excepthook = hook
+
+
+def runs_the_command() -> bool:
+    """Whether this process is the ``racksmith`` command: the console script (``sys.argv[0]`` is
+    ``racksmith``, ``racksmith.exe`` or ``racksmith-script.py``), or ``python -m racksmith``
+    (``sys.argv[0]`` is ``-m`` while the package is found, then racksmith's ``__main__.py``)."""
+    first = sys.argv[0] if getattr(sys, "argv", None) else ""
+    name = os.path.basename(first)
+    for suffix in ("-script.pyw", "-script.py", ".exe"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    if name == "racksmith":
+        return True
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if getattr(spec, "name", None) == "racksmith.__main__":
+        return True
+    if first != "-m":
+        return False
+    given = list(getattr(sys, "orig_argv", ()))
+    return any(a == "-mracksmith" or (a == "-m" and given[i + 1 : i + 2] == ["racksmith"]) for i, a in enumerate(given))

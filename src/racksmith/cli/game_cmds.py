@@ -369,7 +369,7 @@ def _records_progress(total: int):
         task = bar.add_task("", total=total)
 
         def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            bar.update(task, completed=done, total=total, refresh=True)
 
         yield update
 
@@ -473,7 +473,7 @@ def _analysis_progress():
         task = bar.add_task("", total=None)
 
         def update(done: int, total: int, what: str) -> None:
-            bar.update(task, completed=done, total=total, description=what)
+            bar.update(task, completed=done, total=total, description=what, refresh=True)  # (each turn seen, however busy)
 
         yield update
 

@@ -60,8 +60,9 @@ def build_cmd(
         raise typer.BadParameter("the output would overwrite the CSV: choose another file", param_hint="--output")
     rs = get_ruleset(ruleset or "english")
     with err_console.status(f"building {output.name} from {csv.name}"):
+        text = None
         try:
-            text = read_csv_text(csv)  # (read once: '-' is stdin)
+            text = read_csv_text(csv)  # (read once: '-' is stdin, which cannot be read again)
             source = repr(str(csv))
             try:
                 leaves = Leaves.from_csv_text(text, rs, source=source, complete=not partial)
@@ -74,8 +75,8 @@ def build_cmd(
                 leaves = Leaves.from_csv_text(text, rs, source=source)
                 partial = True
         except RacksmithError as e:
-            if ruleset is None:  # no ruleset given: leaves in another ruleset's letters name it
-                fits = rulesets_that_read(lambda other: _reads_csv(csv, other), rs)
+            if ruleset is None and text is not None:  # no ruleset given: leaves in another ruleset's letters name it
+                fits = rulesets_that_read(lambda other: _reads_csv(text, other), rs)
                 if fits:
                     fail(f"{e}; the leaves are spelled in the letters of {' or '.join(fits)}: give "
                          + " or ".join(f"--ruleset {name}" for name in fits))
@@ -86,12 +87,13 @@ def build_cmd(
     say_summary(f"{output}: {len(leaves):,} leaves{which}, {leaves.kwg.size:,} nodes")
 
 
-def _reads_csv(path: Path, ruleset) -> bool:
+def _reads_csv(text: str, ruleset) -> bool:
+    """Does ``ruleset`` read the leaves of a CSV (its text, read once: stdin is not read again)?"""
     from ..errors import RacksmithError
     from ..lexicon import Leaves
 
     try:
-        Leaves.from_csv(path, ruleset)
+        Leaves.from_csv_text(text, ruleset)
     except RacksmithError:
         return False
     return True
@@ -119,8 +121,7 @@ def value_cmd(
 
         emit_json({leave: float(str(np.float32(v))) for leave, v in values.items()})
         return
-    for leave, v in values.items():
-        say(f"{leave}: {v:g}")
+    say("\n".join(f"{leave}: {v:g}" for leave, v in values.items()))  # (one write: all of it, or none)
 
 
 def _ruleset_of(leaves_file: str, ruleset: "str | None"):
@@ -392,18 +393,25 @@ def info_cmd(
     if as_json:
         emit_json(facts)
         return
+    say("\n".join(_info_lines(facts, name, own, leaves_file, top)))  # (one write: the whole report, or none)
+
+
+def _info_lines(facts: dict, name: "str | None", own: bool, leaves_file: str, top: int) -> "list[str]":
+    """The report of ``leaves info`` for people, a line each, from its facts (the JSON's). Written
+    at once: an output that cannot show a leave's letters (``PYTHONIOENCODING=ascii`` and
+    Cyrillic tiles) fails the command before any line is written, as every report does."""
+    by_size, best, worst, prov = facts["sizes"], facts["best"], facts["worst"], facts["provenance"]
     what = f"{name} (shipped set)" if name else ("shipped (this ruleset ships no leaves)" if own else leaves_file)
-    say(f"{what}: {len(table):,} leaves")
+    lines = [f"{what}: {facts['leaves']:,} leaves"]
     if by_size:
         rows = [("tiles", "leaves", "mean", "min", "max")]
         rows += [(str(r["size"]), f"{r['leaves']:,}", f"{r['mean']:.3f}", f"{r['min']:.3f}", f"{r['max']:.3f}")
                  for r in by_size]
         widths = [max(len(r[i]) for r in rows) for i in range(5)]
-        for r in rows:
-            say("  ".join(cell.rjust(w) for cell, w in zip(r, widths)))
+        lines += ["  ".join(cell.rjust(w) for cell, w in zip(r, widths)) for r in rows]
         if top:
-            say("best:  " + ", ".join(f"{x['leave']} {x['value']:g}" for x in best))
-            say("worst: " + ", ".join(f"{x['leave']} {x['value']:g}" for x in worst))
+            lines.append("best:  " + ", ".join(f"{x['leave']} {x['value']:g}" for x in best))
+            lines.append("worst: " + ", ".join(f"{x['leave']} {x['value']:g}" for x in worst))
     if prov is not None:
         per = prov.get("games_per_generation")
         games = prov.get("games")
@@ -416,13 +424,14 @@ def info_cmd(
         if isinstance(prov.get("games_in_chain"), int) and prov["games_in_chain"] != games:
             parts.append(f"{prov['games_in_chain']:,} games in all, counting those behind the set it started "
                          "from (--from)")
-        say("trained: " + ", ".join(parts))
+        lines.append("trained: " + ", ".join(parts))
         if prov["tallied_leaves"] is not None:
             prior = prov["prior_leaves"]
-            say(f"seen in training: {prov['tallied_leaves']:,} leaves"
-                + (f"; at their prior: {prior:,}" if prior is not None else ""))
+            lines.append(f"seen in training: {prov['tallied_leaves']:,} leaves"
+                         + (f"; at their prior: {prior:,}" if prior is not None else ""))
         if prov.get("command"):
-            say(f"command: {prov['command']}")
+            lines.append(f"command: {prov['command']}")
+    return lines
 
 
 def _start_provenance(start: str, data: bytes, ruleset) -> "dict | None":

@@ -70,7 +70,7 @@ def endgame(
         line = Text(f"depth {r.depth:>2}  ", style="bold")
         line.append(f"{r.value:+d}", style="green" if r.value >= 0 else "red")
         line.append(f"{' exact' if r.exact else ''}  {r.nodes:,} nodes  {r.seconds:.2f} s  ")
-        line.append(" ".join(m.notation() for m in r.pv), style="cyan")
+        line.append(" ".join(move_text(m) for m in r.pv), style="cyan")
         err_console.print(line, highlight=False, soft_wrap=True)
 
     result = solve_endgame(pos, plies, seconds, threads, on_depth=shown, move=asked, top=top or 1)
@@ -91,7 +91,7 @@ def endgame(
     state = "exact" if result.exact else f"depth {result.depth}, not exact"
     if top is not None:
         say_table(endgame_table(result))
-    say(f"best {result.best.notation()}  value {result.value:+d} ({state})")
+    say(f"best {move_text(result.best)}  value {result.value:+d} ({state})")
     for text in endgame_line_text(result.line, pos.ruleset, result.exact):
         say(text)
     if valued is not None:
@@ -159,9 +159,15 @@ def endgame_table(result):
     for name, justify in (("#", "right"), ("move", "left"), ("value", "right"), ("exact", "left"), ("line", "left")):
         table.add_column(name, justify=justify)
     for i, line in enumerate(result.top, 1):
-        table.add_row(str(i), Text(line.move.notation()), f"{line.value:+d}", "yes" if line.exact else "no",
-                      Text(" ".join(m.notation() for m in line.pv)))
+        table.add_row(str(i), Text(move_text(line.move)), f"{line.value:+d}", "yes" if line.exact else "no",
+                      Text(" ".join(move_text(m) for m in line.pv)))
     return table
+
+
+def move_text(move) -> str:
+    """A move for people in a table or a line of progress: its notation, a pass as ``(pass)`` (as an
+    endgame's ``line:`` and the web page write it), not the bare ``-`` of the notation."""
+    return "(pass)" if move.is_pass else move.notation()
 
 
 def peg(
@@ -195,7 +201,7 @@ def peg(
 
     def shown(p) -> None:
         if not quiet:
-            err_console.print(f"{p.move.notation():<24} {_chance(p):>16}  {_spread(p)}",
+            err_console.print(f"{move_text(p.move):<24} {_chance(p):>16}  {_spread(p)}",
                               highlight=False, markup=False, soft_wrap=True)
 
     result = pos.solve_peg(top, seconds=seconds, solve_all=solve_all, on_play=shown, threads=threads, moves=moves or None)
@@ -218,7 +224,7 @@ def peg_table(result, top: int | None = None):
                           ("mean spread", "right"), ("final spread by bag tile", "left")):
         table.add_column(name, justify=justify)
     for i, p in enumerate(result.plays[:top], 1):
-        table.add_row(str(i), Text(p.move.notation()), str(p.move.score), _chance(p), _spread(p), Text(_tiles(p)))
+        table.add_row(str(i), Text(move_text(p.move)), str(p.move.score), _chance(p), _spread(p), Text(_tiles(p)))
     return table
 
 
