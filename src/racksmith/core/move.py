@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from itertools import groupby
 
 from .. import _args
@@ -35,6 +35,9 @@ from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet,
 from ..rules.coords import coord_label, has_label, lookalike_column, parse_coord
 from ..rules.ruleset import Ruleset, get_ruleset
 from ..errors import InvalidMoveError, RacksmithError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
 
 
 class Kind(StrEnum):
@@ -97,7 +100,7 @@ class Move:
     leave: Tiles | None = field(default=None, compare=False, repr=False)
     #: the position the move was generated in (a snapshot, for pictures): set on the moves of a
     #: :class:`~racksmith.movegen.MoveList` made by :meth:`Position.moves`, else None
-    position: Any = field(default=None, compare=False, repr=False)
+    position: "Position | None" = field(default=None, compare=False, repr=False)
     #: ``(row, col, letter)`` of each star taken back from the board before the placement, by
     #: square (letter 0: not given); empty for every other move (see the module docstring)
     reclaimed: tuple[tuple[int, int, int], ...] = ()

@@ -32,9 +32,9 @@ from __future__ import annotations
 import operator
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, SupportsIndex
+from typing import TYPE_CHECKING, Any, NamedTuple, SupportsIndex, TypeAlias, overload
 
 import numpy as np
 
@@ -42,7 +42,7 @@ from .. import _args
 from ..errors import IllegalMoveError, InvalidMoveError, MoveGenError, PositionError, UnknownLetterError
 from ..formats.cgp import cgp_lexicon, cgp_racks_known, cgp_ruleset, format_cgp, parse_cgp
 from ..formats.render import render_svg, render_text
-from ..lexicon import load_lexicon
+from ..lexicon import Leaves, Lexicon, load_lexicon
 from ..movegen._movegen import position_moves
 from ..movegen.generate import generate_moves
 from ..movegen.movelist import MoveList
@@ -60,13 +60,21 @@ if TYPE_CHECKING:  # pragma: no cover
     import threading
     from collections.abc import Callable, Sequence
 
-    from ..lexicon import Leaves, Lexicon
     from ..search.endgame import EndgameResult
     from ..search.peg import PegPlay, PegResult
     from ..sim.infer import Inference
     from ..sim.winpct import WinPct
     from ..review.best import BestPlay
     from ..sim.simulate import SimResult
+
+
+#: What names a lexicon where one is given: a loaded :class:`~racksmith.lexicon.Lexicon`, the name of
+#: one racksmith ships (``"CSW21"``) or the path of a lexicon file (a ``.kwg`` or a word list)
+LexiconLike: TypeAlias = Lexicon | str | os.PathLike[str]
+#: What names leave values where they are given: a loaded :class:`~racksmith.lexicon.Leaves`, the
+#: path of a leave file (``.klv2``, ``.csv``), or where a function says so ``"shipped"`` (the
+#: ruleset's shipped leaves); None (no leave values) is written beside it where it is taken
+LeavesLike: TypeAlias = Leaves | str | os.PathLike[str]
 
 
 class Undo(NamedTuple):
@@ -212,7 +220,7 @@ def _set_rack(rack: Any, index: int, rs: Ruleset) -> Tiles:
     return tiles
 
 
-class Racks(list):
+class Racks(list[Tiles]):
     """The racks of a position (:attr:`Position.racks`, the player to move first): a list of
     :class:`~racksmith.rules.alphabet.Tiles` that reads what is put in it, letters as a rack is
     written (``pos.racks[0] = "AEINST?"``) or tile ints, and checks it at once (tiles of the
@@ -223,6 +231,12 @@ class Racks(list):
     __slots__ = ("_ruleset", "_owner")
     _ruleset: Ruleset
     _owner: "Position | None"  #: the position whose racks these are (set when read from it)
+
+    @overload
+    def __setitem__(self, index: SupportsIndex, rack: "str | Iterable[int]") -> None: ...
+
+    @overload
+    def __setitem__(self, index: slice, rack: "Iterable[str | Iterable[int]]") -> None: ...
 
     def __setitem__(self, index: "SupportsIndex | slice", rack: Any) -> None:
         rs = self._ruleset
@@ -264,7 +278,7 @@ class Racks(list):
         return (_racks_of, (self._ruleset, list(self)))
 
 
-def _one_a_player(value: Any) -> "list | None":
+def _one_a_player(value: Any) -> "list[Any] | None":
     """``value`` (racks or scores, one a player) as a list; None for text or what is no sequence."""
     if isinstance(value, (str, bytes)):
         return None
@@ -330,14 +344,14 @@ class Position:
     def __init__(
         self,
         ruleset: "str | Ruleset | None" = None,
-        board: Any = None,
-        racks=((), ()),
-        scores=None,
+        board: "np.ndarray | Sequence[Sequence[int]] | None" = None,
+        racks: "Iterable[Iterable[int]]" = ((), ()),
+        scores: "Iterable[int] | None" = None,
         zero_turns: int = 0,
-        opcodes=(),
-        lexicon: Any = None,
+        opcodes: "Iterable[tuple[str, str]]" = (),
+        lexicon: "LexiconLike | Container[str] | None" = None,
         racks_known: "Iterable[bool] | None" = None,
-    ):
+    ) -> None:
         """``racks_known``: which racks are known, one flag a rack; by default the rack of the
         player to move is, and every other rack is known unless it is empty (an empty opponent's
         rack means "not known", as in CGP). A known rack shorter than a full one (a player near
@@ -394,7 +408,8 @@ class Position:
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
-    def from_cgp(cls, cgp: str, ruleset: "str | Ruleset | None" = None, lexicon: Any = None) -> "Position":
+    def from_cgp(cls, cgp: str, ruleset: "str | Ruleset | None" = None,
+                 lexicon: "LexiconLike | Container[str] | None" = None) -> "Position":
         """Read a CGP line (the rack of the player to move first; an empty opponent's rack is
         unknown: see the module docstring). An empty rack of the player to move is unknown too
         while the tiles left over are more than the unknown opponents' racks hold (the game goes
@@ -430,7 +445,8 @@ class Position:
             self._known = tuple(k and i not in short for i, k in enumerate(known))
 
     @classmethod
-    def empty(cls, ruleset: "str | Ruleset | None" = None, rack: str = "", lexicon: Any = None) -> "Position":
+    def empty(cls, ruleset: "str | Ruleset | None" = None, rack: str = "",
+              lexicon: "LexiconLike | Container[str] | None" = None) -> "Position":
         rs = get_ruleset(ruleset)
         return cls(rs, None, (rs.alphabet.rack(rack), ()), None, 0, (), lexicon)
 
@@ -512,8 +528,19 @@ class Position:
         self._settle()
 
     # --- racks, scores and the count of scoreless turns -------------------------------------------
-    # (read with attrgetter: C getters, for the move generator reads them on every call)
-    def _set_racks(self, value: Any) -> None:
+    @property
+    def racks(self) -> Racks:
+        """The racks, ``racks[0]`` the player to move: a :class:`Racks` (a list of
+        :class:`~racksmith.rules.alphabet.Tiles`, one a player). A rack is set with letters or tiles,
+        checked at once: ``pos.racks[0] = "AEINST?"``; a rack so set is known (:attr:`racks_known`),
+        whole, even where the CGP left it out or gave it in part."""
+        racks = self._racks
+        if type(racks) is Racks:
+            racks._owner = self  # (so that racks[i] = ... marks the rack known)
+        return racks
+
+    @racks.setter
+    def racks(self, value: "Iterable[str | Iterable[int]]") -> None:
         n = len(self._racks)
         racks = _one_a_player(value)
         if racks is None or len(racks) != n:
@@ -521,12 +548,6 @@ class Position:
                                 f"('AEINST?') or tiles, got {_args.show(value)}")
         self._racks = _racks_of(self._ruleset, [_set_rack(r, i, self._ruleset) for i, r in enumerate(racks)])
         self._racks_given(range(n))
-
-    def _get_racks(self) -> Racks:
-        racks = self._racks
-        if type(racks) is Racks:
-            racks._owner = self  # (so that racks[i] = ... marks the rack known)
-        return racks
 
     def _racks_given(self, indices: Iterable[int]) -> None:
         """Racks set by the caller: those given tiles are known (whole) from now on."""
@@ -539,30 +560,40 @@ class Position:
         self._known = None if all(known) else tuple(known)
         self._settle()
 
-    racks = property(_get_racks, _set_racks, doc="""The racks, ``racks[0]`` the player to
-        move: a :class:`Racks` (a list of :class:`~racksmith.rules.alphabet.Tiles`, one a player). A rack
-        is set with letters or tiles, checked at once: ``pos.racks[0] = "AEINST?"``; a rack so set is
-        known (:attr:`racks_known`), whole, even where the CGP left it out or gave it in part.""")
+    @property
+    def scores(self) -> list[int]:
+        """The scores, in the order of :attr:`racks`: a list of ints (``pos.scores[0] += 5`` records a
+        bonus; a list set is checked at once)."""
+        return self._scores
 
-    def _set_scores(self, value: Any) -> None:
+    @scores.setter
+    def scores(self, value: "Iterable[int | np.integer[Any]]") -> None:
         n = len(self._racks)
         scores = _one_a_player(value)
         if scores is None or len(scores) != n or not all(_is_int(x) for x in scores):
             raise PositionError(f"scores are whole numbers, one a rack ({n}), got {_args.show(value)}")
         self._scores = [int(x) for x in scores]
 
-    scores = property(operator.attrgetter("_scores"), _set_scores, doc="""The scores, in the order of
-        :attr:`racks`: a list of ints (``pos.scores[0] += 5`` records a bonus; a list set is checked at once).""")
+    @property
+    def zero_turns(self) -> int:
+        """The count of consecutive scoreless turns (the game ends when it reaches
+        ``ruleset.zero_turn_limit``)."""
+        return self._zero_turns
 
-    def _set_zero_turns(self, value: Any) -> None:
+    @zero_turns.setter
+    def zero_turns(self, value: "int | np.integer[Any]") -> None:
         limit = self._ruleset.zero_turn_limit
         if not _is_int(value) or not 0 <= value <= limit:
             raise PositionError(f"zero_turns (consecutive scoreless turns) is a whole number from 0 to {limit} (the "
                                 f"{self._ruleset.name} ruleset ends the game after {limit}), got {_args.show(value)}")
         self._zero_turns = int(value)
 
-    zero_turns = property(operator.attrgetter("_zero_turns"), _set_zero_turns, doc="""The count of
-        consecutive scoreless turns (the game ends when it reaches ``ruleset.zero_turn_limit``).""")
+    if not TYPE_CHECKING:
+        # the same properties with C getters (attrgetter): the move generator and the game loops read
+        # them on every call, and a Python getter costs a quarter more (the ones above are what type
+        # checkers read: their types, and the docstrings these take)
+        scores = property(operator.attrgetter("_scores"), scores.fset, doc=scores.__doc__)
+        zero_turns = property(operator.attrgetter("_zero_turns"), zero_turns.fset, doc=zero_turns.__doc__)
 
     def _check_scores(self) -> None:
         """The scores are a list that can be written to in place (``pos.scores[i] += 5`` records a
@@ -789,7 +820,7 @@ class Position:
         return self._lexicon
 
     @lexicon.setter
-    def lexicon(self, value: Any) -> None:
+    def lexicon(self, value: "LexiconLike | Container[str] | None") -> None:
         """A lexicon's name or path (loaded on first use), a loaded lexicon of this ruleset's
         alphabet, or any object answering ``word in lexicon`` (for validation only)."""
         loaded = value is not None and not isinstance(value, (str, bytes)) and not hasattr(value, "__fspath__")
@@ -819,7 +850,7 @@ class Position:
         return _file_stem(os.fsdecode(spec) if isinstance(spec, bytes) else str(spec))
 
     # --- formats -------------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (what ``racksmith show --json`` prints): the board as letters (lowercase =
         blank, ``""`` = empty), the premium layout, racks (an unknown rack is ``""``, with
         ``racks_known`` false and its size in ``rack_sizes``; a rack known in part is its known
@@ -1274,7 +1305,7 @@ class Position:
         """The score of a move with its breakdown; see :func:`racksmith.core.scoring.score_move`."""
         return score_move(self, move)
 
-    def validate(self, move: "Move | str", lexicon: Any = None) -> Verdict:
+    def validate(self, move: "Move | str", lexicon: "LexiconLike | Container[str] | None" = None) -> Verdict:
         """Legal or not, and why; see :func:`racksmith.core.validation.validate`. ``lexicon``: an object
         answering ``word in lexicon``, a lexicon name or path, or None for the position's lexicon."""
         if not (lexicon is None or isinstance(lexicon, (str, bytes)) or hasattr(lexicon, "__fspath__")
@@ -1302,7 +1333,7 @@ class Position:
         top: int | None = None,
         *,
         sort: Sort | str = Sort.SCORE,
-        leaves: "Leaves | str | os.PathLike[str] | None" = None,
+        leaves: "LeavesLike | None" = None,
         exchanges: bool = False,
         direction: Direction | str = Direction.BOTH,
         algorithm: Algorithm | str = Algorithm.GADDAG,
@@ -1415,7 +1446,7 @@ class Position:
         self,
         seconds: float | None = 10.0,
         *,
-        leaves: "Leaves | str | os.PathLike[str] | None" = "shipped",
+        leaves: "LeavesLike | None" = "shipped",
         winpct: "WinPct | str | os.PathLike[str] | None" = None,
         threads: int = 1,
         seed: int | None = None,
@@ -1449,7 +1480,7 @@ class Position:
         stop: float | None = 0.99,
         opponent_racks: "Inference | None" = None,
         *,
-        leaves: "Leaves | str | os.PathLike[str] | None" = "shipped",
+        leaves: "LeavesLike | None" = "shipped",
         winpct: "WinPct | str | os.PathLike[str] | None" = None,
         moves: "Sequence[Move] | None" = None,
         min_samples: int | None = None,

@@ -14,7 +14,6 @@ leaves the game as it was. :meth:`Game.undo` takes back the last action exactly.
 from __future__ import annotations
 
 import copy as _copy
-import os
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -27,13 +26,13 @@ from .. import _args
 from ..core import turns
 from ..core.bag import Bag
 from ..core.move import EXCHANGE, PASS, PLACE, Move
-from ..core.position import Position, Undo
+from ..core.position import LeavesLike, LexiconLike, Position, Undo
 from ..core.turns import Ending, EventKind
 from ..core.validation import ANY_WORD, check_move_lean
 from ..errors import GCGError, IllegalMoveError, InvalidMoveError, PositionError, RacksmithError
 from ..formats.gcg import MAX_GCG_POINTS, GCGEvent, GCGGame, GCGPlayer, max_players
 from ..formats.naming import record_name
-from ..lexicon import Leaves, Lexicon
+from ..lexicon import Lexicon
 from ..movegen.movelist import MoveList
 from ..movegen.options import Algorithm, Direction, Sort
 from ..rules.alphabet import NO_TILES, Tiles
@@ -130,7 +129,7 @@ class Game:
     def __init__(
         self,
         ruleset: "str | Ruleset | None" = None,
-        lexicon: Any = None,
+        lexicon: "LexiconLike | None" = None,
         players: "int | Sequence[str]" = 2,
         seed: "int | random.Random | None" = None,
         *,
@@ -156,7 +155,7 @@ class Game:
         *,
         players: "int | Sequence[str] | None" = None,
         names: Sequence[str] | None = None,
-        lexicon: Any = None,
+        lexicon: "LexiconLike | None" = None,
     ) -> "Game":
         """A game that goes on from ``position`` (which is copied, not changed): its board, racks
         (the player to move is seat 0), scores and scoreless-turn count. The tiles that are neither
@@ -203,7 +202,7 @@ class Game:
         cls,
         cgp: str,
         ruleset: "str | Ruleset | None" = None,
-        lexicon: Any = None,
+        lexicon: "LexiconLike | None" = None,
         *,
         seed: "int | random.Random | None" = None,
         players: "int | Sequence[str] | None" = None,
@@ -366,7 +365,7 @@ class Game:
         top: int | None = None,
         *,
         sort: Sort | str = Sort.SCORE,
-        leaves: "Leaves | str | os.PathLike[str] | None" = None,
+        leaves: "LeavesLike | None" = None,
         exchanges: bool = False,
         direction: Direction | str = Direction.BOTH,
         algorithm: Algorithm | str = Algorithm.GADDAG,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .. import _args
 from ..core.move import EXCHANGE, Move
+from ..core.position import LeavesLike
 from ..core.turns import EventKind, exchange_cap, unseen_counts
 from ..errors import RacksmithError
 from ..lexicon import Leaves, Lexicon, load_leaves
@@ -110,7 +111,7 @@ class GameView:
         top: int | None = None,
         *,
         sort: Sort | str = Sort.SCORE,
-        leaves: "Leaves | str | os.PathLike[str] | None" = None,
+        leaves: "LeavesLike | None" = None,
         exchanges: bool = False,
         direction: Direction | str = Direction.BOTH,
         algorithm: Algorithm | str = Algorithm.GADDAG,
@@ -263,7 +264,7 @@ class BestEquityPlayer:
 
     name = "equity"
 
-    def __init__(self, leaves: Any = SHIPPED, ruleset: "str | Ruleset | None" = None) -> None:
+    def __init__(self, leaves: "LeavesLike | None" = SHIPPED, ruleset: "str | Ruleset | None" = None) -> None:
         self._shipped: dict[int, Leaves | None] = {}
         if isinstance(leaves, str) and leaves == SHIPPED:
             self.leaves = SHIPPED
@@ -317,7 +318,7 @@ class RandomPlayer:
 PLAYER_KINDS = {"equity": BestEquityPlayer, "score": BestScorePlayer, "random": RandomPlayer}
 
 
-def make_player(kind: str, *, leaves: Any = SHIPPED, ruleset: "str | Ruleset | None" = None) -> Player:
+def make_player(kind: str, *, leaves: "LeavesLike | None" = SHIPPED, ruleset: "str | Ruleset | None" = None) -> Player:
     """A built-in player by name: ``equity`` (uses ``leaves``: by default the game's ruleset's
     shipped leaves, as :class:`BestEquityPlayer`; None for none), ``score`` or ``random``."""
     if not isinstance(kind, str):

@@ -51,6 +51,7 @@ import numpy as np
 
 from .. import _args
 from ..core.bag import game_rng
+from ..core.position import LeavesLike, LexiconLike
 from ..core.validation import check_move_lean
 from ..errors import IllegalMoveError, OutputFileError, RacksmithError
 from ..lexicon import Lexicon, load_leaves
@@ -523,8 +524,8 @@ def run_selfplay(
     config: SelfPlayConfig = SelfPlayConfig(),
     *,
     jobs: int = 1,
-    lexicon: Any = None,
-    leaves: Any = None,
+    lexicon: "LexiconLike | None" = None,
+    leaves: "LeavesLike | None" = None,
     progress: Callable[[int], None] | None = None,
     start_method: str | None = None,
 ) -> "SelfPlayReport":

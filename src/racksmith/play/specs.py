@@ -12,27 +12,35 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _args
 from ..errors import PlayerSpecError
 from ..rules.ruleset import Ruleset
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lexicon import Leaves, Lexicon
+    from .players import Player
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerContext:
     """What a player factory gets besides its parameters: the ruleset, the loaded lexicon and the
-    data its kind's ``prepare`` returned."""
+    data its kind's ``prepare`` returned. It is handed over, not kept: it compares by its fields
+    but is not hashable (its ``data`` is a mapping)."""
 
     ruleset: Ruleset
-    lexicon: Any
+    lexicon: "Lexicon | None"
     data: Mapping[str, Any] = field(default_factory=dict)
+
+    #: not hashable, said outright: hash() names the class (it had failed on the dict inside it)
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerKind:
     name: str
-    factory: Callable[[Mapping[str, str], PlayerContext], Any]
+    factory: "Callable[[Mapping[str, str], PlayerContext], Player]"
     keys: frozenset[str] | None  #: the parameters it takes (None: any)
     prepare: Callable[[Mapping[str, str], Ruleset], Mapping[str, Any]] | None
     help: str
@@ -43,7 +51,7 @@ _KINDS: dict[str, PlayerKind] = {}
 
 def register_player_kind(
     name: str,
-    factory: Callable[[Mapping[str, str], PlayerContext], Any],
+    factory: "Callable[[Mapping[str, str], PlayerContext], Player]",
     *,
     keys: "set[str] | frozenset[str] | None" = frozenset(),
     prepare: Callable[[Mapping[str, str], Ruleset], Mapping[str, Any]] | None = None,
@@ -90,7 +98,7 @@ class PlayerSpec:
         data = kind.prepare(dict(self.params), ruleset) if kind.prepare else {}
         return PlayerSpec(self.kind, self.params, tuple(sorted(data.items())), self.text)
 
-    def make(self, ruleset: Ruleset, lexicon: Any) -> Any:
+    def make(self, ruleset: Ruleset, lexicon: "Lexicon | None") -> "Player":
         """The player (in a worker)."""
         kind = _kind(self.kind, str(self))
         return kind.factory(dict(self.params), PlayerContext(ruleset, lexicon, dict(self.data)))
@@ -146,13 +154,13 @@ def _prepare_equity(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, An
     return {"klv2": load_leaves(spec, ruleset).tobytes()}
 
 
-def _make_equity(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+def _make_equity(params: Mapping[str, str], ctx: PlayerContext) -> "Player":
     from .players import BestEquityPlayer
 
     return BestEquityPlayer(_leaves_of(ctx), ruleset=ctx.ruleset)
 
 
-def _make_score(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+def _make_score(params: Mapping[str, str], ctx: PlayerContext) -> "Player":
     from .players import BestScorePlayer
 
     return BestScorePlayer()
@@ -170,7 +178,7 @@ def _prepare_with_leaves(params: Mapping[str, str], ruleset: Ruleset) -> dict[st
     return _prepare_equity({"leaves": params["leaves"]} if "leaves" in params else {}, ruleset)
 
 
-def _leaves_of(ctx: PlayerContext) -> Any:
+def _leaves_of(ctx: PlayerContext) -> "Leaves | None":
     from ..lexicon import Leaves
     from ..lexicon.shipped_leaves import load_shipped_leaves
 
@@ -189,7 +197,7 @@ def _prepare_sim(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, Any]:
     return _prepare_with_leaves(params, ruleset)
 
 
-def _make_sim(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+def _make_sim(params: Mapping[str, str], ctx: PlayerContext) -> "Player":
     from ..sim.player import make_sim_player
 
     rest = ",".join(f"{k}={v}" for k, v in sorted(params.items()) if k != "leaves")
@@ -217,7 +225,7 @@ def _prepare_endgame(params: Mapping[str, str], ruleset: Ruleset) -> dict[str, A
     return _prepare_with_leaves(params, ruleset)
 
 
-def _make_endgame(params: Mapping[str, str], ctx: PlayerContext) -> Any:
+def _make_endgame(params: Mapping[str, str], ctx: PlayerContext) -> "Player":
     from ..search.player import EndgamePlayer
 
     return EndgamePlayer(_leaves_of(ctx), ctx.ruleset, **_endgame_options(params))

@@ -66,6 +66,7 @@ import numpy as np
 from .. import _args
 from .._interrupt import check_event
 from ..core.move import Move, MoveKind
+from ..core.position import LeavesLike, LexiconLike
 from ..core.turns import EventKind
 from ..errors import IllegalMoveError, RacksmithError
 from ..movegen.movelist import EQUITY_DECIMALS, RECLAIM_KIND
@@ -600,7 +601,8 @@ def grade_text(t: TurnAnalysis) -> str:
     return f"{low} or {high}"
 
 
-def analyze(replay: Replay, leaves: Any = "shipped", *, top: int = 3, lexicon: Any = None,
+def analyze(replay: Replay, leaves: "LeavesLike | None" = "shipped", *, top: int = 3,
+            lexicon: "LexiconLike | None" = None,
             check: Callable[[], None] | None = None, endgame_seconds: float | None = 10.0,
             sim: dict[str, Any] | None = None, cancel: "threading.Event | None" = None,
             progress: Callable[[int, int, str], None] | None = None,

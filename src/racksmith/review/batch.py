@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import _args
+from ..core.position import LeavesLike, LexiconLike
 from ..errors import RacksmithError
+from ..rules.ruleset import Ruleset
 from .analysis import GRADE_NAMES, Analysis, PlayerSummary
 
 #: the file names a folder's records are found by (any case)
@@ -334,8 +336,9 @@ def _work(path: str) -> RecordResult:
     return _analyze_record(path, _OPTIONS)
 
 
-def analyze_files(paths: Iterable["str | Path"], *, ruleset: Any = None, lexicon: Any = None,
-                  leaves: Any = "shipped", top: int = 3, sim: dict | None = None,
+def analyze_files(paths: Iterable["str | Path"], *, ruleset: "str | Path | Ruleset | None" = None,
+                  lexicon: "LexiconLike | None" = None, leaves: "LeavesLike | None" = "shipped", top: int = 3,
+                  sim: dict[str, Any] | None = None,
                   endgame_seconds: float | None = 10.0, jobs: int = 1,
                   progress: Callable[[int, int], None] | None = None) -> Iterator[RecordResult]:
     """Analyse every record ``paths`` name (:func:`record_files`: files, and folders' ``*.gcg``

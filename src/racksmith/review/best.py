@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import time
 import threading
 from dataclasses import dataclass
@@ -30,10 +31,16 @@ from typing import TYPE_CHECKING, Any, Callable
 from .. import _args
 from .._interrupt import check_event
 from ..core.move import Move
+from ..core.position import LeavesLike
 from ..errors import PositionError, RacksmithError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
+    from ..movegen.movelist import MoveList
+    from ..search.endgame import EndgameResult
+    from ..search.peg import PegResult
+    from ..sim.simulate import SimResult
+    from ..sim.winpct import WinPct
 
 __all__ = ["BestPlay", "METHODS", "best_play"]
 
@@ -67,7 +74,7 @@ class BestPlay:
     method: str
     exact: bool
     summary: str
-    result: Any
+    result: "SimResult | EndgameResult | PegResult | MoveList"
     fallback: str | None = None
 
     def __repr__(self) -> str:
@@ -99,8 +106,8 @@ class BestPlay:
                 "summary": self.summary, "fallback": self.fallback, "result": detail}
 
 
-def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *, leaves: Any = SHIPPED,
-              winpct: Any = None, threads: int = 1, seed: int | None = None, candidates: int = 10,
+def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *,
+              leaves: "LeavesLike | None" = SHIPPED, winpct: "WinPct | str | os.PathLike[str] | None" = None, threads: int = 1, seed: int | None = None, candidates: int = 10,
               plies: int = 2, opponent_racks: Any = None, tt_mb: int | None = None,
               progress: Callable[[str, Any], None] | None = None,
               cancel: "threading.Event | None" = None) -> BestPlay:

@@ -25,7 +25,7 @@ import numpy as np
 from .. import _args
 from ..core import turns
 from ..core.move import Move
-from ..core.position import Position
+from ..core.position import LexiconLike, Position
 from ..core.turns import EventKind
 from ..core.validation import ANY_WORD, check_move
 from ..errors import GCGError, IllegalMoveError, PositionError, RacksmithError
@@ -167,7 +167,7 @@ class Replay:
     phonies: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     over: bool = False
-    lexicon: Any = None
+    lexicon: "LexiconLike | None" = None  #: the lexicon given to the replay (None: the ruleset's)
     zero_turns: int = 0  #: the count of consecutive scoreless turns at the end
     end_racks: dict[int, Tiles] = field(default_factory=dict)  #: by player: the racks ``#rack1``, ``#rack2``... give, or the end of the game's lines
     #: the end-of-game adjustments the game's end calls for and the record lacks (each also a note)
@@ -455,7 +455,7 @@ def _short(text: str, most: int = 24) -> str:
 def replay_file(
     path: "str | Path",
     ruleset: "str | Ruleset | None" = None,
-    lexicon: Any = None,
+    lexicon: "LexiconLike | None" = None,
     *,
     check_words: bool = False,
     strict: bool = True,
@@ -465,13 +465,15 @@ def replay_file(
     return replay(read_gcg(path, ruleset, strict=strict), lexicon, check_words=check_words, strict=strict)
 
 
-def replay_text(text: str, ruleset: "str | Ruleset | None" = None, lexicon: Any = None, *, check_words: bool = False, strict: bool = True) -> Replay:
+def replay_text(text: str, ruleset: "str | Ruleset | None" = None, lexicon: "LexiconLike | None" = None, *,
+                check_words: bool = False, strict: bool = True) -> Replay:
     """Parse and replay GCG text (syntax errors are collected too when ``strict=False``)."""
     strict = _args.flag(strict, "strict", GCGError)
     return replay(parse_gcg(text, ruleset, strict=strict), lexicon, check_words=check_words, strict=strict)
 
 
-def replay(record: GCGGame, lexicon: Any = None, *, check_words: bool = False, strict: bool = True) -> Replay:
+def replay(record: GCGGame, lexicon: "LexiconLike | None" = None, *, check_words: bool = False,
+           strict: bool = True) -> Replay:
     """Replay a record. ``lexicon`` (a name, path or loaded lexicon; default the ruleset's) is only
     used with ``check_words``."""
     if not isinstance(record, GCGGame):
@@ -526,7 +528,7 @@ class _LastPlay:
 
 
 class _Replayer:
-    def __init__(self, record: GCGGame, lexicon: Any, check_words: bool, strict: bool):
+    def __init__(self, record: GCGGame, lexicon: "LexiconLike | None", check_words: bool, strict: bool):
         rs = record.ruleset
         self.rs = rs
         self.record = record

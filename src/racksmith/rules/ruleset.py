@@ -16,7 +16,7 @@ import os
 import reprlib
 import stat
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -76,7 +76,10 @@ def _show(value: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """One game's rules. Squares are ints ``row * cols + col``; tile ``i`` is ``alphabet.letters[i-1]``."""
+    """One game's rules. Squares are ints ``row * cols + col``; tile ``i`` is ``alphabet.letters[i-1]``.
+
+    Two rulesets with the same rules are equal (and hash alike) wherever they were read from:
+    :attr:`source` is not compared."""
 
     name: str
     title: str
@@ -95,7 +98,9 @@ class Ruleset:
     exchange_limit: int
     zero_turn_limit: int
     lexicon: str | None
-    source: str = ""
+    #: where it was read from (a file's path, ``english.toml`` for a shipped one, ``<dict>``): not
+    #: compared, so a ruleset written with :meth:`to_dict` and read back equals the one written
+    source: str = field(default="", compare=False)
     vowels: tuple[int, ...] = ()  #: vowel tiles (static equity penalises them next to premiums on the opening)
     #: Эрудит's traditional rule: a player holding the real letter a star (blank) on the board stands
     #: for may put it on the star's square and take the star back, to play it the same turn
@@ -172,7 +177,7 @@ class Ruleset:
         self.alphabet.letter(tile)  # (says what is wrong with anything else)
         return int(tile)
 
-    def rack_value(self, tiles) -> int:
+    def rack_value(self, tiles: "Iterable[int]") -> int:
         """Points of tiles as played (a rack's leftover at the end of a game): the sum of :meth:`value`."""
         return sum(self.value(t) for t in _args.tile_list(tiles, "tiles", UnknownLetterError))
 
@@ -508,8 +513,9 @@ def available_rulesets() -> list[Ruleset]:
 
 
 def is_shipped(ruleset: Ruleset) -> bool:
-    """Is ``ruleset`` the shipped ruleset of its name (equal in every field)? A ruleset file that
-    calls itself ``english`` with other rules is not."""
+    """Is ``ruleset`` the shipped ruleset of its name (equal in every field but :attr:`Ruleset.source`:
+    a copy of the shipped file read from elsewhere is)? A ruleset file that calls itself ``english``
+    with other rules is not."""
     return ruleset.name in BUILTIN and _builtin(ruleset.name) == ruleset
 
 

@@ -9,15 +9,18 @@ static players, and refuses ``endgame``.)
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.move import Move
+from ..core.position import LeavesLike
 from ..errors import PositionError, RacksmithError
 from ..play.players import BestEquityPlayer
 from .endgame import MAX_DEPTH, MAX_THREADS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..play.players import GameView
+    from ..rules.ruleset import Ruleset
+    from .endgame import EndgameResult
 
 __all__ = ["EndgamePlayer"]
 
@@ -34,8 +37,8 @@ class EndgamePlayer:
 
     name = "endgame"
 
-    def __init__(self, leaves: Any = "shipped", ruleset=None, *, seconds: float | None = 10.0, plies: int | None = None,
-                 threads: int = 1):
+    def __init__(self, leaves: "LeavesLike | None" = "shipped", ruleset: "str | Ruleset | None" = None, *,
+                 seconds: float | None = 10.0, plies: int | None = None, threads: int = 1) -> None:
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                     or not 0 < seconds < math.inf):
             raise RacksmithError(f"seconds must be a positive number of seconds (or None), got {seconds!r}")
@@ -47,7 +50,7 @@ class EndgamePlayer:
         self.seconds = seconds
         self.plies = plies
         self.threads = threads
-        self.last = None  #: the EndgameResult of the last endgame move (None before one)
+        self.last: EndgameResult | None = None  #: the EndgameResult of the last endgame move (None before one)
 
     def choose(self, view: "GameView") -> Move:
         from ..sim.player import check_view

@@ -21,7 +21,6 @@ The enumeration and the move generation run in the compiled kernel (:func:`racks
 from __future__ import annotations
 
 import math
-import os
 import re
 import threading
 import time
@@ -34,9 +33,10 @@ import numpy as np
 from .. import _args
 from .._interrupt import check_event, run_interruptibly
 from ..core.move import Move
+from ..core.position import LeavesLike
 from ..core.turns import exchange_refusal
 from ..errors import InferenceError, RacksmithError
-from ..lexicon import Leaves, Lexicon
+from ..lexicon import Lexicon
 from ..movegen._movegen import TILE_BITS, BoardState
 from ..movegen.generate import _leaves, _tables
 from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH, Tiles
@@ -264,7 +264,7 @@ class Inference:
                                      f"and by chance ({size} drawn at random from the {len(self.unseen)} unseen tiles)")
         return html.block(leaves, letters)
 
-    def kernel_arrays(self, position: "Position"):
+    def kernel_arrays(self, position: "Position") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The leaves as the simulation kernel takes them: (tiles (n, MAX_RACK) uint8, lengths,
         weights), checked against the unseen tiles of ``position``."""
         MAX_RACK = TILE_BITS["MAX_RACK"]
@@ -329,7 +329,7 @@ def infer_leaves(
     position: "Position",
     move: "Move | str | None" = None,
     *,
-    leaves: "Leaves | str | os.PathLike[str] | None" = "shipped",
+    leaves: "LeavesLike | None" = "shipped",
     margin: float = DEFAULT_MARGIN,
     seconds: float | None = None,
     samples: int | None = None,

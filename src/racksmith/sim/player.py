@@ -12,10 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _args
 from ..core.move import Move
+from ..core.position import LeavesLike
 from ..errors import RacksmithError, SimError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..play.players import GameView
+    from ..rules.ruleset import Ruleset
+    from ..search.endgame import EndgameResult
+    from .infer import Inference
+    from .simulate import SimResult
+    from .winpct import WinPct
 
 #: the keys of a ``sim:`` spec and how each is read
 _KEYS = {
@@ -70,10 +76,11 @@ class SimPlayer:
 
     def __init__(self, candidates: int = 10, plies: int = 2, iterations: int | None = 200,
                  seconds: float | None = None, threads: int = 1, stop: float | None = 0.99,
-                 leaves: Any = "shipped", winpct: Any = None, min_samples: int | None = None, ruleset=None,
+                 leaves: "LeavesLike | None" = "shipped", winpct: "WinPct | str | os.PathLike[str] | None" = None,
+                 min_samples: int | None = None, ruleset: "str | Ruleset | None" = None,
                  endgame: bool = True, endgame_plies: int | None = DEFAULT_ENDGAME_PLIES,
                  endgame_seconds: float | None = None, infer: bool = False,
-                 infer_samples: int = DEFAULT_INFER_SAMPLES):
+                 infer_samples: int = DEFAULT_INFER_SAMPLES) -> None:
         from ..lexicon import Leaves, load_leaves
         from ..play.players import SHIPPED, BestEquityPlayer
         from ..search.player import EndgamePlayer
@@ -111,13 +118,14 @@ class SimPlayer:
             raise SimError(f"infer_samples must be a number of racks, 1..{MAX_LEAVES:,}, got {infer_samples!r}")
         self.infer = infer
         self.infer_samples = infer_samples
-        self.last_inference = None  #: the Inference the last simulated turn drew the opponent's rack from
+        self.last_inference: Inference | None = None  #: the Inference the last simulated turn drew the opponent's rack from
         self.seed = "racksmith-sim-player"
         self.turn = 0
-        self.last = None  #: the SimResult of the last turn
+        self.last: SimResult | EndgameResult | None = None  #: the SimResult of the last turn (an endgame's: its EndgameResult)
 
     @classmethod
-    def from_spec(cls, spec: str, *, leaves: Any = "shipped", ruleset=None) -> "SimPlayer":
+    def from_spec(cls, spec: str, *, leaves: "LeavesLike | None" = "shipped",
+                  ruleset: "str | Ruleset | None" = None) -> "SimPlayer":
         """A player from ``key=value,...`` (the part after ``sim:``): candidates, plies,
         iterations, seconds, threads, stop (a confidence or none), leaves (a KLV2 file, or none),
         winpct (a shipped ruleset's name or a file), min_samples, endgame (on/off: solve the
@@ -159,7 +167,7 @@ class SimPlayer:
         except SimError as e:  # a bad value: named as the spec wrote it
             raise SimError(f"sim player spec {spec.strip()!r}: {e}".replace(" (or None)", " (or none)")) from None
 
-    def new_game(self, seed) -> None:
+    def new_game(self, seed: "int | str") -> None:
         self.seed = str(seed)
         self.turn = 0
 
@@ -228,6 +236,7 @@ def _number(text: str, kind, key: str):
         raise SimError(f"sim player option {key}={text!r}: not a {'whole number' if kind is int else 'number'}") from None
 
 
-def make_sim_player(spec: str = "sim", *, leaves: Any = "shipped", ruleset=None) -> SimPlayer:
+def make_sim_player(spec: str = "sim", *, leaves: "LeavesLike | None" = "shipped",
+                    ruleset: "str | Ruleset | None" = None) -> SimPlayer:
     """The factory for a player registry: ``make_sim_player("sim:candidates=10,plies=2")``."""
     return SimPlayer.from_spec(spec, leaves=leaves, ruleset=ruleset)

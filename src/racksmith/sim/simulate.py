@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsInt
 
 import numpy as np
 
@@ -36,8 +36,9 @@ from .. import _args
 from .._interrupt import check_event
 from .infer import MIN_KEPT_DEALS
 from ..core.move import Move
+from ..core.position import LeavesLike
 from ..errors import SimError
-from ..lexicon import Leaves, Lexicon
+from ..lexicon import Lexicon
 from ..movegen._movegen import BoardState
 from ..lexicon.shipped_leaves import default_leaves
 from ..movegen.generate import _leaves, _tables
@@ -90,7 +91,7 @@ class PlyStats:
         return self.passes + self.exchanges + self.placements
 
     @classmethod
-    def from_tally(cls, ply: int, row) -> "PlyStats":
+    def from_tally(cls, ply: int, row: "Iterable[SupportsInt]") -> "PlyStats":
         """The statistics of one row of the kernel's ``ply_tallies``: passes, exchanges, placements,
         bingos, the sum of the scores and of their squares (integers: the variance is exact until
         it is divided)."""
@@ -320,7 +321,7 @@ def simulate(
     stop: float | None = 0.99,
     opponent_racks: "Inference | None" = None,
     *,
-    leaves: "Leaves | str | os.PathLike[str] | None" = "shipped",
+    leaves: "LeavesLike | None" = "shipped",
     winpct: "WinPct | str | os.PathLike[str] | None" = None,
     moves: Sequence[Move] | None = None,
     min_samples: int | None = None,
@@ -560,7 +561,7 @@ def _known_part(part) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def candidate_moves(position: "Position", moves: Iterable["Move | str"],
-                    leaves: "Leaves | str | os.PathLike[str] | None" = "shipped") -> list[Move]:
+                    leaves: "LeavesLike | None" = "shipped") -> list[Move]:
     """The plays ``moves`` (Move objects or their notation) as :func:`simulate` takes them for its
     candidates: each the legal move of the player to move it names, with its static equity by
     ``leaves`` (as :func:`simulate`'s); a play that cannot be read, or is not legal here, is a

@@ -72,12 +72,16 @@ MACONDO_FORMAT = ("Macondo's winpct.csv (comma-separated: a header ',0,1,...,N' 
 @dataclass(frozen=True, slots=True)
 class WinPct:
     """A win-percentage table: ``table[u - 1, s + max_spread]`` is the chance that the player to
-    move, ``s`` points ahead with ``u`` tiles unseen, wins (a draw counts half)."""
+    move, ``s`` points ahead with ``u`` tiles unseen, wins (a draw counts half).
+
+    A value: two tables are equal when their win chances, observations and names are (the same
+    table read twice is equal to itself; the provenance is not compared), and equal tables hash
+    alike, so a table can be a key or in a set. Change neither array in place once it is made."""
 
     table: np.ndarray  # float64, (max_unseen, 2 * max_spread + 1)
     observations: np.ndarray  # int64, (max_unseen,)
     name: str = ""
-    provenance: dict = field(default_factory=dict, compare=False, hash=False)
+    provenance: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         """Check the arrays (kept as float64 and int64): a row of win chances (0 to 1) per unseen
@@ -103,6 +107,19 @@ class WinPct:
             raise WinPctError(f"a win% table's provenance is a dict, got {_args.show(self.provenance)}")
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "observations", obs.astype(np.int64, copy=False))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal win chances, observations and name (the dataclass's ``==`` compared the arrays as
+        booleans, and raised ValueError)."""
+        if not isinstance(other, WinPct) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self is other or self.name == other.name and np.array_equal(self.table, other.table)
+                and np.array_equal(self.observations, other.observations))
+
+    def __hash__(self) -> int:
+        """The hash of what ``==`` compares: the name and the arrays' contents (``+ 0.0`` makes a
+        ``-0.0`` the ``0.0`` it equals)."""
+        return hash((self.name, self.table.shape, (self.table + 0.0).tobytes(), self.observations.tobytes()))
 
     @property
     def max_spread(self) -> int:
@@ -140,7 +157,7 @@ class WinPct:
 
     # --- files -----------------------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: str, name: str = "", provenance: dict | None = None) -> "WinPct":
+    def parse(cls, text: str, name: str = "", provenance: dict[str, Any] | None = None) -> "WinPct":
         """A table from MAGPIE's text format, or Macondo's ``winpct.csv`` (comma-separated: see the
         module docstring)."""
         if not isinstance(text, str):
@@ -185,7 +202,7 @@ class WinPct:
         return cls(np.vstack(rows), np.asarray(obs, dtype=np.int64), name, dict(provenance or {}))
 
     @classmethod
-    def _parse_macondo(cls, lines: list[str], name: str, provenance: dict | None) -> "WinPct":
+    def _parse_macondo(cls, lines: list[str], name: str, provenance: dict[str, Any] | None) -> "WinPct":
         """A table from Macondo's ``winpct.csv`` (:data:`MACONDO_FORMAT`; ``lines``: its lines
         that are not blank): row ``u`` of the table is the column of ``u`` unseen tiles, its
         spreads from ``-M`` to ``+M`` (the file's rows read from the last); no observations."""

@@ -76,9 +76,11 @@ def to_fixed(equity: float) -> int:
     return int(round(float(equity) * SCALE))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (its own ==, by the arrays' contents)
 class RackTally:
-    """Counts and fixed-point equity sums by rack key; ``keys`` ascending and distinct."""
+    """Counts and fixed-point equity sums by rack key; ``keys`` ascending and distinct. Tallies
+    are equal when their arrays are; a tally is not hashable (as its arrays are not: ``hash()``
+    says so by its name)."""
 
     keys: np.ndarray  #: uint64
     counts: np.ndarray  #: int64

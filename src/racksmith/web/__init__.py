@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_names
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Analyzer, RequestError
-    from .limits import LimitError, Limits
-    from .server import MAX_BODY, AnalyzerServer, make_server
+    # (``X as X``: re-exported, as a type checker's strict mode wants it said)
+    from .api import Analyzer as Analyzer, RequestError as RequestError
+    from .limits import LimitError as LimitError, Limits as Limits
+    from .server import MAX_BODY as MAX_BODY, AnalyzerServer as AnalyzerServer, make_server as make_server
 
 #: each public name and the module that defines it
 _WHERE = {
@@ -26,7 +27,9 @@ _WHERE = {
     "make_server": "server",
 }
 
-__all__ = sorted(_WHERE)
+#: written out (the names of _WHERE, sorted: tests/test_strict_typing.py keeps them so), for a type
+#: checker reads a literal list only
+__all__ = ["Analyzer", "AnalyzerServer", "LimitError", "Limits", "MAX_BODY", "RequestError", "make_server"]
 
-
-__getattr__, __dir__ = lazy_names(__name__, _WHERE, globals())
+if not TYPE_CHECKING:  # (a type checker that saw a module __getattr__ would take any name, a typo too)
+    __getattr__, __dir__ = lazy_names(__name__, _WHERE, globals())
