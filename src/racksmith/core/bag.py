@@ -159,12 +159,17 @@ class Bag:
         return drawn
 
     def put_back(self, tiles: Iterable[int]) -> None:
-        """Return tiles (an exchange) and shake the bag."""
+        """Return tiles and shake the bag (with :attr:`rng`, so that a seed repeats it): an exchange,
+        or the tiles drawn after a play withdrawn in a challenge, which must not be drawn next
+        (the player of the phony saw them)."""
         self._tiles.extend(tiles)
         self.rng.shuffle(self._tiles)
 
     def unshift(self, drawn: Sequence[int]) -> None:
-        """Put tiles just drawn back where they were, so that they are drawn again next (a withdrawn play)."""
+        """Put tiles just drawn back where they were, so that they are drawn again next: for a draw
+        taken back as if it had not happened (an undo, a turn refused after its draw, a challenged
+        play that stands and draws them again). A play withdrawn in a challenge returns its tiles
+        with :meth:`put_back` instead: its player saw them."""
         self._tiles.extend(drawn)
 
     def order(self) -> list[int]:

@@ -23,6 +23,7 @@ import numbers
 import operator
 import os
 import re
+import reprlib
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -32,7 +33,7 @@ from itertools import groupby
 
 from .. import _args
 from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet, Tiles
-from ..rules.coords import coord_label, has_label, lookalike_column, parse_coord
+from ..rules.coords import MAX_DIM, coord_label, has_label, lookalike_column, parse_coord
 from ..rules.ruleset import Ruleset, get_ruleset
 from ..errors import InvalidMoveError, RacksmithError
 
@@ -163,6 +164,8 @@ class Move:
             return dataclasses.replace(cls.parse(text, ruleset), score=score, equity=equity)
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move is written as text, got {type(text).__name__}")
+        if len(text) > _SHORT_MOVE:  # (every move of every board is shorter: checked only then)
+            _refuse_overlong(text, ruleset)
         if ruleset is None:
             alphabet = _ENGLISH if _ENGLISH is not None else _default_alphabet()
             board = None
@@ -183,25 +186,25 @@ class Move:
             # ``-3``: an exchange of tiles not known (an opponent's, as the board shows it)
             count = int(m.group(1))
             if not 1 <= count <= 99:
-                raise InvalidMoveError(f"bad exchange {text!r}: an exchange of tiles not shown gives back 1 to 99 tiles")
+                raise InvalidMoveError(f"bad exchange {_shown(text)}: an exchange of tiles not shown gives back 1 to 99 tiles")
             return cls.exchange((THROUGH,) * count, alphabet)
         if m:
             try:
                 tiles = alphabet.rack(m.group(1))
             except RacksmithError as e:
-                raise InvalidMoveError(f"bad exchange {text!r}: {e}") from None
+                raise InvalidMoveError(f"bad exchange {_shown(text)}: {e}") from None
             return cls.exchange(tiles, alphabet)
         parts = t.split()
         if len(parts) < 2 or (len(parts) > 2 and not all(p.startswith("*") for p in parts[2:])):
             raise InvalidMoveError(
-                f"bad move {text!r}: write a coordinate and a word ('8D QUIRK' across, 'D8 QUIRK' down), "
+                f"bad move {_shown(text)}: write a coordinate and a word ('8D QUIRK' across, 'D8 QUIRK' down), "
                 "'-ABC' to exchange or '-' to pass (and '*12H' after the word to take back the star on 12H, "
                 "where the rules allow it)"
             )
         row, col, across = parse_coord(parts[0], board)
         if _is_star_square(parts[1]):  # (after the coordinate comes the word: none, only stars)
             raise InvalidMoveError(
-                f"bad move {text!r}: a turn cannot only take a star back: it must also place tiles, the star "
+                f"bad move {_shown(text)}: a turn cannot only take a star back: it must also place tiles, the star "
                 "among them (write the word, then the stars taken back: '8D ДОм *12H=А')"
             )
         tiles = _parse_word(parts[1], alphabet, text)
@@ -395,6 +398,48 @@ class Move:
         return f"{made}{extra})"
 
 
+#: the length of text that any move of any board may have (:func:`max_move_chars` is more): a
+#: longer text is measured against its board before it is read
+_SHORT_MOVE = 256
+
+_echo = reprlib.Repr()
+_echo.maxstring = 64
+
+
+def _shown(text: str) -> str:
+    """The text of a move for an error message: its repr, the middle of a long one left out."""
+    return _echo.repr(text)
+
+
+def max_move_chars(alphabet: Alphabet, line: int = MAX_DIM) -> int:
+    """The most characters :meth:`Move.parse` reads as a move on a board whose longest line has
+    ``line`` squares (:data:`~racksmith.rules.coords.MAX_DIM` by default: the largest board): a
+    tile on every square of the line, each written the longest way a letter of ``alphabet`` is
+    (in brackets, ``[CH]``) and each taking a star back (`` *12H=[CH]``), and room for the
+    coordinate and brackets; generous, so that no move is refused, only text no move could be."""
+    spelled = [*alphabet.letters, *(a for a, _ in alphabet.aliases)]
+    longest = max(len(x) for x in spelled) + 2
+    return 64 + line * (2 * longest + 12)
+
+
+def _refuse_overlong(text: str, ruleset) -> None:
+    """:class:`InvalidMoveError` for text longer than any move of the ruleset's board could be
+    (:func:`max_move_chars`), said at once, before the text is read (a megabyte of it took seconds)."""
+    if ruleset is None:
+        ruleset = _default_alphabet()
+    elif isinstance(ruleset, (str, os.PathLike)):
+        ruleset = get_ruleset(ruleset)
+    rows, cols = getattr(ruleset, "rows", None), getattr(ruleset, "cols", None)
+    sized = isinstance(rows, int) and isinstance(cols, int)
+    most = max_move_chars(_alphabet_of(getattr(ruleset, "alphabet", ruleset)), max(rows, cols) if sized else MAX_DIM)
+    if len(text) > most and len(text.strip()) > most:
+        board = f"a {rows}x{cols} board" if sized else "any board"
+        raise InvalidMoveError(
+            f"bad move {_shown(text)}: {len(text):,} characters, longer than any move on {board} can be "
+            f"written (at most {most:,})"
+        )
+
+
 def _number(value: Any) -> str:
     """A number as Python writes it (a numpy number as the plain int or float it holds)."""
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
@@ -452,7 +497,7 @@ def _refuse_star_back_without_placement(t: str, text: str) -> None:
     head = " ".join(parts[:k])
     if head.lower() in ("-", "pass", "(pass)") or (head[:1] in _EXCHANGE_STARTS and _EXCHANGE.fullmatch(head)):
         raise InvalidMoveError(
-            f"bad move {text!r}: a pass or an exchange cannot take a star back: only a placement does "
+            f"bad move {_shown(text)}: a pass or an exchange cannot take a star back: only a placement does "
             "('8D ДОм *12H=А')"
         )
 
@@ -468,7 +513,7 @@ def _parse_reclaimed(tokens: list[str], alphabet: Alphabet, text: str,
         except InvalidMoveError:
             twin_column = lookalike_column(square, board)
             raise InvalidMoveError(
-                f"bad move {text!r}: {tok!r} should be '*' and the square of a star on the board, like '*12H' "
+                f"bad move {_shown(text)}: {_shown(tok)} should be '*' and the square of a star on the board, like '*12H' "
                 "(or '*12H=А' with the letter put there)" + (f"; {twin_column}" if twin_column else "")
             ) from None
         letter = 0
@@ -476,14 +521,14 @@ def _parse_reclaimed(tokens: list[str], alphabet: Alphabet, text: str,
             parts = alphabet.split(letter_text) if letter_text else []
             if len(parts) != 1 or parts[0] in BLANK_CHARS:
                 raise InvalidMoveError(
-                    f"bad move {text!r}: after '=' in {tok!r} comes the one letter put on the star's square"
+                    f"bad move {_shown(text)}: after '=' in {_shown(tok)} comes the one letter put on the star's square"
                 )
             try:
                 letter = alphabet.plain_tile(parts[0])
             except RacksmithError as e:
-                raise InvalidMoveError(f"bad move {text!r}: {e}") from None
+                raise InvalidMoveError(f"bad move {_shown(text)}: {e}") from None
         if (row, col) in out:
-            raise InvalidMoveError(f"bad move {text!r}: the star on {square.upper()} is taken back twice")
+            raise InvalidMoveError(f"bad move {_shown(text)}: the star on {square.upper()} is taken back twice")
         out[(row, col)] = letter
     return tuple((r, c, letter) for (r, c), letter in sorted(out.items()))
 
@@ -516,29 +561,29 @@ def _parse_word(word: str, alphabet: Alphabet, text: str) -> tuple[int, ...]:
         c = word[i]
         if c == "(":
             if depth:
-                raise InvalidMoveError(f"bad move {text!r}: nested '('")
+                raise InvalidMoveError(f"bad move {_shown(text)}: nested '('")
             depth = 1
             i += 1
             continue
         if c == ")":
             if not depth:
-                raise InvalidMoveError(f"bad move {text!r}: ')' without '('")
+                raise InvalidMoveError(f"bad move {_shown(text)}: ')' without '('")
             depth = 0
             i += 1
             continue
         if c == "[":
             j = word.find("]", i)
             if j < 0:
-                raise InvalidMoveError(f"bad move {text!r}: unclosed '['")
+                raise InvalidMoveError(f"bad move {_shown(text)}: unclosed '['")
             tokens.append((word[i + 1 : j], bool(depth), True))
             i = j + 1
             continue
         tokens.append((c, bool(depth), False))
         i += 1
     if depth:
-        raise InvalidMoveError(f"bad move {text!r}: unclosed '('")
+        raise InvalidMoveError(f"bad move {_shown(text)}: unclosed '('")
     if not tokens:
-        raise InvalidMoveError(f"bad move {text!r}: no letters")
+        raise InvalidMoveError(f"bad move {_shown(text)}: no letters")
     # join multi-character letters written without brackets
     for tok, through, _ in _merge_multi(tokens, alphabet):
         if tok == ".":
@@ -546,12 +591,12 @@ def _parse_word(word: str, alphabet: Alphabet, text: str) -> tuple[int, ...]:
             continue
         if tok in BLANK_CHARS:
             raise InvalidMoveError(
-                f"bad move {text!r}: write a blank as the lowercase letter it stands for, not {tok!r}"
+                f"bad move {_shown(text)}: write a blank as the lowercase letter it stands for, not {tok!r}"
             )
         try:
             t = alphabet.tile(tok)
         except RacksmithError as e:
-            raise InvalidMoveError(f"bad move {text!r}: {e}") from None
+            raise InvalidMoveError(f"bad move {_shown(text)}: {e}") from None
         tiles.append(THROUGH | t if through else t)
     return tuple(tiles)
 

@@ -47,6 +47,7 @@ __all__ = [
     "TURN_KINDS",
     "decode_gcg",
     "format_gcg",
+    "gcg_nicks",
     "max_players",
     "parse_event",
     "parse_gcg",
@@ -558,6 +559,31 @@ def parse_gcg(text: str, ruleset: "str | Ruleset | None" = None, *, strict: bool
 def max_players(ruleset: Ruleset) -> int:
     """The most players a game can have: each needs a full rack at the start."""
     return max(ruleset.total_tiles // ruleset.rack_size, 1)
+
+
+def gcg_nicks(nicks: Iterable[object]) -> tuple[str, ...]:
+    """The players' nicks as a GCG record holds them, or :class:`~racksmith.errors.RacksmithError`:
+    each one word (not empty, no white space, no ``:``), no two the same — also once in Unicode
+    NFC, as a reader reads a record (it normalizes the text: ``e`` + U+0301 and ``é`` are one nick
+    there, and a record declaring both is refused). Returned in NFC, so that a record written with
+    them reads back with the same nicks. The one rule of the writers of records
+    (:class:`~racksmith.play.game.Game`, the web page's export)."""
+    nicks = tuple(nicks)
+    if not all(isinstance(n, str) and n and not any(ch.isspace() or ch == ":" for ch in n) for n in nicks) or (
+        len(set(nicks)) != len(nicks)
+    ):
+        raise RacksmithError(f"player nicks must be distinct, non-empty, without spaces or ':', got "
+                             f"{_args.show(list(nicks))}")
+    seen: dict[str, str] = {}
+    for nick in nicks:
+        normal = unicodedata.normalize("NFC", nick)
+        if normal in seen:
+            raise RacksmithError(
+                f"{_clip(ascii(seen[normal]))} and {_clip(ascii(nick))} are the same nick written two ways (alike "
+                "in Unicode NFC, as a GCG reader reads them): give the players different nicks"
+            )
+        seen[normal] = nick
+    return tuple(seen)
 
 
 #: the header notes in which Macondo wrote a game's rules before the GCG format had pragmas for them

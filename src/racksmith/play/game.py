@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy as _copy
 import random
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -25,12 +26,12 @@ import numpy as np
 from .. import _args
 from ..core import turns
 from ..core.bag import Bag
-from ..core.move import EXCHANGE, PASS, PLACE, Move
+from ..core.move import EXCHANGE, PASS, PLACE, Move, max_move_chars
 from ..core.position import LeavesLike, LexiconLike, Position, Undo
 from ..core.turns import Ending, EventKind
 from ..core.validation import ANY_WORD, check_move_lean
 from ..errors import GCGError, IllegalMoveError, InvalidMoveError, PositionError, RacksmithError
-from ..formats.gcg import MAX_GCG_POINTS, GCGEvent, GCGGame, GCGPlayer, max_players
+from ..formats.gcg import MAX_GCG_POINTS, GCGEvent, GCGGame, GCGPlayer, gcg_nicks, max_players
 from ..formats.naming import record_name
 from ..lexicon import Lexicon
 from ..movegen.movelist import MoveList
@@ -79,7 +80,8 @@ _TURN = (_PUSH,)  #: the steps of a turn: one push
 class _Action:
     """One action (a turn with the end it caused, a challenge, a time penalty) and what undoes it:
     the steps done to the position, the bag before it (None for a play or a pass: popping them
-    puts the tiles drawn back), the shuffle an exchange did, the events it replaced."""
+    puts the tiles drawn back), the RNG's state before the shuffle an exchange or a withdrawn
+    phony did, the events it replaced."""
 
     kind: EventKind
     player: int
@@ -99,20 +101,31 @@ def _player_count(players: "int | Sequence[str]") -> int:
 
 
 def _nicks(players: "int | Sequence[str]") -> tuple[str, ...]:
-    """The players' nicks; the count must have been checked against its bound (:func:`_player_count`)."""
+    """The players' nicks, in Unicode NFC, as the game's GCG record writes them and a reader reads
+    them back (:func:`~racksmith.formats.gcg.gcg_nicks`: two nicks alike once normalized are
+    refused); the count must have been checked against its bound (:func:`_player_count`)."""
     _player_count(players)
     nicks = tuple(f"p{i + 1}" for i in range(players)) if isinstance(players, int) else (
         (players,) if isinstance(players, str) else tuple(str(p) for p in players)
     )
     if len(nicks) < 2:
         raise RacksmithError(f"a game needs at least 2 players, got {players if isinstance(players, int) else len(nicks)}")
-    if len(set(nicks)) != len(nicks) or any(not n or any(ch.isspace() or ch == ":" for ch in n) for n in nicks):
-        raise RacksmithError(f"player nicks must be distinct, non-empty, without spaces or ':': {list(nicks)}")
-    return nicks
+    return gcg_nicks(nicks)
+
+
+def _length(tiles: Any) -> int:
+    """How many tiles ``tiles`` holds, 0 when it has no length (a generator: counted once a move)."""
+    try:
+        return len(tiles)
+    except TypeError:
+        return 0
 
 
 class Game:
     """A game between ``players`` (a count or the players' nicks), from a bag shuffled by ``seed``.
+    A nick is one word without ``:``; nicks and ``names`` are kept in Unicode NFC (``e`` + U+0301
+    is kept as ``é``), as a GCG reader reads the game's record, and two nicks alike once
+    normalized are refused (:func:`~racksmith.formats.gcg.gcg_nicks`).
 
     ``lexicon``: a name, a path, or a loaded lexicon (default: the ruleset's). ``bag_order`` fixes
     the order tiles are drawn in (a permutation of the whole set) instead of shuffling.
@@ -235,7 +248,8 @@ class Game:
         if names is not None and (isinstance(names, str) or not isinstance(names, Sequence)
                                   or not all(isinstance(n, str) for n in names)):
             raise RacksmithError(f"names must be a list of texts, one a player, got {names!r:.60}")
-        self.names = tuple(names) if names is not None else nicks
+        # in NFC, as the nicks: a GCG reader normalizes the record, so it reads back as written
+        self.names = tuple(unicodedata.normalize("NFC", n) for n in names) if names is not None else nicks
         if len(self.names) != len(nicks):
             raise RacksmithError(f"{len(self.names)} names for {len(nicks)} players")
         if any(n != n.strip() or any(ch.isspace() and ch not in " \t" for ch in n) for n in self.names):
@@ -381,14 +395,29 @@ class Game:
             check_words = _args.flag(check_words, "check_words")
         self._require_live()
         if isinstance(move, str):
-            move = Move.parse(move, self.ruleset)
+            move = Move.parse(move, self.ruleset)  # (text longer than any move is refused at once)
+        elif isinstance(move, Move) and move.kind == EXCHANGE and _length(move.tiles) > self.ruleset.rack_size:
+            raise self._too_big_exchange(_length(move.tiles))
         return self._turn(check_move_lean(self._pos, move, None if check_words else ANY_WORD))
 
     def exchange(self, tiles: "str | Iterable[int]") -> Event:
-        """Exchange tiles (letters, ``?`` for a blank, or tile ints)."""
+        """Exchange tiles (letters, ``?`` for a blank, or tile ints): at most a rack of them."""
+        self._require_live()
+        rs = self.ruleset
         if isinstance(tiles, str):
-            tiles = self.ruleset.alphabet.rack(tiles)
-        return self.play(Move.exchange(tiles, self.ruleset.alphabet))
+            if len(tiles) > max_move_chars(rs.alphabet, rs.rack_size):  # (more than a rack's tiles are written with)
+                raise self._too_big_exchange(len(tiles), "characters")
+            tiles = rs.alphabet.rack(tiles)
+        if _length(tiles) > rs.rack_size:  # (before a million tiles are sorted)
+            raise self._too_big_exchange(_length(tiles))
+        return self.play(Move.exchange(tiles, rs.alphabet))
+
+    def _too_big_exchange(self, count: int, what: str = "tiles") -> IllegalMoveError:
+        """The error of an exchange of more tiles than a rack holds, said before the tiles are read
+        (a million of them took seconds, and the message named them all)."""
+        return IllegalMoveError(
+            "not_in_rack", f"an exchange gives back at most the {self.ruleset.rack_size} tiles of a rack, got {count:,} {what}"
+        )
 
     def pass_(self) -> Event:
         """The player to move passes."""
@@ -398,8 +427,12 @@ class Game:
     def play_trusted(self, move: Move) -> Event:
         """Apply a move from the move generator without checking it (its ``score`` is used as is).
 
-        For self-play speed; the game's tile and score invariants (:meth:`check_invariants`) still
-        catch a generator that lies. A move written as text is not trusted: :meth:`play` it."""
+        For self-play speed. :meth:`check_invariants` catches a move that breaks the bookkeeping
+        (tiles not conserved, a rack over size, totals that are not the sums of the events) but
+        not a wrong ``score``: a generator that lies about it gets the points it claims, and only
+        replaying the record (:meth:`gcg` read by :func:`~racksmith.review.replay.replay_text`,
+        which scores every play from the board) tells. A move written as text is not trusted:
+        :meth:`play` it."""
         if not isinstance(move, Move):
             raise InvalidMoveError(
                 f"play_trusted takes a Move from the move generator, got {type(move).__name__}"
@@ -409,11 +442,13 @@ class Game:
 
     def challenge(self, bonus: int = 0) -> bool:
         """The player to move challenges the last play. A phony is withdrawn (its tiles go back to
-        the rack, the tiles drawn go back to the bag, the turn counts as scoreless) and True is
-        returned. If every word stands, the player who played gets ``bonus`` points, or, with
-        ``bonus=0`` (double challenge), the challenger loses his turn: a pass event marked
-        ``failed_challenge`` (written with the ``#unsuccessful-challenge`` note in the GCG record);
-        False is returned.
+        the rack, the tiles drawn go back to the bag, which is shaken with the game's RNG — the
+        player of the phony saw them, so they are not the next tiles drawn; the same seed shakes
+        it the same way, and :meth:`undo` restores the bag — and the turn counts as scoreless)
+        and True is returned. If every word stands, the player who played gets ``bonus`` points
+        (his draw is the same), or, with ``bonus=0`` (double challenge), the challenger loses his
+        turn: a pass event marked ``failed_challenge`` (written with the ``#unsuccessful-challenge``
+        note in the GCG record); False is returned.
 
         A game that the challenged play ended is reopened if the play is withdrawn."""
         last = self._last_play_action()
@@ -452,13 +487,17 @@ class Game:
             del self.history[act.cut :]
             u = pos.pop()
             self._step(act, (_POPPED, u))
-            self.bag.unshift(u.drawn)
             if phony:  # the play is withdrawn and the turn is lost: a scoreless turn
+                # its draw goes back into the bag, shaken by the game's RNG (undo restores both): on
+                # top, the challenger would draw the tiles the phony's player saw (Macondo shakes too)
+                act.rng_state = self.bag.rng.getstate()
+                self.bag.put_back(u.drawn)
                 pushed = self._push(act, Move.pass_(alphabet, score=0), [])
                 self._record(p, EventKind.PHONY, -play_event.score, pushed, rack=play_event.rack)
             else:  # the play stands, with the bonus added before the end of the game is counted
                 pos.scores[0] += bonus
                 self._step(act, (_SCORED, 0, bonus))
+                self.bag.unshift(u.drawn)  # the same draw again
                 pushed = self._push(act, u.move, self.bag.draw(len(u.drawn)))
                 self._record(p, EventKind.CHALLENGE, bonus, pushed, rack=play_event.rack)
             self.to_move = (p + 1) % len(self.nicks)
@@ -610,7 +649,8 @@ class Game:
     def check_invariants(self) -> list[str]:
         """What is wrong with the state, if anything: tiles conserved (bag + racks + board = the
         set), each score the sum of its events (and of the score it started with), running totals,
-        no rack over size. Empty when sound."""
+        no rack over size. Empty when sound. The plays are not scored again: a wrong score that a
+        move given to :meth:`play_trusted` carried is summed as it came."""
         rs = self.ruleset
         pos = self._pos
         problems = []

@@ -6,6 +6,7 @@ In move notation the order tells the direction: ``8D`` (row first) is across, ``
 from __future__ import annotations
 
 import re
+import reprlib
 
 from ..errors import InvalidMoveError
 from .alphabet import twin, twin_of
@@ -13,6 +14,9 @@ from .alphabet import twin, twin_of
 Square = int
 MAX_DIM = 26  #: columns are lettered A..Z, so boards have at most 26 rows and columns
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+_echo = reprlib.Repr()  #: a coordinate as an error message shows it: a long one cut in the middle
+_echo.maxstring = 64
 
 _ROW_FIRST = re.compile(r"^(\d{1,2})([A-Za-z])$")
 _COL_FIRST = re.compile(r"^([A-Za-z])(\d{1,2})$")
@@ -53,7 +57,7 @@ def parse_coord(text: str, board: "tuple[int, int] | None" = None) -> tuple[int,
     else:
         m = _COL_FIRST.match(t)
         if not m:
-            raise InvalidMoveError(f"bad coordinate {text!r}: " + (lookalike_column(t, board) or _HOW))
+            raise InvalidMoveError(f"bad coordinate {_echo.repr(text)}: " + (lookalike_column(t, board) or _HOW))
         row, col, across = int(m.group(2)) - 1, COLUMNS.index(m.group(1).upper()), False
     if not 0 <= row < MAX_DIM:
         if board is not None:

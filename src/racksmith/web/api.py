@@ -907,19 +907,18 @@ def _whole(body: dict, name: str, default: int, lo: int, hi: int, limit: str | N
 def _nicks(body: dict) -> list[str]:
     """``/api/export``'s ``players``: two nicks (default ``p1``, ``p2``), in NFC, as a GCG reader
     reads them (it normalizes a record's text): two nicks written differently that are the same
-    nick once normalized (``e`` and U+0301, ``é``) would be one player in the record written."""
+    nick once normalized (``e`` and U+0301, ``é``) would be one player in the record written. The
+    rule of :func:`~racksmith.formats.gcg.gcg_nicks`, which :class:`~racksmith.play.game.Game` keeps too."""
+    from ..formats.gcg import gcg_nicks
+
     nicks = body.get("players") or ["p1", "p2"]
-    if (not isinstance(nicks, list) or len(nicks) != 2
+    if (not isinstance(nicks, list) or len(nicks) != 2 or nicks[0] == nicks[1]
             or not all(isinstance(n, str) and n and n.isprintable() and not any(c.isspace() or c == ":" for c in n) for n in nicks)):
         raise RequestError("field 'players' must be two different nicks without spaces or ':'")
-    normal = [unicodedata.normalize("NFC", n) for n in nicks]
-    if normal[0] == normal[1]:
-        if nicks[0] == nicks[1]:
-            raise RequestError("field 'players' must be two different nicks without spaces or ':'")
-        raise RequestError(f"field 'players': {_clip(ascii(nicks[0]))} and {_clip(ascii(nicks[1]))} are the same nick "
-                           "written two ways (alike in Unicode NFC, as a GCG reader reads them): give the players two "
-                           "different nicks")
-    return normal
+    try:
+        return list(gcg_nicks(nicks))
+    except RacksmithError as e:  # (two spellings of one nick: the rest is checked above)
+        raise RequestError(f"field 'players': {e}") from None
 
 
 def _bad_name_char(c: str) -> bool:
