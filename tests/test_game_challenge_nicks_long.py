@@ -209,3 +209,13 @@ def test_an_exchange_of_more_than_a_rack_is_refused_at_once(tiles):
         g.play(Move.exchange([1] * 10**5, g.ruleset.alphabet))
     assert info.value.reason == "not_in_rack" and len(str(info.value)) < 100
     assert not g.history and g.bag_count == 86
+
+
+def test_validate_of_a_huge_exchange_names_a_few_tiles_and_the_count():
+    """The verdict's message echoed every missing tile (a million)."""
+    import racksmith as rs
+
+    pos = rs.Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0")
+    verdict = pos.validate(rs.Move.exchange([1] * 100_000))
+    assert verdict.reason == "not_in_rack" and len(verdict.message) < 200
+    assert "(99,999 tiles)" in verdict.message

@@ -369,9 +369,10 @@ def _not_in_rack(rack: Tiles, move: Move) -> IllegalMoveError:
             missing.remove(t)
     taking = [f"a real {a.letter(letter)!r} for the star on {_square_name(r, c)}" for r, c, letter in move.reclaimed
               if letter in missing]
+    shown = a.rack_string(missing) if len(missing) <= 20 else f"{a.rack_string(missing[:20])}... ({len(missing):,} tiles)"
     return IllegalMoveError(
         "not_in_rack",
-        f"the {'exchange' if move.kind == EXCHANGE else 'play'} needs {a.rack_string(missing)} that the rack "
+        f"the {'exchange' if move.kind == EXCHANGE else 'play'} needs {shown} that the rack "
         f"{str(rack) or '(empty)'} does not hold"
         + (" (a blank is played as the lowercase letter it stands for and needs a '?' on the rack)" if 0 in missing else "")
         + (f" (taking a star back needs {', '.join(taking)})" if taking else ""),
