@@ -106,7 +106,9 @@ def test_the_refusal_says_the_ruleset_file_changed(tmp_path):
                                  "started; give the same ruleset file to resume, or remove the folder to start over")
 
 
-def test_a_state_saved_before_the_lexicon_digest_was_kept_resumes(tmp_path):
+def test_a_current_state_without_its_lexicon_digest_resumes(tmp_path):
+    """A version-2 state whose digest is missing has nothing to check against (a version-1 state
+    without it predates the tallies' current meaning and is refused: test_train_resume_old_states)."""
     wl = tmp_path / "wl.txt"
     wl.write_text(_words(), encoding="utf-8")
     s = _settings(wl)

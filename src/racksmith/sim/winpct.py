@@ -23,8 +23,8 @@ first, then the win chance (0..1) at each unseen count; its column for 0 unseen 
 thing, the chance that the player to move wins by his spread and the tiles he cannot see, and are
 looked up the same way (the spread clamped to the table, the unseen count to its last row). A sidecar
 named after the whole file name, ``TABLE.json`` (``english.winpct.json`` beside ``english.winpct``,
-as the shipped tables and leave files have it), holds the provenance (command, games, seed, leaves,
-players).
+as the shipped tables and leave files have it), holds the provenance (command, games, seed, leaves
+and their sha256, players).
 """
 from __future__ import annotations
 
@@ -699,6 +699,19 @@ def _python_swings(cfg, rs, lex, leaves, indices: list[int]) -> SwingTally:
     return tally
 
 
+def _leaves_sha256(leaves: str | None, rs: Ruleset) -> str | None:
+    """The sha256 of the leave table the players played (a file's, or a shipped set's as it is
+    now: a name alone does not say which table, ``english`` meant the trained file before the
+    shipped sets were completed), as ``leaves train`` keeps its start leaves'; None without leaves."""
+    if not leaves:
+        return None
+    import hashlib
+
+    from ..lexicon import load_leaves
+
+    return hashlib.sha256(load_leaves(leaves, ruleset=rs).tobytes()).hexdigest()
+
+
 def train_winpct(
     ruleset: "str | Path | Ruleset",
     games: int,
@@ -758,6 +771,7 @@ def train_winpct(
         **provenance_fields(rs),
         "lexicon": cfg.lexicon or rs.lexicon,
         "leaves": Path(leaves).name if leaves else None,
+        "leaves_sha256": _leaves_sha256(leaves, rs),
         "players": (f"best static equity (top move by score{' + leave value' if leaves else ', no leave values'}, "
                     "exchanges allowed) for both seats"),
         "games": games,

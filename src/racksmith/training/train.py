@@ -11,7 +11,9 @@ how far the run got), the tally of the generation under way (saved after every r
 the lexicon the games play with (and of a ruleset file's content): a run is resumed only with the
 same ones. Running the same training again continues from there; the result is the same file as
 an uninterrupted run's, for any number of workers and either backend, because tallies are exact
-integers merged by key and every game's bag depends only on (seed, generation, game).
+integers merged by key and every game's bag depends only on (seed, generation, game). A state saved
+by a racksmith whose games or tables made other tallies (before a pass was worth −50 and the tables
+were complete) is refused once it holds games, as is a tally that holds other turns than the state.
 """
 from __future__ import annotations
 
@@ -36,7 +38,10 @@ from .games import TallyJob, kernel_plays
 from .leavegen import DEFAULT_PRIOR_WEIGHT, check_leave_count, trained_leaves
 from .tally import WIDTH, RackTally
 
-STATE_VERSION = 1
+#: the state written: 2 since its tallies and tables mean what they mean now (a pass with tiles in the
+#: bag worth −50, a generation's table complete); a state of version 1 means the same when its
+#: settings hold the lexicon's digest (:func:`_older`), else it is refused once something was played
+STATE_VERSION = 2
 BATCH = 50  #: games a batch (one task of a worker)
 
 
@@ -248,7 +253,7 @@ def _train(out: Path, sdir: Path, state: dict, settings: TrainSettings, rs: Rule
     try:
         while state["generation"] <= settings.generations:
             g = state["generation"]
-            tally = _saved_tally(sdir, g, state["games_done"])
+            tally = _saved_tally(sdir, g, state["games_done"], _turns(state, g))
             # (a lexicon file by its absolute path: a Ray worker's working directory is not this one)
             job = TallyJob(ref, portable_path(settings.lexicon), leaves_bytes, settings.seed, g, probes=settings.probes)
             label = f"generation {g}/{settings.generations}"
@@ -373,24 +378,104 @@ def _load_state(sdir: Path, settings: TrainSettings, rs: Ruleset, lexicon_sha256
             raise RacksmithError(f"cannot read training state {str(f)!r}: {e}; remove {str(sdir)!r} to start over") from None
         if not isinstance(state, dict):
             raise RacksmithError(f"training state {str(f)!r} is not a JSON object (damaged?); remove {str(sdir)!r} to start over")
-        if state.get("version") != STATE_VERSION:
-            raise RacksmithError(f"{str(sdir)!r} holds a training run saved in another state format (version "
-                                 f"{state.get('version')!r}, not {STATE_VERSION}): remove the folder to start over")
+        version = state.get("version")
+        if type(version) is not int or not 1 <= version <= STATE_VERSION:
+            raise RacksmithError(_other_format(sdir, version))
         saved = state.get("settings")
-        if isinstance(saved, dict) and "lexicon_sha256" not in saved and saved == {
-                k: v for k, v in want.items() if k != "lexicon_sha256"}:
-            # saved before the lexicon's digest was kept: nothing to check it against; kept from now on
-            saved["lexicon_sha256"] = lexicon_sha256
-            _save_state(sdir, state)
+        if _older(state):
+            if _played(state):
+                raise RacksmithError(_older_state(sdir, state))
+            # nothing played yet: nothing to mix; what it did not keep is nothing to check
+            saved = state["settings"] = _caught_up(saved, want, rs)
+        elif isinstance(saved, dict) and "lexicon_sha256" not in saved:  # (its version says what its tallies mean)
+            saved = state["settings"] = {**saved, "lexicon_sha256": lexicon_sha256}  # no digest: nothing to check
         if saved != want:
             raise RacksmithError(_other_settings(sdir, saved, want, settings, rs))
         _check_state(f, sdir, state, settings)
+        state["version"] = STATE_VERSION  # (what it holds means what a state of now does)
         return state
     sdir.mkdir(parents=True, exist_ok=True)
     state = {"version": STATE_VERSION, "settings": want, "generation": 1, "games_done": 0,
              "commit": racksmith_commit()}
     _save_state(sdir, state)
     return state
+
+
+def _other_format(sdir: Path, version: Any) -> str:
+    """Why a state of another version than those read is refused."""
+    if type(version) is int and version > STATE_VERSION:
+        return (f"{str(sdir)!r} holds a training run saved by a newer racksmith (state version {version}; this one "
+                f"reads 1 to {STATE_VERSION}): finish the run with the version that started it, or remove the "
+                "folder to start over")
+    return (f"{str(sdir)!r} holds a training run saved in another state format (version {version!r}, not "
+            f"{STATE_VERSION}): remove the folder to start over")
+
+
+def _older(state: dict[str, Any]) -> bool:
+    """Whether ``state`` was saved by a racksmith whose tallies meant something else: version 1
+    without the lexicon's digest in its settings. The digest came (d1eb055, 2026-11-30) after the
+    last change of what a tally holds (fcbc9d9: a generation's table complete, absent leaves at
+    their prior, not 0; 6e6a5ee before it: a pass with tiles in the bag worth −50, not 0); nothing
+    the states of the versions between those changes hold tells them apart, so a state without it
+    is taken as older than both."""
+    saved = state.get("settings")
+    return state.get("version") == 1 and not (isinstance(saved, dict) and "lexicon_sha256" in saved)
+
+
+def _played(state: dict[str, Any]) -> bool:
+    """Whether ``state`` holds games (a tally, or a generation's table): anything but the fresh
+    state of a run stopped before its first round."""
+    g, done = state.get("generation"), state.get("games_done")
+    return not (type(g) is int and g == 1 and type(done) is int and done == 0)
+
+
+def _older_state(sdir: Path, state: dict[str, Any]) -> str:
+    """Why a state :func:`_older` that holds games is not resumed: its tallies were made otherwise.
+    A tally that holds other turns than the state (an older racksmith stopped between writing the
+    two) is said first: the version that started the run would count those games twice."""
+    g, done = state.get("generation"), state.get("games_done")
+    f = _named_tally(sdir, g, done) if type(g) is int and type(done) is int and done > 0 else None
+    if f is not None:
+        try:
+            wrong = _other_turns(sdir, f, g, RackTally.load(f), _turns(state, g))
+        except RacksmithError:  # (damaged: refused as older all the same)
+            wrong = None
+        if wrong is not None:
+            return wrong
+    return (f"{str(sdir)!r} holds a training run saved by an older racksmith (before a pass with tiles in the bag "
+            "was worth −50, not 0, and a generation's table held the leaves never tallied at their prior, not at 0: "
+            "2026-11-29 and 2026-11-30): its tallies value passes and tables differently, so resuming would mix two "
+            "trainings; remove the folder to start over, or finish the run with the version that started it")
+
+
+def _caught_up(saved: Any, want: dict[str, Any], rs: Ruleset) -> Any:
+    """The settings of a state :func:`_older` with what that version did not keep taken as this
+    run's (a digest it did not keep is nothing to check), and a ruleset file by the path it was
+    given then (as that version kept it) when it is the file read now."""
+    if not isinstance(saved, dict):
+        return saved
+    out = dict(saved)
+    for key in ("lexicon_sha256", "ruleset_sha256"):
+        if key in want and key not in out:
+            out[key] = want[key]
+    then = saved.get("ruleset")
+    if ("ruleset_sha256" not in saved and isinstance(then, str) and then != want["ruleset"]
+            and not is_shipped(rs) and rs.source and _same_file(then, rs.source)):
+        out["ruleset"] = want["ruleset"]
+    return out
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
+def _turns(state: dict[str, Any], generation: int) -> Any:
+    """The turns the state says generation ``generation``'s tally holds (None: it says none)."""
+    seen = state.get("observations")
+    return seen.get(str(generation)) if isinstance(seen, dict) else None
 
 
 #: a setting's name in the refusal of a state saved with other settings, when not its own
@@ -422,6 +507,10 @@ def _other_settings(sdir: Path, saved: Any, want: dict[str, Any], settings: Trai
         if then == now or (key == "lexicon_sha256" and then is None):  # (a state of before the digest was kept)
             continue
         if key == "ruleset_sha256":
+            if then is None or now is None:  # (a shipped ruleset keeps no digest)
+                said.append(f"ruleset {rs.name}: " + ("the shipped one then, a file now" if then is None
+                                                      else "a file then, the shipped one now"))
+                continue
             said.append("the ruleset file changed since the run started")
             files.append("ruleset file")
         elif key == "lexicon_sha256":
@@ -430,13 +519,56 @@ def _other_settings(sdir: Path, saved: Any, want: dict[str, Any], settings: Trai
                 digests = f"{settings.lexicon or rs.lexicon}: {digests}"
             said.append(f"the lexicon changed since the run started ({digests})")
             files.append("lexicon")
+        elif key == "start" and _shipped_trained(then) is not None:
+            said.append(_start_now_completed(then, now))
         else:
             said.append(f"{_SETTING_WORDS.get(key, key)} {shown(key, then)} then, {shown(key, now)} now")
+    if not said:  # (a digest missing from a state of now: not one this racksmith wrote)
+        return (f"training state {str(sdir / 'state.json')!r} holds settings in another form than racksmith saves "
+                f"them (damaged?); remove {str(sdir)!r} to start over")
     same = "the same settings" + (f" (and the same {' and '.join(files)})" if files else "")
     if files and len(files) == len(said):
         same = f"the same {' and '.join(files)}"
     return (f"{str(sdir)!r} holds a training run with other settings: {'; '.join(said)}; give {same} to resume, "
             "or remove the folder to start over")
+
+
+def _shipped_trained(digest: Any) -> "str | None":
+    """The shipped leave set whose trained file (the package's ``leaves-NAME.klv2.gz``, what
+    ``--from NAME`` gave before the shipped sets were completed) has the sha256 ``digest``, or None."""
+    from ..lexicon.shipped_leaves import leaves_provenance, shipped_leaves_names
+
+    if not isinstance(digest, str):
+        return None
+    for name in shipped_leaves_names():
+        try:
+            done = leaves_provenance(name).get("completed")
+        except (OSError, ValueError):
+            continue
+        if isinstance(done, dict) and done.get("trained_sha256") == digest:
+            return name
+    return None
+
+
+def _start_now_completed(then: str, now: Any) -> str:
+    """A run started from a shipped set's trained file (``then``): ``--from NAME`` gave that file
+    before, and gives the complete table now; how to get the file to resume."""
+    import shlex
+    from importlib import resources
+
+    from ..lexicon.shipped_leaves import leaves_provenance
+
+    name = _shipped_trained(then)
+    complete = leaves_provenance(name).get("sha256")
+    gz = resources.files("racksmith.lexicon").joinpath("data").joinpath(f"leaves-{name}.klv2.gz")
+    here = Path(str(gz))
+    where = f"gunzip -c {shlex.quote(str(here))} > {name}-trained.klv2" if here.is_file() else f"the package's data/{gz.name}, gunzipped"
+    line = (f"start leaves (--from) sha256 {then[:12]}… then: the trained file of the shipped {name} set, which "
+            f"--from {name} gave before 2026-11-30; --from {name} now gives the {name} table completed since "
+            f"(sha256 {str(complete)[:12]}…)")
+    if now == complete:
+        return line + f", this run's: to resume, give --from {name}-trained.klv2, made by {where}"
+    return line + f", and this run's is {'none' if now is None else f'sha256 {str(now)[:12]}…'}"
 
 
 def _check_state(f: Path, sdir: Path, state: dict, settings: TrainSettings) -> None:
@@ -458,19 +590,46 @@ def _tally_file(sdir: Path, generation: int, games_done: int) -> Path:
     return sdir / f"gen{generation}.{games_done}.tally.npz"
 
 
-def _saved_tally(sdir: Path, generation: int, games_done: int) -> RackTally:
+def _saved_tally(sdir: Path, generation: int, games_done: int, turns: Any) -> RackTally:
     """The tally the state names: empty before the first round, else the file of that many games
-    (``gen{g}.tally.npz``: a state saved before the files were named by their games)."""
+    (``gen{g}.tally.npz``: a state saved before the files were named by their games), which must
+    hold the ``turns`` the state says it does (:func:`_other_turns`)."""
     if not games_done:
         return RackTally.empty()
+    f = _named_tally(sdir, generation, games_done)
+    if f is None:
+        raise RacksmithError(f"training state {str(sdir)!r}: {_tally_file(sdir, generation, games_done).name} is "
+                             "missing; remove the folder to start over")
+    try:
+        tally = RackTally.load(f)
+    except RacksmithError as e:
+        raise RacksmithError(f"{e}; remove the training state {str(sdir)!r} to start over") from None
+    wrong = _other_turns(sdir, f, generation, tally, turns)
+    if wrong is not None:
+        raise RacksmithError(wrong)
+    return tally
+
+
+def _named_tally(sdir: Path, generation: int, games_done: int) -> "Path | None":
+    """The file of the tally the state names (see :func:`_saved_tally`), or None: missing."""
     for f in (_tally_file(sdir, generation, games_done), sdir / f"gen{generation}.tally.npz"):
         if f.exists():
-            try:
-                return RackTally.load(f)
-            except RacksmithError as e:
-                raise RacksmithError(f"{e}; remove the training state {str(sdir)!r} to start over") from None
-    raise RacksmithError(f"training state {str(sdir)!r}: {_tally_file(sdir, generation, games_done).name} is missing; "
-                         "remove the folder to start over")
+            return f
+    return None
+
+
+def _other_turns(sdir: Path, f: Path, generation: int, tally: RackTally, turns: Any) -> "str | None":
+    """Why the tally ``f`` is not the one the state counts, when it holds other turns than the
+    ``turns`` the state says (an older racksmith stopped between writing its tally and the state
+    left a tally of a round more than the state counts: resuming played that round again onto it),
+    else None."""
+    if tally.observations == turns:
+        return None
+    said = f"{turns:,}" if type(turns) is int else "none"
+    why = (" (a run stopped between writing the two: resuming would count the games of a round twice)"
+           if type(turns) is int and tally.observations > turns else "")
+    return (f"training state {str(sdir)!r}: the tally {f.name} holds {tally.observations:,} turns of generation "
+            f"{generation}, the state {said}{why}; remove the folder to start over")
 
 
 def _drop_tallies(sdir: Path, generation: int, keep: int) -> None:
