@@ -340,3 +340,19 @@ def test_winpct_train_names_the_tallies_file_numpy_writes(capsys, tmp_path):
                           "--tallies", tmp_path / "t.bin")
     assert code == 0 and (tmp_path / "t.bin.npy").is_file() and not (tmp_path / "t.bin").exists()
     assert f"{tmp_path / 't.bin.npy'}: the counts it was made from" in out.splitlines()
+
+
+def test_winpct_show_says_how_the_table_was_trained(capsys):
+    """The text output showed no provenance (only --json did): now one line, with the leaves'
+    sha256, as a set's name has meant different tables over time."""
+    code, out, _ = _cli(capsys, "winpct", "show", "english")
+    last = out.splitlines()[-1]
+    assert code == 0 and last.startswith("trained: 200,000 games, seed 8101, leaves english.klv2 (sha256 65baaf4eaae2...); ")
+    assert last.endswith("-o english.winpct --tallies english.npy")
+
+
+def test_winpct_show_of_a_table_without_provenance_adds_no_line(capsys, tmp_path):
+    table = tmp_path / "bare.winpct"
+    table.write_text(load_winpct("english").text(), encoding="utf-8")
+    code, out, _ = _cli(capsys, "winpct", "show", str(table))
+    assert code == 0 and out.rstrip().endswith("┘")

@@ -146,6 +146,30 @@ def winpct_show_cmd(
     for u, r in rows.items():
         t.add_row(str(u), *[f"{100 * v:.1f}" for v in r.values()])
     say_table(t)
+    made = _winpct_made(wp.provenance)
+    if made:
+        say(made)
+
+
+def _winpct_made(provenance: "dict | None") -> str:
+    """One line saying how a win% table was made, from its provenance (what ``--json`` prints
+    whole): its games, seed and leaves (their sha256's first 12 digits: a set's name has meant
+    different tables over time), or "" when it has none."""
+    if not provenance:
+        return ""
+    parts = []
+    if isinstance(provenance.get("games"), int):
+        parts.append(f"{provenance['games']:,} games")
+    if provenance.get("seed") is not None:
+        parts.append(f"seed {provenance['seed']}")
+    if "leaves" in provenance:
+        leaves = provenance.get("leaves") or "none"
+        digest = provenance.get("leaves_sha256")
+        parts.append(f"leaves {leaves}" + (f" (sha256 {digest[:12]}...)" if isinstance(digest, str) else ""))
+    if not parts:
+        return ""
+    command = provenance.get("command")
+    return "trained: " + ", ".join(parts) + (f"; {command}" if isinstance(command, str) else "")
 
 
 def _check_unseen(wp, unseen: "list[int]", spec: str) -> None:
