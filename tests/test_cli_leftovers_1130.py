@@ -195,3 +195,13 @@ def test_peg_table_shows_a_pass_so_too(capsys):
     rows = cells(out)
     assert code == 0 and [row[1] for row in rows] == ["K1 ETUI", "L1 (Q)UIT", "L11 TE(R)R(Y)", "(pass)"]
     assert rows[3][2] == "0"
+
+
+@pytest.mark.parametrize("command", [["lexicon", "build", "w.txt", "-o", "w.kwg"], ["leaves", "build", "l.csv", "-o", "l.klv2"]])
+def test_an_empty_ruleset_name_is_refused_not_read_as_english(tmp_path, monkeypatch, capsys, command):
+    """A script's -r "$R" with R unset built an English file (`ruleset or "english"`)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.txt").write_text("cat\ndog\n")
+    (tmp_path / "l.csv").write_text("A,1\n")
+    assert main([*command, "-r", ""]) == 1
+    assert "unknown ruleset ''" in capsys.readouterr().err and not (tmp_path / command[-1]).exists()

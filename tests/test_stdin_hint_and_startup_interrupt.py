@@ -165,3 +165,22 @@ def test_a_program_that_imports_racksmith_keeps_its_excepthook():
     code = "import sys, racksmith.cli.main; print(sys.excepthook is sys.__excepthook__)"
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0 and p.stdout == "True\n", p.stderr
+
+
+def test_a_program_of_its_own_named_racksmith_keeps_its_hook_and_exit_handlers(tmp_path):
+    """Any program whose argv[0] was 'racksmith' was taken for the command: its Ctrl-C exited 130
+    without its traceback and without its exit handlers (the hook left by os._exit)."""
+    mine = tmp_path / "bin" / "racksmith"
+    mine.parent.mkdir()
+    mine.write_text("import atexit, sys\natexit.register(lambda: print('atexit ran'))\nimport racksmith\n"
+                    "print(sys.excepthook is sys.__excepthook__)\nraise KeyboardInterrupt\n")
+    p = subprocess.run([sys.executable, str(mine)], capture_output=True, text=True, timeout=300)
+    assert p.stdout == "True\natexit ran\n" and "Traceback" in p.stderr and p.returncode != 130
+
+
+def test_the_command_interrupted_at_start_up_runs_the_exit_handlers(interrupting, tmp_path):
+    """(Handlers registered before the interrupt: the exit goes through them, as any exit does.)"""
+    hooks = tmp_path / "hooks" / "sitecustomize.py"
+    hooks.write_text(hooks.read_text() + "\nimport atexit\natexit.register(lambda: print('atexit ran'))\n")
+    p = interrupting("racksmith.cli.main", "lexicon", "check", "enable", "CAT")
+    assert p.returncode == 130 and p.stdout == "atexit ran\n" and "Traceback" not in p.stderr

@@ -106,38 +106,6 @@ def test_the_refusal_says_the_ruleset_file_changed(tmp_path):
                                  "started; give the same ruleset file to resume, or remove the folder to start over")
 
 
-def test_a_current_state_without_its_lexicon_digest_resumes(tmp_path):
-    """A version-2 state whose digest is missing has nothing to check against (a version-1 state
-    without it predates the tallies' current meaning and is refused: test_train_resume_old_states)."""
-    wl = tmp_path / "wl.txt"
-    wl.write_text(_words(), encoding="utf-8")
-    s = _settings(wl)
-    train_leaves(tmp_path / "whole.klv2", s, checkpoint=2)
-    train_leaves(tmp_path / "x.klv2", s, checkpoint=2, stop_after=2)
-    f = tmp_path / "x.klv2.train" / "state.json"
-    state = json.loads(f.read_text())
-    digest = state["settings"].pop("lexicon_sha256")
-    f.write_text(json.dumps(state))
-    done = train_leaves(tmp_path / "x.klv2", s, checkpoint=2)
-    assert done.finished and (tmp_path / "x.klv2").read_bytes() == (tmp_path / "whole.klv2").read_bytes()
-    assert done.provenance["lexicon_sha256"] == digest
-
-
-def test_a_state_saved_before_the_lexicon_digest_was_kept_names_only_what_differs(tmp_path):
-    """It has no digest to compare: another seed is the one difference named, not the lexicon."""
-    wl = tmp_path / "wl.txt"
-    wl.write_text(_words(), encoding="utf-8")
-    train_leaves(tmp_path / "x.klv2", _settings(wl), checkpoint=2, stop_after=2)
-    f = tmp_path / "x.klv2.train" / "state.json"
-    state = json.loads(f.read_text())
-    del state["settings"]["lexicon_sha256"]
-    f.write_text(json.dumps(state))
-    with pytest.raises(RacksmithError) as e:
-        train_leaves(tmp_path / "x.klv2", _settings(wl, seed=6), checkpoint=2)
-    assert "other settings: seed 5 then, 6 now; give the same settings to resume" in str(e.value)
-    assert "lexicon" not in str(e.value)
-
-
 def test_racks_of_one_tile_need_no_leave_file(tmp_path, capsys):
     rules = tmp_path / "one.json"
     rules.write_text(json.dumps({**ENGLISH.to_dict(), "aliases": [], "name": "one", "rack_size": 1,

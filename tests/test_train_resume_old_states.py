@@ -118,18 +118,18 @@ def test_the_command_line_refuses_an_older_state_in_one_line(tmp_path, words, ca
     assert err[0].endswith(OLDER_END) and not out.exists()
 
 
-def test_a_state_saved_since_both_changes_resumes_byte_for_byte_and_is_kept_as_version_2(tmp_path, words):
+def test_a_state_saved_since_both_changes_resumes_byte_for_byte_and_stays_version_1(tmp_path, words):
+    """(The version is not bumped: the racksmiths since the digest, which read version 1 only, go
+    on reading the runs this one continues.)"""
     s = _settings(words)
     train_leaves(tmp_path / "whole.klv2", s, checkpoint=2)
     out = tmp_path / "x.klv2"
     train_leaves(out, s, checkpoint=2, stop_after=2)
     f = tmp_path / "x.klv2.train" / "state.json"
     state = json.loads(f.read_text())
-    state["version"] = 1  # as d1eb055 up to 2026-11-30 wrote it: the lexicon's digest kept
-    assert "lexicon_sha256" in state["settings"]
-    f.write_text(json.dumps(state))
+    assert state["version"] == 1 and "lexicon_sha256" in state["settings"]  # as d1eb055 on wrote it
     assert not train_leaves(out, s, checkpoint=2, stop_after=2).finished
-    assert json.loads(f.read_text())["version"] == 2
+    assert json.loads(f.read_text())["version"] == 1
     assert train_leaves(out, s, checkpoint=2).finished
     assert out.read_bytes() == (tmp_path / "whole.klv2").read_bytes()
 
@@ -138,16 +138,16 @@ def test_a_state_of_a_newer_racksmith_is_refused_saying_so(tmp_path, words):
     out = tmp_path / "x.klv2"
     train_leaves(out, _settings(words), checkpoint=2, stop_after=2)
     f = tmp_path / "x.klv2.train" / "state.json"
-    f.write_text(json.dumps({**json.loads(f.read_text()), "version": 3}))
+    f.write_text(json.dumps({**json.loads(f.read_text()), "version": 2}))
     with pytest.raises(RacksmithError) as e:
         train_leaves(out, _settings(words), checkpoint=2)
-    assert "saved by a newer racksmith (state version 3; this one reads 1 to 2): finish the run with the version " \
+    assert "saved by a newer racksmith (state version 2; this one reads version 1): finish the run with the version " \
            "that started it, or remove the folder to start over" in str(e.value)
 
 
 def test_an_older_state_that_played_nothing_resumes(tmp_path, words):
     """A run stopped before its first round holds no tally: nothing to mix; it goes on as a state
-    of now (version 2, the lexicon's digest kept)."""
+    of now (the lexicon's digest kept)."""
     s = _settings(words, games=2, generations=1)
     train_leaves(tmp_path / "whole.klv2", s, checkpoint=2)
     out = tmp_path / "x.klv2"
@@ -159,7 +159,7 @@ def test_an_older_state_that_played_nothing_resumes(tmp_path, words):
         "generation": 1, "games_done": 0, "commit": None}))
     assert not train_leaves(out, s, checkpoint=1, stop_after=1).finished
     state = json.loads((sdir / "state.json").read_text())
-    assert state["version"] == 2 and state["games_done"] == 1 and "lexicon_sha256" in state["settings"]
+    assert state["version"] == 1 and state["games_done"] == 1 and "lexicon_sha256" in state["settings"]
     assert train_leaves(out, s, checkpoint=1).finished
     assert out.read_bytes() == (tmp_path / "whole.klv2").read_bytes()
 
@@ -303,3 +303,39 @@ def test_a_winpct_tables_provenance_gives_its_leaves_sha256(tmp_path, capsys):
     capsys.readouterr()
     assert main(["winpct", "show", str(table), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["provenance"] == prov
+
+
+def test_a_run_on_a_copy_of_a_shipped_ruleset_file_resumes(tmp_path, words):
+    """3951d03 kept the digest of a ruleset given by a file, a copy of english.toml included; such a
+    copy is now the shipped ruleset (rulesets compare by their rules), whose digest is not kept:
+    the run was refused as 'ruleset english: a file then, the shipped one now'."""
+    copy = tmp_path / "myenglish.json"
+    copy.write_text(json.dumps(ENGLISH.to_dict()), encoding="utf-8")
+    s = _settings(words, ruleset=str(copy))
+    train_leaves(tmp_path / "whole.klv2", s, checkpoint=2)
+    out = tmp_path / "x.klv2"
+    train_leaves(out, s, checkpoint=2, stop_after=2)
+    f = tmp_path / "x.klv2.train" / "state.json"
+    state = json.loads(f.read_text())
+    assert "ruleset_sha256" not in state["settings"]
+    state["settings"]["ruleset_sha256"] = ENGLISH.content_sha256()  # as 3951d03 kept it for the copy
+    f.write_text(json.dumps(state))
+    assert train_leaves(out, s, checkpoint=2).finished
+    assert out.read_bytes() == (tmp_path / "whole.klv2").read_bytes()
+
+
+def test_a_winpct_run_keeps_the_digest_of_the_leaves_it_played_if_the_file_moves_meanwhile(tmp_path):
+    """The digest was taken after the games: a leave file moved during the run lost the whole run
+    ('cannot read leave file'), one overwritten gave the digest of a table nobody played."""
+    from racksmith.sim.winpct import train_winpct
+
+    own = tmp_path / "own.klv2"
+    own.write_bytes(_trained_english())
+    digest = hashlib.sha256(own.read_bytes()).hexdigest()
+
+    def move_it(done):
+        if own.exists():
+            own.rename(tmp_path / "moved.klv2")
+
+    wp, _ = train_winpct("english", 50, leaves=str(own), seed=4, progress=move_it)
+    assert not own.exists() and wp.provenance["leaves_sha256"] == digest

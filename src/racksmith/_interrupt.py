@@ -3,6 +3,7 @@ thread waits in short joins, where Python delivers KeyboardInterrupt; the kernel
 stop, and the interrupt raised once it has."""
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 import threading
@@ -137,11 +138,28 @@ def quiet_interrupt_at_start() -> None:
                         stream.flush()
                 except (OSError, ValueError):  # (a closed or broken output: nothing to keep)
                     pass
+            try:
+                atexit._run_exitfuncs()  # (what an exit runs: os._exit below would skip them)
+            except BaseException:  # (a handler's own failure or a second Ctrl-C: the exit goes on)
+                pass
             os._exit(INTERRUPTED)  # (an exception raised here would be printed as the hook's own)
         previous(kind, value, tb)
 
     hook.racksmith_start = True  # type: ignore[attr-defined]
     sys.excepthook = hook
+
+
+def _is_console_script(path: str) -> bool:
+    """Whether the file ``path`` (``sys.argv[0]``, named ``racksmith``) is the console script an
+    installer writes for racksmith, which calls :func:`racksmith.cli.main.run`, and not a program
+    of its own that happens to have the name (the script names the entry point in its first lines;
+    a Windows launcher ``racksmith.exe`` is taken as the command)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except (OSError, ValueError):
+        return False
+    return b"racksmith.cli.main" in head
 
 
 def runs_the_command() -> bool:
@@ -150,12 +168,14 @@ def runs_the_command() -> bool:
     (``sys.argv[0]`` is ``-m`` while the package is found, then racksmith's ``__main__.py``)."""
     first = sys.argv[0] if getattr(sys, "argv", None) else ""
     name = os.path.basename(first)
+    launcher = False
     for suffix in ("-script.pyw", "-script.py", ".exe"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
+            launcher = True
             break
     if name == "racksmith":
-        return True
+        return launcher or _is_console_script(first)
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     if getattr(spec, "name", None) == "racksmith.__main__":

@@ -58,7 +58,7 @@ def build_cmd(
     output_file(output, "a KLV2 file")
     if output.resolve() == csv.resolve():
         raise typer.BadParameter("the output would overwrite the CSV: choose another file", param_hint="--output")
-    rs = get_ruleset(ruleset or "english")
+    rs = get_ruleset("english" if ruleset is None else ruleset)  # (-r "" is an unknown ruleset, not english)
     with err_console.status(f"building {output.name} from {csv.name}"):
         text = None
         try:

@@ -65,7 +65,7 @@ def build_cmd(
     output_file(output, "a KWG file")
     if output.resolve() == words.resolve():
         raise typer.BadParameter("the output would overwrite the word list: choose another file", param_hint="--output")
-    rs = get_ruleset(ruleset or "english")
+    rs = get_ruleset("english" if ruleset is None else ruleset)  # (-r "" is an unknown ruleset, not english)
     longest = max_word_length(rs)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=not err_console.is_interactive) as progress:

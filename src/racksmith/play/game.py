@@ -128,7 +128,9 @@ class Game:
     normalized are refused (:func:`~racksmith.formats.gcg.gcg_nicks`).
 
     ``lexicon``: a name, a path, or a loaded lexicon (default: the ruleset's). ``bag_order`` fixes
-    the order tiles are drawn in (a permutation of the whole set) instead of shuffling.
+    the order tiles are drawn in (a permutation of the whole set) instead of shuffling; the tiles
+    an exchange or a withdrawn phony puts back are shuffled in by ``seed``, so give one too for such
+    a game to repeat.
 
     Seats are numbered from 0 in turn order; :attr:`to_move` is the seat to move, :attr:`racks`
     and :attr:`scores` are by seat. :attr:`position` is the game seen by the player to move.

@@ -745,6 +745,7 @@ def train_winpct(
 
         leaves = default_leaves_name(rs)  # (None for a ruleset that ships none: no leave values, said so)
     cfg = TrainConfig(ruleset_ref(rs), lexicon, leaves, int(seed), engine)
+    leaves_sha256 = _leaves_sha256(leaves, rs)  # (before the games: the table they play, not one written since)
     t0 = time.perf_counter()
     batches = split(0, games, 25)
     tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
@@ -771,7 +772,7 @@ def train_winpct(
         **provenance_fields(rs),
         "lexicon": cfg.lexicon or rs.lexicon,
         "leaves": Path(leaves).name if leaves else None,
-        "leaves_sha256": _leaves_sha256(leaves, rs),
+        "leaves_sha256": leaves_sha256,
         "players": (f"best static equity (top move by score{' + leave value' if leaves else ', no leave values'}, "
                     "exchanges allowed) for both seats"),
         "games": games,

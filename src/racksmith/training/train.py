@@ -38,10 +38,11 @@ from .games import TallyJob, kernel_plays
 from .leavegen import DEFAULT_PRIOR_WEIGHT, check_leave_count, trained_leaves
 from .tally import WIDTH, RackTally
 
-#: the state written: 2 since its tallies and tables mean what they mean now (a pass with tiles in the
-#: bag worth −50, a generation's table complete); a state of version 1 means the same when its
-#: settings hold the lexicon's digest (:func:`_older`), else it is refused once something was played
-STATE_VERSION = 2
+#: the state written; what its tallies mean (a pass with tiles in the bag worth −50, a generation's
+#: table complete) is told by the lexicon's digest in its settings (:func:`_older`): a state without
+#: it is refused once something was played. (Kept at 1: a bump would make the versions since the
+#: digest refuse the runs this one continues, whose tallies mean the same.)
+STATE_VERSION = 1
 BATCH = 50  #: games a batch (one task of a worker)
 
 
@@ -387,8 +388,11 @@ def _load_state(sdir: Path, settings: TrainSettings, rs: Ruleset, lexicon_sha256
                 raise RacksmithError(_older_state(sdir, state))
             # nothing played yet: nothing to mix; what it did not keep is nothing to check
             saved = state["settings"] = _caught_up(saved, want, rs)
-        elif isinstance(saved, dict) and "lexicon_sha256" not in saved:  # (its version says what its tallies mean)
-            saved = state["settings"] = {**saved, "lexicon_sha256": lexicon_sha256}  # no digest: nothing to check
+        if (isinstance(saved, dict) and "ruleset_sha256" in saved and "ruleset_sha256" not in want
+                and saved["ruleset_sha256"] == rs.content_sha256()):
+            # a copy of a shipped ruleset's file, given by its path when the run started (kept with its
+            # digest then; now equal to the shipped one, whose digest is not kept): the same rules
+            saved = state["settings"] = {k: v for k, v in saved.items() if k != "ruleset_sha256"}
         if saved != want:
             raise RacksmithError(_other_settings(sdir, saved, want, settings, rs))
         _check_state(f, sdir, state, settings)
@@ -404,9 +408,9 @@ def _load_state(sdir: Path, settings: TrainSettings, rs: Ruleset, lexicon_sha256
 def _other_format(sdir: Path, version: Any) -> str:
     """Why a state of another version than those read is refused."""
     if type(version) is int and version > STATE_VERSION:
+        reads = f"version {STATE_VERSION}" if STATE_VERSION == 1 else f"versions 1 to {STATE_VERSION}"
         return (f"{str(sdir)!r} holds a training run saved by a newer racksmith (state version {version}; this one "
-                f"reads 1 to {STATE_VERSION}): finish the run with the version that started it, or remove the "
-                "folder to start over")
+                f"reads {reads}): finish the run with the version that started it, or remove the folder to start over")
     return (f"{str(sdir)!r} holds a training run saved in another state format (version {version!r}, not "
             f"{STATE_VERSION}): remove the folder to start over")
 
