@@ -13,7 +13,7 @@ import os
 import re
 import reprlib
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -155,6 +155,14 @@ class Leaves:
         if not isinstance(text, str):
             hint = ": decode the bytes, or read a file with Leaves.from_csv" if isinstance(text, (bytes, bytearray)) else ""
             raise LexiconFormatError(f"leave CSV {source}: the text must be a str, got {type(text).__name__}{hint}")
+        try:
+            table = cls._from_csv_fast(text, ruleset, source, complete)
+        except LexiconFormatError as e:
+            # (without its frames, which hold the arrays of millions of leaves for as long as the
+            # error is kept: the CLI keeps it while it tries the CSV with the other rulesets)
+            raise e.with_traceback(None)
+        if table is not None:
+            return table
         leaves, values, lines = _csv_columns(text, source)
         if not leaves:
             header = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
@@ -175,6 +183,70 @@ class Leaves:
             # per call until the next one (rarely: 40 calls held 42 MB more, docs/RESULTS.md)
             del leaves, values, lines
             gc.collect()
+
+    @classmethod
+    def _from_csv_fast(cls, text: str, ruleset: "str | Path | Ruleset | None", source: str,
+                       complete: bool) -> "Leaves | None":
+        """:meth:`from_csv_text`'s table, or error, built with no Python object a leave (the general
+        way took 3 times the CPU time and 3.5 times the memory, 1.5 GB, to build a complete Russian
+        table of 2.9 million leaves: benchmarks/bench_leaves_csv.py); None when the
+        general way must build it: a CSV :func:`_csv_rows` leaves to it, a leave of more characters
+        than a leave keeps tiles, a value a leave file cannot hold, a value given the empty leave,
+        whitespace within a leave, a ruleset with tiles of several characters."""
+        rows = _csv_rows(text)
+        if rows is None:
+            return None
+        rs = get_ruleset(ruleset)  # (where the general way asks for it: after reading the CSV)
+        alphabet = rs.alphabet
+        most = rs.rack_size - 1
+        if any(len(x) > 1 for x in alphabet._index):
+            return None
+        data, lo, hi, numbers, lines = rows
+        del rows  # (each array let go as soon as it is used: the CSV's bytes are many)
+        with np.errstate(over="ignore"):
+            values = numbers.astype(np.float32)  # (as from_pairs stores them: ±FLT_MAX kept, beyond it inf)
+        if not np.isfinite(values).all():
+            return None
+        sizes = hi - lo
+        del hi
+        given = sizes > 0
+        if not given.all():  # the empty leave, which from_pairs skips when it is worth 0
+            if np.any(numbers[~given] != 0) or not given.any():
+                return None
+            lo, lines, values, sizes = lo[given], lines[given], values[given], sizes[given]
+        del numbers, given
+        if int(sizes.max()) > 4 * most:  # (a character is at most 4 bytes of UTF-8)
+            return None
+        width = int(sizes.max())
+        mat = _windows(np.frombuffer(data, np.uint8), lo, width)
+        del lo, data
+        inside = np.arange(width) < sizes[:, None]
+        np.multiply(mat, inside, out=mat)  # (zeros after each leave)
+        follow = np.bitwise_and(mat, 0xC0)
+        np.equal(follow, 0x80, out=follow.view(bool))  # (in place) the bytes that continue a character
+        lengths = sizes - np.count_nonzero(follow.view(bool), axis=1)  # its characters
+        del follow
+        if int(lengths.max()) > most:
+            return None
+        names = _Names(mat[inside].tobytes(), sizes)  # the leaves' bytes one after another
+        del mat, inside, sizes
+        table = _code_table(alphabet)
+        table[[ord("?"), ord("*")]] = _BLANK_CODE
+        points = np.frombuffer(names.data.decode("utf-8").encode("utf-32-le"), dtype="<u4")
+        codes = table[points]
+        bad = (codes > 63) & (codes != _BLANK_CODE)
+        if bad.any():  # (no array of where: a CSV read with another ruleset's letters is all of them)
+            seen = np.flatnonzero(np.bincount(points))
+            if any(chr(c).isspace() for c in seen[(table[seen] > 63) & (table[seen] != _BLANK_CODE)].tolist()):
+                return None  # (the general way strips it off a leave's ends, and reads a leave of it alone as none)
+            i = int(np.searchsorted(np.cumsum(lengths), int(bad.argmax()), side="right"))
+            e = _bad_letter(names[i], alphabet, source)
+            raise LexiconFormatError(f"leave CSV {source}, line {int(lines[i])}: {e.why}")
+        del points, lines, bad
+        mat = _sorted_rows(codes, lengths, int(lengths.max()))
+        del codes, lengths
+        every = _every_leave(rs, mat, source) if complete else None
+        return cls._from_matrix(mat, values, alphabet, source, names, every)
 
     @classmethod
     def from_pairs(cls, pairs: Iterable[tuple[str, float]], ruleset: "str | Path | Ruleset | None" = None, *,
@@ -250,20 +322,24 @@ class Leaves:
 
     @classmethod
     def _from_matrix(cls, mat: np.ndarray, values: np.ndarray, alphabet: Alphabet, source: str,
-                     names: "list[str] | None", every: "np.ndarray | None" = None) -> "Leaves":
+                     names: "Sequence[str] | None", every: "np.ndarray | None" = None) -> "Leaves":
         """The table of the leaves ``mat`` (rows of ``tile + 1``) and their values; with ``every``
-        (rows as :func:`_every_leave` gives them), those of its leaves ``mat`` lacks too, at 0."""
-        order = np.argsort(mat.view(f"S{mat.shape[1]}").ravel(), kind="stable") if mat.size else np.zeros(0, np.int64)
+        (rows as :func:`_every_leave` gives them), those of its leaves ``mat`` lacks too, at 0.
+        ``names[i]`` is row ``i`` as given (a leave given twice is named)."""
+        keys = _row_keys(mat)
+        order = np.argsort(keys, kind="stable") if mat.size else np.zeros(0, np.int64)
         mat = mat[order]
         values = values[order]
+        keys = keys[order]
         if len(mat) > 1:
-            same = np.flatnonzero((mat[1:] == mat[:-1]).all(axis=1))
+            same = np.flatnonzero(keys[1:] == keys[:-1])
             if same.size:
                 if names is None:
                     raise LexiconFormatError(f"leaves {source}: a leave appears twice (row {int(order[same[0]])})")
                 raise LexiconFormatError(
                     f"leaves {source}: leave {names[order[same[0]]]!r} appears twice (as {names[order[same[0] + 1]]!r})"
                 )
+        del keys, order
         if every is not None and len(every):
             mat, values = _with_absent_at_zero(mat, values, every)
         lengths = np.count_nonzero(mat, axis=1)
@@ -371,17 +447,30 @@ def _every_leave(rs: Ruleset, mat: np.ndarray, source: str) -> np.ndarray:
 
 def _with_absent_at_zero(mat: np.ndarray, values: np.ndarray, every: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``mat`` (rows of ``tile + 1``, sorted as their bytes) and ``values`` with the rows of
-    ``every`` that ``mat`` lacks added at 0, sorted again."""
+    ``every`` that ``mat`` lacks added at 0, sorted again. Each table's rows are distinct."""
     width = max(mat.shape[1], every.shape[1])
     mat, every = (np.pad(m, ((0, 0), (0, width - m.shape[1]))) if m.shape[1] < width else m for m in (mat, every))
-    have = np.ascontiguousarray(mat).view(f"S{width}").ravel()
-    want = np.ascontiguousarray(every).view(f"S{width}").ravel()
-    at = np.minimum(np.searchsorted(have, want), max(len(have) - 1, 0))
-    absent = have[at] != want if len(have) else np.ones(len(want), bool)
-    rows = np.concatenate([every[absent], mat])
-    vals = np.concatenate([np.zeros(int(absent.sum()), np.float32), values])
-    order = np.argsort(rows.view(f"S{width}").ravel(), kind="stable")
-    return rows[order], vals[order]
+    have = _row_keys(mat)
+    keys = np.concatenate([_row_keys(every), have])
+    keys.sort()  # (searching have for every's rows, out of order, took 4 times as long; np.unique, far longer)
+    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    vals = np.zeros(len(keys), np.float32)
+    vals[np.searchsorted(keys, have)] = values
+    if keys.dtype.kind == "S":
+        return keys.view(np.uint8).reshape(-1, width), vals
+    return np.ascontiguousarray(keys.astype(">u8").view(np.uint8).reshape(-1, 8)[:, :width]), vals
+
+
+def _row_keys(mat: np.ndarray) -> np.ndarray:
+    """Keys that order and tell apart the rows of ``mat`` (uint8) as their bytes do: a row of at
+    most 8 bytes as one big-endian integer (sorted and compared many times faster than bytes
+    strings), a longer one as its bytes."""
+    n, width = mat.shape
+    if width > 8:
+        return np.ascontiguousarray(mat).view(f"S{width}").ravel()
+    wide = np.zeros((n, 8), np.uint8)
+    wide[:, :width] = mat
+    return wide.view(">u8").ravel().astype(np.uint64)
 
 
 def _restore(data: bytes, alphabet: Alphabet, path: Path | None, version: int) -> Leaves:
@@ -576,6 +665,110 @@ def _csv_columns(text: str, source: str) -> tuple[list[str], list[float], list[i
     return [s.strip() for s in leaves], values.tolist(), [i for i, _ in rows]
 
 
+class _CsvRows(NamedTuple):
+    """The leaves of a leave CSV as :func:`_csv_rows` reads them: leave ``i`` is ``data[lo[i]:hi[i]]``
+    (the CSV's UTF-8, ASCII whitespace stripped), its value ``values[i]`` (float64), on line ``lines[i]``."""
+
+    data: bytes
+    lo: np.ndarray
+    hi: np.ndarray
+    values: np.ndarray
+    lines: np.ndarray
+
+
+class _Names:
+    """The leaves given, as text, each decoded when asked for (an error names it): ``data`` holds
+    their UTF-8 one after another, ``sizes[i]`` bytes the ``i``-th."""
+
+    __slots__ = ("data", "ends")
+
+    def __init__(self, data: bytes, sizes: np.ndarray):
+        self.data, self.ends = data, np.cumsum(sizes)
+
+    def __getitem__(self, i: int) -> str:
+        start = int(self.ends[i - 1]) if i else 0
+        return self.data[start : int(self.ends[i])].decode("utf-8")
+
+
+_SPACE = np.array([chr(c).isspace() for c in range(256)]) & (np.arange(256) < 128)  #: ASCII whitespace (str.strip's)
+_NUMBER = np.zeros(256, bool)  #: the bytes of a value read here (and 0, after one): any other, the general way
+_NUMBER[list(b"\x000123456789+-.eE \t")] = True
+_NUMBER_WIDTH = 32  #: the longest value read here
+
+
+def _csv_rows(text: str) -> "_CsvRows | None":
+    """The leaves of a leave CSV as :func:`_csv_columns` reads them, with no Python object a line;
+    None unless it reads the CSV and reads it as this does: every line blank or a leave, a comma
+    and a value of digits, signs, points, exponents and spaces (read as float() reads it, as
+    numpy does); any other CSV, the general way reads, or refuses with the line at fault."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # (a lone surrogate)
+        return None
+    if b"\0" in data:
+        return None
+    if b"\r" in data:
+        data = data.replace(b"\r", b"")
+    buf = np.frombuffer(data, np.uint8)
+    ends = np.append(_where(buf, ord("\n")), buf.size)  # where each line ends
+    commas = _where(buf, ord(","))
+    lines = np.searchsorted(ends, commas)  # the line of each comma (0-based)
+    if not commas.size or (lines[1:] == lines[:-1]).any():
+        return None  # no leave, or a line of two commas
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    blank = np.ones(ends.size, bool)
+    blank[lines] = False
+    others = np.flatnonzero(blank & (ends > starts))
+    if others.size > 1000 or any(data[starts[i] : ends[i]].decode("utf-8").strip() for i in others.tolist()):
+        return None  # a line that is neither blank nor a leave
+    lo, hi = starts[lines], commas
+    del starts, blank
+    try:
+        float(data[commas[0] + 1 : ends[lines[0]]].decode("utf-8"))
+    except ValueError:  # a header line
+        lo, hi, lines = lo[1:], hi[1:], lines[1:]
+        if not lines.size:
+            return None
+    sizes = ends[lines] - hi - 1
+    del ends
+    if int(sizes.min()) < 1 or int(sizes.max()) > _NUMBER_WIDTH:
+        return None
+    width = int(sizes.max())
+    digits = _windows(buf, hi + 1, width)
+    digits[np.arange(width) >= sizes[:, None]] = 0
+    del sizes
+    if not _NUMBER[digits].all():
+        return None
+    try:
+        values = digits.view(f"S{width}").ravel().astype(np.float64)  # (float() of each: np.array(texts) reads so)
+    except ValueError:
+        return None
+    del digits
+    lo, hi = _strip(buf, lo, hi)
+    return _CsvRows(data, lo, hi, values, lines + 1)
+
+
+def _where(buf: np.ndarray, byte: int) -> np.ndarray:
+    """Where ``byte`` is in ``buf``, ascending (a slice at a time: no mask of the whole text)."""
+    step = 1 << 24
+    return np.concatenate([np.flatnonzero(buf[i : i + step] == byte) + i for i in range(0, buf.size, step)] or
+                          [np.zeros(0, np.int64)])
+
+
+def _strip(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The fields ``buf[lo[i]:hi[i]]`` without ASCII whitespace at either end."""
+    lo, hi = lo.copy(), hi.copy()
+    at = np.flatnonzero((lo < hi) & _SPACE[buf[lo]])  # (lo <= hi, and hi is within buf: a comma)
+    while at.size:
+        lo[at] += 1
+        at = at[(lo[at] < hi[at]) & _SPACE[buf[lo[at]]]]
+    at = np.flatnonzero((lo < hi) & _SPACE[buf[hi - 1]])
+    while at.size:
+        hi[at] -= 1
+        at = at[(lo[at] < hi[at]) & _SPACE[buf[hi[at] - 1]]]
+    return lo, hi
+
+
 def _check_leave_sizes(leaves: list[str], lines: list[int], rs: Ruleset, source: str) -> None:
     """Refuse a leave of more tiles than a player can keep: a leave is what stays on the rack
     after a play of at least one tile (or an exchange), 1 to rack size - 1 tiles (1..6 for a rack
@@ -635,21 +828,49 @@ def _leave_matrix(names: list[str], alphabet: Alphabet, source: str) -> np.ndarr
     width = int(lengths.max())
     if width > 255:
         raise LexiconFormatError(f"leaves {source}: a leave of {width} tiles is too long")
-    codes = table[np.frombuffer("".join(names).encode("utf-32-le"), dtype="<u4")]
+    # (surrogatepass: a lone surrogate, which a str may hold, is a letter outside the alphabet, not a UnicodeEncodeError)
+    codes = table[np.frombuffer("".join(names).encode("utf-32-le", "surrogatepass"), dtype="<u4")]
     bad = np.flatnonzero((codes > 63) & (codes != _BLANK_CODE))
     if bad.size:
         name = names[int(np.searchsorted(np.cumsum(lengths), bad[0], side="right"))]
-        try:
-            alphabet.rack(name)  # (its message names the letter, and the twin of the other script it may be)
-        except UnknownLetterError as e:
-            raise _letter_error(name, f"leave {name!r}: {e}", source) from None
-        raise _letter_error(name, f"leave {name!r} has a letter outside the alphabet of {alphabet.name or 'the ruleset'}",
-                           source)
+        raise _bad_letter(name, alphabet, source)
+    return _sorted_rows(codes, lengths, width)
+
+
+def _bad_letter(name: str, alphabet: Alphabet, source: str) -> LexiconFormatError:
+    """The error of a leave with a letter the (single-character) alphabet lacks."""
+    try:
+        alphabet.rack(name)  # (its message names the letter, and the twin of the other script it may be)
+    except UnknownLetterError as e:
+        return _letter_error(name, f"leave {name!r}: {e}", source)
+    return _letter_error(name, f"leave {name!r} has a letter outside the alphabet of {alphabet.name or 'the ruleset'}",
+                         source)
+
+
+def _sorted_rows(codes: np.ndarray, lengths: np.ndarray, width: int) -> np.ndarray:
+    """Leaves as rows of ``tile + 1`` (0 = padding), each row's tiles sorted, blank first, from
+    the codes (:func:`_code_table`'s, blank ``_BLANK_CODE``) of the leaves one after another and
+    the length of each (at most ``width``)."""
     codes = np.where(codes == _BLANK_CODE, 0, codes).astype(np.uint8) + 1
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    col = np.arange(width)
-    mat = codes[np.minimum(starts[:, None] + col, codes.size - 1)]
-    mat[col >= lengths[:, None]] = _PAD
+    starts = np.zeros(lengths.size, np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    mat = _windows(codes, starts, width)
+    mat[np.arange(width) >= lengths[:, None]] = _PAD
     mat.sort(axis=1)
     mat[mat == _PAD] = 0
     return mat
+
+
+def _windows(buf: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
+    """A new matrix whose row ``i`` is ``buf[starts[i] : starts[i] + width]``, zeros past the end
+    of ``buf``: no matrix of indices (8 bytes a byte gathered), no copy of ``buf``."""
+    if buf.size < width:
+        buf = np.concatenate([buf, np.zeros(width, buf.dtype)])
+    base = buf.size - width
+    near = np.flatnonzero(starts > base)  # rows that reach past the end
+    if not near.size:
+        return np.lib.stride_tricks.sliding_window_view(buf, width)[starts]
+    tail = np.concatenate([buf[base:], np.zeros(width, buf.dtype)])  # (buf's end, zeros after it)
+    out = np.lib.stride_tricks.sliding_window_view(buf, width)[np.minimum(starts, base)]
+    out[near] = np.lib.stride_tricks.sliding_window_view(tail, width)[starts[near] - base]
+    return out
