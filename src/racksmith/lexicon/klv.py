@@ -41,6 +41,14 @@ class Leaves:
 
     __slots__ = ("kwg", "values", "counts", "alphabet", "path", "version", "longest")
 
+    def __setattr__(self, name: str, value: object) -> None:
+        """A table's facts are set once: :func:`racksmith.load_leaves` hands the same object to every
+        caller, so changing one (``leaves.path = ...``) would change it for all of them."""
+        if hasattr(self, name):
+            raise AttributeError(f"Leaves.{name} cannot be changed: a loaded leave table is shared by everyone who "
+                                 "loaded it")
+        object.__setattr__(self, name, value)
+
     def __init__(self, kwg: np.ndarray, values: np.ndarray, alphabet: Alphabet, *,
                  path: str | Path | None = None, version: int = 2, source: str = ""):
         if not isinstance(alphabet, Alphabet):
@@ -475,7 +483,7 @@ def _row_keys(mat: np.ndarray) -> np.ndarray:
 
 def _restore(data: bytes, alphabet: Alphabet, path: Path | None, version: int) -> Leaves:
     leaves = Leaves._parse(np.frombuffer(data, np.uint8), alphabet, repr(str(path)) if path else "<bytes>", path)
-    leaves.version = version
+    object.__setattr__(leaves, "version", version)  # (a table's facts are set once: Leaves.__setattr__)
     return leaves
 
 

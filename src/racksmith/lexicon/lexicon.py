@@ -72,6 +72,14 @@ class Lexicon:
     __slots__ = ("kwg", "alphabet", "name", "path", "skipped_by_reason", "facts", "from_gaddag_only", "_digest",
                  "_wordmap")
 
+    def __setattr__(self, name: str, value: object) -> None:
+        """A lexicon's facts are set once: :func:`racksmith.load_lexicon` hands the same object to
+        every caller, so renaming it (``lex.name = "mine"``) would rename it for all of them."""
+        if not name.startswith("_") and hasattr(self, name):
+            raise AttributeError(f"Lexicon.{name} cannot be changed: a loaded lexicon is shared by everyone who "
+                                 "loaded it (keep your own label beside it)")
+        object.__setattr__(self, name, value)
+
     def __init__(
         self,
         kwg: np.ndarray,
@@ -99,7 +107,7 @@ class Lexicon:
         if self.from_gaddag_only:
             text, offsets = pack_words(gaddag_words(nodes, repr(source)))
             nodes = frozen(build_packed(text, offsets, gaddag=True))
-            self.facts = check_kwg(nodes, len(alphabet), repr(source))
+            object.__setattr__(self, "facts", check_kwg(nodes, len(alphabet), repr(source)))
         self.kwg = nodes
         self.alphabet = alphabet
         self.name = name
@@ -198,7 +206,7 @@ class Lexicon:
         other = object.__new__(Lexicon)
         for slot in Lexicon.__slots__:
             setattr(other, slot, getattr(self, slot))
-        other.path = Path(path)
+        object.__setattr__(other, "path", Path(path))
         return other
 
     def __reduce__(self):
@@ -404,5 +412,5 @@ class Lexicon:
 
 def _restore(data: bytes, alphabet: Alphabet, name: str, skipped: Skipped, from_gaddag_only: bool = False) -> Lexicon:
     lex = Lexicon(nodes_of(data, name or "<bytes>"), alphabet, name=name, skipped=skipped)
-    lex.from_gaddag_only = from_gaddag_only  # (the graph pickled is the one built from it)
+    object.__setattr__(lex, "from_gaddag_only", from_gaddag_only)  # (the graph pickled is the one built from it)
     return lex

@@ -142,7 +142,7 @@ def _read_kwg(path: Path, rs: Ruleset) -> Lexicon:
             if lex is None:
                 return _build_gaddag_only(path, rs, kwg_path, meta_path)
     lex = lex.located(path)
-    lex.from_gaddag_only = True
+    object.__setattr__(lex, "from_gaddag_only", True)  # (a lexicon's facts are set once: Lexicon.__setattr__)
     return lex
 
 
