@@ -1,15 +1,18 @@
 """``racksmith best``: which play is best here, by the method the stage of the game calls for."""
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Optional
 
 import typer
 
+from ..errors import RacksmithError
 from .common import (
     LEAVES_HELP, BoardOption, CgpArg, CgpOption, LexiconOption, RackOption, RulesetOption, emit_json, err_console,
     fail, finite, given, inference_scope, load_position, note, position_lexicon, resolve_leaves, say, say_table,
 )
+from .search_cmds import fail_naming_tt_mb, tt_mb_named, tt_mb_option
 from .sim_cmds import WINPCT_HELP, load_winpct_option
 
 
@@ -40,6 +43,7 @@ def best(
     winpct: Optional[str] = typer.Option(None, "--winpct", help=WINPCT_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print {best, method, exact, summary, fallback, result} as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show the search's progress on stderr."),
+    tt_mb: int = tt_mb_option("the endgame and pre-endgame solvers"),
 ) -> None:
     """Which play is best for the player to move: with the bag empty the endgame solver, with one
     tile in it the pre-endgame solver, before that a simulation (static equity where none applies),
@@ -82,8 +86,14 @@ def best(
         elif not quiet:
             note(f"--infer is for the simulation: with {pos.bag_count} tile{'s' if pos.bag_count != 1 else ''} in the bag "
                  "the solver takes every rack the unseen tiles allow")
-    result = best_play(pos, limit, leaves=klv, threads=threads, seed=seed, progress=progress, opponent_racks=opponent_racks,
-                       winpct=table)
+    try:
+        result = best_play(pos, limit, leaves=klv, threads=threads, seed=seed, progress=progress,
+                           opponent_racks=opponent_racks, winpct=table, tt_mb=tt_mb)
+    except RacksmithError as e:  # (the endgame solver's table: --tt-mb named)
+        fail_naming_tt_mb(e)
+        raise
+    if result.fallback is not None:  # (a solver that could not run, static equity instead: --tt-mb named)
+        result = dataclasses.replace(result, summary=tt_mb_named(result.summary), fallback=tt_mb_named(result.fallback))
     if as_json:
         if result.method == "sim" and result.result.note:  # (the text's summary line says it)
             note(f"note: {result.result.note}")

@@ -52,6 +52,7 @@ def build_cmd(
     from ..formats.naming import rulesets_that_read
     from ..lexicon import Leaves
     from ..lexicon.klv import read_csv_text
+    from ..lexicon.sidecar import written_together
     from ..rules.ruleset import get_ruleset
     from .common import fail, note
 
@@ -81,7 +82,8 @@ def build_cmd(
                     fail(f"{e}; the leaves are spelled in the letters of {' or '.join(fits)}: give "
                          + " or ".join(f"--ruleset {name}" for name in fits))
             raise
-        leaves.save(output)
+        with written_together(output):  # (no room for the sidecar: the KLV2 is not written either)
+            leaves.save(output)
     sizes = "1 tile" if leaves.longest == 1 else f"1 to {leaves.longest} tiles"
     which = "" if partial else f" (every leave of {sizes}; those the CSV lacks at 0)"
     say_summary(f"{output}: {len(leaves):,} leaves{which}, {leaves.kwg.size:,} nodes")
@@ -265,7 +267,7 @@ def csv_cmd(
     from ..lexicon import load_leaves
     from ..lexicon.files import write_atomically
     from ..rules.ruleset import get_ruleset
-    from .common import note, stdout
+    from .common import note, write_results
 
     if output is not None and str(output) == "-":  # (a file named '-' by its full path: "$PWD/-")
         output = None
@@ -288,15 +290,7 @@ def csv_cmd(
         text = _csv_text(table)
     data = text.encode("utf-8")
     if output is None:
-        out = stdout()
-        buffer = getattr(out, "buffer", None)
-        for i in range(0, len(data), 1 << 16):  # (a chunk at a time: a write cut short is reported by the next)
-            chunk = data[i : i + (1 << 16)]
-            if buffer is not None:
-                buffer.write(chunk)
-            else:
-                out.write(chunk.decode("utf-8"))
-        out.flush()
+        write_results(data)  # (every byte of it, or the error that stopped it)
         return
     if output.name.lower().endswith(".gz"):
         data = gzip.compress(data, mtime=0)
@@ -473,9 +467,11 @@ def _start_word(start: str) -> str:
     return "./" + name if name.strip().lower() == "shipped" or shipped_set(name) is not None else name
 
 
-def _interrupted_training(output: Path, settings, checkpoint: int) -> str:
-    """What a training stopped by Ctrl-C (or SIGTERM) left: the games its saved state holds, or
-    nothing to resume."""
+def _saved_training(output: Path, settings) -> "tuple[str, str] | None":
+    """How far the saved state of a stopped training got (``at 1,000 of 4,000 games (generation 1
+    of 2: 1,000 of 2,000)``, or ``after all 4,000 games``) and what the same command does next
+    (``resume``, ``write the leaves``): what the files in OUTPUT.train/ hold, not what the run had
+    played. None when no state was saved."""
     import json
 
     from ..training.train import state_dir
@@ -485,17 +481,45 @@ def _interrupted_training(output: Path, settings, checkpoint: int) -> str:
         state = json.loads((sdir / "state.json").read_text(encoding="utf-8"))
         g, done = int(state["generation"]), int(state["games_done"])
     except (OSError, ValueError, KeyError, TypeError):
-        return (f"interrupted before the state was first saved (every {checkpoint:,} games): nothing to resume; "
-                "the same command starts over")
+        return None
     total = settings.total_games
     if g > settings.generations:
-        return (f"interrupted: state saved after all {total:,} games in {sdir}; run the same command again to "
-                "write the leaves")
+        return f"after all {total:,} games", "write the leaves"
     played = sum(settings.games_in(i) for i in range(1, g)) + done
     where = (f" (generation {g} of {settings.generations}: {done:,} of {settings.games_in(g):,})"
              if settings.generations > 1 else "")
-    return (f"interrupted: state saved at {played:,} of {total:,} games{where} in {sdir}; run the same command "
-            "again to resume")
+    return f"at {played:,} of {total:,} games{where}", "resume"
+
+
+def _interrupted_training(output: Path, settings, checkpoint: int) -> str:
+    """What a training stopped by Ctrl-C (or SIGTERM) left: the games its saved state holds, or
+    nothing to resume."""
+    from ..training.train import state_dir
+
+    saved = _saved_training(output, settings)
+    if saved is None:
+        return (f"interrupted before the state was first saved (every {checkpoint:,} games): nothing to resume; "
+                "the same command starts over")
+    held, then = saved
+    return f"interrupted: state saved {held} in {state_dir(output)}; run the same command again to {then}"
+
+
+def _unwritten_training(output: Path, settings, e: Exception) -> str:
+    """What a training stopped by a file it could not write (``e``: the training state, a tally, a
+    generation's table, the leaves or their provenance; a full disk) left, said after ``e``: the
+    games its saved state holds and that the same command resumes them, or nothing to resume."""
+    import errno
+    import os
+
+    from ..training.train import state_dir
+
+    full = any(os.strerror(n) in str(e) for n in (errno.ENOSPC, errno.EDQUOT))
+    again = "free space and run the same command again" if full else "once it can be written, run the same command again"
+    saved = _saved_training(output, settings)
+    if saved is None:
+        return f"{e}; no state was saved: nothing to resume ({again} to start over)"
+    held, then = saved
+    return f"{e}; the run's state is kept {held} in {str(state_dir(output))!r}: {again} to {then}"
 
 
 def _state_unwritable(output: Path, e: OSError) -> None:
@@ -556,7 +580,7 @@ def train_cmd(
     import hashlib
     import shlex
 
-    from .common import output_file
+    from .common import fail, output_file
 
     output_file(output, "a KLV2 file")  # (-o -: a leave file is not written to stdout)
 
@@ -582,7 +606,7 @@ def train_cmd(
     if total > MAX_GAMES:
         raise typer.BadParameter(f"{total:,} games in {generations:,} generations: a training run plays at most "
                                  f"{MAX_GAMES:,}", param_hint="--games/--generations")
-    from ..errors import RacksmithError
+    from ..errors import OutputFileError, RacksmithError
     from ..play.backends import check_address_form, check_jobs
 
     backend = backend.lower()
@@ -630,6 +654,8 @@ def train_cmd(
 
         note("racksmith: " + _interrupted_training(output, settings, checkpoint))
         raise
+    except OutputFileError as e:  # (a full disk: what was saved, and that the same command resumes it)
+        fail(_unwritten_training(output, settings, e))
     except OSError as e:
         _state_unwritable(output, e)
         raise

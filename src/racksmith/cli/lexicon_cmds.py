@@ -59,6 +59,7 @@ def build_cmd(
 
     from ..lexicon import Lexicon
     from ..lexicon.lexicon import max_word_length
+    from ..lexicon.sidecar import written_together
     from ..lexicon.wordlist import parse_word_list, read_word_list_bytes
     from ..rules.ruleset import get_ruleset
 
@@ -76,7 +77,8 @@ def build_cmd(
         progress.update(step, advance=1, description=f"building the graph of {len(wl):,} words")
         lex = Lexicon.from_word_list(wl, rs, gaddag=not dawg_only, name=words.stem, share_tails=not magpie_layout)
         progress.update(step, advance=1, description=f"writing {output.name}")
-        lex.save(output, ruleset=rs)  # (a ruleset file's path goes in the sidecar, for a refusal to name)
+        with written_together(output):  # (no room for the sidecar: the KWG is not written either)
+            lex.save(output, ruleset=rs)  # (a ruleset file's path goes in the sidecar, for a refusal to name)
         progress.update(step, advance=1)
     say_summary(f"{output}: {len(lex):,} words, {lex.nodes:,} nodes ({4 * lex.nodes:,} bytes), "
         f"{'DAWG + GADDAG' if lex.has_gaddag else 'DAWG only'}")

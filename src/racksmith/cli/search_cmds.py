@@ -6,6 +6,7 @@ from typing import List, Optional
 
 import typer
 
+from ..errors import RacksmithError
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, finite,
     fail, load_position, position_lexicon, say, say_table, signed,
@@ -15,6 +16,25 @@ from .common import (
 #: tests/test_cli_inputs.py holds them equal)
 MAX_DEPTH = 120
 MAX_THREADS = 64
+#: racksmith.search.endgame's DEFAULT_TT_MB, and the most megabytes the solvers take (held equal
+#: by tests/test_starved_files.py)
+TT_MB = 64
+MAX_TT_MB = 1 << 16
+
+
+def tt_mb_option(what: str):
+    """``--tt-mb``: the transposition table of the solvers ``what`` names."""
+    return typer.Option(TT_MB, "--tt-mb", min=1, max=MAX_TT_MB, metavar="MB",
+                        help=f"Megabytes of the transposition table of {what}: a smaller one "
+                             "needs less memory and may take longer; an exact answer does not depend on it.")
+
+
+def tt_mb_named(message: str) -> str:
+    """A solver's message with this option (``--tt-mb``) where it names the library's ``tt_mb``
+    (no memory for the table asked for)."""
+    from ..search.endgame import SMALLER_TT_MB
+
+    return message.replace(SMALLER_TT_MB, "give a smaller --tt-mb")
 
 
 def endgame(
@@ -45,6 +65,7 @@ def endgame(
              "final_scores, final_spread} as JSON (player 0: the player to move; with --top: top [{move, value, pv, "
              "exact, line, ending, final_scores, final_spread}]; with --move: move {move, value, loses})."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each depth on stderr."),
+    tt_mb: int = tt_mb_option("the search (shared by its threads)"),
 ) -> None:
     """Solve the endgame (the bag empty; an opponent's rack left empty is the unseen tiles): what best
     play by both sides adds to the mover's spread, the best move and the line (each move with its
@@ -73,7 +94,11 @@ def endgame(
         line.append(" ".join(move_text(m) for m in r.pv), style="cyan")
         err_console.print(line, highlight=False, soft_wrap=True)
 
-    result = solve_endgame(pos, plies, seconds, threads, on_depth=shown, move=asked, top=top or 1)
+    try:
+        result = solve_endgame(pos, plies, seconds, threads, on_depth=shown, move=asked, top=top or 1, tt_mb=tt_mb)
+    except RacksmithError as e:
+        fail_naming_tt_mb(e)
+        raise
     valued = None
     if asked is not None and result.move_value is not None:
         valued = {"move": asked.notation(), "value": result.move_value, "loses": result.value - result.move_value}
@@ -189,6 +214,7 @@ def peg(
                                 help="Searches at once on different bag tiles (the best play, its chance and spread do not depend on it)."),
     as_json: bool = typer.Option(False, "--json", help="Print {plays: [{move, win_probability, ...}], exact, best, nodes, seconds} as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each play on stderr as it is settled."),
+    tt_mb: int = tt_mb_option("the searches (one table a thread, of MB / --threads each)"),
 ) -> None:
     """The pre-endgame (1 to 6 tiles in the bag in English): the play with the best chance of
     winning over the possible bag tiles, or the orders they can come out in (a tie counts one
@@ -204,7 +230,12 @@ def peg(
             err_console.print(f"{move_text(p.move):<24} {_chance(p):>16}  {_spread(p)}",
                               highlight=False, markup=False, soft_wrap=True)
 
-    result = pos.solve_peg(top, seconds=seconds, solve_all=solve_all, on_play=shown, threads=threads, moves=moves or None)
+    try:
+        result = pos.solve_peg(top, seconds=seconds, solve_all=solve_all, on_play=shown, threads=threads,
+                               moves=moves or None, tt_mb=tt_mb)
+    except RacksmithError as e:
+        fail_naming_tt_mb(e)
+        raise
     if as_json:
         emit_json(result.to_dict())
         return
@@ -212,6 +243,14 @@ def peg(
     if not result.exact:
         say("stopped by the time limit: not exact (the first play may not be the best)")
     say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
+
+
+def fail_naming_tt_mb(e: Exception) -> None:
+    """Stop with ``e``'s message naming --tt-mb when it asks for a smaller table; any other error
+    is left to the caller."""
+    said = tt_mb_named(str(e))
+    if said != str(e):
+        fail(said)
 
 
 def peg_table(result, top: int | None = None):

@@ -54,10 +54,15 @@ def winpct_train_cmd(
                                            help="Also save the integer swing tallies (.npy) the table is built from."),
 ) -> None:
     """Train a win% table by self-play of best-equity players."""
+    import io
+
     import numpy as np
 
     from ..lexicon import load_leaves
+    from ..errors import OutputFileError
+    from ..lexicon.files import write_atomically
     from ..lexicon.shipped_leaves import default_leaves_name
+    from ..lexicon.sidecar import written_together
     from ..rules.ruleset import get_ruleset
     from ..sim.winpct import train_winpct
     from .progress import check_output_file, counted_games
@@ -92,9 +97,15 @@ def winpct_train_cmd(
     with counted_games("self-play", games, f"no table written ({output} left as it was)") as progress:
         wp, tally = train_winpct(rs, games, lexicon=lexicon, leaves=leaves, seed=seed, jobs=jobs,
                                  progress=progress, command=command)
-    wp.save(output)  # the table, and its provenance in OUTPUT.json
-    if tallies:
-        np.save(tallies, tally.counts)
+    with written_together(output):  # (no room for the provenance: the table is not written either)
+        wp.save(output)  # the table, and its provenance in OUTPUT.json
+    if tallies:  # numpy's .npy bytes, written whole or not at all (a full disk: no half file)
+        npy = io.BytesIO()
+        np.save(npy, tally.counts)
+        try:
+            write_atomically(_npy_name(tallies), npy.getvalue())
+        except OutputFileError as e:  # (the table is whole: said, not lost with the tallies)
+            fail(f"{e} (the table {str(output)!r} and its provenance were written)")
     summary = (f"{output}: {wp.max_unseen} rows (unseen 1..{wp.max_unseen}), spreads -{wp.max_spread}.."
                f"{wp.max_spread}, {wp.provenance['positions']:,} positions from {games:,} games")
     if tallies:  # (the file written named: numpy adds .npy to a name without it)

@@ -21,6 +21,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import secrets
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,6 +160,100 @@ def write_sidecar(path: "str | Path", data: bytes, letters: tuple[str, ...], ext
         info["ruleset"] = fits[0]
     info.update(extra)
     write_atomically(sidecar_path(path), (json.dumps(info, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+
+@contextmanager
+def written_together(path: "str | Path") -> Iterator[None]:
+    """A block that writes the file ``path`` and its sidecar ``FILE.json`` (each atomically:
+    ``Lexicon.save``, ``Leaves.save``, a win% table's ``save``, a training's leaves and provenance)
+    made one step: stopped before it ends (a full disk at the sidecar, Ctrl-C), both files are put
+    back as they were, the file written over kept meanwhile through a hard link (no room needed;
+    where the folder takes none, the new file is removed), the sidecar's bytes in memory. Never is
+    a new file left beside an old sidecar (read as having none) or an old file beside a new one.
+    A file named by a symbolic link is the one put back, as :func:`~.files.replacing` writes it."""
+    target = Path(os.path.realpath(path))  # (the file replacing() writes: a link's target)
+    side = sidecar_path(path)
+    before = _file_id(target)
+    kept = _hard_link(target) if before is not None else None
+    side_before = _sidecar_bytes(side)
+    try:
+        yield
+    except BaseException:
+        _put_back(target, before, kept)
+        if side_before is not _UNREADABLE and _sidecar_bytes(side) != side_before:
+            _put_back_sidecar(side, side_before)
+        raise
+    finally:
+        if kept is not None:
+            try:
+                kept.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+
+#: a sidecar that was there but could not be read (left as the block leaves it)
+_UNREADABLE = object()
+
+
+def _file_id(path: Path) -> "tuple[int, int] | None":
+    """The device and inode of the regular file ``path`` (None: none there)."""
+    try:
+        st = path.stat()
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+def _hard_link(path: Path) -> "Path | None":
+    """A second name, hidden beside ``path``, for the file it names now (None where the folder
+    takes no hard link, or none could be made)."""
+    for _ in range(100):
+        kept = path.parent / f".{path.name}.{secrets.token_hex(6)}.kept"
+        try:
+            os.link(path, kept)
+            return kept
+        except FileExistsError:
+            continue
+        except (OSError, ValueError):
+            return None
+    return None
+
+
+def _sidecar_bytes(side: Path) -> "bytes | None | object":
+    """The bytes of the sidecar ``side``; None when there is none, :data:`_UNREADABLE` when it
+    cannot be read."""
+    try:
+        if not side.exists():
+            return _UNREADABLE if side.is_symlink() else None  # (a link to nothing: left alone)
+        return read_bounded(side, MAX_SIDECAR_BYTES, "sidecar", LexiconFormatError)
+    except (OSError, ValueError):
+        return _UNREADABLE
+
+
+def _put_back(target: Path, before: "tuple[int, int] | None", kept: "Path | None") -> None:
+    """``target`` as it was (``before``: its device and inode then; ``kept``: a hard link to it),
+    when the block wrote over it or made it; as best it can (the block's error is the one said)."""
+    if _file_id(target) == before:
+        return  # not written: as it was
+    try:
+        if kept is not None:
+            os.replace(kept, target)
+        elif _file_id(target) is not None:
+            target.unlink()
+    except OSError:
+        pass
+
+
+def _put_back_sidecar(side: Path, old: "bytes | None") -> None:
+    """The sidecar ``side`` as it was (``old``: its bytes, None for none), as best it can."""
+    try:
+        if old is None:
+            side.unlink(missing_ok=True)
+        else:
+            write_atomically(side, old)
+    except (OSError, RacksmithError):
+        pass
 
 
 # --- a file trained for another ruleset of the same letters ------------------------------------------

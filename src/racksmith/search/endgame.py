@@ -65,6 +65,9 @@ MAX_THREADS = 64
 MAX_STARS = 8  #: Эрудит: the most stars (on the board and the racks) the search takes back
 MAX_STAR_SQUARES = 256  #: ... on a board of at most this many squares
 DEFAULT_TT_MB = 64  #: transposition table size by default (16-byte entries)
+#: what a message on a transposition table the memory cannot hold asks for (the kernel's too, and
+#: the pre-endgame's): the command line says its option instead (racksmith endgame --tt-mb)
+SMALLER_TT_MB = "give a smaller tt_mb"
 MAX_SPREAD = 1 << 24  #: the search's spread (the mover's score minus the opponent's) lies within this, either way
 
 
@@ -406,7 +409,7 @@ class EndgameSolver:
         try:
             self.search = Search(rules, bits, lane_cache=lane_cache)
         except MemoryError as e:  # a table larger than the machine gives: what to change
-            raise RacksmithError(str(e) or "no memory for the endgame search: give a smaller tt_mb") from None
+            raise RacksmithError(str(e) or f"no memory for the endgame search: {SMALLER_TT_MB}") from None
         self._solving = threading.Lock()  # one solve at a time: the search's tables are its own
         self.search.set_position(np.ascontiguousarray(pos.board, dtype=np.uint8), rack0, rack1,
                                  pos.scores[0] - pos.scores[1], zero, limit,

@@ -59,7 +59,7 @@ from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
 from .endgame import (
-    DEFAULT_TT_MB, MAX_DEPTH, MAX_THREADS, _effective_zero, check_spread, check_stars, passes_reduce, played_pool, pruned_rules,
+    DEFAULT_TT_MB, MAX_DEPTH, MAX_THREADS, SMALLER_TT_MB, _effective_zero, check_spread, check_stars, passes_reduce, played_pool, pruned_rules,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -756,7 +756,8 @@ def solve_peg(
     try:
         searches = [Search(rules, bits) for _ in range(threads)]
     except MemoryError as e:  # tables larger than the machine gives (one a thread): what to change
-        raise PositionError(f"{e or 'no memory for the pre-endgame search'} (one table a thread: {threads})") from None
+        why = str(e) or f"no memory for the pre-endgame search: {SMALLER_TT_MB}"
+        raise PositionError(f"{why} (one table a thread: {threads})") from None
     solver = _Solver(searches, deadline, MAX_DEPTH)
     try:
         with cancelling(cancel, solver.cancel):  # (Ctrl-C: stopped the same way, then KeyboardInterrupt)

@@ -32,6 +32,7 @@ from ..errors import RacksmithError
 from ..lexicon import Leaves
 from ..lexicon.files import write_atomically
 from ..lexicon.load import ruleset_lexicon
+from ..lexicon.sidecar import written_together
 from ..play.backends import MAX_GAMES, Runner, check_backend, portable_path, ruleset_ref, split
 from ..rules.ruleset import Ruleset, get_ruleset, is_shipped, provenance_fields
 from .games import TallyJob, kernel_plays
@@ -207,8 +208,10 @@ def train_leaves(
             return _train(out, sdir, state, settings, rs, ref, start_leaves, jobs, backend, address, checkpoint,
                           stop_after, progress, command, start_provenance)
         except BaseException:
-            if fresh and state["generation"] == 1 and state["games_done"] == 0:
-                shutil.rmtree(sdir, ignore_errors=True)  # nothing was played: leave no state to resume
+            if fresh and not _played(_saved_state(sdir)):
+                # nothing was played, or nothing played saved (a full disk at the first round's state,
+                # its tally written): leave no state to resume
+                shutil.rmtree(sdir, ignore_errors=True)
             raise
     finally:
         if lock is not None:
@@ -301,9 +304,10 @@ def _train(out: Path, sdir: Path, state: dict, settings: TrainSettings, rs: Rule
             runner.__exit__(None, None, None)
     final = sdir / f"gen{settings.generations}.klv2"
     data = final.read_bytes()
-    write_atomically(out, data)
     prov = provenance(settings, state, data, command, start_provenance, ruleset=rs)
-    write_atomically(provenance_path(out), (json.dumps(prov, indent=2, ensure_ascii=False) + "\n").encode())
+    with written_together(out):  # (no room for the provenance: the leaves are not written either)
+        write_atomically(out, data)
+        write_atomically(provenance_path(out), (json.dumps(prov, indent=2, ensure_ascii=False) + "\n").encode())
     shutil.rmtree(sdir, ignore_errors=True)
     return TrainResult(Leaves.from_bytes(data, rs), out, prov, True, time.perf_counter() - t0, played)
 
@@ -424,6 +428,16 @@ def _older(state: dict[str, Any]) -> bool:
     is taken as older than both."""
     saved = state.get("settings")
     return state.get("version") == 1 and not (isinstance(saved, dict) and "lexicon_sha256" in saved)
+
+
+def _saved_state(sdir: Path) -> dict[str, Any]:
+    """The state saved in ``sdir`` as its file holds it now (a failed write left the one before):
+    empty when it cannot be read."""
+    try:
+        state = json.loads((sdir / "state.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
 
 
 def _played(state: dict[str, Any]) -> bool:
