@@ -27,6 +27,7 @@ from racksmith import Position
 from racksmith.cli import search_cmds
 from racksmith.errors import PositionError, RacksmithError
 from racksmith.lexicon import files
+from racksmith.errors import OutputFileError
 from racksmith.lexicon.sidecar import written_together
 from racksmith.search import endgame
 from test_bad_input import one_line, run
@@ -340,3 +341,26 @@ def test_no_memory_for_a_real_table():
                        capture_output=True, text=True, preexec_fn=limit, timeout=120)
     assert p.returncode == 1 and p.stdout == ""
     assert p.stderr.strip() == "racksmith: no memory for a transposition table of 65,536 MB: give a smaller --tt-mb"
+
+
+@pytest.mark.parametrize("kind", ["lexicon", "leaves", "winpct"])
+@pytest.mark.parametrize("existed", [False, True], ids=["new", "overwriting"])
+def test_the_api_saves_write_a_file_and_its_sidecar_together(monkeypatch, tmp_path, kind, existed):
+    """Lexicon.save, Leaves.save and WinPct.save wrote the file, then its sidecar: a full disk at the
+    sidecar left a new file beside no sidecar (or the old one)."""
+    from racksmith.lexicon import Leaves, Lexicon
+    from racksmith.rules.ruleset import get_ruleset
+    from racksmith.sim.winpct import load_winpct
+
+    rs = get_ruleset("english")
+    make = {"lexicon": lambda n: Lexicon.from_words(["CAT", "DOG"][:n], rs),
+            "leaves": lambda n: Leaves.from_pairs([("S", 8.0), ("Q", -7.0)][:n], rs),
+            "winpct": lambda n: load_winpct("english")}[kind]
+    path = tmp_path / f"x.{kind}"
+    if existed:
+        make(1).save(path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    starve(monkeypatch, "x.*.json")
+    with pytest.raises(OutputFileError, match=NO_SPACE):
+        make(2).save(path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before and not stray(tmp_path)

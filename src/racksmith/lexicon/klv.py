@@ -367,12 +367,13 @@ class Leaves:
     def save(self, path: str | Path) -> None:
         """Write the KLV2 file, and beside it ``FILE.json`` with the letters its tiles spell
         (:mod:`racksmith.lexicon.sidecar`: read with another ruleset's letters, it is refused)."""
-        from .sidecar import write_sidecar
+        from .sidecar import write_sidecar, written_together
 
         p = _args.path(path, "path", LexiconFormatError)
         data = self.tobytes()
-        write_atomically(p, data)
-        write_sidecar(p, data, self.alphabet.letters)
+        with written_together(p):  # (both or neither: the old pair kept when the sidecar cannot be written)
+            write_atomically(p, data)
+            write_sidecar(p, data, self.alphabet.letters)
 
     def __reduce__(self):
         # (pickled, or copied, as the file's bytes: read again, the arrays are checked and read-only,

@@ -184,7 +184,7 @@ class Lexicon:
         refusal under other letters names (a ruleset file's name is no name ``ruleset=`` knows; its
         path is)."""
         from ..rules.ruleset import provenance_fields
-        from .sidecar import write_sidecar
+        from .sidecar import write_sidecar, written_together
 
         p = _args.path(path, "path", LexiconFormatError)
         extra: dict = {"words": len(self)}
@@ -197,8 +197,9 @@ class Lexicon:
             if "ruleset_file" in fields:
                 extra.update(ruleset=rs.name, ruleset_file=fields["ruleset_file"])
         data = self.tobytes()
-        write_atomically(p, data)
-        write_sidecar(p, data, self.alphabet.letters, extra)
+        with written_together(p):  # (both or neither: the old pair kept when the sidecar cannot be written)
+            write_atomically(p, data)
+            write_sidecar(p, data, self.alphabet.letters, extra)
 
     def located(self, path: str | Path) -> "Lexicon":
         """The same lexicon, known to be saved at ``path``."""

@@ -284,10 +284,13 @@ class WinPct:
         """Write the table to ``path`` and its provenance, if any, beside it (``path + ".json"``:
         :func:`provenance_path`), each file whole or not at all
         (:class:`~racksmith.errors.OutputFileError` names the one that failed)."""
+        from ..lexicon.sidecar import written_together
+
         p = _args.path(path, "path", WinPctError)
-        write_atomically(p, self.text().encode("ascii"))
-        if self.provenance:
-            write_atomically(provenance_path(p), (json.dumps(self.provenance, indent=2) + "\n").encode("utf-8"))
+        with written_together(p):  # (both or neither: the old pair kept when the provenance cannot be written)
+            write_atomically(p, self.text().encode("ascii"))
+            if self.provenance:
+                write_atomically(provenance_path(p), (json.dumps(self.provenance, indent=2) + "\n").encode("utf-8"))
 
 
 def provenance_path(path: "str | Path") -> Path:
