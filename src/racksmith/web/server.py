@@ -32,7 +32,9 @@ Who may ask (the page's protection against other web sites and DNS rebinding):
   another site after a CORS preflight this server never grants.
 
 What it logs (``log``, ``refusal_log`` and ``access_log``; on stderr, each line with its time): a
-failure (a 500, a connection that failed) always; a refused request (403, 413, 415, a 503 of a busy
+failure (a 500, a connection that failed) always; a server out of file descriptors (its ``ulimit
+-n``) or memory, once every :data:`REFUSALS_EVERY` seconds at most ("cannot accept connections:
+too many open files (ulimit -n 1024): ..."); a refused request (403, 413, 415, a 503 of a busy
 server or of too many connections, a request that did not arrive whole within :data:`TIMEOUT`
 seconds) always, one line per kind of refusal every :data:`REFUSALS_EVERY` seconds at most (then
 how many more there were), so that a flood cannot fill a disk; and with ``access_log``, one line
@@ -43,14 +45,23 @@ does on SIGTERM, SIGINT or SIGHUP): no new connection is accepted, idle kept-ali
 closed, a long computation in flight is cancelled (answered ``503``, "the server is stopping") and
 the quick answers in flight finish, within :data:`GRACE` seconds; the connections still busy after
 that are closed.
+
+Out of file descriptors (a low ``ulimit -n``, many connections held open): the server stops
+accepting for :data:`ACCEPT_BACKOFF` seconds, or until a connection closes (accept() would fail
+again at once: a busy loop), and answers the connections waiting ``503`` through a descriptor it
+holds back; a request that fails for want of descriptors (or memory) is answered ``503``, never a
+500 blaming racksmith nor no answer blaming the client. The modules the endpoints use are imported
+before the server listens (:func:`load_everything`).
 """
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.machinery
 import io
 import ipaddress
 import json
+import os
 import re
 import selectors
 import socket
@@ -71,6 +82,11 @@ from ..errors import RacksmithError
 from .api import Analyzer, error_line
 from .limits import LimitError, Limits
 
+try:  # (imported now: an import needs file descriptors, and the limit is said when there are none left)
+    import resource
+except ImportError:  # pragma: no cover - not POSIX
+    resource = None  # type: ignore[assignment]
+
 MAX_BODY = Limits().max_body  #: the largest request body read by default, in bytes
 #: seconds a client has to send a whole request (head and body) once it starts, and the longest
 #: a kept-alive connection may stay silent before the server drops it
@@ -81,6 +97,9 @@ GRACE = 10.0
 REFUSALS_EVERY = 10.0
 #: seconds a connection accepted just before the server stopped has to send its first request
 FIRST_REQUEST_WAIT = 1.0
+#: seconds the server stops accepting when it is out of file descriptors (or memory), unless a
+#: connection closes first: accepting again at once failed again at once (41,552 times in 3 s, 44% CPU)
+ACCEPT_BACKOFF = 0.25
 
 #: path -> (method, endpoint)
 ROUTES: dict[str, tuple[str, Callable[[Analyzer, dict], Any]]] = {
@@ -184,7 +203,14 @@ class AnalyzerServer(ThreadingHTTPServer):
         self._lock = threading.Lock()
         self._handlers: dict = {}  # the open connections' handlers (a dict: ordered, and a set's ops)
         self._drained = {"answered": 0, "cancelled": 0}
+        #: the failures for want of a resource (accept, a request), one line a kind every REFUSALS_EVERY s
+        self.failures = RateLimitedLog(self.log)
+        self._fd_freed = threading.Event()  # a connection closed (its file descriptor is free again)
+        self._reserve: int | None = None
         super().__init__((host, port), Handler)
+        #: a file descriptor held back: closed for a moment when accept() finds none, to answer a
+        #: connection waiting 503 (it waited until an idle one closed, 30 s, otherwise)
+        self._reserve = _reserve_fd()
         self.port = self.server_address[1]
         #: the exact ``Host`` values and origins this server answers
         self.hosts = frozenset(n if self.port == 80 and bare else f"{n}:{self.port}"
@@ -223,6 +249,7 @@ class AnalyzerServer(ThreadingHTTPServer):
         cancelled, and no connection reads a next request. Then call :meth:`drain`."""
         if not self.stopping.is_set():
             self.stopping.set()
+            self._fd_freed.set()  # (a pause of accept() ends)
             # (shutdown() waits for serve_forever to return: not in the thread that runs it)
             threading.Thread(target=self.shutdown, name="racksmith-stop", daemon=True).start()
 
@@ -271,7 +298,7 @@ class AnalyzerServer(ThreadingHTTPServer):
         until = time.monotonic() + 0.05  # (clients that keep connecting are not served for ever)
         try:
             self.socket.setblocking(False)
-            with selectors.DefaultSelector() as sel:
+            with _selector() as sel:
                 sel.register(self.socket, selectors.EVENT_READ)
                 for _ in range(self.request_queue_size):
                     if not sel.select(0) or time.monotonic() > until:
@@ -282,7 +309,11 @@ class AnalyzerServer(ThreadingHTTPServer):
 
     def server_close(self) -> None:
         super().server_close()
+        reserve, self._reserve = self._reserve, None
+        if reserve is not None:
+            os.close(reserve)
         self.refusals.flush()
+        self.failures.flush()
         _WRITER.flush()  # (the lines of the last requests, before the caller's own)
 
     def _opened(self, handler: "Handler") -> None:
@@ -307,6 +338,50 @@ class AnalyzerServer(ThreadingHTTPServer):
         err = sys.exc_info()[1]
         if not isinstance(err, (ConnectionError, TimeoutError)):
             self.log(f"connection from {client_address[0]} failed: {type(err).__name__}: {err}")
+
+    # --- out of file descriptors -------------------------------------------------------------------
+    def get_request(self) -> tuple[socket.socket, Any]:
+        """The next connection (``accept``). When the server is out of file descriptors (or the
+        system of memory), accept() fails at once, and the listening socket stays readable:
+        ``serve_forever`` retried in a busy loop. Then: one line (rate-limited), the connection
+        waiting answered 503 through the reserve descriptor, or else a pause of
+        :data:`ACCEPT_BACKOFF` seconds (shorter if a connection closes). (``socketserver`` drops
+        the OSError raised.)"""
+        try:
+            return super().get_request()
+        except OSError as e:
+            if e.errno in _STARVED:
+                self._starved(e)
+            raise
+
+    def _starved(self, err: OSError) -> None:
+        self.failures("accept failures", f"cannot accept connections: {_lacking(err)}: {len(self._slots)} connections open; "
+                      "new ones wait or get 503 until one closes" + _STARVED_HINTS.get(err.errno or 0, ""))
+        if err.errno in _OUT_OF_FDS and self._answer_starved():
+            return  # (a connection waiting was answered: the queue is shorter, no busy loop)
+        if not self.stopping.is_set():
+            self._fd_freed.clear()
+            self._fd_freed.wait(ACCEPT_BACKOFF)
+
+    def _answer_starved(self) -> bool:
+        """Answer a connection waiting to be accepted 503 with the reserve descriptor (closed for
+        it, then taken again): did one get its answer?"""
+        if self._reserve is None:
+            self._reserve = _reserve_fd()  # (taken by another thread when it was free: maybe back now)
+            return False
+        os.close(self._reserve)
+        self._reserve = None
+        try:
+            request, client_address = self.socket.accept()
+        except OSError:  # (another thread took the descriptor, or no one waits any more)
+            request = None
+        if request is not None:
+            _answer_at_once(request, _NO_FDS)
+            self.shutdown_request(request)
+            if self.access_log is not None:
+                self.access_log(f"{client_address[0]} - - 503 {len(_NO_FDS)} 0ms (the server is out of file descriptors)")
+        self._reserve = _reserve_fd()
+        return request is not None
 
     def process_request(self, request, client_address) -> None:
         """A thread for the connection, unless ``max_connections`` are open: then 503 at once."""
@@ -339,6 +414,7 @@ class AnalyzerServer(ThreadingHTTPServer):
         """Give the connection's slot back, once (``dict.pop`` is atomic: one caller gets it)."""
         if self._slots.pop(request, None):
             self.connections.release()
+            self._fd_freed.set()  # (its socket is closed: a pause of accept() ends)
 
 
 def make_server(analyzer: Analyzer, host: str = "127.0.0.1", port: int = 8765,
@@ -401,20 +477,26 @@ class RateLimitedLog:
             self.write(f"(and {held} more {kind} in the last {max(1, round(seconds))} s)")
 
 
-#: the modules the endpoints import at their first use (beyond :mod:`racksmith.web.api`'s own imports)
+#: the modules the endpoints import at their first use (beyond :mod:`racksmith.web.api`'s own imports),
+#: the standard library's included: an import opens files, and a server out of file descriptors
+#: answered its first simulations 500 ("Too many open files: '.../lib/python3.11/concurrent'")
 _USED_LATER = ("racksmith.sim.simulate", "racksmith.sim.infer", "racksmith.search.endgame", "racksmith.search.peg",
                "racksmith.review.best", "racksmith.review.analysis", "racksmith.review.replay",
                "racksmith.formats.gcg", "racksmith.formats.cgp", "racksmith.formats.naming",
-               "racksmith.core.validation", "racksmith.core.turns", "racksmith.rules.coords")
+               "racksmith.core.validation", "racksmith.core.turns", "racksmith.rules.coords",
+               "racksmith.rules.equity", "racksmith.training.leavegen", "racksmith.training.tally",
+               "concurrent.futures", "concurrent.futures.thread", "secrets",
+               "encodings.ascii", "encodings.latin_1", "encodings.utf_16")
 
 
 def load_everything() -> list[str]:
     """Import every compiled kernel of racksmith (each extension module of the package) and the
-    modules the endpoints import at their first use, now: a server started before racksmith was
-    upgraded or rebuilt would otherwise load the new kernels into the old process at its first
-    simulation or endgame ("MovePlan size changed, binary incompatibility": a 500 for every such
-    request). A broken or half-built install fails here, before the server listens. The kernels'
-    module names; a :class:`RacksmithError` naming the module that does not load."""
+    modules the endpoints import at their first use (:data:`_USED_LATER`), now: a server started
+    before racksmith was upgraded or rebuilt would otherwise load the new kernels into the old
+    process at its first simulation or endgame ("MovePlan size changed, binary incompatibility": a
+    500 for every such request), and one out of file descriptors could not import them at all. A
+    broken or half-built install fails here, before the server listens. The kernels' module
+    names; a :class:`RacksmithError` naming the module that does not load."""
     import racksmith
 
     root = Path(racksmith.__file__).resolve().parent
@@ -493,6 +575,77 @@ def _unavailable(answer: dict) -> bytes:
 
 _TOO_MANY = _unavailable({"error": "the server has too many open connections (its max_connections limit): try again",
                           "limit": "max_connections"})
+#: what a request answers when the server is out of file descriptors (its ``ulimit -n``) or memory
+NO_FDS = "the server is out of file descriptors (too many open files): try again in a moment"
+NO_MEMORY = "the server is out of memory: try again in a moment"
+_NO_FDS = _unavailable({"error": NO_FDS})
+
+_OUT_OF_FDS = frozenset({errno.EMFILE, errno.ENFILE})
+#: what accept() or a request may fail for want of: file descriptors, the system's memory
+_STARVED = _OUT_OF_FDS | {errno.ENOBUFS, errno.ENOMEM}
+_STARVED_HINTS = {
+    errno.EMFILE: " (each connection takes a file descriptor: raise ulimit -n, or lower --max-connections)",
+    errno.ENFILE: " (the system is out of file descriptors: see fs.file-max)",
+}
+#: the errors of a connection that mean its client is gone (reset, closed, unreachable): any
+#: other is the server's own (out of file descriptors, of memory), never blamed on the client
+_GONE = frozenset({errno.EBADF, errno.ENOTCONN, errno.EPIPE, errno.ECONNRESET, errno.ECONNABORTED, errno.ESHUTDOWN,
+                   errno.ETIMEDOUT, errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ENETDOWN})
+#: an absolute path in a message (``/home/me/...``, ``C:\\...``): a 500's answer does not show the server's files
+_PATH = re.compile(r"""(?<![\w.~-])(?:[A-Za-z]:)?[\\/](?:[^\s'"()\\/]+[\\/])+[^\s'"(),]*""")
+
+
+def _reserve_fd() -> int | None:
+    """A file descriptor held back for a connection accepted when there is none left (or None)."""
+    try:
+        return os.open(os.devnull, os.O_RDONLY)
+    except OSError:
+        return None
+
+
+def _fd_limit() -> int | None:
+    """This process's limit of open files (``ulimit -n``), where the system has one."""
+    try:
+        return resource.getrlimit(resource.RLIMIT_NOFILE)[0] if resource is not None else None
+    except (OSError, ValueError):  # pragma: no cover - no such limit here
+        return None
+
+
+def _lacking(err: OSError) -> str:
+    """What a failure for want of a resource says: ``too many open files (ulimit -n 1024)``."""
+    text = err.strerror or os.strerror(err.errno or 0)
+    text = text[:1].lower() + text[1:]
+    limit = _fd_limit() if err.errno == errno.EMFILE else None
+    return f"{text} (ulimit -n {limit})" if limit is not None and limit >= 0 else text
+
+
+def _starved_by(e: BaseException) -> OSError | None:
+    """The OSError for want of a resource (file descriptors, memory) that ``e`` is or was raised
+    from (a lexicon that could not be read...), or None."""
+    seen = 0
+    while e is not None and seen < 8:
+        if isinstance(e, OSError) and e.errno in _STARVED:
+            return e
+        e = e.__cause__ or e.__context__  # type: ignore[assignment]
+        seen += 1
+    return None
+
+
+def _client_gone(e: BaseException) -> bool:
+    """Does this error of a connection mean its client is gone (reset, closed, the socket closed
+    under us), rather than the server lacking something?"""
+    return isinstance(e, (ConnectionError, TimeoutError, ValueError)) or (isinstance(e, OSError) and e.errno in _GONE)
+
+
+def _no_paths(text: str) -> str:
+    """A message without the server's paths in it (``'<path>'``), for a client to see."""
+    return _PATH.sub("<path>", text)
+
+
+def _selector() -> selectors.BaseSelector:
+    """A selector that takes no file descriptor (poll, as socketserver's: an epoll one opens one,
+    and failed with EMFILE when the server was out of them)."""
+    return selectors.PollSelector() if hasattr(selectors, "PollSelector") else selectors.SelectSelector()
 
 
 def _answer_at_once(request: socket.socket, answer: bytes) -> None:
@@ -775,7 +928,9 @@ class Handler(BaseHTTPRequestHandler):
         try:
             result = endpoint(self.server.analyzer, body)
         except Exception as e:
-            if watch is not None and watch.gone.is_set():  # no one to answer
+            if watch is not None and watch.failed is not None:  # (cancelled: the watch could not run)
+                self._error(method, path, watch.failed)
+            elif watch is not None and watch.gone.is_set():  # no one to answer
                 self.close_connection = True
             elif watch is not None and watch.stopped:
                 self._stopping()
@@ -800,7 +955,10 @@ class Handler(BaseHTTPRequestHandler):
         # the page asks for user errors in the body of a 200 answer (a browser logs every 4xx
         # answer in its console as a failure, which a mistyped move is not); other clients get 4xx
         in_body = self._errors_in_body()
-        if isinstance(e, LimitError):
+        starved = _starved_by(e)
+        if starved is not None:  # the server's want (of file descriptors, of memory), not the request's, nor a defect
+            self._starved(method, path, e, starved)
+        elif isinstance(e, LimitError):
             self._refused(f"{e.status} {e.limit}", e.status, f"over its {e.limit} limit: {_shown(error_line(str(e)), 300)}")
             answer = {"error": error_line(str(e)), "limit": e.limit}
             if in_body:
@@ -816,10 +974,20 @@ class Handler(BaseHTTPRequestHandler):
             if in_body:
                 answer["status"] = 400
             self._json(HTTPStatus.OK if in_body else HTTPStatus.BAD_REQUEST, answer)
-        else:  # a defect in racksmith: answer, log, keep serving
+        else:  # a defect in racksmith: answer, log, keep serving (the log shows the server's paths, the answer not)
             self.server.log(f"internal error on {method} {path}: {type(e).__name__}: {error_line(str(e))}")
             self._json(HTTPStatus.INTERNAL_SERVER_ERROR,
-                       {"error": f"internal error: {type(e).__name__}: {error_line(str(e))}"})
+                       {"error": f"internal error: {type(e).__name__}: {error_line(_no_paths(str(e)))}"})
+
+    def _starved(self, method: str, path: str, e: Exception, starved: OSError) -> None:
+        """Answer a request that failed for want of file descriptors (or memory): 503, the
+        connection closed (its descriptor freed), the real reason logged (rate-limited)."""
+        self.close_connection = True
+        fds = starved.errno in _OUT_OF_FDS
+        self.server.failures("503 out of " + ("file descriptors" if fds else "memory"),
+                             f"{self.client_address[0]} {_shown(method, 32)} {_shown(path)} 503: {_lacking(starved)}: "
+                             f"{type(e).__name__}: {error_line(str(e))}" + _STARVED_HINTS.get(starved.errno or 0, ""))
+        self._json(HTTPStatus.SERVICE_UNAVAILABLE, {"error": NO_FDS if fds else NO_MEMORY}, headers={"Retry-After": "5"})
 
     def _take(self, slots: "FairSlots", watch: "_ClientWatch | None") -> bool:
         """Take one of ``slots`` (in the order the requests asked), waiting up to ``max_seconds``
@@ -834,6 +1002,9 @@ class Handler(BaseHTTPRequestHandler):
                 if slots.wait(ticket, max(0.0, left if watch is None else min(left, WATCH_EVERY))):
                     ticket = None
                     return True
+                if watch is not None and watch.failed is not None:
+                    self._error(self.command, urlsplit(self.path).path, watch.failed)
+                    return False
                 if watch is not None and watch.gone.is_set():
                     self.close_connection = True
                     return False
@@ -1014,7 +1185,9 @@ class _ClientWatch:
     closed it (a read would end: the request was read whole, so nothing more is owed to it) or it
     failed, looked at every :data:`WATCH_EVERY` seconds without reading anything (a request sent
     after this one stays for the handler to read). ``cancel`` (the computation's) is set then, or
-    when ``stopping`` is (the server stops: ``stopped`` is then true)."""
+    when ``stopping`` is (the server stops: ``stopped`` is then true), or when the watch itself
+    fails for another reason (the server out of file descriptors or memory: ``failed`` is then
+    that error, answered 503, never blamed on the client)."""
 
     def __init__(self, sock: socket.socket, stopping: threading.Event | None = None):
         self.sock = sock
@@ -1022,6 +1195,7 @@ class _ClientWatch:
         self.gone = threading.Event()
         self.cancel = threading.Event()
         self.stopped = False
+        self.failed: OSError | None = None
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="racksmith-watch", daemon=True)
 
@@ -1035,7 +1209,7 @@ class _ClientWatch:
 
     def _watch(self) -> None:
         try:
-            with selectors.DefaultSelector() as sel:
+            with _selector() as sel:
                 sel.register(self.sock, selectors.EVENT_READ)
                 while not self._done.wait(WATCH_EVERY):
                     if sel.select(0) and not self.sock.recv(1, socket.MSG_PEEK):
@@ -1046,8 +1220,11 @@ class _ClientWatch:
                         return
                 else:
                     return
-        except (OSError, ValueError):  # reset, or closed under us
-            pass
+        except (OSError, ValueError) as e:
+            if isinstance(e, OSError) and not _client_gone(e):  # the server's own failure: the client is still there
+                self.failed = e
+                self.cancel.set()
+                return
         self.gone.set()
         self.cancel.set()
 
@@ -1080,7 +1257,7 @@ class _DeadlineReader(io.RawIOBase):
 def _readable(sock: socket.socket, wait: float = 0.0) -> bool:
     """Has the connection bytes to read (a request sent), within ``wait`` seconds?"""
     try:
-        with selectors.DefaultSelector() as sel:
+        with _selector() as sel:
             sel.register(sock, selectors.EVENT_READ)
             return bool(sel.select(wait)) and bool(sock.recv(1, socket.MSG_PEEK))
     except (OSError, ValueError):
