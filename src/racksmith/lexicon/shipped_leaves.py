@@ -41,10 +41,22 @@ def _file(name: str, suffix: str) -> Any:
     return resources.files("racksmith.lexicon").joinpath("data").joinpath(f"leaves-{name}{suffix}")
 
 
+def _starved(e: BaseException) -> bool:
+    """Whether ``e`` (or what it was raised from) is the process running out of file descriptors or
+    memory: not a file that is missing or damaged, so not a reason to say a set is not shipped (a
+    server answers it 503) or to make a kept table again."""
+    import errno
+
+    return any(isinstance(x, OSError) and x.errno in (errno.EMFILE, errno.ENFILE, errno.ENOMEM)
+               for x in (e, e.__cause__, e.__context__))
+
+
 def _data(name: str, suffix: str) -> bytes | None:
     try:
         return _file(name, suffix).read_bytes()
-    except (FileNotFoundError, OSError):
+    except OSError as e:
+        if _starved(e):
+            raise
         return None
 
 
@@ -53,7 +65,9 @@ def _present(name: str, suffix: str) -> bool:
     /api/rulesets`` asks for every ruleset at each call)?"""
     try:
         return _file(name, suffix).is_file()
-    except OSError:
+    except OSError as e:
+        if _starved(e):
+            raise
         return False
 
 
@@ -154,8 +168,9 @@ def _kept(path: Path, want: str, rs: Ruleset) -> Leaves | None:
         data = read_regular(path, "cached leave table", LexiconFormatError)
         if hashlib.sha256(data).hexdigest() == want:
             return Leaves.from_bytes(data, rs)
-    except (OSError, ValueError):  # (LexiconFormatError is a ValueError)
-        pass
+    except (OSError, ValueError) as e:  # (LexiconFormatError is a ValueError)
+        if _starved(e):
+            raise
     return None
 
 
