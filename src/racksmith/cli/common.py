@@ -91,7 +91,7 @@ class _Results:
         return getattr(f, "rich_proxied_file", f)
 
     def write(self, text: str) -> int:
-        self._file().write(showable(text, self.encoding))
+        write_results(showable(text, self.encoding), self._file())
         return len(text)
 
     def flush(self) -> None:
@@ -201,14 +201,32 @@ _CHUNK = 1 << 16
 def emit_json(obj: Any) -> None:
     """Machine output: plain ``json.dumps`` on stdout, nothing else.
 
-    Written a chunk at a time: one large write that the system cuts short (a reader that went away,
-    a full disk) loses the rest without an error; the next chunk's write reports it (a closed pipe
-    ends the command quietly: :func:`racksmith.cli.main.main`)."""
+    Written a chunk at a time, each whole (:func:`write_results`): a write that the system cuts
+    short (a full disk) is written on until it fails and says why; a closed pipe ends the command
+    quietly (:func:`racksmith.cli.main.main`)."""
     out = stdout()
     text = json.dumps(obj, ensure_ascii=not _unicode(getattr(out, "encoding", None) or "utf-8")) + "\n"
     for i in range(0, len(text), _CHUNK):
-        out.write(text[i : i + _CHUNK])
+        write_results(text[i : i + _CHUNK], out)
+
+
+def write_results(data: "str | bytes", out: Any = None) -> None:
+    """Write results (text, or bytes written as they are: a UTF-8 CSV) to ``out``, stdout by
+    default, every byte of them, and flush it: a write the system cuts short under
+    PYTHONUNBUFFERED=1 (a nearly full disk) is written on until a write fails and says why (``No
+    space left on device``: one line and exit 1), never lost with exit 0
+    (:func:`racksmith.lexicon.files.write_fully`). Every result of the command line is written
+    through it: :func:`emit_json`, :data:`out_console` (:func:`say`, :func:`say_table`). A Rich
+    display's stand-in for stdout gets the text to show it above the display."""
+    from ..lexicon.files import write_fully
+
+    if out is None:
+        out = stdout()
+    if hasattr(out, "rich_proxied_file"):
+        out.write(data if isinstance(data, str) else data.decode("utf-8"))
         out.flush()
+        return
+    write_fully(out, data)
 
 
 def _unicode(encoding: str) -> bool:

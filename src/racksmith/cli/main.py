@@ -3,12 +3,14 @@
 a traceback."""
 from __future__ import annotations
 
+import _thread
 import codecs
 import importlib
 import os
 import signal
 import sys
 import threading
+import time
 import unicodedata
 from typing import Any
 
@@ -24,8 +26,9 @@ def _version(value: bool) -> None:
         import typer
 
         from .. import __version__
+        from .common import write_results
 
-        typer.echo(f"racksmith {__version__}")
+        write_results(f"racksmith {__version__}\n")
         raise typer.Exit()
 
 
@@ -118,20 +121,62 @@ def _on_ending_signal(signum, frame) -> None:
     main thread with a KeyboardInterrupt, as Ctrl-C does (what stops on Ctrl-C, a search's kernel
     threads, stops for it too). A second one while the run unwinds ends it at once, and so does
     ENDING_GRACE seconds of unwinding (an exception that lands at a bad moment can leave a lock
-    held for ever)."""
+    held for ever): :func:`_watch_the_ending`. When nothing can watch it (no thread can be started
+    and no alarm set), the run ends at once."""
     _stop_workers()
     if _ended:
         os._exit(128 + _ended[0])
     _ended.append(signum)
-    threading.Thread(target=_end_after_grace, args=(signum,), name="racksmith-ending", daemon=True).start()
+    if not _watch_the_ending(signum):
+        _end_now(signum)
     raise KeyboardInterrupt
 
 
-def _end_after_grace(signum: int) -> None:
-    import time
+def _watch_the_ending(signum: int) -> bool:
+    """End the run ENDING_GRACE seconds from now if it has not ended by then: from a thread of its
+    own, or, when no thread can be started (a limit of memory or of threads reached: ``ulimit -v``,
+    ``ulimit -u``), from an alarm (SIGALRM, which no other part of racksmith uses). The thread is
+    started with ``_thread``, which does not wait for it to run: ``threading.Thread.start`` waits
+    for ever for a thread that dies as it begins, for want of memory. False when neither could be
+    set up."""
+    try:
+        _thread.start_new_thread(_end_after_grace, (signum,))
+        return True
+    except (RuntimeError, MemoryError):  # ("can't start new thread")
+        pass
+    if not hasattr(signal, "setitimer") or signal.getsignal(signal.SIGALRM) != signal.SIG_DFL:
+        return False
+    try:
+        signal.signal(signal.SIGALRM, lambda alarm, frame: _end(signum))
+        signal.setitimer(signal.ITIMER_REAL, ENDING_GRACE)
+    except (OSError, ValueError, MemoryError):
+        return False
+    return True
 
-    time.sleep(ENDING_GRACE)
-    _stop_workers()
+
+def _end_after_grace(signum: int) -> None:
+    try:
+        time.sleep(ENDING_GRACE)
+    finally:  # (whatever happens to this thread)
+        _end(signum)
+
+
+def _end(signum: int) -> None:
+    """End the run now, with the exit code of ``signum``, its worker processes stopped."""
+    try:
+        _stop_workers()
+    finally:
+        os._exit(128 + signum)
+
+
+def _end_now(signum: int) -> None:
+    """End the run now, what stdout and stderr hold written first (its workers are stopped)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError, MemoryError):  # (a closed or broken output: nothing to keep)
+            pass
     os._exit(128 + signum)
 
 
@@ -264,6 +309,52 @@ def _main(argv: "list[str] | None", stdout_was_devnull: bool) -> int:
     except OSError as e:
         _say(f"{e.filename + ': ' if getattr(e, 'filename', None) else ''}{e.strerror or e}")
         return 1
+    # (said once the exception is let go: what its frames hold is freed first)
+    except MemoryError as e:  # (numpy's _ArrayMemoryError too)
+        message = _out_of_memory(e)
+    except RuntimeError as e:
+        if not _no_new_thread(e):
+            raise
+        message = _out_of_threads(e)
+    _say(message)
+    return 1
+
+
+#: what a command short of memory or threads may do, for the line that says so
+_FEWER = "or use fewer --threads/--jobs"
+
+
+def _out_of_memory(e: MemoryError) -> str:
+    """The line for a MemoryError: the command that ran out of memory, the allocation that failed
+    when it is known (numpy names it), and the remedy."""
+    detail = str(e).strip().splitlines()[0].rstrip(".") if str(e).strip() else ""
+    detail = f" ({detail[:1].lower() + detail[1:]})" if detail else ""
+    return f"out of memory{_running(e)}{detail}: free memory or raise the limit (ulimit -v), {_FEWER}"
+
+
+def _no_new_thread(e: RuntimeError) -> bool:
+    """Whether ``e`` is Python's "can't start new thread" (the system's limit of threads and
+    processes, or the memory of a thread's stack, reached)."""
+    return type(e) is RuntimeError and any(f"can't {verb} new thread" in str(e) for verb in ("start", "create"))
+
+
+def _out_of_threads(e: RuntimeError) -> str:
+    return (f"cannot start a new thread{_running(e)}: the limit of threads and processes (ulimit -u) or of memory "
+            f"(ulimit -v) is reached; raise it or free memory, {_FEWER}")
+
+
+def _running(e: BaseException) -> str:
+    """`` in 'racksmith leaves train'``: the command that was running when ``e`` was raised (the
+    innermost click context of its traceback), or nothing."""
+    click = sys.modules.get("click")
+    path = ""
+    tb = e.__traceback__
+    while tb is not None and click is not None:
+        ctx = tb.tb_frame.f_locals.get("ctx")
+        if isinstance(ctx, click.Context) and ctx.command_path:
+            path = ctx.command_path
+        tb = tb.tb_next
+    return f" in '{path}'" if path else ""
 
 
 def _show_version() -> int:
@@ -275,9 +366,10 @@ def _show_version() -> int:
     if out is None:
         _say("cannot write the results: stdout is closed")
         return 1
+    from ..lexicon.files import write_fully
+
     try:
-        out.write(f"racksmith {__version__}\n")
-        out.flush()
+        write_fully(out, f"racksmith {__version__}\n")
     except BrokenPipeError:
         return _stdout_gone()
     except OSError as e:  # (a full disk: racksmith --version >/dev/full)
@@ -293,9 +385,14 @@ def _asks_for_help(args: "list[str]") -> bool:
 
 
 def _stdout_gone() -> int:
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # (a stdout without a file: nothing it holds is written again)
+        pass
     return 0
 
 
@@ -328,14 +425,27 @@ def _codec(name: "str | None") -> str:
 
 
 def _say(message: str) -> None:
-    # (through err_file: with stderr closed or failing, the exit code alone tells)
-    from .common import err_file
-
     line = message.strip().splitlines()[0] if message.strip() else "error"
     # a file argument given as '-' is read through /dev/stdin (common.dash_is_stdin): named as the user gave it
     line = line.replace("'/dev/stdin'", "stdin").replace('"/dev/stdin"', "stdin")
+    try:
+        from .common import err_file
+    except MemoryError:  # (no memory left to import what writes it: written plainly)
+        _say_plainly(f"racksmith: {line}\n")
+        return
+    # (through err_file: with stderr closed or failing, the exit code alone tells)
     err_file.write(f"racksmith: {line}\n")
     err_file.flush()
+
+
+def _say_plainly(text: str) -> None:
+    """``text`` on stderr as it is, or nothing when it cannot be written."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(text)
+            sys.stderr.flush()
+    except (OSError, ValueError, UnicodeError, MemoryError):
+        pass
 
 
 def run() -> None:
@@ -343,6 +453,12 @@ def run() -> None:
         code = main()
     except KeyboardInterrupt:  # (a signal in the instant before or after main's own handling)
         code = 128 + _ended[0] if _ended else 130
+    except MemoryError as e:  # (outside the command, or while its error was said)
+        code = 128 + _ended[0] if _ended else 1
+        try:
+            _say(_out_of_memory(e))
+        except MemoryError:
+            pass
     sys.exit(code)
 
 

@@ -2,6 +2,8 @@
 process too) sees the old file or the new one, never half of one."""
 from __future__ import annotations
 
+import errno
+import functools
 import gzip
 import io
 import os
@@ -9,7 +11,7 @@ import stat
 import zlib
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import Any, BinaryIO, Iterator
 
 from ..errors import OutputFileError
 
@@ -55,22 +57,108 @@ def read_bounded(path: "str | Path", limit: int, what: str, error: type[Exceptio
     ``gunzip`` and they are gzip data, the bound then applying to the text): a larger input — or
     ``/dev/zero`` — is refused with ``error`` rather than read into memory whole. A pipe is read
     (``<(zcat game.gcg.gz)``); a FIFO nobody writes to reads as empty rather than blocking."""
-    fd, _ = _open_read(path, what, error)
+    fd, st = _open_read(path, what, error)
     p = Path(path)
     with os.fdopen(fd, "rb") as f:
         try:
-            raw = f.read(limit + 1)
+            raw = _read_at_most(f, limit, st.st_size if stat.S_ISREG(st.st_mode) else None)
         except OSError as e:
             raise error(f"cannot read {what} {str(p)!r}: {e.strerror or e}") from None
     if gunzip and raw[:2] == b"\x1f\x8b":
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as z:
-                raw = z.read(limit + 1)
+                raw = _read_at_most(z, limit, None)
         except (OSError, EOFError, zlib.error) as e:
             raise error(f"{what} {str(p)!r} is a damaged gzip file: {e}") from None
     if len(raw) > limit:
         raise error(f"{what} {str(p)!r} is larger than {limit:,} bytes: is it the right file?")
     return raw
+
+
+#: the first read of an input whose size is not known (a pipe, gzip data), doubled at each read after
+_FIRST_READ = 1 << 20
+
+
+def _read_at_most(f: Any, limit: int, size: "int | None") -> bytes:
+    """What ``f`` holds up to its end, or its first ``limit + 1`` bytes when it holds more (the
+    caller refuses those). A regular file of ``size`` bytes is read at once, one byte more telling
+    that it grew meanwhile; a pipe or gzip data a growing read at a time, until its end. Never
+    ``f.read(limit + 1)``: that allocates ``limit + 1`` bytes before reading any, 512 MB for a word
+    list of a few words, a MemoryError under a memory limit (``ulimit -v``)."""
+    parts, total = [], 0
+    want = min(limit + 1, size + 1 if size is not None else _FIRST_READ)
+    while True:
+        part = f.read(want)
+        parts.append(part)
+        total += len(part)
+        if len(part) < want or total > limit:  # (a read of fewer bytes than asked ends at the end)
+            return parts[0] if len(parts) == 1 else b"".join(parts)
+        want = min(limit + 1 - total, max(total, _FIRST_READ))
+
+
+def write_fully(stream: Any, data: "str | bytes") -> None:
+    """Write ``data`` to the text stream ``stream`` (stdout) and flush it: text as the stream
+    encodes it, bytes as they are (to its binary layer; decoded from UTF-8 for a stream that has
+    none). Every byte is written, or an OSError says why not (``No space left on device``): under
+    PYTHONUNBUFFERED=1 (Docker, CI) a text stream writes straight to its file and drops, without an
+    error, what a write the system cuts short left (a nearly full disk, a file size limit, a
+    non-blocking pipe), so its bytes are written here until all are. A buffered stream retries and
+    reports such a write itself."""
+    binary = getattr(stream, "buffer", None)
+    unbuffered = isinstance(binary, io.RawIOBase)
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    if isinstance(data, str) and unbuffered and _stateless(encoding):
+        if os.linesep != "\n":  # (as sys.stdout writes a line break on Windows)
+            data = data.replace("\n", os.linesep)
+        data = data.encode(encoding, getattr(stream, "errors", None) or "strict")
+    if isinstance(data, str) or binary is None:
+        stream.write(data if isinstance(data, str) else data.decode("utf-8"))
+        stream.flush()
+        return
+    stream.flush()  # (what its text layer holds goes first)
+    if unbuffered:
+        _write_every_byte(binary, data)
+    else:
+        binary.write(data)
+        binary.flush()
+
+
+@functools.lru_cache(maxsize=16)
+def _stateless(encoding: str) -> bool:
+    """Whether ``encoding`` encodes each text on its own, as a text stream does: not UTF-16 or
+    UTF-8-SIG, which begin every text with a byte-order mark that the stream writes once."""
+    try:
+        return len("aa".encode(encoding)) == 2 * len("a".encode(encoding)) > 0
+    except (LookupError, UnicodeError):
+        return False
+
+
+def _write_every_byte(raw: Any, data: bytes) -> None:
+    """Write ``data`` to the unbuffered binary file ``raw``: the rest again after a write the
+    system cut short, until it is all written or a write fails (the error it raises is the reason,
+    ``No space left on device``); a non-blocking output that is full is waited for."""
+    view = memoryview(data)
+    idle = 0
+    while view:
+        n = raw.write(view)
+        if n is None:  # (a non-blocking output that is full: wait until it takes more)
+            _wait_writable(raw)
+            continue
+        idle = idle + 1 if n == 0 else 0
+        if idle > 2:
+            raise OSError(errno.EIO, "the output takes no more bytes")
+        view = view[n:]
+
+
+def _wait_writable(raw: Any) -> None:
+    """Wait (a second at most) until the non-blocking file ``raw`` can take more bytes."""
+    import select
+    import time
+
+    try:
+        select.select([], [raw.fileno()], [], 1.0)
+    except (OSError, ValueError, AttributeError):  # (no file descriptor, or one select cannot wait for)
+        time.sleep(0.01)
 
 
 def looks_binary(head: bytes) -> bool:
