@@ -332,15 +332,9 @@ def say_summary(text: str) -> None:
 
 
 def _stdout_to_devnull() -> None:
-    """Point stdout's file at /dev/null: nothing more is written there, and nothing fails."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, sys.stdout.fileno())
-        finally:
-            os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # (no file: pytest's capture)
-        pass
+    from ..lexicon.files import stdout_to_devnull
+
+    stdout_to_devnull()
 
 
 def output_file(value: "Path | None", what: str) -> "Path | None":

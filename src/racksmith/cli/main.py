@@ -385,14 +385,9 @@ def _asks_for_help(args: "list[str]") -> bool:
 
 
 def _stdout_gone() -> int:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, sys.stdout.fileno())
-        finally:
-            os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # (a stdout without a file: nothing it holds is written again)
-        pass
+    from ..lexicon.files import stdout_to_devnull
+
+    stdout_to_devnull()
     return 0
 
 

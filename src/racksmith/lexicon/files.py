@@ -96,6 +96,21 @@ def _read_at_most(f: Any, limit: int, size: "int | None") -> bytes:
         want = min(limit + 1 - total, max(total, _FIRST_READ))
 
 
+def stdout_to_devnull() -> None:
+    """Point stdout's file at /dev/null: nothing more is written there (what stdout still holds
+    would fail again at exit, with exit code 120), and nothing fails."""
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # (a stdout without a file, as pytest's capture: nothing to do)
+        pass
+
+
 def write_fully(stream: Any, data: "str | bytes") -> None:
     """Write ``data`` to the text stream ``stream`` (stdout) and flush it: text as the stream
     encodes it, bytes as they are (to its binary layer; decoded from UTF-8 for a stream that has
