@@ -416,7 +416,9 @@ class _LiveServer:
         from racksmith.web import make_server
 
         self.logged: list[str] = []
-        self.srv = make_server(analyzer(), "127.0.0.1", 0, log=self.logged.append)
+        self.refused: list[str] = []  # (kept off stderr: this server lives as long as the process, and a
+        # refusal count written 10 s later lands in whatever test is then capturing stderr)
+        self.srv = make_server(analyzer(), "127.0.0.1", 0, log=self.logged.append, refusal_log=self.refused.append)
         self.port = self.srv.port
         self.files_opened: list[str] = []
         serving = threading.local()

@@ -46,12 +46,12 @@ BAD_ARCS = np.where((KWG & 0x3FFFFF) != 0, (KWG & ~np.uint32(0x3FFFFF)) | np.uin
 UNENDED = np.array([0x400002, 0x400000, (1 << 24) | 0x800000], np.uint32)
 EMPTY32 = np.zeros(0, np.uint32)
 HUGE = 10**30
-SWAPPED = Lexicon.from_words(["CAT"], RS); SWAPPED.kwg = BAD_ARCS          # an array swapped in after the check
-SWAPPED_DTYPE = Lexicon.from_words(["CAT"], RS); SWAPPED_DTYPE.kwg = KWG.astype(np.int64)
+SWAPPED = Lexicon.from_words(["CAT"], RS); object.__setattr__(SWAPPED, "kwg", BAD_ARCS)         # an array swapped in after the check
+SWAPPED_DTYPE = Lexicon.from_words(["CAT"], RS); object.__setattr__(SWAPPED_DTYPE, "kwg", KWG.astype(np.int64))
 LV = Leaves.from_pairs([("S", 5.0), ("?", 20.0), ("ES", 3.5)], RS)
-SHORT_COUNTS = Leaves.from_pairs([("S", 5.0)], RS); SHORT_COUNTS.counts = SHORT_COUNTS.counts[:1]
-BAD_LEAVES = Leaves.from_pairs([("S", 5.0)], RS); BAD_LEAVES.kwg = BAD_ARCS
-FLOAT64_VALUES = Leaves.from_pairs([("S", 5.0)], RS); FLOAT64_VALUES.values = FLOAT64_VALUES.values.astype(np.float64)
+SHORT_COUNTS = Leaves.from_pairs([("S", 5.0)], RS); object.__setattr__(SHORT_COUNTS, "counts", SHORT_COUNTS.counts[:1])
+BAD_LEAVES = Leaves.from_pairs([("S", 5.0)], RS); object.__setattr__(BAD_LEAVES, "kwg", BAD_ARCS)
+FLOAT64_VALUES = Leaves.from_pairs([("S", 5.0)], RS); object.__setattr__(FLOAT64_VALUES, "values", FLOAT64_VALUES.values.astype(np.float64))
 RU = get_ruleset("russian")
 RU_LEAVES = Leaves.from_pairs([("К", 1.0)], RU)
 WM_BYTES = _wmp.build(KWG, 26, 9, LEX.digest)
