@@ -1071,10 +1071,10 @@ class Position:
         The scores of a position that is over are final: a push that ends the game adds the
         adjustments to them, and a position made over (from a CGP, say) is taken as it stands; the
         adjustments reported are those the rules give for its racks."""
+        if not self.is_over:  # (first: a setter may have reopened a game a push ended)
+            return None
         if self._stack and self._stack[-1].ending is not None:
             return Outcome(self._stack[-1].ending, tuple(self._scores), self._uncounted())
-        if not self.is_over:
-            return None
         n = len(self._racks)
         bag_empty = self.bag_count == 0
         sizes = self.rack_sizes
