@@ -41,3 +41,14 @@ def with_time_penalty(gcg: str, points: int) -> str:
             line = " ".join(f)
         out.append(line)
     return "\n".join(out) + "\n"
+
+
+def run_cli(capsys, *args):
+    """The command line in this process (arguments as text): its exit code, stdout and stderr,
+    never a traceback. Test modules take it as ``from conftest import run_cli as run``."""
+    from racksmith.cli.main import main
+
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err

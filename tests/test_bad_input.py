@@ -6,18 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import run_cli as run
 
-from racksmith.cli.main import main
 
 EMPTY15 = "/".join(["15"] * 15)
 OUTGUN = "/".join(["15"] * 7 + ["3OUTGUN6"] + ["15"] * 7) + " EEIIORS/IIJORRR 0/16 0"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def one_line(err: str) -> str:

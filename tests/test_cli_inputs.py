@@ -7,18 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from racksmith.cli.main import main
+from conftest import run_cli as run
 
 EMPTY15 = "/".join(["15"] * 15)
 QUIRK = "/".join(["15"] * 7 + ["3QUIRK7"] + ["15"] * 7) + " ADEIRS?/ 56/0 0"
 RUSSIAN = f"{'/'.join(['15'] * 7)}/5КОШКА5/{'/'.join(['15'] * 7)} АБВЛО?/ 12/0 0"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 @pytest.fixture()

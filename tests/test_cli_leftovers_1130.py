@@ -25,18 +25,12 @@ from racksmith.cli import common
 from racksmith.cli.main import main
 from racksmith.lexicon import Lexicon
 from racksmith.lexicon import load as load_mod
+from conftest import run_cli as run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GADDAG_ONLY = FIXTURES / "magpie_gaddag_only.kwg"
 UNWRITABLE = "racksmith: the output's encoding (ascii) cannot show CYRILLIC "
 REMEDY = ": set PYTHONIOENCODING=utf-8 or use a UTF-8 terminal"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def run_ascii(capsys, monkeypatch, *args) -> "tuple[int, bytes, str]":

@@ -10,15 +10,9 @@ import sys
 import pytest
 
 from racksmith.cli.main import main
+from conftest import run_cli as run
 
 ENTRY = "import sys; sys.argv[0] = 'racksmith'; from racksmith.cli.main import run; run()"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def _racksmith(args, redirect: str, cwd, timeout: float = 60) -> subprocess.CompletedProcess:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from racksmith import Position
-from racksmith.cli.main import main
 from racksmith.errors import LexiconFormatError
 from racksmith.lexicon import Leaves, load_leaves, load_lexicon
+from conftest import run_cli as run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 OPENING = "/".join(["15"] * 15) + " AEIOQUV/ 0/0 0"
@@ -21,13 +21,6 @@ QUACKLE_DAWG = bytes([1]) + bytes(range(16, 32)) + b"\x00\x00\x1a\x01\x85\x00\x0
 #: like Quackle's superleaves: a length byte, the leave's letters as Quackle's codes, a value
 QUACKLE_SUPERLEAVES = b"".join(bytes([len(codes)]) + bytes(codes) + struct.pack("<h", v)
                                for codes, v in (([5], 1200), ([6, 7], -300), ([5, 9, 22], 410)) * 20)
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 @pytest.mark.parametrize("filename", ["csw.dawg", "CSW.GADDAG", "twl.gaddag"])

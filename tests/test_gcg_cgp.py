@@ -8,17 +8,10 @@ import json
 
 from conftest import FIXTURES
 
-from racksmith.cli.main import main
 from racksmith.core.position import Position
+from conftest import run_cli as run
 
 GAME = FIXTURES / "gcg" / "game01_seed1.gcg"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def cgp_of(capsys, *args) -> str:

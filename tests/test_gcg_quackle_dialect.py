@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from racksmith.cli.main import main
 from racksmith.errors import GCGError
 from racksmith.formats.gcg import decode_gcg, parse_event, read_gcg
 from racksmith.lexicon import load_leaves, load_lexicon
 from racksmith.review.analysis import analyze
 from racksmith.review.replay import replay_file, replay_text
 from racksmith.rules.ruleset import Ruleset, get_ruleset
+from conftest import run_cli as run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -57,13 +57,6 @@ FOLDED = HEAD + (
     ">Jim: ABEGHKM -  +0 98\n"
     ">Quackle: EINTXYZ 15G ZE.TY +51 51\n"
 )
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 # --- 1. a game ended by scoreless turns, as Quackle writes it ----------------------------------------

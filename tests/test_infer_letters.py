@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from racksmith import Lexicon, Position, Ruleset
-from racksmith.cli.main import main
 from racksmith.sim.infer import infer_leaves
+from conftest import run_cli as run
 
 SYNTH = Path(__file__).parent / "fixtures" / "SYNTH.klv2"
 KRONA = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0"
@@ -161,13 +161,6 @@ def test_cyrillic_letters(ruleset):
     d = inf.to_dict()["letters"]
     assert [x["letter"] for x in d] == [x.letter for x in odds]
     assert json.loads(json.dumps(d, ensure_ascii=False)) == d
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def rows_of(table_text):

@@ -14,25 +14,18 @@ from pathlib import Path
 import pytest
 
 from racksmith import Position
-from racksmith.cli.main import main
 from racksmith.errors import LexiconFormatError
 from racksmith.formats.cgp import cgp_lexicon_names, cgp_ruleset
 from racksmith.lexicon import Lexicon, load_lexicon
 from racksmith.lexicon import load as load_mod
 from racksmith.lexicon.kwg import EMPTY_KWG, check_kwg, gaddag_words, nodes_of
+from conftest import run_cli as run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GADDAG_ONLY = FIXTURES / "magpie_gaddag_only.kwg"
 WORDS = ["AA", "ACRE", "CARE", "QUIRK", "RACE", "ZEBRA"]
 EMPTY15 = "/".join(["15"] * 15)
 OUTGUN = "/".join(["15"] * 7 + ["3OUTGUN6"] + ["15"] * 7) + " EEIIORS/IIJORRR 0/16 0"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def gaddag_only_bytes(lex: Lexicon) -> bytes:

@@ -10,20 +10,13 @@ from pathlib import Path
 import pytest
 
 from racksmith import Position, Ruleset, RulesetError, get_ruleset
-from racksmith.cli.main import main
 from racksmith.lexicon import EMBEDDED, Lexicon, load_leaves
 from racksmith.rules.ruleset import BUILTIN
+from conftest import run_cli as run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EMPTY_BOARD = "/".join(["15"] * 15)
 OPENING = f"{EMPTY_BOARD} AEIOQUV/ 0/0 0"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def three_word_kwg(path: Path) -> Path:

@@ -7,21 +7,14 @@ import json
 from pathlib import Path
 
 from racksmith import Position
-from racksmith.cli.main import main
 from racksmith.lexicon import default_leaves, load_leaves
 from racksmith.sim.infer import infer_leaves
+from conftest import run_cli as run
 
 FIX = Path(__file__).parent / "fixtures"
 SYNTH = FIX / "SYNTH.klv2"
 MID = "15/15/15/11O3/11L3/11O3/11G3/6NUDITY3/15/15/15/15/15/15/15 AEEIKOV/ 28/18 0"
 KRONA = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def sim_json(capsys, *extra):
