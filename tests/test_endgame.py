@@ -24,7 +24,7 @@ from racksmith.errors import PositionError, RacksmithError
 from racksmith.lexicon import Lexicon
 from racksmith.rules.alphabet import BLANK, THROUGH
 from racksmith.rules.ruleset import Ruleset
-from racksmith.search.endgame import EndgameSolver, passes_reduce, solve_endgame
+from racksmith.search.endgame import EndgameSolver, solve_endgame
 
 WORDS = [
     "AT", "TA", "AS", "AR", "AE", "EA", "ER", "RE", "ES", "ET", "TE", "AX", "EX", "XA",
@@ -430,10 +430,10 @@ def test_a_pass_is_valued_with_the_full_count_of_scoreless_turns():
     assert near.zero_turns == 4 and solve_endgame(near, move="-").move_value == 4
 
 
-def test_zero_score_plays_are_searched_with_the_full_count():
-    """A blank on a rack and one on the board: a play of blanks only could score 0, so the search
-    keeps the ruleset's count of scoreless turns (no shortcut of two passes), and still equals the
-    plain minimax; without a blank on the board, or with no blank at all, the shortcut applies."""
+def test_a_zero_score_play_resets_the_count_of_scoreless_turns():
+    """A blank on a rack and one on the board: a play of blanks only scores 0, and like every
+    placement it resets the count of scoreless turns (WESPA's rules, MAGPIE, Macondo), so the
+    search's shortcut of two passes still holds and the value equals the plain minimax's."""
     rs = tiny(zero_turn_limit=4)
     lex = lexicon(rs)
     board = np.zeros((6, 6), np.uint8)
@@ -446,13 +446,14 @@ def test_zero_score_plays_are_searched_with_the_full_count():
     board[1, 5] = a.encode("A")[0]
     pos = Position(rs, board, (a.rack("?T"), a.rack("R")), lexicon=lex)
     assert pos.bag_count == 0
-    assert not passes_reduce(rs, pos.board, bytes(pos.racks[0]) + bytes(pos.racks[1]))
+    zero = [m for m in pos.moves() if m.kind == "place" and m.score == 0]
+    assert zero  # (a word of the two blanks)
+    near = Position.from_cgp(pos.cgp().replace(" 0/0 0", " 0/0 3"), rs, lexicon=lex)
+    after = near.copy(stack=False)
+    after.push(zero[0])
+    assert (after.zero_turns, after.is_over) == (0, False)
     check_against_minimax(pos, budget=100_000)
-    assert passes_reduce(rs, pos.board, bytes(a.rack("AT")) + bytes(a.rack("RE")))
-    assert not passes_reduce(rs, pos.board, bytes(a.rack("?T")) + bytes(a.rack("?E")))
-    plain = board.copy()
-    plain[3, 3] &= 0x7F
-    assert passes_reduce(rs, plain, bytes(a.rack("?T")) + bytes(a.rack("RE")))
+    check_against_minimax(near, budget=100_000)
 
 
 def test_an_unknown_opponent_rack_is_the_unseen_tiles():
@@ -1521,7 +1522,6 @@ def test_star_pools_and_limits():
     assert played_pool(rs, board, bytes([other])) == bytes([other])
     assert played_pool(rs, board, bytes([other, 0])) == bytes([other, 0])
     assert played_pool(tiny(), board[:6, :6], bytes([1, 2])) == bytes([1, 2])
-    assert not passes_reduce(rs, board, played_pool(rs, board, bytes([t])))
     check_stars(rs, board, bytes(MAX_STARS - 1))
     with pytest.raises(PositionError, match="stars"):
         check_stars(rs, board, bytes(MAX_STARS))

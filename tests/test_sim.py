@@ -80,9 +80,10 @@ def test_confidence_stop_same_for_threads():
 
 
 # --- the play-out against Position.push / moves(top=1) ------------------------------------------
-def _kernel(cgp, plies, seed=11, n=6, wordmap=True, ruleset="english", leaves=SYNTH):
+def _kernel(cgp, plies, seed=11, n=6, wordmap=True, ruleset="english", leaves=SYNTH, pick=None):
     """The kernel object simulate() builds, rebuilt here to trace single play-outs (``wordmap``
-    False: the rules without word maps, so every best move is found by the KWG walk)."""
+    False: the rules without word maps, so every best move is found by the KWG walk; ``pick``: the
+    candidates kept of the ``n`` best, None all of them)."""
     from racksmith.movegen._movegen import BoardState, LeaveTable, Rules
     from racksmith.movegen.generate import _tables
     from racksmith.sim._sim import Playouts
@@ -97,8 +98,13 @@ def _kernel(cgp, plies, seed=11, n=6, wordmap=True, ruleset="english", leaves=SY
         rules, leave_table = Rules(pos.lexicon, pos.ruleset, wordmap=False), LeaveTable(lv)
     board = BoardState(rules)
     board.set(pos.board)
-    recs = np.ascontiguousarray(ml.to_numpy().copy())
-    reclaimed = _reclaimed(pos.ruleset, list(ml), recs)
+    recs = ml.to_numpy().copy()
+    ml = list(ml)
+    if pick is not None:
+        kept = [i for i, m in enumerate(ml) if pick(m)]
+        ml, recs = [ml[i] for i in kept], recs[kept]
+    recs = np.ascontiguousarray(recs)
+    reclaimed = _reclaimed(pos.ruleset, ml, recs)
     cand_leave = np.array([lv.value_tiles(list(m.leave)) if m.leave else 0.0 for m in ml])
     known = pos.racks_known[1]
     rs = pos.ruleset
@@ -107,7 +113,7 @@ def _kernel(cgp, plies, seed=11, n=6, wordmap=True, ruleset="english", leaves=SY
                  (pos.scores[0], pos.scores[1]), pos.zero_turns,
                  (rs.exchange_limit, rs.zero_turn_limit, 1 if rs.end_rule == "tournament" else 0), recs, cand_leave,
                  np.ascontiguousarray(WP.table), plies, seed, reclaimed=reclaimed)
-    return pos, lv, list(ml), k
+    return pos, lv, ml, k
 
 
 def _replay(pos, lv, cand, plies, opp, bag, drawn):

@@ -1276,7 +1276,7 @@ class Position:
         left.sort()
         new_rack: Tiles = _new_tuple(tiles_type, left)
         zero_before = self._zero_turns
-        zero = turns.zero_turns_after(zero_before, score)
+        zero = turns.zero_turns_after(zero_before, score, kind == PLACE)
         scores = self._scores
         self._racks = _racks_of(rs, [*racks[1:], new_rack])
         self._scores = [*scores[1:], scores[0] + score]

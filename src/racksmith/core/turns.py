@@ -13,8 +13,10 @@ The rules:
 * An exchange gives tiles back: the player draws as many first, then returns his own to the bag.
   An exchange of *k* tiles needs at least ``ruleset.exchange_limit`` tiles in the bag and at least
   *k* (:func:`exchange_cap`, :func:`exchange_refusal`).
-* A turn that scores nothing (a pass, an exchange, a placement worth 0, a play withdrawn after a
-  challenge) adds one to the count of consecutive scoreless turns; a turn that scores sets it to 0.
+* A turn that scores nothing (a pass, an exchange, a play withdrawn after a challenge) adds one to
+  the count of consecutive scoreless turns; a turn that scores, or any placement that stands (also
+  one worth 0: two blanks, a star word in Эрудит), sets it to 0, as WESPA's rules, MAGPIE and
+  Macondo count it.
 * The game ends when a player's rack is empty after his turn with the bag empty (he *goes out*),
   or when the count of scoreless turns reaches ``ruleset.zero_turn_limit``. Going out takes
   precedence when both happen on the same turn.
@@ -404,9 +406,10 @@ def exchange_refusal(ruleset: Ruleset, bag: int, n: int) -> str | None:
 
 
 # --- scores and the end of the game ---------------------------------------------------------------
-def zero_turns_after(zero_turns: int, score: int) -> int:
-    """The count of consecutive scoreless turns after a turn that scored ``score``."""
-    return 0 if score else zero_turns + 1
+def zero_turns_after(zero_turns: int, score: int, placed: bool = False) -> int:
+    """The count of consecutive scoreless turns after a turn that scored ``score``; ``placed``: the
+    turn put tiles on the board (a placement resets the count even when it scores 0)."""
+    return 0 if score or placed else zero_turns + 1
 
 
 def going_out_points(end_rule: str, leftover_value: int) -> int:

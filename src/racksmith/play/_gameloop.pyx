@@ -638,7 +638,7 @@ cdef int game_apply(GameC* g, const GameRules* gr, const MoveRec* m, const Recla
     t.placed = placed
     t.bingo = placed == gr.rack_size
     g.score[seat] += points
-    g.zero_turns = 0 if points else g.zero_turns + 1
+    g.zero_turns = 0 if points or m.kind == KIND_PLACE else g.zero_turns + 1  # (a placement worth 0 resets it)
     g.turns += 1
     # the end of the game (core/turns.py: ending)
     if g.n_rack[seat] == 0 and g.n_bag == 0:

@@ -888,10 +888,11 @@ class _Replayer:
             rack_slip="; ".join(slips) if slips else None,
         )
 
-    def end_turn(self, event: GCGEvent, score: int, went_out: bool = False) -> None:
-        """After a turn: the count of scoreless turns, and the end of the game when the player went
-        out or the count reached the ruleset's limit (:mod:`racksmith.core.turns`)."""
-        self.zero_turns = turns.zero_turns_after(self.zero_turns, score)
+    def end_turn(self, event: GCGEvent, score: int, went_out: bool = False, placed: bool = False) -> None:
+        """After a turn: the count of scoreless turns (``placed``: the turn put tiles on the board), and
+        the end of the game when the player went out or the count reached the ruleset's limit
+        (:mod:`racksmith.core.turns`)."""
+        self.zero_turns = turns.zero_turns_after(self.zero_turns, score, placed)
         if went_out or self.zero_turns >= self.rs.zero_turn_limit:
             self.over_line = self.over_line or event.line
             if self.ending is None:
@@ -961,7 +962,7 @@ class _Replayer:
             p, event.line, squares, drawn, event.score, rack if complete else None, self.zero_turns, self.over_line, draft
         )
         self.scores[p] += event.score
-        self.end_turn(event, event.score, went_out=not self.rack_sizes[p] and not self.bag)
+        self.end_turn(event, event.score, went_out=not self.rack_sizes[p] and not self.bag, placed=True)
         return draft
 
     def check_play_score(self, event: GCGEvent, move: Move) -> None:

@@ -357,7 +357,7 @@ cdef int apply_move(Worker* W, const MoveRec* m) noexcept nogil:
             rack_give(W, p, sh.bag[W.bag_pos])
             W.bag_pos += 1
             k -= 1
-    new_zero = 0 if score > 0 else W.zero + 1
+    new_zero = 0 if score > 0 or m.kind == KIND_PLACE else W.zero + 1  # (a placement worth 0 resets it)
     if new_zero != W.zero:
         W.key ^= zero_key(W.zero) ^ zero_key(new_zero)
         W.zero = new_zero

@@ -296,23 +296,6 @@ def pruned_rules(ruleset: Ruleset, lexicon: Lexicon, board: np.ndarray, tiles: b
     return Rules(Lexicon(nodes, ruleset.alphabet, name=name), ruleset)
 
 
-def passes_reduce(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bool:
-    """True when no placement of the rest of the game can score 0: no tile worth 0 among
-    ``tiles`` (every tile still to be played), or a single one with none on the board (a play
-    scores 0 only if every tile of every word it forms is worth 0, and it forms a word of two
-    tiles or more). Then two passes in a row decide the game as the full count of scoreless turns
-    would (docs/ALGORITHM.md section 13)."""
-    values = ruleset.values
-    zero_tiles = sum(1 for t in tiles if values[t] == 0)
-    if zero_tiles == 0:
-        return True
-    if zero_tiles > 1:
-        return False
-    b = board[board != 0]
-    letters = np.where(b & BLANK, 0, b & LETTER_MASK)
-    return not any(values[int(t)] == 0 for t in letters)
-
-
 def played_pool(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bytes:
     """The tiles that may go down in the rest of the game, for pruning the lexicon and deciding how
     passes end it: ``tiles`` (both racks and any bag), and with Эрудит's star reclamation one more
@@ -350,22 +333,25 @@ def check_spread(spread: int) -> None:
                             f"by at most {MAX_SPREAD}")
 
 
-def _effective_zero(zero: int, limit: int, reduce: bool) -> tuple[int, int]:
-    """(count, limit) of scoreless turns the search uses: with ``reduce``, every count up to
-    ``limit`` - 2 is 0 and ``limit`` - 1 is 1, of 2 (a limit of 1 or 2 is kept: a count reset by a
-    scoring play must stay below the limit minus one)."""
-    if not reduce or limit <= 2:
+def _effective_zero(zero: int, limit: int) -> tuple[int, int]:
+    """(count, limit) of scoreless turns the search uses: every count up to ``limit`` - 2 is 0 and
+    ``limit`` - 1 is 1, of 2 (a limit of 1 or 2 is kept: a count reset by a placement must stay
+    below the limit minus one). With the bag empty only passes are scoreless (a placement resets the
+    count, also one worth 0), and two passes in a row leave the position as it was: the player to
+    move then could have passed the first time, so two passes decide the game as the full count
+    would (docs/ALGORITHM.md section 13)."""
+    if limit <= 2:
         return zero, limit
     return (1 if zero >= limit - 1 else 0), 2
 
 
-def _pass_zero(zero: int, limit: int, reduce: bool) -> int:
+def _pass_zero(zero: int, limit: int) -> int:
     """The count the search gives the position after a pass at the root when it is not the root's
-    count plus one (else -1): with ``reduce``, a pass from a count up to ``limit`` - 3 leaves one
+    count plus one (else -1): a pass from a count up to ``limit`` - 3 leaves one
     up to ``limit`` - 2, which is 0 of 2 again. The root's value is the same either way; the pass's
     own value (``move="-"``) needs it, since a pass the opponent answers with a pass does not end
     the game then."""
-    if not reduce or limit <= 2 or zero + 1 > limit - 2:
+    if limit <= 2 or zero + 1 > limit - 2:
         return -1
     return 0
 
@@ -387,7 +373,6 @@ class EndgameSolver:
         rs = pos.ruleset
         self.ruleset = rs
         self.over = pos.is_over
-        self.reduce = False
         self.search: Search | None = None
         if self.over:
             return
@@ -400,8 +385,7 @@ class EndgameSolver:
         rack0, rack1 = bytes(pos.racks[0]), bytes(pos.racks[1])
         check_stars(rs, pos.board, rack0 + rack1)
         pool = played_pool(rs, pos.board, rack0 + rack1)
-        self.reduce = passes_reduce(rs, pos.board, pool)
-        zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce)
+        zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit)
         rules = pruned_rules(rs, lexicon, pos.board, pool)
         bits = max(10, min(32, int(math.log2(tt_mb)) + 16))
         from ._endgame import Search  # (the kernel is loaded at the first endgame, not with racksmith)
@@ -413,7 +397,7 @@ class EndgameSolver:
         self._solving = threading.Lock()  # one solve at a time: the search's tables are its own
         self.search.set_position(np.ascontiguousarray(pos.board, dtype=np.uint8), rack0, rack1,
                                  pos.scores[0] - pos.scores[1], zero, limit,
-                                 pass_zero=_pass_zero(pos.zero_turns, rs.zero_turn_limit, self.reduce))
+                                 pass_zero=_pass_zero(pos.zero_turns, rs.zero_turn_limit))
         self.root = self.search.root_moves()
 
     def _move_index(self, move: "Move | str") -> int:
@@ -499,7 +483,7 @@ class EndgameSolver:
         """One depth's answer; each of the best moves' lines is completed as the best's is."""
         lines = []
         for idx, value, records, exact in found["top"]:
-            pv, ending, final = self._line(records, complete=found["exact"] and self.reduce)
+            pv, ending, final = self._line(records, complete=found["exact"])
             move = pv[0] if pv else _move(self.root[idx], self.ruleset, self.position.board)
             lines.append(EndgameLine(move, int(value), tuple(pv), bool(exact), ending, final))
         first = lines[0]

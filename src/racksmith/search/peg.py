@@ -59,7 +59,7 @@ from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
 from .endgame import (
-    DEFAULT_TT_MB, MAX_DEPTH, MAX_THREADS, SMALLER_TT_MB, _effective_zero, check_spread, check_stars, passes_reduce, played_pool, pruned_rules,
+    DEFAULT_TT_MB, MAX_DEPTH, MAX_THREADS, SMALLER_TT_MB, _effective_zero, check_spread, check_stars, played_pool, pruned_rules,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -749,7 +749,6 @@ def solve_peg(
     check_stars(rs, board, pool)
     pool = played_pool(rs, board, pool)
     rules = pruned_rules(rs, lexicon, board, pool)
-    reduce = passes_reduce(rs, board, pool)
     bits = max(10, min(32, int(math.log2(max(1, tt_mb // threads))) + 16))
     from ._endgame import Search  # (the kernel is loaded at the first search, not with racksmith)
 
@@ -762,7 +761,7 @@ def solve_peg(
     try:
         with cancelling(cancel, solver.cancel):  # (Ctrl-C: stopped the same way, then KeyboardInterrupt)
             return run_interruptibly(
-                lambda: _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, reduce, start, wanted),
+                lambda: _solve(solver, position, top, scenarios, n_draws, solve_all, on_play, start, wanted),
                 solver.cancel, "racksmith-peg")
     finally:
         solver.close()
@@ -877,7 +876,7 @@ def _draw_label(a, seq: tuple[int, ...], k: int) -> str:
 
 
 def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: list, n_draws: int, solve_all: bool,
-           on_play: Callable[[PegPlay], None] | None, reduce: bool, start: float,
+           on_play: Callable[[PegPlay], None] | None, start: float,
            wanted: "dict[tuple, Move] | None" = None) -> PegResult:
     """The plays of the pre-endgame and their draws, then the searches (see :func:`solve_peg`)."""
     from ..core.position import Position
@@ -939,7 +938,7 @@ def _solve(solver: _Solver, position: "Position", top: int | None, scenarios: li
             else:
                 check_spread(p.scores[0] - p.scores[1])  # a play may take the scores further apart
                 # (not ``limit``: that name holds the time limit, which the answer's looks get below)
-                zero, zero_limit = _effective_zero(p.zero_turns, rs.zero_turn_limit, reduce)
+                zero, zero_limit = _effective_zero(p.zero_turns, rs.zero_turn_limit)
                 d.root = (np.ascontiguousarray(p.board, dtype=np.uint8), bytes(p.racks[0]), bytes(p.racks[1]),
                           p.scores[0] - p.scores[1], zero, zero_limit, bytes(seq[k:]))
                 first = (d.root[0], tuple(turns.take_tiles(rack, m)), spread, zero, zero_limit)

@@ -261,7 +261,7 @@ cdef int apply(const SimC* s, Worker* wk, PlayState* st, int p, const MoveRec* m
             st.bag[st.n_bag - 1] = st.bag[j]
             st.bag[j] = tmp
     drawn = before - st.n_bag if m.kind == KIND_PLACE else m.n_played if m.kind == KIND_EXCHANGE else 0
-    if m.kind == KIND_PLACE and m.score != 0:
+    if m.kind == KIND_PLACE:  # (also worth 0: a placement is no scoreless turn)
         st.zero_turns = 0
     else:
         st.zero_turns += 1
