@@ -27,11 +27,11 @@ def svg_texts(svg: str) -> list[str]:
 
 def finished() -> Position:
     """A finished game read from its CGP: the mover holds the Q, the opponent went out (his rack
-    not known, holding nothing)."""
+    empty: no tile is unseen, so it is known)."""
     p = Position.from_cgp(f"{OUT} I/ 359/486 0")
     p.push("K5 (L)I")
     q = Position.from_cgp(p.cgp())
-    assert q.racks_known == (True, False) and q.rack_sizes == (1, 0) and q.is_over
+    assert q.racks_known == (True, True) and q.rack_sizes == (1, 0) and q.is_over
     return q
 
 

@@ -8,7 +8,11 @@ player to move (not on the board, not on a known rack) are then split by their c
 unknown rack, which holds a full rack while there are enough (``min(rack_size, unseen)``), and
 the bag, which holds the rest. So the bag's size is exact (an empty bag is an endgame), which tiles
 are in it is not; when the bag is empty the unknown rack holds exactly the unseen tiles, and the
-moves, their equity and the end of the game use them.
+moves, their equity and the end of the game use them. With two racks not known or more and the
+bag empty (a game of three players or more), that rule ("a full rack each, in order") is a guess:
+a caller who knows how many tiles each holds gives their sizes (the ``rack_sizes`` argument, as
+:class:`~racksmith.play.players.GameView` and :meth:`~racksmith.review.replay.Replay.position`
+do), which the position keeps through its moves and its CGP writes (``rsz``).
 
 A rack may also be known *in part* (:attr:`Position.racks_partial`): the CGP spec's "if one of the
 players' racks is only partially known, specify as many tiles as are known", as Macondo writes an
@@ -40,7 +44,16 @@ import numpy as np
 
 from .. import _args
 from ..errors import IllegalMoveError, InvalidMoveError, MoveGenError, PositionError, UnknownLetterError
-from ..formats.cgp import cgp_lexicon, cgp_racks_known, cgp_ruleset, format_cgp, parse_cgp
+from ..formats.cgp import (
+    RACK_SIZES_OPCODE,
+    cgp_lexicon,
+    cgp_rack_sizes,
+    cgp_racks_known,
+    cgp_ruleset,
+    format_cgp,
+    parse_cgp,
+    rack_sizes_opcode,
+)
 from ..formats.render import render_svg, render_text
 from ..lexicon import Leaves, Lexicon, load_lexicon
 from ..movegen._movegen import position_moves
@@ -97,6 +110,10 @@ class Undo(NamedTuple):
     #: unknown, or known in part (known whole when the tiles of it known are all its tiles);
     #: :meth:`Position.pop` makes it unknown again, with that known part
     known: bool = True
+    #: the sizes of the racks not known given to the position before the turn (see the
+    #: ``rack_sizes`` argument of :class:`Position`), one a rack, None for a known rack; None when
+    #: their sizes were those the default rule gives (:attr:`Position.rack_sizes`)
+    sizes: "tuple[int | None, ...] | None" = None
 
 
 _new_undo = _new_tuple = tuple.__new__
@@ -224,7 +241,9 @@ class Racks(list[Tiles]):
     """The racks of a position (:attr:`Position.racks`, the player to move first): a list of
     :class:`~racksmith.rules.alphabet.Tiles` that reads what is put in it, letters as a rack is
     written (``pos.racks[0] = "AEINST?"``) or tile ints, and checks it at once (tiles of the
-    ruleset's alphabet, no more than a rack holds). It holds one rack a player, so it neither grows
+    ruleset's alphabet, no more than a rack holds, and no more of a tile than the set holds with the
+    board and the other racks: refused, the racks stay as they were; "impossible position: ...", as
+    :class:`Position` says). It holds one rack a player, so it neither grows
     nor shrinks (``append``, ``pop``, ``del``... are refused). A rack set with tiles is known (the
     rack of a CGP left out, or known in part, is the whole rack once set)."""
 
@@ -249,21 +268,28 @@ class Racks(list[Tiles]):
             if items is None or len(items) != len(where):
                 raise PositionError(f"racks[{index.start}:{index.stop}] is set to as many racks as it spans "
                                     f"({len(where)}), got {_args.show(rack)}: a position holds one rack a player")
-            list.__setitem__(self, index, [_set_rack(r, i, rs) for i, r in zip(where, items)])
-            self._given(where)
+            new = [_set_rack(r, i, rs) for i, r in zip(where, items)]
+            self._put(index, new, where)
             return
         i = _args.whole(index, "a rack's index", PositionError)
         n = len(self)
         j = i + n if i < 0 else i
         if not 0 <= j < n:
             raise IndexError(f"rack index {i} out of range for {n} racks")
-        list.__setitem__(self, j, _set_rack(rack, j, rs))
-        self._given((j,))
+        self._put(j, _set_rack(rack, j, rs), (j,))
 
-    def _given(self, indices: Iterable[int]) -> None:
+    def _put(self, index: "int | slice", value: Any, where: Iterable[int]) -> None:
+        """Set racks checked one by one, then with the position's board and other racks (no more
+        of a tile than the set holds): refused, they are put back as they were."""
+        old = list.__getitem__(self, index)
+        list.__setitem__(self, index, value)
         owner = self._owner
         if owner is not None and owner._racks is self:
-            owner._racks_given(indices)
+            try:
+                owner._racks_given(where)
+            except PositionError:
+                list.__setitem__(self, index, old)
+                raise
 
     def _resize(self, *args: Any, **kwargs: Any) -> Any:
         raise PositionError(f"a position holds one rack a player ({len(self)}): set a rack instead, "
@@ -299,6 +325,8 @@ def _racks_of(rs: Ruleset, racks: Iterable[Tiles]) -> Racks:
 
 #: the slots of a Position that earlier pickles name without "_" (see Position.__setstate__)
 _RENAMED = frozenset({"_ruleset", "_board", "_racks", "_scores", "_zero_turns"})
+#: the slots of a Position that earlier pickles lack, and their value for them
+_ADDED = {"_sizes": None, "_set_at": 0}
 
 
 #: CGP opcodes that describe the turn a position was written at, stale once a move is pushed: the
@@ -338,7 +366,7 @@ class Position:
 
     __slots__ = (
         "_ruleset", "_board", "_racks", "_scores", "_zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack",
-        "_known", "_kept",
+        "_known", "_kept", "_sizes", "_set_at",
     )
 
     def __init__(
@@ -351,13 +379,22 @@ class Position:
         opcodes: "Iterable[tuple[str, str]]" = (),
         lexicon: "LexiconLike | Container[str] | None" = None,
         racks_known: "Iterable[bool] | None" = None,
+        rack_sizes: "Iterable[int | None] | None" = None,
     ) -> None:
         """``racks_known``: which racks are known, one flag a rack; by default the rack of the
         player to move is, and every other rack is known unless it is empty (an empty opponent's
         rack means "not known", as in CGP). A known rack shorter than a full one (a player near
         the end of the game, or a partial record) is taken as it is. A rack not known is given
         empty, or with the tiles of it that are known (fewer than a full rack): it is then known in
-        part (:attr:`racks_partial`), and holds those tiles and unseen ones up to a full rack."""
+        part (:attr:`racks_partial`), and holds those tiles and unseen ones up to a full rack.
+
+        ``rack_sizes``: how many tiles each rack holds, one a rack, where the caller knows it (a
+        game of three players or more with the bag empty: how the unseen tiles split between the
+        racks not known is not a full rack each "in order", :attr:`rack_sizes`); a known rack's is
+        its own length (or None), a rack not known's from its known tiles to a full rack (None: by
+        the default rule), and the racks not known hold no more than the unseen tiles (the bag
+        holds the rest). A rack not known whose known tiles are all it holds is known; sizes
+        wrong are a :class:`~racksmith.errors.PositionError` saying what is wrong."""
         self._ruleset = get_ruleset(ruleset)
         rs = self._ruleset
         self._board = _board_array(board, rs)
@@ -400,11 +437,18 @@ class Position:
                         f"rack {i + 1} is {r}, a full rack, but racks_known says it is not known: a rack not known is "
                         f"given empty, or with the tiles of it that are known (fewer than {rs.rack_size})")
         self._known: tuple[bool, ...] | None = None if all(known) else known
+        #: the sizes of the racks not known, one a rack (None for a known rack, or one whose size the
+        #: default rule gives); None: the default rule for every rack (see rack_sizes)
+        self._sizes: tuple[int | None, ...] | None = None
         self._stack: list[Undo] = []
+        self._set_at = 0  #: how many moves were on the stack when a rack was last set (see pop)
         self._kept = None  #: the board as the move generator keeps it (a BoardState), set by the first moves()
         self.lexicon = lexicon  # (checked by the setter)
         self._check()
+        if rack_sizes is not None:
+            self._sizes = self._given_sizes(rack_sizes)
         self._settle()
+        self._plain_sizes()
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -417,7 +461,13 @@ class Position:
         an empty rack otherwise (he went out); see :func:`~racksmith.formats.cgp.cgp_racks_known`.
         An opponent's rack shorter than a full one while the bag would hold tiles is known in part
         (``EEIIORS/DY``: D and Y and five tiles not known; :attr:`racks_partial`), as the CGP
-        spec writes a rack only partially known; with the bag empty it is his whole rack.
+        spec writes a rack only partially known; with the bag empty it is his whole rack. With no
+        tile unseen, an empty rack is a known empty one (a player gone out).
+
+        An ``rsz`` opcode (``rsz 7/1/1;``, which :meth:`cgp` writes where the default rule would
+        read other rack sizes: the bag empty in a game of three players or more) gives each rack's
+        size: a rack written with as many tiles is known, one written with fewer is not known (its
+        tiles written, the ones of it known), and its size is the one given (``rack_sizes``).
 
         ``ruleset``: a name, a file or a :class:`Ruleset`; None follows the CGP's ``ld`` (letter
         distribution) opcode, or its ``lex`` opcode, when it names a ruleset or lexicon racksmith
@@ -429,9 +479,12 @@ class Position:
         p = parse_cgp(cgp, rs)
         if lexicon is None:
             lexicon = cgp_lexicon(p.opcodes, rs)
-        pos = cls(rs, p.board, p.racks, p.scores, p.zero_turns, p.opcodes, lexicon,
-                  racks_known=cgp_racks_known(p.board, p.racks, rs))
-        pos._read_partial()
+        sizes = cgp_rack_sizes(p.opcodes, p.racks, rs)
+        opcodes = p.opcodes if sizes is None else tuple(op for op in p.opcodes if op[0] != RACK_SIZES_OPCODE)
+        pos = cls(rs, p.board, p.racks, p.scores, p.zero_turns, opcodes, lexicon,
+                  racks_known=cgp_racks_known(p.board, p.racks, rs, sizes), rack_sizes=sizes)
+        if sizes is None:
+            pos._read_partial()
         return pos
 
     def _read_partial(self) -> None:
@@ -466,6 +519,8 @@ class Position:
         p._lexicon_spec = self._lexicon_spec
         p._stack = self._stack.copy() if stack else []
         p._known = self._known
+        p._sizes = self._sizes
+        p._set_at = self._set_at if stack else 0
         p._kept = None
         return p
 
@@ -491,6 +546,9 @@ class Position:
             # (earlier pickles name some without "_": the ruleset and the board, and the racks,
             # scores and zero_turns, which were plain attributes then)
             old = name[1:] if name in _RENAMED else name
+            if name not in state and old not in state and name in _ADDED:
+                object.__setattr__(self, name, _ADDED[name])
+                continue
             object.__setattr__(self, name, state[name] if name in state else state[old])
         if type(self._racks) is not Racks:
             self._racks = _racks_of(self._ruleset, self._racks)
@@ -525,6 +583,7 @@ class Position:
             self._board = old
             raise
         self._stack = []
+        self._set_at = 0
         self._settle()
 
     # --- racks, scores and the count of scoreless turns -------------------------------------------
@@ -532,8 +591,10 @@ class Position:
     def racks(self) -> Racks:
         """The racks, ``racks[0]`` the player to move: a :class:`Racks` (a list of
         :class:`~racksmith.rules.alphabet.Tiles`, one a player). A rack is set with letters or tiles,
-        checked at once: ``pos.racks[0] = "AEINST?"``; a rack so set is known (:attr:`racks_known`),
-        whole, even where the CGP left it out or gave it in part."""
+        checked at once (with the board and the other racks too: no more of a tile than the set
+        holds): ``pos.racks[0] = "AEINST?"``; a rack so set is known (:attr:`racks_known`), whole,
+        even where the CGP left it out or gave it in part. :meth:`pop` then gives a move's mover
+        his rack back as it was before the move (refused where it no longer fits)."""
         racks = self._racks
         if type(racks) is Racks:
             racks._owner = self  # (so that racks[i] = ... marks the rack known)
@@ -546,19 +607,44 @@ class Position:
         if racks is None or len(racks) != n:
             raise PositionError(f"racks are one rack a player ({n}), the player to move first, each letters "
                                 f"('AEINST?') or tiles, got {_args.show(value)}")
+        old = self._racks
         self._racks = _racks_of(self._ruleset, [_set_rack(r, i, self._ruleset) for i, r in enumerate(racks)])
-        self._racks_given(range(n))
+        try:
+            self._racks_given(range(n))
+        except PositionError:
+            self._racks = old
+            raise
 
     def _racks_given(self, indices: Iterable[int]) -> None:
-        """Racks set by the caller: those given tiles are known (whole) from now on."""
-        if self._known is None:
-            return
-        known = list(self._known)
-        for i in indices:
-            if self._racks[i]:
-                known[i] = True
-        self._known = None if all(known) else tuple(known)
+        """Racks set by the caller: checked with the board and the other racks (no more of a tile
+        than the set holds; the sizes given to the racks not known still fit the unseen tiles),
+        else :class:`~racksmith.errors.PositionError` (the caller puts the racks back); those given
+        tiles are known (whole) from now on."""
+        known_before, sizes_before = self._known, self._sizes
+        if known_before is not None:
+            known = list(known_before)
+            for i in indices:
+                if self._racks[i]:
+                    known[i] = True
+            self._set_known(known)
+        try:
+            self._check_tiles()
+        except PositionError:
+            self._known, self._sizes = known_before, sizes_before
+            raise
+        self._set_at = len(self._stack)  # (a move pushed before gives its mover's rack back: see pop)
         self._settle()
+
+    def _set_known(self, known: "Sequence[bool]") -> None:
+        """Which racks are known, and the sizes given to those that are not (a known rack's is its own)."""
+        if all(known):
+            self._known = self._sizes = None
+            return
+        self._known = tuple(known)
+        sizes = self._sizes
+        if sizes is not None:
+            sizes = tuple(None if k else n for n, k in zip(sizes, known))
+            self._sizes = None if all(n is None for n in sizes) else sizes
 
     @property
     def scores(self) -> list[int]:
@@ -638,6 +724,12 @@ class Position:
                 raise PositionError(f"rack {i + 1} holds a tile outside the {rs.name} alphabet")
             if len(rack) > rs.rack_size:
                 raise PositionError(f"rack {i + 1} has {len(rack)} tiles; a rack holds at most {rs.rack_size}")
+        self._check_tiles()
+
+    def _check_tiles(self) -> None:
+        """No more of a tile on the board and the racks than the set holds, and the racks not known
+        whose sizes were given hold no more than the unseen tiles; else PositionError."""
+        rs = self._ruleset
         bag = self._bag_signed()
         if (bag < 0).any():
             t = int(np.argmax(bag < 0))
@@ -646,6 +738,65 @@ class Position:
                 f"impossible position: {int(rs.counts[t] - bag[t])} {name} tiles on the board and racks, "
                 f"but the {rs.name} set has only {rs.counts[t]}"
             )
+        if self._sizes is not None and self._known is not None:
+            self._check_sizes(self._sizes)
+
+    def _check_sizes(self, sizes: "Sequence[int | None]") -> None:
+        """The sizes of the racks not known (None: by the default rule) fit: each from the tiles
+        of it known to a full rack, and together no more than the unseen tiles."""
+        rs = self._ruleset
+        known = self.racks_known
+        extra = 0
+        for i, (n, rack, k) in enumerate(zip(sizes, self._racks, known)):
+            if k or n is None:
+                continue
+            if n > rs.rack_size:
+                raise PositionError(f"rack_sizes: rack {i + 1} holds {n} tiles; a rack holds at most {rs.rack_size}")
+            if n < len(rack):
+                raise PositionError(f"rack_sizes: rack {i + 1} holds {n} tile{'s' if n != 1 else ''}, fewer than the "
+                                    f"{len(rack)} of it that are known ({rack})")
+            extra += n - len(rack)
+        unseen = self.unseen_count
+        if extra > unseen:
+            raise PositionError(
+                f"rack_sizes: the racks not known hold {extra} tiles besides those of them known, but only {unseen} "
+                f"tile{'s are' if unseen != 1 else ' is'} unseen (on neither the board nor a rack given): the bag "
+                "cannot hold fewer than none"
+            )
+
+    def _given_sizes(self, value: Any) -> "tuple[int | None, ...] | None":
+        """The constructor's ``rack_sizes``, checked (one a rack: a known rack's its own length or
+        None, a rack not known's a whole number, or None for the default rule), as ``_sizes``."""
+        n = len(self._racks)
+        sizes = _one_a_player(value)
+        if (sizes is None or len(sizes) != n
+                or not all(x is None or (_is_int(x) and x >= 0) for x in sizes)):
+            raise PositionError(f"rack_sizes must be one size a rack ({n}): a whole number of tiles (0 or more), or "
+                                f"None for a known rack, got {_args.show(value)}")
+        known = self.racks_known
+        out: list[int | None] = []
+        for i, (x, rack, k) in enumerate(zip(sizes, self._racks, known)):
+            if k and x is not None and x != len(rack):
+                raise PositionError(f"rack_sizes: rack {i + 1} is known, {rack}, so it holds {len(rack)} "
+                                    f"tile{'s' if len(rack) != 1 else ''}, not {x}")
+            out.append(None if k or x is None else int(x))
+        self._check_sizes(out)
+        return None if all(x is None for x in out) else tuple(out)
+
+    def _plain_sizes(self) -> None:
+        """Sizes given that the default rule gives anyway are dropped (positions whose racks not
+        known are full while the unseen tiles allow take the common path); those kept are all
+        given (a rack whose size was left to the default rule gets the one it gave)."""
+        sizes = self._sizes
+        if sizes is None:
+            return
+        if self._known is None:
+            self._sizes = None
+            return
+        wanted = self.rack_sizes
+        self._sizes = None
+        if self.rack_sizes != wanted:
+            self._sizes = tuple(None if k else x for x, k in zip(wanted, self._known))
 
     # --- tiles ---------------------------------------------------------------------------------
     def _bag_signed(self) -> np.ndarray:
@@ -677,14 +828,37 @@ class Position:
         """How many tiles each rack holds: a known rack its own, an unknown one a full rack while
         the unseen tiles allow (``min(rack_size, unseen)``, unknown racks in order), the rest
         being in the bag; a rack known in part, its known tiles and as many unseen ones as that
-        allows."""
+        allows; a rack not known whose size was given (the ``rack_sizes`` of :class:`Position`:
+        the bag empty in a game of three players or more), that size."""
         if self._known is None:
             return tuple(map(len, self._racks))
+        given = self._sizes
+        if given is not None:
+            return self._given_rack_sizes(given)
         left = self.unseen_count
         sizes = []
         for rack, known in zip(self._racks, self._known):
             if known:
                 sizes.append(len(rack))
+            else:
+                n = min(self._ruleset.rack_size - len(rack), max(left, 0))
+                left -= n
+                sizes.append(len(rack) + n)
+        return tuple(sizes)
+
+    def _given_rack_sizes(self, given: "Sequence[int | None]") -> tuple[int, ...]:
+        """:attr:`rack_sizes` with sizes given: those of the racks not known given, the others'
+        by the default rule from the unseen tiles the given ones leave."""
+        known = self._known
+        assert known is not None
+        racks = self._racks
+        left = self.unseen_count - sum(n - len(r) for n, r, k in zip(given, racks, known) if not k and n is not None)
+        sizes = []
+        for rack, k, n in zip(racks, known, given):
+            if k:
+                sizes.append(len(rack))
+            elif n is not None:
+                sizes.append(n)
             else:
                 n = min(self._ruleset.rack_size - len(rack), max(left, 0))
                 left -= n
@@ -758,16 +932,29 @@ class Position:
         p._kept = self._kept
         a = self._ruleset.alphabet
         p._racks = _racks_of(self._ruleset, [r if r is not None else a.tiles() for r in inferred])
-        known = tuple(r is not None for r in inferred)
-        p._known = None if all(known) else known
+        p._set_known([r is not None for r in inferred])  # (a rack still not known keeps the size given it)
         return p
 
     def _settle(self, seats: "Iterable[int] | None" = None) -> None:
         """A rack known in part whose known tiles are all its tiles (the bag empty, no unseen tile
         left for it: :meth:`inferred_racks` gives its known part) is known whole from now on
         (``seats``: only those racks; None: every one). Only when it is the one rack not known:
-        with two, how the unseen tiles are split between them is a guess."""
+        with two, how the unseen tiles are split between them is a guess — unless their sizes
+        were given: then a rack not known whose size is the count of its known tiles (none: an
+        empty rack, a player gone out) is known. With no tile unseen, every rack is known (each
+        holds the tiles of it known, an empty one none: as :meth:`from_cgp` reads it)."""
         known = self._known
+        if known is not None and self.unseen_count == 0:  # every rack holds what of it is known: all of it
+            self._set_known((True,) * len(known))
+            return
+        if known is not None and self._sizes is not None:
+            sizes = self.rack_sizes
+            chosen = None if seats is None else set(seats)
+            now = [k or ((chosen is None or i in chosen) and n == len(r))
+                   for i, (r, k, n) in enumerate(zip(self._racks, known, sizes))]
+            if now != list(known):
+                self._set_known(now)
+            return
         if known is None or not any(r and not k for r, k in zip(self._racks, known)) or self.bag_count:
             return
         if sum(not k for k in known) != 1:  # (two racks not known share the unseen tiles: how, nobody knows)
@@ -895,14 +1082,28 @@ class Position:
         With the bag empty, the racks not known whose tiles are certain (:meth:`inferred_racks`)
         are written whole where the CGP would otherwise read back as another position: the rack
         left with a player when his opponent went out (``Q/``, not ``/``, which reads as the Q
-        holder gone out). Otherwise they are written as above, and read back as the same racks."""
+        holder gone out). Otherwise they are written as above, and read back as the same racks.
+
+        The sizes of racks not known given to the position (``rack_sizes``) that a reader would
+        not take from the racks written (the bag empty in a game of three players or more: it
+        would give them a full rack each "in order") are written in an ``rsz`` opcode, each rack's
+        size in the order of the racks (``rsz 7/1/1;``), with each rack not known written as its
+        known tiles (the mover's too): :meth:`from_cgp` reads them back. CGP has no field for it;
+        other readers ignore an opcode they do not know (Macondo does), and none is written for a
+        position the default rule reads back (every two-player game's)."""
         self._check_scores()
         racks = self._racks
+        opcodes = self.current_opcodes
+        if opcodes and any(op[0] == RACK_SIZES_OPCODE for op in opcodes):  # (one given as an opcode: stale)
+            opcodes = tuple(op for op in opcodes if op[0] != RACK_SIZES_OPCODE)
         if self._known is not None:
             if not self._known[0] and racks[0]:
                 racks = [self._ruleset.alphabet.tiles(), *racks[1:]]
             racks = self._racks_to_write(racks)
-        return format_cgp(self._board, racks, self._scores, self._zero_turns, self.current_opcodes, self._ruleset)
+            if self._sizes is not None and not self._reads_back(racks):
+                racks = self._racks
+                opcodes = (*opcodes, rack_sizes_opcode(self.rack_sizes))
+        return format_cgp(self._board, racks, self._scores, self._zero_turns, opcodes, self._ruleset)
 
     def _racks_to_write(self, racks: "Sequence[Tiles]") -> "Sequence[Tiles]":
         """The racks :meth:`cgp` writes, ``racks`` (a rack not known empty, or its known part): as
@@ -921,7 +1122,7 @@ class Position:
         rack sizes, and the same tiles on the racks whose tiles are known or certain?"""
         rs = self._ruleset
         q = Position.__new__(Position)
-        q._ruleset, q._board = rs, self._board
+        q._ruleset, q._board, q._sizes = rs, self._board, None
         q._racks = _racks_of(rs, racks)
         known = cgp_racks_known(self._board, q._racks, rs)
         q._known = None if all(known) else known
@@ -950,6 +1151,7 @@ class Position:
             and self._scores == other.scores
             and self._zero_turns == other.zero_turns
             and self.racks_known == other.racks_known
+            and (self._sizes is None and other._sizes is None or self.rack_sizes == other.rack_sizes)
         )
 
     __hash__ = None  # mutable
@@ -1014,10 +1216,19 @@ class Position:
 
     def pop(self) -> Undo:
         """Take back the last move pushed, exactly (board, racks, scores, scoreless turns and any
-        end-of-game adjustment); returns its :class:`Undo` record (``.move`` is the move)."""
-        if not self._stack:
+        end-of-game adjustment); returns its :class:`Undo` record (``.move`` is the move).
+
+        After racks were set (``pos.racks[i] = ...``), a move pushed before gives its mover back
+        his rack as it was before it, and the other racks stay as they were set; when that would
+        hold more of a tile than the set has, or the racks not known more tiles than are unseen,
+        the move is not taken back: :class:`~racksmith.errors.PositionError`, the position left
+        as it was (set the racks after popping, or put them back first)."""
+        stack = self._stack
+        if not stack:
             raise PositionError("nothing to pop: no move has been pushed on this position")
-        u = self._stack.pop()
+        if len(stack) <= self._set_at:
+            return self._pop_after_set()
+        u = stack.pop()
         scores = self._scores
         if u.ending is not None:
             for adj in u.ending.adjustments:
@@ -1030,8 +1241,34 @@ class Position:
             self._known = (known[-1], *known[:-1])
         if not u.known:  # the mover's rack was not known: it is not again (u.rack: its known part, if any)
             self._known = (False, *self.racks_known[1:])  # (all known when his rack was known whole after it)
+        self._sizes = u.sizes
         self._zero_turns = u.zero_turns
         turns.unplace_tiles(self._board, u.squares, u.move)  # (and the stars it took back, if any)
+        return u
+
+    def _pop_after_set(self) -> Undo:
+        """:meth:`pop` of a move pushed before racks were set: taken back, then checked (the
+        mover's rack given back may hold tiles a rack set since holds); refused, put back."""
+        u = self._stack[-1]
+        set_at = self._set_at
+        board = self._board.copy()
+        saved = (self._racks, list(self._scores), self._zero_turns, self._known, self._sizes)
+        self._set_at = 0
+        try:
+            self.pop()
+            if self._known is not None and self._sizes is not None:
+                self._set_known(self._known)  # (a rack set since is known: no size of its own)
+            self._check_tiles()
+        except PositionError as e:
+            self._board[...] = board
+            self._racks, self._scores, self._zero_turns, self._known, self._sizes = saved
+            self._stack.append(u)
+            self._set_at = set_at
+            rack = self._ruleset.alphabet.rack_string(u.rack, blanks_last=True) if u.known else "not known"
+            raise PositionError(f"cannot take back {u.move.notation()}: racks were set after it was pushed, and its "
+                                f"mover's rack before it ({rack or 'empty'}) does not fit them: {e} (set the racks "
+                                "after popping, or set them back first)") from None
+        self._set_at = len(self._stack)
         return u
 
     def play(
@@ -1138,19 +1375,31 @@ class Position:
                 raise IllegalMoveError("not_in_rack", f"{resolved.notation()}: {why} ({known_as})")
         known = self._known
         assert known is not None
-        self._racks[0] = rack
+        sizes = self._sizes
+        bag = self.bag_count
+        # the sizes of the racks not known given from now on: the default rule, which fills them
+        # "in order", would not give them once the mover is last (the bag empty: his tiles are not
+        # a full rack's); dropped again below where it gives them
+        given = tuple(None if k else n for n, k in zip(self.rack_sizes, known))
+        # (the racks written as lists: not pos.racks[i] = ..., which is the caller's setting a rack)
+        list.__setitem__(self._racks, 0, rack)
         self._known = (True, *known[1:])
+        self._sizes = (None, *given[1:])
         try:
             u = self.push(resolved, None, check_words=check_words, trusted=trusted)
         except BaseException:
-            self._racks[0] = part
-            self._known = known
+            list.__setitem__(self._racks, 0, part)
+            self._known, self._sizes = known, sizes
             raise
         # what is left of his rack is not known either, but for the known tiles he did not play
-        self._racks[-1] = _minus(a, part, resolved.rack_tiles())
+        left = len(self._racks[-1])  # (of the tiles he was given: drew none)
+        list.__setitem__(self._racks, -1, _minus(a, part, resolved.rack_tiles()))
+        used = len(rack) - left  # his size: less the tiles he played, plus those he drew
         self._known = (*self._known[:-1], False)
+        self._sizes = (*(self._sizes or (None,) * len(self._racks))[:-1], size - used + turns.draw_count(used, bag))
         self._settle((len(self._racks) - 1,))  # (those known tiles may be all he holds now)
-        u = u._replace(rack=part, known=False)  # (pop gives him his known part back)
+        self._plain_sizes()
+        u = u._replace(rack=part, known=False, sizes=sizes)  # (pop gives him his known part back)
         self._stack[-1] = u
         return u
 
@@ -1168,7 +1417,7 @@ class Position:
         move = Move.exchange((THROUGH,) * count, rs.alphabet, score=0)
         zero_before = self._zero_turns
         zero = turns.zero_turns_after(zero_before, 0)
-        racks, scores, known = self._racks, self._scores, self._known
+        racks, scores, known, sizes = self._racks, self._scores, self._known, self._sizes
         assert known is not None
         # of a rack known in part, what he may have given back is not known: a tile known stays
         # known where he holds more copies of it than he gave back tiles
@@ -1177,6 +1426,8 @@ class Position:
         self._racks = _racks_of(rs, [*racks[1:], kept])
         self._scores = [*scores[1:], scores[0]]
         self._known = (*known[1:], known[0])
+        if sizes is not None:
+            self._sizes = (*sizes[1:], sizes[0])
         self._zero_turns = zero
         ending = None
         if zero >= rs.zero_turn_limit:
@@ -1184,7 +1435,7 @@ class Position:
             if ending is not None:
                 for adj in ending.adjustments:
                     self._scores[adj.player] += adj.points
-        u = Undo(move, (), racks[0], rs.alphabet.tiles(), 0, zero_before, ending, False)
+        u = Undo(move, (), racks[0], rs.alphabet.tiles(), 0, zero_before, ending, False, sizes)
         self._stack.append(u)
         return u
 
@@ -1283,16 +1534,20 @@ class Position:
         self._zero_turns = zero
         known = self._known
         went_out = not new_rack
+        sizes = None
         if known is not None:
             self._known = (*known[1:], known[0])
             went_out = went_out and known[0]  # an unknown rack is empty in racks, not on the rack
+            sizes = self._sizes
+            if sizes is not None:
+                self._sizes = (*sizes[1:], sizes[0])
         ending = None
         if went_out or zero >= rs.zero_turn_limit:
             ending = turns.ending(rs, self._ending_racks(), len(racks) - 1, zero, went_out and self.bag_count == 0)
             if ending is not None:
                 for adj in ending.adjustments:
                     self._scores[adj.player] += adj.points
-        u = _new_undo(Undo, (move, squares, rack, drawn, score, zero_before, ending, True))  # Undo(...), unchecked
+        u = _new_undo(Undo, (move, squares, rack, drawn, score, zero_before, ending, True, sizes))  # Undo(...), unchecked
         self._stack.append(u)
         return u
 
@@ -1359,6 +1614,8 @@ class Position:
                 moves._sorted_by = "score"  # (the kernel's list does not say what it is ranked by)
             if self._known is None and self._zero_turns < self._ruleset.zero_turn_limit and all(self._racks):
                 return moves  # (the game goes on: is_over's first checks, inline on this path)
+            if self._sizes is not None and type(moves._position) is tuple:
+                moves._position = (*moves._position, self._sizes)  # (the kernel's snapshot lacks them)
             return moves[:0] if self.is_over else moves
         if not (isinstance(sort, str) and isinstance(direction, str) and isinstance(algorithm, str)):
             for name, value, kind in (("sort", sort, Sort), ("direction", direction, Direction),
@@ -1378,18 +1635,23 @@ class Position:
             moves._sorted_by = "score"  # (the kernel's list does not say what it is ranked by)
         # for pictures: this position as it is now, made into a Position only when asked for
         moves._position = (self, self._board.tobytes(), tuple(self._racks), tuple(self._scores), self._zero_turns, self._known)
+        if self._sizes is not None:
+            moves._position += (self._sizes,)
         return moves[:0] if self.is_over else moves
 
     @staticmethod
     def _from_snapshot(snap: tuple) -> "Position":
-        """The position a snapshot taken by :meth:`moves` describes (MoveList.position)."""
-        src, board, racks, scores, zero_turns, known = snap
+        """The position a snapshot taken by :meth:`moves` describes (MoveList.position): the
+        position, board, racks, scores, zero turns, which racks are known and, where the sizes of
+        racks not known were given (``rack_sizes``), those."""
+        src, board, racks, scores, zero_turns, known, *sizes = snap
         p = src.copy(stack=False)
         p._board = np.frombuffer(board, dtype=np.uint8).reshape(src.board.shape).copy()
         p._racks = _racks_of(p._ruleset, racks)
         p._scores = list(scores)
         p._zero_turns = zero_turns
         p._known = known
+        p._sizes = sizes[0] if sizes and known is not None else None
         return p
 
     def solve_endgame(

@@ -65,20 +65,64 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
         raise err from None
 
 
-def cgp_racks_known(board: np.ndarray, racks: "tuple[Tiles, ...]", ruleset: Ruleset) -> tuple[bool, ...]:
+def cgp_racks_known(board: np.ndarray, racks: "tuple[Tiles, ...]", ruleset: Ruleset,
+                    sizes: "tuple[int, ...] | None" = None) -> tuple[bool, ...]:
     """Which racks of a CGP are known. The format has no mark for a rack not known: it writes such
     a rack empty (``EEIIORS/``, as Woogles writes an opponent's). An empty rack of a player other
-    than the one to move is not known. An empty rack of the player to move is not known either
-    when the tiles neither on the board nor on a rack given are more than the other racks not
-    known can hold: the bag then holds tiles, so he drew and holds some (a record that shows his
-    rack only in part writes it empty). Otherwise (those tiles fit on the other racks: the bag is
-    empty) his empty rack is a known empty one: he went out and the game is over."""
+    than the one to move is not known, unless no tile is unseen (every tile is on the board or a
+    rack given: none can be on his, he went out). An empty rack of the player to move is not known
+    either when the tiles neither on the board nor on a rack given are more than the other racks
+    not known can hold: the bag then holds tiles, so he drew and holds some (a record that shows
+    his rack only in part writes it empty). Otherwise (those tiles fit on the other racks: the bag
+    is empty) his empty rack is a known empty one: he went out and the game is over.
+
+    ``sizes``: each rack's size, as an ``rsz`` opcode gives them (:func:`cgp_rack_sizes`): a
+    rack is known when it is written whole (as many tiles as its size), else not."""
+    if sizes is not None:
+        return tuple(len(r) == n for r, n in zip(racks, sizes))
     given = [bool(r) for r in racks]
+    unseen = ruleset.total_tiles - int(np.count_nonzero(board)) - sum(len(r) for r in racks)
+    if unseen <= 0:  # no tile for a rack not written: an empty one is empty
+        return (True,) * len(racks)
     if given[0]:
         return tuple(i == 0 or g for i, g in enumerate(given))
-    unseen = ruleset.total_tiles - int(np.count_nonzero(board)) - sum(len(r) for r in racks)
     room = ruleset.rack_size * given[1:].count(False)  # what the other racks not known can hold
     return (unseen <= room, *given[1:])
+
+
+#: the opcode racksmith writes each rack's size in (``rsz 7/1/1;``, in the order of the racks)
+#: where the racks written would read back with other sizes (:meth:`Position.cgp`): CGP has no
+#: field for it
+RACK_SIZES_OPCODE = "rsz"
+
+
+def rack_sizes_opcode(sizes: "Iterable[int]") -> tuple[str, str]:
+    """The ``rsz`` opcode of each rack's size: ``("rsz", "7/1/1")``."""
+    return RACK_SIZES_OPCODE, "/".join(str(int(n)) for n in sizes)
+
+
+def cgp_rack_sizes(opcodes: "Iterable[tuple[str, str]]", racks: "tuple[Tiles, ...]",
+                   ruleset: Ruleset) -> tuple[int, ...] | None:
+    """Each rack's size as a CGP's ``rsz`` opcode gives it (``rsz 7/1/1;``: one a rack, in the
+    order of the racks, each from the tiles written on it to a full rack), or None when it has
+    none; a value that is not that is a :class:`CGPError`."""
+    value = opcode(opcodes, RACK_SIZES_OPCODE)
+    if value is None:
+        return None
+    parts = value.strip().split("/")
+    if len(parts) != len(racks) or not all(_COUNT_RE.fullmatch(x) and len(x) <= 3 for x in parts):
+        raise CGPError(f"CGP '{RACK_SIZES_OPCODE} {_clip(value)}' must give each rack's size, one a rack "
+                       f"({len(racks)}) separated by '/', in ASCII digits (e.g. '{RACK_SIZES_OPCODE} "
+                       f"{'/'.join([str(ruleset.rack_size)] * len(racks))}')")
+    sizes = tuple(int(x) for x in parts)
+    for i, (n, rack) in enumerate(zip(sizes, racks)):
+        if n > ruleset.rack_size:
+            raise CGPError(f"CGP '{RACK_SIZES_OPCODE} {_clip(value)}': rack {i + 1} holds {n} tiles; a rack holds "
+                           f"at most {ruleset.rack_size}")
+        if n < len(rack):
+            raise CGPError(f"CGP '{RACK_SIZES_OPCODE} {_clip(value)}': rack {i + 1} is written with {len(rack)} "
+                           f"tiles, more than the {n} it holds")
+    return sizes
 
 
 def _check_text(text: object) -> None:

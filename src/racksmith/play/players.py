@@ -43,7 +43,9 @@ class GameView:
     What the player to move saw of another rack is kept, as at the board: while the bag holds tiles,
     the tiles of that player's plays withdrawn after a challenge that he has not played since (his
     exchange forgets them) are his rack known in part (:attr:`Position.racks_partial`), or his rack
-    known when they are all of it (a withdrawn bingo).
+    known when they are all of it (a withdrawn bingo). The hidden racks hold as many tiles as
+    they do in the game (:attr:`Position.rack_sizes`: in a game of three players or more with the
+    bag empty, not a full rack each "in order").
     """
 
     __slots__ = ("_game",)
@@ -59,10 +61,14 @@ class GameView:
     def position(self) -> "Position":
         from ..core.position import Position
 
-        live = self._game.live_position
-        racks, known = _seen_racks(self._game)
+        game = self._game
+        live = game.live_position
+        racks, known = _seen_racks(game)
+        # (while the bag holds tiles every rack is full, as the default rule has it)
+        sizes = None if len(game.bag) else [len(r) for r in live.racks]
         return Position(live.ruleset, live.board.copy(), racks, list(live.scores),
-                        live.zero_turns, live.current_opcodes, lexicon=live.lexicon, racks_known=known)
+                        live.zero_turns, live.current_opcodes, lexicon=live.lexicon, racks_known=known,
+                        rack_sizes=sizes)
 
     @property
     def player(self) -> int:
@@ -150,12 +156,13 @@ class GameView:
         return _game_html(game, position._repr_svg_(), racks, self.history)
 
 
-def _seen_racks(game: "Game") -> "tuple[list[Tiles], list[bool]]":
+def _seen_racks(game: "Game", shown: "list[Tiles] | None" = None) -> "tuple[list[Tiles], list[bool]]":
     """The racks of the game's position as the player to move sees them, and which are known: his
     own; every other one hidden but for the tiles of it he saw (``Game._shown_racks``: known in
     part, or known when they are all of it)."""
     live = game.live_position
-    shown = game._shown_racks()
+    if shown is None:
+        shown = game._shown_racks()
     racks = [live.racks[0], *shown[1:]]
     known = [True] + [bool(s) and len(s) == len(r) for s, r in zip(shown[1:], live.racks[1:])]
     return racks, known
@@ -163,17 +170,21 @@ def _seen_racks(game: "Game") -> "tuple[list[Tiles], list[bool]]":
 
 def _hide_racks(moves: MoveList, game: "Game | None" = None) -> None:
     """Hide in the position ``moves`` keeps (a snapshot that :attr:`MoveList.position` makes into a
-    position when asked for) every rack but the mover's; with the ``game`` the list is of, as
-    :attr:`GameView.position` does (the tiles of another rack the mover saw are kept)."""
+    position when asked for) every rack but the mover's, each holding as many tiles as it does; with
+    the ``game`` the list is of, as :attr:`GameView.position` does (the tiles of another rack the
+    mover saw are kept)."""
     snap = moves._position
     if type(snap) is tuple:
-        src, board, racks, scores, zero_turns, _ = snap
-        if game is None:
-            others = len(racks) - 1
-            racks, known = [racks[0], *(src.ruleset.alphabet.tiles(),) * others], [True] + [False] * others
+        src, board, held, scores, zero_turns = snap[:5]
+        shown = game._shown_racks() if game is not None else None
+        if shown is None or not any(shown):  # (nothing seen of another rack: the common case, made quickly)
+            others = len(held) - 1
+            racks, known = [held[0], *(src.ruleset.alphabet.tiles(),) * others], [True] + [False] * others
         else:
-            racks, known = _seen_racks(game)
-        moves._position = (src, board, tuple(racks), scores, zero_turns, None if all(known) else tuple(known))
+            racks, known = _seen_racks(game, shown)
+        sizes = tuple(None if k else len(r) for r, k in zip(held, known))
+        hidden = None if all(known) else tuple(known)
+        moves._position = (src, board, tuple(racks), scores, zero_turns, hidden, sizes)
     elif snap is not None and any(snap.racks_known[1:]):
         moves.position = None
 

@@ -282,11 +282,10 @@ class Replay:
         other rack is not known (empty, or known in part as above; its flag False), the mover's
         included. The positions carry :attr:`opcodes` (``lex``).
 
-        A rack not known counts as full while the tiles unseen allow (:attr:`Position.rack_sizes`):
-        that is exact while the bag has tiles, and once the bag is empty when the other racks are
-        known (the unknown rack then holds the unseen tiles, which are certain); with the bag
-        empty and two racks not known, the bag count (0) is exact but not how the unseen tiles
-        split between them."""
+        A rack not known holds as many tiles as the player holds (:attr:`Position.rack_sizes`):
+        a full rack while the bag has tiles; once the bag is empty, what the turns before left
+        him (in a game of three players or more, not a full rack each "in order"), which the
+        position is given (``rack_sizes``) and its CGP writes where it must (``rsz``)."""
         n = len(self.turns)
         if turn is None:
             turn = n + 1
@@ -302,20 +301,16 @@ class Replay:
             if not opponent_rack:
                 known[1:] = [False for _ in known[1:]]
             racks = [self.end_racks[i] if k else () for i, k in zip(order, known)]
-            pos = Position(
-                self.ruleset, self.board, racks, [self.scores[i] for i in order], self.zero_turns, self.opcodes,
-                lexicon=self.lexicon, racks_known=known,
-            )
+            held = None if all(known) else self._held(turn)
+            scores = [self.scores[i] for i in order]
+            pos = self._position_of(self.board, order, racks, scores, self.zero_turns, known, held)
             if self.over or not pos.bag_count or not self.turns:
                 return pos
             last = self.turns[-1]
             shown = _shown_after(list(last.shown), last.player, last.event.kind, last.move, last.withdrawn)
             if not self._fill_shown(self.board, order, racks, known, shown):
                 return pos
-            return Position(
-                self.ruleset, self.board, racks, [self.scores[i] for i in order], self.zero_turns, self.opcodes,
-                lexicon=self.lexicon, racks_known=known,
-            )
+            return self._position_of(self.board, order, racks, scores, self.zero_turns, known, held)
         t = self.turns[turn - 1]
         order = [(t.player + i) % players for i in range(players)]
         racks: list[tuple[int, ...]] = [t.rack if t.rack_complete else (), *(() for _ in order[1:])]
@@ -325,10 +320,51 @@ class Replay:
             known[1] = True
         if t.bag_count > 0:
             self._fill_shown(t.board, order, racks, known, t.shown)
-        return Position(
-            self.ruleset, t.board, racks, [t.scores[i] for i in order], t.zero_turns, self.opcodes,
-            lexicon=self.lexicon, racks_known=known,
-        )
+        held = self._held(turn) if t.bag_count == 0 and not all(known) else None  # (else each a full rack)
+        return self._position_of(t.board, order, racks, [t.scores[i] for i in order], t.zero_turns, known, held)
+
+    def _position_of(self, board: np.ndarray, order: list[int], racks: list, scores: list[int], zero_turns: int,
+                     known: list[bool], held: "list[int] | None") -> Position:
+        """A position of :meth:`position`, the players in ``order``; ``held``: how many tiles each
+        player holds (the record's order: :meth:`_held`), given for the racks not known."""
+        sizes = None if held is None else [None if k else held[q] for q, k in zip(order, known)]
+        try:
+            return Position(self.ruleset, board, racks, scores, zero_turns, self.opcodes, lexicon=self.lexicon,
+                            racks_known=known, rack_sizes=sizes)
+        except PositionError:
+            if sizes is None:
+                raise
+        # (sizes that do not fit the racks: a record whose errors the replay went past; its racks'
+        # sizes are then the default rule's, as a rack's tiles are what the replay took them for)
+        return Position(self.ruleset, board, racks, scores, zero_turns, self.opcodes, lexicon=self.lexicon,
+                        racks_known=known)
+
+    def _held(self, turn: int) -> "list[int] | None":
+        """How many tiles each player (the record's order) holds before turn ``turn`` (``len(turns)
+        + 1``: after the last event), from the boards and the bag counts of the turns: a play takes
+        the tiles it adds to the board from its player's rack, and he draws as many as the bag then
+        gives; a play withdrawn, an exchange or a pass leaves his rack as it was. None when they do
+        not add up (a record whose errors the replay went past)."""
+        rs = self.ruleset
+        turns_ = self.turns
+        players = len(self.record.players)
+        if not turns_ or self.board is None:
+            return None
+        held = [rs.rack_size] * players
+        bag = rs.total_tiles - rs.rack_size * players
+        counts = [int(np.count_nonzero(t.board)) for t in turns_[:turn]]
+        if turn > len(turns_):
+            counts.append(int(np.count_nonzero(self.board)))
+        for i, t in enumerate(turns_[: turn - 1]):
+            if t.bag_count != bag or not 0 <= t.player < players:
+                return None
+            placed = counts[i + 1] - counts[i]
+            drawn = turns.draw_count(placed, bag) if placed > 0 else 0
+            held[t.player] += drawn - placed
+            bag -= drawn
+        if min(held) < 0 or sum(held) + bag + counts[turn - 1] != rs.total_tiles:
+            return None
+        return held
 
     def _fill_shown(self, board: np.ndarray, order: list[int], racks: list, known: list[bool],
                     shown: "tuple[Tiles, ...] | list[Tiles]") -> bool:
