@@ -337,3 +337,388 @@ def test_a_compiled_word_list_knows_its_digest_without_hashing_the_graph_again(t
     for lex in (built, read):
         assert lex.digest == real(lex.tobytes())
     assert calls == []
+
+
+# --- a game: what a bot's view knows of another rack (withdrawn phonies) --------------------------
+
+def _small_words() -> tuple[str, ...]:
+    from oracle import enable_words
+
+    return tuple(w for w in enable_words() if len(w) <= 5)
+
+
+_LEXICONS: dict[str, object] = {}
+
+
+def _lexicon(which: str):
+    """``wide``: ENABLE's words of 2 to 5 letters (the moves are drawn from them); ``game``: two in
+    three of them (the game judges challenges by it: the others are phonies)."""
+    from racksmith import Lexicon
+
+    if which not in _LEXICONS:
+        words = _small_words()
+        _LEXICONS[which] = Lexicon.from_words(words if which == "wide" else [w for i, w in enumerate(words) if i % 3],
+                                              "english")
+    return _LEXICONS[which]
+
+
+def _shown_racks_long_way(game) -> list:
+    """``Game._shown_racks`` without its shortcut: the whole history read, a withdrawn play or not
+    (the general path it short-cuts, as at c4ec16c)."""
+    from collections import Counter
+
+    from racksmith.core import turns
+    from racksmith.core.turns import EventKind
+
+    n = len(game.nicks)
+    a = game.ruleset.alphabet
+    out = [a.tiles() for _ in range(n)]
+    if not len(game.bag):
+        return out
+    known = [Counter() for _ in range(n)]
+    play: dict = {}
+    for e in game.history:
+        q = e.player
+        if e.kind == EventKind.PLAY and e.move is not None:
+            play[q] = (known[q], e.move)
+            known[q] = known[q] - Counter(e.move.rack_tiles())
+        elif e.kind == EventKind.PHONY and q in play:
+            before, move = play.pop(q)
+            known[q] = before | Counter(move.rack_tiles())
+        elif e.kind == EventKind.EXCHANGE:
+            known[q] = Counter()
+    pos = game.live_position
+    unseen = turns.unseen_counts(game.ruleset, pos.board, [pos.racks[0]])
+    for i in range(1, n):
+        tiles = []
+        for t in sorted(known[(game.to_move + i) % n].elements()):
+            if unseen[t] > 0:
+                unseen[t] -= 1
+                tiles.append(t)
+        out[i] = a.tiles(tiles)
+    return out
+
+
+def _check_shown(game) -> list:
+    shown = game._shown_racks()
+    assert shown == _shown_racks_long_way(game)
+    assert [type(r) for r in shown] == [type(game.ruleset.alphabet.tiles())] * len(game.nicks)
+    return shown
+
+
+def _challenge_possible(game) -> bool:
+    last = game.history[-1] if game.history else None
+    return last is not None and last.kind == "play" and last.player != game.to_move
+
+
+def _games_with_phonies(players: int, seed: int, steps: int = 40):
+    """A game of ``players`` whose moves are drawn from the wide list, a third of them phonies in
+    the game's, challenged at random (withdrawn, a bonus, a lost turn), with exchanges and undos;
+    yields the game after each action."""
+    import random
+
+    from racksmith import Game
+
+    g = Game("english", _lexicon("game"), players=players, seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if g.over:
+            break
+        r = rnd.random()
+        if _challenge_possible(g) and r < 0.5:
+            g.challenge(bonus=rnd.choice([0, 0, 5]))
+        elif r < 0.58 and g._actions:
+            g.undo()
+        elif r < 0.64 and len(g.bag) >= 7 and g.rack:
+            g.exchange(list(g.rack)[: rnd.randint(1, len(g.rack))])
+        else:
+            wide = g.live_position.copy(stack=False)
+            wide.lexicon = _lexicon("wide")
+            moves = [m for m in wide.moves() if m.is_place]
+            if moves:
+                g.play(moves[rnd.randrange(len(moves))], check_words=False)
+            else:
+                g.pass_()
+        yield g
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_racks_a_view_knows_are_those_the_whole_history_tells(players):
+    """In games with withdrawn phonies, challenge bonuses, failed challenges, exchanges and undos,
+    of two and three players, Game._shown_racks (what GameView gives as racks known in part) is
+    after every action what reading the whole history gives, and so for a copy and a pickle."""
+    import pickle
+
+    withdrawn = known = 0
+    for seed in range(6):
+        for i, g in enumerate(_games_with_phonies(players, seed)):
+            shown = _check_shown(g)
+            withdrawn += g.history[-1].kind == "phony" if g.history else 0
+            known += any(shown)
+            if i % 7 == 0:
+                for other in (g.copy(), pickle.loads(pickle.dumps(g))):
+                    assert other._shown_racks() == shown
+                    assert other.history == g.history
+    assert withdrawn >= 5 and known >= 20  # (the long way was taken, and told something)
+
+
+def test_undo_and_the_same_challenge_again_give_the_same_racks_known():
+    """A withdrawn phony, taken back by undo and challenged again (the bag shaken the same way);
+    then the play taken back, and played and withdrawn again."""
+    from racksmith import Game
+
+    g = Game("english", seed=5)
+    g.play("8G FIS", check_words=False)
+    assert _check_shown(g) == [(), ()]
+    assert g.challenge() is True
+    shown = _check_shown(g)
+    assert str(shown[1]) == "FIS"
+    g.undo()
+    assert _check_shown(g) == [(), ()]
+    assert g.challenge() is True
+    assert _check_shown(g) == shown
+    g.undo()
+    g.undo()  # the play itself
+    assert not g.history and _check_shown(g) == [(), ()]
+    g.play("8G FIS", check_words=False)
+    g.challenge()
+    assert _check_shown(g) == shown
+    g.play("8H FAV", check_words=False)  # the challenger's own phony, withdrawn: each knows the other's
+    assert g.challenge() is True
+    assert [str(r) for r in _check_shown(g)] == ["", "AFV"]
+    g.pass_()
+    assert [str(r) for r in _check_shown(g)] == ["", "FIS"]
+
+
+def test_a_history_changed_by_hand_is_read_as_it_now_is():
+    """history is a public list: an event replaced in its middle (its length and its last event as
+    they were), or the list set anew, is read as it now is (nothing is kept from a read before)."""
+    import pickle
+    from dataclasses import replace
+
+    from racksmith import Game
+    from racksmith.core.turns import EventKind
+
+    g = Game("english", seed=5)
+    g.play("8G FIS", check_words=False)
+    g.challenge()
+    g.pass_()
+    g.pass_()
+    assert str(_check_shown(g)[1]) == "FIS"
+    i = next(i for i, e in enumerate(g.history) if e.kind == EventKind.PHONY)
+    phony = g.history[i]
+    g.history[i] = replace(phony, kind=EventKind.PASS)
+    assert _check_shown(g) == [(), ()]
+    g.history[i] = phony
+    assert str(_check_shown(g)[1]) == "FIS"
+    g.history = [e for e in g.history if e.kind != EventKind.PHONY]
+    assert _check_shown(g) == [(), ()]
+    assert pickle.loads(pickle.dumps(g))._shown_racks() == [(), ()]
+
+
+# --- replays: the tiles a play uses, and the racks shown ----------------------------------------
+
+def _shown_after_long_way(shown, player, kind, move, withdrawn):
+    """replay._shown_after without its shortcut (as at c4ec16c)."""
+    from collections import Counter
+
+    from racksmith.core.turns import EventKind
+
+    if not 0 <= player < len(shown):
+        return shown
+    mine = Counter(shown[player])
+    if kind == EventKind.PLAY and move is not None:
+        tiles = Counter(move.rack_tiles())
+        mine = mine | tiles if withdrawn else mine - tiles
+    elif kind == EventKind.EXCHANGE or kind == EventKind.PLAY:
+        mine = Counter()
+    else:
+        return shown
+    out = list(shown)
+    out[player] = type(shown[player])(sorted(mine.elements()))
+    return out
+
+
+def _records() -> list[tuple[str, str]]:
+    """GCG records (name, text): the fixtures, games with withdrawn phonies (two and three
+    players), and records whose rack lines lack a tile the play uses (a slip), write the board's
+    letters over filled squares (Elise), or hold a rack of tiles the set no longer has."""
+    out = [(p.name, p.read_text(encoding="utf-8", errors="replace")) for p in sorted((FIXTURES / "gcg").rglob("*.gcg"))]
+    for players, seed in ((2, 1), (2, 4), (3, 2), (3, 5)):
+        g = None
+        for g in _games_with_phonies(players, seed, 60):
+            pass
+        assert g is not None
+        out.append((f"phonies-{players}-{seed}", g.gcg()))
+    doug = (FIXTURES / "gcg" / "macondo" / "doug_v_emely.gcg").read_text(encoding="utf-8")
+    out += [
+        ("slip", doug.replace(">emely: DEILOVX F2 VOX", ">emely: DEILOVY F2 VOX")),  # no X on the rack line
+        ("kronax", doug.replace(">doug: DINNVWY 8D WINDY +32 32", ">doug: DINNVWY 8D WINDYX +32 32")),
+        ("elise", doug.replace(">doug: AEJNOSV E3 JAVE..N +34 66", ">doug: AEJNOSV E3 JAVELIN +34 66")),
+        ("over-the-set", doug.replace(">doug: AAEINRU 9G EAU", ">doug: AAEINRZ 9G EAU")),
+        ("short-rack", doug.replace(">doug: ADENOST 10B DONATES", ">doug: ADENOT 10B DONATES")),
+        ("blank-rack", doug.replace(">doug: AILNORT A5 LATINO", ">doug: ?ILNORT A5 lATINO")),
+    ]
+    return out
+
+
+def _replayed(text: str):
+    from racksmith.errors import RacksmithError
+    from racksmith.review.replay import replay_text
+
+    try:
+        r = replay_text(text, lexicon=_lexicon("game"), strict=False)
+    except RacksmithError as e:
+        return (type(e).__name__, str(e))
+    positions = []
+    for turn in [*range(1, len(r.turns) + 2)]:
+        for opponent_rack in (True, False):
+            try:
+                positions.append(r.position(turn, opponent_rack=opponent_rack).cgp())
+            except RacksmithError as e:
+                positions.append(str(e))
+    errors = [(type(e).__name__, str(e), e.line) for e in r.errors]
+    r.errors = []  # (an error is equal to itself only: compared by what it says)
+    return r, errors, [(t.rack_complete, t.rack_slip, t.shown) for t in r.turns], positions
+
+
+def test_a_replay_is_what_the_long_ways_replay(monkeypatch):
+    """Every record replays as it does when every play builds the tiles it plays and every turn
+    builds the racks shown anew (the paths the shortcuts skip): the turns, their racks and slips,
+    the racks shown, every position with and without the opponent's rack."""
+    from racksmith.review import replay as replay_module
+
+    records = _records()
+    quick = [_replayed(text) for _, text in records]
+    monkeypatch.setattr(replay_module, "_holds", lambda rack, move: False)
+    monkeypatch.setattr(replay_module, "_shown_after", _shown_after_long_way)
+    slow = [_replayed(text) for _, text in records]
+    for (name, _), a, b in zip(records, quick, slow):
+        assert a == b, name
+    replays = [r[0] for r in quick if not isinstance(r[0], str)]
+    assert sum(t.withdrawn for r in replays for t in r.turns) >= 6
+    assert any(len(r.record.players) == 3 and any(t.withdrawn for t in r.turns) for r in replays)
+    assert sum(any(t.shown) for r in replays for t in r.turns) >= 10
+    assert sum(bool(r.rack_slips) for r in replays) >= 2
+
+
+def test_a_play_whose_rack_holds_its_tiles_builds_none(monkeypatch):
+    """A play whose rack line is whole and holds the tiles the play uses as written is made from
+    that rack without the tiles played being built (a board read for each of its tiles, Counters):
+    only the lines that need it take that way (a slip, a letter written over a filled square)."""
+    from racksmith.review import replay as replay_module
+    from racksmith.review.replay import replay_text
+
+    calls = []
+    real = replay_module._through_filled
+    monkeypatch.setattr(replay_module, "_through_filled", lambda move, board: calls.append(move) or real(move, board))
+    doug = (FIXTURES / "gcg" / "macondo" / "doug_v_emely.gcg").read_text(encoding="utf-8")
+    r = replay_text(doug)
+    assert r.ok and calls == []
+    r = replay_text(doug.replace(">doug: AEJNOSV E3 JAVE..N +34 66", ">doug: AEJNOSV E3 JAVELIN +34 66"))
+    assert r.ok and [m.notation() for m in calls] == ["E3 JAVELIN"]
+    calls.clear()
+    r = replay_text(doug.replace(">emely: DEILOVX F2 VOX", ">emely: DEILOVY F2 VOX"), strict=False)
+    assert len(r.rack_slips) == 1 and "lacks X" in r.rack_slips[0].message and len(calls) == 1
+
+
+def test_a_turn_that_shows_nothing_keeps_the_racks_shown_as_they_were():
+    from racksmith.core.move import Move
+    from racksmith.core.turns import EventKind
+    from racksmith.review.replay import _shown_after
+
+    a = get_ruleset("english").alphabet
+    play = Move.parse("8D FIS", "english")
+    empty = [a.tiles(), a.tiles()]
+    known = [a.tiles(), a.tiles(a.rack("FIS"))]
+    for kind, move in ((EventKind.PLAY, play), (EventKind.PLAY, None), (EventKind.EXCHANGE, None), (EventKind.PASS, None)):
+        for shown, player in ((empty, 0), (empty, 1), (known, 0), (known, 5), (known, -1)):
+            for withdrawn in (False, True):
+                got = _shown_after(list(shown), player, kind, move, withdrawn)
+                assert got == _shown_after_long_way(list(shown), player, kind, move, withdrawn)
+                assert [type(t) for t in got] == [type(t) for t in shown]
+        assert _shown_after(empty, 0, kind, move, False) is empty  # (nothing built)
+    assert [str(t) for t in _shown_after(known, 1, EventKind.PLAY, play, False)] == ["", ""]
+    assert [str(t) for t in _shown_after(empty, 0, EventKind.PLAY, play, True)] == ["FIS", ""]
+
+
+# --- GCG: the letters of a record that names no ruleset ----------------------------------------
+
+def _foreign_letters_long_way(lines, alphabet_of, symbols=False):
+    """gcg._foreign_letters without its shortcut: every tile character of the events looked at."""
+    from racksmith.formats.gcg import _tile_chars
+
+    alphabet = alphabet_of.alphabet
+    found: dict[str, int] = {}
+    for ch, number in _tile_chars(lines):
+        if ch.isalpha() or (symbols and not ch.isascii()):
+            if ch.upper() not in found and ch not in alphabet:
+                found[ch.upper()] = number
+    return list(found.items())
+
+
+class _Letters:
+    """A stand-in ruleset: the alphabet is all _foreign_letters reads of it."""
+
+    def __init__(self, alphabet):
+        self.alphabet = alphabet
+
+
+_FOREIGN_RECORDS = (
+    "#player1 José José\n#player2 Łucja Łucja\n#note Ça va — “fine”\n>José: ABC 8D CAB +14 14\n",
+    "#player1 a a\n#player2 b b\n>a: ŁÓDŹ 8D ŁÓDŹ +20 20\n>b: ąę 8H ąę +0 0\n",
+    ">a: ЖУК 8Г ЖУК +10 10\n>b: ?ОТ *8H=О Б8 ТОТ +3 3\n>a: UNKNOWN (challenge) +5 15\n",
+    ">a: AB░ 8D AB░ +4 4\n  >b: Ab 8D AB +4 4\n>c no colon ÿ\n#note ÿ\n>a: -ÉÈ +0 4\n>a: (ÉÈ) -4 0\n",
+    ">a: XYZ 8D X.Z +1 1\n>a: 8Ж Ж +1 1\n>a: L·L 8D L·L +1 1\n>a: İı 8D iİ +1 1\n",
+    "#player1 a a\n#player2 b b\n>a: AB░ 8D AB░ +4 4\n",  # (a symbol, no letter: told with symbols only)
+    "#player1 José José\n#player2 b b\n>José: ŁAB 8D AB +4 4\n",  # (a letter in the nick and one in a rack)
+    "#player1 a a\n#player2 b b\n#note “quoted” — ½\n>a: AB 8D AB +4 4\n",
+    "",
+)
+
+
+def test_the_letters_of_a_record_are_those_the_long_way_tells():
+    """_foreign_letters (the letters a record that names no ruleset has that the ruleset lacks, and
+    with symbols the characters that tell a misread encoding) gives what looking at every tile
+    character gives, for every shipped ruleset and odd alphabets, on the fixtures and on records
+    whose nicks and notes hold letters no tile has."""
+    from racksmith.formats.gcg import _foreign_letters
+
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(FIXTURES.rglob("*.gcg"))]
+    texts += [p.read_text(encoding="latin-1") for p in sorted(FIXTURES.rglob("*.gcg"))]  # (as misread)
+    texts += list(_FOREIGN_RECORDS)
+    told = 0
+    for text in texts:
+        lines = unicodedata.normalize("NFC", text).splitlines()
+        for alphabet in ALPHABETS:
+            rs = _Letters(alphabet)
+            for symbols in (False, True):
+                got = _foreign_letters(lines, rs, symbols)
+                assert got == _foreign_letters_long_way(lines, rs, symbols), (alphabet.name, symbols, text[:60])
+                told += bool(got)
+    assert told >= 40
+
+
+def test_a_record_whose_tiles_are_the_ruleset_s_is_not_read_tile_by_tile(monkeypatch):
+    """A record that names no ruleset is read whole for its letters only when the quick look (every
+    character of the text, then of the events after their nicks) finds one the ruleset lacks: a
+    nick or a note in another language does not make the tiles be read one by one; a tile does,
+    and the error names it as before."""
+    from racksmith.errors import GCGError
+    from racksmith.formats import gcg as gcg_module
+    from racksmith.formats.gcg import parse_gcg
+
+    calls = []
+    real = gcg_module._tile_chars
+    monkeypatch.setattr(gcg_module, "_tile_chars", lambda lines: calls.append(1) or real(lines))
+    for path in ("game01_seed1.gcg", "macondo/josh2.gcg", "macondo/doug_v_emely.gcg"):
+        parse_gcg((FIXTURES / "gcg" / path).read_text(encoding="utf-8"))
+    parse_gcg(_FOREIGN_RECORDS[0])  # (José, Łucja, a note in French)
+    assert calls == []
+    with pytest.raises(GCGError, match="its letters Ł, Ó, Ź, Ą, Ę are not English") as e:
+        parse_gcg(_FOREIGN_RECORDS[1])
+    assert e.value.line == 3 and calls
+    monkeypatch.setattr(gcg_module, "_foreign_letters", _foreign_letters_long_way)
+    with pytest.raises(GCGError) as slow:
+        parse_gcg(_FOREIGN_RECORDS[1])
+    assert (str(slow.value), slow.value.line) == (str(e.value), e.value.line)

@@ -32,7 +32,7 @@ from .. import _args
 from ..core.move import Move
 from ..core.turns import TURN_KINDS, EventKind
 from ..errors import GCGError, RacksmithError
-from ..rules.alphabet import LETTER_MASK, THROUGH
+from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet
 from ..rules.ruleset import Ruleset, find_ruleset, get_ruleset
 from .naming import SETTLED_BY_RULESET, named_board, named_ruleset, same_board
 
@@ -693,12 +693,28 @@ def _foreign_letters(lines: list[str], alphabet_of: Ruleset, symbols: bool = Fal
     lacks, each once with the line it is first on, in order; with ``symbols``, also the characters
     outside ASCII that are no letters (``░``: a byte read in the wrong encoding)."""
     alphabet = alphabet_of.alphabet
+    # (the common cases, told at once: no character of the text, or else of the events after their
+    # nicks, is one to tell; the tiles' characters are among those)
+    if not _any_foreign(set().union(*lines), alphabet, symbols) or not _any_foreign(
+        set().union(*(s.partition(":")[2] for s in map(str.strip, lines) if s.startswith(">"))), alphabet, symbols
+    ):
+        return []
     found: dict[str, int] = {}
     for ch, number in _tile_chars(lines):
         if ch.isalpha() or (symbols and not ch.isascii()):
             if ch.upper() not in found and ch not in alphabet:
                 found[ch.upper()] = number
     return list(found.items())
+
+
+#: the characters :func:`_foreign_letters` never tells: ASCII ones that are no letters
+_ASCII_NO_LETTERS = frozenset(chr(c) for c in range(128) if not chr(c).isalpha())
+
+
+def _any_foreign(chars: "set[str]", alphabet: Alphabet, symbols: bool) -> bool:
+    """Whether any of ``chars`` is one :func:`_foreign_letters` tells: a letter ``alphabet`` lacks
+    (with ``symbols``, any character outside ASCII it lacks)."""
+    return any((ch.isalpha() or (symbols and not ch.isascii())) and ch not in alphabet for ch in chars - _ASCII_NO_LETTERS)
 
 
 #: the 8-bit encodings a record without a ``#character-encoding`` line may really be in when its

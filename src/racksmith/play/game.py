@@ -14,6 +14,7 @@ leaves the game as it was. :meth:`Game.undo` takes back the last action exactly.
 from __future__ import annotations
 
 import copy as _copy
+import operator
 import random
 import unicodedata
 from collections import Counter
@@ -42,6 +43,7 @@ from ..rules.ruleset import Ruleset, get_ruleset
 __all__ = ["ANY_WORD", "Event", "Game"]
 
 _EVENT_OF_MOVE = {PLACE: EventKind.PLAY, EXCHANGE: EventKind.EXCHANGE, PASS: EventKind.PASS}
+_KIND = operator.attrgetter("kind")  #: an event's kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,12 +348,14 @@ class Game:
         since (a tile he played may be the one known); his exchange forgets them (its tiles are not
         seen). At most the tiles the mover cannot see. Only while the bag holds tiles: with it
         empty the other racks are the tiles unseen. What :class:`~racksmith.play.players.GameView`
-        gives as racks known in part."""
+        gives as racks known in part. The history is read as it is at each call (a public list:
+        nothing is kept from an earlier read); without a withdrawn play, one pass over the events'
+        kinds tells that nothing is known (asked before every move of a bot's view)."""
         n = len(self.nicks)
         a = self.ruleset.alphabet
-        out = [a.tiles() for _ in range(n)]
+        out = [a.tiles()] * n  # (an empty Tiles, shared: a tuple)
         history = self.history
-        if not len(self.bag) or not any(e.kind == EventKind.PHONY for e in history):
+        if not len(self.bag) or EventKind.PHONY not in map(_KIND, history):  # (the kinds compared in C)
             return out
         known = [Counter() for _ in range(n)]
         play: dict[int, tuple[Counter, Move]] = {}  # by seat: what was known before his last play, and the play

@@ -940,13 +940,18 @@ class _Replayer:
         rs = self.rs
         rack, complete, slips = self.rack_of(event, p)
         assert event.move is not None
-        played = rs.alphabet.tiles(_with_star_letters(_through_filled(event.move, self.board), self.board).rack_tiles())
-        # a rack recorded whole that lacks tiles the play uses: the play is checked against the tiles
-        # it plays (it stands when it is legal with them and they are among the tiles unseen)
-        lacking = Counter(played) - Counter(rack) if complete and rack is not None else Counter()
-        if lacking and _tiles_beyond(played, turns.unseen_counts(rs, self.board)):
-            lacking = Counter()  # (tiles the set no longer has: the play is refused against the rack)
-        shown = rack if complete and not lacking else played
+        lacking: Counter[int] = Counter()
+        if complete and rack is not None and _holds(rack, event.move):
+            shown = rack  # (the common case, told at once: the tiles played are not built)
+        else:
+            played = rs.alphabet.tiles(_with_star_letters(_through_filled(event.move, self.board), self.board).rack_tiles())
+            # a rack recorded whole that lacks tiles the play uses: the play is checked against the tiles
+            # it plays (it stands when it is legal with them and they are among the tiles unseen)
+            if complete and rack is not None:
+                lacking = Counter(played) - Counter(rack)
+            if lacking and _tiles_beyond(played, turns.unseen_counts(rs, self.board)):
+                lacking = Counter()  # (tiles the set no longer has: the play is refused against the rack)
+            shown = rack if complete and not lacking else played
         draft = self.draft(event, p, rack, complete, None, event.score, slips)
         try:
             pos = Position(rs, self.board, (shown, ()), lexicon=self.lexicon)
@@ -1324,8 +1329,8 @@ def _shown_after(shown: list[Tiles], player: int, kind: EventKind, move: Move | 
     before stay: his rack did not change); a play that stands takes its tiles off (a tile he played
     may be the one known: what is left is still his); an exchange (its tiles are not seen), or a play
     the replay could not make (``move`` None), forgets what was known of his rack."""
-    if not 0 <= player < len(shown):
-        return shown
+    if not 0 <= player < len(shown) or not (withdrawn or shown[player]):
+        return shown  # (nothing known of his rack, and no play withdrawn: nothing is known after it)
     mine = Counter(shown[player])
     if kind == EventKind.PLAY and move is not None:
         tiles = Counter(move.rack_tiles())
@@ -1337,6 +1342,21 @@ def _shown_after(shown: list[Tiles], player: int, kind: EventKind, move: Move | 
     out = list(shown)
     out[player] = type(shown[player])(sorted(mine.elements()))
     return out
+
+
+def _holds(rack: Tiles, move: Move) -> bool:
+    """Whether ``rack`` holds every tile ``move`` uses as written (:meth:`Move.rack_tiles`), the
+    move taking no star back: it then holds the tiles the move plays (those less the letters
+    written over filled squares, :func:`_through_filled`), so none of them lacks."""
+    if move.reclaimed:
+        return False
+    left = list(rack)
+    try:
+        for tile in move.rack_tiles():
+            left.remove(tile)
+    except ValueError:
+        return False
+    return True
 
 
 def _record_opcodes(record: GCGGame) -> tuple[tuple[str, str], ...]:
