@@ -562,11 +562,17 @@ def test_ctrl_c_during_a_pre_endgame_stops_it_at_once():
         (["validate", "--cgp", OUTGUN, "--move", "J8 SОIREE"], "'О' is not in the alphabet of english"
          " (ABCDEFGHIJKLMNOPQRSTUVWXYZ): it is the Cyrillic twin of Latin 'O'"),
         (["moves", "--cgp", f"{EMPTY15} ЖAT/ 0/0 0"], "'Ж' is not in the alphabet of english (ABCDEFGHIJKLMNOPQRSTUVWXYZ)"),
+        # Latin twins mixed with Cyrillic letters no ruleset has together: the keyboard, not a ruleset file
+        (["validate", "--cgp", f"{EMPTY15} KOPOBAЯ/ 0/0 0", "-r", "russian", "-m", "8D КОРОВА"],
+         "'K' is not in the alphabet of russian (АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ): it is the Latin twin of"
+         " Cyrillic 'К' (check the keyboard layout)"),
     ],
 )
 def test_a_letter_of_the_other_script_is_named_as_such(capsys, args, hint):
     code, out, err = run(capsys, *args)
     assert code == 1 and out == "" and hint in one_line(err)
+    if "keyboard layout" in hint:  # (the keyboard layout is the fix, not another ruleset)
+        assert "ruleset" not in err.replace("alphabet of russian", "")
 
 
 @pytest.mark.parametrize("extra", [[]])  # (--json writes such letters as \u escapes: test_cli_terminals.py)

@@ -52,6 +52,10 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
         if not e.letter:
             raise
         fits = rulesets_that_read(lambda rs: _reads(text, rs), ruleset)
+        if not fits and without_twin_hint(str(e)) != str(e):
+            # the letter is the other script's twin of one of this alphabet's (a Latin K in a Russian
+            # rack): a keyboard slip, not a game of another ruleset
+            raise CGPError(str(e), letter=True) from None
         if not fits:  # no ruleset racksmith ships: a ruleset file's game (Polish, French accents...)
             names = ", ".join(rs.name for rs in available_rulesets())
             raise CGPError(f"{e}; its letters are in no ruleset racksmith ships ({names}): pass a ruleset file "
