@@ -170,13 +170,15 @@ def analyse(const uint32_t[::1] kwg not None, roots, uint64_t[::1] counts not No
         free(longest)
 
 
-def letter_region(const uint32_t[::1] kwg not None, int64_t dawg_root, bint gaddag):
+def letter_region(const uint32_t[::1] kwg not None, int64_t dawg_root, bint gaddag, padding=None):
     """Check where tile 0 (the GADDAG separator) may stand: ``(error, node, dawg_nodes)``.
 
     Nodes reachable from the DAWG root, and from the arc of every separator, spell letters only
     (``ERR_SEPARATOR_IN_WORD``). With ``gaddag``, every other tile-0 node past the two roots is a
     separator: it must lead somewhere (``ERR_EMPTY_SEPARATOR``) and not accept
-    (``ERR_ACCEPTING_SEPARATOR``). ``dawg_nodes`` counts the nodes reachable from the DAWG root.
+    (``ERR_ACCEPTING_SEPARATOR``); but for the nodes ``padding`` marks (uint8, one a node: zero
+    nodes between lists that no arc reaches, as wolges aligns its ``-experimental`` graphs).
+    ``dawg_nodes`` counts the nodes reachable from the DAWG root.
     An arc or a sibling list leaving the array is a ``ValueError``.
     """
     cdef int64_t n = _nodes(kwg)
@@ -185,6 +187,12 @@ def letter_region(const uint32_t[::1] kwg not None, int64_t dawg_root, bint gadd
     cdef int64_t top = 0, p, a, dawg_nodes = 0, err = 0, err_node = -1
     cdef int64_t seeds, s
     cdef uint32_t v
+    cdef const uint8_t[::1] pad
+    cdef bint padded = padding is not None
+    if padded:
+        pad = padding
+        if pad.shape[0] != n:
+            raise ValueError(f"padding marks {pad.shape[0]} nodes; the graph has {n}")
     _root(dawg_root, n)
     mark = <uint8_t*>calloc(n, 1)
     stack = <int64_t*>malloc((n + 1) * sizeof(int64_t))
@@ -201,7 +209,7 @@ def letter_region(const uint32_t[::1] kwg not None, int64_t dawg_root, bint gadd
                 else:
                     v = kwg[s]
                     p = 0
-                    if kwg_tile(v) == 0:
+                    if kwg_tile(v) == 0 and not (padded and pad[s]):
                         if kwg_arc(v) == 0:
                             err = EMPTY_SEPARATOR
                             err_node = s

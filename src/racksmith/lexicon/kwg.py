@@ -82,6 +82,23 @@ def nodes_of(data, source: str) -> np.ndarray:
     return nodes
 
 
+def _in_lists(arcs: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Which nodes belong to a sibling list some node's arc (or the root pointer, node 0) starts:
+    the nodes a reader can reach. Nodes no arc leads to — wolges pads its default leave files and
+    its ``-experimental`` graphs with zero nodes for cache alignment (MAGPIE-DATA's NWL20.klv2 is
+    one) — are never read, so their order is not checked. A node is in such a list when a list
+    starts at or before it with no list end between."""
+    n = arcs.size
+    index = np.arange(n, dtype=np.int64)
+    starts = np.zeros(n, dtype=bool)
+    starts[arcs] = True  # (arcs of 0 mark node 0, the root pointer: a list of its own)
+    last_start = np.maximum.accumulate(np.where(starts, index, -1))
+    after_end = np.empty(n, dtype=np.int64)  # the first node after the last list end before each node
+    after_end[0] = 0
+    after_end[1:] = np.maximum.accumulate(np.where(ends[:-1], index[1:], 0))
+    return last_start >= after_end
+
+
 def check_kwg(nodes: np.ndarray, n_letters: int, source: str, *, leaves: bool = False) -> GraphFacts:
     """Check a KWG against every rule the readers rely on; raise :class:`LexiconFormatError`
     naming the first broken rule and the node where it breaks.
@@ -117,11 +134,13 @@ def check_kwg(nodes: np.ndarray, n_letters: int, source: str, *, leaves: bool = 
             f"{where}: node {i} has tile {int(tiles[i])} but the alphabet has only {n_letters} letters "
             "(corrupt file, or a lexicon for another ruleset: choose the ruleset that matches it)"
         )
-    if not ends[-1]:
+    if not ends[-1]:  # (the kernels rely on it: no list runs off the array)
         raise LexiconFormatError(
             f"{where}: the last node does not end its sibling list (truncated or corrupt file)"
         )
     bad = np.flatnonzero(~ends[:-1] & (tiles[:-1] >= tiles[1:]))
+    if bad.size:  # (rare: then only the nodes a reader reaches count, padding between lists aside)
+        bad = bad[_in_lists(arcs, ends)[bad]]
     if bad.size:
         i = int(bad[0])
         raise LexiconFormatError(
@@ -140,7 +159,10 @@ def check_kwg(nodes: np.ndarray, n_letters: int, source: str, *, leaves: bool = 
         raise LexiconFormatError(f"{where}: the graph has a cycle through node {node}; corrupt file")
     dawg_nodes = -1
     if not leaves:
-        err, node, dawg_nodes = _kwgwalk.letter_region(nodes, dawg_root, has_gaddag)
+        padding = None
+        if has_gaddag and not nodes[2:].all():  # zero nodes past the roots: padding unless a list holds them
+            padding = ((nodes == 0) & ~_in_lists(arcs, ends)).view(np.uint8)
+        err, node, dawg_nodes = _kwgwalk.letter_region(nodes, dawg_root, has_gaddag, padding)
         if err == _kwgwalk.ERR_SEPARATOR_IN_WORD:
             raise LexiconFormatError(
                 f"{where}: node {node} has tile 0, the GADDAG separator, inside a word; corrupt file"
