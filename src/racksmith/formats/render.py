@@ -8,6 +8,7 @@ highlighted with the premium under each, the tiles it plays through outlined.
 from __future__ import annotations
 
 from html import escape
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import _args
@@ -44,6 +45,11 @@ CAPTION_CHAR_EM = 0.7
 #: the width of a character of the italic note beside a rack, in font sizes (Helvetica's average
 #: lowercase letter and space): a longer note is squeezed to the room the picture has for it
 NOTE_CHAR_EM = 0.5
+#: the width of a character of a rack's label in the SVG (``to move · 12``, a nick), in font sizes
+#: (Helvetica's digit, wider than its average lowercase letter): the racks' tiles start after the longest
+LABEL_CHAR_EM = 0.56
+#: the most characters of a player's name a rack's label shows (a longer one is cut with "…")
+LABEL_NAME_CHARS = 12
 
 
 def _check_position(position, picture: str) -> None:
@@ -140,13 +146,19 @@ def rack_labels(position) -> list[str]:
     return labels
 
 
+def _who(i: int, n: int) -> str:
+    """Rack ``i`` of a position of ``n`` racks as the pictures name it: they are in turn order from
+    the player to move, not the players' numbers in a record (``"to move"``, ``"opponent"``, or
+    with more than two players ``"next 1"``, ``"next 2"``...)."""
+    return "to move" if i == 0 else "opponent" if n == 2 else f"next {i}"
+
+
 def _footer(position, move, cells) -> list[str]:
     """Racks, scores, the bag and the legend of what ``cells`` (:func:`_cell_texts`) show."""
     rs = position.ruleset
     lines = []
     for i, (shown, score) in enumerate(zip(rack_labels(position), position.scores)):
-        # the racks are in turn order from the player to move (not the players' numbers in a record)
-        who = "to move" if i == 0 else "opponent" if len(position.racks) == 2 else f"next {i}"
+        who = _who(i, len(position.racks))
         lines.append(f"{who:>9}: {shown:<{rs.rack_size}}  score {score}")
     bag = position.bag_count
     lines.append(f"      bag: {bag} tile{'s' if bag != 1 else ''}" + (
@@ -238,7 +250,8 @@ def render_rich(position: Position, move: Move | str | None = None) -> Text:
     return text
 
 
-def render_svg(position: Position, move: Move | str | None = None, size: int = 32) -> str:
+def render_svg(position: Position, move: Move | str | None = None, size: int = 32, *,
+               players: "Sequence[str] | None" = None) -> str:
     """An SVG picture: coloured premium squares, tiles with their letter and points, blanks pale
     and without points, coordinates around the board and the racks below (a blank on a rack is a
     dashed tile; an unknown rack says so, and a rack not given whose tiles the empty bag makes
@@ -247,10 +260,18 @@ def render_svg(position: Position, move: Move | str | None = None, size: int = 3
     ``move`` (a :class:`~racksmith.core.move.Move` or its notation) is drawn on the board: its new
     tiles green, each framed by the premium square under it and labelled with the premium (``3W``),
     the tiles it plays through outlined, and the move with its score written below.
-    ``size`` is the side of a square in pixels (at least 8)."""
+    ``size`` is the side of a square in pixels (at least 8).
+
+    Each rack is labelled with its score and, by default, where it is in the turn order from the
+    player to move (``to move``, ``opponent``; with more than two players ``next 1``, ``next 2``...,
+    as :func:`render_text`): a position does not know the players' seats. ``players``: their names
+    in that order (the mover first, ``NAME, to move`` while the game is on; a name cut to
+    :data:`LABEL_NAME_CHARS` characters), as a game that knows them labels the racks
+    (:class:`~racksmith.play.players.GameView`'s notebook picture)."""
     _check_position(position, "render_svg")
     if isinstance(size, bool) or not isinstance(size, (int, float)) or not 8 <= size <= 512:
         raise RacksmithError(f"size is the side of a square in pixels, 8 to 512, got {size!r}")
+    labels = _svg_labels(position, players)
     rs = position.ruleset
     a = rs.alphabet
     new, through, board = _move_squares(position, move)
@@ -321,13 +342,15 @@ def render_svg(position: Position, move: Move | str | None = None, size: int = 3
                     f'text-anchor="middle" fill="#888">★</text>'
                 )
     y = margin + rs.rows * size + size * 0.6
-    for i, ((rack, note, unknown), score) in enumerate(zip(_rack_views(position), position.scores)):
-        label = "to move" if i == 0 else f"player {i + 1}"
+    labels = [f"{label} · {score}" for label, score in zip(labels, position.scores)]
+    fs_label = fs_small * 1.2
+    tiles_x = margin + max(size * 3.2, max(len(label) for label in labels) * fs_label * LABEL_CHAR_EM + size * 0.3)
+    for (rack, note, unknown), label in zip(_rack_views(position), labels):
         out.append(
-            f'<text x="{margin}" y="{y + size * 0.5:.1f}" font-size="{fs_small * 1.2:.1f}" fill="#333">'
-            f'{escape(label)} · {score}</text>'
+            f'<text x="{margin}" y="{y + size * 0.5:.1f}" font-size="{fs_label:.1f}" fill="#333" class="rack-label">'
+            f'{escape(label)}</text>'
         )
-        tx = margin + size * 3.2
+        tx = tiles_x
         for t in sorted(rack, key=lambda t: (t == 0, t)):
             out.append(_svg_tile(tx, y, size * 0.8, a.letter(t) if t else "", t == 0, rs.value(t), rack_blank=t == 0))
             tx += size * 0.85
@@ -384,6 +407,19 @@ def _wrap_caption(text: str, width: int) -> list[str]:
             rest = rest[width:]
     lines.append(rest)
     return lines
+
+
+def _svg_labels(position, players: "Sequence[str] | None") -> list[str]:
+    """The racks' labels of :func:`render_svg` (without the scores): ``players`` (a name a rack,
+    the mover's marked ``to move``), else each rack's place in the turn order (:func:`_who`)."""
+    n = len(position.racks)
+    if players is None:
+        return [_who(i, n) for i in range(n)]
+    if isinstance(players, str) or not isinstance(players, Sequence) or len(players) != n \
+            or not all(isinstance(p, str) for p in players):
+        raise RacksmithError(f"players must be the {n} players' names, the player to move first, got {_args.show(players)}")
+    names = [p if len(p) <= LABEL_NAME_CHARS else p[:LABEL_NAME_CHARS - 1] + "…" for p in players]
+    return [names[0] if position.is_over else f"{names[0]}, to move", *names[1:]]
 
 
 def _svg_tile(x: float, y: float, size: float, letter: str, blank: bool, points: int, *, move: bool = False,

@@ -740,7 +740,11 @@ class Game:
     def _repr_html_(self) -> str:
         """The board (every rack shown: the game knows them; a :class:`~racksmith.play.players.GameView`
         shows only the mover's), the players with their scores and racks, and the last turns."""
-        return _game_html(self, self._pos._repr_svg_(), [str(r) for r in self.racks], self.history)
+        from ..formats.render import render_svg
+
+        n = len(self.nicks)
+        board = render_svg(self._pos, players=[self.nicks[(self.to_move + i) % n] for i in range(n)])
+        return _game_html(self, board, [str(r) for r in self.racks], self.history)
 
     def __repr__(self) -> str:
         state = "over" if self.over else f"{self.nicks[self.to_move]} to move"

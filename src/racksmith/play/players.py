@@ -145,6 +145,7 @@ class GameView:
         """The game as the player to move sees it: the board with his rack alone (every other rack
         hidden, with its count of tiles), the scores, and the last turns as :attr:`history` shows
         them (no other player's rack, no exchanged tile)."""
+        from ..formats.render import render_svg
         from .game import _game_html
 
         game = self._game
@@ -153,7 +154,8 @@ class GameView:
         sizes = position.rack_sizes  # (the mover first)
         racks = [str(self.rack) if seat == game.to_move else f"hidden ({sizes[(seat - game.to_move) % seats]} tiles)"
                  for seat in range(seats)]
-        return _game_html(game, position._repr_svg_(), racks, self.history)
+        nicks = [game.nicks[(game.to_move + i) % seats] for i in range(seats)]  # (the position's order: the mover first)
+        return _game_html(game, render_svg(position, players=nicks), racks, self.history)
 
 
 def _seen_racks(game: "Game", shown: "list[Tiles] | None" = None) -> "tuple[list[Tiles], list[bool]]":

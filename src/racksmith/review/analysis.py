@@ -652,7 +652,11 @@ def analyze(replay: Replay, leaves: "LeavesLike | None" = "shipped", *, top: int
     a withdrawn play as that pass; a pass the record tags ``#unsuccessful-challenge`` (a failed
     double challenge) is not graded; a plain pass straight after the opponent's play is graded and
     noted as possibly one (:data:`MAYBE_FAILED_CHALLENGE`). Without ``sim`` the players'
-    ``win_pct_lost`` is None."""
+    ``win_pct_lost`` is None.
+
+    A game of three or four players is graded by static equity only: the simulation and the
+    endgame solver are for two players, and a note says so once when ``sim`` or ``endgame_seconds``
+    asked for them."""
     if not isinstance(replay, Replay):
         raise RacksmithError(f"replay must be a Replay (what replay_file or replay_text returns), got {_args.show(replay)}")
     _args.callback(check, "check")
@@ -696,6 +700,7 @@ def analyze(replay: Replay, leaves: "LeavesLike | None" = "shipped", *, top: int
     _lexicon_notes(replay, result)
     stop_line = _replay_notes(replay, result)
     result.notes.extend(replay.notes)  # (how the record was read: a Quackle withdrawal, a penalty applied...)
+    result.notes.extend(_two_player_notes(replay, endgame_seconds, sim is not None))
     result.notes.sort(key=_note_line)  # (the notes on lines in their order; the others first, as they were)
     # without a simulation no win% is measured: the players' win% lost is None, not 0
     summaries = {nick: PlayerSummary(nick, win_pct_lost=None if sim is None else 0.0) for nick in replay.players}
@@ -813,6 +818,23 @@ def _lexicon_notes(replay: Replay, result: Analysis) -> None:
         result.notes.append(f"the record names lexicon {named}; moves were generated from {used}")
 
 
+def _two_player_notes(replay: Replay, endgame_seconds: float | None, simulating: bool) -> list[str]:
+    """The grading asked for that a game of more than two players does not get, said once: the
+    simulation and the endgame solver are for two players (the turns are graded by static equity)."""
+    n = len(replay.players)
+    sim = simulating and any(t.bag_count > 0 for t in replay.turns)
+    endgame = endgame_seconds is not None and any(t.bag_count == 0 for t in replay.turns)
+    if n <= 2 or not (sim or endgame):
+        return []
+    if sim and endgame:
+        what, which = "the simulation and the endgame solver are", "its turns"
+    elif sim:
+        what, which = "the simulation is", "its turns"
+    else:
+        what, which = "the endgame solver is", "its turns played with the bag empty"
+    return [f"{what} for two players; this game has {n}, so {which} are graded by static equity only"]
+
+
 def _final_scores(replay: Replay) -> dict[str, int]:
     """The scores at the game's end by nick: the replay's, with the end-of-game adjustments the
     record lacks added when racksmith works them out (:meth:`Replay.end_scores`: a record without
@@ -860,7 +882,7 @@ def _position(replay: Replay, t: ReplayTurn, lexicon: Any):
         ordered = [scores[(t.player + i) % n] for i in range(n)]
         if ordered != list(pos.scores):
             pos = Position(pos.ruleset, pos.board, list(pos.racks), ordered, pos.zero_turns, lexicon=pos.lexicon,
-                           racks_known=list(pos.racks_known))
+                           racks_known=list(pos.racks_known), rack_sizes=pos._sizes)  # (3-4 players, bag empty: the record's sizes)
     if lexicon is not None:
         pos.lexicon = lexicon
     return pos
@@ -1389,7 +1411,8 @@ def _events(replay: Replay) -> list[GameEvent]:
         elif kind == "time_penalty":
             text = "time penalty"
         elif kind == "going_out":
-            text = f"going out: the opponent's tiles ({ev.tiles}) counted"
+            whose = "the opponent's" if len(replay.players) == 2 else "the others'"
+            text = f"going out: {whose} tiles ({ev.tiles}) counted"
         elif kind == "rack_penalty":
             text = f"rack penalty: the tiles left ({ev.tiles}) subtracted"
         elif ev.kind == EventKind.PASS and previous_play is not None:

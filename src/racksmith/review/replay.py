@@ -1180,14 +1180,12 @@ class _Replayer:
                 f"({self.rack_sizes[p]} tiles on his rack, {self.bag} in the bag)",
                 event.line,
             )
-        elif self.n == 2:
+        else:  # the bag empty, the unseen tiles are the others' leftover (summed in one line, as Game.gcg writes it)
             unseen = _tiles_of_counts(turns.unseen_counts(rs, self.board))
             if sorted(tiles) != unseen:
-                self.fail(
-                    f"the opponent's leftover is {a.rack_string(unseen) or 'nothing'}, the record says ({event.tiles})",
-                    event.line,
-                )
-            else:  # the end position shows it
+                whose = "the opponent's leftover" if self.n == 2 else "the other players' leftover, together,"
+                self.fail(f"{whose} is {a.rack_string(unseen) or 'nothing'}, the record says ({event.tiles})", event.line)
+            elif self.n == 2:  # the end position shows it
                 self.result.end_racks[1 - p] = a.tiles(tiles)
         rule = turns.EndRule(rs.end_rule)
         other_rule = turns.EndRule.CLUB if rule == turns.EndRule.TOURNAMENT else turns.EndRule.TOURNAMENT

@@ -33,7 +33,12 @@ class EndgamePlayer:
     game's ruleset's shipped leaves, None for none).
 
     ``seconds``: time for one endgame move (the best move of the last depth completed; None: until
-    exact); ``plies``: deepest depth (None: no limit); ``threads``: threads searching."""
+    exact); ``plies``: deepest depth (None: no limit); ``threads``: threads searching.
+
+    The endgame solver is for two players: in a game of three or four, the move of highest static
+    equity at every turn, the bag empty or not (as :meth:`Position.best_play
+    <racksmith.core.position.Position.best_play>` falls back, the searches being for two players),
+    and :attr:`last` stays None."""
 
     name = "endgame"
 
@@ -61,6 +66,8 @@ class EndgamePlayer:
         from ..core.position import Position
 
         live = view.position
+        if len(live.racks) != 2:  # the searches are for two players: static equity, as best_play
+            return self.static.choose(view)
         seen = Position(live.ruleset, live.board, (live.racks[0], ()), live.scores, live.zero_turns,
                         live.current_opcodes, lexicon=view.lexicon)
         try:

@@ -575,7 +575,8 @@ class Analyzer:
 
     def export(self, body: dict) -> dict[str, Any]:
         """``POST /api/export`` {ruleset, turns: [{cgp, move, draw}], players, names}: a game played
-        on the page as a GCG record. ``turns`` are the positions before each move (the mover first)
+        on the page as a GCG record (two players, as the page plays: a position of more racks is
+        refused). ``turns`` are the positions before each move (the mover first)
         and the move and tiles drawn; the first must be the empty board with no points scored (a
         GCG record replays from there). ``players``: two nicks (default ``p1``, ``p2``), different
         once normalized as a GCG reader reads them (Unicode NFC); ``names``: their full names (each
@@ -607,6 +608,9 @@ class Analyzer:
             if not isinstance(t, dict):
                 raise RequestError(f"turn {i + 1} must be an object {{cgp, move, draw}}")
             pos = Position.from_cgp(self._field(t, "cgp"), rs)
+            if len(pos.racks) != 2:  # (the page plays two; a CGP of more racks is another game)
+                raise RequestError(f"export takes two players: turn {i + 1}'s position has {len(pos.racks)} racks "
+                                   "(its CGP gives a rack and a score for each player)")
             if i == 0 and (pos.board.any() or any(pos.scores)):
                 raise RequestError("a GCG record replays from the empty board: this game started from a position "
                                    "with tiles on it or points scored (save its CGP instead)")

@@ -1358,6 +1358,12 @@
       working(button, false);
       $("gcg-busy").textContent = "";
     }
+    if (g.players.length > 2) {  // as a CGP of more racks: the board and the racks here are two players'
+      closeGame();
+      fieldError("gcg-error", `the record is a game of ${g.players.length} players (${g.players.map((n) => shorten(n, 40)).join(", ")}): ` +
+        "this page shows games of two players (To move and Opponent); analyse it with 'racksmith analyze FILE'");
+      return null;
+    }
     fieldError("gcg-error", "");
     if (g.ruleset !== state.rs.name) setRuleset(g.ruleset);
     dropAside();
