@@ -184,7 +184,8 @@ def cgp_cmd(
     if slip:
         note(f"note: {input_name(path)} records a rack for the player to move here that the record contradicts "
              f"(line {r.turns[turn - 1].line}): the CGP leaves it empty, to be filled in before it is analysed")
-    elif not pos.racks_known[0]:  # (read back, the empty rack is not known: best, sim and moves ask for it)
+    elif not pos.racks_known[0] and not pos.is_over:  # (read back, the empty rack is not known: best, sim and
+        # moves ask for it; a game over has no move to analyse)
         note(f"note: {input_name(path)} does not show the whole rack of the player to move here: the CGP leaves it "
              "empty, to be filled in before it is analysed")
     if as_json:

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, SupportsIndex, TypeAlias, ove
 import numpy as np
 
 from .. import _args
-from ..errors import IllegalMoveError, InvalidMoveError, MoveGenError, PositionError, UnknownLetterError
+from ..errors import CGPError, IllegalMoveError, InvalidMoveError, MoveGenError, PositionError, UnknownLetterError
 from ..formats.cgp import (
     RACK_SIZES_OPCODE,
     cgp_lexicon,
@@ -147,8 +147,11 @@ _UNKNOWN_EXCHANGE = re.compile(r"-\s*(\d{1,2})|exch(?:ange)?\s+(\d{1,2})", re.IG
 class Outcome:
     """The end of a game (:meth:`Position.outcome`): how it ended, with the adjustments, and the
     final scores, in the position's order (``scores[0]`` is the score of ``racks[0]``).
-    ``uncounted``: the players whose rack is not known (an opponent's on a server) and not empty:
-    the rules' adjustment for the tiles left on it is not in the scores, which are then not final."""
+    ``uncounted``: the players whose rack is not known (an opponent's on a server) and not empty,
+    whose tiles left the rules' adjustment could not count: the scores are then not final. A
+    player going out with the bag empty under the tournament rule wins twice every tile off the
+    board, whoever holds which: nobody is uncounted then; a penalty (the scoreless turns' end, the
+    club rule's for those left with tiles) takes each rack's own tiles, not known."""
 
     ending: Ending
     scores: tuple[int, ...]
@@ -481,8 +484,15 @@ class Position:
             lexicon = cgp_lexicon(p.opcodes, rs)
         sizes = cgp_rack_sizes(p.opcodes, p.racks, rs)
         opcodes = p.opcodes if sizes is None else tuple(op for op in p.opcodes if op[0] != RACK_SIZES_OPCODE)
-        pos = cls(rs, p.board, p.racks, p.scores, p.zero_turns, opcodes, lexicon,
-                  racks_known=cgp_racks_known(p.board, p.racks, rs, sizes), rack_sizes=sizes)
+        try:
+            pos = cls(rs, p.board, p.racks, p.scores, p.zero_turns, opcodes, lexicon,
+                      racks_known=cgp_racks_known(p.board, p.racks, rs, sizes), rack_sizes=sizes)
+        except PositionError as e:
+            if sizes is None or not str(e).startswith("rack_sizes:"):
+                raise
+            # (the sizes came from the CGP, not an argument: name its opcode)
+            given = "/".join(map(str, sizes))
+            raise CGPError(f"CGP '{RACK_SIZES_OPCODE} {given}':{str(e)[len('rack_sizes:'):]}") from None
         if sizes is None:
             pos._read_partial()
         return pos
@@ -1084,13 +1094,14 @@ class Position:
         left with a player when his opponent went out (``Q/``, not ``/``, which reads as the Q
         holder gone out). Otherwise they are written as above, and read back as the same racks.
 
-        The sizes of racks not known given to the position (``rack_sizes``) that a reader would
-        not take from the racks written (the bag empty in a game of three players or more: it
-        would give them a full rack each "in order") are written in an ``rsz`` opcode, each rack's
-        size in the order of the racks (``rsz 7/1/1;``), with each rack not known written as its
-        known tiles (the mover's too): :meth:`from_cgp` reads them back. CGP has no field for it;
-        other readers ignore an opcode they do not know (Macondo does), and none is written for a
-        position the default rule reads back (every two-player game's)."""
+        The sizes of racks not known (:attr:`rack_sizes`) that a reader would not take from the
+        racks written (the bag empty in a game of three players or more: it would give them a full
+        rack each "in order", and take an empty rack written for the mover's for that of a player
+        gone out) are written in an ``rsz`` opcode, each rack's size in the order of the racks
+        (``rsz 7/1/1;``), with each rack not known written as its known tiles (the mover's too):
+        :meth:`from_cgp` reads them back. CGP has no field for it; other readers ignore an opcode
+        they do not know (Macondo does), and none is written for a position the default rule reads
+        back (every two-player game's)."""
         self._check_scores()
         racks = self._racks
         opcodes = self.current_opcodes
@@ -1100,7 +1111,10 @@ class Position:
             if not self._known[0] and racks[0]:
                 racks = [self._ruleset.alphabet.tiles(), *racks[1:]]
             racks = self._racks_to_write(racks)
-            if self._sizes is not None and not self._reads_back(racks):
+            # (sizes given, or a game of three players or more: the racks not known may read back with
+            # other sizes without them, even where the default rule gives them here: a player gone out,
+            # an empty rack written, is taken for the mover's)
+            if (self._sizes is not None or len(racks) > 2) and not self._reads_back(racks):
                 racks = self._racks
                 opcodes = (*opcodes, rack_sizes_opcode(self.rack_sizes))
         return format_cgp(self._board, racks, self._scores, self._zero_turns, opcodes, self._ruleset)
@@ -1311,21 +1325,37 @@ class Position:
         if not self.is_over:  # (first: a setter may have reopened a game a push ended)
             return None
         if self._stack and self._stack[-1].ending is not None:
-            return Outcome(self._stack[-1].ending, tuple(self._scores), self._uncounted())
+            ending = self._stack[-1].ending
+            return Outcome(ending, tuple(self._scores), self._uncounted(ending))
         n = len(self._racks)
         bag_empty = self.bag_count == 0
         sizes = self.rack_sizes
         mover = next((i for i in range(n - 1, -1, -1) if not sizes[i]), n - 1) if bag_empty else n - 1
-        ending = turns.ending(self._ruleset, self._ending_racks(), mover, self._zero_turns, bag_empty)
+        ending = turns.ending(self._ruleset, self._ending_racks(), mover, self._zero_turns, bag_empty,
+                              self._leftover())
         assert ending is not None
-        return Outcome(ending, tuple(self._scores), self._uncounted())
+        return Outcome(ending, tuple(self._scores), self._uncounted(ending))
 
-    def _uncounted(self) -> tuple[int, ...]:
-        """The players whose rack is not known and holds tiles: the end of the game cannot count them."""
+    def _uncounted(self, ending: Ending) -> tuple[int, ...]:
+        """The players whose rack is not known and holds tiles, whose leftover ``ending`` cannot
+        count: every one where it takes each rack's own (a penalty), none where the player going
+        out wins twice the leftover of all the others together (the tournament rule: with the bag
+        empty, every tile off the board, whoever holds which)."""
         if self._known is None:
+            return ()
+        if ending.reason == turns.EndReason.OUT and self._ruleset.end_rule == turns.EndRule.TOURNAMENT:
             return ()
         sizes = self.rack_sizes
         return tuple(i for i, r in enumerate(self.inferred_racks()) if r is None and sizes[i])
+
+    def _leftover(self) -> "Tiles | None":
+        """The tiles the other players hold together when one goes out, where some rack is not
+        known: with the bag empty, every tile off the board (the one going out holds none), whoever
+        holds which — what his bonus counts (:func:`racksmith.core.turns.ending`); None when every
+        rack is known or the bag holds tiles (the racks say)."""
+        if self._known is None or self.bag_count:
+            return None
+        return turns.off_board_tiles(self._ruleset, self._board)
 
     def _ending_racks(self) -> list[Tiles]:
         """The racks the end of the game counts: an unknown rack by its tiles when they are
@@ -1543,7 +1573,8 @@ class Position:
                 self._sizes = (*sizes[1:], sizes[0])
         ending = None
         if went_out or zero >= rs.zero_turn_limit:
-            ending = turns.ending(rs, self._ending_racks(), len(racks) - 1, zero, went_out and self.bag_count == 0)
+            ending = turns.ending(rs, self._ending_racks(), len(racks) - 1, zero, went_out and self.bag_count == 0,
+                                  None if known is None else self._leftover())
             if ending is not None:
                 for adj in ending.adjustments:
                     self._scores[adj.player] += adj.points

@@ -417,18 +417,37 @@ def going_out_points(end_rule: str, leftover_value: int) -> int:
     return 2 * leftover_value if end_rule == EndRule.TOURNAMENT else leftover_value
 
 
-def ending(ruleset: Ruleset, racks: Sequence[Tiles], mover: int, zero_turns: int, bag_empty: bool) -> Ending | None:
+def off_board_tiles(ruleset: Ruleset, board: np.ndarray, rack: Sequence[int] = ()) -> Tiles:
+    """The tiles of the set on neither the board nor ``rack``, sorted. With the bag empty these are
+    the tiles every other player holds together, whoever holds which: the leftover that going out
+    counts when the player holding ``rack`` empties it (all of them, when his rack is empty)."""
+    counts = unseen_counts(ruleset, board, (rack,))
+    return ruleset.alphabet.tiles([t for t, n in enumerate(counts.tolist()) for _ in range(max(n, 0))])
+
+
+def others_value(ruleset: Ruleset, board: np.ndarray, rack: Sequence[int]) -> int:
+    """The face value of the tiles on neither the board nor ``rack`` (:func:`off_board_tiles`): with
+    the bag empty, the leftover of all the other players, which going out with ``rack`` wins
+    (:func:`going_out_points`; the equity of going out counts ``GOING_OUT_FACTOR`` times it)."""
+    return ruleset.rack_value(off_board_tiles(ruleset, board, rack))
+
+
+def ending(ruleset: Ruleset, racks: Sequence[Tiles], mover: int, zero_turns: int, bag_empty: bool,
+           leftover: "Tiles | None" = None) -> Ending | None:
     """How the game ends after ``racks[mover]`` took his turn, or None if it goes on.
 
     ``racks`` are every player's rack after the turn (after drawing); ``zero_turns`` the count of
-    scoreless turns after it; ``bag_empty`` whether the bag is empty. See the module docstring for
-    the rules."""
+    scoreless turns after it; ``bag_empty`` whether the bag is empty. ``leftover``: the tiles the
+    others hold together when they are known but not rack by rack (racks not known, the bag empty:
+    every tile off the board, :func:`off_board_tiles`), for the bonus of the player going out;
+    None: those of ``racks``. See the module docstring for the rules."""
     n = len(racks)
     rack_value = ruleset.rack_value
     if bag_empty and not racks[mover]:
         others = [(mover + i) % n for i in range(1, n)]
-        a = racks[mover].alphabet
-        leftover = a.tiles(sorted(t for q in others for t in racks[q]))
+        if leftover is None:
+            a = racks[mover].alphabet
+            leftover = a.tiles(sorted(t for q in others for t in racks[q]))
         value = rack_value(leftover)
         out = Adjustment(mover, EventKind.OUT, going_out_points(ruleset.end_rule, value), leftover)
         if ruleset.end_rule == EndRule.TOURNAMENT:

@@ -638,7 +638,7 @@ cdef class Tables:
         ``RECORD_DTYPE`` in rank order, and the number of placements the generator reached.
 
         ``not_on_racks``: tiles of the set on no rack (the bag is that minus the board's tiles);
-        ``opp_value``: the opponent's rack, for going out; ``top``: 0 for every move, else the best
+        ``opp_value``: the others' racks (face value), for going out; ``top``: 0 for every move, else the best
         N; ``exchange_limit``: exchanges are listed when the bag holds that many tiles (-1: never),
         those of at most as many tiles as the bag holds;
         ``directions``: 1 across, 2 down, 3 both; ``gaddag``: Gordon's algorithm, else the DAWG's;
@@ -1223,6 +1223,8 @@ cdef object _run_plan(MovePlan p, BoardState kept, position):
     n_opp = _rack_arg(opp_rack, r.n_letters, opp)
     for i in range(n_opp):
         opp_value += r.val[opp[i]]
+    if n_racks > 2 or known is not None:
+        opp_value = _others_value(position, racks, known, opp_value, r, opp)
     if not _board_buffer(board, &view, r):
         board = np.ascontiguousarray(board, dtype=np.uint8)     # another dtype or layout
         if not _board_buffer(board, &view, r):
@@ -1245,6 +1247,24 @@ cdef object _run_plan(MovePlan p, BoardState kept, position):
     # for pictures: the position as it is now, made into a Position only when asked for (Position._from_snapshot)
     ml._position = (position, snapshot, tuple(racks), tuple(scores), zero_turns, known)
     return ml
+
+
+cdef int _others_value(position, racks, known, int opp_value, const RulesC* r, uint8_t* opp) except? -1:
+    """What going out wins (its equity counts ``going_out_factor`` times it) in a game of three
+    players or more, or with racks not known: ``opp_value`` (the next player's rack) and every other
+    player's rack; with a rack not known and the bag empty, every tile off the board but the mover's
+    (:func:`racksmith.core.turns.others_value`: the others hold them, whoever holds which)."""
+    cdef int j, i, n_opp
+    if known is not None:
+        if position.bag_count == 0:
+            from racksmith.core.turns import others_value
+            return others_value(position.ruleset, position._board, racks[0])
+        return opp_value                    # (the bag holds tiles: nobody goes out this turn)
+    for j in range(2, len(racks)):
+        n_opp = _rack_arg(racks[j], r.n_letters, opp)
+        for i in range(n_opp):
+            opp_value += r.val[opp[i]]
+    return opp_value
 
 
 cdef bint _board_buffer(object board, Py_buffer* view, const RulesC* r) except -1:

@@ -21,9 +21,11 @@ the bag, score + value of the leave (0 for an absent or empty leave); on the ope
 ``OPENING_VOWEL_PENALTY`` (0.35) × ((word multiplier − 1) + (letter multiplier − 1)) of the squares
 on either side of each vowel placed (above and below it for an across play, left and right for a
 down play); with the bag empty, score + ``GOING_OUT_FACTOR`` (2) × the
-opponent's rack when going out, else score − (``STUCK_PENALTY`` (10) + ``STUCK_FACTOR`` (2) × the
-tiles kept). Exchanges (of *k* tiles when the bag holds at least ``ruleset.exchange_limit`` tiles and
-at least *k*: :func:`racksmith.core.turns.exchange_cap`) and the pass are valued by the tiles they keep.
+others' racks when going out (every other player's, in a game of three or four: with racks not
+known, every tile off the board but the mover's, whoever holds which), else score −
+(``STUCK_PENALTY`` (10) + ``STUCK_FACTOR`` (2) × the tiles kept). Exchanges (of *k* tiles when the
+bag holds at least ``ruleset.exchange_limit`` tiles and at least *k*:
+:func:`racksmith.core.turns.exchange_cap`) and the pass are valued by the tiles they keep.
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._movegen import BoardState, LeaveTable, MovePlan, Rules, Tables, plan_moves
+from ..core import turns
 from ..errors import MoveGenError, PositionError
 from ..lexicon import Leaves, Lexicon, load_leaves
 from .movelist import MoveList
@@ -142,8 +145,8 @@ def generate_moves(
             return plan_moves(plan, position)
         racks = position.racks
         rack = racks[0]
-        opp = racks[1] if len(racks) > 1 else ()
-        if getattr(position, "_known", None) is None:  # every rack known: the tiles not on them are in the bag
+        known = getattr(position, "_known", None)
+        if known is None:  # every rack known: the tiles not on them are in the bag
             not_on_racks = total_tiles - sum(map(len, racks))
         else:  # an unknown rack holds tiles too (Position.rack_sizes)
             not_on_racks = total_tiles - sum(position.rack_sizes)
@@ -151,7 +154,10 @@ def generate_moves(
         if board.dtype != np.uint8 or not board.flags.c_contiguous:
             board = np.ascontiguousarray(board, dtype=np.uint8)
         values = rs.values
-        opp_value = sum(values[t] for t in opp)
+        opp_value = sum(values[t] for opp in racks[1:] for t in opp)  # going out wins every other player's
+        if known is not None and not_on_racks <= np.count_nonzero(board):
+            # the bag empty: the others hold every tile off the board but the mover's, whoever holds which
+            opp_value = turns.others_value(rs, board, rack)
         records, reached = tables.generate(
             board, bytes(rack), not_on_racks, opp_value, n, by_equity, exchange_limit, dirs, use_gaddag
         )

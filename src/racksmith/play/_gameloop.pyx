@@ -143,6 +143,16 @@ cdef int32_t rack_value(const GameC* g, const GameRules* gr, int seat) noexcept 
     return v
 
 
+cdef inline int32_t others_value(const GameC* g, const GameRules* gr, int seat) noexcept nogil:
+    """The racks of every player but ``seat``: what going out wins (core/turns.py: ending), which the
+    equity of going out counts (the generator's ``opp_value``)."""
+    cdef int32_t v = 0
+    cdef int i
+    for i in range(1, g.n_players):
+        v += rack_value(g, gr, (seat + i) % g.n_players)
+    return v
+
+
 cdef inline int rack_tiles(const GameC* g, const GameRules* gr, int seat, uint8_t* out) noexcept nogil:
     """The seat's rack as tiles in ascending order (blanks, 0, first); returns how many."""
     cdef int t, k, n = 0
@@ -283,7 +293,7 @@ cdef int reclaim_choose(const GameC* g, const GameRules* gr, const PlayerC* p, W
     game's board, scratch board and end-of-game terms, and the player's ranking and leaves)."""
     return reclaim_best(gr.rules, g.board, g.scratch, w, p.leaves if p.kind == PLAYER_EQUITY else NULL,
                         p.kind == PLAYER_EQUITY, gr.use_gaddag, g.n_bag <= 0,
-                        rack_value(g, gr, (g.to_move + 1) % g.n_players), rack, best, NULL, rc, reached)
+                        others_value(g, gr, g.to_move), rack, best, NULL, rc, reached)
 
 
 cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC* w, MoveRec* m,
@@ -296,7 +306,7 @@ cdef int64_t game_choose(GameC* g, const GameRules* gr, const PlayerC* p, WalkC*
     n = rack_tiles(g, gr, seat, rk)
     best_move_args(&a, p.kind == PLAYER_EQUITY, gr.use_gaddag,
                    exchange_cap(gr.exchange_limit, g.n_bag) if p.kind == PLAYER_EQUITY else 0, g.n_bag <= 0,
-                   rack_value(g, gr, (seat + 1) % g.n_players))
+                   others_value(g, gr, seat))
     if walk_generate(w, gr.rules, p.leaves if p.kind == PLAYER_EQUITY else NULL, g.board, rk, n, &a) != 0:
         return -1
     m[0] = w.out[0]         # top 1: the heap's root is the best move (the pass is always listed)
@@ -831,7 +841,7 @@ cdef int probe_turn(const GameC* g, const GameRules* gr, const PlayerC* p, WalkC
         return 0
     rng_seed(&r, a.seed ^ PROBE_SALT, (<uint64_t>index << 12) | <uint64_t>(g.turns & 4095))
     best_move_args(&ga, 1, gr.use_gaddag, exchange_cap(gr.exchange_limit, g.n_bag), g.n_bag <= 0,
-                   rack_value(g, gr, (g.to_move + 1) % g.n_players))
+                   others_value(g, gr, g.to_move))
     for k in range(a.probes):
         for i in range(size):       # a partial Fisher-Yates shuffle: pool[0 .. size) is the rack
             j = i + <int>rng_below(&r, <uint64_t>(n - i))

@@ -10,7 +10,8 @@ A move's equity is its score plus a valuation of what it keeps (see ``docs/ALGOR
   (above and below it for an across play, left and right for a down play): it opens those squares
   to the opponent.
 * Once the bag is empty the leave values no longer apply: going out earns
-  :data:`GOING_OUT_FACTOR` × the opponent's rack (what the end of the game will add), and a move
+  :data:`GOING_OUT_FACTOR` × the others' racks (what the end of the game will add; every other
+  player's, the unseen tiles when their racks are not known), and a move
   that keeps tiles costs :data:`STUCK_PENALTY` plus :data:`STUCK_FACTOR` × the value of the tiles
   kept (the opponent may go out next, and the tiles kept would then count against it twice).
 * A pass while the bag holds tiles is worth −:data:`PASS_PENALTY`: it scores nothing, keeps the
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from ..errors import RulesetError
 
 OPENING_VOWEL_PENALTY = 0.35  #: per premium step beside a vowel played on the opening (across the line of play)
-GOING_OUT_FACTOR = 2.0  #: bag empty, nothing kept: times the opponent's rack
+GOING_OUT_FACTOR = 2.0  #: bag empty, nothing kept: times the others' racks
 STUCK_PENALTY = 10.0  #: bag empty, tiles kept: a flat cost...
 STUCK_FACTOR = 2.0  #: ...plus this times the value of the tiles kept
 PASS_PENALTY = 50.0  #: a pass while the bag holds tiles: its equity is minus this
