@@ -357,8 +357,8 @@ cdef int sample(const SimC* s, Worker* wk, int c, int64_t iteration, bint cand_o
             plies_out[i].score = 0
             plies_out[i].tiles = 0
     memcpy(&played[0], &s.cands[c], sizeof(MoveRec))
-    if s.plies == 1:
-        leftover += s.cand_leave[c]
+    if s.plies == 1 and st.n_bag > 0:
+        leftover += s.cand_leave[c]  # (a move made with the bag empty keeps no leave value)
     placed[0] = not cand_on_board
     recl[0].n = 0
     if s.cand_rc != NULL:
@@ -963,6 +963,7 @@ cdef struct BaiC:
     double* eq_sum
     double* eq_sumsq
     int32_t* key
+    double prior        # pseudo-samples at 0 and as many at 1 in each arm's variance (bai_var)
     int64_t total
     int64_t total_requested
     int leader          # -1: not known (round robin without a stop keeps none)
@@ -1007,11 +1008,14 @@ cdef inline double bai_mean(const BaiC* b, int i) noexcept nogil:
 
 
 cdef inline double bai_var(const BaiC* b, int i) noexcept nogil:
-    cdef double m, v
+    """The variance of arm ``i``'s samples with ``prior`` pseudo-samples at 0 and as many at 1
+    added (none: the samples' own variance; at least MIN_VARIANCE)."""
+    cdef double m, v, n
     if not b.count[i]:
         return MIN_VARIANCE
-    m = b.sum[i] / b.count[i]
-    v = b.sumsq[i] / b.count[i] - m * m
+    n = b.count[i] + 2 * b.prior
+    m = (b.sum[i] + b.prior) / n
+    v = (b.sumsq[i] + b.prior) / n - m * m
     return v if v > MIN_VARIANCE else MIN_VARIANCE
 
 
@@ -1147,12 +1151,16 @@ cdef class Sampler:
     """Best-arm identification over ``n`` arms, as ``BestArm`` of tests/bai_reference.py (same
     arguments: ``delta`` None or in (0, 1), ``min_samples`` >= 1, ``keys`` n ints (equal: similar
     arms) or None, ``rng_state``: ``random.Random(...).getstate()[1]`` (625 ints) or None for
-    ``Random(0)``'s, ``round_robin``), in C, plus each arm's equity sum. :meth:`Playouts.step`
+    ``Random(0)``'s, ``round_robin``), in C, plus each arm's equity sum. ``prior`` (0..1000, 0:
+    BestArm's sample variances): each arm's variance is that of its samples with ``prior``
+    pseudo-samples at 0 and as many at 1 added, so that it cannot collapse when the samples are
+    win chances (in [0, 1]) that all came out alike (tests/test_sim_stopping.py). :meth:`Playouts.step`
     chooses, runs and feeds a batch with it in one call."""
 
     cdef BaiC b
 
-    def __cinit__(self, int n, delta, int64_t min_samples=1, keys=None, rng_state=None, bint round_robin=False):
+    def __cinit__(self, int n, delta, int64_t min_samples=1, keys=None, rng_state=None, bint round_robin=False,
+                  prior=0.0):
         cdef int i
         memset(&self.b, 0, sizeof(BaiC))
         if not 1 <= n <= 100000:
@@ -1160,6 +1168,8 @@ cdef class Sampler:
         if delta is not None:
             if isinstance(delta, bool) or not isinstance(delta, (int, float)) or not 0 < delta < 1:
                 raise ValueError(f"delta must lie strictly between 0 and 1 (or be None), got {delta!r:.40}")
+        if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0 <= prior <= 1000:
+            raise ValueError(f"prior must be a number 0..1000, got {prior!r:.40}")
         if rng_state is None:
             import random
             rng_state = random.Random(0).getstate()[1]
@@ -1189,6 +1199,7 @@ cdef class Sampler:
         self.b.round_robin = round_robin
         self.b.has_delta = delta is not None
         self.b.delta = float(delta) if delta is not None else 0.0
+        self.b.prior = float(prior)
         for i in range(n):
             self.b.key[i] = kv[i] if keys is not None else i
         for i in range(MT_N):
@@ -1260,6 +1271,11 @@ cdef class Sampler:
     @property
     def total_requested(self):
         return self.b.total_requested
+
+    @property
+    def prior(self):
+        """The pseudo-samples at 0 and at 1 in each arm's variance."""
+        return self.b.prior
 
     @property
     def stopped(self):

@@ -58,6 +58,10 @@ BATCH = 32
 DEFAULT_ITERATIONS = 5000
 #: the fewest samples of each candidate before best-arm identification starts
 DEFAULT_MIN_SAMPLES = 30
+#: each candidate's win-chance variance (raced with, and behind its standard error) is that of its
+#: play-outs with this many pseudo-play-outs at 0 and as many at 1 added (Jeffreys' prior): a play
+#: whose first play-outs all came out alike is not taken for certain (docs/ALGORITHM.md §15)
+VARIANCE_PRIOR = 0.5
 #: the play-outs hold each score within this, either way (sim/_sim.pyx)
 MAX_SCORE = 1 << 28
 #: MAGPIE's grades of a play by win% lost: within 0.5 points, 3, 7, and beyond
@@ -118,8 +122,11 @@ class PlyStats:
 @dataclass(frozen=True, slots=True)
 class SimCandidate:
     """One simulated play: its mean win chance (percent) and equity (spread change plus leftover,
-    in points), the standard errors of the win chance (percent points) and of the equity (points,
-    ``equity_stderr``, as MAGPIE and Quackle show it) and its iterations. A play
+    in points), the standard errors of the win chance (percent points: from the variance the
+    sampler races with, its play-outs with half a play-out at 0% and half at 100% added —
+    :data:`VARIANCE_PRIOR` — so that play-outs all won are not shown as ±0.00; the samples' own
+    where every play-out is certain) and of the equity (points, ``equity_stderr``, the samples'
+    own, as MAGPIE and Quackle show it) and its iterations. A play
     no play-out reached (a run stopped early) has ``nan`` for its win chance and equity, and one
     with fewer than two play-outs ``nan`` for its standard error (``null`` in :meth:`to_dict`):
     not known, rather than 0. ``ply_stats``: what its play-outs played at each ply, one
@@ -235,10 +242,11 @@ class SimResult:
 
 def similarity_key(move: Move) -> tuple:
     """Plays that are effectively the same share a key (MAGPIE's rule): the same kind, squares and
-    direction, and the same multiset of tiles from the rack (a blank counted as a blank)."""
+    direction, the same multiset of tiles from the rack (a blank counted as a blank) and the same
+    score. Anagrams on the same squares that score differently (5C PER 21, 5C REP 19) are not."""
     if move.kind == "place":
         played = sorted(0 if t & BLANK else t for t in move.tiles if not t & THROUGH)
-        return ("place", move.row, move.col, move.across, len(move.tiles), tuple(played))
+        return ("place", move.row, move.col, move.across, len(move.tiles), tuple(played), move.score)
     if move.kind == "exchange":
         return ("exchange", tuple(sorted(move.tiles)))
     return ("pass",)
@@ -349,7 +357,8 @@ def simulate(
     as :func:`~racksmith.review.best.best_play` and the CLI use), a :class:`~racksmith.lexicon.Leaves`,
     a shipped set's name or a KLV2 path; None: every leave 0. ``winpct``: the
     win% table (default: the ruleset's, :func:`~racksmith.sim.winpct.load_winpct`).
-    With a single play there is no best to identify: ``stop`` is ignored and the run goes to
+    With a single play, or plays all similar (:func:`similarity_key`: never raced against each
+    other), there is no best to identify: ``stop`` is ignored and the run goes to
     ``iterations`` or ``seconds``. ``min_samples``: samples of every candidate before the race starts, and so before it can stop on
     confidence (default 30: an ``iterations`` budget below 30 a candidate is shared out evenly). ``round_robin``: sample the candidates in turn instead of
     by best-arm identification (for benchmarks: MAGPIE's ``-sr rr``). ``progress(partial_result)`` is called about every
@@ -443,13 +452,15 @@ def simulate(
     ms = _positive_int(ms, "min_samples", False)
     ms = min(ms, 1 << 62)  # the same as no race at all: the kernel's counts never reach it
     key_ids: dict[tuple, int] = {}
-    # one play has no rival to be sure of: the confidence stop would end the run at min_samples
-    # (30 play-outs for "what is this play's win%?"); it runs to the limits instead
-    if n == 1:
+    # one play, or plays all similar (never raced against each other), have no rival to be sure
+    # of: the confidence stop would end the run at min_samples (30 play-outs for "what is this
+    # play's win%?"); it runs to the limits instead, the plays sampled in turn
+    if len(set(keys)) == 1:
         stop = None
     bai = Sampler(n, (1 - stop) if stop is not None else None, ms,
                   np.array([key_ids.setdefault(k, len(key_ids)) for k in keys], np.int32),
-                  random.Random(f"racksmith-sim:{seed}").getstate()[1], bool(round_robin))
+                  random.Random(f"racksmith-sim:{seed}").getstate()[1], bool(round_robin),
+                  _prior(position, plies, opponent_rack))
     t0 = time.perf_counter()
     last = t0
     stopped = "iterations"
@@ -503,6 +514,24 @@ def simulate(
     if progress is not None:
         progress(result)
     return result
+
+
+def _prior(position: "Position", plies: int, opponent_rack: str) -> float:
+    """The sampler's pseudo-play-outs (:data:`VARIANCE_PRIOR`); none where every play-out of a play
+    comes out the same: the opponent's rack known (as it is with the bag empty) and no draw that
+    matters — the bag empty, or one ply (his reply to a rack we know; what either of us draws
+    after it is not valued)."""
+    certain = opponent_rack == "known" and (plies == 1 or position.bag_count == 0)
+    return 0.0 if certain else VARIANCE_PRIOR
+
+
+def win_variance(count: int, total: float, squares: float, prior: float) -> float:
+    """The variance of a play's win chances (``count`` samples, their sum and sum of squares) with
+    ``prior`` pseudo-samples at 0 and as many at 1 added: what the sampler races with
+    (:class:`~racksmith.sim._sim.Sampler`), in the same order of operations, but without its floor."""
+    n = count + 2 * prior
+    mean = (total + prior) / n
+    return max((squares + prior) / n - mean * mean, 0.0)
 
 
 def _opponent_tiles(position: "Position", opponent_racks: "Inference | None"):
@@ -693,13 +722,16 @@ def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, thre
             note=None, tallies: "np.ndarray | None" = None) -> SimResult:
     out = []
     count, total, sumsq, eq_sum, eq_sumsq = bai.count, bai.sum, bai.sumsq, bai.eq_sum, bai.eq_sumsq
+    prior = bai.prior
     per_ply = [tuple(PlyStats.from_tally(j + 1, row) for j, row in enumerate(t.tolist())) for t in tallies] \
         if tallies is not None else [()] * len(cand_moves)
     for i, m in enumerate(cand_moves):
         c = count[i]
         mean = total[i] / c if c else math.nan
-        var = sumsq[i] / c - mean * mean if c else math.nan
-        se = math.sqrt(max(var, 0.0) / (c - 1)) if c > 1 else math.nan
+        # the variance the race takes (with the pseudo-play-outs, over the play-outs and them less
+        # one): no ±0.00 after 30 play-outs that all came out alike; without them the sample's
+        se = math.sqrt(win_variance(c, total[i], sumsq[i], prior) * (c + 2 * prior) / (c + 2 * prior - 1) / c) \
+            if c > 1 else math.nan
         eq = eq_sum[i] / c if c else math.nan
         eq_var = eq_sumsq[i] / c - eq * eq if c else math.nan
         eq_se = math.sqrt(max(eq_var, 0.0) / (c - 1)) if c > 1 else math.nan
