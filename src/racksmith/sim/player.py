@@ -58,6 +58,10 @@ class SimPlayer:
     shipped ruleset's name (None: the ruleset's). Each turn's seed comes from the game's seed (set by
     :meth:`new_game`) and the turn, so a series of games is reproducible.
 
+    Two players only: in a game of three or four the first turn raises
+    :class:`~racksmith.errors.SimError` (the simulation is for two-player positions); use
+    :class:`~racksmith.play.players.BestEquityPlayer` or the endgame player there.
+
     With the bag empty and ``endgame`` true, the move is the endgame solver's
     (:meth:`Position.solve_endgame <racksmith.core.position.Position.solve_endgame>`) searched to
     ``endgame_plies`` plies (None: until exact) within ``endgame_seconds`` (None: no time limit, so
