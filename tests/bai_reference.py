@@ -52,11 +52,12 @@ def glr_z(mu1: float, v1: float, w1: float, mua: float, va: float, wa: float) ->
 class BestArm:
     """The sampler and stopping rule over ``n`` arms. ``keys``: arms with equal keys are similar
     (never raced); ``delta``: 1 - confidence, or None for no confidence stop; ``rng``: the coin
-    of the top-two choice (a :class:`random.Random`)."""
+    of the top-two choice (a :class:`random.Random`); ``prior``: pseudo-samples at 0 and as many
+    at 1 in each arm's variance (the kernel's, simulate()'s VARIANCE_PRIOR; 0: the samples' own)."""
 
     def __init__(self, n: int, *, delta: float | None = 0.01, min_samples: int = 1,
                  keys: Sequence[Hashable] | None = None, rng: random.Random | None = None,
-                 round_robin: bool = False):
+                 round_robin: bool = False, prior: float = 0.0):
         if n < 1:
             raise ValueError(f"best-arm identification needs at least one arm, got {n}")
         if delta is not None and not 0 < delta < 1:
@@ -67,6 +68,7 @@ class BestArm:
         self.keys = list(keys) if keys is not None else list(range(n))
         self.rng = rng or random.Random(0)
         self.round_robin = round_robin
+        self.prior = prior
         self.count = [0] * n        # samples completed
         self.requested = [0] * n    # samples asked for (the next iteration index of each arm)
         self.sum = [0.0] * n
@@ -85,8 +87,9 @@ class BestArm:
         c = self.count[i]
         if not c:
             return MIN_VARIANCE
-        m = self.sum[i] / c
-        return max(MIN_VARIANCE, self.sumsq[i] / c - m * m)
+        n = c + 2 * self.prior
+        m = (self.sum[i] + self.prior) / n
+        return max(MIN_VARIANCE, (self.sumsq[i] + self.prior) / n - m * m)
 
     @property
     def initial_phase(self) -> bool:
@@ -155,18 +158,15 @@ class BestArm:
         thr = self.threshold()
         at = 0
         best, best_value = -1, math.inf
-        count, sumsq, keys = self.count, self.sumsq, self.keys
+        count, keys, var = self.count, self.keys, self.var
         # z(a, i) with the leader's statistics read once: this runs for every arm after every sample
-        mu1, w1 = means[a], float(count[a])
-        v1 = max(MIN_VARIANCE, sumsq[a] / w1 - mu1 * mu1) if w1 else MIN_VARIANCE
+        mu1, w1, v1 = means[a], float(count[a]), var(a)
         key_a = keys[a]
         for i in range(self.n):
             if i == a or keys[i] == key_a:
                 at += 1
                 continue
-            mua, wa = means[i], float(count[i])
-            va = max(MIN_VARIANCE, sumsq[i] / wa - mua * mua) if wa else MIN_VARIANCE
-            z = glr_z(mu1, v1, w1, mua, va, wa)
+            z = glr_z(mu1, v1, w1, means[i], var(i), float(count[i]))
             if z > thr:
                 at += 1
             value = z + math.log(max(1, self.count[i]))

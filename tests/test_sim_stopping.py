@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from bai_reference import MIN_VARIANCE, BestArm, glr_z
+from bai_reference import BestArm
 from racksmith import Position
 from racksmith.core.move import Move
 from racksmith.sim._sim import Sampler
@@ -77,48 +77,13 @@ def test_the_variance_cannot_collapse():
     assert win_variance(32, 32.0, 32.0, 0.0) == 0.0
 
 
-class _BestArmWithPrior(BestArm):
-    """tests/bai_reference.py's BestArm with the kernel's ``prior``: each arm's variance that of
-    its samples with ``prior`` pseudo-samples at 0 and as many at 1 (in the kernel's order of
-    operations: the compiled sampler must make the same choices)."""
-
-    def __init__(self, n, *, prior, **kw):
-        super().__init__(n, **kw)
-        self.prior = prior
-
-    def var(self, i: int) -> float:
-        c = self.count[i]
-        if not c:
-            return MIN_VARIANCE
-        n = c + 2 * self.prior
-        m = (self.sum[i] + self.prior) / n
-        return max(MIN_VARIANCE, (self.sumsq[i] + self.prior) / n - m * m)
-
-    def _update(self, means: list[float]) -> None:
-        a, thr = self.leader, self.threshold()
-        at, best, best_value = 0, -1, math.inf
-        mu1, w1, v1 = means[a], float(self.count[a]), self.var(a)
-        for i in range(self.n):
-            if i == a or self.keys[i] == self.keys[a]:
-                at += 1
-                continue
-            z = glr_z(mu1, v1, w1, means[i], self.var(i), float(self.count[i]))
-            at += z > thr
-            value = z + math.log(max(1, self.count[i]))
-            if value < best_value:
-                best, best_value = i, value
-        self.challenger = best
-        if self.delta is not None and at == self.n:
-            self.stopped = True
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_the_compiled_sampler_with_a_prior_makes_the_reference_choices(seed):
     r = random.Random(seed)
     n = r.randint(2, 6)
     means = [r.random() for _ in range(n)]
     prior = r.choice([0.5, 1.0, 0.25])
-    ref = _BestArmWithPrior(n, prior=prior, delta=0.05, min_samples=5, rng=random.Random(f"p:{seed}"))
+    ref = BestArm(n, prior=prior, delta=0.05, min_samples=5, rng=random.Random(f"p:{seed}"))
     fast = Sampler(n, 0.05, 5, None, random.Random(f"p:{seed}").getstate()[1], False, prior)
     draws = random.Random(-seed)
     for _ in range(3000):
