@@ -207,3 +207,22 @@ def test_a_three_player_record_with_a_wrong_total_keeps_the_hidden_rack_sizes():
     late = [t for t in a.turns if t.turn >= 20]
     assert late and all(t.note is None or "game_over" not in t.note for t in late)
     assert all(t.rank is not None for t in late if not t.withdrawn and t.played != "-")
+
+
+def test_selfplay_players_given_as_a_count_says_one_kind_a_seat(capsys):
+    code, out, err = run(capsys, "selfplay", "--players", "3", "-n", "1")
+    assert code != 0 and out == ""
+    assert "--players equity,equity,equity for 3 players" in err
+
+
+def test_gcg_show_names_the_others_tiles_on_a_going_out_line(capsys, tmp_path):
+    g = Game("english", players=3, seed=2)
+    player = BestEquityPlayer()
+    view = GameView(g)
+    while not g.over:
+        g.play(player.choose(view))
+    f = tmp_path / "g3.gcg"
+    f.write_text(g.gcg(), encoding="utf-8")
+    code, out, err = run(capsys, "gcg", "show", str(f))
+    assert code == 0 and "(AADEIOOU) +18" in out  # (p3 goes out: the others' leftover on one line)
+    assert "going out: the others' tiles counted" in out and "opponent's tiles" not in out

@@ -105,7 +105,7 @@ _NOT_TURNS = {
     "phony": "the play before challenged off and taken back",
     "challenge": "challenge bonus: the play before stood",
     "time": "time penalty",
-    "out": "going out: the opponent's tiles counted",
+    "out": "going out: the others' tiles counted",
     "rack_penalty": "rack penalty: the tiles left subtracted",
 }
 

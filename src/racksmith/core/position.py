@@ -468,7 +468,8 @@ class Position:
         tile unseen, an empty rack is a known empty one (a player gone out).
 
         An ``rsz`` opcode (``rsz 7/1/1;``, which :meth:`cgp` writes where the default rule would
-        read other rack sizes: the bag empty in a game of three players or more) gives each rack's
+        read other rack sizes: the bag empty with racks not full, as in a game of three players or
+        more or a record that shows racks only in part) gives each rack's
         size: a rack written with as many tiles is known, one written with fewer is not known (its
         tiles written, the ones of it known), and its size is the one given (``rack_sizes``).
 
@@ -839,7 +840,7 @@ class Position:
         the unseen tiles allow (``min(rack_size, unseen)``, unknown racks in order), the rest
         being in the bag; a rack known in part, its known tiles and as many unseen ones as that
         allows; a rack not known whose size was given (the ``rack_sizes`` of :class:`Position`:
-        the bag empty in a game of three players or more), that size."""
+        the bag empty with racks not full, as in a game of three players or more), that size."""
         if self._known is None:
             return tuple(map(len, self._racks))
         given = self._sizes
@@ -1095,13 +1096,14 @@ class Position:
         holder gone out). Otherwise they are written as above, and read back as the same racks.
 
         The sizes of racks not known (:attr:`rack_sizes`) that a reader would not take from the
-        racks written (the bag empty in a game of three players or more: it would give them a full
-        rack each "in order", and take an empty rack written for the mover's for that of a player
-        gone out) are written in an ``rsz`` opcode, each rack's size in the order of the racks
+        racks written (the bag empty with racks not full: it would give them a full rack each "in
+        order", and take an empty rack written for the mover's for that of a player gone out; in a
+        game of three players or more, or two racks both not known) are written in an ``rsz`` opcode, each rack's size in the order of the racks
         (``rsz 7/1/1;``), with each rack not known written as its known tiles (the mover's too):
         :meth:`from_cgp` reads them back. CGP has no field for it; other readers ignore an opcode
-        they do not know (Macondo does), and none is written for a position the default rule reads
-        back (every two-player game's)."""
+        they do not know (Macondo does; MAGPIE's ``cgp`` command takes the four fields alone), and
+        none is written for a position the default rule reads back (a two-player game's with one
+        rack known)."""
         self._check_scores()
         racks = self._racks
         opcodes = self.current_opcodes

@@ -202,8 +202,10 @@ def parse_player(spec: str) -> tuple[str, str | None]:
 
         other = (f"; {kind!r} plays in a match (racksmith match --p1 {kind} --p2 equity), which plays every registered kind"
                  if kind in player_kinds() else "")
+        seats = (f" (one kind a seat: --players {','.join(['equity'] * int(kind))} for {kind} players)"
+                 if kind.isdigit() and 2 <= int(kind) <= 4 else "")
         raise RacksmithError(f"unknown player {spec!r}: self-play plays the built-in players "
-                             f"{', '.join(PLAYER_KINDS)}{other}")
+                             f"{', '.join(PLAYER_KINDS)}{other}{seats}")
     if not option:
         return kind, None
     name, eq, value = option.partition("=")

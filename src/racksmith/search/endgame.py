@@ -21,11 +21,11 @@ Several moves (``top``, "multi-PV"): the ``top`` best root moves each get their 
 line, every other root move is proven no better than the last of them (docs/ALGORITHM.md section
 13); the best is the same move as with ``top`` 1, with the same value and line.
 
-Passes: a player with no placement passes without spending a ply. When no placement can ever
-score 0 (no zero-valued tile on a rack, or a single one with none on the board), two passes in a
-row end the game in the search: the value is then provably the same as under the full count of
-scoreless turns (docs/ALGORITHM.md), and the principal variation is completed with the passes the
-full count needs. Otherwise the full count is searched.
+Passes: a player with no placement passes without spending a ply. With the bag empty only passes
+are scoreless turns (a placement resets the count, also one worth 0), so two passes in a row end
+the game in the search: the value is provably the same as under the full count of scoreless turns
+(docs/ALGORITHM.md section 13), and the principal variation is completed with the passes the full
+count needs.
 
 Эрудит (``ruleset.star_reclamation``): the search plays the moves that take stars back as the game
 does (:mod:`racksmith.movegen.reclaim` lists the same moves for ``Position.moves``); a move of the
