@@ -52,3 +52,17 @@ def run_cli(capsys, *args):
     out, err = capsys.readouterr()
     assert "Traceback" not in err
     return code, out, err
+
+
+def played_out_gcg(tmp_path: Path, ruleset: str, players: int, seed: int):
+    """A game of ``players`` best-equity bots played to the end through their views, and the GCG
+    file in ``tmp_path`` it is written to: ``(game, path)``."""
+    from racksmith import BestEquityPlayer, Game, GameView
+
+    game = Game(ruleset, players=players, seed=seed)
+    bot, view = BestEquityPlayer(), GameView(game)
+    while not game.over:
+        game.play(bot.choose(view))
+    path = tmp_path / f"{ruleset}-{players}-{seed}.gcg"
+    path.write_text(game.gcg(), encoding="utf-8")
+    return game, path

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from conftest import played_out_gcg
 from conftest import run_cli as run
 from racksmith import BestEquityPlayer, Game, GameView, Position
 from racksmith.core import turns
@@ -201,13 +202,7 @@ def test_every_position_of_a_game_reads_back_and_two_players_never_write_rsz(rul
 
 
 def test_gcg_cgp_of_a_finished_game_of_four(capsys, tmp_path):
-    g = Game("english", players=4, seed=1)
-    bot = BestEquityPlayer()
-    view = GameView(g)
-    while not g.over:
-        g.play(bot.choose(view))
-    path = tmp_path / "g4.gcg"
-    path.write_text(g.gcg(), encoding="utf-8")
+    g, path = played_out_gcg(tmp_path, "english", 4, 1)
     code, out, err = run(capsys, "gcg", "cgp", path)
     assert code == 0
     assert "rsz" in out  # the sizes the game left the racks, and who went out

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from conftest import played_out_gcg
 from conftest import run_cli as run
 from racksmith import BestEquityPlayer, Game, GameView
 from racksmith.errors import RacksmithError
@@ -216,13 +217,6 @@ def test_selfplay_players_given_as_a_count_says_one_kind_a_seat(capsys):
 
 
 def test_gcg_show_names_the_others_tiles_on_a_going_out_line(capsys, tmp_path):
-    g = Game("english", players=3, seed=2)
-    player = BestEquityPlayer()
-    view = GameView(g)
-    while not g.over:
-        g.play(player.choose(view))
-    f = tmp_path / "g3.gcg"
-    f.write_text(g.gcg(), encoding="utf-8")
-    code, out, err = run(capsys, "gcg", "show", str(f))
+    code, out, err = run(capsys, "gcg", "show", played_out_gcg(tmp_path, "english", 3, 2)[1])
     assert code == 0 and "(AADEIOOU) +18" in out  # (p3 goes out: the others' leftover on one line)
     assert "going out: the others' tiles counted" in out and "opponent's tiles" not in out
