@@ -385,3 +385,36 @@ def test_a_ruleset_file_s_cgp_names_the_rules_the_format_has_words_for(tmp_path)
     same = Ruleset.load(ruleset_file(tmp_path, "same.json", name="same"))
     assert Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0", same).cgp() \
         .endswith(" 0/16 0")
+
+
+# --- the Эрудит variants the sources describe, as ruleset files ---------------------------------------------
+def test_the_erudit_variants_readme_names_are_ruleset_files(tmp_path):
+    """README: 127 tiles without Ъ, no triple letters at 6F/6J/10F/10J and a doubled first word
+    are a ruleset file of Эрудит's fields (the doubled first word: a double-word centre)."""
+    erudit = get_ruleset("erudit")
+    data = erudit.to_dict()
+    fewer = {"Ъ": -1, "А": -1, "О": -1, "Е": -1}  # 131 tiles less 4
+    data["tiles"] = [[ch, n + fewer.get(ch, 0), pts] for ch, n, pts in data["tiles"] if n + fewer.get(ch, 0)]
+    board = [list(row) for row in data["board"]]
+    for r, c in ((5, 5), (5, 9), (9, 5), (9, 9)):  # 6F, 6J, 10F, 10J
+        assert board[r][c] == '"'
+        board[r][c] = "."
+    assert board[7][7] == "."
+    board[7][7] = "-"
+    data.update(name="erudit-site", title="Эрудит (site)", aliases=[], board=["".join(row) for row in board])
+    path = tmp_path / "erudit_site.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    site = Ruleset.load(path)
+    assert site.total_tiles == 127
+    with pytest.raises(UnknownLetterError):
+        site.alphabet.encode("Ъ")
+    assert site.layout()[5][5] == site.layout()[9][9] == "." and site.layout()[7][7] == "-"
+    empty = "/".join(["15"] * 15) + " СЕНАТОР/ 0/0 0"
+    plain = {str(m): m for m in Position.from_cgp(empty, ruleset=erudit).moves() if m.is_place}
+    doubled = {str(m): m for m in Position.from_cgp(empty, ruleset=site).moves() if m.is_place}
+    assert plain.keys() == doubled.keys() and len(plain) > 10
+    bonus = erudit.bingo_bonus
+    for key, m in plain.items():  # the word doubled, the bonus for seven tiles not
+        extra = bonus if m.tiles_played == erudit.rack_size else 0
+        assert doubled[key].score == 2 * (m.score - extra) + extra, key
+    assert any(m.tiles_played == 7 for m in plain.values())
