@@ -204,3 +204,43 @@ def test_one_ply_with_the_bag_empty_counts_no_leave():
     r = simulate(Position.from_cgp(EMPTY_BAG), moves=["1L ORR(A)"], plies=1, iterations=10, seed=1)
     assert r.best.ply_stats[0].mean_score == 4
     assert r.best.equity == 14 - 4 and r.best.stderr == 0.0
+
+
+# --- a decided game: win chances within the cutoff rank by equity -----------------------------------
+# a simulation audit's position: 92 behind, 2 tiles in the bag; every play loses (MAGPIE ranks
+# 15L (M)USK / (M)URK first); before the cutoff the race picked O12 SUQ, equity -5.6, for a win
+# chance 0.0039% against (M)USK's 0.0015% (+24.8), both ±0.05
+DECIDED = ("11JURA/13E1/9VAUNT1/13I1/13N1/3LOOF5HA1/5BIB4OES/p2IMINO2R1O1A/L3E1STUDIER1X/A3D5T1AY1/N3I5Z1hO1/"
+           "C2FA6WEN1/H1CLEAR4OD2/E2I1WEEPIER3/TATTLED4M3 GKQRSUV/ 317/409 0")
+
+
+def test_win_chances_within_the_cutoff_rank_as_equal():
+    from racksmith.sim.simulate import WIN_CUTOFF, _win_rank
+
+    edge = 100.0 * WIN_CUTOFF
+    assert _win_rank(0.0) == _win_rank(edge) == _win_rank(edge / 2) == 0.0
+    assert _win_rank(100.0) == _win_rank(100.0 - edge) == 100.0
+    assert _win_rank(edge * 1.01) == edge * 1.01 and _win_rank(50.0) == 50.0
+    assert _win_rank(100.0 - edge * 1.01) == 100.0 - edge * 1.01
+
+
+@pytest.mark.parametrize("stop", [0.99, None])
+def test_a_lost_game_is_played_for_spread(stop):
+    from racksmith.sim.simulate import DECIDED_SAMPLES, WIN_CUTOFF
+
+    pos = Position.from_cgp(DECIDED)
+    r = simulate(pos, candidates=6, seed=1, leaves=SYNTH, stop=stop, iterations=3000)
+    assert r.stopped == ("decided" if stop else "iterations")
+    if stop:
+        assert min(c.iterations for c in r.candidates) >= DECIDED_SAMPLES
+    assert all(c.win_pct <= 100 * WIN_CUTOFF for c in r.candidates)
+    equities = [c.equity for c in r.candidates]
+    assert equities == sorted(equities, reverse=True)
+    assert r.best.move.notation() in ("15L (M)USK", "15L (M)URK")
+    assert "SUQ" not in r.best.move.notation()
+
+
+def test_a_game_not_decided_does_not_stop_as_decided():
+    r = simulate(Position.from_cgp(WINNING), candidates=4, seed=3, leaves=SYNTH, iterations=2000)
+    assert r.stopped != "decided"
+    assert 0.5 < r.best.win_pct < 99.9

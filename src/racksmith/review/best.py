@@ -244,6 +244,7 @@ def _sim(position, seconds, leaves, winpct, threads, seed, candidates, plies, op
     r = with_borrowed_note(r, position.ruleset, winpct)  # (another ruleset's table, when it has none: said)
     c = r.best
     how = {"confidence": "sure of the best play at 0.99", "time": "stopped by the time limit",
+           "decided": "the game is decided: ranked by equity",
            "iterations": "stopped at its iteration limit",
            "interrupted": "cancelled" if cancel is not None and cancel.is_set() else "interrupted"}.get(r.stopped, r.stopped)
     summary = (f"simulated {len(r.candidates)} play{'s' if len(r.candidates) != 1 else ''}, {plies} "

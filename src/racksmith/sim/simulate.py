@@ -64,6 +64,14 @@ DEFAULT_MIN_SAMPLES = 30
 VARIANCE_PRIOR = 0.5
 #: the play-outs hold each score within this, either way (sim/_sim.pyx)
 MAX_SCORE = 1 << 28
+#: a win chance within this of 0 or of 1 is a decided game (MAGPIE's ``-cutoff``, 0.005 points of
+#: win%): plays whose win chances are both so decided, or equal, are ranked by equity, and the
+#: confidence race stops once its leader's is (``stopped = "decided"``)
+WIN_CUTOFF = 0.00005
+#: the play-outs every candidate needs before the run can stop as decided: a play that wins one
+#: play-out in 100 shows a win in 300 with 95% probability (MAGPIE stops after its first phase, at
+#: 30 a play, where such a play shows none three times in four)
+DECIDED_SAMPLES = 300
 #: MAGPIE's grades of a play by win% lost: within 0.5 points, 3, 7, and beyond
 GRADES = ((0.5, "best"), (3.0, "inaccuracy"), (7.0, "mistake"), (math.inf, "blunder"))
 
@@ -165,9 +173,12 @@ def _known(x: float) -> "float | None":
 
 @dataclass(frozen=True, slots=True)
 class SimResult:
-    """The candidates, best first (by win chance, then equity), and how the run ended:
-    ``stopped`` is ``"confidence"`` (best-arm identification is sure of the best at the ``stop``
-    level), ``"iterations"``, ``"time"`` or ``"interrupted"``. ``opponent_rack``: where the
+    """The candidates, best first (by win chance, then equity; two win chances both within
+    :data:`WIN_CUTOFF` of 0, or of 1, rank as equal), and how the run ended: ``stopped`` is
+    ``"confidence"`` (best-arm identification is sure of the best at the ``stop`` level),
+    ``"decided"`` (the best play's win chance is within :data:`WIN_CUTOFF` of 0 or of 1: the game
+    is decided, and the plays so decided are ranked by equity), ``"iterations"``, ``"time"`` or
+    ``"interrupted"``. ``opponent_rack``: where the
     opponent's rack came from — ``"known"`` (the position gives it, or with the bag empty it is
     certain: the unseen tiles, with the tiles of it known), ``"inferred"`` (drawn from the
     leaves of ``opponent_racks``), ``"partial"`` (known in part, :attr:`Position.racks_partial
@@ -503,6 +514,9 @@ def simulate(
             if done:
                 stopped = "confidence"
                 break
+            if stop is not None and _decided(bai, ms):
+                stopped = "decided"
+                break
             now = time.perf_counter()
             if progress is not None and now - last >= progress_every:
                 last = now
@@ -514,6 +528,28 @@ def simulate(
     if progress is not None:
         progress(result)
     return result
+
+
+def _decided(bai: "Sampler", min_samples: int) -> bool:
+    """Whether the race's leader, every candidate sampled ``min_samples`` and
+    :data:`DECIDED_SAMPLES` times, has a win chance within :data:`WIN_CUTOFF` of 0 or of 1: no play
+    wins more, or every play loses, and the plays so decided are ranked by equity
+    (:func:`_win_rank`)."""
+    count = bai.count
+    if min(count) < max(min_samples, DECIDED_SAMPLES):
+        return False
+    best = max(s / c for s, c in zip(bai.sum, count))
+    return best <= WIN_CUTOFF or best >= 1 - WIN_CUTOFF
+
+
+def _win_rank(win_pct: float) -> float:
+    """A win chance (in percent) as it ranks: within :data:`WIN_CUTOFF` of 0 or of 1 it is 0 or 1,
+    so that plays both so decided are ranked by equity (as MAGPIE compares simmed plays)."""
+    if win_pct <= 100.0 * WIN_CUTOFF:
+        return 0.0
+    if win_pct >= 100.0 * (1 - WIN_CUTOFF):
+        return 100.0
+    return win_pct
 
 
 def _prior(position: "Position", plies: int, opponent_rack: str) -> float:
@@ -736,7 +772,8 @@ def _result(cand_moves, bai: "Sampler", recs, reason, seconds, plies, seed, thre
         eq_var = eq_sumsq[i] / c - eq * eq if c else math.nan
         eq_se = math.sqrt(max(eq_var, 0.0) / (c - 1)) if c > 1 else math.nan
         out.append(SimCandidate(m, 100.0 * mean, eq, 100.0 * se, c, float(recs[i]["equity"]), eq_se, per_ply[i]))
-    # the plays simulated by win chance, then equity; those no play-out reached after them, by static equity
+    # the plays simulated by win chance (a decided one's as 0 or 100: _win_rank), then equity; those
+    # no play-out reached after them, by static equity
     order = sorted(range(len(out)), key=lambda i: (1, -out[i].static_equity, i) if not out[i].iterations
-                   else (0, -out[i].win_pct, -out[i].equity, i))
+                   else (0, -_win_rank(out[i].win_pct), -out[i].equity, i))
     return SimResult(tuple(out[i] for i in order), bai.total, reason, seconds, plies, seed, threads, opponent_rack, note)
