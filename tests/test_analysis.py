@@ -87,8 +87,11 @@ def test_unknown_rack_and_phony_have_no_rank(leaves, enable):
     first, second = result.turns
     assert first.rank is None and first.note == "rack not recorded" and first.graded_by is None
     # a phony taken back: graded as the pass it came to, its words named
-    # a pass is worth 0 (no points, the whole rack kept), not the static players' -50: some plays rank below it
-    assert second.withdrawn and second.moves > 0 and second.played_equity == 0.0 and 1 < second.rank < second.moves
+    # a pass is worth the rack it keeps (no points), not the static players' -50: some plays rank below it
+    from racksmith.review.analysis import kept_rack_value
+
+    kept = round(kept_rack_value(leaves, list(pos.ruleset.alphabet.rack("DEIILTZ"))), 5)
+    assert second.withdrawn and second.moves > 0 and second.played_equity == kept and 1 < second.rank < second.moves
     assert second.played_score == 0
     assert second.note == "challenged off: turn lost; a phony: not in the lexicon (enable): KZ, OI"
     # a phony that stood: no rank, its words named

@@ -246,7 +246,14 @@ def test_a_play_challenged_off_is_graded_as_the_turn_it_lost(play, score, words)
     assert t.withdrawn and t.played_score == 0 and t.withdrawn_score == score
     assert t.note == f"challenged off: turn lost; {words}"
     pass_turn = a.turns[3]  # bob's pass, graded the same way
-    assert t.played_equity == pass_turn.played_equity == 0.0 and 1 < t.rank < t.moves  # a pass is worth 0, not -50
+    from racksmith import get_ruleset
+    from racksmith.lexicon import load_leaves
+    from racksmith.review.analysis import kept_rack_value
+
+    for turn in (t, pass_turn):  # a pass is worth the rack it keeps (the sub-leave prior), not -50
+        rack = list(get_ruleset("english").alphabet.rack(turn.rack))
+        assert turn.played_equity == round(kept_rack_value(load_leaves("english"), rack), 5)
+    assert pass_turn.played_equity < 0 < t.played_equity and 1 < t.rank < t.moves
     assert t.graded_by == "static" and t.equity_lost == pytest.approx(t.best[0].equity - t.played_equity)
     alice = a.players[0]
     assert alice.challenged_off == 1 and alice.ranked == 4

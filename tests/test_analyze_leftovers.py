@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 
 from racksmith.cli.main import main
+from racksmith import get_ruleset
 from racksmith.core.position import Position
+from racksmith.lexicon import load_leaves
 from racksmith.movegen.movelist import EQUITY_DECIMALS
-from racksmith.review.analysis import MAYBE_FAILED_CHALLENGE, analyze, pass_value
+from racksmith.review.analysis import MAYBE_FAILED_CHALLENGE, analyze, kept_rack_value, pass_value
 from racksmith.review.replay import replay_text
 
 OPENING = Position.empty("english", "AEKNOQR")
@@ -26,22 +28,47 @@ def _equities(pos) -> np.ndarray:
     return np.round(recs["equity"][recs["kind"] != 2].astype(np.float64), EQUITY_DECIMALS)  # every move but the pass
 
 
-def test_a_pass_with_tiles_in_the_bag_is_worth_0_not_minus_50():
+def test_a_pass_with_tiles_in_the_bag_is_worth_the_rack_kept_not_minus_50():
     """It was graded at −50 (the move generator's penalty, a rule for bots): 'lost' 50 points more
     than it did, and ranked last."""
     r = replay_text(HEAD + ">b: DEIILTZ - +0 0\n")
     a = analyze(r, top=3, endgame_seconds=None)
     t = a.turns[1]
-    others = _equities(r.position(2))
-    assert pass_value(r.position(2), None) == 0.0
-    assert t.graded_by == "static" and t.played_equity == 0.0
-    assert t.equity_lost == pytest.approx(float(others.max())) and t.equity_lost < 50
-    assert t.rank == 1 + int(np.count_nonzero(others > 0)) and t.rank < t.moves
+    pos = r.position(2)
+    others = _equities(pos)
+    kept = pass_value(pos, load_leaves("english"))
+    assert pass_value(pos, None) == 0.0 and kept == round(kept_rack_value(load_leaves("english"), list(pos.racks[0])), 5)
+    assert t.graded_by == "static" and t.played_equity == kept
+    assert t.equity_lost == pytest.approx(float(others.max()) - kept) and t.equity_lost < 50
+    assert t.rank == 1 + int(np.count_nonzero(others > kept)) and t.rank < t.moves
     assert t.static_equity_lost == pytest.approx(t.equity_lost) and not t.played_best
     assert a.players[1].equity_lost == pytest.approx(t.equity_lost)
     assert a.to_dict()["players"][1]["equity_lost"] == pytest.approx(round(t.equity_lost, 3))
     # the moves listed rank as the verdict does: the best first, its equity what the turn lost
-    assert t.best[0].rank == 1 and t.best[0].equity == pytest.approx(t.equity_lost)
+    assert t.best[0].rank == 1 and t.best[0].equity - kept == pytest.approx(t.equity_lost)
+
+
+def test_a_whole_rack_kept_is_valued_by_the_sub_leave_prior():
+    """A leave table holds no 7-tile leave: the pass was worth 0 and, with 1-6 tiles in the bag
+    (no exchange), ranked above every play keeping 6 of the same junk (an audit: Russian
+    ЕЕИИМОЪ, 4 in the bag, 9M М(У) at -7.1 graded as losing to a pass nobody played; a
+    simulation gives М(У) 24.8% to win against the pass's 13.8%)."""
+    rs = get_ruleset("russian")
+    cgp = ("ПА1ВОИНСТво1ЦЕЖ/1ДРОМ5Т1Е2/1Е1Н6З1П2/1Н1АДЫГ2ВЫТЬЁ1/1И2Ь5В2Р1/1Т2ЯС7А1/4К1ЛЭРД5/3ХОДУН1ОБЛОГА/"
+           "4Н1Ч1ЯС3У1/8С4Щ1/9КОЙКА1/12У2/9СМЕШОК/9Е4А/7ОБВАЛ2Ф ЕЕИИМОЪ/АИППРТУ 289/296 0 lex ru;")
+    pos = Position.from_cgp(cgp, ruleset=rs)
+    leaves = load_leaves("russian")
+    rack = list(pos.racks[0])
+    by_hand = []
+    for t in sorted(set(rack)):
+        rest = list(rack)
+        rest.remove(t)
+        by_hand.append(leaves.value_tiles(rest) + leaves.value_tiles([t]))
+    assert kept_rack_value(leaves, rack) == pytest.approx(sum(by_hand) / len(by_hand))
+    value = pass_value(pos, leaves)
+    best = pos.moves(top=1, sort="equity", leaves=leaves)[0]
+    assert 0 < pos.bag_count < 7 and best.notation() == "9M М(У)"
+    assert value < best.equity < 0  # the play kept the best 6 of the junk; the pass keeps all of it
 
 
 def test_a_withdrawn_play_is_graded_as_the_same_pass():
@@ -50,9 +77,9 @@ def test_a_withdrawn_play_is_graded_as_the_same_pass():
     text = HEAD + f">b: DEIILTZ 9H ZIT +{zit} {zit}\n>b: DEIILTZ -- -{zit} 0\n"
     withdrawn = analyze(replay_text(text), top=1, endgame_seconds=None).turns[1]
     passed = analyze(replay_text(HEAD + ">b: DEIILTZ - +0 0\n"), top=1, endgame_seconds=None).turns[1]
-    assert withdrawn.withdrawn and withdrawn.played_equity == 0.0 == passed.played_equity
+    assert withdrawn.withdrawn and withdrawn.played_equity == passed.played_equity != 0.0
     assert (withdrawn.rank, withdrawn.equity_lost) == (passed.rank, passed.equity_lost)
-    assert withdrawn.equity_lost == pytest.approx(withdrawn.best[0].equity)
+    assert withdrawn.equity_lost == pytest.approx(withdrawn.best[0].equity - withdrawn.played_equity)
 
 
 def test_a_pass_tagged_as_a_failed_challenge_is_not_graded(capsys, tmp_path):

@@ -13,12 +13,15 @@ move (``"endgame"``), a value the solver found exact or, when its time ran out, 
 depth (:attr:`EndgameGrade.exact` false: used all the same, and marked).
 
 A pass is graded as what it is (:func:`pass_value`): while the bag holds tiles it scores 0 and
-keeps the whole rack, worth the leave table's value of that rack, which is 0 (a KLV2 holds leaves of
-at most rack size − 1 tiles; without leaves, 0): a pass is worth 0, as much as exchanging the whole
-rack. The move generator charges it −50 instead (:data:`racksmith.rules.equity.PASS_PENALTY`, so
-that a static player never passes with moves at hand): that is a rule for choosing, not a measure of
-a choice, and the verdicts leave it out (every rank, the best moves listed and the equity lost use
-the pass's value: on a turn whose every play is worth less than 0, the pass is the best move). With
+keeps the whole rack. A leave table holds no leave of a whole rack (a KLV2's are 1 to rack size − 1
+tiles), so the rack kept is valued as training values a leave it never saw (the sub-leave prior,
+docs/ALGORITHM.md §16): the mean, over its distinct tiles ``t``, of ``value(rack − t) + value(t)`` —
+a rack of junk kept is worth about what its junk is worth, not the 0 of a fresh draw (without
+leaves, 0). The move generator charges a pass −50 instead (:data:`racksmith.rules.equity.PASS_PENALTY`,
+so that a static player never passes with moves at hand): that is a rule for choosing, not a measure
+of a choice, and the verdicts leave it out (every rank, the best moves listed and the equity lost
+use the pass's value: on a turn whose every play is worth less than keeping the rack, the pass is
+the best move). With
 the bag empty the pass keeps its tiles like any move that keeps them (the move generator's value,
 and the endgame solver's verdict). A play taken back after a challenge (``withdrawn``) put nothing
 on the board and scored nothing: the turn is graded as the pass it came to, with that value, against
@@ -932,16 +935,31 @@ def _passes_after_plays(replay: Replay) -> set[int]:
 def pass_value(pos, leaves) -> float | None:
     """What the analysis values a pass at while the bag holds tiles (None with the bag empty: then
     the move generator's value stands, the tiles kept costing what any move keeping them costs).
-    A pass scores 0 and keeps the whole rack: its value is 0 plus the leave table's value of that
-    rack, which a KLV2 does not hold (leaves of 1 to rack size − 1 tiles: 0, as for an absent
-    leave), nor does equity without leaves: 0, the value of exchanging the whole rack. It is not the
-    move generator's −:data:`~racksmith.rules.equity.PASS_PENALTY`, a rule that keeps a static
-    player from passing, which would count 50 points no play lost in "equity lost"."""
+    A pass scores 0 and keeps the whole rack: its value is that rack's as a leave
+    (:func:`kept_rack_value`; without leaves, 0). It is not the move generator's
+    −:data:`~racksmith.rules.equity.PASS_PENALTY`, a rule that keeps a static player from passing,
+    which would count 50 points no play lost in "equity lost"."""
     if pos.bag_count == 0:
         return None
-    rack = pos.racks[0]
-    value = leaves.value_tiles(rack) if leaves is not None and len(rack) else 0.0
+    rack = list(pos.racks[0])
+    value = kept_rack_value(leaves, rack) if leaves is not None and rack else 0.0
     return round(float(value), EQUITY_DECIMALS)
+
+
+def kept_rack_value(leaves, rack: list[int]) -> float:
+    """The value of keeping ``rack`` whole (a pass): a leave table holds no leave of a full rack, so
+    it is valued as training values a leave it never saw (the sub-leave prior, docs/ALGORITHM.md
+    §16), the mean over its distinct tiles ``t`` of ``value(rack − t) + value(t)``. A rack shorter
+    than the longest leaves the table holds is the table's own value."""
+    if len(rack) < 2:
+        return float(leaves.value_tiles(rack)) if rack else 0.0
+    values = []
+    for t in sorted(set(rack)):
+        rest = list(rack)
+        rest.remove(t)
+        values.append(float(leaves.value_tiles(rest)) + float(leaves.value_tiles([t])))
+    whole = float(leaves.value_tiles(rack))
+    return whole if whole else sum(values) / len(values)
 
 
 def _verdict_equities(pos, recs, leaves) -> np.ndarray:
