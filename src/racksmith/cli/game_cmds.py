@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Optional
 
@@ -51,16 +51,17 @@ def selfplay(
     With --gcg-dir, a game whose record cannot be written (a full disk, the folder removed) does
     not stop the series: the report counts every game, and the command then exits 1 saying how
     many records are missing. Stopped by Ctrl-C, it says on stderr how many games were played and
-    which records were written."""
-    import tempfile
-
+    which records were written. Another run writing records to the same --gcg-dir meanwhile is
+    refused before any game."""
     from ..errors import RacksmithError
     from ..lexicon import load_leaves
     from ..lexicon.load import ruleset_lexicon
     from ..rules.ruleset import get_ruleset
     from ..play.backends import MAX_GAMES, check_jobs
     from ..play.selfplay import ENGINES, SelfPlayConfig, _Series, parse_player, parse_players, run_selfplay
-    from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records, write_games_csv
+    from .progress import (
+        check_output_file, counted_games, end_with_problems, records_folder, warn_stale_records, write_games_csv,
+    )
 
     # bad usage first, then what the options name (files, folders): all of it before any note is shown
     if not 1 <= games <= MAX_GAMES:
@@ -100,52 +101,48 @@ def selfplay(
     # the series as run_selfplay makes it (each player's own leaves read, the engine checked against the
     # players, the lexicon and the ruleset): what it would refuse, refused here
     _Series(config, lex, klv)
-    if gcg_dir is not None:
-        try:
-            gcg_dir.mkdir(parents=True, exist_ok=True)
-            tempfile.TemporaryFile(dir=gcg_dir).close()  # writable, before any game is played
-        except OSError as e:
-            fail(f"cannot write the games' records to {gcg_dir}: {e.strerror or e} (give a folder that can be created "
-                 "or written)")
-        warn_stale_records(gcg_dir, games)
     if games_csv is not None:
         check_output_file(games_csv, "--games-csv")
-    from .common import stdout
+    # the records' folder made, checked writable and held for the run (another run writing there is refused)
+    with records_folder(gcg_dir) if gcg_dir is not None else nullcontext():
+        if gcg_dir is not None:
+            warn_stale_records(gcg_dir, games)
+        from .common import stdout
 
-    stdout()  # the report goes there: a closed stdout (>&-) is said before the games are played, not after
-    plain = [f"p{i + 1}" for i, spec in enumerate(kinds) if parse_player(spec) == ("equity", None)]
-    if plain and leaves is None and rs.rack_size > 1:  # (racks of one tile keep no leave: equity is the score)
-        mixed = sum(1 for spec in kinds if parse_player(spec)[0] == "equity") > len(plain)  # some have their own
-        who = (f"{' and '.join(plain)} ({'equity' if len(plain) == 1 else 'the equity players'} without leaves of "
-               f"{'its' if len(plain) == 1 else 'their'} own) {'uses' if len(plain) == 1 else 'use'}"
-               if mixed else "the equity players use")
-        from ..lexicon.shipped_leaves import default_leaves_name
+        stdout()  # the report goes there: a closed stdout (>&-) is said before the games are played, not after
+        plain = [f"p{i + 1}" for i, spec in enumerate(kinds) if parse_player(spec) == ("equity", None)]
+        if plain and leaves is None and rs.rack_size > 1:  # (racks of one tile keep no leave: equity is the score)
+            mixed = sum(1 for spec in kinds if parse_player(spec)[0] == "equity") > len(plain)  # some have their own
+            who = (f"{' and '.join(plain)} ({'equity' if len(plain) == 1 else 'the equity players'} without leaves of "
+                   f"{'its' if len(plain) == 1 else 'their'} own) {'uses' if len(plain) == 1 else 'use'}"
+                   if mixed else "the equity players use")
+            from ..lexicon.shipped_leaves import default_leaves_name
 
-        give = ("--leaves shipped (the ruleset's own) or a file" if default_leaves_name(rs) is not None else
-                f"--leaves FILE ({making_leaves(rs.rack_size)})")
-        note(f"note: no --leaves given: {who} equity without leave values (score, opening and end-of-game "
-             f"adjustments); give {give}")
-    # (no refresh thread: worker processes are forked, and the measured loop should not pay for drawing)
-    stopped = "no report printed" + (f", {games_csv} not written" if games_csv is not None else "")
-    with counted_games("self-play", games, stopped) as progress:
-        try:
-            report = run_selfplay(games, config, jobs=jobs, lexicon=lex, leaves=klv, progress=progress)
-        except RacksmithError as e:
-            fail(str(e))
-    d = report.to_dict()
-    problems: list[str] = []  # a line each on stderr, after the report
-    write_games_csv(report, games_csv, problems, "; the report above counts every game")
-    if as_json:
-        emit_json(d)
-    else:
-        _print_report(d)
-    if d["invariant_violations"]:
-        problems.append(f"{plural(d['invariant_violations'], 'invariant violation')}; first: {d['violations'][0]}")
-    lost = d.get("records_unwritten", 0)
-    if lost:
-        problems.append(f"the {'record' if lost == 1 else 'records'} of {plural(lost, 'game')} could not be written to "
-                        f"{gcg_dir} (first: {d['records_error']}); the report above counts every game")
-    end_with_problems(problems)
+            give = ("--leaves shipped (the ruleset's own) or a file" if default_leaves_name(rs) is not None else
+                    f"--leaves FILE ({making_leaves(rs.rack_size)})")
+            note(f"note: no --leaves given: {who} equity without leave values (score, opening and end-of-game "
+                 f"adjustments); give {give}")
+        # (no refresh thread: worker processes are forked, and the measured loop should not pay for drawing)
+        stopped = "no report printed" + (f", {games_csv} not written" if games_csv is not None else "")
+        with counted_games("self-play", games, stopped) as progress:
+            try:
+                report = run_selfplay(games, config, jobs=jobs, lexicon=lex, leaves=klv, progress=progress)
+            except RacksmithError as e:
+                fail(str(e))
+        d = report.to_dict()
+        problems: list[str] = []  # a line each on stderr, after the report
+        write_games_csv(report, games_csv, problems, "; the report above counts every game")
+        if as_json:
+            emit_json(d)
+        else:
+            _print_report(d)
+        if d["invariant_violations"]:
+            problems.append(f"{plural(d['invariant_violations'], 'invariant violation')}; first: {d['violations'][0]}")
+        lost = d.get("records_unwritten", 0)
+        if lost:
+            problems.append(f"the {'record' if lost == 1 else 'records'} of {plural(lost, 'game')} could not be written to "
+                            f"{gcg_dir} (first: {d['records_error']}); the report above counts every game")
+        end_with_problems(problems)
 
 
 def _print_report(d: dict) -> None:
@@ -323,12 +320,15 @@ def _analyze_records(paths: "list[Path]", ruleset, lexicon, leaves, top: int, si
                 if progress is not None:
                     progress(len(results), len(files))
     except KeyboardInterrupt:  # what was done is given, and said (exit 130, or 128 + the signal: cli/main.py)
-        _give_records(results, as_json, sim_options is not None, stopped=True)
-        note(f"racksmith: stopped (Ctrl-C) after {len(results)} of {plural(len(files), 'record')}: "
-             + ("the tables above are of those" if results else "none was analysed"))
+        from .progress import stopped_by
+
+        _give_records(results, as_json, sim_options is not None, len(files), stopped=True)
+        note(f"racksmith: stopped ({stopped_by()}) after {len(results)} of {plural(len(files), 'record')}: "
+             + (f"{'the JSON' if as_json else 'the tables'} above {'is' if as_json else 'are'} of those" if results else
+                "none was analysed"))
         raise
     problems = [r for r in results if r.problem is not None]
-    _give_records(results, as_json, sim_options is not None)
+    _give_records(results, as_json, sim_options is not None, len(files))
     for r in problems:
         note(f"note: {r.problem if r.error is not None else f'{r.path}: {r.problem}'}")
     if problems:
@@ -341,15 +341,16 @@ def _analyze_records(paths: "list[Path]", ruleset, lexicon, leaves, top: int, si
              "record's problems)")
 
 
-def _give_records(results, as_json: bool, simulated: bool, stopped: bool = False) -> None:
-    """The records analysed and the players' totals over them, on stdout (text or JSON)."""
+def _give_records(results, as_json: bool, simulated: bool, total: int, stopped: bool = False) -> None:
+    """The records analysed and the players' totals over them, on stdout (text or JSON). ``total``:
+    the records given; those a stopped run did not reach count as not analysed."""
     from ..review.batch import summarize
 
     totals = summarize(results)
     if as_json:
         emit_json({"records": [r.to_dict() for r in results], "players": [t.to_dict() for t in totals],
-                   "analysed": sum(r.analysis is not None for r in results),
-                   "not_analysed": sum(r.error is not None for r in results),
+                   "total": total, "analysed": sum(r.analysis is not None for r in results),
+                   "not_analysed": sum(r.error is not None for r in results) + total - len(results),
                    "not_replayed": sum(r.error is None and r.problem is not None for r in results),
                    "stopped": stopped})
     elif results:

@@ -55,8 +55,10 @@ def build_cmd(
     from ..lexicon.sidecar import written_together
     from ..rules.ruleset import get_ruleset
     from .common import fail, note
+    from .progress import check_output_kind
 
     output_file(output, "a KLV2 file")
+    check_output_kind(output, "--output", sidecar=True)  # (/dev/stdout, a FIFO: refused before the CSV is read)
     if output.resolve() == csv.resolve():
         raise typer.BadParameter("the output would overwrite the CSV: choose another file", param_hint="--output")
     rs = get_ruleset("english" if ruleset is None else ruleset)  # (-r "" is an unknown ruleset, not english)
@@ -267,10 +269,16 @@ def csv_cmd(
     from ..lexicon import load_leaves
     from ..lexicon.files import write_atomically
     from ..rules.ruleset import get_ruleset
-    from .common import note, write_results
+    from .common import fail, note, write_results
 
     if output is not None and str(output) == "-":  # (a file named '-' by its full path: "$PWD/-")
         output = None
+    if output is not None:
+        from ..lexicon.files import names_a_descriptor
+
+        if names_a_descriptor(output) is not None:  # (written whole and renamed: never over what stdout is sent to)
+            fail(f"--output {output}: it names a file descriptor or a standard stream, not a file: give a regular "
+                 "file's path, or leave --output out (or give -) to write the CSV to stdout")
     if output is not None and Path(leaves_file).exists() and output.resolve() == Path(leaves_file).resolve():
         raise typer.BadParameter("the output would overwrite the leave file: choose another file", param_hint="--output")
     ruleset = _ruleset_of(leaves_file, ruleset)
@@ -491,11 +499,20 @@ def _saved_training(output: Path, settings) -> "tuple[str, str] | None":
     return f"at {played:,} of {total:,} games{where}", "resume"
 
 
-def _interrupted_training(output: Path, settings, checkpoint: int) -> str:
-    """What a training stopped by Ctrl-C (or SIGTERM) left: the games its saved state holds, or
-    nothing to resume."""
-    from ..training.train import state_dir
+def _interrupted_training(output: Path, settings, checkpoint: int, before: "list | None" = None) -> str:
+    """What a training stopped by Ctrl-C (or SIGTERM) left: the leaves and their provenance, when
+    it had written both (``before``: their :func:`~racksmith.lexicon.files.file_identity` before the
+    run; a file written since is another), else the games its saved state holds, or nothing to
+    resume."""
+    from ..lexicon.files import file_identity
+    from ..training.train import provenance_path, state_dir
 
+    now = [file_identity(output), file_identity(provenance_path(output))]
+    if before is not None and None not in now and all(a != b for a, b in zip(before, now)):
+        left = (f"; its training state {state_dir(output)} was kept (the same command writes the same leaves from "
+                "it; or remove it)" if (state_dir(output) / "state.json").exists() else "")
+        return (f"interrupted after the leaves were written: {output} and its provenance {provenance_path(output)} "
+                f"are complete{left}")
     saved = _saved_training(output, settings)
     if saved is None:
         return (f"interrupted before the state was first saved (every {checkpoint:,} games): nothing to resume; "
@@ -581,8 +598,11 @@ def train_cmd(
     import shlex
 
     from .common import fail, output_file
+    from .progress import check_output_kind
 
     output_file(output, "a KLV2 file")  # (-o -: a leave file is not written to stdout)
+    # /dev/stdout, a FIFO, a device: refused now, not after every game (the folder: train_leaves, before any game)
+    check_output_kind(output, "--output", sidecar=True)
 
     from ..rules.ruleset import get_ruleset
     from ..training.train import TrainSettings, train_leaves
@@ -644,6 +664,10 @@ def train_cmd(
     if start is not None:
         words += ["--from", _start_word(start)]
     command = " ".join(shlex.quote(w) for w in words)
+    from ..lexicon.files import file_identity
+    from ..training.train import provenance_path
+
+    before = [file_identity(output), file_identity(provenance_path(output))]  # (what the run writes is another)
     try:
         with games_progress() as update:
             result = train_leaves(output, settings, start_leaves=start_bytes, jobs=jobs, backend=backend,
@@ -652,7 +676,7 @@ def train_cmd(
     except KeyboardInterrupt:  # (exit 130, or 128 + the signal: cli/main.py)
         from .common import note
 
-        note("racksmith: " + _interrupted_training(output, settings, checkpoint))
+        note("racksmith: " + _interrupted_training(output, settings, checkpoint, before))
         raise
     except OutputFileError as e:  # (a full disk: what was saved, and that the same command resumes it)
         fail(_unwritten_training(output, settings, e))

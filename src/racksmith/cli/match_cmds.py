@@ -1,6 +1,7 @@
 """``racksmith match``: paired games between two players, the strength benchmark."""
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Optional
 
@@ -85,7 +86,9 @@ def register(app: typer.Typer) -> None:
         from ..play.backends import MAX_GAMES, check_address_form, check_jobs
         from ..play.match import match
         from ..play.specs import parse_player_spec
-        from .progress import check_output_file, counted_games, end_with_problems, warn_stale_records, write_games_csv
+        from .progress import (
+            check_output_file, counted_games, end_with_problems, records_folder, warn_stale_records, write_games_csv,
+        )
 
         for option, spec in (("--p1", p1), ("--p2", p2)):  # a spec that cannot be read is bad usage, as in selfplay
             try:
@@ -110,29 +113,31 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(str(e), param_hint="--jobs") from None
         if games_csv is not None:
             check_output_file(games_csv, "--games-csv")
-        if gcg_dir is not None:
-            warn_stale_records(gcg_dir, games)  # (the folder is made, and checked writable, by match)
         _note_shipped_leaves_missing({"p1": p1, "p2": p2}, ruleset)
-        stdout()  # the result goes there: a closed stdout (>&-) is said before the games are played, not after
-        stopped = "no result printed" + (f", {games_csv} not written" if games_csv is not None else "")
-        with counted_games("match", games, stopped, pairs=True) as progress:
-            result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
-                           address=address, progress=progress, gcg_dir=gcg_dir)
-        d = result.to_dict()
-        problems: list[str] = []  # a line each on stderr, after the result
-        write_games_csv(result, games_csv, problems, "")
-        if as_json:
-            emit_json(d)
-        else:
-            for name, spec in (("p1", result.p1_spec), ("p2", result.p2_spec)):
-                s = d[name]
-                say(f"{name} {spec}: {plural(s['wins'], 'win')}, {plural(s['losses'], 'loss', 'losses')}, "
-                    f"{plural(s['draws'], 'draw')}; win rate "
-                    f"{100 * s['win_rate']:.2f}% (95% CI {100 * s['ci95'][0]:.2f}-{100 * s['ci95'][1]:.2f}%), "
-                    f"mean spread {signed(s['mean_spread'])}")
-            say(f"{plural(d['games'], 'game')} ({plural(d['pairs'], 'pair')}) in {d['seconds']:.1f} s")
-        lost = result.records_unwritten
-        if lost:
-            problems.append(f"the {'record' if lost == 1 else 'records'} of {plural(lost, 'game')} could not be "
-                            f"written to {gcg_dir} (first: {result.records_error}); the result above counts every game")
-        end_with_problems(problems)
+        # the records' folder made, checked writable and held for the run (another run writing there is refused)
+        with records_folder(gcg_dir) if gcg_dir is not None else nullcontext():
+            if gcg_dir is not None:
+                warn_stale_records(gcg_dir, games)
+            stdout()  # the result goes there: a closed stdout (>&-) is said before the games are played, not after
+            stopped = "no result printed" + (f", {games_csv} not written" if games_csv is not None else "")
+            with counted_games("match", games, stopped, pairs=True) as progress:
+                result = match(p1, p2, games, seed=seed, ruleset=ruleset, lexicon=lexicon, jobs=jobs, backend=backend,
+                               address=address, progress=progress, gcg_dir=gcg_dir)
+            d = result.to_dict()
+            problems: list[str] = []  # a line each on stderr, after the result
+            write_games_csv(result, games_csv, problems, "")
+            if as_json:
+                emit_json(d)
+            else:
+                for name, spec in (("p1", result.p1_spec), ("p2", result.p2_spec)):
+                    s = d[name]
+                    say(f"{name} {spec}: {plural(s['wins'], 'win')}, {plural(s['losses'], 'loss', 'losses')}, "
+                        f"{plural(s['draws'], 'draw')}; win rate "
+                        f"{100 * s['win_rate']:.2f}% (95% CI {100 * s['ci95'][0]:.2f}-{100 * s['ci95'][1]:.2f}%), "
+                        f"mean spread {signed(s['mean_spread'])}")
+                say(f"{plural(d['games'], 'game')} ({plural(d['pairs'], 'pair')}) in {d['seconds']:.1f} s")
+            lost = result.records_unwritten
+            if lost:
+                problems.append(f"the {'record' if lost == 1 else 'records'} of {plural(lost, 'game')} could not be "
+                                f"written to {gcg_dir} (first: {result.records_error}); the result above counts every game")
+            end_with_problems(problems)

@@ -72,6 +72,21 @@ def counted_games(label: str, games: int, stopped: str, *, pairs: bool = False) 
         raise
 
 
+def stopped_by() -> str:
+    """What stopped the run: ``Ctrl-C``, or the signal that ended it as Ctrl-C does (``SIGTERM``,
+    ``SIGHUP``: cli/main.py)."""
+    import signal
+
+    from .main import _ended
+
+    if not _ended:
+        return "Ctrl-C"
+    try:
+        return signal.Signals(_ended[0]).name
+    except ValueError:
+        return f"signal {_ended[0]}"
+
+
 def show_runs(spans: Sequence[tuple[int, int]], most: int = 4) -> str:
     """Runs of game numbers as a person reads them: ``0-1124 and 1200-1499``; past ``most`` runs,
     ``0-9, 20-29, 40-49, ... and 90-99 (6 runs)``."""
@@ -132,22 +147,72 @@ def warn_stale_records(folder: Path, games: int) -> None:
              "another --gcg-dir)")
 
 
-def check_output_file(path: Path, option: str) -> None:
-    """Refuse, before any game is played, a file a run could not write at its end: ``-`` (no such
-    file is written to stdout: bad usage), a folder, a folder that does not exist or cannot be
-    written."""
-    if str(path) == "-":
-        fail(f"{option} -: this file is not written to stdout: give a file name (a file named '-' by its full path: "
-             '"$PWD/-")', 2)
-    if path.is_dir():
-        fail(f"{option} {path}: it is a folder; give a file")
-    parent = path.parent
+#: why a file given for a run's output is written whole, said when a path names a stream instead
+_WRITTEN_WHOLE = "the file is written whole at the end of the run; stdout carries the command's report"
+
+
+def check_output_file(path: Path, option: str, *, sidecar: bool = False) -> None:
+    """Refuse, before any game is played, a file a run could not write at its end: what
+    :func:`check_output_kind` refuses, a folder that does not exist or cannot be written."""
+    check_output_kind(path, option, sidecar=sidecar)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path  # (a link: the file it names is written)
+    parent = target.parent
     if not parent.is_dir():
         fail(f"{option} {path}: there is no folder {parent}")
     try:
         tempfile.TemporaryFile(dir=parent).close()
     except OSError as e:
         fail(f"{option} {path}: cannot write in {parent}: {e.strerror or e}")
+
+
+def check_output_kind(path: Path, option: str, *, sidecar: bool = False) -> None:
+    """Refuse, before any game is played, a path that names no file a run could write at its end:
+    ``-`` (no such file is written to stdout: bad usage), a folder, a path naming a file descriptor
+    or a standard stream (``/dev/stdout``), a FIFO, a device or a socket
+    (:func:`~racksmith.lexicon.files.output_problem`: what writing it would refuse, after the run).
+    With ``sidecar``, its ``FILE.json`` too (a leave file's provenance, a KWG's letters)."""
+    from ..lexicon.files import output_problem
+    from ..lexicon.sidecar import sidecar_path
+
+    if str(path) == "-":
+        fail(f"{option} -: this file is not written to stdout: give a file name (a file named '-' by its full path: "
+             '"$PWD/-")', 2)
+    if path.is_dir():
+        fail(f"{option} {path}: it is a folder; give a file")
+    for p in (path, sidecar_path(path)) if sidecar else (path,):
+        why = output_problem(p, whole=_WRITTEN_WHOLE)
+        if why is not None:
+            fail(f"{option} {path}: " + (why if p == path else f"cannot write its sidecar {p}: {why}"))
+
+
+#: the lock file a run writing game records (--gcg-dir) holds in their folder while it runs
+RECORDS_LOCK = ".racksmith.lock"
+
+
+@contextmanager
+def records_folder(folder: Path) -> Iterator[None]:
+    """The folder of a run's game records (``--gcg-dir``) made, checked writable and held for the
+    whole run, before any game: a second run writing records to the same folder meanwhile is
+    refused (the two would mix their games' records), as a second ``leaves train`` on one output
+    is. The lock (``.racksmith.lock`` in the folder, removed at the end) goes with the process
+    however it ends: one left by a run killed (kill -9) is taken by the next run."""
+    from ..lexicon.files import hold_lock, release_lock
+
+    lock_path = folder / RECORDS_LOCK
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()  # writable, before any game is played
+        lock = hold_lock(lock_path)
+    except BlockingIOError:
+        fail(f"another racksmith run is writing game records to {folder} (it holds {lock_path}): wait for it to "
+             "finish, or give another --gcg-dir")
+    except OSError as e:
+        fail(f"cannot write the games' records to {folder}: {e.strerror or e} (give a folder that can be created "
+             "or written)")
+    try:
+        yield
+    finally:
+        release_lock(lock, lock_path)
 
 
 def write_games_csv(result, path: "Path | None", problems: list, counted: str) -> None:

@@ -60,12 +60,12 @@ def winpct_train_cmd(
 
     from ..lexicon import load_leaves
     from ..errors import OutputFileError
-    from ..lexicon.files import write_atomically
+    from ..lexicon.files import file_identity, write_atomically
     from ..lexicon.shipped_leaves import default_leaves_name
     from ..lexicon.sidecar import written_together
     from ..rules.ruleset import get_ruleset
     from ..sim.winpct import train_winpct
-    from .progress import check_output_file, counted_games
+    from .progress import check_output_file, check_output_kind, counted_games
 
     rs = get_ruleset(ruleset)
     if ships_no_leaves(leaves, rs):  # (the ruleset's shipped leaves, of a ruleset file: there are none)
@@ -85,10 +85,10 @@ def winpct_train_cmd(
         raise typer.BadParameter(str(e), param_hint="--jobs") from None
     if leaves is not None:
         load_leaves(leaves, rs)  # a bad file is found before the games are played
-    for path, option in ((output, "--output"), (tallies, "--tallies")):
-        if path is not None:
-            check_output_file(path, option)  # found before the games are played, not after
+    check_output_file(output, "--output", sidecar=True)  # found before the games are played, not after
     if tallies is not None:
+        check_output_kind(tallies, "--tallies")  # (/dev/stdout, a FIFO: not one to have .npy added to it)
+        check_output_file(_npy_name(tallies), "--tallies")  # (the file written: numpy adds .npy to a name without it)
         _tallies_apart(output, tallies)
     args = sys.argv[1:]
     rest = args[args.index("train") + 1:] if "train" in args else args
@@ -97,20 +97,44 @@ def winpct_train_cmd(
     with counted_games("self-play", games, f"no table written ({output} left as it was)") as progress:
         wp, tally = train_winpct(rs, games, lexicon=lexicon, leaves=leaves, seed=seed, jobs=jobs,
                                  progress=progress, command=command)
-    with written_together(output):  # (no room for the provenance: the table is not written either)
-        wp.save(output)  # the table, and its provenance in OUTPUT.json
-    if tallies:  # numpy's .npy bytes, written whole or not at all (a full disk: no half file)
-        npy = io.BytesIO()
-        np.save(npy, tally.counts)
-        try:
-            write_atomically(_npy_name(tallies), npy.getvalue())
-        except OutputFileError as e:  # (the table is whole: said, not lost with the tallies)
-            fail(f"{e} (the table {str(output)!r} and its provenance were written)")
+    before = (file_identity(output), file_identity(_npy_name(tallies)) if tallies else None)
+    try:
+        with written_together(output):  # (no room for the provenance: the table is not written either)
+            wp.save(output)  # the table, and its provenance in OUTPUT.json
+        if tallies:  # numpy's .npy bytes, written whole or not at all (a full disk: no half file)
+            npy = io.BytesIO()
+            np.save(npy, tally.counts)
+            try:
+                write_atomically(_npy_name(tallies), npy.getvalue())
+            except OutputFileError as e:  # (the table is whole: said, not lost with the tallies)
+                fail(f"{e} (the table {str(output)!r} and its provenance were written)")
+    except KeyboardInterrupt:  # (exit 130, or 128 + the signal): what was written, and what was not
+        note("racksmith: " + _interrupted_writing(output, tallies, games, before))
+        raise
     summary = (f"{output}: {wp.max_unseen} rows (unseen 1..{wp.max_unseen}), spreads -{wp.max_spread}.."
                f"{wp.max_spread}, {wp.provenance['positions']:,} positions from {games:,} games")
     if tallies:  # (the file written named: numpy adds .npy to a name without it)
         summary += f"\n{_npy_name(tallies)}: the counts it was made from"
     say_summary(summary)  # (both lines together: to stderr together when stdout cannot take them)
+
+
+def _interrupted_writing(output: Path, tallies: "Path | None", games: int, before: tuple) -> str:
+    """What ``winpct train`` stopped by Ctrl-C (or SIGTERM) after its games, while it wrote its
+    files, wrote and did not: ``before``, the :func:`~racksmith.lexicon.files.file_identity` of the
+    table and of the tallies before (a file written since is another; one put back, the same)."""
+    from ..lexicon.files import file_identity
+    from ..sim.winpct import provenance_path
+
+    table = file_identity(output) not in (None, before[0])
+    npy = tallies is not None and file_identity(_npy_name(tallies)) not in (None, before[1])
+    head = f"interrupted after all {games:,} games"
+    if not table:
+        return (f"{head}, while writing: no table written ({output} left as it was)"
+                + (f", {_npy_name(tallies)} not written" if tallies is not None else ""))
+    wrote = f"{output} and its provenance {provenance_path(output)} written"
+    if tallies is None or npy:
+        return f"{head}: {wrote}" + (f", and the tallies {_npy_name(tallies)}" if npy else "") + "; nothing is missing"
+    return f"{head}: {wrote}; the tallies {_npy_name(tallies)} not written (run the command again for them)"
 
 
 def _npy_name(path: Path) -> Path:

@@ -7,6 +7,7 @@ import functools
 import gzip
 import io
 import os
+import re
 import stat
 import zlib
 from contextlib import contextmanager
@@ -215,6 +216,68 @@ def write_atomically(path: Path, data: bytes, *, make_parents: bool = False) -> 
         f.write(data)
 
 
+#: a path that names an open file descriptor rather than a file: a standard stream (``/dev/stdout``)
+#: or a descriptor (``/dev/fd/3``, ``/proc/self/fd/1``, ``/proc/<pid>/task/<tid>/fd/1``)
+_DESCRIPTOR = re.compile(r"/(?:proc/[^/]+(?:/task/[^/]+)?/fd|dev/fd)/[^/]+|/dev/std(?:in|out|err)")
+
+
+def names_a_descriptor(path: "str | Path") -> "str | None":
+    """The step of ``path``'s chain of symbolic links (``path`` itself first) that names an open file
+    descriptor or a standard stream (``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``, a folder
+    reached through links counted as the one it is: ``/dev/fd`` is ``/proc/self/fd``); None when no
+    step does. Such a path leads, at its end, to whatever the descriptor is open on: a pipe, or the
+    file the shell redirected stdout to (``>> log.txt``), which renaming a file over it would lose."""
+    step = os.path.abspath(os.fspath(path))
+    for _ in range(40):  # (as the system follows at most 40 links)
+        folder = os.path.realpath(os.path.dirname(step))
+        for p in (step, os.path.join(folder, os.path.basename(step))):
+            if _DESCRIPTOR.fullmatch(p):
+                return p
+        try:
+            link = os.readlink(step)
+        except (OSError, ValueError):  # not a link (or nothing there)
+            return None
+        step = os.path.normpath(os.path.join(folder, link))
+    return None
+
+
+def output_problem(path: "str | Path", *, whole: str = "the file is written whole, then renamed into place") -> "str | None":
+    """Why ``path`` cannot be an output file that racksmith writes whole, under another name, and
+    renames over it (:func:`replacing`): it names a file descriptor or a standard stream
+    (:func:`names_a_descriptor`), a folder, a FIFO, a device or a socket (what a link names
+    counting); None when it can be (a regular file, a link to one, or nothing yet). What both
+    :func:`replacing` and the commands' checks before a run (``cli/progress.py``) refuse. ``whole``:
+    why a file is wanted, said when a path names a stream."""
+    if isinstance(path, str) and not path:
+        return "the path is empty"
+    try:
+        stream = names_a_descriptor(path)
+        if stream is not None:
+            via = "" if os.path.abspath(os.fspath(path)) == stream else f" ({stream})"
+            return f"it names a file descriptor or a standard stream{via}, not a file: give a regular file's path ({whole})"
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # (nothing there yet: the folder is checked where the file is made)
+    except OSError as e:  # a name too long for the system (ENAMETOOLONG), a folder that cannot be searched...
+        return e.strerror or str(e)
+    except ValueError:  # a NUL in the path
+        return "a path cannot hold a NUL character"
+    if stat.S_ISDIR(st.st_mode):
+        return "it is a directory"
+    if not stat.S_ISREG(st.st_mode):  # a FIFO, device or socket is never replaced by a file
+        return "not a regular file (a FIFO, device or socket)"
+    return None
+
+
+def check_output_path(path: "str | Path") -> None:
+    """Refuse, with :class:`~racksmith.errors.OutputFileError` naming ``path``, a path
+    :func:`output_problem` refuses."""
+    why = output_problem(path)
+    if why is not None:
+        shown = repr(str(path)) if "\0" not in str(path) else ascii(str(path))
+        raise OutputFileError(f"cannot write {shown}: {why}")
+
+
 @contextmanager
 def replacing(path: Path, *, make_parents: bool = False) -> Iterator[BinaryIO]:
     """A file to write (binary) that becomes ``path`` when the block ends: written beside it under a
@@ -224,18 +287,17 @@ def replacing(path: Path, *, make_parents: bool = False) -> Iterator[BinaryIO]:
 
     A missing folder is created only with ``make_parents`` (a cache); otherwise it, like any other
     failure, raises :class:`~racksmith.errors.OutputFileError` naming ``path``. A symbolic link is
-    followed (the file it names is replaced, the link kept); a FIFO, device or socket is refused."""
+    followed (the file it names is replaced, the link kept); a FIFO, device or socket is refused,
+    and so is a path that names a file descriptor or a standard stream (``/dev/stdout``,
+    ``/dev/fd/1``, ``/proc/self/fd/1``, or a link to one: renamed over, the file the shell sent
+    stdout to would be lost): :func:`output_problem`."""
     path = Path(path)
+    check_output_path(path)
     try:
         if path.is_symlink():  # the file it names is replaced, and the link kept
             path = Path(os.path.realpath(path))
-        folder, other = path.is_dir(), path.exists() and not path.is_file()
-    except OSError as e:  # a name too long for the system (ENAMETOOLONG), a folder that cannot be searched...
+    except OSError as e:
         raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
-    if folder:
-        raise OutputFileError(f"cannot write {str(path)!r}: it is a directory")
-    if other:  # a FIFO, device or socket is never replaced by a file
-        raise OutputFileError(f"cannot write {str(path)!r}: not a regular file (a FIFO, device or socket)")
     try:
         if make_parents:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -266,3 +328,60 @@ def replacing(path: Path, *, make_parents: bool = False) -> Iterator[BinaryIO]:
         if isinstance(e, OSError):
             raise OutputFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
         raise
+
+
+def hold_lock(path: Path) -> "BinaryIO | None":
+    """The lock file ``path`` (made when missing) opened and locked, exclusively, for as long as the
+    file returned stays open (:func:`release_lock`): a run's claim on what it writes (a training's
+    state, a folder of game records), that a second run finds taken. The lock goes with the process
+    however it ends (kill -9 too): a lock file left behind is taken by the next run as if it were
+    not there. :class:`BlockingIOError` when another process holds it; None where the system or the
+    file system has no such lock (the run is then not guarded). An ``OSError`` when the file
+    cannot be made."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    for _ in range(100):
+        f = open(path, "a+b")
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.close()
+            raise
+        except OSError as e:
+            f.close()
+            if e.errno in (errno.EACCES, errno.EAGAIN):  # (another process holds it, as some systems say it)
+                raise BlockingIOError(e.errno, e.strerror) from None
+            return None  # (a file system without locks: ENOLCK, EINVAL)
+        try:  # the file locked is the one at the path still (its holder removes it as it lets it go)
+            if os.path.samestat(os.fstat(f.fileno()), os.stat(path)):
+                return f
+        except OSError:
+            pass
+        f.close()
+    return None
+
+
+def release_lock(lock: "BinaryIO | None", path: Path) -> None:
+    """Let go of the lock :func:`hold_lock` took on ``path``, the lock file removed (when it is
+    still the one locked: a file another run made meanwhile is its own)."""
+    if lock is None:
+        return
+    try:
+        if os.path.samestat(os.fstat(lock.fileno()), os.stat(path)):
+            os.unlink(path)
+    except OSError:
+        pass
+    finally:
+        lock.close()
+
+
+def file_identity(path: "str | Path") -> "tuple[int, int, int] | None":
+    """The device, inode and time of change of the file ``path`` names (None: nothing there): a
+    file :func:`replacing` wrote since is another (a new inode), one put back as it was the same."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino, st.st_mtime_ns

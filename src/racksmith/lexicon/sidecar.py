@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import LexiconFormatError, RacksmithError
 from ..rules.ruleset import BUILTIN, Ruleset, find_ruleset
-from .files import read_bounded, write_atomically
+from .files import check_output_path, read_bounded, write_atomically
 
 MAX_SIDECAR_BYTES = 1 << 20  #: the largest sidecar read beside a file
 
@@ -149,7 +149,9 @@ def write_sidecar(path: "str | Path", data: bytes, letters: tuple[str, ...], ext
     """Write ``path``'s sidecar: the SHA-256 of ``data`` (the file's bytes) and its ``letters``; a
     sidecar already there that says as much (a leave file's provenance) is kept. ``extra``: more
     fields (``words``; ``ruleset`` and ``ruleset_file`` for a ruleset read from a file, which a
-    message refusing the file under other letters names)."""
+    message refusing the file under other letters names). A ``path`` that cannot be written
+    (:func:`~.files.output_problem`: ``/dev/stdout``, a FIFO) gets no sidecar: OutputFileError."""
+    check_output_path(path)  # (no /dev/stdout.json beside a stream)
     extra = dict(extra or {})
     found = spelled_letters(Path(path), data)
     if found is not None and found.letters == tuple(letters) and extra.get("ruleset_file") in (None, found.ruleset_file):
@@ -171,7 +173,10 @@ def written_together(path: "str | Path") -> Iterator[None]:
     back as they were, the file written over kept meanwhile through a hard link (no room needed;
     where the folder takes none, the new file is removed), the sidecar's bytes in memory. Never is
     a new file left beside an old sidecar (read as having none) or an old file beside a new one.
-    A file named by a symbolic link is the one put back, as :func:`~.files.replacing` writes it."""
+    A file named by a symbolic link is the one put back, as :func:`~.files.replacing` writes it. A
+    ``path`` that cannot be written (:func:`~.files.output_problem`: ``/dev/stdout``, a FIFO) is
+    refused (OutputFileError) before anything is written: neither file, nor a sidecar beside it."""
+    check_output_path(path)
     target = Path(os.path.realpath(path))  # (the file replacing() writes: a link's target)
     side = sidecar_path(path)
     before = _file_id(target)

@@ -17,8 +17,11 @@ were complete) is refused once it holds games, as is a tally that holds other tu
 """
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
+import os
+import secrets
 import shutil
 import subprocess
 import time
@@ -30,7 +33,7 @@ from typing import Any
 from .. import __version__
 from ..errors import RacksmithError
 from ..lexicon import Leaves
-from ..lexicon.files import write_atomically
+from ..lexicon.files import check_output_path, hold_lock, release_lock, write_atomically
 from ..lexicon.load import ruleset_lexicon
 from ..lexicon.sidecar import written_together
 from ..play.backends import MAX_GAMES, Runner, check_backend, portable_path, ruleset_ref, split
@@ -187,6 +190,8 @@ def train_leaves(
     elif settings.start is not None:
         raise RacksmithError("settings.start names start leaves but none were given")
     out = Path(output)
+    check_output_path(out)  # (/dev/stdout, a FIFO, a device: refused now, and no OUTPUT.train made beside it)
+    check_output_path(provenance_path(out))
     if out.parent and not out.parent.exists():
         raise RacksmithError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} does not exist")
     lexicon_sha256 = lexicon_digest(rs, settings.lexicon)  # (what the games play with: a resumed run must too)
@@ -214,8 +219,7 @@ def train_leaves(
                 shutil.rmtree(sdir, ignore_errors=True)
             raise
     finally:
-        if lock is not None:
-            lock.close()
+        release_lock(lock, sdir / "lock")
 
 
 def lexicon_digest(ruleset: Ruleset, lexicon: str | None) -> str:
@@ -227,22 +231,16 @@ def lexicon_digest(ruleset: Ruleset, lexicon: str | None) -> str:
 
 
 def _lock(sdir: Path, out: Path):
-    """The state folder's lock, held for the whole run (the file ``lock`` in it, flock'ed): a second
-    run on the same output while one is going is refused, instead of both playing every game and
-    racing on the state files. None where the system has no flock (the run is then not guarded)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        return None
+    """The state folder's lock, held for the whole run (the file ``lock`` in it:
+    :func:`~racksmith.lexicon.files.hold_lock`): a second run on the same output while one is going
+    is refused, instead of both playing every game and racing on the state files. None where the
+    system has no such lock (the run is then not guarded)."""
     sdir.mkdir(parents=True, exist_ok=True)
-    f = open(sdir / "lock", "a+b")
     try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        f.close()
+        return hold_lock(sdir / "lock")
+    except BlockingIOError:
         raise RacksmithError(f"another leaves train is writing {str(out)!r} (its state is in {str(sdir)!r}): "
                              "wait for it to finish, or give another output") from None
-    return f
 
 
 def _train(out: Path, sdir: Path, state: dict, settings: TrainSettings, rs: Ruleset, ref, start_leaves,
@@ -305,11 +303,46 @@ def _train(out: Path, sdir: Path, state: dict, settings: TrainSettings, rs: Rule
     final = sdir / f"gen{settings.generations}.klv2"
     data = final.read_bytes()
     prov = provenance(settings, state, data, command, start_provenance, ruleset=rs)
-    with written_together(out):  # (no room for the provenance: the leaves are not written either)
-        write_atomically(out, data)
-        write_atomically(provenance_path(out), (json.dumps(prov, indent=2, ensure_ascii=False) + "\n").encode())
-    shutil.rmtree(sdir, ignore_errors=True)
+    prov_bytes = (json.dumps(prov, indent=2, ensure_ascii=False) + "\n").encode()
+    try:
+        with written_together(out):  # (no room for the provenance: the leaves are not written either)
+            write_atomically(out, data)
+            write_atomically(provenance_path(out), prov_bytes)
+        _remove_state(sdir)
+    except KeyboardInterrupt:
+        # stopped once the leaves and their provenance are written: the run is done, and its state goes
+        # all the same (else left half removed, which a rerun refuses); stopped before, the state is kept
+        if _holds(out, data) and _holds(provenance_path(out), prov_bytes):
+            _remove_state(sdir)
+        raise
     return TrainResult(Leaves.from_bytes(data, rs), out, prov, True, time.perf_counter() - t0, played)
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the file ``path`` holds ``data``, byte for byte."""
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _remove_state(sdir: Path) -> None:
+    """Remove the state folder of a run whose leaves are written: renamed away first, in one step
+    (from then on no ``OUTPUT.train`` is there that a rerun could find half removed, and refuse),
+    then deleted, with any such folder a run stopped while deleting it left behind. Where it cannot
+    be renamed, its ``state.json`` goes first: what is left then holds no state to resume."""
+    try:
+        os.rename(sdir, sdir.with_name(f".{sdir.name}.{secrets.token_hex(6)}.removed"))
+    except FileNotFoundError:
+        pass
+    except OSError:
+        try:
+            (sdir / "state.json").unlink()
+        except OSError:
+            pass
+        shutil.rmtree(sdir, ignore_errors=True)
+    for gone in glob.glob(os.path.join(glob.escape(str(sdir.parent)), f".{glob.escape(sdir.name)}.*.removed")):
+        shutil.rmtree(gone, ignore_errors=True)
 
 
 def provenance(settings: TrainSettings, state: dict, data: bytes, command: str | None,
