@@ -153,3 +153,15 @@ def test_with_the_bag_empty_the_opponent_s_rack_left_out_is_said_certain(capsys)
     out = capsys.readouterr().out
     assert "the opponent's rack ?FS: the unseen tiles, certain with the bag empty" in out
     assert "taken as known" not in out and "to draw it" not in out
+
+
+@pytest.mark.parametrize("value", ["1", "100", "0.4", "40", "nan"])
+def test_a_stop_confidence_out_of_range_says_the_range_and_the_percentage_form(capsys, value):
+    code, out, err = cli(capsys, "sim", MID, "--stop", value)
+    assert code == 2 and "at least 0.5 and below 1" in err and "percentage 99" in err
+
+
+def test_a_stop_confidence_as_a_percentage_is_that_fraction(capsys):
+    from racksmith.cli.sim_cmds import _stop_option
+
+    assert _stop_option("99") == pytest.approx(0.99) and _stop_option("0.95") == 0.95 and _stop_option("none") is None

@@ -236,7 +236,8 @@ def _stop_option(value: str) -> "float | None":
     if x > 1:
         x /= 100.0  # 99 -> 0.99
     if not 0.5 <= x < 1:
-        raise typer.BadParameter(f"the confidence must lie in 0.5..1 (e.g. 0.99), got {value!r}", param_hint="--stop")
+        raise typer.BadParameter(f"the confidence must be at least 0.5 and below 1 (e.g. 0.99, or as a percentage 99), "
+                                 f"got {value!r}", param_hint="--stop")
     return x
 
 
@@ -306,7 +307,8 @@ def sim_cmd(
     seconds: Optional[float] = typer.Option(None, "--seconds", "-s", min=0.001, callback=finite, help="Time limit."),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=64, help="Threads running play-outs."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, max=2**64 - 1, help="Seed [default: random, printed]."),
-    stop: str = typer.Option("0.99", "--stop", help="Confidence at which to stop when the best play is known, or none."),
+    stop: str = typer.Option("0.99", "--stop", help="Confidence at which to stop when the best play is known (0.5 to below 1, or a "
+                                         "percentage: 99 is 0.99), or none."),
     round_robin: bool = typer.Option(False, "--round-robin",
                                      help="Give every candidate the same play-outs, in turn, as Quackle does, instead "
                                           "of best-arm identification (which gives more to the plays that may be best): "
