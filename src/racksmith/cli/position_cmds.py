@@ -70,8 +70,32 @@ def show(
         emit_json(d)
         return
     say(render_rich(pos, move=drawn))
+    unfinal = not_final_line(pos)
+    if unfinal is not None:
+        say(unfinal)
     if scored is not None:
         say(str(scored))
+
+
+def not_final_line(pos) -> "str | None":
+    """The line under a position whose game is over but whose scores are not final (its
+    :meth:`~racksmith.core.position.Position.outcome` has ``uncounted`` players: a rack not known,
+    whose tiles left the end could not count); None for any other position."""
+    from ..errors import RacksmithError
+
+    try:
+        outcome = pos.outcome()
+    except RacksmithError:  # an ending the rules cannot score: nothing to say of its scores
+        return None
+    if outcome is None or outcome.final:
+        return None
+    n = len(pos.racks)
+    racks = [("the rack to move" if i == 0 else "the opponent's rack" if n == 2 else f"the rack of next {i}")
+             for i in outcome.uncounted]
+    how = "a player went out" if str(outcome.ending.reason) == "out" else "scoreless turns"
+    are = "are" if len(racks) > 1 else "is"
+    return (f"game over ({how}): the scores are not final: they do not count the tiles left on "
+            f"{' and '.join(racks)}, which {are} not known")
 
 
 def score(

@@ -39,7 +39,7 @@ def serve(
         help="Leave values (.klv2, .klv or leave,value CSV, or a shipped set: english, super, russian, erudit) for "
         "equity and game analysis, for the default ruleset and the shipped ones spelled alike (a ruleset file's: for it "
         "alone), or 'none' "
-        "[default: each ruleset's shipped leaves].",
+        "[default, or 'shipped': each ruleset's own shipped leaves].",
     ),
     winpct: Optional[str] = typer.Option(
         None, "--winpct",

@@ -56,8 +56,9 @@ class Analyzer:
     list or a ``.kwg`` file) and ``leaves`` (a ``.klv2``/``.klv``/CSV file) are the server's own,
     used for every ruleset spelled with the default ruleset's alphabet; a default ruleset file's own
     word list or KWG (without ``lexicon``) serves that ruleset only, the others keeping their own.
-    They (or the default ruleset's own lexicon) are loaded here: a bad file is reported at start-up,
-    not on the first request.
+    Without ``leaves``, or with ``"shipped"``, each ruleset uses its own shipped leaves; ``"none"``:
+    no leave values. They (or the default ruleset's own lexicon) are loaded here: a bad file is
+    reported at start-up, not on the first request.
     ``limits`` bound what one request may cost (default :class:`~racksmith.web.limits.Limits`).
     ``winpct``: the win% table (a shipped ruleset's name or a table file) of the default ruleset's
     simulations (``/api/sim``, and ``/api/best`` when it simulates), loaded here too; the other
@@ -101,11 +102,13 @@ class Analyzer:
         elif self.lexicon_names(self.default):
             self.lexicon(self.default, {})
         # the rulesets the server's leaves do not serve use their shipped leaves (default_leaves);
-        # "none": no leave values at all
+        # "none": no leave values at all; "shipped" (a str, as load_leaves reads it): each ruleset its
+        # own shipped set, as without leaves (not the default ruleset's set for all spelled alike)
         self.shipped_leaves = True
-        if isinstance(leaves, str) and leaves.strip().lower() == "none":
+        word = leaves.strip().lower() if isinstance(leaves, str) else None
+        if word in ("none", "shipped"):
+            self.shipped_leaves = word == "shipped"
             leaves = None
-            self.shipped_leaves = False
         self.leaves: Leaves | None = load_leaves(leaves, self.default) if leaves is not None else None
         self.leaves_label = Path(str(leaves)).name if leaves is not None else None
         #: the default ruleset's win% table (``winpct``), None for the ruleset's own (or the borrowed one)
@@ -530,7 +533,9 @@ class Analyzer:
         he draws, or, when ``draw`` is absent, tiles drawn at random from the unseen ones (``seed``,
         0 to :data:`MAX_SEED` as for ``/api/sim``, for a repeatable draw). The answer: the move as
         played (notation, score, rack before, tiles drawn), the new position (``position``: as
-        ``/api/position``), and the end of the game when the move ends it."""
+        ``/api/position``), and the end of the game when the move ends it (``ending``: the reason, the
+        adjustments, and ``final`` and ``uncounted`` as ``position`` has them: the scores do not count
+        a rack not known). A mover whose rack is not known draws nothing known (``draw`` absent)."""
         import random
 
         rs = self.ruleset(body)
@@ -545,7 +550,9 @@ class Analyzer:
         from ..core.validation import check_move
 
         played = check_move(checked, move)  # the reason of an illegal move, before any draw
-        if draw is None:
+        if draw is None and not pos.racks_known[0]:
+            tiles = None  # a rack not known: the bag gives him as many tiles as he plays, his rack unknown still
+        elif draw is None:
             n = min(played.tiles_played, pos.bag_count)
             pool = list(pos.bag_tiles())
             tiles = random.Random(seed).sample(pool, n) if n else []
@@ -570,6 +577,8 @@ class Analyzer:
                 "reason": str(u.ending.reason),
                 "adjustments": [{"player": adj.player, "kind": str(adj.kind), "points": adj.points,
                                  "tiles": a.rack_string(adj.tiles, blanks_last=True)} for adj in u.ending.adjustments],
+                # (the scores do not count the tiles of a rack not known: the penalty of a hidden rack)
+                **_finality(pos.outcome()),
             }
         return out
 
@@ -581,7 +590,9 @@ class Analyzer:
         GCG record replays from there). ``players``: two nicks (default ``p1``, ``p2``), different
         once normalized as a GCG reader reads them (Unicode NFC); ``names``: their full names (each
         a line of text or null: the nick stands for it), written ``#player1 nick Full Name``. Both
-        are written in NFC, so that the record reads back with the nicks and names written."""
+        are written in NFC, so that the record reads back with the nicks and names written.
+        ``final`` and ``uncounted`` (the seats whose rack, not known, the end could not count) as
+        ``/api/position`` has them, for the game's end (None and [] for a game that goes on)."""
         from ..formats.gcg import GCGEvent, GCGGame, GCGPlayer
         from ..core.turns import EventKind
 
@@ -602,6 +613,7 @@ class Analyzer:
             game.pragmas.append((f"player{i + 1}", f"{nick} {full}", 0))
             game.players.append(GCGPlayer(nick, full))
         totals = [0, 0]
+        finality = _finality(None)  # the game's end: are its scores final (in the seats' order)
         kinds = {"place": EventKind.PLAY, "exchange": EventKind.EXCHANGE, "pass": EventKind.PASS}
         after = None  # the position after the turn before and that turn's Undo
         for i, t in enumerate(turns):
@@ -624,7 +636,7 @@ class Analyzer:
                 raise RequestError(f"turn {i + 1}: field 'draw' must be letters")
             if draw == "":  # nothing said of the draw: the next turn's position tells the rack
                 draw = None
-            rack = a.rack_string(pos.rack, blanks_last=True)
+            rack = a.rack_string(pos.rack)  # blanks first, as Game.gcg() writes a GCG rack (and MAGPIE)
             u = pos.push(self._field(t, "move"), draw, check_words=False)
             after = (pos, u)
             totals[p] += u.score
@@ -639,11 +651,13 @@ class Analyzer:
                     tiles = a.rack_string(adj.tiles)
                     game.events.append(GCGEvent(nick=nicks[seat], kind=kind, score=adj.points, total=totals[seat],
                                                 rack="" if kind == EventKind.OUT else tiles, tiles=tiles))
+                finality = _finality(pos.outcome())
+                finality["uncounted"] = sorted((p + 1 + i) % 2 for i in finality["uncounted"])
                 if i + 1 < len(turns):
                     raise RequestError(f"turn {i + 2}: the game ended with turn {i + 1} ({u.move.notation()}): "
                                        f"send the {i + 1} turns up to the end")
                 break
-        return {"gcg": game.gcg(), "turns": len(game.events), "scores": totals}
+        return {"gcg": game.gcg(), "turns": len(game.events), "scores": totals, **finality}
 
     def gcg(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
@@ -767,7 +781,10 @@ def _check_follows(n: int, pos: Position, after: Position, undo: Any) -> None:
 def position_info(pos: Position) -> dict[str, Any]:
     """A position as the page draws it: the board (letters, lowercase = blank, "" = empty), the
     premium layout, racks, scores, the zero-turn count and the unseen tiles; and whether the game
-    is over (``over``) and how it ended (``ending``: ``"out"``, ``"zero_turns"`` or None)."""
+    is over (``over``) and how it ended (``ending``: ``"out"``, ``"zero_turns"`` or None); and, the
+    game over, whether its scores are final (``final``: false when ``uncounted`` names players, in
+    the position's order, whose rack is not known and holds tiles the end could not count; None
+    while the game goes on), as :meth:`~racksmith.core.position.Position.outcome` says."""
     info = pos.to_dict()
     try:
         outcome = pos.outcome()
@@ -775,7 +792,16 @@ def position_info(pos: Position) -> dict[str, Any]:
         outcome = None
     info["over"] = outcome is not None or pos.is_over
     info["ending"] = str(outcome.ending.reason) if outcome is not None else None
+    info.update(_finality(outcome))
     return info
+
+
+def _finality(outcome: Any) -> dict[str, Any]:
+    """``final`` and ``uncounted`` of an :class:`~racksmith.core.position.Outcome` (None and [] for
+    none: the game goes on)."""
+    if outcome is None:
+        return {"final": None, "uncounted": []}
+    return {"final": outcome.final, "uncounted": list(outcome.uncounted)}
 
 
 def _turn_info(r, t, rs: Ruleset) -> dict[str, Any]:

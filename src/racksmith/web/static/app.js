@@ -966,20 +966,29 @@
     const how = pos.ending === "zero_turns"
       ? `the scoreless turns have reached the limit (the zero-turn count is ${pos.zero_turns})`
       : pos.ending === "out" ? "a player is out of tiles with the bag empty" : "";
-    return `The game is over${how ? `: ${how}` : ""}. There is no move left to play.`;
+    return `The game is over${how ? `: ${how}` : ""}. There is no move left to play.` +
+      (pos.final === false ? ` ${notFinalNote(pos)}` : "");
+  }
+
+  // why the scores of a game that is over are not final: a rack not known, whose tiles the end could not count
+  function notFinalNote(pos) {
+    const whose = (pos.uncounted || []).map((i) => (i === 0 ? "the rack to move" : "the opponent's rack"));
+    const racks = whose.length ? whose.join(" and ") : "a rack not known";
+    return `The scores are not final: they do not count the tiles left on ${racks}, which ${whose.length > 1 ? "are" : "is"} not known.`;
   }
 
   async function loadMoves(seq, pos) {
     // (with the bag empty a rack not typed in is certain, the unseen tiles: the server lists its moves)
     const certain = pos.bag_count === 0 && !pos.racks_known[0] && pos.rack_sizes[0] > 0;
-    if (!pos.racks[0] && !certain) {
-      say("", true);
-      showMoves(null, "Type a rack to see every legal play, ranked.");
-      return;
-    }
+    // (over first: a game over has no move to list, whether the rack to move is typed in or not)
     if (pos.over) {
       say("", true);
       showMoves(null, gameOverNote(pos));
+      return;
+    }
+    if (!pos.racks[0] && !certain) {
+      say("", true);
+      showMoves(null, "Type a rack to see every legal play, ranked.");
       return;
     }
     const top = $("top").value;
@@ -1705,7 +1714,8 @@
     $("move-input").value = "";
     await refreshNow();
     out.replaceChildren(h("span", { class: "legal", text: "✓ played " }), words("span", {}, ...moveNodes(r.move)), ` +${r.score}`,
-      r.drawn ? ", drew " : "", r.drawn ? words("span", {}, ...rackNodes(r.drawn)) : "", r.over ? " · the game is over" : "");
+      r.drawn ? ", drew " : "", r.drawn ? words("span", {}, ...rackNodes(r.drawn)) : "",
+      r.over ? ` · the game is over${r.position.final === false ? "; its scores are not final (a rack not known is not counted)" : ""}` : "");
     renderHistory();
     return true;
   }
