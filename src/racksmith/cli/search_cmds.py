@@ -2,7 +2,11 @@
 ``racksmith peg``: the pre-endgame."""
 from __future__ import annotations
 
-from typing import List, Optional
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, List, Optional
 
 import typer
 
@@ -63,7 +67,8 @@ def endgame(
         False, "--json",
         help="Print {value, exact, depth, best, pv, nodes, seconds, line [{move, score, player}], ending, "
              "final_scores, final_spread} as JSON (player 0: the player to move; with --top: top [{move, value, pv, "
-             "exact, line, ending, final_scores, final_spread}]; with --move: move {move, value, loses})."),
+             "exact, line, ending, final_scores, final_spread}]; with --move: move {move, value, loses}; stopped by "
+             "Ctrl-C: \"stopped\": \"interrupted\")."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each depth on stderr."),
     tt_mb: int = tt_mb_option("the search (shared by its threads)"),
 ) -> None:
@@ -72,7 +77,8 @@ def endgame(
     score), how the line ends the game (going out, or the scoreless turns) and the final scores,
     deepening one ply at a time (each depth shown on stderr). --top K: the K best moves, each valued
     exactly with its line, every other move proven no better; --move: the exact value of one play
-    and what it loses."""
+    and what it loses. Ctrl-C (or SIGTERM) stops the search as --seconds does: the last depth
+    completed is printed, marked interrupted, and the exit code is 130 (143)."""
     from rich.text import Text
 
     from ..search.endgame import solve_endgame
@@ -95,19 +101,38 @@ def endgame(
         err_console.print(line, highlight=False, soft_wrap=True)
 
     try:
-        result = solve_endgame(pos, plies, seconds, threads, on_depth=shown, move=asked, top=top or 1, tt_mb=tt_mb)
+        with _stopped_by_signals() as stop:
+            result = solve_endgame(pos, plies, seconds, threads, on_depth=shown, move=asked, top=top or 1,
+                                   tt_mb=tt_mb, cancel=stop.cancel)
     except RacksmithError as e:
         fail_naming_tt_mb(e)
         raise
-    valued = None
-    if asked is not None and result.move_value is not None:
-        valued = {"move": asked.notation(), "value": result.move_value, "loses": result.value - result.move_value}
+    if stop.signum is not None and result.depth == 0:  # (stopped before depth 1 ended: nothing found)
+        stop.deliver()
+    interrupted = stop.signum is not None and not result.exact
+    _give_endgame(pos, result, top, as_json, _valued_move(asked, result), interrupted)
+    stop.deliver()
+
+
+def _valued_move(asked, result) -> "dict[str, Any] | None":
+    """``--move``'s figures: the play, its value, what it loses against the best (None: not asked)."""
+    if asked is None or result.move_value is None:
+        return None
+    return {"move": asked.notation(), "value": result.move_value, "loses": result.value - result.move_value}
+
+
+def _give_endgame(pos, result, top: "int | None", as_json: bool, valued: "dict[str, Any] | None",
+                  interrupted: bool) -> None:
+    """An endgame's answer on stdout, as a table and lines or as JSON (``interrupted``: Ctrl-C
+    stopped the search, which is said)."""
     if as_json:
         out = result.to_dict()
         if top is not None and "top" not in out:  # (--top 1: the list of one, as asked)
             out["top"] = [line.to_dict() for line in result.top]
         if valued is not None:
             out["move"] = valued
+        if interrupted:
+            out["stopped"] = INTERRUPTED
         emit_json(out)
         return
     if result.best is None:
@@ -122,7 +147,78 @@ def endgame(
     if valued is not None:
         say(f"{valued['move']}: {valued['value']:+d}, loses {valued['loses']} against the best "
             f"{result.best.notation()} {result.value:+d}" + ("" if result.exact else f" ({state})"))
+    if interrupted:
+        say(f"interrupted: not exact (the answer of depth {result.depth}, the last completed)")
     say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
+
+
+#: the ``stopped`` of a search's JSON that Ctrl-C (or SIGTERM) stopped, as ``sim --json`` says it
+INTERRUPTED = "interrupted"
+
+
+class _SignalStop:
+    """What :func:`_stopped_by_signals` yields: ``cancel``, the search's event, and ``signum``, the
+    signal that set it (None: none came)."""
+
+    def __init__(self, handlers: "dict[int, Any]"):
+        self.cancel = threading.Event()
+        self.signum: int | None = None
+        self.handlers = handlers  # (signal: the handler it had, which raises KeyboardInterrupt)
+        self.installed = False
+
+    def install(self) -> None:
+        self.installed = True
+        for signum in self.handlers:
+            signal.signal(signum, self._on_signal)
+
+    def restore(self) -> None:
+        if self.installed:
+            self.installed = False
+            for signum, handler in self.handlers.items():
+                signal.signal(signum, handler)
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        self.restore()  # (a second signal: the run ends at once, as it did)
+        if self.handlers[signum] is not signal.default_int_handler:
+            # SIGTERM, SIGHUP: the run is still bounded by cli/main.py's grace; when nothing can
+            # watch it, ended now as before
+            from .main import _watch_the_ending
+
+            if not _watch_the_ending(signum):
+                self.handlers[signum](signum, frame)
+        self.signum = signum
+        self.cancel.set()
+
+    def deliver(self) -> None:
+        """Do now what the signal that stopped the search did before: end the run as interrupted
+        (KeyboardInterrupt: exit 130, or 128 + the signal: cli/main.py). Nothing when none came."""
+        if self.signum is not None:
+            signum, self.signum = self.signum, None
+            self.handlers[signum](signum, None)
+
+
+@contextmanager
+def _stopped_by_signals() -> Iterator[_SignalStop]:
+    """While a search runs, Ctrl-C (and SIGTERM or SIGHUP, which cli/main.py turns into a Ctrl-C)
+    stops it as its time limit would, through its ``cancel`` event: the search returns what it
+    found, which the command prints before :meth:`_SignalStop.deliver` ends the run. The first
+    signal puts the handlers back, so a second one ends the run at once, as before. Only handlers
+    that raise KeyboardInterrupt are replaced (a signal ignored, or a host program's handler, is
+    left alone), and only in the main thread (the only one Python lets)."""
+    handlers: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        from .main import _on_ending_signal
+
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) in (signal.default_int_handler, _on_ending_signal):
+                handlers[signum] = signal.getsignal(signum)
+    stop = _SignalStop(handlers)
+    try:
+        stop.install()
+        yield stop
+    finally:
+        stop.restore()
 
 
 #: the players of an endgame's line, in the position's order
@@ -212,14 +308,16 @@ def peg(
     ),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=MAX_THREADS,
                                 help="Searches at once on different bag tiles (the best play, its chance and spread do not depend on it)."),
-    as_json: bool = typer.Option(False, "--json", help="Print {plays: [{move, win_probability, ...}], exact, best, nodes, seconds} as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print {plays: [{move, win_probability, ...}], exact, best, nodes, seconds} as JSON "
+                                 "(stopped by Ctrl-C: \"stopped\": \"interrupted\")."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not show each play on stderr as it is settled."),
     tt_mb: int = tt_mb_option("the searches (one table a thread, of MB / --threads each)"),
 ) -> None:
     """The pre-endgame (1 to 6 tiles in the bag in English): the play with the best chance of
     winning over the possible bag tiles, or the orders they can come out in (a tie counts one
     half), then the best mean final spread, exactly; every other play proven no better (its chance
-    and spread exact, or bounded), best first."""
+    and spread exact, or bounded), best first. Ctrl-C (or SIGTERM) stops the search as --seconds
+    does: what was found is printed, marked interrupted, and the exit code is 130 (143)."""
     if top is not None and moves:
         fail("give --top or --move, not both: --move names the plays to solve", 2)
     pos = load_position(cgp_arg, cgp, board, rack, ruleset, lexicon)
@@ -231,17 +329,32 @@ def peg(
                               highlight=False, markup=False, soft_wrap=True)
 
     try:
-        result = pos.solve_peg(top, seconds=seconds, solve_all=solve_all, on_play=shown, threads=threads,
-                               moves=moves or None, tt_mb=tt_mb)
+        with _stopped_by_signals() as stop:
+            result = pos.solve_peg(top, seconds=seconds, solve_all=solve_all, on_play=shown, threads=threads,
+                                   moves=moves or None, tt_mb=tt_mb, cancel=stop.cancel)
     except RacksmithError as e:
         fail_naming_tt_mb(e)
         raise
+    if stop.signum is not None and not any(p.exact or p.estimated_draws for p in result.plays):
+        stop.deliver()  # (stopped while setting up: nothing found)
+    interrupted = stop.signum is not None and not result.exact
+    _give_peg(result, as_json, interrupted)
+    stop.deliver()
+
+
+def _give_peg(result, as_json: bool, interrupted: bool) -> None:
+    """A pre-endgame's answer on stdout, as a table or as JSON (``interrupted``: Ctrl-C stopped the
+    search, which is said)."""
     if as_json:
-        emit_json(result.to_dict())
+        out = result.to_dict()
+        if interrupted:
+            out["stopped"] = INTERRUPTED
+        emit_json(out)
         return
     say_table(peg_table(result))
     if not result.exact:
-        say("stopped by the time limit: not exact (the first play may not be the best)")
+        why = "interrupted" if interrupted else "stopped by the time limit"
+        say(f"{why}: not exact (the first play may not be the best)")
     say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
 
 

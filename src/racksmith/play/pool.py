@@ -11,7 +11,12 @@ half a message reads as an error at once; a stopped run kills its workers and re
 Each worker takes its batches in order and answers each with ``("ok", result)`` or ``("error",
 exception, traceback text)``; up to ``depth`` batches wait in its pipe so that it never idles
 between two. Workers ignore SIGINT: Ctrl-C in a terminal reaches them too, and it is this process
-that stops them (and says what was done)."""
+that stops them (and says what was done).
+
+A worker sees its pool's process go away only at its next read of the pipe, after its batch: a
+pool's process killed outright (SIGKILL: the OOM killer) would leave its workers running a batch
+each, for up to a batch's time. On Linux each therefore asks the kernel to kill it (SIGKILL) when
+the process that started it dies: :func:`_die_with`."""
 from __future__ import annotations
 
 import contextlib
@@ -19,6 +24,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import threading
 import traceback
 from collections import deque
@@ -38,9 +44,39 @@ _MASKS = hasattr(signal, "pthread_sigmask")
 CONNECTION: Any = None
 
 
-def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple | None, others: list) -> None:
+#: prctl's option that sets the signal a process gets when its parent dies (linux/prctl.h)
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int | None) -> bool:
+    """Have this worker killed (SIGKILL) when its pool's process, ``parent``, dies (Linux; None or
+    another system: nothing done). False when that process is already gone. SIGKILL, not SIGTERM:
+    the batch's result has no one left to read it, and a Python handler of SIGTERM (one a program
+    set before it forked) would run only once a kernel that holds no GIL returned, the wait this is
+    for. The kernel sends it when the *thread* that started the worker ends: the pool only asks for
+    it when started from the main thread (:meth:`WorkerPool.__init__`), which lasts as long as the
+    process. The parent may have died before the request: then this worker's parent is another
+    process already (init, or a subreaper), which is checked after it."""
+    if parent is None or not sys.platform.startswith("linux"):
+        return True
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # (no C library to be found, or no prctl in it: as elsewhere)
+        pass
+    return os.getppid() == parent
+
+
+def _worker(conn: Any, initializer: Callable[..., None] | None, initargs: tuple | None, others: list,
+            parent: int | None = None) -> None:
     global CONNECTION
     CONNECTION = conn
+    if not _die_with(parent):  # (the pool's process died as this one started: nothing to do)
+        for c in [conn, *others]:
+            c.close()
+        return
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _MASKS:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (blocked from its start until ignored)
@@ -123,6 +159,11 @@ class WorkerPool:
         self.depth = max(1, depth)
         self._workers: list[_Worker] = []
         fork = ctx.get_start_method() == "fork"
+        # the process whose death kills the workers (_die_with): this one, when it starts them
+        # itself (not through a forkserver) from its main thread (the kernel tells the death of
+        # the thread that forked: another thread may end while the pool lives on)
+        parent = (os.getpid() if ctx.get_start_method() in ("fork", "spawn")
+                  and threading.current_thread() is threading.main_thread() else None)
         try:
             for _ in range(workers):
                 here, there = ctx.Pipe(duplex=True)
@@ -131,7 +172,7 @@ class WorkerPool:
                 # process (a lexicon is megabytes) they made start() wait for the worker to import
                 # racksmith and read them, one worker after another, deaf to Ctrl-C, and for ever when
                 # it died first (a script without `if __name__ == "__main__":`)
-                p = ctx.Process(target=_worker, args=(there, initializer, initargs if fork else None, others),
+                p = ctx.Process(target=_worker, args=(there, initializer, initargs if fork else None, others, parent),
                                 daemon=False, name="racksmith-worker")
                 try:
                     with _starting(fork):
