@@ -132,10 +132,10 @@ def test_interrupted_before_the_search_found_anything_prints_nothing(capsys, mon
 
 
 def test_the_first_signal_stops_the_search_and_a_second_ends_the_run_at_once():
-    from racksmith.cli.search_cmds import _stopped_by_signals
+    from racksmith.cli.stopping import stopped_by_signals
 
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    with _stopped_by_signals() as stop:
+    with stopped_by_signals() as stop:
         signal.raise_signal(signal.SIGINT)
         assert stop.cancel.is_set() and stop.signum == signal.SIGINT
         with pytest.raises(KeyboardInterrupt):
@@ -143,3 +143,53 @@ def test_the_first_signal_stops_the_search_and_a_second_ends_the_run_at_once():
     with pytest.raises(KeyboardInterrupt):  # (what the command does once it has printed its answer)
         stop.deliver()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# --- sim: the ranking so far --------------------------------------------------------------------------------
+MID = "15/15/15/11O3/11L3/11O3/11G3/6NUDITY3/15/15/15/15/15/15/15 AEEIKOV/ 28/18 0"
+
+
+def _signal_after_play_outs(monkeypatch, signum: int = signal.SIGINT) -> None:
+    """Make the simulation's first progress report (play-outs already run) send ``signum``."""
+    from racksmith.core.position import Position as P
+
+    real = P.simulate
+
+    def simulate(self, *args, progress=None, **kwargs):
+        sent = []
+
+        def report(partial):
+            if not sent and partial.iterations:
+                sent.append(True)
+                signal.raise_signal(signum)
+            if progress is not None:
+                progress(partial)
+
+        return real(self, *args, progress=report, **kwargs)
+
+    monkeypatch.setattr(P, "simulate", simulate)
+
+
+def test_sim_interrupted_prints_the_ranking_so_far(monkeypatch, capsys):
+    """It exited 130 with nothing on stdout: a long `sim -s 600 --json` lost every play-out."""
+    _signal_after_play_outs(monkeypatch)
+    code, out, _ = run_cli(capsys, "sim", MID, "--seconds", 600, "--stop", "none", "--seed", 1, "--json")
+    assert code == 130
+    d = json.loads(out)
+    assert d["stopped"] == "interrupted" and 0 < d["iterations"] and d["seconds"] < 300
+    assert all(c["iterations"] > 0 for c in d["candidates"])
+    code, out, _ = run_cli(capsys, "sim", MID, "--seconds", 600, "--stop", "none", "--seed", 1)
+    assert code == 130 and "interrupted: the ranking of the play-outs run so far" in out
+
+
+def test_sim_stopped_by_sigterm_prints_the_ranking_and_exits_143(monkeypatch, capsys):
+    from racksmith.cli import main as cli_main
+
+    monkeypatch.setattr(cli_main, "_watch_the_ending", lambda signum: True)  # (no watcher thread in a test)
+    _signal_after_play_outs(monkeypatch, signal.SIGTERM)
+    old = signal.signal(signal.SIGTERM, cli_main._on_ending_signal)
+    try:
+        code, out, _ = run_cli(capsys, "sim", MID, "--seconds", 600, "--stop", "none", "--json")
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert code == 143 and json.loads(out)["stopped"] == "interrupted"

@@ -2,15 +2,12 @@
 ``racksmith peg``: the pre-endgame."""
 from __future__ import annotations
 
-import signal
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, List, Optional
 
 import typer
 
 from ..errors import RacksmithError
+from .stopping import INTERRUPTED, stopped_by_signals
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, finite,
     fail, load_position, position_lexicon, say, say_table, signed,
@@ -101,7 +98,7 @@ def endgame(
         err_console.print(line, highlight=False, soft_wrap=True)
 
     try:
-        with _stopped_by_signals() as stop:
+        with stopped_by_signals() as stop:
             result = solve_endgame(pos, plies, seconds, threads, on_depth=shown, move=asked, top=top or 1,
                                    tt_mb=tt_mb, cancel=stop.cancel)
     except RacksmithError as e:
@@ -150,75 +147,6 @@ def _give_endgame(pos, result, top: "int | None", as_json: bool, valued: "dict[s
     if interrupted:
         say(f"interrupted: not exact (the answer of depth {result.depth}, the last completed)")
     say(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
-
-
-#: the ``stopped`` of a search's JSON that Ctrl-C (or SIGTERM) stopped, as ``sim --json`` says it
-INTERRUPTED = "interrupted"
-
-
-class _SignalStop:
-    """What :func:`_stopped_by_signals` yields: ``cancel``, the search's event, and ``signum``, the
-    signal that set it (None: none came)."""
-
-    def __init__(self, handlers: "dict[int, Any]"):
-        self.cancel = threading.Event()
-        self.signum: int | None = None
-        self.handlers = handlers  # (signal: the handler it had, which raises KeyboardInterrupt)
-        self.installed = False
-
-    def install(self) -> None:
-        self.installed = True
-        for signum in self.handlers:
-            signal.signal(signum, self._on_signal)
-
-    def restore(self) -> None:
-        if self.installed:
-            self.installed = False
-            for signum, handler in self.handlers.items():
-                signal.signal(signum, handler)
-
-    def _on_signal(self, signum: int, frame: Any) -> None:
-        self.restore()  # (a second signal: the run ends at once, as it did)
-        if self.handlers[signum] is not signal.default_int_handler:
-            # SIGTERM, SIGHUP: the run is still bounded by cli/main.py's grace; when nothing can
-            # watch it, ended now as before
-            from .main import _watch_the_ending
-
-            if not _watch_the_ending(signum):
-                self.handlers[signum](signum, frame)
-        self.signum = signum
-        self.cancel.set()
-
-    def deliver(self) -> None:
-        """Do now what the signal that stopped the search did before: end the run as interrupted
-        (KeyboardInterrupt: exit 130, or 128 + the signal: cli/main.py). Nothing when none came."""
-        if self.signum is not None:
-            signum, self.signum = self.signum, None
-            self.handlers[signum](signum, None)
-
-
-@contextmanager
-def _stopped_by_signals() -> Iterator[_SignalStop]:
-    """While a search runs, Ctrl-C (and SIGTERM or SIGHUP, which cli/main.py turns into a Ctrl-C)
-    stops it as its time limit would, through its ``cancel`` event: the search returns what it
-    found, which the command prints before :meth:`_SignalStop.deliver` ends the run. The first
-    signal puts the handlers back, so a second one ends the run at once, as before. Only handlers
-    that raise KeyboardInterrupt are replaced (a signal ignored, or a host program's handler, is
-    left alone), and only in the main thread (the only one Python lets)."""
-    handlers: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        from .main import _on_ending_signal
-
-        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-            signum = getattr(signal, name, None)
-            if signum is not None and signal.getsignal(signum) in (signal.default_int_handler, _on_ending_signal):
-                handlers[signum] = signal.getsignal(signum)
-    stop = _SignalStop(handlers)
-    try:
-        stop.install()
-        yield stop
-    finally:
-        stop.restore()
 
 
 #: the players of an endgame's line, in the position's order
@@ -329,7 +257,7 @@ def peg(
                               highlight=False, markup=False, soft_wrap=True)
 
     try:
-        with _stopped_by_signals() as stop:
+        with stopped_by_signals() as stop:
             result = pos.solve_peg(top, seconds=seconds, solve_all=solve_all, on_play=shown, threads=threads,
                                    moves=moves or None, tt_mb=tt_mb, cancel=stop.cancel)
     except RacksmithError as e:

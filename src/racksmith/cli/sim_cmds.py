@@ -363,15 +363,29 @@ def sim_cmd(
         if live is not None:
             live.update(sim_table(partial, ply_stats=ply_stats))
 
+    from .stopping import stopped_by_signals
+
     if live is not None:
         live.start()
     try:
-        result = pos.simulate(candidates=len(chosen) if chosen else candidates, plies=plies, iterations=iterations,
-                              seconds=seconds, threads=threads, seed=seed, stop=confidence, opponent_racks=inference,
-                              leaves=klv, winpct=table, moves=chosen, round_robin=round_robin, progress=progress)
+        # Ctrl-C (SIGTERM, SIGHUP) stops the play-outs as the time limit would: the ranking so far is
+        # printed (stopped "interrupted"), then the run ends as interrupted (exit 130, 143, 129)
+        with stopped_by_signals() as stop:
+            result = pos.simulate(candidates=len(chosen) if chosen else candidates, plies=plies,
+                                  iterations=iterations, seconds=seconds, threads=threads, seed=seed, stop=confidence,
+                                  opponent_racks=inference, leaves=klv, winpct=table, moves=chosen,
+                                  round_robin=round_robin, progress=progress, cancel=stop.cancel)
     finally:
         if live is not None:
             live.stop()
+    if stop.signum is not None and not result.iterations:
+        stop.deliver()  # (stopped before any play-out: nothing to print)
+    _give_sim(pos, result, table, as_json, ply_stats)
+    stop.deliver()
+
+
+def _give_sim(pos, result, table, as_json: bool, ply_stats: bool) -> None:
+    """A simulation's answer on stdout: its table and lines, or JSON."""
     from ..sim.winpct import with_borrowed_note
 
     result = with_borrowed_note(result, pos.ruleset, table)
@@ -382,6 +396,8 @@ def sim_cmd(
         return
     say_table(sim_table(result, ply_stats=ply_stats))
     say(f"seed {result.seed}, {result.plies} plies, {result.iterations / max(result.seconds, 1e-9):,.0f} iterations/s")
+    if result.stopped == "interrupted":
+        say("interrupted: the ranking of the play-outs run so far")
     if result.opponent_rack == "known" and len(pos.racks) > 1:  # (Quackle draws it unless told: say so)
         if pos.bag_count == 0:  # (certain: the unseen tiles, whatever the CGP gives)
             certain = pos.inferred_racks()[1]
