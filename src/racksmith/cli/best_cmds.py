@@ -13,7 +13,7 @@ from .common import (
     fail, finite, given, inference_scope, load_position, note, position_lexicon, resolve_leaves, say, say_table,
 )
 from .search_cmds import fail_naming_tt_mb, tt_mb_named, tt_mb_option
-from .sim_cmds import WINPCT_HELP, load_winpct_option
+from .sim_cmds import SIM_EQUITY, WINPCT_HELP, load_winpct_option, note_sim_without_leaves
 
 
 def best(
@@ -94,6 +94,8 @@ def best(
         raise
     if result.fallback is not None:  # (a solver that could not run, static equity instead: --tt-mb named)
         result = dataclasses.replace(result, summary=tt_mb_named(result.summary), fallback=tt_mb_named(result.fallback))
+    if result.method in _BY_EQUITY:  # (the solvers value no leave: nothing to say for them)
+        note_sim_without_leaves(leaves, pos.ruleset, _BY_EQUITY[result.method])
     if as_json:
         if result.method == "sim" and result.result.note:  # (the text's summary line says it)
             note(f"note: {result.result.note}")
@@ -115,6 +117,9 @@ def best(
 
 
 _METHOD = {"endgame": "endgame solver", "peg": "pre-endgame solver", "sim": "simulation", "static": "static equity"}
+
+#: what the methods that value leaves value by equity, for the note of a ruleset without shipped leaves
+_BY_EQUITY = {"sim": SIM_EQUITY, "static": "the moves are ranked by"}
 
 
 def register(app: typer.Typer) -> None:

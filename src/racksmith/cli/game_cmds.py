@@ -9,7 +9,8 @@ from typing import Optional
 import typer
 
 from .common import (
-    LEAVES_HELP, STDIN, dash_is_stdin, emit_json, err_console, fail, finite, given, input_name, making_leaves, note, plural, resolve_leaves, say, say_table,
+    LEAVES_HELP, STDIN, dash_is_stdin, emit_json, err_console, fail, finite, given, input_name, making_leaves, note, note_equity_without_leaves, plural, resolve_leaves, say, say_table,
+    ships_no_leaves,
 )
 from .sim_cmds import WINPCT_HELP, load_winpct_option
 
@@ -280,6 +281,9 @@ def analyze(
         fail(f"ruleset {rs.name} names no lexicon: pass --lexicon")
     lex = ruleset_lexicon(rs, lexicon)
     klv = resolve_leaves(leaves, rs)
+    if ships_no_leaves(leaves, rs):  # (a ruleset file of your own: said, as moves, sim and match say it)
+        note_equity_without_leaves(f"racksmith ships no leave values for {rs.name}", "the turns are graded by",
+                                   "--leaves FILE", rs.rack_size)
     with _analysis_progress() as progress:
         result = run_analysis(r, klv, top=top, lexicon=lex, sim=sim_options, progress=progress,
                               endgame_seconds=endgame_seconds or None)

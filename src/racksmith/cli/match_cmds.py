@@ -9,7 +9,7 @@ import click
 import typer
 
 from ..play.backends import BACKENDS
-from .common import JOBS_HELP, emit_json, fail, plural, say, signed, stdout
+from .common import JOBS_HELP, emit_json, fail, note, plural, say, signed, stdout
 
 SPEC_HELP = "a player spec KIND[:key=value,...], e.g. score or sim:infer=on (the kinds and their keys: above)."
 
@@ -50,13 +50,37 @@ def _note_shipped_leaves_missing(specs: "dict[str, str]", ruleset: str) -> None:
     if not bare:
         return
     who = " and ".join(f"{name} ({spec})" for name, spec in bare) + (" play" if len(bare) > 1 else " plays")
-    give = " and ".join(f"--{name} {_with_leaves(spec)}" for name, spec in bare)
+    give = " and ".join(f"--{name} {_with_file(spec)}" for name, spec in bare)
     note_equity_without_leaves(f"racksmith ships no leave values for {rs.name}", who, give, rs.rack_size)
 
 
-def _with_leaves(spec) -> str:
-    """``spec`` with ``leaves=FILE``: ``equity:leaves=FILE``, ``sim:plies=3,leaves=FILE``."""
-    params = [f"{k}={v}" for k, v in spec.params if k != "leaves"] + ["leaves=FILE"]
+def _note_borrowed_winpct(specs: "dict[str, str]", ruleset: str) -> None:
+    """A note on stderr for each sim player whose simulations use a win% table of another ruleset
+    (a ruleset file with none of its own: the shipped one nearest its tile count; ``winpct=`` a
+    table trained for another) or one with fewer rows than a game has unseen tiles: the note
+    ``racksmith sim`` prints (:func:`racksmith.sim.winpct.borrowed_note`), naming the player."""
+    from ..errors import RacksmithError
+    from ..play.specs import parse_player_spec
+    from ..rules.ruleset import get_ruleset
+    from ..sim.winpct import borrowed_note
+
+    rs = get_ruleset(ruleset)
+    for name, text in specs.items():
+        spec = parse_player_spec(text)
+        if spec.kind != "sim":
+            continue
+        try:
+            line = borrowed_note(rs, dict(spec.params).get("winpct"),
+                                 option=(f"winpct= in --{name}", f"--{name} {_with_file(spec, 'winpct')}"))
+        except RacksmithError:
+            continue  # (a table that cannot be read: the match says so, as it sets its players up)
+        if line is not None:
+            note(f"note: {name} ({spec}): {line}")
+
+
+def _with_file(spec, key: str = "leaves") -> str:
+    """``spec`` with ``KEY=FILE``: ``equity:leaves=FILE``, ``sim:plies=3,leaves=FILE``."""
+    params = [f"{k}={v}" for k, v in spec.params if k != key] + [f"{key}=FILE"]
     return f"{spec.kind}:{','.join(params)}"
 
 
@@ -114,6 +138,7 @@ def register(app: typer.Typer) -> None:
         if games_csv is not None:
             check_output_file(games_csv, "--games-csv")
         _note_shipped_leaves_missing({"p1": p1, "p2": p2}, ruleset)
+        _note_borrowed_winpct({"p1": p1, "p2": p2}, ruleset)
         # the records' folder made, checked writable and held for the run (another run writing there is refused)
         with records_folder(gcg_dir) if gcg_dir is not None else nullcontext():
             if gcg_dir is not None:

@@ -250,6 +250,20 @@ def check_infer_options(infer: "str | None", seconds_flag: str, samples_flag: st
         fail(f"give {seconds_flag} or {samples_flag}, not both: each bounds the inference", 2)
 
 
+#: what a simulation values by equity, for the note of a ruleset without shipped leaves
+SIM_EQUITY = "the candidates, both sides' moves in the play-outs and the rack each play-out ends with are valued by"
+
+
+def note_sim_without_leaves(option: "str | None", ruleset, who: str = SIM_EQUITY) -> None:
+    """The note ``winpct train``, ``match`` and ``moves`` give too, for ``sim`` and ``best``: when
+    ``option`` (``--leaves``, None when not given) means the shipped leaves of a ruleset racksmith
+    ships none for (a ruleset file of your own), ``who`` (by default a simulation's candidates and
+    play-outs) goes without leave values."""
+    if ships_no_leaves(option, ruleset):
+        note_equity_without_leaves(f"racksmith ships no leave values for {ruleset.name}", who, "--leaves FILE",
+                                   ruleset.rack_size)
+
+
 def sim_table(result, title: str = "simulation", ply_stats: bool = False):
     """A Rich table of a (partial) simulation result; with ``ply_stats``, MAGPIE's per-ply columns
     too: for each ply of the play-outs (P1 the opponent's reply), the mean score of the move
@@ -338,6 +352,7 @@ def sim_cmd(
         confidence = None  # (the same play-outs for every candidate: to the limits, as Quackle runs)
     klv = resolve_leaves(leaves, pos.ruleset)
     table = load_winpct_option(winpct)
+    note_sim_without_leaves(leaves, pos.ruleset)
     chosen = None
     if move:
         from ..sim.simulate import candidate_moves

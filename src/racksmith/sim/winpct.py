@@ -21,7 +21,10 @@ Macondo's ``winpct.csv`` is read too (:data:`MACONDO_FORMAT`): comma-separated, 
 first, then the win chance (0..1) at each unseen count; its column for 0 unseen tiles is not read
 (the game is over: the spread decides), and its rows have no observations (0). Both say the same
 thing, the chance that the player to move wins by his spread and the tiles he cannot see, and are
-looked up the same way (the spread clamped to the table, the unseen count to its last row). A sidecar
+looked up the same way (the spread clamped to the table, the unseen count to its last row). A table
+one of whose rows ends lower than it starts (its win chance at the highest spread below the one at
+the lowest: the spreads reversed, or the chance of losing) is refused as it is read, in either
+format; small dips inside a row (a table of few games) are not. A sidecar
 named after the whole file name, ``TABLE.json`` (``english.winpct.json`` beside ``english.winpct``,
 as the shipped tables and leave files have it), holds the provenance (command, games, seed, leaves
 and their sha256, players).
@@ -199,7 +202,12 @@ class WinPct:
             else:
                 rows.append(vals / (2.0 * total))
             obs.append(total)
-        return cls(np.vstack(rows), np.asarray(obs, dtype=np.int64), name, dict(provenance or {}))
+        table = np.vstack(rows)
+        u = _falling_row(table)
+        if u is not None:
+            raise WinPctError(f"win% table {name or '(text)'}, line {u}: {_falls(table, u)}; the spread columns may be "
+                              "reversed (MAGPIE's format has them from the lowest spread, -M, to the highest, +M)")
+        return cls(table, np.asarray(obs, dtype=np.int64), name, dict(provenance or {}))
 
     @classmethod
     def _parse_macondo(cls, lines: list[str], name: str, provenance: dict[str, Any] | None) -> "WinPct":
@@ -240,6 +248,10 @@ class WinPct:
             grid[i - 2] = values
         # the table's rows are unseen 1..N (0 unseen tiles: the game is over), its columns -M..+M
         table = np.ascontiguousarray(grid[::-1, 1:].T)
+        u = _falling_row(table)
+        if u is not None:
+            raise WinPctError(f"{where}, column {u + 1} (unseen {u}): {_falls(table, u)}; its win chances may be "
+                              f"reversed (its rows go from spread +{top}, the highest chance, down to -{top})")
         prov = dict(provenance or {})
         prov.setdefault("source_format", MACONDO_FORMAT)
         return cls(table, np.zeros(table.shape[0], dtype=np.int64), name, prov)
@@ -291,6 +303,28 @@ class WinPct:
             write_atomically(p, self.text().encode("ascii"))
             if self.provenance:
                 write_atomically(provenance_path(p), (json.dumps(self.provenance, indent=2) + "\n").encode("utf-8"))
+
+
+#: how far a row's win chance at its highest spread may lie below the one at its lowest before the
+#: table is refused: the rounding of a row that is flat (a table's rows rise from the lowest spread to
+#: the highest; one trained on few games may dip here and there, never over the whole row)
+FALL_TOLERANCE = 1e-9
+
+
+def _falling_row(table: np.ndarray) -> "int | None":
+    """The first unseen count (1, 2, ...) whose row of ``table`` ends lower than it starts: its win
+    chance at the highest spread below the one at the lowest (the spreads reversed, or the chance
+    of losing), else None. Small dips inside a row (a table trained on few games) are let be."""
+    falling = np.flatnonzero(table[:, -1] < table[:, 0] - FALL_TOLERANCE)
+    return int(falling[0]) + 1 if falling.size else None
+
+
+def _falls(table: np.ndarray, unseen: int) -> str:
+    """What is wrong with the row of ``unseen`` tiles :func:`_falling_row` found, for an error."""
+    m = (table.shape[1] - 1) // 2
+    row = table[unseen - 1]
+    return (f"with {unseen} unseen tile{'s' if unseen != 1 else ''} the win chance falls from {100 * row[0]:.1f}% at "
+            f"spread -{m} to {100 * row[-1]:.1f}% at +{m}: a win chance rises with the spread")
 
 
 def provenance_path(path: "str | Path") -> Path:
@@ -406,7 +440,14 @@ def shipped_table_for(ruleset: Ruleset) -> str:
     return min(SHIPPED, key=lambda n: abs(get_ruleset(n).total_tiles - ruleset.total_tiles))
 
 
-def borrowed_note(ruleset: Ruleset, winpct: "str | Path | WinPct | None" = None) -> "str | None":
+#: how a note names the way to give a table, as ``sim``, ``best`` and ``analyze`` take it and in
+#: Python: (``without X`` the ruleset's own table is used, ``give one ... with Y``); ``racksmith
+#: match`` names a player's spec instead (``winpct= in --p1``, ``--p1 sim:...,winpct=FILE``)
+WINPCT_OPTION = ("--winpct (winpct= in Python)", "--winpct FILE (winpct= in Python)")
+
+
+def borrowed_note(ruleset: Ruleset, winpct: "str | Path | WinPct | None" = None, *,
+                  option: "tuple[str, str]" = WINPCT_OPTION) -> "str | None":
     """When a simulation of ``ruleset`` given ``winpct`` (None: the default) uses the table of
     another ruleset, or a table with fewer rows than a game of ``ruleset`` has unseen tiles: a
     line that says so, else None. Without ``winpct``, for a ruleset with no table of its own, the
@@ -414,20 +455,20 @@ def borrowed_note(ruleset: Ruleset, winpct: "str | Path | WinPct | None" = None)
     provenance says it was trained for another ruleset (:func:`other_ruleset_note`), it names that
     ruleset and the one in use. Whatever the table's provenance says (or when it has none: a
     MAGPIE or Macondo table), the line says which unseen counts its rows cover when a game of
-    ``ruleset`` has more (:func:`coverage_note`)."""
+    ``ruleset`` has more (:func:`coverage_note`). ``option``: how the line names the way to give a
+    table (:data:`WINPCT_OPTION`)."""
     if winpct is not None:
-        line = other_ruleset_note(ruleset, winpct)  # (its rows too, when they fall short)
-        return line if line is not None else coverage_note(ruleset, winpct)
+        line = other_ruleset_note(ruleset, winpct, option=option)  # (its rows too, when they fall short)
+        return line if line is not None else coverage_note(ruleset, winpct, option=option)
     used = shipped_table_for(ruleset)
     if used == ruleset.name:
-        return coverage_note(ruleset, used)  # (a ruleset file of a shipped one's name, with more tiles)
+        return coverage_note(ruleset, used, option=option)  # (a ruleset file of a shipped one's name, with more tiles)
     line = (f"ruleset {ruleset.name} has no win% table of its own: its simulations use the {used} table (the "
             f"shipped one whose {get_ruleset(used).total_tiles} tiles are nearest its {ruleset.total_tiles})")
     rows = _rows_covered(ruleset, load_winpct(used))
     if rows is not None:
         line += f", which {rows}"
-    return line + ("; give one trained for it ('racksmith winpct train --ruleset FILE') with --winpct FILE "
-                   "(winpct= in Python)")
+    return line + f"; give one trained for it ('racksmith winpct train --ruleset FILE') with {option[1]}"
 
 
 def _rows_covered(ruleset: Ruleset, wp: WinPct) -> "str | None":
@@ -445,7 +486,8 @@ def _table_words(wp: WinPct) -> str:
     return f"win% table {wp.name}" if wp.name else "the win% table given"
 
 
-def coverage_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset") -> "str | None":
+def coverage_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset", *,
+                  option: "tuple[str, str]" = WINPCT_OPTION) -> "str | None":
     """When a game of ``ruleset`` can have more unseen tiles than the table ``winpct`` has rows
     (MAGPIE's English table, of 93 rows, under Super Scrabble's 193), a line that says which it
     covers and that more are read from its last row, whatever the table's provenance says; else
@@ -456,12 +498,12 @@ def coverage_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset") -> 
         return None
     line = f"{_table_words(wp)} {rows}"
     if ruleset.name in SHIPPED and _rows_covered(ruleset, load_winpct(ruleset.name)) is None:
-        return line + f"; without --winpct (winpct= in Python) {ruleset.name}'s own table is used"
-    return line + ("; 'racksmith winpct train --ruleset FILE' makes one that covers them, for --winpct FILE "
-                   "(winpct= in Python)")
+        return line + f"; without {option[0]} {ruleset.name}'s own table is used"
+    return line + f"; 'racksmith winpct train --ruleset FILE' makes one that covers them, for {option[1]}"
 
 
-def other_ruleset_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset") -> "str | None":
+def other_ruleset_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset", *,
+                       option: "tuple[str, str]" = WINPCT_OPTION) -> "str | None":
     """When the table ``winpct`` was trained for another ruleset than ``ruleset`` (its provenance's
     ``ruleset``, and that ruleset's game is not ``ruleset``'s under another name:
     :func:`racksmith.lexicon.sidecar.trained_for_another`), a line that says so, for a simulation
@@ -486,9 +528,8 @@ def other_ruleset_note(ruleset: Ruleset, winpct: "str | Path | WinPct | Ruleset"
     if rows is not None:
         line += f": it {rows}"
     if ruleset.name in SHIPPED:
-        return line + f"; without --winpct (winpct= in Python) {ruleset.name}'s own table is used"
-    return line + (f"; give one trained for {ruleset.name} ('racksmith winpct train --ruleset FILE') with --winpct FILE "
-                   "(winpct= in Python)")
+        return line + f"; without {option[0]} {ruleset.name}'s own table is used"
+    return line + f"; give one trained for {ruleset.name} ('racksmith winpct train --ruleset FILE') with {option[1]}"
 
 
 def with_borrowed_note(result: Any, ruleset: Ruleset, winpct: "str | Path | WinPct | None" = None) -> Any:
