@@ -59,16 +59,29 @@ def test_a_whole_rack_kept_is_valued_by_the_sub_leave_prior():
     pos = Position.from_cgp(cgp, ruleset=rs)
     leaves = load_leaves("russian")
     rack = list(pos.racks[0])
-    by_hand = []
-    for t in sorted(set(rack)):
-        rest = list(rack)
-        rest.remove(t)
-        by_hand.append(leaves.value_tiles(rest) + leaves.value_tiles([t]))
+    by_hand = [leaves.value_tiles(rack[:j] + rack[j + 1:]) + leaves.value_tiles([rack[j]]) for j in range(len(rack))]
+    assert len(set(rack)) < len(rack)  # (ЕЕИИ: each tile counted as often as the rack holds it)
     assert kept_rack_value(leaves, rack) == pytest.approx(sum(by_hand) / len(by_hand))
     value = pass_value(pos, leaves)
     best = pos.moves(top=1, sort="equity", leaves=leaves)[0]
     assert 0 < pos.bag_count < 7 and best.notation() == "9M М(У)"
     assert value < best.equity < 0  # the play kept the best 6 of the junk; the pass keeps all of it
+
+
+def test_the_rack_kept_is_valued_as_the_completion_of_a_table_values_a_leave_never_seen():
+    """The same prior as training's completion (training.leavegen): a 6-tile English leave the
+    trained table never saw gets, in the completed table, the mean over its tiles (duplicates
+    counted) of value(L - t) + value(t) — what kept_rack_value gives a whole rack the table lacks."""
+
+    rs = get_ruleset("english")
+    leaves = load_leaves("english")
+    six = list(rs.alphabet.rack("UUUVVW"))  # (never seen in training: filled by the completion)
+
+    class Without:  # the table without that leave: the prior, as kept_rack_value computes it
+        def value_tiles(self, tiles):
+            return 0.0 if sorted(tiles) == sorted(six) else leaves.value_tiles(tiles)
+
+    assert kept_rack_value(Without(), six) == pytest.approx(leaves.value_tiles(six), abs=1e-4)
 
 
 def test_a_withdrawn_play_is_graded_as_the_same_pass():

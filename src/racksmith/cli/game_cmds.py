@@ -332,6 +332,10 @@ def _analyze_records(paths: "list[Path]", ruleset, lexicon, leaves, top: int, si
                 "none was analysed"))
         raise
     problems = [r for r in results if r.problem is not None]
+    if option == "shipped":  # (records of a ruleset file of your own: said once a ruleset, as for one record)
+        for name in dict.fromkeys(r.ruleset for r in results if r.error is None and r.leaves is None and r.ruleset):
+            note_equity_without_leaves(f"racksmith ships no leave values for {name}", "its records' turns are graded by",
+                                       "--leaves FILE")
     _give_records(results, as_json, sim_options is not None, len(files))
     for r in problems:
         note(f"note: {r.problem if r.error is not None else f'{r.path}: {r.problem}'}")

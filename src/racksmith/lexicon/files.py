@@ -343,7 +343,8 @@ def hold_lock(path: Path) -> "BinaryIO | None":
     except ImportError:  # pragma: no cover - Windows
         return None
     for _ in range(100):
-        f = open(path, "a+b")
+        # (read-only is enough to lock: a lock file another user's killed run left, 0644, is taken over)
+        f = os.fdopen(os.open(path, os.O_RDONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666), "rb")
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -15,7 +15,8 @@ depth (:attr:`EndgameGrade.exact` false: used all the same, and marked).
 A pass is graded as what it is (:func:`pass_value`): while the bag holds tiles it scores 0 and
 keeps the whole rack. A leave table holds no leave of a whole rack (a KLV2's are 1 to rack size − 1
 tiles), so the rack kept is valued as training values a leave it never saw (the sub-leave prior,
-docs/ALGORITHM.md §16): the mean, over its distinct tiles ``t``, of ``value(rack − t) + value(t)`` —
+docs/ALGORITHM.md §16): the mean, over its tiles ``t`` (a tile the rack holds twice counted twice),
+of ``value(rack − t) + value(t)`` —
 a rack of junk kept is worth about what its junk is worth, not the 0 of a fresh draw (without
 leaves, 0). The move generator charges a pass −50 instead (:data:`racksmith.rules.equity.PASS_PENALTY`,
 so that a static player never passes with moves at hand): that is a rule for choosing, not a measure
@@ -949,17 +950,18 @@ def pass_value(pos, leaves) -> float | None:
 def kept_rack_value(leaves, rack: list[int]) -> float:
     """The value of keeping ``rack`` whole (a pass): a leave table holds no leave of a full rack, so
     it is valued as training values a leave it never saw (the sub-leave prior, docs/ALGORITHM.md
-    §16), the mean over its distinct tiles ``t`` of ``value(rack − t) + value(t)``. A rack shorter
-    than the longest leaves the table holds is the table's own value."""
+    §16, and the completion of a table, ``training.leavegen``): the mean over its tiles ``t``, each
+    tile counted as often as the rack holds it, of ``value(rack − t) + value(t)``. A rack the table
+    holds (shorter than its longest leaves) is the table's own value."""
     if len(rack) < 2:
         return float(leaves.value_tiles(rack)) if rack else 0.0
-    values = []
-    for t in sorted(set(rack)):
-        rest = list(rack)
-        rest.remove(t)
-        values.append(float(leaves.value_tiles(rest)) + float(leaves.value_tiles([t])))
     whole = float(leaves.value_tiles(rack))
-    return whole if whole else sum(values) / len(values)
+    if whole:
+        return whole
+    total = 0.0
+    for j, t in enumerate(rack):
+        total += float(leaves.value_tiles(rack[:j] + rack[j + 1:])) + float(leaves.value_tiles([t]))
+    return total / len(rack)
 
 
 def _verdict_equities(pos, recs, leaves) -> np.ndarray:
