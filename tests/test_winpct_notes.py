@@ -174,3 +174,18 @@ def test_analyze_of_a_ruleset_without_shipped_leaves_says_so(tmp_path, capsys, c
     assert err.count("ships no leave values for clubeng") == 1
     code, out, err = _cli(capsys, "analyze", path, "--ruleset", clubeng, "--leaves", "none", "--endgame-seconds", 0)
     assert code == 0 and "ships no leave values" not in err
+
+
+def test_analyze_of_a_folder_of_such_records_says_so_once(tmp_path, capsys, clubeng):
+    from racksmith import Game, Ruleset
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    for seed in (1, 2):
+        game = Game(Ruleset.load(clubeng), seed=seed)
+        for _ in range(2):
+            game.play(game.position.moves(top=1)[0])
+        (folder / f"g{seed}.gcg").write_text(game.gcg(), encoding="utf-8")
+    code, out, err = _cli(capsys, "analyze", folder, "--ruleset", clubeng, "--endgame-seconds", 0)
+    assert code == 0, err
+    assert err.count("ships no leave values for clubeng") == 1
