@@ -54,6 +54,15 @@ def run_cli(capsys, *args):
     return code, out, err
 
 
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (Linux: a zombie, ended but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def played_out_gcg(tmp_path: Path, ruleset: str, players: int, seed: int):
     """A game of ``players`` best-equity bots played to the end through their views, and the GCG
     file in ``tmp_path`` it is written to: ``(game, path)``."""

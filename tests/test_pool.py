@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from conftest import process_alive
+
 from racksmith.errors import RacksmithError
 from racksmith.play import pool as pool_module
 from racksmith.errors import WorkerError, WorkerTraceback
@@ -210,14 +212,6 @@ def test_workers_end_when_their_pool_s_process_is_killed():
     deadline = time.monotonic() + 10
     alive = pids
     while alive and time.monotonic() < deadline:
-        alive = [p for p in pids if _alive(p)]
+        alive = [p for p in pids if process_alive(p)]
         time.sleep(0.05)
     assert alive == []
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False

@@ -14,6 +14,8 @@ import time
 
 import pytest
 
+from conftest import process_alive
+
 from racksmith.play import pool as pool_module
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
@@ -44,14 +46,6 @@ _SCRIPT = textwrap.dedent(f"""\
 """)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_a_worker_in_the_middle_of_a_batch_dies_with_its_killed_pool(tmp_path, method):
     script = tmp_path / "orphan.py"
@@ -64,18 +58,18 @@ def test_a_worker_in_the_middle_of_a_batch_dies_with_its_killed_pool(tmp_path, m
         line = proc.stdout.readline()
         assert line.strip().isdigit(), f"the script failed: {line!r}"
         worker = int(line)
-        assert _alive(worker)
+        assert process_alive(worker)
         os.kill(proc.pid, signal.SIGKILL)  # (as the OOM killer would)
         proc.wait(10)
         deadline = time.monotonic() + DEADLINE
-        while _alive(worker) and time.monotonic() < deadline:
+        while process_alive(worker) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _alive(worker), "the worker outlived its pool's process"
+        assert not process_alive(worker), "the worker outlived its pool's process"
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        if worker is not None and _alive(worker):  # (the test failed: no orphan left spinning)
+        if worker is not None and process_alive(worker):  # (the test failed: no orphan left spinning)
             os.kill(worker, signal.SIGKILL)
         proc.stdout.close()
 

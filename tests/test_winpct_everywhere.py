@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from racksmith import Position, get_ruleset
-from racksmith.cli.main import main
+from conftest import run_cli as _cli
 from racksmith.errors import WinPctError
 from racksmith.sim.winpct import WinPct, load_winpct
 
@@ -19,13 +19,6 @@ ENGLISH = get_ruleset("english")
 EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
 OPENING = f"{EMPTY} AEINRST/ 0/0 0"
 GAME01 = Path(__file__).parent / "fixtures" / "gcg" / "game01_seed1.gcg"
-
-
-def _cli(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 @pytest.fixture

@@ -10,20 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from racksmith.cli.main import main
+from conftest import run_cli as _cli
 from racksmith.errors import WinPctError
 from racksmith.sim.winpct import SHIPPED, WinPct, load_winpct, train_winpct
 
 SIM = "sim:iterations=40,candidates=3,endgame=off"
 POSITION = "15/15/15/15/15/15/15/7CAT5/15/15/15/15/15/15/15 EEIRSTU/ 30/0 0"
 NO_LEAVES = "racksmith ships no leave values for clubeng"
-
-
-def _cli(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 @pytest.fixture
