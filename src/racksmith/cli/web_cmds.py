@@ -192,7 +192,7 @@ def _take_stop_signals(handler: Callable[[int, Any], None]) -> dict[int, Any]:
 def _network_addresses(server: Any) -> str:
     """What the network may use: the addresses that reach the server, or (listening on every
     address with no --allow-host) why its members get 403 and the names to allow."""
-    urls = server.network_urls()
+    urls = [u for u in server.network_urls() if not _this_machine_only(u.split("/")[2].rpartition(":")[0])]
     if urls:
         return (f"members use {', '.join(urls)} (any other name or address they type gets 403 until "
                 "given with --allow-host NAME)")
@@ -202,6 +202,18 @@ def _network_addresses(server: Any) -> str:
     return ("members get 403 until the name or address they type is given with --allow-host NAME"
             + (f": this machine is {', '.join(names)} (e.g. {allow}, then http://{_url_name(names[0])}:{server.port}/)"
                if names else ""))
+
+
+def _this_machine_only(name: str) -> bool:
+    """Is ``name`` (as a URL spells it) one that reaches this machine only from itself (``localhost``,
+    ``127.0.0.1``, ``[::1]``): on another machine it is that machine?"""
+    name = name.strip("[]").lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name.partition("%")[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def _url_name(name: str) -> str:

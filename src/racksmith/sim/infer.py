@@ -25,7 +25,7 @@ import re
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -315,6 +315,23 @@ def _count_multisets(pool: list[int], k: int) -> int:
     return ways[k]
 
 
+def _not_on_board(move: Move, board) -> str:
+    """Why ``move`` is not the last play; one whose letters are on its squares but not as blanks (or
+    as blanks where it has letters) says what the board holds: a phone's keyboard types lower case,
+    and a lower-case letter is a blank."""
+    text = f"{move.notation()} is not on the board"
+    dr, dc = (0, 1) if move.across else (1, 0)
+    held = []
+    for i, t in enumerate(move.tiles):
+        on = int(board[move.row + dr * i, move.col + dc * i])
+        if not t & THROUGH and (not on or on & LETTER_MASK != t & LETTER_MASK):
+            break
+        held.append(t if t & THROUGH else on)
+    else:
+        text += f" (lower-case letters are blanks; the board holds {replace(move, tiles=tuple(held)).notation()})"
+    return text + ": give the opponent's last play as it stands on the board"
+
+
 def _exchange_size(digits: str, rs) -> int:
     """The tiles an exchange gives back, written ``digits``, checked against the ruleset's rack
     (thousands of digits are refused as a count, not converted: Python refuses ints that long)."""
@@ -451,9 +468,7 @@ def infer_leaves(
                     raise InferenceError(f"{move.notation()}: a square played through is empty")
                 continue
             if on != t:
-                raise InferenceError(
-                    f"{move.notation()} is not on the board: give the opponent's last play as it stands on the board"
-                )
+                raise InferenceError(_not_on_board(move, board_after))
             board_before[rr, cc] = 0
             played.append(0 if t & BLANK else t & LETTER_MASK)
         if not played:

@@ -337,16 +337,26 @@
     buildBoard();
   }
 
+  // the squares' size: the board as wide as the room beside (or above) the other panels allows, and
+  // never taller than the screen (a phone held sideways, a short window), at every width; the
+  // layout's turn at 1100 px moves no square: the room for the rack below the board, on a wide
+  // screen, comes in over 1100–1300 px
   function sizeBoard() {
     const rs = state.rs;
     if (!rs) return;
     const width = document.documentElement.clientWidth || window.innerWidth;
+    const height = window.innerHeight;
     const wide = width > 1100;
     const phone = width <= 600;
     // the board's width: a coordinate column of .55 cell, the squares, a 1 px gap each, 4 px of padding
-    const room = wide ? Math.min(width * 0.5, 700, (window.innerHeight - 250) * 1.05)
-      : Math.min(width - (phone ? 16 : 40), 700);
-    const cell = Math.max(phone ? 12 : 22, Math.min(44, Math.floor((room - 6 - rs.cols) / (rs.cols + 0.55))));
+    const across = wide ? width - 400 : width - (phone ? 16 : 40);
+    const byWidth = (Math.min(across, 700) - 6 - rs.cols) / (rs.cols + 0.55);
+    // its height likewise: from its top (under the header) to the screen's foot, less the rack's room
+    const top = $("board").getBoundingClientRect().top + window.scrollY;
+    const above = Math.min(top + 8, Math.max(16, height - 500));
+    const rack = 190 * Math.min(1, Math.max(0, (width - 1100) / 200));
+    const byHeight = (height - above - rack - 4 - rs.rows) / (rs.rows + 0.55);
+    const cell = Math.max(phone ? 12 : 20, Math.min(44, Math.floor(Math.min(byWidth, byHeight))));
     document.documentElement.style.setProperty("--cell", `${cell}px`);
     document.documentElement.style.setProperty("--cols", rs.cols);
   }
@@ -1068,6 +1078,18 @@
     tr.tabIndex = 0;
   }
 
+  // a row in view inside its table's own scroll box, under the sticky heading: only the box scrolls
+  // (scrollIntoView moves the page too, and the button or the slider under the finger with it)
+  function scrollRowInto(tr, box) {
+    const head = box.querySelector("thead");
+    const b = box.getBoundingClientRect();
+    const r = tr.getBoundingClientRect();
+    const top = b.top + box.clientTop + (head ? head.offsetHeight : 0);
+    const bottom = b.top + box.clientTop + box.clientHeight;
+    if (r.top < top) box.scrollTop -= top - r.top;
+    else if (r.bottom > bottom) box.scrollTop += Math.min(r.bottom - bottom, r.top - top);
+  }
+
   function focusRow(tr) {
     rowStop(tr);
     tr.focus();
@@ -1564,7 +1586,7 @@
     }
     const cur = $("turns").querySelector("tbody tr.current");
     if (cur) {
-      cur.scrollIntoView({ block: "nearest" });
+      scrollRowInto(cur, $("turns-wrap"));
       rowStop(cur);
     }
     renderTurnCard(g.turns[n - 1], analysisOf(n));
