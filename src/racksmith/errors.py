@@ -137,6 +137,12 @@ class PlayerSpecError(RacksmithError):
     parameter."""
 
 
+class PlayerError(RacksmithError):
+    """A player of a match that failed: its factory, its ``choose`` (an error, or a move that is not
+    legal in the game, or whose claimed score is not the play's). The message names the player's
+    spec, the game (pair and seat) and the turn; the player's own error is the ``__cause__``."""
+
+
 class RequestError(RacksmithError):
     """A request the web API cannot answer: a missing field, a field of the wrong type or value."""
 

@@ -29,7 +29,35 @@ min_samples, winpct=NAME|FILE, leaves; with the bag empty the endgame solver: en
 endgame_plies=3|none, endgame_seconds; the opponent's rack inferred from his last play: infer=on|off,
 infer_samples=20000.
 
-endgame: static equity, the exact endgame solver once the bag is empty: seconds=10|none, plies, leaves."""
+endgame: static equity, the exact endgame solver once the bag is empty: seconds=10|none, plies, leaves.
+
+A kind of your own (racksmith.register_player_kind) plays once its module is imported: --import MODULE
+(the current folder is searched first; the workers import it too)."""
+
+
+def import_plugins(modules: "list[str]") -> None:
+    """Import each module named (``--import``), so that its ``register_player_kind`` calls run
+    before the specs are read; the current folder is searched first, as ``python -m`` does (and
+    the workers of a local pool get the same path). A module that is not found is bad usage (exit
+    2); one whose import fails, exit 1: one line each."""
+    import importlib
+    import os
+    import sys
+
+    for name in modules:
+        module = name.strip()
+        if module.endswith(".py") or "/" in module or os.sep in module:
+            fail(f"--import {name}: give a module's name (myplayers, or mypackage.players), not a file", 2)
+        if "" not in sys.path and os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name is not None and (module == e.name or module.startswith(e.name + ".")):
+                fail(f"--import {name}: no module named {e.name!r} in the current folder or on the Python path", 2)
+            fail(f"--import {name}: importing it failed: {type(e).__name__}: {e}")
+        except Exception as e:
+            fail(f"--import {name}: importing it failed: {type(e).__name__}: {e}")
 
 
 def _note_shipped_leaves_missing(specs: "dict[str, str]", ruleset: str) -> None:
@@ -105,6 +133,9 @@ def register(app: typer.Typer) -> None:
                                                  help="Write a row a game to this CSV file: the columns of selfplay "
                                                       "--games-csv, with pair and p1_seat after game."),
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
+        imports: Optional[list[str]] = typer.Option(None, "--import", metavar="MODULE",
+                                                    help="Import this module first (repeatable): the player kinds it "
+                                                         "registers (register_player_kind) can then play."),
     ) -> None:
         from ..errors import RacksmithError
         from ..play.backends import MAX_GAMES, check_address_form, check_jobs
@@ -114,11 +145,14 @@ def register(app: typer.Typer) -> None:
             check_output_file, counted_games, end_with_problems, records_folder, warn_stale_records, write_games_csv,
         )
 
+        import_plugins(imports or [])
         for option, spec in (("--p1", p1), ("--p2", p2)):  # a spec that cannot be read is bad usage, as in selfplay
             try:
                 parse_player_spec(spec)
             except RacksmithError as e:
-                fail(f"{option}: {e}", 2)
+                hint = ("; name that module with --import MODULE"
+                        if "unknown kind" in str(e) and not imports else "")
+                fail(f"{option}: {e}{hint}", 2)
         if not 2 <= games <= MAX_GAMES or games % 2:
             raise typer.BadParameter(f"must be an even number from 2 to {MAX_GAMES:,} (games are played in pairs), "
                                      f"got {games}", param_hint="--games")

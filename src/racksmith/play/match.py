@@ -33,7 +33,7 @@ import numpy as np
 from .. import _args
 from ..core.bag import game_rng
 from ..core.move import Move
-from ..errors import OutputFileError, RacksmithError
+from ..errors import OutputFileError, PlayerError, PlayerSpecError, RacksmithError
 from ..lexicon import Lexicon
 from ..lexicon.files import write_atomically
 from ..lexicon.load import ruleset_lexicon
@@ -98,37 +98,90 @@ def _gcg_text(game: Game, description: str, p: int, starter: int) -> tuple[str |
         return None, str(e)
 
 
+def own_player(player: Any) -> bool:
+    """Whether ``player`` is one of racksmith's own (best equity, best score, sim, endgame: its
+    moves come from the move generator, scored by it), whose moves a match plays unchecked, for
+    speed (:meth:`Game.play_trusted`). Any other player's moves are checked in full."""
+    from ..search.player import EndgamePlayer
+    from ..sim.player import SimPlayer
+    from .players import BestEquityPlayer, BestScorePlayer
+
+    return type(player) in (BestEquityPlayer, BestScorePlayer, SimPlayer, EndgamePlayer)
+
+
+def _checked(game: Game, move: Move, fail: Callable[[str], PlayerError]) -> Move:
+    """``move`` as the move generator writes it, checked in ``game`` as :meth:`Game.play` checks a
+    play (legal on the board and the rack, its words in the lexicon), and its claimed score (when
+    it carries one) the score racksmith computes; else ``fail(why)``."""
+    from ..core.validation import check_move_lean
+
+    try:
+        checked = check_move_lean(game.live_position, move)
+    except RacksmithError as e:
+        raise fail(f"it played {_notation(move)}, which is not legal here: {e}") from e
+    if move.score is not None and move.score != checked.score:
+        raise fail(f"it played {_notation(move)} claiming {move.score} points; racksmith scores it {checked.score}")
+    return checked
+
+
+def _notation(move: Move) -> str:
+    try:
+        return move.notation()
+    except Exception:  # (a move too broken to write)
+        return repr(move)[:80]
+
+
 def play_pairs(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any], seed: int, pairs: list[int], *,
-               names: tuple[str, str] = ("p1", "p2"), description: str | None = None) -> list[PairResult]:
+               names: tuple[str, str] = ("p1", "p2"), description: str | None = None,
+               specs: tuple[str, str] | None = None) -> list[PairResult]:
     """Play the pairs ``pairs`` between two loaded players (the inner step of a match).
     ``names``: the players' full names in the records; ``description``: with it, each game's GCG
     text is kept (its ``#description`` line: ``Created with racksmith match (pair P, game G, pN
-    first; DESCRIPTION)``)."""
+    first; DESCRIPTION)``). The moves of a player other than racksmith's own (:func:`own_player`)
+    are checked in full. A player that fails (an error, something not a Move, a move not legal
+    here, a claimed score not the play's) raises :class:`~racksmith.errors.PlayerError` naming it
+    (``specs``: how; default ``names``), the game and the turn, its own error the cause."""
     from .selfplay import game_end
 
+    trusted = tuple(own_player(pl) for pl in players)
+    labels = specs or names
     out = []
     for p in pairs:
         scores = []
         details = []
         for starter in (0, 1):
             order = _SEATS[starter]  # seat -> player
+            turns = 0
+
+            def fail(who: int, why: str) -> PlayerError:
+                first = "it moved first" if order[0] == who else "the other moved first"
+                at = f", turn {turns}" if turns else " (new_game)"
+                return PlayerError(f"player {who + 1} ({labels[who]}) failed in pair {p}, game {2 * p + starter} "
+                                   f"({first}){at}: {why}")
+
             for i, pl in enumerate(players):
                 hook = getattr(pl, "new_game", None)
                 if hook is not None:
-                    hook(f"racksmith-match-player:{seed}:{p}:{starter}:{i}")
+                    try:
+                        hook(f"racksmith-match-player:{seed}:{p}:{starter}:{i}")
+                    except Exception as e:
+                        raise fail(i, f"{type(e).__name__}: {e}") from e
             game = Game(ruleset, lexicon, players=[f"p{i + 1}" for i in order], seed=pair_rng(seed, p),
                         names=[names[i] for i in order])
             view = GameView(game)
             pos = game.live_position
-            turns = 0
             while not pos.is_over:
                 turns += 1
                 if turns > MAX_TURNS:
                     raise RacksmithError(f"match pair {p}: a game has no end after {MAX_TURNS} turns")
-                move = players[order[game.to_move]].choose(view)
+                who = order[game.to_move]
+                try:
+                    move = players[who].choose(view)
+                except Exception as e:
+                    raise fail(who, f"{type(e).__name__}: {e}") from e
                 if not isinstance(move, Move):
-                    raise RacksmithError(f"player {order[game.to_move] + 1} returned {type(move).__name__}, not a Move")
-                game.play_trusted(move)
+                    raise fail(who, f"its choose returned {type(move).__name__}, not a Move")
+                game.play_trusted(move if trusted[who] else _checked(game, move, lambda why: fail(who, why)))
             by_seat = game.scores
             s = [0, 0]
             for seat, who in enumerate(order):
@@ -247,7 +300,7 @@ class MatchJob:
         if spec is None:
             raise RacksmithError(f"ruleset {rs.name} names no lexicon: give one")
         lex = ruleset_lexicon(rs, self.lexicon or None)  # the ruleset's: an embedded name, or its file's word list
-        players = (self.p1.make(rs, lex), self.p2.make(rs, lex))
+        players = (_made(self.p1, 1, rs, lex), _made(self.p2, 2, rs, lex))
         lineup = kernel_lineup(rs, lex, players) if self.engine != "python" else None
         if self.engine == "kernel" and lineup is None:
             raise RacksmithError("engine 'kernel' plays built-in equity and score players with a KWG lexicon: "
@@ -269,7 +322,23 @@ class MatchJob:
         rs, lex, players, lineup = state
         if lineup is not None:
             return kernel_pairs(rs, lex, lineup, self.seed, batch, names=self.names, description=self.description)
-        return play_pairs(rs, lex, players, self.seed, batch, names=self.names, description=self.description)
+        return play_pairs(rs, lex, players, self.seed, batch, names=self.names, description=self.description,
+                          specs=(str(self.p1), str(self.p2)))
+
+
+def _made(spec: PlayerSpec, number: int, rs: Ruleset, lex: Any) -> Any:
+    """Player ``number`` made from its spec (in a worker); a factory that fails, or makes
+    something without a ``choose`` method, is a :class:`~racksmith.errors.PlayerError`."""
+    try:
+        player = spec.make(rs, lex)
+    except PlayerSpecError:
+        raise
+    except Exception as e:
+        raise PlayerError(f"player {number} ({spec}): its factory failed: {type(e).__name__}: {e}") from e
+    if not callable(getattr(player, "choose", None)):
+        raise PlayerError(f"player {number} ({spec}): its factory made {type(player).__name__}, which has no "
+                          "choose(view) method returning a Move")
+    return player
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:

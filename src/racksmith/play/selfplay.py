@@ -200,8 +200,10 @@ def parse_player(spec: str) -> tuple[str, str | None]:
     if kind not in PLAYER_KINDS:
         from .specs import player_kinds
 
-        other = (f"; {kind!r} plays in a match (racksmith match --p1 {kind} --p2 equity), which plays every registered kind"
-                 if kind in player_kinds() else "")
+        module = player_kinds()[kind].module if kind in player_kinds() else ""
+        plugin = f"--import {module} " if module and not module.startswith(("racksmith.", "__")) else ""
+        other = (f"; {kind!r} plays in a match (racksmith match {plugin}--p1 {kind} --p2 equity), which plays every "
+                 "registered kind" if kind in player_kinds() else "")
         seats = (f" (one kind a seat: --players {','.join(['equity'] * int(kind))} for {kind} players)"
                  if kind.isdigit() and 2 <= int(kind) <= 4 else "")
         raise RacksmithError(f"unknown player {spec!r}: self-play plays the built-in players "

@@ -5,11 +5,22 @@
     register_player_kind("sim", make_sim_player, keys={"plies", "iterations"}, prepare=check_sim)
 
 ``prepare(params, ruleset)`` runs once where the match is set up (it checks the parameters and may
-read files, returning picklable data for the workers, which may be other machines); the
-``factory(params, context)`` runs in every worker and returns the player.
+read files, returning a mapping of picklable data for the workers, which may be other machines, or
+None for none); the ``factory(params, context)`` runs in every worker and returns the player.
+
+A worker process knows the kinds registered when the modules it imports are imported. A kind
+registered by a module other than the script run (``__main__``) is found in a worker that lacks it
+by importing that module there; a kind registered in the script under ``if __name__ ==
+"__main__":`` is unknown to workers started with spawn or forkserver (register it at the top
+level of the script, or in a module).
 """
 from __future__ import annotations
 
+import hashlib
+import importlib
+import os
+import pickle
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -44,6 +55,8 @@ class PlayerKind:
     keys: frozenset[str] | None  #: the parameters it takes (None: any)
     prepare: Callable[[Mapping[str, str], Ruleset], Mapping[str, Any]] | None
     help: str
+    #: the module that registered it (a worker that lacks the kind imports it), "" when not known
+    module: str = ""
 
 
 _KINDS: dict[str, PlayerKind] = {}
@@ -58,7 +71,8 @@ def register_player_kind(
     help: str = "",
 ) -> None:
     """Make ``name`` a player kind (replacing one of that name). ``keys``: the parameters it
-    accepts (None: any); ``factory(params, context)`` returns the player."""
+    accepts (None: any; read in lower case, as specs are); ``factory(params, context)`` returns the
+    player."""
     if not isinstance(name, str):
         raise PlayerSpecError(f"a player kind's name is a text (letters, digits, '-' or '_'), got {_args.show(name)}")
     key = name.strip().lower()
@@ -72,7 +86,16 @@ def register_player_kind(
                               f"{_args.show(keys)}")
     _args.callback(prepare, f"player kind {name!r}: prepare", PlayerSpecError)
     _args.text(help, f"player kind {name!r}: help", PlayerSpecError)
-    _KINDS[key] = PlayerKind(key, factory, frozenset(keys) if keys is not None else None, prepare, help)
+    _KINDS[key] = PlayerKind(key, factory, frozenset(k.strip().lower() for k in keys) if keys is not None else None,
+                             prepare, help, _caller_module())
+
+
+def _caller_module() -> str:
+    """The module whose code called :func:`register_player_kind` (its importer registers the kind)."""
+    try:
+        return str(sys._getframe(2).f_globals.get("__name__") or "")
+    except (AttributeError, ValueError):  # (an interpreter without frames, a shallow stack)
+        return ""
 
 
 def player_kinds() -> dict[str, PlayerKind]:
@@ -82,12 +105,19 @@ def player_kinds() -> dict[str, PlayerKind]:
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """A parsed (and, after :meth:`prepare`, checked) player spec; picklable and hashable."""
+    """A parsed (and, after :meth:`prepare`, checked) player spec; picklable and hashable (its
+    ``data`` compared and hashed by the digest of its pickle: any picklable data). ``module``: the
+    module that registered the kind, which a worker lacking the kind imports."""
 
     kind: str
     params: tuple[tuple[str, str], ...] = ()
-    data: tuple[tuple[str, Any], ...] = ()
+    data: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
     text: str = ""
+    module: str = field(default="", compare=False)
+    digest: str = field(init=False, default="", repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digest", _digest(self.data, self.kind) if self.data else "")
 
     def __str__(self) -> str:
         return self.text or (self.kind + (":" + ",".join(f"{k}={v}" for k, v in self.params) if self.params else ""))
@@ -95,19 +125,61 @@ class PlayerSpec:
     def prepare(self, ruleset: Ruleset) -> "PlayerSpec":
         """Check the parameters and read what they name (e.g. a leave file), once, here."""
         kind = _kind(self.kind, str(self))
-        data = kind.prepare(dict(self.params), ruleset) if kind.prepare else {}
-        return PlayerSpec(self.kind, self.params, tuple(sorted(data.items())), self.text)
+        data = kind.prepare(dict(self.params), ruleset) if kind.prepare else None
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping) or not all(isinstance(k, str) for k in data):
+            raise PlayerSpecError(f"player {str(self)!r}: the prepare of kind {self.kind!r} must return a mapping of "
+                                  f"names (texts) to picklable data, or None, got {_args.show(data)}")
+        return PlayerSpec(self.kind, self.params, tuple(sorted(data.items())), self.text, kind.module)
 
     def make(self, ruleset: Ruleset, lexicon: "Lexicon | None") -> "Player":
-        """The player (in a worker)."""
-        kind = _kind(self.kind, str(self))
+        """The player (in a worker: a kind it lacks is looked for by importing :attr:`module`)."""
+        kind = _KINDS.get(self.kind) or self._imported_kind()
         return kind.factory(dict(self.params), PlayerContext(ruleset, lexicon, dict(self.data)))
+
+    def _imported_kind(self) -> PlayerKind:
+        """The kind, after importing the module that registered it in the driver; else an error
+        saying the kind is registered there but not in this worker process, and how to fix it."""
+        module = self.module
+        why = ""
+        if module and module not in ("__main__", "__mp_main__"):
+            try:
+                importlib.import_module(module)
+            except Exception as e:
+                why = f" (importing its module {module!r} here failed: {type(e).__name__}: {e})"
+            kind = _KINDS.get(self.kind)
+            if kind is not None:
+                return kind
+            if not why:
+                why = f" (importing its module {module!r} here did not register it)"
+        if module in ("", "__main__", "__mp_main__"):
+            how = ("workers started with spawn or forkserver run the script without its `if __name__ == "
+                   "\"__main__\":` block: register the kind at the top level of the script, or in a module it imports")
+        else:
+            how = (f"make {module!r} importable where the workers run (on their Python path: PYTHONPATH, or "
+                   "installed; on a Ray cluster, on every node)")
+        raise PlayerSpecError(f"player {str(self)!r}: kind {self.kind!r} is registered in the driver but not in this "
+                              f"worker process (pid {os.getpid()}){why}; {how}")
+
+
+def _digest(data: Any, kind: str) -> str:
+    """The digest of the pickle of a kind's prepared data; data that does not pickle is refused."""
+    try:
+        blob = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as e:
+        raise PlayerSpecError(f"player kind {kind!r}: its prepare returned data that cannot be pickled for the "
+                              f"workers ({type(e).__name__}: {e}); return plain data (texts, numbers, bytes, lists, "
+                              "dicts, arrays)") from None
+    return hashlib.blake2b(blob, digest_size=16).hexdigest()
 
 
 def _kind(name: str, spec: str) -> PlayerKind:
     kind = _KINDS.get(name)
     if kind is None:
-        raise PlayerSpecError(f"player {spec!r}: unknown kind {name!r}; use one of {', '.join(sorted(_KINDS))}")
+        raise PlayerSpecError(f"player {spec!r}: unknown kind {name!r}; use one of {', '.join(sorted(_KINDS))} (a kind "
+                              "of your own plays once the module that registers it with register_player_kind is "
+                              "imported)")
     return kind
 
 
