@@ -170,3 +170,26 @@ def test_match_imports_a_module_of_kinds(tmp_path, monkeypatch, capsys):
     assert "p1 clikind: " in capsys.readouterr().out
     assert main(["match", "--import", "no_such_kind_mod", *args[1:]]) == 2
     assert "--import no_such_kind_mod: no module named 'no_such_kind_mod'" in capsys.readouterr().err
+
+
+class Counting:
+    """A player that keeps state: it plays the best score until its 15th move, then passes."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def choose(self, view):
+        self.moves += 1
+        ms = view.moves(top=1, sort="score")
+        return ms[0] if len(ms) and self.moves < 15 else Move.pass_()
+
+
+def test_each_match_call_makes_its_players_afresh():
+    """The set-up players of a process's last jobs were kept: a second match() of the same spec got
+    the first call's players, state and all, and a kind registered again kept its old factory."""
+    register_player_kind("counting", lambda p, c: Counting())
+    first = match("counting", "score", 2, seed=5, engine="python")
+    assert match("counting", "score", 2, seed=5, engine="python").table == first.table
+    register_player_kind("counting", lambda p, c: Top())  # (best score throughout)
+    again = match("counting", "score", 2, seed=5, engine="python")
+    assert again.table == match("score", "score", 2, seed=5, engine="python").table != first.table

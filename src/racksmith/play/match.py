@@ -21,6 +21,7 @@ pair), each batch written into the rows of its pairs as it finishes, whatever th
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import random
 import time
@@ -43,7 +44,7 @@ from .backends import (
 )
 from .game import Game
 from .players import GameView
-from .specs import PlayerSpec, parse_player_spec, player_kinds
+from .specs import PlayerSpec, kind_module, parse_player_spec, player_kinds
 from .tables import IntSums, PairTable, chunks
 
 MAX_TURNS = 1000
@@ -281,6 +282,10 @@ def _replayed_gcg(ruleset: Ruleset, lexicon: Any, seed: int, p: int, starter: in
     return _gcg_text(game, description, p, starter)
 
 
+#: the numbers of match() calls with players of kinds of one's own (MatchJob.call)
+_CALLS = itertools.count(1)
+
+
 @dataclass(frozen=True)
 class MatchJob:
     ruleset: "str | Ruleset"  #: a shipped ruleset's name, or the ruleset itself (:func:`ruleset_ref`)
@@ -291,6 +296,11 @@ class MatchJob:
     engine: str = "auto"
     #: with it, every game's GCG text is made (see :func:`play_pairs`'s ``description``)
     description: str | None = None
+    #: 0, or a number of its own for each :func:`match` call with a player of a kind registered
+    #: outside racksmith: a process keeps the set-up players of its last jobs (``backends._state``),
+    #: and such a player may keep state, or its kind be registered again; each call then starts
+    #: with players made afresh, as the first call did
+    call: int = 0
 
     def setup(self) -> tuple[Ruleset, Any, tuple[Any, Any], list | None]:
         if self.engine not in ENGINES:
@@ -578,7 +588,9 @@ played and which records written."""
         folder = _records_folder(gcg_dir)
         description = _description(seed, specs)
     # a lexicon file by its absolute path: a Ray worker's folder is not this one
-    job = MatchJob(ruleset_ref(rs), portable_path(lexicon), specs[0], specs[1], seed, engine, description)
+    own = any(not kind_module(spec.kind).startswith("racksmith.") for spec in specs)
+    job = MatchJob(ruleset_ref(rs), portable_path(lexicon), specs[0], specs[1], seed, engine, description,
+                   next(_CALLS) if own else 0)
     t0 = time.perf_counter()
     done = [0]
 

@@ -90,6 +90,12 @@ def register_player_kind(
                              prepare, help, _caller_module())
 
 
+def kind_module(name: str) -> str:
+    """The module that registered player kind ``name`` ("" when not known, or no such kind)."""
+    kind = _KINDS.get(name)
+    return kind.module if kind is not None else ""
+
+
 def _caller_module() -> str:
     """The module whose code called :func:`register_player_kind` (its importer registers the kind)."""
     try:
