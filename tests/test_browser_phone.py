@@ -1,6 +1,7 @@
 """The web analyzer on a phone or a tablet (a touch screen, a small or a short screen), in Debian's
-Chromium driven by Playwright (as tests/test_browser.py: never a downloaded browser), and the
-server's side of what a phone's keyboard types. Each test failed on the page before its fix:
+Chromium driven by Playwright (as tests/test_browser.py, whose server and browser it shares: never a
+downloaded browser); the server's side of what a phone's keyboard types is in
+tests/test_web_consistency.py. Each test failed before its fix:
 
 - stepping through a game moved the page under the finger (scrollIntoView on the turns' row);
 - a word of 12+ letters in the score breakdown widened the page (its chips did not wrap);
@@ -12,52 +13,15 @@ server's side of what a phone's keyboard types. Each test failed on the page bef
 - ``serve --allow-host 127.0.0.1`` told the network's members to use 127.0.0.1 (their own phone)."""
 from __future__ import annotations
 
-import http.client
 import json
-import os
-import shutil
-import socket
-import threading
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from conftest import FIXTURES
-from racksmith.errors import InferenceError
-from racksmith.web import Analyzer, make_server
+from test_browser import browser, server, wait_until  # noqa: F401 (fixtures; its module skips without Chromium)
 
-CHROMIUM = os.environ.get("RACKSMITH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OUTGUN = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0"
-
-
-def _browser_ready():
-    if not Path(CHROMIUM).is_file():
-        pytest.skip(f"browser tests need Chromium ({CHROMIUM} not found: apt-get install chromium)")
-    return pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package (pip install '.[test]')")
-
-
-@pytest.fixture(scope="module")
-def server():
-    logged: list[str] = []
-    srv = make_server(Analyzer("english", None, FIXTURES / "SYNTH.klv2"), "127.0.0.1", 0, log=logged.append)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    assert logged == []
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = _browser_ready()
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _open(browser, server, width: int, height: int, query: str = "", touch: bool = True):
@@ -71,17 +35,6 @@ def _open(browser, server, width: int, height: int, query: str = "", touch: bool
     page.wait_for_selector("#board .sq")
     wait_until(page, "document.querySelector('#moves tbody tr') !== null")
     return context, page
-
-
-def wait_until(page, expression: str, timeout: float = 15.0) -> None:
-    """Poll a JavaScript expression (the page's CSP forbids the eval of Page.wait_for_function)."""
-    import time
-
-    end = time.monotonic() + timeout
-    while not page.evaluate(expression):
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {expression}")
-        page.wait_for_timeout(50)
 
 
 def box(page, selector: str) -> dict:
@@ -219,56 +172,3 @@ def test_the_fields_suit_a_phones_keyboard(browser, server):
         assert page.console_errors == []
     finally:
         context.close()
-
-
-# --- the server ------------------------------------------------------------------------------------------------
-def test_a_last_play_in_lower_case_says_the_board_holds_it_in_capitals():
-    """A phone typed "8d outgun" for the last play on a board holding OUTGUN: "8D outgun is not on
-    the board", and nothing said that lower case is blanks."""
-    analyzer = Analyzer("english")
-    body = {"cgp": OUTGUN, "infer": "8d outgun", "candidates": 2, "plies": 1, "seconds": 0.5}
-    with pytest.raises(InferenceError) as e:
-        analyzer.sim(body)
-    assert str(e.value) == ("8D outgun is not on the board (lower-case letters are blanks; the board holds 8D OUTGUN): "
-                            "give the opponent's last play as it stands on the board")
-    with pytest.raises(InferenceError) as e:  # (letters that are not there: as before)
-        analyzer.sim({**body, "infer": "8d outgum"})
-    assert str(e.value) == "8D outgum is not on the board: give the opponent's last play as it stands on the board"
-
-
-def test_the_web_sim_says_so_too():
-    srv = make_server(Analyzer("english"), "127.0.0.1", 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=60)
-        body = {"cgp": OUTGUN, "infer": "8d outgun", "candidates": 2, "plies": 1, "seconds": 0.5}
-        conn.request("POST", "/api/sim", body=json.dumps(body), headers={"Content-Type": "application/json"})
-        res = conn.getresponse()
-        answer = json.loads(res.read())
-        conn.close()
-    finally:
-        srv.shutdown()
-        srv.server_close()
-    assert res.status == 400
-    assert "(lower-case letters are blanks; the board holds 8D OUTGUN)" in json.dumps(answer, ensure_ascii=False)
-
-
-def test_the_banner_names_no_loopback_address_to_the_network(capsys, monkeypatch):
-    """--allow-host 127.0.0.1 (or localhost) printed "members use http://127.0.0.1:PORT/": on a
-    member's phone that is the phone. The banner names only what other machines can reach."""
-    import racksmith.cli.web_cmds as web_cmds
-    from racksmith.cli.main import main
-    from racksmith.web.server import AnalyzerServer
-
-    monkeypatch.setattr(web_cmds, "this_machine", lambda family=socket.AF_INET, timeout=1.0: ["clubpc", "192.168.1.5"])
-    monkeypatch.setattr(AnalyzerServer, "serve_forever", lambda self, *a, **kw: (_ for _ in ()).throw(KeyboardInterrupt))
-    for names in (["127.0.0.1"], ["localhost"], ["127.0.0.1", "localhost", "[::1]"]):
-        assert main(["serve", "--host", "0.0.0.0", "--port", "0", *(f"--allow-host={n}" for n in names)]) == 130
-        warning = capsys.readouterr().err.splitlines()[1]
-        assert "members use" not in warning and "127.0.0.1" not in warning and "localhost" not in warning, warning
-        assert "this machine is clubpc, 192.168.1.5" in warning, warning
-    assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--allow-host", "localhost", "--allow-host", "clubpc"]) == 130
-    warning = capsys.readouterr().err.splitlines()[1]
-    port = warning.split(" port ")[1].split()[0]
-    assert f"members use http://clubpc:{port}/ (any" in warning and "localhost" not in warning, warning

@@ -5,9 +5,11 @@ not known says its scores are not final (``final``, ``uncounted``: :meth:`Positi
 the API, on the page and in ``racksmith show``."""
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import shutil
+import socket
 import threading
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import pytest
 
 from conftest import run_cli as run
 from racksmith import Game, Position, get_ruleset
+from racksmith.errors import InferenceError
 from racksmith.lexicon import default_leaves
 from racksmith.review.replay import replay_text
 from racksmith.web import Analyzer, make_server
@@ -197,3 +200,56 @@ def test_the_page_notes_scores_that_are_not_final(server):
             assert errors == []
         finally:
             browser.close()
+
+
+# --- what a phone's keyboard types, and the banner for the network (tests/test_browser_phone.py's server side) ------------------------------------------------------------------------------------------------
+def test_a_last_play_in_lower_case_says_the_board_holds_it_in_capitals():
+    """A phone typed "8d outgun" for the last play on a board holding OUTGUN: "8D outgun is not on
+    the board", and nothing said that lower case is blanks."""
+    analyzer = Analyzer("english")
+    body = {"cgp": OUTGUN + " EEIIORS/ 0/16 0", "infer": "8d outgun", "candidates": 2, "plies": 1, "seconds": 0.5}
+    with pytest.raises(InferenceError) as e:
+        analyzer.sim(body)
+    assert str(e.value) == ("8D outgun is not on the board (lower-case letters are blanks; the board holds 8D OUTGUN): "
+                            "give the opponent's last play as it stands on the board")
+    with pytest.raises(InferenceError) as e:  # (letters that are not there: as before)
+        analyzer.sim({**body, "infer": "8d outgum"})
+    assert str(e.value) == "8D outgum is not on the board: give the opponent's last play as it stands on the board"
+
+
+def test_the_web_sim_says_so_too():
+    srv = make_server(Analyzer("english"), "127.0.0.1", 0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=60)
+        body = {"cgp": OUTGUN + " EEIIORS/ 0/16 0", "infer": "8d outgun", "candidates": 2, "plies": 1, "seconds": 0.5}
+        conn.request("POST", "/api/sim", body=json.dumps(body), headers={"Content-Type": "application/json"})
+        res = conn.getresponse()
+        answer = json.loads(res.read())
+        conn.close()
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert res.status == 400
+    assert "(lower-case letters are blanks; the board holds 8D OUTGUN)" in json.dumps(answer, ensure_ascii=False)
+
+
+def test_the_banner_names_no_loopback_address_to_the_network(capsys, monkeypatch):
+    """--allow-host 127.0.0.1 (or localhost) printed "members use http://127.0.0.1:PORT/": on a
+    member's phone that is the phone. The banner names only what other machines can reach."""
+    import racksmith.cli.web_cmds as web_cmds
+    from racksmith.cli.main import main
+    from racksmith.web.server import AnalyzerServer
+
+    monkeypatch.setattr(web_cmds, "this_machine", lambda family=socket.AF_INET, timeout=1.0: ["clubpc", "192.168.1.5"])
+    monkeypatch.setattr(AnalyzerServer, "serve_forever", lambda self, *a, **kw: (_ for _ in ()).throw(KeyboardInterrupt))
+    for names in (["127.0.0.1"], ["localhost"], ["127.0.0.1", "localhost", "[::1]"]):
+        assert main(["serve", "--host", "0.0.0.0", "--port", "0", *(f"--allow-host={n}" for n in names)]) == 130
+        warning = capsys.readouterr().err.splitlines()[1]
+        assert "members use" not in warning and "127.0.0.1" not in warning and "localhost" not in warning, warning
+        assert "this machine is clubpc, 192.168.1.5" in warning, warning
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--allow-host", "localhost", "--allow-host", "clubpc"]) == 130
+    warning = capsys.readouterr().err.splitlines()[1]
+    port = warning.split(" port ")[1].split()[0]
+    assert f"members use http://clubpc:{port}/ (any" in warning and "localhost" not in warning, warning
