@@ -255,3 +255,95 @@ def test_analyze_stopped_by_sigterm_says_so_and_counts_the_records_not_reached(c
     assert one_line(err) == "racksmith: stopped (SIGTERM) after 1 of 3 records: the JSON above is of those"
     d = json.loads(out)
     assert (d["total"], d["analysed"], d["not_analysed"], d["stopped"]) == (3, 1, 2, True)
+
+
+# --- 4b. the library holds the records' folder too (match(), run_selfplay()) -------------------------------
+def _runs_writing_records(folder):
+    """A match and a self-play series writing their records to ``folder``, by the library."""
+    from racksmith import SelfPlayConfig, match, run_selfplay
+
+    return [lambda: match("equity", "score", 2, seed=3, gcg_dir=folder),
+            lambda: run_selfplay(2, SelfPlayConfig(players=("equity", "score"), seed=3, gcg_dir=str(folder)))]
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["match", "run_selfplay"])
+def test_the_library_refuses_a_folder_another_process_writes_records_to(tmp_path, which):
+    import fcntl
+
+    from racksmith import RecordsFolderBusyError
+
+    folder = tmp_path / "cc"
+    folder.mkdir()
+    with open(folder / ".racksmith.lock", "a+b") as held:  # (another process's lock: another open file)
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(RecordsFolderBusyError) as e:
+            _runs_writing_records(folder)[which]()
+    assert e.value.folder == str(folder) and e.value.lock == str(folder / ".racksmith.lock")
+    assert str(e.value).startswith(f"another racksmith run is writing game records to {folder}")
+    assert isinstance(e.value, ValueError)
+    assert sorted(p.name for p in folder.iterdir()) == [".racksmith.lock"]  # no game played
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["match", "run_selfplay"])
+def test_the_library_refuses_a_folder_another_thread_writes_records_to(tmp_path, which):
+    import threading
+
+    from racksmith import RecordsFolderBusyError
+    from racksmith.play.records import records_folder
+
+    folder = tmp_path / "cc"
+    holding, done = threading.Event(), threading.Event()
+
+    def other_run():
+        with records_folder(folder):
+            holding.set()
+            done.wait(60)
+
+    t = threading.Thread(target=other_run)
+    t.start()
+    try:
+        assert holding.wait(60)
+        with pytest.raises(RecordsFolderBusyError):
+            _runs_writing_records(folder)[which]()
+    finally:
+        done.set()
+        t.join()
+    assert list(folder.iterdir()) == []  # the other run let it go, lock file and all
+    _runs_writing_records(folder)[which]()  # free again
+    assert sorted(p.name for p in folder.iterdir()) == ["game000000.gcg", "game000001.gcg"]
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["match", "run_selfplay"])
+def test_the_thread_holding_a_folder_may_run_in_it_and_every_way_out_lets_it_go(tmp_path, which):
+    from racksmith.play.records import records_folder
+
+    folder = tmp_path / "cc"
+    with records_folder(folder):  # (what the command line does around the run)
+        _runs_writing_records(folder)[which]()
+        assert (folder / ".racksmith.lock").exists()  # still held by the outer hold
+    assert sorted(p.name for p in folder.iterdir()) == ["game000000.gcg", "game000001.gcg"]
+
+    class Stop(Exception):
+        pass
+
+    def progress(n):
+        if n:
+            raise Stop
+
+    from racksmith import SelfPlayConfig, match, run_selfplay
+
+    with pytest.raises(Stop):
+        if which == 0:
+            match("equity", "score", 2, seed=3, gcg_dir=folder, progress=progress)
+        else:
+            run_selfplay(2, SelfPlayConfig(players=("equity", "score"), seed=3, gcg_dir=str(folder)), progress=progress)
+    assert not (folder / ".racksmith.lock").exists()
+    _runs_writing_records(folder)[which]()  # not left held
+
+
+def test_a_records_folder_that_cannot_be_made_is_an_output_file_error(tmp_path):
+    from racksmith import OutputFileError, match
+
+    (tmp_path / "f").write_text("")
+    with pytest.raises(OutputFileError, match="cannot write the games' records to"):
+        match("equity", "score", 2, gcg_dir=tmp_path / "f" / "sub")

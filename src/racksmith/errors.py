@@ -109,6 +109,18 @@ class OutputFileError(RacksmithError):
     """A file that cannot be written: a missing or read-only folder, a directory in the way, a full disk."""
 
 
+class RecordsFolderBusyError(OutputFileError):
+    """A folder of game records (``gcg_dir``) that another run is writing to: it holds the lock
+    file ``lock`` in ``folder``."""
+
+    def __init__(self, folder: str, lock: str):
+        super().__init__(f"another racksmith run is writing game records to {folder} (it holds {lock}): wait for it "
+                         "to finish, or give another folder")
+        self.folder = folder
+        self.lock = lock
+        self.param = "gcg_dir"
+
+
 class WorkerError(RacksmithError):
     """A worker process of a run with ``--jobs`` ended without answering (killed, out of memory, a
     crash in native code)."""

@@ -185,34 +185,21 @@ def check_output_kind(path: Path, option: str, *, sidecar: bool = False) -> None
             fail(f"{option} {path}: " + (why if p == path else f"cannot write its sidecar {p}: {why}"))
 
 
-#: the lock file a run writing game records (--gcg-dir) holds in their folder while it runs
-RECORDS_LOCK = ".racksmith.lock"
-
-
 @contextmanager
 def records_folder(folder: Path) -> Iterator[None]:
     """The folder of a run's game records (``--gcg-dir``) made, checked writable and held for the
-    whole run, before any game: a second run writing records to the same folder meanwhile is
-    refused (the two would mix their games' records), as a second ``leaves train`` on one output
-    is. The lock (``.racksmith.lock`` in the folder, removed at the end) goes with the process
-    however it ends: one left by a run killed (kill -9) is taken by the next run."""
-    from ..lexicon.files import hold_lock, release_lock
+    whole run, before any game (:func:`racksmith.play.records.records_folder`, which the run holds
+    again): a second run writing records to the same folder meanwhile is refused (the two would mix
+    their games' records), as a second ``leaves train`` on one output is."""
+    from ..errors import RecordsFolderBusyError
+    from ..play.records import records_folder as held
 
-    lock_path = folder / RECORDS_LOCK
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=folder).close()  # writable, before any game is played
-        lock = hold_lock(lock_path)
-    except BlockingIOError:
-        fail(f"another racksmith run is writing game records to {folder} (it holds {lock_path}): wait for it to "
+        with held(folder):
+            yield
+    except RecordsFolderBusyError as e:
+        fail(f"another racksmith run is writing game records to {e.folder} (it holds {e.lock}): wait for it to "
              "finish, or give another --gcg-dir")
-    except OSError as e:
-        fail(f"cannot write the games' records to {folder}: {e.strerror or e} (give a folder that can be created "
-             "or written)")
-    try:
-        yield
-    finally:
-        release_lock(lock, lock_path)
 
 
 def write_games_csv(result, path: "Path | None", problems: list, counted: str) -> None:

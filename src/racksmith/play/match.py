@@ -26,6 +26,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
@@ -557,12 +558,13 @@ or Ray tasks at once [default: 1; joining a Ray cluster (``address``), its CPUs]
 
 ``seed``: 0 to 2**64 - 1 (another would repeat another seed's games). ``gcg_dir``: write game
 ``g`` (pair ``g // 2``; player 1 moves first in the even ones) as GCG to ``gcg_dir/game{g:06d}.gcg``
-(the folder is made, and checked writable before any game; the records are written here, as the
-batches come back, whatever the backend); a record that cannot be written does not stop the match
+(the folder is made, checked writable before any game and held until the match ends: another run
+writing records there meanwhile is refused, :class:`~racksmith.errors.RecordsFolderBusyError`; the
+records are written here, as the batches come back, whatever the backend); a record that cannot be written does not stop the match
 (:attr:`MatchResult.records_unwritten`). Stopped by Ctrl-C, it raises
 :class:`~racksmith.play.backends.GamesInterrupted` (a KeyboardInterrupt) saying which games were
 played and which records written."""
-    from .selfplay import record_path
+    from .records import record_path, records_folder
 
     check_games(games, least=2, even=True)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -582,91 +584,78 @@ played and which records written."""
     _args.callback(progress, "progress")
     if not isinstance(engine, str) or engine not in ENGINES:
         raise RacksmithError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    stack = ExitStack()
     folder = None
     description = None
     if gcg_dir is not None:
-        folder = _records_folder(gcg_dir)
         description = _description(seed, specs)
-    # a lexicon file by its absolute path: a Ray worker's folder is not this one
-    own = any(not kind_module(spec.kind).startswith("racksmith.") for spec in specs)
-    job = MatchJob(ruleset_ref(rs), portable_path(lexicon), specs[0], specs[1], seed, engine, description,
-                   next(_CALLS) if own else 0)
-    t0 = time.perf_counter()
-    done = [0]
+        # made, checked writable and held until the match ends: another run writing there is refused
+        folder = stack.enter_context(records_folder(gcg_dir))
+    with stack:
+        # a lexicon file by its absolute path: a Ray worker's folder is not this one
+        own = any(not kind_module(spec.kind).startswith("racksmith.") for spec in specs)
+        job = MatchJob(ruleset_ref(rs), portable_path(lexicon), specs[0], specs[1], seed, engine, description,
+                       next(_CALLS) if own else 0)
+        t0 = time.perf_counter()
+        done = [0]
 
-    def tick(n: int) -> None:
-        done[0] += 2 * n
+        def tick(n: int) -> None:
+            done[0] += 2 * n
+            if progress:
+                progress(done[0])
+
         if progress:
-            progress(done[0])
+            progress(0)
+        table = PairTable.empty(games // 2)
+        details = PairGames(games // 2)
+        played = np.zeros(games // 2, np.bool_)
+        written = np.zeros(games, np.bool_) if folder is not None else None
+        lost: list[tuple[int, str]] = []  # (game, why) of the first records not written
+        n_lost = 0
+        tried = np.zeros(games, np.bool_) if folder is not None else None  # the games whose record was tried
 
-    if progress:
-        progress(0)
-    table = PairTable.empty(games // 2)
-    details = PairGames(games // 2)
-    played = np.zeros(games // 2, np.bool_)
-    written = np.zeros(games, np.bool_) if folder is not None else None
-    lost: list[tuple[int, str]] = []  # (game, why) of the first records not written
-    n_lost = 0
-    tried = np.zeros(games, np.bool_) if folder is not None else None  # the games whose record was tried
-
-    def keep(batch: list[PairResult]) -> None:
-        """Count ``batch``'s pairs as played once their records are written: what a stopped run
-        says it played is then what its folder holds. Done again for the batch in hand when a
-        Ctrl-C lands in the middle of it (what is already done is skipped)."""
-        nonlocal n_lost
-        for r in batch:
-            if played[r.pair]:
-                continue
-            for g, d in enumerate(r.games or ()) if folder is not None else ():
-                index = 2 * r.pair + g
-                if tried[index]:
+        def keep(batch: list[PairResult]) -> None:
+            """Count ``batch``'s pairs as played once their records are written: what a stopped run
+            says it played is then what its folder holds. Done again for the batch in hand when a
+            Ctrl-C lands in the middle of it (what is already done is skipped)."""
+            nonlocal n_lost
+            for r in batch:
+                if played[r.pair]:
                     continue
-                why = d.gcg_error if d.gcg is None else _write_record(record_path(folder, index), d.gcg)
-                if why is None:
-                    written[index] = True
-                else:
-                    n_lost += 1
-                    if len(lost) < 20:
-                        lost.append((index, why))
-                tried[index] = True
-            played[r.pair] = True
+                for g, d in enumerate(r.games or ()) if folder is not None else ():
+                    index = 2 * r.pair + g
+                    if tried[index]:
+                        continue
+                    why = d.gcg_error if d.gcg is None else _write_record(record_path(folder, index), d.gcg)
+                    if why is None:
+                        written[index] = True
+                    else:
+                        n_lost += 1
+                        if len(lost) < 20:
+                            lost.append((index, why))
+                    tried[index] = True
+                played[r.pair] = True
 
-    in_hand: list[PairResult] = []
-    try:
-        with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
-            # batches finish in any order: each fills the rows of its pairs, and is then dropped
-            for _, batch in runner.each(split(0, games // 2, BATCH), tick):
-                in_hand = batch
-                table.put(batch)
-                details.put(batch)
-                keep(batch)
-    except KeyboardInterrupt as e:
-        if isinstance(e, GamesInterrupted):
-            raise
-        keep(in_hand)  # (a second Ctrl-C here stops it as it is)
-        raise GamesInterrupted(games, 2 * int(np.count_nonzero(played)), runs(np.repeat(played, 2)), folder,
-                               runs(written) if written is not None else None) from None
-    lost.sort()
-    return MatchResult(str(specs[0]), str(specs[1]), rs.name, seed, table, time.perf_counter() - t0, details=details,
-                       lexicon=_lexicon_name(lexicon, rs), gcg_dir=folder, records_unwritten=n_lost,
-                       unwritten_games=tuple(g for g, _ in lost),
-                       records_error=f"game {lost[0][0]}: {lost[0][1]}" if lost else None)
-
-
-def _records_folder(gcg_dir: Any) -> str:
-    """``gcg_dir`` made, and checked writable (else OutputFileError)."""
-    import tempfile
-    from pathlib import Path
-
-    if not isinstance(gcg_dir, (str, os.PathLike)):
-        raise RacksmithError(f"gcg_dir must be a folder's path or None, got {_args.show(gcg_dir)}")
-    try:
-        Path(gcg_dir).mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=gcg_dir).close()  # writable, before any game is played
-    except OSError as e:
-        raise OutputFileError(f"cannot write the games' records to {os.fspath(gcg_dir)}: {e.strerror or e} "
-                              "(give a folder that can be created or written)") from None
-    return os.fspath(gcg_dir)
+        in_hand: list[PairResult] = []
+        try:
+            with Runner(job, jobs=jobs, backend=backend, address=address) as runner:
+                # batches finish in any order: each fills the rows of its pairs, and is then dropped
+                for _, batch in runner.each(split(0, games // 2, BATCH), tick):
+                    in_hand = batch
+                    table.put(batch)
+                    details.put(batch)
+                    keep(batch)
+        except KeyboardInterrupt as e:
+            if isinstance(e, GamesInterrupted):
+                raise
+            keep(in_hand)  # (a second Ctrl-C here stops it as it is)
+            raise GamesInterrupted(games, 2 * int(np.count_nonzero(played)), runs(np.repeat(played, 2)), folder,
+                                   runs(written) if written is not None else None) from None
+        lost.sort()
+        return MatchResult(str(specs[0]), str(specs[1]), rs.name, seed, table, time.perf_counter() - t0, details=details,
+                           lexicon=_lexicon_name(lexicon, rs), gcg_dir=folder, records_unwritten=n_lost,
+                           unwritten_games=tuple(g for g, _ in lost),
+                           records_error=f"game {lost[0][0]}: {lost[0][1]}" if lost else None)
 
 
 def _write_record(path: Any, text: str) -> str | None:

@@ -40,9 +40,9 @@ import math
 import multiprocessing
 import os
 import re
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,7 @@ from . import _gameloop
 from .backends import GamesInterrupted, can_start_processes, check_games, check_jobs, check_seed, runs, split
 from .game import Game
 from .pool import WorkerPool
+from .records import record_path, records_folder
 from .players import _hide_racks
 from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
 from .tables import GameTable, IntSums, chunks
@@ -543,7 +544,8 @@ def run_selfplay(
     game loop each, when the kernel plays the series).
 
     With ``config.gcg_dir`` the folder is made and checked writable before any game (else
-    :class:`~racksmith.errors.OutputFileError`); a game's record that cannot be written after that
+    :class:`~racksmith.errors.OutputFileError`), and held until the series ends: another run writing
+    records there meanwhile is refused (:class:`~racksmith.errors.RecordsFolderBusyError`); a game's record that cannot be written after that
     (a full disk, the folder removed or made read-only mid-run) raises nothing: the series plays
     every game, still tries every later game's record (so a passing failure loses only its own),
     and the report counts the games whose records are missing
@@ -562,78 +564,71 @@ def run_selfplay(
     methods = multiprocessing.get_all_start_methods()
     if start_method is not None and (not isinstance(start_method, str) or start_method not in methods):
         raise RacksmithError(f"start_method {start_method!r} is not available here: use one of {', '.join(methods)} or None")
+    stack = ExitStack()
     if config.gcg_dir:
+        # made, checked writable and held until the series ends: another run writing there is refused
+        stack.enter_context(records_folder(config.gcg_dir))
+    with stack:
+        t0 = time.perf_counter()
+        started_ns = time.time_ns()  # (a record of the run is newer)
+        series = _Series(config, lexicon, leaves)
+        loaded = time.perf_counter()
+        k = len(config.players)
+        table = GameTable.empty(games, k)
+        ends = np.zeros(games, np.int8)
+        played = np.zeros(games, np.bool_)  # the games whose results came back
+        pending: dict[int, Sequence[int]] = {}  # the batches handed out and not back, by their first game
+        done = 0
+
+        def take(part: tuple[GameTable, np.ndarray]) -> None:
+            nonlocal done
+            batch, batch_ends = part
+            table.put(batch)
+            ends[batch.index] = batch_ends
+            played[batch.index] = True
+            if len(batch):
+                pending.pop(int(batch.index[0]), None)
+            done += len(batch)
+            if progress:
+                progress(done)
+
         try:
-            Path(config.gcg_dir).mkdir(parents=True, exist_ok=True)
-            tempfile.TemporaryFile(dir=config.gcg_dir).close()  # writable, before any game is played
-        except OSError as e:
-            raise OutputFileError(f"cannot write the games' records to {config.gcg_dir}: {e.strerror or e} "
-                                  "(give a folder that can be created or written)") from None
-    t0 = time.perf_counter()
-    started_ns = time.time_ns()  # (a record of the run is newer)
-    series = _Series(config, lexicon, leaves)
-    loaded = time.perf_counter()
-    k = len(config.players)
-    table = GameTable.empty(games, k)
-    ends = np.zeros(games, np.int8)
-    played = np.zeros(games, np.bool_)  # the games whose results came back
-    pending: dict[int, Sequence[int]] = {}  # the batches handed out and not back, by their first game
-    done = 0
+            if jobs == 1 or games == 1 or not can_start_processes():  # (a Pool's worker may start no processes)
+                for s in range(0, games, BATCH):
+                    indices = range(s, min(games, s + BATCH))
+                    pending[s] = indices
+                    take(series.play_many(indices))
+            else:
+                chunk = max(1, min(BATCH, games // (jobs * 8)))
+                batches = split(0, games, chunk)
+                def handed(b: list[int]) -> list[int]:
+                    pending[b[0]] = b
+                    return b
 
-    def take(part: tuple[GameTable, np.ndarray]) -> None:
-        nonlocal done
-        batch, batch_ends = part
-        table.put(batch)
-        ends[batch.index] = batch_ends
-        played[batch.index] = True
-        if len(batch):
-            pending.pop(int(batch.index[0]), None)
-        done += len(batch)
-        if progress:
-            progress(done)
-
-    try:
-        if jobs == 1 or games == 1 or not can_start_processes():  # (a Pool's worker may start no processes)
-            for s in range(0, games, BATCH):
-                indices = range(s, min(games, s + BATCH))
-                pending[s] = indices
-                take(series.play_many(indices))
-        else:
-            chunk = max(1, min(BATCH, games // (jobs * 8)))
-            batches = split(0, games, chunk)
-            def handed(b: list[int]) -> list[int]:
-                pending[b[0]] = b
-                return b
-
-            with WorkerPool(min(jobs, len(batches)), initializer=_init_worker,
-                            initargs=(config, series.lexicon, series.leaves), start_method=start_method) as pool:
-                # batches finish in any order: each fills the rows of its games (stopped: the
-                # workers are killed, and the records they were writing removed below)
-                for _, part in pool.completed(_worker_games, batches, key=handed):
-                    take(part)
-    except KeyboardInterrupt as e:
-        if isinstance(e, GamesInterrupted):
-            raise
-        records = None
-        if config.gcg_dir:
-            _remove_partial_records(config.gcg_dir, started_ns)
-            records = _records_written(config.gcg_dir, played, table.unwritten, pending.values(), started_ns)
-        raise GamesInterrupted(games, done, runs(played), config.gcg_dir or None, records) from None
-    seconds = time.perf_counter() - loaded
-    return SelfPlayReport(config, table, seconds, loaded - t0, jobs, not series.equity_without_leaves, series.engine,
-                          ends=ends, ruleset_name=series.ruleset.name, lexicon_name=_lexicon_name(series.lexicon, config),
-                          leaves_label=series.leaves_label)
+                with WorkerPool(min(jobs, len(batches)), initializer=_init_worker,
+                                initargs=(config, series.lexicon, series.leaves), start_method=start_method) as pool:
+                    # batches finish in any order: each fills the rows of its games (stopped: the
+                    # workers are killed, and the records they were writing removed below)
+                    for _, part in pool.completed(_worker_games, batches, key=handed):
+                        take(part)
+        except KeyboardInterrupt as e:
+            if isinstance(e, GamesInterrupted):
+                raise
+            records = None
+            if config.gcg_dir:
+                _remove_partial_records(config.gcg_dir, started_ns)
+                records = _records_written(config.gcg_dir, played, table.unwritten, pending.values(), started_ns)
+            raise GamesInterrupted(games, done, runs(played), config.gcg_dir or None, records) from None
+        seconds = time.perf_counter() - loaded
+        return SelfPlayReport(config, table, seconds, loaded - t0, jobs, not series.equity_without_leaves, series.engine,
+                              ends=ends, ruleset_name=series.ruleset.name, lexicon_name=_lexicon_name(series.lexicon, config),
+                              leaves_label=series.leaves_label)
 
 
 def _version() -> str:
     from .. import __version__
 
     return __version__
-
-
-def record_path(folder: "str | os.PathLike[str]", index: int) -> Path:
-    """Where game ``index``'s GCG record goes in ``folder``."""
-    return Path(folder) / f"game{index:06d}.gcg"
 
 
 def _records_written(folder: str, played: np.ndarray, unwritten: "np.ndarray | None",
