@@ -347,3 +347,23 @@ def test_a_records_folder_that_cannot_be_made_is_an_output_file_error(tmp_path):
     (tmp_path / "f").write_text("")
     with pytest.raises(OutputFileError, match="cannot write the games' records to"):
         match("equity", "score", 2, gcg_dir=tmp_path / "f" / "sub")
+
+
+# --- 6. lexicon build and leaves build check their output's folder before reading their input ------------
+@pytest.mark.parametrize("command", ["lexicon", "leaves"])
+def test_a_build_into_a_missing_folder_is_refused_before_its_input_is_read(capsys, tmp_path, monkeypatch, command):
+    from racksmith.lexicon import klv, wordlist
+
+    source = tmp_path / ("words.txt" if command == "lexicon" else "leaves.csv")
+    source.write_text("CAT\nDOG\n" if command == "lexicon" else "A,1.0\n")
+
+    def not_read(*args, **kwargs):
+        raise AssertionError("the input was read before the output's folder was checked")
+
+    monkeypatch.setattr(wordlist, "read_word_list_bytes", not_read)
+    monkeypatch.setattr(klv, "read_csv_text", not_read)
+    out = tmp_path / "missing" / ("x.kwg" if command == "lexicon" else "x.klv2")
+    code, stdout, err = run(capsys, command, "build", source, "-o", out)
+    assert code == 1 and stdout == ""
+    assert one_line(err) == f"racksmith: --output {out}: there is no folder {tmp_path / 'missing'}"
+    assert not (tmp_path / "missing").exists()

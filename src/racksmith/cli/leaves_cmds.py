@@ -55,10 +55,11 @@ def build_cmd(
     from ..lexicon.sidecar import written_together
     from ..rules.ruleset import get_ruleset
     from .common import fail, note
-    from .progress import check_output_kind
+    from .progress import check_output_file
 
     output_file(output, "a KLV2 file")
-    check_output_kind(output, "--output", sidecar=True)  # (/dev/stdout, a FIFO: refused before the CSV is read)
+    # /dev/stdout, a FIFO, a missing or read-only folder: refused before the CSV is read
+    check_output_file(output, "--output", sidecar=True)
     if output.resolve() == csv.resolve():
         raise typer.BadParameter("the output would overwrite the CSV: choose another file", param_hint="--output")
     rs = get_ruleset("english" if ruleset is None else ruleset)  # (-r "" is an unknown ruleset, not english)

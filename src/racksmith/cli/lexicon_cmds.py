@@ -63,10 +63,11 @@ def build_cmd(
     from ..lexicon.wordlist import parse_word_list, read_word_list_bytes
     from ..rules.ruleset import get_ruleset
 
-    from .progress import check_output_kind
+    from .progress import check_output_file
 
     output_file(output, "a KWG file")
-    check_output_kind(output, "--output", sidecar=True)  # (/dev/stdout, a FIFO: refused before the list is read)
+    # /dev/stdout, a FIFO, a missing or read-only folder: refused before the list is read
+    check_output_file(output, "--output", sidecar=True)
     if output.resolve() == words.resolve():
         raise typer.BadParameter("the output would overwrite the word list: choose another file", param_hint="--output")
     rs = get_ruleset("english" if ruleset is None else ruleset)  # (-r "" is an unknown ruleset, not english)
