@@ -189,3 +189,16 @@ def test_infer_never_prints_minus_zero(capsys, tmp_path):
     assert code == 0, err
     rows = {line.split()[1]: line.split()[-2] for line in out.splitlines() if line.split()[1:2] in (["EI"], ["AE"])}
     assert rows == {"EI": "+0.00", "AE": "+0.00"} and "-0.00" not in out
+
+
+def test_sim_with_the_bag_empty_points_to_the_exact_endgame_solver(capsys):
+    from test_sim_stopping import EMPTY_BAG
+
+    code, out, err = run(capsys, "sim", EMPTY_BAG, "--candidates", 3, "--iterations", 30, "--seed", 1, "--plies", 2,
+                         "--json")
+    assert code == 0, err
+    assert json.loads(out)["candidates"]
+    assert ("note: the bag is empty: a play-out that has not ended after 2 plies is valued by the win% table there; "
+            "`racksmith endgame` solves this position exactly (`racksmith best` uses it)") in err
+    code, out, err = run(capsys, "sim", MID, "--candidates", 3, "--iterations", 30, "--seed", 1, "--json")
+    assert code == 0 and "bag is empty" not in err

@@ -353,6 +353,9 @@ def sim_cmd(
     klv = resolve_leaves(leaves, pos.ruleset)
     table = load_winpct_option(winpct)
     note_sim_without_leaves(leaves, pos.ruleset)
+    if pos.bag_count == 0 and len(pos.racks) == 2 and not pos.is_over:
+        note(f"note: the bag is empty: a play-out that has not ended after {plies} plies is valued by the win% table "
+             "there; `racksmith endgame` solves this position exactly (`racksmith best` uses it)")
     chosen = None
     if move:
         from ..sim.simulate import candidate_moves
