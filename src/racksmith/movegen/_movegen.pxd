@@ -180,7 +180,7 @@ cdef struct GenArgs:
     int use_gaddag          # Gordon's algorithm (needs BoardC.gaddag), else Appel-Jacobson's
     int exchanges           # list the exchanges of 1 to this many tiles (0: none; exchange_cap)
     int bag_empty           # value kept tiles for the end of the game
-    int32_t opp_value       # face value of the opponent's rack (going out)
+    int32_t opp_value       # face value of the other players' racks (going out)
     int no_wordmap          # 1: find the best N by the KWG walk even when the rules have word maps
                             # (both give the same moves; for tests and A/B)
 
