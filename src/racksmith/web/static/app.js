@@ -22,6 +22,7 @@
     cgp: "", // the last CGP the server accepted
     moves: [],
     pinned: null, // {notation, placed, reclaimed} shown on the board until something else is chosen
+    picked: null, // the move pinned when it was picked from a list (the Moves, a best play): the Play bar offers it
     hover: null,
     game: null, // the answer of POST /api/gcg
     turn: 1,
@@ -325,6 +326,7 @@
     leaves.disabled = !rs.leaves;
     leaves.checked = rs.leaves;
     $("leaves-label").classList.toggle("off", !rs.leaves);
+    $("leaves-hint").hidden = !!rs.leaves;  // (the label's title says it to a mouse only)
     $("leaves-label").title = rs.leaves ? "equity with the server's leave values"
       : "the server has no leave values for this ruleset (racksmith serve --leaves FILE.klv2)";
     // a ruleset with tiles of several characters: their buttons, the hints and the fields' examples say how to type them
@@ -455,6 +457,7 @@
     if (cur) $("board").setAttribute("aria-activedescendant", squareNode(cur.r, cur.c).id);
     else $("board").removeAttribute("aria-activedescendant");
     placeBoardInput();
+    updatePlayBar();
   }
 
   function placeBoardInput() {
@@ -1147,7 +1150,7 @@
   }
 
   function pinMove(m, tr) {
-    state.pinned = { notation: m.notation, placed: m.placed || [], reclaimed: m.reclaimed || [] };
+    state.pinned = state.picked = { notation: m.notation, placed: m.placed || [], reclaimed: m.reclaimed || [] };
     state.hover = null;
     for (const row of document.querySelectorAll("tbody tr.pinned")) {
       row.classList.remove("pinned");
@@ -1703,12 +1706,37 @@
     try { b = await scoreOf(notation); } catch (e) { return; }
     const shown = { notation, placed: b.tiles.filter((t) => t.new).map((t) => [t.row, t.col, t.blank ? t.letter.toLowerCase() : t.letter]),
       reclaimed: b.reclaimed || [] };
-    if (pin) { state.pinned = shown; state.hover = null; $("move-input").value = notation; } else state.hover = shown;
+    if (pin) { state.pinned = state.picked = shown; state.hover = null; $("move-input").value = notation; } else state.hover = shown;
     renderBoard();
     showBreakdown(notation);
   }
 
   // --- playing on: a move, undo, redo, export -------------------------------------------------------------
+  // what Play does (the button under the move field, and the Play bar): play the move in the field.
+  // From the bar, far from the field, a refusal is brought into view (a move played shows on the board)
+  async function playTyped(fromBar) {
+    const played = await playMove($("move-input").value);
+    if (!played && fromBar) $("verdict").scrollIntoView({ block: "nearest" });
+    return played;
+  }
+
+  // a move picked from a list (tapped in the Moves, a best play) on a narrow screen is shown on the board,
+  // far above Play: while Play is out of view, a bar at the foot of the screen plays it (what Play does)
+  let playInView = true;
+  function updatePlayBar() {
+    const bar = $("play-bar");
+    const p = state.picked;
+    const picked = p && p === state.pinned && $("move-input").value.trim() === p.notation ? p.notation : null;
+    if (picked && bar.dataset.move !== picked) {
+      bar.dataset.move = picked;
+      $("play-bar-move").replaceChildren(...moveNodes(picked));
+    }
+    const off = !picked || playInView;
+    // (a bar going away with the focus hands it to Play, whose place it took)
+    if (off && !bar.hidden && bar.contains(document.activeElement)) $("play").focus({ preventScroll: true });
+    bar.hidden = off;
+  }
+
   // ``redoing``: the move is the next of the moves undone; any other move starts a new line of play
   // and the moves undone can no longer be redone (the history and its export are the moves played)
   async function playMove(text, draw, redoing = false) {
@@ -1940,6 +1968,7 @@
       h("td", { class: "num", text: figure(c.win_pct) }), h("td", { class: "num", text: figure(c.stderr) }),
       h("td", { class: "num", text: figure(c.equity) }), h("td", { class: "num", text: String(c.iterations) }),
       ...replyCells(c))));
+    $("sim-legend").hidden = !data.candidates.length;
   }
 
   // the opponent's reply to a candidate in its play-outs (ply 1 of ply_stats): mean score, bingo %
@@ -1961,6 +1990,7 @@
     $("endgame-final").textContent = "";
     $("endgame-top-table").hidden = true;
     $("endgame-top-table").querySelector("tbody").replaceChildren();
+    $("endgame-legend").hidden = true;
     let body;
     try {
       body = {
@@ -2031,6 +2061,8 @@
         h("td", { class: "num", text: t.exact ? shown : `${shown}~`, title: t.exact ? null : "not exact: the depth ran out" }),
         words("td", { class: "move" }, ...t.pv.slice(1).flatMap((m, k) => (k ? [" ", ...moveNodes(m)] : moveNodes(m)))));
     }));
+    // what "~" means, under the table, when a value has it (the cell's title is a mouse's only)
+    $("endgame-legend").hidden = table.hidden || lines.every((t) => t.exact);
   }
 
   // --- best play: the method the stage of the game calls for (endgame, pre-endgame, simulation) -----------
@@ -2071,6 +2103,33 @@
     $("best-head").replaceChildren(document.createTextNode("best: "), move,
       document.createTextNode(` (${METHOD_NAMES[data.method] || data.method}${data.exact ? ", exact" : ""})`));
     $("best-summary").textContent = data.summary;
+  }
+
+  // --- a table wider than its box (a phone's): its edge fades on the side with more columns to scroll to ---
+  function markOverflow(wrap) {
+    const more = wrap.scrollWidth - wrap.clientWidth;
+    const left = Math.abs(wrap.scrollLeft);
+    wrap.classList.toggle("more-right", more > 1 && left < more - 1);
+    wrap.classList.toggle("more-left", more > 1 && left > 1);
+    // the fade leaves the box's own scroll bars alone (a desktop's take room, a phone's none)
+    const bars = { "--bar-y": wrap.offsetWidth - wrap.clientWidth - 2 * wrap.clientLeft,
+      "--bar-x": wrap.offsetHeight - wrap.clientHeight - 2 * wrap.clientTop };
+    for (const [name, px] of Object.entries(bars)) {
+      const value = `${Math.max(0, px)}px`;
+      if (wrap.style.getPropertyValue(name) !== value) wrap.style.setProperty(name, value);
+    }
+  }
+
+  // each table's box, when it or its table changes size (rows come, a tab is shown, the screen turns) or scrolls
+  function watchOverflow() {
+    const resized = new ResizeObserver((entries) => {
+      for (const e of entries) markOverflow(e.target.closest(".table-wrap"));
+    });
+    for (const wrap of document.querySelectorAll(".table-wrap")) {
+      wrap.addEventListener("scroll", () => markOverflow(wrap), { passive: true });
+      resized.observe(wrap);
+      for (const table of wrap.children) resized.observe(table);
+    }
   }
 
   // --- tabs ------------------------------------------------------------------------------------------------
@@ -2284,8 +2343,14 @@
     $("cgp-form").addEventListener("submit", (e) => { e.preventDefault(); loadCgp($("cgp").value); });
     $("clear").addEventListener("click", () => resetPosition(state.rs.name));
     $("check-form").addEventListener("submit", (e) => { e.preventDefault(); checkMove($("move-input").value); });
-    $("move-input").addEventListener("input", () => { $("verdict").replaceChildren(); });
-    $("play").addEventListener("click", () => playMove($("move-input").value));
+    $("move-input").addEventListener("input", () => { $("verdict").replaceChildren(); updatePlayBar(); });
+    $("play").addEventListener("click", () => playTyped(false));
+    $("play-bar-button").addEventListener("click", () => playTyped(true));
+    new IntersectionObserver((entries) => {
+      playInView = entries[entries.length - 1].intersectionRatio > 0.9;
+      updatePlayBar();
+    }, { threshold: [0, 0.5, 1] }).observe($("play"));
+    watchOverflow();
     $("undo").addEventListener("click", undo);
     $("redo").addEventListener("click", redo);
     $("export").addEventListener("click", exportGame);
