@@ -210,3 +210,16 @@ def test_a_piped_score_table_is_as_wide_as_its_cells():
     assert p.returncode == 0 and "…" not in out
     row = next(line for line in out.splitlines() if "OUTGUNS" in line)
     assert "O 1  U 1  T 1  G 2  U 1  N 1  S 1 │" in row and row.rstrip().endswith("8"), out
+
+
+def test_show_svg_dash_writes_the_picture_to_stdout_and_no_file(capsys, tmp_path, monkeypatch):
+    """``--svg -`` wrote the picture to a file named ``-`` and the text board to stdout (exit 0);
+    ``-`` is stdout for the picture, as ``leaves csv -o -`` is for its CSV."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "show", "--cgp", QUIRK, "--svg", "-")
+    assert code == 0, err
+    assert out.startswith("<svg ") and out.rstrip().endswith("</svg>")
+    assert list(tmp_path.iterdir()) == []
+    code, out, err = run(capsys, "show", "--cgp", QUIRK, "--svg", "-", "--json")
+    assert code == 2 and out == ""
+    assert "--svg - writes the picture to stdout, where --json writes too" in err

@@ -12,7 +12,7 @@ import typer
 from ..errors import IllegalMoveError
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, emit_json, fail, load_position, note, position_lexicon,
-    say, say_table,
+    say, say_table, write_results,
 )
 
 MOVE_HELP = (
@@ -38,7 +38,8 @@ def show(
     rack: RackOption = None,
     ruleset: RulesetOption = None,
     move: Optional[str] = typer.Option(None, "--move", "-m", help="Draw this move on the board (its new tiles and their premiums). " + MOVE_HELP),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the picture as SVG to this file.", dir_okay=False),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the picture as SVG to this file ('-': to stdout, "
+                                       "instead of the text board).", dir_okay=False),
     size: int = typer.Option(32, "--size", min=8, max=512, help="With --svg: pixels a square."),
     as_json: bool = typer.Option(False, "--json", help="Print the position as JSON on stdout (with --move, its score too)."),
 ) -> None:
@@ -47,6 +48,10 @@ def show(
     from ..lexicon.files import write_atomically
     from ..formats.render import render_rich, render_svg
 
+    to_stdout = svg is not None and str(svg) == "-"  # (a file named '-' by its full path: "$PWD/-")
+    if to_stdout and as_json:
+        raise typer.BadParameter("--svg - writes the picture to stdout, where --json writes too: give --svg a file",
+                                 param_hint="--svg")
     pos = load_position(cgp_arg, cgp, board, rack, ruleset)
     scored = None
     if move is not None:
@@ -61,6 +66,9 @@ def show(
         if not verdict.legal:
             note(f"note: {drawn.notation()} is drawn as asked, but it is not legal here ({verdict.reason}: "
                  f"{verdict.message})")
+    if to_stdout:
+        write_results(render_svg(pos, move=drawn, size=size))
+        return
     if svg is not None:
         write_atomically(svg, render_svg(pos, move=drawn, size=size).encode("utf-8"))
     if as_json:
