@@ -45,7 +45,9 @@ def resolve_move(position, move: "Move | str") -> Move:
     """The canonical form of ``move`` on this board (see the module docstring).
 
     Raises :class:`IllegalMoveError` with ``off_board``, ``occupied``, ``not_contiguous`` or
-    ``no_tiles``; exchanges and passes come back unchanged (with the ruleset's alphabet). A move
+    ``no_tiles``; exchanges and passes come back unchanged (with the ruleset's alphabet): ``-N``,
+    an exchange of N tiles not named, only for a mover whose rack is not known (a known rack
+    names the tiles it gives back: :class:`~racksmith.errors.InvalidMoveError`). A move
     that takes stars back gets their letters from the board and raises
     ``reclamation_not_allowed``, ``no_star_there`` (first) or ``star_not_replayed`` (last).
     """
@@ -73,12 +75,13 @@ def resolve_move(position, move: "Move | str") -> Move:
         if not move.is_place:
             raise InvalidMoveError(f"only a placement takes stars back from the board, not a {move.kind}")
     if not move.is_place:
-        if move.tiles and all(t == THROUGH for t in move.tiles):
-            raise InvalidMoveError(
-                f"-{len(move.tiles)} is an exchange of tiles not named, which only a player whose rack is not known "
-                "makes: this player's rack is known, so name the tiles given back ('-ABC')"
-            )
-        if any(not 0 <= t <= n for t in move.tiles):
+        if move.tiles and all(t == THROUGH for t in move.tiles):  # -N: N tiles not named
+            if position.racks_known[0]:
+                raise InvalidMoveError(
+                    f"-{len(move.tiles)} is an exchange of tiles not named, which only a player whose rack is not "
+                    "known makes: this player's rack is known, so name the tiles given back ('-ABC')"
+                )
+        elif any(not 0 <= t <= n for t in move.tiles):
             raise InvalidMoveError(f"exchange of tiles {list(move.tiles)}: tiles are 0 (blank) to {n}")
         return Move(move.kind, tiles=move.tiles, alphabet=alphabet)
     for t in move.tiles:

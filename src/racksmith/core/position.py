@@ -67,7 +67,7 @@ from . import turns
 from .move import EXCHANGE, PLACE, Move
 from .scoring import ScoreBreakdown, score_move
 from .turns import Ending
-from .validation import ANY_WORD, Verdict, check_move_lean, resolve_move, validate
+from .validation import ANY_WORD, Verdict, check_move_lean, check_unknown_exchange, resolve_move, validate
 
 if TYPE_CHECKING:  # pragma: no cover
     import threading
@@ -285,11 +285,13 @@ class Racks(list[Tiles]):
         """Set racks checked one by one, then with the position's board and other racks (no more
         of a tile than the set holds): refused, they are put back as they were."""
         old = list.__getitem__(self, index)
-        list.__setitem__(self, index, value)
         owner = self._owner
-        if owner is not None and owner._racks is self:
+        mine = owner is not None and owner._racks is self
+        before = owner.outcome() if mine else None  # (a game over: which racks its end could not count)
+        list.__setitem__(self, index, value)
+        if mine:
             try:
-                owner._racks_given(where)
+                owner._racks_given(where, before)
             except PositionError:
                 list.__setitem__(self, index, old)
                 raise
@@ -605,7 +607,8 @@ class Position:
         checked at once (with the board and the other racks too: no more of a tile than the set
         holds): ``pos.racks[0] = "AEINST?"``; a rack so set is known (:attr:`racks_known`), whole,
         even where the CGP left it out or gave it in part. :meth:`pop` then gives a move's mover
-        his rack back as it was before the move (refused where it no longer fits)."""
+        his rack back as it was before the move (refused where it no longer fits). A game over whose
+        end could not count a rack not known counts it once it is set (:meth:`outcome`)."""
         racks = self._racks
         if type(racks) is Racks:
             racks._owner = self  # (so that racks[i] = ... marks the rack known)
@@ -619,18 +622,22 @@ class Position:
             raise PositionError(f"racks are one rack a player ({n}), the player to move first, each letters "
                                 f"('AEINST?') or tiles, got {_args.show(value)}")
         old = self._racks
-        self._racks = _racks_of(self._ruleset, [_set_rack(r, i, self._ruleset) for i, r in enumerate(racks)])
+        new = _racks_of(self._ruleset, [_set_rack(r, i, self._ruleset) for i, r in enumerate(racks)])
+        before = self.outcome()  # (a game over: which racks its end could not count)
+        self._racks = new
         try:
-            self._racks_given(range(n))
+            self._racks_given(range(n), before)
         except PositionError:
             self._racks = old
             raise
 
-    def _racks_given(self, indices: Iterable[int]) -> None:
+    def _racks_given(self, indices: Iterable[int], before: "Outcome | None" = None) -> None:
         """Racks set by the caller: checked with the board and the other racks (no more of a tile
         than the set holds; the sizes given to the racks not known still fit the unseen tiles),
         else :class:`~racksmith.errors.PositionError` (the caller puts the racks back); those given
-        tiles are known (whole) from now on."""
+        tiles are known (whole) from now on. ``before``: the outcome before they were set (None
+        while the game goes on): the racks its end could not count are counted now where they can
+        be (:meth:`_count_revealed`)."""
         known_before, sizes_before = self._known, self._sizes
         if known_before is not None:
             known = list(known_before)
@@ -645,6 +652,43 @@ class Position:
             raise
         self._set_at = len(self._stack)  # (a move pushed before gives its mover's rack back: see pop)
         self._settle()
+        if before is not None and before.uncounted:
+            self._count_revealed(before.uncounted)
+
+    def _count_revealed(self, uncounted: "Sequence[int]") -> None:
+        """A game over whose end could not count some racks (not known: ``uncounted``, as
+        :attr:`Outcome.uncounted` said before racks were set) counts those now known, or certain:
+        the adjustment the rules give each of them (his rack penalty) is added to the scores, as a
+        push that ends the game adds it, and to the ending of the push that ended it (which
+        :meth:`outcome` reports and :meth:`pop` takes back). So the scores of a game over are
+        always those of its racks counted (final once every rack is: what :meth:`cgp` writes, a
+        finished game's CGP, reads back as final with them), never the racks' before they were
+        known. A game the racks set reopened (:attr:`is_over` false) is left as it is."""
+        if not self.is_over:
+            return
+        stack = self._stack
+        last = stack[-1] if stack and stack[-1].ending is not None else None
+        if last is not None:
+            old = last.ending
+            assert old is not None
+            fresh = turns.ending(self._ruleset, self._ending_racks(), old.player, self._zero_turns,
+                                 old.reason == turns.EndReason.OUT, self._leftover())
+        else:
+            fresh = self._ending_now()
+        if fresh is None:  # pragma: no cover - a game over has an ending
+            return
+        still = self._uncounted(fresh)
+        counted = {i for i in uncounted if i not in still}
+        added = tuple(adj for adj in fresh.adjustments if adj.player in counted)
+        if not added:
+            return
+        for adj in added:
+            self._scores[adj.player] += adj.points
+        if last is not None:
+            order = [adj.player for adj in fresh.adjustments]
+            merged = sorted((*old.adjustments, *added),
+                            key=lambda adj: order.index(adj.player) if adj.player in order else len(order))
+            stack[-1] = last._replace(ending=turns.Ending(old.reason, old.player, tuple(merged)))
 
     def _set_known(self, known: "Sequence[bool]") -> None:
         """Which racks are known, and the sizes given to those that are not (a known rack's is its own)."""
@@ -1323,12 +1367,23 @@ class Position:
 
         The scores of a position that is over are final: a push that ends the game adds the
         adjustments to them, and a position made over (from a CGP, say) is taken as it stands; the
-        adjustments reported are those the rules give for its racks."""
+        adjustments reported are those the rules give for its racks. A rack the end could not count
+        (not known: ``uncounted``) that is set afterwards (``pos.racks[1] = "AINNSTV"``, the tiles
+        shown after the game) is counted then: its adjustment is added to the scores and to the
+        ending, so the scores are final once every rack is counted, and :meth:`pop` takes it back
+        with the move."""
         if not self.is_over:  # (first: a setter may have reopened a game a push ended)
             return None
         if self._stack and self._stack[-1].ending is not None:
             ending = self._stack[-1].ending
             return Outcome(ending, tuple(self._scores), self._uncounted(ending))
+        ending = self._ending_now()
+        return Outcome(ending, tuple(self._scores), self._uncounted(ending))
+
+    def _ending_now(self) -> Ending:
+        """The end of a game over that no push of this position ended (made over: from a CGP, say),
+        from its racks as they are: who took the last turn (the bag empty, the last player with no
+        tiles went out), and the rules' adjustments."""
         n = len(self._racks)
         bag_empty = self.bag_count == 0
         sizes = self.rack_sizes
@@ -1336,7 +1391,7 @@ class Position:
         ending = turns.ending(self._ruleset, self._ending_racks(), mover, self._zero_turns, bag_empty,
                               self._leftover())
         assert ending is not None
-        return Outcome(ending, tuple(self._scores), self._uncounted(ending))
+        return ending
 
     def _uncounted(self, ending: Ending) -> tuple[int, ...]:
         """The players whose rack is not known and holds tiles, whose leftover ``ending`` cannot
@@ -1438,14 +1493,7 @@ class Position:
     def _exchange_unknown(self, count: int) -> Undo:
         """An exchange of ``count`` tiles not known, by a mover whose rack is not known."""
         rs = self._ruleset
-        bag = self.bag_count
-        refusal = turns.exchange_refusal(rs, bag, count) if count >= 1 else None
-        if refusal and not turns.exchange_cap(rs, bag):  # no exchange at all with this bag: said before the count
-            raise IllegalMoveError("exchange_not_allowed", refusal)
-        if count < 1 or count > self.rack_sizes[0]:
-            raise IllegalMoveError("not_in_rack", f"an exchange of {count} tiles from a rack of {self.rack_sizes[0]}")
-        if refusal:
-            raise IllegalMoveError("exchange_not_allowed", refusal)
+        check_unknown_exchange(self, count)  # (as validate checks it)
         move = Move.exchange((THROUGH,) * count, rs.alphabet, score=0)
         zero_before = self._zero_turns
         zero = turns.zero_turns_after(zero_before, 0)

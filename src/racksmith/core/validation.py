@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from collections.abc import Iterable
 from typing import Any
 
-from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH
+from ..rules.alphabet import BLANK, LETTER_MASK, THROUGH, Tiles
 from ..errors import MOVE_REASONS, REASONS, IllegalMoveError, RacksmithError
 from ..lexicon import load_lexicon
 from ..lexicon.lexicon import Lexicon
@@ -34,7 +34,9 @@ __all__ = [
     "check_move",
     "check_move_lean",
     "check_rack",
+    "check_unknown_exchange",
     "lean_verdict",
+    "mover_rack",
     "resolve_move",
     "validate",
 ]
@@ -76,13 +78,44 @@ class Verdict:
 
 
 def check_rack(position, move: Move) -> None:
-    """The player to move holds every tile the move takes from the rack (``not_in_rack``; also
-    when his rack is not known)."""
-    if move.rack_tiles() and not position.racks_known[0]:
-        raise IllegalMoveError(
-            "not_in_rack", "the rack of the player to move is not known: give it to play tiles from it"
-        )
-    take_tiles(position.rack, move)
+    """The player to move holds every tile the move takes from the rack (``not_in_rack``). A rack
+    not known (left out of the CGP, or known in part) is checked as a known one where its tiles
+    are certain (the bag empty: the unseen tiles, :meth:`~racksmith.core.position.Position.inferred_racks`,
+    as ``moves`` lists them and ``push`` plays them); otherwise a move that takes tiles from it is
+    ``not_in_rack`` (give the rack)."""
+    rack = mover_rack(position)
+    if rack is None:
+        if move.rack_tiles():
+            raise IllegalMoveError(
+                "not_in_rack", "the rack of the player to move is not known: give it to play tiles from it"
+            )
+        return
+    take_tiles(rack, move)
+
+
+def mover_rack(position) -> "Tiles | None":
+    """The tiles of the player to move as far as they are known: his rack, or where it is not
+    known the tiles certain for him (the bag empty: :meth:`~racksmith.core.position.Position.inferred_racks`);
+    None when they are not known."""
+    if position.racks_known[0]:
+        return position.rack
+    return position.inferred_racks()[0]
+
+
+def check_unknown_exchange(position, count: int) -> None:
+    """``-N``: an exchange of ``count`` tiles not named, by a player whose rack is not known. The
+    bag must allow it (``exchange_not_allowed``: the exchange limit, and as many tiles in the bag),
+    and his rack hold that many tiles, at least one (``not_in_rack``). The checks and their order
+    are those of :func:`check_move` for an exchange of tiles named."""
+    rs, bag = position.ruleset, position.bag_count
+    refusal = exchange_refusal(rs, bag, count) if count >= 1 else None
+    if refusal and not exchange_cap(rs, bag):  # no exchange at all with this bag: said before the count
+        raise IllegalMoveError("exchange_not_allowed", refusal)
+    size = position.rack_sizes[0]
+    if count < 1 or count > size:
+        raise IllegalMoveError("not_in_rack", f"an exchange of {count} tiles from a rack of {size}")
+    if refusal:
+        raise IllegalMoveError("exchange_not_allowed", refusal)
 
 
 def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
@@ -105,6 +138,9 @@ def check_move(position, move: "Move | str", lexicon: Any = None) -> Move:
     if move.is_exchange:
         if not move.tiles:
             raise IllegalMoveError("no_tiles", "an exchange must give back at least one tile")
+        if all(t == THROUGH for t in move.tiles):  # -N (resolve_move lets it through for a rack not known)
+            check_unknown_exchange(position, len(move.tiles))
+            return Move.exchange(move.tiles, move.alphabet, score=0)
         rs, bag = position.ruleset, position.bag_count
         refusal = exchange_refusal(rs, bag, len(move.tiles))
         if refusal and not exchange_cap(rs, bag):  # no exchange at all with this bag: said before the rack
@@ -307,7 +343,8 @@ def lean_verdict(position, move: "Move | str", lexicon: Any = None) -> "int | st
         words.append((before + raw[i : i + 1] + after).translate(letters))
     if placed == n and not opening and len(words) == (n >= 2):
         return "not_connected"  # no tile played through and no cross-word: nothing is touched
-    if rack_left(position.racks[0], need) is None:
+    rack = mover_rack(position)  # (the tiles certain for a mover whose rack is not known: the bag empty)
+    if rack is None or rack_left(rack, need) is None:
         return "not_in_rack"
     if not words:
         return "invalid_words"  # a single tile that forms no word of 2 letters or more
