@@ -352,7 +352,7 @@ def test_game_gcg_replays_in_racksmith():
         "#player1 p1 p1",
         "#player2 p2 p2",
     ]
-    assert ">p1: ABT 4C BAT +15 15" in text and ">p2: AET (challenge) +5 8" in text and ">p1: (T) +2 23" in text
+    assert ">p1: ABT 4C BAT +15 15" in text and ">p2: T (challenge) +5 8" in text and ">p1: (T) +2 23" in text
     r = replay_text(text, tiny())
     assert r.ok, r.errors
     assert r.final_scores() == {"p1": 23, "p2": 8}

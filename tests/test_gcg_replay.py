@@ -272,7 +272,7 @@ def test_cli_cgp_and_show(capsys):
 
 def test_partial_racks_of_annotated_games_are_accepted():
     # human annotators often record only the tiles an opponent played
-    text = _edit(GAME01, ">p2: CEIRSTU E5", ">p2: CEIRSTU E5").replace(">p1: BEIOQUV 12C", ">p1: BOQU 12C", 1)
+    text = _edit(GAME01, ">p2: CEIRSTU E5", ">p2: CEIRSTU E5").replace(">p1: BEIOQUV 12C", ">p1: BOQUE 12C", 1)
     r = replay_text(text)
     assert r.ok and r.final_scores() == {"p1": 445, "p2": 516}
     assert r.turns[2].rack_complete is False and r.turns[1].rack_complete is True
@@ -483,12 +483,14 @@ def test_a_rack_recorded_in_part_is_not_in_the_cgp(tmp_path, capsys):
 
 def test_a_rack_recorded_in_part_with_the_bag_empty_is_what_the_unseen_tiles_leave():
     """With the bag empty, the opponent's rack recorded whole at his next turn leaves the mover's
-    rack certain (every other unseen tile), however little of it the record shows."""
+    rack certain (every other unseen tile), however little of it the record shows: the replay
+    knows it (``rack_inferred``), so its position does."""
     r = replay_text(_edit(GAME01, ">p2: AOTU J9 TA.", ">p2: AT J9 TA."))
-    assert r.ok and r.turns[21].rack_complete is False and r.turns[21].bag_count == 0
-    pos = r.position(22)
     a = r.ruleset.alphabet
-    assert pos.racks_known == (False, True) and pos.racks[1] == a.tiles("LR")
+    assert r.ok and r.turns[21].bag_count == 0
+    assert r.turns[21].rack_complete is True and r.turns[21].rack_inferred and r.turns[21].rack == a.tiles("AOTU")
+    pos = r.position(22)
+    assert pos.racks_known == (True, True) and pos.racks == [a.tiles("AOTU"), a.tiles("LR")]
     assert pos.rack_sizes == (4, 2) and pos.bag_count == 0
     assert pos.inferred_racks()[0] == a.tiles("AOTU")
 

@@ -51,7 +51,8 @@ class Event:
     """One line of a game's history.
 
     ``rack`` is the player's rack before the event (for a withdrawn phony or a challenge bonus, the
-    rack of the play they follow; empty for a going-out bonus or a time penalty); ``tiles`` are the
+    rack of the play they follow — a bonus's GCG line shows his rack after that play and its draw,
+    see :meth:`Game.gcg`; empty for a going-out bonus or a time penalty); ``tiles`` are the
     leftover tiles an end-of-game event counts; ``drawn`` the tiles drawn after a play or exchange.
     ``failed_challenge``: the event is a pass that is no pass chosen but the turn a challenger lost
     by a failed double challenge (:meth:`Game.challenge` with ``bonus=0``); its GCG line carries the
@@ -711,7 +712,7 @@ class Game:
         for i, (nick, name) in enumerate(zip(self.nicks, self.names)):
             game.pragmas.append((f"player{i + 1}", f"{nick} {name}", 0))
             game.players.append(GCGPlayer(nick, name))
-        for e in self.history:
+        for i, e in enumerate(self.history):
             if not (abs(e.score) <= MAX_GCG_POINTS and abs(e.total) <= MAX_GCG_POINTS):
                 raise RacksmithError(
                     f"a {e.kind} of {self.nicks[e.player]} for {e.score} points (total {e.total}): a GCG record holds "
@@ -724,7 +725,7 @@ class Game:
                     kind=e.kind,
                     score=e.score,
                     total=e.total,
-                    rack=a.rack_string(e.rack),
+                    rack=a.rack_string(_rack_after(self.history, i) if e.kind == EventKind.CHALLENGE else e.rack),
                     move=move if e.kind in turns.TURN_KINDS else None,
                     tiles=a.rack_string(e.tiles),
                     count=move.tiles_played if move is not None else 0,
@@ -734,7 +735,10 @@ class Game:
         return game
 
     def gcg(self, pragmas: Sequence[tuple[str, str]] = ()) -> str:
-        """The game as GCG text: :meth:`record` written out."""
+        """The game as GCG text: :meth:`record` written out. A challenge bonus's line shows the
+        player's rack after his play and draw (``>ann: EIINOOO (challenge) +5 116``), as MAGPIE and
+        Macondo write it and read it (the rack of his next turn); empty when the play emptied his
+        rack (``>ann:  (challenge) +5 116``)."""
         return self.record(pragmas).gcg()
 
     def _repr_html_(self) -> str:
@@ -750,6 +754,17 @@ class Game:
         state = "over" if self.over else f"{self.nicks[self.to_move]} to move"
         scores = ", ".join(f"{n} {s}" for n, s in zip(self.nicks, self.scores))
         return f"<Game {self.ruleset.name}: {scores}; {self.turns} turns, bag {len(self.bag)}, {state}>"
+
+
+def _rack_after(history: Sequence[Event], i: int) -> "list[int]":
+    """The rack of the player of the challenge bonus ``history[i]`` after the play it follows
+    (the event before it) and his draw: the tiles he kept and those he drew, as a ``(challenge)``
+    line of GCG shows them."""
+    play = history[i - 1]
+    assert play.kind == EventKind.PLAY and play.move is not None  # (a bonus follows the play it is for)
+    kept = Counter(play.rack)
+    kept.subtract(play.move.rack_tiles())
+    return sorted([*(+kept).elements(), *play.drawn])
 
 
 #: the last events a game's notebook table lists

@@ -998,6 +998,10 @@ def _analyze_turn(pos, t: ReplayTurn, leaves, top: int, nick: str, rack_size: in
             bingo_played=bingo_played, bingo_available=False, note="; ".join(filter(None, notes)),
             failed_challenge=t.failed_challenge,
         )
+    if t.rack_inferred:  # (the record shows it in part or not at all: say which rack is graded, and why)
+        shown = f"the record shows {ev.rack}" if ev.rack else "the record does not show it"
+        rack = pos.ruleset.alphabet.rack_string(t.rack)  # (as the record writes a rack)
+        notes.append(f"rack {rack} is certain (the bag is empty and the opponent's rack known; {shown})")
     moves = pos.moves(sort="equity", leaves=leaves, exchanges=True)
     n = len(moves)
     recs = moves.to_numpy()

@@ -47,7 +47,12 @@ class ReplayTurn:
 
     ``rack`` is the mover's rack as recorded (empty when the record does not show it;
     ``rack_complete`` is False then, or when it shows fewer tiles than the player held, or when
-    the record contradicts it: ``rack_slip`` then says how, see :class:`RackSlip`);
+    the record contradicts it: ``rack_slip`` then says how, see :class:`RackSlip`) — but for a
+    rack the record shows in part or not at all whose tiles are certain all the same: with the bag
+    empty and the opponent's rack known (two-player games: recorded whole at his next turn, or at
+    the game's end when he has no turn left), the mover holds every other unseen tile; ``rack`` is
+    then those tiles, ``rack_complete`` True and ``rack_inferred`` True (the record's rack is the
+    event's, :attr:`GCGEvent.rack`);
     ``opponent_rack`` the other player's rack when the record reveals it (two-player games: his rack
     at his next turn, recorded whole, however this turn's rack is recorded; or every unseen tile
     once the bag is empty, when this turn's rack is recorded whole), else None;
@@ -80,6 +85,7 @@ class ReplayTurn:
     failed_challenge: bool = False
     rack_slip: str | None = None
     shown: tuple[Tiles, ...] = ()
+    rack_inferred: bool = False
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReplayTurn):
@@ -261,7 +267,9 @@ class Replay:
     def position(self, turn: int | None = None, *, opponent_rack: bool = True) -> Position:
         """The position before turn ``turn`` (1-based; None or ``len(turns) + 1`` = after the last
         event), the mover first. The mover's rack is the one recorded when the record shows it
-        whole (:attr:`ReplayTurn.rack_complete`); a rack not recorded, or recorded in part (the
+        whole, or the tiles it certainly holds though the record shows them in part or not at all
+        (the bag empty, the opponent's rack known: :attr:`ReplayTurn.rack_complete`,
+        :attr:`ReplayTurn.rack_inferred`); else a rack not recorded, or recorded in part (the
         tiles played only, as Woogles and annotators write an opponent's), is not known: empty,
         with its flag in :attr:`Position.racks_known` False, so that :attr:`Position.rack_sizes`
         and :attr:`Position.bag_count` count the tiles the player really holds (the tiles shown
@@ -537,6 +545,8 @@ class _TurnDraft:
     bingo: bool = False
     withdrawn: bool = False
     rack_slip: str | None = None
+    held: int = 0  #: how many tiles the mover holds before the turn
+    rack_inferred: bool = False
 
     def turn(self, number: int, opponent_rack: Tiles | None, shown: tuple[Tiles, ...] = ()) -> ReplayTurn:
         return ReplayTurn(
@@ -544,7 +554,7 @@ class _TurnDraft:
             rack=self.rack, rack_complete=self.rack_complete, opponent_rack=opponent_rack,
             bag_count=self.bag_count, zero_turns=self.zero_turns, move=self.move, score=self.score,
             bingo=self.bingo, withdrawn=self.withdrawn, failed_challenge=is_failed_challenge(self.event),
-            rack_slip=self.rack_slip, shown=shown,
+            rack_slip=self.rack_slip, shown=shown, rack_inferred=self.rack_inferred,
         )
 
 
@@ -880,7 +890,8 @@ class _Replayer:
         says against it (each a :meth:`slip`: more tiles than the player holds, tiles the set no
         longer has, tiles he kept missing; the rack is then not complete). A rack with fewer tiles
         than the player holds is a partial record (annotated games often show only the tiles
-        played): accepted, but not compared with the tiles kept."""
+        played): accepted, but not compared with the tiles kept; like a whole one, it must hold
+        the tiles its line plays or gives back (:meth:`on_play`, :meth:`on_exchange`)."""
         if not event.rack:
             return None, False, []
         a = self.rs.alphabet
@@ -922,6 +933,7 @@ class _Replayer:
             move=move,
             score=score,
             rack_slip="; ".join(slips) if slips else None,
+            held=self.rack_sizes[p],
         )
 
     def end_turn(self, event: GCGEvent, score: int, went_out: bool = False, placed: bool = False) -> None:
@@ -945,9 +957,10 @@ class _Replayer:
             shown = rack  # (the common case, told at once: the tiles played are not built)
         else:
             played = rs.alphabet.tiles(_with_star_letters(_through_filled(event.move, self.board), self.board).rack_tiles())
-            # a rack recorded whole that lacks tiles the play uses: the play is checked against the tiles
-            # it plays (it stands when it is legal with them and they are among the tiles unseen)
-            if complete and rack is not None:
+            # a rack that lacks tiles the play uses (recorded whole, or in part: a rack shown holds at least
+            # the tiles its line plays): the play is checked against the tiles it plays (it stands when it
+            # is legal with them and they are among the tiles unseen)
+            if rack is not None and not slips:
                 lacking = Counter(played) - Counter(rack)
             if lacking and _tiles_beyond(played, turns.unseen_counts(rs, self.board)):
                 lacking = Counter()  # (tiles the set no longer has: the play is refused against the rack)
@@ -1080,7 +1093,7 @@ class _Replayer:
             )
         if event.count > self.rack_sizes[p] or event.count < 1:
             self.fail(f"exchange of {event.count} tiles from a rack of {self.rack_sizes[p]}", event.line)
-        if event.move is not None and complete and rack is not None:
+        if event.move is not None and rack is not None and not slips:  # (a rack shown in part too)
             missing = Counter(event.move.tiles) - Counter(rack)
             if missing:  # (an exchange puts nothing on the board: the rest of the record stands)
                 slips.append(self.slip(
@@ -1304,6 +1317,8 @@ class _Replayer:
     def finish_turns(self, drafts: list[_TurnDraft]) -> list[ReplayTurn]:
         out = []
         a = self.rs.alphabet
+        if self.n == 2:
+            self.infer_racks(drafts)
         shown: list[Tiles] = [a.tiles() for _ in range(self.n)]  # (ReplayTurn.shown)
         for i, t in enumerate(drafts):
             before = tuple(shown)
@@ -1319,6 +1334,40 @@ class _Replayer:
                     opp = nxt.rack
             out.append(t.turn(i + 1, opp, before))
         return out
+
+    def infer_racks(self, drafts: list[_TurnDraft]) -> None:
+        """The racks of a two-player game's turns that the record shows in part or not at all but
+        whose tiles are certain: with the bag empty, the mover holds every tile unseen but his
+        opponent's, when that rack is known — recorded whole (or found so here) at the opponent's
+        next turn (the bag empty, he holds the same tiles then), or, when he has no turn left, the
+        one the game's last lines state. From the last turn back, so that a rack found so tells the
+        turn before it. A rack that does not fit (its size, the tiles shown or played: a record
+        with errors) is left unknown; so is a rack line the record contradicts (its turn is not
+        graded)."""
+        rs = self.rs
+        for i in range(len(drafts) - 1, -1, -1):
+            t = drafts[i]
+            if t.bag_count or t.rack_complete or t.rack_slip or not 0 <= t.player < 2:
+                continue
+            q = 1 - t.player
+            nxt = next((u for u in drafts[i + 1:] if u.player == q), None)
+            if nxt is not None:
+                other = nxt.rack if nxt.rack_complete else None
+            else:
+                other = self.result.end_racks.get(q)
+            if other is None:
+                continue
+            unseen = turns.unseen_counts(rs, t.board, [tuple(other)])
+            if (unseen < 0).any():
+                continue
+            rack = Counter(_tiles_of_counts(unseen))
+            needs = Counter(t.rack)
+            if t.move is not None and t.event.kind == EventKind.PLAY:
+                needs |= Counter(t.move.rack_tiles())
+            if sum(rack.values()) != t.held or not 0 < t.held <= rs.rack_size or needs - rack:
+                continue
+            t.rack = rs.alphabet.tiles(sorted(rack.elements()))
+            t.rack_complete = t.rack_inferred = True
 
 
 def _shown_after(shown: list[Tiles], player: int, kind: EventKind, move: Move | None, withdrawn: bool) -> list[Tiles]:
