@@ -179,3 +179,29 @@ def test_a_known_rack_set_again_after_the_end_changes_nothing():
     pos = g.position.copy()
     pos.racks[0] = "AEHNNTT"
     assert pos.scores == [106, 154] and pos.outcome().final
+
+
+# --- a puzzle's hand-made position: the mover's rack known and empty with tiles in the bag -----------------
+@pytest.mark.parametrize("other", ["", "ABC", "AEINRST"])
+def test_a_known_empty_mover_rack_with_tiles_in_the_bag_reads_back_from_its_cgp(other):
+    """``Position("english", racks=[[], []])`` wrote ``/ 0/0 0``, which reads back with the mover's
+    rack not known (7 tiles), another position: its CGP now carries the sizes (``rsz``)."""
+    from racksmith.rules.ruleset import get_ruleset
+
+    a = get_ruleset("english").alphabet
+    q = Position("english", racks=[[], a.rack(other)])
+    assert q.racks_known[0] and q.rack_sizes[0] == 0 and q.bag_count > 0
+    r = Position.from_cgp(q.cgp())
+    assert r == q and r.racks_known == q.racks_known and r.rack_sizes == q.rack_sizes
+
+
+def test_the_cli_refuses_an_empty_rack_with_tiles_in_the_bag(capsys, tmp_path):
+    from conftest import run_cli
+
+    board = tmp_path / "b.txt"
+    board.write_text("\n".join(["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7) + "\n")
+    code, out, err = run_cli(capsys, "moves", "--board", board, "--rack", "")
+    assert code == 2 and out == ""
+    assert "the rack is empty, but the bag holds 90 tiles, so the player to move holds some: give them" in err
+    code, out, err = run_cli(capsys, "moves", "--board", board, "--rack", "AEINRST")
+    assert code == 0, err
