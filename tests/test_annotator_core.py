@@ -181,16 +181,30 @@ def test_a_known_rack_set_again_after_the_end_changes_nothing():
     assert pos.scores == [106, 154] and pos.outcome().final
 
 
-# --- a puzzle's hand-made position: the mover's rack known and empty with tiles in the bag -----------------
-@pytest.mark.parametrize("other", ["", "ABC", "AEINRST"])
-def test_a_known_empty_mover_rack_with_tiles_in_the_bag_reads_back_from_its_cgp(other):
-    """``Position("english", racks=[[], []])`` wrote ``/ 0/0 0``, which reads back with the mover's
-    rack not known (7 tiles), another position: its CGP now carries the sizes (``rsz``)."""
+# --- a puzzle's hand-made position: the mover's rack empty with tiles in the bag ---------------------------
+@pytest.mark.parametrize("other", ["", "AEINRST"])  # (a short known opponent's rack reads back in part: cgp())
+def test_an_empty_mover_rack_with_tiles_in_the_bag_is_not_known_as_in_a_cgp(other):
+    """``Position("english", racks=[[], []])`` took the mover's empty rack for a known empty one
+    (only a pass to play), while its CGP (``/ 0/0 0``) reads back with his rack not known: 7 tiles,
+    another position. An empty rack with tiles in the bag is not known, as a CGP reads it."""
     from racksmith.rules.ruleset import get_ruleset
 
     a = get_ruleset("english").alphabet
     q = Position("english", racks=[[], a.rack(other)])
-    assert q.racks_known[0] and q.rack_sizes[0] == 0 and q.bag_count > 0
+    assert q.racks_known[0] is False and q.rack_sizes[0] == 7
+    r = Position.from_cgp(q.cgp())
+    assert r == q and r.racks_known == q.racks_known and r.rack_sizes == q.rack_sizes
+
+
+@pytest.mark.parametrize("other", ["", "ABC", "AEINRST"])
+def test_a_known_empty_mover_rack_asked_for_reads_back_from_its_cgp(other):
+    """Asked for (``racks_known``), a known empty mover's rack with tiles in the bag is kept, and
+    its CGP carries the sizes (``rsz``), so that it reads back as the same position."""
+    from racksmith.rules.ruleset import get_ruleset
+
+    a = get_ruleset("english").alphabet
+    q = Position("english", racks=[[], a.rack(other)], racks_known=(True, bool(other)))
+    assert q.racks_known[0] and q.rack_sizes[0] == 0 and q.bag_count > 0 and "rsz" in q.cgp()
     r = Position.from_cgp(q.cgp())
     assert r == q and r.racks_known == q.racks_known and r.rack_sizes == q.rack_sizes
 
@@ -202,6 +216,6 @@ def test_the_cli_refuses_an_empty_rack_with_tiles_in_the_bag(capsys, tmp_path):
     board.write_text("\n".join(["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7) + "\n")
     code, out, err = run_cli(capsys, "moves", "--board", board, "--rack", "")
     assert code == 2 and out == ""
-    assert "the rack is empty, but the bag holds 90 tiles, so the player to move holds some: give them" in err
+    assert "the rack is empty, but the bag holds 83 tiles, so the player to move holds some: give them" in err
     code, out, err = run_cli(capsys, "moves", "--board", board, "--rack", "AEINRST")
     assert code == 0, err

@@ -386,9 +386,11 @@ class Position:
         racks_known: "Iterable[bool] | None" = None,
         rack_sizes: "Iterable[int | None] | None" = None,
     ) -> None:
-        """``racks_known``: which racks are known, one flag a rack; by default the rack of the
-        player to move is, and every other rack is known unless it is empty (an empty opponent's
-        rack means "not known", as in CGP). A known rack shorter than a full one (a player near
+        """``racks_known``: which racks are known, one flag a rack; by default as a CGP reads them
+        (:func:`~racksmith.formats.cgp.cgp_racks_known`): a rack given tiles is known, an empty
+        opponent's rack is not, nor is the mover's empty rack while the bag holds tiles (he drew:
+        ``Position("english")`` has both racks not known until they are set); an empty rack with
+        no tile left for it is (he went out). A known rack shorter than a full one (a player near
         the end of the game, or a partial record) is taken as it is. A rack not known is given
         empty, or with the tiles of it that are known (fewer than a full rack): it is then known in
         part (:attr:`racks_partial`), and holds those tiles and unseen ones up to a full rack.
@@ -427,8 +429,8 @@ class Position:
             )
         self._zero_turns = int(zero_turns)
         self.opcodes = _opcodes(opcodes)
-        if racks_known is None:
-            known = tuple(i == 0 or bool(r) for i, r in enumerate(self._racks))
+        if racks_known is None:  # (an empty rack is not known, as in a CGP, unless the game is over)
+            known = cgp_racks_known(self._board, self._racks, rs)
         else:
             if isinstance(racks_known, (str, bytes)) or not isinstance(racks_known, Iterable):
                 raise PositionError(f"racks_known must be one flag (True or False) a rack, got {_args.show(racks_known)}")
