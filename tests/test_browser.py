@@ -160,6 +160,27 @@ def test_errors_show_beside_their_field_without_console_errors(page, server):
     assert page.console_errors == []  # every one of these was a 400 user error
 
 
+def test_a_board_error_stays_by_the_board_when_a_score_or_a_rack_is_typed_after(page, server):
+    """Three Zs typed on the board: the error is the board's. Typing the opponent's score, or a rack
+    holding no Z, moved it beside that field, whose input was marked invalid (every position error
+    went beside the field changed last)."""
+    open_page(page, server)
+    page.click('#board .sq[data-r="7"][data-c="7"]')
+    page.keyboard.type("ZZZ")
+    wait_until(page, "document.getElementById('board-error').textContent.includes(\"3 'Z' tiles\")")
+    page.fill("#score1", "10")
+    page.press("#score1", "Tab")
+    page.fill("#rack0", "AEINRST")
+    page.wait_for_timeout(600)  # (the page asks the server again after a pause)
+    wait_until(page, "document.getElementById('board-error').textContent.includes(\"3 'Z' tiles\")")
+    assert page.text_content("#rack0-error") == "" and page.text_content("#rack1-error") == ""
+    assert page.evaluate("['score1', 'rack0'].map((id) => document.getElementById(id).getAttribute('aria-invalid'))") \
+        in ([None, None], ["false", "false"])
+    page.fill("#rack0", "ZAEINRS")  # (a rack holding a Z: the error is its own too)
+    wait_until(page, "document.getElementById('rack0-error').textContent.includes(\"4 'Z' tiles\")")
+    assert page.console_errors == []
+
+
 def test_a_check_leaves_nothing_stale_when_the_position_changes(page, server):
     open_page(page, server)
     page.fill("#rack0", "QUIRKED")

@@ -17,7 +17,7 @@ import re
 import threading
 import time
 import unicodedata
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -301,6 +301,7 @@ class Analyzer:
             "start": [r, c],
             "rack_size": rs.rack_size,
             "bingo_bonus": rs.bingo_bonus,
+            "challenge_bonus": challenge_bonus(rs),  # (0: the double challenge)
             "lexicons": self.lexicon_names(rs),
             "leaves": self._leaves(rs) is not None,
         }
@@ -528,15 +529,50 @@ class Analyzer:
         return result
 
     def play(self, body: dict) -> dict[str, Any]:
-        """``POST /api/play`` {cgp, ruleset, lexicon, move, draw, seed}: the position after the
+        """``POST /api/play`` {cgp, ruleset, lexicon, move, draw, seed, check_words}: the position after the
         player to move plays ``move`` (checked, words included), with ``draw`` (letters) the tiles
         he draws, or, when ``draw`` is absent, tiles drawn at random from the unseen ones (``seed``,
         0 to :data:`MAX_SEED` as for ``/api/sim``, for a repeatable draw). The answer: the move as
-        played (notation, score, rack before, tiles drawn), the new position (``position``: as
-        ``/api/position``), and the end of the game when the move ends it (``ending``: the reason, the
+        played (notation, ``kind``: place, exchange or pass, score, rack before, tiles drawn), the
+        new position (``position``: as ``/api/position``), and the end of the game when the move ends it (``ending``: the reason, the
         adjustments, and ``final`` and ``uncounted`` as ``position`` has them: the scores do not count
-        a rack not known). A mover whose rack is not known draws nothing known (``draw`` absent)."""
+        a rack not known). A mover whose rack is not known draws nothing known (``draw`` absent).
+
+        ``check_words`` false (a game recorded as it is played): a play whose words the lexicon
+        lacks stands until it is challenged, as :meth:`~racksmith.core.position.Position.push`
+        with ``check_words=False``; ``phony`` lists those words (empty for none).
+
+        Two other actions, each with ``cgp`` the position now and no ``move``:
+
+        * ``challenge`` {cgp, move, bonus}: the player to move challenges the last play, ``move``
+          played on ``challenge.cgp`` (the position before it) and giving the position now. A play
+          forming a word the lexicon lacks is withdrawn (``event`` ``"phony"``: its tiles back on its
+          player's rack, a scoreless turn, ``score`` minus its score); else its player gets
+          ``bonus`` points (``event`` ``"challenge"``), or, with ``bonus`` 0 (the double challenge),
+          the challenger loses his turn (``event`` ``"pass"``, ``failed_challenge`` true), as
+          :meth:`~racksmith.play.game.Game.challenge` rules: ``event`` null when the play ended the
+          game (no turn is left to lose). ``bonus`` defaults to the ruleset's rule
+          (``/api/rulesets``' ``challenge_bonus``).
+        * ``time`` {player, points}: a time penalty, ``points`` taken from the score of ``player``
+          (0 the player to move, 1 the other), as :meth:`~racksmith.play.game.Game.time_penalty`
+          (``event`` ``"time"``, ``score`` minus the points).
+
+        ``/api/export`` writes these actions as events of the record (its docstring)."""
+        if body.get("challenge") is not None or body.get("time") is not None:
+            if body.get("move") is not None or (body.get("challenge") is not None and body.get("time") is not None):
+                raise RequestError("send one action: a 'move', a 'challenge' or a 'time' penalty")
+            rs = self.ruleset(body)
+            if body.get("time") is not None:
+                return self._time_penalty(body, rs)
+            lex, _ = self.lexicon(rs, body)
+            return self._challenge(body, rs, lex)
+        return self._play_move(body)
+
+    def _play_move(self, body: dict) -> dict[str, Any]:
+        """:meth:`play` of a move."""
         import random
+
+        from ..core.validation import ANY_WORD, check_move, mover_rack
 
         rs = self.ruleset(body)
         lex, _ = self.lexicon(rs, body)
@@ -546,10 +582,14 @@ class Analyzer:
         if draw is not None and not isinstance(draw, str):
             raise RequestError(f"field 'draw' must be the letters drawn (a string) or absent for a random draw, got {_show(draw)}")
         seed = _seed(body, None)
+        check_words = _flag(body, "check_words", True)
         checked = pos.copy()
-        from ..core.validation import check_move
-
-        played = check_move(checked, move)  # the reason of an illegal move, before any draw
+        if draw is None and mover_rack(pos) is None:
+            # a rack not known (the bag holds tiles, his opponent records his play): checked as push checks it,
+            # the board, the words and his tiles among those unseen (the reason of an illegal move, before any draw)
+            played = checked.push(move, None, check_words=check_words).move
+        else:
+            played = check_move(checked, move, None if check_words else ANY_WORD)  # (likewise, with his rack)
         if draw is None and not pos.racks_known[0]:
             tiles = None  # a rack not known: the bag gives him as many tiles as he plays, his rack unknown still
         elif draw is None:
@@ -558,44 +598,114 @@ class Analyzer:
             tiles = random.Random(seed).sample(pool, n) if n else []
         else:
             tiles = draw
+        phony = _phony_words(pos, played, lex)
         rack = pos.rack
-        u = pos.push(played, tiles)
+        u = pos.push(played, tiles, check_words=False)
         a = rs.alphabet
         out: dict[str, Any] = {
             "move": u.move.notation(),
+            "kind": str(u.move.kind),  # place, exchange or pass
             "gcg": u.move.gcg(),
             "score": u.score,
             "rack": a.rack_string(rack, blanks_last=True),
             "drawn": a.rack_string(u.drawn, blanks_last=True),
-            "cgp": pos.cgp(),
-            "position": position_info(pos),
-            "over": pos.is_over,
-            "ending": None,
+            "phony": phony,
         }
-        if u.ending is not None:
-            out["ending"] = {
-                "reason": str(u.ending.reason),
-                "adjustments": [{"player": adj.player, "kind": str(adj.kind), "points": adj.points,
-                                 "tiles": a.rack_string(adj.tiles, blanks_last=True)} for adj in u.ending.adjustments],
-                # (the scores do not count the tiles of a rack not known: the penalty of a hidden rack)
-                **_finality(pos.outcome()),
-            }
-        return out
+        return {**out, **_after(pos, u)}
+
+    def _challenge(self, body: dict, rs: Ruleset, lex: Lexicon) -> dict[str, Any]:
+        """:meth:`play`'s ``challenge``: the challenge of the last play, ruled as
+        :meth:`~racksmith.play.game.Game.challenge` rules it."""
+        from ..core.move import Move
+        from ..formats.gcg import MAX_GCG_POINTS
+
+        spec = body["challenge"]
+        if not isinstance(spec, dict):
+            raise RequestError(f"field 'challenge' must be {{cgp, move, bonus}}: the position before the play challenged, "
+                               f"that play and the bonus, got {_show(spec)}")
+        now = self._position(body, rs, lex)
+        before = Position.from_cgp(self._field(spec, "cgp"), rs, lexicon=lex)
+        bonus = spec.get("bonus")
+        bonus = challenge_bonus(rs) if bonus is None else bonus
+        if isinstance(bonus, bool) or not isinstance(bonus, int) or not 0 <= bonus <= MAX_GCG_POINTS:
+            raise RequestError(f"field 'challenge': 'bonus' must be 0 (a double challenge) or a whole number of points up "
+                               f"to {MAX_GCG_POINTS:,}, got {_show(bonus)}")
+        after = before.copy()
+        try:
+            u = after.push(self._field(spec, "move"), None, check_words=False)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(e.reason, f"field 'challenge': the play challenged: {e.message}", e.words) from None
+        if not u.move.is_place:
+            raise IllegalMoveError("no_play_to_challenge", f"there is no play to challenge: {u.move.notation()} places no tile")
+        fix = "challenge the last play from the position it left"
+        _check_follows(f"field 'challenge': the position is not the one {u.move.notation()} left", now, after, u, fix)
+        if now.scores != after.scores:
+            raise RequestError(f"field 'challenge': the position's scores {now.scores} are not those {u.move.notation()} "
+                               f"left {after.scores}: {fix}")
+        a = rs.alphabet
+        phony = _phony_words(before, u.move, lex)
+        out: dict[str, Any] = {"move": u.move.notation(), "phony": phony, "failed_challenge": False}
+        if phony:  # withdrawn: the position before the play, the challenger to move, a scoreless turn
+            pos = before
+            pushed = pos.push(Move.pass_(a, score=0), None)
+            if now.racks_known[0] and now.racks[0] != pos.racks[0]:
+                pos.racks[0] = now.racks[0]  # (the challenger's rack, typed since the play)
+            return {**out, "event": "phony", "score": -u.score, **_after(pos, pushed)}
+        if bonus:
+            if now.scores[1] + bonus > MAX_GCG_POINTS:
+                raise RequestError(f"a bonus of {bonus} would take the score past {MAX_GCG_POINTS:,}, more than a GCG "
+                                   "record holds")
+            now.scores[1] += bonus
+            return {**out, "event": "challenge", "score": bonus, **_after(now, None)}
+        if now.is_over:  # the play went out: the challenger has no turn left to lose
+            return {**out, "event": None, "score": 0, **_after(now, None)}
+        pushed = now.push(Move.pass_(a, score=0), None)
+        return {**out, "event": "pass", "score": 0, "failed_challenge": True, **_after(now, pushed)}
+
+    def _time_penalty(self, body: dict, rs: Ruleset) -> dict[str, Any]:
+        """:meth:`play`'s ``time``: a time penalty, within the bounds of
+        :meth:`~racksmith.play.game.Game.time_penalty`."""
+        spec = body["time"]
+        if not isinstance(spec, dict):
+            raise RequestError(f"field 'time' must be {{player, points}}: 0 the player to move, 1 the other, and the "
+                               f"points of the penalty, got {_show(spec)}")
+        player = spec.get("player")
+        if player not in (0, 1) or isinstance(player, bool):
+            raise RequestError(f"field 'time': 'player' must be 0 (the player to move) or 1 (the other), got {_show(player)}")
+        pos = self._position(body, rs)
+        points = _penalty(pos.scores[player], spec.get("points"), "field 'time': ")
+        pos.scores[player] -= points
+        return {"event": "time", "score": -points, **_after(pos, None)}
 
     def export(self, body: dict) -> dict[str, Any]:
-        """``POST /api/export`` {ruleset, turns: [{cgp, move, draw}], players, names}: a game played
-        on the page as a GCG record (two players, as the page plays: a position of more racks is
-        refused). ``turns`` are the positions before each move (the mover first)
-        and the move and tiles drawn; the first must be the empty board with no points scored (a
-        GCG record replays from there). ``players``: two nicks (default ``p1``, ``p2``), different
+        """``POST /api/export`` {ruleset, turns, players, names, end}: a game played on the page as a
+        GCG record (two players, as the page plays: a position of more racks is refused).
+        ``turns`` are the game's turns and events in order, each one of:
+
+        * a turn {cgp, move, draw, failed_challenge}: the position before the move (the mover
+          first), the move and the tiles drawn; the first entry is a turn from the empty board with
+          no points scored (a GCG record replays from there). ``failed_challenge`` true: the turn a
+          failed double challenge cost its player, a pass straight after the other player's play,
+          written ``-`` with the note ``#unsuccessful-challenge``;
+        * {event: "phony"}: the play of the turn before is withdrawn after a challenge (a ``--``
+          line: its points taken back, its tiles back on its player's rack, a scoreless turn);
+        * {event: "challenge", points}: the play of the turn before stood when challenged, and its
+          player gets ``points`` (a ``(challenge) +N`` line);
+        * {event: "time", player, points}: a time penalty (a ``(time) -N`` line), ``player`` 0 for
+          the first player, 1 for the second.
+
+        Each is written as :class:`~racksmith.play.game.Game` writes it (:meth:`~racksmith.play.game.Game.challenge`,
+        :meth:`~racksmith.play.game.Game.time_penalty`): a turn's position must be the one the
+        entries before left, its scores counting the bonuses and penalties. ``end``: the position
+        after the last entry (as the page shows it), checked so too: scores changed by hand, not
+        as events, are refused rather than left out of the record.
+
+        ``players``: two nicks (default ``p1``, ``p2``), different
         once normalized as a GCG reader reads them (Unicode NFC); ``names``: their full names (each
         a line of text or null: the nick stands for it), written ``#player1 nick Full Name``. Both
         are written in NFC, so that the record reads back with the nicks and names written.
         ``final`` and ``uncounted`` (the seats whose rack, not known, the end could not count) as
         ``/api/position`` has them, for the game's end (None and [] for a game that goes on)."""
-        from ..formats.gcg import GCGEvent, GCGGame, GCGPlayer
-        from ..core.turns import EventKind
-
         rs = self.ruleset(body)
         turns = body.get("turns")
         if not isinstance(turns, list) or not turns:
@@ -603,61 +713,13 @@ class Analyzer:
         if len(turns) > self.limits.max_gcg_events:
             raise LimitError("max_gcg_events", f"the game has {len(turns)} turns; this server writes at most "
                              f"{self.limits.max_gcg_events} (its max_gcg_events limit)", status=413)
-        nicks = _nicks(body)
-        names = _names(body)
-        a = rs.alphabet
-        game = GCGGame(rs)
-        game.pragmas.append(("tile-distribution", record_name(rs), 0))
-        for i, (nick, name) in enumerate(zip(nicks, names)):
-            full = name or nick
-            game.pragmas.append((f"player{i + 1}", f"{nick} {full}", 0))
-            game.players.append(GCGPlayer(nick, full))
-        totals = [0, 0]
-        finality = _finality(None)  # the game's end: are its scores final (in the seats' order)
-        kinds = {"place": EventKind.PLAY, "exchange": EventKind.EXCHANGE, "pass": EventKind.PASS}
-        after = None  # the position after the turn before and that turn's Undo
+        record = _Record(self, rs, _nicks(body), _names(body))
         for i, t in enumerate(turns):
             if not isinstance(t, dict):
-                raise RequestError(f"turn {i + 1} must be an object {{cgp, move, draw}}")
-            pos = Position.from_cgp(self._field(t, "cgp"), rs)
-            if len(pos.racks) != 2:  # (the page plays two; a CGP of more racks is another game)
-                raise RequestError(f"export takes two players: turn {i + 1}'s position has {len(pos.racks)} racks "
-                                   "(its CGP gives a rack and a score for each player)")
-            if i == 0 and (pos.board.any() or any(pos.scores)):
-                raise RequestError("a GCG record replays from the empty board: this game started from a position "
-                                   "with tiles on it or points scored (save its CGP instead)")
-            if after is not None:
-                _check_follows(i + 1, pos, *after)
-            p = i % 2
-            if pos.scores != [totals[p], totals[1 - p]]:
-                raise RequestError(f"turn {i + 1}: its position's scores {pos.scores} are not the game's {[totals[p], totals[1 - p]]}")
-            draw = self._check_length("draw", t.get("draw"))
-            if draw is not None and not isinstance(draw, str):
-                raise RequestError(f"turn {i + 1}: field 'draw' must be letters")
-            if draw == "":  # nothing said of the draw: the next turn's position tells the rack
-                draw = None
-            rack = a.rack_string(pos.rack)  # blanks first, as Game.gcg() writes a GCG rack (and MAGPIE)
-            u = pos.push(self._field(t, "move"), draw, check_words=False)
-            after = (pos, u)
-            totals[p] += u.score
-            game.events.append(GCGEvent(nick=nicks[p], kind=kinds[str(u.move.kind)], score=u.score,
-                                        total=totals[p],
-                                        rack=rack, move=u.move, count=u.move.tiles_played))
-            if u.ending is not None:
-                for adj in u.ending.adjustments:
-                    seat = (p + 1 + adj.player) % 2  # the ending's players are those after the turn
-                    totals[seat] += adj.points
-                    kind = EventKind.OUT if adj.kind == EventKind.OUT else EventKind.RACK_PENALTY
-                    tiles = a.rack_string(adj.tiles)
-                    game.events.append(GCGEvent(nick=nicks[seat], kind=kind, score=adj.points, total=totals[seat],
-                                                rack="" if kind == EventKind.OUT else tiles, tiles=tiles))
-                finality = _finality(pos.outcome())
-                finality["uncounted"] = sorted((p + 1 + i) % 2 for i in finality["uncounted"])
-                if i + 1 < len(turns):
-                    raise RequestError(f"turn {i + 2}: the game ended with turn {i + 1} ({u.move.notation()}): "
-                                       f"send the {i + 1} turns up to the end")
-                break
-        return {"gcg": game.gcg(), "turns": len(game.events), "scores": totals, **finality}
+                raise RequestError(f"turn {i + 1} must be an object {{cgp, move, draw}} or an event {{event, ...}}")
+            record.add(i + 1, t)
+        record.finish(body.get("end"))
+        return {"gcg": record.game.gcg(), "turns": len(record.game.events), "scores": record.totals, **record.finality}
 
     def gcg(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
@@ -757,16 +819,16 @@ class Analyzer:
                              f"{most:,} (its max_gcg_events limit)")
 
 
-def _check_follows(n: int, pos: Position, after: Position, undo: Any) -> None:
-    """Turn ``n``'s position ``pos`` is the one the turn before left (``after``, once its move
-    ``undo`` was pushed): its board, and the previous mover's rack holding what his move kept (the
-    tiles he drew are his to correct). The scores are checked by the caller."""
+def _check_follows(where: str, pos: Position, after: Position, undo: Any,
+                   fix: str = "export the moves as played on the page, each turn's CGP the position after the turn before") -> None:
+    """``pos`` is the position the turn before left (``after``, once its move ``undo`` was pushed):
+    its board, and the previous mover's rack holding what his move kept (the tiles he drew are
+    his to correct); else a :class:`RequestError` starting with ``where`` and ending with ``fix``.
+    The scores are checked by the caller."""
     from collections import Counter
 
     from ..rules.coords import coord_label
 
-    where = f"turn {n}: its position is not the one turn {n - 1} ({undo.move.notation()}) left"
-    fix = "export the moves as played on the page, each turn's CGP the position after the turn before"
     if pos.board.shape != after.board.shape or (pos.board != after.board).any():
         rows, cols = (pos.board != after.board).nonzero() if pos.board.shape == after.board.shape else ([0], [0])
         raise RequestError(f"{where}: square {coord_label(int(rows[0]), int(cols[0]))} differs: {fix}")
@@ -775,6 +837,285 @@ def _check_follows(n: int, pos: Position, after: Position, undo: Any) -> None:
         a = pos.ruleset.alphabet
         raise RequestError(f"{where}: the rack of the player who moved ({a.rack_string(pos.racks[1], blanks_last=True) or '-'})"
                            f" lacks tiles his move kept ({a.rack_string(list(kept.elements()), blanks_last=True)}): {fix}")
+
+
+#: what a score changed by hand (not as an event of the game) is to be recorded as instead
+_AS_EVENTS = "a challenge bonus or a time penalty is an event of the game ({event: 'challenge'} or {event: 'time'}), not a change of the scores"
+
+
+class _Record:
+    """The GCG record ``/api/export`` writes, entry by entry: each turn pushed on its position
+    (checked to follow the entries before it), and the events of a challenge and the time
+    penalties written as :meth:`~racksmith.play.game.Game.record` writes them. The events that end
+    the game wait until the next entry is known: a challenge of the play that ended it comes
+    before them (its bonus), or reopens the game (a phony withdrawn), as in :class:`~racksmith.play.game.Game`."""
+
+    def __init__(self, analyzer: "Analyzer", rs: Ruleset, nicks: list[str], names: list[str | None]):
+        from ..formats.gcg import GCGGame, GCGPlayer
+
+        self.analyzer = analyzer
+        self.rs = rs
+        self.nicks = nicks
+        self.game = GCGGame(rs)
+        self.game.pragmas.append(("tile-distribution", record_name(rs), 0))
+        for i, (nick, name) in enumerate(zip(nicks, names)):
+            full = name or nick
+            self.game.pragmas.append((f"player{i + 1}", f"{nick} {full}", 0))
+            self.game.players.append(GCGPlayer(nick, full))
+        self.totals = [0, 0]
+        self.turns = 0  #: turns taken: the seat to move is ``turns % 2``
+        self.after: "tuple[Position, Any] | None" = None  #: the position after the last turn, and its Undo
+        #: the last turn's play, which a challenge may follow: (its player, his rack, whether his draw was said)
+        self.play: "tuple[int, str, bool] | None" = None
+        self.ending: "tuple[Any, int, int] | None" = None  #: an end not yet written: (Undo, mover, entry)
+        self.bonus: "tuple[int, int] | None" = None  #: the last challenge bonus's event and seat, its rack to tell
+        self.ended: "tuple[int, str] | None" = None  #: the entry that ended the game, and its move
+        self.finality = _finality(None)  # the game's end: are its scores final (in the seats' order)
+
+    def add(self, n: int, t: dict) -> None:
+        """Entry ``n`` (from 1) of the request's ``turns``."""
+        kind = t.get("event")
+        if kind is None:
+            self._turn(n, t)
+            return
+        if self.after is None:
+            raise RequestError(f"turn {n}: a GCG record starts with a turn: its first entry is a move, not an event")
+        if kind == "time":
+            self._time(n, t)
+        elif kind in ("phony", "challenge"):
+            self._challenge(n, t, kind)
+        else:
+            raise RequestError(f"turn {n}: field 'event' must be 'phony', 'challenge' or 'time' (a turn has none), "
+                               f"got {_show(kind)}")
+
+    def _turn(self, n: int, t: dict) -> None:
+        from ..core.turns import EventKind
+        from ..formats.gcg import GCGEvent
+        from ..review.replay import FAILED_CHALLENGE_TAG
+
+        self._write_ending()
+        if self.ended is not None:
+            m, move = self.ended
+            raise RequestError(f"turn {n}: the game ended with turn {m} ({move}): send the {m} turns up to the end")
+        rs = self.rs
+        pos = Position.from_cgp(self.analyzer._field(t, "cgp"), rs)
+        if len(pos.racks) != 2:  # (the page plays two; a CGP of more racks is another game)
+            raise RequestError(f"export takes two players: turn {n}'s position has {len(pos.racks)} racks "
+                               "(its CGP gives a rack and a score for each player)")
+        if self.after is None and (pos.board.any() or any(pos.scores)):
+            raise RequestError("a GCG record replays from the empty board: this game started from a position "
+                               "with tiles on it or points scored (save its CGP instead)")
+        if self.after is not None:
+            before, undo = self.after
+            _check_follows(f"turn {n}: its position is not the one turn {n - 1} ({undo.move.notation()}) left", pos, before, undo)
+        p = self.turns % 2
+        game_scores = [self.totals[p], self.totals[1 - p]]
+        if pos.scores != game_scores:
+            raise RequestError(f"turn {n}: its position's scores {pos.scores} are not the game's {game_scores}: {_AS_EVENTS}")
+        draw = self.analyzer._check_length("draw", t.get("draw"))
+        if draw is not None and not isinstance(draw, str):
+            raise RequestError(f"turn {n}: field 'draw' must be letters")
+        if draw == "":  # nothing said of the draw: the next turn's position tells the rack
+            draw = None
+        failed = _flag(t, "failed_challenge", False)
+        if failed:
+            self._check_failed(n, t)
+        rack = rs.alphabet.rack_string(pos.rack)  # blanks first, as Game.gcg() writes a GCG rack (and MAGPIE)
+        if pos.racks_known[0]:
+            self._bonus_rack(p, rack)
+        known = pos.racks_known[0]
+        u = pos.push(self.analyzer._field(t, "move"), draw, check_words=False)
+        if not known and u.move.is_place:
+            # a rack not known: the tiles shown of it and those the play took from it, as an annotator writes
+            # an opponent's (a GCG reader wants a rack on a play's line; racksmith reads it as known in part)
+            shown = Counter(u.rack) | Counter(u.move.rack_tiles())
+            rack = rs.alphabet.rack_string(sorted(shown.elements()))
+        self.turns += 1
+        self.totals[p] += u.score
+        kinds = {"place": EventKind.PLAY, "exchange": EventKind.EXCHANGE, "pass": EventKind.PASS}
+        self.game.events.append(GCGEvent(nick=self.nicks[p], kind=kinds[str(u.move.kind)], score=u.score,
+                                         total=self.totals[p], rack=rack, move=u.move, count=u.move.tiles_played,
+                                         note=FAILED_CHALLENGE_TAG if failed else ""))
+        self.after = (pos, u)
+        told = draw is not None or not pos.bag_count  # (the rack after the play: its draw said, or none to draw)
+        self.play = (p, rack, told) if u.move.is_place and not failed else None
+        self.ending = (u, p, n) if u.ending is not None else None
+
+    def _check_failed(self, n: int, t: dict) -> None:
+        """A turn lost to a failed double challenge: a pass, straight after the other player's play
+        (which did not end the game: there is no turn left to lose)."""
+        move = t.get("move")
+        if not isinstance(move, str) or move.strip() not in ("-", "pass"):
+            raise RequestError(f"turn {n}: a turn lost to a failed challenge ('failed_challenge') is a pass ('-'), got "
+                               f"{_show(move)}")
+        if self.play is None:
+            raise RequestError(f"turn {n}: a failed challenge follows the play it challenges: turn {n - 1} is not a play")
+
+    def _challenge(self, n: int, t: dict, kind: str) -> None:
+        """The challenge of the play of the turn before: withdrawn (``phony``), or its bonus."""
+        from ..core.move import Move
+        from ..core.turns import EventKind
+        from ..formats.gcg import MAX_GCG_POINTS, GCGEvent
+
+        if self.play is None:
+            raise RequestError(f"turn {n}: a challenge ({{event: {kind!r}}}) follows the play it challenges: turn {n - 1} "
+                               "is not a play, or was challenged already")
+        p, rack, told = self.play
+        self.play = None
+        assert self.after is not None  # (a play was pushed)
+        pos, played = self.after
+        if kind == "phony":  # the play withdrawn: the position before it, then a scoreless turn
+            pos.pop()
+            u = pos.push(Move.pass_(self.rs.alphabet, score=0), None)
+            self.totals[p] -= played.score
+            self.game.events.append(GCGEvent(nick=self.nicks[p], kind=EventKind.PHONY, score=-played.score,
+                                             total=self.totals[p], rack=rack))
+            self.after = (pos, u)
+            self.ending = (u, p, n) if u.ending is not None else None
+            return
+        points = t.get("points")
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_GCG_POINTS:
+            raise RequestError(f"turn {n}: a challenge bonus ('points') is a whole number of points from 1 to "
+                               f"{MAX_GCG_POINTS:,}, got {_show(points)}")
+        if self.totals[p] + points > MAX_GCG_POINTS:
+            raise RequestError(f"turn {n}: a bonus of {points} would take the score past {MAX_GCG_POINTS:,}, more than a "
+                               "GCG record holds")
+        self.totals[p] += points
+        pos.scores[1] += points  # (its player moved last)
+        # the line shows the player's rack after his play and draw, as Game.gcg() writes it (MAGPIE and
+        # Macondo read it as his next rack): his next turn's, else the one the draw said, else none
+        after = self.rs.alphabet.rack_string(pos.racks[1]) if told and pos.racks_known[1] else ""
+        self.game.events.append(GCGEvent(nick=self.nicks[p], kind=EventKind.CHALLENGE, score=points,
+                                         total=self.totals[p], rack=after))
+        self.bonus = (len(self.game.events) - 1, p)
+
+    def _bonus_rack(self, seat: int, rack: str) -> None:
+        """The rack of the last challenge bonus's player after his play and draw, now known: ``rack``
+        of his next turn."""
+        if self.bonus is None or self.bonus[1] != seat:
+            return
+        from dataclasses import replace
+
+        i, _ = self.bonus
+        self.bonus = None
+        self.game.events[i] = replace(self.game.events[i], rack=rack)
+
+    def _time(self, n: int, t: dict) -> None:
+        from ..core.turns import EventKind
+        from ..formats.gcg import GCGEvent
+
+        self._write_ending()
+        seat = t.get("player")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise RequestError(f"turn {n}: a time penalty's 'player' is 0 (the first player) or 1 (the second), "
+                               f"got {_show(seat)}")
+        points = _penalty(self.totals[seat], t.get("points"), f"turn {n}: ")
+        self.totals[seat] -= points
+        assert self.after is not None  # (add: a record starts with a turn)
+        pos, _ = self.after
+        pos.scores[(seat - self.turns) % 2] -= points
+        self.game.events.append(GCGEvent(nick=self.nicks[seat], kind=EventKind.TIME, score=-points,
+                                         total=self.totals[seat]))
+        self.play = None
+
+    def _write_ending(self) -> None:
+        """The events of the end of the game the last turn (or the challenge that followed it) caused."""
+        from ..core.turns import EventKind
+        from ..formats.gcg import GCGEvent
+
+        if self.ending is None:
+            return
+        u, p, n = self.ending
+        self.ending = None
+        a = self.rs.alphabet
+        assert self.after is not None  # (the turn that ended the game was pushed)
+        pos, _ = self.after
+        for adj in u.ending.adjustments:
+            seat = (p + 1 + adj.player) % 2  # the ending's players are those after the turn
+            self.totals[seat] += adj.points
+            kind = EventKind.OUT if adj.kind == EventKind.OUT else EventKind.RACK_PENALTY
+            tiles = a.rack_string(adj.tiles)
+            self.game.events.append(GCGEvent(nick=self.nicks[seat], kind=kind, score=adj.points, total=self.totals[seat],
+                                             rack="" if kind == EventKind.OUT else tiles, tiles=tiles))
+        self.finality = _finality(pos.outcome())
+        self.finality["uncounted"] = sorted((p + 1 + i) % 2 for i in self.finality["uncounted"])
+        self.ended = (n, u.move.notation())
+
+    def finish(self, end: Any) -> None:
+        """The last entry written; ``end``: the position after it (a CGP, or None), checked."""
+        self._write_ending()
+        if end is None:
+            return
+        if not isinstance(end, str):
+            raise RequestError(f"field 'end' must be the CGP of the position after the last turn, got {_show(end)}")
+        pos = Position.from_cgp(self.analyzer._check_length("cgp", end), self.rs)
+        assert self.after is not None  # (the request's turns are not empty: its first is a turn)
+        before, undo = self.after
+        fix = "send the position the game's last entry left"
+        _check_follows("field 'end': the position is not the one the game's last entry left", pos, before, undo, fix)
+        p = self.turns % 2
+        for i in (0, 1):
+            if pos.racks_known[i]:
+                self._bonus_rack((p + i) % 2, self.rs.alphabet.rack_string(pos.racks[i]))
+        game_scores = [self.totals[p], self.totals[1 - p]]
+        if pos.scores != game_scores:
+            raise RequestError(f"field 'end': the position's scores {pos.scores} are not the game's {game_scores}: "
+                               f"{_AS_EVENTS}")
+
+
+def _penalty(score: int, points: Any, where: str) -> int:
+    """The points of a time penalty on ``score``: within the bounds of
+    :meth:`~racksmith.play.game.Game.time_penalty` (what a GCG record holds)."""
+    from ..formats.gcg import MAX_GCG_POINTS
+
+    if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_GCG_POINTS:
+        raise RequestError(f"{where}a time penalty is a whole number of points from 1 to {MAX_GCG_POINTS:,}, "
+                           f"got {_show(points)}")
+    if score - points < -MAX_GCG_POINTS:
+        raise RequestError(f"{where}a penalty of {points} would take the score {score} below -{MAX_GCG_POINTS:,}, more "
+                           "than a GCG record holds")
+    return points
+
+
+def challenge_bonus(rs: Ruleset) -> int:
+    """The points the player of a play that stands gets when it is challenged, by the challenge
+    rule of ``rs`` (0: the double challenge, where the challenger loses his turn instead). A
+    ruleset names no challenge rule: the library's, the default of
+    :meth:`~racksmith.play.game.Game.challenge`."""
+    import inspect
+
+    from ..play.game import Game
+
+    return int(inspect.signature(Game.challenge).parameters["bonus"].default)
+
+
+def _phony_words(pos: Position, move: Move, lexicon: Any) -> list[str]:
+    """The words a placement forms on ``pos`` that ``lexicon`` lacks (each once, the main word
+    first), as :func:`~racksmith.core.validation.check_move` finds them: those of a phony, which a
+    challenge takes off the board. None for an exchange or a pass."""
+    if not move.is_place:
+        return []
+    bad: list[str] = []
+    for w in pos.score(move).words:
+        if w.plain not in lexicon and w.plain not in bad:
+            bad.append(w.plain)
+    return bad
+
+
+def _after(pos: Position, u: Any) -> dict[str, Any]:
+    """The position an action of ``/api/play`` left (``position``: as ``/api/position``), and the end
+    of the game when the move it pushed (``u``, None for none) ended it (``ending``)."""
+    out: dict[str, Any] = {"cgp": pos.cgp(), "position": position_info(pos), "over": pos.is_over, "ending": None}
+    if u is not None and u.ending is not None:
+        a = pos.ruleset.alphabet
+        out["ending"] = {
+            "reason": str(u.ending.reason),
+            "adjustments": [{"player": adj.player, "kind": str(adj.kind), "points": adj.points,
+                             "tiles": a.rack_string(adj.tiles, blanks_last=True)} for adj in u.ending.adjustments],
+            # (the scores do not count the tiles of a rack not known: the penalty of a hidden rack)
+            **_finality(pos.outcome()),
+        }
+    return out
 
 
 # --- JSON of library values ---------------------------------------------------------------------------

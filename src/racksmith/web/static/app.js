@@ -28,10 +28,17 @@
     turn: 1,
     seq: 0,
     scoreCache: new Map(),
-    played: [], // the game played on the page: {cgp (before), move, draw, score, rack, nick}
+    // the game played on the page, each action with its position before (cgp) and after: a move {cgp, move, draw,
+    // score, rack, place, phony, unchecked, after}, a challenge {kind: "challenge", cgp, event, score, bonus, move, after}
+    // or a time penalty {kind: "time", cgp, player, seat, points, score, after}
+    played: [],
     undone: [], // moves taken back, for redo (last undone last)
     playedRuleset: null, // the ruleset of that game
+    exported: false, // that game is exported as it stands
+    unsaved: false, // the sessionStorage refused it: a reload is warned of
+    keeps: false, // the sessionStorage holds this page's game (not one of an earlier page in the tab)
     lastEdit: null, // the field the user changed last: where an error about the position is shown
+    lastTileEdit: null, // the board or the rack the user changed last (an error a score cannot make goes there)
     keptCgpError: false, // an error of a CGP that was not loaded (the address's): kept until the user acts
     positionError: "", // where the error of the position on the page is shown ("" when it is read)
     squares: [], // the board's squares (elements), by row and column
@@ -111,6 +118,16 @@
     if (where === "rack0" || where === "rack1") m = m.replace(/\bCGP rack [12] /g, "the rack ");
     else if (where !== "cgp") m = m.replace(/\bCGP rack 1 /g, "the To move rack ").replace(/\bCGP rack 2 /g, "the Opponent's rack ");
     if (where !== "cgp") m = m.replace(/\bCGP scores\b/g, "the scores");
+    // the game played on the page: its challenges and time penalties have their buttons
+    if (where === "play") {
+      m = m.replace(/a challenge bonus or a time penalty is an event of the game \([^)]*\), not a change of the scores/,
+        "a challenge bonus or a time penalty is recorded with Challenge or Take off (Time penalty), not by changing a " +
+        "score: undo back to the change and set the score back");
+      m = m.replace(/^field 'end': the position's scores/, "the scores on the page")
+        .replace(/^field 'end': the position is not/, "the position on the page is not")
+        .replace(/^field '(challenge|time)': /, "")
+        .replace(/challenge the last play from the position it left$/, "undo back to the play, or set the position back");
+    }
     return shorten(m);
   }
 
@@ -147,8 +164,15 @@
   function positionErrorPlace(message) {
     if (/CGP rack 1\b|rack of the player to move/i.test(message)) return ["rack0-error", "rack0", "rack0"];
     if (/CGP rack 2\b/i.test(message)) return ["rack1-error", "rack1", "rack1"];
-    const edit = state.lastEdit;
+    let edit = state.lastEdit;
     if (/CGP scores\b/.test(message) && (edit === "score0" || edit === "score1")) return [edit === "score0" ? "rack0-error" : "rack1-error", edit, edit];
+    // a score typed makes no error but a score's: another is the board's or a rack's, typed before it
+    if (edit === "score0" || edit === "score1") edit = state.lastTileEdit || "board";
+    // a tile too many is on the rack typed last when it holds that tile, else on the board
+    const extra = /^impossible position: \d+ (?:(blank)|'(.+?)') tiles on the board and racks/.exec(message);
+    if (extra && (edit === "rack0" || edit === "rack1") && !$(edit).value.toUpperCase().includes(extra[1] ? "?" : extra[2].toUpperCase())) {
+      edit = "board";
+    }
     if (edit === "rack0" || edit === "score0") return ["rack0-error", edit, "rack0"];
     if (edit === "rack1" || edit === "score1") return ["rack1-error", edit, "rack1"];
     if (edit === "board") return ["board-error", null, "board"];
@@ -309,6 +333,8 @@
     if (state.game && state.game.ruleset !== name) closeGame();
     if (state.played.length && state.playedRuleset !== name) clearPlayed();
     if (state.rs && state.rs.name !== name) state.lastCursor = null;
+    // the challenge rule picked stays for the ruleset's games; another ruleset's is its own
+    if (!state.rs || state.rs.name !== name) setChallengeRule(rs.challenge_bonus || 0);
     state.rs = rs;
     state.lang = langOf(rs);
     for (const id of ["rack0", "rack1", "move-input", "sim-infer"]) {
@@ -856,6 +882,7 @@
   // the user changed a field of the position (a rack, a score, the board): its errors are shown there
   function edited(field) {
     state.lastEdit = field;
+    if (field === "board" || field === "rack0" || field === "rack1") state.lastTileEdit = field;
     dropAside();
     if (state.keptCgpError) {
       state.keptCgpError = false;
@@ -1738,8 +1765,9 @@
   }
 
   // ``redoing``: the move is the next of the moves undone; any other move starts a new line of play
-  // and the moves undone can no longer be redone (the history and its export are the moves played)
-  async function playMove(text, draw, redoing = false) {
+  // and the moves undone can no longer be redone (the history and its export are the moves played).
+  // ``unchecked``: a play whose words the lexicon lacks stands until challenged (a game recorded as played)
+  async function playMove(text, draw, redoing = false, unchecked = false) {
     text = (text || "").trim();
     const out = $("verdict");
     if (!text) { out.replaceChildren(h("span", { class: "illegal", text: "✗ " }), "type a move to play (8D WORD, -ABC, -)"); return false; }
@@ -1748,25 +1776,114 @@
     const before = state.cgp;
     const body = { cgp: before, ruleset: state.rs.name, move: text };
     if (draw !== undefined) body.draw = draw;
+    if (unchecked) body.check_words = false;
     let r;
     try {
       r = await api("/api/play", body);
     } catch (e) {
+      const phony = !unchecked && e.data && e.data.reason === "invalid_words";
       out.replaceChildren(h("span", { class: "illegal", text: "✗ cannot play " }),
-        e.data && e.data.reason ? h("span", { class: "reason", text: e.data.reason }) : "", " ", humanize(e.message, "move"));
+        e.data && e.data.reason ? h("span", { class: "reason", text: e.data.reason }) : "", " ", humanize(e.message, "move"),
+        // recording a game as it is played: a phony stands until it is challenged
+        phony ? " " : "", phony ? phonyButton(text, draw) : "");
       return false;
     }
+    await keepAction({ cgp: before, move: r.move, draw: r.drawn, score: r.score, rack: r.rack, ending: r.ending,
+      place: r.kind === "place", phony: r.phony || [], unchecked }, r, redoing);
+    $("move-input").value = "";
+    out.replaceChildren(h("span", { class: "legal", text: "✓ played " }), words("span", {}, ...moveNodes(r.move)), ` +${r.score}`,
+      r.drawn ? ", drew " : "", r.drawn ? words("span", {}, ...rackNodes(r.drawn)) : "",
+      r.phony && r.phony.length ? ` · not in the lexicon: ${r.phony.join(", ")} (it stands until challenged)` : "",
+      r.over ? ` · the game is over${r.position.final === false ? "; its scores are not final (a rack not known is not counted)" : ""}` : "");
+    return true;
+  }
+
+  function phonyButton(text, draw) {
+    const b = h("button", { type: "button", id: "play-phony", text: "Play it anyway" });
+    b.title = "a phony stands until it is challenged (Challenge, in the Play tab)";
+    b.addEventListener("click", async () => {
+      if (await playMove(text, draw, false, true)) $("play").focus();
+    });
+    return b;
+  }
+
+  // an action of the game played on the page (a move, a challenge, a time penalty) is kept in its history,
+  // with the position it left (``after``), and that position is shown
+  async function keepAction(entry, r, redoing) {
     if (state.played.length && state.playedRuleset !== state.rs.name) state.played = [];
-    state.played.push({ cgp: before, move: r.move, draw: r.drawn, score: r.score, rack: r.rack, ending: r.ending });
+    entry.after = r.cgp;
+    state.played.push(entry);
     state.playedRuleset = state.rs.name;
     if (!redoing) state.undone = [];
     applyPosition(r.position);
-    $("move-input").value = "";
     await refreshNow();
-    out.replaceChildren(h("span", { class: "legal", text: "✓ played " }), words("span", {}, ...moveNodes(r.move)), ` +${r.score}`,
-      r.drawn ? ", drew " : "", r.drawn ? words("span", {}, ...rackNodes(r.drawn)) : "",
-      r.over ? ` · the game is over${r.position.final === false ? "; its scores are not final (a rack not known is not counted)" : ""}` : "");
     renderHistory();
+  }
+
+  // turns taken in the game played on the page (a turn lost to a failed challenge is one): the seat to
+  // move, 0 for the first player (p1 in the export)
+  const turnsTaken = () => state.played.filter((p) => !p.kind || (p.kind === "challenge" && p.event === "pass")).length;
+  // the play a challenge may take on: the last action, a placement not challenged yet
+  function challengeable() {
+    const last = state.played[state.played.length - 1];
+    return last && !last.kind && last.place ? last : null;
+  }
+
+  // the player to move challenges the last play: the server rules it (a phony is taken back; else the
+  // challenge rule's points to its player, or, under the double challenge, the challenger loses his turn)
+  async function challenge(bonus, redoing = false) {
+    const out = $("verdict");
+    const last = challengeable();
+    if (!last) return false;
+    if (bonus === undefined) bonus = Number($("challenge-rule").value);
+    if (!state.cgp || refreshTimer) await refreshNow();
+    if (positionRefused(out)) return false;
+    const before = state.cgp;
+    let r;
+    try {
+      r = await api("/api/play", { cgp: before, ruleset: state.rs.name, challenge: { cgp: last.cgp, move: last.move, bonus } });
+    } catch (e) {
+      out.replaceChildren(h("span", { class: "illegal", text: "✗ cannot challenge: " }), humanize(e.message, "play"));
+      return false;
+    }
+    const play = words("span", {}, ...moveNodes(r.move));
+    if (r.event === null) {  // (a double challenge of a play that went out: no turn is left to lose)
+      out.replaceChildren(h("span", { class: "legal", text: "✓ " }), play, " stands: every word is in the lexicon, and the game is over: no turn is lost");
+      return false;
+    }
+    await keepAction({ kind: "challenge", cgp: before, event: r.event, score: r.score, bonus, move: r.move, words: r.phony }, r, redoing);
+    out.replaceChildren(h("span", { class: "legal", text: "✓ challenged: " }), play,
+      r.event === "phony" ? ` is taken back (not in the lexicon: ${r.phony.join(", ")}), ${r.score}` :
+        r.event === "challenge" ? ` stands (every word is in the lexicon): +${r.score} to its player` :
+          " stands (every word is in the lexicon): the challenger loses his turn");
+    return true;
+  }
+
+  // a time penalty: points taken from the score of the player to move (0) or the other (1)
+  async function timePenalty(player, points, redoing = false) {
+    const out = $("verdict");
+    if (!state.played.length) return false;
+    fieldError("export-error", "");
+    try {
+      if (player === undefined) player = Number($("time-player").value);
+      if (points === undefined) points = numberField("time-points", "The time penalty", 1, 999999999);
+    } catch (e) {
+      tabError("export-error", e, "play");
+      return false;
+    }
+    if (!state.cgp || refreshTimer) await refreshNow();
+    if (positionRefused(out)) return false;
+    const before = state.cgp;
+    const seat = (turnsTaken() + player) % 2;
+    let r;
+    try {
+      r = await api("/api/play", { cgp: before, ruleset: state.rs.name, time: { player, points } });
+    } catch (e) {
+      fieldError("export-error", humanize(e.message, "play"));
+      return false;
+    }
+    await keepAction({ kind: "time", cgp: before, player, seat, points, score: r.score }, r, redoing);
+    out.replaceChildren(h("span", { class: "legal", text: "✓ " }), `time penalty: ${r.score} to p${seat + 1} (${player ? "Opponent" : "To move"})`);
     return true;
   }
 
@@ -1782,7 +1899,10 @@
     const next = state.undone[state.undone.length - 1];
     if (!next) return;
     if (!(await loadPlayedPosition(next.cgp))) return;
-    if (await playMove(next.move, next.draw, true)) state.undone.pop();
+    const done = next.kind === "challenge" ? await challenge(next.bonus, true)
+      : next.kind === "time" ? await timePenalty(next.player, next.points, true)
+        : await playMove(next.move, next.draw, true, next.unchecked);
+    if (done) state.undone.pop();
     renderHistory();
   }
 
@@ -1807,16 +1927,29 @@
     renderHistory();
   }
 
+  // an action of the history, as its list shows it
+  function actionNodes(p) {
+    if (p.kind === "challenge") {
+      return [h("span", { class: "played" }, "challenge"), p.event === "phony" ? `: taken back ${p.score}`
+        : p.event === "challenge" ? `: stands, +${p.score}` : ": failed, turn lost"];
+    }
+    if (p.kind === "time") return [h("span", { class: "played" }, "time penalty"), ` p${p.seat + 1} ${p.score}`];
+    const out = [words("span", { class: "played" }, ...moveNodes(p.move)), ` +${p.score}`];
+    if (p.phony && p.phony.length) out.push(h("span", { class: "tag ex", text: "not in the lexicon" }));
+    return out;
+  }
+
   function renderHistory() {
     const list = $("history");
-    const items = state.played.map((p) => h("li", {}, words("span", { class: "played" }, ...moveNodes(p.move)), ` +${p.score}`,
+    const items = state.played.map((p) => h("li", {}, ...actionNodes(p),
       p.rack ? "  (" : "", p.rack ? words("span", {}, ...rackNodes(p.rack)) : "", p.rack ? ")" : ""));
     // a move undone is struck through and says so (in words, not only in its colour and line)
     const undone = state.undone.slice().reverse().map((p) => h("li", { class: "undone" },
-      words("span", { class: "played" }, ...moveNodes(p.move)), ` +${p.score}`, h("span", { class: "tag ex", text: "undone" })));
+      ...actionNodes(p), h("span", { class: "tag ex", text: "undone" })));
     list.replaceChildren(...items, ...undone);
     // a button pressed that has nothing more to do hands the focus to one that has (Undo to Redo)
-    const buttons = [["undo", !state.played.length], ["redo", !state.undone.length], ["export", !state.played.length]];
+    const buttons = [["undo", !state.played.length], ["redo", !state.undone.length], ["export", !state.played.length],
+      ["challenge", !challengeable()], ["time-penalty", !state.played.length]];
     const focused = buttons.find(([id, off]) => off && document.activeElement === $(id));
     for (const [id, off] of buttons) if (!off) $(id).disabled = false;
     if (focused) {
@@ -1828,13 +1961,88 @@
     // an export shown is of the moves played when it was made: gone when they change
     $("export-text").hidden = true;
     $("export-link").hidden = true;
+    state.exported = false;
+    savePlayed();
+  }
+
+  // --- the game played on the page outlives a reload: kept in the tab's sessionStorage with the board it
+  // left, and taken back when the address's position has that board (else the history is of another game)
+  const SAVED = "racksmith-played";
+  const boardField = (cgp) => String(cgp || "").split(" ")[0];
+  // the board the history leaves: after its last action, else (everything undone) before the first one
+  function historyBoard() {
+    if (state.played.length) return boardField(state.played[state.played.length - 1].after);
+    return state.undone.length ? boardField(state.undone[state.undone.length - 1].cgp) : "";
+  }
+
+  // (a page that has no game of its own leaves the one kept there: the address of its board brings it back)
+  function savePlayed() {
+    try {
+      if (state.played.length || state.undone.length) {
+        sessionStorage.setItem(SAVED, JSON.stringify({ ruleset: state.playedRuleset || state.rs.name, board: historyBoard(),
+          played: state.played, undone: state.undone, rule: $("challenge-rule").value }));
+        state.keeps = true;
+      } else if (state.keeps) {
+        sessionStorage.removeItem(SAVED);  // (its game cleared)
+      }
+      state.unsaved = false;
+    } catch (e) {
+      state.unsaved = true;  // (storage refused: a reload is warned of instead)
+    }
+  }
+
+  function readSaved() {
+    try {
+      return JSON.parse(sessionStorage.getItem(SAVED) || "null");
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function restorePlayed(saved) {
+    if (!saved || saved.ruleset !== state.rs.name || !Array.isArray(saved.played) || !Array.isArray(saved.undone)) return;
+    let board;
+    try { board = boardField(composeCgp()); } catch (e) { board = null; }
+    if (board !== saved.board) {  // (the address shows another position: that game is not this board's)
+      if (saved.played.length) say("The game played on this page before was not taken back: the address shows another position.");
+      return;
+    }
+    state.played = saved.played;
+    state.undone = saved.undone;
+    state.playedRuleset = saved.ruleset;
+    if (saved.rule !== undefined) setChallengeRule(Number(saved.rule));
+    renderHistory();
+  }
+
+  // the challenge rule of the game: the points a play that stands gets (0: the double challenge)
+  function setChallengeRule(points) {
+    const select = $("challenge-rule");
+    const value = String(points);
+    if (![...select.options].some((o) => o.value === value)) {
+      select.append(h("option", { value, text: points ? `${points} points` : "double challenge" }));
+    }
+    select.value = value;
+  }
+
+  // the actions of the history as /api/export takes them: turns, and the events of challenges and penalties
+  function exportTurns() {
+    return state.played.map((p) => {
+      if (p.kind === "time") return { event: "time", player: p.seat, points: p.points };
+      if (p.kind === "challenge") {
+        if (p.event === "pass") return { cgp: p.cgp, move: "-", failed_challenge: true };
+        return p.event === "phony" ? { event: "phony" } : { event: "challenge", points: p.score };
+      }
+      return { cgp: p.cgp, move: p.move, draw: p.draw };
+    });
   }
 
   async function exportGame() {
+    const body = { ruleset: state.playedRuleset || state.rs.name, turns: exportTurns() };
+    // the position shown, when it is the one the game left: scores changed by hand are said, not left out
+    if (state.cgp && boardField(state.cgp) === historyBoard()) body.end = state.cgp;
     let r;
     try {
-      r = await api("/api/export", { ruleset: state.playedRuleset || state.rs.name,
-        turns: state.played.map((p) => ({ cgp: p.cgp, move: p.move, draw: p.draw })) });
+      r = await api("/api/export", body);
     } catch (e) {
       fieldError("export-error", humanize(e.message, "play"));
       return;
@@ -1847,6 +2055,7 @@
     if (link.href) URL.revokeObjectURL(link.href);
     link.href = URL.createObjectURL(new Blob([r.gcg], { type: "text/plain" }));
     link.hidden = false;
+    state.exported = true;
   }
 
   // --- the fields of the analysis tabs -----------------------------------------------------------------------
@@ -2222,7 +2431,7 @@
     }
     state.pinned = state.hover = null;
     state.keptCgpError = false;
-    state.lastEdit = null;
+    state.lastEdit = state.lastTileEdit = null;
     clearBreakdown();
     $("verdict").replaceChildren();
     renderBoard();
@@ -2246,7 +2455,7 @@
     clearBreakdown();
     $("verdict").replaceChildren();
     state.keptCgpError = false;
-    state.lastEdit = null;
+    state.lastEdit = state.lastTileEdit = null;
     state.cgp = "";
     clearPositionErrors();
     offerAside(other ? ["Switched to ", titleNode(name)] : ["Cleared"]);
@@ -2272,6 +2481,7 @@
 
   // --- start -----------------------------------------------------------------------------------------------
   async function start() {
+    const saved = readSaved();  // (before the empty history is saved over it)
     let info;
     try {
       info = await api("/api/rulesets");
@@ -2354,6 +2564,16 @@
     $("undo").addEventListener("click", undo);
     $("redo").addEventListener("click", redo);
     $("export").addEventListener("click", exportGame);
+    $("challenge").addEventListener("click", () => challenge());
+    $("time-penalty").addEventListener("click", () => timePenalty());
+    $("challenge-rule").addEventListener("change", savePlayed);
+    // a game played here that could not be kept for a reload, and not exported: the browser asks first
+    window.addEventListener("beforeunload", (e) => {
+      if (state.unsaved && state.played.length && !state.exported) {
+        e.preventDefault();
+        e.returnValue = "";
+      }
+    });
     for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => { showTab(b.dataset.tab); writeAddress(); });
     document.querySelector(".tabs").addEventListener("keydown", onTabKey);
     $("gcg-form").addEventListener("submit", (e) => {
@@ -2397,6 +2617,7 @@
     if (params.get("cgp")) {
       const text = params.get("cgp");
       if (await loadCgp(text, wanted)) {
+        restorePlayed(saved);
         if (params.get("move")) {
           $("move-input").value = params.get("move");
           await checkMove(params.get("move"));
@@ -2407,6 +2628,8 @@
         return;
       }
       $("cgp").value = text;  // to correct: its error stays beside it until the user changes something
+    } else {
+      restorePlayed(saved);
     }
     scheduleRefresh(0);
   }
