@@ -74,7 +74,7 @@ def test_a_claimed_score_is_named_with_racksmiths():
     _kind("cheat-scores", "inflate")
     with pytest.raises(PlayerError) as e:
         match("cheat-scores", "equity", 2, seed=3)
-    said = [int(w) for w in str(e.value).replace(";", " ").split() if w.isdigit()]
+    said = [int(w) for w in str(e.value).split("; 0 of 2 games")[0].replace(";", " ").split() if w.isdigit()]
     assert said[-2] - said[-1] == 500  # claiming N points; racksmith scores it N - 500
 
 
@@ -84,9 +84,30 @@ def test_a_player_that_fails_is_named_with_its_game_and_turn(jobs):
     with pytest.raises(PlayerError) as e:
         match("score", f"p{jobs}", 4, seed=3, jobs=jobs)
     assert str(e.value) == (f"player 2 (p{jobs}) failed in pair 0, game 0 (the other moved first), turn 4: "
-                            "ValueError: my bot is confused")
+                            "ValueError: my bot is confused; 0 of 4 games had been played")
     if jobs == 1:
         assert isinstance(e.value.__cause__, ValueError) and str(e.value.__cause__) == "my bot is confused"
+
+
+def test_a_player_failing_late_says_what_the_match_had_played_and_written(monkeypatch, tmp_path):
+    """A match whose player failed kept nothing of what it had played: the error now says how many
+    games were played before it and which records are in the folder (``done``, ``played``,
+    ``records``, as a stopped match's GamesInterrupted has them)."""
+    monkeypatch.setattr(sys.modules["racksmith.play.match"], "BATCH", 1)  # (a pair a batch: some finish first)
+    _kind("late", "raise", 60)  # (its 60th move, in a game after the first pairs)
+    folder = tmp_path / "gcg"
+    with pytest.raises(PlayerError) as e:
+        match("late", "score", 20, seed=3, gcg_dir=folder)
+    done = e.value.done
+    assert 0 < done < 20 and done % 2 == 0 and e.value.games == 20
+    assert e.value.played == [(0, done - 1)] and e.value.records == [(0, done - 1)] and e.value.folder == str(folder)
+    assert str(e.value).endswith(f"; {done} of 20 games had been played; their records are in {folder} "
+                                 f"(games 0-{done - 1})")
+    assert sorted(p.name for p in folder.iterdir() if p.suffix == ".gcg") == [f"game{g:06d}.gcg" for g in range(done)]
+    _kind("first", "raise", 1)
+    with pytest.raises(PlayerError, match=r"; 0 of 2 games had been played$") as e:
+        match("first", "score", 2, seed=3)  # (no folder: nothing said of records)
+    assert e.value.records is None and e.value.folder is None
 
 
 def test_a_player_returning_no_move_or_without_choose_is_a_player_error():

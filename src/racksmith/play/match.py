@@ -651,11 +651,29 @@ played and which records written."""
             keep(in_hand)  # (a second Ctrl-C here stops it as it is)
             raise GamesInterrupted(games, 2 * int(np.count_nonzero(played)), runs(np.repeat(played, 2)), folder,
                                    runs(written) if written is not None else None) from None
+        except PlayerError as e:
+            # what the match did before its player failed: the games played, the records written
+            _tell_what_was_played(e, games, played, folder, written)
+            raise
         lost.sort()
         return MatchResult(str(specs[0]), str(specs[1]), rs.name, seed, table, time.perf_counter() - t0, details=details,
                            lexicon=_lexicon_name(lexicon, rs), gcg_dir=folder, records_unwritten=n_lost,
                            unwritten_games=tuple(g for g, _ in lost),
                            records_error=f"game {lost[0][0]}: {lost[0][1]}" if lost else None)
+
+
+def _tell_what_was_played(e: PlayerError, games: int, played: np.ndarray, folder: "str | None",
+                          written: "np.ndarray | None") -> None:
+    """A player's failure that ended a match says what the match had done: ``e.done`` games
+    played (their pairs finished), ``e.played`` as runs of games, ``e.records`` the runs of games
+    whose records were written to ``e.folder`` (None without one); the message says it too."""
+    e.games, e.done, e.played, e.folder = games, 2 * int(np.count_nonzero(played)), runs(np.repeat(played, 2)), folder
+    e.records = runs(written) if written is not None else None
+    shown = ", ".join(f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi in (e.records or ())[:5])
+    more = ", ..." if e.records is not None and len(e.records) > 5 else ""
+    where = (f"; their records are in {folder} (games {shown}{more})" if e.records else
+             f"; no record was written to {folder}" if folder is not None else "")
+    e.args = (f"{e.args[0] if e.args else e}; {e.done:,} of {games:,} games had been played{where}",)
 
 
 def _write_record(path: Any, text: str) -> str | None:
