@@ -263,10 +263,10 @@ def test_the_sim_player_infers_from_the_opponents_last_turn():
 
 
 def inf_seed(player: SimPlayer) -> int:
-    """The seed of the player's last turn (as ``SimPlayer.choose`` derives it)."""
-    import hashlib
-
-    return int.from_bytes(hashlib.sha256(f"{player.seed}:{player.turn}".encode()).digest()[:8], "little")
+    """The seed of the player's last turn (as ``SimPlayer.choose`` derives it: the game's seed, the
+    turn and the position seen)."""
+    assert player.last_seed is not None
+    return player.last_seed
 
 
 @pytest.mark.slow
@@ -377,3 +377,28 @@ def test_every_python_player_defaults_to_the_shipped_leaves_as_the_match_specs_d
     assert by_default.choose(view) == given.choose(view)
     assert [c.equity for c in by_default.last.candidates] == [c.equity for c in given.last.candidates]
     assert SimPlayer(iterations=30, leaves=None).leaves is None
+
+
+@pytest.mark.slow
+def test_the_sim_player_is_seeded_by_the_game_not_by_how_often_it_was_asked():
+    """Its seed was its own count of calls: the same view asked twice gave 8D WAGES then 8G WAG, and
+    a game played after another on the same player differed from that game on a fresh one. The
+    seed is the game's (new_game), the turn and the position seen."""
+    from racksmith import Game, GameView
+
+    view = GameView(Game("english", seed=42))
+    sp = SimPlayer(candidates=10, plies=2, iterations=200)
+    first = sp.choose(view)
+    assert sp.choose(view) == first
+
+    def game(seed, player):
+        g = Game("english", seed=seed)
+        v = GameView(g)
+        players = [player, BestEquityPlayer()]
+        while not g.over:
+            g.play(players[g.to_move].choose(v))
+        return g.scores, [e.move for e in g.history]
+
+    reused = SimPlayer(candidates=4, plies=1, iterations=60)
+    game(1, reused)
+    assert game(2, reused) == game(2, SimPlayer(candidates=4, plies=1, iterations=60))

@@ -125,6 +125,7 @@ class SimPlayer:
         self.last_inference: Inference | None = None  #: the Inference the last simulated turn drew the opponent's rack from
         self.seed = "racksmith-sim-player"
         self.turn = 0
+        self.last_seed: int | None = None  #: the seed of the last simulated turn (its simulation's and inference's)
         self.last: SimResult | EndgameResult | None = None  #: the SimResult of the last turn (an endgame's: its EndgameResult)
 
     @classmethod
@@ -172,6 +173,9 @@ class SimPlayer:
             raise SimError(f"sim player spec {spec.strip()!r}: {e}".replace(" (or None)", " (or none)")) from None
 
     def new_game(self, seed: "int | str") -> None:
+        """The seed of a new game's simulations (a match gives each game's). Without it the
+        player's seed is a fixed text: each turn is still seeded by the turn and the position seen,
+        so the same game gives the same moves however many games or calls came before."""
         self.seed = str(seed)
         self.turn = 0
 
@@ -188,7 +192,10 @@ class SimPlayer:
                 return move
         seen = view.position  # the opponent's rack hidden
         self.turn += 1
-        seed = int.from_bytes(__import__("hashlib").sha256(f"{self.seed}:{self.turn}".encode()).digest()[:8], "little")
+        # seeded by the game's seed (new_game), the turn and the position as seen: not by how many times
+        # this player was asked before (another game, the same view asked twice, a turn undone)
+        key = f"{self.seed}:{len(view.history)}:{seen.cgp()}"
+        seed = self.last_seed = int.from_bytes(__import__("hashlib").sha256(key.encode()).digest()[:8], "little")
         self.last_inference = self._infer(view, seen, seed) if self.infer else None
         result = simulate(seen, seed=seed, leaves=self._static.leaves_for(view.ruleset), winpct=self.winpct,
                           opponent_racks=self.last_inference, **self.options)
