@@ -167,3 +167,25 @@ def test_a_reload_keeps_the_game_played_on_the_page(browser, server):
         assert page.console_errors == []
     finally:
         context.close()
+
+
+def test_a_damaged_game_in_the_tabs_storage_is_set_aside_not_thrown_on(browser, server):
+    """A stored history holding ``[null]`` (changed by hand, or by another version of the page)
+    threw on load: the rest of the page's start was skipped, every later Play threw, and the entry
+    came back at each reload. It is now set aside with a word, and the page works."""
+    context, page = _open(browser, server)
+    try:
+        _play(page, "?AADGOR", "8B pODAGRA", 1)
+        page.evaluate("(() => { const s = JSON.parse(sessionStorage.getItem('racksmith-played')); s.played = [null]; "
+                      "sessionStorage.setItem('racksmith-played', JSON.stringify(s)); })()")
+        page.reload()
+        page.wait_for_selector("#board .sq")
+        wait_until(page, "document.getElementById('status').textContent.includes('could not be read back')")
+        assert page.evaluate("document.querySelectorAll('#history li').length") == 0
+        _play(page, "BEELOPY", "7B OBEY", 1)  # (the page plays on)
+        page.reload()
+        page.wait_for_selector("#board .sq")
+        wait_until(page, "document.querySelectorAll('#history li').length === 1")
+        assert page.console_errors == []
+    finally:
+        context.close()

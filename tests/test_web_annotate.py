@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from conftest import FIXTURES
-from racksmith import get_ruleset
+from racksmith import Position, get_ruleset
 from racksmith.core.bag import distribution
 from racksmith.core.turns import TURN_KINDS, EventKind
 from racksmith.errors import IllegalMoveError, RacksmithError
@@ -270,3 +270,95 @@ def test_an_opponent_whose_rack_is_not_known_plays_and_his_record_shows_the_tile
     assert ">p2: BEOY 7B OBEY +28 28" in text.splitlines()
     r = replay_text(text)
     assert r.ok and r.final_scores() == {"p1": 70, "p2": 28} and r.turns[1].rack_complete is False
+
+
+# --- a hostile or careless client (each failed before its fix) -------------------------------------------------
+def _opening(api):
+    c0 = f"{EMPTY} AEINRST/ 0/0 0"
+    r = api.play({"cgp": c0, "move": "8D RETAINS", "draw": "ADDGOOR"})
+    return c0, r["cgp"]
+
+
+def test_a_draw_of_nothing_said_is_no_draw_for_a_rack_not_known(api):
+    """Redo sent back the answer's ``drawn: ""`` as ``draw``, which /api/play refused for a mover
+    whose rack is not known: his moves could never be redone."""
+    _, c1 = _opening(api)
+    for move in ("D1 OUTLINE(R)", "-", "-3"):
+        r = api.play({"cgp": c1, "move": move, "draw": ""})
+        assert r["drawn"] == "" and r["move"] == api.play({"cgp": c1, "move": move})["move"]
+
+
+def test_a_phony_withdrawn_from_a_rack_not_known_stays_seen_on_it(api):
+    """The tiles of a withdrawn phony went back to a rack not known and were forgotten: his next
+    play could use tiles he could not hold, and the export did not replay."""
+    c0, c1 = _opening(api)
+    c2 = api.play({"cgp": c1, "move": "9D BHOSTZX", "check_words": False})["cgp"]
+    r = api.play({"cgp": c2, "challenge": {"cgp": c1, "move": "9D BHOSTZX", "bonus": 0}})
+    assert r["event"] == "phony" and r["cgp"].endswith(" ADDGOOR/BHOSTXZ 66/0 1")  # his seven tiles: known
+    c4 = api.play({"cgp": r["cgp"], "move": "-"})["cgp"]
+    with pytest.raises(IllegalMoveError):
+        api.play({"cgp": c4, "move": "D1 OUTLINE(R)"})
+    # three tiles withdrawn: his rack known in part
+    c2 = api.play({"cgp": c1, "move": "E9 QXZ", "check_words": False})["cgp"]
+    r = api.play({"cgp": c2, "challenge": {"cgp": c1, "move": "E9 QXZ", "bonus": 0}})
+    seen = Position.from_cgp(r["cgp"])
+    assert seen.racks_known == (True, False) and seen.racks_partial == (False, True)
+    assert list(seen.racks[1]) == RS.alphabet.rack("QXZ")
+    c4 = api.play({"cgp": r["cgp"], "move": "-"})["cgp"]
+    text = api.export({"turns": [{"cgp": c0, "move": "8D RETAINS", "draw": "ADDGOOR"},
+                                 {"cgp": c1, "move": "E9 QXZ"}, {"event": "phony"}, {"cgp": r["cgp"], "move": "-"}],
+                       "end": c4})["gcg"]
+    assert replay_text(text).ok
+
+
+def test_a_time_penalty_by_a_player_given_as_a_float_is_a_request_error(api):
+    """``player: 1.0`` passed the check (1.0 == 1) and indexed a list: HTTP 500."""
+    from racksmith.errors import RequestError
+
+    _, c1 = _opening(api)
+    with pytest.raises(RequestError, match="'player' must be 0"):
+        api.play({"cgp": c1, "time": {"player": 1.0, "points": 5}})
+    with pytest.raises(RequestError, match="a time penalty's 'player' is 0"):
+        api.export({"turns": [{"cgp": f"{EMPTY} AEINRST/ 0/0 0", "move": "8D RETAINS", "draw": "ADDGOOR"},
+                              {"event": "time", "player": 0.0, "points": 5}]})
+
+
+def test_only_the_last_play_can_be_challenged(api):
+    """A challenge of a play two passes back was ruled (the passes vanished); the export refused it."""
+    from racksmith.errors import RequestError
+
+    _, c1 = _opening(api)
+    c2 = api.play({"cgp": c1, "move": "D1 OUTLINE(R)"})["cgp"]
+    c3 = api.play({"cgp": c2, "move": "-"})["cgp"]
+    c4 = api.play({"cgp": c3, "move": "-"})["cgp"]
+    with pytest.raises(RequestError, match=r"D1 OUTLINE\(R\) is not the last play"):
+        api.play({"cgp": c4, "challenge": {"cgp": c1, "move": "D1 OUTLINE(R)", "bonus": 0}})
+
+
+def test_an_export_never_writes_what_a_gcg_reader_refuses(api):
+    """A bonus near the limit then a play wrote a running total of 10 digits, which replay refuses;
+    an ending's lines went past max_gcg_events (the entries were counted, not the lines)."""
+    from racksmith.errors import LimitError, RequestError
+    from racksmith.web import Limits
+
+    c0, c1 = _opening(api)
+    bonus = 999_999_999 - 66  # (RETAINS's 66 and the bonus: the most a record holds)
+    r = api.play({"cgp": c1, "challenge": {"cgp": c0, "move": "8D RETAINS", "bonus": bonus}})
+    c3 = api.play({"cgp": r["cgp"], "move": "-"})["cgp"]
+    best = api.moves({"cgp": c3, "top": 1})["moves"][0]["notation"]
+    c4 = api.play({"cgp": c3, "move": best, "seed": 1})["cgp"]
+    drawn = api.play({"cgp": c3, "move": best, "seed": 1})["drawn"]
+    turns = [{"cgp": c0, "move": "8D RETAINS", "draw": "ADDGOOR"}, {"event": "challenge", "points": bonus},
+             {"cgp": r["cgp"], "move": "-"}, {"cgp": c3, "move": best, "draw": drawn}]
+    with pytest.raises(RequestError, match="a GCG record holds at most 999,999,999 points"):
+        api.export({"turns": turns, "end": c4})
+    # a game that ends by going out: one line more than its entries
+    cur, entries, seed = f"{EMPTY} AEINRST/DGOORAL 0/0 0", [], 5
+    while not api.position({"cgp": cur})["over"]:
+        ms = api.moves({"cgp": cur, "top": 1})["moves"]
+        r = api.play({"cgp": cur, "move": ms[0]["notation"] if ms else "-", "seed": seed})
+        entries.append({"cgp": cur, "move": r["move"], "draw": r["drawn"]})
+        cur, seed = r["cgp"], seed + 1
+    tight = Analyzer("english", limits=Limits(max_gcg_events=len(entries)))
+    with pytest.raises(LimitError, match="max_gcg_events"):
+        tight.export({"turns": entries, "end": cur})

@@ -583,6 +583,8 @@ class Analyzer:
             raise RequestError(f"field 'draw' must be the letters drawn (a string) or absent for a random draw, got {_show(draw)}")
         seed = _seed(body, None)
         check_words = _flag(body, "check_words", True)
+        if draw == "" and mover_rack(pos) is None:
+            draw = None  # (a rack not known draws nothing known: "" says nothing, as /api/export reads it)
         checked = pos.copy()
         if draw is None and mover_rack(pos) is None:
             # a rack not known (the bag holds tiles, his opponent records his play): checked as push checks it,
@@ -642,14 +644,21 @@ class Analyzer:
         if now.scores != after.scores:
             raise RequestError(f"field 'challenge': the position's scores {now.scores} are not those {u.move.notation()} "
                                f"left {after.scores}: {fix}")
+        if now.zero_turns != after.zero_turns:  # (turns taken since, passes say: the play is not the last one)
+            raise RequestError(f"field 'challenge': {u.move.notation()} is not the last play (turns were taken since "
+                               f"it): {fix}")
         a = rs.alphabet
         phony = _phony_words(before, u.move, lex)
         out: dict[str, Any] = {"move": u.move.notation(), "phony": phony, "failed_challenge": False}
         if phony:  # withdrawn: the position before the play, the challenger to move, a scoreless turn
+            seen = Counter(before.racks[0]) | Counter(u.move.rack_tiles())  # (his tiles known, the phony's with them)
             pos = before
             pushed = pos.push(Move.pass_(a, score=0), None)
             if now.racks_known[0] and now.racks[0] != pos.racks[0]:
                 pos.racks[0] = now.racks[0]  # (the challenger's rack, typed since the play)
+            if not pos.racks_known[1]:
+                # a rack not known: the tiles of the phony, back on it, are seen — known in part (or whole)
+                pos = _with_tiles_shown(pos, 1, seen)
             return {**out, "event": "phony", "score": -u.score, **_after(pos, pushed)}
         if bonus:
             if now.scores[1] + bonus > MAX_GCG_POINTS:
@@ -670,7 +679,7 @@ class Analyzer:
             raise RequestError(f"field 'time' must be {{player, points}}: 0 the player to move, 1 the other, and the "
                                f"points of the penalty, got {_show(spec)}")
         player = spec.get("player")
-        if player not in (0, 1) or isinstance(player, bool):
+        if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
             raise RequestError(f"field 'time': 'player' must be 0 (the player to move) or 1 (the other), got {_show(player)}")
         pos = self._position(body, rs)
         points = _penalty(pos.scores[player], spec.get("points"), "field 'time': ")
@@ -719,7 +728,17 @@ class Analyzer:
                 raise RequestError(f"turn {i + 1} must be an object {{cgp, move, draw}} or an event {{event, ...}}")
             record.add(i + 1, t)
         record.finish(body.get("end"))
-        return {"gcg": record.game.gcg(), "turns": len(record.game.events), "scores": record.totals, **record.finality}
+        from ..formats.gcg import MAX_GCG_POINTS
+
+        events = record.game.events
+        if len(events) > self.limits.max_gcg_events:  # (the lines written: an ending adds some to the turns sent)
+            raise LimitError("max_gcg_events", f"the game's record has {len(events)} events; this server writes at most "
+                             f"{self.limits.max_gcg_events} (its max_gcg_events limit)", status=413)
+        for e in events:  # (a bonus near the limit, then plays: a running total a GCG reader refuses)
+            if abs(e.total) > MAX_GCG_POINTS:
+                raise RequestError(f"a running total of {e.nick} reaches {e.total:,}: a GCG record holds at most "
+                                   f"{MAX_GCG_POINTS:,} points either way")
+        return {"gcg": record.game.gcg(), "turns": len(events), "scores": record.totals, **record.finality}
 
     def gcg(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
@@ -1006,7 +1025,7 @@ class _Record:
 
         self._write_ending()
         seat = t.get("player")
-        if seat not in (0, 1) or isinstance(seat, bool):
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
             raise RequestError(f"turn {n}: a time penalty's 'player' is 0 (the first player) or 1 (the second), "
                                f"got {_show(seat)}")
         points = _penalty(self.totals[seat], t.get("points"), f"turn {n}: ")
@@ -1100,6 +1119,22 @@ def _phony_words(pos: Position, move: Move, lexicon: Any) -> list[str]:
         if w.plain not in lexicon and w.plain not in bad:
             bad.append(w.plain)
     return bad
+
+
+def _with_tiles_shown(pos: Position, i: int, shown: Counter) -> Position:
+    """``pos`` with rack ``i``, not known, holding the tiles ``shown`` (a phony's, withdrawn: every
+    player saw them): known in part, or known when they are all of it, as a game's view keeps
+    them (:class:`~racksmith.play.players.GameView`)."""
+    tiles = sorted(shown.elements())
+    sizes = list(pos.rack_sizes)
+    if not tiles or len(tiles) > sizes[i]:  # (nothing seen, or more than he holds: left as it is)
+        return pos
+    racks = list(pos.racks)
+    racks[i] = pos.ruleset.alphabet.tiles(tiles)
+    known = list(pos.racks_known)
+    known[i] = len(tiles) == sizes[i]
+    return Position(pos.ruleset, pos.board.copy(), racks, list(pos.scores), pos.zero_turns, pos.current_opcodes,
+                    lexicon=pos.lexicon, racks_known=known, rack_sizes=None if pos.bag_count else sizes)
 
 
 def _after(pos: Position, u: Any) -> dict[str, Any]:

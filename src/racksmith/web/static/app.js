@@ -1999,8 +1999,23 @@
     }
   }
 
+  // an action as keepAction keeps it (what the tab's storage gave back is checked: it may have been changed)
+  function wellFormedAction(p) {
+    const text = (x) => typeof x === "string";
+    if (!p || typeof p !== "object" || Array.isArray(p) || !text(p.cgp) || !text(p.after)) return false;
+    if (p.kind === undefined) return text(p.move) && (p.draw === undefined || p.draw === null || text(p.draw));
+    if (p.kind === "time") return (p.seat === 0 || p.seat === 1) && Number.isInteger(p.points) && Number.isInteger(p.score);
+    if (p.kind === "challenge") return ["phony", "challenge", "pass", null].includes(p.event) && Number.isInteger(p.score);
+    return false;
+  }
+
   function restorePlayed(saved) {
     if (!saved || saved.ruleset !== state.rs.name || !Array.isArray(saved.played) || !Array.isArray(saved.undone)) return;
+    if (![...saved.played, ...saved.undone].every(wellFormedAction)) {  // (changed by hand, or by another version)
+      try { sessionStorage.removeItem(SAVED); } catch (e) { /* (storage refused: nothing kept to drop) */ }
+      say("The game kept in this tab could not be read back (it was changed or damaged): it was set aside.");
+      return;
+    }
     let board;
     try { board = boardField(composeCgp()); } catch (e) { board = null; }
     if (board !== saved.board) {  // (the address shows another position: that game is not this board's)
