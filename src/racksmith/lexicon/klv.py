@@ -267,9 +267,9 @@ class Leaves:
         MAGPIE's lookup does not check that the tiles it walks end a leave, so in a table that lacks
         a leave which begins a longer one it reads the leave as that one (``E`` as ``ES``); with
         every leave of those sizes there, it reads each as racksmith does. A leave given with more
-        copies of a tile than the tile set has is kept. A complete table of more than
-        20,000,000 leaves (``racksmith.training.leavegen.MAX_LEAVES``), or of leaves of more than
-        7 tiles, is refused: build it without ``complete``."""
+        copies of a tile than the tile set has is kept; one of more tiles than a leave keeps (rack
+        size − 1) is refused, as in a CSV. A complete table of more than 20,000,000 leaves
+        (``racksmith.training.leavegen.MAX_LEAVES``) is refused: build it without ``complete``."""
         _args.text(source, "source", LexiconFormatError)
         if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
             raise LexiconFormatError(f"leaves {source}: expected (leave, value) pairs, got {_args.show(pairs)}")
@@ -299,6 +299,13 @@ class Leaves:
             vals.append(number)
         values = np.asarray(vals, dtype=np.float64).astype(np.float32)
         mat = _leave_matrix(names, alphabet, source)
+        most = rs.rack_size - 1
+        if len(mat) and mat.shape[1] > most:  # (as a CSV's are refused: its own CSV would not build it again)
+            held = np.count_nonzero(mat, axis=1)
+            if (held > most).any():
+                i = int(np.argmax(held > most))
+                raise LexiconFormatError(f"leaves {source}: leave {names[i]!r} has {int(held[i])} tiles; a leave keeps at "
+                                         f"most {most} (a rack of {rs.rack_size} less a tile played)")
         every = _every_leave(rs, mat, source) if complete else None
         return cls._from_matrix(mat, values, alphabet, source, names, every)
 

@@ -556,6 +556,8 @@ def run_selfplay(
     if not isinstance(config, SelfPlayConfig):
         raise RacksmithError(f"config must be a SelfPlayConfig, got {_args.show(config)}")
     check_seed(config.seed, "config.seed")
+    if config.paired and games % 2:
+        raise RacksmithError(f"games must be even with paired=True (games 2i and 2i+1 share a bag), got {games}")
     _args.callback(progress, "progress")
     players = config.players
     if not isinstance(players, (tuple, list)) or len(players) < 2 or not all(isinstance(p, str) for p in players):

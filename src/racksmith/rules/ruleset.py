@@ -226,7 +226,8 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<dict>") -> "Ruleset":
-        """Build a ruleset from plain data; every malformed field is named in the error."""
+        """Build a ruleset from plain data; a malformed field is named in the error (the first one
+        met: fix it and build again to hear of the next)."""
         _args.text(source, "source", RulesetError)
         if not isinstance(data, dict):
             raise RulesetError(f"ruleset {source}: expected a table of fields, got {type(data).__name__}")

@@ -165,19 +165,21 @@ class EndgameResult:
 
     @property
     def ending(self) -> Ending | None:
-        """How ``pv`` ends the game (:attr:`EndgameLine.ending`), or None when it is cut (not
-        ``exact``) or the game is over."""
+        """How ``pv`` ends the game (:attr:`EndgameLine.ending`), or None when it stops before the
+        end (a search cut by its depth or time, ``exact`` false, may still see its line to the end,
+        and gives it then) or the game is over."""
         return self.top[0].ending if self.top else None
 
     @property
     def final_scores(self) -> tuple[int, int] | None:
-        """The scores at the end of ``pv`` (the player to move first), or None when it is cut."""
+        """The scores at the end of ``pv`` (the player to move first), or None when it stops before
+        the end."""
         return self.top[0].final_scores if self.top else None
 
     @property
     def final_spread(self) -> int | None:
         """The player to move's final score minus the opponent's at the end of ``pv`` (with
-        ``exact``: the spread now plus ``value``), or None when it is cut."""
+        ``exact``: the spread now plus ``value``), or None when it stops before the end."""
         return self.top[0].final_spread if self.top else None
 
     @property

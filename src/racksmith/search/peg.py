@@ -676,7 +676,8 @@ def solve_peg(
     cancel: "threading.Event | None" = None,
 ) -> PegResult:
     """Solve the pre-endgame of ``position`` (two players; one tile in the bag, or up to one less
-    than the ruleset's exchange limit: 6 in English; at most 5,000 bag orders) among every
+    than the ruleset's exchange limit: 6 in English; at most 5,000 orders of the bag's letters, tiles
+    of one letter alike — the plays' ``draws`` count each tile as its own, so more) among every
     placement of the player to move (or the ``top`` best by score; None for all) and the pass:
     the best play with its exact chance of winning over the possible draws, every other play
     proven no better (see the module docstring). ``seconds``: a time limit, past which the answer

@@ -355,7 +355,7 @@ def simulate(
     ``plies``: replies after each candidate (1..32). ``iterations``: the most samples in all
     (default :data:`DEFAULT_ITERATIONS` when ``seconds`` is not given either); ``seconds``: a time
     limit. ``threads``: threads running the play-outs. ``seed``: None for a random one (reported
-    in the result). ``stop``: the confidence at which best-arm identification stops (0.5..1, e.g.
+    in the result). ``stop``: the confidence at which best-arm identification stops (0.5 <= stop < 1, e.g.
     0.99), or None to run to the limits. ``opponent_racks``: an :class:`~racksmith.sim.infer.Inference`
     whose leaves the opponent's rack is drawn from (one that kept no leave,
     :attr:`~racksmith.sim.infer.Inference.learned_nothing`, says nothing of it: his rack is then
