@@ -209,13 +209,26 @@ def test_a_known_empty_mover_rack_asked_for_reads_back_from_its_cgp(other):
     assert r == q and r.racks_known == q.racks_known and r.rack_sizes == q.rack_sizes
 
 
-def test_the_cli_refuses_an_empty_rack_with_tiles_in_the_bag(capsys, tmp_path):
+def test_an_empty_board_rack_with_tiles_in_the_bag_is_not_known_on_the_command_line(capsys, tmp_path):
+    """``--board FILE --rack ""`` listed a pass as the only move (a known empty rack); it is not
+    known, as the same position's CGP reads it: ``moves`` asks for it, ``score`` needs none."""
     from conftest import run_cli
 
     board = tmp_path / "b.txt"
     board.write_text("\n".join(["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7) + "\n")
     code, out, err = run_cli(capsys, "moves", "--board", board, "--rack", "")
-    assert code == 2 and out == ""
-    assert "the rack is empty, but the bag holds 83 tiles, so the player to move holds some: give them" in err
+    assert code == 1 and out == "" and "the rack of the player to move is not known" in err
+    code, out, err = run_cli(capsys, "score", "--board", board, "--rack", "", "--move", "9G ZA")
+    assert code == 0, err
     code, out, err = run_cli(capsys, "moves", "--board", board, "--rack", "AEINRST")
     assert code == 0, err
+
+
+def test_a_known_empty_opponent_rack_with_tiles_in_the_bag_reads_back_from_its_cgp():
+    from racksmith.rules.ruleset import get_ruleset
+
+    a = get_ruleset("english").alphabet
+    p = Position("english", None, (a.rack("AEINRST"), ()), racks_known=[True, True])
+    assert p.rack_sizes == (7, 0) and "rsz 7/0" in p.cgp()
+    q = Position.from_cgp(p.cgp())
+    assert q == p and q.racks_known == p.racks_known and q.rack_sizes == p.rack_sizes

@@ -649,13 +649,8 @@ def _board_position(board, rack: str, ruleset, lexicon):
         tiles = ruleset.alphabet.rack(rack)
     except UnknownLetterError as e:
         raise UnknownLetterError(f"rack {rack!r}: {e}") from None
-    pos = Position(ruleset, read_board(board, ruleset), (tiles, ()), lexicon=lexicon)
-    if not tiles and pos.bag_count:  # (an unset shell variable, say: a player who drew holds tiles)
-        import typer
-
-        raise typer.BadParameter(f"the rack is empty, but the bag holds {pos.bag_count} tiles, so the player to move "
-                                 "holds some: give them", param_hint="--rack")
-    return pos
+    # (an empty rack while the bag holds tiles is not known, as in a CGP: the commands that need it ask for it)
+    return Position(ruleset, read_board(board, ruleset), (tiles, ()), lexicon=lexicon)
 
 
 def _reads_board(board, rack: str, ruleset) -> bool:

@@ -1149,8 +1149,8 @@ class Position:
         :meth:`from_cgp` reads them back. CGP has no field for it; other readers ignore an opcode
         they do not know (Macondo does; MAGPIE's ``cgp`` command takes the four fields alone), and
         none is written for a position the default rule reads back (a two-player game's with one
-        rack known). One is written too for a mover's rack known and empty while the bag holds
-        tiles (a position made so in code), which a reader would take for one not known."""
+        rack known). One is written too for a rack known and empty while the bag holds tiles (a
+        position made so in code), which a reader would take for one not known."""
         self._check_scores()
         racks = self._racks
         opcodes = self.current_opcodes
@@ -1165,11 +1165,12 @@ class Position:
             # an empty rack written, is taken for the mover's)
             # (or the mover's rack known and empty with tiles in the bag, made so in code: a reader
             # takes an empty rack written for the mover's for one not known, who drew)
-            if ((self._sizes is not None or len(racks) > 2 or (self._known[0] and not racks[0] and self.bag_count))
+            if ((self._sizes is not None or len(racks) > 2
+                 or (self.bag_count and any(k and not r for k, r in zip(self._known, racks))))
                     and not self._reads_back(racks)):
                 racks = self._racks
                 opcodes = (*opcodes, rack_sizes_opcode(self.rack_sizes))
-        elif not racks[0] and self.bag_count and not self._reads_back(racks):  # (every rack known, the mover's empty)
+        elif self.bag_count and not all(racks) and not self._reads_back(racks):  # (every rack known, one empty)
             opcodes = (*opcodes, rack_sizes_opcode(self.rack_sizes))
         return format_cgp(self._board, racks, self._scores, self._zero_turns, opcodes, self._ruleset)
 
