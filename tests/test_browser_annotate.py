@@ -189,3 +189,23 @@ def test_a_damaged_game_in_the_tabs_storage_is_set_aside_not_thrown_on(browser, 
         assert page.console_errors == []
     finally:
         context.close()
+
+
+def test_a_hidden_rack_typed_after_a_scoreless_end_is_counted(browser, server):
+    """Six scoreless turns ended a game whose mover's rack was hidden (scores not final); typing
+    the tiles shown after the game made the page call the scores final with the penalty never
+    taken off (104, it should be 78: GIILQTZ is 26). The page now asks the server to count it."""
+    from urllib.parse import quote
+
+    board = "TAJ4P7/2E4O7/1DrOOLiNG6/2K4D7/2E1U10/1FRANC9/4C10/3WIFTY7/2VENA9/4U10/4S10/15/15/15/15"
+    context, page = _open(browser, server)
+    try:
+        page.goto(server.url + "?ruleset=english&tab=play&cgp=" + quote(f"{board} /ABDNOPU 104/152 6"))
+        page.wait_for_selector("#board .sq")
+        wait_until(page, f"document.getElementById('cgp').value.startsWith({board!r})")
+        page.fill("#rack0", "GIILQTZ")
+        wait_until(page, "document.getElementById('cgp').value.endsWith('GIILQTZ/ABDNOPU 78/152 6')")
+        assert page.input_value("#score0") == "78" and page.input_value("#score1") == "152"
+        assert page.console_errors == []
+    finally:
+        context.close()

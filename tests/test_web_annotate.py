@@ -362,3 +362,20 @@ def test_an_export_never_writes_what_a_gcg_reader_refuses(api):
     tight = Analyzer("english", limits=Limits(max_gcg_events=len(entries)))
     with pytest.raises(LimitError, match="max_gcg_events"):
         tight.export({"turns": entries, "end": cur})
+
+
+def test_a_hidden_rack_typed_after_a_scoreless_end_is_counted_when_the_page_says_so(api):
+    """/api/position took a finished game's CGP with the rack typed in as final as it stood (the
+    penalty never taken off); with ``counting`` (the position shown before) it counts the rack as
+    Position counts a rack set after the end; without it, a CGP is read as it stands."""
+    board = "TAJ4P7/2E4O7/1DrOOLiNG6/2K4D7/2E1U10/1FRANC9/4C10/3WIFTY7/2VENA9/4U10/4S10/15/15/15/15"
+    ended = api.play({"cgp": f"{board} ABDNOPU/ 164/104 5", "move": "-"})
+    assert ended["position"]["final"] is False
+    typed = ended["cgp"].replace(" /ABDNOPU", " GIILQTZ/ABDNOPU")
+    p = api.position({"cgp": typed, "counting": ended["cgp"]})
+    lib = Position.from_cgp(ended["cgp"])
+    lib.racks[0] = "GIILQTZ"
+    assert p["counted"] and p["final"] and p["scores"] == list(lib.scores) == [78, 152]
+    assert api.position({"cgp": typed})["scores"] == [104, 152]
+    # another change than the racks typed (a score edited too): read as it stands
+    assert "counted" not in api.position({"cgp": typed.replace("104/152", "100/152"), "counting": ended["cgp"]})

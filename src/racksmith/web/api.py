@@ -307,9 +307,22 @@ class Analyzer:
         }
 
     def position(self, body: dict) -> dict[str, Any]:
-        """``POST /api/position`` {cgp, ruleset}: the parsed position."""
+        """``POST /api/position`` {cgp, ruleset, counting}: the parsed position. ``counting``: the
+        CGP shown before the racks were typed, a game over whose end could not count a rack not
+        known (``final`` false): where ``cgp`` is that position with such a rack now given, the
+        rack is counted as :class:`~racksmith.core.position.Position` counts a rack set after the
+        end (its penalty off the scores, ``counted`` true in the answer), instead of the CGP's
+        scores being taken as final as they stand."""
         rs = self.ruleset(body)
-        return position_info(self._position(body, rs))
+        pos = self._position(body, rs)
+        before = body.get("counting")
+        if before is not None:
+            if not isinstance(before, str):
+                raise RequestError(f"field 'counting' must be the CGP shown before the racks were typed, got {_show(before)}")
+            counted = _count_typed_racks(Position.from_cgp(self._check_length("cgp", before), rs), pos)
+            if counted is not None:
+                return {**position_info(counted), "counted": True}
+        return position_info(pos)
 
     def moves(self, body: dict) -> dict[str, Any]:
         """``POST /api/moves`` {cgp, ruleset, lexicon, top, sort, exchanges, leaves, direction}:
@@ -1119,6 +1132,28 @@ def _phony_words(pos: Position, move: Move, lexicon: Any) -> list[str]:
         if w.plain not in lexicon and w.plain not in bad:
             bad.append(w.plain)
     return bad
+
+
+def _count_typed_racks(before: Position, now: Position) -> "Position | None":
+    """``before`` (a game over whose end could not count some racks not known) with those racks
+    set as ``now`` gives them — counted as the library counts a rack set after the end — when
+    ``now`` is ``before`` with only such racks typed in; else None."""
+    outcome = before.outcome() if before.is_over else None
+    if outcome is None or not outcome.uncounted or len(now.racks) != len(before.racks):
+        return None
+    if ((now.board != before.board).any() or now.scores != before.scores or now.zero_turns != before.zero_turns
+            or any(now.racks_known[i] != before.racks_known[i] or (now.racks_known[i] and now.racks[i] != before.racks[i])
+                   for i in range(len(now.racks)) if i not in outcome.uncounted)):
+        return None
+    typed = [i for i in outcome.uncounted if now.racks_known[i]]
+    if not typed:
+        return None
+    try:
+        for i in typed:
+            before.racks[i] = now.racks[i]
+    except RacksmithError:
+        return None
+    return before
 
 
 def _with_tiles_shown(pos: Position, i: int, shown: Counter) -> Position:

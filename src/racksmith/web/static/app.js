@@ -39,6 +39,7 @@
     keeps: false, // the sessionStorage holds this page's game (not one of an earlier page in the tab)
     lastEdit: null, // the field the user changed last: where an error about the position is shown
     lastTileEdit: null, // the board or the rack the user changed last (an error a score cannot make goes there)
+    unfinal: false, // the position shown is a game over whose scores do not count a hidden rack yet
     keptCgpError: false, // an error of a CGP that was not loaded (the address's): kept until the user acts
     positionError: "", // where the error of the position on the page is shown ("" when it is read)
     squares: [], // the board's squares (elements), by row and column
@@ -925,7 +926,11 @@
     try {
       try {
         cgp = composeCgp();
-        pos = await api("/api/position", { cgp, ruleset });
+        const body = { cgp, ruleset };
+        // a game over whose end could not count a hidden rack: that rack typed in is counted (its penalty
+        // comes off the scores), not taken as final with the scores as they stand
+        if (state.unfinal && state.cgp && cgp !== state.cgp) body.counting = state.cgp;
+        pos = await api("/api/position", body);
       } catch (e) {
         if (seq !== state.seq) return;
         clearPositionErrors();
@@ -956,6 +961,11 @@
         renderBoard();
       }
       state.cgp = pos.cgp;
+      state.unfinal = pos.over && pos.final === false;
+      if (pos.counted) {  // (the racks typed were counted: the scores the rules give)
+        $("score0").value = pos.scores[0];
+        $("score1").value = pos.scores[1] ?? 0;
+      }
       if (document.activeElement !== $("cgp") && !state.keptCgpError) $("cgp").value = pos.cgp;
       renderRack(pos.racks[0]);
       renderBag(pos);
