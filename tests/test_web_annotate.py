@@ -379,3 +379,36 @@ def test_a_hidden_rack_typed_after_a_scoreless_end_is_counted_when_the_page_says
     assert api.position({"cgp": typed})["scores"] == [104, 152]
     # another change than the racks typed (a score edited too): read as it stands
     assert "counted" not in api.position({"cgp": typed.replace("104/152", "100/152"), "counting": ended["cgp"]})
+
+
+def test_a_hidden_rack_certain_with_the_bag_empty_is_written_whole(api):
+    """With the bag empty a hidden opponent's tiles are certain (the unseen ones), but the export
+    wrote only those he played (``>p2: ?EEIS 15K SIEvE``): MAGPIE took them for his whole rack, saw
+    him go out and refused the rest of the game. His whole rack is written now."""
+    from racksmith import BestEquityPlayer, GameView
+
+    game = Game("english", seed=11)
+    player = BestEquityPlayer()
+    cgp = game.cgp()
+    hidden = cgp.split(" ")[1].split("/")[0]
+    page = cgp.replace(f" {cgp.split(' ')[1]} ", f" {hidden}/ ", 1)  # (the opponent's rack not known)
+    entries, certain = [], []
+    while not game.over:
+        mover = game.to_move
+        bag_empty = len(game.bag) == 0
+        rack = game.ruleset.alphabet.rack_string(game.rack)
+        e = game.play(player.choose(GameView(game)))
+        body = {"cgp": page, "move": e.move.notation()}
+        if mover == 0:
+            body["draw"] = str(e.drawn)
+        elif bag_empty and e.move.is_place:
+            certain.append(rack)
+        r = api.play(body)
+        entries.append({k: v for k, v in body.items()})
+        page = r["cgp"]
+    assert certain, "the game should give the hidden player a turn with the bag empty"
+    text = api.export({"turns": entries, "end": page})["gcg"]
+    lines = [line for line in text.splitlines() if line.startswith(">p2: ")]
+    for rack in certain:
+        assert any(line.startswith(f">p2: {rack} ") for line in lines), (rack, lines)
+    assert replay_text(text).ok

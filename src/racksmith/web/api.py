@@ -956,8 +956,11 @@ class _Record:
         if pos.racks_known[0]:
             self._bonus_rack(p, rack)
         known = pos.racks_known[0]
+        certain = None if known else pos.inferred_racks()[0]  # (the bag empty: his tiles are the unseen ones)
         u = pos.push(self.analyzer._field(t, "move"), draw, check_words=False)
-        if not known and u.move.is_place:
+        if certain is not None:
+            rack = rs.alphabet.rack_string(certain)  # (the whole rack: a reader would take a part for all of it)
+        elif not known and u.move.is_place:
             # a rack not known: the tiles shown of it and those the play took from it, as an annotator writes
             # an opponent's (a GCG reader wants a rack on a play's line; racksmith reads it as known in part)
             shown = Counter(u.rack) | Counter(u.move.rack_tiles())
