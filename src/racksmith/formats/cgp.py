@@ -552,6 +552,9 @@ def format_cgp(board, racks, scores, zero_turns, opcodes, ruleset: Ruleset) -> s
     not lead a reader to it (:func:`naming_opcodes`)."""
     a = ruleset.alphabet
     opcodes = naming_opcodes(opcodes, ruleset)
+    if any(op[0] == RACK_SIZES_OPCODE for op in opcodes[:-1]):  # (the racks' sizes last, as a line read back has them)
+        opcodes = (*(op for op in opcodes if op[0] != RACK_SIZES_OPCODE),
+                   *[op for op in opcodes if op[0] == RACK_SIZES_OPCODE][-1:])
     parts = [
         format_board(board, ruleset),
         "/".join(a.rack_string(r, blanks_last=True) for r in racks),

@@ -267,8 +267,10 @@ class Leaves:
         MAGPIE's lookup does not check that the tiles it walks end a leave, so in a table that lacks
         a leave which begins a longer one it reads the leave as that one (``E`` as ``ES``); with
         every leave of those sizes there, it reads each as racksmith does. A leave given with more
-        copies of a tile than the tile set has is kept; one of more tiles than a leave keeps (rack
-        size − 1) is refused, as in a CSV. A complete table of more than 20,000,000 leaves
+        copies of a tile than the tile set has is kept, and so is one of more tiles than this
+        ruleset's leaves keep (rack size − 1: a table made for larger racks); such a leave is never
+        looked up, and a leave CSV refuses it (:meth:`from_csv_text` reads back only the leaves a
+        rack of this ruleset keeps). A complete table of more than 20,000,000 leaves
         (``racksmith.training.leavegen.MAX_LEAVES``) is refused: build it without ``complete``."""
         _args.text(source, "source", LexiconFormatError)
         if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
@@ -299,13 +301,6 @@ class Leaves:
             vals.append(number)
         values = np.asarray(vals, dtype=np.float64).astype(np.float32)
         mat = _leave_matrix(names, alphabet, source)
-        most = rs.rack_size - 1
-        if len(mat) and mat.shape[1] > most:  # (as a CSV's are refused: its own CSV would not build it again)
-            held = np.count_nonzero(mat, axis=1)
-            if (held > most).any():
-                i = int(np.argmax(held > most))
-                raise LexiconFormatError(f"leaves {source}: leave {names[i]!r} has {int(held[i])} tiles; a leave keeps at "
-                                         f"most {most} (a rack of {rs.rack_size} less a tile played)")
         every = _every_leave(rs, mat, source) if complete else None
         return cls._from_matrix(mat, values, alphabet, source, names, every)
 
@@ -422,7 +417,8 @@ class Leaves:
     def items(self) -> list[tuple[str, float]]:
         """Every (leave, value), in the file's order; each leave written as a rack is (blanks
         ``?`` first, a tile of several characters in brackets: ``?A[LL]``, while ``?ALL`` has two
-        Ls), so the pairs written to a CSV build these leaves again."""
+        Ls), so the pairs written to a CSV build these leaves again (all of them when each is a
+        leave a rack of the ruleset keeps: :meth:`from_pairs` keeps longer ones, a CSV refuses them)."""
         listing = _kwgwalk.words(self.kwg, int(self.kwg[0]) & ARC_MASK, b"", self.longest)
         return list(zip(_leave_names(listing, self.alphabet), self.values.tolist()))
 
