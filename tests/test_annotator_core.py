@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from racksmith import Game, Position
@@ -172,6 +174,29 @@ def test_a_finished_games_cgp_with_a_rack_not_known_counts_it_once_set():
     assert o.final and o.scores == (106, 154)
     pos.racks[1] = "AINNSTV"  # (set again: counted once)
     assert pos.outcome().scores == (106, 154)
+
+
+@pytest.mark.parametrize("pushed", [True, False])
+def test_a_counted_rack_corrected_is_counted_again(pushed):
+    """A rack shown after the end, counted, then corrected (a slip: Q typed for V) kept the first
+    rack's penalty (148): the corrected rack is counted instead, from the scores before."""
+    pos = Position.from_cgp(f"{BOARD3} /AEHNNTT 164/116 5" if pushed else f"{BOARD3} AEHNNTT/ 106/164 6")
+    if pushed:
+        pos.push("-")
+    pos.racks[1] = "AINNSTQ"  # 16 points
+    assert pos.scores == [106, 148]
+    copied = pickle.loads(pickle.dumps(pos))
+    pos.racks[1] = "AINNSTV"  # 10
+    o = pos.outcome()
+    assert o.final and o.scores == (106, 154) and pos.scores == [106, 154]
+    assert sorted((a.player, a.points) for a in o.ending.adjustments) == [(0, -10), (1, -10)]
+    pos.racks = ["AEHNNTT", "AINNSTV"]  # (all set again: the same)
+    assert pos.scores == [106, 154]
+    copied.racks[1] = "AINNSTV"  # (a pickle keeps what was counted)
+    assert copied.scores == [106, 154]
+    if pushed:
+        pos.pop()  # the end taken back, the rack's count with it
+        assert pos.scores == [164, 116]
 
 
 def test_a_known_rack_set_again_after_the_end_changes_nothing():

@@ -206,6 +206,15 @@ def test_a_hidden_rack_typed_after_a_scoreless_end_is_counted(browser, server):
         page.fill("#rack0", "GIILQTZ")
         wait_until(page, "document.getElementById('cgp').value.endsWith('GIILQTZ/ABDNOPU 78/152 6')")
         assert page.input_value("#score0") == "78" and page.input_value("#score1") == "152"
+        # a slip corrected (Z for V, 6 points less): counted from the scores before, not on top of the
+        # first rack's penalty (was 78 kept, the game taken as final as it stood)
+        page.fill("#rack0", "GIILQTV")
+        wait_until(page, "document.getElementById('cgp').value.endsWith('GIILQTV/ABDNOPU 84/152 6')")
+        assert page.input_value("#score0") == "84"
+        # typed a tile at a time, each shown counted as it stands, the last the rack's penalty
+        page.fill("#rack0", "")
+        page.locator("#rack0").press_sequentially("GIILQTZ", delay=120)
+        wait_until(page, "document.getElementById('cgp').value.endsWith('GIILQTZ/ABDNOPU 78/152 6')")
         assert page.console_errors == []
     finally:
         context.close()

@@ -331,7 +331,7 @@ def _racks_of(rs: Ruleset, racks: Iterable[Tiles]) -> Racks:
 #: the slots of a Position that earlier pickles name without "_" (see Position.__setstate__)
 _RENAMED = frozenset({"_ruleset", "_board", "_racks", "_scores", "_zero_turns"})
 #: the slots of a Position that earlier pickles lack, and their value for them
-_ADDED = {"_sizes": None, "_set_at": 0}
+_ADDED: dict[str, Any] = {"_sizes": None, "_set_at": 0, "_revealed": ()}
 
 
 #: CGP opcodes that describe the turn a position was written at, stale once a move is pushed: the
@@ -371,7 +371,7 @@ class Position:
 
     __slots__ = (
         "_ruleset", "_board", "_racks", "_scores", "_zero_turns", "opcodes", "_lexicon", "_lexicon_spec", "_stack",
-        "_known", "_kept", "_sizes", "_set_at",
+        "_known", "_kept", "_sizes", "_set_at", "_revealed",
     )
 
     def __init__(
@@ -449,6 +449,8 @@ class Position:
         self._sizes: tuple[int | None, ...] | None = None
         self._stack: list[Undo] = []
         self._set_at = 0  #: how many moves were on the stack when a rack was last set (see pop)
+        #: the adjustments a game over's racks set after its end added (player, points): see _count_revealed
+        self._revealed: tuple[tuple[int, int], ...] = ()
         self._kept = None  #: the board as the move generator keeps it (a BoardState), set by the first moves()
         self.lexicon = lexicon  # (checked by the setter)
         self._check()
@@ -536,6 +538,7 @@ class Position:
         p._known = self._known
         p._sizes = self._sizes
         p._set_at = self._set_at if stack else 0
+        p._revealed = self._revealed
         p._kept = None
         return p
 
@@ -610,7 +613,8 @@ class Position:
         holds): ``pos.racks[0] = "AEINST?"``; a rack so set is known (:attr:`racks_known`), whole,
         even where the CGP left it out or gave it in part. :meth:`pop` then gives a move's mover
         his rack back as it was before the move (refused where it no longer fits). A game over whose
-        end could not count a rack not known counts it once it is set (:meth:`outcome`)."""
+        end could not count a rack not known counts it once it is set (:meth:`outcome`), and
+        again, in place of the first count, when it is set again (a slip corrected)."""
         racks = self._racks
         if type(racks) is Racks:
             racks._owner = self  # (so that racks[i] = ... marks the rack known)
@@ -654,8 +658,26 @@ class Position:
             raise
         self._set_at = len(self._stack)  # (a move pushed before gives its mover's rack back: see pop)
         self._settle()
-        if before is not None and before.uncounted:
-            self._count_revealed(before.uncounted)
+        if before is None or not self.is_over:
+            return
+        again = [i for i in indices if any(p == i for p, _ in self._revealed)]
+        if again:  # (a rack counted once shown, set again: a slip corrected; counted again, as it is now)
+            self._uncount(again)
+        if before.uncounted or again:
+            self._count_revealed((*before.uncounted, *again))
+
+    def _uncount(self, players: "Sequence[int]") -> None:
+        """Take back the adjustments :meth:`_count_revealed` added for ``players`` (from the scores,
+        and from the ending of the push that ended the game)."""
+        taken = [(p, points) for p, points in self._revealed if p in players]
+        for p, points in taken:
+            self._scores[p] -= points
+        self._revealed = tuple(r for r in self._revealed if r not in taken)
+        stack = self._stack
+        if stack and stack[-1].ending is not None:
+            old = stack[-1].ending
+            kept = tuple(adj for adj in old.adjustments if adj.player not in players)
+            stack[-1] = stack[-1]._replace(ending=turns.Ending(old.reason, old.player, kept))
 
     def _count_revealed(self, uncounted: "Sequence[int]") -> None:
         """A game over whose end could not count some racks (not known: ``uncounted``, as
@@ -686,6 +708,7 @@ class Position:
             return
         for adj in added:
             self._scores[adj.player] += adj.points
+        self._revealed = (*self._revealed, *((adj.player, adj.points) for adj in added))
         if last is not None:
             order = [adj.player for adj in fresh.adjustments]
             merged = sorted((*old.adjustments, *added),
@@ -1299,6 +1322,7 @@ class Position:
             return self._pop_after_set()
         u = stack.pop()
         scores = self._scores
+        self._revealed = ()  # (counted in the ending taken back)
         if u.ending is not None:
             for adj in u.ending.adjustments:
                 scores[adj.player] -= adj.points
@@ -1321,7 +1345,7 @@ class Position:
         u = self._stack[-1]
         set_at = self._set_at
         board = self._board.copy()
-        saved = (self._racks, list(self._scores), self._zero_turns, self._known, self._sizes)
+        saved = (self._racks, list(self._scores), self._zero_turns, self._known, self._sizes, self._revealed)
         self._set_at = 0
         try:
             self.pop()
@@ -1330,7 +1354,7 @@ class Position:
             self._check_tiles()
         except PositionError as e:
             self._board[...] = board
-            self._racks, self._scores, self._zero_turns, self._known, self._sizes = saved
+            self._racks, self._scores, self._zero_turns, self._known, self._sizes, self._revealed = saved
             self._stack.append(u)
             self._set_at = set_at
             rack = self._ruleset.alphabet.rack_string(u.rack, blanks_last=True) if u.known else "not known"
@@ -1380,7 +1404,7 @@ class Position:
         (not known: ``uncounted``) that is set afterwards (``pos.racks[1] = "AINNSTV"``, the tiles
         shown after the game) is counted then: its adjustment is added to the scores and to the
         ending, so the scores are final once every rack is counted, and :meth:`pop` takes it back
-        with the move."""
+        with the move. Set again (a slip corrected), it is counted again in place of the first."""
         if not self.is_over:  # (first: a setter may have reopened a game a push ended)
             return None
         if self._stack and self._stack[-1].ending is not None:

@@ -40,6 +40,7 @@
     lastEdit: null, // the field the user changed last: where an error about the position is shown
     lastTileEdit: null, // the board or the rack the user changed last (an error a score cannot make goes there)
     unfinal: false, // the position shown is a game over whose scores do not count a hidden rack yet
+    countBase: null, // the CGP of that game over before a hidden rack typed in was counted: typed again, counted from it
     keptCgpError: false, // an error of a CGP that was not loaded (the address's): kept until the user acts
     positionError: "", // where the error of the position on the page is shown ("" when it is read)
     squares: [], // the board's squares (elements), by row and column
@@ -917,19 +918,38 @@
     $("bag").replaceChildren();
   }
 
+  // two CGPs the same but for their racks (the second field), and a CGP with another's scores (the third)
+  function onlyRacksDiffer(a, b) {
+    const x = a.split(" ");
+    const y = b.split(" ");
+    return x.length === y.length && x.every((f, i) => i === 1 || f === y[i]);
+  }
+
+  function withScoresOf(cgp, base) {
+    const x = cgp.split(" ");
+    x[2] = base.split(" ")[2];
+    return x.join(" ");
+  }
+
   async function refresh() {
     const seq = ++state.seq;
     const ruleset = state.rs.name;
     let pos;
     let cgp = null;
+    let body = null;
     busy(true);
     try {
       try {
         cgp = composeCgp();
-        const body = { cgp, ruleset };
+        body = { cgp, ruleset };
         // a game over whose end could not count a hidden rack: that rack typed in is counted (its penalty
         // comes off the scores), not taken as final with the scores as they stand
-        if (state.unfinal && state.cgp && cgp !== state.cgp) body.counting = state.cgp;
+        if (state.countBase && state.cgp && cgp !== state.cgp && onlyRacksDiffer(cgp, state.cgp)) {
+          // a counted rack typed again (a slip corrected, or typed a tile at a time): counted from the
+          // scores before, not on top of the first rack's penalty
+          body.cgp = withScoresOf(cgp, state.countBase);
+          body.counting = state.countBase;
+        } else if (state.unfinal && state.cgp && cgp !== state.cgp) body.counting = state.cgp;
         pos = await api("/api/position", body);
       } catch (e) {
         if (seq !== state.seq) return;
@@ -962,6 +982,7 @@
       }
       state.cgp = pos.cgp;
       state.unfinal = pos.over && pos.final === false;
+      state.countBase = pos.counted ? body.counting : null;
       if (pos.counted) {  // (the racks typed were counted: the scores the rules give)
         $("score0").value = pos.scores[0];
         $("score1").value = pos.scores[1] ?? 0;
