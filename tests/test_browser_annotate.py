@@ -218,3 +218,42 @@ def test_a_hidden_rack_typed_after_a_scoreless_end_is_counted(browser, server):
         assert page.console_errors == []
     finally:
         context.close()
+
+
+def test_a_hidden_opponent_whose_phony_showed_his_rack_draws_tiles_not_seen(browser, server):
+    """A hidden opponent's phony bingo, taken back, showed his whole rack; his next play then drew
+    at random (a rack the recorder never saw, typed over by hand or recorded wrong). Now the tiles
+    he kept are known in part and his draw is not, through Undo and Redo, and the record replays."""
+    from urllib.parse import quote
+
+    from racksmith import Position
+
+    empty = "/".join(["15"] * 15)
+    context, page = _open(browser, server)
+    try:
+        page.goto(server.url + "?ruleset=english&tab=play&cgp=" + quote(f"{empty} AEINRST/ 0/0 0"))
+        page.wait_for_selector("#board .sq")
+        _play(page, None, "8D RETAINS", 1)
+        page.fill("#rack1", "ADDGOOR")  # what he drew (the page drew at random)
+        page.fill("#move-input", "9D BHOSTZX")  # his phony, from the unseen tiles
+        page.click("#play")
+        page.wait_for_selector("#play-phony")
+        page.click("#play-phony")
+        wait_until(page, "document.querySelectorAll('#history li').length === 2")
+        page.click("#challenge")
+        wait_until(page, "document.querySelectorAll('#history li').length === 3")
+        assert page.input_value("#rack1") == "BHOSTXZ"  # (shown: every tile of it)
+        _play(page, None, "-", 4)
+        _play(page, None, "9F OX", 5)
+        for _ in range(2):
+            pos = Position.from_cgp(page.input_value("#cgp"))
+            assert pos.racks_known[1] is False and page.input_value("#rack1") == "BHSTZ"  # (not 7 tiles drawn at random)
+            page.click("#undo")
+            wait_until(page, "document.querySelectorAll('#history li.undone').length === 1")
+            page.click("#redo")
+            wait_until(page, "document.querySelectorAll('#history li.undone').length === 0")
+        gcg = _export(page)
+        assert ">p2: BHOSTXZ 9F OX +36 36" in gcg and replay_text(gcg).ok
+        assert page.console_errors == []
+    finally:
+        context.close()

@@ -412,3 +412,31 @@ def test_a_hidden_rack_certain_with_the_bag_empty_is_written_whole(api):
     for rack in certain:
         assert any(line.startswith(f">p2: {rack} ") for line in lines), (rack, lines)
     assert replay_text(text).ok
+
+
+def test_a_hidden_rack_a_phony_showed_whole_draws_unseen_tiles_when_his_play_is_sent_hidden(api):
+    """A phony bingo withdrawn showed a hidden opponent's whole rack: his rack was then known, and
+    his next play (no draw said) drew at random, a rack his recorder never saw. The answer now says
+    ``revealed``, and a play sent ``hidden`` leaves the tiles he kept known in part, his draw not."""
+    c0, c1 = _opening(api)
+    c2 = api.play({"cgp": c1, "move": "9D BHOSTZX", "check_words": False})["cgp"]
+    r = api.play({"cgp": c2, "challenge": {"cgp": c1, "move": "9D BHOSTZX", "bonus": 0}})
+    assert r["event"] == "phony" and r["revealed"] is True
+    c4 = api.play({"cgp": r["cgp"], "move": "-", "draw": ""})["cgp"]  # (the recorder passes)
+    played = api.play({"cgp": c4, "move": "9F OX", "hidden": True})
+    assert played["drawn"] == "" and played["rack"] == "BHOSTXZ"
+    after = Position.from_cgp(played["cgp"])
+    assert after.racks_known == (True, False) and after.racks_partial == (False, True)
+    assert list(after.racks[1]) == RS.alphabet.rack("BHSTZ") and after.rack_sizes == (7, 7)
+    assert api.play({"cgp": c4, "move": "9F OX"})["drawn"] != ""  # (not hidden: a known rack draws at random)
+    with pytest.raises(RacksmithError, match="'hidden' says .* send one or the other"):
+        api.play({"cgp": c4, "move": "9F OX", "hidden": True, "draw": "AEI"})
+    # the recorder plays on, from the unseen tiles; the record replays
+    c6 = api.play({"cgp": played["cgp"], "move": "-", "draw": ""})["cgp"]
+    last = api.play({"cgp": c6, "move": "-"})["cgp"]
+    text = api.export({"turns": [{"cgp": c0, "move": "8D RETAINS", "draw": "ADDGOOR"},
+                                 {"cgp": c1, "move": "9D BHOSTZX"}, {"event": "phony"},
+                                 {"cgp": r["cgp"], "move": "-", "draw": ""}, {"cgp": c4, "move": "9F OX", "draw": ""},
+                                 {"cgp": played["cgp"], "move": "-", "draw": ""}, {"cgp": c6, "move": "-"}],
+                       "end": last})["gcg"]
+    assert ">p2: BHOSTXZ 9F OX" in text and replay_text(text).ok

@@ -550,6 +550,9 @@ class Analyzer:
         new position (``position``: as ``/api/position``), and the end of the game when the move ends it (``ending``: the reason, the
         adjustments, and ``final`` and ``uncounted`` as ``position`` has them: the scores do not count
         a rack not known). A mover whose rack is not known draws nothing known (``draw`` absent).
+        ``hidden`` true: the mover's rack is known (shown by a phony withdrawn, say) but not what he
+        draws (an opponent whose rack the recorder does not see): ``draw`` absent, his rack after
+        the play is the tiles he kept, known in part, as a rack not known's is.
 
         ``check_words`` false (a game recorded as it is played): a play whose words the lexicon
         lacks stands until it is challenged, as :meth:`~racksmith.core.position.Position.push`
@@ -596,8 +599,12 @@ class Analyzer:
             raise RequestError(f"field 'draw' must be the letters drawn (a string) or absent for a random draw, got {_show(draw)}")
         seed = _seed(body, None)
         check_words = _flag(body, "check_words", True)
-        if draw == "" and mover_rack(pos) is None:
+        hidden = _flag(body, "hidden", False) and pos.racks_known[0]
+        if draw == "" and (hidden or mover_rack(pos) is None):
             draw = None  # (a rack not known draws nothing known: "" says nothing, as /api/export reads it)
+        if hidden and draw is not None:
+            raise RequestError(f"field 'hidden' says the tiles the mover draws are not known, but 'draw' gives them "
+                               f"({_show(draw)}): send one or the other")
         checked = pos.copy()
         if draw is None and mover_rack(pos) is None:
             # a rack not known (the bag holds tiles, his opponent records his play): checked as push checks it,
@@ -605,7 +612,7 @@ class Analyzer:
             played = checked.push(move, None, check_words=check_words).move
         else:
             played = check_move(checked, move, None if check_words else ANY_WORD)  # (likewise, with his rack)
-        if draw is None and not pos.racks_known[0]:
+        if draw is None and (hidden or not pos.racks_known[0]):
             tiles = None  # a rack not known: the bag gives him as many tiles as he plays, his rack unknown still
         elif draw is None:
             n = min(played.tiles_played, pos.bag_count)
@@ -616,6 +623,8 @@ class Analyzer:
         phony = _phony_words(pos, played, lex)
         rack = pos.rack
         u = pos.push(played, tiles, check_words=False)
+        if hidden and pos.bag_count and not pos.is_over:  # (his rack: the tiles he kept, and those he drew unseen)
+            pos = _draw_not_seen(pos, len(pos.racks) - 1)
         a = rs.alphabet
         out: dict[str, Any] = {
             "move": u.move.notation(),
@@ -670,8 +679,10 @@ class Analyzer:
             if now.racks_known[0] and now.racks[0] != pos.racks[0]:
                 pos.racks[0] = now.racks[0]  # (the challenger's rack, typed since the play)
             if not pos.racks_known[1]:
-                # a rack not known: the tiles of the phony, back on it, are seen — known in part (or whole)
+                # a rack not known: the tiles of the phony, back on it, are seen — known in part (or whole:
+                # ``revealed``, his draws unseen still, a play of his is sent ``hidden``)
                 pos = _with_tiles_shown(pos, 1, seen)
+                out["revealed"] = pos.racks_known[1]
             return {**out, "event": "phony", "score": -u.score, **_after(pos, pushed)}
         if bonus:
             if now.scores[1] + bonus > MAX_GCG_POINTS:
@@ -1157,6 +1168,15 @@ def _count_typed_racks(before: Position, now: Position) -> "Position | None":
     except RacksmithError:
         return None
     return before
+
+
+def _draw_not_seen(pos: Position, i: int) -> Position:
+    """``pos`` with rack ``i`` (known, the tiles a player kept, his draw not given: a hidden player's
+    rack a phony had shown) not known, those tiles its known part: he drew from the unseen tiles."""
+    racks_known = list(pos.racks_known)
+    racks_known[i] = False
+    return Position(pos.ruleset, pos.board.copy(), list(pos.racks), list(pos.scores), pos.zero_turns,
+                    pos.current_opcodes, lexicon=pos.lexicon, racks_known=racks_known)
 
 
 def _with_tiles_shown(pos: Position, i: int, shown: Counter) -> Position:

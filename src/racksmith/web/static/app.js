@@ -1806,7 +1806,8 @@
     if (positionRefused(out)) return false;
     const before = state.cgp;
     const body = { cgp: before, ruleset: state.rs.name, move: text };
-    if (draw !== undefined) body.draw = draw;
+    if (revealedMover()) body.hidden = true;  // (his rack seen, his draw not)
+    else if (draw !== undefined) body.draw = draw;
     if (unchecked) body.check_words = false;
     let r;
     try {
@@ -1854,6 +1855,19 @@
   // turns taken in the game played on the page (a turn lost to a failed challenge is one): the seat to
   // move, 0 for the first player (p1 in the export)
   const turnsTaken = () => state.played.filter((p) => !p.kind || (p.kind === "challenge" && p.event === "pass")).length;
+  // the player to move is a hidden opponent whose whole rack a phony taken back showed (``revealed``; the
+  // challenger played since): what he draws is not seen, so his play is sent ``hidden``, not drawn at random
+  function revealedMover() {
+    let turns = 0;
+    for (let i = state.played.length - 1; i >= 0; i--) {
+      const p = state.played[i];
+      if (p.kind === "challenge" && p.event === "phony") return p.revealed === true && turns === 1;
+      if (!p.kind || (p.kind === "challenge" && p.event === "pass")) turns += 1;
+      if (turns > 1) return false;
+    }
+    return false;
+  }
+
   // the play a challenge may take on: the last action, a placement not challenged yet
   function challengeable() {
     const last = state.played[state.played.length - 1];
@@ -1882,7 +1896,8 @@
       out.replaceChildren(h("span", { class: "legal", text: "✓ " }), play, " stands: every word is in the lexicon, and the game is over: no turn is lost");
       return false;
     }
-    await keepAction({ kind: "challenge", cgp: before, event: r.event, score: r.score, bonus, move: r.move, words: r.phony }, r, redoing);
+    await keepAction({ kind: "challenge", cgp: before, event: r.event, score: r.score, bonus, move: r.move, words: r.phony,
+      revealed: r.revealed === true }, r, redoing);
     out.replaceChildren(h("span", { class: "legal", text: "✓ challenged: " }), play,
       r.event === "phony" ? ` is taken back (not in the lexicon: ${r.phony.join(", ")}), ${r.score}` :
         r.event === "challenge" ? ` stands (every word is in the lexicon): +${r.score} to its player` :
