@@ -1035,7 +1035,26 @@ class Position:
             if now != list(known):
                 self._set_known(now)
             return
-        if known is None or not any(r and not k for r, k in zip(self._racks, known)) or self.bag_count:
+        if known is None or self.bag_count:
+            return
+        if len(known) > 2:
+            # the bag empty in a game of three or more: the default rule's sizes (a full rack each "in
+            # order") are the position's, as its CGP writes them (``rsz``): a rack not known whose size
+            # is the count of its known tiles (none: a player gone out) is known, as it reads back
+            sizes = self.rack_sizes
+            chosen = None if seats is None else set(seats)
+            seats = chosen
+            now = [k or ((chosen is None or i in chosen) and n == len(r))
+                   for i, (r, k, n) in enumerate(zip(self._racks, known, sizes))]
+            if now != list(known):
+                self._set_known(now)
+                if self.rack_sizes != sizes:  # (the others' sizes by the rule changed with it: left as it was)
+                    self._known = known
+                else:
+                    known = self._known
+                    if known is None:
+                        return
+        if not any(r and not k for r, k in zip(self._racks, known)):
             return
         if sum(not k for k in known) != 1:  # (two racks not known share the unseen tiles: how, nobody knows)
             return
