@@ -411,3 +411,22 @@ def test_training_state_missing_a_generation_is_reported_damaged(tmp_path):
     (tmp_path / "x.klv2.train" / "gen1.klv2").unlink()
     with pytest.raises(RacksmithError, match="damaged.*gen1.klv2 is missing"):
         train_leaves(out, s, checkpoint=4, jobs=1)
+
+
+def test_a8_an_export_refuses_a_first_position_with_points_and_no_tiles():
+    """A first turn from an empty board with points scored (30/0) is no GCG record's start: the
+    export refuses it (the mutant checked the board's tiles only)."""
+    api = Analyzer("english")
+    empty = "/".join(["15"] * 15)
+    with pytest.raises(RequestError, match="started from a position with tiles on it or points scored"):
+        api.export({"turns": [{"cgp": f"{empty} ?AADGOR/AGJRSTU 30/0 0", "move": "8B pODAGRA", "draw": "BEELOPY"}]})
+
+
+def test_r15_an_end_rack_lacking_tiles_kept_from_the_last_turn_is_not_used():
+    """'#rack1 ACDEFGH' after p1 kept L and P (BEELOPY, 7B OBEY) lacks them: it is skipped with a
+    note saying so, and the end leaves that rack not known (the mutant took it)."""
+    text = ("#player1 p1 p1\n#player2 p2 p2\n>p1: ?AADGOR 8B pODAGRA +70 70\n>p2: AGJRSTU H4 JAGR. +21 21\n"
+            ">p1: BEELOPY 7B OBEY +28 98\n#rack1 ACDEFGH\n")
+    r = replay_text(text, strict=False)
+    assert any("'#rack1 ACDEFGH' lacks LP, kept from the player's last turn" in n for n in r.notes)
+    assert 0 not in r.end_racks
