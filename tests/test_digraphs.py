@@ -368,3 +368,32 @@ def test_catalan_aliases_read_without_brackets_when_they_read_no_other_way():
     assert a.encode("CAVAL‧L") == a.encode("CAVAĿL") == a.encode("CAVA[L·L]") and a.encode("PAY") == a.encode("PANY")
     assert a.encode("cavaŀl")[-1] == a.tile("L·L") | BLANK
     assert a.decode(a.encode("CAVAĿL")) == "CAVA[L·L]"
+
+
+def test_a_play_of_ch_typed_without_brackets_says_it_is_c_and_h():
+    """A Spanish player types CH for the CH tile on his rack: read as C+H (as MAGPIE reads it), the
+    play was refused as needing "CH that the rack A[CH]IO[RR]S does not hold", next to a rack
+    showing [CH]. The message now says how CH was read and what to write."""
+    pos = Position.from_cgp(f"{'/'.join(EMPTY)} A[CH]IO[RR]S/ 0/0 0", ES)
+    for move in ("8H CHIS", "-CH"):
+        verdict = pos.validate(move)
+        assert verdict.reason == "not_in_rack"
+        assert "(CH without brackets is separate tiles (C and H): write [CH] for the tile)" in verdict.message
+    assert "without brackets" not in pos.validate("8H ZOO").message  # (no tile of several letters in it)
+    other = Position.from_cgp(f"{'/'.join(EMPTY)} AEIO[RR]SU/ 0/0 0", ES)
+    assert "without brackets" not in other.validate("8H CHIS").message  # (no CH tile on the rack)
+
+
+def test_a_letter_of_a_catalan_tile_alone_is_not_sent_to_another_ruleset():
+    """Catalan has no Q but a QU tile: 'AQ' was answered "the position is spelled in the letters of
+    english: pass ruleset='english'", and an unclosed bracket in a Spanish rack "its letters are in
+    no ruleset racksmith ships: pass a ruleset file" (the user had passed one)."""
+    with pytest.raises(CGPError) as e:
+        Position.from_cgp(f"{'/'.join(EMPTY)} AQ/ 0/0 0", CA)
+    assert "(QU is one tile of catalan_test: write QU or [QU])" in str(e.value) and "english" not in str(e.value)
+    for rack, slip in (("A[CH", "unclosed '['"), ("A[]", "empty brackets")):
+        with pytest.raises(CGPError) as e:
+            Position.from_cgp(f"{'/'.join(EMPTY)} {rack}/ 0/0 0", ES)
+        assert slip in str(e.value) and "ruleset" not in str(e.value)
+    with pytest.raises(CGPError, match="spelled in the letters of 'russian'"):  # (another ruleset's letters still say so)
+        Position.from_cgp(f"{'/'.join(EMPTY)} АБВ/ 0/0 0", "english")

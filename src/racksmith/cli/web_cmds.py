@@ -17,7 +17,8 @@ from .common import err_console, fail, finite
 from ..web.limits import Limits
 
 LIMITS = Limits()  #: the defaults shown by --help
-RULESET_HELP = "Default ruleset: a name or alias (english, russian, erudit, super) or a .toml/.json ruleset file."
+RULESET_HELP = ("Default ruleset: a name or alias (english, russian, erudit, super) or a .toml/.json ruleset file (one "
+                "a server: run a server for each of two ruleset files).")
 
 
 def serve(

@@ -377,8 +377,23 @@ def _not_in_rack(rack: Tiles, move: Move) -> IllegalMoveError:
         f"the {'exchange' if move.kind == EXCHANGE else 'play'} needs {shown} that the rack "
         f"{str(rack) or '(empty)'} does not hold"
         + (" (a blank is played as the lowercase letter it stands for and needs a '?' on the rack)" if 0 in missing else "")
-        + (f" (taking a star back needs {', '.join(taking)})" if taking else ""),
+        + (f" (taking a star back needs {', '.join(taking)})" if taking else "")
+        + _unbracketed_hint(rack, move),
     )
+
+
+def _unbracketed_hint(rack: Tiles, move: Move) -> str:
+    """Why a move typed with a tile of several letters on the rack (Spanish CH) may need tiles the
+    rack lacks: written without brackets, its letters are separate tiles (C and H)."""
+    a = rack.alphabet
+    text = "".join(a.letter(t & LETTER_MASK) for t in move.tiles if t & LETTER_MASK)
+    held = {a.letter(t) for t in rack if t}
+    split = [x for x in a.unbracketed(text) if x in held]
+    if not split:
+        return ""
+    return (f" ({', '.join(split)} without brackets {'is' if len(split) == 1 else 'are'} separate tiles "
+            f"({', '.join(' and '.join(a.split(x)) for x in split)}): write {', '.join(f'[{x}]' for x in split)} "
+            f"for the tile{'s' if len(split) > 1 else ''})")
 
 
 def draw_count(used: int, bag: int) -> int:
@@ -410,6 +425,18 @@ def zero_turns_after(zero_turns: int, score: int, placed: bool = False) -> int:
     """The count of consecutive scoreless turns after a turn that scored ``score``; ``placed``: the
     turn put tiles on the board (a placement resets the count even when it scores 0)."""
     return 0 if score or placed else zero_turns + 1
+
+
+def turn_limit(ruleset: Ruleset) -> int:
+    """More turns than any game of ``ruleset`` can take: ``(total_tiles + 1) * (zero_turn_limit +
+    1)``. Every placement that stands puts at least one tile on the board for good (so there are at
+    most ``total_tiles`` of them; taking a star back leaves a tile on its square) and resets the
+    scoreless count, and ``zero_turn_limit`` scoreless turns in a row end the game: at most
+    ``total_tiles`` placements and ``total_tiles + 1`` runs of scoreless turns between them. A game
+    still on after this many turns breaks these rules: self-play, matches and leave training (the
+    kernel's game loop and the Python loops alike) stop it and report it, so that "no end after N
+    turns" means a defect, never a long game."""
+    return (ruleset.total_tiles + 1) * (ruleset.zero_turn_limit + 1)
 
 
 def going_out_points(end_rule: str, leftover_value: int) -> int:

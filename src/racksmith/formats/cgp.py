@@ -49,8 +49,11 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
     try:
         return _parse_cgp(text, ruleset)
     except CGPError as e:
-        if not e.letter:
-            raise
+        if not e.letter or any(m in str(e) for m in _SPELLING_SLIPS):
+            raise  # (not a letter of another ruleset: a slip in writing this one's tiles)
+        part = _part_of_tile(str(e), ruleset)
+        if part:  # (Catalan Q alone: the first letter of its QU tile, not a letter of English)
+            raise CGPError(f"{e} ({part})", letter=True) from None
         fits = rulesets_that_read(lambda rs: _reads(text, rs), ruleset)
         if not fits and without_twin_hint(str(e)) != str(e):
             # the letter is the other script's twin of one of this alphabet's (a Latin K in a Russian
@@ -67,6 +70,25 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
         err = CGPError(f"{message}; the position is spelled in the letters of {names}: pass "
                        + " or ".join(f"ruleset={n!r}" for n in fits), letter=True, rulesets=fits, param="ruleset")
         raise err from None
+
+
+#: messages of tiles written wrong (brackets, mixed case): no other ruleset's letters to point to
+_SPELLING_SLIPS = ("unclosed '[' in", "empty brackets '[]'", "mixes capitals and small letters")
+_UNKNOWN_LETTER = re.compile(r"letter '([^']+)' is not in the alphabet")
+
+
+def _part_of_tile(message: str, ruleset: Ruleset) -> str:
+    """Where the letter an error names is not one of ``ruleset``'s but begins its tiles of several
+    letters (Catalan Q, of QU), what to write for them; else ""."""
+    m = _UNKNOWN_LETTER.search(message)
+    if not m:
+        return ""
+    up = m.group(1).upper()
+    tiles = [x for x in ruleset.alphabet.letters if len(x) > 1 and x.startswith(up)]
+    if not tiles:
+        return ""
+    return (f"{' and '.join(tiles)} {'is one tile' if len(tiles) == 1 else 'are one tile each'} of {ruleset.name}: "
+            f"write {', '.join(f'{x} or [{x}]' for x in tiles)}")
 
 
 def cgp_racks_known(board: np.ndarray, racks: "tuple[Tiles, ...]", ruleset: Ruleset,
