@@ -397,3 +397,23 @@ def test_a_letter_of_a_catalan_tile_alone_is_not_sent_to_another_ruleset():
         assert slip in str(e.value) and "ruleset" not in str(e.value)
     with pytest.raises(CGPError, match="spelled in the letters of 'russian'"):  # (another ruleset's letters still say so)
         Position.from_cgp(f"{'/'.join(EMPTY)} АБВ/ 0/0 0", "english")
+
+
+def test_a_record_and_a_board_file_with_ch_unbracketed_say_how_it_was_read(tmp_path):
+    """'8H CHES +14' (the CH tile meant) replays as C, H, E, S for 18: the error said only "scores
+    18, the record says +14"; a board file row '.......CHICO....' said "16 squares, the board is 15
+    wide" without the hint a CGP row gets. Both now say how CH was read."""
+    text = "#player1 ana ana\n#player2 bea bea\n>ana: ACHIOES 8H CHES +14 14\n"
+    r = replay_text(text, ES, strict=False)
+    assert any("8H CHES scores 18, the record says +14 (read with CH as separate tiles (C and H): the tile is "
+               "written [CH])" in str(e) for e in r.errors)
+    spec = tmp_path / "spanish.json"
+    spec.write_text(json.dumps(ES.to_dict()), encoding="utf-8")
+    rows = ["." * 15] * 15
+    rows[7] = ".......CHICO...."
+    path = tmp_path / "board.txt"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "racksmith", "moves", "--board", str(path), "--rack", "AEIOS", "-r",
+                          str(spec)], capture_output=True, text=True)
+    assert out.returncode == 1 and out.stderr.count("\n") == 1
+    assert "16 squares, the board is 15 wide" in out.stderr and "write [CH] for the tile" in out.stderr

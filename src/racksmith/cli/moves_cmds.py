@@ -8,6 +8,7 @@ import click
 import typer
 
 from ..errors import PositionError, UnknownLetterError
+from ..formats.cgp import width_hint
 from .common import (
     CgpArg, CgpOption, BoardOption, RackOption, RulesetOption, LexiconOption, emit_json, err_console, fail, load_position,
     position_lexicon, LEAVES_HELP, note_equity_without_leaves, resolve_leaves, say_table, ships_no_leaves,
@@ -45,7 +46,7 @@ def read_board(path: Path, ruleset):
         if len(squares) != ruleset.cols:
             raise PositionError(
                 f"board file {str(path)!r}, line {r + 1}: {len(squares)} squares, the board is {ruleset.cols} wide "
-                "(write every square, '.' for an empty one)"
+                "(write every square, '.' for an empty one)" + width_hint(line, [], a)
             )
         for c, sq in enumerate(squares):
             if sq in (".", " "):

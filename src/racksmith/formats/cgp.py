@@ -445,7 +445,7 @@ def _parse_board(board_s: str, ruleset: Ruleset) -> np.ndarray:
             c += 1
         if c != ruleset.cols:
             raise CGPError(f"CGP board row {r + 1} {row!r} covers {c} squares; the {ruleset.name} board is {ruleset.cols} wide"
-                           + _width_hint(row, joined, a))
+                           + width_hint(row, joined, a))
     return board
 
 
@@ -495,7 +495,7 @@ def _plain_board(rows: "list[str]", ruleset: Ruleset) -> "np.ndarray | None":
     return np.frombuffer(buf, dtype=np.uint8).reshape(len(rows), cols)
 
 
-def _width_hint(row: str, joined: "list[str]", a) -> str:
+def width_hint(row: str, joined: "list[str]", a) -> str:
     """Why a row may cover another number of squares than it seems to: the multi-character
     tiles it spells without brackets, read as separate tiles (CH) or as one (NY)."""
     hints = []

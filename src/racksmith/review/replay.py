@@ -87,6 +87,15 @@ class ReplayTurn:
     shown: tuple[Tiles, ...] = ()
     rack_inferred: bool = False
 
+    def __post_init__(self) -> None:
+        _read_only_board(self)
+
+    def __setstate__(self, state: list) -> None:
+        """Unpickled (or copied): the fields as they were, the board read-only again."""
+        for name, value in zip(self.__slots__, state):  # (the fields, in order: what the dataclass pickles)
+            object.__setattr__(self, name, value)
+        _read_only_board(self)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReplayTurn):
             return NotImplemented
@@ -98,6 +107,16 @@ class ReplayTurn:
     @property
     def line(self) -> int:
         return self.event.line
+
+
+def _read_only_board(turn: ReplayTurn) -> None:
+    """Make the turn's board read-only, as the turn is frozen (:meth:`Replay.position` reads it): a
+    view of the board given, so that the array the caller holds stays as it was."""
+    board = turn.board
+    if isinstance(board, np.ndarray) and board.flags.writeable:
+        board = board.view()
+        board.flags.writeable = False
+        object.__setattr__(turn, "board", board)
 
 
 #: the tag of a failed challenge's pass: under the double-challenge rule a challenge that fails costs
@@ -1026,6 +1045,11 @@ class _Replayer:
         not taken on trust)."""
         extra = event.score - (move.score or 0)
         said = f"{move.notation()} scores {move.score}, the record says {event.score:+d}"
+        a = self.rs.alphabet
+        split = a.unbracketed("".join(a.letter(t & LETTER_MASK) for t in move.tiles if t & LETTER_MASK))
+        if split:  # (Spanish CHES: C, H, E, S, where the record may mean the CH tile)
+            said += (f" (read with {', '.join(split)} as separate tiles ({', '.join(' and '.join(a.split(x)) for x in split)}): "
+                     f"the tile{'s are' if len(split) > 1 else ' is'} written {', '.join(f'[{x}]' for x in split)})")
         if extra <= 0 or extra % 5:
             self.fail(said, event.line)
             return
