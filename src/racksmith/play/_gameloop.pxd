@@ -17,7 +17,7 @@ from racksmith.rules._tiles cimport MAX_RACK
 
 cdef enum:
     MAX_PLAYERS = 8         # seats of a game played in the kernel (more: the Python Game)
-    MAX_GAME_TURNS = 1000   # a game longer than this is stopped and reported (selfplay.MAX_TURNS)
+    MAX_GAME_TURNS = 1 << 30    # the largest turn limit (GameRules.max_turns) the kernel takes
     MAX_STARS = 8           # star reclamation: a set with more blanks plays through the Python Game
 
 # players
@@ -30,7 +30,7 @@ cdef enum:
     GAME_ON = 0
     END_OUT = 1             # a player emptied his rack with the bag empty
     END_ZERO_TURNS = 2      # zero_turn_limit consecutive scoreless turns
-    END_STOPPED = 3         # stopped: a move that could not be applied, or MAX_GAME_TURNS turns
+    END_STOPPED = 3         # stopped: a move that could not be applied, or GameRules.max_turns turns
 
 # what the independent check (game_check) and the loop report; 0 = sound
 cdef enum:
@@ -49,7 +49,7 @@ cdef enum:
     CHECK_EXCHANGE_NOT_ALLOWED = 12     # the bag holds fewer than exchange_limit tiles
     CHECK_NOT_APPLIED = 13      # the move could not be applied (board or rack refused it): the game stops
     CHECK_TILES_NOT_CONSERVED = 14      # bag + racks + board differ from the set
-    CHECK_NO_END = 15           # no end after MAX_GAME_TURNS turns: the game stops
+    CHECK_NO_END = 15           # no end after GameRules.max_turns turns: the game stops
     CHECK_NO_STAR_THERE = 16    # a square the move takes a star back from holds no star
     CHECK_STAR_NOT_REPLAYED = 17        # the move puts down fewer blanks than the stars it takes back
 
@@ -76,6 +76,8 @@ cdef struct GameRules:
     int rack_size
     int exchange_limit
     int zero_turn_limit
+    int max_turns           # more turns than a game can take (racksmith.core.turns.turn_limit): one still
+                            # on after them is stopped and reported (CHECK_NO_END)
     int club                # end rule: 0 tournament (out: + twice the leftover), 1 club (+ once, each - his own)
     int use_gaddag          # generate with Gordon's algorithm (the lexicon has a GADDAG), else Appel-Jacobson's
     int star_reclamation    # Эрудит: a placement may first take back stars (blanks) whose letters the rack holds

@@ -37,11 +37,14 @@ from racksmith.rules._tiles cimport (
 
 import numpy as np
 
+from racksmith.core.turns import turn_limit as _turn_limit
+
 check_tile_bits(__name__)
 TILE_BITS = tile_bits()      #: the tile bits this module was compiled with (rules/_tiles.pxd)
 KWG_LAYOUT = kwg_layout()    #: the KWG node layout it was compiled with (lexicon/_kwg.pxd)
 
-#: the limits of a game in the kernel, by name
+#: the limits of a game in the kernel, by name (MAX_TURNS: the largest turn limit it takes; a game is
+#: stopped as endless after its ruleset's, racksmith.core.turns.turn_limit)
 MAX_KERNEL_PLAYERS = MAX_PLAYERS
 MAX_KERNEL_STARS = MAX_STARS
 MAX_TURNS = MAX_GAME_TURNS
@@ -979,7 +982,7 @@ cdef int play_batch(const GameRules* gr, const PlayerC* players, int n_players, 
         game_new(&g, gr, b, bag, n_players, a.seed, <uint64_t>(index // 2 if a.paired else index))
         g.scratch = scratch
         while not g.over:
-            if g.turns >= MAX_GAME_TURNS:
+            if g.turns >= gr.max_turns:
                 add_violation(t, index, g.turns, CHECK_NO_END, 0, -1, NULL)
                 g.over = END_STOPPED
                 break
@@ -1021,6 +1024,27 @@ cdef int game_playout(GameC* g, const GameRules* gr, const PlayerC* by_seat, Wal
             return -1
         k += 1
     return k
+
+
+cdef int playout_grown(GameC* g, const GameRules* gr, const PlayerC* by_seat, WalkC* w, int plies, bint check,
+                       TurnC** turns, int* cap) noexcept nogil:
+    """game_playout into ``*turns`` (``*cap`` entries), the array doubled (up to ``plies``) whenever it
+    fills with the game still on: a large ``plies`` (up to the ruleset's turn limit) costs only the
+    turns played. Returns the turns played, or -1 when memory ran out."""
+    cdef int played = 0, step
+    cdef TurnC* grown
+    while True:
+        step = game_playout(g, gr, by_seat, w, cap[0] - played, check, turns[0] + played)
+        if step < 0:
+            return -1
+        played += step
+        if g.over or played >= plies:
+            return played
+        grown = <TurnC*>realloc(turns[0], <size_t>min(2 * <int64_t>cap[0], <int64_t>plies) * sizeof(TurnC))
+        if grown == NULL:
+            return -1
+        turns[0] = grown
+        cap[0] = <int>min(2 * <int64_t>cap[0], <int64_t>plies)
 
 
 cdef double leave_value(const LeavesC* lv, const uint8_t* counts, int n_letters) noexcept nogil:
@@ -1119,6 +1143,7 @@ cdef int _game_rules(Rules rules, GameRules* gr) except -1:
     gr.rack_size = r.rack_size
     gr.exchange_limit = _int_in(rs.exchange_limit, 0, 1 << 30, "exchange_limit")
     gr.zero_turn_limit = _int_in(rs.zero_turn_limit, 1, 1 << 30, "zero_turn_limit")
+    gr.max_turns = _int_in(_turn_limit(rs), 1, MAX_GAME_TURNS, "the turn limit (total tiles + 1) * (zero_turn_limit + 1)")
     if rs.end_rule not in ("tournament", "club"):
         raise ValueError(f"end_rule must be 'tournament' or 'club', got {rs.end_rule!r:.40}")
     gr.club = rs.end_rule == "club"
@@ -1236,7 +1261,9 @@ def play_games(Rules rules not None, players, seed, first, n_games, *, bint pair
     ``rows``): leave training's census — before every turn of an equity player holding a full rack
     with tiles in the bag, that many racks drawn from the tiles unseen to the mover (bag and every
     rack; a stream of the game and the turn), each rack's best move a row of its own. ``lie`` (``"score"`` or
-    ``"word"``), ``lie_game``, ``lie_turn``: a test hook that makes the generator lie.
+    ``"word"``), ``lie_game``, ``lie_turn``: a test hook that makes the generator lie. A game still on
+    after its ruleset's turn limit (:func:`racksmith.core.turns.turn_limit`, more turns than a game
+    of the rules can take) is stopped, a violation ``CHECK_NO_END``.
 
     Returns a dict of numpy arrays by game — ``scores`` and ``bingos`` ``[game][player]`` (players
     in the order given), ``turns``, ``calls``, ``reached``, ``ends`` (END_* codes) —, ``log`` and
@@ -1279,7 +1306,7 @@ def play_games(Rules rules not None, players, seed, first, n_games, *, bint pair
     else:
         raise ValueError(f"lie must be None, 'score' or 'word', got {lie!r:.40}")
     a.lie_game = _int_in(lie_game, -1, 1 << 62, "lie_game")
-    a.lie_turn = <int>_int_in(lie_turn, -1, MAX_GAME_TURNS, "lie_turn")
+    a.lie_turn = <int>_int_in(lie_turn, -1, gr.max_turns, "lie_turn")
     a.probes = <int>_int_in(probes, 0, 10_000, "probes")
     if a.probes and not rows:
         raise ValueError("probes are recorded as rows: give rows=True with probes")
@@ -1333,10 +1360,11 @@ def play_games(Rules rules not None, players, seed, first, n_games, *, bint pair
 
 
 def playout(Rules rules not None, players, board, racks, scores, zero_turns, bag, plies, seed=0, bint check=True):
-    """Up to ``plies`` turns from a position, each seat playing its player's best move; for
-    simulation. ``players``: one (kind, leave table) pair per seat (as for :func:`play_games`);
-    ``board``: rows x cols uint8 tiles; ``racks``, ``scores``: by seat, seat 0 to move; ``bag``:
-    the tiles in the order they are drawn (bytes); board, racks and bag must hold exactly the set.
+    """Up to ``plies`` turns (0 .. the ruleset's turn limit, :func:`racksmith.core.turns.turn_limit`)
+    from a position, each seat playing its player's best move; for simulation. ``players``: one
+    (kind, leave table) pair per seat (as for :func:`play_games`); ``board``: rows x cols uint8
+    tiles; ``racks``, ``scores``: by seat, seat 0 to move; ``bag``: the tiles in the order they
+    are drawn (bytes); board, racks and bag must hold exactly the set.
     Exchanged tiles go back into the bag, shaken by the stream of (``seed``, 0).
 
     Returns a dict: ``board`` (a new array), ``racks`` (bytes, ascending), ``scores``,
@@ -1350,7 +1378,7 @@ def playout(Rules rules not None, players, board, racks, scores, zero_turns, bag
     cdef PlayerC ps[MAX_PLAYERS]
     cdef GameC g
     cdef list keep = []
-    cdef int n, i, k, played, bt, sq
+    cdef int n, i, k, played, bt, sq, cap
     cdef const uint8_t[:, ::1] view
     cdef const uint8_t* rk
     cdef BoardC* b = NULL
@@ -1376,7 +1404,7 @@ def playout(Rules rules not None, players, board, racks, scores, zero_turns, bag
     if len(racks) != n or len(scores) != n:
         raise ValueError(f"{n} players need {n} racks and {n} scores, got {len(racks)} and {len(scores)}")
     zt = _int_in(zero_turns, 0, 1 << 30, "zero_turns")
-    k_plies = _int_in(plies, 0, MAX_GAME_TURNS, "plies")
+    k_plies = _int_in(plies, 0, gr.max_turns, "plies")
     memset(held, 0, sizeof(held))
     memset(&g, 0, sizeof(GameC))
     for i in range(r.rows):
@@ -1414,7 +1442,8 @@ def playout(Rules rules not None, players, board, racks, scores, zero_turns, bag
     b = <BoardC*>malloc(sizeof(BoardC))
     w = walk_new()
     bagbuf = <uint8_t*>malloc(gr.total_tiles + 1)
-    ts = <TurnC*>malloc((k_plies if k_plies else 1) * sizeof(TurnC))
+    cap = <int>min(k_plies, 1024)
+    ts = <TurnC*>malloc((cap if cap else 1) * sizeof(TurnC))
     scratch = new_scratch(&gr)
     try:
         if b == NULL or w == NULL or bagbuf == NULL or ts == NULL or (gr.star_reclamation and scratch == NULL):
@@ -1429,7 +1458,7 @@ def playout(Rules rules not None, players, board, racks, scores, zero_turns, bag
             b.tiles[sq] = view[sq // r.cols, sq % r.cols]
         with nogil:
             board_set(b, r, b.tiles, gr.use_gaddag)
-            played = game_playout(&g, &gr, ps, w, <int>k_plies, check, ts)
+            played = playout_grown(&g, &gr, ps, w, <int>k_plies, check, &ts, &cap)
         if played < 0:
             raise MemoryError("out of memory while playing out")
         out_board = np.frombuffer(PyBytes_FromStringAndSize(<const char*>b.tiles, r.rows * r.cols),

@@ -16,7 +16,8 @@ through :class:`~racksmith.play.game.Game`. Both engines play the same games (te
 equal), so the result does not depend on which one ran.
 
 A match keeps its pairs as numpy columns (:class:`~racksmith.play.tables.PairTable`, 24 bytes a
-pair), each batch written into the rows of its pairs as it finishes, whatever the backend.
+pair; 40 for a ruleset whose totals could pass 32 bits), each batch written into the rows of its
+pairs as it finishes, whatever the backend.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ import numpy as np
 
 from .. import _args
 from ..core.bag import game_rng
+from ..core.turns import turn_limit
 from ..core.move import Move
 from ..errors import OutputFileError, PlayerError, PlayerSpecError, RacksmithError
 from ..lexicon import Lexicon
@@ -48,7 +50,6 @@ from .players import GameView
 from .specs import PlayerSpec, kind_module, parse_player_spec, player_kinds
 from .tables import IntSums, PairTable, chunks
 
-MAX_TURNS = 1000
 BATCH = 25  #: pairs a batch
 
 
@@ -147,6 +148,7 @@ def play_pairs(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any], seed: i
 
     trusted = tuple(own_player(pl) for pl in players)
     labels = specs or names
+    limit = turn_limit(ruleset)  # more turns than a game can take: one still on after them is a defect
     out = []
     for p in pairs:
         scores = []
@@ -174,8 +176,8 @@ def play_pairs(ruleset: Ruleset, lexicon: Any, players: tuple[Any, Any], seed: i
             pos = game.live_position
             while not pos.is_over:
                 turns += 1
-                if turns > MAX_TURNS:
-                    raise RacksmithError(f"match pair {p}: a game has no end after {MAX_TURNS} turns")
+                if turns > limit:
+                    raise RacksmithError(f"match pair {p}: a game has no end after {limit} turns")
                 who = order[game.to_move]
                 try:
                     move = players[who].choose(view)
@@ -240,6 +242,8 @@ def kernel_pairs(ruleset: Ruleset, lexicon: Any, lineup: list, seed: int, pairs:
                                paired=True, check=True, log=records)
     if out["n_violations"]:
         game, turn, code = out["violations"][0][:3]
+        if code == _gameloop.CHECK_CODES["no_end"]:
+            raise RacksmithError(f"match pair {game // 2}: a game has no end after {turn_limit(ruleset)} turns")
         raise RacksmithError(f"match pair {game // 2}, turn {turn}: a move failed the independent check "
                              f"({_gameloop.CHECK_REASONS.get(code, code)})")
     sc = out["scores"].tolist()
@@ -393,14 +397,15 @@ class PairGames:
     """What a match keeps of its games besides the scores (:class:`GameDetail` without the
     records), a row a pair in the rows of its :class:`~racksmith.play.tables.PairTable`:
     ``bingos`` (int16, ``(n, 2, 2)``: pair, game — player 1 first, then player 2 first —,
-    player), ``turns`` (int16, ``(n, 2)``), ``ends`` (int8, ``(n, 2)``: END_* codes of
-    :mod:`racksmith.play.selfplay`, 0 when not known). 14 bytes a pair."""
+    player), ``turns`` (int32, ``(n, 2)``: a game of a ruleset's may take up to
+    :func:`racksmith.core.turns.turn_limit` turns), ``ends`` (int8, ``(n, 2)``: END_* codes of
+    :mod:`racksmith.play.selfplay`, 0 when not known). 18 bytes a pair."""
 
     __slots__ = ("bingos", "turns", "ends")
 
     def __init__(self, pairs: int):
         self.bingos = np.zeros((pairs, 2, 2), np.int16)
-        self.turns = np.zeros((pairs, 2), np.int16)
+        self.turns = np.zeros((pairs, 2), np.int32)
         self.ends = np.zeros((pairs, 2), np.int8)
 
     def put(self, pairs: Iterable[PairResult]) -> None:
@@ -417,7 +422,7 @@ class PairGames:
 class MatchResult:
     """A match's outcome: per player wins, losses, draws, win rate with its 95% Wilson interval,
     mean spread. Every pair's scores are kept as columns (:attr:`table`, a
-    :class:`~racksmith.play.tables.PairTable`: 24 bytes a pair); :attr:`pairs` makes them
+    :class:`~racksmith.play.tables.PairTable`: 24 bytes a pair, 40 wide); :attr:`pairs` makes them
     :class:`PairResult` objects on demand."""
 
     p1_spec: str
@@ -606,7 +611,9 @@ played and which records written."""
 
         if progress:
             progress(0)
-        table = PairTable.empty(games // 2)
+        from .selfplay import wide_tables
+
+        table = PairTable.empty(games // 2, wide=wide_tables(rs))
         details = PairGames(games // 2)
         played = np.zeros(games // 2, np.bool_)
         written = np.zeros(games, np.bool_) if folder is not None else None

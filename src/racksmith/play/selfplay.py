@@ -51,6 +51,7 @@ import numpy as np
 
 from .. import _args
 from ..core.bag import game_rng
+from ..core.turns import turn_limit
 from ..core.position import LeavesLike, LexiconLike
 from ..core.validation import check_move_lean
 from ..errors import IllegalMoveError, OutputFileError, RacksmithError
@@ -73,8 +74,6 @@ from .tables import GameTable, IntSums, chunks
 
 #: games a batch holds at most: a call of the kernel's game loop, a share of a worker's games
 BATCH = 50
-#: a game longer than this many turns is reported as a violation and stopped
-MAX_TURNS = _gameloop.MAX_TURNS
 #: the engines of a series: ``auto`` (the kernel when every player is a built-in equity or score
 #: player, else Python), ``kernel`` (refused for other players), ``python`` (always :class:`Game`)
 ENGINES = ("auto", "kernel", "python")
@@ -86,7 +85,8 @@ MAX_KERNEL_TOTAL = 2**31 - 1
 
 #: how a game ended, by code (the kernel's END_* codes): a player went out with the bag empty, the
 #: scoreless turns reached the ruleset's limit, or the game was stopped (a move that could not be
-#: applied, no end after MAX_TURNS turns: a violation); 0 when not known
+#: applied, no end after the ruleset's turn limit, racksmith.core.turns.turn_limit: a violation); 0
+#: when not known
 END_OUT, END_SCORELESS, END_STOPPED = 1, 2, 3
 #: the names of the codes, as the games' CSV writes them
 END_NAMES = ("", "out", "scoreless", "stopped")
@@ -126,20 +126,36 @@ def one_line(text: str) -> str:
     return "".join(" " if ch.isspace() and ch not in " \t" else ch for ch in text)
 
 
+def total_bound(ruleset: Ruleset) -> float:
+    """The most a player's game total could reach on ``ruleset``: every tile placed in the best
+    play the board allows, and the end-of-game adjustments."""
+    from ..movegen.generate import play_score_bound
+
+    most = play_score_bound(ruleset, max(ruleset.rows, ruleset.cols)) * ruleset.total_tiles
+    return most + 2 * sum(v * c for v, c in zip(ruleset.values, ruleset.counts))
+
+
 def kernel_plays_ruleset(ruleset: Ruleset) -> bool:
     """Whether the kernel's game loop plays this ruleset's games: every ruleset, Эрудит's star
     reclamation included, but star reclamation with more than ``MAX_KERNEL_STARS`` (8) blanks in the
-    set, and a set whose game totals could pass 32 bits (every tile placed in the best play the
-    board allows, and the end-of-game adjustments: a total that wrapped gave wrong scores and
-    winners), whose games play through the Python :class:`Game`, which refuses a total beyond
-    that when one is reached."""
-    from ..movegen.generate import play_score_bound
-
+    set, and a set whose game totals could pass 32 bits (:func:`total_bound`: a total that wrapped
+    gave wrong scores and winners). Those play through the Python :class:`Game`, whose totals are
+    Python integers; a series or match keeps them in a wide table (:func:`wide_tables`, 64-bit
+    scores)."""
     if ruleset.star_reclamation and ruleset.counts[0] > _gameloop.MAX_KERNEL_STARS:
         return False
-    most = play_score_bound(ruleset, max(ruleset.rows, ruleset.cols)) * ruleset.total_tiles
-    most += 2 * sum(v * c for v, c in zip(ruleset.values, ruleset.counts))
-    return most <= MAX_KERNEL_TOTAL
+    return total_bound(ruleset) <= MAX_KERNEL_TOTAL
+
+
+def wide_tables(ruleset: Ruleset) -> bool:
+    """Whether a series or a match of ``ruleset`` keeps its games in a wide table
+    (:data:`racksmith.play.tables.WIDE`: 64-bit scores, 32-bit turns): its game totals could pass
+    the 32 bits of :attr:`GameTable.DTYPES`' scores (:func:`total_bound`), or its games the 16 bits
+    of its turns (:func:`racksmith.core.turns.turn_limit`). Every shipped ruleset's fit the narrow
+    table."""
+    d = GameTable.DTYPES
+    return (total_bound(ruleset) > np.iinfo(d["scores"]).max
+            or turn_limit(ruleset) > np.iinfo(d["turns"]).max)  # (a game stopped at the limit counts it)
 
 
 
@@ -230,6 +246,8 @@ class _Series:
             raise RacksmithError(f"engine {config.engine!r}: use one of {', '.join(ENGINES)}")
         self.ruleset: Ruleset = get_ruleset(config.ruleset)
         self.ruleset.check_players(len(config.players))  # the tiles fill a rack for every player
+        self.turn_limit = turn_limit(self.ruleset)  #: a game still on after this many turns is stopped (a violation)
+        self.wide = wide_tables(self.ruleset)  #: the games' tables are wide (64-bit scores, 32-bit turns)
         if lexicon is None:
             lexicon = ruleset_lexicon(self.ruleset, config.lexicon)
         self.lexicon = lexicon
@@ -366,7 +384,7 @@ class _Series:
                 ends.append(end)
                 if lost is not None:
                     unwritten[row] = lost
-            return GameTable.from_results(results, k, unwritten=unwritten), np.array(ends, np.int8)
+            return GameTable.from_results(results, k, unwritten=unwritten, wide=self.wide), np.array(ends, np.int8)
         parts: list[tuple[GameTable, np.ndarray]] = []
         i = 0
         while i < len(indices):
@@ -407,13 +425,13 @@ class _Series:
                     unwritten[g] = lost
         index = np.arange(first, first + n, dtype=np.int64)
         table = GameTable(index, index % k, r["scores"], r["bingos"], r["turns"], r["calls"], r["reached"], problems,
-                          players=k, unwritten=unwritten)
+                          players=k, unwritten=unwritten, wide=self.wide)
         return table, np.asarray(r["ends"], np.int8)
 
     def _violation(self, game: int, turn: int, code: int, detail: int, rec: bytes) -> str:
         reason = _gameloop.CHECK_REASONS.get(code, str(code))
         if reason == "no_end":
-            return f"game {game}: no end after {MAX_TURNS} turns"
+            return f"game {game}: no end after {self.turn_limit} turns"
         where = f"game {game}, turn {turn}"
         move = record_move(rec, self.ruleset.alphabet)
         if reason == "tiles_not_conserved":
@@ -465,8 +483,8 @@ class _Series:
         lexicon = self.lexicon
         turns = 0
         while not pos.is_over:
-            if turns >= MAX_TURNS:
-                violations.append(f"game {index}: no end after {MAX_TURNS} turns")
+            if turns >= self.turn_limit:
+                violations.append(f"game {index}: no end after {self.turn_limit} turns")
                 break
             move = by_seat[game.to_move].choose(view)
             turns += 1
@@ -576,7 +594,7 @@ def run_selfplay(
         series = _Series(config, lexicon, leaves)
         loaded = time.perf_counter()
         k = len(config.players)
-        table = GameTable.empty(games, k)
+        table = GameTable.empty(games, k, wide=series.wide)
         ends = np.zeros(games, np.int8)
         played = np.zeros(games, np.bool_)  # the games whose results came back
         pending: dict[int, Sequence[int]] = {}  # the batches handed out and not back, by their first game

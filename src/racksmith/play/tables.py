@@ -32,6 +32,12 @@ CHUNK = 1 << 16
 
 _INT64_SAFE = 1 << 62
 
+#: the columns a *wide* table holds in more bits than :attr:`GameTable.DTYPES` says: the tables of a
+#: ruleset whose game totals could pass 32 bits (played through the Python Game, its totals Python
+#: integers; no total of a legal ruleset comes near 63 bits: the move generator refuses a play of
+#: 2**30 points, and a game places at most 10,000 tiles) or whose games could pass 32,767 turns
+WIDE: Mapping[str, Any] = {"scores": np.int64, "turns": np.int32}
+
 
 def _checked(name: str, values: Any, dtype: Any, shape: tuple[int, ...] | None = None) -> np.ndarray:
     """``values`` as a new array of ``dtype``, or an error naming the column when a value does not fit."""
@@ -133,7 +139,10 @@ class GameTable:
     ``bingos`` (int16, ``(n, players)``), ``turns`` (int16, ``(n,)``), ``generator_calls`` (int32,
     ``(n,)``), ``moves_generated`` (int64, ``(n,)``): 8 + 2 + 6 * players + 2 + 4 + 8 bytes a game
     (:attr:`DTYPES`; a value that does not fit its column is an error, never wrapped) — and
-    ``violations``, ``{row: (message, ...)}`` for the rows of the games that have any.
+    ``violations``, ``{row: (message, ...)}`` for the rows of the games that have any. A *wide*
+    table (``wide=True``: the games of a ruleset whose totals could pass 32 bits or whose games
+    could pass 32,767 turns, :func:`racksmith.play.selfplay.wide_tables`) holds ``scores`` as int64
+    and ``turns`` as int32 (:data:`WIDE`).
 
     The games whose GCG record could not be written (a series with ``gcg_dir``: a full disk, a
     folder removed mid-run) are ``unwritten``, a bool column made only when there is one (None
@@ -155,8 +164,8 @@ class GameTable:
 
     def __init__(self, index: Any, first: Any, scores: Any, bingos: Any, turns: Any, generator_calls: Any,
                  moves_generated: Any, violations: Mapping[int, Sequence[str]] | None = None, *,
-                 players: int | None = None, unwritten: Mapping[int, str] | None = None):
-        d = self.DTYPES
+                 players: int | None = None, unwritten: Mapping[int, str] | None = None, wide: bool = False):
+        d = self.dtypes(wide)
         self.index = _checked("index", index, d["index"])
         n = len(self.index)
         k = players if players is not None else (np.shape(scores)[1] if np.ndim(scores) == 2 else 0)
@@ -184,14 +193,24 @@ class GameTable:
             self.unwritten_error = (int(first), str(unwritten[first]))
 
     @classmethod
-    def empty(cls, games: int, players: int) -> "GameTable":
+    def dtypes(cls, wide: bool = False) -> dict[str, Any]:
+        """The columns' dtypes: :attr:`DTYPES`, with those of :data:`WIDE` for a wide table."""
+        return {**cls.DTYPES, **WIDE} if wide else dict(cls.DTYPES)
+
+    @property
+    def wide(self) -> bool:
+        """Whether the table holds scores in 64 bits and turns in 32 (:data:`WIDE`)."""
+        return self.scores.dtype == np.dtype(WIDE["scores"])
+
+    @classmethod
+    def empty(cls, games: int, players: int, *, wide: bool = False) -> "GameTable":
         """The table of a run of ``games`` games, ``index`` 0..games-1, every other column 0, to be
-        filled by :meth:`put`."""
+        filled by :meth:`put` (``wide``: see the class)."""
         from .backends import MAX_GAMES
 
         games = _args.whole(games, "games", lo=0, hi=MAX_GAMES)
         players = _args.whole(players, "players", lo=1, hi=MAX_TILES)  # (each holds a tile at least)
-        d = cls.DTYPES
+        d = cls.dtypes(wide)
         t = cls.__new__(cls)
         try:
             t.index = np.arange(games, dtype=d["index"])
@@ -202,7 +221,8 @@ class GameTable:
             t.generator_calls = np.zeros(games, d["generator_calls"])
             t.moves_generated = np.zeros(games, d["moves_generated"])
         except MemoryError:
-            raise RacksmithError(f"the table of {games:,} games of {players} players ({24 + 6 * players} bytes a "
+            size = sum(np.dtype(t).itemsize * (players if name in ("scores", "bingos") else 1) for name, t in d.items())
+            raise RacksmithError(f"the table of {games:,} games of {players} players ({size} bytes a "
                                  "game) does not fit in memory: play fewer games a run") from None
         t.violations = {}
         t.unwritten = None
@@ -211,20 +231,21 @@ class GameTable:
 
     @classmethod
     def from_results(cls, results: Iterable[GameResult], players: int | None = None, *,
-                     unwritten: Mapping[int, str] | None = None) -> "GameTable":
+                     unwritten: Mapping[int, str] | None = None, wide: bool = False) -> "GameTable":
         """The rows of :class:`GameResult` s, in their order (``unwritten``: ``{row: message}`` of
-        the games whose records could not be written)."""
+        the games whose records could not be written; ``wide``: see the class)."""
         rs = list(results)
         k = players if players is not None else (len(rs[0].scores) if rs else 0)
         return cls(
             [r.index for r in rs], [r.first for r in rs], [tuple(r.scores) for r in rs], [tuple(r.bingos) for r in rs],
             [r.turns for r in rs], [r.generator_calls for r in rs], [r.moves_generated for r in rs],
             {row: r.violations for row, r in enumerate(rs) if r.violations}, players=k, unwritten=unwritten,
+            wide=wide,
         )
 
     @classmethod
     def concat(cls, tables: Sequence["GameTable"], players: int) -> "GameTable":
-        """The rows of ``tables`` one after the other."""
+        """The rows of ``tables`` one after the other (wide when one of them is)."""
         if not tables:
             return cls([], [], [], [], [], [], [], players=players)
         out = cls.__new__(cls)
@@ -279,7 +300,10 @@ class GameTable:
             raise RacksmithError(f"a batch of {batch.players} players for a table of {self.players}")
         for name in self.DTYPES:
             if name != "index":
-                getattr(self, name)[rows] = getattr(batch, name)
+                column, values = getattr(self, name), getattr(batch, name)
+                if values.dtype != column.dtype:  # a wide batch in a narrow table: its values must fit
+                    values = _checked(name, values, column.dtype)
+                column[rows] = values
         for row in rows.tolist():
             self.violations.pop(row, None)
         for row, found in batch.violations.items():
@@ -358,35 +382,41 @@ class GameTable:
 class PairTable:
     """The pairs of a match, a row a pair: ``pair`` (int64, ``(n,)``) and ``scores`` (int32,
     ``(n, 2, 2)``: ``scores[r, 0]`` is the first game's (player 1, player 2), player 1 moving
-    first; ``scores[r, 1]`` the second game's). A run's table (:meth:`empty`) has pair ``p`` in row
-    ``p``. ``table[i]`` is row ``i`` as a :class:`~racksmith.play.match.PairResult`, iterating
+    first; ``scores[r, 1]`` the second game's; int64 in a *wide* table, ``wide=True``, as
+    :class:`GameTable`'s). A run's table (:meth:`empty`) has pair ``p`` in row ``p``. ``table[i]``
+    is row ``i`` as a :class:`~racksmith.play.match.PairResult`, iterating
     gives them all, :meth:`results` makes the list."""
 
     __slots__ = ("pair", "scores")
 
     DTYPES: Mapping[str, Any] = {"pair": np.int64, "scores": np.int32}
 
-    def __init__(self, pair: Any, scores: Any):
+    def __init__(self, pair: Any, scores: Any, *, wide: bool = False):
         self.pair = _checked("pair", pair, self.DTYPES["pair"])
-        self.scores = _checked("scores", scores, self.DTYPES["scores"], (len(self.pair), 2, 2))
+        self.scores = _checked("scores", scores, WIDE["scores"] if wide else self.DTYPES["scores"], (len(self.pair), 2, 2))
 
     @classmethod
-    def empty(cls, pairs: int) -> "PairTable":
+    def empty(cls, pairs: int, *, wide: bool = False) -> "PairTable":
         """The table of a match of ``pairs`` pairs, ``pair`` 0..pairs-1, the scores 0, to be filled
-        by :meth:`put`."""
+        by :meth:`put` (``wide``: 64-bit scores)."""
         from .backends import MAX_GAMES
 
         pairs = _args.whole(pairs, "pairs", lo=0, hi=MAX_GAMES // 2)
         t = cls.__new__(cls)
         t.pair = np.arange(pairs, dtype=cls.DTYPES["pair"])
-        t.scores = np.zeros((pairs, 2, 2), cls.DTYPES["scores"])
+        t.scores = np.zeros((pairs, 2, 2), WIDE["scores"] if wide else cls.DTYPES["scores"])
         return t
 
+    @property
+    def wide(self) -> bool:
+        """Whether the table holds scores in 64 bits."""
+        return self.scores.dtype == np.dtype(WIDE["scores"])
+
     @classmethod
-    def from_pairs(cls, pairs: Iterable[PairResult]) -> "PairTable":
+    def from_pairs(cls, pairs: Iterable[PairResult], *, wide: bool = False) -> "PairTable":
         """The rows of :class:`PairResult` s, in their order."""
         ps = list(pairs)
-        return cls([p.pair for p in ps], [(tuple(p.first), tuple(p.second)) for p in ps])
+        return cls([p.pair for p in ps], [(tuple(p.first), tuple(p.second)) for p in ps], wide=wide)
 
     @property
     def nbytes(self) -> int:
@@ -394,12 +424,15 @@ class PairTable:
 
     def put(self, pairs: "PairTable | Iterable[PairResult]") -> None:
         """Write :class:`PairResult` s into the rows of their pair numbers (a run's table, :meth:`empty`)."""
-        batch = pairs if isinstance(pairs, PairTable) else PairTable.from_pairs(pairs)
+        batch = pairs if isinstance(pairs, PairTable) else PairTable.from_pairs(pairs, wide=self.wide)
         rows = batch.pair
         n = len(self.pair)
         if len(rows) and (int(rows.min()) < 0 or int(rows.max()) >= n):
             raise RacksmithError(f"pairs {int(rows.min())}..{int(rows.max())} do not fit a table of {n} pairs")
-        self.scores[rows] = batch.scores
+        values = batch.scores
+        if values.dtype != self.scores.dtype:  # a wide batch in a narrow table: its values must fit
+            values = _checked("scores", values, self.scores.dtype)
+        self.scores[rows] = values
 
     def __len__(self) -> int:
         return len(self.pair)

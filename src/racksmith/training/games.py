@@ -22,6 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core.bag import game_rng
+from ..core.turns import turn_limit
 from ..core.move import Move
 from ..errors import RacksmithError
 from ..lexicon import Leaves
@@ -35,7 +36,6 @@ from ..play.selfplay import kernel_plays_ruleset
 from ..rules.ruleset import Ruleset, get_ruleset
 from .tally import SCALE, WIDTH, RackTally, matrix_to_keys, rack_key, to_fixed
 
-MAX_TURNS = _gameloop.MAX_TURNS
 ENGINES = ("auto", "kernel", "python")
 
 
@@ -56,6 +56,7 @@ def play_and_tally(ruleset: Ruleset, lexicon: Any, leaves: Leaves | None, seed: 
     docstring)."""
     rack_size = ruleset.rack_size
     series = series_seed(seed, generation)
+    limit = turn_limit(ruleset)  # more turns than a game can take: one still on after them is a defect
     keys: list[int] = []
     fixed: list[int] = []
     for index in indices:
@@ -65,8 +66,8 @@ def play_and_tally(ruleset: Ruleset, lexicon: Any, leaves: Leaves | None, seed: 
         turns = 0
         while not pos.is_over:
             turns += 1
-            if turns > MAX_TURNS:
-                raise RacksmithError(f"training game {index} of generation {generation}: no end after {MAX_TURNS} turns")
+            if turns > limit:
+                raise RacksmithError(f"training game {index} of generation {generation}: no end after {limit} turns")
             moves = pos.moves(1, sort="equity", leaves=leaves, exchanges=True)
             if len(moves):
                 move = moves[0]
@@ -114,6 +115,9 @@ def kernel_tally(rules: Any, table: LeaveTable | None, rack_size: int, seed: int
                                check=True, rows=True, probes=probes)
     if out["n_violations"]:
         game, turn, code = out["violations"][0][:3]
+        if code == _gameloop.CHECK_CODES["no_end"]:
+            raise RacksmithError(f"training game {game} of generation {generation}: no end after "
+                                 f"{turn_limit(rules.ruleset)} turns")
         raise RacksmithError(f"training game {game} of generation {generation}, turn {turn}: the kernel's move "
                              f"failed its check ({_gameloop.CHECK_REASONS.get(code, code)})")
     return rows_tally(out["turn_rows"], rack_size, probes=probes > 0)
