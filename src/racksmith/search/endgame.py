@@ -57,8 +57,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core.position import Position
     from ._endgame import Search
 
-__all__ = ["EndgameLine", "EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_SPREAD", "MAX_STARS", "MAX_THREADS", "solve_endgame",
-           "pruned_rules"]
+__all__ = ["EndgameLine", "EndgameResult", "EndgameSolver", "MAX_DEPTH", "MAX_SPREAD", "MAX_STARS", "MAX_THREADS", "MAX_VALUE",
+           "solve_endgame", "pruned_rules"]
 
 MAX_DEPTH = 120  #: deepest iteration (plies); every real endgame is solved long before
 MAX_THREADS = 64
@@ -69,6 +69,9 @@ DEFAULT_TT_MB = 64  #: transposition table size by default (16-byte entries)
 #: the pre-endgame's): the command line says its option instead (racksmith endgame --tt-mb)
 SMALLER_TT_MB = "give a smaller tt_mb"
 MAX_SPREAD = 1 << 24  #: the search's spread (the mover's score minus the opponent's) lies within this, either way
+#: every final spread the search could reach lies below this, either way: half the kernel's
+#: infinity (2**29 in search/_endgame.pyx), so that its 32-bit values never reach it (check_value_range)
+MAX_VALUE = 1 << 28
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +267,9 @@ def solve_endgame(
     if that depth was); ``top``: how many of the best moves to value exactly, each with its line
     (``result.top``; more than there are: every move), the others proven no better than the last
     of them (1: the best alone, the fastest). Ctrl-C stops the search and raises
-    ``KeyboardInterrupt``."""
+    ``KeyboardInterrupt``. A position whose final spread could leave the search's 32-bit values
+    (:data:`MAX_VALUE`: a user ruleset of huge tile values or word multipliers) is refused with a
+    :class:`~racksmith.errors.PositionError` (:func:`check_value_range`)."""
     began = time.monotonic()  # the time limit and the time reported count the setting up (pruning the lexicon)
     check_top(top)
     solver = EndgameSolver(position, tt_mb=tt_mb)
@@ -335,6 +340,28 @@ def check_spread(spread: int) -> None:
                             f"by at most {MAX_SPREAD}")
 
 
+def check_value_range(ruleset: Ruleset, lexicon: Lexicon, spread: int, tiles: bytes, limit: int = MAX_VALUE,
+                      search: str = "endgame search") -> None:
+    """Refuse a position whose final spread could leave the search's 32-bit values (a user ruleset
+    of huge tile values or word multipliers; no shipped one comes near): the spread now, every
+    tile still to be played (``tiles``: both racks and any bag) going down in a play of the most
+    one play could score (:func:`~racksmith.movegen.generate.play_score_bound`), and the end of
+    the game moving the spread by at most twice the value of those tiles must stay below
+    ``limit``."""
+    from ..movegen.generate import play_score_bound
+
+    tiles = bytes(tiles)
+    play = play_score_bound(ruleset, lexicon.longest)
+    most = abs(spread) + len(tiles) * play + 2 * sum(ruleset.values[t & LETTER_MASK] for t in tiles)
+    if most >= limit:
+        raise PositionError(
+            f"the {search} cannot hold this position's scores: on the {ruleset.name} board with lexicon "
+            f"{lexicon.name or '?'} a play could score up to {play:,.0f} points, and with {len(tiles)} tiles still to "
+            f"play (and a spread of {spread:+,} now) the final spread could reach {most:,.0f}, beyond the {limit:,} "
+            "the search holds: lower the ruleset's tile values, word multipliers or rack size"
+        )
+
+
 def _effective_zero(zero: int, limit: int) -> tuple[int, int]:
     """(count, limit) of scoreless turns the search uses: every count up to ``limit`` - 2 is 0 and
     ``limit`` - 1 is 1, of 2 (a limit of 1 or 2 is kept: a count reset by a placement must stay
@@ -387,6 +414,7 @@ class EndgameSolver:
         rack0, rack1 = bytes(pos.racks[0]), bytes(pos.racks[1])
         check_stars(rs, pos.board, rack0 + rack1)
         pool = played_pool(rs, pos.board, rack0 + rack1)
+        check_value_range(rs, lexicon, pos.scores[0] - pos.scores[1], pool)
         zero, limit = _effective_zero(pos.zero_turns, rs.zero_turn_limit)
         rules = pruned_rules(rs, lexicon, pos.board, pool)
         bits = max(10, min(32, int(math.log2(tt_mb)) + 16))

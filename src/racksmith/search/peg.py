@@ -59,7 +59,8 @@ from ..core.move import Move
 from ..errors import PositionError, RacksmithError
 from ..lexicon import Lexicon
 from .endgame import (
-    DEFAULT_TT_MB, MAX_DEPTH, MAX_THREADS, SMALLER_TT_MB, _effective_zero, check_spread, check_stars, played_pool, pruned_rules,
+    DEFAULT_TT_MB, MAX_DEPTH, MAX_THREADS, SMALLER_TT_MB, _effective_zero, check_spread, check_stars, check_value_range,
+    played_pool, pruned_rules,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -690,7 +691,9 @@ def solve_peg(
     every placement and the pass; with ``solve_all``, each one's exact chance and spread.
     ``cancel``: a ``threading.Event`` another thread may set to stop the search at once, as if its
     time were up (the answer is what was found, not exact). Ctrl-C stops the search and raises
-    ``KeyboardInterrupt``."""
+    ``KeyboardInterrupt``. A position whose final spread could pass the window searches' edges
+    (``_WIDE``, 2**25: a user ruleset of huge tile values or word multipliers) is refused with a
+    :class:`~racksmith.errors.PositionError` (:func:`~racksmith.search.endgame.check_value_range`)."""
     from ..core.position import Position
 
     if not isinstance(position, Position):
@@ -749,6 +752,8 @@ def solve_peg(
     board = np.ascontiguousarray(position.board, dtype=np.uint8)
     check_stars(rs, board, pool)
     pool = played_pool(rs, board, pool)
+    # (the windows' edges, _WIDE, lie beyond every final spread: a value past them would be taken for exact)
+    check_value_range(rs, lexicon, position.scores[0] - position.scores[1], pool, _WIDE, "pre-endgame search")
     rules = pruned_rules(rs, lexicon, board, pool)
     bits = max(10, min(32, int(math.log2(max(1, tt_mb // threads))) + 16))
     from ._endgame import Search  # (the kernel is loaded at the first search, not with racksmith)

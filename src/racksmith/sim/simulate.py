@@ -41,7 +41,7 @@ from ..errors import SimError
 from ..lexicon import Lexicon
 from ..movegen._movegen import BoardState
 from ..lexicon.shipped_leaves import default_leaves
-from ..movegen.generate import _leaves, _tables
+from ..movegen.generate import _leaves, _tables, play_score_bound
 from ..movegen.movelist import RECLAIM_KIND
 from ..rules.alphabet import BLANK, THROUGH
 from ..rules.symmetry import listed_opening, opening_mirror
@@ -64,6 +64,12 @@ DEFAULT_MIN_SAMPLES = 30
 VARIANCE_PRIOR = 0.5
 #: the play-outs hold each score within this, either way (sim/_sim.pyx)
 MAX_SCORE = 1 << 28
+#: the play-outs' scores are 32-bit (sim/_sim.pyx): each score and the spread, from the scores now
+#: through every ply at the most one play could score, stay within this (check_score_range)
+MAX_PLAYOUT_SCORE = (1 << 31) - 1
+#: the tallies of the replies' scores and of their squares are 64-bit integers (the variance exact):
+#: a play gets no more play-outs than keep its squares within this (most_playouts)
+MAX_TALLY = (1 << 63) - 1
 #: a win chance within this of 0 or of 1 is a decided game (MAGPIE's ``-cutoff``, 0.005 points of
 #: win%): plays whose win chances are both so decided, or equal, are ranked by equity, and the
 #: confidence race stops once its leader's is (``stopped = "decided"``)
@@ -110,7 +116,8 @@ class PlyStats:
         passes, exchanges, placements, bingos, total, squares = (int(x) for x in row)
         n = passes + exchanges + placements
         mean = total / n if n else math.nan
-        stdev = math.sqrt((n * squares - total * total) / (n * (n - 1))) if n > 1 else math.nan
+        spread = n * squares - total * total  # (never below 0 for true tallies: a row that overflowed is not known)
+        stdev = math.sqrt(spread / (n * (n - 1))) if n > 1 and spread >= 0 else math.nan
         return cls(ply, mean, stdev, bingos / n if n else math.nan, passes, exchanges, placements, bingos)
 
     def to_dict(self) -> dict[str, Any]:
@@ -177,7 +184,9 @@ class SimResult:
     :data:`WIN_CUTOFF` of 0, or of 1, rank as equal), and how the run ended: ``stopped`` is
     ``"confidence"`` (best-arm identification is sure of the best at the ``stop`` level),
     ``"decided"`` (the best play's win chance is within :data:`WIN_CUTOFF` of 0 or of 1: the game
-    is decided, and the plays so decided are ranked by equity), ``"iterations"``, ``"time"`` or
+    is decided, and the plays so decided are ranked by equity), ``"iterations"`` (also when a
+    play reached the most play-outs its 64-bit tallies hold, :func:`most_playouts`, on a user
+    ruleset of huge scores: ``note`` then says so), ``"time"`` or
     ``"interrupted"``. ``opponent_rack``: where the
     opponent's rack came from — ``"known"`` (the position gives it, or with the bag empty it is
     certain: the unseen tiles, with the tiles of it known), ``"inferred"`` (drawn from the
@@ -280,6 +289,38 @@ def check_scores(scores) -> None:
                            f"-{MAX_SCORE}..{MAX_SCORE}, got {score}")
 
 
+def check_score_range(position: "Position", plies: int, play: float) -> None:
+    """Refuse a position whose play-outs could carry a score past their 32 bits (a user ruleset of
+    huge tile values or word multipliers; no shipped one comes near): the largest of the scores
+    and their difference now, ``plies`` + 1 moves (the candidate and the replies) each scoring
+    ``play`` (:func:`~racksmith.movegen.generate.play_score_bound`), and the end of the game
+    (twice a full rack of the highest tile value) must stay within :data:`MAX_PLAYOUT_SCORE`."""
+    rs = position.ruleset
+    ours, theirs = (int(x) for x in position.scores[:2])
+    now = max(abs(ours), abs(theirs), abs(ours - theirs))
+    end = 2 * max(rs.rack_size, *position.rack_sizes) * max(rs.values)
+    most = now + (plies + 1) * play + end
+    if most <= MAX_PLAYOUT_SCORE:
+        return
+    fits = int((MAX_PLAYOUT_SCORE - now - end) // play) - 1 if play else 0
+    ways = ([f"simulate fewer plies (at most {fits})"] if fits >= 1 else []) + (["lower the scores"] if now else [])
+    ways.append("lower the ruleset's tile values, word multipliers or rack size")
+    raise SimError(
+        f"cannot simulate this position: on the {rs.name} board a play could score up to {play:,.0f} points, and "
+        f"{_plural(plies, 'ply', 'plies')} of play-outs from scores of {ours:,} and {theirs:,} could reach {most:,.0f}, "
+        f"beyond the {MAX_PLAYOUT_SCORE:,} they hold: {', '.join(ways[:-1])}{', or ' if len(ways) > 1 else ''}{ways[-1]}"
+    )
+
+
+def most_playouts(play: float) -> int | None:
+    """The most play-outs a play may get when a move can score ``play`` points: the tallies of
+    its replies' squares (64-bit integers, :attr:`Playouts.ply_tallies <racksmith.sim._sim.Playouts.ply_tallies>`)
+    stay within :data:`MAX_TALLY`; None when no score could make them pass it."""
+    if play < 1:
+        return None
+    return int(MAX_TALLY // (int(play) ** 2))
+
+
 def _positive_int(value, name: str, allow_none: bool = True):
     if value is None and allow_none:
         return None
@@ -374,7 +415,9 @@ def simulate(
     confidence (default 30: an ``iterations`` budget below 30 a candidate is shared out evenly). ``round_robin``: sample the candidates in turn instead of
     by best-arm identification (for benchmarks: MAGPIE's ``-sr rr``). ``progress(partial_result)`` is called about every
     ``progress_every`` seconds; setting ``cancel`` ends the run after the current batch
-    (``stopped = "interrupted"``)."""
+    (``stopped = "interrupted"``). A user ruleset whose plays score so much that the play-outs'
+    32-bit scores could overflow is refused (:func:`check_score_range`), and one whose replies'
+    squares could overflow the 64-bit tallies gives each play at most :func:`most_playouts`."""
     from ..core.position import Position
 
     if not isinstance(position, Position):
@@ -408,6 +451,9 @@ def simulate(
     lexicon = position.lexicon
     if not isinstance(lexicon, Lexicon):
         raise SimError(f"simulation needs a KWG lexicon, got {type(lexicon).__name__}")
+    play = play_score_bound(rs, lexicon.longest)
+    check_score_range(position, plies, play)
+    cap = most_playouts(play)
     leave_values = default_leaves(rs) if isinstance(leaves, str) and leaves == "shipped" else _leaves(leaves, rs)
     table = load_winpct(winpct if winpct is not None else rs)
     tables, total = _tables(rs, lexicon, leave_values)
@@ -493,6 +539,13 @@ def simulate(
                 stopped = "interrupted"
                 break
             k = BATCH if iterations is None else min(BATCH, iterations - bai.total)
+            if cap is not None and bai.total_requested + k > cap:
+                room = cap - max(bai.requested)  # (a play's squares tallied past this could overflow)
+                if room <= 0:
+                    stopped = "iterations"
+                    note = "; ".join(filter(None, (note, _capped(rs, lexicon, play, cap))))
+                    break
+                k = min(k, room)
             if pool is None:
                 done = kernel.step(bai, k)  # choose, run and feed the batch without the interpreter
             else:
@@ -528,6 +581,13 @@ def simulate(
     if progress is not None:
         progress(result)
     return result
+
+
+def _capped(rs, lexicon: Lexicon, play: float, cap: int) -> str:
+    """Why a run stopped at the most play-outs a play may get (:func:`most_playouts`)."""
+    return (f"stopped at {_plural(cap, 'play-out')} of a play: on the {rs.name} board with lexicon "
+            f"{lexicon.name or '?'} a reply could score up to {play:,.0f} points, and the tallies of their squares "
+            "would pass 64 bits beyond that (lower the ruleset's tile values or word multipliers for more)")
 
 
 def _decided(bai: "Sampler", min_samples: int) -> bool:
