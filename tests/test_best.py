@@ -227,21 +227,32 @@ def test_web_best_answers_the_cli_s_json_and_refuses_bad_fields(server):
         assert words in error(server, "/api/best", body)["error"]
 
 
-def test_cli_best_draws_the_opponents_rack_from_his_last_play(capsys):
+def test_cli_best_draws_the_opponents_rack_from_his_last_play(capsys, monkeypatch):
     """``--infer``: the simulation's opponent racks come from what his last play left (the same
     answer as best_play given that inference, seed for seed); with the bag empty the solver takes
     every rack and says --infer is for the simulation; a play off the board is a one-line error."""
     from racksmith.sim.infer import infer_leaves
 
     krona = "15/15/15/15/15/15/15/3KRONA7/15/15/15/15/15/15/15 EEIRSTU/ 0/28 0"
-    code, out, err = run_cli(capsys, "best", krona, "--infer", "8D KRONA", "--seed", "3", "--exact", "--json")
+    given = []
+    real = Position.simulate
+    with monkeypatch.context() as m:
+        m.setattr(Position, "simulate", lambda self, *a, **kw: given.append(kw) or real(self, *a, **kw))
+        code, out, err = run_cli(capsys, "best", krona, "--infer", "8D KRONA", "--seed", "3", "--exact", "--json")
     assert code == 0 and "inferred 174 leaves" in err and "every one of 347 racks tried" in err
     d = json.loads(out)
     pos = Position.from_cgp(krona)
     inference = infer_leaves(pos, "8D KRONA", leaves=default_leaves(pos.ruleset), seed=3)
+    # the simulation itself drew from the inference (best_play below takes the same path: it alone
+    # would not see the inference dropped on the way)
+    assert len(given) == 1 and given[0]["seed"] == 3
+    drawn = given[0]["opponent_racks"]
+    assert drawn is not None and drawn.exact and drawn.racks_total == 347 and drawn.leaves == inference.leaves
     expected = best_play(pos, None, seed=3, opponent_racks=inference)
     assert d["method"] == "sim" and d["best"] == expected.move.notation()
     assert d["result"]["candidates"] == expected.result.to_dict()["candidates"]
+    # and it tells: the opponent's rack dealt uniformly from the unseen tiles simulates otherwise
+    assert best_play(pos, None, seed=3).result.to_dict()["candidates"] != d["result"]["candidates"]
     code, out, err = run_cli(capsys, "best", END10, "--infer", "8D KRONA", "--json", "--seconds", "60")
     assert code == 0 and "--infer is for the simulation: with 0 tiles in the bag" in err
     code, out, err = run_cli(capsys, "best", krona, "--infer", "8D QUIRK", "-s", "2")

@@ -150,7 +150,9 @@ def test_the_endgame_solver_lane_cache_is_a_flag(flag):
     # np.array([1, 2]) was numpy's "truth value of an array is ambiguous"; "off" was True
     with pytest.raises(RacksmithError, match="lane_cache must be True or False"):
         EndgameSolver(Position.from_cgp(ENDGAME), lane_cache=flag)
-    assert EndgameSolver(Position.from_cgp(ENDGAME), lane_cache=np.bool_(False)).solve(2).depth == 2
+    solver = EndgameSolver(Position.from_cgp(ENDGAME), lane_cache=np.bool_(False))
+    assert solver.search.lane_cache is False and solver.solve(2).depth == 2  # (read as False, not only taken)
+    assert EndgameSolver(Position.from_cgp(ENDGAME), lane_cache=np.bool_(True)).search.lane_cache is True
 
 
 @pytest.mark.parametrize("bad", [float("nan"), -1, None, "3", 1.5, 10**30])

@@ -215,10 +215,22 @@ def test_match_writes_every_games_record_and_a_csv_with_pair_and_seat(tmp_path, 
         assert len(record.turns) == int(r["turns"])
 
 
-def test_a_matchs_records_are_the_same_from_the_kernel_and_from_python(tmp_path):
+def test_a_matchs_records_are_the_same_from_the_kernel_and_from_python(tmp_path, monkeypatch):
+    from importlib import import_module
+
+    match_module = import_module("racksmith.play.match")  # (racksmith.play.match is the function)
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the other engine ran")
+
     a, b = tmp_path / "k", tmp_path / "p"
-    one = match("equity", "score", 4, seed=2, engine="kernel", gcg_dir=a)
-    two = match("equity", "score", 4, seed=2, engine="python", gcg_dir=b)
+    with monkeypatch.context() as m:  # each match through its own engine only (else the two are one)
+        m.setattr(match_module, "play_pairs", refused)
+        one = match("equity", "score", 4, seed=2, engine="kernel", gcg_dir=a)
+    with monkeypatch.context() as m:
+        m.setattr(match_module, "kernel_lineup", refused)
+        m.setattr(match_module, "kernel_pairs", refused)
+        two = match("equity", "score", 4, seed=2, engine="python", gcg_dir=b)
     assert one.table == two.table
     assert [(a / n).read_text() for n in sorted(os.listdir(a))] == [(b / n).read_text() for n in sorted(os.listdir(b))]
     assert (one.details.bingos == two.details.bingos).all() and (one.details.turns == two.details.turns).all()

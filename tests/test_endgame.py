@@ -536,8 +536,10 @@ def test_the_lane_cache_changes_no_list(record):
 
     pos = Position.from_cgp(record["cgp"], "english", lexicon=load_lexicon("ENABLE"))
     plies = record["plies"] or 5
-    cached = EndgameSolver(pos).solve(plies)
-    walked = EndgameSolver(pos, lane_cache=False).solve(plies)
+    with_cache, without = EndgameSolver(pos), EndgameSolver(pos, lane_cache=False)
+    assert with_cache.search.lane_cache and not without.search.lane_cache  # (else one search, twice)
+    cached = with_cache.solve(plies)
+    walked = without.solve(plies)
     assert (cached.nodes, cached.value, cached.exact, cached.pv) == (walked.nodes, walked.value, walked.exact, walked.pv)
 
 
@@ -549,8 +551,10 @@ def test_the_lane_cache_changes_no_node_with_star_reclamation(reclaim, seed, ext
     pos = random_endgame(rs, seed, extra, passes)
     if pos is None:
         return
-    cached = EndgameSolver(pos).solve()
-    walked = EndgameSolver(pos, lane_cache=False).solve()
+    with_cache, without = EndgameSolver(pos), EndgameSolver(pos, lane_cache=False)
+    assert with_cache.search.lane_cache and not without.search.lane_cache  # (else one search, twice)
+    cached = with_cache.solve()
+    walked = without.solve()
     assert (cached.nodes, cached.value, cached.exact, cached.pv) == (walked.nodes, walked.value, walked.exact, walked.pv)
 
 

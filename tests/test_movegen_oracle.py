@@ -60,13 +60,41 @@ def _placements(position, algorithm: str):
 
 def assert_generators_agree_with_oracle(position, words, dawg_only=None):
     expected = sorted(oracle_placements(position, words))
-    gaddag = _placements(position, "gaddag")
-    assert gaddag == expected
-    assert len(set(gaddag)) == len(gaddag)
-    assert _placements(position, "dawg") == expected
-    if dawg_only is not None:
-        other = Position(position.ruleset, position.board, position.racks, lexicon=dawg_only)
-        assert _placements(other, "dawg") == expected
+    with pytest.MonkeyPatch.context() as m:
+        walks = _walks_spy(m)
+        gaddag = _walked(position, "gaddag", walks)
+        assert gaddag == expected
+        assert len(set(gaddag)) == len(gaddag)
+        assert _walked(position, "dawg", walks) == expected
+        if dawg_only is not None:
+            other = Position(position.ruleset, position.board, position.racks, lexicon=dawg_only)
+            assert _walked(other, "dawg", walks) == expected
+
+
+def _walks_spy(monkeypatch) -> list:
+    """(algorithm asked, the kernel's GADDAG flag) of each move plan generate_moves makes from now
+    on: ``MovePlan(tables, total_tiles, top, cut, by_equity, exchange_limit, directions, gaddag,
+    with_equity, movelist, key)``, ``key[5]`` the algorithm."""
+    from racksmith.movegen import generate
+
+    walks = []
+    real = generate.MovePlan
+
+    def plan(*args):
+        walks.append((args[10][5], args[7]))
+        return real(*args)
+
+    monkeypatch.setattr(generate, "MovePlan", plan)
+    return walks
+
+
+def _walked(position, algorithm: str, walks: list) -> list:
+    """_placements, checking that the kernel walked the graph of ``algorithm`` (the lists are the
+    same either way: only this tells the two apart)."""
+    walks.clear()
+    placements = _placements(position, algorithm)
+    assert walks and set(walks) == {(algorithm, algorithm == "gaddag")}
+    return placements
 
 
 def _bag(rs: Ruleset, letters=None) -> list[int]:
@@ -150,9 +178,14 @@ FULL = {"english": "enable", "super": "enable", "russian": "ru", "erudit": "ru-e
 
 @lru_cache(maxsize=None)
 def _full(name: str):
+    """The full lexicon, its words for the oracle, and the same words as a DAWG-only lexicon (a
+    fraction of a second to build): ``algorithm="dawg"`` on it can only walk the DAWG."""
     rs = RULESETS[name]
     lexicon = load_lexicon(FULL[name], rs)
-    return lexicon, WordIndex(lexicon.words(), rs.alphabet)
+    words = lexicon.words()
+    dawg_only = Lexicon.from_words(words, rs, gaddag=False)
+    assert not dawg_only.has_gaddag and len(dawg_only) == len(lexicon)
+    return lexicon, WordIndex(words, rs.alphabet), dawg_only
 
 
 @pytest.mark.parametrize(
@@ -171,6 +204,6 @@ def _full(name: str):
     ],
 )
 def test_full_lexicons_oracle_equals_gaddag_equals_dawg(name, seed, turns, blanks):
-    lexicon, index = _full(name)
+    lexicon, index, dawg_only = _full(name)
     pos = selfplay_position(RULESETS[name], lexicon, seed, turns, blanks=blanks)
-    assert_generators_agree_with_oracle(pos, index)
+    assert_generators_agree_with_oracle(pos, index, dawg_only)

@@ -197,7 +197,23 @@ def test_infer_options():
 
 
 @pytest.mark.slow
-def test_the_sim_player_infers_from_the_opponents_last_turn():
+def _simulate_spy(monkeypatch) -> list[dict]:
+    """The keyword arguments of every call of ``racksmith.sim.simulate.simulate`` from now on (the
+    player and the analysis import it when they call it)."""
+    import racksmith.sim.simulate as simulate_module
+
+    calls: list[dict] = []
+    real = simulate_module.simulate
+
+    def spy(position, **kw):
+        calls.append(kw)
+        return real(position, **kw)
+
+    monkeypatch.setattr(simulate_module, "simulate", spy)
+    return calls
+
+
+def test_the_sim_player_infers_from_the_opponents_last_turn(monkeypatch):
     """With infer=on the simulation draws the opponent's rack from exactly what infer_leaves says
     his last play kept (the same racks tried, the same seed); nothing is inferred on the first turn,
     after a pass, or from a play of the player's own; an exchange is inferred from its size alone."""
@@ -213,9 +229,13 @@ def test_the_sim_player_infers_from_the_opponents_last_turn():
     first = BestEquityPlayer(lv).choose(view)
     assert first.kind == "place"
     game.play(first)
-    sim.choose(GameView(game))
+    with monkeypatch.context() as m:
+        given = _simulate_spy(m)
+        sim.choose(GameView(game))
     inf = sim.last_inference
     assert inf is not None and inf.move == first
+    # the simulation itself was given it (not only last_inference set): its racks drawn from it
+    assert len(given) == 1 and given[0]["opponent_racks"] is inf and given[0]["seed"] == inf_seed(sim)
     direct = infer_leaves(GameView(game).position, first, leaves=lv, samples=3000, exact_up_to=3000,
                           seed=inf_seed(sim))
     assert inf.leaves == direct.leaves and inf.racks_total == direct.racks_total
@@ -279,7 +299,7 @@ def test_an_inferring_player_plays_reproducible_games():
 
 
 @pytest.mark.slow
-def test_analyze_with_simulation_infers_from_the_play_before(capsys):
+def test_analyze_with_simulation_infers_from_the_play_before(capsys, monkeypatch):
     """analyze(sim={"infer": True}): each graded turn's simulation draws the opponent's rack from
     what his play just before kept, the inference infer_leaves gives on the position the mover saw;
     the first turn has no play before it."""
@@ -295,11 +315,24 @@ def test_analyze_with_simulation_infers_from_the_play_before(capsys):
     r = replay_file(path, None, None, strict=False)
     lv = load_leaves(SYNTH, "english")
     short = dict(candidates=3, plies=1, iterations=30, seed=3)
-    res = analyze(r, lv, top=1, sim=dict(short, infer=True, infer_samples=2000))
+    with monkeypatch.context() as m:
+        calls = _simulate_spy(m)
+        res = analyze(r, lv, top=1, sim=dict(short, infer=True, infer_samples=2000))
     graded = [(i, t) for i, t in enumerate(res.turns) if t.grade is not None]
     assert graded and res.turns[0].inferred_from is None
     inferred = [(i, t) for i, t in graded if t.inferred_from is not None]
     assert len(inferred) >= len(graded) // 2
+    # the simulations were given the inferences: each turn's first simulation (of its candidates) and
+    # every batch of its duel (the move played against the best others, round_robin) the same one
+    firsts = [kw["opponent_racks"] for kw in calls if not kw.get("round_robin")]
+    assert [o.play for o in firsts if o is not None] == [t.inferred_from for _, t in inferred]
+    duels = 0
+    for j, kw in enumerate(calls):
+        if kw.get("round_robin"):
+            turns_first = next(c for c in reversed(calls[:j]) if not c.get("round_robin"))
+            assert kw["opponent_racks"] is turns_first["opponent_racks"]
+            duels += kw["opponent_racks"] is not None
+    assert duels > 0
     from racksmith.core.turns import EventKind
     from racksmith.sim.player import MIN_KEPT_DEALS
 

@@ -78,15 +78,27 @@ def test_match_is_the_same_for_any_jobs_and_has_the_documented_shape():
     assert match("equity:leaves=none", "score", 8, seed=4).pairs != one.pairs
 
 
+def _refused(*args, **kwargs):
+    raise AssertionError("the other engine ran")
+
+
 @pytest.mark.parametrize("ruleset, p1, p2", [
     ("english", "equity", "equity:leaves=none"),
     ("english", "equity:leaves=tests/fixtures/SYNTH.klv2", "score"),
     ("russian", "score", "equity"),
     ("erudit", "equity", "equity:leaves=none"),
 ])
-def test_a_match_in_the_kernel_is_the_match_through_game(ruleset, p1, p2):
-    kernel = match(p1, p2, 6, seed=21, ruleset=ruleset, engine="kernel")
-    python = match(p1, p2, 6, seed=21, ruleset=ruleset, engine="python")
+def test_a_match_in_the_kernel_is_the_match_through_game(ruleset, p1, p2, monkeypatch):
+    from importlib import import_module
+
+    match_module = import_module("racksmith.play.match")  # (racksmith.play.match is the function)
+    with monkeypatch.context() as m:  # each match through its own engine only (else the two are one)
+        m.setattr(match_module, "play_pairs", _refused)
+        kernel = match(p1, p2, 6, seed=21, ruleset=ruleset, engine="kernel")
+    with monkeypatch.context() as m:
+        m.setattr(match_module, "kernel_lineup", _refused)
+        m.setattr(match_module, "kernel_pairs", _refused)
+        python = match(p1, p2, 6, seed=21, ruleset=ruleset, engine="python")
     assert kernel.pairs == python.pairs and len(kernel.pairs) == 3
     assert match(p1, p2, 6, seed=21, ruleset=ruleset).pairs == kernel.pairs  # auto: the kernel
 
@@ -370,19 +382,25 @@ def _edit_state(sdir, **fields):
     ("english", "tests/fixtures/SYNTH.klv2", 1), ("english", None, 2), ("super", "tests/fixtures/SYNTH_super.klv2", 1),
     ("russian", None, 3), ("erudit", None, 1),
 ])
-def test_the_kernel_tally_is_the_python_reference_tally(ruleset, leaves, generation):
+def test_the_kernel_tally_is_the_python_reference_tally(ruleset, leaves, generation, monkeypatch):
     # the same games (the series stream of the generation) through the kernel's game loop and
     # through Game: the same racks, counts and fixed-point equity sums, to the unit
     from pathlib import Path
 
+    import racksmith.training.games as games_module
     from racksmith.training.games import TallyJob
 
     data = (Path(__file__).parent.parent / leaves).read_bytes() if leaves else None
     kernel = TallyJob(ruleset, None, data, 5, generation, engine="kernel")
     python = TallyJob(ruleset, None, data, 5, generation, engine="python")
     batch = [7, 8, 9]
-    a = kernel.run(kernel.setup(), batch)
-    b = python.run(python.setup(), batch)
+    with monkeypatch.context() as m:  # each tally through its own engine only (else the two are one)
+        m.setattr(games_module, "play_and_tally", _refused)
+        a = kernel.run(kernel.setup(), batch)
+    with monkeypatch.context() as m:
+        m.setattr(games_module, "_rules", _refused)
+        m.setattr(games_module, "kernel_tally", _refused)
+        b = python.run(python.setup(), batch)
     assert a.observations > 40 and a == b
     # batches add up to the whole, in any split
     assert RackTally.merge([kernel.run(kernel.setup(), [7]), kernel.run(kernel.setup(), [8, 9])]) == a
