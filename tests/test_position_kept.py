@@ -117,7 +117,7 @@ def test_the_moves_snapshot_is_the_position_as_it_was():
     cgp = pos.cgp()
     pos.push(moves[0])
     assert moves.position.cgp() == cgp and moves.position is moves.position
-    assert moves[1].position is moves.position
+    assert moves[1].position is not moves.position and moves[1].position.cgp() == cgp  # (each a copy of its own)
     assert pos.cgp() != cgp
 
 

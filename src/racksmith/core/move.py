@@ -30,6 +30,7 @@ from enum import StrEnum
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 from itertools import groupby
+from pathlib import Path
 
 from .. import _args
 from ..rules.alphabet import BLANK, BLANK_CHARS, LETTER_MASK, THROUGH, Alphabet, Tiles
@@ -100,52 +101,135 @@ class Move:
     equity: float | None = field(default=None, compare=False)
     leave: Tiles | None = field(default=None, compare=False, repr=False)
     #: the position the move was generated in (a snapshot, for pictures): set on the moves of a
-    #: :class:`~racksmith.movegen.MoveList` made by :meth:`Position.moves`, else None
+    #: :class:`~racksmith.movegen.MoveList` made by :meth:`Position.moves`, else None; each access
+    #: gives a copy of it (a property over this field, set below the class)
     position: "Position | None" = field(default=None, compare=False, repr=False)
     #: ``(row, col, letter)`` of each star taken back from the board before the placement, by
     #: square (letter 0: not given); empty for every other move (see the module docstring)
     reclaimed: tuple[tuple[int, int, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        """What the constructor is given, made what the factories make (:meth:`place`,
+        :meth:`exchange`, :meth:`pass_`): the tiles a tuple of plain ints (numpy's too), an
+        exchange's sorted, a placement's square plain ints and ``across`` a bool, the alphabet an
+        :class:`~racksmith.rules.alphabet.Alphabet` (a ruleset or its name gives its alphabet);
+        an exchange or a pass with a square, or a pass with tiles, is an
+        :class:`~racksmith.errors.InvalidMoveError`. (The move lists make their moves without
+        this: their values are those already.)"""
+        kind = self.kind
+        if type(kind) is not MoveKind:
+            try:
+                kind = MoveKind(kind)
+            except (ValueError, TypeError):
+                raise InvalidMoveError(f"a move's kind is MoveKind.PLACE, MoveKind.EXCHANGE or MoveKind.PASS, got "
+                                       f"{_args.show(kind)}") from None
+            _set_kind(self, kind)
+        alphabet = self.alphabet
+        if alphabet is not None and type(alphabet) is not Alphabet:
+            _set_alphabet(self, _given_alphabet(alphabet))
+        if _POSITION_SLOT.__get__(self, Move) is not None:
+            _check_position(_POSITION_SLOT.__get__(self, Move))
+        if kind is PLACE:
+            self._normalize_place()
+            return
+        what = "an exchange" if kind is EXCHANGE else "a pass"
+        row, col, across, reclaimed = self.row, self.col, self.across, self.reclaimed
+        if type(row) is not int or type(col) is not int or type(across) is not bool or type(reclaimed) is not tuple:
+            if not (_args.is_whole(row) and _args.is_whole(col) and type(across).__name__ in ("bool", "bool_")
+                    and isinstance(reclaimed, (tuple, list))):
+                raise self._squared(what)
+            _set_row(self, int(row))
+            _set_col(self, int(col))
+            _set_across(self, bool(across))
+            _set_reclaimed(self, tuple(reclaimed))
+        if (self.row, self.col, self.across, self.reclaimed) != (0, 0, True, ()):
+            raise self._squared(what)
+        tiles = _plain_tiles(self.tiles, what)
+        if kind is EXCHANGE:
+            try:
+                tiles = tuple(sorted(tiles))
+            except TypeError:  # things that do not compare
+                raise InvalidMoveError(f"an exchange's tiles are tile numbers (a sequence of ints), got "
+                                       f"{_args.show(self.tiles)}") from None
+        elif tiles:
+            raise InvalidMoveError(f"a pass plays no tiles, got tiles={_args.show(self.tiles)}")
+        if tiles is not self.tiles:
+            _set_tiles(self, tiles)
+
+    def _squared(self, what: str) -> InvalidMoveError:
+        """The error of an exchange or a pass given a square, a direction or stars taken back."""
+        return InvalidMoveError(
+            f"{what} has no square, direction or stars taken back (got row={self.row!r:.20}, col={self.col!r:.20}, "
+            f"across={self.across!r:.20}, reclaimed={self.reclaimed!r:.40}): only a placement has them "
+            f"(Move.{'exchange' if what == 'an exchange' else 'pass_'} makes {what})"
+        )
+
+    def _normalize_place(self) -> None:
+        """:meth:`__post_init__` of a placement: its square, direction, tiles and stars."""
+        row, col, across = self.row, self.col, self.across
+        if type(row) is not int or type(col) is not int:  # (plain ints pass at once: the ABC check is slow)
+            for name, v in (("row", row), ("col", col)):
+                if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+                    raise InvalidMoveError(f"a placement's {name} is a whole number (0-based), got {v!r:.40}")
+            _set_row(self, int(row))
+            _set_col(self, int(col))
+        if type(across) is not bool:
+            if type(across).__name__ not in ("bool", "bool_"):  # (numpy's)
+                raise InvalidMoveError(f"a placement's across is True (across) or False (down), got {across!r:.40}")
+            _set_across(self, bool(across))
+        tiles = _plain_tiles(self.tiles, "a placement")
+        if tiles is not self.tiles:
+            _set_tiles(self, tiles)
+        reclaimed = self.reclaimed
+        if type(reclaimed) is not tuple or not all(type(star) is tuple for star in reclaimed):
+            try:
+                reclaimed = tuple(tuple(_plain(v) for v in star) for star in reclaimed)
+            except TypeError:
+                raise InvalidMoveError(f"a placement's reclaimed lists (row, col, letter) of each star it takes back, "
+                                       f"got {_args.show(self.reclaimed)}") from None
+            _set_reclaimed(self, reclaimed)
+
+    def __eq__(self, other: object) -> bool:
+        """The same move: what is played (kind, square, direction, tiles, stars taken back), in
+        letters that are the same (the alphabets alike, or the same letters: a move of English
+        equals one of Super Scrabble, never one of Russian); not its score, equity or leave."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: Any = other  # (a Move: checked above, more quickly than isinstance would)
+        if (self.tiles != o.tiles or self.row != o.row or self.col != o.col or self.across != o.across
+                or self.kind != o.kind or self.reclaimed != o.reclaimed):
+            return False
+        a, b = self.alphabet, o.alphabet  # (the same alphabet, or alphabets of the same letters)
+        return a is b or (a or _default_alphabet()).letters == (b or _default_alphabet()).letters
+
+    def __hash__(self) -> int:
+        # (the alphabet left out: moves of other letters that are equal otherwise are unequal all the same)
+        return hash((self.kind, self.row, self.col, self.across, self.tiles, self.reclaimed))
 
     # --- constructors ---------------------------------------------------------------------
     @classmethod
     def place(cls, row: int, col: int, across: bool, tiles: Iterable[int], alphabet: Alphabet | None = None,
               **kw: Any) -> "Move":
         """A placement from plain values: ``row``/``col`` of its first tile (0-based ints),
-        ``across`` (True, or False for down), ``tiles`` the tile ints (see :meth:`parse` for text)."""
-        if type(row) is not int or type(col) is not int:  # (plain ints pass at once: the ABC check is slow)
-            for name, v in (("row", row), ("col", col)):
-                if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-                    raise InvalidMoveError(f"a placement's {name} is a whole number (0-based), got {v!r:.40}")
-            row, col = int(row), int(col)
-        if type(across) is not bool:
-            if type(across).__name__ not in ("bool", "bool_"):  # (numpy's)
-                raise InvalidMoveError(f"a placement's across is True (across) or False (down), got {across!r:.40}")
-            across = bool(across)
-        if type(tiles) is not tuple:
-            if isinstance(tiles, str):
-                raise InvalidMoveError(f"a placement's tiles are tile numbers, got the text {tiles!r:.40}: "
-                                       "write the move as text with Move.parse (or Position.resolve)")
-            try:
-                tiles = tuple(tiles)  # (as given: what is not a tile is refused where the move is checked)
-            except TypeError:
-                raise InvalidMoveError(f"a placement's tiles are tile numbers (a sequence of ints), got "
-                                       f"{_args.show(tiles)}") from None
-        return cls(PLACE, row, col, across, tiles, alphabet, **kw)
+        ``across`` (True, or False for down), ``tiles`` the tile ints (numpy's are made plain ints;
+        see :meth:`parse` for text)."""
+        if (cls is Move and type(row) is int and type(col) is int and type(across) is bool and type(tiles) is tuple
+                and _INT.issuperset(map(type, tiles)) and _quick(alphabet, kw)):
+            return _made(PLACE, row, col, across, tiles, alphabet, **kw)  # (plain values: as the constructor makes them)
+        return cls(PLACE, row, col, across, tiles, alphabet, **kw)  # type: ignore[arg-type]  # (a tuple: __post_init__)
 
     @classmethod
     def exchange(cls, tiles: Iterable[int], alphabet: Alphabet | None = None, **kw: Any) -> "Move":
-        """An exchange of rack tiles (ints, 0 a blank; see :meth:`parse` for text)."""
-        if isinstance(tiles, str):
-            raise InvalidMoveError(f"an exchange's tiles are tile numbers, got the text {tiles!r:.40}: write the move as "
-                                   "text with Move.parse ('-ABC')")
-        try:
-            tiles = tuple(sorted(tiles))
-        except TypeError:  # not a sequence, or one of things that do not compare
-            raise InvalidMoveError(f"an exchange's tiles are tile numbers (a sequence of ints), got {_args.show(tiles)}") from None
-        return cls(EXCHANGE, tiles=tiles, alphabet=alphabet, **kw)
+        """An exchange of rack tiles (ints, 0 a blank; sorted; see :meth:`parse` for text)."""
+        if (cls is Move and (type(tiles) is tuple or type(tiles) is list) and _INT.issuperset(map(type, tiles))
+                and _quick(alphabet, kw)):
+            return _made(EXCHANGE, 0, 0, True, tuple(sorted(tiles)), alphabet, **kw)  # (as the constructor makes it)
+        return cls(EXCHANGE, tiles=tiles, alphabet=alphabet, **kw)  # type: ignore[arg-type]  # (sorted: __post_init__)
 
     @classmethod
     def pass_(cls, alphabet: Alphabet | None = None, **kw: Any) -> "Move":
+        if cls is Move and _quick(alphabet, kw):
+            return _made(PASS, 0, 0, True, (), alphabet, **kw)  # (as the constructor makes it)
         return cls(PASS, alphabet=alphabet, **kw)
 
     @classmethod
@@ -190,10 +274,10 @@ class Move:
             return cls.exchange((THROUGH,) * count, alphabet)
         if m:
             try:
-                tiles = alphabet.rack(m.group(1))
+                given = alphabet.rack(m.group(1))
             except RacksmithError as e:
                 raise InvalidMoveError(f"bad exchange {_shown(text)}: {e}") from None
-            return cls.exchange(tiles, alphabet)
+            return cls.exchange(given, alphabet)
         parts = t.split()
         if len(parts) < 2 or (len(parts) > 2 and not all(p.startswith("*") for p in parts[2:])):
             raise InvalidMoveError(
@@ -209,7 +293,9 @@ class Move:
             )
         tiles = _parse_word(parts[1], alphabet, text)
         reclaimed = _parse_reclaimed(parts[2:], alphabet, text, board) if len(parts) > 2 else ()
-        return cls(PLACE, row, col, across, tiles, alphabet, reclaimed=reclaimed)  # (what place makes of them)
+        if cls is Move:  # (plain values, read from the text: as the constructor makes them)
+            return _made(PLACE, row, col, across, tiles, alphabet, reclaimed=reclaimed)
+        return cls(PLACE, row, col, across, tiles, alphabet, reclaimed=reclaimed)
 
     # --- views ----------------------------------------------------------------------------
     @property
@@ -327,8 +413,9 @@ class Move:
         ruleset whose alphabet it is (``Move.parse(text, "super")`` is drawn on Super Scrabble's
         board, not on English's, which has the same letters), else one named as the alphabet is,
         else the first with the same letters."""
-        if self.position is not None:
-            return self.position
+        snap = _POSITION_SLOT.__get__(self, Move)
+        if snap is not None:
+            return _snapshot_position(snap, copy=False)  # (only drawn)
         from ..rules.ruleset import available_rulesets
         from .position import Position
 
@@ -396,6 +483,115 @@ class Move:
                 made = (f"Move({self.kind!r}, row={self.row!r}, col={self.col!r}, across={self.across!r}, "
                         f"tiles={self.tiles!r}{star}")
         return f"{made}{extra})"
+
+
+#: the slots of a Move, set without the frozen dataclass's checks (by __post_init__ and _made)
+(_set_kind, _set_row, _set_col, _set_across, _set_tiles, _set_alphabet, _set_score, _set_equity, _set_leave,
+ _set_reclaimed) = (Move.__dict__[name].__set__ for name in ("kind", "row", "col", "across", "tiles", "alphabet", "score",
+                                                             "equity", "leave", "reclaimed"))
+#: the slot that holds a move's position: the snapshot a move list keeps (a tuple, see
+#: Position.moves), or a Position given; :attr:`Move.position` hands out a copy of it
+_POSITION_SLOT = Move.__dict__["position"]
+_set_position = _POSITION_SLOT.__set__
+_new = object.__new__
+
+
+def _snapshot_position(snap: Any, copy: bool = True) -> "Position":
+    """The position a snapshot describes: a new one for a move list's (a tuple), else the Position
+    kept, copied (unless not ``copy``: read only, for a picture)."""
+    if type(snap) is tuple:
+        from .position import Position
+
+        return Position._from_snapshot(snap)
+    return snap.copy() if copy else snap
+
+
+def _position(move: Move) -> "Position | None":
+    snap = _POSITION_SLOT.__get__(move, Move)
+    return None if snap is None else _snapshot_position(snap)
+
+
+setattr(Move, "position", property(
+    _position, _set_position,
+    doc="""The position the move was generated in (set on the moves of a :class:`~racksmith.movegen.MoveList`
+    made by :meth:`Position.moves`, else None), for pictures: a copy made on each access, which the
+    caller may change without changing the move, its list or the list's other moves.""",
+))
+
+
+def _made(kind: MoveKind, row: int, col: int, across: bool, tiles: tuple, alphabet: "Alphabet | None",
+          score: "int | None" = None, equity: "float | None" = None, leave: "Tiles | None" = None,
+          position: Any = None, reclaimed: tuple = ()) -> Move:
+    """A Move of values that are those :meth:`Move.__post_init__` makes (plain ints, a tuple of
+    them, an Alphabet or None), without its checks: the moves of move lists and kernel records."""
+    m = _new(Move)
+    _set_kind(m, kind)
+    _set_row(m, row)
+    _set_col(m, col)
+    _set_across(m, across)
+    _set_tiles(m, tiles)
+    _set_alphabet(m, alphabet)
+    _set_score(m, score)
+    _set_equity(m, equity)
+    _set_leave(m, leave)
+    _set_position(m, position)
+    _set_reclaimed(m, reclaimed)
+    return m
+
+
+_INT = frozenset({int})
+#: what a factory may be given besides the move and still make it without the constructor's checks
+_QUICK_KW = frozenset({"score", "equity", "leave", "reclaimed"})
+
+
+def _quick(alphabet: Any, kw: dict) -> bool:
+    """May a factory given ``alphabet`` and ``kw`` make its move without the constructor's checks?
+    (an Alphabet or None, and no more than a score, an equity, a leave and no star taken back)"""
+    return ((alphabet is None or type(alphabet) is Alphabet) and _QUICK_KW.issuperset(kw)
+            and kw.get("reclaimed", ()) == ())
+
+
+def _plain(v: Any) -> Any:
+    """A whole number as a plain int (numpy's too); anything else as it is (refused where the move
+    is checked, as a tile that is no tile)."""
+    if type(v) is int or isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        return v
+    return int(v)
+
+
+def _plain_tiles(tiles: Any, what: str) -> tuple:
+    """``tiles`` (of ``what``: ``"a placement"``, ``"an exchange"``, ``"a pass"``) as a tuple, its
+    whole numbers plain ints (numpy's uint8 of a record's tiles too)."""
+    if type(tiles) is tuple and all(type(t) is int for t in tiles):
+        return tiles
+    if isinstance(tiles, str):
+        how = "'-ABC'" if what == "an exchange" else "'8D QUIRK'"
+        raise InvalidMoveError(f"{what}'s tiles are tile numbers, got the text {tiles!r:.40}: write the move as text "
+                               f"with Move.parse ({how}), or Position.resolve")
+    try:
+        return tuple(_plain(t) for t in tiles)  # (what is not a tile is refused where the move is checked)
+    except TypeError:
+        raise InvalidMoveError(f"{what}'s tiles are tile numbers (a sequence of ints), got {_args.show(tiles)}") from None
+
+
+def _given_alphabet(spec: Any) -> Alphabet:
+    """The ``alphabet`` given to the Move constructor as an Alphabet: itself, or a ruleset's
+    (a Ruleset, its name or its file)."""
+    if isinstance(spec, Alphabet):
+        return spec
+    if isinstance(spec, (str, Path, Ruleset)):
+        return get_ruleset(spec).alphabet
+    raise InvalidMoveError(f"a move's alphabet is an Alphabet (ruleset.alphabet), a ruleset or its name, got "
+                           f"{_args.show(spec)}")
+
+
+def _check_position(value: Any) -> None:
+    """A move's ``position`` is a Position (or the snapshot a move list keeps)."""
+    from .position import Position
+
+    if type(value) is not tuple and not isinstance(value, Position):
+        raise InvalidMoveError(f"a move's position is the Position it was generated in (or None), got "
+                               f"{_args.show(value)}")
 
 
 #: the length of text that any move of any board may have (:func:`max_move_chars` is more): a

@@ -378,9 +378,15 @@ class Leaves:
             write_sidecar(p, data, self.alphabet.letters)
 
     def __reduce__(self):
-        # (pickled, or copied, as the file's bytes: read again, the arrays are checked and read-only,
-        # where copying the slots would give arrays that own their memory, which can be made writable)
+        # (pickled as the file's bytes: read again, the arrays are checked and read-only, where
+        # copying the slots would give arrays that own their memory, which can be made writable)
         return (_restore, (self.tobytes(), self.alphabet, self.path, self.version))
+
+    def __copy__(self) -> "Leaves":
+        return self  # immutable, and shared as it is (load_leaves hands everyone the same): never copied
+
+    def __deepcopy__(self, memo: dict) -> "Leaves":
+        return self
 
     # --- queries ---------------------------------------------------------------------------
     def __len__(self) -> int:

@@ -211,7 +211,14 @@ class Lexicon:
         return other
 
     def __reduce__(self):
+        # (to another process: the graph's bytes, read again there)
         return (_restore, (self.tobytes(), self.alphabet, self.name, self.skipped_by_reason, self.from_gaddag_only))
+
+    def __copy__(self) -> "Lexicon":
+        return self  # immutable, and shared as it is (load_lexicon hands everyone the same): never copied
+
+    def __deepcopy__(self, memo: dict) -> "Lexicon":
+        return self
 
     # --- facts -----------------------------------------------------------------------------
     @property

@@ -107,8 +107,11 @@ def generate_moves(
         raise MoveGenError(f"top must be a whole number of moves, at least 1 (or None for every move), got {top!r}")
     else:
         n = int(top) if top <= _HEAP_LIMIT else 0
-    rs: Ruleset = position.ruleset
-    lexicon = position.lexicon
+    rs: Ruleset = getattr(position, "ruleset", None)  # type: ignore[assignment]
+    if type(rs) is not Ruleset and not isinstance(rs, Ruleset):
+        raise MoveGenError(f"position must be a racksmith Position (or an object with its ruleset, lexicon, board "
+                           f"and racks), got {type(position).__name__}")
+    lexicon = getattr(position, "lexicon", None)
     if type(lexicon) is not Lexicon and not isinstance(lexicon, Lexicon):
         raise MoveGenError(
             f"generating moves needs a KWG lexicon (racksmith.lexicon.Lexicon), got {type(lexicon).__name__}"

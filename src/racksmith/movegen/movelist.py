@@ -25,7 +25,7 @@ from .. import _args
 from ._movegen import RECORD_DTYPE, MoveListBase
 from ..rules.alphabet import LETTER_MASK, THROUGH, Alphabet, Tiles
 from ..rules.coords import coord_label
-from ..core.move import EXCHANGE, PASS, PLACE, Move, MoveKind
+from ..core.move import EXCHANGE, PASS, PLACE, Move, MoveKind, _made, _snapshot_position
 from ..errors import MoveGenError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,12 +75,12 @@ def record_move(buf: bytes, alphabet: Alphabet, offset: int = 0) -> Move:
     """The move of one kernel record (``RECORD_DTYPE`` bytes at ``offset`` of ``buf``), its score
     set; no equity and no leave (a record's leave is a mask over a rack it does not carry)."""
     _, score, kind, row, col, dirs, length, _, _, tiles = _RECORD.unpack_from(buf, offset)
+    # (made without the constructor's checks: a record's values are plain ints, an exchange's sorted)
     if kind == 0:
-        return Move(kind=MoveKind.PLACE, row=row, col=col, across=dirs == 0, tiles=tuple(tiles[:length]),
-                    alphabet=alphabet, score=score)
+        return _made(PLACE, row, col, dirs == 0, tuple(tiles[:length]), alphabet, score)
     if kind == 1:
-        return Move(kind=MoveKind.EXCHANGE, tiles=tuple(tiles[:length]), alphabet=alphabet, score=0)
-    return Move(kind=MoveKind.PASS, alphabet=alphabet, score=0)
+        return _made(EXCHANGE, 0, 0, True, tuple(tiles[:length]), alphabet, 0)
+    return _made(PASS, 0, 0, True, (), alphabet, 0)
 
 
 #: the largest equity a record may hold (its rounding to 1e-5 must stay finite)
@@ -140,17 +140,36 @@ def _checked_reclaimed(reclaimed: Any, recs: np.ndarray, any_takes: bool) -> "li
     return entries if any(entries) else None
 
 
-def _finder(item: object):
-    """A test of a :class:`Move` that says whether it is ``item``: a Move, or a move's notation as
-    :meth:`MoveList.__contains__` takes it."""
+def _finder(item: object, ml: "MoveList"):
+    """A test of a :class:`Move` that says whether it is ``item``: a Move, or a move written as
+    :meth:`Move.parse` reads it (in the list's letters; a text that is no move is its
+    :class:`~racksmith.errors.InvalidMoveError`), as :meth:`MoveList.__contains__` takes them."""
     if isinstance(item, str):
-        wanted = " ".join(item.split())
-        if wanted.lower() == "pass":
-            wanted = "-"
-        return lambda m: m.notation() == wanted
+        wanted = Move.parse(item, ml._letters_spec())
+        return lambda m: _written_as(m, wanted)
     if isinstance(item, Move):
         return lambda m: m == item
     return lambda m: False  # (a list holds moves only)
+
+
+def _written_as(m: Move, wanted: Move) -> bool:
+    """Is ``m`` (a move of the list) the move ``wanted`` (parsed from text in the list's letters)?
+    A square played through may be written as its letter (``QU(I)RK``, or ``QUIRK`` as the board
+    shows it, a blank's in either case) or as ``.`` (``QU.RK``, the GCG form); a star taken back
+    without its letter (``*12H``) is any; all else is as :meth:`Move.__eq__` compares it."""
+    if m.kind != wanted.kind:
+        return False
+    if wanted.kind != PLACE:
+        return m.tiles == wanted.tiles  # (an exchange's sorted, the pass's none)
+    if m.row != wanted.row or m.col != wanted.col or m.across != wanted.across or len(m.tiles) != len(wanted.tiles):
+        return False
+    for t, w in zip(m.tiles, wanted.tiles):
+        if t != w and not (t & THROUGH and (not w & LETTER_MASK or w & LETTER_MASK == t & LETTER_MASK)):
+            return False
+    if len(m.reclaimed) != len(wanted.reclaimed):
+        return False
+    return all((r, c) == (wr, wc) and (not wl or wl == letter)
+               for (r, c, letter), (wr, wc, wl) in zip(m.reclaimed, wanted.reclaimed))
 
 
 def _shown(item: object) -> str:
@@ -280,17 +299,20 @@ class MoveList(MoveListBase, Sequence[Move]):
     @property
     def position(self) -> Position | None:
         """The position the moves were made in (a snapshot set by :meth:`Position.moves`, as it was
-        then), for pictures; None for a list made otherwise."""
+        then), for pictures; None for a list made otherwise. The list's own, made once: its moves
+        (:attr:`Move.position`) each give a copy, so that changing one changes nothing else."""
         p = self._position
         if type(p) is tuple:  # Position.moves keeps its state cheaply; the Position is made once, here
-            from ..core.position import Position
-
-            p = self._position = Position._from_snapshot(p)
+            made = self.__dict__.get("_position_made")
+            if made is None or made[0] is not p:  # (the moves keep the snapshot itself, not this)
+                made = self._position_made = (p, _snapshot_position(p))
+            return made[1]
         return p
 
     @position.setter
     def position(self, value: Position | None) -> None:
         self._position = value
+        self.__dict__.pop("_position_made", None)
 
     # --- the compact form ---------------------------------------------------------------------
     @property
@@ -383,24 +405,14 @@ class MoveList(MoveListBase, Sequence[Move]):
         if buf is None:
             buf = self._buf = self.to_numpy().tobytes()
         equity, score, kind, row, col, dirs, length, _, leave, tiles = _RECORD.unpack_from(buf, i * _ITEMSIZE)
+        # (made without the constructor's checks: a record's values are plain ints, an exchange's
+        # sorted; each move keeps the list's snapshot, of which Move.position gives a copy)
         if self._reclaimed is not None and kind == RECLAIM_KIND:
-            return Move(
-                kind=MoveKind.PLACE, row=row, col=col, across=dirs == 0, tiles=tuple(tiles[:length]),
-                alphabet=self._alphabet, score=score, equity=_rounded_equity(equity) if self._with_equity else None,
-                leave=self._leave(leave), position=self.position, reclaimed=self._reclaimed[i],
-            )
-        return Move(
-            kind=_KINDS[kind],
-            row=row,
-            col=col,
-            across=dirs == 0,
-            tiles=tuple(tiles[:length]),
-            alphabet=self._alphabet,
-            score=score,
-            equity=_rounded_equity(equity) if self._with_equity else None,
-            leave=self._leave(leave),
-            position=self.position,
-        )
+            return _made(PLACE, row, col, dirs == 0, tuple(tiles[:length]), self._alphabet, score,
+                         _rounded_equity(equity) if self._with_equity else None, self._leave(leave), self._position,
+                         self._reclaimed[i])
+        return _made(_KINDS[kind], row, col, dirs == 0, tuple(tiles[:length]), self._alphabet, score,
+                     _rounded_equity(equity) if self._with_equity else None, self._leave(leave), self._position)
 
     @overload
     def __getitem__(self, i: int) -> Move: ...
@@ -418,17 +430,28 @@ class MoveList(MoveListBase, Sequence[Move]):
             yield self._move(i)
 
     def __contains__(self, item: object) -> bool:
-        """Whether the list holds ``item``: a :class:`Move`, or a move's notation (``"J8 SOIREE"``,
-        ``"-"`` or ``"pass"`` for the pass, ``"-ABC"``; blanks in lowercase, spaces between the parts as
-        you like)."""
-        found = _finder(item)
+        """Whether the list holds ``item``: a :class:`Move`, or a move written as :meth:`Move.parse`
+        reads it, in the list's letters (``"J8 SOIREE"``, ``"j8 soiree"`` with blanks, ``"8D QU(I)RK"``,
+        ``"8D QU.RK"`` as GCG writes it, ``"-"``, ``"pass"`` or ``"(pass)"`` for the pass, ``"-ABC"`` or
+        ``"exch ABC"``, the letters in any order); a text that is no move is an
+        :class:`~racksmith.errors.InvalidMoveError`."""
+        found = _finder(item, self)
         return any(found(m) for m in self)
+
+    def _letters_spec(self) -> "Any":
+        """What text is read with (:meth:`Move.parse`): the ruleset of the list's position when
+        there is one and it is of the list's alphabet (its board names a bad coordinate), else the
+        alphabet."""
+        snap = self._position
+        src = snap[0] if type(snap) is tuple else snap
+        rs = getattr(src, "ruleset", None)
+        return rs if rs is not None and getattr(rs, "alphabet", None) is self._alphabet else self._alphabet
 
     def index(self, item: object, start: Any = 0, stop: Any = None) -> int:
         """The rank (from 0) of the first move from ``start`` up to ``stop`` that is ``item``: a
-        :class:`Move` or a move's notation, as ``in`` takes them. A move the list does not hold is a
+        :class:`Move` or a move written as text, as ``in`` takes them. A move the list does not hold is a
         :class:`~racksmith.errors.MoveGenError` (a ``ValueError``, as ``list.index`` raises)."""
-        found = _finder(item)
+        found = _finder(item, self)
         lo, hi, _ = slice(self._bound(start, "start"), self._bound(stop, "stop")).indices(self._n)
         for i in range(lo, hi):
             if found(self._move(i)):
@@ -437,9 +460,9 @@ class MoveList(MoveListBase, Sequence[Move]):
         raise MoveGenError(f"{_shown(item)} is not among these {self._n} moves{where}")
 
     def count(self, item: object) -> int:
-        """How many moves of the list are ``item``: a :class:`Move` or a move's notation, as ``in``
-        takes them."""
-        found = _finder(item)
+        """How many moves of the list are ``item``: a :class:`Move` or a move written as text, as
+        ``in`` takes them."""
+        found = _finder(item, self)
         return sum(1 for m in self if found(m))
 
     @staticmethod
@@ -597,7 +620,7 @@ class MoveList(MoveListBase, Sequence[Move]):
 
     def _repr_svg_(self) -> str | None:
         """The board with the best move (when it is a placement and the position is known)."""
-        return self[0]._repr_svg_() if len(self) and self[0].is_place and self.position is not None else None
+        return self[0]._repr_svg_() if len(self) and self[0].is_place and self._position is not None else None
 
     def __repr__(self) -> str:
         head = ", ".join(str(m) for m in self[:3])

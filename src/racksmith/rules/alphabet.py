@@ -11,6 +11,7 @@ import operator
 import re
 import sys
 import unicodedata
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, SupportsIndex
@@ -82,7 +83,9 @@ class Tiles(tuple[int, ...]):
     (1, 5, 9)``), and prints as a player writes it: ``str(rack) == "AEINST?"`` (letters in alphabet
     order, blanks last, as CGP writes racks), ``repr(rack) == "Tiles('AEINST?')"``. Each alphabet
     has its own subclass (:meth:`Alphabet.tiles` makes them), which carries the alphabet, so a
-    ``Tiles`` costs no more memory than a tuple. Slicing or adding gives plain tuples.
+    ``Tiles`` costs no more memory than a tuple; unpickled, it is of the alphabet already made of
+    the same letters (a shipped ruleset's first), so none is made anew for each. Slicing or adding
+    gives plain tuples.
     :data:`NO_TILES` is the empty ``Tiles`` of no alphabet in particular; a ``Tiles`` made
     directly (``Tiles((1, 2))``) has no alphabet either, so it has no letters and prints as its
     numbers (``repr: Tiles((1, 2))``); it cannot read letters (``Tiles("AEINST?")`` is an
@@ -225,6 +228,34 @@ def _tiles_of(alphabet: "Alphabet", tiles: tuple[int, ...]) -> Tiles:
     return alphabet.tiles(tiles)
 
 
+def _alphabet(letters: tuple, name: str = "", aliases: tuple = (), word_aliases: tuple = ()) -> "Alphabet":
+    """The alphabet of these fields (what :meth:`Alphabet.__reduce__` pickles): the shipped
+    ruleset's of that name when it is that one, else the one last made of them while it lives, else
+    a new one. Every pickled rack, leave or move of an alphabet so reads back with the very
+    alphabet (and :class:`Tiles` class) the others have: none made anew for each."""
+    key = (letters, name, aliases, word_aliases)
+    shipped = _SHIPPED.get(name) if type(name) is str else None
+    if shipped is None and type(name) is str and name:
+        shipped = _shipped_alphabet(name)
+    if shipped is not None and shipped._key() == key:
+        return shipped
+    try:
+        found = _ALPHABETS.get(key)
+    except TypeError:  # (fields that are no texts, from a pickle made by hand: the constructor says what is wrong)
+        found = None
+    return found if found is not None else Alphabet(letters, name, aliases, word_aliases)
+
+
+def _shipped_alphabet(name: str) -> "Alphabet | None":
+    """The alphabet of the shipped ruleset called ``name`` (kept in :data:`_SHIPPED`), or None."""
+    from .ruleset import BUILTIN, find_ruleset
+
+    if name not in BUILTIN:
+        return None
+    found = _SHIPPED[name] = find_ruleset(name).alphabet
+    return found
+
+
 #: no tiles, of any alphabet (the default of fields that hold tiles)
 NO_TILES = Tiles()
 
@@ -237,7 +268,15 @@ def letter_of(tile: Tile) -> int:
     return tile & LETTER_MASK
 
 
-@dataclass(frozen=True, slots=True)
+#: each alphabet made, by what defines it (its letters, name, aliases and word aliases: the fields
+#: :meth:`Alphabet.__reduce__` pickles), the last one made of them; :func:`_alphabet` hands it out
+#: again, so that unpickled tiles and moves share one alphabet and its Tiles class
+_ALPHABETS: "weakref.WeakValueDictionary[tuple, Alphabet]" = weakref.WeakValueDictionary()
+#: the shipped rulesets' alphabets, by name, as :func:`_alphabet` has looked them up
+_SHIPPED: "dict[str, Alphabet]" = {}
+
+
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Alphabet:
     """The letters of a ruleset, in order; tile ``i`` is ``letters[i - 1]``.
 
@@ -358,10 +397,22 @@ class Alphabet:
         object.__setattr__(self, "_plain_chars", {})
         if not self._multi and not self._lower_multi:
             object.__setattr__(self, "_rack_chars", dict.fromkeys(BLANK_CHARS, 0))
+        _ALPHABETS[self._key()] = self
 
-    def __reduce__(self) -> tuple[type[Alphabet], tuple[Any, ...]]:
-        # the derived fields (the index, the Tiles class) are rebuilt, not pickled
-        return (Alphabet, (self.letters, self.name, self.aliases, self.word_aliases))
+    def _key(self) -> tuple:
+        """What defines the alphabet (all that ``==`` compares): the fields :meth:`__reduce__` pickles."""
+        return (self.letters, self.name, self.aliases, self.word_aliases)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # the fields only: unpickled, they give the alphabet of these fields already made, if any
+        # (a shipped ruleset's first), else one made of them (its index, its Tiles class built anew)
+        return (_alphabet, self._key())
+
+    def __copy__(self) -> "Alphabet":
+        return self  # (immutable: a copy would only be another Tiles class for the same letters)
+
+    def __deepcopy__(self, memo: dict) -> "Alphabet":
+        return self
 
     def __len__(self) -> int:
         return len(self.letters)
