@@ -139,12 +139,10 @@ NOT_DECIDED = {
     "the word goes on after the move": Move.place(7, 2, True, [19]),
     "a tile beside QUIRK written down": Move.place(7, 8, False, [19]),
     "a tile only under the K written across": Move.place(8, 7, True, [1]),
-    "numpy tiles": Move.place(8, 3, True, [np.uint8(1), 4]),
     "a bool tile": Move.place(8, 3, True, [True, 4]),
     "a tile over 255": Move.place(8, 3, True, [1, 300]),
     "a bare rack blank": Move.place(8, 3, True, [0, 4]),
     "a tile beyond the alphabet": Move.place(8, 3, True, [27, 4]),
-    "a float row (built around Move.place, which refuses one)": dataclasses.replace(Move.place(8, 3, True, [1, 4]), row=8.0),
     "an exchange": Move.exchange([1, 4]),
     "an exchange of tiles not held": Move.exchange([26]),
     "an empty exchange": Move.exchange([]),
@@ -164,6 +162,18 @@ def test_moves_not_in_canonical_form_go_to_check_move(move):
             check_move_lean(pos, move, SMALL)
         return
     assert outcome(check_move_lean, pos, move, SMALL) == expected
+
+
+def test_a_float_row_is_refused_by_the_move_itself():
+    """(It was a case for check_move: a Move built around Move.place, which refuses one, with a
+    float row; the constructor now refuses it too.)"""
+    with pytest.raises(InvalidMoveError, match="a placement's row is a whole number"):
+        dataclasses.replace(Move.place(8, 3, True, [1, 4]), row=8.0)
+    # (numpy tiles, another such case, are plain ints in the move now: checked as those are)
+    plain = Move.place(8, 3, True, [np.uint8(1), 4])
+    assert plain.tiles == (1, 4) and all(type(t) is int for t in plain.tiles)
+    pos = Position.from_cgp(QUIRK_CGP)
+    assert lean_verdict(pos, plain, SMALL) == lean_verdict(pos, Move.place(8, 3, True, [1, 4]), SMALL)
 
 
 def test_the_given_move_comes_back_when_it_is_canonical_and_scored():
