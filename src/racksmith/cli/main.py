@@ -45,6 +45,7 @@ _GROUPS = (
     ("racksmith.cli.match_cmds", "register", None),
     ("racksmith.cli.search_cmds", "register", None),
     ("racksmith.cli.sim_cmds", "register", None),
+    ("racksmith.cli.cache_cmds", "cache_app", "cache"),
 )
 
 _built: list[Any] = []  #: the typer application, once built

@@ -119,7 +119,7 @@ def _read_kwg(path: Path, rs: Ruleset) -> Lexicon:
     0.6 s to build, 0.03 s to read back."""
     if not _gaddag_only_head(path):
         return Lexicon.load(path, rs)
-    from .cache import FORMAT_VERSION, _cached, building, note_not_kept
+    from .cache import FORMAT_VERSION, _cached, building, entry_path, note_not_kept
     from .kwg import read_file
     from .sidecar import check_letters
 
@@ -133,7 +133,7 @@ def _read_kwg(path: Path, rs: Ruleset) -> Lexicon:
     h.update(b"\0")
     h.update(data)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", path.stem)[:40] or "kwg"
-    kwg_path = folder / f"{stem}-gaddag-only-{h.hexdigest()[:32]}.kwg"
+    kwg_path = entry_path(folder, stem, f"gaddag-only-{h.hexdigest()[:32]}.kwg")  # (one entry a content)
     meta_path = kwg_path.with_suffix(".json")
     lex = _cached(kwg_path, meta_path, rs, path.stem)
     if lex is None:

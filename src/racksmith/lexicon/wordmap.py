@@ -62,15 +62,16 @@ def read_wordmap(path: "str | Path", digest: int | None = None) -> "_wmp.WordMap
 
 def cache_path(lexicon: "Lexicon") -> Path | None:
     """Where the lexicon's word map is kept in the cache (None: there is no cache folder)."""
-    from .cache import cache_dir
+    from .cache import cache_dir, entry_path
 
     folder = cache_dir()
     if folder is None:
         return None
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", lexicon.name or "")[:40] or "lexicon"
     # the alphabet's size too: a ruleset file adding a letter to English's may play the same KWG
-    # (the same digest), and its map (built for 27 letters) made shipped English fail, or the reverse
-    return folder / f"{stem}-{lexicon.digest:016x}-{len(lexicon.alphabet)}L-wm{_wmp.VERSION}.{MAX_LEN2}.wmp"
+    # (the same digest), and its map (built for 27 letters) made shipped English fail, or the reverse;
+    # the map of the same graph under another name (a temporary copy of a list) is the one kept
+    return entry_path(folder, stem, f"{lexicon.digest:016x}-{len(lexicon.alphabet)}L-wm{_wmp.VERSION}.{MAX_LEN2}.wmp")
 
 
 def wordmap_of(lexicon: "Lexicon") -> "_wmp.WordMap":

@@ -7,12 +7,14 @@ this one — is refused with :class:`~racksmith.errors.RecordsFolderBusyError` b
 two runs would otherwise write ``game000000.gcg`` and the rest over each other's, and the folder
 would hold a mix of both. The lock goes with the process however it ends (``kill -9`` too): the
 lock file a killed run leaves is taken by the next run. The same thread may hold the same folder
-more than once (the command line holds it around the library's run).
+more than once (the command line holds it around the library's run). A run that takes the folder
+removes the half-written records a killed run left in it (:func:`remove_leftovers`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -25,6 +27,10 @@ from ..errors import OutputFileError, RacksmithError, RecordsFolderBusyError
 
 #: the lock file a run writing game records holds in their folder while it runs
 RECORDS_LOCK = ".racksmith.lock"
+
+#: the temporary file a record is written to before it is renamed (lexicon.files.write_atomically):
+#: never a record, only what a run killed while it wrote one leaves
+PARTIAL_RECORD = re.compile(r"\.game\d{6,}\.gcg\.[0-9a-f]{12}\.tmp")
 
 #: the folders this process holds, by their real path: (the holding thread, the lock, how many holds)
 _held: dict[str, tuple[int, Any, int]] = {}
@@ -70,6 +76,8 @@ def records_folder(gcg_dir: Any) -> Iterator[str]:
                 raise OutputFileError(f"cannot write the games' records to {folder}: {e.strerror or e} (give a "
                                       "folder that can be created or written)") from None
             _held[key] = (me, lock, 1)
+            if lock is not None:  # (no run writes there but this one: what is half written is a killed run's)
+                remove_leftovers(folder)
         else:
             _held[key] = (me, held[1], held[2] + 1)
     try:
@@ -82,3 +90,29 @@ def records_folder(gcg_dir: Any) -> Iterator[str]:
             else:
                 del _held[key]
                 release_lock(lock, lock_path)
+
+
+def remove_leftovers(folder: str) -> int:
+    """Remove the half-written records (``.game000004.gcg.1a2b3c4d5e6f.tmp``) an earlier run left in
+    ``folder`` when it was killed (``kill -9``: no run removes them then), and say how many to
+    :data:`racksmith.lexicon.cache.cache_notes`; the number removed. Called holding the folder's
+    lock: no other run is writing there."""
+    try:
+        names = sorted(n for n in os.listdir(folder) if PARTIAL_RECORD.fullmatch(n))
+    except OSError:
+        return 0
+    removed = 0
+    for name in names:
+        try:
+            os.unlink(os.path.join(folder, name))
+            removed += 1
+        except OSError:
+            pass
+    if removed:
+        from ..lexicon.cache import cache_notes
+
+        line = (f"note: removed {removed} half-written game record{'s' if removed != 1 else ''} ({names[0]}"
+                f"{', ...' if removed > 1 else ''}) that an earlier run stopped by force left in {folder}")
+        for tell in list(cache_notes):
+            tell(line)
+    return removed

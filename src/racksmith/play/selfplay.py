@@ -39,7 +39,6 @@ import dataclasses
 import math
 import multiprocessing
 import os
-import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
@@ -67,7 +66,7 @@ from . import _gameloop
 from .backends import GamesInterrupted, can_start_processes, check_games, check_jobs, check_seed, runs, split
 from .game import Game
 from .pool import WorkerPool
-from .records import record_path, records_folder
+from .records import PARTIAL_RECORD as _PARTIAL_RECORD, record_path, records_folder
 from .players import _hide_racks
 from .players import PLAYER_KINDS, BestEquityPlayer, BestScorePlayer, GameView, make_player
 from .tables import GameTable, IntSums, chunks
@@ -670,7 +669,6 @@ def _records_written(folder: str, played: np.ndarray, unwritten: "np.ndarray | N
 
 
 #: the temporary file a record is written to before it is renamed (lexicon.files.write_atomically)
-_PARTIAL_RECORD = re.compile(r"\.game\d{6,}\.gcg\.[0-9a-f]{12}\.tmp")
 
 
 def _remove_partial_records(folder: str, since_ns: int) -> None:
