@@ -215,6 +215,20 @@ def test_a_hidden_rack_typed_after_a_scoreless_end_is_counted(browser, server):
         page.fill("#rack0", "")
         page.locator("#rack0").press_sequentially("GIILQTZ", delay=120)
         wait_until(page, "document.getElementById('cgp').value.endsWith('GIILQTZ/ABDNOPU 78/152 6')")
+        # the other rack edited after the count: the count stands (the page had sent the scores before
+        # it, shown 104 in the CGP and 78 in the field)
+        page.fill("#rack1", "ABDNOPE")
+        wait_until(page, "document.getElementById('cgp').value.endsWith('GIILQTZ/ABDENOP 78/152 6')")
+        assert page.input_value("#score0") == "78"
+        page.fill("#rack1", "ABDNOPU")
+        wait_until(page, "document.getElementById('cgp').value.endsWith('GIILQTZ/ABDNOPU 78/152 6')")
+        # the counted rack cleared (the page refreshed), then typed again: counted from the scores
+        # before (the field kept 78, and the next rack was not counted)
+        page.fill("#rack0", "")
+        wait_until(page, "document.getElementById('cgp').value.endsWith('/ABDNOPU 104/152 6') && "
+                         "document.getElementById('score0').value === '104'")
+        page.fill("#rack0", "GIILQTV")
+        wait_until(page, "document.getElementById('cgp').value.endsWith('GIILQTV/ABDNOPU 84/152 6')")
         assert page.console_errors == []
     finally:
         context.close()
@@ -254,6 +268,41 @@ def test_a_hidden_opponent_whose_phony_showed_his_rack_draws_tiles_not_seen(brow
             wait_until(page, "document.querySelectorAll('#history li.undone').length === 0")
         gcg = _export(page)
         assert ">p2: BHOSTXZ 9F OX +36 36" in gcg and replay_text(gcg).ok
+        assert page.console_errors == []
+    finally:
+        context.close()
+
+
+def test_a_revealed_opponent_who_lost_a_turn_to_a_challenge_still_draws_tiles_not_seen(browser, server):
+    """His turn lost to a failed double challenge (a pass) counted as his play: his next play was
+    drawn at random again."""
+    from urllib.parse import quote
+
+    from racksmith import Position
+
+    empty = "/".join(["15"] * 15)
+    context, page = _open(browser, server)
+    try:
+        page.goto(server.url + "?ruleset=english&tab=play&cgp=" + quote(f"{empty} AEINRST/ 0/0 0"))
+        page.wait_for_selector("#board .sq")
+        _play(page, None, "8D RETAINS", 1)
+        page.fill("#rack1", "ADDGOOR")
+        page.fill("#move-input", "9D BHOSTZX")
+        page.click("#play")
+        page.wait_for_selector("#play-phony")
+        page.click("#play-phony")
+        wait_until(page, "document.querySelectorAll('#history li').length === 2")
+        page.click("#challenge")  # his phony taken back: his rack shown whole
+        wait_until(page, "document.querySelectorAll('#history li').length === 3")
+        page.fill("#rack0", "ADDGOOR")
+        _play(page, None, "E4 DODGER", 4)
+        page.select_option("#challenge-rule", "0")
+        page.click("#challenge")  # he challenges and loses his turn
+        wait_until(page, "document.querySelectorAll('#history li').length === 5")
+        _play(page, None, "-", 6)
+        _play(page, None, "G7 Z(A)X", 7)
+        pos = Position.from_cgp(page.input_value("#cgp"))
+        assert pos.racks_known[1] is False and page.input_value("#rack1") == "BHOST"
         assert page.console_errors == []
     finally:
         context.close()

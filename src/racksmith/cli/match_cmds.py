@@ -106,6 +106,27 @@ def _note_borrowed_winpct(specs: "dict[str, str]", ruleset: str) -> None:
             note(f"note: {name} ({spec}): {line}")
 
 
+def _note_endgame_refused(specs: "dict[str, str]", ruleset: str) -> None:
+    """A note on stderr for each endgame player of a ruleset whose endgames the solver takes none
+    of (:func:`racksmith.search.endgame.endgame_refusal`): he plays static equity throughout, as
+    ``racksmith best`` and ``analyze`` say of such a position."""
+    from ..errors import RacksmithError
+    from ..play.specs import parse_player_spec
+    from ..rules.ruleset import get_ruleset
+    from ..search.endgame import endgame_refusal
+
+    try:
+        why = endgame_refusal(get_ruleset(ruleset))
+    except RacksmithError:
+        return  # (a ruleset that cannot be read: the match says so)
+    if why is None:
+        return
+    for name, text in specs.items():
+        spec = parse_player_spec(text)
+        if spec.kind == "endgame":
+            note(f"note: {name} ({spec}) plays static equity with the bag empty too: {why}")
+
+
 def _with_file(spec, key: str = "leaves") -> str:
     """``spec`` with ``KEY=FILE``: ``equity:leaves=FILE``, ``sim:plies=3,leaves=FILE``."""
     params = [f"{k}={v}" for k, v in spec.params if k != key] + [f"{key}=FILE"]
@@ -173,6 +194,7 @@ def register(app: typer.Typer) -> None:
             check_output_file(games_csv, "--games-csv")
         _note_shipped_leaves_missing({"p1": p1, "p2": p2}, ruleset)
         _note_borrowed_winpct({"p1": p1, "p2": p2}, ruleset)
+        _note_endgame_refused({"p1": p1, "p2": p2}, ruleset)
         # the records' folder made, checked writable and held for the run (another run writing there is refused)
         with records_folder(gcg_dir) if gcg_dir is not None else nullcontext():
             if gcg_dir is not None:

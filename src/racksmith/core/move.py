@@ -192,7 +192,8 @@ class Move:
     def __eq__(self, other: object) -> bool:
         """The same move: what is played (kind, square, direction, tiles, stars taken back), in
         letters that are the same (the alphabets alike, or the same letters: a move of English
-        equals one of Super Scrabble, never one of Russian); not its score, equity or leave."""
+        equals one of Super Scrabble, never one of Russian; a move made with no alphabet, such as
+        ``Move.pass_()``, claims none and equals the move of any); not its score, equity or leave."""
         if other.__class__ is not self.__class__:
             return NotImplemented
         o: Any = other  # (a Move: checked above, more quickly than isinstance would)
@@ -200,7 +201,7 @@ class Move:
                 or self.kind != o.kind or self.reclaimed != o.reclaimed):
             return False
         a, b = self.alphabet, o.alphabet  # (the same alphabet, or alphabets of the same letters)
-        return a is b or (a or _default_alphabet()).letters == (b or _default_alphabet()).letters
+        return a is b or a is None or b is None or a.letters == b.letters
 
     def __hash__(self) -> int:
         # (the alphabet left out: moves of other letters that are equal otherwise are unequal all the same)

@@ -1785,6 +1785,7 @@ class Position:
         p._zero_turns = zero_turns
         p._known = known
         p._sizes = sizes[0] if sizes and known is not None else None
+        p._revealed = ()  # (racks counted since on the position: not in the snapshot's scores)
         return p
 
     def solve_endgame(

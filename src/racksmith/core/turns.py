@@ -386,9 +386,14 @@ def _unbracketed_hint(rack: Tiles, move: Move) -> str:
     """Why a move typed with a tile of several letters on the rack (Spanish CH) may need tiles the
     rack lacks: written without brackets, its letters are separate tiles (C and H)."""
     a = rack.alphabet
-    text = "".join(a.letter(t & LETTER_MASK) for t in move.tiles if t & LETTER_MASK)
     held = {a.letter(t) for t in rack if t}
-    split = [x for x in a.unbracketed(text) if x in held]
+    if move.kind == EXCHANGE:  # (its tiles sorted: -CHE is C, E, H; the letters of the tile among them)
+        given = Counter(move.tiles)
+        split = [x for x in sorted(held) if len(x) > 1 and a.unbracketed(x)
+                 and not Counter(a.tile(part) for part in a.split(x)) - given]
+    else:
+        text = "".join(a.letter(t & LETTER_MASK) for t in move.tiles if t & LETTER_MASK)
+        split = [x for x in a.unbracketed(text) if x in held]
     if not split:
         return ""
     return (f" ({', '.join(split)} without brackets {'is' if len(split) == 1 else 'are'} separate tiles "

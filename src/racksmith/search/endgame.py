@@ -332,6 +332,19 @@ def check_stars(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> None:
         raise PositionError(f"{n} stars (blanks) in the game: the endgame search takes back at most {MAX_STARS}")
 
 
+def endgame_refusal(ruleset: Ruleset) -> str | None:
+    """Why the endgame search takes no endgame of ``ruleset`` at all (its star reclamation on a
+    board larger than it holds, or more blanks than it takes back: :func:`check_stars`), or None."""
+    if not ruleset.star_reclamation:
+        return None
+    if ruleset.rows * ruleset.cols > MAX_STAR_SQUARES:
+        return (f"star reclamation on a board of {ruleset.rows * ruleset.cols} squares: the endgame search takes stars "
+                f"back on boards of at most {MAX_STAR_SQUARES}")
+    if ruleset.blanks > MAX_STARS:
+        return f"{ruleset.blanks} blanks with star reclamation: the endgame search takes back at most {MAX_STARS}"
+    return None
+
+
 def check_spread(spread: int) -> None:
     """Refuse scores the search cannot hold: the mover's score minus the opponent's must lie within
     MAX_SPREAD either way (no real game comes near)."""

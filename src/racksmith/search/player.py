@@ -38,7 +38,9 @@ class EndgamePlayer:
     The endgame solver is for two players: in a game of three or four, the move of highest static
     equity at every turn, the bag empty or not (as :meth:`Position.best_play
     <racksmith.core.position.Position.best_play>` falls back, the searches being for two players),
-    and :attr:`last` stays None."""
+    and :attr:`last` stays None. So too, with the bag empty, where the solver refuses the position
+    (a ruleset file's star reclamation on a board larger than it holds, more stars than it takes
+    back: :func:`~racksmith.search.endgame.endgame_refusal`): :attr:`declined` says why."""
 
     name = "endgame"
 
@@ -56,6 +58,8 @@ class EndgamePlayer:
         self.plies = plies
         self.threads = threads
         self.last: EndgameResult | None = None  #: the EndgameResult of the last endgame move (None before one)
+        #: why the solver refused the last position it was given (static equity played), or None
+        self.declined: str | None = None
 
     def choose(self, view: "GameView") -> Move:
         from ..sim.player import check_view
@@ -72,8 +76,10 @@ class EndgamePlayer:
                         live.current_opcodes, lexicon=view.lexicon)
         try:
             result = seen.solve_endgame(self.plies, self.seconds, self.threads)
-        except PositionError:  # a position the solver does not take (more stars than it takes back): static equity
+        except PositionError as e:  # a position the solver does not take (more stars than it takes back): static equity
+            self.declined = str(e)
             return self.static.choose(view)
+        self.declined = None
         self.last = result
         if result.best is None:
             return Move.pass_(view.ruleset.alphabet, score=0)

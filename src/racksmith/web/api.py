@@ -1151,19 +1151,21 @@ def _phony_words(pos: Position, move: Move, lexicon: Any) -> list[str]:
 def _count_typed_racks(before: Position, now: Position) -> "Position | None":
     """``before`` (a game over whose end could not count some racks not known) with those racks
     set as ``now`` gives them — counted as the library counts a rack set after the end — when
-    ``now`` is ``before`` with only such racks typed in; else None."""
+    ``now`` is ``before`` with such racks typed in (and known racks perhaps edited, which change
+    no score); else None."""
     outcome = before.outcome() if before.is_over else None
     if outcome is None or not outcome.uncounted or len(now.racks) != len(before.racks):
         return None
     if ((now.board != before.board).any() or now.scores != before.scores or now.zero_turns != before.zero_turns
-            or any(now.racks_known[i] != before.racks_known[i] or (now.racks_known[i] and now.racks[i] != before.racks[i])
-                   for i in range(len(now.racks)) if i not in outcome.uncounted)):
+            or any(now.racks_known[i] != before.racks_known[i] for i in range(len(now.racks)) if i not in outcome.uncounted)):
         return None
     typed = [i for i in outcome.uncounted if now.racks_known[i]]
     if not typed:
         return None
+    # (a known rack edited meanwhile is set too: counted at the end already, it changes no score)
+    edited = [i for i in range(len(now.racks)) if i not in outcome.uncounted and now.racks[i] != before.racks[i]]
     try:
-        for i in typed:
+        for i in edited + typed:
             before.racks[i] = now.racks[i]
     except RacksmithError:
         return None

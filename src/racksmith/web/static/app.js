@@ -951,6 +951,11 @@
           body.counting = state.countBase;
         } else if (state.unfinal && state.cgp && cgp !== state.cgp) body.counting = state.cgp;
         pos = await api("/api/position", body);
+        if (body.cgp !== cgp && !pos.counted && !(pos.over && pos.final === false)) {
+          // (another rack changed than the one counted: the position as typed, its scores as they stand)
+          body = { cgp, ruleset };
+          pos = await api("/api/position", body);
+        }
       } catch (e) {
         if (seq !== state.seq) return;
         clearPositionErrors();
@@ -983,7 +988,9 @@
       state.cgp = pos.cgp;
       state.unfinal = pos.over && pos.final === false;
       state.countBase = pos.counted ? body.counting : null;
-      if (pos.counted) {  // (the racks typed were counted: the scores the rules give)
+      // (the racks typed were counted: the scores the rules give; or the counted rack cleared: the
+      // scores before the count, which the position shown has, not the fields' stale ones)
+      if (pos.counted || body.cgp !== cgp) {
         $("score0").value = pos.scores[0];
         $("score1").value = pos.scores[1] ?? 0;
       }
@@ -1858,12 +1865,16 @@
   // the player to move is a hidden opponent whose whole rack a phony taken back showed (``revealed``; the
   // challenger played since): what he draws is not seen, so his play is sent ``hidden``, not drawn at random
   function revealedMover() {
-    let turns = 0;
+    const since = [];  // the turns taken since, oldest first: true for one lost to a failed challenge
     for (let i = state.played.length - 1; i >= 0; i--) {
       const p = state.played[i];
-      if (p.kind === "challenge" && p.event === "phony") return p.revealed === true && turns === 1;
-      if (!p.kind || (p.kind === "challenge" && p.event === "pass")) turns += 1;
-      if (turns > 1) return false;
+      if (p.kind === "challenge" && p.event === "phony" && p.revealed === true) {
+        // the challenger moved first, then they alternate: the revealed player is to move after an odd
+        // count, and is still revealed if every turn of his since was lost (no play: nothing drawn)
+        return since.length % 2 === 1 && since.every((lost, k) => k % 2 === 0 || lost);
+      }
+      if (!p.kind) since.unshift(false);
+      else if (p.kind === "challenge" && p.event === "pass") since.unshift(true);
     }
     return false;
   }
