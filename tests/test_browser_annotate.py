@@ -234,28 +234,34 @@ def test_a_hidden_rack_typed_after_a_scoreless_end_is_counted(browser, server):
         context.close()
 
 
+def _phony_bingo_taken_back(page, server) -> None:
+    """RETAINS opens; the hidden opponent (ADDGOOR typed for the recorder) plays the phony BHOSTZX
+    from the unseen tiles, anyway; challenged, it is taken back: his rack shown whole."""
+    from urllib.parse import quote
+
+    empty = "/".join(["15"] * 15)
+    page.goto(server.url + "?ruleset=english&tab=play&cgp=" + quote(f"{empty} AEINRST/ 0/0 0"))
+    page.wait_for_selector("#board .sq")
+    _play(page, None, "8D RETAINS", 1)
+    page.fill("#rack1", "ADDGOOR")  # what the recorder drew (the page drew at random)
+    page.fill("#move-input", "9D BHOSTZX")
+    page.click("#play")
+    page.wait_for_selector("#play-phony")
+    page.click("#play-phony")
+    wait_until(page, "document.querySelectorAll('#history li').length === 2")
+    page.click("#challenge")
+    wait_until(page, "document.querySelectorAll('#history li').length === 3")
+
+
 def test_a_hidden_opponent_whose_phony_showed_his_rack_draws_tiles_not_seen(browser, server):
     """A hidden opponent's phony bingo, taken back, showed his whole rack; his next play then drew
     at random (a rack the recorder never saw, typed over by hand or recorded wrong). Now the tiles
     he kept are known in part and his draw is not, through Undo and Redo, and the record replays."""
-    from urllib.parse import quote
-
     from racksmith import Position
 
-    empty = "/".join(["15"] * 15)
     context, page = _open(browser, server)
     try:
-        page.goto(server.url + "?ruleset=english&tab=play&cgp=" + quote(f"{empty} AEINRST/ 0/0 0"))
-        page.wait_for_selector("#board .sq")
-        _play(page, None, "8D RETAINS", 1)
-        page.fill("#rack1", "ADDGOOR")  # what he drew (the page drew at random)
-        page.fill("#move-input", "9D BHOSTZX")  # his phony, from the unseen tiles
-        page.click("#play")
-        page.wait_for_selector("#play-phony")
-        page.click("#play-phony")
-        wait_until(page, "document.querySelectorAll('#history li').length === 2")
-        page.click("#challenge")
-        wait_until(page, "document.querySelectorAll('#history li').length === 3")
+        _phony_bingo_taken_back(page, server)
         assert page.input_value("#rack1") == "BHOSTXZ"  # (shown: every tile of it)
         _play(page, None, "-", 4)
         _play(page, None, "9F OX", 5)
@@ -276,24 +282,11 @@ def test_a_hidden_opponent_whose_phony_showed_his_rack_draws_tiles_not_seen(brow
 def test_a_revealed_opponent_who_lost_a_turn_to_a_challenge_still_draws_tiles_not_seen(browser, server):
     """His turn lost to a failed double challenge (a pass) counted as his play: his next play was
     drawn at random again."""
-    from urllib.parse import quote
-
     from racksmith import Position
 
-    empty = "/".join(["15"] * 15)
     context, page = _open(browser, server)
     try:
-        page.goto(server.url + "?ruleset=english&tab=play&cgp=" + quote(f"{empty} AEINRST/ 0/0 0"))
-        page.wait_for_selector("#board .sq")
-        _play(page, None, "8D RETAINS", 1)
-        page.fill("#rack1", "ADDGOOR")
-        page.fill("#move-input", "9D BHOSTZX")
-        page.click("#play")
-        page.wait_for_selector("#play-phony")
-        page.click("#play-phony")
-        wait_until(page, "document.querySelectorAll('#history li').length === 2")
-        page.click("#challenge")  # his phony taken back: his rack shown whole
-        wait_until(page, "document.querySelectorAll('#history li').length === 3")
+        _phony_bingo_taken_back(page, server)
         page.fill("#rack0", "ADDGOOR")
         _play(page, None, "E4 DODGER", 4)
         page.select_option("#challenge-rule", "0")

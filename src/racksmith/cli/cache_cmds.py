@@ -26,24 +26,32 @@ def _no_folder() -> None:
          "maps and leave tables are made in memory at every run")
 
 
+def _facts(get, as_json: bool) -> dict:
+    """What ``get`` (cache_usage, clear_cache) answers, printed as JSON with ``as_json``; a cache
+    path that is no folder: one line, exit 1."""
+    from ..errors import OutputFileError
+
+    try:
+        facts = get()
+    except OutputFileError as e:
+        fail(str(e))
+    if as_json:
+        emit_json(facts)
+    return facts
+
+
 @cache_app.command("info")
 def info_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the facts as JSON on stdout."),
 ) -> None:
     """The cache folder, how many entries it holds and their size. The folder is RACKSMITH_CACHE_DIR,
     else $XDG_CACHE_HOME/racksmith, else ~/.cache/racksmith."""
-    from ..errors import OutputFileError
     from ..lexicon.cache import cache_usage
 
-    try:
-        usage = cache_usage()
-    except OutputFileError as e:
-        fail(str(e))
-    if as_json:
-        emit_json(usage)
-    elif usage["folder"] is None:
+    usage = _facts(cache_usage, as_json)
+    if not as_json and usage["folder"] is None:
         say("folder: none")
-    else:
+    elif not as_json:
         kinds = [_count(usage["lexicons"], "lexicon"), _count(usage["word_maps"], "word map"),
                  _count(usage["leave_tables"], "leave table")]
         lines = [f"folder: {usage['folder']}" + ("" if usage["exists"] else " (not made yet)"),
@@ -65,15 +73,11 @@ def clear_cmd(
     """Remove racksmith's files from the cache folder (never another file): every entry, and what
     killed processes left. An entry another racksmith process is building is kept; others running
     read theirs again, or build them, when they next need them."""
-    from ..errors import OutputFileError
     from ..lexicon.cache import clear_cache
 
-    try:
-        result = clear_cache()
-    except OutputFileError as e:
-        fail(str(e))
+    result = _facts(clear_cache, as_json)
     if as_json:
-        emit_json(result)
+        pass  # (the facts printed: the notes below still go to stderr)
     elif result["folder"] is None:
         say("nothing to clear")
     elif result["removed"]:
