@@ -512,6 +512,28 @@ def _position(move: Move) -> "Position | None":
     return None if snap is None else _snapshot_position(snap)
 
 
+def _getstate(move: Move) -> list:
+    """A move's state for pickle and copy: its fields, the position as kept (a move list's snapshot,
+    shared by its moves and so pickled once), not a copy made for each move by the property."""
+    return [_POSITION_SLOT.__get__(move, Move) if f.name == "position" else getattr(move, f.name)
+            for f in dataclasses.fields(Move)]
+
+
+def position_racks_known(move: Move) -> "tuple[bool, ...] | None":
+    """Which racks the position ``move`` was generated in has known (None: it has none), read from
+    what the move keeps, without the copy :attr:`Move.position` makes."""
+    snap = _POSITION_SLOT.__get__(move, Move)
+    if snap is None:
+        return None
+    if type(snap) is tuple:
+        known = snap[5]
+        return known if known is not None else (True,) * len(snap[2])
+    return snap.racks_known
+
+
+Move.__getstate__ = _getstate  # type: ignore[method-assign]
+
+
 setattr(Move, "position", property(
     _position, _set_position,
     doc="""The position the move was generated in (set on the moves of a :class:`~racksmith.movegen.MoveList`

@@ -29,6 +29,8 @@ bag holds at least ``ruleset.exchange_limit`` tiles and at least *k*:
 """
 from __future__ import annotations
 
+import functools
+
 import os
 import threading
 from collections import OrderedDict
@@ -279,11 +281,13 @@ def _tables(rs: Ruleset, lexicon: Lexicon, leaves: Leaves | None) -> tuple[Table
 MAX_SCORE = 2**30  #: scores are 32-bit in the kernel; keep clear of the edge
 
 
+@functools.lru_cache(maxsize=64)
 def play_score_bound(rs: Ruleset, longest: int) -> float:
     """The most one play could score on ``rs``'s board with words of at most ``longest`` letters:
     the word multipliers of as many squares as one play covers (the longest word, at most a rack),
     the highest tile value and letter multiplier on each square of the longest word, a cross word
-    the height of the board on each tile placed, and the bingo."""
+    the height of the board on each tile placed, and the bingo. (Kept for each ruleset and length:
+    every simulation asks it.)"""
     longest = min(longest, max(rs.rows, rs.cols))
     placed = min(rs.rack_size, longest)
     if not placed:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .. import _args
-from ..core.move import EXCHANGE, Move
+from ..core.move import EXCHANGE, Move, position_racks_known
 from ..core.position import LeavesLike
 from ..core.turns import EventKind, exchange_cap, unseen_counts
 from ..errors import RacksmithError
@@ -202,14 +202,14 @@ def _as_seen(event: "Event", viewer: int, alphabet: "Alphabet") -> "Event":
     position his move was generated in when it shows another player's rack."""
     move = event.move
     if event.player == viewer or event.kind in _PUBLIC_KINDS:
-        pos = move.position if move is not None else None
-        if pos is None or not any(pos.racks_known[1:]):
+        known = position_racks_known(move) if move is not None else None  # (no copy of the position)
+        if known is None or not any(known[1:]):
             return event
         return replace(event, move=replace(move, position=None))
     if move is not None:
         if move.kind == EXCHANGE:
             move = Move.exchange((THROUGH,) * len(move.tiles), alphabet, score=move.score)
-        elif move.equity is not None or move.leave is not None or move.position is not None:
+        elif move.equity is not None or move.leave is not None or position_racks_known(move) is not None:
             move = replace(move, equity=None, leave=None, position=None)
     if move is event.move and not event.rack and not event.drawn:
         return event
