@@ -247,7 +247,9 @@ def test_sigterm_stops_a_ray_match_as_it_stops_a_local_one(tmp_path):
                             start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while not (games.is_dir() and any(games.iterdir())):  # games being played: Ray is up
+        # games being played: Ray is up (a record written, not the folder's lock file, there from the start,
+        # while Python still imports Ray: a signal then is Ctrl-C during an import, a known limit)
+        while not (games.is_dir() and any(games.glob("*.gcg"))):
             assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.poll() else "slow"
             time.sleep(0.1)
         proc.send_signal(signal.SIGTERM)
