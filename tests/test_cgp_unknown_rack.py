@@ -244,3 +244,27 @@ def test_a_rack_not_known_whose_size_by_the_default_rule_is_its_known_tiles_is_k
     assert pos.bag_count == 0 and pos.racks_known == want
     again = Position.from_cgp(pos.cgp())
     assert (again.racks_known, again.rack_sizes, again) == (pos.racks_known, pos.rack_sizes, pos)
+
+
+def test_three_players_with_the_bag_empty_round_trip_known_racks_and_known_parts():
+    """A known short rack (the Russian М) was written without ``rsz`` and read back known in part;
+    a mover's rack known in part (U, size 4) was written empty and read back without its U: the
+    writer compared the sizes and certain tiles only, not which racks are known and their known
+    tiles. (A fuzzer of the day's changes: about 10% of such positions.)"""
+    ru = get_ruleset("russian").alphabet
+    b1 = ("П2П2РУТЕ5/О2Л1ФЕС7/л1МЮ1И9/ТВОРОГ9/Ь1Л2АИ8/2В4НЭК1Т3/1ПА6РОЩА2/СУ1Я1ЖОХ1Ы1Е3/1ТЫН1Е1АУЛ1ТЕМА/"
+          "1Ч1КОЗОН1ОДА3/2ЗИ1Л4Ё1Б2/2О4П2Р1Р2/2В3СИДЕНЬе1Б/7О4Й1А/5ВЕНЕЦ2КУШ")
+    board = Position.from_cgp(f"{b1} / 0/0 0", "russian").board
+    first = Position("russian", board, [ru.rack("АГССЪ"), ru.rack("И"), ru.rack("М")], [81, 50, 454], 0,
+                     racks_known=[True, False, True], rack_sizes=[None, 5, None])
+    en = get_ruleset("english").alphabet
+    b2 = ("7W7/2SPARLING5/7R7/7E1M5/4CAID1IT4/5V2AXIS3/M4E3ETA3/U1FLANNELS1VARY/O4G4TO1E1/N2R1E1B1JAR1F1/"
+          "I1KIDDER2WE1U1/CANOE1LIQUiD1T1/1HOT3B2N2E1/HOP2ZOEA1G2S1/OY5d7")
+    board = Position.from_cgp(f"{b2} / 0/0 0").board
+    second = Position("english", board, [en.rack("U"), en.rack("I"), en.rack("I")], [118, 260, 469], 2,
+                      racks_known=[False, True, True], rack_sizes=[4, None, None])
+    for pos in (first, second):
+        again = Position.from_cgp(pos.cgp(), pos.ruleset)
+        assert (again.racks_known, again.racks_partial, again.rack_sizes, again) == (
+            pos.racks_known, pos.racks_partial, pos.rack_sizes, pos)
+    assert second.cgp().split()[1] == "U/I/I" and "rsz 4/1/1;" in second.cgp()

@@ -1230,7 +1230,8 @@ class Position:
 
     def _reads_back(self, racks: "Sequence[Tiles]") -> bool:
         """Does a CGP of this position with ``racks`` written read back as this position: the same
-        rack sizes, and the same tiles on the racks whose tiles are known or certain?"""
+        rack sizes, the same tiles on the racks whose tiles are known or certain, the same racks
+        known, and the same known tiles of those known in part?"""
         rs = self._ruleset
         q = Position.__new__(Position)
         q._ruleset, q._board, q._sizes = rs, self._board, None
@@ -1238,7 +1239,12 @@ class Position:
         known = cgp_racks_known(self._board, q._racks, rs)
         q._known = None if all(known) else known
         q._read_partial()
-        return q.rack_sizes == self.rack_sizes and q.inferred_racks() == self.inferred_racks()
+        if q.rack_sizes != self.rack_sizes or q.inferred_racks() != self.inferred_racks():
+            return False
+        if len(racks) <= 2:  # (two players: what the default reading gives, as it was; see cgp())
+            return True
+        return q.racks_known == self.racks_known and all(
+            q._racks[i] == self._racks[i] for i, k in enumerate(self.racks_known) if not k)
 
     @property
     def current_opcodes(self) -> tuple[tuple[str, str], ...]:
