@@ -360,7 +360,7 @@ def test_a_built_in_ruleset_pickles_as_its_name_and_any_other_field_by_field():
     pos = Position.from_cgp("15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0")
     move = pos.moves(top=1)[0]
     blob = pickle.dumps(move)
-    assert len(blob) < 1200
+    assert len(blob) < 1500  # (the ruleset's name; the move list's snapshot, which its moves share)
     assert pickle.loads(blob) == move and pickle.loads(blob).position.ruleset is get_ruleset("english")
 
 
