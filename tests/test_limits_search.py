@@ -259,3 +259,26 @@ def test_the_shipped_rulesets_simulate_as_before(name):
     pos = SimpleNamespace(ruleset=rs, scores=(MAX_SCORE, -MAX_SCORE), rack_sizes=(rs.rack_size, rs.rack_size))
     check_score_range(pos, 32, play)
     assert most_playouts(play) > 4 * 10**8
+
+
+def test_the_sim_player_plays_static_equity_where_the_simulation_refuses(tmp_path):
+    """A match's sim player on a user ruleset whose scores the play-outs cannot hold: the turn's
+    move is the static equity player's (the simulation's refusal kept in ``declined``), not a
+    SimError that ends the match."""
+    from racksmith.sim.player import SimPlayer
+
+    rs = _sim_ruleset(tmp_path, "simbig3", '[["A", 60, 1000], ["C", 8, 1]]')
+    pos = Position.from_cgp(f"{SIM_BOARD} AAAAAAAA/CCCCCCCC 268435456/0 0", ruleset=rs)
+    player = SimPlayer(candidates=3, plies=6, iterations=6, stop=None, leaves=None, ruleset=rs)
+    view = SimpleNamespace(bag_count=40, position=pos, lexicon=pos.lexicon, ruleset=rs, moves=pos.moves,
+                           history=[], player=0)
+    move = player.choose(view)
+    assert move == pos.moves(top=1, sort="equity", leaves=None, exchanges=True)[0]
+    assert player.last is None and "cannot simulate this position" in player.declined
+    # a position it takes clears the note
+    low = Position.from_cgp(f"{SIM_BOARD} AAAAAAAA/CCCCCCCC 0/0 0", ruleset=rs)
+    player = SimPlayer(candidates=2, plies=1, iterations=2, stop=None, leaves=None, ruleset=rs)
+    player.declined = "before"
+    player.choose(SimpleNamespace(bag_count=40, position=low, lexicon=low.lexicon, ruleset=rs, moves=low.moves,
+                                  history=[], player=0))
+    assert player.declined is None and player.last is not None

@@ -137,3 +137,19 @@ def test_the_bound_of_a_play_is_worked_out_once_a_ruleset():
     before = play_score_bound.cache_info().hits
     pos.simulate(iterations=1, candidates=2, plies=1, seed=1)
     assert play_score_bound.cache_info().hits > before
+
+
+def test_a_sim_player_of_more_stars_than_the_play_outs_take_back_plays_static_equity(tmp_path, capsys):
+    """Star reclamation with ten blanks: the simulation refuses every position of the ruleset. A
+    match's sim player said so as a SimError that ended the match; it now plays static equity, and
+    the match says so before the games."""
+    d = get_ruleset("english").to_dict()
+    d.pop("aliases", None)
+    d.update(name="stars10", title="stars10", star_reclamation=True, blanks=10)
+    path = tmp_path / "stars10.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    code, out, err = run(capsys, "match", "--p1", "sim:candidates=3,iterations=4,plies=1", "--p2", "equity",
+                         "-r", path, "-n", "2", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["games"] == 2
+    assert ("note: p1 (sim:candidates=3,iterations=4,plies=1) plays static equity at every turn: the simulation "
+            "takes stars back from a set of at most 8 blanks, and ruleset stars10 has 10") in err

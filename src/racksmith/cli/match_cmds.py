@@ -106,25 +106,30 @@ def _note_borrowed_winpct(specs: "dict[str, str]", ruleset: str) -> None:
             note(f"note: {name} ({spec}): {line}")
 
 
-def _note_endgame_refused(specs: "dict[str, str]", ruleset: str) -> None:
+def _note_search_refused(specs: "dict[str, str]", ruleset: str) -> None:
     """A note on stderr for each endgame player of a ruleset whose endgames the solver takes none
-    of (:func:`racksmith.search.endgame.endgame_refusal`): he plays static equity throughout, as
-    ``racksmith best`` and ``analyze`` say of such a position."""
+    of (:func:`racksmith.search.endgame.endgame_refusal`), and each sim player of one whose
+    play-outs cannot take its stars back (more blanks than they hold): he plays static equity
+    there, as ``racksmith best`` and ``analyze`` say of such a position."""
     from ..errors import RacksmithError
+    from ..play._gameloop import MAX_KERNEL_STARS
     from ..play.specs import parse_player_spec
     from ..rules.ruleset import get_ruleset
     from ..search.endgame import endgame_refusal
 
     try:
-        why = endgame_refusal(get_ruleset(ruleset))
+        rs = get_ruleset(ruleset)
     except RacksmithError:
         return  # (a ruleset that cannot be read: the match says so)
-    if why is None:
-        return
+    why = endgame_refusal(rs)
+    stars = rs.star_reclamation and rs.blanks > MAX_KERNEL_STARS
     for name, text in specs.items():
         spec = parse_player_spec(text)
-        if spec.kind == "endgame":
+        if spec.kind == "endgame" and why is not None:
             note(f"note: {name} ({spec}) plays static equity with the bag empty too: {why}")
+        elif spec.kind == "sim" and stars:
+            note(f"note: {name} ({spec}) plays static equity at every turn: the simulation takes stars back "
+                 f"from a set of at most {MAX_KERNEL_STARS} blanks, and ruleset {rs.name} has {rs.blanks}")
 
 
 def _with_file(spec, key: str = "leaves") -> str:
@@ -194,7 +199,7 @@ def register(app: typer.Typer) -> None:
             check_output_file(games_csv, "--games-csv")
         _note_shipped_leaves_missing({"p1": p1, "p2": p2}, ruleset)
         _note_borrowed_winpct({"p1": p1, "p2": p2}, ruleset)
-        _note_endgame_refused({"p1": p1, "p2": p2}, ruleset)
+        _note_search_refused({"p1": p1, "p2": p2}, ruleset)
         # the records' folder made, checked writable and held for the run (another run writing there is refused)
         with records_folder(gcg_dir) if gcg_dir is not None else nullcontext():
             if gcg_dir is not None:

@@ -74,7 +74,12 @@ class SimPlayer:
     most ``infer_samples``, else that many are dealt at random, seeded by the turn. A pass, the first
     turn, a play that no rack explains (the inference keeps nothing), or deals that keep fewer than
     :data:`MIN_KEPT_DEALS` leave the rack uniform over the unseen tiles, as without ``infer``. ``last_inference`` is the turn's inference (None
-    when there was none)."""
+    when there was none).
+
+    A position the simulation refuses however it is asked (a user ruleset's scores past the
+    play-outs' 32-bit range, more stars than they take back:
+    :class:`~racksmith.sim.simulate.PositionRefused`) gets the move of highest static equity, as
+    the endgame player's refused positions do: :attr:`declined` says why, and :attr:`last` is None."""
 
     name = "sim"
 
@@ -127,6 +132,8 @@ class SimPlayer:
         self.turn = 0
         self.last_seed: int | None = None  #: the seed of the last simulated turn (its simulation's and inference's)
         self.last: SimResult | EndgameResult | None = None  #: the SimResult of the last turn (an endgame's: its EndgameResult)
+        #: why the simulation refused the last position it was given (static equity played), or None
+        self.declined: str | None = None
 
     @classmethod
     def from_spec(cls, spec: str, *, leaves: "LeavesLike | None" = "shipped",
@@ -180,7 +187,7 @@ class SimPlayer:
         self.turn = 0
 
     def choose(self, view: "GameView") -> Move:
-        from .simulate import simulate
+        from .simulate import PositionRefused, simulate
 
         check_view(view)
         if self.endgame is not None and view.bag_count == 0:
@@ -189,6 +196,7 @@ class SimPlayer:
             if self.endgame.last is not None:  # solved (else a position the solver does not take)
                 self.turn += 1
                 self.last = self.endgame.last
+                self.declined = None
                 return move
         seen = view.position  # the opponent's rack hidden
         self.turn += 1
@@ -197,8 +205,14 @@ class SimPlayer:
         key = f"{self.seed}:{len(view.history)}:{seen.cgp()}"
         seed = self.last_seed = int.from_bytes(__import__("hashlib").sha256(key.encode()).digest()[:8], "little")
         self.last_inference = self._infer(view, seen, seed) if self.infer else None
-        result = simulate(seen, seed=seed, leaves=self._static.leaves_for(view.ruleset), winpct=self.winpct,
-                          opponent_racks=self.last_inference, **self.options)
+        try:
+            result = simulate(seen, seed=seed, leaves=self._static.leaves_for(view.ruleset), winpct=self.winpct,
+                              opponent_racks=self.last_inference, **self.options)
+        except PositionRefused as e:  # scores or a ruleset past the play-outs' ranges: static equity
+            self.declined = str(e)
+            self.last = None
+            return self._static.choose(view)
+        self.declined = None
         self.last = result
         return result.best.move
 

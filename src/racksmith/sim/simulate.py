@@ -280,12 +280,17 @@ def grade(win_pct_lost: float) -> str:
     return GRADES[-1][1]  # pragma: no cover
 
 
+class PositionRefused(SimError):
+    """A position the simulation cannot take, however it is asked (scores or a ruleset past the
+    play-outs' ranges, more stars than they take back): the sim player plays static equity there."""
+
+
 def check_scores(scores) -> None:
     """Refuse scores the play-outs cannot hold: each within MAX_SCORE either way (no real game
     comes near)."""
     for who, score in zip(("our", "their"), scores):
         if not -MAX_SCORE <= score <= MAX_SCORE:
-            raise SimError(f"cannot simulate this position: {who} score must be a whole number "
+            raise PositionRefused(f"cannot simulate this position: {who} score must be a whole number "
                            f"-{MAX_SCORE}..{MAX_SCORE}, got {score}")
 
 
@@ -305,7 +310,7 @@ def check_score_range(position: "Position", plies: int, play: float) -> None:
     fits = int((MAX_PLAYOUT_SCORE - now - end) // play) - 1 if play else 0
     ways = ([f"simulate fewer plies (at most {fits})"] if fits >= 1 else []) + (["lower the scores"] if now else [])
     ways.append("lower the ruleset's tile values, word multipliers or rack size")
-    raise SimError(
+    raise PositionRefused(
         f"cannot simulate this position: on the {rs.name} board a play could score up to {play:,.0f} points, and "
         f"{_plural(plies, 'ply', 'plies')} of play-outs from scores of {ours:,} and {theirs:,} could reach {most:,.0f}, "
         f"beyond the {MAX_PLAYOUT_SCORE:,} they hold: {', '.join(ways[:-1])}{', or ' if len(ways) > 1 else ''}{ways[-1]}"
@@ -500,7 +505,7 @@ def simulate(
             reclaimed=reclaimed,
         )
     except ValueError as e:
-        raise SimError(f"cannot simulate this position: {e}") from None
+        raise PositionRefused(f"cannot simulate this position: {e}") from None
 
     n = len(cand_moves)
     # the race starts once every candidate has min_samples play-outs; below that a budget is shared
@@ -804,7 +809,7 @@ def _reclaimed(rs, cand_moves: list[Move], recs: np.ndarray) -> "np.ndarray | No
 
     most = _gameloop.MAX_KERNEL_STARS
     if rs.counts[0] > most:
-        raise SimError(f"simulation takes stars back from a set of at most {most} blanks; "
+        raise PositionRefused(f"simulation takes stars back from a set of at most {most} blanks; "
                        f"ruleset {rs.name} has {rs.counts[0]}")
     out = np.full((len(cand_moves), most), -1, dtype=np.int16)
     for i, m in enumerate(cand_moves):
