@@ -752,3 +752,28 @@ def test_an_inference_that_kept_no_leave_says_it_learned_nothing():
     assert not dealt.exact and dealt.samples == 64 and dealt.learned_nothing and dealt.total_draws == 0
     some = infer_leaves(Position.from_cgp(KRONA), "8D KRONA", leaves=SYNTH)
     assert not some.learned_nothing and some.to_dict()["learned_nothing"] is False
+
+
+END_BOARD = ("3ELUTIONS4/7N7/7VENTuRES/3MANGER6/3AWA1N7/3DAW1T5Z1/6JOB1I2IF/4Q2RELAX1TA/4U3VOMITS1/"
+             "2CLOY1AY1B1E2/4DE1G2I1U2/5U1E3AG2/1PRIcKIER2PHON/HIE8E3/O1DOLOR4DEFI")
+
+
+def test_inference_after_the_bag_is_empty_says_why_there_is_nothing_to_infer(capsys):
+    """A play that went out with the bag empty (an auditor's self-play game): the CGP already leaves
+    the opponent's rack out, so the advice to leave it out sent the user after a mistake he had not
+    made. The game is over; and a rack given with the bag empty is the unseen tiles (left out, his
+    rack is inferred: a bingo kept nothing)."""
+    from conftest import run_cli
+
+    code, out, err = run_cli(capsys, "infer", f"{END_BOARD} ACST/ 397/358 0", "-m", "1D ELUT(I)ONS")
+    assert code == 1 and out == ""
+    assert err.strip() == ("racksmith: the opponent has no tiles left: his play emptied his rack with the bag "
+                           "empty, so the game is over and there is nothing to infer")
+    pos = Position.from_cgp(f"{END_BOARD[:-5]}8 ACST/DEFI 397/358 0")  # DEFI unseen, given as his rack
+    with pytest.raises(InferenceError, match=r"the bag is empty, so the opponent's rack is the unseen tiles "
+                                             r"\(DEFI\): there is nothing to infer"):
+        infer_leaves(pos, "1D ELUT(I)ONS")
+    inferred = infer_leaves(Position.from_cgp(f"{END_BOARD[:-5]}8 ACST/ 397/358 0"), "1D ELUT(I)ONS")
+    assert [str(x.leave) for x in inferred.leaves] == [""]
+    with pytest.raises(InferenceError, match="leave it out of the CGP"):  # a rack given with tiles in the bag
+        infer_leaves(Position.from_cgp("15/15/15/15/15/15/15/7CAT5/15/15/15/15/15/15/15 AEIOU/DEFGHIJ 0/5 0"), "8H CAT")

@@ -407,6 +407,14 @@ def infer_leaves(
     if not isinstance(lexicon, Lexicon):
         raise InferenceError(f"inference needs a KWG lexicon, got {type(lexicon).__name__}")
     if position.racks_known[1]:
+        if position.bag_count == 0 and not position.racks[1]:
+            raise InferenceError("the opponent has no tiles left: his play emptied his rack with the bag empty, so the "
+                                 "game is over and there is nothing to infer")
+        if position.bag_count == 0:
+            raise InferenceError(
+                "the bag is empty, so the opponent's rack is the unseen tiles "
+                f"({a.rack_string(position.racks[1], blanks_last=True)}): there is nothing to infer"
+            )
         raise InferenceError(
             "the opponent's rack is known in this position: inference is for an unknown rack "
             "(leave it out of the CGP: 'RACK/' with nothing after the slash)"
