@@ -597,6 +597,8 @@ def load_position(cgp_arg: "str | None", cgp: "str | None", board, rack: "str | 
         if fits:
             # spelled in another ruleset's letters throughout, and not in twins of this one's: no keyboard slip
             _spelled_in(str(e) if _twins_read(board, rack, spelled) else without_twin_hint(str(e)), fits)
+        if str(e).startswith("board file") and str(e).endswith(", a space that is no letter"):  # (U+00A0 for a square)
+            raise UnknownLetterError(f"{e}: write '.' or a plain space for an empty square") from None
         raise
     except PositionError as e:
         if rs is None:  # no ruleset given: a board of another size may be another ruleset's (21 rows: super)

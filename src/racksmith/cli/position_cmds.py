@@ -127,6 +127,13 @@ def score(
     say_table(score_table(result))
 
 
+def _blank_letter(result, letter: str) -> str:
+    """How a blank standing for ``letter`` is written: its alphabet's lowercase (a Turkish ``İ``'s
+    is ``i``), Python's when the move carries no alphabet."""
+    a = result.move.alphabet
+    return a.lower(letter) if a is not None else letter.lower()
+
+
 def score_table(result):
     """A score breakdown for people: each word with its tiles (points, the letter premium under a
     new tile), the word multiplier and the word's score; the bingo; the total."""
@@ -145,7 +152,7 @@ def score_table(result):
             t = tiles[(r, c)]
             if cells:
                 cells.append("  ")
-            letter = t.letter.lower() if t.blank else t.letter
+            letter = _blank_letter(result, t.letter) if t.blank else t.letter
             cells.append(letter, style="bold" if t.new else "dim")
             if t.new and t.letter_multiplier > 1:  # face value × premium = points: I 1×3=3
                 cells.append(f" {t.points // t.letter_multiplier}×{t.letter_multiplier}={t.points}")
@@ -158,7 +165,8 @@ def score_table(result):
     table.add_row("total", "", "", "", str(result.score), style="bold")
     new = [t for t in result.tiles if t.new]
     if new:
-        where = ", ".join(f"{(t.letter.lower() if t.blank else t.letter)} {coord_label(t.row, t.col)}" for t in new)
+        where = ", ".join(f"{(_blank_letter(result, t.letter) if t.blank else t.letter)} {coord_label(t.row, t.col)}"
+                          for t in new)
         caption = f"new tiles: {where}; an old tile (dim) scores its face value, a premium only under a new tile"
         a = result.move.alphabet
         if result.move.reclaimed and a is not None:

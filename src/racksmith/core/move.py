@@ -262,6 +262,11 @@ class Move:
             board = (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
         t = text.strip() if text.isascii() else unicodedata.normalize("NFC", text).strip()  # decomposed letters: one each
         _refuse_star_back_without_placement(t, text)
+        if t[:1] != "-" and _is_dash(t[:1]):  # ('–ЁЖ': a word processor's dash for the exchange's '-')
+            raise InvalidMoveError(
+                f"bad move {_shown(text)}: {t[0]!r} is U+{ord(t[0]):04X} {unicodedata.name(t[0], 'a dash')}: type '-' "
+                "('-ABC' to exchange, '-' to pass)"
+            )
         low = t.lower()
         if low in ("-", "pass", "(pass)"):
             return cls.pass_(alphabet)
@@ -623,6 +628,11 @@ _SHORT_MOVE = 256
 
 _echo = reprlib.Repr()
 _echo.maxstring = 64
+
+
+def _is_dash(char: str) -> bool:
+    """Is ``char`` a dash or a minus sign (``–``, ``—``, ``‐``, ``−``, fullwidth ``－``)?"""
+    return len(char) == 1 and (unicodedata.category(char) == "Pd" or char in "\u2212\u2796\ufe63\uff0d")
 
 
 def _shown(text: str) -> str:

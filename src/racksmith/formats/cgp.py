@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _args
-from ..rules.alphabet import BLANK_CHARS, Tiles, twin, without_twin_hint
+from ..rules.alphabet import BLANK_CHARS, Tiles, is_typing_slip, twin, without_twin_hint
 from ..errors import CGPError, RacksmithError
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
 from .naming import SETTLED_BY_RULESET, named_board, named_ruleset, record_name, rulesets_that_read, same_board
@@ -55,9 +55,9 @@ def parse_cgp(text: str, ruleset: Ruleset) -> ParsedCGP:
         if part:  # (Catalan Q alone: the first letter of its QU tile, not a letter of English)
             raise CGPError(f"{e} ({part})", letter=True) from None
         fits = rulesets_that_read(lambda rs: _reads(text, rs), ruleset)
-        if not fits and without_twin_hint(str(e)) != str(e):
+        if not fits and is_typing_slip(str(e)):
             # the letter is the other script's twin of one of this alphabet's (a Latin K in a Russian
-            # rack): a keyboard slip, not a game of another ruleset
+            # rack), or another form of one (a fullwidth Ａ): a slip in typing, not a game of another ruleset
             raise CGPError(str(e), letter=True) from None
         if not fits:  # no ruleset racksmith ships: a ruleset file's game (Polish, French accents...)
             names = ", ".join(rs.name for rs in available_rulesets())

@@ -338,6 +338,10 @@ def decode_gcg(raw: bytes) -> str:
         raw = raw[3:]
     nul = raw.find(b"\x00")
     if nul >= 0:
+        from ..lexicon.wordlist import looks_like_utf16
+
+        if not bom and looks_like_utf16(raw[:4096]):
+            raise GCGError("the file looks like UTF-16 text without a byte-order mark; save the record as UTF-8")
         raise GCGError(f"not a GCG record: NUL byte at offset {nul} (a binary file?)")
     first = raw.split(b"\n", 1)[0].strip()
     m = _ENCODING_RE.match(first)
@@ -383,6 +387,15 @@ def decode_gcg(raw: bytes) -> str:
                     f"'#character-encoding {_clip(later.group(1))}' must be the first line of the file "
                     f"(it was read as {codec.upper()}): move it there", number)
     return text
+
+
+def _utf8_writable(text: str) -> bool:
+    """Can ``text`` be written as UTF-8 (no lone surrogate, ``'\\ud800'``)?"""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _utf8_text(raw: bytes) -> "str | None":
@@ -699,12 +712,13 @@ def _foreign_letters(lines: list[str], alphabet_of: Ruleset, symbols: bool = Fal
         set().union(*(s.partition(":")[2] for s in map(str.strip, lines) if s.startswith(">"))), alphabet, symbols
     ):
         return []
-    found: dict[str, int] = {}
+    found: dict[str, tuple[str, int]] = {}  # (each letter once whatever its case, shown as the file has it first)
     for ch, number in _tile_chars(lines):
         if ch.isalpha() or (symbols and not ch.isascii()):
-            if ch.upper() not in found and ch not in alphabet:
-                found[ch.upper()] = number
-    return list(found.items())
+            key = alphabet.upper(ch)
+            if key not in found and ch not in alphabet:
+                found[key] = (ch if len(key) > 1 else key, number)  # (ß, whose capitals are SS: as it is)
+    return list(found.values())
 
 
 #: the characters :func:`_foreign_letters` never tells: ASCII ones that are no letters
@@ -1093,6 +1107,9 @@ def format_gcg(game: GCGGame) -> str:
         if not p.nick or any(ch.isspace() for ch in p.nick) or _BREAK.search(p.name):
             raise GCGError(f"player {p.nick!r} ({p.name!r}) cannot be written in GCG: a nick is one word, "
                            "a name one line")
+        if not _utf8_writable(p.nick + p.name):
+            raise GCGError(f"player {p.nick!r} ({p.name!r}) cannot be written in GCG: it holds half of a UTF-16 "
+                           "surrogate pair, no character (a record is written as UTF-8)")
     for name, value, _ in game.pragmas:
         if any(ch.isspace() for ch in name) or (name != "note" and _BREAK.search(value)):  # ('#' alone: name '')
             raise GCGError(f"pragma #{name} {value!r:.40} cannot be written in GCG: its name is one word and its "

@@ -12,6 +12,7 @@ import gc
 import os
 import re
 import reprlib
+import unicodedata
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple, Sequence
 
@@ -20,7 +21,7 @@ import numpy as np
 from . import _kwgwalk
 from .. import _args
 from .._cache import keep, recall
-from ..rules.alphabet import Alphabet
+from ..rules.alphabet import Alphabet, nfc
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
 from .build import build_packed, frozen
@@ -163,6 +164,7 @@ class Leaves:
         if not isinstance(text, str):
             hint = ": decode the bytes, or read a file with Leaves.from_csv" if isinstance(text, (bytes, bytearray)) else ""
             raise LexiconFormatError(f"leave CSV {source}: the text must be a str, got {type(text).__name__}{hint}")
+        text = _composed(text)
         try:
             table = cls._from_csv_fast(text, ruleset, source, complete)
         except LexiconFormatError as e:
@@ -297,7 +299,7 @@ class Leaves:
                 if number != 0:
                     raise LexiconFormatError(f"leaves {source}: the empty leave cannot be stored (it is always worth 0)")
                 continue
-            names.append(leave)
+            names.append(nfc(leave))  # (an accent written apart, Ё as Е + U+0308, read with its letter)
             vals.append(number)
         values = np.asarray(vals, dtype=np.float64).astype(np.float32)
         mat = _leave_matrix(names, alphabet, source)
@@ -659,6 +661,19 @@ def _exists(path: Path) -> bool:
         return path.exists()
     except (OSError, ValueError):
         return False
+
+
+def _composed(text: str) -> str:
+    """``text`` NFC-composed, as racks, word lists, CGP and GCG are read: a leave CSV written
+    decomposed (NFD: ``Ё`` as ``Е`` and U+0308) reads as the letters it spells."""
+    if text.isascii():
+        return text
+    try:
+        if unicodedata.is_normalized("NFC", text):
+            return text
+    except UnicodeError:  # (a lone surrogate: refused further on as a letter outside the alphabet)
+        return text
+    return unicodedata.normalize("NFC", text)
 
 
 def _csv_columns(text: str, source: str) -> tuple[list[str], list[float], list[int]]:

@@ -106,7 +106,10 @@ class Skipped:
         ]
         words = "word" if self.total == 1 else "words"
         hints = []
-        if give_ruleset and any(ch.isalpha() for ch in self._outside_characters()):  # (not for a '-' or a digit)
+        forms = other_forms(self._outside_characters(), alphabet) if alphabet is not None else ""
+        if forms:  # (fullwidth letters: the alphabet's own, typed in another form)
+            hints.append(forms)
+        elif give_ruleset and any(ch.isalpha() for ch in self._outside_characters()):  # (not for a '-' or a digit)
             hints.append(f"a list written for another ruleset needs that ruleset ({give_ruleset})")
         if alphabet is not None:
             hints.append(aliases_hint(self, alphabet))
@@ -172,7 +175,7 @@ def accented_forms(characters: Iterable[str], alphabet: Alphabet) -> list[tuple[
     lacks but that is an accented form of one of its letters: ``('É', 'E')``, ``('Â', 'A')``."""
     found: list[tuple[str, str]] = []
     for ch in characters:
-        up = nfc(ch.upper())
+        up = alphabet.upper(ch)
         if len(up) != 1 or up in alphabet._index:
             continue
         parts = unicodedata.normalize("NFD", up)
@@ -183,6 +186,18 @@ def accented_forms(characters: Iterable[str], alphabet: Alphabet) -> list[tuple[
         if pair is not None and pair not in found:
             found.append(pair)
     return found
+
+
+def other_forms(characters: str, alphabet: Alphabet) -> str:
+    """When every letter of ``characters`` (outside the alphabet) is another form of the alphabet's
+    letters (fullwidth ``Ｃ``), what to write for them: ``'Ｃ' is FULLWIDTH LATIN CAPITAL LETTER C:
+    type 'C'; ...`` (the first three); else ""."""
+    letters = [ch for ch in dict.fromkeys(characters) if ch.isalpha()]
+    forms = [alphabet.other_form(ch) for ch in letters]
+    if not forms or not all(forms):
+        return ""
+    more = f"; and {len(forms) - 3} more" if len(forms) > 3 else ""
+    return "; ".join(forms[:3]) + more
 
 
 def aliases_hint(skipped: "Skipped", alphabet: Alphabet) -> str:
@@ -250,7 +265,7 @@ class _Tally:
 def _spelling_characters(alphabet: Alphabet) -> frozenset[str]:
     """The characters a word of a list may hold: those of the letters' spellings (either case), the
     brackets of a multi-character tile and the digits of the word aliases."""
-    chars = {ch for spelling in alphabet._index for ch in spelling + spelling.lower()}
+    chars = {ch for spelling in alphabet._index for ch in spelling + alphabet.lower(spelling)}
     if any(len(x) > 1 for x in alphabet._index):
         chars |= {"[", "]"}
     chars |= {ch for alias, _ in alphabet.word_aliases for ch in alias}
@@ -262,10 +277,10 @@ def _outside(word: str, alphabet: Alphabet) -> tuple[list[str], list[str]]:
     are the other script's twin of one of its letters (none in a word without a letter of the
     alphabet: a word all in another script is another language's, no keyboard slip)."""
     ok = _spelling_characters(alphabet)
-    outside = [ch for ch in dict.fromkeys(word) if ch not in ok and ch.upper() not in alphabet._index]
+    outside = [ch for ch in dict.fromkeys(word) if ch not in ok and alphabet.upper(ch) not in alphabet._index]
     if len(outside) == len(set(word)):
         return outside, []
-    return outside, [ch for ch in outside if twin(ch).upper() in alphabet._index]
+    return outside, [ch for ch in outside if alphabet.upper(twin(ch)) in alphabet._index]
 
 
 def _digits_hint(skipped: Skipped) -> str:
@@ -289,7 +304,7 @@ def check_fits(kept: int, skipped: Skipped, alphabet: Alphabet, max_length: int,
             skipped = replace(skipped, lookalike=_lookalike(skipped.example, alphabet))
         first = f" (first: {skipped.first()})" if skipped.example else ""
         outcome = "none is left" if not kept else f"only {kept:,} would be left"
-        accents = aliases_hint(skipped, alphabet)
+        accents = aliases_hint(skipped, alphabet) or other_forms(skipped._outside_characters(), alphabet)
         raise LexiconFormatError(
             f"{what}: {skipped.letters:,} of its {kept + skipped.total:,} words have letters outside the alphabet "
             f"of {alphabet.name or 'the ruleset'}{first} and {outcome}: is the ruleset right?"
@@ -371,17 +386,28 @@ UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def looks_like_utf16(head: bytes) -> bool:
-    """Is this the start of UTF-16 text (a byte-order mark, or one byte of each pair NUL almost
-    everywhere and the other never: Latin or Cyrillic text without a BOM)?"""
+    """Is this the start of UTF-16 text (a byte-order mark, or, without one, the high byte of each
+    pair NUL almost everywhere and the low byte never: Latin text; or the high bytes NULs (line
+    breaks, digits) and one block's (``0x04``: Cyrillic), of very few values, and the low bytes
+    hardly ever NUL: the text of one script)?"""
     if head.startswith(UTF16_BOMS):
         return True
     if len(head) < 8:
         return False
     head = head[: len(head) // 2 * 2]
-    for zeros, other in ((head[1::2], head[0::2]), (head[0::2], head[1::2])):
-        if zeros.count(0) * 10 >= len(zeros) * 9 and other.count(0) == 0:
+    for high, low in ((head[1::2], head[0::2]), (head[0::2], head[1::2])):
+        if high.count(0) * 10 >= len(high) * 9 and low.count(0) == 0:
+            return True
+        if high.count(0) and low.count(0) * 100 <= len(low) and _one_block(high):
             return True
     return False
+
+
+def _one_block(high: bytes) -> bool:
+    """Are these the high bytes of UTF-16 text in one script: at most 4 values (NUL, the script's
+    block, a dash's 0x20...), two of them nearly all?"""
+    counts = sorted((high.count(b) for b in set(high)), reverse=True)
+    return len(counts) <= 4 and sum(counts[:2]) * 20 >= len(high) * 19
 
 
 def decode_word_list(raw: bytes, source: str = "<words>") -> str:
@@ -418,7 +444,7 @@ def _code_table(alphabet: Alphabet) -> np.ndarray:
     table[ord("\n")] = _NEWLINE
     table[ord("\r")] = _CR
     for spelling, tile in alphabet._index.items():
-        for form in {spelling, spelling.lower()}:
+        for form in {spelling, alphabet.lower(spelling)}:
             if len(form) == 1:
                 table[ord(form)] = tile
     return table
@@ -485,10 +511,10 @@ def _lookalike(word: str, alphabet: Alphabet) -> str:
     """``'o' is the Latin twin of Cyrillic 'о'``: the first letter of ``word`` that is not the
     alphabet's but the other script's twin of one of its letters, in a word with letters of the
     alphabet (a keyboard slip: a word all in another script is another language's), or ""."""
-    if not any(ch.upper() in alphabet._index for ch in word):
+    if not any(alphabet.upper(ch) in alphabet._index for ch in word):
         return ""
     for ch in dict.fromkeys(word):
-        if ch.upper() not in alphabet._index and twin(ch).upper() in alphabet._index:
+        if alphabet.upper(ch) not in alphabet._index and alphabet.upper(twin(ch)) in alphabet._index:
             return f"{ch!r} is {twin_of(ch)}"
     return ""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy as _copy
 import operator
 import random
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -94,6 +95,28 @@ class _Action:
     rng_state: Any = None
     dropped: tuple[Event, ...] = ()
     ops: tuple[tuple, ...] = _TURN
+
+
+#: the line breaks of text (str.splitlines's): a player's name holds none (a no-break or a thin space is
+#: no line break: ``И.\u00a0Петров``)
+_LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
+def _name_problem(name: str) -> str:
+    """What keeps ``name`` from being a player's full name in a GCG record ("" when nothing): a
+    line break, a lone surrogate (no text, and none UTF-8 writes), spaces at its ends (which the
+    record's reader drops)."""
+    brk = _LINE_BREAK.search(name)
+    if brk:
+        return f"holds a line break (U+{ord(brk.group()):04X}): write it on one line"
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return (f"holds U+{ord(name[e.start]):04X}, half of a UTF-16 surrogate pair and no character: it cannot be "
+                "written as UTF-8 (decode the name's bytes as UTF-8, or UTF-16 as a whole)")
+    if name != name.strip():
+        return "has spaces at its ends: strip them"
+    return ""
 
 
 def _player_count(players: "int | Sequence[str]") -> int:
@@ -257,8 +280,11 @@ class Game:
         self.names = tuple(unicodedata.normalize("NFC", n) for n in names) if names is not None else nicks
         if len(self.names) != len(nicks):
             raise RacksmithError(f"{len(self.names)} names for {len(nicks)} players")
-        if any(n != n.strip() or any(ch.isspace() and ch not in " \t" for ch in n) for n in self.names):
-            raise RacksmithError(f"a player's name is one line of text: {list(self.names)!r:.80}")
+        for n in self.names:
+            problem = _name_problem(n)
+            if problem:
+                raise RacksmithError(f"a player's name is one line of text, written as UTF-8 in a GCG record: "
+                                     f"{n!r:.60} {problem}")
         self.bag = bag
         self.history: list[Event] = []
         self.to_move = 0

@@ -69,6 +69,17 @@ _TWIN_HINT = re.compile(r": it is the (?:\w+ twin of \w+ '[^']+'|small letter of
                         r"\(check the keyboard layout\)")
 
 
+#: the hint :meth:`Alphabet.other_form` adds to the error of a character typed in another form (a
+#: fullwidth letter): a slip in typing the alphabet's letters, not a letter of another ruleset
+_FORM_HINT = re.compile(r": '[^']+' is [A-Z][A-Z0-9 -]+(?:: type '[^']+'|, a space that is no letter)")
+
+
+def is_typing_slip(message: str) -> bool:
+    """Does the error ``message`` say that its letter is another script's twin or another form
+    (fullwidth) of a letter of the alphabet: a slip in typing, not a game of another ruleset?"""
+    return bool(_TWIN_HINT.search(message) or _FORM_HINT.search(message))
+
+
 def without_twin_hint(message: str) -> str:
     """``message`` without the hint that a letter is the other script's twin of one of the
     alphabet's (for a position spelled in another alphabet throughout, where it is no keyboard slip)."""
@@ -194,6 +205,20 @@ def blank_problem(letter: str) -> str:
     return ""
 
 
+def turkish_casing(letters: Iterable[str]) -> "tuple[dict[str, str], dict[str, str]] | None":
+    """For letters with Turkish ``İ``, how they are cased otherwise than Python cases them (which
+    reads ``i`` as ``I`` and writes ``İ`` as ``i̇``, two code points): the capitals of ``i`` (``İ``)
+    and, with ``I`` among the letters too, of ``ı`` (``I``), and the lowercase of each of those
+    letters; None for letters without ``İ`` (cased as Python cases them)."""
+    letters = set(letters)
+    if "İ" not in letters:
+        return None
+    upper, lower = {"i": "İ"}, {"İ": "i"}
+    if "I" in letters:
+        upper["ı"], lower["I"] = "I", "ı"
+    return upper, lower
+
+
 def letter_problem(letter: object) -> str:
     """What is wrong with a letter of an alphabet other than its case ("" when nothing)."""
     if not isinstance(letter, str):
@@ -316,6 +341,11 @@ class Alphabet:
     #: what :meth:`rack` read each character as (``?`` and ``*`` blanks), kept likewise, when it
     #: reads text one character a tile (no letter of several characters); else None
     _rack_chars: "dict | None" = field(default=None, init=False, repr=False, compare=False, hash=False)
+    #: for an alphabet with Turkish ``İ`` (:func:`turkish_casing`), the characters read as capitals
+    #: otherwise than Python's casing reads them (``i`` → ``İ``, ``ı`` → ``I``), and the lowercase
+    #: written for each such letter; None for every other alphabet
+    _upper_table: "dict | None" = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _lower_table: "dict | None" = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         letters = self.letters
@@ -344,20 +374,24 @@ class Alphabet:
                 raise UnknownLetterError(f"alphabet letters {index[letter]} and {i} are both {letter!r} (letters are "
                                          "compared NFC-normalized): each letter once")
             index[letter] = i
+        casing = turkish_casing(self.letters)
+        if casing is not None:
+            object.__setattr__(self, "_upper_table", str.maketrans(casing[0]))
+            object.__setattr__(self, "_lower_table", str.maketrans(casing[1]))
         for alias, target in self.aliases:
             if target not in index:
                 raise UnknownLetterError(f"alias {alias!r} points to {target!r}, not a letter")
             if (
                 not isinstance(alias, str)
                 or not alias
-                or alias.upper() in index
+                or self.upper(alias) in index
                 or any(ch in RESERVED_CHARS or ch.isdigit() or ch.isspace() for ch in alias)
             ):
                 raise UnknownLetterError(
                     f"alias {alias!r} must be non-empty, not a letter or another alias, without digits, spaces "
                     f"or any of {RESERVED_CHARS}"
                 )
-            index[alias.upper()] = index[target]
+            index[self.upper(alias)] = index[target]
         object.__setattr__(self, "_index", index)
         word_aliases = _args.text_pairs(self.word_aliases, "word_aliases", UnknownLetterError,
                                         what="an alphabet's word aliases are (digits, letter) pairs of texts")
@@ -382,13 +416,14 @@ class Alphabet:
         if split:
             object.__setattr__(self, "_split_re", re.compile(
                 r"\[[^\]]*\]|(" + "|".join(re.escape(k) for k in self._split) + ")", re.IGNORECASE))
-        # lowercase forms longer than their letter (Turkish İ: i + a combining dot), one token each
-        lower = {nfc(x.lower()) for x in self.letters if len(x) == 1}
+        # lowercase forms longer than their letter, one token each: Python's lowercase of Turkish İ
+        # (i + a combining dot), read as its blank, though racksmith writes it i
+        lower = {nfc(x.lower()) for x in self.letters if len(x) == 1} | {self.lower(x) for x in self.letters if len(x) == 1}
         object.__setattr__(self, "_lower_multi", tuple(sorted((f for f in lower if len(f) > 1), key=len, reverse=True)))
         spelled = {0: "?"}
         for i, letter in enumerate(self.letters, start=1):
-            small = letter.lower()  # (as letter() writes a blank)
-            # as MAGPIE writes them: a text of several characters in brackets (Turkish İ's blank i̇ too)
+            small = self.lower(letter)  # (as letter() writes a blank)
+            # as MAGPIE writes them: a text of several characters in brackets
             spelled[i] = f"[{letter}]" if len(letter) > 1 else letter
             spelled[i | BLANK] = f"[{small}]" if len(small) > 1 else small
         object.__setattr__(self, "_spelled", spelled)
@@ -418,7 +453,22 @@ class Alphabet:
         return len(self.letters)
 
     def __contains__(self, letter: object) -> bool:
-        return isinstance(letter, str) and letter.upper() in self._index
+        return isinstance(letter, str) and self.upper(letter) in self._index
+
+    def upper(self, text: str) -> str:
+        """``text`` in capitals, as the alphabet reads it (NFC): Python's casing, but in an alphabet
+        with Turkish ``İ``, ``i`` (or ``i̇``, i and a combining dot) is ``İ`` and, when it has ``I``
+        too, ``ı`` is ``I``."""
+        if self._upper_table is not None:
+            text = text.replace("i\u0307", "i").translate(self._upper_table)
+        return text.upper() if text.isascii() else nfc(text.upper())
+
+    def lower(self, text: str) -> str:
+        """``text`` in small letters, as the alphabet writes a blank (NFC): Python's casing, but in
+        an alphabet with Turkish ``İ``, ``İ`` is ``i`` and, when it has ``I`` too, ``I`` is ``ı``."""
+        if self._lower_table is not None:
+            text = text.translate(self._lower_table)
+        return text.lower() if text.isascii() else nfc(text.lower())
 
     def _where(self) -> str:
         return f" of {self.name}" if self.name else ""
@@ -441,21 +491,19 @@ class Alphabet:
         """:meth:`tile` read in full."""
         if not letter.isascii():
             letter = unicodedata.normalize("NFC", letter)
-            up = nfc(letter.upper())
-        else:
-            up = letter.upper()
+        up = self.upper(letter)
         t = self._index.get(up)
         if t is None:
             raise self._unknown(letter)
         if letter != up:
-            if len(up) > 1 and letter != nfc(up.lower()):
+            if len(up) > 1 and letter != self.lower(up):
                 raise self._mixed(letter, up)
             t |= BLANK
         return t
 
     def _mixed(self, text: str, up: str) -> UnknownLetterError:
         """``text`` spells the multi-character ``up`` (a letter or an alias) in mixed case."""
-        low = nfc(up.lower())
+        low = self.lower(up)
         tile, blank = (f"{up} (or [{up}])", f"{low} (or [{low}])") if up in self._multi else (f"[{up}]", f"[{low}]")
         target = self.letters[self._index[up] - 1]
         what = "" if target == up else f" (the letter {target})"
@@ -480,7 +528,7 @@ class Alphabet:
     def _plain_tile(self, letter: str) -> Tile:
         """:meth:`plain_tile` read in full."""
         letter = nfc(letter)
-        t = self._index.get(nfc(letter.upper()))
+        t = self._index.get(self.upper(letter))
         if t is None:
             raise self._unknown(letter)
         return t
@@ -512,14 +560,37 @@ class Alphabet:
         if t > len(self.letters):
             raise UnknownLetterError(f"tile {t} is outside the alphabet{self._where()}")
         s = self.letters[t - 1]
-        return s.lower() if tile & BLANK else s
+        return self.lower(s) if tile & BLANK else s
 
     def _lookalike(self, letter: str) -> str:
-        """A hint when ``letter`` is the other script's twin of a letter of this alphabet."""
+        """A hint when ``letter`` is the other script's twin of a letter of this alphabet, or another
+        form of what the alphabet reads (see :meth:`other_form`)."""
         other = twin(letter)
-        if other == letter or other.upper() not in self._index:
-            return ""
+        if other == letter or self.upper(other) not in self._index:
+            form = self.other_form(letter)
+            return f": {form}" if form else ""
         return f": it is {twin_of(letter)} (check the keyboard layout)"
+
+    def other_form(self, char: str) -> str:
+        """What to type for ``char``, one character the alphabet does not read that is another form
+        of what it does (its NFKC form: a fullwidth letter of an East Asian keyboard, ``Ａ``; a
+        fullwidth ``？`` or ``．``), ``"'Ａ' is FULLWIDTH LATIN CAPITAL LETTER A: type 'A'"``; for a
+        space other than the plain one, ``"'\\xa0' is NO-BREAK SPACE, a space that is no letter"``;
+        else ""."""
+        if not isinstance(char, str) or len(char) != 1 or char.isascii():
+            return ""
+        name = unicodedata.name(char, f"U+{ord(char):04X}")
+        if char.isspace() or unicodedata.category(char) in ("Cf", "Zs"):
+            return f"{char!r} is {name}, a space that is no letter"
+        folded = unicodedata.normalize("NFKC", char)
+        if folded == char or not folded.strip():
+            return ""
+        if folded not in RESERVED_CHARS:
+            try:
+                self.rack(folded)
+            except UnknownLetterError:
+                return ""
+        return f"{char!r} is {name}: type {folded!r}"
 
     def split(self, text: str, *, plain: bool = False) -> list[str]:
         """Split text into letter tokens: ``[CH]`` is one tile (any tile, of one character too);
@@ -555,8 +626,8 @@ class Alphabet:
             return text[i + 1 : j], j + 1, True
         for m in self._multi:
             seg = text[i : i + len(m)]
-            if len(seg) == len(m) and (seg.upper() if seg.isascii() else nfc(seg.upper())) == m:
-                if not plain and seg != m and seg != nfc(m.lower()):
+            if len(seg) == len(m) and self.upper(seg) == m:
+                if not plain and seg != m and seg != self.lower(m):
                     raise self._mixed(seg, m)
                 return seg, i + len(m), False
         for m in self._lower_multi:
@@ -575,7 +646,7 @@ class Alphabet:
         found: list[str] = []
         for m in self._split_re.finditer(text):
             if m.group(1):
-                up = m.group(1).upper() if m.group(1).isascii() else nfc(m.group(1).upper())
+                up = self.upper(m.group(1))
                 letter = self.letters[self._index[up] - 1]
                 if letter not in found:
                     found.append(letter)

@@ -16,6 +16,7 @@ import os
 import reprlib
 import stat
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -25,7 +26,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._cache import keep, recall
-from .alphabet import Alphabet, blank_problem, letter_problem, nfc
+from .alphabet import Alphabet, blank_problem, letter_problem, nfc, twin
 from .coords import MAX_DIM, Square, coord_label, parse_coord
 from .. import _args
 from ..errors import InvalidMoveError, PositionError, RacksmithError, RulesetError, UnknownLetterError
@@ -314,6 +315,13 @@ class Ruleset:
             letters.append(letter)
             counts.append(entry[1])
             values.append(entry[2])
+        try:
+            plain = Alphabet(tuple(letters), name=name)
+        except RacksmithError as e:
+            raise fail("tiles", f"does not make an alphabet: {e}") from None
+        mixed = _mixed_script(letters)
+        if mixed:
+            raise fail("tiles", mixed)
         aliases_raw = data.get("letter_aliases", {})
         if not isinstance(aliases_raw, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in aliases_raw.items()
@@ -325,7 +333,7 @@ class Ruleset:
             key = nfc(alias)
             if key in letter_aliases or key in word_aliases:
                 raise fail("letter_aliases", f"has {_show(key)} twice (aliases are compared NFC-normalized)")
-            target = nfc(nfc(target).upper())
+            target = plain.upper(nfc(target))  # (as the alphabet reads it: Turkish i is İ)
             if key.isascii() and key.isdigit() and len(target) > 1:
                 if target not in letters:
                     raise fail("letter_aliases", f"alias {_show(key)} points to {_show(target)}, not a letter of "
@@ -336,12 +344,8 @@ class Ruleset:
                                              "and moves a digit is a number), but for an alias of digits only for a "
                                              "tile of several characters, read in word lists only (FISE's Spanish "
                                              "lists write CH, LL, RR as \"1\", \"2\", \"3\")")
-            else:
+            elif plain.upper(key) != target:  # (an alias the alphabet reads as its letter already, Turkish "i" = "İ": none needed)
                 letter_aliases[key] = target
-        try:
-            Alphabet(tuple(letters), name=name)
-        except RacksmithError as e:
-            raise fail("tiles", f"does not make an alphabet: {e}") from None
         try:
             alphabet = Alphabet(tuple(letters), name=name, aliases=tuple(letter_aliases.items()),
                                 word_aliases=tuple(word_aliases.items()))
@@ -487,6 +491,33 @@ class Ruleset:
 
 
 BUILTIN = ("english", "russian", "erudit", "super")
+
+
+def _letter_script(letter: str) -> str:
+    """``"Latin"`` or ``"Cyrillic"`` for a letter written in that script alone, else ""."""
+    names = [unicodedata.name(ch, "") for ch in letter if ch.isalpha()]
+    for script in ("Latin", "Cyrillic"):
+        if names and all(n.startswith(script.upper() + " ") for n in names):
+            return script
+    return ""
+
+
+def _mixed_script(letters: "list[str]") -> str:
+    """What is wrong with letters mostly of one script, Latin or Cyrillic, among which one of the
+    other has a twin of the first (a Latin ``C`` among Cyrillic letters, typed for ``С`` on the
+    wrong keyboard layout: every ``С`` of a rack or a word list would then be refused), or ""."""
+    scripts = {letter: _letter_script(letter) for letter in letters}
+    latin = [x for x in letters if scripts[x] == "Latin"]
+    cyrillic = [x for x in letters if scripts[x] == "Cyrillic"]
+    if not latin or not cyrillic:
+        return ""
+    few, many = (latin, "Cyrillic") if len(latin) <= len(cyrillic) else (cyrillic, "Latin")
+    for letter in few:
+        other = twin(letter)
+        if len(letter) == 1 and other != letter and other not in letters:
+            return (f"letter {letter!r} is {unicodedata.name(letter)} among {many} letters: did you mean {many} "
+                    f"{other!r}? (a letter typed on the other keyboard layout; write each letter in the script of the others)")
+    return ""
 
 
 @lru_cache(maxsize=None)

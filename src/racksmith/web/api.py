@@ -1410,6 +1410,10 @@ def _names(body: dict) -> list[str | None]:
         if not isinstance(name, str):
             raise RequestError(f"field 'names': player {i + 1}'s full name must be text or null, got {_show(name)}")
         name = unicodedata.normalize("NFC", name.strip())
+        bad = next((c for c in name if unicodedata.category(c) == "Cs"), None)
+        if bad is not None:
+            raise RequestError(f"field 'names': player {i + 1}'s full name holds U+{ord(bad):04X}, half of a "
+                               "surrogate pair alone: no text a record can hold (send the name as UTF-8 text)")
         if any(_bad_name_char(c) for c in name):
             raise RequestError(f"field 'names': player {i + 1}'s full name {_show(name)} holds a line break or a control "
                                "character: a name is one line of text")
