@@ -348,3 +348,19 @@ def test_a_leave_file_loaded_again_unchanged_is_the_same_object(tmp_path):
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
     second = load_leaves(path, "english")
     assert second is not first and second.value("AE") == 4.5 and first.value("AE") == 3.5
+
+
+def test_load_leaves_of_a_ruleset_object_is_its_shipped_set():
+    """The README's warm-up recipe, `load_leaves(ruleset)`, raised for a Ruleset (only its name worked)."""
+    from racksmith import load_leaves
+    from racksmith.errors import LexiconFormatError
+    from racksmith.rules.ruleset import Ruleset, get_ruleset
+
+    assert load_leaves(get_ruleset("english")) is load_leaves("english")
+    assert load_leaves(get_ruleset("super"), "super") is load_leaves("super")
+    d = get_ruleset("english").to_dict()
+    d.pop("aliases")
+    d.update(name="mine", title="mine")
+    assert len(load_leaves(Ruleset.from_dict(d))) == 0  # a ruleset that ships none: every leave 0
+    with pytest.raises(LexiconFormatError, match="got the ruleset english and ruleset=russian: give one of them"):
+        load_leaves(get_ruleset("english"), "russian")

@@ -590,15 +590,21 @@ def the_rulesets_own(spec: Any, ruleset: Any) -> "Leaves | None":
     return default_leaves(rs) or Leaves.empty(rs)
 
 
-def load_leaves(spec: "str | Path | Leaves | None", ruleset: "str | Path | Ruleset | None" = None) -> Leaves:
+def load_leaves(spec: "str | Path | Leaves | Ruleset | None", ruleset: "str | Path | Ruleset | None" = None) -> Leaves:
     """Leave values: a shipped set by name (``english``, ``super``, ``russian``, ``erudit``: see
     :mod:`racksmith.lexicon.shipped_leaves`), a ``.klv2``/``.klv`` file or a ``leave,value`` CSV
     (``.csv``, ``.csv.gz``); ``None`` for none (every leave worth 0); a :class:`Leaves` passes through.
     A shipped set's name (and ``shipped``) is the shipped set whatever the current folder holds, as
     an embedded lexicon's name is (a folder ``english/`` there had made ``english`` unreadable):
-    give a file of that name as ``./english`` or a :class:`~pathlib.Path`."""
+    give a file of that name as ``./english`` or a :class:`~pathlib.Path`. A :class:`Ruleset` is
+    its own leaves, as ``"shipped"`` is (every leave 0 for one that ships none)."""
     if isinstance(spec, Leaves):
         return spec
+    if isinstance(spec, Ruleset):
+        if ruleset is not None and get_ruleset(ruleset).name != spec.name:
+            raise LexiconFormatError(f"load_leaves got the ruleset {spec.name} and ruleset={get_ruleset(ruleset).name}: "
+                                     "give one of them")
+        return the_rulesets_own("shipped", spec)
     if spec is None:
         return Leaves.empty(ruleset)
     if not isinstance(spec, (str, os.PathLike)):
