@@ -19,7 +19,7 @@ def test_a_solve_after_a_timed_out_one_searches():
     pos = Position.from_cgp(EG)
     fresh = pos.solve_endgame(plies=3)
     solver = EndgameSolver(pos)
-    solver.solve(seconds=0.02)  # (stopped by its deadline inside a depth: depth 1 runs whole, whatever the time)
+    solver.solve(seconds=0.02)  # (stopped by its deadline: inside a depth, or before depth 1 ends on a loaded machine)
     again = solver.solve(plies=3)
     assert again.depth == 3 and again.nodes > 1 and _line(again) == _line(fresh)
     assert [(t.move.notation(), t.value) for t in solver.solve(plies=3, top=2).top] == [

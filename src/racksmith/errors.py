@@ -173,6 +173,11 @@ class SimError(RacksmithError):
     """A simulation that cannot run: bad arguments, or a position it cannot be run on."""
 
 
+class PositionRefused(SimError):
+    """A position the simulation cannot take, however it is asked (scores or a ruleset past the
+    play-outs' ranges, more stars than they take back): the sim player plays static equity there."""
+
+
 class WinPctError(RacksmithError):
     """A win-percentage table that cannot be read or used."""
 

@@ -48,7 +48,11 @@ def endgame(
     plies: Optional[int] = typer.Option(None, "--plies", "-p", min=1, max=MAX_DEPTH,
                                         help="Stop after this depth [default: search until exact]."),
     seconds: Optional[float] = typer.Option(
-        None, "--seconds", "-s", min=0.001, callback=finite, help="Stop after this much time, with the last depth completed."
+        None, "--seconds", "-s", min=0.001, callback=finite,
+        help="Stop after this much time, with the last depth completed. It counts the whole solve: setting up "
+             "(cutting the lexicon down to the words the racks could play, a few ms to ~0.1 s, not cut short: "
+             "the floor of any limit) and the search; a limit that ends before depth 1 completes gives the "
+             "highest-scoring move, unsearched (depth 0)."
     ),
     threads: int = typer.Option(1, "--threads", "-t", min=1, max=MAX_THREADS,
                                 help="Threads searching (the values and the moves do not depend on it; among "
@@ -136,6 +140,8 @@ def _give_endgame(pos, result, top: "int | None", as_json: bool, valued: "dict[s
         say("the game is over: nothing to play")
         return
     state = "exact" if result.exact else f"depth {result.depth}, not exact"
+    if result.depth == 0:
+        state += ": the time ran out before depth 1 ended, the highest-scoring move unsearched"
     if top is not None:
         say_table(endgame_table(result))
     say(f"best {move_text(result.best)}  value {result.value:+d} ({state})")

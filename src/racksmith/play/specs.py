@@ -314,8 +314,10 @@ register_player_kind(
     keys={"candidates", "plies", "iterations", "seconds", "threads", "stop", "leaves", "winpct", "min_samples",
           "endgame", "endgame_plies", "endgame_seconds", "infer", "infer_samples"},
     prepare=_prepare_sim,
-    help="Monte Carlo simulation (candidates=10, plies=2, iterations=200, seconds, stop=0.99, leaves, winpct), "
-         "the endgame solver once the bag is empty (endgame=on|off, endgame_plies=3|none, endgame_seconds), "
+    help="Monte Carlo simulation (candidates=10, plies=2, iterations=200, seconds: a simulated turn's, a quarter "
+         "of it for infer=on, stop=0.99, leaves, winpct), "
+         "the endgame solver once the bag is empty (endgame=on|off, endgame_plies=3|none, endgame_seconds: "
+         "an endgame turn's), "
          "the opponent's rack inferred from his last play (infer=on|off, infer_samples=20000)",
 )
 register_player_kind(

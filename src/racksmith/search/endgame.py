@@ -257,10 +257,17 @@ def solve_endgame(
 ) -> EndgameResult:
     """Solve the endgame of ``position`` (the bag empty; an opponent's rack left empty in the
     position is the unseen tiles). ``plies``: stop after that depth (None: until exact);
-    ``seconds``: stop after that much time, with the last depth completed (depth 1 always
-    completes); ``threads``: threads sharing the root moves (the values and the moves, the best
-    and ``top``'s, do not depend on it; among lines of equal value after a move, the one given may:
-    the threads share what they learn, which orders the moves searched below it); ``on_depth``: called with the answer of each depth as it completes;
+    ``seconds``: a time limit on the whole call, counted from its start (``result.seconds`` is the
+    whole call's too): the setting up (checking the position and cutting the lexicon down to the
+    words the two racks could play: a few ms, up to ~0.1 s for a large ENABLE endgame, which is
+    not cut short and so is the floor of any limit) and the search, which stops at the limit
+    with the last depth completed; a limit that ends before depth 1 completes gives the highest
+    scoring move, unsearched (``depth`` 0, ``value`` 0, not exact); ``threads``: threads sharing
+    the root moves (the values and the moves, the best and ``top``'s, do not depend on it; among
+    lines of equal value after a move, the one given may: the threads share what they learn,
+    which orders the moves searched below it); ``on_depth``: called with the answer of each depth
+    as it completes, on the caller's thread between two depths (the search waits for it, and the
+    time it takes counts against ``seconds``);
     ``move``: also find this move's exact value (``result.move_value``); ``tt_mb``: megabytes of
     transposition table; ``cancel``: a ``threading.Event`` another thread may set to stop the
     search at once, as if its time were up (the answer is the last depth completed, ``exact`` only
@@ -300,7 +307,10 @@ def pruned_rules(ruleset: Ruleset, lexicon: Lexicon, board: np.ndarray, tiles: b
     nodes = build_packed(text, offsets, gaddag=True)
     nodes.flags.writeable = False
     name = f"{lexicon.name or 'lexicon'} (endgame: {len(words)} words)"
-    return Rules(Lexicon(nodes, ruleset.alphabet, name=name), ruleset)
+    # no word maps: the searches list every placement by the KWG walk and never read them, and
+    # building one (or reading it from the lexicon cache, where each position's lexicon left its
+    # own file) took most of the setting up of a large endgame
+    return Rules(Lexicon(nodes, ruleset.alphabet, name=name), ruleset, wordmap=False)
 
 
 def played_pool(ruleset: Ruleset, board: np.ndarray, tiles: bytes) -> bytes:
@@ -503,7 +513,9 @@ class EndgameSolver:
         best: EndgameResult | None = None
         k = min(top, len(self.root))  # more than there are: every root move
         for depth in range(1, (plies or MAX_DEPTH) + 1):
-            found = search.search(depth, 0.0 if depth == 1 else deadline, threads, first, k)
+            if deadline and time.monotonic() >= deadline:  # (the setting up used it up: no depth begins)
+                break
+            found = search.search(depth, deadline, threads, first, k)
             if found is None:
                 nodes += search.last_nodes  # the depth cut off searched too
                 break
@@ -515,7 +527,7 @@ class EndgameSolver:
                 break
             if deadline and time.monotonic() >= deadline or cancel is not None and cancel.is_set():
                 break
-        if best is None:  # stopped before depth 1 ended: the best move by score, unsearched
+        if best is None:  # stopped before depth 1 ended (or began): the best move by score, unsearched
             m = _move(self.root[0], self.ruleset, self.position.board)
             return EndgameResult(0, False, 0, m, (m,), nodes, time.monotonic() - start,
                                  top=(EndgameLine(m, 0, (m,), False),), multi_pv=top > 1)

@@ -362,8 +362,9 @@ def infer_leaves(
     default ``"shipped"``, the ruleset's shipped leaves; None: every leave 0);
     ``margin``: points within the best equity for a play to count as a choice.
 
-    Every rack is tried unless a limit says otherwise: ``seconds`` bounds the time, everything
-    included (a few racks dealt at random first time a rack; the answer is exact when trying every
+    Every rack is tried unless a limit says otherwise: ``seconds`` (any positive number: a huge
+    one, up to ``math.inf``, sets no deadline, the racks still dealt at random when there are too
+    many to try) bounds the time, everything included (a few racks dealt at random first time a rack; the answer is exact when trying every
     rack then fits in what is left, else, or if trying them runs out of time after all, it is
     estimated from the racks dealt at random until the time is up: :attr:`Inference.exact` says
     which; with ``samples`` too, at most that many are dealt), ``samples`` deals exactly that many
@@ -386,8 +387,8 @@ def infer_leaves(
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin < MAX_MARGIN:
         raise InferenceError(f"margin must be a number of points from 0 to under {MAX_MARGIN:,.0f}, got {margin!r}")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                or not 0 < seconds < 1e7):
-        raise InferenceError(f"seconds must be a time limit > 0 (or None for none), got {seconds!r}")
+                                or not 0 < seconds <= math.inf):  # (NaN fails the comparison too)
+        raise InferenceError(f"seconds must be a positive number of seconds (or None for no limit), got {seconds!r}")
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, (int, np.integer))
                                 or not 1 <= samples <= MAX_SAMPLES):
         raise InferenceError(f"samples must be a number of racks to deal, 1..{MAX_SAMPLES:,}, got {samples!r}")
@@ -546,6 +547,7 @@ def infer_leaves(
         """The kernel over every rack (n_samples 0) or n_samples random deals, on ``parts`` threads,
         stopped at ``deadline`` (a time of ``time.monotonic()``; 0: none): at the next rack, whether
         enumerated or dealt (the racks tried then fall short)."""
+        deadline = _near(deadline)
         with stops.until(deadline) as stop:
             if parts == 1:
                 return run_part(n_samples, draw_seed, deadline, 0, 1, stop)
@@ -609,6 +611,17 @@ def infer_leaves(
         out = [InferredLeave(a.tiles(kept[i]), draws[i], probability[i], first_value[i]) for i in order]
     return Inference(move, tuple(out), total, dealt if dealt else n_racks, float(margin), a.tiles(sorted(pool_tiles)),
                      racks_total=n_racks, samples=dealt, seconds=time.monotonic() - started)
+
+
+#: a deadline further off than this (seconds; 30 years) is none: a huge time limit is no limit
+#: (the kernel takes deadlines below 1e12, a timer waits at most threading.TIMEOUT_MAX)
+FAR_OFF = 1e9
+
+
+def _near(deadline: float) -> float:
+    """``deadline`` (a time of ``time.monotonic()``, maybe inf) as the kernel and the timer take
+    it: 0 (none) when it is further off than :data:`FAR_OFF`."""
+    return deadline if deadline and deadline - time.monotonic() < FAR_OFF else 0.0
 
 
 class _Stops:

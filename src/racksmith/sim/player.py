@@ -8,6 +8,7 @@ solver's move (:class:`racksmith.search.player.EndgamePlayer`). Spec for ``match
 from __future__ import annotations
 
 import os
+import time
 from typing import TYPE_CHECKING, Any
 
 from .. import _args
@@ -49,6 +50,14 @@ from .infer import MIN_KEPT_DEALS  # noqa: F401  (the rule of Inference.too_few:
 #: the endgame solver's depth when the bag is empty (a deterministic bound on an endgame turn)
 DEFAULT_ENDGAME_PLIES = 3
 
+#: the least time a simulation is given when the inference took the turn's (it then runs no
+#: play-out after its setting up: the best play by static equity)
+MIN_SECONDS = 0.001
+
+#: with ``seconds`` and ``infer``, the share of a turn's time its inference may take (as
+#: ``racksmith best --infer`` gives it); the simulation gets what is left
+INFER_SHARE = 0.25
+
 
 class SimPlayer:
     """Plays the best move of a simulation of the position it sees. ``leaves``: ``"shipped"`` (the
@@ -56,7 +65,14 @@ class SimPlayer:
     and the ``sim`` match spec), a Leaves table or a KLV2 path for the candidates and the replies
     (None: every leave 0); ``winpct``: a table or a
     shipped ruleset's name (None: the ruleset's). Each turn's seed comes from the game's seed (set by
-    :meth:`new_game`) and the turn, so a series of games is reproducible.
+    :meth:`new_game`) and the turn, so a series of games is reproducible — unless ``seconds`` is
+    given: a time limit makes the play-outs (and the racks the inference deals) depend on the
+    machine's speed.
+
+    ``seconds``: each simulated turn's time, the whole turn's: the simulation's setting up and
+    play-outs, and with ``infer`` the inference, which gets :data:`INFER_SHARE` of it (still at
+    most ``infer_samples`` racks), the simulation what is left. The endgame turns (the bag empty)
+    are not counted in it: ``endgame_seconds`` bounds those.
 
     Two players only: in a game of three or four the first turn raises
     :class:`~racksmith.errors.SimError` (the simulation is for two-player positions); use
@@ -78,7 +94,7 @@ class SimPlayer:
 
     A position the simulation refuses however it is asked (a user ruleset's scores past the
     play-outs' 32-bit range, more stars than they take back:
-    :class:`~racksmith.sim.simulate.PositionRefused`) gets the move of highest static equity, as
+    :class:`~racksmith.errors.PositionRefused`) gets the move of highest static equity, as
     the endgame player's refused positions do: :attr:`declined` says why, and :attr:`last` is None."""
 
     name = "sim"
@@ -139,10 +155,11 @@ class SimPlayer:
     def from_spec(cls, spec: str, *, leaves: "LeavesLike | None" = "shipped",
                   ruleset: "str | Ruleset | None" = None) -> "SimPlayer":
         """A player from ``key=value,...`` (the part after ``sim:``): candidates, plies,
-        iterations, seconds, threads, stop (a confidence or none), leaves (a KLV2 file, or none),
-        winpct (a shipped ruleset's name or a file), min_samples, endgame (on/off: solve the
-        endgame once the bag is empty), endgame_plies (or none: until exact), endgame_seconds (or
-        none), infer (on/off: draw the opponent's rack from what his last play kept),
+        iterations, seconds (a simulated turn's, its inference included; not the endgame turns'),
+        threads, stop (a confidence or none), leaves (a KLV2 file, or none), winpct (a shipped
+        ruleset's name or a file), min_samples, endgame (on/off: solve the endgame once the bag is
+        empty), endgame_plies (or none: until exact), endgame_seconds (or none: an endgame turn's),
+        infer (on/off: draw the opponent's rack from what his last play kept),
         infer_samples. ``leaves`` is the default table."""
         kw: dict[str, Any] = {}
         text = _args.text(spec, "a sim player spec", SimError,
@@ -198,16 +215,23 @@ class SimPlayer:
                 self.last = self.endgame.last
                 self.declined = None
                 return move
+        started = time.monotonic()  # (a time limit counts the whole simulated turn: the inference too)
         seen = view.position  # the opponent's rack hidden
         self.turn += 1
         # seeded by the game's seed (new_game), the turn and the position as seen: not by how many times
         # this player was asked before (another game, the same view asked twice, a turn undone)
         key = f"{self.seed}:{len(view.history)}:{seen.cgp()}"
         seed = self.last_seed = int.from_bytes(__import__("hashlib").sha256(key.encode()).digest()[:8], "little")
-        self.last_inference = self._infer(view, seen, seed) if self.infer else None
+        leaves = self._static.leaves_for(view.ruleset)  # (loaded at the first turn: before the time is shared out)
+        limit = self.options["seconds"]
+        self.last_inference = (self._infer(view, seen, seed, None if limit is None else INFER_SHARE * limit)
+                               if self.infer else None)
+        options = self.options
+        if limit is not None:  # the simulation gets what the inference left (its setting up counted in it)
+            options = {**options, "seconds": max(limit - (time.monotonic() - started), MIN_SECONDS)}
         try:
-            result = simulate(seen, seed=seed, leaves=self._static.leaves_for(view.ruleset), winpct=self.winpct,
-                              opponent_racks=self.last_inference, **self.options)
+            result = simulate(seen, seed=seed, leaves=leaves, winpct=self.winpct,
+                              opponent_racks=self.last_inference, **options)
         except PositionRefused as e:  # scores or a ruleset past the play-outs' ranges: static equity
             self.declined = str(e)
             self.last = None
@@ -216,9 +240,10 @@ class SimPlayer:
         self.last = result
         return result.best.move
 
-    def _infer(self, view: "GameView", seen, seed: int):
+    def _infer(self, view: "GameView", seen, seed: int, seconds: float | None = None):
         """What the opponent's last turn says he kept, or None (no play or exchange of his just
-        before, or nothing explains it)."""
+        before, or nothing explains it); within ``seconds`` when given, at most ``infer_samples``
+        racks either way."""
         from ..core.turns import EventKind
         from ..errors import InferenceError
         from .infer import infer_leaves
@@ -233,7 +258,8 @@ class SimPlayer:
         move = f"-{len(last.move.tiles)}" if last.kind == EventKind.EXCHANGE else last.move
         try:
             inference = infer_leaves(seen, move, leaves=self._static.leaves_for(view.ruleset), samples=self.infer_samples,
-                                     exact_up_to=self.infer_samples, seed=seed, threads=self.options["threads"])
+                                     exact_up_to=self.infer_samples, seed=seed, threads=self.options["threads"],
+                                     seconds=seconds)
         except InferenceError:
             return None
         if inference.too_few:

@@ -37,7 +37,7 @@ from .._interrupt import check_event
 from .infer import MIN_KEPT_DEALS
 from ..core.move import Move
 from ..core.position import LeavesLike
-from ..errors import SimError
+from ..errors import PositionRefused, SimError
 from ..lexicon import Lexicon
 from ..movegen._movegen import BoardState
 from ..lexicon.shipped_leaves import default_leaves
@@ -280,11 +280,6 @@ def grade(win_pct_lost: float) -> str:
     return GRADES[-1][1]  # pragma: no cover
 
 
-class PositionRefused(SimError):
-    """A position the simulation cannot take, however it is asked (scores or a ruleset past the
-    play-outs' ranges, more stars than they take back): the sim player plays static equity there."""
-
-
 def check_scores(scores) -> None:
     """Refuse scores the play-outs cannot hold: each within MAX_SCORE either way (no real game
     comes near)."""
@@ -400,8 +395,11 @@ def simulate(
 
     ``plies``: replies after each candidate (1..32). ``iterations``: the most samples in all
     (default :data:`DEFAULT_ITERATIONS` when ``seconds`` is not given either); ``seconds``: a time
-    limit. ``threads``: threads running the play-outs. ``seed``: None for a random one (reported
-    in the result). ``stop``: the confidence at which best-arm identification stops (0.5 <= stop < 1, e.g.
+    limit on the whole call, counted from its start (``result.seconds`` too): the setting up
+    (the candidates, the tables; the first call in a process also loads the word maps, the leaves
+    and the win% table) and the play-outs, which get what is left (none when the setting up used it
+    all: the plays are then ranked by static equity, no play-out run). ``threads``: threads
+    running the play-outs. ``seed``: None for a random one (reported in the result). ``stop``: the confidence at which best-arm identification stops (0.5 <= stop < 1, e.g.
     0.99), or None to run to the limits. ``opponent_racks``: an :class:`~racksmith.sim.infer.Inference`
     whose leaves the opponent's rack is drawn from (one that kept no leave,
     :attr:`~racksmith.sim.infer.Inference.learned_nothing`, says nothing of it: his rack is then
@@ -419,12 +417,16 @@ def simulate(
     ``iterations`` or ``seconds``. ``min_samples``: samples of every candidate before the race starts, and so before it can stop on
     confidence (default 30: an ``iterations`` budget below 30 a candidate is shared out evenly). ``round_robin``: sample the candidates in turn instead of
     by best-arm identification (for benchmarks: MAGPIE's ``-sr rr``). ``progress(partial_result)`` is called about every
-    ``progress_every`` seconds; setting ``cancel`` ends the run after the current batch
-    (``stopped = "interrupted"``). A user ruleset whose plays score so much that the play-outs'
+    ``progress_every`` seconds, on the caller's thread between two batches (the play-outs wait for
+    it): its time counts against ``seconds``, a report the last one's time says would end past the
+    limit is not made, and a last call with the result comes once the play-outs have stopped
+    (after ``result.seconds`` was taken: a slow callback delays the return by its own time);
+    setting ``cancel`` ends the run after the current batch (``stopped = "interrupted"``). A user ruleset whose plays score so much that the play-outs'
     32-bit scores could overflow is refused (:func:`check_score_range`), and one whose replies'
     squares could overflow the 64-bit tallies gives each play at most :func:`most_playouts`."""
     from ..core.position import Position
 
+    t0 = time.perf_counter()  # the time limit and the time reported count the setting up too
     if not isinstance(position, Position):
         raise SimError(f"simulate needs a Position, got {type(position).__name__}")
     n_cands, plies, iterations, threads, seed = check_options(
@@ -523,8 +525,9 @@ def simulate(
                   np.array([key_ids.setdefault(k, len(key_ids)) for k in keys], np.int32),
                   random.Random(f"racksmith-sim:{seed}").getstate()[1], bool(round_robin),
                   _prior(position, plies, opponent_rack))
-    t0 = time.perf_counter()
-    last = t0
+    deadline = t0 + seconds if seconds is not None else math.inf
+    last = time.perf_counter()  # (the first progress report comes progress_every after the play-outs begin)
+    took = 0.0  # how long the last progress call took
     stopped = "iterations"
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
 
@@ -537,7 +540,7 @@ def simulate(
             if iterations is not None and bai.total >= iterations:
                 stopped = "iterations"
                 break
-            if seconds is not None and time.perf_counter() - t0 >= seconds:
+            if time.perf_counter() >= deadline:  # (the setting up and the progress calls counted)
                 stopped = "time"
                 break
             if cancel is not None and cancel.is_set():
@@ -576,9 +579,12 @@ def simulate(
                 stopped = "decided"
                 break
             now = time.perf_counter()
-            if progress is not None and now - last >= progress_every:
+            # a report that would end past the deadline, by the time the last one took, is left to
+            # the final one: the run stops at the deadline, the reports' time included
+            if progress is not None and now - last >= progress_every and now + took < deadline:
                 last = now
                 progress(snapshot("running"))
+                took = time.perf_counter() - now
     finally:
         if pool is not None:
             pool.shutdown()
