@@ -1166,7 +1166,7 @@ class Position:
             "unseen": by_letter,
         }
 
-    def cgp(self) -> str:
+    def cgp(self, *, known_parts: bool = False) -> str:
         """The position as CGP. Once a move is pushed, the opcodes that described the position it was
         made from (``lm``, the last move; the timers ``ti``, ``tmr``, ``to``) are left out: they no
         longer hold (popping back to it writes them again).
@@ -1192,12 +1192,20 @@ class Position:
         they do not know (Macondo does; MAGPIE's ``cgp`` command takes the four fields alone), and
         none is written for a position the default rule reads back (a two-player game's with one
         rack known). One is written too for a rack known and empty while the bag holds tiles (a
-        position made so in code), which a reader would take for one not known."""
+        position made so in code), which a reader would take for one not known.
+
+        ``known_parts`` true: a mover's rack known in part is written too, as its known tiles with
+        an ``rsz`` opcode (``EQSX/ACILOOR 0/84 0 rsz 7/7;``), which :meth:`from_cgp` reads back as
+        the same rack known in part (a reader that skips the opcode takes those tiles for his whole
+        rack): the web analyzer writes its positions so, which the page sends back as the game goes on."""
         self._check_scores()
         racks = self._racks
         opcodes = self.current_opcodes
         if opcodes and any(op[0] == RACK_SIZES_OPCODE for op in opcodes):  # (one given as an opcode: stale)
             opcodes = tuple(op for op in opcodes if op[0] != RACK_SIZES_OPCODE)
+        if known_parts and self.bag_count and self.racks_partial[0]:
+            return format_cgp(self._board, racks, self._scores, self._zero_turns,
+                              (*opcodes, rack_sizes_opcode(self.rack_sizes)), self._ruleset)
         if self._known is not None:
             if not self._known[0] and racks[0]:
                 racks = [self._ruleset.alphabet.tiles(), *racks[1:]]

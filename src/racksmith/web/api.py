@@ -28,6 +28,7 @@ from ..lexicon.load import load_embedded
 from ..core.move import Move
 from ..movegen.generate import DIRECTIONS, SORTS
 from ..core.position import Position
+from ..core.position import _unknown_exchange  # (-N: an exchange of tiles not named, as push reads it)
 from ..rules.ruleset import Ruleset, available_rulesets, get_ruleset, is_shipped
 from ..sim.winpct import WinPct, load_winpct, with_borrowed_note
 from ..formats.naming import record_name
@@ -605,6 +606,15 @@ class Analyzer:
         if hidden and draw is not None:
             raise RequestError(f"field 'hidden' says the tiles the mover draws are not known, but 'draw' gives them "
                                f"({_show(draw)}): send one or the other")
+        rack = pos.rack
+        count = _unknown_exchange(move) if hidden else None
+        kept = None
+        if count is not None:
+            # his rack known, what he draws not (hidden): nor which tiles he gives back (-N), so his rack is not
+            # known from now on, as a rack known in part that exchanges (push): a tile he held more copies of
+            # than he gave back stays known
+            kept = _kept_by_exchange(rack, count)
+            pos = _rack_forgotten(pos, 0, rs.alphabet.tiles())
         checked = pos.copy()
         if draw is None and mover_rack(pos) is None:
             # a rack not known (the bag holds tiles, his opponent records his play): checked as push checks it,
@@ -621,10 +631,11 @@ class Analyzer:
         else:
             tiles = draw
         phony = _phony_words(pos, played, lex)
-        rack = pos.rack
         u = pos.push(played, tiles, check_words=False)
-        if hidden and pos.bag_count and not pos.is_over:  # (his rack: the tiles he kept, and those he drew unseen)
-            pos = _draw_not_seen(pos, len(pos.racks) - 1)
+        if hidden and pos.bag_count and not pos.is_over and not u.move.is_pass:
+            # (his rack: the tiles he kept, and those he drew unseen; a pass keeps his rack, known still)
+            last = len(pos.racks) - 1
+            pos = _rack_forgotten(pos, last, pos.racks[last] if kept is None else kept)
         a = rs.alphabet
         out: dict[str, Any] = {
             "move": u.move.notation(),
@@ -913,6 +924,7 @@ class _Record:
         self.ending: "tuple[Any, int, int] | None" = None  #: an end not yet written: (Undo, mover, entry)
         self.bonus: "tuple[int, int] | None" = None  #: the last challenge bonus's event and seat, its rack to tell
         self.ended: "tuple[int, str] | None" = None  #: the entry that ended the game, and its move
+        self.end_events: "tuple[int, int] | None" = None  #: where the events of the game's end are: [start, stop)
         self.finality = _finality(None)  # the game's end: are its scores final (in the seats' order)
 
     def add(self, n: int, t: dict) -> None:
@@ -966,9 +978,14 @@ class _Record:
         rack = rs.alphabet.rack_string(pos.rack)  # blanks first, as Game.gcg() writes a GCG rack (and MAGPIE)
         if pos.racks_known[0]:
             self._bonus_rack(p, rack)
+        move = self.analyzer._field(t, "move")
+        if pos.racks_known[0] and _unknown_exchange(move) is not None and draw is None:
+            # a rack known (shown by a phony taken back) exchanging tiles not named (/api/play's ``hidden``):
+            # which went back is not known, nor his rack since
+            pos = _rack_forgotten(pos, 0, rs.alphabet.tiles())
         known = pos.racks_known[0]
         certain = None if known else pos.inferred_racks()[0]  # (the bag empty: his tiles are the unseen ones)
-        u = pos.push(self.analyzer._field(t, "move"), draw, check_words=False)
+        u = pos.push(move, draw, check_words=False)
         if certain is not None:
             rack = rs.alphabet.rack_string(certain)  # (the whole rack: a reader would take a part for all of it)
         elif not known and u.move.is_place:
@@ -1076,6 +1093,7 @@ class _Record:
         a = self.rs.alphabet
         assert self.after is not None  # (the turn that ended the game was pushed)
         pos, _ = self.after
+        start = len(self.game.events)
         for adj in u.ending.adjustments:
             seat = (p + 1 + adj.player) % 2  # the ending's players are those after the turn
             self.totals[seat] += adj.points
@@ -1083,9 +1101,63 @@ class _Record:
             tiles = a.rack_string(adj.tiles)
             self.game.events.append(GCGEvent(nick=self.nicks[seat], kind=kind, score=adj.points, total=self.totals[seat],
                                              rack="" if kind == EventKind.OUT else tiles, tiles=tiles))
-        self.finality = _finality(pos.outcome())
-        self.finality["uncounted"] = sorted((p + 1 + i) % 2 for i in self.finality["uncounted"])
+        self.end_events = (start, len(self.game.events))
+        self._set_finality(pos)
         self.ended = (n, u.move.notation())
+
+    def _set_finality(self, pos: Position) -> None:
+        """``final`` and ``uncounted`` of the game's end, ``pos`` the position after it (``uncounted``
+        as seats: the player to move in ``pos`` is seat ``turns % 2``)."""
+        self.finality = _finality(pos.outcome())
+        self.finality["uncounted"] = sorted((self.turns + i) % 2 for i in self.finality["uncounted"])
+
+    def _count_shown_racks(self, end: Position) -> None:
+        """A game over whose end could not count a rack not known (``uncounted``), that rack given in
+        ``end`` (typed in after the game, which the page counts as
+        :class:`~racksmith.core.position.Position` counts a rack set after the end): counted so in
+        the record too, its rack penalty written among the events of the end in the rules' order, as
+        :meth:`~racksmith.play.game.Game.gcg` writes the end of a game whose racks it knows."""
+        from dataclasses import replace
+
+        from ..core.turns import EventKind
+        from ..formats.gcg import GCGEvent
+
+        if self.end_events is None or not self.finality["uncounted"]:
+            return
+        assert self.after is not None  # (a turn ended the game)
+        pos, _ = self.after
+        shown = [i for i in range(2) if (self.turns + i) % 2 in self.finality["uncounted"] and end.racks_known[i]]
+        if not shown:
+            return
+        try:
+            for i in shown:
+                pos.racks[i] = end.racks[i]
+        except RacksmithError as e:
+            raise RequestError(f"field 'end': the rack typed in after the game does not fit it: {e}") from None
+        outcome = pos.outcome()
+        assert outcome is not None  # (a rack set after the end leaves the game over)
+        a = self.rs.alphabet
+        events = self.game.events
+        start, stop = self.end_events
+        at = start
+        for adj in outcome.ending.adjustments:
+            seat = (self.turns + adj.player) % 2
+            nick = self.nicks[seat]
+            if adj.player not in shown:
+                at = next((k + 1 for k in range(start, stop) if events[k].nick == nick), at)
+                continue
+            total = next((e.total for e in reversed(events[:at]) if e.nick == nick), 0) + adj.points
+            tiles = a.rack_string(adj.tiles)
+            events.insert(at, GCGEvent(nick=nick, kind=EventKind.RACK_PENALTY, score=adj.points, total=total,
+                                       rack=tiles, tiles=tiles))
+            for k in range(at + 1, len(events)):  # (his events since, a time penalty: their totals count it)
+                if events[k].nick == nick:
+                    events[k] = replace(events[k], total=events[k].total + adj.points)
+            self.totals[seat] += adj.points
+            at += 1
+            stop += 1
+        self.end_events = (start, stop)
+        self._set_finality(pos)
 
     def finish(self, end: Any) -> None:
         """The last entry written; ``end``: the position after it (a CGP, or None), checked."""
@@ -1099,6 +1171,7 @@ class _Record:
         before, undo = self.after
         fix = "send the position the game's last entry left"
         _check_follows("field 'end': the position is not the one the game's last entry left", pos, before, undo, fix)
+        self._count_shown_racks(pos)
         p = self.turns % 2
         for i in (0, 1):
             if pos.racks_known[i]:
@@ -1172,13 +1245,24 @@ def _count_typed_racks(before: Position, now: Position) -> "Position | None":
     return before
 
 
-def _draw_not_seen(pos: Position, i: int) -> Position:
-    """``pos`` with rack ``i`` (known, the tiles a player kept, his draw not given: a hidden player's
-    rack a phony had shown) not known, those tiles its known part: he drew from the unseen tiles."""
+def _rack_forgotten(pos: Position, i: int, part: Any) -> Position:
+    """``pos`` with rack ``i`` not known, ``part`` (tiles) its known part: the tiles a player kept
+    when his draw is not given (a hidden player's rack a phony had shown: he drew from the unseen
+    tiles), or none of them."""
+    racks = list(pos.racks)
+    racks[i] = part
     racks_known = list(pos.racks_known)
     racks_known[i] = False
-    return Position(pos.ruleset, pos.board.copy(), list(pos.racks), list(pos.scores), pos.zero_turns,
+    return Position(pos.ruleset, pos.board.copy(), racks, list(pos.scores), pos.zero_turns,
                     pos.current_opcodes, lexicon=pos.lexicon, racks_known=racks_known)
+
+
+def _kept_by_exchange(rack: Any, count: int) -> Any:
+    """The tiles of ``rack`` that an exchange of ``count`` tiles not named certainly leaves on it:
+    of each tile it holds more copies of than ``count``, those beyond it (as
+    :meth:`~racksmith.core.position.Position.push` keeps a rack known in part through ``-N``)."""
+    held = Counter(rack)
+    return rack.alphabet.tiles(sorted(t for t, n in held.items() for _ in range(max(n - count, 0))))
 
 
 def _with_tiles_shown(pos: Position, i: int, shown: Counter) -> Position:
@@ -1200,7 +1284,8 @@ def _with_tiles_shown(pos: Position, i: int, shown: Counter) -> Position:
 def _after(pos: Position, u: Any) -> dict[str, Any]:
     """The position an action of ``/api/play`` left (``position``: as ``/api/position``), and the end
     of the game when the move it pushed (``u``, None for none) ended it (``ending``)."""
-    out: dict[str, Any] = {"cgp": pos.cgp(), "position": position_info(pos), "over": pos.is_over, "ending": None}
+    info = position_info(pos)
+    out: dict[str, Any] = {"cgp": info["cgp"], "position": info, "over": pos.is_over, "ending": None}
     if u is not None and u.ending is not None:
         a = pos.ruleset.alphabet
         out["ending"] = {
@@ -1220,8 +1305,10 @@ def position_info(pos: Position) -> dict[str, Any]:
     is over (``over``) and how it ended (``ending``: ``"out"``, ``"zero_turns"`` or None); and, the
     game over, whether its scores are final (``final``: false when ``uncounted`` names players, in
     the position's order, whose rack is not known and holds tiles the end could not count; None
-    while the game goes on), as :meth:`~racksmith.core.position.Position.outcome` says."""
+    while the game goes on), as :meth:`~racksmith.core.position.Position.outcome` says. The CGP
+    keeps a mover's rack known in part (``rsz``: the page sends it back as the game goes on)."""
     info = pos.to_dict()
+    info["cgp"] = pos.cgp(known_parts=True)
     try:
         outcome = pos.outcome()
     except RacksmithError:  # an ending the rules cannot score: over all the same

@@ -1030,7 +1030,8 @@
     const partial = pos.racks_partial || [false, false];
     const unknownOn = (i) => pos.rack_sizes[i] - (partial[i] ? [...pos.racks[i].replace(/\[[^\]]*\]/g, "x")].length : 0);
     const held = [];
-    if (!knownRacks[0] && pos.rack_sizes[0]) held.push(`${unknownOn(0)} on the rack to move`);
+    if (!knownRacks[0] && pos.rack_sizes[0]) held.push(partial[0] ? `${unknownOn(0)} on the rack to move besides ${pos.racks[0]}`
+      : `${unknownOn(0)} on the rack to move`);
     // (a rack not known that holds no tile: the player who went out, with nothing to count)
     if (!knownRacks[1] && pos.rack_sizes[1]) held.push(partial[1] ? `${unknownOn(1)} on the opponent's rack besides ${pos.racks[1]}`
       : `${pos.rack_sizes[1]} on the opponent's rack`);
@@ -1067,6 +1068,11 @@
     if (!pos.racks[0] && !certain) {
       say("", true);
       showMoves(null, "Type a rack to see every legal play, ranked.");
+      return;
+    }
+    if (pos.racks_partial && pos.racks_partial[0] && !certain) {  // (his tiles seen, the others not)
+      say("", true);
+      showMoves(null, `The rack to move is known in part (${pos.racks[0]}): type it whole to see every legal play, ranked.`);
       return;
     }
     const top = $("top").value;
@@ -1865,16 +1871,24 @@
   // the player to move is a hidden opponent whose whole rack a phony taken back showed (``revealed``; the
   // challenger played since): what he draws is not seen, so his play is sent ``hidden``, not drawn at random
   function revealedMover() {
-    const since = [];  // the turns taken since, oldest first: true for one lost to a failed challenge
+    const since = [];  // the turns taken since, oldest first: true for one that drew nothing
+    let withdrawn = false;  // (the play before a phony taken back: a turn lost)
     for (let i = state.played.length - 1; i >= 0; i--) {
       const p = state.played[i];
-      if (p.kind === "challenge" && p.event === "phony" && p.revealed === true) {
-        // the challenger moved first, then they alternate: the revealed player is to move after an odd
-        // count, and is still revealed if every turn of his since was lost (no play: nothing drawn)
-        return since.length % 2 === 1 && since.every((lost, k) => k % 2 === 0 || lost);
+      if (p.kind === "challenge" && p.event === "phony") {
+        if (p.revealed === true) {
+          // the challenger moved first, then they alternate: the revealed player is to move after an odd
+          // count, and is still revealed if no turn of his since drew (a pass, a failed challenge, or
+          // another phony taken back, whose answer says nothing of a rack known already)
+          return since.length % 2 === 1 && since.every((lost, k) => k % 2 === 0 || lost);
+        }
+        withdrawn = true;
+        continue;
       }
-      if (!p.kind) since.unshift(false);
-      else if (p.kind === "challenge" && p.event === "pass") since.unshift(true);
+      if (!p.kind) {
+        since.unshift(withdrawn || p.move === "-");
+        withdrawn = false;
+      } else if (p.kind === "challenge" && p.event === "pass") since.unshift(true);
     }
     return false;
   }
