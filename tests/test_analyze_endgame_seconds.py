@@ -32,3 +32,30 @@ def test_infinite_or_nan_seconds_are_bad_usage(capsys):
         assert main(["analyze", record, "--endgame-seconds", value]) == 2
         err = capsys.readouterr().err
         assert "'--endgame-seconds': must be a finite number" in err and "endgame_seconds" not in err
+
+
+def test_a_limit_too_short_for_depth_1_grades_nothing_and_says_so(tmp_path, capsys):
+    """Since the endgame's limit covers its first depth, a tiny one ends before any search: the
+    solver's answer is the highest-scoring move, value 0, and grading the move played against it
+    called every such turn best (0 lost). It is now left ungraded, with a note saying why."""
+    assert main(["selfplay", "--games", "1", "--seed", "3", "--gcg-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["analyze", str(tmp_path / "game000000.gcg"), "--json", "--endgame-seconds", "0.000001"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert not [t for t in report["turns"] if t["graded_by"] == "endgame"]
+    text = json.dumps(report)
+    assert "endgame not graded: the time ran out after" in text and "before the solver's first depth ended" in text
+
+
+def test_best_says_when_the_endgame_was_not_searched():
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_endgame import BLIGHTER
+
+    from racksmith import Position
+
+    r = Position.from_cgp(BLIGHTER).best_play(seconds=1e-6)
+    assert r.method == "endgame" and not r.exact and r.result.depth == 0
+    assert r.summary.startswith("endgame not searched: the time ran out after ")
+    assert r.summary.endswith(", before its first depth ended; the highest-scoring move")

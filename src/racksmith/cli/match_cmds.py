@@ -24,7 +24,8 @@ equity: best static equity (leaves).
 
 score: best score.
 
-sim: Monte Carlo simulation: candidates=10, plies=2, iterations=200, seconds, threads, stop=0.99|none,
+sim: Monte Carlo simulation: candidates=10, plies=2, iterations=200, seconds (a simulated turn's, a
+quarter of it for infer=on; not the endgame turns'), threads, stop=0.99|none,
 min_samples, winpct=NAME|FILE, leaves; with the bag empty the endgame solver: endgame=on|off,
 endgame_plies=3|none, endgame_seconds; the opponent's rack inferred from his last play: infer=on|off,
 infer_samples=20000.

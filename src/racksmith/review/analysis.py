@@ -1094,6 +1094,9 @@ def _grade_endgame(pos, played: Move, seconds: float,
     from ..search.endgame import solve_endgame
 
     r = solve_endgame(pos, seconds=seconds, move=played, cancel=cancel)
+    if r.depth == 0:  # (the time ran out before depth 1 ended: the values are no search's)
+        raise RacksmithError(f"the time ran out after {r.seconds:.2f} s, before the solver's first depth ended "
+                             "(give it more: --endgame-seconds)")
     played_value = r.move_value if r.move_value is not None else r.value
     grade = EndgameGrade(r.value, played_value, r.value - played_value,
                          r.best.notation() if r.best is not None else "", r.exact,

@@ -123,7 +123,9 @@ def best_play(position: "Position", seconds: float | None = DEFAULT_SECONDS, *,
     :func:`racksmith.sim.simulate.simulate`; ``threads`` also for the endgame and pre-endgame solvers); ``tt_mb``:
     the transposition table of the endgame and pre-endgame solvers (None: their default).
     ``progress(method, partial)`` is called as the chosen method reports (each depth of the
-    endgame, each settled play of the pre-endgame, partial simulation results). ``cancel``: a
+    endgame, each settled play of the pre-endgame, partial simulation results), on the caller's
+    thread: its time counts against ``seconds``, and the last report comes once the method has
+    stopped. ``cancel``: a
     ``threading.Event`` another thread may set to stop the method at once, as if its time were up:
     the answer is then what it had found (``exact`` False unless it was already proven)."""
     from ..core.position import Position
@@ -185,6 +187,9 @@ def _endgame(position, seconds, threads, tt, progress, cancel) -> BestPlay:
         raise PositionError("the endgame solver found no move")
     if r.exact:
         summary = f"endgame solved: best play by both sides {_signed(r.value)} to the spread ({r.nodes:,} nodes)"
+    elif r.depth == 0:
+        why = "cancelled" if _stopped_by(cancel) else "the time ran out"
+        summary = f"endgame not searched: {why} after {_secs(r.seconds)}, before its first depth ended; the highest-scoring move"
     else:
         summary = (f"endgame searched to {r.depth} plies in {_secs(r.seconds)}{_stopped_by(cancel)}, not to the end: "
                    f"{_signed(r.value)} to the spread at that depth")
