@@ -33,7 +33,8 @@ def test_the_bag_empty_is_the_endgame_solver_s_answer():
     assert d["best"] == solved.best.notation() and d["result"] == {**solved.to_dict(), "seconds": d["result"]["seconds"]}
     # a time limit: the best move of the last depth completed, marked not exact
     short = Position.from_cgp(END21).best_play(seconds=0.001)
-    assert short.method == "endgame" and not short.exact and "not to the end" in short.summary
+    assert short.method == "endgame" and not short.exact and (  # (the limit may end before depth 1)
+        "not to the end" in short.summary if short.result.depth else short.summary.startswith("endgame not searched"))
 
 
 def test_small_endgames_have_the_minimax_value():
@@ -271,7 +272,7 @@ def test_a_cancel_event_stops_each_method_at_once():
     b = Position.from_cgp(PEG141).best_play(seconds=None, cancel=ready)
     assert b.method == "peg" and not b.exact and "pre-endgame cancelled after" in b.summary
     b = Position.from_cgp(END21).best_play(seconds=None, cancel=ready)
-    assert b.method == "endgame" and not b.exact and "(cancelled), not to the end" in b.summary
+    assert b.method == "endgame" and not b.exact and b.summary.startswith("endgame not searched: cancelled after")
     with pytest.raises(RacksmithError, match="cancel must be a threading.Event"):
         Position.from_cgp(MID).best_play(cancel=1)
 
