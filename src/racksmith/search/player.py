@@ -78,6 +78,7 @@ class EndgamePlayer:
             result = seen.solve_endgame(self.plies, self.seconds, self.threads)
         except PositionError as e:  # a position the solver does not take (more stars than it takes back): static equity
             self.declined = str(e)
+            self.last = None
             return self.static.choose(view)
         self.declined = None
         self.last = result
