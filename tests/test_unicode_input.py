@@ -7,6 +7,8 @@ import re
 import unicodedata
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from racksmith import Lexicon, Position
 from racksmith.cli.main import main
@@ -18,7 +20,7 @@ from racksmith.lexicon.klv import Leaves
 from racksmith.lexicon.wordlist import parse_word_list
 from racksmith.core.move import Move
 from racksmith.play.game import Game
-from racksmith.rules.alphabet import BLANK, Alphabet
+from racksmith.rules.alphabet import BLANK, Alphabet, is_typing_slip
 from racksmith.rules.ruleset import Ruleset, get_ruleset
 
 TURKISH = "A B C Ç D E F G Ğ H I İ J K L M N O Ö P R S Ş T U Ü V Y Z".split()
@@ -208,3 +210,120 @@ def test_the_web_export_refuses_a_name_of_a_lone_surrogate():
     with pytest.raises(RequestError, match=r"player 1's full name holds U\+D800, half of a surrogate pair alone"):
         _names({"names": ["x\ud800", "y"]})
     assert _names({"names": ["И.\u00a0Петров", "Anna\u2009Lee"]}) == ["И.\u00a0Петров", "Anna\u2009Lee"]
+
+
+# --- 9. Turkish casing beside tiles of several characters ----------------------------------------------
+def _ij_ruleset() -> Ruleset:
+    return Ruleset.from_dict({"name": "t5", "board": ["....."] * 5, "start": "3C", "rack_size": 3, "bingo_bonus": 0,
+                              "tiles": [["A", 4, 1], ["İ", 4, 1], ["IJ", 2, 4], ["J", 2, 2]], "blanks": 1})
+
+
+def test_a_blank_tile_holding_i_beside_dotted_i_reads_back():
+    """With İ and without I, a blank IJ was written ij, which the Turkish casing read back as İJ, no
+    letter: racksmith's own notation did not parse. It is written ıj (I's small letter beside İ)."""
+    rs = _ij_ruleset()
+    a = rs.alphabet
+    ij = a.tile("IJ")
+    m = Move.place(2, 1, True, [1, ij | BLANK], a)
+    assert m.notation() == "3B A[ıj]" and Move.parse(m.notation(), rs) == m
+    assert a.lower("IJ") == "ıj" and a.upper("ıj") == "IJ" and a.tile("ıj") == ij | BLANK
+    # Python's lowercase, in brackets one tile, is still that blank; unbracketed, a blank İ and a blank J
+    assert a.encode("A[ij]") == [1, ij | BLANK] and a.rack("[ij]") == [ij] and "ij" in a
+    assert a.encode("Aij") == [1, a.tile("İ") | BLANK, a.tile("J") | BLANK]
+    assert a.encode(a.decode([a.tile("İ") | BLANK, a.tile("J") | BLANK])) == [a.tile("İ") | BLANK, a.tile("J") | BLANK]
+
+
+_CASED_POOL = ["A", "E", "I", "İ", "J", "IJ", "İJ", "JI", "AI", "Iİ", "IE", "EİA"]
+
+
+@st.composite
+def _cased_ruleset(draw):
+    letters = draw(st.lists(st.sampled_from(_CASED_POOL), min_size=2, max_size=8, unique=True))
+    try:
+        return Ruleset.from_dict({"name": "cased", "board": ["." * 15] * 15, "start": "8H", "rack_size": 7,
+                                  "bingo_bonus": 0, "tiles": [[x, 2, 1] for x in letters], "blanks": 2})
+    except RulesetError:
+        assume(False)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(_cased_ruleset(), st.data())
+def test_every_letter_s_small_letters_read_back_as_its_blank(rs, data):
+    """Alphabets mixing İ, I (ı its small letter beside İ) and tiles of several characters: each
+    letter's written lowercase is its blank and reads back as the letter; notation round-trips."""
+    a = rs.alphabet
+    for i, letter in enumerate(a.letters, 1):
+        low = a.lower(letter)
+        assert a.tile(low) == a.tile(letter) | BLANK == i | BLANK
+        assert a.upper(low) == letter and a.letter(i | BLANK) == low
+    n = len(a)
+    tiles = [t | (BLANK if b else 0) for t, b in data.draw(st.lists(st.tuples(st.integers(1, n), st.booleans()),
+                                                                      min_size=1, max_size=7))]
+    assert a.encode(a.decode(tiles)) == tiles
+    m = Move.place(7, 3, data.draw(st.booleans()), tiles, a)
+    assert Move.parse(m.notation(), rs) == m
+    assert Move.parse(m.gcg(), rs).tiles == m.tiles
+    ex = Move.exchange(sorted(t & ~BLANK for t in tiles), a)
+    assert Move.parse(ex.notation(), rs) == ex
+
+
+# --- 10. another form of a character that is no letter, invisible characters ----------------------------
+@pytest.mark.parametrize("char", list("／（）［］．；－"))
+def test_no_hint_to_type_what_a_rack_refuses(char):
+    """'／' in a rack was told "type '/'", which a rack refuses too."""
+    a = get_ruleset("english").alphabet
+    with pytest.raises(UnknownLetterError) as e:
+        a.rack("AB" + char)
+    assert "type" not in str(e.value)
+    assert a.other_form(char) == ""
+
+
+def test_a_fullwidth_blank_is_told_what_to_type_where_blanks_are_read():
+    rs = get_ruleset("english")
+    for char, typed in (("？", "?"), ("＊", "*")):
+        with pytest.raises(UnknownLetterError, match=re.escape(f"{char!r} is FULLWIDTH")) as e:
+            rs.alphabet.rack("AB" + char)
+        assert str(e.value).endswith(f": type {typed!r}") and rs.alphabet.rack("AB" + typed) == [0, 1, 2]
+        with pytest.raises(InvalidMoveError) as e:  # (an exchange reads a rack)
+            Move.parse("-AB" + char, rs)
+        assert str(e.value).endswith(f": type {typed!r}")
+        with pytest.raises(InvalidMoveError) as e:  # (a placement writes no blank as '?')
+            Move.parse(f"8H A{char}B", rs)
+        assert "type" not in str(e.value)
+
+
+@pytest.mark.parametrize("char, name", [("\u00ad", "SOFT HYPHEN"), ("\u200d", "ZERO WIDTH JOINER"),
+                                        ("\u200b", "ZERO WIDTH SPACE")])
+def test_an_invisible_character_is_not_called_a_space(char, name):
+    a = get_ruleset("english").alphabet
+    with pytest.raises(UnknownLetterError) as e:
+        a.rack("AB" + char)
+    assert str(e.value).endswith(f"{char!r} is {name}, an invisible character that is no letter")
+    assert "space that" not in str(e.value) and is_typing_slip(str(e.value))
+    assert a.other_form("\u00a0") == "'\\xa0' is NO-BREAK SPACE, a space that is no letter"
+
+
+# --- 11. control characters in a player's name -----------------------------------------------------------
+@pytest.mark.parametrize("name", ["Ann\x80Lee", "Ann\x00Lee", "Ann\x1fLee", "Ann\x7fLee", "Ann\x9fLee"])
+def test_a_name_with_a_control_character_is_refused(name):
+    """Game took them and wrote a record the GCG reader refuses (U+0080, a NUL byte); the web's
+    full names refuse them too."""
+    with pytest.raises(RacksmithError, match=rf"holds the control character U\+{ord(name[3]):04X}") as e:
+        Game(get_ruleset("english"), Lexicon.from_words(["AB"], "english"), seed=1, names=[name, "Bob"])
+    assert isinstance(e.value, ValueError)
+
+
+def test_a_name_with_a_tab_is_written_and_read_back():
+    g = Game(get_ruleset("english"), Lexicon.from_words(["AB"], "english"), seed=1, names=["Ann\tLee", "Bob"])
+    assert parse_gcg(g.gcg()).players[0].name == "Ann\tLee"
+
+
+# --- 12. a lone surrogate in a word -----------------------------------------------------------------------
+def test_a_word_with_a_lone_surrogate_is_skipped_as_other_letters_outside_the_alphabet():
+    """from_words raised a bare UnicodeEncodeError on one-character alphabets (and skipped the word
+    on others): it is a letter outside the alphabet, skipped and named."""
+    lex = Lexicon.from_words(["AB", "C\ud800D", "CAB"], "english")
+    assert len(lex) == 2 and lex.skipped == 1
+    assert "line 2 'C\\ud800D'" in lex.skipped_by_reason.describe(15, lex.alphabet)
+    words = parse_word_list("AB\nX\udcff\n", get_ruleset("english").alphabet, 15)
+    assert words.skipped.letters == 1

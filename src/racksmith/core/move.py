@@ -262,7 +262,8 @@ class Move:
             board = (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
         t = text.strip() if text.isascii() else unicodedata.normalize("NFC", text).strip()  # decomposed letters: one each
         _refuse_star_back_without_placement(t, text)
-        if t[:1] != "-" and _is_dash(t[:1]):  # ('–ЁЖ': a word processor's dash for the exchange's '-')
+        # ('–ЁЖ': a word processor's dash for the exchange's '-'; an ASCII character is none, not looked up)
+        if t[:1] > "\x7f" and _is_dash(t[:1]):
             raise InvalidMoveError(
                 f"bad move {_shown(text)}: {t[0]!r} is U+{ord(t[0]):04X} {unicodedata.name(t[0], 'a dash')}: type '-' "
                 "('-ABC' to exchange, '-' to pass)"
@@ -833,13 +834,15 @@ def _parse_word(word: str, alphabet: Alphabet, text: str) -> tuple[int, ...]:
 def _merge_multi(tokens, alphabet: Alphabet):
     if not alphabet._multi:
         return tokens
+    # (cased as the alphabet cases: beside Turkish İ, 'ij' is a blank İ and a blank J, not IJ's blank 'ıj')
+    upper = str.upper if alphabet._upper_table is None else alphabet.upper
     out = []
     i = 0
     while i < len(tokens):
         for m in alphabet._multi:
             k = len(m)
             chunk = tokens[i : i + k]
-            if len(chunk) == k and not any(x[2] for x in chunk) and "".join(x[0] for x in chunk).upper() == m:
+            if len(chunk) == k and not any(x[2] for x in chunk) and upper("".join(x[0] for x in chunk)) == m:
                 if len({x[1] for x in chunk}) == 1:
                     out.append(("".join(x[0] for x in chunk), chunk[0][1], False))
                     i += k

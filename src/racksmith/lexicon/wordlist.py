@@ -523,7 +523,9 @@ def _fast_rows(text: str, alphabet: Alphabet, max_length: int):
     """Lines made only of letters, as a zero-padded matrix of tiles (and the counts of those
     too long or too short); the other non-blank lines as strings, for the careful path, with their
     line numbers (from 1)."""
-    codes = _code_table(alphabet)[np.frombuffer(text.encode("utf-32-le"), dtype="<u4")]
+    # (surrogatepass: a lone surrogate, which a str may hold, is a letter outside the alphabet and its
+    # word skipped, as the careful path skips it, not a UnicodeEncodeError)
+    codes = _code_table(alphabet)[np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")]
     n = codes.size
     breaks = np.flatnonzero(codes == _NEWLINE)
     starts = np.concatenate(([0], breaks + 1))

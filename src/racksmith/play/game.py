@@ -100,15 +100,21 @@ class _Action:
 #: the line breaks of text (str.splitlines's): a player's name holds none (a no-break or a thin space is
 #: no line break: ``И.\u00a0Петров``)
 _LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+#: the control characters (category Cc) but a tab, which a name may hold (as the web's full names may)
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 
 
 def _name_problem(name: str) -> str:
     """What keeps ``name`` from being a player's full name in a GCG record ("" when nothing): a
-    line break, a lone surrogate (no text, and none UTF-8 writes), spaces at its ends (which the
-    record's reader drops)."""
+    line break, a control character other than a tab (NUL, U+0080: what no record's reader takes
+    for text; the web's full names refuse them too), a lone surrogate (no text, and none UTF-8
+    writes), spaces at its ends (which the record's reader drops)."""
     brk = _LINE_BREAK.search(name)
     if brk:
         return f"holds a line break (U+{ord(brk.group()):04X}): write it on one line"
+    control = _CONTROL.search(name)
+    if control:
+        return f"holds the control character U+{ord(control.group()):04X}, which is no text: leave it out"
     try:
         name.encode("utf-8")
     except UnicodeEncodeError as e:

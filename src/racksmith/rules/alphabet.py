@@ -71,7 +71,7 @@ _TWIN_HINT = re.compile(r": it is the (?:\w+ twin of \w+ '[^']+'|small letter of
 
 #: the hint :meth:`Alphabet.other_form` adds to the error of a character typed in another form (a
 #: fullwidth letter): a slip in typing the alphabet's letters, not a letter of another ruleset
-_FORM_HINT = re.compile(r": '[^']+' is [A-Z][A-Z0-9 -]+(?:: type '[^']+'|, a space that is no letter)")
+_FORM_HINT = re.compile(r": '[^']+' is [A-Z][A-Z0-9 -]+(?:: type '[^']+'|, (?:a space|an invisible character) that is no letter)")
 
 
 def is_typing_slip(message: str) -> bool:
@@ -208,15 +208,13 @@ def blank_problem(letter: str) -> str:
 def turkish_casing(letters: Iterable[str]) -> "tuple[dict[str, str], dict[str, str]] | None":
     """For letters with Turkish ``İ``, how they are cased otherwise than Python cases them (which
     reads ``i`` as ``I`` and writes ``İ`` as ``i̇``, two code points): the capitals of ``i`` (``İ``)
-    and, with ``I`` among the letters too, of ``ı`` (``I``), and the lowercase of each of those
-    letters; None for letters without ``İ`` (cased as Python cases them)."""
-    letters = set(letters)
-    if "İ" not in letters:
+    and of ``ı`` (``I``), and the lowercase of each of those letters; None for letters without
+    ``İ`` (cased as Python cases them). ``I`` is written ``ı`` even where it is no letter of its
+    own but part of one (a tile ``IJ`` beside ``İ``: its blank ``ıj``, which reads back as it,
+    where ``ij`` would be a blank ``İ`` and a blank ``J``)."""
+    if "İ" not in set(letters):
         return None
-    upper, lower = {"i": "İ"}, {"İ": "i"}
-    if "I" in letters:
-        upper["ı"], lower["I"] = "I", "ı"
-    return upper, lower
+    return {"i": "İ", "ı": "I"}, {"İ": "i", "I": "ı"}
 
 
 def letter_problem(letter: object) -> str:
@@ -453,19 +451,18 @@ class Alphabet:
         return len(self.letters)
 
     def __contains__(self, letter: object) -> bool:
-        return isinstance(letter, str) and self.upper(letter) in self._index
+        return isinstance(letter, str) and (self.upper(letter) in self._index or self._python_cased(nfc(letter)) is not None)
 
     def upper(self, text: str) -> str:
         """``text`` in capitals, as the alphabet reads it (NFC): Python's casing, but in an alphabet
-        with Turkish ``İ``, ``i`` (or ``i̇``, i and a combining dot) is ``İ`` and, when it has ``I``
-        too, ``ı`` is ``I``."""
+        with Turkish ``İ``, ``i`` (or ``i̇``, i and a combining dot) is ``İ`` and ``ı`` is ``I``."""
         if self._upper_table is not None:
             text = text.replace("i\u0307", "i").translate(self._upper_table)
         return text.upper() if text.isascii() else nfc(text.upper())
 
     def lower(self, text: str) -> str:
         """``text`` in small letters, as the alphabet writes a blank (NFC): Python's casing, but in
-        an alphabet with Turkish ``İ``, ``İ`` is ``i`` and, when it has ``I`` too, ``I`` is ``ı``."""
+        an alphabet with Turkish ``İ``, ``İ`` is ``i`` and ``I`` is ``ı`` (a tile ``IJ`` beside ``İ``: ``ıj``)."""
         if self._lower_table is not None:
             text = text.translate(self._lower_table)
         return text.lower() if text.isascii() else nfc(text.lower())
@@ -494,7 +491,10 @@ class Alphabet:
         up = self.upper(letter)
         t = self._index.get(up)
         if t is None:
-            raise self._unknown(letter)
+            up = self._python_cased(letter)
+            if up is None or letter != nfc(up.lower()):
+                raise self._unknown(letter)
+            return self._index[up] | BLANK
         if letter != up:
             if len(up) > 1 and letter != self.lower(up):
                 raise self._mixed(letter, up)
@@ -530,14 +530,27 @@ class Alphabet:
         letter = nfc(letter)
         t = self._index.get(self.upper(letter))
         if t is None:
-            raise self._unknown(letter)
+            up = self._python_cased(letter)
+            if up is None:
+                raise self._unknown(letter)
+            t = self._index[up]
         return t
 
-    def _unknown(self, letter: str) -> UnknownLetterError:
+    def _python_cased(self, letter: str) -> "str | None":
+        """In an alphabet with Turkish casing, the multi-character spelling ``letter`` is in Python's
+        casing (``ij``, ``Ij``: Python's for a tile ``IJ`` beside ``İ``, which the alphabet writes
+        ``ıj``), or None. A token of one tile, so no blank ``İ`` beside a blank ``J``: the tile."""
+        if self._upper_table is None or len(letter) < 2:
+            return None
+        up = nfc(letter.upper())
+        return up if len(up) > 1 and up in self._index else None
+
+    def _unknown(self, letter: str, *, blanks: bool = False) -> UnknownLetterError:
+        """``letter`` is none of the alphabet's; ``blanks``: where ``?`` and ``*`` are blanks (a rack)."""
         return UnknownLetterError(
             f"letter {letter!r} is not in the alphabet{self._where()} "
             f"({''.join(self.letters) if all(len(x) == 1 for x in self.letters) else ' '.join(self.letters)})"
-            + self._lookalike(letter)
+            + self._lookalike(letter, blanks=blanks)
         )
 
     def letter(self, tile: Tile) -> str:
@@ -562,30 +575,38 @@ class Alphabet:
         s = self.letters[t - 1]
         return self.lower(s) if tile & BLANK else s
 
-    def _lookalike(self, letter: str) -> str:
+    def _lookalike(self, letter: str, *, blanks: bool = False) -> str:
         """A hint when ``letter`` is the other script's twin of a letter of this alphabet, or another
         form of what the alphabet reads (see :meth:`other_form`)."""
         other = twin(letter)
         if other == letter or self.upper(other) not in self._index:
-            form = self.other_form(letter)
+            form = self.other_form(letter, blanks=blanks)
             return f": {form}" if form else ""
         return f": it is {twin_of(letter)} (check the keyboard layout)"
 
-    def other_form(self, char: str) -> str:
+    def other_form(self, char: str, *, blanks: bool = False) -> str:
         """What to type for ``char``, one character the alphabet does not read that is another form
-        of what it does (its NFKC form: a fullwidth letter of an East Asian keyboard, ``Ａ``; a
-        fullwidth ``？`` or ``．``), ``"'Ａ' is FULLWIDTH LATIN CAPITAL LETTER A: type 'A'"``; for a
-        space other than the plain one, ``"'\\xa0' is NO-BREAK SPACE, a space that is no letter"``;
-        else ""."""
+        of letters it does (its NFKC form: a fullwidth letter of an East Asian keyboard, ``Ａ``),
+        ``"'Ａ' is FULLWIDTH LATIN CAPITAL LETTER A: type 'A'"``; with ``blanks`` (where ``?`` and
+        ``*`` are blanks: a rack), a fullwidth ``？`` or ``＊`` too. Another form of a character that
+        is no letter (a fullwidth ``／`` or ``（``) gets no hint: the letters would not read it. For a
+        space other than the plain one, ``"'\\xa0' is NO-BREAK SPACE, a space that is no letter"``; for
+        an invisible character (a format character: a soft hyphen, a zero-width joiner), ``"'\\xad'
+        is SOFT HYPHEN, an invisible character that is no letter"``; else ""."""
         if not isinstance(char, str) or len(char) != 1 or char.isascii():
             return ""
         name = unicodedata.name(char, f"U+{ord(char):04X}")
-        if char.isspace() or unicodedata.category(char) in ("Cf", "Zs"):
+        category = unicodedata.category(char)
+        if category == "Cf":
+            return f"{char!r} is {name}, an invisible character that is no letter"
+        if char.isspace() or category == "Zs":
             return f"{char!r} is {name}, a space that is no letter"
         folded = unicodedata.normalize("NFKC", char)
         if folded == char or not folded.strip():
             return ""
-        if folded not in RESERVED_CHARS:
+        if not (blanks and folded in BLANK_CHARS):
+            if any(ch in RESERVED_CHARS for ch in folded):
+                return ""
             try:
                 self.rack(folded)
             except UnknownLetterError:
@@ -717,7 +738,12 @@ class Alphabet:
                 return out
         out = []
         for tok in self.split(text, plain=True):
-            t = 0 if tok in BLANK_CHARS else self.plain_tile(tok)
+            try:
+                t = 0 if tok in BLANK_CHARS else self.plain_tile(tok)
+            except UnknownLetterError:
+                if unicodedata.normalize("NFKC", tok) in BLANK_CHARS:  # (a fullwidth ？: a blank typed so)
+                    raise self._unknown(tok, blanks=True) from None
+                raise
             if known is not None and len(tok) == 1:
                 known[tok] = t  # (what the token is, whatever text it came from)
             out.append(t)
