@@ -1096,7 +1096,7 @@ def _grade_endgame(pos, played: Move, seconds: float,
     r = solve_endgame(pos, seconds=seconds, move=played, cancel=cancel)
     if r.depth == 0:  # (the time ran out before depth 1 ended: the values are no search's)
         raise RacksmithError(f"the time ran out after {r.seconds:.2f} s, before the solver's first depth ended "
-                             "(give it more: --endgame-seconds)")
+                             "(give the solver more time: endgame_seconds)")
     played_value = r.move_value if r.move_value is not None else r.value
     grade = EndgameGrade(r.value, played_value, r.value - played_value,
                          r.best.notation() if r.best is not None else "", r.exact,
