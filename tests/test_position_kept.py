@@ -144,6 +144,44 @@ def test_one_position_used_from_several_threads_gives_the_same_moves():
     assert errors == [] and not pos._kept.in_use
 
 
+def test_threads_switching_at_every_instruction_never_find_the_kept_board_taken():
+    """The check that the kept board is free and the kernel's taking it happen with no Python code
+    between them: a thread switch there (forced here by a tiny switch interval, with options that
+    run the kept plan and options that make a new one) once made a call refuse with "generating
+    moves in another thread" instead of syncing a board of its own."""
+    import sys
+    import threading
+
+    rs = get_ruleset("english")
+    pos = Position(rs, None, [rs.alphabet.rack("AEINST?"), rs.alphabet.rack("AEINRST")], lexicon=lexicon("english"))
+    pos.push(pos.moves(top=1)[0])
+    fresh = Position.from_cgp(pos.cgp(), rs, pos.lexicon)
+    options = [{}, {"top": 3}, {"sort": "equity", "leaves": None}, {"exchanges": True}]
+    expected = [[m.notation() for m in fresh.moves(**o)] for o in options]
+    failures = []
+
+    def run(k):
+        try:
+            for i in range(120):
+                j = (i + k) % len(options)
+                if [m.notation() for m in pos.moves(**options[j])] != expected[j]:
+                    failures.append(f"thread {k} call {i}: other moves")
+        except Exception as e:  # noqa: BLE001 - every failure is reported below
+            failures.append(f"thread {k} call {i}: {e}")
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert failures == [] and not pos._kept.in_use
+
+
 def _moves_read_afresh(pos: Position, **options) -> list:
     """The moves generate_moves gives for the same state read in full (an object keeping no board)."""
     from types import SimpleNamespace

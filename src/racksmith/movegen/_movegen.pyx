@@ -1230,6 +1230,10 @@ cdef object _run_plan(MovePlan p, BoardState kept, position):
         if not _board_buffer(board, &view, r):
             raise ValueError(f"the board must be {r.rows}x{r.cols} tiles, got shape {np.shape(board)}")
     try:
+        if kept.busy:
+            # another thread took the kept board after the caller looked (the GIL passed while racks and
+            # board were read): this call syncs a board of its own from empty, as the others wait for none
+            kept = BoardState(rules, bool(kept.b.gaddag))
         records = _sync_generate(kept, <const uint8_t*>view.buf, rk, n, not_on_racks, opp_value, p.top,
                                  p.by_equity, p.exchange_limit, p.directions, p.gaddag, lv, p.cut)
         snapshot = PyBytes_FromStringAndSize(<const char*>view.buf, r.rows * r.cols)
