@@ -99,6 +99,23 @@ def test_a_gcg_record_in_utf16_without_a_bom_is_told_so():
         decode_gcg(bytes(range(256)) * 4)
 
 
+@pytest.mark.parametrize("codec", ["utf-32", "utf-32-be"])
+def test_a_word_list_or_a_record_in_utf32_with_a_bom_is_read(codec):
+    """UTF-32's little-endian mark (FF FE 00 00) starts with UTF-16's: the list was read as UTF-16,
+    each word with NULs in it ("4 of its 4 words have letters outside the alphabet")."""
+    words = "кот\nдом\nмир\nёжик\n"
+    raw = ("\ufeff" + words).encode(codec) if codec.endswith("be") else words.encode(codec)
+    assert raw[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
+    alphabet = get_ruleset("russian").alphabet
+    got = parse_word_list(raw, alphabet, 15)
+    assert [alphabet.decode(got.text[got.offsets[i]:got.offsets[i + 1]].tolist()) for i in range(len(got))] == [
+        "ДОМ", "ЁЖИК", "КОТ", "МИР"]
+    text = "#player1 a А\n#player2 b Б\n>a: ABC 8H CAB +14 14\n"
+    assert decode_gcg(("\ufeff" + text).encode(codec) if codec.endswith("be") else text.encode(codec)) == text
+    with pytest.raises(GCGError, match="starts like UTF-32 text but is not"):
+        decode_gcg(b"\xff\xfe\x00\x00" + b"\xff\xff\xff\xff")
+
+
 # --- 4. players' names --------------------------------------------------------------------------------
 def test_a_name_with_no_break_thin_or_ideographic_spaces_is_one_line():
     names = ["И.\u00a0Петров", "A.\u2009B\u3000C"]

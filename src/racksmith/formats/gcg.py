@@ -325,21 +325,22 @@ def decode_gcg(raw: bytes) -> str:
     """The text of a GCG file. A first line ``#character-encoding NAME`` says how the file is
     written, as the format has it: any encoding Python knows (``UTF-8``, ``ISO-8859-1``,
     ``windows-1251``, ``KOI8-R``…, as Quackle reads them), and a file that is not in it is refused
-    naming the line. Without one: UTF-8 (a BOM is dropped), UTF-16 with its BOM, else Latin-1 (the
+    naming the line. Without one: UTF-8 (a BOM is dropped), UTF-16 or UTF-32 with its BOM, else Latin-1 (the
     format's default). A ``#character-encoding`` line further down is only accepted when it names
     the encoding the file was read in. A file with NUL bytes in it is not a GCG record."""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+    from ..lexicon.wordlist import bom_codec, looks_like_utf16
+
+    codec = bom_codec(raw)
+    if codec is not None:
         try:
-            return raw.decode("utf-16")
+            return raw.decode(codec)
         except UnicodeDecodeError:
-            raise GCGError("the file starts like UTF-16 text but is not; save the record as UTF-8") from None
+            raise GCGError(f"the file starts like {codec.upper()} text but is not; save the record as UTF-8") from None
     bom = raw.startswith(b"\xef\xbb\xbf")
     if bom:
         raw = raw[3:]
     nul = raw.find(b"\x00")
     if nul >= 0:
-        from ..lexicon.wordlist import looks_like_utf16
-
         if not bom and looks_like_utf16(raw[:4096]):
             raise GCGError("the file looks like UTF-16 text without a byte-order mark; save the record as UTF-8")
         raise GCGError(f"not a GCG record: NUL byte at offset {nul} (a binary file?)")

@@ -1,4 +1,4 @@
-"""Word lists: UTF-8 text (or UTF-16 with its byte-order mark), one word a line, case ignored,
+"""Word lists: UTF-8 text (or UTF-16 or UTF-32 with its byte-order mark), one word a line, case ignored,
 blank lines ignored.
 
 Words with letters outside the alphabet, longer than the board or shorter than 2 letters are
@@ -383,6 +383,17 @@ def _refuse_quackle_lexicon(path: Path, head: bytes) -> None:
 
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")  # the first begins as UTF-16's little-endian mark
+
+
+def bom_codec(raw: bytes) -> str | None:
+    """The codec a byte-order mark at the start of ``raw`` names: ``"utf-32"`` or ``"utf-16"``
+    (UTF-32's is looked for first: its little-endian mark starts with UTF-16's), else None."""
+    if raw.startswith(UTF32_BOMS):
+        return "utf-32"
+    if raw.startswith(UTF16_BOMS):
+        return "utf-16"
+    return None
 
 
 def looks_like_utf16(head: bytes) -> bool:
@@ -411,14 +422,16 @@ def _one_block(high: bytes) -> bool:
 
 
 def decode_word_list(raw: bytes, source: str = "<words>") -> str:
-    """The text of a word list: UTF-8, or UTF-16 when it starts with a byte-order mark (as some
-    Windows editors save it). NUL bytes elsewhere mean it is not text."""
-    if raw.startswith(UTF16_BOMS):
+    """The text of a word list: UTF-8, or UTF-16 or UTF-32 when it starts with a byte-order mark
+    (as some Windows editors save it). NUL bytes elsewhere mean it is not text."""
+    codec = bom_codec(raw)
+    if codec is not None:
         try:
-            return raw.decode("utf-16")
+            return raw.decode(codec)
         except UnicodeDecodeError as e:
             raise LexiconFormatError(
-                f"word list {source} starts like UTF-16 text but is not (bad bytes at offset {e.start}); save it as UTF-8"
+                f"word list {source} starts like {codec.upper()} text but is not (bad bytes at offset {e.start}); "
+                "save it as UTF-8"
             ) from None
     nul = raw.find(b"\x00")
     if nul >= 0:
