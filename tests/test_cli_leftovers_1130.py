@@ -24,6 +24,7 @@ from rich.console import Console
 from racksmith.cli import common
 from racksmith.cli.main import main
 from racksmith.lexicon import Lexicon
+from racksmith._cache import files_cache
 from racksmith.lexicon import load as load_mod
 from conftest import run_cli as run
 
@@ -102,7 +103,7 @@ def test_reports_that_the_output_can_show_are_written_whole(capsys, monkeypatch)
 def fresh(monkeypatch, tmp_path):
     """A cache folder of the test's own, and no lexicon kept in memory from another test."""
     monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(load_mod, "_from_files", {})
+    monkeypatch.setattr(load_mod, "_from_files", files_cache())
     return tmp_path / "cache"
 
 

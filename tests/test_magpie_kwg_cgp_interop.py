@@ -17,6 +17,7 @@ from racksmith import Position
 from racksmith.errors import LexiconFormatError
 from racksmith.formats.cgp import cgp_lexicon_names, cgp_ruleset
 from racksmith.lexicon import Lexicon, load_lexicon
+from racksmith._cache import files_cache
 from racksmith.lexicon import load as load_mod
 from racksmith.lexicon.kwg import EMPTY_KWG, check_kwg, gaddag_words, nodes_of
 from conftest import run_cli as run
@@ -40,7 +41,7 @@ def gaddag_only_bytes(lex: Lexicon) -> bytes:
 def fresh(monkeypatch, tmp_path):
     """A cache folder of the test's own, and no lexicon kept in memory from another test."""
     monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(load_mod, "_from_files", {})
+    monkeypatch.setattr(load_mod, "_from_files", files_cache())
     return tmp_path / "cache"
 
 

@@ -2,6 +2,8 @@
 file unchanged gives the same object), least recently used first out, and :func:`clear_caches`."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 #: files of each kind kept (a bot playing on a server that offers several languages reads each
@@ -9,28 +11,49 @@ from typing import Any
 #: all again every time, 25 times slower)
 FILES_KEPT = 8
 
+#: held to store in a cache, never to find one there: a hit takes no lock
+_lock = threading.Lock()
 
-def recall(cache: dict, key: Any) -> Any:
-    """The object ``cache`` holds for ``key`` (None if none), made the most recently used."""
+
+def files_cache() -> "OrderedDict[Any, Any]":
+    """A new cache for :func:`recall` and :func:`keep`: an OrderedDict, whose entries are made
+    the most recently used in one step (``move_to_end``), never taken out meanwhile."""
+    return OrderedDict()
+
+
+def recall(cache: "OrderedDict[Any, Any]", key: Any) -> Any:
+    """The object ``cache`` (a :func:`files_cache`) holds for ``key`` (None if none), made the
+    most recently used.
+
+    Safe for threads: an entry is never out of the cache while it is made the most recently
+    used, so a thread looking for it meanwhile finds it (with a pop and a store, it read the file
+    again and got another object, and the move generator built its tables again for it)."""
     if key is None:
         return None
     found = cache.get(key)
     if found is not None:
         try:
-            cache[key] = cache.pop(key)  # (to the end: the last out)
-        except KeyError:  # (another thread took it out meanwhile)
-            cache[key] = found
+            cache.move_to_end(key)  # (to the end: the last out; one step, the entry never out)
+        except KeyError:  # (another thread took it out meanwhile: still the object to give)
+            pass
     return found
 
 
-def keep(cache: dict, key: Any, value: Any, most: int = FILES_KEPT) -> None:
-    """Put ``value`` in ``cache``, the least recently used out beyond ``most``."""
-    cache[key] = value
-    while len(cache) > most:
-        try:
-            del cache[next(iter(cache))]
-        except (KeyError, StopIteration, RuntimeError):  # (another thread changed it meanwhile)
-            break
+def keep(cache: "OrderedDict[Any, Any]", key: Any, value: Any, most: int = FILES_KEPT) -> Any:
+    """Put ``value`` in ``cache``, the least recently used out beyond ``most``, and return the
+    object the cache holds for ``key``: the one another thread that read the same file at the
+    same time stored first, if one did (so that every thread uses one object), else ``value``."""
+    if key is None:
+        return value
+    with _lock:
+        value = cache.setdefault(key, value)
+        cache.move_to_end(key)
+        while len(cache) > most:
+            try:
+                cache.popitem(last=False)
+            except KeyError:  # (clear_caches emptied it meanwhile)
+                break
+    return value
 
 
 def clear_caches() -> None:

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _kwgwalk
 from .. import _args
-from .._cache import keep, recall
+from .._cache import files_cache, keep, recall
 from ..rules.alphabet import Alphabet, nfc
 from ..errors import LexiconFormatError, UnknownLetterError
 from ..rules.ruleset import Ruleset, get_ruleset
@@ -640,12 +640,12 @@ def load_leaves(spec: "str | Path | Leaves | Ruleset | None", ruleset: "str | Pa
         # the same file, unchanged: the same (immutable) object. A bot loading its leave file every
         # game made a new Leaves each time, and the move generator's caches, keyed by the object,
         # kept the last 16 alive with their tables (3.7-4.2 MB each)
-        keep(_from_files, key, leaves)
+        leaves = keep(_from_files, key, leaves)  # (another thread's, when it read the file at the same time)
     return leaves
 
 
 #: leave files read by load_leaves, by the file's path and stamp and the ruleset (the last few)
-_from_files: dict[tuple, Leaves] = {}
+_from_files: dict[tuple, Leaves] = files_cache()
 
 
 def shipped_set(spec: object) -> "str | None":

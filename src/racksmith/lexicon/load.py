@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import _args
-from .._cache import keep, recall
+from .._cache import files_cache, keep, recall
 from ..errors import LexiconFormatError, UnknownLexiconError
 from ..rules.ruleset import Ruleset, get_ruleset
 from .cache import cache_dir, compile_word_list
@@ -21,7 +21,7 @@ from .wordlist import QUACKLE_LEXICON_SUFFIXES, check_fits, looks_like_utf16, re
 
 _loaded: dict[tuple, Lexicon] = {}
 #: lexicons read from files, by the file's identity and stamp (the last few)
-_from_files: dict[tuple, Lexicon] = {}
+_from_files: dict[tuple, Lexicon] = files_cache()
 #: held while an embedded lexicon is compiled or read: threads asking for it at once get one object
 _loading = threading.RLock()
 #: told what a word list file read by :func:`load_lexicon` left out, as one line: ``f("club.txt:
@@ -108,7 +108,7 @@ def load_lexicon(
         if lex.skipped:
             _tell(f"{text}: {lex.skipped_by_reason.describe(max_word_length(rs), rs.alphabet, GIVE_RULESET)}")
     if key is not None:
-        keep(_from_files, key, lex)
+        lex = keep(_from_files, key, lex)  # (another thread's, when it read the file at the same time)
     return lex
 
 

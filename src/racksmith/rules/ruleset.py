@@ -15,17 +15,17 @@ import json
 import os
 import reprlib
 import stat
+import threading
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
 
-from .._cache import keep, recall
+from .._cache import files_cache, keep, recall
 from .alphabet import Alphabet, blank_problem, letter_problem, nfc, twin
 from .coords import MAX_DIM, Square, coord_label, parse_coord
 from .. import _args
@@ -222,7 +222,7 @@ class Ruleset:
             # the same file, unchanged: the same (immutable) object. A bot loading its ruleset file
             # every game made a new Ruleset each time, and the move generator's caches, keyed by the
             # object, kept the last 16 alive with their tables (about 4 MB each)
-            keep(_from_files, key, rs)
+            rs = keep(_from_files, key, rs)  # (another thread's, when it read the file at the same time)
         return rs
 
     @classmethod
@@ -520,24 +520,45 @@ def _mixed_script(letters: "list[str]") -> str:
     return ""
 
 
-@lru_cache(maxsize=None)
+#: the built-in rulesets built, by name, and the table of their names and aliases (under ``None``)
+_built: dict[str | None, Any] = {}
+#: held to build a built-in ruleset or the table of aliases (one lock for both: building one
+#: needs the other), never to find one built
+_built_lock = threading.RLock()
+
+
 def _builtin(name: str) -> Ruleset:
-    text = resources.files("racksmith.rules").joinpath("rulesets").joinpath(f"{name}.toml").read_text("utf-8")
-    return Ruleset.from_dict(tomllib.loads(text), source=f"{name}.toml")
+    """The built-in ruleset ``name``, built once: threads asking at once for one not built yet get
+    one object (with ``functools.lru_cache`` each built its own, and the move generator, keyed by
+    the ruleset object, built its tables again for each). One built takes no lock."""
+    found = _built.get(name)
+    if found is None:
+        with _built_lock:
+            found = _built.get(name)
+            if found is None:
+                text = resources.files("racksmith.rules").joinpath("rulesets").joinpath(f"{name}.toml").read_text("utf-8")
+                found = _built[name] = Ruleset.from_dict(tomllib.loads(text), source=f"{name}.toml")
+    return found
+
+
+def _alias_table() -> dict[str, str]:
+    """Every built-in ruleset's name and aliases, to its name: built once, as :func:`_builtin`."""
+    found = _built.get(None)
+    if found is None:
+        with _built_lock:
+            found = _built.get(None)
+            if found is None:
+                table = {}
+                for name in BUILTIN:
+                    table[name] = name
+                    for a in _builtin(name).aliases:
+                        table[a] = name
+                found = _built[None] = table
+    return found
 
 
 #: rulesets read from files, by the file's path and stamp (the last few): see Ruleset.load
-_from_files: dict[tuple, Ruleset] = {}
-
-
-@lru_cache(maxsize=None)
-def _alias_table() -> dict[str, str]:
-    table = {}
-    for name in BUILTIN:
-        table[name] = name
-        for a in _builtin(name).aliases:
-            table[a] = name
-    return table
+_from_files: dict[tuple, Ruleset] = files_cache()
 
 
 def available_rulesets() -> list[Ruleset]:

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from .. import _args
-from .._cache import keep, recall
+from .._cache import files_cache, keep, recall
 from ..errors import WinPctError
 from ..lexicon.files import read_bounded, write_atomically
 from ..rules.ruleset import Ruleset, builtin_name, get_ruleset, provenance_fields
@@ -367,7 +367,7 @@ def _read_provenance(path: Path) -> dict:
 
 #: win% tables read by load_winpct, shipped (by name) and files (by the file's path and stamp): the
 #: last few used, as lexicons, leaves and rulesets are (racksmith._cache), forgotten by clear_caches
-_from_files: dict[tuple, WinPct] = {}
+_from_files: dict[tuple, WinPct] = files_cache()
 
 
 def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
@@ -411,8 +411,7 @@ def load_winpct(spec: "str | Path | WinPct | Ruleset") -> WinPct:
         wp = WinPct.load(spec)
     else:
         raise WinPctError(f"no win% table {spec!r}: use one of {', '.join(SHIPPED)} or the path of a table file")
-    keep(_from_files, key, wp)
-    return wp
+    return keep(_from_files, key, wp)  # (another thread's, when it read the file at the same time)
 
 
 def _shipped_name(spec: "str | Path") -> "str | None":
