@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import operator
 import struct
+import threading
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, overload
@@ -55,6 +56,10 @@ def _letters(alphabet: Alphabet) -> tuple[str, ...]:
         out.append(f"[{s}]" if len(s) > 1 else s)
     return tuple(out)
 
+
+#: guards the publication of :attr:`MoveList.position` (made once for a list that threads share);
+#: taken only the first time a list's position is asked for, never when moves are made or read
+_POSITION_LOCK = threading.Lock()
 
 EQUITY_DECIMALS = 5  #: equities are reported to 1e-5 points
 _KEYS = ("score", "equity")  #: what a list is ranked by
@@ -305,7 +310,12 @@ class MoveList(MoveListBase, Sequence[Move]):
         if type(p) is tuple:  # Position.moves keeps its state cheaply; the Position is made once, here
             made = self.__dict__.get("_position_made")
             if made is None or made[0] is not p:  # (the moves keep the snapshot itself, not this)
-                made = self._position_made = (p, _snapshot_position(p))
+                built = (p, _snapshot_position(p))
+                # threads asking at once may each build one: the first published is everyone's
+                with _POSITION_LOCK:
+                    made = self.__dict__.get("_position_made")
+                    if made is None or made[0] is not p:
+                        made = self._position_made = built
             return made[1]
         return p
 
@@ -349,9 +359,10 @@ class MoveList(MoveListBase, Sequence[Move]):
         ``kind`` 0 placement, 1 exchange, 2 pass, 3 a placement that first takes stars back from
         the board (which: :meth:`reclaimed`); ``dir`` 0 across, 1 down; ``tiles[:length]`` as in
         :attr:`Move.tiles`; ``leave`` a bit per rack tile kept (bit ``i`` = ``rack[i]``)."""
-        if self._recs is None:
-            self._recs = np.frombuffer(self._buf, dtype=RECORD_DTYPE)
-        return self._recs
+        recs = self._recs
+        if recs is None:  # (threads at once may each make a view: equal, and never half made)
+            recs = self._recs = np.frombuffer(self._buf, dtype=RECORD_DTYPE)
+        return recs
 
     def reclaimed(self, i: int) -> tuple[tuple[int, int, int], ...]:
         """The stars move ``i`` takes back from the board, ``(row, col, letter)`` as
@@ -376,9 +387,13 @@ class MoveList(MoveListBase, Sequence[Move]):
 
     # --- moves, lazily ------------------------------------------------------------------------
     def _columns(self) -> tuple:
-        if self._cols is None:
+        """The records' fields as lists, made once, with ``_buf`` (the records' bytes) made before
+        them: threads share a list, and one that finds the columns made reads ``_buf`` at once
+        (:meth:`to_records`), so they are published last, when all they go with is in place."""
+        cols = self._cols
+        if cols is None:
             r = self.to_numpy()
-            self._cols = (
+            cols = (
                 r["kind"].tolist(),
                 r["row"].tolist(),
                 r["col"].tolist(),
@@ -392,7 +407,8 @@ class MoveList(MoveListBase, Sequence[Move]):
             )
             if self._buf is None:
                 self._buf = r.tobytes()
-        return self._cols
+            self._cols = cols
+        return cols
 
     def _leave(self, mask: int) -> Tiles:
         leave = self._leaves.get(mask)
