@@ -80,17 +80,27 @@ class Job(Protocol):
     def run(self, state: Any, batch: list[int]) -> Any: ...
 
 
+#: set-up states by (job, thread): a worker process sets its job up once for all its batches, and
+#: a thread calling again with an equal job (a match played twice, a training's next round) reuses
+#: its own. Keyed by the thread too, as a state is not shared: its players keep per-game state
+#: (a SimPlayer's seed and turn, reset by each game's new_game), so two equal jobs run at once in
+#: two threads of one process (jobs=1) each play with players of their own. The lock keeps the
+#: dictionary whole when threads look up, evict and add at once (setup itself runs outside it).
 _STATES: dict[Any, Any] = {}
+_STATES_LOCK = threading.Lock()
 
 
 def _state(job: Job) -> Any:
-    """The set-up state of ``job`` in this process (the last two jobs are kept)."""
-    st = _STATES.get(job)
+    """The set-up state of ``job`` for this thread of this process (the last two are kept)."""
+    key = (job, threading.get_ident())
+    with _STATES_LOCK:
+        st = _STATES.get(key)
     if st is None:
         st = job.setup()
-        while len(_STATES) >= 2:
-            _STATES.pop(next(iter(_STATES)))
-        _STATES[job] = st
+        with _STATES_LOCK:
+            while len(_STATES) >= 2:
+                _STATES.pop(next(iter(_STATES)))
+            _STATES[key] = st
     return st
 
 

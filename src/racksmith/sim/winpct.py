@@ -625,6 +625,9 @@ class TrainConfig:
     engine: str = "auto"    #: "auto": the kernel's game loop when it plays the games; "python": Game
 
 
+#: a pool worker process's set-up config (:func:`_init`); an in-process run (``jobs=1``) keeps its
+#: own instead and hands it to :func:`_play_games`: two runs in two threads of one process at once
+#: must not play with each other's config
 _WORKER: Any = None
 
 
@@ -641,10 +644,16 @@ def _setup(cfg: TrainConfig):
     return rs, lex, leaves
 
 
-def _init(cfg: TrainConfig) -> None:
-    global _WORKER
+def _worker(cfg: TrainConfig) -> tuple:
+    """What playing the games of ``cfg`` needs: (cfg, ruleset, lexicon, leaves, kernel tables)."""
     rs, lex, leaves = _setup(cfg)
-    _WORKER = (cfg, rs, lex, leaves, None if cfg.engine == "python" else _kernel_tables(rs, lex, leaves))
+    return cfg, rs, lex, leaves, None if cfg.engine == "python" else _kernel_tables(rs, lex, leaves)
+
+
+def _init(cfg: TrainConfig) -> None:
+    """A pool worker's initializer: its process's config."""
+    global _WORKER
+    _WORKER = _worker(cfg)
 
 
 def _kernel_tables(rs, lex, leaves):
@@ -660,10 +669,11 @@ def _kernel_tables(rs, lex, leaves):
     return _rules(rs, lex), (LeaveTable(leaves) if leaves is not None else None)
 
 
-def _play_games(indices: list[int]) -> SwingTally:
+def _play_games(indices: list[int], worker: tuple | None = None) -> SwingTally:
     """The swings of games ``indices`` (consecutive runs in the kernel's game loop when it plays
-    them, else through :class:`Game`; the same games and the same tally either way)."""
-    cfg, rs, lex, leaves, kernel = _WORKER
+    them, else through :class:`Game`; the same games and the same tally either way), with
+    ``worker`` (:func:`_worker`; None: this pool worker process's, set by :func:`_init`)."""
+    cfg, rs, lex, leaves, kernel = worker if worker is not None else _WORKER
     if kernel is None:
         return _python_swings(cfg, rs, lex, leaves, indices)
     tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
@@ -794,9 +804,9 @@ def train_winpct(
     tally = SwingTally.empty(rs.total_tiles - rs.rack_size)
     done = 0
     if jobs == 1:
-        _init(cfg)
+        worker = _worker(cfg)  # this call's own, not the module's: another thread may be training too
         for b in batches:
-            tally.add(_play_games(b))
+            tally.add(_play_games(b, worker))
             done += len(b)
             if progress:
                 progress(done)
