@@ -1,7 +1,9 @@
 """Suite-wide settings: a private lexicon cache, the fixtures directory, and the hypothesis
 profiles: ``HYPOTHESIS_PROFILE=ci`` (what ``.ci/run`` sets) runs every property test on the same
 derandomized examples, so that CI fails only when the code changed."""
+import contextlib
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,18 @@ os.environ.setdefault(
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     return FIXTURES
+
+
+@contextlib.contextmanager
+def switching_often(interval: float = 1e-6):
+    """Inside, CPython hands the GIL from thread to thread every ``interval`` seconds (5 ms by
+    default), so that a race between a check and what it guards shows in a few calls."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(interval)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(old)
 
 
 def with_time_penalty(gcg: str, points: int) -> str:

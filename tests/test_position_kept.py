@@ -16,6 +16,7 @@ from racksmith.movegen._movegen import BoardState
 from racksmith.movegen.generate import _rules
 from racksmith.play.game import Game
 from racksmith.rules.ruleset import get_ruleset
+from conftest import switching_often
 
 _LEXICONS: dict[str, object] = {}
 
@@ -149,7 +150,6 @@ def test_threads_switching_at_every_instruction_never_find_the_kept_board_taken(
     between them: a thread switch there (forced here by a tiny switch interval, with options that
     run the kept plan and options that make a new one) once made a call refuse with "generating
     moves in another thread" instead of syncing a board of its own."""
-    import sys
     import threading
 
     rs = get_ruleset("english")
@@ -169,16 +169,12 @@ def test_threads_switching_at_every_instruction_never_find_the_kept_board_taken(
         except Exception as e:  # noqa: BLE001 - every failure is reported below
             failures.append(f"thread {k} call {i}: {e}")
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
+    with switching_often():
         threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-    finally:
-        sys.setswitchinterval(old)
     assert failures == [] and not pos._kept.in_use
 
 

@@ -18,6 +18,7 @@ from racksmith.rules import ruleset as ruleset_mod
 from racksmith.rules.ruleset import Ruleset
 from racksmith.sim import winpct
 from racksmith.sim.winpct import WinPct, load_winpct
+from conftest import switching_often
 
 
 def _at_once(n: int, job) -> list:
@@ -34,16 +35,12 @@ def _at_once(n: int, job) -> list:
         except BaseException as e:  # (said by the test, not lost in a thread)
             errors.append(e)
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
+    with switching_often():
         threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-    finally:
-        sys.setswitchinterval(old)
     assert not errors, errors
     return out
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from racksmith import Position, get_ruleset, load_lexicon
 from racksmith.movegen import movelist
+from conftest import switching_often
 
 THREADS = 4
 
@@ -53,9 +54,7 @@ def _read_at_once(make, read, rounds: int, threads: int = THREADS) -> list[list]
                 got[r][k] = f"{type(e).__name__}: {e}"
             done.wait()
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
+    with switching_often():
         readers = [threading.Thread(target=reader, args=(k,)) for k in range(threads)]
         for t in readers:
             t.start()
@@ -65,8 +64,6 @@ def _read_at_once(make, read, rounds: int, threads: int = THREADS) -> list[list]
             done.wait()
         for t in readers:
             t.join()
-    finally:
-        sys.setswitchinterval(old)
     return got
 
 

@@ -8,7 +8,6 @@
 """
 from __future__ import annotations
 
-import sys
 import threading
 import time
 
@@ -17,6 +16,7 @@ import numpy as np
 from racksmith.play import backends
 from racksmith.play.match import match
 from racksmith.sim.winpct import train_winpct
+from conftest import switching_often
 
 SIM = "sim:iterations=12,candidates=3,plies=1,endgame=off"
 
@@ -59,23 +59,17 @@ def test_train_winpct_two_threads_each_its_own_table():
 def test_same_match_in_two_threads_equals_the_match_alone():
     kw = dict(seed=5, jobs=1)
     alone = match(SIM, "equity", 10, **kw).table.scores
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
+    with switching_often():
         for _ in range(5):  # (before the fix about half the rounds differed)
             out, errors = _in_threads(lambda: match(SIM, "equity", 10, **kw), [(), ()])
             assert errors == []
             for o in out:
                 assert np.array_equal(o.table.scores, alone)
-    finally:
-        sys.setswitchinterval(old)
 
 
 def test_concurrent_distinct_matches_equal_alone_and_never_raise():
     seeds = list(range(40, 46))
     alone = {s: match("equity", "score", 2, seed=s, jobs=1).table.scores for s in seeds}
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
     bad: list[str] = []
     stop = time.monotonic() + 3.0
 
@@ -89,10 +83,8 @@ def test_concurrent_distinct_matches_equal_alone_and_never_raise():
             i += 1
         return i - k
 
-    try:
+    with switching_often():
         counts, errors = _in_threads(loop, [(k,) for k in range(4)])
-    finally:
-        sys.setswitchinterval(old)
     assert errors == [] and bad == []
     assert all(c > 0 for c in counts)
 
@@ -118,8 +110,6 @@ class _Job:
 
 def test_state_cache_threads_evicting_at_once_never_raise():
     # many threads setting up distinct jobs at once keep evicting the cache's two entries
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
     stop = time.monotonic() + 3.0
 
     def loop(k):
@@ -133,9 +123,9 @@ def test_state_cache_threads_evicting_at_once_never_raise():
         return wrong
 
     try:
-        wrong, errors = _in_threads(loop, [(k,) for k in range(6)])
+        with switching_often():
+            wrong, errors = _in_threads(loop, [(k,) for k in range(6)])
     finally:
-        sys.setswitchinterval(old)
         backends._STATES.clear()
     assert errors == []
     assert wrong == [0] * 6
