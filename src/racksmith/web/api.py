@@ -417,15 +417,20 @@ class Analyzer:
 
     def _inference(self, pos, move: str, leaves, seconds: float, where: tuple, cancel=None):
         """The inference of ``move`` on ``pos`` (see :meth:`sim`), kept for the next requests on
-        the same position, play and leaves (the last 16)."""
+        the same position, play and leaves (the last 16). ``seconds``: this request's time for it. A
+        kept inference serves a request when it is exact or was given at least that time; else it is
+        made again with the longer time, and the better of the two is kept."""
         from ..sim.infer import infer_leaves
 
+        # each entry: (inference, the time it was given, the leaves it was made with). The entry holds
+        # the leaves, so their id in the key cannot be taken by other leaves while it is kept
+        # (compared by identity too, as a guard)
         key = (*where, move.strip(), id(leaves))
         with self._lock:
             found = self._inferences.get(key)
-            if found is not None:
+            if found is not None and found[2] is leaves and (found[0].exact or found[1] >= seconds):
                 self._inferences.move_to_end(key)
-                return found
+                return found[0]
         try:
             inference = infer_leaves(pos, move, leaves=leaves, seconds=seconds, cancel=cancel)
         except RacksmithError:
@@ -435,7 +440,13 @@ class Analyzer:
             raise RequestError(f"no rack the opponent could hold makes {move.strip()} one of his best plays "
                                "(within 5 points of equity): nothing to draw his rack from")
         with self._lock:
-            self._inferences[key] = inference
+            found = self._inferences.get(key)  # (another request may have kept one meanwhile)
+            if (found is not None and found[2] is leaves and not inference.exact
+                    and (found[0].exact or found[1] >= seconds)):
+                inference = found[0]  # it had as long or longer, or is exact: the better one
+            else:
+                self._inferences[key] = (inference, seconds, leaves)
+            self._inferences.move_to_end(key)
             while len(self._inferences) > 16:
                 self._inferences.popitem(last=False)
         return inference
