@@ -543,6 +543,26 @@ def test_equity_players_use_the_shipped_leaves_by_default():
     assert default_leaves(get_ruleset("russian")) is load_leaves("russian")
 
 
+def test_an_equity_player_never_takes_a_freed_rulesets_leaves_for_a_new_one_at_its_address():
+    """leaves_for kept the shipped leaves by id(ruleset): a ruleset freed left its id to one made
+    after it, which got the first one's leaves (Russian leaves for English: 'the leave file is for
+    another alphabet'). A player going from one ruleset made from a file to another asks for each."""
+    import gc
+
+    from racksmith.rules.ruleset import Ruleset
+
+    english, russian = get_ruleset("english").to_dict(), get_ruleset("russian").to_dict()
+    player = BestEquityPlayer()
+    for _ in range(10):
+        first = Ruleset.from_dict(russian)
+        assert player.leaves_for(first).alphabet.letters == first.alphabet.letters
+        del first
+        gc.collect()
+        made = [Ruleset.from_dict(english) for _ in range(8)]  # (one of them at the freed address, as a rule)
+        for rs in made:
+            assert player.leaves_for(rs).alphabet.letters == rs.alphabet.letters
+
+
 # --- the command line ---------------------------------------------------------------------
 def test_match_cli_json(capsys):
     assert main(["match", "--p1", "equity:leaves=none", "--p2", "score", "--games", "4", "--seed", "2", "--json"]) == 0

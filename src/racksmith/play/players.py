@@ -278,7 +278,9 @@ class BestEquityPlayer:
     name = "equity"
 
     def __init__(self, leaves: "LeavesLike | None" = SHIPPED, ruleset: "str | Ruleset | None" = None) -> None:
-        self._shipped: dict[int, Leaves | None] = {}
+        #: (the ruleset, its default leaves) of the last game's ruleset: the ruleset itself is kept,
+        #: not its id (a ruleset freed could leave its id to another one, and its leaves with it)
+        self._shipped: "tuple[Ruleset, Leaves | None] | None" = None
         if isinstance(leaves, str) and leaves == SHIPPED:
             self.leaves = SHIPPED
             return
@@ -298,12 +300,12 @@ class BestEquityPlayer:
 
         if not isinstance(ruleset, Ruleset):
             raise RacksmithError(f"ruleset must be a Ruleset (the game's), got {_args.show(ruleset)}")
-        key = id(ruleset)
-        if key not in self._shipped:
+        kept = self._shipped
+        if kept is None or kept[0] is not ruleset:
             from ..lexicon.shipped_leaves import default_leaves
 
-            self._shipped = {key: default_leaves(ruleset)}
-        return self._shipped[key]
+            kept = self._shipped = (ruleset, default_leaves(ruleset))
+        return kept[1]
 
     def choose(self, view: GameView) -> Move:
         leaves = self.leaves_for(_view(view).ruleset)
