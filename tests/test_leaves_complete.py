@@ -152,3 +152,35 @@ def test_the_complete_table_is_made_once_and_kept_in_the_cache(tmp_path, monkeyp
     for name in SHIPPED_LEAVES:
         data = shipped_leaves._data(name, ".klv2.gz")
         assert data is not None and len(data) < 8 * 2**20
+
+
+@pytest.mark.parametrize("order", [("super", "english"), ("english", "super")])
+def test_a_shipped_set_in_a_game_of_another_ruleset_of_its_letters_is_its_own_complete_table(tmp_path, monkeypatch,
+                                                                                              order):
+    """The complete table was made for the ruleset that asked first and kept under the set's name:
+    the english leaves in a game of super were worth one thing on an empty cache folder (???: 63.6)
+    and another once an english game had filled it (0), and the super leaves in an English game
+    were refused on an empty cache ('a leave of 2 tiles holds more copies of a tile than the tile
+    set has') and read after a super game. Now the set's own complete table (the sha256 of its
+    provenance) whoever asks, in any order, with or without a cache folder."""
+    import hashlib
+
+    from racksmith import leaves_provenance
+    from racksmith.lexicon import shipped_leaves
+
+    monkeypatch.setenv("RACKSMITH_CACHE_DIR", str(tmp_path / "cache"))
+    tables = {}
+    for ruleset in order:
+        monkeypatch.setattr(shipped_leaves, "_cache", {})
+        tables[ruleset] = shipped_leaves.load_shipped_leaves("english", ruleset)
+    want = leaves_provenance("english")["sha256"]
+    for ruleset, table in tables.items():
+        assert hashlib.sha256(table.tobytes()).hexdigest() == want, ruleset
+        assert table.alphabet.letters == get_ruleset(ruleset).alphabet.letters
+    assert tables["super"].value("???") == 0.0 and tables["super"].value("??") == tables["english"].value("??") != 0
+    assert len(list((tmp_path / "cache").glob("leaves-english-*"))) == 1
+    monkeypatch.setattr(shipped_leaves, "_cache", {})
+    super_in_english = shipped_leaves.load_shipped_leaves("super", "english")  # (was an error on an empty cache)
+    assert hashlib.sha256(super_in_english.tobytes()).hexdigest() == leaves_provenance("super")["sha256"]
+    pos = Position.from_cgp("15/15/15/15/15/15/15/4GOLD7/4A10/1C2U10/1O2Z10/JIVIER9/1L13/1S13/15 AAHNSTX/AEIRSTW 60/56 0")
+    assert pos.moves(top=1, sort="equity", leaves=super_in_english)[0].notation() == "A14 AX"

@@ -114,7 +114,14 @@ def load_shipped_leaves(name: str, ruleset: "str | Ruleset | None" = None) -> Le
             data = _data(key, ".klv2.gz")
             if data is None:
                 raise LexiconFormatError(f"the shipped {key!r} leaves are missing from this installation")
-            leaves = _complete(key, Leaves.from_bytes(gzip.decompress(data), rs), rs)
+            # the complete table is the one the provenance's sha256 names, made for the set's own
+            # ruleset whoever asks: another ruleset of the same letters (the english set in a game
+            # of super) reads that very table (a leave its tile set cannot hold is not in it: 0).
+            # Made for the ruleset asking, it was a table of its own kept under the same name, and
+            # the values then depended on which ruleset had filled the cache folder first
+            leaves = _complete(key, Leaves.from_bytes(gzip.decompress(data), home), home)
+            if rs is not home:
+                leaves = Leaves.from_bytes(leaves.tobytes(), rs)
             _cache[cache_key] = leaves
         return leaves
 
