@@ -141,3 +141,107 @@ def test_threads_reading_a_file_at_once_get_one_object(files, fresh, monkeypatch
     got = _at_once(n, lambda i: files[kind]())
     assert len({id(o) for o in got}) == 1
     assert files[kind]() is got[0] and list(_CACHES[kind]._from_files.values()) == [got[0]]
+
+
+def test_clear_caches_while_another_thread_reads_files_never_fails_the_read(tmp_path):
+    """keep stored an entry, then made it the most recently used: a clear_caches() from another
+    thread between the two made the read raise a bare KeyError (Ruleset.load, load_lexicon...)."""
+    import time
+
+    from racksmith import clear_caches
+
+    source = resources.files("racksmith.rules") / "rulesets" / "english.toml"
+    paths = []
+    for i in range(12):  # (twelve files, more than the cache keeps: every read a miss)
+        paths.append(tmp_path / f"r{i}.toml")
+        shutil.copyfile(str(source), paths[-1])
+    stop = time.monotonic() + 4.0
+    errors: list = []
+
+    def read() -> None:
+        try:
+            while time.monotonic() < stop:
+                for p in paths:
+                    assert Ruleset.load(p).name == "english"
+        except BaseException as e:  # (said by the test, not lost in a thread)
+            errors.append(e)
+
+    with switching_often():
+        reader = threading.Thread(target=read)
+        reader.start()
+        while reader.is_alive():
+            ruleset_mod._from_files.clear()  # (what clear_caches does to the rulesets read)
+            clear_caches()
+        reader.join()
+    assert errors == []
+
+
+def _in_a_child(work) -> int:
+    """Fork; the child runs ``work()`` and exits 0 (1 if it raised); its exit code, or -1 when it
+    was still running after 10 s (waiting for ever on a lock: killed)."""
+    import os
+    import signal
+    import time
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 1
+        try:
+            work()
+            code = 0
+        finally:
+            os._exit(code)
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.02)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return -1
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_child_forked_while_another_thread_holds_a_cache_lock_does_not_wait_for_ever(tmp_path, monkeypatch):
+    """A pool worker is forked: a lock another thread of the parent held at that moment (storing a
+    file's object, building a built-in ruleset, setting a job up, publishing a list's position)
+    was held for ever in the child, which waited on it for ever. Each lock is held here by a thread
+    while the test forks; the child does what takes it."""
+    from racksmith import Position, _cache
+    from racksmith.movegen import movelist
+    from racksmith.play import backends
+
+    toml = tmp_path / "mine.toml"
+    shutil.copyfile(str(resources.files("racksmith.rules") / "rulesets" / "english.toml"), toml)
+
+    class Job:
+        def setup(self):
+            return "state"
+
+    moves = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0").moves(top=3)
+    works = {
+        "_cache._lock": (lambda: _cache._lock, lambda: Ruleset.load(toml)),
+        "ruleset._built_lock": (lambda: ruleset_mod._built_lock,
+                                lambda: (ruleset_mod._built.clear(), ruleset_mod.get_ruleset("russian"))),
+        "backends._STATES_LOCK": (lambda: backends._STATES_LOCK, lambda: backends._state(Job())),
+        "movelist._POSITION_LOCK": (lambda: movelist._POSITION_LOCK, lambda: moves.position),
+    }
+    codes = {}
+    for name, (lock, work) in works.items():
+        held, release = threading.Event(), threading.Event()
+
+        def hold(lock=lock()) -> None:
+            with lock:
+                held.set()
+                release.wait(20)
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        held.wait(5)
+        try:
+            codes[name] = _in_a_child(work)
+        finally:
+            release.set()
+            holder.join()
+    assert codes == dict.fromkeys(works, 0)  # (-1: the child waited for ever)

@@ -116,6 +116,17 @@ def test_a_word_list_or_a_record_in_utf32_with_a_bom_is_read(codec):
         decode_gcg(b"\xff\xfe\x00\x00" + b"\xff\xff\xff\xff")
 
 
+@pytest.mark.parametrize("codec", ["utf-32-le", "utf-32-be", "utf-16-be"])
+def test_a_word_list_with_a_bom_named_like_a_quackle_lexicon_is_read(tmp_path, codec):
+    """Text named .dawg is read (only Quackle's binary graphs are refused): UTF-32-BE's mark
+    (00 00 FE FF) looked binary and not UTF-16, and the list was called a Quackle file."""
+    from racksmith import load_lexicon
+
+    path = tmp_path / "words.dawg"
+    path.write_bytes(("\ufeffCAT\nDOG\nBIRD\n").encode(codec))
+    assert sorted(load_lexicon(path, "english").words()) == ["BIRD", "CAT", "DOG"]
+
+
 # --- 4. players' names --------------------------------------------------------------------------------
 def test_a_name_with_no_break_thin_or_ideographic_spaces_is_one_line():
     names = ["И.\u00a0Петров", "A.\u2009B\u3000C"]

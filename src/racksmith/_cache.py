@@ -2,6 +2,7 @@
 file unchanged gives the same object), least recently used first out, and :func:`clear_caches`."""
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -13,6 +14,18 @@ FILES_KEPT = 8
 
 #: held to store in a cache, never to find one there: a hit takes no lock
 _lock = threading.Lock()
+
+
+def _new_lock_in_child() -> None:
+    """A forked child has only the thread that forked: the lock another thread of the parent held
+    (storing an entry) would be held for ever there (a pool worker waiting on it for ever). The
+    caches are whole (an entry is stored in one step), so the child starts with a free lock."""
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
 def files_cache() -> "OrderedDict[Any, Any]":
@@ -47,7 +60,10 @@ def keep(cache: "OrderedDict[Any, Any]", key: Any, value: Any, most: int = FILES
         return value
     with _lock:
         value = cache.setdefault(key, value)
-        cache.move_to_end(key)
+        try:
+            cache.move_to_end(key)
+        except KeyError:  # (clear_caches emptied it meanwhile: the object is still the one to give)
+            pass
         while len(cache) > most:
             try:
                 cache.popitem(last=False)

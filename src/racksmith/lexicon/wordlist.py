@@ -374,7 +374,8 @@ def _refuse_quackle_lexicon(path: Path, head: bytes) -> None:
     from .files import looks_binary
 
     suffix = path.suffix.lower()
-    if suffix in QUACKLE_LEXICON_SUFFIXES and looks_binary(head) and not looks_like_utf16(head):
+    if (suffix in QUACKLE_LEXICON_SUFFIXES and looks_binary(head) and bom_codec(head) is None
+            and not looks_like_utf16(head)):
         raise LexiconFormatError(
             f"{str(path)!r} is a binary {suffix} file, as Quackle's lexicons are: racksmith does not read "
             "Quackle's .dawg and .gaddag files; give the lexicon as a word list (UTF-8 text, one word a line) or "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import operator
+import os
 import struct
 import threading
 from collections.abc import Iterator, Sequence
@@ -60,6 +61,17 @@ def _letters(alphabet: Alphabet) -> tuple[str, ...]:
 #: guards the publication of :attr:`MoveList.position` (made once for a list that threads share);
 #: taken only the first time a list's position is asked for, never when moves are made or read
 _POSITION_LOCK = threading.Lock()
+
+
+def _new_lock_in_child() -> None:
+    """A forked child has only the thread that forked: the lock, if another thread held it, would
+    be held for ever there."""
+    global _POSITION_LOCK
+    _POSITION_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
 
 EQUITY_DECIMALS = 5  #: equities are reported to 1e-5 points
 _KEYS = ("score", "equity")  #: what a list is ranked by

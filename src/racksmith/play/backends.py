@@ -90,6 +90,17 @@ _STATES: dict[Any, Any] = {}
 _STATES_LOCK = threading.Lock()
 
 
+def _new_lock_in_child() -> None:
+    """A forked worker has only the thread that forked: a lock another thread held would be held
+    for ever there (each step under it is one dict operation: the dictionary is whole)."""
+    global _STATES_LOCK
+    _STATES_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
+
+
 def _state(job: Job) -> Any:
     """The set-up state of ``job`` for this thread of this process (the last two are kept)."""
     key = (job, threading.get_ident())

@@ -527,6 +527,18 @@ _built: dict[str | None, Any] = {}
 _built_lock = threading.RLock()
 
 
+def _new_lock_in_child() -> None:
+    """A forked child has only the thread that forked: the lock another thread of the parent held
+    (building a ruleset) would be held for ever there. ``_built`` gets a ruleset only once it is
+    built, so the child starts with a free lock and builds what it lacks."""
+    global _built_lock
+    _built_lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
+
+
 def _builtin(name: str) -> Ruleset:
     """The built-in ruleset ``name``, built once: threads asking at once for one not built yet get
     one object (with ``functools.lru_cache`` each built its own, and the move generator, keyed by
