@@ -883,6 +883,7 @@
 
   // the user changed a field of the position (a rack, a score, the board): its errors are shown there
   function edited(field) {
+    positionShown();
     state.lastEdit = field;
     if (field === "board" || field === "rack0" || field === "rack1") state.lastTileEdit = field;
     dropAside();
@@ -933,6 +934,7 @@
 
   async function refresh() {
     const seq = ++state.seq;
+    positionShown();
     const ruleset = state.rs.name;
     let pos;
     let cgp = null;
@@ -1399,6 +1401,7 @@
     clearBreakdown();
     $("verdict").replaceChildren();
     renderBoard();
+    positionShown(pos.cgp);
   }
 
   // --- games --------------------------------------------------------------------------------------------
@@ -1783,6 +1786,28 @@
   }
 
   // --- playing on: a move, undo, redo, export -------------------------------------------------------------
+  // one recording action at a time (Play, Play it anyway, Undo, Redo, Challenge, Take off): each reads the
+  // position and the history, waits for the server, then changes them; a second one started meanwhile (a
+  // double-click, Play pressed again before the answer) would work on what the first is about to replace
+  // (the move recorded twice, the board once). While one runs the others are ignored, their buttons shown
+  // busy (aria-disabled: the focus stays on them)
+  let recording = false;
+  const RECORDING_BUTTONS = ["play", "play-bar-button", "play-phony", "undo", "redo", "challenge", "time-penalty"];
+  function markRecording(on) {
+    for (const id of RECORDING_BUTTONS) if ($(id)) working($(id), on);
+  }
+  async function recordAction(action) {
+    if (recording) return false;
+    recording = true;
+    markRecording(true);
+    try {
+      return await action();
+    } finally {
+      recording = false;
+      markRecording(false);
+    }
+  }
+
   // what Play does (the button under the move field, and the Play bar): play the move in the field.
   // From the bar, far from the field, a refusal is brought into view (a move played shows on the board)
   async function playTyped(fromBar) {
@@ -1818,6 +1843,7 @@
     if (!state.cgp || refreshTimer) await refreshNow();
     if (positionRefused(out)) return false;
     const before = state.cgp;
+    const base = state.played[state.played.length - 1] || null;
     const body = { cgp: before, ruleset: state.rs.name, move: text };
     if (revealedMover()) body.hidden = true;  // (his rack seen, his draw not)
     else if (draw !== undefined) body.draw = draw;
@@ -1833,8 +1859,8 @@
         phony ? " " : "", phony ? phonyButton(text, draw) : "");
       return false;
     }
-    await keepAction({ cgp: before, move: r.move, draw: r.drawn, score: r.score, rack: r.rack, ending: r.ending,
-      place: r.kind === "place", phony: r.phony || [], unchecked }, r, redoing);
+    if (!(await keepAction({ cgp: before, move: r.move, draw: r.drawn, score: r.score, rack: r.rack, ending: r.ending,
+      place: r.kind === "place", phony: r.phony || [], unchecked }, r, redoing, base))) return false;
     $("move-input").value = "";
     out.replaceChildren(h("span", { class: "legal", text: "✓ played " }), words("span", {}, ...moveNodes(r.move)), ` +${r.score}`,
       r.drawn ? ", drew " : "", r.drawn ? words("span", {}, ...rackNodes(r.drawn)) : "",
@@ -1846,16 +1872,27 @@
   function phonyButton(text, draw) {
     const b = h("button", { type: "button", id: "play-phony", text: "Play it anyway" });
     b.title = "a phony stands until it is challenged (Challenge, in the Play tab)";
-    b.addEventListener("click", async () => {
+    b.addEventListener("click", () => recordAction(async () => {
       if (await playMove(text, draw, false, true)) $("play").focus();
-    });
+    }));
     return b;
   }
 
   // an action of the game played on the page (a move, a challenge, a time penalty) is kept in its history,
-  // with the position it left (``after``), and that position is shown
-  async function keepAction(entry, r, redoing) {
+  // with the position it left (``after``), and that position is shown. ``base``: the last action of the
+  // history when this one was asked for. An action that does not start where the history ends is refused
+  // (false, said in the verdict): another was recorded meanwhile, or the board is not the one the last
+  // action left (the racks and the scores may be typed in between: the export says a score changed by hand)
+  async function keepAction(entry, r, redoing, base) {
     if (state.played.length && state.playedRuleset !== state.rs.name) state.played = [];
+    const last = state.played[state.played.length - 1] || null;
+    const why = base !== undefined && last !== base ? ["another action was recorded meanwhile: look at the board and the history first"]
+      : last && boardField(entry.cgp) !== boardField(last.after) ? ["the board is not the one the game played here left (after ",
+        ...actionNodes(last), "): put its tiles back as they were, or Undo back to it; Clear starts another game"] : null;
+    if (why) {
+      $("verdict").replaceChildren(h("span", { class: "illegal", text: "✗ not recorded: " }), ...why);
+      return false;
+    }
     entry.after = r.cgp;
     state.played.push(entry);
     state.playedRuleset = state.rs.name;
@@ -1863,6 +1900,7 @@
     applyPosition(r.position);
     await refreshNow();
     renderHistory();
+    return true;
   }
 
   // turns taken in the game played on the page (a turn lost to a failed challenge is one): the seat to
@@ -1909,6 +1947,7 @@
     if (!state.cgp || refreshTimer) await refreshNow();
     if (positionRefused(out)) return false;
     const before = state.cgp;
+    const base = state.played[state.played.length - 1] || null;
     let r;
     try {
       r = await api("/api/play", { cgp: before, ruleset: state.rs.name, challenge: { cgp: last.cgp, move: last.move, bonus } });
@@ -1921,8 +1960,8 @@
       out.replaceChildren(h("span", { class: "legal", text: "✓ " }), play, " stands: every word is in the lexicon, and the game is over: no turn is lost");
       return false;
     }
-    await keepAction({ kind: "challenge", cgp: before, event: r.event, score: r.score, bonus, move: r.move, words: r.phony,
-      revealed: r.revealed === true }, r, redoing);
+    if (!(await keepAction({ kind: "challenge", cgp: before, event: r.event, score: r.score, bonus, move: r.move, words: r.phony,
+      revealed: r.revealed === true }, r, redoing, base))) return false;
     out.replaceChildren(h("span", { class: "legal", text: "✓ challenged: " }), play,
       r.event === "phony" ? ` is taken back (not in the lexicon: ${r.phony.join(", ")}), ${r.score}` :
         r.event === "challenge" ? ` stands (every word is in the lexicon): +${r.score} to its player` :
@@ -1945,6 +1984,7 @@
     if (!state.cgp || refreshTimer) await refreshNow();
     if (positionRefused(out)) return false;
     const before = state.cgp;
+    const base = state.played[state.played.length - 1] || null;
     const seat = (turnsTaken() + player) % 2;
     let r;
     try {
@@ -1953,7 +1993,7 @@
       fieldError("export-error", humanize(e.message, "play"));
       return false;
     }
-    await keepAction({ kind: "time", cgp: before, player, seat, points, score: r.score }, r, redoing);
+    if (!(await keepAction({ kind: "time", cgp: before, player, seat, points, score: r.score }, r, redoing, base))) return false;
     out.replaceChildren(h("span", { class: "legal", text: "✓ " }), `time penalty: ${r.score} to p${seat + 1} (${player ? "Opponent" : "To move"})`);
     return true;
   }
@@ -1962,6 +2002,7 @@
     const last = state.played[state.played.length - 1];
     if (!last) return;
     if (!(await loadPlayedPosition(last.cgp))) return;
+    if (state.played[state.played.length - 1] !== last) return;  // (another action changed the history meanwhile)
     state.undone.push(state.played.pop());
     renderHistory();
   }
@@ -1970,10 +2011,11 @@
     const next = state.undone[state.undone.length - 1];
     if (!next) return;
     if (!(await loadPlayedPosition(next.cgp))) return;
+    if (state.undone[state.undone.length - 1] !== next) return;  // (another action changed the history meanwhile)
     const done = next.kind === "challenge" ? await challenge(next.bonus, true)
       : next.kind === "time" ? await timePenalty(next.player, next.points, true)
         : await playMove(next.move, next.draw, true, next.unchecked);
-    if (done) state.undone.pop();
+    if (done && state.undone[state.undone.length - 1] === next) state.undone.pop();
     renderHistory();
   }
 
@@ -2187,9 +2229,67 @@
     button.disabled = off;
   }
 
+  // --- the analyses (Simulate, Endgame, Best play) are of the position they were asked for -------------------
+  // When another is on the page (a move played or undone, a rack, a score or the board edited, a position, a
+  // game's turn or another ruleset loaded) the request of one running is cancelled (as Stop does: its
+  // connection closes, the server stops computing) and the result shown for the last position goes.
+  // ``analysed``: the CGP each tab's request was sent for (null: nothing of a position shown or running)
+  const analysed = { sim: null, endgame: null, best: null };
+  let endgameAbort = null;
+  let bestAbort = null;
+
+  // ``forms``: the CGPs the position on the page is written as (the server's); the one the fields compose
+  // is added (an analysis is asked for that one)
+  function positionShown(...forms) {
+    let composed = null;
+    try { composed = composeCgp(); } catch (e) { /* a score that is no number: no position */ }
+    forms.push(composed);
+    for (const [kind, cgp] of Object.entries(analysed)) {
+      if (cgp !== null && !forms.includes(cgp)) ({ sim: dropSim, endgame: dropEndgame, best: dropBest })[kind]();
+    }
+  }
+
+  function dropSim() {
+    analysed.sim = null;
+    const running = simAbort !== null;
+    simRun++;
+    if (simAbort) simAbort.abort();
+    simAbort = null;
+    $("sim-run").disabled = false;
+    disable($("sim-stop"), true, $("sim-run"));
+    $("sim-head").textContent = running ? "stopped: the position changed (Run simulates the one shown now)" : "";
+    $("sim-infer-head").textContent = "";
+    document.querySelector("#sim tbody").replaceChildren();
+    $("sim-legend").hidden = true;
+  }
+
+  function dropEndgame() {
+    analysed.endgame = null;
+    const running = endgameAbort !== null;
+    endgameRun++;
+    if (endgameAbort) endgameAbort.abort();
+    endgameAbort = null;
+    working($("endgame-run"), false);
+    clearEndgame();
+    fieldError("endgame-error", "");
+    if (running) $("endgame-head").textContent = "stopped: the position changed (Solve solves the one shown now)";
+  }
+
+  function dropBest() {
+    analysed.best = null;
+    const running = bestAbort !== null;
+    bestRun++;
+    if (bestAbort) bestAbort.abort();
+    bestAbort = null;
+    working($("best-run"), false);
+    fieldError("best-error", "");
+    $("best-head").replaceChildren();
+    $("best-summary").textContent = running ? "stopped: the position changed (Find the best play looks at the one shown now)" : "";
+  }
+
   // --- simulation: growing budgets with one seed, each answer extending the last, until stopped ----------------
   let simRun = 0;
-  let simAbort = null; // cancels the simulation request running (Stop)
+  let simAbort = null; // cancels the simulation request running (Stop, another position)
   async function runSim() {
     const run = ++simRun;
     fieldError("sim-error", "");
@@ -2208,6 +2308,7 @@
       tabError("sim-error", e, "sim");
       return;
     }
+    analysed.sim = body.cgp;
     $("sim-stop").disabled = false;
     disable($("sim-run"), true, $("sim-stop"));
     const infer = $("sim-infer").value.trim();
@@ -2280,12 +2381,8 @@
     if (isWorking($("endgame-run"))) return;
     const run = ++endgameRun;
     fieldError("endgame-error", "");
-    $("endgame-head").textContent = "";
-    $("endgame-pv").replaceChildren();
-    $("endgame-final").textContent = "";
-    $("endgame-top-table").hidden = true;
-    $("endgame-top-table").querySelector("tbody").replaceChildren();
-    $("endgame-legend").hidden = true;
+    clearEndgame();
+    analysed.endgame = null;
     let body;
     try {
       body = {
@@ -2300,15 +2397,30 @@
     }
     $("endgame-head").textContent = "solving…";
     working($("endgame-run"), true);
+    analysed.endgame = body.cgp;
+    const abort = endgameAbort = new AbortController();
     try {
-      const data = await api("/api/endgame", body);
+      const data = await api("/api/endgame", body, abort.signal);
       if (run !== endgameRun) return;
       showEndgame(data);
     } catch (e) {
       if (run === endgameRun) { $("endgame-head").textContent = ""; tabError("endgame-error", e, "endgame"); }
     } finally {
-      if (run === endgameRun) working($("endgame-run"), false);
+      if (run === endgameRun) {
+        working($("endgame-run"), false);
+        endgameAbort = null;
+      }
     }
+  }
+
+  // the Endgame tab without a result
+  function clearEndgame() {
+    $("endgame-head").textContent = "";
+    $("endgame-pv").replaceChildren();
+    $("endgame-final").textContent = "";
+    $("endgame-top-table").hidden = true;
+    $("endgame-top-table").querySelector("tbody").replaceChildren();
+    $("endgame-legend").hidden = true;
   }
 
   // "final: 377 to 330: the player to move wins by 47" (as the command line says it) when the line reaches the end of the game
@@ -2369,6 +2481,7 @@
     fieldError("best-error", "");
     $("best-head").replaceChildren();
     $("best-summary").textContent = "";
+    analysed.best = null;
     let body;
     try {
       body = { cgp: currentCgp(), ruleset: state.rs.name,
@@ -2379,14 +2492,19 @@
     }
     $("best-summary").textContent = "thinking…";
     working($("best-run"), true);
+    analysed.best = body.cgp;
+    const abort = bestAbort = new AbortController();
     try {
-      const data = await api("/api/best", body);
+      const data = await api("/api/best", body, abort.signal);
       if (run !== bestRun) return;
       showBest(data);
     } catch (e) {
       if (run === bestRun) { $("best-summary").textContent = ""; tabError("best-error", e, "best"); }
     } finally {
-      if (run === bestRun) working($("best-run"), false);
+      if (run === bestRun) {
+        working($("best-run"), false);
+        bestAbort = null;
+      }
     }
   }
 
@@ -2640,18 +2758,18 @@
     $("clear").addEventListener("click", () => resetPosition(state.rs.name));
     $("check-form").addEventListener("submit", (e) => { e.preventDefault(); checkMove($("move-input").value); });
     $("move-input").addEventListener("input", () => { $("verdict").replaceChildren(); updatePlayBar(); });
-    $("play").addEventListener("click", () => playTyped(false));
-    $("play-bar-button").addEventListener("click", () => playTyped(true));
+    $("play").addEventListener("click", () => recordAction(() => playTyped(false)));
+    $("play-bar-button").addEventListener("click", () => recordAction(() => playTyped(true)));
     new IntersectionObserver((entries) => {
       playInView = entries[entries.length - 1].intersectionRatio > 0.9;
       updatePlayBar();
     }, { threshold: [0, 0.5, 1] }).observe($("play"));
     watchOverflow();
-    $("undo").addEventListener("click", undo);
-    $("redo").addEventListener("click", redo);
+    $("undo").addEventListener("click", () => recordAction(undo));
+    $("redo").addEventListener("click", () => recordAction(redo));
     $("export").addEventListener("click", exportGame);
-    $("challenge").addEventListener("click", () => challenge());
-    $("time-penalty").addEventListener("click", () => timePenalty());
+    $("challenge").addEventListener("click", () => recordAction(() => challenge()));
+    $("time-penalty").addEventListener("click", () => recordAction(() => timePenalty()));
     $("challenge-rule").addEventListener("change", savePlayed);
     // a game played here that could not be kept for a reload, and not exported: the browser asks first
     window.addEventListener("beforeunload", (e) => {
