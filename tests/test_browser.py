@@ -108,6 +108,19 @@ def open_page(page, server, query: str = ""):
     wait_until(page, "document.querySelector('#moves tbody tr') !== null")
 
 
+def open_in_context(browser, server, query: str = "", **options):
+    """A new browser context (``options``: ``browser.new_context``'s, by default a 1280x900 window)
+    and its page open at ``query``, its console errors and uncaught exceptions kept in
+    ``page.console_errors``: (context, page)."""
+    context = browser.new_context(**({"viewport": {"width": 1280, "height": 900}} | options))
+    page = context.new_page()
+    page.console_errors = []
+    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    open_page(page, server, query)
+    return context, page
+
+
 def screenshot(page, name: str) -> Path:
     SCREENS.mkdir(parents=True, exist_ok=True)
     path = SCREENS / f"{name}-{page.size_name}.png"

@@ -20,7 +20,7 @@ from urllib.parse import quote
 import pytest
 
 from racksmith.review.replay import replay_text
-from test_browser import OUTGUN, browser, server, wait_until  # noqa: F401 (fixtures; its module skips without Chromium)
+from test_browser import OUTGUN, browser, open_in_context, server, wait_until  # noqa: F401 (fixtures; its module skips without Chromium)
 
 pytestmark = pytest.mark.slow
 
@@ -28,15 +28,7 @@ HELD = 0.3  # seconds an answer is held back
 
 
 def _open(browser, server, query: str = "?ruleset=english&tab=play"):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.console_errors = []
-    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    page.goto(server.url + query)
-    page.wait_for_selector("#board .sq")
-    wait_until(page, "document.querySelector('#moves tbody tr') !== null")
-    return context, page
+    return open_in_context(browser, server, query)
 
 
 def _hold(page, path: str) -> list[dict]:

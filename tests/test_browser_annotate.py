@@ -14,21 +14,13 @@ from __future__ import annotations
 import pytest
 
 from racksmith.review.replay import replay_text
-from test_browser import browser, server, wait_until  # noqa: F401 (fixtures; its module skips without Chromium)
+from test_browser import browser, open_in_context, server, wait_until  # noqa: F401 (fixtures; its module skips without Chromium)
 
 pytestmark = pytest.mark.slow
 
 
 def _open(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.console_errors = []
-    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    page.goto(server.url + "?ruleset=english&tab=play")
-    page.wait_for_selector("#board .sq")
-    wait_until(page, "document.querySelector('#moves tbody tr') !== null")
-    return context, page
+    return open_in_context(browser, server, "?ruleset=english&tab=play")
 
 
 def _history(page) -> int:

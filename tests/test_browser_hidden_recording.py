@@ -14,21 +14,13 @@ from urllib.parse import quote
 import pytest
 
 from racksmith import Position
-from test_browser import EMPTY, browser, server, wait_until  # noqa: F401 (fixtures; its module skips without Chromium)
+from test_browser import EMPTY, browser, open_in_context, server, wait_until  # noqa: F401 (fixtures; its module skips without Chromium)
 
 pytestmark = pytest.mark.slow
 
 
 def _open(browser, server, cgp: str):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.console_errors = []
-    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    page.goto(server.url + "?ruleset=english&tab=play&cgp=" + quote(cgp))
-    page.wait_for_selector("#board .sq")
-    wait_until(page, "document.querySelector('#moves tbody tr') !== null")
-    return context, page
+    return open_in_context(browser, server, "?ruleset=english&tab=play&cgp=" + quote(cgp))
 
 
 def _items(page) -> int:
@@ -46,7 +38,11 @@ def _play(page, move: str, anyway: bool = False) -> str:
     page.fill("#move-input", move)
     page.click("#play")
     if anyway:  # (a phony: it stands until challenged)
-        page.wait_for_selector("#play-phony")
+        try:
+            page.wait_for_selector("#play-phony", timeout=15_000)
+        except Exception:  # (playwright's TimeoutError: what the page said instead)
+            raise AssertionError(f"{move}: no 'Play it anyway'; the verdict says {page.text_content('#verdict')!r}, "
+                                 f"the history {_items(page)} items (was {n})") from None
         page.click("#play-phony")
     wait_until(page, f"document.querySelectorAll('#history li:not(.undone)').length === {n + 1}")
     _settled(page)

@@ -23,22 +23,14 @@ from urllib.parse import quote
 import pytest
 
 from conftest import FIXTURES
-from test_browser import browser, server, wait_until  # noqa: F401 (fixtures; its module skips without Chromium)
+from test_browser import browser, open_in_context, server, wait_until  # noqa: F401 (fixtures; its module skips without Chromium)
 
 OUTGUN = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/ 0/16 0"
 
 
 def _open(browser, server, width: int, height: int, query: str = "", touch: bool = True):
-    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch,
-                                  device_scale_factor=2 if touch else 1)
-    page = context.new_page()
-    page.console_errors = []
-    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    page.goto(server.url + query)
-    page.wait_for_selector("#board .sq")
-    wait_until(page, "document.querySelector('#moves tbody tr') !== null")
-    return context, page
+    return open_in_context(browser, server, query, viewport={"width": width, "height": height}, is_mobile=touch,
+                           has_touch=touch, device_scale_factor=2 if touch else 1)
 
 
 def box(page, selector: str) -> dict:
