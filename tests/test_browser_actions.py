@@ -31,15 +31,15 @@ def _open(browser, server, query: str = "?ruleset=english&tab=play"):
     return open_in_context(browser, server, query)
 
 
-def _hold(page, path: str) -> list[dict]:
-    """The answers to ``path`` held back HELD seconds (the real answer, fetched from the server);
+def _hold(page, path: str, seconds: float = HELD) -> list[dict]:
+    """The answers to ``path`` held back ``seconds`` (the real answer, fetched from the server);
     the bodies of the requests, in order."""
     sent: list[dict] = []
 
     def held(route):
         sent.append(json.loads(route.request.post_data or "null"))
         answer = route.fetch()
-        time.sleep(HELD)
+        time.sleep(seconds)
         route.fulfill(response=answer)
 
     page.route(f"**{path}", held)
@@ -223,6 +223,37 @@ def test_a_rack_edited_cancels_the_best_play_and_the_endgame_of_the_rack_before(
         wait_until(page, "document.getElementById('endgame-error').textContent.includes('bag')", timeout=30)
         page.fill("#rack0", "EEIIOR")
         wait_until(page, "document.getElementById('endgame-error').textContent === ''")
+        assert page.console_errors == []
+    finally:
+        context.close()
+
+
+def test_a_move_played_while_the_rack_typed_is_being_read_is_played_on_that_rack(browser, server):
+    """A rack typed, then Play pressed while the page was reading its position (the request under
+    way): the move was played on the racks before ("the unseen tiles hold 0 Z", or a move of the
+    old rack recorded). Play now waits for the reading under way. (The page's fetch of a position
+    is slowed by 1.5 s in the page itself: an answer held back by a route would hold the test.)"""
+    context, page = _open(browser, server)
+    try:
+        page.fill("#rack0", "AEINRST")
+        page.wait_for_selector("#moves tbody tr td.move", state="attached")
+        _settled(page)
+        page.evaluate("""() => {
+          const fetch0 = window.fetch;
+          window.fetch = (url, options) => String(url).includes("/api/position")
+            ? new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(url, options)) : fetch0(url, options);
+        }""")
+        plays: list[dict] = []
+        page.on("request", lambda r: plays.append(json.loads(r.post_data)) if r.url.endswith("/api/play") else None)
+        page.fill("#rack0", "QUIRKED")
+        wait_until(page, "document.getElementById('bag').classList.contains('busy')")  # (its reading under way)
+        page.fill("#move-input", "8D QUIRK")
+        page.click("#play")
+        wait_until(page, "document.querySelectorAll('#history li').length === 1 || "
+                         "document.getElementById('verdict').textContent.includes('✗')")
+        _settled(page)
+        assert [p["cgp"].split()[1] for p in plays] == ["DEIKQRU/"], page.text_content("#verdict")
+        assert _history(page) == ["8D QUIRK +56  (DEIKQRU)"]
         assert page.console_errors == []
     finally:
         context.close()

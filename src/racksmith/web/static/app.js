@@ -870,15 +870,33 @@
 
   // --- the position and its moves ---------------------------------------------------------------------
   let refreshTimer = 0;
+  let refreshing = null;  // the last refresh started, while it is under way
+  function startRefresh() {
+    const p = refresh();
+    refreshing = p;
+    const done = () => { if (refreshing === p) refreshing = null; };
+    p.then(done, done);
+    return p;
+  }
+
   function scheduleRefresh(delay = 120) {
     clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(() => { refreshTimer = 0; refresh(); }, delay);
+    refreshTimer = setTimeout(() => { refreshTimer = 0; startRefresh(); }, delay);
   }
 
   function refreshNow() {
     clearTimeout(refreshTimer);
     refreshTimer = 0;
-    return refresh();
+    return startRefresh();
+  }
+
+  // the position as typed, read before a move is checked or played: a refresh due is made now, one under
+  // way is waited for (a rack typed, then Play pressed while its position was being read, played on the
+  // racks before: "the unseen tiles hold 0 Z")
+  async function positionRead() {
+    if (!state.cgp || refreshTimer) await refreshNow();
+    // (until none is due or under way: one started meanwhile is the one that reads the fields as they are)
+    for (let i = 0; i < 8 && (refreshTimer || refreshing); i++) await (refreshTimer ? refreshNow() : refreshing);
   }
 
   // the user changed a field of the position (a rack, a score, the board): its errors are shown there
@@ -1314,7 +1332,7 @@
     text = text.trim();
     const out = $("verdict");
     if (!text) { out.replaceChildren(); return; }
-    if (!state.cgp || refreshTimer) await refreshNow();
+    await positionRead();
     if (positionRefused(out)) return;
     let v;
     try {
@@ -1840,7 +1858,7 @@
     text = (text || "").trim();
     const out = $("verdict");
     if (!text) { out.replaceChildren(h("span", { class: "illegal", text: "✗ " }), "type a move to play (8D WORD, -ABC, -)"); return false; }
-    if (!state.cgp || refreshTimer) await refreshNow();
+    await positionRead();
     if (positionRefused(out)) return false;
     const before = state.cgp;
     const base = state.played[state.played.length - 1] || null;
@@ -1944,7 +1962,7 @@
     const last = challengeable();
     if (!last) return false;
     if (bonus === undefined) bonus = Number($("challenge-rule").value);
-    if (!state.cgp || refreshTimer) await refreshNow();
+    await positionRead();
     if (positionRefused(out)) return false;
     const before = state.cgp;
     const base = state.played[state.played.length - 1] || null;
@@ -1981,7 +1999,7 @@
       tabError("export-error", e, "play");
       return false;
     }
-    if (!state.cgp || refreshTimer) await refreshNow();
+    await positionRead();
     if (positionRefused(out)) return false;
     const before = state.cgp;
     const base = state.played[state.played.length - 1] || null;
