@@ -107,7 +107,7 @@ def test_leaves_train_names_the_output_in_a_read_only_folder(capsys, read_only_f
 ])
 def test_match_refuses_a_player_spec_it_cannot_read_as_bad_usage(capsys, p1, p2, message):
     code, out, err = run(capsys, "match", "--p1", p1, "--p2", p2, "--games", 2)
-    assert code == 2 and out == "" and one_line(err).startswith(f"racksmith: {message}")
+    assert code == 2 and out == "" and one_line(err).startswith(f"racksmith: usage error: {message}")
 
 
 def test_match_says_a_leave_file_it_cannot_read_as_before(capsys, tmp_path):

@@ -306,3 +306,15 @@ def test_dash_with_stdin_closed_says_so(tmp_path):
                        timeout=120)
     assert r.returncode == 2 and b"Traceback" not in r.stderr
     assert b"'-' reads standard input, which is closed: pipe the data in, or give a file" in r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["match", "--p1", "bogus", "--p2", "equity", "--games", "2"],  # the command's own check
+    ["match", "--games", "3"],  # click's
+    ["selfplay", "--games", "0"],
+    ["moves", "--frobnicate"],
+])
+def test_every_usage_error_reads_the_same(capsys, args):
+    """Bad usage exits 2 with one line that says so, whether click or the command found it."""
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and err.startswith("racksmith: usage error: ") and err.count("\n") == 1

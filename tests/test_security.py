@@ -819,7 +819,7 @@ def test_serving_every_ipv6_address_warns(capsys, monkeypatch):
 def test_an_empty_host_is_refused(capsys, monkeypatch, host):
     """``--host ""`` listened on every address, silently."""
     code, err = _serve(capsys, monkeypatch, "--host", host)
-    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("racksmith: --host: give an address")
+    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("racksmith: usage error: --host: give an address")
 
 
 def test_a_bracketed_ipv6_host_is_read(capsys, monkeypatch):
@@ -847,7 +847,7 @@ def test_an_allowed_host_with_a_port_is_refused(capsys, name, bare):
         make_server(Analyzer("english"), "127.0.0.1", 0, allowed_hosts=[name])
     assert main(["serve", "--port", "0", "--allow-host", name]) == 2
     err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1 and err.startswith("racksmith: --allow-host: an allowed host is a name without a port")
+    assert len(err.splitlines()) == 1 and err.startswith("racksmith: usage error: --allow-host: an allowed host is a name without a port")
     assert f"give the name only ({bare})" in err
     for bad in ("a:b:c", "[myhost]", "[::1"):  # neither a name nor an IPv6 address
         with pytest.raises(RacksmithError, match="an allowed host is a name or an address"):

@@ -272,8 +272,9 @@ def _main(argv: "list[str] | None", stdout_was_devnull: bool) -> int:
         code = _app()(args=argv, standalone_mode=False)
         # typer turns a KeyboardInterrupt inside a command into the return value 130
         return code if isinstance(code, int) and not isinstance(code, bool) else 0
-    except CLIError as e:
-        _say(e.message)
+    except CLIError as e:  # bad usage reads as click's does: 'usage error: ...'
+        usage = e.code == 2 and not e.message.startswith("usage error")
+        _say(("usage error: " if usage else "") + e.message)
         return e.code
     except RacksmithError as e:
         _say(str(e) + _OPTION_FOR.get(e.param or "", ""))
