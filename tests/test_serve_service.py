@@ -439,3 +439,13 @@ def test_a_kernel_that_does_not_load_stops_the_server_before_it_listens():
     assert run.stderr.startswith("racksmith: racksmith's module racksmith.sim._sim does not load (ValueError: "
                                  "racksmith.movegen._movegen.MovePlan size changed"), run.stderr
     assert "reinstall it" in run.stderr and "web analyzer on" not in run.stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_stop_at_once_after_the_url_line_is_a_clean_stop(signum):
+    """A script that waits for the URL and stops the server at once got exit 143 (130, 129) and
+    no 'stopped': the URL was printed before the stop signals were taken."""
+    with serve_process() as (proc, port):
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0 and err.splitlines()[-1] == "stopped", (proc.returncode, err)

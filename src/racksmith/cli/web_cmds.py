@@ -109,28 +109,7 @@ def serve(
         server = make_server(analyzer, host, port, allowed_hosts=allow_host or (), access_log=access_log)
     except OSError as e:
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
-    url = server.url
-    what = [f"ruleset {analyzer.default.name}"]
-    if analyzer.lexicon_label:
-        what.append(f"lexicon {analyzer.lexicon_label}")
-    if analyzer.leaves_label:
-        what.append(f"leaves {analyzer.leaves_label}")
-    if analyzer.winpct_label:
-        what.append(f"win% table {analyzer.winpct_label}")
     say = lambda line: err_console.print(line, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
-    say(f"racksmith web analyzer on {url} ({', '.join(what)}); Ctrl-C stops it")
-    from ..sim.winpct import borrowed_note
-
-    borrowed = borrowed_note(analyzer.default, analyzer.winpct)  # (the answers' notes say it too)
-    if borrowed is not None:
-        say(f"note: {borrowed}")
-    if not server.local:  # as Jupyter warns: the network may use it, and nothing asks who
-        say(f"racksmith serve: warning: listening on {host.strip()} port {server.port}"
-            f"{' (every address of this machine)' if server.every_address else ''}, not only this machine: anyone "
-            "who can reach it may use the analyzer, with no authentication and over plain HTTP (see "
-            f"docs/SECURITY.md); {_network_addresses(server)}")
-    if open_browser:
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     signals: list[int] = []
 
     def on_signal(signum: int, frame: Any) -> None:
@@ -141,8 +120,31 @@ def serve(
         else:
             server.cut()
 
+    # the stop signals are taken before the URL is printed: a script that waits for that line and
+    # then stops the server gets the clean stop ('stopped', exit 0), however soon it signals
     previous = _take_stop_signals(on_signal)
     try:
+        url = server.url
+        what = [f"ruleset {analyzer.default.name}"]
+        if analyzer.lexicon_label:
+            what.append(f"lexicon {analyzer.lexicon_label}")
+        if analyzer.leaves_label:
+            what.append(f"leaves {analyzer.leaves_label}")
+        if analyzer.winpct_label:
+            what.append(f"win% table {analyzer.winpct_label}")
+        say(f"racksmith web analyzer on {url} ({', '.join(what)}); Ctrl-C stops it")
+        from ..sim.winpct import borrowed_note
+
+        borrowed = borrowed_note(analyzer.default, analyzer.winpct)  # (the answers' notes say it too)
+        if borrowed is not None:
+            say(f"note: {borrowed}")
+        if not server.local:  # as Jupyter warns: the network may use it, and nothing asks who
+            say(f"racksmith serve: warning: listening on {host.strip()} port {server.port}"
+                f"{' (every address of this machine)' if server.every_address else ''}, not only this machine: anyone "
+                "who can reach it may use the analyzer, with no authentication and over plain HTTP (see "
+                f"docs/SECURITY.md); {_network_addresses(server)}")
+        if open_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         server.serve_forever(poll_interval=0.2)
         drained = server.drain()
     except KeyboardInterrupt:  # (a Ctrl-C this command could not handle itself: not in the main thread)
