@@ -5,6 +5,7 @@ import operator
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -269,7 +270,7 @@ class Lexicon:
     def longest(self) -> int:
         return self.facts.longest
 
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         """Words, nodes (those of the DAWG too), whether it has a GADDAG, bytes; and
         ``"gaddag_only": True`` for a lexicon read from a GADDAG-only KWG (its counts are those of
         the graph built from it)."""

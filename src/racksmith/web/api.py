@@ -122,7 +122,7 @@ class Analyzer:
         return self.winpct if rs == self.default else None
 
     # --- what a request may name -------------------------------------------------------------------
-    def ruleset(self, body: dict) -> Ruleset:
+    def ruleset(self, body: dict[str, Any]) -> Ruleset:
         """The request's ``ruleset`` (a name or alias known to the server), else the one the
         request's CGP names by its ``ld``, ``bdn``, ``var`` or ``lex`` opcode, read as the library
         reads them (:func:`~racksmith.formats.cgp.cgp_ruleset`: ``ld russian;``, ``bdn
@@ -195,7 +195,7 @@ class Analyzer:
                 names.append(name)
         return names
 
-    def lexicon(self, rs: Ruleset, body: dict) -> tuple[Lexicon, str]:
+    def lexicon(self, rs: Ruleset, body: dict[str, Any]) -> tuple[Lexicon, str]:
         """The lexicon the request names (``lexicon``), else the ruleset's default; and its name."""
         names = self.lexicon_names(rs)
         spec = body.get("lexicon")
@@ -230,7 +230,7 @@ class Analyzer:
                 lex = self._lexicons.setdefault(key, lex)
         return lex, name
 
-    def leaves_for(self, rs: Ruleset, body: dict) -> Leaves | None:
+    def leaves_for(self, rs: Ruleset, body: dict[str, Any]) -> Leaves | None:
         """The server's leaves when the request asks for them (``leaves``: true, false, or absent =
         use them when the server has leaves for this ruleset)."""
         want = body.get("leaves")
@@ -253,13 +253,13 @@ class Analyzer:
             return self.leaves
         return default_leaves(rs) if self.shipped_leaves else None
 
-    def _position(self, body: dict, rs: Ruleset, lexicon: Lexicon | None = None) -> Position:
+    def _position(self, body: dict[str, Any], rs: Ruleset, lexicon: Lexicon | None = None) -> Position:
         return Position.from_cgp(self._field(body, "cgp"), rs, lexicon=lexicon)
 
     #: the limit on each bounded text field: a CGP, a move, the tiles drawn
     _LENGTHS = {"cgp": "max_cgp_chars", "move": "max_move_chars", "infer": "max_move_chars", "draw": "max_move_chars"}
 
-    def _field(self, body: dict, name: str) -> str:
+    def _field(self, body: dict[str, Any], name: str) -> str:
         """A required string field of at most its limit's characters (:attr:`_LENGTHS`)."""
         return self._check_length(name, _text(body, name))
 
@@ -307,7 +307,7 @@ class Analyzer:
             "leaves": self._leaves(rs) is not None,
         }
 
-    def position(self, body: dict) -> dict[str, Any]:
+    def position(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/position`` {cgp, ruleset, counting}: the parsed position. ``counting``: the
         CGP shown before the racks were typed, a game over whose end could not count a rack not
         known (``final`` false): where ``cgp`` is that position with such a rack now given, the
@@ -325,7 +325,7 @@ class Analyzer:
                 return {**position_info(counted), "counted": True}
         return position_info(pos)
 
-    def moves(self, body: dict) -> dict[str, Any]:
+    def moves(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/moves`` {cgp, ruleset, lexicon, top, sort, exchanges, leaves, direction}:
         the best ``top`` moves (default 20; null for every move). At most ``limits.max_moves``:
         a larger ``top`` is a 400, and "every move" of a position with more is a 413."""
@@ -358,7 +358,7 @@ class Analyzer:
                 rec["equity"] = round(rec["equity"], 3)
         return {"count": len(out), "sort": sort, "lexicon": lex_name, "leaves": leaves is not None, "moves": out}
 
-    def sim(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
+    def sim(self, body: dict[str, Any], cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/sim`` {cgp, ruleset, lexicon, leaves, candidates, plies, iterations, seconds,
         seed, stop, infer}: ``racksmith sim --json`` on the position (one thread). ``seconds`` defaults to
         and may not exceed ``limits.max_seconds``; ``iterations`` at most ``limits.max_sim_iterations``;
@@ -451,7 +451,7 @@ class Analyzer:
                 self._inferences.popitem(last=False)
         return inference
 
-    def _seconds(self, body: dict) -> float:
+    def _seconds(self, body: dict[str, Any]) -> float:
         """The request's ``seconds``: a positive number, at most (and by default) the server's
         ``max_seconds``."""
         most = self.limits.max_seconds
@@ -463,13 +463,13 @@ class Analyzer:
                              f"{most:g} s (its max_seconds limit)", status=400)
         return float(seconds)
 
-    def score(self, body: dict) -> dict[str, Any]:
+    def score(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/score`` {cgp, ruleset, move}: the breakdown of ``racksmith score --json``."""
         rs = self.ruleset(body)
         move = self._field(body, "move")
         return self._position(body, rs).score(move).to_dict()
 
-    def validate(self, body: dict) -> dict[str, Any]:
+    def validate(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/validate`` {cgp, ruleset, lexicon, move}: the verdict of ``racksmith validate --json``,
         with ``lexicon``: the word list that judged the words (the request's, else the ruleset's)."""
         rs = self.ruleset(body)
@@ -477,7 +477,7 @@ class Analyzer:
         move = self._field(body, "move")
         return {**self._position(body, rs, lex).validate(move, lex).to_dict(), "lexicon": lex_name}
 
-    def endgame(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
+    def endgame(self, body: dict[str, Any], cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/endgame`` {cgp, ruleset, lexicon, seconds, plies, top, move}: the endgame
         solved (the bag empty): ``racksmith endgame --json``'s fields, and ``lexicon``. ``seconds``
         (default and most: ``limits.max_seconds``) bounds the search: the answer is then the last
@@ -531,7 +531,7 @@ class Analyzer:
         result["lexicon"] = lex_name
         return result
 
-    def best(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
+    def best(self, body: dict[str, Any], cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/best`` {cgp, ruleset, lexicon, leaves, seconds, seed}: which play is best, by
         the method the stage of the game calls for (``racksmith best --json``'s fields, and
         ``lexicon``): the endgame solver with the bag empty, the pre-endgame solver with one tile in
@@ -553,7 +553,7 @@ class Analyzer:
         result["lexicon"] = lex_name
         return result
 
-    def play(self, body: dict) -> dict[str, Any]:
+    def play(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/play`` {cgp, ruleset, lexicon, move, draw, seed, check_words}: the position after the
         player to move plays ``move`` (checked, words included), with ``draw`` (letters) the tiles
         he draws, or, when ``draw`` is absent, tiles drawn at random from the unseen ones (``seed``,
@@ -596,7 +596,7 @@ class Analyzer:
             return self._challenge(body, rs, lex)
         return self._play_move(body)
 
-    def _play_move(self, body: dict) -> dict[str, Any]:
+    def _play_move(self, body: dict[str, Any]) -> dict[str, Any]:
         """:meth:`play` of a move."""
         import random
 
@@ -659,7 +659,7 @@ class Analyzer:
         }
         return {**out, **_after(pos, u)}
 
-    def _challenge(self, body: dict, rs: Ruleset, lex: Lexicon) -> dict[str, Any]:
+    def _challenge(self, body: dict[str, Any], rs: Ruleset, lex: Lexicon) -> dict[str, Any]:
         """:meth:`play`'s ``challenge``: the challenge of the last play, ruled as
         :meth:`~racksmith.play.game.Game.challenge` rules it."""
         from ..core.move import Move
@@ -717,7 +717,7 @@ class Analyzer:
         pushed = now.push(Move.pass_(a, score=0), None)
         return {**out, "event": "pass", "score": 0, "failed_challenge": True, **_after(now, pushed)}
 
-    def _time_penalty(self, body: dict, rs: Ruleset) -> dict[str, Any]:
+    def _time_penalty(self, body: dict[str, Any], rs: Ruleset) -> dict[str, Any]:
         """:meth:`play`'s ``time``: a time penalty, within the bounds of
         :meth:`~racksmith.play.game.Game.time_penalty`."""
         spec = body["time"]
@@ -732,7 +732,7 @@ class Analyzer:
         pos.scores[player] -= points
         return {"event": "time", "score": -points, **_after(pos, None)}
 
-    def export(self, body: dict) -> dict[str, Any]:
+    def export(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /api/export`` {ruleset, turns, players, names, end}: a game played on the page as a
         GCG record (two players, as the page plays: a position of more racks is refused).
         ``turns`` are the game's turns and events in order, each one of:
@@ -786,7 +786,7 @@ class Analyzer:
                                    f"{MAX_GCG_POINTS:,} points either way")
         return {"gcg": record.game.gcg(), "turns": len(events), "scores": record.totals, **record.finality}
 
-    def gcg(self, body: dict, cancel: threading.Event | None = None) -> dict[str, Any]:
+    def gcg(self, body: dict[str, Any], cancel: threading.Event | None = None) -> dict[str, Any]:
         """``POST /api/gcg`` {text, ruleset, lexicon, analyze, top}: the replayed game (each turn
         with the position before it; ``players`` the nicks, ``player_names`` the full names, null
         where the record gives none) and, unless ``analyze`` is false, the analysis of every turn.
@@ -1418,7 +1418,7 @@ def _check(cancel: threading.Event | None) -> None:
 
 
 # --- fields of a request -------------------------------------------------------------------------------
-def _record_bytes(body: dict) -> str:
+def _record_bytes(body: dict[str, Any]) -> str:
     """The text of the record file whose bytes (base64) are the field ``data``."""
     import base64
     import binascii
@@ -1437,7 +1437,7 @@ def _record_bytes(body: dict) -> str:
     return decode_gcg(raw)
 
 
-def _text(body: dict, name: str) -> str:
+def _text(body: dict[str, Any], name: str) -> str:
     """A required string field."""
     value = body.get(name)
     if value is None:
@@ -1447,7 +1447,7 @@ def _text(body: dict, name: str) -> str:
     return value
 
 
-def _flag(body: dict, name: str, default: bool) -> bool:
+def _flag(body: dict[str, Any], name: str, default: bool) -> bool:
     value = body.get(name, default)
     if value is None:
         return default
@@ -1456,7 +1456,7 @@ def _flag(body: dict, name: str, default: bool) -> bool:
     return value
 
 
-def _whole(body: dict, name: str, default: int, lo: int, hi: int, limit: str | None) -> int:
+def _whole(body: dict[str, Any], name: str, default: int, lo: int, hi: int, limit: str | None) -> int:
     value = body.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < lo:
         raise RequestError(f"field {name!r} must be a whole number, at least {lo}, got {_show(value)}")
@@ -1468,7 +1468,7 @@ def _whole(body: dict, name: str, default: int, lo: int, hi: int, limit: str | N
     return value
 
 
-def _nicks(body: dict) -> list[str]:
+def _nicks(body: dict[str, Any]) -> list[str]:
     """``/api/export``'s ``players``: two nicks (default ``p1``, ``p2``), in NFC, as a GCG reader
     reads them (it normalizes a record's text): two nicks written differently that are the same
     nick once normalized (``e`` and U+0301, ``é``) would be one player in the record written. The
@@ -1490,7 +1490,7 @@ def _bad_name_char(c: str) -> bool:
     return c != "\t" and unicodedata.category(c) in ("Cc", "Zl", "Zp")
 
 
-def _names(body: dict) -> list[str | None]:
+def _names(body: dict[str, Any]) -> list[str | None]:
     """``/api/export``'s ``names``: the players' full names (absent or null: none; a name null
     or blank: the nick stands for it), each stripped, one line, at most :data:`MAX_NAME_CHARS`
     characters, in NFC."""
@@ -1522,7 +1522,7 @@ def _names(body: dict) -> list[str | None]:
     return out
 
 
-def _seed(body: dict, default: int | None) -> int | None:
+def _seed(body: dict[str, Any], default: int | None) -> int | None:
     """The request's ``seed``: a whole number from 0 to :data:`MAX_SEED`, the same rule for every
     endpoint that draws at random (absent or null: ``default``)."""
     value = body.get("seed")
@@ -1533,7 +1533,7 @@ def _seed(body: dict, default: int | None) -> int | None:
     return value
 
 
-def _choice(body: dict, name: str, choices: tuple[str, ...], default: str) -> str:
+def _choice(body: dict[str, Any], name: str, choices: tuple[str, ...], default: str) -> str:
     value = body.get(name, default)
     if value is None:
         return default
