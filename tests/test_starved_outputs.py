@@ -360,3 +360,43 @@ def test_the_handler_falls_back_when_no_thread_can_be_started(monkeypatch):
         assert alarms == [cli_main.ENDING_GRACE] and callable(signal.getsignal(signal.SIGALRM))
     finally:
         signal.signal(signal.SIGALRM, previous)
+
+
+# --- 5. a thread whose start fails inside the new thread ---------------------------------------------
+@pytest.mark.skipif(not hasattr(__import__("threading"), "_start_new_thread"), reason="Python's own start differs")
+def test_a_thread_that_never_starts_is_said_not_waited_for_forever(monkeypatch, capsys):
+    """Under `ulimit -v` a new thread could fail before its first line (a MemoryError as it began):
+    Thread.start waited for it forever, and `racksmith endgame` hung. Now the caller gets "can't
+    start new thread" (the command line's one line), and a thread that starts late does nothing."""
+    import threading
+
+    from racksmith import _interrupt
+
+    import _thread
+
+    real = threading._start_new_thread
+    late_done = threading.Event()
+
+    def never(function, args):  # the new thread dies before it runs a line of Python
+        return 0
+
+    def late(function, args):  # it runs, but only after the caller gave up
+        def begin_late():
+            time.sleep(0.3)
+            try:
+                function(*args)
+            finally:
+                late_done.set()
+        return _thread.start_new_thread(begin_late, ())
+
+    monkeypatch.setattr(_interrupt, "START_WAIT", 0.1)
+    ran: list[int] = []
+    monkeypatch.setattr(threading, "_start_new_thread", never)
+    with pytest.raises(RuntimeError, match="can't start new thread"):
+        _interrupt.run_interruptibly(lambda: ran.append(1), lambda: None, "racksmith-test")
+    monkeypatch.setattr(threading, "_start_new_thread", late)
+    with pytest.raises(RuntimeError, match="can't start new thread"):
+        _interrupt.start_daemon(lambda: ran.append(2), "racksmith-test")
+    monkeypatch.setattr(threading, "_start_new_thread", real)
+    assert late_done.wait(10) and ran == []
+    assert cli_main._no_new_thread(RuntimeError("can't start new thread (it never ran: memory ran out as it began)"))

@@ -13,6 +13,50 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+#: seconds a thread being started may take to run its first line before it is taken as one that
+#: never will (its start failed inside the new thread: memory ran out as it began)
+START_WAIT = 10.0
+
+
+class _Started(threading.Event):
+    """A thread's "started" event whose untimed wait (the one ``Thread.start`` makes) gives up
+    after :data:`START_WAIT` seconds: Python 3.11 waits forever for a thread whose start failed in
+    the new thread itself (a MemoryError under ``ulimit -v`` before its first line), so a command
+    hung instead of saying it ran out of memory."""
+
+    def wait(self, timeout: "float | None" = None) -> bool:
+        if timeout is not None:
+            return super().wait(timeout)
+        if super().wait(START_WAIT):
+            return True
+        raise RuntimeError("can't start new thread (it never ran: memory ran out as it began)")
+
+
+def start_daemon(target: Callable[[], Any], name: str) -> threading.Thread:
+    """``threading.Thread(target=target, name=name, daemon=True).start()``, except that a thread
+    that never starts raises ``RuntimeError("can't start new thread ...")`` in the caller (after
+    :data:`START_WAIT` seconds) rather than hanging it; if it starts after all, later, it does
+    nothing."""
+    gate = threading.Lock()
+    given_up: list[bool] = []
+
+    def run() -> None:
+        with gate:
+            if given_up:
+                return
+        target()
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    if isinstance(getattr(thread, "_started", None), threading.Event):  # (Python's own attribute)
+        thread._started = _Started()  # type: ignore[attr-defined]
+    try:
+        thread.start()
+    except RuntimeError:
+        with gate:
+            given_up.append(True)
+        raise
+    return thread
+
 
 def run_interruptibly(work: Callable[[], T], stop: Callable[[], Any], name: str,
                       cancel: "threading.Event | None" = None,
@@ -38,8 +82,7 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], Any], name: str,
             if not worker.is_alive():
                 return
 
-    worker = threading.Thread(target=run, name=name, daemon=True)
-    worker.start()
+    worker = start_daemon(run, name)
     try:
         while worker.is_alive():
             worker.join(0.05)
@@ -95,18 +138,21 @@ def cancelling(cancel: "threading.Event | None", stop: Callable[[], Any]) -> Ite
     lock = threading.Lock()  # no stop() once the block has ended: it would reach the next search
 
     def watch() -> None:
-        while True:
-            if cancel.wait(0.1):
-                with lock:
-                    if done.is_set():
+        try:
+            while True:
+                if cancel.wait(0.1):
+                    with lock:
+                        if done.is_set():
+                            return
+                        stop()
+                    if done.wait(0.1):
                         return
-                    stop()
-                if done.wait(0.1):
+                elif done.is_set():
                     return
-            elif done.is_set():
-                return
+        except (MemoryError, RuntimeError):  # (no lock for a wait: memory ran out; the block goes on unwatched)
+            return
 
-    threading.Thread(target=watch, name="racksmith-cancel", daemon=True).start()
+    start_daemon(watch, "racksmith-cancel")
     try:
         yield
     finally:

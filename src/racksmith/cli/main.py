@@ -318,6 +318,10 @@ def _main(argv: "list[str] | None", stdout_was_devnull: bool) -> int:
         if not _no_new_thread(e):
             raise
         message = _out_of_threads(e)
+    except ImportError as e:  # a module's shared library the memory limit left no room to map
+        if "failed to map segment" not in str(e):
+            raise
+        message = _out_of_memory(MemoryError(f"loading {e.name or 'a module'}"))
     _say(message)
     return 1
 
@@ -337,7 +341,8 @@ def _out_of_memory(e: MemoryError) -> str:
 def _no_new_thread(e: RuntimeError) -> bool:
     """Whether ``e`` is Python's "can't start new thread" (the system's limit of threads and
     processes, or the memory of a thread's stack, reached)."""
-    return type(e) is RuntimeError and any(f"can't {verb} new thread" in str(e) for verb in ("start", "create"))
+    return type(e) is RuntimeError and any(f"can't {what}" in str(e)
+                                           for what in ("start new thread", "create new thread", "allocate lock"))
 
 
 def _out_of_threads(e: RuntimeError) -> str:

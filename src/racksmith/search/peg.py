@@ -41,6 +41,7 @@ proof left open), and the answer is the one the last round ranks first (:func:`_
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import queue
@@ -53,7 +54,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 from .. import _args
-from .._interrupt import cancelling, check_event, run_interruptibly
+from .._interrupt import cancelling, check_event, run_interruptibly, start_daemon
 from ..core import turns
 from ..core.move import Move
 from ..errors import PositionError, RacksmithError
@@ -499,12 +500,13 @@ class _Solver:
                     errors.append(e)
                     return
 
-        workers = [threading.Thread(target=work, args=(search,), name="racksmith-peg", daemon=True)
-                   for search in self.searches[: len(draws)]]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
+        workers: list[threading.Thread] = []
+        try:
+            for search in self.searches[: len(draws)]:
+                workers.append(start_daemon(functools.partial(work, search), "racksmith-peg"))
+        finally:  # (a thread that could not start: those started end their draws first)
+            for w in workers:
+                w.join()
         if errors:
             raise errors[0]
 
