@@ -400,3 +400,25 @@ def test_a_thread_that_never_starts_is_said_not_waited_for_forever(monkeypatch, 
     monkeypatch.setattr(threading, "_start_new_thread", real)
     assert late_done.wait(10) and ran == []
     assert cli_main._no_new_thread(RuntimeError("can't start new thread (it never ran: memory ran out as it began)"))
+
+
+def test_an_endgame_short_of_threads_searches_with_those_it_has(monkeypatch):
+    """`--threads 4` when only one helper thread could be started: the search goes on with the
+    threads it has (the root moves are shared) and finds the exact value; it raised before."""
+    from racksmith import Position
+    from racksmith.search import _endgame
+    from racksmith.search.endgame import solve_endgame
+
+    pos = Position.from_cgp(END_CGP)
+    expected = solve_endgame(pos, threads=1, plies=2)
+    real, calls = _endgame.start_daemon, []
+
+    def one_helper_only(target, name):
+        calls.append(name)
+        if len(calls) > 1:
+            raise RuntimeError("can't start new thread")
+        return real(target, name)
+
+    monkeypatch.setattr(_endgame, "start_daemon", one_helper_only)
+    r = solve_endgame(pos, threads=4, plies=2)
+    assert calls and (r.value, r.best, r.depth) == (expected.value, expected.best, expected.depth)

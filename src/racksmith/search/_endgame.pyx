@@ -66,7 +66,9 @@ from racksmith.movegen._movegen cimport (
 from racksmith.movegen._stars cimport star_exchange, stars_held
 from racksmith.rules._tiles cimport BLANK_BIT, LETTER_MASK, MAX_DIM, MAX_RACK, MAX_SQ, THROUGH_BIT, check_tile_bits, tile_bits
 
-import threading
+import functools
+
+from racksmith._interrupt import start_daemon
 
 import numpy as np
 
@@ -1530,9 +1532,12 @@ cdef class Search:
             with nogil:
                 root_move(W, 0)
             if n_threads > 1 and sh.n_root > 2 and not W.aborted:
-                helpers = [threading.Thread(target=self._help, args=(k,), daemon=True) for k in range(1, n_threads)]
-                for h in helpers:
-                    h.start()
+                helpers = []
+                for k in range(1, n_threads):
+                    try:
+                        helpers.append(start_daemon(functools.partial(self._help, k), "racksmith-endgame-helper"))
+                    except RuntimeError:  # no thread to be had (ulimit -u, -v): the root moves are
+                        break             # shared, so the threads started search them all
                 with nogil:
                     root_loop(W)
                 for h in helpers:
