@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import run_cli as run
+from conftest import FIXTURES, run_cli as run
 from racksmith.errors import RacksmithError
 from racksmith.lexicon.load import ruleset_lexicon
 from racksmith.movegen.generate import _rules
@@ -231,3 +231,26 @@ def test_wide_tables_and_what_a_narrow_one_refuses(long_rs, big_rs):
     assert pairs.wide and pairs[1] == PairResult(1, (2**35, 1), (2, 2**36))
     with pytest.raises(RacksmithError, match="scores: a value out of"):
         PairTable.empty(2).put([PairResult(1, (2**35, 1), (2, 2))])
+
+
+
+@pytest.mark.parametrize(("ruleset", "player", "says"), [
+    ("quadruple8", "sim", "may play static equity: one play on the quadruple8 board could score up to"),
+    ("quadruple8", "endgame", "may play static equity with the bag empty: one play on the quadruple8 board"),
+    ("tiles2000", "sim", "plays static equity while more than 1,024 tiles are unseen"),
+])
+def test_a_match_says_when_a_search_player_plays_static_equity(capsys, ruleset, player, says):
+    """A sim or endgame player whose searches the ruleset's scores or tiles put out of range played
+    static equity in a match without a word: the report called an equity-vs-equity match sim-vs-equity."""
+    from racksmith.cli.match_cmds import _note_search_refused
+
+    _note_search_refused({"p1": player, "p2": "equity"}, str(FIXTURES / "limits" / f"{ruleset}.json"))
+    err = capsys.readouterr().err
+    assert f"note: p1 ({player}) {says}" in " ".join(err.split()) and "p2" not in err
+
+
+def test_a_match_on_english_has_no_such_note(capsys):
+    from racksmith.cli.match_cmds import _note_search_refused
+
+    _note_search_refused({"p1": "sim", "p2": "endgame"}, "english")
+    assert capsys.readouterr().err == ""

@@ -122,15 +122,31 @@ def _note_search_refused(specs: "dict[str, str]", ruleset: str) -> None:
         rs = get_ruleset(ruleset)
     except RacksmithError:
         return  # (a ruleset that cannot be read: the match says so)
+    from ..movegen.generate import play_score_bound
+    from ..search.endgame import MAX_SPREAD
+    from ..sim.simulate import MAX_PLAYOUT_SCORE, MAX_UNSEEN
+
     why = endgame_refusal(rs)
     stars = rs.star_reclamation and rs.blanks > MAX_KERNEL_STARS
+    play = play_score_bound(rs, max(rs.rows, rs.cols))  # (the most one play could score, any word length)
+    end = 2 * rs.rack_size * max(rs.values)
+    unseen = sum(rs.counts) - rs.rack_size  # (the opening's unseen tiles, the most a turn sees)
     for name, text in specs.items():
         spec = parse_player_spec(text)
         if spec.kind == "endgame" and why is not None:
             note(f"note: {name} ({spec}) plays static equity with the bag empty too: {why}")
+        elif spec.kind == "endgame" and play > MAX_SPREAD:
+            note(f"note: {name} ({spec}) may play static equity with the bag empty: one play on the {rs.name} board "
+                 f"could score up to {play:,.0f}, and the endgame search takes scores that differ by at most {MAX_SPREAD:,}")
         elif spec.kind == "sim" and stars:
             note(f"note: {name} ({spec}) plays static equity at every turn: the simulation takes stars back "
                  f"from a set of at most {MAX_KERNEL_STARS} blanks, and ruleset {rs.name} has {rs.blanks}")
+        elif spec.kind == "sim" and unseen > MAX_UNSEEN:
+            note(f"note: {name} ({spec}) plays static equity while more than {MAX_UNSEEN:,} tiles are unseen: the "
+                 f"simulation draws from at most {MAX_UNSEEN:,}, and ruleset {rs.name} has {unseen:,} unseen at the start")
+        elif spec.kind == "sim" and (int(dict(spec.params).get("plies", 2)) + 1) * play + end > MAX_PLAYOUT_SCORE:
+            note(f"note: {name} ({spec}) may play static equity: one play on the {rs.name} board could score up to "
+                 f"{play:,.0f}, and the simulation's play-outs hold scores up to {MAX_PLAYOUT_SCORE:,}")
 
 
 def _with_file(spec, key: str = "leaves") -> str:

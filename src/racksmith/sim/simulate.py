@@ -67,6 +67,8 @@ MAX_SCORE = 1 << 28
 #: the play-outs' scores are 32-bit (sim/_sim.pyx): each score and the spread, from the scores now
 #: through every ply at the most one play could score, stay within this (check_score_range)
 MAX_PLAYOUT_SCORE = (1 << 31) - 1
+#: the unseen tiles (bag and opponent's rack) the play-outs draw from, at most (the kernel's MAX_POOL)
+MAX_UNSEEN = 1024
 #: the tallies of the replies' scores and of their squares are 64-bit integers (the variance exact):
 #: a play gets no more play-outs than keep its squares within this (most_playouts)
 MAX_TALLY = (1 << 63) - 1
