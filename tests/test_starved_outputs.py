@@ -411,7 +411,7 @@ def test_an_endgame_short_of_threads_searches_with_those_it_has(monkeypatch):
 
     pos = Position.from_cgp(END_CGP)
     expected = solve_endgame(pos, threads=1, plies=2)
-    real, calls = _endgame.start_daemon, []
+    real, calls = _endgame._start_daemon, []
 
     def one_helper_only(target, name):
         calls.append(name)
@@ -419,6 +419,6 @@ def test_an_endgame_short_of_threads_searches_with_those_it_has(monkeypatch):
             raise RuntimeError("can't start new thread")
         return real(target, name)
 
-    monkeypatch.setattr(_endgame, "start_daemon", one_helper_only)
+    monkeypatch.setattr(_endgame, "_start_daemon", one_helper_only)
     r = solve_endgame(pos, threads=4, plies=2)
     assert calls and (r.value, r.best, r.depth) == (expected.value, expected.best, expected.depth)

@@ -111,10 +111,15 @@ def serve(
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
     say = lambda line: err_console.print(line, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
     signals: list[int] = []
+    serving: list[bool] = []
 
     def on_signal(signum: int, frame: Any) -> None:
-        """The first stops the server (its requests in flight answered); a second cuts them."""
+        """The first stops the server (its requests in flight answered); a second cuts them. One
+        that comes before the server serves is only noted here (the code it interrupted may hold
+        a lock the stop takes) and acted on before serving."""
         signals.append(signum)
+        if not serving:
+            return
         if len(signals) == 1:
             server.stop()
         else:
@@ -145,6 +150,11 @@ def serve(
                 f"docs/SECURITY.md); {_network_addresses(server)}")
         if open_browser:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+        serving.append(True)
+        if signals:  # (a stop signal came while the banner was written)
+            server.stop()
+            if len(signals) > 1:
+                server.cut()
         server.serve_forever(poll_interval=0.2)
         drained = server.drain()
     except KeyboardInterrupt:  # (a Ctrl-C this command could not handle itself: not in the main thread)

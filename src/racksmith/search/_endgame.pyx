@@ -68,7 +68,7 @@ from racksmith.rules._tiles cimport BLANK_BIT, LETTER_MASK, MAX_DIM, MAX_RACK, M
 
 import functools
 
-from racksmith._interrupt import start_daemon
+from racksmith._interrupt import start_daemon as _start_daemon
 
 import numpy as np
 
@@ -1535,7 +1535,7 @@ cdef class Search:
                 helpers = []
                 for k in range(1, n_threads):
                     try:
-                        helpers.append(start_daemon(functools.partial(self._help, k), "racksmith-endgame-helper"))
+                        helpers.append(_start_daemon(functools.partial(self._help, k), "racksmith-endgame-helper"))
                     except RuntimeError:  # no thread to be had (ulimit -u, -v): the root moves are
                         break             # shared, so the threads started search them all
                 with nogil:
