@@ -26,7 +26,10 @@ from racksmith.web.server import AnalyzerServer, RateLimitedLog
 OUTGUN = "15/15/15/15/15/15/15/3OUTGUN6/15/15/15/15/15/15/15 EEIIORS/IIJORRR 0/16 0"
 #: the command line as ``racksmith`` runs it, with SIGINT and SIGTERM at Python's defaults (a test
 #: runner in the background ignores SIGINT, and its children would inherit that)
-ENTRY = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+#: (and none of them blocked: the child inherits the signal mask of the test's thread, which an earlier
+#: test's pool may have left SIGINT blocked in: the SIGINT test then hung in the full suite only)
+ENTRY = ("import signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}); "
+         "signal.signal(signal.SIGINT, signal.default_int_handler); "
          "signal.signal(signal.SIGTERM, signal.SIG_DFL); sys.argv[0] = 'racksmith'; "
          "from racksmith.cli.main import run; run()")
 STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d"
